@@ -1,0 +1,50 @@
+# The two quick-start commands are `make run` and `make test`; the rest are helpers.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+TSTAMP := $(VENV)/.installed-test
+
+.PHONY: run test lint bench testbed clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+# Editable installs write no bytecode up front (and PYTHONDONTWRITEBYTECODE may forbid it
+# later), so compile it here, as a wheel install would: it halves `reos plan` start-up.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	@$(BIN)/python -m compileall -q reos
+	@touch $@
+
+$(TSTAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[test]'
+	@$(BIN)/python -m compileall -q reos
+	@touch $@ $(STAMP)
+
+## run: create the environment, install reos, start the full-screen chat
+run: $(STAMP)
+	@$(BIN)/python -m compileall -q reos
+	$(BIN)/reos
+
+## testbed: install and start what the tests need (docker engine, test image)
+testbed:
+	@bash scripts/testbed-docker.sh || { [ "$$REOS_REQUIRE_TESTBED" != 1 ] || exit 1; }
+
+## test: environment with the test extra, the test bed, then the whole suite
+#       (pytest's exit code 5, "no tests collected", is turned into a failure)
+test: $(TSTAMP) testbed
+	@$(BIN)/python -m pytest -q -ra $(PYTEST_ARGS); status=$$?; \
+	  if [ $$status = 5 ]; then echo "make test: no tests were collected" >&2; exit 1; fi; \
+	  exit $$status
+
+lint: $(TSTAMP)
+	$(BIN)/ruff check reos tests bench
+	$(BIN)/mypy reos
+
+bench: $(STAMP)
+	$(BIN)/python bench/cold_start.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache build dist *.egg-info

@@ -1,0 +1,170 @@
+"""The `reos` command line: typer parses, `reos.commands.*` do the work, errors are printed.
+
+`reos` alone starts the TUI. `reos plan` and `reos undo` must start fast, and typer costs
+more to import (~75 ms here) than the whole start-up budget allows, so `main()` first
+tries a fast path that recognises only the plain, well-formed forms of those two commands
+(`plan [--json] [--yes] [--dry-run] [--context FILE] REQUEST`, `undo [--json]`). Anything
+else, including --help and every mistake, goes to typer, which stays the reference for
+what the options mean; tests check that both paths agree.
+"""
+
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from reos.errors import EXIT_USAGE, ReosError
+
+_PLAN_FLAGS = {"--json": "as_json", "--yes": "yes", "-y": "yes", "--dry-run": "dry_run"}
+
+
+def fast_route(args: list[str]) -> Callable[[], int] | None:
+    """A runner for the plain forms of `plan` and `undo`, or None to let typer parse."""
+    if not args:
+        return None
+    if args[0] == "undo" and set(args[1:]) <= {"--json"}:
+        from reos.commands import undo
+
+        return lambda: undo.run(as_json="--json" in args[1:])
+    if args[0] != "plan":
+        return None
+    options: dict[str, object] = {}
+    request: str | None = None
+    rest = args[1:]
+    i = 0
+    while i < len(rest):
+        arg = rest[i]
+        if arg in _PLAN_FLAGS:
+            options[_PLAN_FLAGS[arg]] = True
+        elif arg == "--context" and i + 1 < len(rest):
+            options["context"] = Path(rest[i + 1])
+            i += 1
+        elif arg.startswith("--context=") and len(arg) > len("--context="):
+            options["context"] = Path(arg.split("=", 1)[1])
+        elif arg.startswith("-") or request is not None:
+            return None  # unusual: let typer explain
+        else:
+            request = arg
+        i += 1
+    if not request or not request.strip():
+        return None
+    from reos.commands import plan
+
+    return lambda: plan.run(request, **options)  # type: ignore[arg-type]
+
+
+def _guard(run: Callable[[], int]) -> int:
+    from reos.commands.output import error
+
+    try:
+        return run()
+    except ReosError as exc:
+        error(exc)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("\nInterrupted.", file=sys.stderr)
+        return 130
+
+
+def build_app():  # noqa: ANN201 - typer is imported lazily
+    import typer
+
+    app = typer.Typer(
+        name="reos",
+        help="Operate this Linux machine in plain language, with plans you approve and "
+             "changes you can undo.",
+        no_args_is_help=False,
+        invoke_without_command=True,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+        add_completion=False,
+    )
+
+    @app.callback()
+    def root(
+        ctx: typer.Context,
+        version: bool = typer.Option(False, "--version", help="Print the version and exit."),
+    ) -> None:
+        """Without a command, start the full-screen chat."""
+        if version:
+            from reos import __version__
+
+            print(f"reos {__version__}")
+            raise typer.Exit(0)
+        if ctx.invoked_subcommand is None:
+            from reos.tui.app import run_tui
+
+            raise typer.Exit(_guard(run_tui))
+
+    @app.command("plan")
+    def plan_cmd(
+        request: str = typer.Argument(..., help="What you want, in plain words."),
+        yes: bool = typer.Option(False, "--yes", "-y", help="Run without asking."),
+        dry_run: bool = typer.Option(False, "--dry-run", help="Show the plan; never run."),
+        as_json: bool = typer.Option(False, "--json", help="Print the plan as JSON."),
+        context: Path | None = typer.Option(
+            None, "--context", help="Plan against a saved snapshot (reos context --json)."),
+    ) -> None:
+        """Plan a request, show it, and run it after approval (queries are answered)."""
+        if not request.strip():
+            raise typer.BadParameter("say what you want, e.g. reos plan \"restart nginx\"")
+        from reos.commands import plan
+
+        raise typer.Exit(_guard(lambda: plan.run(request, yes=yes, dry_run=dry_run,
+                                                 as_json=as_json, context=context)))
+
+    @app.command("undo")
+    def undo_cmd(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+        """Revert the most recent change that can still be undone."""
+        from reos.commands import undo
+
+        raise typer.Exit(_guard(lambda: undo.run(as_json=as_json)))
+
+    @app.command("history")
+    def history_cmd(
+        as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+        limit: int = typer.Option(20, "--limit", min=1, help="How many transactions."),
+    ) -> None:
+        """List what reos has done, newest first."""
+        from reos.commands import history
+
+        raise typer.Exit(_guard(lambda: history.run(as_json=as_json, limit=limit)))
+
+    @app.command("context")
+    def context_cmd(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+        """Show what reos knows about this machine (containers, services, packages)."""
+        from reos.commands import context
+
+        raise typer.Exit(_guard(lambda: context.run(as_json=as_json)))
+
+    @app.command("check")
+    def check_cmd(
+        command: str = typer.Argument(..., help="A shell command line to judge."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    ) -> None:
+        """Judge a command with the safety engine (exit 0 allowed, 3 blocked)."""
+        from reos.commands import check
+
+        raise typer.Exit(_guard(lambda: check.run(command, as_json=as_json)))
+
+    return app
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else list(argv)
+    fast = fast_route(args)
+    if fast is not None:
+        return _guard(fast)
+    app = build_app()
+    try:
+        app(args=args, prog_name="reos", standalone_mode=True)
+    except SystemExit as exc:
+        code = exc.code
+        if code is None:
+            return 0
+        return code if isinstance(code, int) else EXIT_USAGE
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

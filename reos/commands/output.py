@@ -1,0 +1,70 @@
+"""Printing for the CLI: JSON to stdout, people's text to stdout, problems to stderr.
+
+With `--json`, stdout carries exactly one JSON document and nothing else. Rich is
+imported only to draw an error panel, so the common paths start fast.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from reos.errors import ReosError
+from reos.execution.events import Event, Notice, StepFinished, StepOutput, StepStarted
+from reos.reasoning import conversation
+from reos.reasoning.conversation import Voice
+
+
+def emit_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def say(text: str) -> None:
+    if text:
+        print(text, flush=True)
+
+
+def warn(text: str) -> None:
+    print(f"warning: {text}", file=sys.stderr, flush=True)
+
+
+def error(exc: ReosError) -> None:
+    if not sys.stderr.isatty():  # plain lines for logs and scripts: nothing wrapped or cut
+        print(f"reos: {exc.message}", file=sys.stderr)
+        if exc.hint:
+            print(f"  {exc.hint}", file=sys.stderr)
+        return
+    try:
+        from rich.console import Console
+        from rich.panel import Panel
+
+        body = exc.message + (f"\n\n[dim]{exc.hint}[/dim]" if exc.hint else "")
+        Console(stderr=True).print(Panel(body, title="reos", title_align="left",
+                                         border_style="red", expand=False))
+    except Exception:  # never let the error printer hide the error
+        print(f"reos: {exc}", file=sys.stderr)
+
+
+def event_printer(voice: Voice, quiet: bool = False):  # noqa: ANN201 - returns an EventSink
+    """Show steps as they start, their output as it streams, and how they ended."""
+
+    def show(event: Event) -> None:
+        if quiet:
+            return
+        if isinstance(event, StepStarted):
+            line = conversation.step_started(event.step, voice)
+            if line:
+                say(line)
+        elif isinstance(event, StepOutput):
+            if voice.show_commands and not voice.brief and event.line.strip():
+                say(f"    \u2502 {event.line}")
+        elif isinstance(event, StepFinished):
+            detail = event.result.stderr.strip().splitlines()[-1:] if not event.result.ok else []
+            say(conversation.step_finished(event.step, event.result.ok,
+                                           detail[0] if detail else ""))
+        elif isinstance(event, Notice):
+            say(event.text)
+
+    return show

@@ -1,0 +1,113 @@
+"""`reos plan "REQUEST"`: plan, show, and (after approval) run or answer."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from reos.commands.common import make_engine
+from reos.commands.output import emit_json, event_printer, say
+from reos.errors import (
+    EXIT_BLOCKED,
+    EXIT_DECLINED,
+    EXIT_FAILED,
+    EXIT_NOTHING,
+    EXIT_OK,
+    ReosError,
+)
+from reos.model import Kind, Plan
+
+_EXIT_FOR_KIND = {Kind.UNKNOWN: EXIT_NOTHING, Kind.CLARIFY: EXIT_NOTHING,
+                  Kind.REFUSE: EXIT_BLOCKED}
+
+
+def plan_exit_code(plan: Plan) -> int:
+    if plan.blocked:
+        return EXIT_BLOCKED
+    if plan.kind in _EXIT_FOR_KIND:
+        return _EXIT_FOR_KIND[plan.kind]
+    if plan.kind in (Kind.ACTION, Kind.COMBINED) and not plan.steps:
+        return EXIT_NOTHING if plan.intent and not plan.targets else EXIT_OK
+    return EXIT_OK
+
+
+def ensure_sudo(plan: Plan) -> None:
+    """Ask for the sudo password once, up front, so no step waits on a hidden prompt."""
+    if os.geteuid() == 0 or not any(s.needs_root for s in plan.steps):
+        return
+    import subprocess
+
+    if subprocess.run(["sudo", "-n", "true"], capture_output=True).returncode == 0:
+        return
+    if not interactive():
+        raise ReosError("This plan needs root, and sudo wants a password.",
+                        "Run it in a terminal, or as root.")
+    if subprocess.run(["sudo", "-v"]).returncode != 0:
+        raise ReosError("sudo was refused, so nothing was run.",
+                        "Check that your user may use sudo, or run reos as root.")
+
+
+def interactive() -> bool:
+    """Whether there is a person at a terminal to ask."""
+    return sys.stdin.isatty()
+
+
+def _confirm(plan: Plan) -> bool:
+    if not interactive():
+        raise ReosError(
+            "This plan needs approval and there is no terminal to ask on.",
+            "Nothing was run. Rerun with --yes to approve it, or --dry-run to only look.",
+            exit_code=EXIT_DECLINED,
+        )
+    import typer  # deferred: only an interactive prompt needs it
+
+    return typer.confirm("Proceed?", default=False)
+
+
+def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool = False,
+        context: Path | None = None) -> int:
+    engine = make_engine(context)
+    plan = engine.plan(request)
+    code = plan_exit_code(plan)
+    if (as_json and not yes) or dry_run:
+        if as_json:
+            emit_json(plan.to_dict())
+        else:
+            say(plan.message)
+            if plan.steps and plan.kind != Kind.QUERY:
+                say("(dry run: nothing was run)")
+        return code
+    if plan.kind == Kind.QUERY:
+        say(engine.answer(plan))
+        return code
+    if not plan.steps or plan.blocked:
+        if as_json:
+            emit_json(plan.to_dict())
+        else:
+            say(plan.message)
+        return code
+    if not as_json:
+        say(plan.message)
+    if not yes and plan.needs_approval and not _confirm(plan):
+        say("Okay, I won't do that. Nothing was changed.")
+        return EXIT_DECLINED
+    ensure_sudo(plan)
+    report = engine.execute(plan, event_printer(engine.voice, quiet=as_json))
+    if as_json:
+        data = plan.to_dict()
+        data["execution"] = {
+            "transaction": report.tx_id,
+            "ok": report.ok,
+            "completed": [s.id for s in report.completed],
+            "failed": report.failed.id if report.failed else None,
+            "pending": [s.id for s in report.pending],
+            "stopped_reason": report.stopped_reason,
+            "seconds": round(report.seconds, 3),
+        }
+        emit_json(data)
+    else:
+        from reos.reasoning.conversation import execution_summary
+
+        say(execution_summary(report, plan))
+    return EXIT_OK if report.ok else EXIT_FAILED

@@ -1,0 +1,44 @@
+"""Events the executor emits while it works, for the CLI and TUI to show.
+
+Plain data; a surface passes a callback and decides how (or whether) to draw them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from reos.model import Step, StepResult
+
+
+@dataclass
+class StepStarted:
+    step: Step
+
+
+@dataclass
+class StepOutput:
+    step: Step
+    line: str
+    stream: str  # stdout | stderr
+
+
+@dataclass
+class StepFinished:
+    step: Step
+    result: StepResult
+
+
+@dataclass
+class Notice:
+    """Something the person should know that is not a step (a limit hit, a rollback)."""
+
+    text: str
+
+
+Event = StepStarted | StepOutput | StepFinished | Notice
+EventSink = Callable[[Event], None]
+
+
+def ignore(_event: Event) -> None:
+    return None

@@ -1,0 +1,129 @@
+"""The executor: runs an approved plan step by step under the journal and the limits.
+
+For each step: check the circuit breakers, read the target's prior state, write the
+journal row (with the undo computed from that prior state) *before* running, run the
+argv, complete the row. The first failure stops the plan; what completed stays undoable.
+Limits come from settings when execution starts; nothing in a plan can change them.
+
+Not responsible for approval (the engine asks through a callback before calling this)
+or for understanding the request.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from reos.errors import EXIT_BLOCKED, ReosError
+from reos.execution.events import EventSink, Notice, StepFinished, StepOutput, StepStarted, ignore
+from reos.execution.runner import run_argv
+from reos.model import Plan, Step, StepResult
+from reos.settings import LimitsSettings
+from reos.store.journal import COMPLETED, FAILED, Journal
+from reos.system.state import current_state, restore_argv
+
+STEP_TIMEOUT = 120.0
+
+Probe = Callable[[str, str], dict[str, Any] | None]
+
+
+@dataclass
+class ExecutionReport:
+    tx_id: int | None
+    completed: list[Step] = field(default_factory=list)
+    results: list[StepResult] = field(default_factory=list)
+    failed: Step | None = None
+    pending: list[Step] = field(default_factory=list)
+    stopped_reason: str | None = None  # a circuit breaker that tripped
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.failed is None and self.stopped_reason is None and not self.pending
+
+
+class Executor:
+    def __init__(
+        self,
+        journal: Journal,
+        limits: LimitsSettings,
+        on_event: EventSink = ignore,
+        run: Callable[..., StepResult] = run_argv,
+        probe: Probe = current_state,
+    ):
+        self.journal = journal
+        self.max_operations = limits.max_operations  # copied: a plan cannot lift them
+        self.max_seconds = float(limits.max_seconds)
+        self.on_event = on_event
+        self.run = run
+        self.probe = probe
+
+    def execute(self, plan: Plan) -> ExecutionReport:
+        if plan.blocked:
+            raise ReosError(f"This plan is blocked: {plan.blocked_reason}.",
+                            "reos never runs a blocked plan.", exit_code=EXIT_BLOCKED)
+        started = time.monotonic()
+        tx_id = self.journal.begin(plan.request)
+        report = ExecutionReport(tx_id=tx_id)
+        for seq, step in enumerate(plan.steps):
+            elapsed = time.monotonic() - started
+            reason = self._limit_reached(seq, elapsed)
+            if reason:
+                report.stopped_reason = reason
+                report.pending = plan.steps[seq:]
+                self.on_event(Notice(f"\u26a0\ufe0f Execution paused: {reason}"))
+                break
+            result = self._run_step(tx_id, seq, step, self.max_seconds - elapsed)
+            report.results.append(result)
+            if not result.ok:
+                report.failed = step
+                report.pending = plan.steps[seq + 1:]
+                break
+            report.completed.append(step)
+        report.seconds = time.monotonic() - started
+        status = COMPLETED if report.ok else FAILED
+        self.journal.finish(tx_id, status, _summary(report))
+        return report
+
+    def _limit_reached(self, done: int, elapsed: float) -> str | None:
+        if done >= self.max_operations:
+            return f"maximum operations reached ({done}/{self.max_operations})"
+        if elapsed >= self.max_seconds:
+            return f"maximum time reached ({elapsed:.0f}s of {self.max_seconds:.0f}s)"
+        return None
+
+    def _run_step(self, tx_id: int, seq: int, step: Step, budget: float) -> StepResult:
+        target = step.target
+        prior = None
+        rollback = None
+        if target is not None and not step.read_only:
+            prior = self.probe(target.kind, target.name)
+            rollback = restore_argv(target.kind, target.name, prior) if step.reversible else None
+        row = self.journal.begin_step(
+            tx_id, seq, step.id, step.title, step.argv, action=step.action,
+            target_kind=target.kind if target else None,
+            target_name=target.name if target else None,
+            prior_state=prior, rollback=rollback, reversible=step.reversible,
+        )
+        self.on_event(StepStarted(step))
+        result = self.run(
+            step.argv, timeout=max(1.0, min(STEP_TIMEOUT, budget)), step_id=step.id,
+            on_line=lambda stream, line: self.on_event(StepOutput(step, line, stream)),
+        )
+        output = (result.stdout + result.stderr).strip()
+        self.journal.finish_step(row, "done" if result.ok else "failed", result.exit_code,
+                                 output)
+        self.on_event(StepFinished(step, result))
+        return result
+
+
+def _summary(report: ExecutionReport) -> str:
+    titles = [s.title for s in report.completed]
+    text = "; ".join(titles) if titles else "nothing completed"
+    if report.failed:
+        text += f"; failed: {report.failed.title}"
+    if report.stopped_reason:
+        text += f"; paused: {report.stopped_reason}"
+    return text

@@ -1,0 +1,179 @@
+"""The data reos reasons about: intents, targets, steps, plans and their JSON form.
+
+Pure data with no behaviour beyond serialisation; imports nothing of reos, so every
+layer can use it. The JSON shape of `Plan.to_dict` is the `reos.plan/1` contract.
+"""
+
+from __future__ import annotations
+
+import enum
+import shlex
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class RiskLevel(enum.IntEnum):
+    SAFE = 0
+    LOW = 1
+    MEDIUM = 2
+    HIGH = 3
+    CRITICAL = 4
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> RiskLevel:
+        return cls[text.upper()]
+
+
+class Kind(enum.StrEnum):
+    """What a request turned out to be (the `kind` field of `reos.plan/1`)."""
+
+    QUERY = "query"
+    ACTION = "action"
+    COMBINED = "combined"
+    META = "meta"
+    CLARIFY = "clarify"
+    REFUSE = "refuse"
+    UNKNOWN = "unknown"
+
+
+@dataclass
+class Intent:
+    """What the person wants, before it is matched against the machine."""
+
+    kind: Kind
+    action: str | None = None  # stop, start, list, ...
+    resource: str | None = None  # container, service, package, or None when not said
+    targets: list[str] = field(default_factory=list)  # the words naming what to act on
+    condition: str | None = None  # e.g. "if_running"
+    confidence: float = 1.0
+    source: str = "none"  # llm | template | regex | none
+    plural: bool = False  # "the nextcloud containers", "all", "both"
+    template: str | None = None  # name of the template that matched, when one did
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "action": self.action,
+            "resource": self.resource,
+            "targets": list(self.targets),
+            "condition": self.condition,
+        }
+
+
+@dataclass(frozen=True)
+class Target:
+    """A real resource on the machine that a request resolved to."""
+
+    kind: str  # container | service | package
+    name: str
+    state: str | None = None  # running / exited / active / ... at snapshot time
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name}
+
+
+def render(argv: list[str]) -> str:
+    """How a person would type this argv in a shell."""
+    return shlex.join(argv)
+
+
+@dataclass
+class Step:
+    id: str
+    title: str
+    argv: list[str]
+    read_only: bool = False
+    needs_root: bool = False
+    risk: RiskLevel = RiskLevel.LOW
+    reversible: bool = True
+    rollback: list[str] | None = None
+    depends_on: list[str] = field(default_factory=list)
+    target: Target | None = None
+    action: str | None = None  # the verb applied to the target (for prior state and undo)
+    shell: bool = False
+    risk_reasons: list[str] = field(default_factory=list)
+
+    @property
+    def command(self) -> str:
+        return render(self.argv)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "argv": list(self.argv),
+            "command": self.command,
+            "shell": self.shell,
+            "read_only": self.read_only,
+            "needs_root": self.needs_root,
+            "risk": self.risk.label,
+            "reversible": self.reversible,
+            "rollback": (
+                {"argv": list(self.rollback), "command": render(self.rollback)}
+                if self.rollback
+                else None
+            ),
+            "depends_on": list(self.depends_on),
+        }
+
+
+@dataclass
+class Plan:
+    request: str
+    kind: Kind
+    source: str = "none"
+    intent: Intent | None = None
+    targets: list[Target] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    blocked: bool = False
+    blocked_reason: str | None = None
+    message: str = ""
+    question: str | None = None
+    notes: list[str] = field(default_factory=list)  # things said alongside the plan
+
+    @property
+    def risk(self) -> RiskLevel:
+        return max((s.risk for s in self.steps), default=RiskLevel.SAFE)
+
+    @property
+    def read_only(self) -> bool:
+        return all(s.read_only for s in self.steps)
+
+    @property
+    def needs_approval(self) -> bool:
+        return bool(self.steps) and not self.read_only and not self.blocked
+
+    @property
+    def reversible(self) -> bool:
+        return all(s.reversible for s in self.steps)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema": "reos.plan/1",
+            "request": self.request,
+            "kind": self.kind.value,
+            "source": self.source,
+            "intent": self.intent.to_dict() if self.intent else None,
+            "targets": [t.to_dict() for t in self.targets],
+            "steps": [s.to_dict() for s in self.steps],
+            "risk": self.risk.label,
+            "needs_approval": self.needs_approval,
+            "blocked": self.blocked,
+            "blocked_reason": self.blocked_reason,
+            "message": self.message,
+            "question": self.question,
+        }
+
+
+@dataclass
+class StepResult:
+    step_id: str
+    ok: bool
+    exit_code: int | None
+    stdout: str = ""
+    stderr: str = ""
+    seconds: float = 0.0
+    skipped_reason: str | None = None

@@ -1,0 +1,193 @@
+"""What reos says: plans, answers, notes and undo reports, in natural sentences.
+
+Respects verbosity (minimal / normal / detailed) and `show_commands`. Produces text
+only; it never decides anything. Sentences are written the way a helpful colleague
+would say them ("Okay, stopping 2 containers."), not as status codes.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from reos.model import Plan, RiskLevel, Step
+
+
+@dataclass
+class Voice:
+    verbosity: str = "normal"
+    show_commands: bool = True
+
+    @property
+    def brief(self) -> bool:
+        return self.verbosity == "minimal"
+
+    @property
+    def detailed(self) -> bool:
+        return self.verbosity == "detailed"
+
+
+PLURALS = {"container": "containers", "service": "services", "package": "packages"}
+
+
+def count(n: int, noun: str) -> str:
+    return f"{n} {noun if n == 1 else PLURALS.get(noun, noun + 's')}"
+
+
+def join_names(names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + f" and {names[-1]}"
+
+
+def summary_line(plan: Plan, verb: str | None) -> str:
+    """'This will stop 2 containers:' - the plan's first sentence."""
+    kinds = {t.kind for t in plan.targets if any(s.target == t for s in plan.steps)}
+    acted = [t for t in plan.targets if any(s.target == t for s in plan.steps)]
+    if verb and len(kinds) == 1 and acted:
+        return f"This will {verb} {count(len(acted), kinds.pop())}:"
+    return f"Here's the plan ({count(len(plan.steps), 'step')}):"
+
+
+def present(plan: Plan, voice: Voice, verb: str | None = None) -> str:
+    """The plan as shown before approval."""
+    if not plan.steps:
+        return plan.message
+    lines = [summary_line(plan, verb)]
+    for n, step in enumerate(plan.steps, start=1):
+        line = f"  {n}. {step.title}"
+        if voice.show_commands and not voice.brief:
+            line += f"   $ {step.command}"
+        lines.append(line)
+        if voice.detailed:
+            lines.append(f"       risk {step.risk.label}"
+                         + (f" ({'; '.join(step.risk_reasons)})" if step.risk_reasons else "")
+                         + (f"; undo: {' '.join(step.rollback)}" if step.rollback else ""))
+    for note in plan.notes:
+        lines.append(f"({note})" if not voice.brief else "")
+    if plan.risk >= RiskLevel.HIGH and not plan.blocked:
+        lines.append(f"Heads up: this is {plan.risk.label}-risk.")
+    irreversible = [s.title for s in plan.steps if not s.reversible and not s.read_only]
+    if irreversible:
+        lines.append("This cannot be undone" + (
+            f" ({join_names(irreversible)})." if voice.detailed else "."))
+    if plan.blocked:
+        lines.append(f"\u26d4 I won't run this: {plan.blocked_reason}")
+    return "\n".join(line for line in lines if line)
+
+
+def step_started(step: Step, voice: Voice) -> str | None:
+    if voice.brief:
+        return None
+    return f"\u2192 {step.title}" + (f"   $ {step.command}" if voice.show_commands else "")
+
+
+def step_finished(step: Step, ok: bool, detail: str = "") -> str:
+    if ok:
+        return f"\u2713 {past_tense(step.title)}"
+    return f"\u2717 {step.title} failed" + (f": {detail}" if detail else "")
+
+
+_PAST = {"Stop": "Stopped", "Start": "Started", "Restart": "Restarted", "Kill": "Killed",
+         "Remove": "Removed", "List": "Listed", "Install": "Installed"}
+
+
+def past_tense(title: str) -> str:
+    first, _, rest = title.partition(" ")
+    return f"{_PAST.get(first, first)} {rest}".strip()
+
+
+def no_match(phrases: list[str], resource: str | None, running: list[str] | None,
+             known: bool) -> str:
+    noun = PLURALS.get(resource or "", "things")
+    quoted = join_names([f"\u2018{p}\u2019" for p in phrases])
+    if not known:
+        return f"I can't see any {noun} on this machine right now, so nothing matches {quoted}."
+    text = f"No {noun} match {quoted}."
+    if running is not None:
+        shown = running[:8]
+        extra = f" and {len(running) - 8} more" if len(running) > 8 else ""
+        text += (f" Running: {', '.join(shown)}{extra}." if running
+                 else " None are running right now.")
+    return text
+
+
+def answer_containers(stdout: str, voice: Voice) -> str:
+    """Put `docker ps --all --format '{{json .}}'` output into words."""
+    rows = []
+    for line in stdout.splitlines():
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    running = [r for r in rows if r.get("State") == "running"]
+    stopped = [r for r in rows if r.get("State") != "running"]
+    if not rows:
+        return "There are no containers on this machine."
+    if not running:
+        head = "No containers are running."
+    else:
+        head = f"You have {count(len(running), 'container')} running"
+        if voice.brief:
+            return head + f": {', '.join(r.get('Names', '?') for r in running)}."
+        head += ":\n" + "\n".join(
+            f"  - {r.get('Names', '?')} ({r.get('Status', '')})" for r in running)
+    if stopped and not voice.brief:
+        head += "\nStopped: " + ", ".join(
+            f"{r.get('Names', '?')} ({r.get('Status', '')})" for r in stopped) + "."
+    return head
+
+
+ANSWERS = {"containers": answer_containers}
+
+
+def relative_time(iso: str, now_iso: str) -> str:
+    from datetime import datetime
+
+    try:
+        then = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+        now = datetime.fromisoformat(now_iso.replace("Z", "+00:00"))
+    except ValueError:
+        return iso
+    seconds = int((now - then).total_seconds())
+    if seconds < 60:
+        return "just now"
+    for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute")):
+        if seconds >= size:
+            n = seconds // size
+            return f"{n} {unit}{'s' if n != 1 else ''} ago"
+    return iso
+
+
+def execution_summary(report: object, plan: Plan) -> str:
+    """What to say after a plan ran (report is an execution.executor.ExecutionReport)."""
+    completed = getattr(report, "completed", [])
+    failed = getattr(report, "failed", None)
+    pending = getattr(report, "pending", [])
+    stopped = getattr(report, "stopped_reason", None)
+    results = getattr(report, "results", [])
+    done = [past_tense(s.title) for s in completed]
+    if failed is None and not stopped:
+        if len(done) == 1:
+            return f"Done! {done[0]}."
+        return "Done! " + "; ".join(done) + "."
+    lines = []
+    if failed is not None:
+        detail = results[-1].stderr.strip().splitlines()[-1:] if results else []
+        lines.append(f"\u2717 {failed.title} failed" + (f": {detail[0]}" if detail else "."))
+    if stopped:
+        lines.append(f"\u26a0\ufe0f Execution paused: {stopped}.")
+        lines.append(f"Time elapsed: {getattr(report, 'seconds', 0):.0f}s.")
+    if done:
+        lines.append("Completed: " + "; ".join(done) + ".")
+    if pending:
+        lines.append(f"Not run: {count(len(pending), 'step')} ("
+                     + "; ".join(s.title for s in pending) + ").")
+    if done:
+        lines.append("Say \u201cundo\u201d (or run `reos undo`) to revert what I did.")
+    return "\n".join(lines)
+
+
+def query_failed(step: Step, stderr: str) -> str:
+    last = stderr.strip().splitlines()[-1:] if stderr.strip() else []
+    return f"I couldn't check that: {step.command} failed" + (f" ({last[0]})." if last else ".")

@@ -1,0 +1,80 @@
+"""Meta utterances: undo, "what can you undo?", yes / no, "be brief", the `plan:` prefix.
+
+These are matched as whole utterances only, after light normalisation, so that
+"yesterday's logs" is never "yes" and "now restart nginx" is never "no".
+Not responsible for acting on them (the engine does) or for understanding requests.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_UNDO = {
+    "undo", "undo that", "undo it", "undo this", "undo last", "undo the last change",
+    "undo the last action", "undo last change", "revert", "revert that", "revert it",
+    "roll back", "rollback", "roll that back", "roll it back", "take that back",
+    "reverse that", "put it back", "put it back how it was",
+}
+_LIST_UNDO = {
+    "what can you undo", "what can i undo", "what can be undone", "what could you undo",
+    "show undo history", "undo history", "list undo", "what did you do", "what have you done",
+    "what did you change", "show history", "history",
+}
+_YES = {
+    "y", "yes", "yeah", "yep", "yup", "sure", "ok", "okay", "go ahead", "do it", "proceed",
+    "approve", "approved", "yes please", "go", "confirm", "please do", "sounds good", "run it",
+}
+_NO = {
+    "n", "no", "nope", "cancel", "abort", "don't", "dont", "do not", "never mind",
+    "nevermind", "no thanks", "forget it", "deny", "skip it", "don't do it",
+}
+_BRIEF = {
+    "be brief", "be more brief", "be concise", "be more concise", "keep it short",
+    "less detail", "shorter answers", "be quiet", "be terse",
+}
+_DETAILED = {
+    "be more detailed", "be detailed", "more detail", "more details", "explain more",
+    "be verbose", "be more verbose", "tell me more", "longer answers",
+}
+_NORMAL = {"normal verbosity", "be normal", "normal detail", "default verbosity"}
+
+_PLAN_PREFIX = re.compile(r"^\s*plan\s*:\s*", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Meta:
+    action: str  # undo | list_undo | yes | no | verbosity
+    value: str | None = None
+
+
+def normalise(text: str) -> str:
+    text = text.strip().lower().replace("\u2019", "'")
+    text = re.sub(r"\s+", " ", text)
+    return text.strip(" .!?,;")
+
+
+def perceive(text: str) -> Meta | None:
+    said = normalise(text)
+    if said.startswith("please "):
+        said = said[len("please "):]
+    if said.endswith(" please"):
+        said = said[: -len(" please")]
+    for words, meta in (
+        (_UNDO, Meta("undo")),
+        (_LIST_UNDO, Meta("list_undo")),
+        (_YES, Meta("yes")),
+        (_NO, Meta("no")),
+        (_BRIEF, Meta("verbosity", "minimal")),
+        (_DETAILED, Meta("verbosity", "detailed")),
+        (_NORMAL, Meta("verbosity", "normal")),
+    ):
+        if said in words:
+            return meta
+    return None
+
+
+def split_plan_prefix(text: str) -> tuple[bool, str]:
+    """(`plan:` was given, the request without it)."""
+    match = _PLAN_PREFIX.match(text)
+    return (True, text[match.end():]) if match else (False, text)

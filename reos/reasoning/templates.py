@@ -1,0 +1,153 @@
+"""Templates: TOML files of request patterns (with named slots) and step recipes.
+
+Built-in templates live in `templates/` (shipped inside the package as
+`reos/templates`); the user's in `~/.config/reos/templates/` extend them, and a user
+intent or recipe with the same name replaces the built-in one. A broken file is
+reported with its name and skipped; it never stops reos.
+
+Not responsible for deciding which template applies (the understanders do) or for
+filling recipes with targets (the plan builder does).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from reos import paths
+
+SLOT = "{name}"  # the only placeholder a recipe's argv may hold: a validated target name
+KINDS = {"query", "action"}
+RISKS = {"safe", "low", "medium", "high", "critical"}
+
+
+@dataclass
+class IntentTemplate:
+    name: str
+    kind: str
+    action: str
+    resource: str | None
+    patterns: list[re.Pattern[str]]
+    origin: str
+
+
+@dataclass
+class RecipeStep:
+    title: str
+    argv: list[str]
+    risk: str = "low"
+    read_only: bool = False
+    needs_root: bool = False
+    reversible: bool = True
+    when_state: list[str] | None = None  # only for targets in one of these states
+    skip_note: str | None = None  # said for a target the step does not apply to
+
+
+@dataclass
+class Recipe:
+    resource: str
+    action: str
+    steps: list[RecipeStep]
+    answer: str | None = None  # how a query's output is put into words
+    verb: str | None = None  # "stop", used in sentences ("This will stop 2 containers")
+    origin: str = ""
+
+
+@dataclass
+class TemplateSet:
+    intents: list[IntentTemplate] = field(default_factory=list)
+    recipes: dict[tuple[str, str], Recipe] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    def recipe(self, resource: str, action: str) -> Recipe | None:
+        return self.recipes.get((resource, action))
+
+
+def builtin_dir() -> Path:
+    here = Path(__file__).resolve().parent.parent
+    packaged = here / "templates"
+    return packaged if packaged.is_dir() else here.parent / "templates"
+
+
+class TemplateError(ValueError):
+    pass
+
+
+def _intent(raw: Any, origin: str) -> IntentTemplate:
+    if not isinstance(raw, dict):
+        raise TemplateError("each [[intent]] must be a table")
+    for key in ("name", "kind", "action", "patterns"):
+        if key not in raw:
+            raise TemplateError(f"intent is missing {key!r}")
+    if raw["kind"] not in KINDS:
+        raise TemplateError(f"intent {raw['name']!r}: kind must be one of {sorted(KINDS)}")
+    if not isinstance(raw["patterns"], list) or not raw["patterns"]:
+        raise TemplateError(f"intent {raw['name']!r}: patterns must be a non-empty list")
+    compiled = []
+    for pattern in raw["patterns"]:
+        try:
+            compiled.append(re.compile(rf"^(?:{pattern})$", re.IGNORECASE))
+        except (re.error, TypeError) as exc:
+            raise TemplateError(f"intent {raw['name']!r}: bad pattern {pattern!r}: {exc}") from None
+    return IntentTemplate(
+        name=str(raw["name"]), kind=raw["kind"], action=str(raw["action"]),
+        resource=raw.get("resource"), patterns=compiled, origin=origin,
+    )
+
+
+def _recipe(resource: str, action: str, raw: Any, origin: str) -> Recipe:
+    if not isinstance(raw, dict) or not isinstance(raw.get("steps"), list) or not raw["steps"]:
+        raise TemplateError(f"recipe {resource}.{action} needs a non-empty steps list")
+    steps = []
+    allowed = set(RecipeStep.__dataclass_fields__)
+    for item in raw["steps"]:
+        if not isinstance(item, dict) or set(item) - allowed:
+            raise TemplateError(
+                f"recipe {resource}.{action}: unknown step keys {sorted(set(item) - allowed)}"
+            )
+        argv = item.get("argv")
+        if not isinstance(argv, list) or not argv or not all(isinstance(a, str) for a in argv):
+            raise TemplateError(f"recipe {resource}.{action}: argv must be a list of strings")
+        for arg in argv:
+            if "{" in arg and arg != SLOT and not arg.startswith("{{"):
+                raise TemplateError(
+                    f"recipe {resource}.{action}: {arg!r} - only {SLOT} may be filled in"
+                )
+        if item.get("risk", "low") not in RISKS:
+            raise TemplateError(f"recipe {resource}.{action}: unknown risk {item['risk']!r}")
+        steps.append(RecipeStep(**item))
+    return Recipe(resource=resource, action=action, steps=steps, answer=raw.get("answer"),
+                  verb=raw.get("verb"), origin=origin)
+
+
+def load_file(path: Path, into: TemplateSet) -> None:
+    import tomllib
+
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        intents = [_intent(raw, path.name) for raw in data.get("intent", [])]
+        recipes = [
+            _recipe(resource, action, raw, path.name)
+            for resource, actions in (data.get("recipe") or {}).items()
+            for action, raw in actions.items()
+        ]
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, TemplateError,
+            AttributeError, TypeError) as exc:
+        into.problems.append(f"template {path} skipped: {exc}")
+        return
+    replaced = {i.name for i in intents}
+    into.intents = [i for i in into.intents if i.name not in replaced] + intents
+    for recipe in recipes:
+        into.recipes[(recipe.resource, recipe.action)] = recipe
+
+
+def load(extra_dirs: list[Path] | None = None) -> TemplateSet:
+    """Built-in templates, then the user's (which win on equal names)."""
+    found = TemplateSet()
+    for directory in [builtin_dir(), paths.user_templates_dir(), *(extra_dirs or [])]:
+        if directory.is_dir():
+            for path in sorted(directory.glob("*.toml")):
+                load_file(path, found)
+    return found

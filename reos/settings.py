@@ -1,0 +1,252 @@
+"""Typed settings read from `settings.toml`, with errors that name file, line and key.
+
+Responsible for: the defaults, reading and validating the file, warning about unknown
+keys (with the closest valid key), and the `REOS_LLM=off` override.
+Not responsible for: acting on any setting (the engine and executor do that), or creating
+the file (absent means defaults).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from reos import paths
+from reos.errors import SettingsError
+
+
+def _doc(text: str) -> dict[str, str]:
+    return {"doc": text}
+
+
+@dataclass
+class ReasoningSettings:
+    enabled: bool = field(default=True, metadata=_doc("Enable the planning system."))
+    auto_assess: bool = field(default=True, metadata=_doc("Classify requests automatically."))
+    always_confirm: bool = field(
+        default=False, metadata=_doc("Ask before any system change, even low-risk ones.")
+    )
+    explain_steps: bool = field(default=True, metadata=_doc("Say what each step does."))
+
+
+@dataclass
+class SafetySettings:
+    require_approval_for_permanent: bool = field(
+        default=True, metadata=_doc("Confirm operations that cannot be undone.")
+    )
+    auto_backup_configs: bool = field(
+        default=True, metadata=_doc("Back up files before a step changes them.")
+    )
+    verify_each_step: bool = field(
+        default=True, metadata=_doc("Check that each step reached the intended state.")
+    )
+    rollback_on_failure: bool = field(
+        default=True, metadata=_doc("Undo completed steps when a plan cannot finish.")
+    )
+
+
+VERBOSITY_CHOICES = ("minimal", "normal", "detailed")
+
+
+@dataclass
+class ConversationSettings:
+    verbosity: str = field(
+        default="normal", metadata=_doc('How much reos says: "minimal", "normal" or "detailed".')
+    )
+    show_commands: bool = field(default=True, metadata=_doc("Show the commands being run."))
+
+
+@dataclass
+class LimitsSettings:
+    """Circuit breakers. Only the user changes these; no plan, template or LLM can."""
+
+    max_operations: int = field(default=25, metadata=_doc("Commands per plan execution."))
+    max_seconds: int = field(default=300, metadata=_doc("Wall time of one plan execution."))
+    max_privilege_escalations: int = field(
+        default=3, metadata=_doc("sudo escalations added during one execution.")
+    )
+    max_injected_steps: int = field(
+        default=5, metadata=_doc("Recovery steps injected into one execution.")
+    )
+    human_checkpoint_after_recoveries: int = field(
+        default=2, metadata=_doc("Recoveries after which a person must review.")
+    )
+    max_learned_patterns: int = field(
+        default=1000, metadata=_doc("Rows kept in the knowledge base.")
+    )
+
+
+@dataclass
+class LlmSettings:
+    enabled: bool = field(default=True, metadata=_doc("Use an Ollama server when one answers."))
+    host: str = field(default="http://127.0.0.1:11434", metadata=_doc("Ollama server URL."))
+    model: str = field(default="llama3.2", metadata=_doc("Model name on that server."))
+    timeout_seconds: float = field(
+        default=20.0, metadata=_doc("Give up on the LLM after this long and fall back.")
+    )
+
+
+@dataclass
+class Settings:
+    reasoning: ReasoningSettings = field(default_factory=ReasoningSettings)
+    safety: SafetySettings = field(default_factory=SafetySettings)
+    conversation: ConversationSettings = field(default_factory=ConversationSettings)
+    limits: LimitsSettings = field(default_factory=LimitsSettings)
+    llm: LlmSettings = field(default_factory=LlmSettings)
+    path: Path | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+SECTIONS: dict[str, type] = {
+    f.name: f.default_factory  # type: ignore[misc]
+    for f in fields(Settings)
+    if f.name not in ("path", "warnings")
+}
+
+
+def _line_of(text: str, section: str, key: str | None) -> int | None:
+    """Best-effort line number of `[section] key` in the file text (1-based)."""
+    current = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if line.startswith("[") and line.endswith("]"):
+            current = line.strip("[] ")
+            if key is None and current == section:
+                return number
+        elif current == section and key and line.split("=", 1)[0].strip() == key:
+            return number
+    return None
+
+
+def _where(path: Path, line: int | None) -> str:
+    return f"{path}:{line}" if line else str(path)
+
+
+def _check_value(
+    path: Path, text: str, section: str, key: str, value: Any, default: Any
+) -> Any:
+    line = _line_of(text, section, key)
+    where = _where(path, line)
+    expected = type(default)
+    ok = isinstance(value, expected) and not (expected is not bool and isinstance(value, bool))
+    if expected is float and isinstance(value, int) and not isinstance(value, bool):
+        value, ok = float(value), True
+    if not ok:
+        raise SettingsError(
+            f"{where}: [{section}] {key} must be {_type_word(expected)}, not {value!r}.",
+            f"Fix that line, or delete it to use the default ({_toml_literal(default)}).",
+        )
+    if section == "conversation" and key == "verbosity" and value not in VERBOSITY_CHOICES:
+        raise SettingsError(
+            f"{where}: [conversation] verbosity must be one of {', '.join(VERBOSITY_CHOICES)},"
+            f" not {value!r}.",
+            "Fix that line, or delete it to use the default (\"normal\").",
+        )
+    if expected in (int, float) and value <= 0:
+        raise SettingsError(
+            f"{where}: [{section}] {key} must be greater than 0, not {value!r}.",
+            f"Fix that line, or delete it to use the default ({default}).",
+        )
+    return value
+
+
+def _type_word(expected: type) -> str:
+    return {bool: "true or false", int: "a whole number", float: "a number", str: "a string"}[
+        expected
+    ]
+
+
+def _toml_literal(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value)
+
+
+def _suggest(word: str, choices: list[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f" Did you mean {close[0]!r}?" if close else ""
+
+
+def parse(text: str, path: Path) -> Settings:
+    """Validate settings text. Raises SettingsError; never touches the file."""
+    import tomllib  # deferred: costs ~20 ms and is not needed when there is no file
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        line = None
+        if "line " in message:
+            try:
+                line = int(message.rsplit("line ", 1)[1].split(",")[0].rstrip(")"))
+            except ValueError:
+                line = None
+        key_hint = ""
+        if line and 0 < line <= len(text.splitlines()):
+            bad = text.splitlines()[line - 1].strip()
+            key_hint = f" (near {bad.split('=', 1)[0].strip()!r})" if "=" in bad else ""
+        raise SettingsError(
+            f"{_where(path, line)}: this is not valid TOML{key_hint}: {message}.",
+            "Fix the file by hand; reos has not changed it.",
+        ) from None
+
+    settings = Settings(path=path)
+    for section, value in data.items():
+        if section not in SECTIONS:
+            settings.warnings.append(
+                f"{_where(path, _line_of(text, section, None))}: unknown section [{section}]"
+                f" is ignored.{_suggest(section, list(SECTIONS))}"
+            )
+            continue
+        if not isinstance(value, dict):
+            raise SettingsError(
+                f"{path}: {section} must be a table ([{section}]), not a single value.",
+                "Fix the file by hand; reos has not changed it.",
+            )
+        target = getattr(settings, section)
+        known = {f.name: f for f in fields(target)}
+        for key, item in value.items():
+            if key not in known:
+                settings.warnings.append(
+                    f"{_where(path, _line_of(text, section, key))}: unknown key"
+                    f" [{section}] {key} is ignored.{_suggest(key, list(known))}"
+                )
+                continue
+            default = getattr(type(target)(), key)
+            setattr(target, key, _check_value(path, text, section, key, item, default))
+    return settings
+
+
+def load(path: Path | None = None) -> Settings:
+    """Settings from the file, or the defaults when it does not exist."""
+    path = path or paths.settings_file()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        settings = Settings(path=path)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SettingsError(
+            f"{path}: cannot be read ({exc}).", "Check its permissions and encoding (UTF-8)."
+        ) from None
+    else:
+        settings = parse(text, path)
+    if os.environ.get("REOS_LLM", "").lower() in ("off", "0", "false", "no"):
+        settings.llm.enabled = False
+    return settings
+
+
+def documented_keys() -> dict[str, dict[str, tuple[Any, str]]]:
+    """Every section and key with its default and description (for docs and tests)."""
+    out: dict[str, dict[str, tuple[Any, str]]] = {}
+    for section, factory in SECTIONS.items():
+        instance = factory()
+        out[section] = {
+            f.name: (getattr(instance, f.name), f.metadata.get("doc", "")) for f in fields(instance)
+        }
+    return out

@@ -1,0 +1,128 @@
+"""Opening the reos database: WAL, busy timeout, one connection per thread, migrations.
+
+Schema changes are ordered, named functions recorded in the `migrations` table; a
+migration that ran is never run again, and a new one is appended, never edited.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from reos.errors import JournalError
+
+
+def _statements(db: sqlite3.Connection, script: str) -> None:
+    # not executescript(): it commits first, which would break the migration transaction
+    for statement in script.split(";\n"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def _m001_journal(db: sqlite3.Connection) -> None:
+    _statements(
+        db,
+        """
+        CREATE TABLE transactions (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            request TEXT NOT NULL,
+            kind TEXT NOT NULL,              -- action | undo
+            status TEXT NOT NULL,            -- running | completed | failed | undone | ...
+            pid INTEGER,
+            boot_id TEXT,
+            started_at TEXT NOT NULL,
+            finished_at TEXT,
+            undoes INTEGER REFERENCES transactions(id),
+            summary TEXT
+        );
+        CREATE TABLE steps (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            tx_id INTEGER NOT NULL REFERENCES transactions(id),
+            seq INTEGER NOT NULL,
+            step_id TEXT NOT NULL,
+            title TEXT NOT NULL,
+            argv TEXT NOT NULL,              -- JSON list
+            action TEXT,
+            target_kind TEXT,
+            target_name TEXT,
+            prior_state TEXT,                -- JSON, recorded before the step runs
+            rollback TEXT,                   -- JSON argv computed from prior_state, or NULL
+            reversible INTEGER NOT NULL DEFAULT 1,
+            status TEXT NOT NULL,            -- running | done | failed | skipped | undone
+            exit_code INTEGER,
+            output TEXT,
+            started_at TEXT NOT NULL,
+            finished_at TEXT
+        );
+        CREATE INDEX steps_by_tx ON steps(tx_id, seq);
+        """
+    )
+
+
+MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
+    ("001_journal", _m001_journal),
+]
+
+
+def now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+class Database:
+    """Connections to one database file, one per thread, migrated on first open."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self._local = threading.local()
+        self._migrated = False
+        self._lock = threading.Lock()
+
+    def connect(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            return conn
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA busy_timeout = 30000")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA foreign_keys = ON")
+        except (OSError, sqlite3.Error) as exc:
+            raise JournalError(
+                f"Cannot open the reos database {self.path}: {exc}.",
+                "Check that the directory is writable (REOS_HOME moves it).",
+            ) from None
+        self._local.conn = conn
+        with self._lock:
+            if not self._migrated:
+                self._migrate(conn)
+                self._migrated = True
+        return conn
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT)"
+            )
+            done = {row[0] for row in conn.execute("SELECT name FROM migrations")}
+            for name, migrate in MIGRATIONS:
+                if name not in done:
+                    migrate(conn)
+                    conn.execute("INSERT INTO migrations VALUES (?, ?)", (name, now()))
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise JournalError(f"Cannot prepare the reos database {self.path}: {exc}.") from None
+
+    def close(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None

@@ -1,0 +1,224 @@
+"""Collectors: read containers, services, packages and host facts from the live machine.
+
+Each collector returns its section or raises `Unavailable` with a reason a person can
+read; `collect()` runs them concurrently with a timeout, so one slow or broken source
+gives `None` for its section, never a crash. Read-only by construction: every command
+here only lists.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+import socket
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from reos.system.snapshot import Container, Package, Service, SystemSnapshot
+
+COLLECT_TIMEOUT = 8.0
+
+
+class Unavailable(Exception):
+    """This section cannot be known right now (the message says why)."""
+
+
+def _run(argv: list[str], timeout: float = COLLECT_TIMEOUT) -> str:
+    try:
+        done = subprocess.run(
+            argv, capture_output=True, text=True, timeout=timeout, check=False,
+            stdin=subprocess.DEVNULL,
+        )
+    except FileNotFoundError:
+        raise Unavailable(f"{argv[0]} is not installed") from None
+    except subprocess.TimeoutExpired:
+        raise Unavailable(f"{argv[0]} did not answer within {timeout:.0f}s") from None
+    if done.returncode != 0:
+        raise Unavailable(f"{' '.join(argv[:2])} failed: {done.stderr.strip()[:200]}")
+    return done.stdout
+
+
+def docker_base_url() -> str | None:
+    """The engine socket: DOCKER_HOST, docker's socket, or podman's compatible one."""
+    if os.environ.get("DOCKER_HOST"):
+        return os.environ["DOCKER_HOST"]
+    candidates = [Path("/var/run/docker.sock")]
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime:
+        candidates.append(Path(runtime) / "podman" / "podman.sock")
+    candidates.append(Path("/run/podman/podman.sock"))
+    for sock in candidates:
+        if sock.exists():
+            return f"unix://{sock}"
+    return None
+
+
+def docker_client(timeout: float = 5.0) -> Any:
+    """A docker SDK client, or Unavailable with the reason."""
+    url = docker_base_url()
+    if url is None:
+        raise Unavailable("no Docker or Podman socket found (is the docker daemon running?)")
+    import docker  # deferred: the SDK costs ~150 ms to import
+    import docker.errors
+
+    try:
+        client = docker.DockerClient(base_url=url, timeout=timeout)
+        client.ping()
+    except docker.errors.DockerException as exc:
+        reason = str(exc)
+        if "Permission denied" in reason:
+            raise Unavailable(
+                f"permission denied on {url} (add your user to the docker group)"
+            ) from None
+        raise Unavailable(f"Docker is not reachable at {url}: {reason[:200]}") from None
+    return client
+
+
+def containers() -> list[Container]:
+    import docker.errors
+
+    client = docker_client()
+    try:
+        found = client.containers.list(all=True, sparse=True)
+    except docker.errors.DockerException as exc:
+        raise Unavailable(f"cannot list containers: {exc}") from None
+    finally:
+        client.close()
+    out = []
+    for c in found:
+        attrs = c.attrs
+        names = attrs.get("Names") or [""]
+        out.append(
+            Container(
+                name=names[0].lstrip("/"),
+                id=attrs.get("Id", "")[:12],
+                image=attrs.get("Image", ""),
+                state=attrs.get("State", "unknown"),
+                status=attrs.get("Status", ""),
+                labels=dict(attrs.get("Labels") or {}),
+            )
+        )
+    return sorted(out, key=lambda c: c.name)
+
+
+def systemd_running() -> bool:
+    return Path("/run/systemd/system").is_dir()
+
+
+def services() -> list[Service]:
+    if not systemd_running():
+        raise Unavailable("systemd is not running on this machine")
+    base = ["systemctl", "--no-pager", "--output=json", "--type=service"]
+    units = json.loads(_run([*base, "--all", "list-units"]) or "[]")
+    files = json.loads(_run([*base, "list-unit-files"]) or "[]")
+    enabled = {f.get("unit_file"): f.get("state", "") for f in files}
+    seen: dict[str, Service] = {}
+    for u in units:
+        name = u.get("unit", "")
+        seen[name] = Service(
+            name=name,
+            description=u.get("description", ""),
+            load=u.get("load", ""),
+            active=u.get("active", ""),
+            sub=u.get("sub", ""),
+            enabled=enabled.get(name, ""),
+        )
+    for name, state in enabled.items():
+        if name and name not in seen and not name.endswith("@.service"):
+            seen[name] = Service(name=name, load="loaded", active="inactive", sub="dead",
+                                 enabled=state)
+    return sorted(seen.values(), key=lambda s: s.name)
+
+
+def package_manager() -> str | None:
+    for manager, tool in (("apt", "dpkg-query"), ("dnf", "rpm"), ("pacman", "pacman"),
+                          ("apk", "apk"), ("zypper", "rpm")):
+        if shutil.which(tool) and (manager != "dnf" or shutil.which("dnf") or
+                                   not shutil.which("zypper")):
+            return manager
+    return None
+
+
+def packages() -> list[Package]:
+    manager = package_manager()
+    if manager == "apt":
+        text = _run(["dpkg-query", "-W", "-f", "${db:Status-Abbrev}\t${Package}\t${Version}\n"])
+        rows = [line.split("\t") for line in text.splitlines()]
+        found = [Package(r[1], r[2]) for r in rows if len(r) == 3 and r[0].startswith("ii")]
+    elif manager in ("dnf", "zypper"):
+        text = _run(["rpm", "-qa", "--qf", "%{NAME}\t%{VERSION}-%{RELEASE}\n"])
+        found = [Package(*line.split("\t", 1)) for line in text.splitlines() if "\t" in line]
+    elif manager == "pacman":
+        text = _run(["pacman", "-Q"])
+        found = [Package(*line.split(" ", 1)) for line in text.splitlines() if " " in line]
+    elif manager == "apk":
+        text = _run(["apk", "info", "-v"])
+        found = [Package(*_split_apk(line)) for line in text.splitlines() if line]
+    else:
+        raise Unavailable("no supported package manager (apt, dnf, pacman, zypper, apk)")
+    return sorted(found, key=lambda p: p.name)
+
+
+def _split_apk(line: str) -> tuple[str, str]:
+    # apk prints name-version-release, e.g. "musl-1.2.4-r2"
+    parts = line.rsplit("-", 2)
+    return (parts[0], "-".join(parts[1:])) if len(parts) == 3 else (line, "")
+
+
+def host() -> dict[str, Any]:
+    import psutil  # deferred: only needed for live snapshots
+
+    try:
+        release = platform.freedesktop_os_release()
+    except OSError:
+        release = {}
+    runtime = None
+    url = docker_base_url()
+    if url:
+        runtime = "podman" if "podman" in url else "docker"
+    return {
+        "hostname": socket.gethostname(),
+        "distro_id": release.get("ID", platform.system().lower()),
+        "distro_version": release.get("VERSION_ID", ""),
+        "kernel": platform.release(),
+        "is_root": os.geteuid() == 0,
+        "init": "systemd" if systemd_running() else Path("/proc/1/comm").read_text().strip(),
+        "package_manager": package_manager(),
+        "container_runtime": runtime,
+        "cpu_count": psutil.cpu_count(),
+        "memory_total_bytes": psutil.virtual_memory().total,
+        "boot_time": datetime.fromtimestamp(psutil.boot_time(), UTC).isoformat(),
+    }
+
+
+SECTIONS = {"containers": containers, "services": services, "packages": packages}
+
+
+def collect(timeout: float = COLLECT_TIMEOUT) -> SystemSnapshot:
+    """Collect every section concurrently; a failing one becomes None plus a reason."""
+    snap = SystemSnapshot(collected_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    pool = ThreadPoolExecutor(max_workers=len(SECTIONS) + 1, thread_name_prefix="collect")
+    futures = {name: pool.submit(fn) for name, fn in SECTIONS.items()}
+    host_future = pool.submit(host)
+    for name, future in futures.items():
+        try:
+            setattr(snap, name, future.result(timeout=timeout))
+        except FutureTimeout:
+            snap.unavailable[name] = f"collecting {name} took longer than {timeout:.0f}s"
+        except Unavailable as exc:
+            snap.unavailable[name] = str(exc)
+        except Exception as exc:  # a collector bug must not take planning down with it
+            snap.unavailable[name] = f"unexpected error: {type(exc).__name__}: {exc}"
+    try:
+        snap.host = host_future.result(timeout=timeout)
+    except Exception as exc:
+        snap.host = {"hostname": socket.gethostname(), "is_root": os.geteuid() == 0}
+        snap.unavailable["host"] = f"host facts incomplete: {exc}"
+    pool.shutdown(wait=False, cancel_futures=True)
+    return snap

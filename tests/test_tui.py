@@ -1,0 +1,87 @@
+"""The Textual chat, driven with Pilot against the real docker engine."""
+
+from __future__ import annotations
+
+import pytest
+
+from reos.engine import ReasoningEngine
+from reos.settings import Settings
+from reos.tui.app import ReosApp
+from reos.tui.widgets import Bubble, PlanCard
+from tests.conftest import Containers
+
+
+def said(app: ReosApp) -> list[str]:
+    return [str(b.render()) for b in app.query(Bubble)]
+
+
+async def settle(app: ReosApp, pilot) -> None:
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def type_line(pilot, text: str) -> None:
+    await pilot.click("#prompt")
+    await pilot.press(*text, "enter")
+
+
+@pytest.mark.docker
+async def test_request_plan_approve_results_then_undo(containers: Containers) -> None:
+    project = containers.prefix
+    app_name = containers.run("app", project=project)
+    db_name = containers.run("db", project=project)
+    app = ReosApp(ReasoningEngine(Settings()))
+    async with app.run_test(size=(110, 45)) as pilot:
+        await settle(app, pilot)
+        assert any(line.startswith("I can see ") for line in said(app))
+
+        await type_line(pilot, f"stop the {project} containers")
+        await settle(app, pilot)
+        cards = app.query(PlanCard)
+        assert len(cards) == 1
+        assert "This will stop 2 containers" in cards.first().text
+        assert containers.state(app_name) == "running"  # nothing runs before approval
+
+        await pilot.click("#approve")
+        await settle(app, pilot)
+        lines = said(app)
+        assert f"\u2713 Stopped {app_name}" in lines and f"\u2713 Stopped {db_name}" in lines
+        assert any(line.startswith("Done!") for line in lines)
+        assert containers.state(app_name) == containers.state(db_name) == "exited"
+
+        await type_line(pilot, "what can you undo?")
+        await settle(app, pilot)
+        assert said(app)[-1].startswith("Recent actions I can undo:")
+
+        await type_line(pilot, "undo")
+        await settle(app, pilot)
+        assert said(app)[-1].startswith("Done! Undid")
+        assert containers.state(app_name) == containers.state(db_name) == "running"
+
+
+@pytest.mark.docker
+async def test_deny_by_key_changes_nothing(containers: Containers) -> None:
+    name = containers.run("svc")
+    app = ReosApp(ReasoningEngine(Settings()))
+    async with app.run_test(size=(110, 45)) as pilot:
+        await settle(app, pilot)
+        await type_line(pilot, f"stop {name}")
+        await settle(app, pilot)
+        assert len(app.query(PlanCard)) == 1
+        await pilot.press("n")
+        await settle(app, pilot)
+        assert said(app)[-1] == "Okay, I won't do that. Nothing was changed."
+        assert containers.state(name) == "running"
+
+
+async def test_without_docker_it_says_containers_are_unavailable(monkeypatch) -> None:
+    monkeypatch.setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
+    app = ReosApp(ReasoningEngine(Settings()))
+    async with app.run_test(size=(110, 45)) as pilot:
+        await settle(app, pilot)
+        assert any(line.startswith("Containers are unavailable right now") for line in said(app))
+        await type_line(pilot, "be brief")
+        await settle(app, pilot)
+        assert said(app)[-1] == "Okay, keeping it short."
+        assert app.engine.voice.verbosity == "minimal"
