@@ -191,3 +191,11 @@ def test_plural_request_includes_the_container_named_like_the_project(tmp_path) 
     assert set(names(engine.plan("stop the nextcloud containers"))) == {
         "nextcloud", "nextcloud-app", "nextcloud-redis", "nextcloud-db"}
     assert names(engine.plan("stop nextcloud")) == ["nextcloud"]  # singular: exact name
+
+
+def test_summary_after_execution_reads_naturally() -> None:
+    from reos.reasoning.conversation import grouped
+
+    assert grouped(["Stopped nextcloud-app", "Stopped nextcloud-redis"]) == \
+        "Stopped nextcloud-app and nextcloud-redis"
+    assert grouped(["Stopped n8n", "Removed n8n"]) == "Stopped n8n; removed n8n"

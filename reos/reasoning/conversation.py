@@ -168,9 +168,7 @@ def execution_summary(report: object, plan: Plan) -> str:
     results = getattr(report, "results", [])
     done = [past_tense(s.title) for s in completed]
     if failed is None and not stopped:
-        if len(done) == 1:
-            return f"Done! {done[0]}."
-        return "Done! " + "; ".join(done) + "."
+        return f"Done! {grouped(done)}."
     lines = []
     if failed is not None:
         detail = results[-1].stderr.strip().splitlines()[-1:] if results else []
@@ -186,6 +184,19 @@ def execution_summary(report: object, plan: Plan) -> str:
     if done:
         lines.append("Say \u201cundo\u201d (or run `reos undo`) to revert what I did.")
     return "\n".join(lines)
+
+
+def grouped(sentences: list[str]) -> str:
+    """['Stopped a', 'Stopped b', 'Removed b'] -> 'Stopped a and b; removed b'."""
+    groups: list[tuple[str, list[str]]] = []
+    for sentence in sentences:
+        verb, _, rest = sentence.partition(" ")
+        if groups and groups[-1][0] == verb:
+            groups[-1][1].append(rest)
+        else:
+            groups.append((verb, [rest]))
+    parts = [f"{verb} {join_names(objects)}".strip() for verb, objects in groups]
+    return "; ".join(p if i == 0 else p[0].lower() + p[1:] for i, p in enumerate(parts))
 
 
 def query_failed(step: Step, stderr: str) -> str:
