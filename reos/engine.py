@@ -33,6 +33,14 @@ Confirm = Callable[[Plan], bool]
 
 
 @dataclass
+class Answer:
+    """What read-only steps found, in words, and a plan they led to (diagnoses)."""
+
+    text: str
+    follow_up: Plan | None = None
+
+
+@dataclass
 class Reply:
     """What the engine says back to one chat utterance."""
 
@@ -52,6 +60,7 @@ class ReasoningEngine:
         self._journal = journal
         self._templates: TemplateSet | None = None
         self.pending: Plan | None = None
+        self.asking: Plan | None = None  # a clarify plan whose question is open
 
     # -- what reos knows -------------------------------------------------------------
     def snapshot(self) -> SystemSnapshot:
@@ -86,34 +95,62 @@ class ReasoningEngine:
         return self._journal
 
     # -- reasoning -------------------------------------------------------------------
-    def plan(self, text: str) -> Plan:
-        from reos.reasoning import understanding
+    def builder(self):  # noqa: ANN201 - PlanBuilder, imported lazily
         from reos.reasoning.planner import PlanBuilder
 
-        _forced, request = split_plan_prefix(text)
+        return PlanBuilder(self.templates, self.snapshot(), self.voice)
+
+    def plan(self, text: str) -> Plan:
+        from reos.reasoning import understanding
+
+        forced, request = split_plan_prefix(text)
         chain = [understanding.template_understander(self.templates),
                  understanding.regex_understander]
         intent = understanding.understand(request, chain)
-        return PlanBuilder(self.templates, self.snapshot(), self.voice).build(text, intent)
+        if intent is not None:
+            intent.forced = forced
+        return self.builder().build(text, intent)
+
+    def choose(self, text: str) -> Plan | None:
+        """Answer to an open question ("the service"), as a new plan, or None."""
+        asked, self.asking = self.asking, None
+        if asked is None or asked.intent is None:
+            return None
+        said = text.lower()
+        picked = [t for t in asked.choices if t.name.lower() in said or f"the {t.kind}" in said
+                  or said.strip(" .") in (t.kind, t.name.lower())]
+        if len(picked) != 1:
+            return None
+        from dataclasses import replace
+
+        intent = replace(asked.intent, targets=[picked[0].name.lower()],
+                         resource=picked[0].kind, plural=False)
+        return self.builder().build(asked.request, intent)
 
     # -- doing -----------------------------------------------------------------------
-    def answer(self, plan: Plan, on_event: EventSink = ignore) -> str:
-        """Run a query's read-only steps and put the result into words."""
+    def answer(self, plan: Plan, on_event: EventSink = ignore) -> Answer:
+        """Run read-only steps and put what they found into words (plus any follow-up)."""
         from reos.execution.runner import run_argv
+        from reos.reasoning.answers import ANSWERS, TOLERANT
 
         assert plan.read_only, "only read-only plans are answered directly"
-        outputs = []
+        results = []
         for step in plan.steps:
             result = run_argv(step.argv, timeout=60, step_id=step.id)
-            if not result.ok:
-                return conversation.query_failed(step, result.stderr)
-            outputs.append(result.stdout)
-        recipe = self.templates.recipe(plan.intent.resource or "", plan.intent.action or "") \
-            if plan.intent else None
-        summarise = conversation.ANSWERS.get(recipe.answer or "") if recipe else None
-        if summarise is None:
-            return "\n".join(outputs).strip()
-        return summarise("\n".join(outputs), self.voice)
+            if not result.ok and plan.answer not in TOLERANT:
+                return Answer(conversation.query_failed(step, result.stderr))
+            results.append(result)
+        params = dict(plan.intent.params) if plan.intent else {}
+        params.update({f"target:{s.id}": s.target.name for s in plan.steps if s.target})
+        summarise = ANSWERS.get(plan.answer or "")
+        text = summarise(results, params, self.voice) if summarise else "\n".join(
+            r.stdout for r in results).strip()
+        follow_up = None
+        if plan.intent and plan.intent.action == "speed_up_boot":
+            from reos.reasoning.diagnosis import boot_plan
+
+            follow_up = boot_plan(plan.request, results, self.builder())
+        return Answer(text, follow_up)
 
     def execute(self, plan: Plan, on_event: EventSink = ignore) -> ExecutionReport:
         from reos.execution.executor import Executor
@@ -161,6 +198,10 @@ class ReasoningEngine:
         from reos.store.db import now
 
         meta = perceive(text)
+        if meta is None and self.asking is not None:
+            chosen = self.choose(text)
+            if chosen is not None:
+                return self._offer(chosen, on_event)
         if meta is not None:
             if meta.action == "undo":
                 self.pending = None
@@ -172,17 +213,60 @@ class ReasoningEngine:
             if meta.action == "no":
                 return self.decline()
             if meta.action == "verbosity" and meta.value:
-                self.voice.verbosity = meta.value
-                return Reply({"minimal": "Okay, keeping it short.",
-                              "detailed": "Got it, I'll explain more about what I'm doing.",
-                              "normal": "Okay, back to normal."}[meta.value])
-        plan = self.plan(text)
-        if plan.kind == Kind.QUERY:
-            return Reply(self.answer(plan, on_event), plan=plan)
+                return Reply(self.set_verbosity(meta.value))
+            if meta.action == "why" and meta.value:
+                return Reply(self.why(meta.value))
+        return self._offer(self.plan(text), on_event)
+
+    def _offer(self, plan: Plan, on_event: EventSink) -> Reply:
+        """Answer a query at once; hold an action for approval; say anything else."""
+        if plan.kind == Kind.CLARIFY:
+            self.asking = plan
+        if plan.steps and plan.read_only and not plan.forced and not plan.blocked:
+            found = self.answer(plan, on_event)
+            if found.follow_up is not None and found.follow_up.needs_approval:
+                self.pending = found.follow_up
+                return Reply(f"{found.text}\n\n{found.follow_up.message}\nWant me to go ahead?",
+                             plan=found.follow_up, awaiting_approval=True)
+            if found.follow_up is not None:
+                return Reply(f"{found.text}\n\n{found.follow_up.message}", plan=plan)
+            return Reply(found.text, plan=plan)
         if plan.needs_approval:
             self.pending = plan
             return Reply(plan.message + "\nProceed? [y/N]", plan=plan, awaiting_approval=True)
         return Reply(plan.message, plan=plan)
+
+    def set_verbosity(self, level: str) -> str:
+        """Change how much reos says, for this session and (saved) for the next ones."""
+        from reos.errors import ReosError
+        from reos.settings import save_value
+
+        self.voice.verbosity = level
+        said = {"minimal": "Okay, keeping it short.",
+                "detailed": "Got it, I'll explain more about what I'm doing.",
+                "normal": "Okay, back to normal."}[level]
+        try:
+            save_value("conversation", "verbosity", level)
+        except (OSError, ReosError) as exc:
+            said += f" (I couldn't save that for next time: {exc})"
+        return said
+
+    def why(self, what: str) -> str:
+        """Answer "why did you …?" from the journal: what was asked, and what ran."""
+        from reos.store.db import now
+
+        words = {w for w in what.lower().replace("?", "").split() if len(w) > 2} - {
+            "the", "that", "this", "and", "you", "did", "first"}
+        for tx in self.journal.transactions(limit=200, kind="action"):
+            text = " ".join([tx.request, *(s.title for s in tx.steps),
+                             *(" ".join(s.argv) for s in tx.steps)]).lower()
+            if words and all(w in text or w.rstrip("s") in text for w in words):
+                ran = "; ".join(" ".join(s.argv) for s in tx.steps if s.status != "running")
+                age = conversation.relative_time(tx.started_at, now())
+                return (f"Because you asked me to “{tx.request}” ({age}). "
+                        f"I ran: {ran or 'nothing yet'}.")
+        return ("I don't have a record of doing that, so it wasn't me "
+                "(or it was before I kept a journal).")
 
     def approve(self, on_event: EventSink = ignore) -> Reply:
         plan, self.pending = self.pending, None

@@ -53,6 +53,11 @@ class Intent:
     source: str = "none"  # llm | template | regex | none
     plural: bool = False  # "the nextcloud containers", "all", "both"
     template: str | None = None  # name of the template that matched, when one did
+    params: dict[str, str] = field(default_factory=dict)  # other named slots (port, ...)
+    then: list[str] = field(default_factory=list)  # follow-up actions on the same targets
+    note: str | None = None  # something to say with the plan
+    reason: str | None = None  # why a request is refused
+    forced: bool = False  # the request began with "plan:"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -69,7 +74,9 @@ class Target:
 
     kind: str  # container | service | package
     name: str
-    state: str | None = None  # running / exited / active / ... at snapshot time
+    state: str | None = None  # running / exited / active / installed / absent, at snapshot time
+    enabled: str | None = None  # a service's unit-file state (enabled, disabled, masked, ...)
+    version: str | None = None  # a package's installed version
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "name": self.name}
@@ -133,6 +140,12 @@ class Plan:
     message: str = ""
     question: str | None = None
     notes: list[str] = field(default_factory=list)  # things said alongside the plan
+    # (target, must it be running?) re-checked when execution starts (conditional requests)
+    preconditions: list[tuple[Target, bool]] = field(default_factory=list)
+    forced: bool = False  # "plan: ..." - show even a query as a plan to approve
+    answer: str | None = None  # how the output of read-only steps is put into words
+    choices: list[Target] = field(default_factory=list)  # what a clarify question offers
+    verb: str | None = None  # what the plan does, in words ("restart")
 
     @property
     def risk(self) -> RiskLevel:
@@ -144,7 +157,7 @@ class Plan:
 
     @property
     def needs_approval(self) -> bool:
-        return bool(self.steps) and not self.read_only and not self.blocked
+        return bool(self.steps) and (self.forced or not self.read_only) and not self.blocked
 
     @property
     def reversible(self) -> bool:

@@ -250,3 +250,45 @@ def documented_keys() -> dict[str, dict[str, tuple[Any, str]]]:
             f.name: (getattr(instance, f.name), f.metadata.get("doc", "")) for f in fields(instance)
         }
     return out
+
+
+def save_value(section: str, key: str, value: Any, path: Path | None = None) -> Path:
+    """Change one setting in the file, keeping everything else (comments included).
+
+    The value is rendered by tomli-w; the line is replaced in place, or added to its
+    section, or the section is appended. The result is validated before it is written,
+    and written atomically, so a failure leaves the old file as it was.
+    """
+    import tomli_w
+
+    if section not in SECTIONS or key not in {f.name for f in fields(SECTIONS[section]())}:
+        raise SettingsError(f"[{section}] {key} is not a setting.")
+    path = path or paths.settings_file()
+    literal = tomli_w.dumps({key: value}).strip()
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        lines = []
+    current, header, done = None, None, False
+    for i, raw in enumerate(lines):
+        line = raw.strip()
+        if line.startswith("[") and line.endswith("]"):
+            current = line.strip("[] ")
+            header = i if current == section else header
+        elif current == section and line.split("=", 1)[0].strip() == key:
+            comment = raw[raw.index("#"):] if "#" in raw.split("=", 1)[1] else ""
+            lines[i] = f"{literal}  {comment}".rstrip()
+            done = True
+            break
+    if not done:
+        if header is not None:
+            lines.insert(header + 1, literal)
+        else:
+            lines += (["" ] if lines else []) + [f"[{section}]", literal]
+    text = "\n".join(lines) + "\n"
+    parse(text, path)  # never write a file reos itself could not read back
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".toml.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    temporary.replace(path)
+    return path

@@ -68,14 +68,14 @@ def test_redis_is_ambiguous_between_container_and_service(engine) -> None:
 
 
 def test_singular_request_with_several_containers_asks(snapshot) -> None:
-    result = TargetMatcher(snapshot).resolve(["redis"], "container", plural=False)
+    result = TargetMatcher(snapshot).resolve(["redis"], ["container"], plural=False)
     assert result.question and "nextcloud-redis" in result.question \
         and "redis-cache" in result.question
     assert result.targets == []
 
 
 def test_plural_request_takes_every_token_match(snapshot) -> None:
-    result = TargetMatcher(snapshot).resolve(["redis"], "container", plural=True)
+    result = TargetMatcher(snapshot).resolve(["redis"], ["container"], plural=True)
     assert {t.name for t in result.targets} == {"nextcloud-redis", "redis-cache"}
 
 
@@ -138,7 +138,7 @@ def test_query_plan_is_read_only_and_needs_no_approval(engine) -> None:
 def test_unknown_request_says_what_reos_can_do(engine) -> None:
     plan = engine.plan("make me a sandwich")
     assert plan.kind == Kind.UNKNOWN and plan.steps == []
-    assert "I can stop, start, restart" in plan.message
+    assert "I can manage containers, services and packages" in plan.message
 
 
 def test_hostile_names_in_a_saved_snapshot_never_reach_argv(tmp_path) -> None:

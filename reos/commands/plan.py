@@ -75,18 +75,25 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
             emit_json(plan.to_dict())
         else:
             say(plan.message)
-            if plan.steps and plan.kind != Kind.QUERY:
+            if plan.steps and not plan.read_only:
                 say("(dry run: nothing was run)")
         return code
-    if plan.kind == Kind.QUERY:
-        say(engine.answer(plan))
-        return code
+    if plan.steps and plan.read_only and not plan.forced:
+        # a query, or the evidence-gathering first half of a diagnosis
+        found = engine.answer(plan)
+        say(found.text)
+        if found.follow_up is None or not found.follow_up.needs_approval:
+            if found.follow_up is not None:
+                say(found.follow_up.message)
+            return code
+        plan = found.follow_up
+        say("")
     if not plan.steps or plan.blocked:
         if as_json:
             emit_json(plan.to_dict())
         else:
             say(plan.message)
-        return code
+        return plan_exit_code(plan)
     if not as_json:
         say(plan.message)
     if not yes and plan.needs_approval and not _confirm(plan):

@@ -22,7 +22,7 @@ from reos.execution.runner import run_argv
 from reos.model import Plan, Step, StepResult
 from reos.settings import LimitsSettings
 from reos.store.journal import COMPLETED, FAILED, Journal
-from reos.system.state import current_state, restore_argv
+from reos.system.state import ACTIVE_STATES, RUNNING_STATES, current_state, restore_argv
 
 STEP_TIMEOUT = 120.0
 
@@ -64,6 +64,12 @@ class Executor:
         if plan.blocked:
             raise ReosError(f"This plan is blocked: {plan.blocked_reason}.",
                             "reos never runs a blocked plan.", exit_code=EXIT_BLOCKED)
+        changed = self._changed_conditions(plan)
+        if changed:
+            report = ExecutionReport(tx_id=None, pending=list(plan.steps))
+            report.stopped_reason = f"the condition no longer holds ({changed}); nothing was run"
+            self.on_event(Notice(f"Not run: {changed}, so the condition no longer holds."))
+            return report
         started = time.monotonic()
         tx_id = self.journal.begin(plan.request)
         report = ExecutionReport(tx_id=tx_id)
@@ -87,6 +93,16 @@ class Executor:
         self.journal.finish(tx_id, status, _summary(report))
         return report
 
+    def _changed_conditions(self, plan: Plan) -> str | None:
+        """Re-check a conditional plan's targets just before acting on them."""
+        for target, must_run in plan.preconditions:
+            state = self.probe(target.kind, target.name) or {}
+            now = state.get("active") if target.kind == "service" else state.get("state")
+            running = now in (ACTIVE_STATES if target.kind == "service" else RUNNING_STATES)
+            if running != must_run:
+                return f"{target.name} is {'no longer' if must_run else 'now'} running"
+        return None
+
     def _limit_reached(self, done: int, elapsed: float) -> str | None:
         if done >= self.max_operations:
             return f"maximum operations reached ({done}/{self.max_operations})"
@@ -100,7 +116,10 @@ class Executor:
         rollback = None
         if target is not None and not step.read_only:
             prior = self.probe(target.kind, target.name)
-            rollback = restore_argv(target.kind, target.name, prior) if step.reversible else None
+            rollback = restore_argv(target.kind, target.name, prior, step.action,
+                                    _manager()) if step.reversible else None
+            if rollback and step.needs_root:
+                rollback = ["sudo", "-n", *rollback]
         row = self.journal.begin_step(
             tx_id, seq, step.id, step.title, step.argv, action=step.action,
             target_kind=target.kind if target else None,
@@ -117,6 +136,12 @@ class Executor:
                                  output)
         self.on_event(StepFinished(step, result))
         return result
+
+
+def _manager() -> str | None:
+    from reos.system.collectors import package_manager
+
+    return package_manager()
 
 
 def _summary(report: ExecutionReport) -> str:

@@ -42,9 +42,9 @@ def join_names(names: list[str]) -> str:
 
 def summary_line(plan: Plan, verb: str | None) -> str:
     """'This will stop 2 containers:' - the plan's first sentence."""
-    kinds = {t.kind for t in plan.targets if any(s.target == t for s in plan.steps)}
-    acted = [t for t in plan.targets if any(s.target == t for s in plan.steps)]
-    if verb and len(kinds) == 1 and acted:
+    acted = list(dict.fromkeys(s.target for s in plan.steps if s.target is not None))
+    kinds = {t.kind for t in acted}
+    if verb and len(kinds) == 1 and len(acted) == len(plan.steps):
         return f"This will {verb} {count(len(acted), kinds.pop())}:"
     return f"Here's the plan ({count(len(plan.steps), 'step')}):"
 
@@ -66,7 +66,9 @@ def present(plan: Plan, voice: Voice, verb: str | None = None) -> str:
     for note in plan.notes:
         lines.append(f"({note})" if not voice.brief else "")
     if plan.risk >= RiskLevel.HIGH and not plan.blocked:
-        lines.append(f"Heads up: this is {plan.risk.label}-risk.")
+        why = sorted({r for s in plan.steps if s.risk >= RiskLevel.HIGH for r in s.risk_reasons})
+        lines.append(f"Heads up: this is {plan.risk.label}-risk"
+                     + (f" ({'; '.join(why)})." if why else "."))
     irreversible = [s.title for s in plan.steps if not s.reversible and not s.read_only]
     if irreversible:
         lines.append("This cannot be undone" + (
@@ -74,6 +76,34 @@ def present(plan: Plan, voice: Voice, verb: str | None = None) -> str:
     if plan.blocked:
         lines.append(f"\u26d4 I won't run this: {plan.blocked_reason}")
     return "\n".join(line for line in lines if line)
+
+
+_GERUNDS = {"stop": "stopping", "start": "starting", "restart": "restarting",
+            "kill": "killing", "remove": "removing", "install": "installing",
+            "upgrade": "upgrading", "purge": "purging", "enable": "enabling",
+            "disable": "disabling", "reload": "reloading", "mask": "masking",
+            "unmask": "unmasking", "refresh": "refreshing", "shut down": "shutting down",
+            "reboot": "rebooting", "enable and start": "enabling and starting",
+            "disable and stop": "disabling and stopping"}
+
+
+def starting(plan: Plan) -> str:
+    """'Okay, restarting nginx.service…' - said once a plan is approved."""
+    names = list(dict.fromkeys(s.target.name for s in plan.steps if s.target is not None))
+    doing = _GERUNDS.get(plan.verb or "")
+    if doing and names:
+        return f"Okay, {doing} {join_names(names)}…"
+    if doing:
+        return f"Okay, {doing}…"
+    return "Okay, here goes…"
+
+
+def investigating(plan: Plan, voice: Voice) -> str:
+    """What a query or diagnosis will look at, before it runs."""
+    lead = " ".join(plan.notes) if plan.notes else "Let me check."
+    if voice.brief or not voice.show_commands:
+        return lead
+    return lead + "\n" + "\n".join(f"  $ {s.command}" for s in plan.steps)
 
 
 def step_started(step: Step, voice: Voice) -> str | None:
@@ -98,8 +128,9 @@ def past_tense(title: str) -> str:
 
 
 def no_match(phrases: list[str], resource: str | None, running: list[str] | None,
-             known: bool) -> str:
-    noun = PLURALS.get(resource or "", "things")
+             known: bool, kinds: list[str] | None = None) -> str:
+    noun = PLURALS.get(resource or "", "") or " or ".join(
+        PLURALS[k] for k in kinds or [] if k in PLURALS) or "things"
     quoted = join_names([f"\u2018{p}\u2019" for p in phrases])
     if not known:
         return f"I can't see any {noun} on this machine right now, so nothing matches {quoted}."
@@ -112,10 +143,16 @@ def no_match(phrases: list[str], resource: str | None, running: list[str] | None
     return text
 
 
-def answer_containers(stdout: str, voice: Voice) -> str:
+def not_installed(phrases: list[str]) -> str:
+    names = join_names(phrases)
+    verb = "isn't" if len(phrases) == 1 else "aren't"
+    return f"{names[0].upper()}{names[1:]} {verb} installed, so there's nothing to do."
+
+
+def answer_containers(results: list, _params: dict[str, str], voice: Voice) -> str:
     """Put `docker ps --all --format '{{json .}}'` output into words."""
     rows = []
-    for line in stdout.splitlines():
+    for line in results[0].stdout.splitlines():
         try:
             rows.append(json.loads(line))
         except json.JSONDecodeError:
@@ -137,8 +174,6 @@ def answer_containers(stdout: str, voice: Voice) -> str:
             f"{r.get('Names', '?')} ({r.get('Status', '')})" for r in stopped) + "."
     return head
 
-
-ANSWERS = {"containers": answer_containers}
 
 
 def relative_time(iso: str, now_iso: str) -> str:

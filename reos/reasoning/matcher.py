@@ -1,12 +1,15 @@
 """The target matcher: words from a request -> real resources in the snapshot.
 
-Strategies, best first: exact name > compose project / name token > prefix or suffix >
-substring > fuzzy (typos). The best tier wins; several equally good candidates of
-different kinds, or several of one kind for a singular request, become a question. A
-phrase nothing matches is reported as missing: the matcher never invents a target.
+Strategies, best first: exact name > compose project / name token / alias > prefix or
+suffix > substring > description > fuzzy (typos). The best tier wins; several equally
+good candidates of different kinds, or several of one kind for a singular request,
+become a question. A phrase nothing matches is reported as missing: the matcher never
+invents a target.
 
-Lookups go through dictionaries built once per snapshot; the scanning strategies
-(prefix, substring, fuzzy) only run for a phrase the exact and token indexes missed.
+Lookups go through dictionaries built once per snapshot and kind, on first use; the
+scanning strategies only run for a phrase the indexes missed, and the fuzzy one only
+compares names with the same first letter and a similar length, so a snapshot with
+10,000 packages is not scored word by word.
 Not responsible for deciding what to do with the targets.
 """
 
@@ -20,9 +23,10 @@ from dataclasses import dataclass, field
 from reos.model import Target
 from reos.system.snapshot import SystemSnapshot
 
-EXACT, GROUP, AFFIX, SUBSTRING, FUZZY = 100, 90, 60, 40, 20
+EXACT, GROUP, AFFIX, SUBSTRING, DESCRIPTION, FUZZY = 100, 90, 60, 40, 30, 20
 _TOKENS = re.compile(r"[-_.@]+")
-KIND_WORDS = {"container": "container", "service": "service", "package": "package"}
+KINDS = ("container", "service", "package")
+GROUPING = ("compose project", "exact name")  # several hits here are one thing, not a tie
 
 
 @dataclass
@@ -48,26 +52,30 @@ def _variants(phrase: str) -> list[str]:
     return [phrase.replace(" ", sep) for sep in ("-", "_", "", ".")]
 
 
-def _stem(name: str) -> str:
+def stem(name: str) -> str:
     return name[: -len(".service")] if name.endswith(".service") else name
 
 
 class _Index:
-    """Name, token and project lookups for one kind of resource."""
+    """Name, token, project, alias and description lookups for one kind of resource."""
 
-    def __init__(self, kind: str, targets: list[Target], projects: dict[str, list[Target]]):
+    def __init__(self, kind: str, targets: list[Target], projects: dict[str, list[Target]],
+                 aliases: dict[str, list[str]], descriptions: dict[Target, str]):
         self.kind = kind
         self.targets = targets
+        self.projects = projects
+        self.aliases = aliases
+        self.descriptions = descriptions
         self.by_name: dict[str, Target] = {}
         self.by_token: dict[str, list[Target]] = defaultdict(list)
-        self.projects = projects
         for t in targets:
-            stem = _stem(t.name).lower()
-            self.by_name[stem] = t
-            self.by_name[t.name.lower()] = t
-            for token in set(_TOKENS.split(stem)):
-                if token:
+            s = stem(t.name).lower()
+            self.by_name.setdefault(s, t)
+            self.by_name.setdefault(t.name.lower(), t)
+            for token in set(_TOKENS.split(s)):
+                if token and token != s:
                     self.by_token[token].append(t)
+        self._fuzzy: dict[str, list[str]] | None = None
 
     def lookup(self, phrase: str, plural: bool = False) -> list[Candidate]:
         found: list[Candidate] = []
@@ -81,93 +89,103 @@ class _Index:
                 found.append(Candidate(GROUP, exact, "exact name"))
                 break
         for variant in _variants(phrase):
-            for t in self.projects.get(variant, []):
-                found.append(Candidate(GROUP, t, "compose project"))
-        tokens = phrase.split()
-        if len(tokens) == 1:
+            found += [Candidate(GROUP, t, "compose project")
+                      for t in self.projects.get(variant, [])]
+        if " " not in phrase:
             found += [Candidate(GROUP, t, "name token") for t in self.by_token.get(phrase, [])]
+        for name in self.aliases.get(phrase, []):
+            t = self.by_name.get(name.lower())
+            if t is not None:
+                found.append(Candidate(GROUP, t, "alias"))
         if found:
             return found
-        stems = [(t, _stem(t.name).lower()) for t in self.targets]
-        found = [
-            Candidate(AFFIX, t, "prefix/suffix")
-            for t, s in stems
-            for v in _variants(phrase)
-            if s.startswith(v) or s.endswith(v)
-        ]
+        stems = [(t, stem(t.name).lower()) for t in self.targets]
+        variants = _variants(phrase)
+        found = [Candidate(AFFIX, t, "prefix/suffix") for t, s in stems
+                 if any(s.startswith(v) or s.endswith(v) for v in variants)]
+        if found or len(phrase) < 3:
+            return found
+        found = [Candidate(SUBSTRING, t, "substring") for t, s in stems
+                 if any(v in s for v in variants)]
         if found:
             return found
-        found = [
-            Candidate(SUBSTRING, t, "substring")
-            for t, s in stems
-            for v in _variants(phrase)
-            if len(v) >= 3 and v in s
-        ]
-        if found:
-            return found
-        close = difflib.get_close_matches(
-            phrase, [s for _, s in stems if abs(len(s) - len(phrase)) <= 3], n=3, cutoff=0.8
-        )
-        by_stem = {s: t for t, s in stems}
-        return [Candidate(FUZZY, by_stem[c], "fuzzy (typo)") for c in close]
+        if len(phrase) >= 4:
+            found = [Candidate(DESCRIPTION, t, "description")
+                     for t, text in self.descriptions.items() if phrase in text]
+            if found:
+                return found
+        return self._fuzzy_lookup(phrase)
+
+    def _fuzzy_lookup(self, phrase: str) -> list[Candidate]:
+        if len(phrase) < 4:
+            return []
+        if self._fuzzy is None:
+            self._fuzzy = defaultdict(list)
+            for t in self.targets:
+                s = stem(t.name).lower()
+                self._fuzzy[s[:1]].append(s)
+        pool = [s for s in self._fuzzy.get(phrase[:1], []) if abs(len(s) - len(phrase)) <= 2]
+        close = difflib.get_close_matches(phrase, pool, n=3, cutoff=0.8)
+        return [Candidate(FUZZY, self.by_name[c], "fuzzy (typo)") for c in close]
 
 
 class TargetMatcher:
-    def __init__(self, snapshot: SystemSnapshot):
+    def __init__(self, snapshot: SystemSnapshot,
+                 aliases: dict[str, dict[str, list[str]]] | None = None):
         self.snapshot = snapshot
+        self.aliases = aliases or {}
         self._indexes: dict[str, _Index] = {}
+
+    def known(self, kind: str) -> bool:
+        return getattr(self.snapshot, kind + "s", None) is not None
 
     def index(self, kind: str) -> _Index | None:
         if kind in self._indexes:
             return self._indexes[kind]
         projects: dict[str, list[Target]] = defaultdict(list)
-        if kind == "container":
-            if self.snapshot.containers is None:
-                return None
+        descriptions: dict[Target, str] = {}
+        if kind == "container" and self.snapshot.containers is not None:
             targets = []
             for c in self.snapshot.containers:
                 t = Target("container", c.name, c.state)
                 targets.append(t)
                 if c.project:
                     projects[c.project.lower()].append(t)
-        elif kind == "service":
-            if self.snapshot.services is None:
-                return None
-            targets = [Target("service", s.name, s.active) for s in self.snapshot.services]
+        elif kind == "service" and self.snapshot.services is not None:
+            targets = []
+            for s in self.snapshot.services:
+                t = Target("service", s.name, s.active, s.enabled)
+                targets.append(t)
+                if s.description:
+                    descriptions[t] = s.description.lower()
+        elif kind == "package" and self.snapshot.packages is not None:
+            targets = [Target("package", p.name, "installed", version=p.version)
+                       for p in self.snapshot.packages]
         else:
             return None
-        self._indexes[kind] = _Index(kind, targets, projects)
-        return self._indexes[kind]
+        index = _Index(kind, targets, projects, self.aliases.get(kind, {}), descriptions)
+        self._indexes[kind] = index
+        return index
 
-    def available_kinds(self, resource: str | None) -> list[str]:
-        kinds = [resource] if resource else ["container", "service"]
-        return [k for k in kinds if self.index(k) is not None]
-
-    def resolve(self, phrases: list[str], resource: str | None, plural: bool) -> MatchResult:
+    def resolve(self, phrases: list[str], kinds: list[str], plural: bool) -> MatchResult:
         result = MatchResult()
-        kinds = self.available_kinds(resource)
+        indexes = [i for i in (self.index(k) for k in kinds) if i is not None]
         for phrase in phrases:
             if phrase == "all":
-                for kind in kinds:
-                    index = self.index(kind)
-                    assert index is not None
+                for index in indexes:
                     for t in index.targets:
                         result.strategies[t.name] = "all"
                         if t not in result.targets:
                             result.targets.append(t)
                 continue
-            candidates: list[Candidate] = []
-            for kind in kinds:
-                index = self.index(kind)
-                assert index is not None
-                candidates += index.lookup(phrase, plural)
+            candidates = [c for index in indexes for c in index.lookup(phrase, plural)]
             if not candidates:
                 result.missing.append(phrase)
                 continue
             best = max(c.score for c in candidates)
             top = _unique([c for c in candidates if c.score == best])
             top_kinds = {c.target.kind for c in top}
-            group = any(c.strategy in ("compose project", "exact name") for c in top)
+            group = any(c.strategy in GROUPING for c in top)
             if len(top_kinds) > 1 or (len(top) > 1 and not plural and not group):
                 result.question = _question(phrase, [c.target for c in top])
                 result.choices = [c.target for c in top]

@@ -39,12 +39,13 @@ _DETAILED = {
 }
 _NORMAL = {"normal verbosity", "be normal", "normal detail", "default verbosity"}
 
+_WHY = re.compile(r"^why\s+(?:did|do|would)\s+you\s+(?P<what>.+)$")
 _PLAN_PREFIX = re.compile(r"^\s*plan\s*:\s*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class Meta:
-    action: str  # undo | list_undo | yes | no | verbosity
+    action: str  # undo | list_undo | yes | no | verbosity | why
     value: str | None = None
 
 
@@ -60,6 +61,9 @@ def perceive(text: str) -> Meta | None:
         said = said[len("please "):]
     if said.endswith(" please"):
         said = said[: -len(" please")]
+    why = _WHY.match(said)
+    if why:
+        return Meta("why", why["what"])
     for words, meta in (
         (_UNDO, Meta("undo")),
         (_LIST_UNDO, Meta("list_undo")),

@@ -1,9 +1,11 @@
 """The plan builder: Intent + matched targets + recipes -> a Plan of argv steps.
 
-Every name that reaches argv comes from the snapshot and is checked against a strict
-pattern (a saved snapshot is untrusted input too). Each step gets its risk from the
-recipe and the safety assessment (the higher wins), and its rollback from the target's
-state in the snapshot; at execution the prior state is read again for real.
+Every name that reaches argv comes from the snapshot, or (packages to install) passes a
+strict package-name pattern; a saved snapshot is untrusted input too, so snapshot names
+are checked again. Each step's risk is the higher of its recipe's and the safety
+assessment's; its rollback comes from the target's state in the snapshot (execution
+reads the real prior state again before it runs). Conditional requests are evaluated
+against the snapshot here and recorded as preconditions that execution re-checks.
 Not responsible for understanding words, running anything, or asking for approval.
 """
 
@@ -14,21 +16,25 @@ import re
 from reos.model import Intent, Kind, Plan, RiskLevel, Step, Target
 from reos.reasoning import conversation
 from reos.reasoning.conversation import Voice
-from reos.reasoning.matcher import TargetMatcher
+from reos.reasoning.matcher import KINDS, TargetMatcher
 from reos.reasoning.templates import SLOT, Recipe, TemplateSet
 from reos.safety.risk import assess_argv
 from reos.system.snapshot import SystemSnapshot
-from reos.system.state import restore_argv
+from reos.system.state import RUNNING_STATES, restore_argv
 
 SAFE_NAMES = {
     "container": re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$"),
     "service": re.compile(r"^[A-Za-z0-9][A-Za-z0-9:_.@\\-]{0,254}$"),
-    "package": re.compile(r"^[a-z0-9][a-z0-9+.-]{0,127}$"),
+    "package": re.compile(r"^[a-z0-9][a-z0-9+._-]{0,127}$"),
 }
+ACTIVE = {"container": RUNNING_STATES, "service": {"active", "activating", "reloading"},
+          "package": {"installed"}}
 
 HELP = (
-    "I can stop, start, restart, kill or remove containers (\u201cstop the nextcloud "
-    "containers\u201d), tell you which containers are running, and undo what I did."
+    "I can manage containers, services and packages (\u201cstop the nextcloud "
+    "containers\u201d, \u201crestart nginx\u201d, \u201cinstall htop\u201d), answer questions "
+    "about the machine (\u201chow much memory is free?\u201d, \u201cwhich services failed?\u201d), "
+    "and undo what I did."
 )
 
 
@@ -37,77 +43,234 @@ class PlanBuilder:
         self.templates = templates
         self.snapshot = snapshot
         self.voice = voice
-        self.matcher = TargetMatcher(snapshot)
+        self.manager = snapshot.host.get("package_manager")
+        self.matcher = TargetMatcher(snapshot, templates.aliases)
+
+    def recipe(self, resource: str | None, action: str | None) -> Recipe | None:
+        if not resource or not action:
+            return None
+        return self.templates.recipe(resource, action, self.manager)
 
     def build(self, request: str, intent: Intent | None) -> Plan:
         if intent is None:
             return Plan(request, Kind.UNKNOWN, message=f"Sorry, I didn't understand that. {HELP}")
         plan = Plan(request, intent.kind, source=intent.source, intent=intent)
+        plan.forced = intent.forced
+        if intent.kind == Kind.REFUSE:
+            plan.blocked = True
+            plan.blocked_reason = intent.reason
+            plan.message = f"I won't do that. {intent.reason}"
+            return plan
+        if intent.note:
+            plan.notes.append(intent.note)
         if intent.kind == Kind.QUERY:
-            return self._query(plan, intent)
-        return self._action(plan, intent)
-
-    def _query(self, plan: Plan, intent: Intent) -> Plan:
-        recipe = self.templates.recipe(intent.resource or "", intent.action or "")
-        if recipe is None:
-            plan.kind = Kind.UNKNOWN
-            plan.message = f"I don't know how to answer that yet. {HELP}"
-            return plan
-        for n, rs in enumerate(recipe.steps, start=1):
-            plan.steps.append(Step(id=f"s{n}", title=rs.title, argv=list(rs.argv),
-                                   read_only=True, risk=RiskLevel.SAFE, action=intent.action))
-        plan.message = "Let me check." if not self.voice.brief else ""
-        return plan
-
-    def _action(self, plan: Plan, intent: Intent) -> Plan:
-        match = self.matcher.resolve(intent.targets, intent.resource, intent.plural)
-        if match.question:
-            plan.kind = Kind.CLARIFY
-            plan.question = plan.message = match.question
-            return plan
-        if match.missing:
-            plan.message = self._no_match(match.missing, intent.resource)
-            return plan
-        plan.targets = match.targets
-        kinds = {t.kind for t in match.targets}
-        kind = kinds.pop() if len(kinds) == 1 else None
-        recipe = self.templates.recipe(kind, intent.action or "") if kind else None
-        if recipe is None:
-            plan.kind = Kind.UNKNOWN
-            what = conversation.PLURALS.get(kind or "", "those")
-            plan.message = f"I don't know how to {intent.action} {what} yet. {HELP}"
-            return plan
-        self._fill(plan, recipe, match.targets)
-        if not plan.steps:
-            plan.message = " ".join(n[0].upper() + n[1:] + "." for n in plan.notes) or (
-                "There's nothing to do.")
+            self._query(plan, intent)
+        else:
+            self._action(plan, intent)
+        if plan.steps and plan.read_only and plan.kind != Kind.CLARIFY:
+            plan.message = conversation.investigating(plan, self.voice)
             plan.notes = []
-            return plan
-        plan.message = conversation.present(plan, self.voice, recipe.verb)
         return plan
 
-    def _fill(self, plan: Plan, recipe: Recipe, targets: list[Target]) -> None:
+    # -- queries -----------------------------------------------------------------------
+    def _query(self, plan: Plan, intent: Intent) -> None:
+        if not intent.targets:
+            recipe = self.recipe(intent.resource, intent.action)
+            if recipe is None:
+                plan.kind = Kind.UNKNOWN
+                plan.message = f"I don't know how to answer that yet. {HELP}"
+                return
+            self._fill(plan, recipe, [None])
+        elif intent.resource == "package":
+            targets = self._package_names(plan, intent.targets)
+            recipe = self.recipe("package", intent.action)
+            if targets and recipe:
+                self._fill(plan, recipe, targets)
+        else:
+            targets = self._match(plan, intent)
+            for kind in sorted({t.kind for t in targets}):
+                recipe = self.recipe(kind, intent.action)
+                if recipe is None:
+                    plan.kind = Kind.UNKNOWN
+                    plan.message = f"I can't check that for {conversation.PLURALS[kind]} yet."
+                    return
+                self._fill(plan, recipe, [t for t in targets if t.kind == kind])
+
+    # -- actions -----------------------------------------------------------------------
+    def _action(self, plan: Plan, intent: Intent) -> None:
+        if intent.resource == "package" and intent.action == "install":
+            targets: list[Target] = self._to_install(plan, intent.targets)
+            recipe = self.recipe("package", "install")
+        elif not intent.targets:
+            recipe = self.recipe(intent.resource, intent.action)
+            if recipe is None:
+                plan.kind = Kind.UNKNOWN
+                plan.message = f"Sorry, I didn't understand that. {HELP}"
+                return
+            self._fill(plan, recipe, [None])
+            if not plan.read_only:
+                self._finish(plan, recipe)
+            return
+        else:
+            targets = self._match(plan, intent)
+            if plan.message:  # a question or a plain answer
+                return
+            kinds = {t.kind for t in targets}
+            recipe = self.recipe(kinds.pop(), intent.action) if len(kinds) == 1 else None
+        if recipe is None:
+            if not plan.message:
+                plan.kind = Kind.UNKNOWN
+                plan.message = f"I don't know how to {intent.action} those yet. {HELP}"
+            return
+        if intent.condition and not self._condition_holds(plan, intent, targets):
+            return
+        self._fill(plan, recipe, targets)
+        for follow_up in intent.then:
+            self._then(plan, follow_up, targets)
+        self._finish(plan, recipe)
+
+    def _finish(self, plan: Plan, recipe: Recipe) -> None:
+        if not plan.steps:
+            said = " ".join(n[0].upper() + n[1:] + "." for n in plan.notes)
+            plan.message = (plan.message + " " + said).strip() or "There's nothing to do."
+            plan.notes = []
+            return
+        plan.verb = recipe.verb
+        if recipe.affects:
+            plan.notes.append(f"What this affects: {recipe.affects}")
+        lead = plan.message
+        plan.message = conversation.present(plan, self.voice, recipe.verb)
+        if lead:
+            plan.message = f"{lead}\n{plan.message}"
+
+    def _match(self, plan: Plan, intent: Intent) -> list[Target]:
+        kinds = [intent.resource] if intent.resource in KINDS else [
+            k for k in KINDS if self.recipe(k, intent.action)]
+        if intent.resource is None:
+            kinds = [k for k in kinds if k != "package"]  # packages only by exact name, below
+        result = self.matcher.resolve(intent.targets, kinds, intent.plural)
+        if intent.resource is None and result.missing and self.recipe("package", intent.action):
+            # "remove htop": not a container or service; maybe an installed package
+            packages = self.matcher.resolve(result.missing, ["package"], intent.plural)
+            if not packages.missing and not packages.question and all(
+                    packages.strategies.get(t.name) in ("exact name", "alias")
+                    for t in packages.targets):
+                result.targets += packages.targets
+                result.strategies.update(packages.strategies)
+                result.missing = []
+        if result.question:
+            plan.kind = Kind.CLARIFY
+            plan.question = plan.message = result.question
+            plan.choices = result.choices
+            return []
+        if result.missing:
+            if intent.resource is None and self.recipe("package", intent.action):
+                kinds = [*kinds, "package"]  # it was looked for among installed packages too
+            plan.message = self._no_match(result.missing, intent.resource, kinds)
+            return []
+        if "package" in {t.kind for t in result.targets}:
+            loose = [t.name for t in result.targets if t.kind == "package"
+                     and result.strategies.get(t.name) not in ("exact name", "alias")]
+            if loose:  # never remove a package we only guessed at
+                plan.kind = Kind.CLARIFY
+                plan.question = plan.message = (
+                    f"I couldn't find an installed package called exactly that. Did you mean "
+                    f"{conversation.join_names(loose)}?")
+                return []
+        plan.targets = result.targets
+        return result.targets
+
+    def _to_install(self, plan: Plan, phrases: list[str]) -> list[Target]:
+        installed = {p.name: p.version for p in self.snapshot.packages or []}
+        targets = []
+        for phrase in phrases:
+            if phrase in ("all", "everything"):
+                plan.message = "I can't install everything; tell me which packages you want."
+                return []
+            if not SAFE_NAMES["package"].match(phrase):
+                plan.message = (f"\u201c{phrase}\u201d doesn't look like a package name, so I "
+                                "won't pass it to the package manager.")
+                return []
+            if phrase in installed:
+                plan.notes.append(f"{phrase} is already installed ({installed[phrase]})")
+                continue
+            targets.append(Target("package", phrase, "absent"))
+        if self.snapshot.packages is None:
+            plan.notes.append("I couldn't read the installed packages, so some of these may "
+                              "already be there")
+        plan.targets = targets
+        return targets
+
+    def _package_names(self, plan: Plan, phrases: list[str]) -> list[Target]:
+        good = [p for p in phrases if SAFE_NAMES["package"].match(p)]
+        if len(good) != len(phrases):
+            bad = next(p for p in phrases if p not in good)
+            plan.message = f"\u201c{bad}\u201d doesn't look like a package name."
+            return []
+        plan.targets = [Target("package", p) for p in good]
+        return plan.targets
+
+    def _condition_holds(self, plan: Plan, intent: Intent, targets: list[Target]) -> bool:
+        running = [t for t in targets if t.state in ACTIVE.get(t.kind, ())]
+        wanted = running if intent.condition == "if_running" else [
+            t for t in targets if t not in running]
+        subject = conversation.join_names(intent.targets)
+        noun = conversation.count(len(targets), targets[0].kind) if targets else ""
+        if not wanted:
+            state = "isn't running" if intent.condition == "if_running" else "is running"
+            plan.message = (f"{subject[0].upper()}{subject[1:]} {state}, so I won't "
+                            f"{intent.action} anything.")
+            plan.targets = targets
+            return False
+        plan.preconditions += [(t, intent.condition == "if_running") for t in wanted]
+        state_word = "running" if intent.condition == "if_running" else "not running"
+        plan.message = (f"{subject[0].upper()}{subject[1:]} is {state_word} ({noun}). "
+                        "I'll check again just before acting.")
+        targets[:] = wanted
+        return True
+
+    def _then(self, plan: Plan, action: str, packages: list[Target]) -> None:
+        recipe = self.recipe("service", action)
+        if recipe is None:
+            return
+        services = {s.name: s for s in self.snapshot.services or []}
+        names = [t.name for t in packages] + [
+            n.split(" ")[0] for n in plan.notes if n.endswith(")") and " is already installed"
+            in n]
+        targets = []
+        for name in names:
+            unit = f"{name}.service"
+            known = services.get(unit)
+            targets.append(Target("service", unit, known.active if known else "inactive",
+                                  known.enabled if known else "unknown"))
+        self._fill(plan, recipe, targets, after=plan.steps[-1].id if plan.steps else None)
+
+    def _fill(self, plan: Plan, recipe: Recipe, targets: list[Target] | list[None],
+              after: str | None = None) -> None:
         root = self.snapshot.is_root
+        if recipe.answer:
+            plan.answer = recipe.answer
         for target in targets:
-            if not SAFE_NAMES[target.kind].match(target.name):
+            if target is not None and not SAFE_NAMES[target.kind].match(target.name):
                 plan.notes.append(f"skipped {target.name!r}: not a valid {target.kind} name")
                 continue
-            previous: str | None = None
+            previous: str | None = after
             for rs in recipe.steps:
-                if rs.when_state is not None and target.state not in rs.when_state:
+                if target is not None and not _applies(rs, target):
                     if rs.skip_note:
                         plan.notes.append(rs.skip_note.replace(SLOT, target.name))
                     continue
-                argv = [target.name if a == SLOT else a for a in rs.argv]
-                if rs.needs_root and not root:
+                argv = [a.replace(SLOT, target.name) if target else a for a in rs.argv]
+                needs_root = rs.needs_root and not root
+                if needs_root:
                     argv = ["sudo", "-n", *argv]
                 verdict = assess_argv(argv)
                 step = Step(
                     id=f"s{len(plan.steps) + 1}",
-                    title=rs.title.replace(SLOT, target.name),
+                    title=rs.title.replace(SLOT, target.name) if target else rs.title,
                     argv=argv,
                     read_only=rs.read_only,
-                    needs_root=rs.needs_root and not root,
+                    needs_root=needs_root,
                     risk=max(RiskLevel.parse(rs.risk), verdict.risk),
                     reversible=rs.reversible and verdict.reversible,
                     depends_on=[previous] if previous else [],
@@ -115,22 +278,48 @@ class PlanBuilder:
                     action=recipe.action,
                     risk_reasons=verdict.reasons,
                 )
-                if step.reversible:
-                    step.rollback = restore_argv(target.kind, target.name,
-                                                 {"state": target.state})
+                if step.reversible and target is not None and not step.read_only:
+                    step.rollback = restore_argv(target.kind, target.name, _prior(target),
+                                                 recipe.action, self.manager)
+                    if step.rollback and needs_root:
+                        step.rollback = ["sudo", "-n", *step.rollback]
                 if verdict.blocked:
                     plan.blocked = True
                     plan.blocked_reason = "; ".join(verdict.reasons)
                 plan.steps.append(step)
                 previous = step.id
 
-    def _no_match(self, phrases: list[str], resource: str | None) -> str:
-        containers = self.snapshot.containers
-        if resource in (None, "container"):
+    def _no_match(self, phrases: list[str], resource: str | None, kinds: list[str]) -> str:
+        if resource == "package":
+            return conversation.not_installed(phrases)
+        unknown = [k for k in kinds if not self.matcher.known(k)]
+        if kinds == ["container"] or (resource is None and kinds and kinds[0] == "container"
+                                      and len(kinds) == 1):
+            containers = self.snapshot.containers
             running = [c.name for c in containers or [] if c.running]
-            known = containers is not None
-            text = conversation.no_match(phrases, resource or "container", running, known)
-            if not known and self.snapshot.unavailable.get("containers"):
-                text += f" ({self.snapshot.unavailable['containers']})"
-            return text
-        return conversation.no_match(phrases, resource, None, True)
+            text = conversation.no_match(phrases, "container", running, containers is not None)
+        else:
+            text = conversation.no_match(phrases, resource, None, True, kinds)
+        if unknown:
+            reasons = "; ".join(self.snapshot.unavailable.get(k + "s", f"{k}s unknown")
+                                for k in unknown)
+            text += f" ({reasons})"
+        return text
+
+
+def _applies(rs: object, target: Target) -> bool:
+    when_state = getattr(rs, "when_state", None)
+    when_enabled = getattr(rs, "when_enabled", None)
+    if when_state is not None and target.state not in when_state:
+        return False
+    if when_enabled is not None and (target.enabled or "") not in when_enabled:
+        return False
+    return True
+
+
+def _prior(target: Target) -> dict[str, str | None]:
+    if target.kind == "service":
+        return {"active": target.state, "enabled": target.enabled}
+    if target.kind == "package":
+        return {"state": target.state, "version": target.version}
+    return {"state": target.state}

@@ -19,7 +19,8 @@ from typing import Any
 from reos import paths
 
 SLOT = "{name}"  # the only placeholder a recipe's argv may hold: a validated target name
-KINDS = {"query", "action"}
+_TOOL_FORMATS = re.compile(r"\{\{.*?\}\}|[$%]\{[^}]*\}")
+KINDS = {"query", "action", "refuse"}
 RISKS = {"safe", "low", "medium", "high", "critical"}
 
 
@@ -31,6 +32,11 @@ class IntentTemplate:
     resource: str | None
     patterns: list[re.Pattern[str]]
     origin: str
+    priority: int = 50  # lower is tried first (refusals 0, specific phrasings before generic)
+    then: list[str] = field(default_factory=list)  # follow-up actions ("install and enable")
+    condition: str | None = None  # e.g. "if_running": act only when the targets are running
+    reason: str | None = None  # for kind = "refuse": why reos will not do it
+    note: str | None = None  # said with the plan ("configuring it is up to you")
 
 
 @dataclass
@@ -42,6 +48,7 @@ class RecipeStep:
     needs_root: bool = False
     reversible: bool = True
     when_state: list[str] | None = None  # only for targets in one of these states
+    when_enabled: list[str] | None = None  # only for services in one of these unit-file states
     skip_note: str | None = None  # said for a target the step does not apply to
 
 
@@ -53,16 +60,21 @@ class Recipe:
     answer: str | None = None  # how a query's output is put into words
     verb: str | None = None  # "stop", used in sentences ("This will stop 2 containers")
     origin: str = ""
+    variant: str | None = None  # package manager (apt, dnf, ...) when recipes differ by one
+    state: str | None = None  # what the action changes: active | enabled | both | mask | ...
+    affects: str | None = None  # said before approval for risky recipes ("every session")
 
 
 @dataclass
 class TemplateSet:
     intents: list[IntentTemplate] = field(default_factory=list)
-    recipes: dict[tuple[str, str], Recipe] = field(default_factory=dict)
+    recipes: dict[tuple[str, str, str | None], Recipe] = field(default_factory=dict)
+    aliases: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # kind -> phrase
     problems: list[str] = field(default_factory=list)
 
-    def recipe(self, resource: str, action: str) -> Recipe | None:
-        return self.recipes.get((resource, action))
+    def recipe(self, resource: str, action: str, variant: str | None = None) -> Recipe | None:
+        return self.recipes.get((resource, action, variant)) or self.recipes.get(
+            (resource, action, None))
 
 
 def builtin_dir() -> Path:
@@ -83,6 +95,8 @@ def _intent(raw: Any, origin: str) -> IntentTemplate:
             raise TemplateError(f"intent is missing {key!r}")
     if raw["kind"] not in KINDS:
         raise TemplateError(f"intent {raw['name']!r}: kind must be one of {sorted(KINDS)}")
+    if raw["kind"] == "refuse" and not raw.get("reason"):
+        raise TemplateError(f"intent {raw['name']!r}: a refusal needs a reason")
     if not isinstance(raw["patterns"], list) or not raw["patterns"]:
         raise TemplateError(f"intent {raw['name']!r}: patterns must be a non-empty list")
     compiled = []
@@ -94,10 +108,21 @@ def _intent(raw: Any, origin: str) -> IntentTemplate:
     return IntentTemplate(
         name=str(raw["name"]), kind=raw["kind"], action=str(raw["action"]),
         resource=raw.get("resource"), patterns=compiled, origin=origin,
+        priority=int(raw.get("priority", 50)), then=list(raw.get("then", [])),
+        condition=raw.get("condition"), reason=raw.get("reason"), note=raw.get("note"),
     )
 
 
-def _recipe(resource: str, action: str, raw: Any, origin: str) -> Recipe:
+def _recipes(resource: str, action: str, raw: Any, origin: str) -> list[Recipe]:
+    """One recipe, or one per package manager when the table holds variants."""
+    if isinstance(raw, dict) and "steps" not in raw and raw and all(
+            isinstance(v, dict) for v in raw.values()):
+        return [_recipe(resource, action, sub, origin, variant) for variant, sub in raw.items()]
+    return [_recipe(resource, action, raw, origin)]
+
+
+def _recipe(resource: str, action: str, raw: Any, origin: str,
+            variant: str | None = None) -> Recipe:
     if not isinstance(raw, dict) or not isinstance(raw.get("steps"), list) or not raw["steps"]:
         raise TemplateError(f"recipe {resource}.{action} needs a non-empty steps list")
     steps = []
@@ -111,7 +136,9 @@ def _recipe(resource: str, action: str, raw: Any, origin: str) -> Recipe:
         if not isinstance(argv, list) or not argv or not all(isinstance(a, str) for a in argv):
             raise TemplateError(f"recipe {resource}.{action}: argv must be a list of strings")
         for arg in argv:
-            if "{" in arg and arg != SLOT and not arg.startswith("{{"):
+            # tool-side format strings ({{json .}}, ${Version}, %{NAME}) pass through as is
+            rest = _TOOL_FORMATS.sub("", arg).replace(SLOT, "")
+            if "{" in rest or "}" in rest:
                 raise TemplateError(
                     f"recipe {resource}.{action}: {arg!r} - only {SLOT} may be filled in"
                 )
@@ -119,7 +146,8 @@ def _recipe(resource: str, action: str, raw: Any, origin: str) -> Recipe:
             raise TemplateError(f"recipe {resource}.{action}: unknown risk {item['risk']!r}")
         steps.append(RecipeStep(**item))
     return Recipe(resource=resource, action=action, steps=steps, answer=raw.get("answer"),
-                  verb=raw.get("verb"), origin=origin)
+                  verb=raw.get("verb"), origin=origin, variant=variant,
+                  state=raw.get("state"), affects=raw.get("affects"))
 
 
 def load_file(path: Path, into: TemplateSet) -> None:
@@ -129,18 +157,26 @@ def load_file(path: Path, into: TemplateSet) -> None:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
         intents = [_intent(raw, path.name) for raw in data.get("intent", [])]
         recipes = [
-            _recipe(resource, action, raw, path.name)
+            recipe
             for resource, actions in (data.get("recipe") or {}).items()
             for action, raw in actions.items()
+            for recipe in _recipes(resource, action, raw, path.name)
         ]
+        aliases = data.get("aliases") or {}
+        if not all(isinstance(v, dict) for v in aliases.values()):
+            raise TemplateError("[aliases.KIND] tables map a phrase to a list of names")
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, TemplateError,
             AttributeError, TypeError) as exc:
         into.problems.append(f"template {path} skipped: {exc}")
         return
     replaced = {i.name for i in intents}
     into.intents = [i for i in into.intents if i.name not in replaced] + intents
+    into.intents.sort(key=lambda i: i.priority)  # stable: file order within a priority
     for recipe in recipes:
-        into.recipes[(recipe.resource, recipe.action)] = recipe
+        into.recipes[(recipe.resource, recipe.action, recipe.variant)] = recipe
+    for kind, table in aliases.items():
+        for phrase, names in table.items():
+            into.aliases.setdefault(kind, {})[phrase.lower()] = [str(n) for n in names]
 
 
 def load(extra_dirs: list[Path] | None = None) -> TemplateSet:

@@ -27,17 +27,19 @@ _PADDING_START = re.compile(
     re.IGNORECASE,
 )
 _PADDING_END = re.compile(
-    r"(?:[\s,]+(?:please|pls|for\s+me|now|right\s+now|thanks|thank\s+you|asap))+$",
+    r"(?:[\s,]+(?:please|pls|for\s+me|thanks|thank\s+you|asap))+$",
     re.IGNORECASE,
 )
 
 RESOURCE_WORDS = {
     "container": "container", "containers": "container", "docker": "container",
     "service": "service", "services": "service", "daemon": "service", "unit": "service",
+    "engine": "service", "daemons": "service", "units": "service",
     "package": "package", "packages": "package",
 }
 _DETERMINERS = {"the", "my", "a", "an", "these", "those", "this", "that", "our", "its", "of"}
 _GROUP_WORDS = {"all", "every", "both", "each", "everything"}
+_FILLERS = {"running", "stopped", "again", "now", "right", "immediately", "up", "back"}
 _PRONOUNS = {"it", "them", "they", "that", "this", "those", "these"}
 _SPLIT = re.compile(r"\s*(?:,|\band\b|&|\bplus\b|\bas\s+well\s+as\b)\s*", re.IGNORECASE)
 _WORD_OK = re.compile(r"^[a-z0-9][a-z0-9_.@:/+-]*$")
@@ -61,14 +63,17 @@ def parse_targets(text: str) -> tuple[list[str], str | None, bool]:
     phrases = []
     for part in _SPLIT.split(text.lower()):
         words = []
-        for word in part.split():
-            if word in RESOURCE_WORDS:
+        said = part.split()
+        for word in said:
+            if word == "docker" and any(w in ("daemon", "service", "engine") for w in said):
+                words.append(word)  # "the docker daemon" names the service docker
+            elif word in RESOURCE_WORDS:
                 resource = resource or RESOURCE_WORDS[word]
                 plural = plural or word.endswith("s")
             elif word in _GROUP_WORDS:
                 plural = True
                 words.append("all") if word != "both" else None
-            elif word in _DETERMINERS or word in ("running", "stopped", "again"):
+            elif word in _DETERMINERS or word in _FILLERS:
                 continue
             else:
                 words.append(word)
@@ -110,11 +115,24 @@ def template_understander(templates: TemplateSet) -> Understander:
                 match = pattern.match(text)
                 if not match:
                     continue
-                slot = match.groupdict().get("targets")
-                intent = _intent_from(template.kind, template.action, template.resource,
-                                      slot, "template", template.name, text)
-                if intent is not None:
-                    return intent
+                groups = match.groupdict()
+                if template.kind == "refuse":
+                    return Intent(kind=Kind.REFUSE, action="refuse", source="template",
+                                  template=template.name, reason=template.reason)
+                action: str | None = template.action
+                if action == "from_verb":
+                    action = _VERB_OF.get(re.sub(r"\s+", " ", (groups.get("verb") or "").lower()))
+                if action is None:
+                    continue
+                intent = _intent_from(template.kind, action, template.resource,
+                                      groups.get("targets"), "template", template.name, text)
+                if intent is None:
+                    continue
+                intent.params = {k: v for k, v in groups.items()
+                                 if k not in ("targets", "verb") and v}
+                intent.then = list(template.then)
+                intent.note = template.note
+                return intent
         return None
 
     return understand
@@ -124,7 +142,7 @@ def template_understander(templates: TemplateSet) -> Understander:
 VERBS: dict[str, tuple[str, ...]] = {
     "stop": ("stop", "halt", "shut down", "bring down", "turn off"),
     "start": ("start", "launch", "bring up", "turn on", "fire up", "spin up"),
-    "restart": ("restart", "bounce"),
+    "restart": ("restart", "bounce", "cycle"),
     "kill": ("kill", "force stop", "force-stop"),
     "remove": ("remove", "delete", "destroy", "get rid of"),
 }
@@ -146,12 +164,54 @@ def regex_understander(text: str) -> Intent | None:
     return _intent_from("action", action, None, match["targets"], "regex", whole=text)
 
 
+_STATE = r"(?P<state>running|up|active|started|alive|stopped|down|dead|inactive|not\s+running)"
+_CONDITIONS = [
+    # "is nextcloud running? if so stop it"
+    re.compile(r"^(?:is|are)\s+(?:the\s+)?(?P<subject>.+?)\s+" + _STATE
+               + r"\s*\??[\s,.;:-]*(?:and\s+)?(?:if\s+(?:so|yes|it\s+is|they\s+are)|then)"
+               r"[\s,]*(?:then\s+|please\s+)?(?P<rest>.+)$", re.IGNORECASE),
+    # "if nginx is running, restart it"
+    re.compile(r"^if\s+(?:the\s+)?(?P<subject>.+?)\s+(?:is|are)\s+" + _STATE
+               + r"[\s,]*(?:then\s+)?(?P<rest>.+)$", re.IGNORECASE),
+    # "restart nginx if it is running"
+    re.compile(r"^(?P<rest>.+?)[\s,]+(?:but\s+)?(?:only\s+)?if\s+(?:the\s+)?(?P<subject>.+?)\s+"
+               r"(?:is|are)\s+" + _STATE + r"$", re.IGNORECASE),
+]
+_PRONOUN_WORDS = re.compile(r"\b(?:it|them|they|those|these)\b", re.IGNORECASE)
+_NOT_RUNNING = {"stopped", "down", "dead", "inactive", "not running"}
+
+
+def split_condition(text: str) -> tuple[str, str, str] | None:
+    """(condition, subject words, the action part) of a conditional request, or None."""
+    for pattern in _CONDITIONS:
+        match = pattern.match(text)
+        if match:
+            state = re.sub(r"\s+", " ", match["state"].lower())
+            condition = "if_stopped" if state in _NOT_RUNNING else "if_running"
+            return condition, match["subject"], match["rest"]
+    return None
+
+
 def understand(text: str, chain: Iterable[Understander]) -> Intent | None:
     cleaned = clean_request(text)
     if not cleaned:
         return None
+    conditional = split_condition(cleaned)
+    if conditional:
+        condition, subject, rest = conditional
+        if subject.lower() not in _PRONOUNS:
+            rest = _PRONOUN_WORDS.sub(subject, rest)
+        intent = _first(clean_request(rest), chain)
+        if intent is not None and intent.kind == Kind.ACTION:
+            intent.kind = Kind.COMBINED
+            intent.condition = condition
+            return intent
+    return _first(cleaned, chain)
+
+
+def _first(text: str, chain: Iterable[Understander]) -> Intent | None:
     for understander in chain:
-        intent = understander(cleaned)
+        intent = understander(text)
         if intent is not None:
             return intent
     return None

@@ -30,6 +30,9 @@ READ_ONLY = {
 }
 DISK_TOOLS = {"fdisk", "sfdisk", "cfdisk", "parted", "gdisk", "sgdisk", "wipefs", "mkswap"}
 SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "fish"}
+FIREWALLS = ("ufw", "firewalld", "nftables", "iptables", "netfilter-persistent")
+CORE_PACKAGES = ("linux-image", "linux-generic", "kernel", "linux", "linux-lts", "openssh-server",
+                 "systemd", "libc6", "glibc", "sudo", "grub", "dpkg", "apt", "rpm", "pacman")
 
 
 @dataclass
@@ -148,9 +151,25 @@ def _judge(argv: list[str], verdict: Verdict) -> None:
         verb = operands[0] if operands else ""
         if verb in ("status", "show", "is-active", "is-enabled", "list-units", "cat"):
             return
-        level = RiskLevel.HIGH if any(o.startswith(("ssh", "sshd")) for o in operands[1:]) \
-            and verb in ("stop", "disable", "mask") else RiskLevel.MEDIUM
-        verdict.raise_to(level, f"changes a service ({verb})")
+        units = operands[1:]
+        stopping = verb in ("stop", "disable", "mask", "kill")
+        if verb in ("poweroff", "reboot", "halt", "kexec", "suspend", "hibernate"):
+            verdict.raise_to(RiskLevel.HIGH, "shuts down or restarts the machine",
+                             reversible=False)
+        elif stopping and any(u.startswith(("ssh.", "sshd.", "ssh", "sshd")) and
+                              u.split(".")[0] in ("ssh", "sshd") for u in units):
+            verdict.raise_to(RiskLevel.HIGH, "stops remote (SSH) logins; you may lose access")
+        elif stopping and any(u.split(".")[0] in FIREWALLS for u in units):
+            verdict.raise_to(RiskLevel.HIGH, "turns off the firewall")
+        else:
+            verdict.raise_to(RiskLevel.MEDIUM, f"changes a service ({verb})")
+        verdict.needs_root = True
+    elif program == "ufw" and operands[:1] in (["disable"], ["reset"]):
+        verdict.raise_to(RiskLevel.HIGH, "turns off the firewall")
+        verdict.needs_root = True
+    elif (program == "iptables" and flags & {"-F", "--flush"}) or (
+            program == "nft" and operands[:2] == ["flush", "ruleset"]):
+        verdict.raise_to(RiskLevel.HIGH, "removes every firewall rule")
         verdict.needs_root = True
     elif program in ("apt", "apt-get", "dnf", "yum", "pacman", "zypper", "apk", "dpkg"):
         verdict.raise_to(RiskLevel.MEDIUM, "changes installed packages")
@@ -158,6 +177,16 @@ def _judge(argv: list[str], verdict: Verdict) -> None:
         if "purge" in operands or "--purge" in flags:
             verdict.raise_to(RiskLevel.HIGH, "purges packages and their configuration",
                              reversible=False)
+        names = [o for o in operands if o not in ("install", "remove", "purge", "upgrade",
+                                                  "update", "add", "del", "autoremove")]
+        core = [n for n in names if n.split("=")[0].startswith(CORE_PACKAGES)
+                and not n.startswith("linux-") or n.split("=")[0].startswith("linux-image")
+                or n.split("=")[0] in CORE_PACKAGES]
+        if core:
+            removing = any(o in ("remove", "purge", "del", "erase") for o in operands) or \
+                flags & {"-R", "-Rns", "-Rs", "-e"}
+            verdict.raise_to(RiskLevel.HIGH, ("removes" if removing else "changes")
+                             + f" a core package, {core[0].split('=')[0]}")
     elif program in ("kill", "pkill", "killall"):
         if "1" in operands:
             verdict.raise_to(RiskLevel.CRITICAL, "kills PID 1 (init)", block=True)

@@ -1,22 +1,54 @@
 """The live state of one resource, and the command that brings it back to a recorded state.
 
-`current_state` reads (never changes) a container's state before a step touches it; the
-journal stores that as the step's prior state. `restore_argv` turns a recorded prior
-state into the command that restores it, which is how undo is computed: from what was
-true before, not from a guessed inverse of the command.
+`current_state` reads (never changes) a container's, service's or package's state before
+a step touches it; the journal stores that as the step's prior state. `restore_argv`
+turns a recorded prior state into the command that restores what the action could have
+changed, which is how undo is computed: from what was true before, not from a guessed
+inverse of the command.
 """
 
 from __future__ import annotations
 
+import subprocess
 from typing import Any
 
 RUNNING_STATES = {"running", "restarting", "paused"}
+ACTIVE_STATES = {"active", "activating", "reloading"}
+ENABLED_STATES = {"enabled", "enabled-runtime"}
+
+# How to put a package back, per package manager (the inverse of install / remove).
+_PACKAGE_REMOVE = {
+    "apt": ["apt-get", "remove", "-y"], "dnf": ["dnf", "remove", "-y"],
+    "pacman": ["pacman", "-R", "--noconfirm"], "zypper": ["zypper", "--non-interactive", "remove"],
+    "apk": ["apk", "del"],
+}
+_PACKAGE_INSTALL = {
+    "apt": ["apt-get", "install", "-y"], "dnf": ["dnf", "install", "-y"],
+    "pacman": ["pacman", "-S", "--noconfirm"],
+    "zypper": ["zypper", "--non-interactive", "install"], "apk": ["apk", "add"],
+}
+
+
+def _read(argv: list[str]) -> subprocess.CompletedProcess[str] | None:
+    try:
+        return subprocess.run(argv, capture_output=True, text=True, timeout=20,
+                              stdin=subprocess.DEVNULL, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
 
 
 def current_state(kind: str, name: str) -> dict[str, Any] | None:
     """The state to record before changing a resource, or None when it is not tracked."""
-    if kind != "container":
-        return None
+    if kind == "container":
+        return _container(name)
+    if kind == "service":
+        return _service(name)
+    if kind == "package":
+        return _package(name)
+    return None
+
+
+def _container(name: str) -> dict[str, Any]:
     import docker.errors  # deferred with the collectors: planning never needs them
 
     from reos.system.collectors import Unavailable, docker_client
@@ -36,13 +68,86 @@ def current_state(kind: str, name: str) -> dict[str, Any] | None:
         client.close()
 
 
-def restore_argv(kind: str, name: str, prior: dict[str, Any] | None) -> list[str] | None:
+def _service(name: str) -> dict[str, Any]:
+    done = _read(["systemctl", "show", name, "--no-pager",
+                  "--property=ActiveState,UnitFileState,LoadState"])
+    if done is None or done.returncode != 0:
+        return {"active": "unknown", "enabled": "unknown"}
+    values = dict(line.split("=", 1) for line in done.stdout.splitlines() if "=" in line)
+    return {"active": values.get("ActiveState", "unknown"),
+            "enabled": values.get("UnitFileState", "") or "unknown",
+            "load": values.get("LoadState", "")}
+
+
+def _package(name: str) -> dict[str, Any]:
+    from reos.system.collectors import package_manager
+
+    manager = package_manager()
+    if manager == "apt":
+        done = _read(["dpkg-query", "-W", "-f", "${db:Status-Abbrev}\t${Version}", name])
+        if done is not None and done.returncode == 0 and done.stdout.startswith("ii"):
+            return {"state": "installed", "version": done.stdout.split("\t", 1)[1].strip()}
+    elif manager in ("dnf", "zypper"):
+        done = _read(["rpm", "-q", "--qf", "%{VERSION}-%{RELEASE}", name])
+        if done is not None and done.returncode == 0:
+            return {"state": "installed", "version": done.stdout.strip()}
+    elif manager == "pacman":
+        done = _read(["pacman", "-Q", name])
+        if done is not None and done.returncode == 0:
+            return {"state": "installed", "version": done.stdout.split()[-1]}
+    elif manager == "apk":
+        done = _read(["apk", "info", "-e", name])
+        if done is not None and done.returncode == 0 and done.stdout.strip():
+            return {"state": "installed", "version": ""}
+    else:
+        return {"state": "unknown"}
+    return {"state": "absent"}
+
+
+def restore_argv(kind: str, name: str, prior: dict[str, Any] | None,
+                 action: str | None = None, manager: str | None = None) -> list[str] | None:
     """The command that returns the resource to `prior`, or None when none can."""
-    if kind != "container" or not prior:
+    if not prior:
         return None
-    state = prior.get("state")
-    if state in RUNNING_STATES:
-        return ["docker", "start", name]
-    if state in ("exited", "created", "dead"):
-        return ["docker", "stop", name]
+    if kind == "container":
+        state = prior.get("state")
+        if state in RUNNING_STATES:
+            return ["docker", "start", name]
+        if state in ("exited", "created", "dead"):
+            return ["docker", "stop", name]
+        return None
+    if kind == "service":
+        return _restore_service(name, prior, action)
+    if kind == "package" and manager in _PACKAGE_REMOVE:
+        state, version = prior.get("state"), prior.get("version")
+        if action == "install" and state == "absent":
+            return [*_PACKAGE_REMOVE[manager], name]
+        if action == "remove" and state == "installed":
+            pinned = f"{name}={version}" if manager == "apt" and version else name
+            return [*_PACKAGE_INSTALL[manager], pinned]
+    return None
+
+
+def _restore_service(name: str, prior: dict[str, Any], action: str | None) -> list[str] | None:
+    active = prior.get("active") in ACTIVE_STATES
+    enabled_state = prior.get("enabled") or ""
+    enabled = enabled_state in ENABLED_STATES
+    if action in ("start", "stop", "restart", "reload"):
+        if prior.get("active") in (None, "unknown"):
+            return None
+        return ["systemctl", "start" if active else "stop", name]
+    if action in ("enable", "disable"):
+        if enabled_state in ENABLED_STATES or enabled_state == "disabled":
+            return ["systemctl", "enable" if enabled else "disable", name]
+        return None
+    if action in ("enable_now", "disable_now"):
+        if active == enabled:
+            return ["systemctl", "enable" if enabled else "disable", "--now", name]
+        if action == "enable_now":
+            return ["systemctl", "stop" if enabled else "disable", name]
+        return ["systemctl", "enable" if enabled else "start", name]
+    if action == "mask":
+        return None if enabled_state.startswith("masked") else ["systemctl", "unmask", name]
+    if action == "unmask":
+        return ["systemctl", "mask", name] if enabled_state.startswith("masked") else None
     return None
