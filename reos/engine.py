@@ -9,6 +9,7 @@ Heavy parts (docker SDK, templates, the database) are loaded on first use.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -61,6 +62,7 @@ class ReasoningEngine:
         self._templates: TemplateSet | None = None
         self.pending: Plan | None = None
         self.asking: Plan | None = None  # a clarify plan whose question is open
+        self._matcher = None
 
     # -- what reos knows -------------------------------------------------------------
     def snapshot(self) -> SystemSnapshot:
@@ -96,9 +98,14 @@ class ReasoningEngine:
 
     # -- reasoning -------------------------------------------------------------------
     def builder(self):  # noqa: ANN201 - PlanBuilder, imported lazily
+        from reos.reasoning.matcher import TargetMatcher
         from reos.reasoning.planner import PlanBuilder
 
-        return PlanBuilder(self.templates, self.snapshot(), self.voice)
+        snapshot = self.snapshot()
+        # the matcher's indexes cost milliseconds to build: keep them while the snapshot lives
+        if self._matcher is None or self._matcher.snapshot is not snapshot:
+            self._matcher = TargetMatcher(snapshot, self.templates.aliases)
+        return PlanBuilder(self.templates, snapshot, self.voice, self._matcher)
 
     def plan(self, text: str) -> Plan:
         from reos.reasoning import understanding
@@ -142,6 +149,7 @@ class ReasoningEngine:
             results.append(result)
         params = dict(plan.intent.params) if plan.intent else {}
         params.update({f"target:{s.id}": s.target.name for s in plan.steps if s.target})
+        params["self_pid"] = str(os.getpid())  # reos itself is not an answer to "what's busy"
         summarise = ANSWERS.get(plan.answer or "")
         text = summarise(results, params, self.voice) if summarise else "\n".join(
             r.stdout for r in results).strip()

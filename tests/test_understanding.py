@@ -87,3 +87,26 @@ def test_recipe_argv_may_only_hold_the_name_slot(tmp_path) -> None:
     found = TemplateSet()
     load_file(tmp_path / "r.toml", found)
     assert found.problems and "{request}" in found.problems[0]
+
+
+def test_every_builtin_pattern_compiles_and_has_a_literal_gate() -> None:
+    loaded = templates_module.load()
+    for template in loaded.intents:
+        for pattern in template.patterns:
+            pattern.check()
+            assert pattern.words or pattern.short, f"{template.name}: {pattern.source}"
+
+
+@pytest.mark.parametrize("source,text", [
+    (r"(?P<targets>[\w.@-]+)\s+logs?", "nginx log"),
+    (r"shut\s*down", "shutdown"),
+    (r"what(?:\x27s|\s+is)\s+running", "what's running"),
+    (r"(?:re)?partition\s+the\s+disk", "repartition the disk"),
+    (r"(?:is|are)\s+(?P<targets>.+?)\s+(?:running|up)", "is nginx up"),
+    (r"ip\s+a(?:ddr)?", "ip a"),
+])
+def test_literal_gate_never_hides_a_match(source, text) -> None:
+    from reos.reasoning.templates import Pattern
+
+    pattern = Pattern(source)
+    assert pattern.could_match(text.lower()) and pattern.match(text)

@@ -95,11 +95,11 @@ def disk_hogs(results: list[StepResult], _params: dict[str, str], voice: Voice) 
             "(/var/lib/docker) are the usual suspects.")
 
 
-def _processes(text: str) -> list[tuple[str, float, float, str]]:
+def _processes(text: str, skip: str = "") -> list[tuple[str, float, float, str]]:
     out = []
     for line in text.splitlines():
         parts = line.split(None, 3)
-        if len(parts) == 4:
+        if len(parts) == 4 and parts[0] != skip:
             try:
                 out.append((parts[0], float(parts[1]), float(parts[2]), parts[3]))
             except ValueError:
@@ -107,8 +107,8 @@ def _processes(text: str) -> list[tuple[str, float, float, str]]:
     return out
 
 
-def top_processes(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
-    procs = _processes(results[0].stdout)
+def top_processes(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+    procs = _processes(results[0].stdout, params.get("self_pid", ""))
     if not procs:
         return "I couldn't read the process list."
     shown = procs[: 3 if voice.brief else 5]
@@ -117,7 +117,7 @@ def top_processes(results: list[StepResult], _params: dict[str, str], voice: Voi
     return "The busiest processes right now:\n" + "\n".join(lines)
 
 
-def load(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+def load(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
     fields = results[0].stdout.split()
     try:
         one, five, fifteen = (float(x) for x in fields[:3])
@@ -129,7 +129,7 @@ def load(results: list[StepResult], _params: dict[str, str], voice: Voice) -> st
             else "busy" if ratio < 1.5 else "overloaded")
     text = (f"The machine is {mood}: load {one:.2f} over the last minute ({five:.2f} over 5, "
             f"{fifteen:.2f} over 15 minutes) on {count(cpus, 'CPU')}.")
-    procs = _processes(results[2].stdout) if len(results) > 2 else []
+    procs = _processes(results[2].stdout, params.get("self_pid", "")) if len(results) > 2 else []
     if procs and not voice.brief:
         pid, cpu, _mem, name = procs[0]
         text += f" The busiest process is {name} (pid {pid}) at {cpu:.1f}% CPU."

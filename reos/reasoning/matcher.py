@@ -170,7 +170,7 @@ class TargetMatcher:
     def resolve(self, phrases: list[str], kinds: list[str], plural: bool) -> MatchResult:
         result = MatchResult()
         indexes = [i for i in (self.index(k) for k in kinds) if i is not None]
-        for phrase in phrases:
+        for phrase in (p.lower() for p in phrases):
             if phrase == "all":
                 for index in indexes:
                     for t in index.targets:

@@ -39,12 +39,13 @@ HELP = (
 
 
 class PlanBuilder:
-    def __init__(self, templates: TemplateSet, snapshot: SystemSnapshot, voice: Voice):
+    def __init__(self, templates: TemplateSet, snapshot: SystemSnapshot, voice: Voice,
+                 matcher: TargetMatcher | None = None):
         self.templates = templates
         self.snapshot = snapshot
         self.voice = voice
         self.manager = snapshot.host.get("package_manager")
-        self.matcher = TargetMatcher(snapshot, templates.aliases)
+        self.matcher = matcher or TargetMatcher(snapshot, templates.aliases)
 
     def recipe(self, resource: str | None, action: str | None) -> Recipe | None:
         if not resource or not action:

@@ -10,6 +10,7 @@ Not responsible for knowing whether the targets exist (the matcher does) or for 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 
@@ -146,18 +147,19 @@ VERBS: dict[str, tuple[str, ...]] = {
     "kill": ("kill", "force stop", "force-stop"),
     "remove": ("remove", "delete", "destroy", "get rid of"),
 }
-_VERB_RE = re.compile(
-    r"^(?P<verb>"
-    + "|".join(sorted((re.escape(v) for vs in VERBS.values() for v in vs), key=len, reverse=True))
-    + r")\s+(?P<targets>.+)$",
-    re.IGNORECASE,
-)
+@functools.cache
+def _verb_re() -> re.Pattern[str]:
+    # compiled on first use: a request a template understood never needs it
+    verbs = sorted((re.escape(v) for vs in VERBS.values() for v in vs), key=len, reverse=True)
+    return re.compile(r"^(?P<verb>" + "|".join(verbs) + r")\s+(?P<targets>.+)$", re.IGNORECASE)
+
+
 _VERB_OF = {v: action for action, vs in VERBS.items() for v in vs}
 
 
 def regex_understander(text: str) -> Intent | None:
     """"<verb> <things>" with the resource left to the matcher unless the words say it."""
-    match = _VERB_RE.match(text)
+    match = _verb_re().match(text)
     if not match:
         return None
     action = _VERB_OF[re.sub(r"\s+", " ", match["verb"].lower())]
@@ -165,25 +167,35 @@ def regex_understander(text: str) -> Intent | None:
 
 
 _STATE = r"(?P<state>running|up|active|started|alive|stopped|down|dead|inactive|not\s+running)"
-_CONDITIONS = [
+_CONDITION_SOURCES = [
     # "is nextcloud running? if so stop it"
-    re.compile(r"^(?:is|are)\s+(?:the\s+)?(?P<subject>.+?)\s+" + _STATE
-               + r"\s*\??[\s,.;:-]*(?:and\s+)?(?:if\s+(?:so|yes|it\s+is|they\s+are)|then)"
-               r"[\s,]*(?:then\s+|please\s+)?(?P<rest>.+)$", re.IGNORECASE),
+    r"^(?:is|are)\s+(?:the\s+)?(?P<subject>.+?)\s+" + _STATE
+    + r"\s*\??[\s,.;:-]*(?:and\s+)?(?:if\s+(?:so|yes|it\s+is|they\s+are)|then)"
+    r"[\s,]*(?:then\s+|please\s+)?(?P<rest>.+)$",
     # "if nginx is running, restart it"
-    re.compile(r"^if\s+(?:the\s+)?(?P<subject>.+?)\s+(?:is|are)\s+" + _STATE
-               + r"[\s,]*(?:then\s+)?(?P<rest>.+)$", re.IGNORECASE),
+    r"^if\s+(?:the\s+)?(?P<subject>.+?)\s+(?:is|are)\s+" + _STATE
+    + r"[\s,]*(?:then\s+)?(?P<rest>.+)$",
     # "restart nginx if it is running"
-    re.compile(r"^(?P<rest>.+?)[\s,]+(?:but\s+)?(?:only\s+)?if\s+(?:the\s+)?(?P<subject>.+?)\s+"
-               r"(?:is|are)\s+" + _STATE + r"$", re.IGNORECASE),
+    r"^(?P<rest>.+?)[\s,]+(?:but\s+)?(?:only\s+)?if\s+(?:the\s+)?(?P<subject>.+?)\s+"
+    r"(?:is|are)\s+" + _STATE + r"$",
 ]
+
+
+@functools.cache
+def _conditions() -> list[re.Pattern[str]]:
+    return [re.compile(source, re.IGNORECASE) for source in _CONDITION_SOURCES]
+
+
+_IF_WORDS = re.compile(r"\b(?:if|then)\b", re.IGNORECASE)
 _PRONOUN_WORDS = re.compile(r"\b(?:it|them|they|those|these)\b", re.IGNORECASE)
 _NOT_RUNNING = {"stopped", "down", "dead", "inactive", "not running"}
 
 
 def split_condition(text: str) -> tuple[str, str, str] | None:
     """(condition, subject words, the action part) of a conditional request, or None."""
-    for pattern in _CONDITIONS:
+    if not _IF_WORDS.search(text):
+        return None  # no "if" or "then": not conditional, and no regex compiled for it
+    for pattern in _conditions():
         match = pattern.match(text)
         if match:
             state = re.sub(r"\s+", " ", match["state"].lower())
