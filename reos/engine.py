@@ -161,8 +161,11 @@ class ReasoningEngine:
         return Answer(text, follow_up)
 
     def execute(self, plan: Plan, on_event: EventSink = ignore) -> ExecutionReport:
+        from reos.execution.events import Said
         from reos.execution.executor import Executor
 
+        if not self.voice.brief:
+            on_event(Said(conversation.starting(plan)))
         try:
             return Executor(self.journal, self.settings.limits, on_event).execute(plan)
         finally:

@@ -244,3 +244,22 @@ def test_package_restore() -> None:
     assert restore_argv("package", "vim", {"state": "installed"}, "purge", "apt") is None
     assert restore_argv("package", "htop", {"state": "absent"}, "install", "pacman") == [
         "pacman", "-R", "--noconfirm", "htop"]
+
+
+def test_plan_prefix_shows_even_a_query_for_approval() -> None:
+    engine = homelab()
+    reply = engine.respond("plan: how much memory is free")
+    assert reply.awaiting_approval and reply.plan is not None and reply.plan.forced
+    assert "$ free -b" in reply.text
+
+
+@pytest.mark.docker
+def test_execution_starts_with_a_natural_sentence(containers: Containers) -> None:
+    from reos.execution.events import Said
+
+    name = containers.run("talk")
+    engine = live()
+    said: list[str] = []
+    engine.execute(engine.plan(f"restart {name}"),
+                   lambda e: said.append(e.text) if isinstance(e, Said) else None)
+    assert said == [f"Okay, restarting {name}\u2026"]

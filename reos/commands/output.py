@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 from reos.errors import ReosError
-from reos.execution.events import Event, Notice, StepFinished, StepOutput, StepStarted
+from reos.execution.events import Event, Notice, Said, StepFinished, StepOutput, StepStarted
 from reos.reasoning import conversation
 from reos.reasoning.conversation import Voice
 
@@ -64,7 +64,7 @@ def event_printer(voice: Voice, quiet: bool = False):  # noqa: ANN201 - returns 
             detail = event.result.stderr.strip().splitlines()[-1:] if not event.result.ok else []
             say(conversation.step_finished(event.step, event.result.ok,
                                            detail[0] if detail else ""))
-        elif isinstance(event, Notice):
+        elif isinstance(event, (Said, Notice)):
             say(event.text)
 
     return show

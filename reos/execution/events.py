@@ -30,13 +30,20 @@ class StepFinished:
 
 
 @dataclass
+class Said:
+    """A sentence reos says while it works ("Okay, restarting nginx.service…")."""
+
+    text: str
+
+
+@dataclass
 class Notice:
     """Something the person should know that is not a step (a limit hit, a rollback)."""
 
     text: str
 
 
-Event = StepStarted | StepOutput | StepFinished | Notice
+Event = StepStarted | StepOutput | StepFinished | Said | Notice
 EventSink = Callable[[Event], None]
 
 

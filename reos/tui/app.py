@@ -17,7 +17,7 @@ from textual.widgets import Footer, Header, Input
 
 from reos.engine import ReasoningEngine, Reply
 from reos.errors import ReosError
-from reos.execution.events import Event, Notice, StepFinished, StepOutput, StepStarted
+from reos.execution.events import Event, Notice, Said, StepFinished, StepOutput, StepStarted
 from reos.reasoning import conversation
 from reos.tui.widgets import Bubble, PlanCard
 
@@ -90,6 +90,8 @@ class ReosApp(App[None]):
             detail = event.result.stderr.strip().splitlines()[-1:] if not event.result.ok else []
             self.say(conversation.step_finished(event.step, event.result.ok,
                                                 detail[0] if detail else ""), "step")
+        elif isinstance(event, Said):
+            self.say(event.text)
         elif isinstance(event, Notice):
             self.say(event.text, "problem")
 
