@@ -68,9 +68,13 @@ class Intent:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Target:
-    """A real resource on the machine that a request resolved to."""
+    """A real resource on the machine that a request resolved to.
+
+    Hashable (used as a key) but not frozen: a frozen dataclass costs ~2 us more per
+    object, which is 20 ms for a snapshot of 10,000 packages. Treat it as immutable.
+    """
 
     kind: str  # container | service | package
     name: str

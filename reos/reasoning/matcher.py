@@ -67,15 +67,23 @@ class _Index:
         self.aliases = aliases
         self.descriptions = descriptions
         self.by_name: dict[str, Target] = {}
-        self.by_token: dict[str, list[Target]] = defaultdict(list)
         for t in targets:
-            s = stem(t.name).lower()
-            self.by_name.setdefault(s, t)
+            self.by_name.setdefault(stem(t.name).lower(), t)
             self.by_name.setdefault(t.name.lower(), t)
-            for token in set(_TOKENS.split(s)):
-                if token and token != s:
-                    self.by_token[token].append(t)
+        self._by_token: dict[str, list[Target]] | None = None
         self._fuzzy: dict[str, list[str]] | None = None
+
+    @property
+    def by_token(self) -> dict[str, list[Target]]:
+        """Name tokens ("redis" in nextcloud-redis), built on the first token lookup."""
+        if self._by_token is None:
+            self._by_token = defaultdict(list)
+            for t in self.targets:
+                s = stem(t.name).lower()
+                for token in set(_TOKENS.split(s)):
+                    if token and token != s:
+                        self._by_token[token].append(t)
+        return self._by_token
 
     def lookup(self, phrase: str, plural: bool = False) -> list[Candidate]:
         found: list[Candidate] = []
@@ -88,6 +96,11 @@ class _Index:
                 # of its project are meant, so the exact match joins the group tier
                 found.append(Candidate(GROUP, exact, "exact name"))
                 break
+        if self.kind == "package":
+            # packages are never guessed at: an exact name, an alias, or a suggestion
+            hits = [self.by_name[n.lower()] for n in self.aliases.get(phrase, [])
+                    if n.lower() in self.by_name]
+            return [Candidate(GROUP, t, "alias") for t in hits] or self._fuzzy_lookup(phrase)
         for variant in _variants(phrase):
             found += [Candidate(GROUP, t, "compose project")
                       for t in self.projects.get(variant, [])]
