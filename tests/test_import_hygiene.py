@@ -44,7 +44,7 @@ def test_plan_json_with_context_path_stays_light(tmp_path) -> None:
         " 'restart portainer'])\n"
     )
     modules = loaded_after(code)
-    heavy = {"textual", "ollama", "typer", "rich", "docker", "psutil", "requests"}
+    heavy = {"textual", "ollama", "typer", "rich", "docker", "psutil", "requests", "bashlex"}
     assert not {m.split(".")[0] for m in modules} & heavy
 
 
