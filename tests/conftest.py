@@ -114,3 +114,16 @@ def reos_json(*args: str) -> dict:
     done = reos(*args)
     assert done.stdout.strip(), f"no JSON on stdout; stderr: {done.stderr}"
     return json.loads(done.stdout)
+
+
+@pytest.fixture(scope="session")
+def bed(docker_client: object) -> Iterator[object]:
+    """A Debian container running systemd, with reos installed inside (tests/debian_bed.py)."""
+    from tests import debian_bed
+
+    reason = debian_bed.available()
+    if reason:
+        testbed_unavailable(reason)
+    started = debian_bed.start()
+    yield started
+    debian_bed.stop(started)
