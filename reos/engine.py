@@ -116,7 +116,30 @@ class ReasoningEngine:
         intent = understanding.understand(request, chain)
         if intent is not None:
             intent.forced = forced
-        return self.builder().build(text, intent)
+        plan = self.builder().build(text, intent)
+        if self._fixed_snapshot is None:  # only this machine can be asked what it would do
+            self._preview(plan)
+        return plan
+
+    def _preview(self, plan: Plan) -> None:
+        """Say what package steps also touch (dependencies), before approval."""
+        from reos.execution.packages import blast_radius
+
+        manager = self.snapshot().host.get("package_manager")
+        added = False
+        for step in plan.steps:
+            if step.target is None or step.target.kind != "package":
+                continue
+            others = blast_radius(manager, step.action or "", step.target.name)
+            if others:
+                step.also = others
+                verb = "installs" if step.action == "install" else "removes"
+                undo = " (undo removes them too)" if step.action == "install" else ""
+                plan.notes.append(f"{step.title} also {verb} "
+                                  f"{conversation.join_names(others)}{undo}")
+                added = True
+        if added and plan.steps and not plan.read_only:
+            plan.message = conversation.present(plan, self.voice, plan.verb)
 
     def choose(self, text: str) -> Plan | None:
         """Answer to an open question ("the service"), as a new plan, or None."""
@@ -163,11 +186,15 @@ class ReasoningEngine:
     def execute(self, plan: Plan, on_event: EventSink = ignore) -> ExecutionReport:
         from reos.execution.events import Said
         from reos.execution.executor import Executor
+        from reos.safety.backups import BackupStore
 
         if not self.voice.brief:
             on_event(Said(conversation.starting(plan)))
+        backups = BackupStore(paths.backups_dir()) \
+            if self.settings.safety.auto_backup_configs else None
         try:
-            return Executor(self.journal, self.settings.limits, on_event).execute(plan)
+            return Executor(self.journal, self.settings.limits, on_event,
+                            backups=backups).execute(plan)
         finally:
             self.forget_snapshot()
 

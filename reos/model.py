@@ -106,6 +106,7 @@ class Step:
     action: str | None = None  # the verb applied to the target (for prior state and undo)
     shell: bool = False
     risk_reasons: list[str] = field(default_factory=list)
+    also: list[str] | None = None  # other packages this step touches (from a simulation)
 
     @property
     def command(self) -> str:
@@ -128,6 +129,7 @@ class Step:
                 else None
             ),
             "depends_on": list(self.depends_on),
+            **({"also_affects": list(self.also)} if self.also is not None else {}),
         }
 
 

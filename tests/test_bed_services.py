@@ -74,3 +74,71 @@ def test_live_snapshot_and_queries_see_systemd(bed) -> None:
     assert status.stdout.startswith("nginx.service is running"), status.stdout
     failed = bed.reos("plan", "which services failed")
     assert failed.returncode == 0 and "failed" in failed.stdout.lower()
+
+
+def test_install_with_dependencies_then_undo_removes_them_too(bed) -> None:
+    assert bed.installed("reos-demo-tool") is None and bed.installed("reos-demo-lib") is None
+    shown = bed.reos_json("plan", "install reos-demo-tool")
+    assert sorted(
+        shown["steps"][0]["also_affects"]) == ["reos-demo-extra", "reos-demo-lib"]
+    assert "also installs" in shown["message"] and "undo removes them too" in shown["message"]
+    done = bed.reos("plan", "--yes", "install reos-demo-tool")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert bed.installed("reos-demo-tool") == "2.1" and bed.installed("reos-demo-lib") == "1.0"
+    step = bed.reos_json("history")["transactions"][0]["steps"][0]
+    assert sorted(step["prior_state"]["new_packages"]) == [
+        "reos-demo-extra", "reos-demo-lib", "reos-demo-tool"]
+    undo = bed.reos("undo")
+    assert undo.returncode == 0, undo.stdout + undo.stderr
+    for package in ("reos-demo-tool", "reos-demo-lib", "reos-demo-extra"):
+        assert bed.installed(package) is None, package
+    assert bed.installed("nginx-light") is not None  # nothing else went with it
+
+
+def test_install_of_an_installed_package_says_so(bed) -> None:
+    done = bed.reos("plan", "--yes", "install nginx-light")
+    assert done.returncode == 4 and "already installed" in done.stdout
+
+
+def test_remove_then_undo_reinstalls_the_same_version(bed) -> None:
+    bed.run("apt-get", "install", "-y", "reos-demo-keep", check=True)
+    try:
+        done = bed.reos("plan", "--yes", "uninstall reos-demo-keep")
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert bed.installed("reos-demo-keep") is None
+        undo = bed.reos("undo")
+        assert undo.returncode == 0, undo.stdout + undo.stderr
+        assert "reos-demo-keep=3.0" in undo.stdout
+        assert bed.installed("reos-demo-keep") == "3.0"
+    finally:
+        bed.run("apt-get", "purge", "-y", "reos-demo-keep")
+
+
+EDIT = """
+import os
+os.environ["REOS_HOME"] = "/tmp/reos-home"
+from reos import paths
+from reos.execution.executor import Executor
+from reos.model import Kind, Plan, RiskLevel, Step
+from reos.safety.backups import BackupStore
+from reos.settings import LimitsSettings
+from reos.store.db import Database
+from reos.store.journal import Journal
+plan = Plan("change the demo port", Kind.ACTION, steps=[Step(
+    id="s1", title="Set the demo port to 9090", risk=RiskLevel.MEDIUM,
+    argv=["sed", "-i", "s/listen_port = 8080/listen_port = 9090/", "/etc/reos-demo.conf"])])
+report = Executor(Journal(Database(paths.database_file())), LimitsSettings(),
+                  backups=BackupStore(paths.backups_dir())).execute(plan)
+print("ok" if report.ok else "failed")
+"""
+
+
+def test_config_edit_then_undo_is_byte_identical(bed) -> None:
+    before = bed.read("/etc/reos-demo.conf")
+    done = bed.run("/opt/reos/bin/python", "-c", EDIT)
+    assert done.stdout.strip() == "ok", done.stderr
+    assert b"listen_port = 9090" in bed.read("/etc/reos-demo.conf")
+    undo = bed.reos("undo")
+    assert undo.returncode == 0, undo.stdout + undo.stderr
+    assert "Restore /etc/reos-demo.conf" in undo.stdout
+    assert bed.read("/etc/reos-demo.conf") == before

@@ -38,7 +38,8 @@ def test_migrations_are_recorded_once_and_wal_is_on() -> None:
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     db.close()
     again = Database(paths.database_file()).connect()
-    assert [r[0] for r in again.execute("SELECT name FROM migrations")] == ["001_journal"]
+    assert [r[0] for r in again.execute("SELECT name FROM migrations")] == [
+        "001_journal", "002_backups"]
 
 
 def test_steps_run_in_order_and_are_journaled(tmp_path: Path) -> None:
@@ -206,3 +207,72 @@ def test_concurrent_writers_lose_no_rows(tmp_path: Path) -> None:
     conn = sqlite3.connect(paths.database_file())
     assert conn.execute("SELECT COUNT(*) FROM transactions").fetchone()[0] == 160
     assert conn.execute("SELECT COUNT(*) FROM steps WHERE status='done'").fetchone()[0] == 160
+
+
+def _edit_plan(argv: list[str]) -> Plan:
+    return Plan("edit the config", Kind.ACTION,
+                steps=[Step(id="s1", title="Edit the config", argv=argv, risk=RiskLevel.LOW)])
+
+
+def test_a_file_edit_is_backed_up_and_undo_restores_it_byte_for_byte(tmp_path: Path) -> None:
+    from reos.safety.backups import BackupStore
+
+    config = tmp_path / "app.conf"
+    original = b"port = 8080\nname = caf\xc3\xa9\n\x00binary tail"
+    config.write_bytes(original)
+    config.chmod(0o640)
+    j = journal()
+    store = BackupStore(tmp_path / "backups")
+    report = Executor(j, LimitsSettings(), backups=store).execute(
+        _edit_plan(["sed", "-i", "s/8080/9090/", str(config)]))
+    assert report.ok and b"9090" in config.read_bytes()
+    saved = j.transactions()[0].steps[0].backups
+    assert saved and saved[0]["path"] == str(config) and saved[0]["restored"] == 0
+    undone = undo_latest(j)
+    assert undone.ok, undone.to_dict()
+    assert config.read_bytes() == original
+    assert config.stat().st_mode & 0o777 == 0o640
+    assert "sha256" in undone.to_dict()["message"]
+    assert not j.transactions(kind="action")[0].undoable
+
+
+def test_a_file_the_step_created_is_removed_by_undo(tmp_path: Path) -> None:
+    from reos.safety.backups import BackupStore
+
+    created = tmp_path / "new.conf"
+    j = journal()
+    Executor(j, LimitsSettings(), backups=BackupStore(tmp_path / "b")).execute(
+        _edit_plan(["cp", "/etc/hostname", str(created)]))
+    assert created.exists()
+    assert undo_latest(j).ok
+    assert not created.exists()
+
+
+def test_a_damaged_backup_is_refused_and_reported(tmp_path: Path) -> None:
+    from reos.safety.backups import BackupStore
+
+    config = tmp_path / "x.conf"
+    config.write_text("a\n")
+    j = journal()
+    Executor(j, LimitsSettings(), backups=BackupStore(tmp_path / "b")).execute(
+        _edit_plan(["sed", "-i", "s/a/b/", str(config)]))
+    stored = j.transactions()[0].steps[0].backups[0]["stored"]
+    Path(stored).write_text("tampered\n")
+    report = undo_latest(j)
+    assert not report.ok and "damaged" in report.to_dict()["message"]
+    assert config.read_text() == "b\n"  # left alone rather than restored from a bad copy
+
+
+def test_files_changed_by_common_commands(tmp_path: Path) -> None:
+    from reos.safety.backups import files_changed
+
+    assert files_changed(["sed", "-i", "s/a/b/", "/etc/x.conf"]) == ["/etc/x.conf"]
+    assert files_changed(["sudo", "-n", "sed", "-i.bak", "-e", "s/a/b/", "f1", "f2"]) == [
+        "f1", "f2"]
+    assert files_changed(["tee", "-a", "/etc/hosts"]) == ["/etc/hosts"]
+    assert files_changed(["cp", "new.conf", "/etc/app.conf"]) == ["/etc/app.conf"]
+    assert files_changed(["mv", "a.conf", "b.conf"]) == ["a.conf", "b.conf"]
+    assert files_changed(["rm", "-f", "/etc/app.conf"]) == ["/etc/app.conf"]
+    assert files_changed(["truncate", "-s", "0", "log.txt"]) == ["log.txt"]
+    assert files_changed(["chmod", "600", "/etc/app.conf"]) == ["/etc/app.conf"]
+    assert files_changed(["docker", "stop", "x"]) == []

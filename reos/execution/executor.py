@@ -20,6 +20,7 @@ from reos.errors import EXIT_BLOCKED, ReosError
 from reos.execution.events import EventSink, Notice, StepFinished, StepOutput, StepStarted, ignore
 from reos.execution.runner import run_argv
 from reos.model import Plan, Step, StepResult
+from reos.safety.backups import BackupStore, files_changed
 from reos.settings import LimitsSettings
 from reos.store.journal import COMPLETED, FAILED, Journal
 from reos.system.state import ACTIVE_STATES, RUNNING_STATES, current_state, restore_argv
@@ -52,8 +53,10 @@ class Executor:
         on_event: EventSink = ignore,
         run: Callable[..., StepResult] = run_argv,
         probe: Probe = current_state,
+        backups: BackupStore | None = None,
     ):
         self.journal = journal
+        self.backups = backups
         self.max_operations = limits.max_operations  # copied: a plan cannot lift them
         self.max_seconds = float(limits.max_seconds)
         self.on_event = on_event
@@ -126,16 +129,58 @@ class Executor:
             target_name=target.name if target else None,
             prior_state=prior, rollback=rollback, reversible=step.reversible,
         )
+        if self.backups is not None and not step.read_only:
+            self._back_up(tx_id, seq, row, step)
+        before = None
+        if target is not None and target.kind == "package" and step.action == "install":
+            from reos.execution.packages import installed_names
+
+            before = installed_names()
         self.on_event(StepStarted(step))
         result = self.run(
             step.argv, timeout=max(1.0, min(STEP_TIMEOUT, budget)), step_id=step.id,
             on_line=lambda stream, line: self.on_event(StepOutput(step, line, stream)),
         )
         output = (result.stdout + result.stderr).strip()
+        if before is not None and target is not None:
+            self._record_new_packages(row, step, prior, before)
         self.journal.finish_step(row, "done" if result.ok else "failed", result.exit_code,
                                  output)
         self.on_event(StepFinished(step, result))
         return result
+
+    def _back_up(self, tx_id: int, seq: int, row: int, step: Step) -> None:
+        """Copy every file the step will change, before it runs, into the journal."""
+        assert self.backups is not None
+        for path in files_changed(step.argv):
+            try:
+                saved = self.backups.save(path, f"tx{tx_id}-{seq + 1}")
+            except OSError as exc:
+                self.on_event(Notice(f"Couldn't back up {path} ({exc.strerror}); "
+                                     "undo won't be able to restore it."))
+                continue
+            if saved is None:
+                self.on_event(Notice(f"{path} is not a regular file or is too big to back "
+                                     "up; undo won't be able to restore it."))
+                continue
+            self.journal.add_backup(row, saved.to_dict())
+
+    def _record_new_packages(self, row: int, step: Step, prior: dict[str, Any] | None,
+                             before: set[str]) -> None:
+        """An install's undo removes exactly what it brought in, dependencies included."""
+        from reos.execution.packages import installed_names
+        from reos.system.state import PACKAGE_REMOVE
+
+        after = installed_names()
+        manager = _manager()
+        if after is None or manager not in PACKAGE_REMOVE:
+            return
+        new = sorted(after - before)
+        recorded = dict(prior or {}, new_packages=new)
+        rollback = [*PACKAGE_REMOVE[manager], *new] if new else None
+        if rollback and step.needs_root:
+            rollback = ["sudo", "-n", *rollback]
+        self.journal.set_undo(row, recorded, rollback)
 
 
 def _manager() -> str | None:

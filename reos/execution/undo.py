@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from reos.execution.runner import run_argv
 from reos.model import StepResult, render
-from reos.store.journal import PARTLY_UNDONE, UNDONE, Journal, TransactionRecord
+from reos.store.journal import PARTLY_UNDONE, UNDONE, Journal, StepRecord, TransactionRecord
 
 UNDO_TIMEOUT = 120.0
 
@@ -62,20 +62,49 @@ def undo_latest(journal: Journal, run: Callable[..., StepResult] = run_argv) -> 
     report = UndoReport(transaction=tx)
     undo_tx = journal.begin(f"undo: {tx.request}", kind="undo", undoes=tx.id)
     report.undo_tx_id = undo_tx
-    for seq, step in enumerate(tx.undo_steps):
-        assert step.rollback is not None
-        title = f"Undo \u201c{step.title}\u201d"
-        row = journal.begin_step(undo_tx, seq, f"u{seq + 1}", title, step.rollback,
-                                 target_kind=step.target_kind, target_name=step.target_name)
-        result = run(step.rollback, timeout=UNDO_TIMEOUT, step_id=f"u{seq + 1}")
-        output = (result.stdout + result.stderr).strip()
-        journal.finish_step(row, "done" if result.ok else "failed", result.exit_code, output)
-        journal.mark_step(step.row, "undone" if result.ok else "undo_failed")
-        report.steps.append(UndoneStep(step.title, step.rollback, result.ok, output))
+    seq = 0
+    for step in tx.undo_steps:
+        ok = True
+        for saved in reversed([b for b in step.backups if not b["restored"]]):
+            seq += 1
+            ok = _restore(journal, undo_tx, seq, step, saved, report) and ok
+        if step.rollback and step.status != "failed":
+            seq += 1
+            title = f"Undo \u201c{step.title}\u201d"
+            row = journal.begin_step(undo_tx, seq, f"u{seq}", title, step.rollback,
+                                     target_kind=step.target_kind, target_name=step.target_name)
+            result = run(step.rollback, timeout=UNDO_TIMEOUT, step_id=f"u{seq}")
+            output = (result.stdout + result.stderr).strip()
+            journal.finish_step(row, "done" if result.ok else "failed", result.exit_code, output)
+            report.steps.append(UndoneStep(step.title, step.rollback, result.ok, output))
+            ok = ok and result.ok
+        journal.mark_step(step.row, "undone" if ok else "undo_failed")
     ok = all(s.ok for s in report.steps)
     journal.set_status(tx.id, UNDONE if ok else PARTLY_UNDONE)
     journal.finish(undo_tx, "completed" if ok else "failed", describe(report))
     return report
+
+
+def _restore(journal: Journal, undo_tx: int, seq: int, step: StepRecord,
+             saved: dict[str, object], report: UndoReport) -> bool:
+    from reos.safety.backups import Backup, BackupStore
+
+    backup = Backup(**{k: saved[k] for k in ("path", "stored", "sha256", "mode", "uid",
+                                             "gid")})  # type: ignore[arg-type]
+    equivalent = BackupStore.manual_command(backup).split()
+    title = f"Restore {backup.path}" if backup.existed else f"Remove {backup.path}"
+    row = journal.begin_step(undo_tx, seq, f"u{seq}", title, equivalent)
+    try:
+        BackupStore.restore(backup)
+        ok, output = True, (f"restored from backup, sha256 {str(backup.sha256)[:12]}\u2026 "
+                            "verified" if backup.existed else "removed the file the step created")
+    except OSError as exc:
+        ok, output = False, str(exc)
+    journal.finish_step(row, "done" if ok else "failed", 0 if ok else 1, output)
+    if ok:
+        journal.mark_restored(step.row)
+    report.steps.append(UndoneStep(title, equivalent, ok, output))
+    return ok
 
 
 def describe(report: UndoReport) -> str:
@@ -87,7 +116,8 @@ def describe(report: UndoReport) -> str:
     lines = []
     if done:
         lines.append(f"Done! Undid \u201c{tx.request}\u201d.")
-        lines += [f"  (ran: {render(s.argv)})" for s in done]
+        lines += [f"  ({s.output})  {s.title}" if s.argv[:1] in (["cp"], ["rm"])
+                  else f"  (ran: {render(s.argv)})" for s in done]
     for s in failed:
         lines.append(f"Couldn't undo \u201c{s.title}\u201d: {s.output or 'it failed'}.")
         lines.append(f"  To do it by hand, run: {render(s.argv)}")

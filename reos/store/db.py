@@ -62,8 +62,29 @@ def _m001_journal(db: sqlite3.Connection) -> None:
     )
 
 
+def _m002_backups(db: sqlite3.Connection) -> None:
+    _statements(
+        db,
+        """
+        CREATE TABLE backups (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            step INTEGER NOT NULL REFERENCES steps(id),
+            path TEXT NOT NULL,
+            stored TEXT,                     -- NULL: the file did not exist before the step
+            sha256 TEXT,
+            mode INTEGER,
+            uid INTEGER,
+            gid INTEGER,
+            restored INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX backups_by_step ON backups(step);
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_journal", _m001_journal),
+    ("002_backups", _m002_backups),
 ]
 
 

@@ -59,6 +59,7 @@ class StepRecord:
     status: str
     exit_code: int | None
     output: str
+    backups: list[dict[str, Any]] = field(default_factory=list)  # files saved before it ran
 
 
 @dataclass
@@ -76,10 +77,7 @@ class TransactionRecord:
     @property
     def undo_steps(self) -> list[StepRecord]:
         """Steps whose effect can still be reverted, newest first."""
-        return [
-            s for s in reversed(self.steps)
-            if s.status in ("done", "running") and s.rollback
-        ]
+        return [s for s in reversed(self.steps) if _revertible(s)]
 
     @property
     def undoable(self) -> bool:
@@ -110,6 +108,8 @@ class TransactionRecord:
                     "prior_state": s.prior_state,
                     "rollback": s.rollback,
                     "reversible": s.reversible,
+                    "backups": [{k: b[k] for k in ("path", "sha256", "restored")}
+                                for b in s.backups],
                 }
                 for s in self.steps
             ],
@@ -175,6 +175,26 @@ class Journal:
             (status, exit_code, output[-4000:], now(), row),
         )
 
+    def set_undo(self, row: int, prior_state: dict[str, Any] | None,
+                 rollback: list[str] | None) -> None:
+        """Correct a step's prior state and undo once what it really changed is known."""
+        self.db.connect().execute(
+            "UPDATE steps SET prior_state = ?, rollback = ? WHERE id = ?",
+            (json.dumps(prior_state) if prior_state is not None else None,
+             json.dumps(rollback) if rollback else None, row),
+        )
+
+    def add_backup(self, row: int, backup: dict[str, Any]) -> None:
+        self.db.connect().execute(
+            "INSERT INTO backups (step, path, stored, sha256, mode, uid, gid)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (row, backup["path"], backup["stored"], backup["sha256"], backup["mode"],
+             backup["uid"], backup["gid"]),
+        )
+
+    def mark_restored(self, row: int) -> None:
+        self.db.connect().execute("UPDATE backups SET restored = 1 WHERE step = ?", (row,))
+
     def mark_step(self, row: int, status: str) -> None:
         self.db.connect().execute("UPDATE steps SET status = ? WHERE id = ?", (status, row))
 
@@ -191,10 +211,19 @@ class Journal:
         ids = [r["id"] for r in rows]
         marks = ",".join("?" * len(ids))
         steps: dict[int, list[StepRecord]] = {i: [] for i in ids}
+        by_row: dict[int, StepRecord] = {}
         for s in conn.execute(
             f"SELECT * FROM steps WHERE tx_id IN ({marks}) ORDER BY tx_id, seq", ids
         ):
-            steps[s["tx_id"]].append(_step(s))
+            record = _step(s)
+            steps[s["tx_id"]].append(record)
+            by_row[record.row] = record
+        if by_row:
+            step_marks = ",".join("?" * len(by_row))
+            for b in conn.execute(
+                    f"SELECT * FROM backups WHERE step IN ({step_marks}) ORDER BY id",
+                    list(by_row)):
+                by_row[b["step"]].backups.append(dict(b))
         boot = _boot_id()
         out = []
         for r in rows:
@@ -212,6 +241,13 @@ class Journal:
 
     def undoable(self, limit: int = 50) -> list[TransactionRecord]:
         return [t for t in self.transactions(limit=limit, kind="action") if t.undoable]
+
+
+def _revertible(step: StepRecord) -> bool:
+    saved = any(not b["restored"] for b in step.backups)
+    if step.status == "failed":  # it may have half-changed a file: put that back
+        return saved
+    return step.status in ("done", "running") and (bool(step.rollback) or saved)
 
 
 def _step(s: Any) -> StepRecord:

@@ -17,7 +17,7 @@ ACTIVE_STATES = {"active", "activating", "reloading"}
 ENABLED_STATES = {"enabled", "enabled-runtime"}
 
 # How to put a package back, per package manager (the inverse of install / remove).
-_PACKAGE_REMOVE = {
+PACKAGE_REMOVE = _PACKAGE_REMOVE = {
     "apt": ["apt-get", "remove", "-y"], "dnf": ["dnf", "remove", "-y"],
     "pacman": ["pacman", "-R", "--noconfirm"], "zypper": ["zypper", "--non-interactive", "remove"],
     "apk": ["apk", "del"],
