@@ -37,14 +37,28 @@ class Backup:
         return asdict(self)
 
 
+# options that take a value, per program (so the value is not taken for a file)
+_VALUED = {
+    "sed": {"-e", "--expression", "-f", "--file", "-l", "--line-length"},
+    "cp": {"-t", "--target-directory", "-S", "--suffix"},
+    "mv": {"-t", "--target-directory", "-S", "--suffix"},
+    "install": {"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "-g",
+                "--owner", "--group"},
+    "ln": {"-t", "--target-directory", "-S", "--suffix"},
+    "truncate": {"-s", "--size", "-r", "--reference"},
+    "shred": {"-n", "--iterations", "-s", "--size"},
+    "chown": {"--reference"}, "chmod": {"--reference"}, "chgrp": {"--reference"},
+}
+
+
 def _operands(argv: list[str]) -> list[str]:
+    valued = _VALUED.get(argv[0], set())
     out, skip = [], False
     for arg in argv[1:]:
         if skip:
             skip = False
             continue
-        if arg in ("-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "-g",
-                   "-s", "--size", "-e", "--expression", "-f", "--file"):
+        if arg in valued:
             skip = True
             continue
         if not arg.startswith("-"):
