@@ -78,6 +78,7 @@ def start() -> Bed:
     name = f"reos-bed-{uuid.uuid4().hex[:8]}"
     subprocess.run(
         ["docker", "run", "-d", "--name", name, "--label", "reos.test.bed=1",
+         "--hostname", "reos-bed", "--add-host", "reos-bed:127.0.1.1",
          "--cap-add", "SYS_ADMIN", "--security-opt", "seccomp=unconfined",
          "--cgroupns=host", "-v", "/sys/fs/cgroup:/sys/fs/cgroup:rw",
          "--tmpfs", "/run", "--tmpfs", "/run/lock", "--network", "none",

@@ -3,6 +3,8 @@ the real state checked."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 pytestmark = [pytest.mark.docker, pytest.mark.slow]
@@ -142,3 +144,66 @@ def test_config_edit_then_undo_is_byte_identical(bed) -> None:
     assert undo.returncode == 0, undo.stdout + undo.stderr
     assert "Restore /etc/reos-demo.conf" in undo.stdout
     assert bed.read("/etc/reos-demo.conf") == before
+
+
+def test_a_plan_killed_halfway_is_interrupted_and_undo_restores_it(bed) -> None:
+    import time
+
+    home = "/tmp/reos-home-kill"
+    bed.run("sh", "-c", f"REOS_HOME={home} REOS_LLM=off nohup /opt/reos/bin/reos plan --yes "
+            "'stop reos-demo and reos-slow' > /tmp/kill.log 2>&1 &", check=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:  # wait until the slow second step is running
+        done = bed.reos("history", "--json", home=home)
+        steps = (json.loads(done.stdout)["transactions"] or [{}])[0].get("steps", []) \
+            if done.stdout.strip() else []
+        if len(steps) == 2 and steps[1]["status"] == "running":
+            break
+        time.sleep(0.2)
+    else:
+        raise AssertionError("the second step never started")
+    bed.run("pkill", "-9", "-f", "/opt/reos/bin/reos plan", check=True)
+    tx = bed.reos_json("history", home=home)["transactions"][0]
+    assert tx["status"] == "interrupted" and tx["undoable"]
+    assert [s["status"] for s in tx["steps"]] == ["done", "running"]
+    undo = bed.reos("undo", home=home)
+    assert undo.returncode == 0, undo.stdout + undo.stderr
+    assert "was interrupted" in undo.stdout
+    for unit in ("reos-demo.service", "reos-slow.service"):
+        for _ in range(50):
+            if bed.state(unit)[0] == "active":
+                break
+            time.sleep(0.2)
+        assert bed.state(unit) == ("active", "enabled"), unit
+
+
+def test_as_a_user_with_sudo_steps_use_sudo_n_and_undo_does_too(bed) -> None:
+    done = bed.reos("plan", "--yes", "stop reos-demo", user="bob", home="/home/bob/r")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "$ sudo -n systemctl stop reos-demo.service" in done.stdout
+    assert bed.state("reos-demo.service")[0] == "inactive"
+    undo = bed.reos("undo", user="bob", home="/home/bob/r")
+    assert "(ran: sudo -n systemctl start reos-demo.service)" in undo.stdout, undo.stdout
+    assert bed.state("reos-demo.service")[0] == "active"
+
+
+def test_as_a_user_without_sudo_nothing_is_half_done(bed) -> None:
+    done = bed.reos("plan", "--yes", "stop reos-demo and nginx", user="alice",
+                    home="/home/alice/r")
+    assert done.returncode == 1
+    assert "needs root" in done.stderr and "Nothing was run" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert bed.state("reos-demo.service")[0] == "active" and bed.state("nginx")[0] == "active"
+    assert bed.reos_json("history", user="alice", home="/home/alice/r")["transactions"] == []
+
+
+def test_sudo_password_is_asked_once_on_a_terminal(bed) -> None:
+    command = ("REOS_HOME=/home/carol/r REOS_LLM=off /opt/reos/bin/reos plan --yes "
+               "'restart reos-demo and nginx'")
+    done = bed.run("sh", "-c", f"printf 'secret-carol\\n' | script -qec \"{command}\" /dev/null",
+                   user="carol")
+    assert done.stdout.count("password for carol (asked once)") == 1, done.stdout
+    assert "Done!" in done.stdout, done.stdout
+    history = bed.reos_json("history", user="carol", home="/home/carol/r")["transactions"]
+    assert history[0]["status"] == "completed"
+    assert all(s["argv"][:2] == ["sudo", "-n"] for s in history[0]["steps"])

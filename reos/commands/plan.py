@@ -38,12 +38,21 @@ def ensure_sudo(plan: Plan) -> None:
         return
     import subprocess
 
-    if subprocess.run(["sudo", "-n", "true"], capture_output=True).returncode == 0:
+    try:
+        probe = subprocess.run(["sudo", "-n", "true"], capture_output=True, text=True,
+                               stdin=subprocess.DEVNULL, timeout=30)
+    except FileNotFoundError:
+        raise ReosError("This plan needs root, and sudo is not installed. Nothing was run.",
+                        "Run reos as root, or install sudo.") from None
+    if probe.returncode == 0:
         return
+    said = probe.stderr.strip().splitlines()[-1] if probe.stderr.strip() else "no answer"
     if not interactive():
-        raise ReosError("This plan needs root, and sudo wants a password.",
-                        "Run it in a terminal, or as root.")
-    if subprocess.run(["sudo", "-v"]).returncode != 0:
+        raise ReosError(f"This plan needs root, and sudo won't run without a password "
+                        f"(sudo said: {said}). Nothing was run.",
+                        "Run it in a terminal so I can ask for the password once, or as root.")
+    if subprocess.run(["sudo", "-v", "-p", "[reos] password for %u (asked once): "]
+                      ).returncode != 0:
         raise ReosError("sudo was refused, so nothing was run.",
                         "Check that your user may use sudo, or run reos as root.")
 

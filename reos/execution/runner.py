@@ -21,10 +21,14 @@ def run_argv(argv: list[str], *, timeout: float, on_line: LineSink | None = None
              step_id: str = "") -> StepResult:
     started = time.monotonic()
     env = dict(os.environ, LC_ALL="C.UTF-8", DEBIAN_FRONTEND="noninteractive")
+    # A new session keeps Ctrl-C in the terminal from hitting the step half-way. But sudo
+    # remembers the password per terminal, so a sudo step must keep the controlling
+    # terminal or the password given once up front (`sudo -v`) would not count.
+    through_sudo = argv[:1] == ["sudo"]
     try:
         proc = subprocess.Popen(
             argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True, errors="replace", env=env, start_new_session=True,
+            text=True, errors="replace", env=env, start_new_session=not through_sudo,
         )
     except FileNotFoundError:
         return StepResult(step_id, False, 127, "", f"{argv[0]}: command not found",

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from reos.execution.runner import run_argv
 from reos.model import StepResult, render
 from reos.store.journal import PARTLY_UNDONE, UNDONE, Journal, StepRecord, TransactionRecord
+from reos.system.state import current_state
 
 UNDO_TIMEOUT = 120.0
 
@@ -37,6 +39,7 @@ class UndoReport:
     transaction: TransactionRecord | None
     undo_tx_id: int | None = None
     steps: list[UndoneStep] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -50,11 +53,23 @@ class UndoReport:
             "request": tx.request if tx else None,
             "ok": self.ok,
             "steps": [s.to_dict() for s in self.steps],
+            "notes": list(self.notes),
             "message": describe(self),
         }
 
 
-def undo_latest(journal: Journal, run: Callable[..., StepResult] = run_argv) -> UndoReport:
+def _unchanged(step: StepRecord, probe: Callable[[str, str], dict[str, Any] | None]) -> bool:
+    """For a step that was interrupted: did it in fact change nothing? (look, don't guess)"""
+    if step.status != "running" or not step.target_kind or not step.target_name:
+        return False
+    prior = step.prior_state or {}
+    now = probe(step.target_kind, step.target_name) or {}
+    keys = ("active", "enabled") if step.target_kind == "service" else ("state",)
+    return bool(prior) and all(prior.get(k) == now.get(k) for k in keys)
+
+
+def undo_latest(journal: Journal, run: Callable[..., StepResult] = run_argv,
+                probe: Callable[[str, str], dict[str, Any] | None] | None = None) -> UndoReport:
     candidates = journal.undoable()
     if not candidates:
         return UndoReport(transaction=None)
@@ -68,7 +83,10 @@ def undo_latest(journal: Journal, run: Callable[..., StepResult] = run_argv) -> 
         for saved in reversed([b for b in step.backups if not b["restored"]]):
             seq += 1
             ok = _restore(journal, undo_tx, seq, step, saved, report) and ok
-        if step.rollback and step.status != "failed":
+        if step.rollback and step.status != "failed" and _unchanged(step, probe or current_state):
+            report.notes.append(f"\u201c{step.title}\u201d was interrupted before it changed "
+                                "anything, so there was nothing to revert.")
+        elif step.rollback and step.status != "failed":
             seq += 1
             title = f"Undo \u201c{step.title}\u201d"
             row = journal.begin_step(undo_tx, seq, f"u{seq}", title, step.rollback,
@@ -114,6 +132,9 @@ def describe(report: UndoReport) -> str:
     done = [s for s in report.steps if s.ok]
     failed = [s for s in report.steps if not s.ok]
     lines = []
+    if tx.status == "interrupted":
+        lines.append(f"\u201c{tx.request}\u201d was interrupted (reos was stopped while it "
+                     "ran); I checked the real state before undoing it.")
     if done:
         lines.append(f"Done! Undid \u201c{tx.request}\u201d.")
         lines += [f"  ({s.output})  {s.title}" if s.argv[:1] in (["cp"], ["rm"])
@@ -121,4 +142,7 @@ def describe(report: UndoReport) -> str:
     for s in failed:
         lines.append(f"Couldn't undo \u201c{s.title}\u201d: {s.output or 'it failed'}.")
         lines.append(f"  To do it by hand, run: {render(s.argv)}")
+    lines += report.notes
+    if not done and not failed and report.notes:
+        lines.insert(0, f"Nothing to run for \u201c{tx.request}\u201d.")
     return "\n".join(lines)

@@ -200,14 +200,12 @@ def execution_summary(report: object, plan: Plan) -> str:
     failed = getattr(report, "failed", None)
     pending = getattr(report, "pending", [])
     stopped = getattr(report, "stopped_reason", None)
-    results = getattr(report, "results", [])
     done = [past_tense(s.title) for s in completed]
     if failed is None and not stopped:
         return f"Done! {grouped(done)}."
     lines = []
-    if failed is not None:
-        detail = results[-1].stderr.strip().splitlines()[-1:] if results else []
-        lines.append(f"\u2717 {failed.title} failed" + (f": {detail[0]}" if detail else "."))
+    if failed is not None:  # the failure itself was shown as the step finished
+        lines.append(f"I stopped at \u201c{failed.title}\u201d.")
     if stopped:
         lines.append(f"\u26a0\ufe0f Execution paused: {stopped}.")
         lines.append(f"Time elapsed: {getattr(report, 'seconds', 0):.0f}s.")
