@@ -24,7 +24,7 @@ from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 
 if TYPE_CHECKING:
-    from reos.execution.executor import ExecutionReport
+    from reos.execution.executor import ExecutionReport, Executor
     from reos.execution.undo import UndoReport
     from reos.reasoning.templates import TemplateSet
     from reos.store.journal import Journal, TransactionRecord
@@ -63,6 +63,7 @@ class ReasoningEngine:
         self.pending: Plan | None = None
         self.asking: Plan | None = None  # a clarify plan whose question is open
         self._matcher = None
+        self._executor: Executor | None = None
 
     # -- what reos knows -------------------------------------------------------------
     def snapshot(self) -> SystemSnapshot:
@@ -192,9 +193,19 @@ class ReasoningEngine:
             on_event(Said(conversation.starting(plan)))
         backups = BackupStore(paths.backups_dir()) \
             if self.settings.safety.auto_backup_configs else None
+        executor = Executor(self.journal, self.settings.limits, on_event, backups=backups)
+        self._executor = executor
         try:
-            return Executor(self.journal, self.settings.limits, on_event,
-                            backups=backups).execute(plan)
+            return executor.execute(plan)
+        finally:
+            self.forget_snapshot()
+
+    def resume(self, report: ExecutionReport) -> ExecutionReport:
+        """Continue after a circuit breaker paused execution (the person chose to)."""
+        if self._executor is None:
+            return report
+        try:
+            return self._executor.resume(report)
         finally:
             self.forget_snapshot()
 

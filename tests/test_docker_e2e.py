@@ -123,3 +123,43 @@ def test_unreachable_docker_is_a_clear_answer_not_a_traceback() -> None:
                           env={"DOCKER_HOST": "unix:///nonexistent/docker.sock"}).stdout)
     assert ctx["containers"] is None and "Docker is not reachable" in ctx["unavailable"][
         "containers"]
+
+
+def test_two_reos_processes_at_once_lose_nothing_and_undo_newest_first(
+        containers: Containers) -> None:
+    import subprocess
+
+    from tests.conftest import REOS_BIN
+
+    first, second = containers.run("one"), containers.run("two")
+    procs = [subprocess.Popen([str(REOS_BIN), "plan", "--yes", f"stop {name}"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for name in (first, second)]
+    outputs = [p.communicate(timeout=120) for p in procs]
+    assert all(p.returncode == 0 for p in procs), outputs
+    assert not any("database is locked" in out + err for out, err in outputs)
+    history = reos_json("history", "--json")["transactions"]
+    assert len(history) == 2 and all(t["status"] == "completed" for t in history)
+    newest = history[0]["steps"][0]["argv"][-1]
+    undo = reos_json("undo", "--json")
+    assert undo["steps"][0]["argv"] == ["docker", "start", newest]
+    reos_json("undo", "--json")
+    assert containers.state(first) == containers.state(second) == "running"
+
+
+def test_an_interrupted_step_that_changed_nothing_is_not_reverted(
+        containers: Containers) -> None:
+    from reos import paths
+    from reos.store.db import Database
+    from reos.store.journal import Journal
+
+    name = containers.run("still")
+    journal = Journal(Database(paths.database_file()))
+    tx = journal.begin(f"stop {name}")
+    journal.begin_step(tx, 0, "s1", f"Stop {name}", ["docker", "stop", name],
+                       target_kind="container", target_name=name,
+                       prior_state={"state": "running"}, rollback=["docker", "start", name])
+    journal.db.connect().execute("UPDATE transactions SET pid = 999999999 WHERE id = ?", (tx,))
+    undo = reos_json("undo", "--json")  # the container is still running: nothing to do
+    assert undo["steps"] == [] and "nothing to revert" in undo["notes"][0]
+    assert containers.state(name) == "running"

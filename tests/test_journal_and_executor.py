@@ -9,6 +9,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from reos import paths
 from reos.execution.executor import Executor
 from reos.execution.undo import undo_latest
@@ -276,3 +278,64 @@ def test_files_changed_by_common_commands(tmp_path: Path) -> None:
     assert files_changed(["truncate", "-s", "0", "log.txt"]) == ["log.txt"]
     assert files_changed(["chmod", "600", "/etc/app.conf"]) == ["/etc/app.conf"]
     assert files_changed(["docker", "stop", "x"]) == []
+
+
+def test_resume_resets_only_the_operation_counter(tmp_path: Path) -> None:
+    executor = Executor(journal(), LimitsSettings(max_operations=2))
+    report = executor.execute(file_plan(tmp_path, 5))
+    assert len(report.completed) == 2 and len(report.pending) == 3
+    report = executor.resume(report)  # the person said "continue"
+    assert [s.id for s in report.completed] == ["s1", "s2", "s3", "s4"]
+    assert [s.id for s in report.pending] == ["s5"]
+    assert "maximum operations" in (report.stopped_reason or "")
+    report = executor.resume(report)
+    assert report.ok and all((tmp_path / f"m{i}").exists() for i in range(1, 6))
+    tx = journal().transactions()[0]
+    assert tx.status == "completed" and len(tx.steps) == 5
+
+
+def test_added_steps_that_drift_from_the_request_are_blocked() -> None:
+    from reos.execution.executor import LimitReached
+
+    executor = Executor(journal(), LimitsSettings())
+    with pytest.raises(LimitReached, match="Scope drift detected - recursive deletion of /var"):
+        executor.admit(Step(id="r1", title="Clean logs", argv=["rm", "-rf", "/var"]),
+                       "install nginx")
+    with pytest.raises(LimitReached, match="Scope drift detected - turns off the firewall"):
+        executor.admit(Step(id="r2", title="x", argv=["ufw", "disable"]), "install nginx")
+    # a fix that stays on topic is let in
+    executor.admit(Step(id="r3", title="Refresh", argv=["apt-get", "update"]), "install nginx")
+    executor.admit(Step(id="r4", title="Stop nginx", argv=["systemctl", "stop", "nginx"]),
+                   "reinstall nginx")
+    assert executor.injected == 2
+
+
+def test_injected_steps_and_escalations_are_bounded() -> None:
+    from reos.execution.executor import LimitReached
+
+    executor = Executor(journal(), LimitsSettings(max_injected_steps=2,
+                                                  max_privilege_escalations=1))
+    fix = Step(id="r", title="Refresh", argv=["sudo", "-n", "apt-get", "update"])
+    executor.admit(fix, "install htop", escalates=True)
+    with pytest.raises(LimitReached, match="privilege escalations reached \\(1/1\\)"):
+        executor.admit(fix, "install htop", escalates=True)
+    executor.admit(Step(id="r", title="Refresh", argv=["apt-get", "update"]), "install htop")
+    with pytest.raises(LimitReached, match="injected steps reached \\(2/2\\)"):
+        executor.admit(Step(id="r", title="Refresh", argv=["apt-get", "update"]),
+                       "install htop")
+
+
+def test_human_checkpoint_after_recoveries() -> None:
+    from reos.execution.executor import LimitReached
+
+    executor = Executor(journal(), LimitsSettings(human_checkpoint_after_recoveries=2))
+    executor.recoveries = 2
+    with pytest.raises(LimitReached, match="a person should review"):
+        executor.admit(Step(id="r", title="Refresh", argv=["apt-get", "update"]), "x")
+
+
+def test_escalations_are_counted(tmp_path: Path) -> None:
+    plan = Plan("x", Kind.ACTION, steps=[Step(id="s1", title="as root", argv=["sudo", "-n",
+                                                                            "true"])])
+    report = Executor(journal(), LimitsSettings()).execute(plan)
+    assert report.escalations == 1

@@ -110,6 +110,15 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
         return EXIT_DECLINED
     ensure_sudo(plan)
     report = engine.execute(plan, event_printer(engine.voice, quiet=as_json))
+    while report.stopped_reason and report.pending and not report.failed and interactive() \
+            and not as_json and "operations" in report.stopped_reason:
+        import typer
+
+        say(f"Completed: {len(report.completed)} steps; pending: {len(report.pending)}; "
+            f"time elapsed: {report.seconds:.0f}s.")
+        if not typer.confirm("Continue? (This resets the operation counter)", default=False):
+            break
+        report = engine.resume(report)
     if as_json:
         data = plan.to_dict()
         data["execution"] = {
@@ -119,6 +128,7 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
             "failed": report.failed.id if report.failed else None,
             "pending": [s.id for s in report.pending],
             "stopped_reason": report.stopped_reason,
+            "escalations": report.escalations,
             "seconds": round(report.seconds, 3),
         }
         emit_json(data)

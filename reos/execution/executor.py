@@ -30,6 +30,10 @@ STEP_TIMEOUT = 120.0
 Probe = Callable[[str, str], dict[str, Any] | None]
 
 
+class LimitReached(ReosError):
+    """A circuit breaker tripped: execution stops and control returns to the person."""
+
+
 @dataclass
 class ExecutionReport:
     tx_id: int | None
@@ -39,6 +43,8 @@ class ExecutionReport:
     pending: list[Step] = field(default_factory=list)
     stopped_reason: str | None = None  # a circuit breaker that tripped
     seconds: float = 0.0
+    escalations: int = 0  # steps that ran through sudo
+    started: float = 0.0  # monotonic time the execution began (limits span a resume)
 
     @property
     def ok(self) -> bool:
@@ -57,8 +63,16 @@ class Executor:
     ):
         self.journal = journal
         self.backups = backups
-        self.max_operations = limits.max_operations  # copied: a plan cannot lift them
+        # copied when execution starts: nothing a plan, a template, recovery or an LLM
+        # does afterwards can lift them (only the person, in settings.toml)
+        self.max_operations = limits.max_operations
         self.max_seconds = float(limits.max_seconds)
+        self.max_escalations = limits.max_privilege_escalations
+        self.max_injected = limits.max_injected_steps
+        self.checkpoint_after = limits.human_checkpoint_after_recoveries
+        self.injected = 0
+        self.escalations_added = 0
+        self.recoveries = 0
         self.on_event = on_event
         self.run = run
         self.probe = probe
@@ -73,28 +87,70 @@ class Executor:
             report.stopped_reason = f"the condition no longer holds ({changed}); nothing was run"
             self.on_event(Notice(f"Not run: {changed}, so the condition no longer holds."))
             return report
-        started = time.monotonic()
         tx_id = self.journal.begin(plan.request)
-        report = ExecutionReport(tx_id=tx_id)
-        for seq, step in enumerate(plan.steps):
-            elapsed = time.monotonic() - started
-            reason = self._limit_reached(seq, elapsed)
+        report = ExecutionReport(tx_id=tx_id, started=time.monotonic())
+        return self._run(plan.steps, report, first_seq=0)
+
+    def resume(self, report: ExecutionReport) -> ExecutionReport:
+        """Continue a paused execution: the person's explicit choice, which resets only the
+        operation counter (time, escalations and injected steps keep counting)."""
+        if report.tx_id is None or not report.pending or report.failed is not None:
+            return report
+        pending, report.pending, report.stopped_reason = report.pending, [], None
+        self.journal.set_status(report.tx_id, "running")
+        return self._run(pending, report, first_seq=len(report.completed), ops_base=len(
+            report.completed))
+
+    def _run(self, steps: list[Step], report: ExecutionReport, first_seq: int,
+             ops_base: int = 0) -> ExecutionReport:
+        assert report.tx_id is not None
+        for n, step in enumerate(steps):
+            seq = first_seq + n
+            elapsed = time.monotonic() - report.started
+            reason = self._limit_reached(seq - ops_base, elapsed)
             if reason:
                 report.stopped_reason = reason
-                report.pending = plan.steps[seq:]
+                report.pending = steps[n:]
                 self.on_event(Notice(f"\u26a0\ufe0f Execution paused: {reason}"))
                 break
-            result = self._run_step(tx_id, seq, step, self.max_seconds - elapsed)
+            result = self._run_step(report.tx_id, seq, step, self.max_seconds - elapsed)
             report.results.append(result)
+            if step.argv[:1] == ["sudo"]:
+                report.escalations += 1
             if not result.ok:
                 report.failed = step
-                report.pending = plan.steps[seq + 1:]
+                report.pending = steps[n + 1:]
                 break
             report.completed.append(step)
-        report.seconds = time.monotonic() - started
+        report.seconds = time.monotonic() - report.started
         status = COMPLETED if report.ok else FAILED
-        self.journal.finish(tx_id, status, _summary(report))
+        self.journal.finish(report.tx_id, status, _summary(report))
         return report
+
+    def admit(self, step: Step, request: str, *, escalates: bool = False) -> None:
+        """Let a step added during execution (a recovery fix) in, or raise LimitReached.
+
+        Enforces the injected-steps and privilege-escalation breakers, the human
+        checkpoint after N recoveries, and scope drift. Nothing can raise these limits.
+        """
+        from reos.safety.scope import drift
+
+        why = drift(step.argv, request)
+        if why:
+            self.on_event(Notice(f"\u26d4 BLOCKED: {why}"))
+            raise LimitReached(f"\u26d4 BLOCKED: {why}",
+                               "Execution paused for your review; nothing more was run.")
+        if self.injected >= self.max_injected:
+            raise LimitReached(f"maximum injected steps reached ({self.injected}/"
+                               f"{self.max_injected})")
+        if escalates and self.escalations_added >= self.max_escalations:
+            raise LimitReached(f"maximum privilege escalations reached "
+                               f"({self.escalations_added}/{self.max_escalations})")
+        if self.recoveries >= self.checkpoint_after:
+            raise LimitReached(f"{self.recoveries} recoveries so far: a person should review "
+                               "before more automatic fixes")
+        self.injected += 1
+        self.escalations_added += int(escalates)
 
     def _changed_conditions(self, plan: Plan) -> str | None:
         """Re-check a conditional plan's targets just before acting on them."""
