@@ -9,8 +9,10 @@ inverse of the command.
 
 from __future__ import annotations
 
-import subprocess
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import subprocess
 
 RUNNING_STATES = {"running", "restarting", "paused"}
 ACTIVE_STATES = {"active", "activating", "reloading"}
@@ -30,6 +32,8 @@ _PACKAGE_INSTALL = {
 
 
 def _read(argv: list[str]) -> subprocess.CompletedProcess[str] | None:
+    import subprocess  # deferred: planning computes restore commands but never runs any
+
     try:
         return subprocess.run(argv, capture_output=True, text=True, timeout=20,
                               stdin=subprocess.DEVNULL, check=False)
