@@ -73,15 +73,24 @@ class PlanBuilder:
             plan.notes = []
         return plan
 
+    @staticmethod
+    def _unknown(plan: Plan, message: str) -> None:
+        plan.kind = Kind.UNKNOWN
+        plan.message = message
+
+    def _targetless(self, plan: Plan, intent: Intent, not_known: str) -> Recipe | None:
+        """Steps for a request that names no target ("how much memory", "upgrade everything")."""
+        recipe = self.recipe(intent.resource, intent.action)
+        if recipe is None:
+            self._unknown(plan, f"{not_known} {HELP}")
+            return None
+        self._fill(plan, recipe, [None])
+        return recipe
+
     # -- queries -----------------------------------------------------------------------
     def _query(self, plan: Plan, intent: Intent) -> None:
         if not intent.targets:
-            recipe = self.recipe(intent.resource, intent.action)
-            if recipe is None:
-                plan.kind = Kind.UNKNOWN
-                plan.message = f"I don't know how to answer that yet. {HELP}"
-                return
-            self._fill(plan, recipe, [None])
+            self._targetless(plan, intent, "I don't know how to answer that yet.")
         elif intent.resource == "package":
             targets = self._package_names(plan, intent.targets)
             recipe = self.recipe("package", intent.action)
@@ -92,8 +101,7 @@ class PlanBuilder:
             for kind in sorted({t.kind for t in targets}):
                 recipe = self.recipe(kind, intent.action)
                 if recipe is None:
-                    plan.kind = Kind.UNKNOWN
-                    plan.message = f"I can't check that for {conversation.PLURALS[kind]} yet."
+                    self._unknown(plan, f"I can't check that for {conversation.PLURALS[kind]} yet.")
                     return
                 self._fill(plan, recipe, [t for t in targets if t.kind == kind])
 
@@ -103,13 +111,8 @@ class PlanBuilder:
             targets: list[Target] = self._to_install(plan, intent.targets)
             recipe = self.recipe("package", "install")
         elif not intent.targets:
-            recipe = self.recipe(intent.resource, intent.action)
-            if recipe is None:
-                plan.kind = Kind.UNKNOWN
-                plan.message = f"Sorry, I didn't understand that. {HELP}"
-                return
-            self._fill(plan, recipe, [None])
-            if not plan.read_only:
+            recipe = self._targetless(plan, intent, "Sorry, I didn't understand that.")
+            if recipe is not None and not plan.read_only:
                 self._finish(plan, recipe)
             return
         else:
@@ -120,8 +123,7 @@ class PlanBuilder:
             recipe = self.recipe(kinds.pop(), intent.action) if len(kinds) == 1 else None
         if recipe is None:
             if not plan.message:
-                plan.kind = Kind.UNKNOWN
-                plan.message = f"I don't know how to {intent.action} those yet. {HELP}"
+                self._unknown(plan, f"I don't know how to {intent.action} those yet. {HELP}")
             return
         if intent.condition and not self._condition_holds(plan, intent, targets):
             return

@@ -1,0 +1,41 @@
+"""A verdict on a command: its risk, whether it is blocked, and the reasons why.
+
+Plain data shared by the risk engine's parts; decides nothing itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from reos.model import RiskLevel
+
+
+@dataclass
+class Verdict:
+    command: str
+    risk: RiskLevel = RiskLevel.SAFE
+    blocked: bool = False
+    reasons: list[str] = field(default_factory=list)
+    needs_root: bool = False
+    reversible: bool = True
+
+    def raise_to(self, level: RiskLevel, reason: str, *, block: bool = False,
+                 reversible: bool | None = None, root: bool = False) -> None:
+        self.risk = max(self.risk, level)
+        self.blocked = self.blocked or block
+        if reason not in self.reasons:
+            self.reasons.append(reason)
+        if reversible is False:
+            self.reversible = False
+        self.needs_root = self.needs_root or root
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "schema": "reos.check/1",
+            "command": self.command,
+            "risk": self.risk.label,
+            "blocked": self.blocked,
+            "reasons": list(self.reasons),
+            "needs_root": self.needs_root,
+            "reversible": self.reversible,
+        }
