@@ -108,7 +108,7 @@ class PlanBuilder:
     # -- actions -----------------------------------------------------------------------
     def _action(self, plan: Plan, intent: Intent) -> None:
         if intent.resource == "package" and intent.action == "install":
-            targets: list[Target] = self._to_install(plan, intent.targets)
+            targets, present = self._to_install(plan, intent.targets)
             recipe = self.recipe("package", "install")
         elif not intent.targets:
             recipe = self._targetless(plan, intent, "Sorry, I didn't understand that.")
@@ -116,6 +116,7 @@ class PlanBuilder:
                 self._finish(plan, recipe)
             return
         else:
+            present = []
             targets = self._match(plan, intent)
             if plan.message:  # a question or a plain answer
                 return
@@ -129,7 +130,7 @@ class PlanBuilder:
             return
         self._fill(plan, recipe, targets)
         for follow_up in intent.then:
-            self._then(plan, follow_up, targets)
+            self._then(plan, follow_up, [t.name for t in targets] + present)
         self._finish(plan, recipe)
 
     def _finish(self, plan: Plan, recipe: Recipe) -> None:
@@ -183,26 +184,28 @@ class PlanBuilder:
         plan.targets = result.targets
         return result.targets
 
-    def _to_install(self, plan: Plan, phrases: list[str]) -> list[Target]:
+    def _to_install(self, plan: Plan, phrases: list[str]) -> tuple[list[Target], list[str]]:
+        """(packages to install, requested packages that are already installed)."""
         installed = {p.name: p.version for p in self.snapshot.packages or []}
-        targets = []
+        targets, present = [], []
         for phrase in phrases:
             if phrase in ("all", "everything"):
                 plan.message = "I can't install everything; tell me which packages you want."
-                return []
+                return [], []
             if not SAFE_NAMES["package"].match(phrase):
                 plan.message = (f"\u201c{phrase}\u201d doesn't look like a package name, so I "
                                 "won't pass it to the package manager.")
-                return []
+                return [], []
             if phrase in installed:
                 plan.notes.append(f"{phrase} is already installed ({installed[phrase]})")
+                present.append(phrase)
                 continue
             targets.append(Target("package", phrase, "absent"))
         if self.snapshot.packages is None:
             plan.notes.append("I couldn't read the installed packages, so some of these may "
                               "already be there")
         plan.targets = targets
-        return targets
+        return targets, present
 
     def _package_names(self, plan: Plan, phrases: list[str]) -> list[Target]:
         good = [p for p in phrases if SAFE_NAMES["package"].match(p)]
@@ -232,14 +235,12 @@ class PlanBuilder:
         targets[:] = wanted
         return True
 
-    def _then(self, plan: Plan, action: str, packages: list[Target]) -> None:
+    def _then(self, plan: Plan, action: str, names: list[str]) -> None:
+        """Follow-up steps on the services of the packages ("install and enable fail2ban")."""
         recipe = self.recipe("service", action)
         if recipe is None:
             return
         services = {s.name: s for s in self.snapshot.services or []}
-        names = [t.name for t in packages] + [
-            n.split(" ")[0] for n in plan.notes if n.endswith(")") and " is already installed"
-            in n]
         targets = []
         for name in names:
             unit = f"{name}.service"
