@@ -130,6 +130,16 @@ def build_app():  # noqa: ANN201 - typer is imported lazily
 
         raise typer.Exit(_guard(lambda: history.run(as_json=as_json, limit=limit)))
 
+    @app.command("learned")
+    def learned_cmd(
+        as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+        forget: bool = typer.Option(False, "--forget", help="Clear everything learned."),
+    ) -> None:
+        """Show what reos learned on this machine (fixes that worked, flagged commands)."""
+        from reos.commands import learned
+
+        raise typer.Exit(_guard(lambda: learned.run(as_json=as_json, forget=forget)))
+
     @app.command("context")
     def context_cmd(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
         """Show what reos knows about this machine (containers, services, packages)."""

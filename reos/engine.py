@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from reos.execution.undo import UndoReport
     from reos.reasoning.templates import TemplateSet
     from reos.store.journal import Journal, TransactionRecord
+    from reos.store.knowledge import Knowledge
     from reos.system.cache import SnapshotCache
 
 Confirm = Callable[[Plan], bool]
@@ -64,6 +65,7 @@ class ReasoningEngine:
         self.asking: Plan | None = None  # a clarify plan whose question is open
         self._matcher = None
         self._executor: Executor | None = None
+        self._knowledge: Knowledge | None = None
 
     # -- what reos knows -------------------------------------------------------------
     def snapshot(self) -> SystemSnapshot:
@@ -120,7 +122,44 @@ class ReasoningEngine:
         plan = self.builder().build(text, intent)
         if self._fixed_snapshot is None:  # only this machine can be asked what it would do
             self._preview(plan)
+            self._apply_learning(plan)
         return plan
+
+    def _apply_learning(self, plan: Plan) -> None:
+        """Add fixes this machine needed again and again up front, and say why; warn about
+        commands that keep failing here."""
+        from reos.execution.recovery import REFRESH
+        from reos.model import RiskLevel, Step
+        from reos.store.knowledge import signature
+
+        if not plan.steps or plan.read_only or not paths.database_file().exists():
+            return
+        manager = self.snapshot().host.get("package_manager")
+        changed = False
+        for step in list(plan.steps):
+            sig = signature(step.argv)
+            for fix, times in self.knowledge.proactive(sig):
+                if fix != "refresh" or manager not in REFRESH or any(
+                        s.action == "refresh" for s in plan.steps):
+                    continue
+                argv = REFRESH[manager] if self.snapshot().is_root else [
+                    "sudo", "-n", *REFRESH[manager]]
+                plan.steps.insert(0, Step(id="s0", title="Refresh the package lists",
+                                          argv=argv, risk=RiskLevel.LOW, action="refresh",
+                                          needs_root=argv[0] == "sudo"))
+                plan.notes.insert(0, f"I learned that on this system, {sig.rstrip(' *')} often "
+                                  f"fails without a recent cache update. I've seen this "
+                                  f"{times} times before, so now I do it proactively.")
+                changed = True
+            warning = self.knowledge.flagged(sig)
+            if warning:
+                plan.notes.append(f"\u26a0\ufe0f {warning}")
+                plan.forced = True
+                changed = True
+        if changed:
+            for n, step in enumerate(plan.steps, start=1):
+                step.id = f"s{n}"
+            plan.message = conversation.present(plan, self.voice, plan.verb)
 
     def _preview(self, plan: Plan) -> None:
         """Say what package steps also touch (dependencies), before approval."""
@@ -184,7 +223,16 @@ class ReasoningEngine:
             follow_up = boot_plan(plan.request, results, self.builder())
         return Answer(text, follow_up)
 
-    def execute(self, plan: Plan, on_event: EventSink = ignore) -> ExecutionReport:
+    @property
+    def knowledge(self) -> Knowledge:
+        if self._knowledge is None:
+            from reos.store.knowledge import Knowledge
+
+            self._knowledge = Knowledge(self.journal.db, self.settings.limits.max_learned_patterns)
+        return self._knowledge
+
+    def execute(self, plan: Plan, on_event: EventSink = ignore,
+                approve: Callable[[str], bool] | None = None) -> ExecutionReport:
         from reos.execution.events import Said
         from reos.execution.executor import Executor
         from reos.safety.backups import BackupStore
@@ -193,7 +241,11 @@ class ReasoningEngine:
             on_event(Said(conversation.starting(plan)))
         backups = BackupStore(paths.backups_dir()) \
             if self.settings.safety.auto_backup_configs else None
-        executor = Executor(self.journal, self.settings.limits, on_event, backups=backups)
+        safety = self.settings.safety
+        executor = Executor(self.journal, self.settings.limits, on_event, backups=backups,
+                            knowledge=self.knowledge, approve=approve,
+                            verify=safety.verify_each_step,
+                            rollback_on_failure=safety.rollback_on_failure)
         self._executor = executor
         try:
             return executor.execute(plan)
@@ -285,6 +337,21 @@ class ReasoningEngine:
             return Reply(plan.message + "\nProceed? [y/N]", plan=plan, awaiting_approval=True)
         return Reply(plan.message, plan=plan)
 
+    def _why_learned(self, what: str) -> str | None:
+        said = what.lower()
+        if not paths.database_file().exists() or not any(
+                w in said for w in ("update", "refresh", "apt", "cache", "package list")):
+            return None
+        for known in self.knowledge.all():
+            times = known.fixes.get("refresh", 0)
+            if times:
+                failures = sum(known.failures.values())
+                return (f"I learned that on this system, {known.signature.rstrip(' *')} often "
+                        f"fails without a recent cache update. I've seen this {times} times "
+                        f"before ({failures} failures, {known.successes} successes in all), "
+                        "so now I do it proactively.")
+        return None
+
     def set_verbosity(self, level: str) -> str:
         """Change how much reos says, for this session and (saved) for the next ones."""
         from reos.errors import ReosError
@@ -301,9 +368,12 @@ class ReasoningEngine:
         return said
 
     def why(self, what: str) -> str:
-        """Answer "why did you …?" from the journal: what was asked, and what ran."""
+        """Answer "why did you …?" from what reos learned here, or from the journal."""
         from reos.store.db import now
 
+        learned = self._why_learned(what)
+        if learned:
+            return learned
         words = {w for w in what.lower().replace("?", "").split() if len(w) > 2} - {
             "the", "that", "this", "and", "you", "did", "first"}
         for tx in self.journal.transactions(limit=200, kind="action"):

@@ -74,6 +74,12 @@ def _confirm(plan: Plan) -> bool:
     return typer.confirm("Proceed?", default=False)
 
 
+def _approve_fix(explanation: str) -> bool:
+    import typer
+
+    return typer.confirm(f"{explanation.rstrip(chr(0x2026))}. OK?", default=False)
+
+
 def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool = False,
         context: Path | None = None) -> int:
     engine = make_engine(context)
@@ -109,7 +115,8 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
         say("Okay, I won't do that. Nothing was changed.")
         return EXIT_DECLINED
     ensure_sudo(plan)
-    report = engine.execute(plan, event_printer(engine.voice, quiet=as_json))
+    report = engine.execute(plan, event_printer(engine.voice, quiet=as_json),
+                            approve=_approve_fix if interactive() and not as_json else None)
     while report.stopped_reason and report.pending and not report.failed and interactive() \
             and not as_json and "operations" in report.stopped_reason:
         import typer
@@ -129,6 +136,9 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
             "pending": [s.id for s in report.pending],
             "stopped_reason": report.stopped_reason,
             "escalations": report.escalations,
+            "recoveries": report.recoveries,
+            "verified": report.verified,
+            "rolled_back": report.rolled_back.to_dict() if report.rolled_back else None,
             "seconds": round(report.seconds, 3),
         }
         emit_json(data)

@@ -157,6 +157,6 @@ def classify(exit_code: int | None, stdout: str, stderr: str) -> Diagnosis:
     return Diagnosis(UNKNOWN, 0.3, last[0][:200], "an error I don't recognise")
 
 
-class _Blank(dict):  # type: ignore[type-arg]
+class _Blank(dict[str, str]):
     def __missing__(self, key: str) -> str:
         return "it"

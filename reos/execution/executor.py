@@ -11,18 +11,30 @@ or for understanding the request.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from reos.errors import EXIT_BLOCKED, ReosError
-from reos.execution.events import EventSink, Notice, StepFinished, StepOutput, StepStarted, ignore
+from reos.execution.classifier import classify
+from reos.execution.events import (
+    EventSink,
+    Notice,
+    Said,
+    StepFinished,
+    StepOutput,
+    StepStarted,
+    ignore,
+)
+from reos.execution.recovery import MAX_PER_CATEGORY, MAX_RECOVERIES, propose
 from reos.execution.runner import run_argv
 from reos.model import Plan, Step, StepResult
 from reos.safety.backups import BackupStore, files_changed
 from reos.settings import LimitsSettings
-from reos.store.journal import COMPLETED, FAILED, Journal
+from reos.store.journal import COMPLETED, FAILED, ROLLED_BACK, Journal
+from reos.store.knowledge import Knowledge
 from reos.system.state import ACTIVE_STATES, RUNNING_STATES, current_state, restore_argv
 
 STEP_TIMEOUT = 120.0
@@ -45,6 +57,10 @@ class ExecutionReport:
     seconds: float = 0.0
     escalations: int = 0  # steps that ran through sudo
     started: float = 0.0  # monotonic time the execution began (limits span a resume)
+    recoveries: list[str] = field(default_factory=list)  # fixes that worked, in words
+    verified: int = 0  # steps whose intended state was checked for real
+    rolled_back: Any = None  # the UndoReport when completed steps were rolled back
+    learned: list[str] = field(default_factory=list)  # new reflection findings
 
     @property
     def ok(self) -> bool:
@@ -60,9 +76,23 @@ class Executor:
         run: Callable[..., StepResult] = run_argv,
         probe: Probe = current_state,
         backups: BackupStore | None = None,
+        *,
+        knowledge: Knowledge | None = None,
+        approve: Callable[[str], bool] | None = None,
+        verify: bool = False,
+        rollback_on_failure: bool = False,
+        is_root: bool | None = None,
     ):
         self.journal = journal
         self.backups = backups
+        self.knowledge = knowledge
+        self.approve = approve  # asked before a recovery installs something new
+        self.verify = verify
+        self.rollback_on_failure = rollback_on_failure
+        self.is_root = os.geteuid() == 0 if is_root is None else is_root
+        self.request = ""
+        self._seq = 0
+        self._per_category: dict[str, int] = {}
         # copied when execution starts: nothing a plan, a template, recovery or an LLM
         # does afterwards can lift them (only the person, in settings.toml)
         self.max_operations = limits.max_operations
@@ -88,8 +118,16 @@ class Executor:
             self.on_event(Notice(f"Not run: {changed}, so the condition no longer holds."))
             return report
         tx_id = self.journal.begin(plan.request)
+        self.request = plan.request
         report = ExecutionReport(tx_id=tx_id, started=time.monotonic())
-        return self._run(plan.steps, report, first_seq=0)
+        report = self._run(plan.steps, report, first_seq=0)
+        if self.knowledge is not None:
+            self.knowledge.record_template(plan.intent.template if plan.intent else None,
+                                           report.ok)
+            report.learned = self.knowledge.reflect()
+            for finding in report.learned:
+                self.on_event(Said(f"I noticed: {finding}"))
+        return report
 
     def resume(self, report: ExecutionReport) -> ExecutionReport:
         """Continue a paused execution: the person's explicit choice, which resets only the
@@ -114,18 +152,127 @@ class Executor:
                 self.on_event(Notice(f"\u26a0\ufe0f Execution paused: {reason}"))
                 break
             result = self._run_step(report.tx_id, seq, step, self.max_seconds - elapsed)
-            report.results.append(result)
             if step.argv[:1] == ["sudo"]:
                 report.escalations += 1
+            if not result.ok:
+                result = self._recover(report, step, result)
+            if result.ok and self.verify and not step.read_only:
+                result = self._verified(step, result, report)
+            report.results.append(result)
             if not result.ok:
                 report.failed = step
                 report.pending = steps[n + 1:]
                 break
             report.completed.append(step)
+        if report.failed is not None and report.stopped_reason is None and \
+                self.rollback_on_failure and report.completed:
+            self._roll_back(report)
         report.seconds = time.monotonic() - report.started
         status = COMPLETED if report.ok else FAILED
+        if report.rolled_back is not None and report.rolled_back.ok:
+            status = ROLLED_BACK
         self.journal.finish(report.tx_id, status, _summary(report))
         return report
+
+    # -- recovery -------------------------------------------------------------------------
+    def _recover(self, report: ExecutionReport, step: Step, result: StepResult) -> StepResult:
+        """Diagnose, apply a bounded fix, retry only the failed step; or stop and explain."""
+        assert report.tx_id is not None
+        diagnosis = classify(result.exit_code, result.stdout, result.stderr)
+        self._say(f"\u2717 Error: {diagnosis.evidence}")
+        while True:
+            self._say(f"\u2192 Diagnosed: {diagnosis.cause} ({diagnosis.words})")
+            self._learn(step.argv, False, diagnosis.category,
+                        timed_out="timeout" in diagnosis.details)
+            attempt = self._per_category.get(diagnosis.category, 0)
+            if self.recoveries >= MAX_RECOVERIES or attempt >= MAX_PER_CATEGORY:
+                self._say("\u2192 That's as many automatic fixes as I'll try; over to you.")
+                return result
+            fix = propose(diagnosis, step, manager=_manager(), is_root=self.is_root,
+                          attempt=attempt)
+            if fix.kind == "ask":
+                self._say(f"\u2192 {fix.explanation}")
+                return result
+            if fix.kind == "done":
+                self._say(f"\u2192 {fix.explanation}")
+                return StepResult(step.id, True, result.exit_code, result.stdout,
+                                  result.stderr, result.seconds, skipped_reason=diagnosis.cause)
+            try:
+                self.checkpoint()
+                for extra in fix.steps:
+                    self.admit(extra, self.request, escalates=extra.argv[:1] == ["sudo"])
+                if fix.escalates:
+                    self.admit(replace(step, argv=fix.retry or step.argv), self.request,
+                               escalates=True)
+            except LimitReached as exc:
+                self._say(f"\u26a0\ufe0f {exc.message}")
+                report.stopped_reason = exc.message
+                return result
+            if fix.needs_approval and not (self.approve and self.approve(fix.explanation)):
+                self._say("\u2192 Not without your approval: " + fix.explanation.rstrip("\u2026")
+                          + ". Ask me to do that first, then try again.")
+                return result
+            self._say(f"\u2192 Trying fix: {fix.explanation}")
+            self._per_category[diagnosis.category] = attempt + 1
+            self.recoveries += 1
+            for extra in fix.steps:
+                done = self._run_step(report.tx_id, self._seq, extra, self._budget(report))
+                report.escalations += int(extra.argv[:1] == ["sudo"])
+                self._say(("\u2713 " if done.ok else "\u2717 ") + extra.title)
+                if not done.ok:
+                    return result
+            if fix.wait:
+                time.sleep(fix.wait)
+            retry = replace(step, argv=fix.retry or step.argv)
+            self._say(f"\u2192 Retrying: {step.title}\u2026")
+            result = self._run_step(report.tx_id, self._seq, retry, self._budget(report))
+            report.escalations += int(fix.escalates)
+            if result.ok:
+                report.recoveries.append(fix.explanation.rstrip("\u2026"))
+                self._learn(step.argv, True, fix=fix.kind)
+                return result
+            diagnosis = classify(result.exit_code, result.stdout, result.stderr)
+            self._say(f"\u2717 Error: {diagnosis.evidence}")
+
+    def _verified(self, step: Step, result: StepResult, report: ExecutionReport) -> StepResult:
+        """Check the intended state for real; a mismatch turns the step into a failure."""
+        target = step.target
+        if target is None:
+            return result
+        state = self.probe(target.kind, target.name) or {}
+        problem = intended_state_problem(target.kind, step.action, state)
+        if problem is None:
+            report.verified += 1
+            self._learn(step.argv, True)
+            return result
+        self._say(f"\u2717 Verification failed: {target.name} {problem}")
+        self._learn(step.argv, False, "verification")
+        return StepResult(step.id, False, result.exit_code, result.stdout,
+                          f"verification failed: {target.name} {problem}", result.seconds)
+
+    def _roll_back(self, report: ExecutionReport) -> None:
+        from reos.execution.undo import undo_transaction
+
+        assert report.tx_id is not None
+        self._say("Recovery didn't work, so I'm rolling back what I did, newest first\u2026")
+        report.rolled_back = undo_transaction(self.journal, report.tx_id, self.run)
+
+    def _budget(self, report: ExecutionReport) -> float:
+        return self.max_seconds - (time.monotonic() - report.started)
+
+    def _learn(self, argv: list[str], ok: bool, category: str | None = None,
+               fix: str | None = None, timed_out: bool = False) -> None:
+        if self.knowledge is not None:
+            self.knowledge.record(argv, ok, category, fix, timed_out)
+
+    def _say(self, text: str) -> None:
+        self.on_event(Said(text))
+
+    def checkpoint(self) -> None:
+        """The human checkpoint: after N recoveries a person reviews before the next."""
+        if self.recoveries >= self.checkpoint_after:
+            raise LimitReached(f"{self.recoveries} recoveries so far: a person should review "
+                               "before more automatic fixes")
 
     def admit(self, step: Step, request: str, *, escalates: bool = False) -> None:
         """Let a step added during execution (a recovery fix) in, or raise LimitReached.
@@ -146,9 +293,7 @@ class Executor:
         if escalates and self.escalations_added >= self.max_escalations:
             raise LimitReached(f"maximum privilege escalations reached "
                                f"({self.escalations_added}/{self.max_escalations})")
-        if self.recoveries >= self.checkpoint_after:
-            raise LimitReached(f"{self.recoveries} recoveries so far: a person should review "
-                               "before more automatic fixes")
+        self.checkpoint()
         self.injected += 1
         self.escalations_added += int(escalates)
 
@@ -170,6 +315,8 @@ class Executor:
         return None
 
     def _run_step(self, tx_id: int, seq: int, step: Step, budget: float) -> StepResult:
+        seq = max(seq, self._seq)  # journal order follows what really ran (fixes, retries)
+        self._seq = seq + 1
         target = step.target
         prior = None
         rollback = None
@@ -237,6 +384,38 @@ class Executor:
         if rollback and step.needs_root:
             rollback = ["sudo", "-n", *rollback]
         self.journal.set_undo(row, recorded, rollback)
+
+
+def intended_state_problem(kind: str, action: str | None, state: dict[str, Any]) -> str | None:
+    """What is wrong with the state a step should have left, or None when it is right."""
+    if kind == "container":
+        running = state.get("state") in RUNNING_STATES
+        if action in ("stop", "kill") and running:
+            return "is still running"
+        if action in ("start", "restart") and not running:
+            return f"is {state.get('state', 'not running')}, not running"
+    elif kind == "service":
+        active = state.get("active") in ACTIVE_STATES
+        enabled = state.get("enabled", "")
+        if action in ("start", "restart", "reload", "enable_now") and not active:
+            return f"is {state.get('active')}, not active"
+        if action in ("stop", "disable_now") and active:
+            return "is still active"
+        if action in ("enable", "enable_now") and enabled not in ("enabled", "enabled-runtime"):
+            return f"is {enabled or 'not enabled'} at boot"
+        if action in ("disable", "disable_now") and enabled in ("enabled", "enabled-runtime"):
+            return "is still enabled at boot"
+        if action == "mask" and not str(enabled).startswith("masked"):
+            return "is not masked"
+        if action == "unmask" and str(enabled).startswith("masked"):
+            return "is still masked"
+    elif kind == "package":
+        installed = state.get("state") == "installed"
+        if action in ("install", "upgrade") and not installed:
+            return "is not installed"
+        if action in ("remove", "purge") and installed:
+            return "is still installed"
+    return None
 
 
 def _manager() -> str | None:

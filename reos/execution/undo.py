@@ -73,7 +73,20 @@ def undo_latest(journal: Journal, run: Callable[..., StepResult] = run_argv,
     candidates = journal.undoable()
     if not candidates:
         return UndoReport(transaction=None)
-    tx = candidates[0]
+    return _undo(journal, candidates[0], run, probe)
+
+
+def undo_transaction(journal: Journal, tx_id: int,
+                     run: Callable[..., StepResult] = run_argv) -> UndoReport:
+    """Undo one transaction (rollback on failure: the plan that just failed)."""
+    tx = next((t for t in journal.transactions(limit=20, kind="action") if t.id == tx_id), None)
+    if tx is None or not tx.undo_steps:
+        return UndoReport(transaction=None)
+    return _undo(journal, tx, run, None)
+
+
+def _undo(journal: Journal, tx: TransactionRecord, run: Callable[..., StepResult],
+          probe: Callable[[str, str], dict[str, Any] | None] | None) -> UndoReport:
     report = UndoReport(transaction=tx)
     undo_tx = journal.begin(f"undo: {tx.request}", kind="undo", undoes=tx.id)
     report.undo_tx_id = undo_tx

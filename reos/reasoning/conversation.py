@@ -201,8 +201,16 @@ def execution_summary(report: object, plan: Plan) -> str:
     pending = getattr(report, "pending", [])
     stopped = getattr(report, "stopped_reason", None)
     done = [past_tense(s.title) for s in completed]
+    fixes = getattr(report, "recoveries", [])
+    verified = getattr(report, "verified", 0)
+    rolled_back = getattr(report, "rolled_back", None)
     if failed is None and not stopped:
-        return f"Done! {grouped(done)}."
+        text = f"Done! {grouped(done)}."
+        if fixes:
+            text += f" Completed with {count(len(fixes), 'recovery action')}."
+        if verified and verified == len([s for s in completed if s.target is not None]):
+            text += " Goal reached: I checked the result of every step."
+        return text
     lines = []
     if failed is not None:  # the failure itself was shown as the step finished
         lines.append(f"I stopped at \u201c{failed.title}\u201d.")
@@ -214,7 +222,14 @@ def execution_summary(report: object, plan: Plan) -> str:
     if pending:
         lines.append(f"Not run: {count(len(pending), 'step')} ("
                      + "; ".join(s.title for s in pending) + ").")
-    if done:
+    if rolled_back is not None and getattr(rolled_back, "steps", None):
+        ran = [f"  (ran: {' '.join(s.argv)})" for s in rolled_back.steps if s.ok]
+        lines.append("Rolled back, newest first:" if rolled_back.ok else
+                     "I tried to roll back, but not everything could be undone:")
+        lines += ran
+        lines += [f"  To do it by hand, run: {' '.join(s.argv)}" for s in rolled_back.steps
+                  if not s.ok]
+    elif done:
         lines.append("Say \u201cundo\u201d (or run `reos undo`) to revert what I did.")
     return "\n".join(lines)
 

@@ -82,9 +82,40 @@ def _m002_backups(db: sqlite3.Connection) -> None:
     )
 
 
+def _m003_knowledge(db: sqlite3.Connection) -> None:
+    _statements(
+        db,
+        """
+        CREATE TABLE learned (
+            signature TEXT PRIMARY KEY,      -- a normalised command, e.g. "apt-get install *"
+            successes INTEGER NOT NULL DEFAULT 0,
+            failures TEXT NOT NULL DEFAULT '{}',   -- JSON: category -> count
+            fixes TEXT NOT NULL DEFAULT '{}',      -- JSON: fix that worked -> count
+            streak INTEGER NOT NULL DEFAULT 0,     -- failures in a row, most recent first
+            timeouts INTEGER NOT NULL DEFAULT 0,
+            updated_at TEXT NOT NULL
+        );
+        CREATE TABLE findings (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind TEXT NOT NULL,              -- failing | slow | template
+            subject TEXT NOT NULL,
+            text TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            UNIQUE (kind, subject)
+        );
+        CREATE TABLE template_outcomes (
+            template TEXT PRIMARY KEY,
+            runs INTEGER NOT NULL DEFAULT 0,
+            failures INTEGER NOT NULL DEFAULT 0
+        );
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_journal", _m001_journal),
     ("002_backups", _m002_backups),
+    ("003_knowledge", _m003_knowledge),
 ]
 
 

@@ -22,6 +22,7 @@ RUNNING, COMPLETED, FAILED, UNDONE, PARTLY_UNDONE = (
     "running", "completed", "failed", "undone", "partly_undone",
 )
 INTERRUPTED = "interrupted"
+ROLLED_BACK = "rolled_back"  # failed, and reos undid its completed steps itself
 
 
 def _boot_id() -> str:
