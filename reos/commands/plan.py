@@ -83,6 +83,12 @@ def _approve_fix(explanation: str) -> bool:
 def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool = False,
         context: Path | None = None) -> int:
     engine = make_engine(context)
+    from reos.reasoning.perception import perceive
+
+    meta = perceive(request)
+    if meta is not None and meta.action == "why" and meta.value and not as_json:
+        say(engine.why(meta.value))
+        return EXIT_OK
     plan = engine.plan(request)
     code = plan_exit_code(plan)
     if (as_json and not yes) or dry_run:
