@@ -110,7 +110,7 @@ def test_unreachable_docker_daemon_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_verification_turns_a_wrong_end_state_into_a_failure() -> None:
-    from reos.execution.executor import intended_state_problem
+    from reos.system.state import intended_state_problem
 
     assert intended_state_problem("service", "start", {"active": "failed"}) == \
         "is failed, not active"

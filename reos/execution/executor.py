@@ -35,7 +35,13 @@ from reos.safety.backups import BackupStore, files_changed
 from reos.settings import LimitsSettings
 from reos.store.journal import COMPLETED, FAILED, ROLLED_BACK, Journal
 from reos.store.knowledge import Knowledge
-from reos.system.state import ACTIVE_STATES, RUNNING_STATES, current_state, restore_argv
+from reos.system.state import (
+    ACTIVE_STATES,
+    RUNNING_STATES,
+    current_state,
+    intended_state_problem,
+    restore_argv,
+)
 
 STEP_TIMEOUT = 120.0
 
@@ -384,38 +390,6 @@ class Executor:
         if rollback and step.needs_root:
             rollback = ["sudo", "-n", *rollback]
         self.journal.set_undo(row, recorded, rollback)
-
-
-def intended_state_problem(kind: str, action: str | None, state: dict[str, Any]) -> str | None:
-    """What is wrong with the state a step should have left, or None when it is right."""
-    if kind == "container":
-        running = state.get("state") in RUNNING_STATES
-        if action in ("stop", "kill") and running:
-            return "is still running"
-        if action in ("start", "restart") and not running:
-            return f"is {state.get('state', 'not running')}, not running"
-    elif kind == "service":
-        active = state.get("active") in ACTIVE_STATES
-        enabled = state.get("enabled", "")
-        if action in ("start", "restart", "reload", "enable_now") and not active:
-            return f"is {state.get('active')}, not active"
-        if action in ("stop", "disable_now") and active:
-            return "is still active"
-        if action in ("enable", "enable_now") and enabled not in ("enabled", "enabled-runtime"):
-            return f"is {enabled or 'not enabled'} at boot"
-        if action in ("disable", "disable_now") and enabled in ("enabled", "enabled-runtime"):
-            return "is still enabled at boot"
-        if action == "mask" and not str(enabled).startswith("masked"):
-            return "is not masked"
-        if action == "unmask" and str(enabled).startswith("masked"):
-            return "is still masked"
-    elif kind == "package":
-        installed = state.get("state") == "installed"
-        if action in ("install", "upgrade") and not installed:
-            return "is not installed"
-        if action in ("remove", "purge") and installed:
-            return "is still installed"
-    return None
 
 
 def _manager() -> str | None:

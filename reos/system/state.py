@@ -4,7 +4,8 @@
 a step touches it; the journal stores that as the step's prior state. `restore_argv`
 turns a recorded prior state into the command that restores what the action could have
 changed, which is how undo is computed: from what was true before, not from a guessed
-inverse of the command.
+inverse of the command. `intended_state_problem` says whether the state a step left is
+the one its action was meant to reach (verification).
 """
 
 from __future__ import annotations
@@ -154,4 +155,36 @@ def _restore_service(name: str, prior: dict[str, Any], action: str | None) -> li
         return None if enabled_state.startswith("masked") else ["systemctl", "unmask", name]
     if action == "unmask":
         return ["systemctl", "mask", name] if enabled_state.startswith("masked") else None
+    return None
+
+
+def intended_state_problem(kind: str, action: str | None, state: dict[str, Any]) -> str | None:
+    """What is wrong with the state a step should have left, or None when it is right."""
+    if kind == "container":
+        running = state.get("state") in RUNNING_STATES
+        if action in ("stop", "kill") and running:
+            return "is still running"
+        if action in ("start", "restart") and not running:
+            return f"is {state.get('state', 'not running')}, not running"
+    elif kind == "service":
+        active = state.get("active") in ACTIVE_STATES
+        enabled = state.get("enabled", "")
+        if action in ("start", "restart", "reload", "enable_now") and not active:
+            return f"is {state.get('active')}, not active"
+        if action in ("stop", "disable_now") and active:
+            return "is still active"
+        if action in ("enable", "enable_now") and enabled not in ("enabled", "enabled-runtime"):
+            return f"is {enabled or 'not enabled'} at boot"
+        if action in ("disable", "disable_now") and enabled in ("enabled", "enabled-runtime"):
+            return "is still enabled at boot"
+        if action == "mask" and not str(enabled).startswith("masked"):
+            return "is not masked"
+        if action == "unmask" and str(enabled).startswith("masked"):
+            return "is still masked"
+    elif kind == "package":
+        installed = state.get("state") == "installed"
+        if action in ("install", "upgrade") and not installed:
+            return "is not installed"
+        if action in ("remove", "purge") and installed:
+            return "is still installed"
     return None
