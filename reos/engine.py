@@ -31,9 +31,6 @@ if TYPE_CHECKING:
     from reos.store.knowledge import Knowledge
     from reos.system.cache import SnapshotCache
 
-Confirm = Callable[[Plan], bool]
-
-
 @dataclass
 class Answer:
     """What read-only steps found, in words, and a plan they led to (diagnoses)."""
@@ -260,13 +257,6 @@ class ReasoningEngine:
             return self._executor.resume(report)
         finally:
             self.forget_snapshot()
-
-    def carry_out(self, plan: Plan, confirm: Confirm, on_event: EventSink = ignore
-                  ) -> ExecutionReport | None:
-        """Ask through `confirm` when the plan needs approval, then execute. None = declined."""
-        if plan.needs_approval and not confirm(plan):
-            return None
-        return self.execute(plan, on_event)
 
     def undo(self) -> UndoReport:
         from reos.execution.undo import undo_latest

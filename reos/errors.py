@@ -43,9 +43,5 @@ class UsageError(ReosError):
     exit_code = EXIT_USAGE
 
 
-class UnavailableError(ReosError):
-    """A part of the machine reos needs (docker, systemd, a package manager) is not reachable."""
-
-
 class JournalError(ReosError):
     """The journal database cannot be opened or written."""

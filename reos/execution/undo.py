@@ -37,7 +37,6 @@ class UndoneStep:
 @dataclass
 class UndoReport:
     transaction: TransactionRecord | None
-    undo_tx_id: int | None = None
     steps: list[UndoneStep] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -89,7 +88,6 @@ def _undo(journal: Journal, tx: TransactionRecord, run: Callable[..., StepResult
           probe: Callable[[str, str], dict[str, Any] | None] | None) -> UndoReport:
     report = UndoReport(transaction=tx)
     undo_tx = journal.begin(f"undo: {tx.request}", kind="undo", undoes=tx.id)
-    report.undo_tx_id = undo_tx
     seq = 0
     for step in tx.undo_steps:
         ok = True

@@ -58,7 +58,6 @@ class ReosApp(App[None]):
     def __init__(self, engine: ReasoningEngine) -> None:
         super().__init__()
         self.engine = engine
-        self.busy = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -135,11 +134,9 @@ class ReosApp(App[None]):
         self.say(f"You: {text}", "you")
         for card in self.query(PlanCard):  # typing instead of pressing a button
             card.remove()
-        self.busy = True
         self.ask_engine(text)
 
     def on_reos_app_replied(self, message: Replied) -> None:
-        self.busy = False
         reply = message.reply
         if reply.awaiting_approval and reply.plan is not None:
             log = self.query_one("#log", VerticalScroll)
@@ -150,14 +147,12 @@ class ReosApp(App[None]):
             self.query_one("#prompt", Input).focus()
 
     def on_reos_app_failed(self, message: Failed) -> None:
-        self.busy = False
         self.say(str(message.error), "problem")
 
     def on_reos_app_looked(self, message: Looked) -> None:
         self.say(message.text)
 
     def on_plan_card_approved(self, _message: PlanCard.Approved) -> None:
-        self.busy = True
         self.approve_pending(True)
 
     def on_plan_card_denied(self, _message: PlanCard.Denied) -> None:
