@@ -160,22 +160,10 @@ class ReasoningEngine:
 
     def _preview(self, plan: Plan) -> None:
         """Say what package steps also touch (dependencies), before approval."""
-        from reos.execution.packages import blast_radius
+        from reos.execution import packages
 
         manager = self.snapshot().host.get("package_manager")
-        added = False
-        for step in plan.steps:
-            if step.target is None or step.target.kind != "package":
-                continue
-            others = blast_radius(manager, step.action or "", step.target.name)
-            if others:
-                step.also = others
-                verb = "installs" if step.action == "install" else "removes"
-                undo = " (undo removes them too)" if step.action == "install" else ""
-                plan.notes.append(f"{step.title} also {verb} "
-                                  f"{conversation.join_names(others)}{undo}")
-                added = True
-        if added and plan.steps and not plan.read_only:
+        if packages.preview(plan, manager) and plan.steps and not plan.read_only:
             plan.message = conversation.present(plan, self.voice, plan.verb)
 
     def choose(self, text: str) -> Plan | None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from reos.errors import EXIT_BLOCKED, ReosError
+from reos.execution import packages
 from reos.execution.classifier import classify
 from reos.execution.events import (
     EventSink,
@@ -340,19 +341,17 @@ class Executor:
         )
         if self.backups is not None and not step.read_only:
             self._back_up(tx_id, seq, row, step)
-        before = None
-        if target is not None and target.kind == "package" and step.action == "install":
-            from reos.execution.packages import installed_names
-
-            before = installed_names()
+        watched = packages.before_step(step)
         self.on_event(StepStarted(step))
         result = self.run(
             step.argv, timeout=max(1.0, min(STEP_TIMEOUT, budget)), step_id=step.id,
             on_line=lambda stream, line: self.on_event(StepOutput(step, line, stream)),
         )
         output = (result.stdout + result.stderr).strip()
-        if before is not None and target is not None:
-            self._record_new_packages(row, step, prior, before)
+        if watched is not None:
+            change = packages.after_step(step, prior, watched, _manager())
+            if change is not None:
+                self.journal.set_undo(row, *change)
         self.journal.finish_step(row, "done" if result.ok else "failed", result.exit_code,
                                  output)
         self.on_event(StepFinished(step, result))
@@ -373,23 +372,6 @@ class Executor:
                                      "up; undo won't be able to restore it."))
                 continue
             self.journal.add_backup(row, saved.to_dict())
-
-    def _record_new_packages(self, row: int, step: Step, prior: dict[str, Any] | None,
-                             before: set[str]) -> None:
-        """An install's undo removes exactly what it brought in, dependencies included."""
-        from reos.execution.packages import installed_names
-        from reos.system.state import PACKAGE_REMOVE
-
-        after = installed_names()
-        manager = _manager()
-        if after is None or manager not in PACKAGE_REMOVE:
-            return
-        new = sorted(after - before)
-        recorded = dict(prior or {}, new_packages=new)
-        rollback = [*PACKAGE_REMOVE[manager], *new] if new else None
-        if rollback and step.needs_root:
-            rollback = ["sudo", "-n", *rollback]
-        self.journal.set_undo(row, recorded, rollback)
 
 
 def _manager() -> str | None:

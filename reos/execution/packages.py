@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import re
 import subprocess
+from typing import Any
+
+from reos.model import Step
 
 _APT_LINE = re.compile(r"^(Inst|Remv|Purg) (\S+)")
 
@@ -39,3 +42,48 @@ def blast_radius(manager: str | None, action: str, name: str) -> list[str] | Non
         return None
     touched = [m.group(2) for m in map(_APT_LINE.match, done.stdout.splitlines()) if m]
     return [p for p in touched if p != name]
+
+
+def before_step(step: Step) -> set[str] | None:
+    """What to remember before a package step runs (None: nothing to watch)."""
+    if step.target is None or step.target.kind != "package" or step.action != "install":
+        return None
+    return installed_names()
+
+
+def after_step(step: Step, prior: dict[str, Any] | None, before: set[str],
+               manager: str | None) -> tuple[dict[str, Any], list[str] | None] | None:
+    """(prior state to record, undo argv) once the step ran: an install's undo removes
+    exactly what it brought in, dependencies included. None: keep what was recorded."""
+    from reos.system.state import PACKAGE_REMOVE
+
+    after = installed_names()
+    if after is None or manager not in PACKAGE_REMOVE:
+        return None
+    new = sorted(after - before)
+    recorded = dict(prior or {}, new_packages=new)
+    rollback = [*PACKAGE_REMOVE[manager], *new] if new else None
+    if rollback and step.needs_root:
+        rollback = ["sudo", "-n", *rollback]
+    return recorded, rollback
+
+
+def preview(plan: Any, manager: str | None) -> bool:
+    """Say, before approval, what a plan's package steps also touch (a simulation).
+
+    Sets `also` on each package step and adds a note per step; True when anything was
+    added (the plan's message then needs presenting again)."""
+    from reos.reasoning.conversation import join_names
+
+    added = False
+    for step in plan.steps:
+        if step.target is None or step.target.kind != "package":
+            continue
+        others = blast_radius(manager, step.action or "", step.target.name)
+        if others:
+            step.also = others
+            verb = "installs" if step.action == "install" else "removes"
+            undo = " (undo removes them too)" if step.action == "install" else ""
+            plan.notes.append(f"{step.title} also {verb} {join_names(others)}{undo}")
+            added = True
+    return added

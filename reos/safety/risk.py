@@ -137,6 +137,7 @@ def assess_argv(argv: list[str]) -> Verdict:
     if real:
         judge(SimpleCommand(real, escalated=escalated), verdict)
     verdict.needs_root = verdict.needs_root or escalated
+    verdict.read_only = verdict.risk == RiskLevel.SAFE and not verdict.blocked  # provisional
     return verdict
 
 

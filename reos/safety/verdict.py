@@ -18,6 +18,8 @@ class Verdict:
     reasons: list[str] = field(default_factory=list)
     needs_root: bool = False
     reversible: bool = True
+    # verified by the risk engine: every program and argument is on its read-only list
+    read_only: bool = False
 
     def raise_to(self, level: RiskLevel, reason: str, *, block: bool = False,
                  reversible: bool | None = None, root: bool = False) -> None:

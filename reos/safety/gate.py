@@ -1,0 +1,53 @@
+"""The one gate: every command reos is about to run is judged again, right before it runs.
+
+Plan steps, recovery fixes, template steps, steps a model proposed and rollback commands
+read back from the journal all pass through `admit_argv` just before they run (the
+executor, undo and the engine's query answering call it; nothing else runs commands).
+It never trusts a claim made elsewhere: a step that says it is read-only is read-only
+only when the risk engine verifies it, and a blocked command never runs, whatever the
+plan, the template or the journal said about it.
+
+Not responsible for deciding what the person meant, asking for approval, or running
+anything: it only says yes or no, and why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reos.safety.risk import assess_argv
+from reos.safety.verdict import Verdict
+
+
+@dataclass
+class Admission:
+    """The gate's answer for one argv."""
+
+    allowed: bool
+    verdict: Verdict
+    read_only: bool  # verified by the risk engine, not claimed
+    reason: str | None = None  # why it may not run (when not allowed)
+
+
+def admit_argv(argv: list[str], *, claimed_read_only: bool = False,
+               approved: bool = False) -> Admission:
+    """Judge `argv` as it is about to run.
+
+    `claimed_read_only`: the caller is about to run it without approval because someone
+    said it only reads; that is allowed only when the risk engine agrees.
+    `approved`: a person approved the plan this step belongs to (a mutating step is
+    then allowed unless it is blocked).
+    """
+    if not argv or not all(isinstance(a, str) for a in argv):
+        verdict = Verdict(command=repr(argv))
+        verdict.raise_to(verdict.risk.CRITICAL, "not a command reos can judge", block=True)
+        return Admission(False, verdict, False, "it is not a list of words reos can judge")
+    verdict = assess_argv(argv)
+    read_only = verdict.read_only
+    if verdict.blocked:
+        return Admission(False, verdict, read_only, "; ".join(verdict.reasons) or "blocked")
+    if claimed_read_only and not read_only and not approved:
+        return Admission(False, verdict, False,
+                         "it was said to only read, but it can change the machine ("
+                         + ("; ".join(verdict.reasons) or "not on the read-only list") + ")")
+    return Admission(True, verdict, read_only)
