@@ -1,9 +1,14 @@
-"""`reos context`: the live SystemSnapshot, as JSON or as a short summary."""
+"""`reos context`: the live SystemSnapshot, as JSON or as a short summary.
+
+Printing only; collecting is reos.system's. Names and images are cleaned of escape
+sequences before they are padded into columns (say() cleans again, as everywhere).
+"""
 
 from __future__ import annotations
 
 from reos.commands.output import emit_json, say
 from reos.errors import EXIT_OK
+from reos.text import clean
 
 
 def run(*, as_json: bool = False) -> int:
@@ -23,5 +28,5 @@ def run(*, as_json: bool = False) -> int:
         else:
             say(f"  {name}: {len(items)}")
     for c in snap.containers or []:
-        say(f"    {c.name:<30} {c.state:<10} {c.image}")
+        say(f"    {clean(c.name):<30} {clean(c.state):<10} {clean(c.image)}")
     return EXIT_OK

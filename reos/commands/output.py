@@ -2,6 +2,11 @@
 
 With `--json`, stdout carries exactly one JSON document and nothing else. Rich is
 imported only to draw an error panel, so the common paths start fast.
+
+Everything shown passes through `reos.text.clean` here, at the boundary, because much of
+it (container names, logs, step output, errors quoting a request) did not come from reos
+and may carry terminal escape sequences. JSON is escaped by json.dumps plus
+`reos.text.json_safe`. Not responsible for wording: reos.reasoning.conversation is.
 """
 
 from __future__ import annotations
@@ -14,37 +19,41 @@ from reos.errors import ReosError
 from reos.execution.events import Event, Notice, Said, StepFinished, StepOutput, StepStarted
 from reos.reasoning import conversation
 from reos.reasoning.conversation import Voice
+from reos.text import clean, json_safe
 
 
 def emit_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.write(json_safe(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")
     sys.stdout.flush()
 
 
 def say(text: str) -> None:
     if text:
-        print(text, flush=True)
+        print(clean(text), flush=True)
 
 
 def warn(text: str) -> None:
-    print(f"warning: {text}", file=sys.stderr, flush=True)
+    print(f"warning: {clean(text)}", file=sys.stderr, flush=True)
 
 
 def error(exc: ReosError) -> None:
     if not sys.stderr.isatty():  # plain lines for logs and scripts: nothing wrapped or cut
-        print(f"reos: {exc.message}", file=sys.stderr)
+        print(f"reos: {clean(exc.message)}", file=sys.stderr)
         if exc.hint:
-            print(f"  {exc.hint}", file=sys.stderr)
+            print(f"  {clean(exc.hint)}", file=sys.stderr)
         return
     try:
         from rich.console import Console
         from rich.panel import Panel
 
-        body = exc.message + (f"\n\n[dim]{exc.hint}[/dim]" if exc.hint else "")
+        from reos.text import markup
+
+        body = markup(exc.message) + (f"\n\n[dim]{markup(exc.hint)}[/dim]" if exc.hint
+                                      else "")
         Console(stderr=True).print(Panel(body, title="reos", title_align="left",
                                          border_style="red", expand=False))
     except Exception:  # never let the error printer hide the error
-        print(f"reos: {exc}", file=sys.stderr)
+        print(f"reos: {clean(str(exc))}", file=sys.stderr)
 
 
 def event_printer(voice: Voice, quiet: bool = False):  # noqa: ANN201 - returns an EventSink
