@@ -1,89 +1,214 @@
-"""What a package step really changes: the blast radius before, the new packages after.
+"""What a package step really changes: the blast radius before, the exact change after.
 
-`blast_radius` asks the package manager to simulate an install or removal (read-only,
-no root needed) so the plan can say "this also installs …" before approval.
-`installed_names` is read before and after an install step so the journal records
-exactly which packages were newly installed, dependencies included; undo removes those
-and nothing else. apt is simulated precisely; other managers report no preview yet.
+Before approval, `preview` asks the package manager to simulate each package step
+(read-only, no root): an install says what else it brings in; a removal says every
+package it takes, is raised to high risk when it takes what reos runs on, the running
+kernel, the init system, sudo, the package manager or the SSH server of this session,
+and is marked irreversible when a version it takes can no longer be installed from any
+source (then undo could not bring it back). During execution, `before_step` and
+`after_step` compare the installed packages before and after the step, so the journal
+records exactly what an install brought in (undo removes those) or what a removal took,
+with versions (undo reinstalls those, pinned).
+Not responsible for running steps (the executor), for the dry runs' parsing
+(package_sim) or for knowing which packages are vital (package_guard).
 """
 
 from __future__ import annotations
 
-import re
 import subprocess
 from typing import Any
 
-from reos.model import Step
+from reos.execution import package_sim
+from reos.model import RiskLevel, Step
 
-_APT_LINE = re.compile(r"^(Inst|Remv|Purg) (\S+)")
+MANY = 20  # a removal taking this many packages is high-risk whatever they are
+_SHOWN = 12  # names listed in a note before "and N more"
 
 
 def installed_names() -> set[str] | None:
+    versions = installed_versions()
+    return set(versions) if versions is not None else None
+
+
+def installed_versions() -> dict[str, str] | None:
+    """Installed package name → version, or None when it cannot be read here."""
     from reos.system.collectors import Unavailable, packages
 
     try:
-        return {p.name for p in packages()}
+        return {p.name: p.version for p in packages()}
     except Unavailable:
         return None
 
 
 def blast_radius(manager: str | None, action: str, name: str) -> list[str] | None:
     """Other packages an install/remove/purge of `name` would touch, or None if unknown."""
-    if manager != "apt" or action not in ("install", "remove", "purge"):
+    if action in package_sim.REMOVING:
+        sim = package_sim.simulate(manager, action, name)
+        return None if sim is None or sim.problem else [p for p in sim.removed if p != name]
+    if manager != "apt" or action != "install":
         return None
-    verb = {"install": "install", "remove": "remove", "purge": "purge"}[action]
     try:
-        done = subprocess.run(["apt-get", "-s", "-q", verb, name], capture_output=True,
+        done = subprocess.run(["apt-get", "-s", "-q", "install", name], capture_output=True,
                               text=True, timeout=60, stdin=subprocess.DEVNULL,
                               env={"LC_ALL": "C.UTF-8", "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"})
     except (OSError, subprocess.TimeoutExpired):
         return None
     if done.returncode != 0:
         return None
-    touched = [m.group(2) for m in map(_APT_LINE.match, done.stdout.splitlines()) if m]
-    return [p for p in touched if p != name]
+    return [p for p in package_sim.parse_apt(done.stdout).installed if p != name]
 
 
-def before_step(step: Step) -> set[str] | None:
-    """What to remember before a package step runs (None: nothing to watch)."""
+def _removes(step: Step) -> bool:
+    """A package removal: remove/purge of a package, or an autoremove (no target)."""
+    if step.action not in package_sim.REMOVING or step.read_only:
+        return False
+    if step.target is None:
+        return step.action == "autoremove"
+    return step.target.kind == "package"
+
+
+def before_step(step: Step) -> set[str] | dict[str, str] | None:
+    """What to remember before a package step runs (None: nothing to watch): the installed
+    names before an install, the installed names with versions before a removal."""
+    if _removes(step):
+        return installed_versions()
     if step.target is None or step.target.kind != "package" or step.action != "install":
         return None
     return installed_names()
 
 
-def after_step(step: Step, prior: dict[str, Any] | None, before: set[str],
+def after_step(step: Step, prior: dict[str, Any] | None, before: set[str] | dict[str, str],
                manager: str | None) -> tuple[dict[str, Any], list[str] | None] | None:
     """(prior state to record, undo argv) once the step ran: an install's undo removes
-    exactly what it brought in, dependencies included. None: keep what was recorded."""
-    from reos.system.state import PACKAGE_REMOVE
+    exactly what it brought in; a removal's undo reinstalls exactly what it took, at the
+    versions it took. None: keep what was recorded."""
+    from reos.system.state import PACKAGE_REMOVE, reinstall_argv
 
+    if isinstance(before, dict):
+        now = installed_versions()
+        if now is None:
+            return None
+        taken = {n: v for n, v in sorted(before.items()) if n not in now}
+        recorded = dict(prior or {}, removed_packages=taken)
+        # an irreversible removal (a purge, a version no source offers) keeps no undo:
+        # the plan said so before approval
+        rollback = reinstall_argv(manager, taken) if taken and step.reversible else None
+        if rollback and step.needs_root:
+            rollback = ["sudo", "-n", *rollback]
+        return recorded, rollback
     after = installed_names()
     if after is None or manager not in PACKAGE_REMOVE:
         return None
     new = sorted(after - before)
     recorded = dict(prior or {}, new_packages=new)
-    rollback = [*PACKAGE_REMOVE[manager], *new] if new else None
-    if rollback and step.needs_root:
-        rollback = ["sudo", "-n", *rollback]
-    return recorded, rollback
+    undo = [*PACKAGE_REMOVE[manager], *new] if new else None
+    if undo and step.needs_root:
+        undo = ["sudo", "-n", *undo]
+    return recorded, undo
+
+
+def some_names(names: list[str]) -> str:
+    """'a, b and c', or the first dozen 'and 35 more' when the list is long."""
+    from reos.reasoning.conversation import join_names
+
+    if len(names) <= _SHOWN:
+        return join_names(names)
+    return ", ".join(names[:_SHOWN]) + f" and {len(names) - _SHOWN} more"
 
 
 def preview(plan: Any, manager: str | None) -> bool:
     """Say, before approval, what a plan's package steps also touch (a simulation).
 
-    Sets `also` on each package step and adds a note per step; True when anything was
-    added (the plan's message then needs presenting again)."""
-    from reos.reasoning.conversation import join_names
-
+    Sets `also` on each package step, raises the risk of removals that take something
+    vital and marks removals undo could not bring back; adds a note per finding. True
+    when anything was added (the plan's message then needs presenting again)."""
     added = False
+    vital: dict[str, str] | None = None
     for step in plan.steps:
-        if step.target is None or step.target.kind != "package":
+        if _removes(step):
+            if vital is None:
+                from reos.execution.package_guard import protected
+
+                vital = protected(manager)
+            judge_removal(plan, step, manager, package_sim.simulate(
+                manager, step.action or "", step.target.name if step.target else None), vital)
+            added = True
             continue
-        others = blast_radius(manager, step.action or "", step.target.name)
+        if step.target is None or step.target.kind != "package" or step.action != "install":
+            continue
+        others = blast_radius(manager, "install", step.target.name)
         if others:
             step.also = others
-            verb = "installs" if step.action == "install" else "removes"
-            undo = " (undo removes them too)" if step.action == "install" else ""
-            plan.notes.append(f"{step.title} also {verb} {join_names(others)}{undo}")
+            plan.notes.append(f"{step.title} also installs {some_names(others)} "
+                              "(undo removes them too)")
             added = True
     return added
+
+
+def judge_removal(plan: Any, step: Step, manager: str | None,
+                  sim: package_sim.Simulation | None, vital: dict[str, str]) -> None:
+    """Put what the simulation of one removal found on the step and in the plan's notes."""
+    from reos.execution.package_guard import KERNEL, KERNEL_META, kernel_meta
+
+    name = step.target.name if step.target else None
+    taken = dict(sim.removed) if sim is not None else {}
+    if sim is None:
+        plan.notes.append(f"I couldn't preview what \u201c{step.title}\u201d takes with it "
+                          f"({manager or 'this package manager'} has no dry run I can read); "
+                          "undo will reinstall whatever it really removes")
+    elif sim.problem:
+        plan.notes.append(f"\u201c{step.title}\u201d will likely fail: {sim.problem}")
+    others = sorted(n for n in taken if n != name)
+    if sim is not None:
+        step.also = others
+    touched = set(taken) | ({name} if name else set())
+    hits = {n: vital[n] for n in touched if n in vital}
+    kernels = {n for n, why in vital.items() if why == KERNEL}
+    for meta in kernel_meta(manager, sorted(set(taken) - kernels), kernels):
+        hits.setdefault(meta, KERNEL_META)
+    grouped: dict[str, list[str]] = {}
+    for n, why in sorted(hits.items()):
+        grouped.setdefault(why, []).append(n)
+    reasons = [f"removes {some_names(names)}, {why}" for why, names in grouped.items()]
+    if len(taken) >= MANY:
+        reasons.append(f"removes {len(taken)} packages")
+    if reasons:
+        step.risk = max(step.risk, RiskLevel.HIGH)
+        step.risk_reasons.extend(r for r in reasons if r not in step.risk_reasons)
+        plan.notes.append(f"\u26a0\ufe0f \u201c{step.title}\u201d {'; '.join(reasons)}")
+    if others:
+        plan.notes.append(f"{step.title} also removes {some_names(others)}")
+    if step.reversible and sim is not None and not sim.problem:
+        _check_undo(plan, step, manager, taken)
+
+
+def _check_undo(plan: Any, step: Step, manager: str | None, taken: dict[str, str]) -> None:
+    """Can undo reinstall every package the removal takes, at the version it takes?"""
+    from reos.system.state import reinstall_argv
+
+    pinned = {n: v for n, v in sorted(taken.items()) if v}
+    if manager == "pacman":
+        plan.notes.append("pacman cannot reinstall a chosen version: undo would reinstall "
+                          f"{some_names(sorted(taken))} at whatever version the "
+                          "repositories offer then")
+        return
+    offered = package_sim.available_versions(manager, sorted(pinned))
+    if offered is None:
+        plan.notes.append(f"I couldn't check that undo can reinstall "
+                          f"{some_names(sorted(pinned))} at the same versions")
+        return
+    lost = [f"{n} {v}" for n, v in sorted(pinned.items()) if v not in offered.get(n, set())]
+    if lost:
+        step.reversible = False
+        step.rollback = None
+        plan.notes.append(f"Undo can't bring back {some_names(lost)}: no package source "
+                          "offers that version any more")
+        return
+    rollback = reinstall_argv(manager, pinned)
+    if rollback and step.needs_root:
+        rollback = ["sudo", "-n", *rollback]
+    if rollback:
+        step.rollback = rollback
+    if rollback and len(pinned) > 1:
+        plan.notes.append("undo reinstalls " + some_names(
+            [f"{n} {v}" for n, v in sorted(pinned.items())]))

@@ -4,7 +4,8 @@
 a step touches it; the journal stores that as the step's prior state. `restore_argv`
 turns a recorded prior state into the command that restores what the action could have
 changed, which is how undo is computed: from what was true before, not from a guessed
-inverse of the command. `intended_state_problem` says whether the state a step left is
+inverse of the command; `reinstall_argv` brings back every package a removal took, at
+its recorded version. `intended_state_problem` says whether the state a step left is
 the one its action was meant to reach (verification).
 """
 
@@ -131,6 +132,22 @@ def restore_argv(kind: str, name: str, prior: dict[str, Any] | None,
             pinned = f"{name}={version}" if manager == "apt" and version else name
             return [*_PACKAGE_INSTALL[manager], pinned]
     return None
+
+
+def reinstall_argv(manager: str | None, packages: dict[str, str]) -> list[str] | None:
+    """The command that installs `packages` (name → version) again at those versions
+    ('' or pacman: whatever version the sources offer), or None when none can."""
+    if not packages or manager not in _PACKAGE_INSTALL:
+        return None
+    if manager == "pacman":  # pacman -S cannot pick a version
+        return [*_PACKAGE_INSTALL[manager], *packages]
+    joiner = "-" if manager == "dnf" else "="  # dnf takes NAME-VERSION-RELEASE
+    pins = [f"{n}{joiner}{v}" if v else n for n, v in packages.items()]
+    if manager == "apt":  # something newer installed since: going back is a downgrade
+        return ["apt-get", "install", "-y", "--allow-downgrades", *pins]
+    if manager == "zypper":
+        return [*_PACKAGE_INSTALL[manager], "--oldpackage", *pins]
+    return [*_PACKAGE_INSTALL[manager], *pins]
 
 
 def _restore_service(name: str, prior: dict[str, Any], action: str | None) -> list[str] | None:
