@@ -1,40 +1,38 @@
-"""The risk engine against its corpus (corpus.toml): at least 150 commands."""
+"""The risk engine against its corpus (corpus.toml): every category, at least 500 commands.
+
+What each category demands is defined once in tests/safety/evaluate.py (`EXPECTATIONS`);
+here every case is its own test. holdout.toml is deliberately not run here.
+"""
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import pytest
 
 from reos.model import RiskLevel
 from reos.safety.risk import assess
+from tests.safety.evaluate import EXPECTATIONS, load
 
-CORPUS = tomllib.loads((Path(__file__).parent / "corpus.toml").read_text())
+CORPUS = load(Path(__file__).parent / "corpus.toml")
+CASES = [(category, command) for category, commands in CORPUS.items() for command in commands]
 
 
 def test_the_corpus_is_big_enough() -> None:
-    assert sum(len(v) for v in CORPUS.values()) >= 150
+    assert len(CASES) >= 500
+    assert set(CORPUS) == set(EXPECTATIONS), "every category has cases"
 
 
-@pytest.mark.parametrize("command", CORPUS["block"] + CORPUS["bypass"])
-def test_blocked(command: str) -> None:
+def test_no_command_is_listed_twice() -> None:
+    commands = [command for _, command in CASES]
+    assert len(commands) == len(set(commands))
+
+
+@pytest.mark.parametrize(("category", "command"), CASES)
+def test_corpus_case(category: str, command: str) -> None:
     verdict = assess(command)
-    assert verdict.blocked and verdict.risk == RiskLevel.CRITICAL, verdict.to_dict()
-    assert verdict.reasons
-
-
-@pytest.mark.parametrize("command", CORPUS["flag"])
-def test_flagged_for_approval(command: str) -> None:
-    verdict = assess(command)
-    assert verdict.risk >= RiskLevel.HIGH and not verdict.blocked, verdict.to_dict()
-    assert verdict.reasons
-
-
-@pytest.mark.parametrize("command", CORPUS["safe"])
-def test_stays_safe(command: str) -> None:
-    verdict = assess(command)
-    assert verdict.risk <= RiskLevel.LOW and not verdict.blocked, verdict.to_dict()
+    demand, meets = EXPECTATIONS[category]
+    assert meets(verdict), f"{category}: expected {demand}; got {verdict.to_dict()}"
 
 
 def test_a_download_piped_to_a_shell_is_allowed_only_when_asked_for_exactly() -> None:
