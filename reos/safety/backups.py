@@ -1,23 +1,44 @@
-"""Backups: copy a file before a step changes it, and put it back byte for byte.
+"""Backups: copy a file before a step changes it, and put it back byte for byte, safely.
 
 `files_changed(argv)` says which files a command edits in place, overwrites, moves or
 deletes (sed -i, tee, cp, mv, install, rm, truncate, dd of=, chmod, chown, ln -f).
-`BackupStore` copies each one, with its sha256, mode and owner, under the backups
-directory; `restore` writes it back atomically and checks the hash. A file that did not
-exist is recorded as absent, so undo removes what the step created.
-Not responsible for deciding whether a step may run, or for the journal rows.
+`BackupStore` copies each one, with its sha256, mode, owner, inode and the identity of
+the folder it lives in, into a private folder (0700, copies 0600); `restore` writes it
+back atomically and checks the hash. A file that did not exist is recorded as absent, so
+undo removes what the step created.
+
+Restoring trusts nothing on the way: the folder is reached one component at a time
+without following symbolic links and must be the very folder the backup came from; the
+new content goes to an exclusively created temporary file with an unpredictable name,
+gets its owner and mode on the open descriptor, is synced, and is renamed over the
+target. A target that became a symbolic link, or a file now owned by someone else, is
+left alone with a plain reason (`Refused`), never written through.
+
+Not responsible for deciding whether a step may run, for the journal rows, or for
+judging recorded commands (undo and the gate do that).
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
-from dataclasses import asdict, dataclass
+import secrets
+import stat
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 from reos.safety.shell import unwrap
 
 MAX_BYTES = 64 * 1024 * 1024  # larger files are not copied; the step is then irreversible
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+# O_NONBLOCK: opening a FIFO someone put in place of the file must not hang the backup
+_READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY | os.O_NONBLOCK
+_CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+class Refused(OSError):
+    """Restoring would be unsafe; the message says why in plain words."""
 
 
 @dataclass
@@ -28,6 +49,11 @@ class Backup:
     mode: int | None
     uid: int | None
     gid: int | None
+    ino: int | None = None  # the file as it was when backed up (None: absent or older row)
+    dev: int | None = None
+    dir: str | None = None  # the folder's real path (no symbolic links) when backed up
+    dir_ino: int | None = None
+    dir_dev: int | None = None
 
     @property
     def existed(self) -> bool:
@@ -35,6 +61,42 @@ class Backup:
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
+
+    @classmethod
+    def from_dict(cls, row: dict[str, object]) -> Backup:
+        """A Backup from a journal row, checked field by field (the journal is not trusted).
+
+        Raises ValueError saying what is wrong with the row.
+        """
+        path = row.get("path")
+        if not isinstance(path, str) or not _clean_absolute(path) or path == "/":
+            raise ValueError(f"its path {path!r} is not a clean absolute file path")
+        values: dict[str, object] = {"path": path}
+        for name in ("stored", "dir"):
+            value = row.get(name)
+            if value is not None and (not isinstance(value, str) or not _clean_absolute(value)):
+                raise ValueError(f"its {name} {value!r} is not a clean absolute path")
+            values[name] = value
+        digest = row.get("sha256")
+        if values["stored"] is not None and not (
+                isinstance(digest, str) and len(digest) == 64
+                and all(c in "0123456789abcdef" for c in digest)):
+            raise ValueError(f"its sha256 {digest!r} is not a sha256")
+        values["sha256"] = digest if values["stored"] is not None else None
+        for name in ("mode", "uid", "gid", "ino", "dev", "dir_ino", "dir_dev"):
+            value = row.get(name)
+            if value is not None and (type(value) is not int or value < 0):
+                raise ValueError(f"its {name} {value!r} is not a number")
+            values[name] = value
+        if isinstance(values["mode"], int) and values["mode"] > 0o7777:
+            raise ValueError(f"its mode {values['mode']!r} is not a file mode")
+        return cls(**{f.name: values.get(f.name) for f in fields(cls)})  # type: ignore[arg-type]
+
+
+def _clean_absolute(path: str) -> bool:
+    """Absolute, no NUL, no '.', '..' or empty components (they would walk elsewhere)."""
+    return path.startswith("/") and "\0" not in path and os.path.normpath(path) == path \
+        and not path.startswith("//")
 
 
 # options that take a value, per program (so the value is not taken for a file)
@@ -95,54 +157,288 @@ def files_changed(argv: list[str]) -> list[str]:
     return []
 
 
+_OWNER_PROGRAMS = {"chown", "chgrp", "install", "mv", "rsync", "tar"}
+
+
+def may_change_owner(argv: list[str]) -> bool:
+    """Can this command itself leave a file owned by another user (chown, mv, cp -p …)?
+
+    For those, a different owner at undo time is the step's own doing, not a sign that
+    someone else replaced the file.
+    """
+    real, _escalated = unwrap(argv) if isinstance(argv, list) else ([], False)
+    if not real:
+        return False
+    if real[0] in _OWNER_PROGRAMS:
+        return True
+    if real[0] == "cp":
+        return any(a in ("--archive", "--preserve") or a.startswith("--preserve=")
+                   or (a.startswith("-") and not a.startswith("--") and set(a[1:]) & {"a", "p"})
+                   for a in real[1:])
+    return False
+
+
+def _open_dir(path: str) -> int:
+    """Open a folder walking from / one component at a time, never through a symlink."""
+    fd = os.open("/", _DIR_FLAGS)
+    walked = ""
+    try:
+        for part in [p for p in path.split("/") if p]:
+            walked += "/" + part
+            try:
+                child = os.open(part, _DIR_FLAGS, dir_fd=fd)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
+                    try:
+                        link = stat.S_ISLNK(os.lstat(part, dir_fd=fd).st_mode)
+                    except OSError:
+                        link = False
+                    if link:
+                        raise Refused(errno.ELOOP, f"{walked} is now a symbolic link; "
+                                      "I left it alone") from None
+                    raise Refused(errno.ENOTDIR, f"{walked} is not a folder any more; "
+                                  "I left it alone") from None
+                raise
+            os.close(fd)
+            fd = child
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _private_dir(path: Path) -> None:
+    """Make `path` (and missing parents) a folder only its owner can enter."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    info = os.lstat(path)
+    if not stat.S_ISDIR(info.st_mode):
+        raise Refused(errno.ENOTDIR, f"{path} is not a folder (a symbolic link?); "
+                      "I won't keep backups there")
+    if info.st_uid != os.geteuid():
+        raise Refused(errno.EPERM, f"{path} belongs to someone else; "
+                      "I won't keep backups there")
+    if stat.S_IMODE(info.st_mode) != 0o700:
+        os.chmod(path, 0o700, follow_symlinks=False)
+
+
+def _lstat(dir_fd: int, name: str) -> os.stat_result | None:
+    try:
+        return os.lstat(name, dir_fd=dir_fd)
+    except FileNotFoundError:
+        return None
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _user(uid: int) -> str:
+    try:
+        import pwd
+
+        return f"{pwd.getpwuid(uid).pw_name} (uid {uid})"
+    except (KeyError, ImportError):
+        return f"uid {uid}"
+
+
+def _describe(info: os.stat_result) -> str:
+    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"),
+             (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+    return next((word for test, word in kinds if test(info.st_mode)), "not a regular file")
+
+
 class BackupStore:
     def __init__(self, root: Path):
         self.root = Path(root)
 
     def save(self, path: str, label: str) -> Backup | None:
-        """Copy `path` before it changes. None when it cannot be backed up (too big, a dir)."""
-        target = Path(path)
-        if not target.exists() and not target.is_symlink():
-            return Backup(str(target.absolute()), None, None, None, None, None)
-        if not target.is_file() or target.stat().st_size > MAX_BYTES:
-            return None
-        data = target.read_bytes()
+        """Copy `path` before it changes. None when it cannot be backed up (too big, not a
+        regular file, a symbolic link). Reads without following a symbolic link."""
+        target = Path(path).absolute()
+        folder = os.path.realpath(target.parent)
+        try:
+            dir_fd = _open_dir(folder)
+        except FileNotFoundError:  # the step will create the folder too
+            return Backup(str(target), None, None, None, None, None, dir=folder)
+        try:
+            where = os.fstat(dir_fd)
+            absent = Backup(str(target), None, None, None, None, None, dir=folder,
+                            dir_ino=where.st_ino, dir_dev=where.st_dev)
+            try:
+                fd = os.open(target.name, _READ_FLAGS, dir_fd=dir_fd)
+            except FileNotFoundError:
+                return absent
+            except OSError as exc:
+                if exc.errno == errno.ELOOP:  # a symbolic link: not copied through it
+                    return None
+                raise
+            try:
+                info = os.fstat(fd)
+                if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
+                    return None
+                data = _read_all(fd)
+            finally:
+                os.close(fd)
+        finally:
+            os.close(dir_fd)
         digest = hashlib.sha256(data).hexdigest()
-        folder = self.root / label
-        folder.mkdir(parents=True, exist_ok=True)
-        stored = folder / f"{digest[:16]}-{target.name}"
-        stored.write_bytes(data)
-        os.chmod(stored, 0o600)
-        st = target.stat()
-        return Backup(str(target.absolute()), str(stored), digest, st.st_mode & 0o7777,
-                      st.st_uid, st.st_gid)
+        stored = self._keep(data, digest, target.name, label)
+        return Backup(str(target), stored, digest, stat.S_IMODE(info.st_mode), info.st_uid,
+                      info.st_gid, ino=info.st_ino, dev=info.st_dev, dir=folder,
+                      dir_ino=where.st_ino, dir_dev=where.st_dev)
+
+    def _keep(self, data: bytes, digest: str, name: str, label: str) -> str:
+        _private_dir(self.root)
+        folder = self.root / label.replace("/", "_")
+        _private_dir(folder)
+        stored = folder / f"{digest[:16]}-{secrets.token_hex(4)}-{name[:120]}"
+        fd = os.open(stored, _CREATE_FLAGS, 0o600)
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        return str(stored)
 
     @staticmethod
-    def restore(backup: Backup) -> None:
-        """Put the file back as it was (or remove it if it did not exist); check the hash."""
-        target = Path(backup.path)
-        if backup.stored is None:
-            if target.exists() or target.is_symlink():
-                target.unlink()
-            return
-        data = Path(backup.stored).read_bytes()
-        if hashlib.sha256(data).hexdigest() != backup.sha256:
-            raise OSError(f"the backup of {backup.path} is damaged (sha256 mismatch)")
-        temporary = target.with_name(f".{target.name}.reos-restore")
-        temporary.write_bytes(data)
-        if backup.mode is not None:
-            os.chmod(temporary, backup.mode)
-        if backup.uid is not None and backup.gid is not None and hasattr(os, "chown"):
+    def restore(backup: Backup, *, owner_may_change: bool = False) -> str:
+        """Put the file back as it was (or remove it if it did not exist); check the hash.
+
+        Returns what was done, in plain words. Raises `Refused` (an OSError) when doing it
+        would be unsafe, and OSError when it failed. `owner_may_change`: the step itself
+        could have given the file another owner (see `may_change_owner`).
+        """
+        folder = backup.dir or os.path.dirname(backup.path)
+        name = os.path.basename(backup.path)
+        data = None if backup.stored is None else _read_backup(backup)
+        dir_fd = _open_dir(folder)
+        try:
+            where = os.fstat(dir_fd)
+            if backup.dir_ino is not None and (where.st_ino, where.st_dev) != (
+                    backup.dir_ino, backup.dir_dev):
+                raise Refused(errno.ESTALE, f"the folder {folder} is not the one I backed "
+                              f"{backup.path} up from (it was replaced or moved); "
+                              "I left it alone")
+            if data is None:
+                return _remove_created(dir_fd, name, backup, owner_may_change)
+            _check_target(_lstat(dir_fd, name), backup, owner_may_change)
+            temporary = _write_temporary(dir_fd, name, data, backup)
             try:
-                os.chown(temporary, backup.uid, backup.gid)
-            except PermissionError:
-                pass
-        os.replace(temporary, target)
-        if hashlib.sha256(target.read_bytes()).hexdigest() != backup.sha256:
-            raise OSError(f"{backup.path} does not match its backup after restoring")
+                _check_target(_lstat(dir_fd, name), backup, owner_may_change)
+                os.replace(temporary, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+            except BaseException:
+                try:
+                    os.unlink(temporary, dir_fd=dir_fd)
+                except OSError:
+                    pass
+                raise
+            os.fsync(dir_fd)
+            fd = os.open(name, _READ_FLAGS, dir_fd=dir_fd)
+            try:
+                written = _read_all(fd)
+            finally:
+                os.close(fd)
+        finally:
+            os.close(dir_fd)
+        if hashlib.sha256(written).hexdigest() != backup.sha256:
+            raise OSError(errno.EIO, f"{backup.path} does not match its backup after restoring")
+        return f"restored from backup, sha256 {str(backup.sha256)[:12]}\u2026 verified"
 
     @staticmethod
     def manual_command(backup: Backup) -> str:
         if backup.stored is None:
             return f"rm {backup.path}"
         return f"cp -p {backup.stored} {backup.path}"
+
+
+def _read_backup(backup: Backup) -> bytes:
+    """The stored copy, only if it is a private regular file reos made, and intact."""
+    assert backup.stored is not None
+    try:
+        fd = os.open(backup.stored, _READ_FLAGS)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise Refused(errno.ELOOP, f"the backup copy {backup.stored} is a symbolic link; "
+                          f"I left {backup.path} alone") from None
+        raise OSError(exc.errno, f"cannot read the backup copy {backup.stored} "
+                      f"({exc.strerror})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid() \
+                or info.st_mode & 0o077:
+            raise Refused(errno.EPERM, f"the backup copy {backup.stored} is not a private "
+                          f"file I made; I left {backup.path} alone")
+        data = _read_all(fd)
+    finally:
+        os.close(fd)
+    if hashlib.sha256(data).hexdigest() != backup.sha256:
+        raise OSError(errno.EIO, f"the backup of {backup.path} is damaged (sha256 mismatch)")
+    return data
+
+
+def _check_target(now: os.stat_result | None, backup: Backup, owner_may_change: bool) -> None:
+    """Refuse when what is at the path now is not what the step left there."""
+    if now is None:  # the step deleted it: put it back
+        return
+    if stat.S_ISLNK(now.st_mode):
+        raise Refused(errno.ELOOP, f"{backup.path} is now a symbolic link; I left it alone")
+    if not stat.S_ISREG(now.st_mode):
+        raise Refused(errno.EEXIST, f"{backup.path} is now {_describe(now)}; I left it alone")
+    if backup.uid is not None and now.st_uid != backup.uid and not owner_may_change:
+        raise Refused(errno.EPERM, f"{backup.path} now belongs to {_user(now.st_uid)}, not "
+                      f"{_user(backup.uid)} as when I backed it up; someone may have replaced "
+                      "it, so I left it alone")
+
+
+def _remove_created(dir_fd: int, name: str, backup: Backup, owner_may_change: bool) -> str:
+    """Remove what the step created, if it is still what the step could have made."""
+    now = _lstat(dir_fd, name)
+    if now is None:
+        return "the file the step created is already gone"
+    if not (stat.S_ISREG(now.st_mode) or stat.S_ISLNK(now.st_mode)):
+        raise Refused(errno.EEXIST, f"{backup.path} is now {_describe(now)}, not the file the "
+                      "step created; I left it alone")
+    if now.st_uid not in (0, os.geteuid()) and not owner_may_change:
+        raise Refused(errno.EPERM, f"{backup.path} belongs to {_user(now.st_uid)}, who did "
+                      "not create it through me; I left it alone")
+    os.unlink(name, dir_fd=dir_fd)  # unlink removes a symbolic link itself, never its target
+    os.fsync(dir_fd)
+    return "removed the file the step created"
+
+
+def _write_temporary(dir_fd: int, name: str, data: bytes, backup: Backup) -> str:
+    """A new file next to the target, created exclusively under an unguessable name."""
+    for _attempt in range(16):
+        temporary = f".{name[:180]}.reos-{secrets.token_hex(8)}"
+        try:
+            fd = os.open(temporary, _CREATE_FLAGS, 0o600, dir_fd=dir_fd)
+        except FileExistsError:
+            continue
+        break
+    else:
+        raise OSError(errno.EEXIST, f"cannot create a temporary file next to {backup.path}")
+    try:
+        _write_all(fd, data)
+        if backup.uid is not None and backup.gid is not None:
+            try:
+                os.fchown(fd, backup.uid, backup.gid)
+            except PermissionError:  # not root: the file stays ours, as the step left it
+                pass
+        if backup.mode is not None:  # after chown, which clears set-id bits
+            os.fchmod(fd, backup.mode)
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        os.unlink(temporary, dir_fd=dir_fd)
+        raise
+    os.close(fd)
+    return temporary
