@@ -112,10 +112,30 @@ def _m003_knowledge(db: sqlite3.Connection) -> None:
     )
 
 
+def _m004_undo_claims(db: sqlite3.Connection) -> None:
+    # who is undoing a transaction (status 'undoing'), so a second `reos undo` keeps off
+    # it and a dead claimer's claim can be taken over; and, per backup, the identity of the
+    # file and of its folder, so a restore can tell that something else was put there
+    _statements(
+        db,
+        """
+        ALTER TABLE transactions ADD COLUMN claim_pid INTEGER;
+        ALTER TABLE transactions ADD COLUMN claim_boot TEXT;
+        ALTER TABLE transactions ADD COLUMN claimed_at TEXT;
+        ALTER TABLE backups ADD COLUMN ino INTEGER;
+        ALTER TABLE backups ADD COLUMN dev INTEGER;
+        ALTER TABLE backups ADD COLUMN dir TEXT;
+        ALTER TABLE backups ADD COLUMN dir_ino INTEGER;
+        ALTER TABLE backups ADD COLUMN dir_dev INTEGER
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_journal", _m001_journal),
     ("002_backups", _m002_backups),
     ("003_knowledge", _m003_knowledge),
+    ("004_undo_claims", _m004_undo_claims),
 ]
 
 

@@ -2,8 +2,16 @@
 
 A step's row (with the prior state of its target and the undo computed from it) is
 inserted before the command starts and completed after, so a crash leaves a record that
-`reos undo` can still act on. Not responsible for computing prior state or undo commands
-(the execution layer hands them in) nor for running anything.
+`reos undo` can still act on.
+
+What is read back is not trusted: the database file can be edited, so every row is
+checked by type as it is read (a damaged field becomes `StepRecord.problems`, never a
+traceback), and a transaction is claimed for undoing with one conditional update under
+a write lock (`claim_undo`), so two `reos undo` at once never revert it twice. A claim
+whose process died is taken over, the way a dead "running" transaction is "interrupted".
+
+Not responsible for computing prior state or undo commands (the execution layer hands
+them in), for judging recorded commands (the gate does), nor for running anything.
 """
 
 from __future__ import annotations
@@ -22,6 +30,10 @@ RUNNING, COMPLETED, FAILED, UNDONE, PARTLY_UNDONE = (
     "running", "completed", "failed", "undone", "partly_undone",
 )
 INTERRUPTED = "interrupted"
+# claimed by a `reos undo` that is still alive; a dead claimer's transaction reads as
+# PARTLY_UNDONE (what it finished is marked per step) and can be claimed again
+UNDOING = "undoing"
+_CLAIMABLE = (COMPLETED, FAILED, PARTLY_UNDONE)
 ROLLED_BACK = "rolled_back"  # failed, and reos undid its completed steps itself
 
 
@@ -61,6 +73,7 @@ class StepRecord:
     exit_code: int | None
     output: str
     backups: list[dict[str, Any]] = field(default_factory=list)  # files saved before it ran
+    problems: list[str] = field(default_factory=list)  # what is wrong with the stored row
 
 
 @dataclass
@@ -74,6 +87,7 @@ class TransactionRecord:
     undoes: int | None
     summary: str | None
     steps: list[StepRecord] = field(default_factory=list)
+    claimed_by: int | None = None  # the pid of the live `reos undo` reverting it
 
     @property
     def undo_steps(self) -> list[StepRecord]:
@@ -109,8 +123,9 @@ class TransactionRecord:
                     "prior_state": s.prior_state,
                     "rollback": s.rollback,
                     "reversible": s.reversible,
-                    "backups": [{k: b[k] for k in ("path", "sha256", "restored")}
+                    "backups": [{k: b.get(k) for k in ("path", "sha256", "restored")}
                                 for b in s.backups],
+                    "problems": list(s.problems),
                 }
                 for s in self.steps
             ],
@@ -186,15 +201,20 @@ class Journal:
         )
 
     def add_backup(self, row: int, backup: dict[str, Any]) -> None:
+        names = [k for k in _BACKUP_COLUMNS if k in backup]
         self.db.connect().execute(
-            "INSERT INTO backups (step, path, stored, sha256, mode, uid, gid)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (row, backup["path"], backup["stored"], backup["sha256"], backup["mode"],
-             backup["uid"], backup["gid"]),
+            f"INSERT INTO backups (step, {', '.join(names)})"
+            f" VALUES (?{', ?' * len(names)})",
+            (row, *(backup[k] for k in names)),
         )
 
-    def mark_restored(self, row: int) -> None:
-        self.db.connect().execute("UPDATE backups SET restored = 1 WHERE step = ?", (row,))
+    def mark_restored(self, row: int, backup_id: int | None = None) -> None:
+        """Mark a step's backups restored (only `backup_id` when given)."""
+        if backup_id is None:
+            self.db.connect().execute("UPDATE backups SET restored = 1 WHERE step = ?", (row,))
+        else:
+            self.db.connect().execute(
+                "UPDATE backups SET restored = 1 WHERE step = ? AND id = ?", (row, backup_id))
 
     def mark_step(self, row: int, status: str) -> None:
         self.db.connect().execute("UPDATE steps SET status = ? WHERE id = ?", (status, row))
@@ -207,8 +227,19 @@ class Journal:
             sql += " WHERE kind = ?"
             args = (kind,)
         rows = conn.execute(sql + " ORDER BY id DESC LIMIT ?", (*args, limit)).fetchall()
+        return self._records(rows)
+
+    def transaction(self, tx_id: int) -> TransactionRecord | None:
+        """One transaction as it is now (re-read: another process may have changed it)."""
+        rows = self.db.connect().execute(
+            "SELECT * FROM transactions WHERE id = ?", (tx_id,)).fetchall()
+        records = self._records(rows)
+        return records[0] if records else None
+
+    def _records(self, rows: list[Any]) -> list[TransactionRecord]:
         if not rows:
             return []
+        conn = self.db.connect()
         ids = [r["id"] for r in rows]
         marks = ",".join("?" * len(ids))
         steps: dict[int, list[StepRecord]] = {i: [] for i in ids}
@@ -228,14 +259,22 @@ class Journal:
         boot = _boot_id()
         out = []
         for r in rows:
-            status = r["status"]
-            if status == RUNNING and (not _alive(r["pid"]) or (r["boot_id"] or "") != boot):
+            status, claimed_by = _text(r["status"]), None
+            if status == RUNNING and not _live(r["pid"], r["boot_id"], boot):
                 status = INTERRUPTED
+            elif status == UNDOING:
+                if _live(r["claim_pid"], r["claim_boot"], boot):
+                    claimed_by = r["claim_pid"]
+                else:
+                    status = PARTLY_UNDONE
             out.append(
                 TransactionRecord(
-                    id=r["id"], request=r["request"], kind=r["kind"], status=status,
-                    started_at=r["started_at"], finished_at=r["finished_at"],
-                    undoes=r["undoes"], summary=r["summary"], steps=steps[r["id"]],
+                    id=r["id"], request=_text(r["request"]), kind=_text(r["kind"]),
+                    status=status, started_at=_text(r["started_at"]),
+                    finished_at=_optional_text(r["finished_at"]),
+                    undoes=r["undoes"] if type(r["undoes"]) is int else None,
+                    summary=_optional_text(r["summary"]), steps=steps[r["id"]],
+                    claimed_by=claimed_by,
                 )
             )
         return out
@@ -243,21 +282,110 @@ class Journal:
     def undoable(self, limit: int = 50) -> list[TransactionRecord]:
         return [t for t in self.transactions(limit=limit, kind="action") if t.undoable]
 
+    def claim_undo(self, tx_id: int, *, own_running: bool = False) -> bool:
+        """Claim a transaction for undoing; False when it is not (or no longer) claimable.
+
+        Atomic across processes: the check and the conditional update run under one write
+        lock (BEGIN IMMEDIATE), so of two concurrent claims exactly one succeeds.
+        Claimable: completed, failed or partly undone; "running" when its process is gone
+        (interrupted) or, with `own_running`, when it is this process's own transaction
+        (rollback on failure); "undoing" when the claimer died.
+        """
+        conn = self.db.connect()
+        boot, me = _boot_id(), os.getpid()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            row = conn.execute(
+                "SELECT kind, status, pid, boot_id, claim_pid, claim_boot FROM transactions"
+                " WHERE id = ?", (tx_id,)).fetchone()
+            status = row["status"] if row is not None else None
+            claimable = row is not None and row["kind"] == "action" and (
+                status in _CLAIMABLE
+                or (status == RUNNING and (not _live(row["pid"], row["boot_id"], boot) or (
+                    own_running and row["pid"] == me and row["boot_id"] == boot)))
+                or (status == UNDOING and not _live(row["claim_pid"], row["claim_boot"], boot))
+            )
+            won = False
+            if claimable:
+                cur = conn.execute(
+                    "UPDATE transactions SET status = ?, claim_pid = ?, claim_boot = ?,"
+                    " claimed_at = ? WHERE id = ? AND status = ?",
+                    (UNDOING, me, boot, now(), tx_id, status))
+                won = cur.rowcount == 1
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return won
+
+
+def _live(pid: object, boot_id: object, boot: str) -> bool:
+    return type(pid) is int and _alive(pid) and (boot_id or "") == boot
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return "" if value is None else str(value)
+
+
+def _optional_text(value: object) -> str | None:
+    return None if value is None else _text(value)
+
 
 def _revertible(step: StepRecord) -> bool:
-    saved = any(not b["restored"] for b in step.backups)
+    saved = any(not b.get("restored") for b in step.backups)
     if step.status == "failed":  # it may have half-changed a file: put that back
         return saved
-    return step.status in ("done", "running") and (bool(step.rollback) or saved)
+    # a damaged row stays listed so that undo reports it instead of skipping it silently
+    return step.status in ("done", "running") and (
+        bool(step.rollback) or saved or bool(step.problems))
+
+
+_BACKUP_COLUMNS = ("path", "stored", "sha256", "mode", "uid", "gid", "ino", "dev", "dir",
+                   "dir_ino", "dir_dev")
+
+
+def _json(raw: object, what: str, problems: list[str]) -> Any:
+    """Decode one JSON column; a damaged one becomes a problem, never an exception."""
+    if raw is None or raw == "":
+        return None
+    if not isinstance(raw, str):
+        problems.append(f"its {what} is not text ({type(raw).__name__})")
+        return None
+    try:
+        return json.loads(raw)
+    except ValueError:
+        problems.append(f"its {what} is not valid JSON")
+        return None
+
+
+def _words(value: object) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(a, str) for a in value)
 
 
 def _step(s: Any) -> StepRecord:
+    problems: list[str] = []
+    argv = _json(s["argv"], "command", problems)
+    if argv is not None and not _words(argv):
+        problems.append(f"its command is not a list of words: {argv!r:.200}")
+        argv = None
+    prior = _json(s["prior_state"], "prior state", problems)
+    if prior is not None and not isinstance(prior, dict):
+        problems.append(f"its prior state is not a set of named values: {prior!r:.200}")
+        prior = None
+    rollback = _json(s["rollback"], "undo command", problems)
+    if rollback is not None and not _words(rollback):
+        problems.append(f"its undo command is not a list of words: {rollback!r:.200}")
+        rollback = None
     return StepRecord(
-        row=s["id"], seq=s["seq"], step_id=s["step_id"], title=s["title"],
-        argv=json.loads(s["argv"]), action=s["action"], target_kind=s["target_kind"],
-        target_name=s["target_name"],
-        prior_state=json.loads(s["prior_state"]) if s["prior_state"] else None,
-        rollback=json.loads(s["rollback"]) if s["rollback"] else None,
-        reversible=bool(s["reversible"]), status=s["status"], exit_code=s["exit_code"],
-        output=s["output"] or "",
+        row=s["id"], seq=s["seq"] if type(s["seq"]) is int else 0,
+        step_id=_text(s["step_id"]), title=_text(s["title"]),
+        argv=argv or [], action=_optional_text(s["action"]),
+        target_kind=_optional_text(s["target_kind"]),
+        target_name=_optional_text(s["target_name"]),
+        prior_state=prior, rollback=rollback or None,
+        reversible=bool(s["reversible"]), status=_text(s["status"]),
+        exit_code=s["exit_code"] if type(s["exit_code"]) is int else None,
+        output=_text(s["output"]), problems=problems,
     )
