@@ -14,6 +14,6 @@ def run(*, as_json: bool = False) -> int:
         emit_json(report.to_dict())
     else:
         say(describe(report))
-    if report.transaction is None:
+    if report.transaction is None or report.busy_with is not None:
         return EXIT_NOTHING
     return EXIT_OK if report.ok else EXIT_FAILED

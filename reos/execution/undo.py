@@ -4,8 +4,18 @@ Runs each completed step's recorded restore command, newest first, as its own jo
 "undo" transaction, and reports exactly what it ran. A restore that fails is reported
 with the command to run by hand and is not retried forever: it no longer blocks undoing
 older transactions.
+
+The journal is read as untrusted input. The transaction is first claimed atomically
+(`Journal.claim_undo`), so a second `reos undo` running at the same moment says it is
+already being undone instead of reverting it twice. Every recorded undo command is judged
+again by the one gate (`reos.safety.gate.admit_argv`) right before it would run; one the
+gate refuses, or a damaged row, is reported and never run. File restores go through
+`BackupStore.restore`, which refuses to write through symbolic links or over a file
+someone else put in place.
+
 Not responsible for computing restore commands (they were computed from prior state
-when the step ran) or for understanding the word "undo".
+when the step ran), for judging commands (the gate does), or for understanding the word
+"undo".
 """
 
 from __future__ import annotations
@@ -16,7 +26,14 @@ from typing import Any
 
 from reos.execution.runner import run_argv
 from reos.model import StepResult, render
-from reos.store.journal import PARTLY_UNDONE, UNDONE, Journal, StepRecord, TransactionRecord
+from reos.store.journal import (
+    PARTLY_UNDONE,
+    UNDOING,
+    UNDONE,
+    Journal,
+    StepRecord,
+    TransactionRecord,
+)
 from reos.system.state import current_state
 
 UNDO_TIMEOUT = 120.0
@@ -28,10 +45,11 @@ class UndoneStep:
     argv: list[str]
     ok: bool
     output: str
+    refused: bool = False  # not run: the gate refused it or its journal row is damaged
 
     def to_dict(self) -> dict[str, object]:
-        return {"title": self.title, "argv": self.argv, "command": render(self.argv),
-                "ok": self.ok, "output": self.output}
+        return {"title": self.title, "argv": self.argv, "command": _shown(self.argv),
+                "ok": self.ok, "refused": self.refused, "output": self.output}
 
 
 @dataclass
@@ -39,18 +57,21 @@ class UndoReport:
     transaction: TransactionRecord | None
     steps: list[UndoneStep] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    busy_with: int | None = None  # pid of another reos already undoing it (nothing done)
 
     @property
     def ok(self) -> bool:
-        return self.transaction is not None and all(s.ok for s in self.steps)
+        return self.transaction is not None and self.busy_with is None \
+            and all(s.ok for s in self.steps)
 
     def to_dict(self) -> dict[str, object]:
         tx = self.transaction
         return {
             "schema": "reos.undo/1",
-            "undone": tx.id if tx else None,
+            "undone": tx.id if tx and self.busy_with is None else None,
             "request": tx.request if tx else None,
             "ok": self.ok,
+            "busy": self.busy_with is not None,
             "steps": [s.to_dict() for s in self.steps],
             "notes": list(self.notes),
             "message": describe(self),
@@ -62,26 +83,49 @@ def _unchanged(step: StepRecord, probe: Callable[[str, str], dict[str, Any] | No
     if step.status != "running" or not step.target_kind or not step.target_name:
         return False
     prior = step.prior_state or {}
-    now = probe(step.target_kind, step.target_name) or {}
+    now = probe(step.target_kind, step.target_name)
+    if not isinstance(now, dict):
+        return False
     keys = ("active", "enabled") if step.target_kind == "service" else ("state",)
     return bool(prior) and all(prior.get(k) == now.get(k) for k in keys)
 
 
 def undo_latest(journal: Journal, run: Callable[..., StepResult] = run_argv,
                 probe: Callable[[str, str], dict[str, Any] | None] | None = None) -> UndoReport:
-    candidates = journal.undoable()
-    if not candidates:
-        return UndoReport(transaction=None)
-    return _undo(journal, candidates[0], run, probe)
+    """Undo the newest action that can be undone; if another reos is undoing it right now,
+    say so and do nothing (never skip to an older one behind its back)."""
+    for tx in journal.transactions(limit=50, kind="action"):
+        if tx.status == UNDOING:
+            return _busy(tx, tx.claimed_by)
+        if tx.undoable:
+            return _claimed(journal, tx.id, run, probe, own_running=False)
+    return UndoReport(transaction=None)
 
 
 def undo_transaction(journal: Journal, tx_id: int,
                      run: Callable[..., StepResult] = run_argv) -> UndoReport:
     """Undo one transaction (rollback on failure: the plan that just failed)."""
-    tx = next((t for t in journal.transactions(limit=20, kind="action") if t.id == tx_id), None)
-    if tx is None or not tx.undo_steps:
+    tx = journal.transaction(tx_id)
+    if tx is None or tx.kind != "action" or not tx.undo_steps:
         return UndoReport(transaction=None)
-    return _undo(journal, tx, run, None)
+    return _claimed(journal, tx_id, run, None, own_running=True)
+
+
+def _claimed(journal: Journal, tx_id: int, run: Callable[..., StepResult],
+             probe: Callable[[str, str], dict[str, Any] | None] | None,
+             own_running: bool) -> UndoReport:
+    if not journal.claim_undo(tx_id, own_running=own_running):
+        now = journal.transaction(tx_id)
+        return _busy(now, now.claimed_by if now else None)
+    # re-read after claiming: a claimer that died may have reverted some steps already
+    tx = journal.transaction(tx_id)
+    assert tx is not None
+    return _undo(journal, tx, run, probe)
+
+
+def _busy(tx: TransactionRecord | None, pid: int | None) -> UndoReport:
+    report = UndoReport(transaction=tx, busy_with=pid or -1)
+    return report
 
 
 def _undo(journal: Journal, tx: TransactionRecord, run: Callable[..., StepResult],
@@ -91,53 +135,116 @@ def _undo(journal: Journal, tx: TransactionRecord, run: Callable[..., StepResult
     seq = 0
     for step in tx.undo_steps:
         ok = True
-        for saved in reversed([b for b in step.backups if not b["restored"]]):
+        for saved in reversed([b for b in step.backups if not b.get("restored")]):
             seq += 1
             ok = _restore(journal, undo_tx, seq, step, saved, report) and ok
-        if step.rollback and step.status != "failed" and _unchanged(step, probe or current_state):
+        refused = False
+        if step.problems and step.status != "failed":
+            seq += 1
+            refused = True
+            _damaged(journal, undo_tx, seq, step, report)
+        elif step.rollback and step.status != "failed" and _unchanged(
+                step, probe or current_state):
             report.notes.append(f"\u201c{step.title}\u201d was interrupted before it changed "
                                 "anything, so there was nothing to revert.")
         elif step.rollback and step.status != "failed":
             seq += 1
-            title = f"Undo \u201c{step.title}\u201d"
-            row = journal.begin_step(undo_tx, seq, f"u{seq}", title, step.rollback,
-                                     target_kind=step.target_kind, target_name=step.target_name)
-            result = run(step.rollback, timeout=UNDO_TIMEOUT, step_id=f"u{seq}")
-            output = (result.stdout + result.stderr).strip()
-            journal.finish_step(row, "done" if result.ok else "failed", result.exit_code, output)
-            report.steps.append(UndoneStep(step.title, step.rollback, result.ok, output))
-            ok = ok and result.ok
-        journal.mark_step(step.row, "undone" if ok else "undo_failed")
+            done = _run_rollback(journal, undo_tx, seq, step, run, report)
+            refused = done is None
+            ok = ok and bool(done)
+        journal.mark_step(step.row, "undo_refused" if refused else
+                          "undone" if ok else "undo_failed")
     ok = all(s.ok for s in report.steps)
     journal.set_status(tx.id, UNDONE if ok else PARTLY_UNDONE)
     journal.finish(undo_tx, "completed" if ok else "failed", describe(report))
     return report
 
 
+def _run_rollback(journal: Journal, undo_tx: int, seq: int, step: StepRecord,
+                  run: Callable[..., StepResult], report: UndoReport) -> bool | None:
+    """Run the step's recorded undo if the gate admits it: True/False, or None (refused)."""
+    from reos.safety.gate import admit_argv
+
+    argv = step.rollback or []
+    title = f"Undo \u201c{step.title}\u201d"
+    row = journal.begin_step(undo_tx, seq, f"u{seq}", title, argv,
+                             target_kind=step.target_kind, target_name=step.target_name)
+    admission = admit_argv(argv, approved=True)
+    if not admission.allowed:
+        output = (f"I didn't run the recorded undo `{render(argv)}` because "
+                  f"{admission.reason or 'the safety check refused it'}; check it and run "
+                  "it by hand if it is right")
+        journal.finish_step(row, "blocked", None, output)
+        report.steps.append(UndoneStep(step.title, argv, False, output, refused=True))
+        return None
+    result = run(argv, timeout=UNDO_TIMEOUT, step_id=f"u{seq}")
+    output = (result.stdout + result.stderr).strip()
+    journal.finish_step(row, "done" if result.ok else "failed", result.exit_code, output)
+    report.steps.append(UndoneStep(step.title, argv, result.ok, output))
+    return result.ok
+
+
+def _damaged(journal: Journal, undo_tx: int, seq: int, step: StepRecord,
+             report: UndoReport) -> None:
+    """A step whose journal row is damaged: say what is wrong, run nothing."""
+    output = ("its journal record is damaged (" + "; ".join(step.problems) + "), so I "
+              "didn't run anything for it; check what it changed and undo that by hand")
+    row = journal.begin_step(undo_tx, seq, f"u{seq}", f"Undo \u201c{step.title}\u201d",
+                             ["#", "damaged", "journal", "row", str(step.row)])
+    journal.finish_step(row, "blocked", None, output)
+    report.steps.append(UndoneStep(step.title, [], False, output, refused=True))
+
+
 def _restore(journal: Journal, undo_tx: int, seq: int, step: StepRecord,
              saved: dict[str, object], report: UndoReport) -> bool:
-    from reos.safety.backups import Backup, BackupStore
+    from reos.safety.backups import Backup, BackupStore, may_change_owner
 
-    backup = Backup(**{k: saved[k] for k in ("path", "stored", "sha256", "mode", "uid",
-                                             "gid")})  # type: ignore[arg-type]
+    try:
+        backup = Backup.from_dict(saved)
+    except ValueError as exc:
+        where = saved.get("path") if isinstance(saved.get("path"), str) else "a file"
+        output = f"the journal's record of the backup of {where} is damaged ({exc}); " \
+            "I didn't touch the file"
+        row = journal.begin_step(undo_tx, seq, f"u{seq}", "Restore a file",
+                                 ["#", "damaged", "backup", "row", str(saved.get("id"))])
+        journal.finish_step(row, "blocked", None, output)
+        report.steps.append(UndoneStep(f"Restore a file for \u201c{step.title}\u201d", [],
+                                       False, output, refused=True))
+        return False
     equivalent = BackupStore.manual_command(backup).split()
     title = f"Restore {backup.path}" if backup.existed else f"Remove {backup.path}"
     row = journal.begin_step(undo_tx, seq, f"u{seq}", title, equivalent)
+    refused = False
     try:
-        BackupStore.restore(backup)
-        ok, output = True, (f"restored from backup, sha256 {str(backup.sha256)[:12]}\u2026 "
-                            "verified" if backup.existed else "removed the file the step created")
+        output = BackupStore.restore(backup, owner_may_change=may_change_owner(step.argv))
+        ok = True
     except OSError as exc:
-        ok, output = False, str(exc)
-    journal.finish_step(row, "done" if ok else "failed", 0 if ok else 1, output)
+        from reos.safety.backups import Refused
+
+        refused = isinstance(exc, Refused)
+        ok, output = False, (exc.strerror or str(exc))
+        if refused and backup.stored:
+            output += f" (the saved copy is {backup.stored})"
+    journal.finish_step(row, "done" if ok else "blocked" if refused else "failed",
+                        0 if ok else None if refused else 1, output)
     if ok:
-        journal.mark_restored(step.row)
-    report.steps.append(UndoneStep(title, equivalent, ok, output))
+        backup_id = saved.get("id")
+        journal.mark_restored(step.row, backup_id if type(backup_id) is int else None)
+    report.steps.append(UndoneStep(title, equivalent, ok, output, refused=refused))
     return ok
+
+
+def _shown(argv: list[str]) -> str:
+    return render(argv) if argv else ""
 
 
 def describe(report: UndoReport) -> str:
     tx = report.transaction
+    if report.busy_with is not None:
+        request = f"\u201c{tx.request}\u201d" if tx else "That transaction"
+        who = f" (process {report.busy_with})" if report.busy_with > 0 else ""
+        return (f"{request} is already being undone by another reos{who}, or was just "
+                "undone; I left it alone.")
     if tx is None:
         return "Nothing to undo: I haven't changed anything that can be reverted."
     done = [s for s in report.steps if s.ok]
@@ -151,6 +258,9 @@ def describe(report: UndoReport) -> str:
         lines += [f"  ({s.output})  {s.title}" if s.argv[:1] in (["cp"], ["rm"])
                   else f"  (ran: {render(s.argv)})" for s in done]
     for s in failed:
+        if s.refused:  # never suggest running what was refused or what a damaged row holds
+            lines.append(f"Didn't undo \u201c{s.title}\u201d: {s.output}.")
+            continue
         lines.append(f"Couldn't undo \u201c{s.title}\u201d: {s.output or 'it failed'}.")
         lines.append(f"  To do it by hand, run: {render(s.argv)}")
     lines += report.notes
