@@ -12,6 +12,7 @@
 # bed cannot be built here (the tests then skip, or fail under REOS_REQUIRE_TESTBED=1).
 set -u
 VERSION=3
+REPO_VERSION=$VERSION.1  # the repository's contents; the image does not change with it
 IMAGE=reos-test/debian-systemd:$VERSION
 STATE_DIR=${REOS_TESTBED_DIR:-/var/tmp/reos-testbed}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -96,11 +97,16 @@ fi
 
 # -- 3: the local apt repository -----------------------------------------------------------
 repo="$STATE_DIR/repo"
-if [ ! -s "$repo/Packages" ] || [ "$(cat "$repo/.version" 2>/dev/null)" != "$VERSION" ]; then
-  rm -rf "$repo" && mkdir -p "$repo"
+if [ ! -s "$repo/Packages" ] || [ "$(cat "$repo/.version" 2>/dev/null)" != "$REPO_VERSION" ]; then
+  # rebuilt in place, never removed: running beds have this very directory mounted
+  mkdir -p "$repo"
   work=$(mktemp -d)
   make_deb() {  # name version depends [file-path file-content]
     local name=$1 version=$2 depends=$3 dir="$work/$1"
+    # kept as built: a running bed may have indexed its hash (a changed package needs a
+    # new version)
+    [ -s "$repo/${name}_${version}_all.deb" ] && return 0
+    rm -rf "$dir"
     mkdir -p "$dir/DEBIAN" "$dir/usr/share/doc/$name"
     {
       echo "Package: $name"; echo "Version: $version"; echo "Architecture: all"
@@ -120,6 +126,11 @@ if [ ! -s "$repo/Packages" ] || [ "$(cat "$repo/.version" 2>/dev/null)" != "$VER
   make_deb reos-demo-tool 2.1 "reos-demo-lib, reos-demo-extra" /etc/reos-demo-tool.conf "colour = blue"
   make_deb reos-demo-solo 0.5 "" /usr/share/reos-demo-solo/data "solo"
   make_deb reos-demo-keep 3.0 "" /usr/share/reos-demo-keep/data "keep"
+  # a library in two versions and an app that needs it: removing the library takes the app,
+  # and undo must bring back the version that was installed, not the newest
+  make_deb reos-demo-base 1.0 "" /usr/share/reos-demo-base/data "base 1.0"
+  make_deb reos-demo-base 1.1 "" /usr/share/reos-demo-base/data "base 1.1"
+  make_deb reos-demo-app 1.0 "reos-demo-base" /usr/share/reos-demo-app/data "app"
   "$PYTHON" - "$repo" <<'INDEX'
 import hashlib, subprocess, sys
 from pathlib import Path
@@ -132,9 +143,10 @@ for deb in sorted(repo.glob("*.deb")):
     entries.append(f"{control}\nFilename: ./{deb.name}\nSize: {len(data)}\n"
                    f"MD5sum: {hashlib.md5(data).hexdigest()}\n"
                    f"SHA256: {hashlib.sha256(data).hexdigest()}\n")
-(repo / "Packages").write_text("\n".join(entries))
+(repo / "Packages.tmp").write_text("\n".join(entries))
+(repo / "Packages.tmp").rename(repo / "Packages")
 INDEX
-  echo "$VERSION" > "$repo/.version"
+  echo "$REPO_VERSION" > "$repo/.version"
   rm -rf "$work"
   say "built the local apt repository ($(ls "$repo"/*.deb | wc -l) packages)"
 fi
