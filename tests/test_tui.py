@@ -62,6 +62,7 @@ async def test_request_plan_approve_results_then_undo(containers: Containers) ->
 
 @pytest.mark.docker
 async def test_deny_by_key_changes_nothing(containers: Containers) -> None:
+    """ctrl+n declines (a bare "n" now goes into the input, where the focus stays)."""
     name = containers.run("svc")
     app = ReosApp(ReasoningEngine(Settings()))
     async with app.run_test(size=(110, 45)) as pilot:
@@ -69,7 +70,7 @@ async def test_deny_by_key_changes_nothing(containers: Containers) -> None:
         await type_line(pilot, f"stop {name}")
         await settle(app, pilot)
         assert len(app.query(PlanCard)) == 1
-        await pilot.press("n")
+        await pilot.press("ctrl+n")
         await settle(app, pilot)
         assert said(app)[-1] == "Okay, I won't do that. Nothing was changed."
         assert containers.state(name) == "running"

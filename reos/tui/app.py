@@ -1,16 +1,28 @@
 """The reos chat app: a log of the conversation, an input line, and plan cards.
 
 Requests go to `ReasoningEngine.respond` in a worker thread; step events come back
-through `call_from_thread` as they happen. Approval comes from the plan card (buttons
-or keys) or from typing "yes" / "no".
+through `call_from_thread` as they happen.
+
+Approval is only ever on purpose. The focus stays in the input when a plan appears, so
+nothing the person is typing is lost and Enter can never approve: a plan runs when the
+person types "yes" (the engine reads whole-utterance yes / no), presses ctrl+y (shown in
+the footer while a plan waits), clicks Approve, or moves the focus onto the card and
+activates its button. Enter on an empty input only says how to approve; any other text
+is a new request and the plan keeps waiting (the card says so). While the engine is
+working, a submitted line stays in the input instead of being sent or dropped.
+
+Everything shown goes through `reos.text.clean` (in the widgets) and is rendered without
+markup. Not responsible for what a plan means or whether it may run: the engine is.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from textual import work
 from textual.app import App, ComposeResult
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Footer, Header, Input
@@ -18,7 +30,9 @@ from textual.widgets import Footer, Header, Input
 from reos.engine import ReasoningEngine, Reply
 from reos.errors import ReosError
 from reos.execution.events import Event, Notice, Said, StepFinished, StepOutput, StepStarted
+from reos.model import Plan
 from reos.reasoning import conversation
+from reos.text import clean
 from reos.tui.widgets import Bubble, PlanCard
 
 GREETING = (
@@ -26,6 +40,9 @@ GREETING = (
     "\u201cwhat containers are running\u201d, \u201cstop the nextcloud containers\u201d or "
     "\u201cundo\u201d."
 )
+SHORT_HINT = "type yes to run it, no to cancel (or ctrl+y / ctrl+n)."
+STILL_WORKING = "Still working on the last request \u2014 what you typed is kept; send it " \
+    "again when I'm done."
 
 
 class ReosApp(App[None]):
@@ -35,7 +52,11 @@ class ReosApp(App[None]):
     #log { height: 1fr; padding: 1 1 0 1; }
     #prompt { dock: bottom; margin: 0 1 1 1; }
     """
-    BINDINGS = [("ctrl+q", "quit", "Quit")]
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit"),
+        Binding("ctrl+y", "approve", "Approve plan"),
+        Binding("ctrl+n", "deny", "Deny plan"),
+    ]
 
     @dataclass
     class Replied(Message):
@@ -58,17 +79,29 @@ class ReosApp(App[None]):
     def __init__(self, engine: ReasoningEngine) -> None:
         super().__init__()
         self.engine = engine
+        self.busy = False  # an utterance or an approval is with the engine
 
     def compose(self) -> ComposeResult:
+        log = VerticalScroll(Bubble(GREETING, "reos"), id="log")
+        log.can_focus = False  # a click in the conversation must not take the typing away
         yield Header()
-        yield VerticalScroll(Bubble(GREETING, "reos"), id="log")
+        yield log
         yield Input(placeholder="Ask reos\u2026  (e.g. what containers are running)",
                     id="prompt")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#prompt", Input).focus()
+        self.prompt.focus()
         self.look_around()
+
+    @property
+    def prompt(self) -> Input:
+        return self.query_one("#prompt", Input)
+
+    @property
+    def waiting(self) -> Plan | None:
+        """The plan waiting for approval, when there is one and nothing else is running."""
+        return None if self.busy else self.engine.pending
 
     # -- showing -------------------------------------------------------------------
     def say(self, text: str, who: str = "reos") -> None:
@@ -94,6 +127,21 @@ class ReosApp(App[None]):
         elif isinstance(event, Notice):
             self.say(event.text, "problem")
 
+    def tell(self, text: str) -> None:
+        """A short notification (toast), never interpreted as markup."""
+        self.notify(clean(text), markup=False)
+
+    def _sync_cards(self, reply: Reply | None = None) -> None:
+        """Close every open card whose plan is no longer the one the engine holds."""
+        pending = self.engine.pending
+        for card in self.query(PlanCard):
+            if card.closed or card.plan is pending:
+                continue
+            ran = reply is not None and reply.plan is card.plan and reply.report is not None
+            card.close("Approved: it ran (see below)." if ran
+                       else "Not run: this plan is no longer waiting.")
+        self.refresh_bindings()
+
     # -- workers -------------------------------------------------------------------
     @work(thread=True, exclusive=True, exit_on_error=False, group="engine")
     def look_around(self) -> None:
@@ -107,56 +155,101 @@ class ReosApp(App[None]):
                     f"on {snap.host.get('hostname', 'this machine')} ({running} running).")
         self.post_message(self.Looked(text))
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="engine")
-    def ask_engine(self, text: str) -> None:
-        self._call(lambda: self.engine.respond(text, self._relay))
+    def _start(self, job: Callable[[], Reply]) -> None:
+        self.busy = True
+        self.refresh_bindings()
+        self._engine_worker(job)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="engine")
-    def approve_pending(self, approved: bool) -> None:
-        self._call(lambda: self.engine.approve(self._relay) if approved
-                   else self.engine.decline())
-
-    def _call(self, job) -> None:  # noqa: ANN001 - a zero-argument callable returning Reply
+    def _engine_worker(self, job: Callable[[], Reply]) -> None:
         try:
             self.post_message(self.Replied(job()))
         except ReosError as exc:
             self.post_message(self.Failed(exc))
+        except Exception as exc:  # the chat must come back to life after any failure
+            self.post_message(self.Failed(ReosError(f"Something went wrong: {exc}")))
+
+    def ask_engine(self, text: str) -> None:
+        self._start(lambda: self.engine.respond(text, self._relay))
+
+    def approve_pending(self, approved: bool) -> None:
+        self._start(lambda: self.engine.approve(self._relay) if approved
+                    else self.engine.decline())
 
     def _relay(self, event: Event) -> None:
         self.call_from_thread(self.show_event, event)
 
+    # -- deciding ------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("approve", "deny"):
+            return self.waiting is not None  # shown in the footer only while a plan waits
+        return True
+
+    def action_approve(self) -> None:
+        self._decide(self.waiting, True)
+
+    def action_deny(self) -> None:
+        self._decide(self.waiting, False)
+
+    def _decide(self, plan: Plan | None, approved: bool) -> None:
+        """Approve or decline `plan`, if it is still the one waiting and nothing is running."""
+        if plan is None or plan is not self.waiting:
+            return
+        for card in self.query(PlanCard):
+            if card.plan is plan and not card.closed:
+                card.close("Approved: running it." if approved
+                           else "Declined: nothing was changed.")
+        self.approve_pending(approved)
+
     # -- reacting ------------------------------------------------------------------
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
-        event.input.value = ""
-        if not text:
+        if self.busy:
+            self.tell(STILL_WORKING)  # the line stays in the input, neither sent nor lost
             return
+        if not text:
+            if self.waiting is not None:
+                self.say(f"A plan is waiting: {SHORT_HINT}", "hint")
+            return
+        event.input.value = ""
         self.say(f"You: {text}", "you")
-        for card in self.query(PlanCard):  # typing instead of pressing a button
-            card.remove()
         self.ask_engine(text)
 
     def on_reos_app_replied(self, message: Replied) -> None:
+        self.busy = False
         reply = message.reply
-        if reply.awaiting_approval and reply.plan is not None:
+        self._sync_cards(reply)
+        if reply.awaiting_approval and reply.plan is not None \
+                and reply.plan is self.engine.pending:
+            before = reply.text.partition(reply.plan.message)[0].strip()
+            if before:
+                self.say(before)
             log = self.query_one("#log", VerticalScroll)
-            log.mount(PlanCard(reply.plan.message))
+            log.mount(PlanCard(reply.plan.message, reply.plan))
             log.scroll_end(animate=False)
         else:
             self.say(reply.text)
-            self.query_one("#prompt", Input).focus()
+            if self.engine.pending is not None:  # something else was said; the plan waits
+                self.say(f"The plan above is still waiting: {SHORT_HINT}", "hint")
+        self.refresh_bindings()
+        if self.focused is None or self.focused.disabled:
+            self.prompt.focus()
 
     def on_reos_app_failed(self, message: Failed) -> None:
+        self.busy = False
+        self._sync_cards()
         self.say(str(message.error), "problem")
+        if self.focused is None or self.focused.disabled:
+            self.prompt.focus()
 
     def on_reos_app_looked(self, message: Looked) -> None:
         self.say(message.text)
 
-    def on_plan_card_approved(self, _message: PlanCard.Approved) -> None:
-        self.approve_pending(True)
+    def on_plan_card_approved(self, message: PlanCard.Approved) -> None:
+        self._decide(message.plan, True)
 
-    def on_plan_card_denied(self, _message: PlanCard.Denied) -> None:
-        self.approve_pending(False)
+    def on_plan_card_denied(self, message: PlanCard.Denied) -> None:
+        self._decide(message.plan, False)
 
 
 def run_tui() -> int:
