@@ -201,8 +201,9 @@ def _check_undo(plan: Any, step: Step, manager: str | None, taken: dict[str, str
     if lost:
         step.reversible = False
         step.rollback = None
+        those = "that version" if len(lost) == 1 else "those versions"
         plan.notes.append(f"Undo can't bring back {some_names(lost)}: no package source "
-                          "offers that version any more")
+                          f"offers {those}")
         return
     rollback = reinstall_argv(manager, pinned)
     if rollback and step.needs_root:
