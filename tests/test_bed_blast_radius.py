@@ -1,0 +1,107 @@
+"""The blast radius of package removals, with real apt and dpkg in the Debian test bed:
+what a removal takes is said before approval, removing what reos runs on is high risk,
+undo reinstalls every package a removal took at the version it had, and a version no
+source offers any more is said to be beyond undo before anything runs."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = [pytest.mark.docker, pytest.mark.slow]
+
+
+def _interpreter_owner(bed) -> str:
+    """The package that owns the real file of the interpreter reos runs on in the bed."""
+    real = bed.run("readlink", "-f", "/opt/reos/bin/python3", check=True).stdout.strip()
+    return bed.run("dpkg", "-S", real, check=True).stdout.split(":", 1)[0]
+
+
+def test_removing_the_interpreter_reos_runs_on_is_high_risk_and_not_run(bed) -> None:
+    owner = _interpreter_owner(bed)
+    version = bed.installed(owner)
+    assert version is not None
+    plan = bed.reos_json("plan", f"uninstall {owner}")
+    step = plan["steps"][0]
+    assert plan["risk"] == "high" and step["risk"] == "high"
+    why = next(line for line in plan["message"].splitlines() if line.startswith("Heads up"))
+    assert "which reos itself runs on" in why and owner in why
+    also = step["also_affects"]
+    assert len(also) >= 5 and "python3" in also and "python3-minimal" in also
+    # the bed's only package source is the local test repository: nothing of Python is in
+    # it, so undo could not reinstall any of these, and the plan says so
+    assert step["reversible"] is False and step["rollback"] is None
+    assert "Undo can't bring back" in plan["message"]
+    assert "This cannot be undone" in plan["message"]
+    refused = bed.reos("plan", f"uninstall {owner}")  # no terminal to approve on
+    assert refused.returncode != 0
+    assert "Nothing was run" in refused.stdout + refused.stderr
+    assert bed.installed(owner) == version
+
+
+def test_removing_a_library_takes_its_app_and_undo_brings_both_back_pinned(bed) -> None:
+    # the repository offers reos-demo-base 1.0 and 1.1; 1.0 is what is installed
+    bed.run("apt-get", "install", "-y", "reos-demo-app", "reos-demo-base=1.0", check=True)
+    try:
+        plan = bed.reos_json("plan", "uninstall reos-demo-base")
+        step = plan["steps"][0]
+        assert step["also_affects"] == ["reos-demo-app"]
+        assert step["reversible"] is True
+        assert step["rollback"]["argv"] == ["apt-get", "install", "-y", "--allow-downgrades",
+                                            "reos-demo-app=1.0", "reos-demo-base=1.0"]
+        assert "also removes reos-demo-app" in plan["message"]
+        as_bob = bed.reos_json("plan", "uninstall reos-demo-base", user="bob",
+                               home="/tmp/bob-home")
+        assert as_bob["steps"][0]["rollback"]["argv"][:3] == ["sudo", "-n", "apt-get"]
+
+        done = bed.reos("plan", "--yes", "uninstall reos-demo-base")
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert bed.installed("reos-demo-base") is None
+        assert bed.installed("reos-demo-app") is None
+        history = bed.reos_json("history")
+        removal = next(t for t in history["transactions"]
+                       if t["request"] == "uninstall reos-demo-base")
+        assert removal["steps"][0]["prior_state"]["removed_packages"] == {
+            "reos-demo-app": "1.0", "reos-demo-base": "1.0"}
+
+        undo = bed.reos("undo")
+        assert undo.returncode == 0, undo.stdout + undo.stderr
+        assert "reos-demo-base=1.0" in undo.stdout and "reos-demo-app=1.0" in undo.stdout
+        assert bed.installed("reos-demo-base") == "1.0"  # not the newer 1.1 on offer
+        assert bed.installed("reos-demo-app") == "1.0"
+    finally:
+        bed.run("apt-get", "purge", "-y", "reos-demo-app", "reos-demo-base")
+
+
+LOCAL_DEB = """set -e
+d=$(mktemp -d)
+mkdir -p "$d/DEBIAN" "$d/usr/share/reos-demo-local"
+printf 'Package: reos-demo-local\\nVersion: 0.9\\nArchitecture: all\\n' > "$d/DEBIAN/control"
+printf 'Maintainer: reos tests <tests@reos.invalid>\\n' >> "$d/DEBIAN/control"
+printf 'Description: installed by hand, from no repository\\n' >> "$d/DEBIAN/control"
+echo local > "$d/usr/share/reos-demo-local/data"
+dpkg-deb --root-owner-group --build "$d" /tmp/reos-demo-local_0.9_all.deb
+dpkg -i /tmp/reos-demo-local_0.9_all.deb
+"""
+
+
+def test_a_version_no_source_offers_is_beyond_undo_before_approval(bed) -> None:
+    bed.run("sh", "-c", LOCAL_DEB, check=True)
+    try:
+        assert bed.installed("reos-demo-local") == "0.9"
+        plan = bed.reos_json("plan", "uninstall reos-demo-local")
+        step = plan["steps"][0]
+        assert step["reversible"] is False and step["rollback"] is None
+        assert "Undo can't bring back reos-demo-local 0.9" in plan["message"]
+        assert "This cannot be undone" in plan["message"]
+
+        done = bed.reos("plan", "--yes", "uninstall reos-demo-local")
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert bed.installed("reos-demo-local") is None
+        history = bed.reos_json("history")
+        removal = next(t for t in history["transactions"]
+                       if t["request"] == "uninstall reos-demo-local")
+        assert removal["steps"][0]["prior_state"]["removed_packages"] == {
+            "reos-demo-local": "0.9"}
+        assert removal["steps"][0]["rollback"] is None  # as promised: no undo
+    finally:
+        bed.run("dpkg", "--purge", "reos-demo-local")
