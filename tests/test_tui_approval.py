@@ -162,17 +162,25 @@ async def test_enter_while_working_keeps_the_line(containers: Containers) -> Non
 
 # -- a real terminal -------------------------------------------------------------------
 class Terminal:
-    """The installed `reos` in a tmux pane of its own tmux server (socket -L)."""
+    """A command (by default the installed `reos` chat) in a pane of its own tmux server.
 
-    def __init__(self, home: Path) -> None:
+    The server has its own socket (-L) and config: the pane stays after the command ends
+    (so its last screen can be read) and OSC 52 clipboard writes are honoured, so an
+    escape sequence that reached this terminal shows up as a pane title or a paste buffer.
+    """
+
+    def __init__(self, home: Path, argv: list[str] | None = None) -> None:
         self.socket = f"reos-test-{uuid.uuid4().hex[:8]}"
+        self.config = home.parent / f"{self.socket}.conf"
+        self.config.write_text("set -g remain-on-exit on\nset -g set-clipboard on\n")
         # argv, not a shell command line: tmux execs several arguments directly
         self.tmux(["new-session", "-d", "-x", "140", "-y", "42", "-s", "reos",
-                   "env", f"REOS_HOME={home}", "REOS_LLM=off", str(REOS_BIN)])
+                   "env", f"REOS_HOME={home}", "REOS_LLM=off",
+                   *(argv or [str(REOS_BIN)])])
 
     def tmux(self, args: list[str]) -> str:
-        done = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True,
-                              text=True, timeout=30)
+        done = subprocess.run(["tmux", "-L", self.socket, "-f", str(self.config), *args],
+                              capture_output=True, text=True, timeout=30)
         assert done.returncode == 0, done.stderr
         return done.stdout
 
@@ -196,20 +204,32 @@ class Terminal:
             time.sleep(0.2)
 
     def alive(self) -> bool:
-        return subprocess.run(["tmux", "-L", self.socket, "has-session", "-t", "reos"],
-                              capture_output=True, timeout=30).returncode == 0
+        """Whether the command in the pane is still running."""
+        return self.tmux(["display", "-p", "-t", "reos", "#{pane_dead}"]).strip() == "0"
+
+    def title(self) -> str:
+        return self.tmux(["display", "-p", "-t", "reos", "#{pane_title}"]).strip()
+
+    def buffers(self) -> str:
+        """tmux's paste buffers: where an OSC 52 clipboard write would land."""
+        return self.tmux(["list-buffers"])
 
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True,
                        timeout=30)
+        self.config.unlink(missing_ok=True)
 
 
-@pytest.fixture
-def terminal(reos_home: Path) -> Iterator[Terminal]:
+def need_tmux() -> None:
     if shutil.which("tmux") is None:
         conftest.testbed_unavailable("tmux is not installed (apt-get install tmux)")
     if not os.access(REOS_BIN, os.X_OK):
         conftest.testbed_unavailable(f"{REOS_BIN} is not installed")
+
+
+@pytest.fixture
+def terminal(reos_home: Path) -> Iterator[Terminal]:
+    need_tmux()
     term = Terminal(reos_home)
     yield term
     term.close()
