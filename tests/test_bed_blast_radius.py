@@ -5,6 +5,8 @@ source offers any more is said to be beyond undo before anything runs."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 pytestmark = [pytest.mark.docker, pytest.mark.slow]
@@ -105,3 +107,32 @@ def test_a_version_no_source_offers_is_beyond_undo_before_approval(bed) -> None:
         assert removal["steps"][0]["rollback"] is None  # as promised: no undo
     finally:
         bed.run("dpkg", "--purge", "reos-demo-local")
+
+
+GUARD = """
+import json
+from reos.execution.package_guard import kernel_meta, protected
+print(json.dumps({"vital": protected("apt"),
+                  "meta": sorted(kernel_meta("apt", ["reos-demo-app", "reos-demo-keep"],
+                                             {"reos-demo-base"}))}))
+"""
+
+
+def test_what_reos_needs_is_found_from_dpkg_in_the_bed(bed) -> None:
+    bed.run("apt-get", "install", "-y", "reos-demo-app", "reos-demo-keep", check=True)
+    try:
+        done = bed.run("/opt/reos/bin/python", "-c", GUARD, check=True,
+                       env={"SSH_CONNECTION": "192.0.2.7 50022 192.0.2.1 22"})
+        found = json.loads(done.stdout)
+    finally:
+        bed.run("apt-get", "purge", "-y", "reos-demo-app", "reos-demo-base", "reos-demo-keep")
+    vital = found["vital"]
+    assert vital[_interpreter_owner(bed)] == "which reos itself runs on"
+    assert vital["systemd-sysv"] == vital["systemd"] == "the init system"
+    assert vital["sudo"] == "which provides the sudo command"
+    assert vital["dpkg"] == vital["apt"] == "the package manager itself"
+    assert vital["openssh-server"] == "the SSH server you are connected through"
+    assert "nginx-light" not in vital and "cron" not in vital
+    # a package that depends on a "kernel" package is its meta package; one that does not
+    # is not (dpkg's real Depends fields, with reos-demo-base standing in for the kernel)
+    assert found["meta"] == ["reos-demo-app"]

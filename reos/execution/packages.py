@@ -154,7 +154,7 @@ def judge_removal(plan: Any, step: Step, manager: str | None,
     taken = dict(sim.removed) if sim is not None else {}
     if sim is None:
         plan.notes.append(f"I couldn't preview what \u201c{step.title}\u201d takes with it "
-                          f"({manager or 'this package manager'} has no dry run I can read); "
+                          f"(no dry run from {manager or 'a known package manager'} I could read); "
                           "undo will reinstall whatever it really removes")
     elif sim.problem:
         plan.notes.append(f"\u201c{step.title}\u201d will likely fail: {sim.problem}")
