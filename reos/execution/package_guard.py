@@ -80,14 +80,11 @@ def parse_dpkg_search(text: str) -> dict[str, set[str]]:
 
 
 def owners(manager: str | None, paths: list[str]) -> set[str]:
-    """The packages that own any of `paths` (files nobody owns are simply not counted)."""
+    """The rpm or pacman packages that own any of `paths` (files nobody owns are simply
+    not counted; dpkg's answer names each path, so `protected` asks it once for all)."""
     wanted = _variants([p for p in paths if p])
     if not wanted:
         return set()
-    if manager == "apt":
-        done = _read(["dpkg", "-S", *wanted])
-        found = parse_dpkg_search(done.stdout) if done is not None else {}
-        return set().union(*found.values()) if found else set()
     if manager in ("dnf", "zypper"):
         done = _read(["rpm", "-qf", "--qf", "%{NAME}\n", *wanted])
     elif manager == "pacman":
