@@ -2,8 +2,11 @@
 
 Built-in templates live in `templates/` (shipped inside the package as
 `reos/templates`); the user's in `~/.config/reos/templates/` extend them, and a user
-intent or recipe with the same name replaces the built-in one. A broken file is
-reported with its name and skipped; it never stops reos.
+intent or recipe with the same name replaces the built-in one. Every key is checked by
+type (`template_schema`); a broken file is reported with its name, line and key and
+skipped; it never stops reos. Patterns run on RE2, so matching takes linear time in the
+request whatever a pattern says; a pattern RE2 cannot run (backreferences, lookarounds)
+is reported, not run on a backtracking engine.
 
 Not responsible for deciding which template applies (the understanders do) or for
 filling recipes with targets (the plan builder does).
@@ -18,30 +21,46 @@ from pathlib import Path
 from typing import Any
 
 from reos import paths
+from reos.reasoning import template_schema as schema
+from reos.reasoning.template_schema import KINDS, RISKS, SLOT, TemplateError, Where
 
-SLOT = "{name}"  # the only placeholder a recipe's argv may hold: a validated target name
-_TOOL_FORMATS = re.compile(r"\{\{.*?\}\}|[$%]\{[^}]*\}")
-KINDS = {"query", "action", "refuse"}
-RISKS = {"safe", "low", "medium", "high", "critical"}
+__all__ = ["KINDS", "RISKS", "SLOT", "Pattern", "PatternError", "TemplateError", "TemplateSet",
+           "load", "load_file"]
 
-
+# These scan pattern *sources* (at most MAX_PATTERN_CHARS each), never request text.
 _ESCAPES = re.compile(r"\\x[0-9a-fA-F]{2}|\\[a-zA-Z]|\\.|\(\?P<\w+>|\(\?[:=!]|\[[^\]]*\]")
 _WORDS = re.compile(r"[a-z0-9]+")
 _LITERAL = re.compile(r"([a-z0-9][a-z0-9'/-]*[a-z0-9]|[a-z0-9]{2})([?*]|\{0)?")
 
 
+class PatternError(ValueError):
+    """A pattern reos will not run; the message completes "the pattern ... "."""
+
+
+def _compile(source: str) -> Any:
+    """The pattern on RE2: linear time in the text, case-insensitive."""
+    import re2  # deferred: only a request that gets past the literal gate needs it
+
+    options = re2.Options()
+    options.case_sensitive = False
+    options.log_errors = False  # RE2 would print parse errors to stderr itself
+    return re2.compile(source, options)
+
+
 class Pattern:
     """A request pattern, compiled on first use and only tried when it could match.
 
-    Compiling all 160-odd built-in patterns costs ~25 ms, more than `reos plan` may
+    Compiling all 160-odd built-in patterns costs milliseconds `reos plan` should not
     spend starting up. Every pattern contains literal words, at least one of which must
     occur in any text it matches; `could_match` checks those with plain substring
-    tests, so most patterns are never compiled for a given request.
+    tests, so most patterns are never compiled for a given request. Matching runs on
+    RE2: Python's backtracking engine takes seconds to minutes on some built-in patterns
+    (`is\\s+(?P<targets>.+?)\\s+installed`) given "is" and a few thousand spaces.
     """
 
     def __init__(self, source: str):
         self.source = source
-        self._compiled: re.Pattern[str] | None = None
+        self._compiled: Any = None
         words: set[str] = set()
         for word, optional_tail in _LITERAL.findall(_ESCAPES.sub(" ", source.lower())):
             words.add(word)
@@ -53,7 +72,24 @@ class Pattern:
         self.short = frozenset(w for w in words if 0 < len(w) <= 2)
 
     def check(self) -> None:
-        re.compile(self.source)  # raises re.error for a broken template
+        """Compile now; raise PatternError saying why reos cannot run the pattern."""
+        import re2
+
+        try:
+            _compile(self.source)  # alone first: "a)|(b" must not pass once wrapped
+            self._compiled = _compile(rf"^(?:{self.source})$")
+        except re2.error as exc:
+            said = exc.args[0] if exc.args else ""
+            said = said.decode("utf-8", "replace") if isinstance(said, bytes) else str(said)
+            try:
+                re.compile(self.source)
+            except (re.error, RecursionError, OverflowError) as bad:
+                raise PatternError(f"is not a valid pattern ({bad})") from None
+            if "too large" in said or "repetition size" in said:
+                raise PatternError(f"is too large for reos to run ({said})") from None
+            raise PatternError("uses a construct reos can't run in linear time"
+                               f" ({said}); backreferences and lookarounds are not"
+                               " supported") from None
 
     def could_match(self, lowered: str) -> bool:
         if not self.words and not self.short:
@@ -62,15 +98,16 @@ class Pattern:
             return True
         return bool(self.short) and not self.short.isdisjoint(_WORDS.findall(lowered))
 
-    def match(self, text: str) -> re.Match[str] | None:
+    def match(self, text: str) -> Any:
+        """An RE2 match (with .groupdict()) of the whole text, or None."""
         if not self.could_match(text.lower()):
             return None
         if self._compiled is None:
             try:
-                self._compiled = re.compile(rf"^(?:{self.source})$", re.IGNORECASE)
-            except re.error:
-                self._compiled = re.compile(r"(?!)")  # a broken pattern never matches
-        return self._compiled.match(text)
+                self.check()
+            except PatternError:
+                self._compiled = False  # a broken pattern never matches
+        return self._compiled.match(text) if self._compiled else None
 
 
 @dataclass
@@ -120,6 +157,7 @@ class TemplateSet:
     recipes: dict[tuple[str, str, str | None], Recipe] = field(default_factory=dict)
     aliases: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # kind -> phrase
     problems: list[str] = field(default_factory=list)
+    user_patterns: int = 0  # patterns read from the user's files, held to MAX_PATTERNS
 
     def recipe(self, resource: str, action: str, variant: str | None = None) -> Recipe | None:
         return self.recipes.get((resource, action, variant)) or self.recipes.get(
@@ -132,10 +170,6 @@ def builtin_dir() -> Path:
     return packaged if packaged.is_dir() else here.parent / "templates"
 
 
-class TemplateError(ValueError):
-    pass
-
-
 _BUILTIN: set[str] = set()
 
 
@@ -143,98 +177,136 @@ def origin_is_user(origin: str) -> bool:
     return origin not in _BUILTIN
 
 
-def _intent(raw: Any, origin: str) -> IntentTemplate:
-    if not isinstance(raw, dict):
-        raise TemplateError("each [[intent]] must be a table")
-    for key in ("name", "kind", "action", "patterns"):
-        if key not in raw:
-            raise TemplateError(f"intent is missing {key!r}")
-    if raw["kind"] not in KINDS:
-        raise TemplateError(f"intent {raw['name']!r}: kind must be one of {sorted(KINDS)}")
-    if raw["kind"] == "refuse" and not raw.get("reason"):
-        raise TemplateError(f"intent {raw['name']!r}: a refusal needs a reason")
-    if not isinstance(raw["patterns"], list) or not raw["patterns"]:
-        raise TemplateError(f"intent {raw['name']!r}: patterns must be a non-empty list")
+def _intent(raw: Any, origin: str, index: int) -> IntentTemplate:
+    raw = schema.check_intent(raw, index)
     compiled = []
     for pattern in raw["patterns"]:
-        if not isinstance(pattern, str):
-            raise TemplateError(f"intent {raw['name']!r}: patterns must be strings")
         compiled.append(Pattern(pattern))
         if origin_is_user(origin):
             try:  # built-in patterns are checked by the test suite; user ones here
                 compiled[-1].check()
-            except re.error as exc:
+            except PatternError as exc:
                 raise TemplateError(
-                    f"intent {raw['name']!r}: bad pattern {pattern!r}: {exc}") from None
+                    f"intent {raw['name']!r}: patterns: {pattern[:80]!r} {exc}",
+                    Where(("intent",), index, key="patterns", needle=pattern[:40]),
+                ) from None
     return IntentTemplate(
-        name=str(raw["name"]), kind=raw["kind"], action=str(raw["action"]),
+        name=raw["name"], kind=raw["kind"], action=raw["action"],
         resource=raw.get("resource"), patterns=compiled, origin=origin,
-        priority=int(raw.get("priority", 50)), then=list(raw.get("then", [])),
+        priority=raw.get("priority", 50), then=list(raw.get("then", [])),
         condition=raw.get("condition"), reason=raw.get("reason"), note=raw.get("note"),
     )
 
 
 def _recipes(resource: str, action: str, raw: Any, origin: str) -> list[Recipe]:
     """One recipe, or one per package manager when the table holds variants."""
+    table = ("recipe", resource, action)
     if isinstance(raw, dict) and "steps" not in raw and raw and all(
             isinstance(v, dict) for v in raw.values()):
-        return [_recipe(resource, action, sub, origin, variant) for variant, sub in raw.items()]
-    return [_recipe(resource, action, raw, origin)]
+        return [_recipe(resource, action, sub, origin, (*table, variant), variant)
+                for variant, sub in raw.items()]
+    return [_recipe(resource, action, raw, origin, table)]
 
 
-def _recipe(resource: str, action: str, raw: Any, origin: str,
+def _recipe(resource: str, action: str, raw: Any, origin: str, table: tuple[str, ...],
             variant: str | None = None) -> Recipe:
-    if not isinstance(raw, dict) or not isinstance(raw.get("steps"), list) or not raw["steps"]:
-        raise TemplateError(f"recipe {resource}.{action} needs a non-empty steps list")
-    steps = []
-    allowed = set(RecipeStep.__dataclass_fields__)
-    for item in raw["steps"]:
-        if not isinstance(item, dict) or set(item) - allowed:
-            raise TemplateError(
-                f"recipe {resource}.{action}: unknown step keys {sorted(set(item) - allowed)}"
-            )
-        argv = item.get("argv")
-        if not isinstance(argv, list) or not argv or not all(isinstance(a, str) for a in argv):
-            raise TemplateError(f"recipe {resource}.{action}: argv must be a list of strings")
-        for arg in argv:
-            # tool-side format strings ({{json .}}, ${Version}, %{NAME}) pass through as is
-            rest = _TOOL_FORMATS.sub("", arg).replace(SLOT, "")
-            if "{" in rest or "}" in rest:
-                raise TemplateError(
-                    f"recipe {resource}.{action}: {arg!r} - only {SLOT} may be filled in"
-                )
-        if item.get("risk", "low") not in RISKS:
-            raise TemplateError(f"recipe {resource}.{action}: unknown risk {item['risk']!r}")
-        steps.append(RecipeStep(**item))
-    return Recipe(resource=resource, action=action, steps=steps, answer=raw.get("answer"),
-                  verb=raw.get("verb"), origin=origin, variant=variant,
-                  state=raw.get("state"), affects=raw.get("affects"))
+    raw = schema.check_recipe(raw, table)
+    return Recipe(resource=resource, action=action,
+                  steps=[RecipeStep(**item) for item in raw["steps"]],
+                  answer=raw.get("answer"), verb=raw.get("verb"), origin=origin,
+                  variant=variant, state=raw.get("state"), affects=raw.get("affects"))
+
+
+def _read(path: Path) -> str:
+    """A template file's text: a regular file, at most MAX_FILE_BYTES, UTF-8.
+
+    Anything else is a TemplateError: a FIFO named like a template would otherwise
+    block every request, and a huge file would be parsed on every start.
+    """
+    import stat
+
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode):
+        raise TemplateError("is not a regular file")
+    limit = schema.MAX_FILE_BYTES
+    with path.open("rb") as handle:
+        raw = handle.read(limit + 1)
+    if len(raw) > limit:
+        raise TemplateError(f"is larger than {limit:,} bytes, the most a template may be")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise TemplateError(f"line {line}: is not UTF-8 text (byte {exc.start:,})",
+                            line=line) from None
+
+
+_TOML_LINE = re.compile(r"\(at line (\d+), column \d+\)")
 
 
 def _parse(path: Path) -> dict[str, Any]:
     import tomllib
 
-    return tomllib.loads(path.read_text(encoding="utf-8"))
+    text = _read(path)
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        found = _TOML_LINE.search(str(exc))
+        raise TemplateError(f"is not valid TOML: {exc}",
+                            line=int(found.group(1)) if found else None) from None
+    except RecursionError:
+        raise TemplateError("nests arrays or tables too deeply to read") from None
+    except ValueError as exc:  # e.g. an integer with more digits than Python converts
+        raise TemplateError(f"is not valid TOML: {exc}") from None
+
+
+def _build(data: Any, path: Path) -> tuple[list[IntentTemplate], list[Recipe],
+                                           dict[str, dict[str, list[str]]]]:
+    if not isinstance(data, dict):
+        raise TemplateError("is not a table of intents, recipes and aliases")
+    schema.check_top(data)
+    intents = [_intent(raw, str(path), i) for i, raw in enumerate(data.get("intent", []))]
+    recipes = [
+        recipe
+        for resource, actions in data.get("recipe", {}).items()
+        for action, raw in actions.items()
+        for recipe in _recipes(resource, action, raw, path.name)
+    ]
+    aliases = schema.check_aliases(data.get("aliases", {}))
+    return intents, recipes, aliases
+
+
+def _problem(path: Path, exc: TemplateError) -> str:
+    line = exc.line
+    if line is None and exc.where != Where():
+        try:
+            line = schema.locate(_read(path), exc.where)
+        except (OSError, TemplateError):
+            line = None
+    where = f"{path}:{line}" if line else str(path)
+    message = str(exc)
+    if exc.line is not None and message.startswith(f"line {exc.line}: "):
+        message = message[len(f"line {exc.line}: "):]
+    return f"template {where} skipped: {message}"
 
 
 def load_file(path: Path, into: TemplateSet, data: dict[str, Any] | None = None) -> None:
-    import tomllib
-
+    """Add one file's intents, recipes and aliases, or a problem saying why not."""
     try:
         data = _parse(path) if data is None else data
-        intents = [_intent(raw, str(path)) for raw in data.get("intent", [])]
-        recipes = [
-            recipe
-            for resource, actions in (data.get("recipe") or {}).items()
-            for action, raw in actions.items()
-            for recipe in _recipes(resource, action, raw, path.name)
-        ]
-        aliases = data.get("aliases") or {}
-        if not all(isinstance(v, dict) for v in aliases.values()):
-            raise TemplateError("[aliases.KIND] tables map a phrase to a list of names")
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, TemplateError,
-            AttributeError, TypeError) as exc:
-        into.problems.append(f"template {path} skipped: {exc}")
+        intents, recipes, aliases = _build(data, path)
+        if origin_is_user(str(path)):
+            count = sum(len(i.patterns) for i in intents)
+            if into.user_patterns + count > schema.MAX_PATTERNS:
+                raise TemplateError(
+                    f"has {count:,} patterns; with the other user templates that is more"
+                    f" than {schema.MAX_PATTERNS:,}, the most reos takes")
+            into.user_patterns += count
+    except TemplateError as exc:
+        into.problems.append(_problem(path, exc))
+        return
+    except (OSError, RecursionError) as exc:
+        into.problems.append(f"template {path} skipped: it cannot be read ({exc})")
         return
     replaced = {i.name for i in intents}
     into.intents = [i for i in into.intents if i.name not in replaced] + intents
@@ -243,8 +315,7 @@ def load_file(path: Path, into: TemplateSet, data: dict[str, Any] | None = None)
         into.recipes[(recipe.resource, recipe.action, recipe.variant)] = recipe
     for kind, table in aliases.items():
         for phrase, names in table.items():
-            into.aliases.setdefault(kind, {})[phrase.lower()] = [str(n) for n in names]
-
+            into.aliases.setdefault(kind, {})[phrase.lower()] = list(names)
 
 def _parsed_files(files: list[Path]) -> dict[str, dict[str, Any] | None]:
     """Each file's TOML, from a JSON cache while no file changed (TOML costs ~8 ms here).
@@ -266,7 +337,7 @@ def _parsed_files(files: list[Path]) -> dict[str, dict[str, Any] | None]:
         cached = json.loads(cache.read_text(encoding="utf-8"))
         if cached.get("files") == stamp:
             return dict(cached["data"])
-    except (OSError, ValueError, AttributeError, KeyError):
+    except Exception:  # unreadable, stale or malformed: parse the files again
         pass
     parsed: dict[str, dict[str, Any] | None] = {}
     for path in files:
@@ -279,7 +350,7 @@ def _parsed_files(files: list[Path]) -> dict[str, dict[str, Any] | None]:
         temporary = cache.with_suffix(f".{os.getpid()}.tmp")
         temporary.write_text(json.dumps({"files": stamp, "data": parsed}), encoding="utf-8")
         temporary.replace(cache)
-    except (OSError, TypeError, ValueError):
+    except Exception:  # e.g. TOML dates, which JSON cannot hold: no cache this time
         pass
     return parsed
 

@@ -1,0 +1,314 @@
+"""What a template file may hold, checked by type, and the line a problem is on.
+
+Every key of an `[[intent]]`, a `[recipe.R.A]` table, a recipe step and an
+`[aliases.KIND]` table is checked here: booleans are booleans, numbers are numbers in a
+sane range, lists hold strings, unknown keys are errors. A `TemplateError` carries where
+it happened (the table, the step, the key), so `locate` can turn it into a line number
+from the file's text: tomllib reports lines only for syntax errors.
+
+Not responsible for reading files, compiling patterns or building the template objects
+(see `templates`), nor for deciding whether a pattern is safe to run (see `Pattern.check`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+KINDS = frozenset({"query", "action", "refuse"})
+RISKS = frozenset({"safe", "low", "medium", "high", "critical"})
+SLOT = "{name}"  # the only placeholder a recipe's argv may hold: a validated target name
+
+MAX_FILE_BYTES = 1_000_000
+MAX_PATTERNS = 2_000  # in all of the user's template files together
+MAX_PATTERN_CHARS = 2_000
+MAX_ARG_CHARS = 4_096
+PRIORITY_RANGE = (0, 1_000)
+
+# key -> (type word, check); "choice" keys are checked against their own set below
+_STR, _BOOL, _INT, _STRS, _NONEMPTY_STRS = "str", "bool", "int", "strs", "nonempty strs"
+INTENT_KEYS: dict[str, str] = {
+    "name": _STR, "kind": _STR, "action": _STR, "resource": _STR,
+    "patterns": _NONEMPTY_STRS, "priority": _INT, "then": _STRS, "condition": _STR,
+    "reason": _STR, "note": _STR,
+}
+INTENT_REQUIRED = ("name", "kind", "action", "patterns")
+RECIPE_KEYS: dict[str, str] = {
+    "steps": "steps", "answer": _STR, "verb": _STR, "state": _STR, "affects": _STR,
+}
+STEP_KEYS: dict[str, str] = {
+    "title": _STR, "argv": _NONEMPTY_STRS, "risk": _STR, "read_only": _BOOL,
+    "needs_root": _BOOL, "reversible": _BOOL, "when_state": _STRS, "when_enabled": _STRS,
+    "skip_note": _STR,
+}
+STEP_REQUIRED = ("title", "argv")
+TOP_KEYS = ("intent", "recipe", "aliases")
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where in a template file a problem is: a table, an index, a step, a key."""
+
+    table: tuple[str, ...] = ()  # header parts as written: ("recipe", "package", "install")
+    index: int | None = None  # which [[table]] of that name (for [[intent]])
+    step: int | None = None  # which element of the table's steps list
+    key: str | None = None
+    needle: str | None = None  # text that sits on the offending line (a pattern, a phrase)
+
+
+class TemplateError(ValueError):
+    """What is wrong with a template file; `where` (or a known `line`) says where."""
+
+    def __init__(self, message: str, where: Where | None = None, line: int | None = None):
+        super().__init__(message)
+        self.where = where or Where()
+        self.line = line
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+_WORDS = {_STR: "a string", _BOOL: "true or false", _INT: "a whole number",
+          _STRS: "a list of strings", _NONEMPTY_STRS: "a non-empty list of strings"}
+
+
+def check_value(kind: str, value: Any, label: str, where: Where) -> None:
+    """Raise TemplateError unless value has the type `kind` names."""
+    if kind == _STR:
+        ok = isinstance(value, str)
+    elif kind == _BOOL:
+        ok = isinstance(value, bool)
+    elif kind == _INT:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif kind in (_STRS, _NONEMPTY_STRS):
+        ok = isinstance(value, list) and all(isinstance(v, str) for v in value) and (
+            kind == _STRS or bool(value))
+    else:  # a kind this module does not know is a bug here, not in the file
+        raise AssertionError(kind)
+    if not ok:
+        raise TemplateError(f"{label} must be {_WORDS[kind]}, not {_short(value)}", where)
+
+
+def check_keys(raw: dict[str, Any], allowed: dict[str, str], required: tuple[str, ...],
+               label: str, where: Where) -> None:
+    """Unknown keys, missing keys and wrongly typed values, each named."""
+    import difflib
+
+    for key in raw:
+        if key not in allowed:
+            close = difflib.get_close_matches(str(key), list(allowed), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise TemplateError(f"{label}: unknown key {key!r}{hint}", _at(where, key))
+    for key in required:
+        if key not in raw:
+            raise TemplateError(f"{label} is missing {key!r}", where)
+    for key, value in raw.items():
+        if allowed[key] in _WORDS:
+            check_value(allowed[key], value, f"{label}: {key}", _at(where, key))
+
+
+def _at(where: Where, key: str, needle: str | None = None) -> Where:
+    return Where(where.table, where.index, where.step, key, needle)
+
+
+def check_intent(raw: Any, index: int) -> dict[str, Any]:
+    """The intent table, checked; raises TemplateError naming the key."""
+    where = Where(("intent",), index)
+    if not isinstance(raw, dict):
+        raise TemplateError("each [[intent]] must be a table", where)
+    name = raw.get("name")
+    label = f"intent {name!r}" if isinstance(name, str) else f"intent #{index + 1}"
+    check_keys(raw, INTENT_KEYS, INTENT_REQUIRED, label, where)
+    if raw["kind"] not in KINDS:
+        raise TemplateError(f"{label}: kind must be one of {', '.join(sorted(KINDS))},"
+                            f" not {_short(raw['kind'])}", _at(where, "kind"))
+    if raw["kind"] == "refuse" and not raw.get("reason"):
+        raise TemplateError(f"{label}: a refusal needs a reason", where)
+    low, high = PRIORITY_RANGE
+    priority = raw.get("priority", 50)
+    if not low <= priority <= high:
+        raise TemplateError(f"{label}: priority must be between {low} and {high},"
+                            f" not {priority}", _at(where, "priority"))
+    for pattern in raw["patterns"]:
+        if len(pattern) > MAX_PATTERN_CHARS:
+            raise TemplateError(
+                f"{label}: patterns holds a pattern of {len(pattern):,} characters;"
+                f" reos takes at most {MAX_PATTERN_CHARS:,}",
+                _at(where, "patterns", pattern[:40]))
+    return raw
+
+
+def check_recipe(raw: Any, table: tuple[str, ...]) -> dict[str, Any]:
+    """A recipe table (one variant), checked; raises TemplateError naming the key."""
+    where = Where(table)
+    label = "recipe " + ".".join(table[1:])
+    if not isinstance(raw, dict):
+        raise TemplateError(f"{label} must be a table", where)
+    check_keys(raw, RECIPE_KEYS, ("steps",), label, where)
+    steps = raw["steps"]
+    if not isinstance(steps, list) or not steps:
+        raise TemplateError(f"{label}: steps must be a non-empty list of step tables",
+                            _at(where, "steps"))
+    for number, step in enumerate(steps):
+        _check_step(step, Where(table, step=number), f"{label} step {number + 1}")
+    return raw
+
+
+def _check_step(step: Any, where: Where, label: str) -> None:
+    if not isinstance(step, dict):
+        raise TemplateError(f"{label} must be a table ({{ title = ..., argv = [...] }})",
+                            where)
+    check_keys(step, STEP_KEYS, STEP_REQUIRED, label, where)
+    if step.get("risk", "low") not in RISKS:
+        raise TemplateError(f"{label}: risk must be one of {', '.join(sorted(RISKS))},"
+                            f" not {_short(step['risk'])}", _at(where, "risk"))
+    for arg in step["argv"]:
+        if len(arg) > MAX_ARG_CHARS:
+            raise TemplateError(f"{label}: an argv item is longer than {MAX_ARG_CHARS:,}"
+                                " characters", _at(where, "argv"))
+        if not fills_only_slot(arg):
+            raise TemplateError(f"{label}: {_short(arg)} - only {SLOT} may be filled in",
+                                _at(where, "argv"))
+
+
+def fills_only_slot(arg: str) -> bool:
+    """Whether the only braces in arg are {name} or a tool's own format strings.
+
+    Tool-side formats ({{json .}}, ${Version}, %{NAME}) pass through as they are. A
+    hand scan, so an argument full of braces costs linear time, not a regex's backtracking.
+    """
+    i, end = 0, len(arg)
+    while i < end:
+        if arg.startswith(SLOT, i):
+            i += len(SLOT)
+        elif arg.startswith("{{", i):
+            close = arg.find("}}", i + 2)
+            if close < 0:
+                return False
+            i = close + 2
+        elif arg[i] in "$%" and arg.startswith("{", i + 1):
+            close = arg.find("}", i + 2)
+            if close < 0:
+                return False
+            i = close + 1
+        elif arg[i] in "{}":
+            return False
+        else:
+            i += 1
+    return True
+
+
+def check_aliases(raw: Any) -> dict[str, dict[str, list[str]]]:
+    """[aliases.KIND] tables: each maps a phrase to a list of names."""
+    if not isinstance(raw, dict):
+        raise TemplateError("aliases must be tables: [aliases.KIND]", Where(key="aliases"))
+    for kind, table in raw.items():
+        where = Where(("aliases", kind))
+        if not isinstance(table, dict):
+            raise TemplateError(f"[aliases.{kind}] must map a phrase to a list of names",
+                                Where(("aliases",), key=kind))
+        for phrase, names in table.items():
+            check_value(_NONEMPTY_STRS, names, f"[aliases.{kind}] {phrase!r}",
+                        _at(where, phrase))
+    return raw
+
+
+def check_top(data: dict[str, Any]) -> None:
+    """Only intents, recipes and aliases may be at the top of a template file."""
+    import difflib
+
+    for key in data:
+        if key not in TOP_KEYS:
+            close = difflib.get_close_matches(key, TOP_KEYS, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise TemplateError(f"unknown table or key {key!r}{hint}", Where((key,), key=key))
+    if not isinstance(data.get("intent", []), list):
+        raise TemplateError("intents are written as [[intent]] tables", Where(key="intent"))
+    recipes = data.get("recipe", {})
+    if not isinstance(recipes, dict) or not all(isinstance(v, dict) for v in recipes.values()):
+        raise TemplateError("recipes are written as [recipe.RESOURCE.ACTION] tables",
+                            Where(key="recipe"))
+
+
+# -- finding the line --------------------------------------------------------------------
+
+_HEADER = re.compile(r"\s*(\[\[?)\s*([^\[\]]+?)\s*\]\]?\s*(?:#.*)?")
+
+
+def _parts(name: str) -> tuple[str, ...]:
+    return tuple(p.strip().strip("\"'") for p in name.split("."))
+
+
+def locate(text: str, where: Where) -> int | None:
+    """The 1-based line of the file that `where` points at, or None when unsure.
+
+    A best-effort reading of the usual layouts: [[intent]] blocks, [recipe.R.A] tables
+    with `steps = [ {..}, {..} ]` one step a line, or [[recipe.R.A.steps]] blocks.
+    """
+    lines = text.splitlines()
+    headers: list[tuple[int, tuple[str, ...], bool]] = []
+    for number, line in enumerate(lines):
+        found = _HEADER.fullmatch(line)
+        if found:
+            headers.append((number, _parts(found.group(2)), found.group(1) == "[["))
+
+    def block(table: tuple[str, ...], nth: int | None) -> tuple[int, int] | None:
+        seen = -1
+        for position, (number, parts, _array) in enumerate(headers):
+            if parts == table:
+                seen += 1
+                if nth is None or seen == nth:
+                    end = headers[position + 1][0] if position + 1 < len(headers) else len(lines)
+                    return number, end
+        return None
+
+    def key_line(start: int, end: int, key: str) -> int | None:
+        pattern = re.compile(r"\s*[\"']?" + re.escape(key) + r"[\"']?\s*=")
+        for number in range(start, end):
+            if pattern.match(lines[number]):
+                return number
+        return None
+
+    def needle_line(start: int, end: int, needle: str) -> int | None:
+        for number in range(start, end):
+            if needle in lines[number]:
+                return number
+        return None
+
+    if not where.table:
+        if where.key:
+            top = key_line(0, len(lines), where.key)
+            return top + 1 if top is not None else None
+        return None
+    span = block(where.table, where.index)
+    if span is None and where.step is not None:
+        span = block((*where.table, "steps"), where.step)  # [[recipe.R.A.steps]] layout
+        if span is not None:
+            found = key_line(span[0], span[1], where.key) if where.key else None
+            return (found if found is not None else span[0]) + 1
+    if span is None:
+        return None
+    start, end = span
+    if where.step is not None:
+        steps = key_line(start, end, "steps")
+        starts = [n for n in range(steps if steps is not None else start, end)
+                  if lines[n].lstrip().startswith("{") or (n == steps and "{" in lines[n])]
+        if where.step < len(starts):
+            start = starts[where.step]
+            end = starts[where.step + 1] if where.step + 1 < len(starts) else end
+            if not where.key:
+                return start + 1
+        elif steps is not None:
+            return steps + 1
+    found = None
+    if where.key:
+        found = key_line(start, end, where.key)
+        if found is None and where.step is not None:
+            found = needle_line(start, end, where.key)  # a key inside an inline table
+    if where.needle:
+        on = needle_line(found if found is not None else start, end, where.needle)
+        found = on if on is not None else found
+    return (found if found is not None else start) + 1
