@@ -187,6 +187,34 @@ def test_removing_a_created_file_refuses_a_folder_put_there(tmp_path: Path) -> N
     assert created.is_dir()
 
 
+def test_a_symlinked_config_edited_in_place_gets_its_link_back(
+        tmp_path: Path, victim: Path) -> None:
+    link = tmp_path / "resolv.conf"
+    link.symlink_to(victim)
+    before = sha(victim)
+    j = edit(link, ["sed", "-i", "s/secret/changed/", str(link)])
+    assert not link.is_symlink() and b"changed" in link.read_bytes()  # sed -i replaced it
+    report = undo_latest(j)
+    assert report.ok, report.to_dict()
+    assert link.is_symlink() and os.readlink(link) == str(victim)
+    assert sha(victim) == before
+    assert "put the symbolic link back" in report.to_dict()["message"]
+
+
+@as_root
+def test_a_link_backup_is_not_restored_over_someone_elses_link(
+        tmp_path: Path, victim: Path) -> None:
+    link = tmp_path / "current"
+    link.symlink_to(victim)
+    j = edit(link, ["ln", "-sfn", "/etc/hostname", str(link)])
+    link.unlink()
+    link.symlink_to("/etc/passwd")
+    os.lchown(link, 4242, 4242)
+    report = undo_latest(j)
+    assert not report.ok and "belonging to uid 4242" in report.to_dict()["message"]
+    assert os.readlink(link) == "/etc/passwd"
+
+
 def test_restore_recreates_a_deleted_file_with_its_mode(config: Path) -> None:
     j = edit(config, ["rm", "-f", str(config)])
     assert not config.exists()
@@ -208,7 +236,8 @@ def test_backups_are_private_and_never_read_through_a_symlink(
     assert (saved.ino, saved.dir) == (config.stat().st_ino, str(config.parent))
     link = tmp_path / "link.conf"
     link.symlink_to(victim)
-    assert store.save(str(link), "tx1-2") is None  # not copied through the link
+    as_link = store.save(str(link), "tx1-2")  # the link itself, not copied through it
+    assert as_link is not None and (as_link.link, as_link.stored) == (str(victim), None)
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     assert store.save(str(fifo), "tx1-3") is None  # and opening it does not hang
@@ -232,7 +261,8 @@ def test_backup_rows_are_checked_by_type(tmp_path: Path, config: Path) -> None:
     assert Backup.from_dict(good) == saved
     for bad in ({"path": "relative/app.conf"}, {"path": "/srv/../etc/shadow"},
                 {"path": 7}, {"mode": "0644"}, {"mode": 0o100000}, {"uid": -1},
-                {"uid": True}, {"sha256": "abc"}, {"stored": ["x"]}, {"dir": "/a/./b"}):
+                {"uid": True}, {"sha256": "abc"}, {"stored": ["x"]}, {"dir": "/a/./b"},
+                {"link": "/etc/shadow"}, {"link": 3}):
         with pytest.raises(ValueError):
             Backup.from_dict({**good, **bad})
 
@@ -355,6 +385,31 @@ def test_a_claim_by_a_process_that_died_is_taken_over(config: Path) -> None:
     assert now is not None and now.status == "partly_undone" and now.undoable
     report = undo_latest(j)
     assert report.ok, report.to_dict()
+    assert config.read_bytes() == ORIGINAL
+
+
+def test_an_interrupted_plan_is_claimed_and_reported_as_interrupted(config: Path) -> None:
+    script = textwrap.dedent("""
+        import os, subprocess, sys
+        from reos import paths
+        from reos.safety.backups import BackupStore
+        from reos.store.db import Database
+        from reos.store.journal import Journal
+        j = Journal(Database(paths.database_file()))
+        tx = j.begin("edit the config")
+        argv = ["sed", "-i", "s/8080/9090/", sys.argv[1]]
+        row = j.begin_step(tx, 0, "s1", "Edit the config", argv)
+        saved = BackupStore(paths.backups_dir()).save(sys.argv[1], f"tx{tx}-1")
+        j.add_backup(row, saved.to_dict())
+        subprocess.run(argv, check=True)
+        os.kill(os.getpid(), 9)  # dies with the step still 'running'
+    """)
+    assert subprocess.run([sys.executable, "-c", script, str(config)]).returncode == -9
+    j = journal()
+    assert j.transactions()[0].status == "interrupted"
+    report = undo_latest(j)
+    assert report.ok, report.to_dict()
+    assert "\u201cedit the config\u201d was interrupted" in report.to_dict()["message"]
     assert config.read_bytes() == ORIGINAL
 
 

@@ -98,7 +98,7 @@ def undo_latest(journal: Journal, run: Callable[..., StepResult] = run_argv,
         if tx.status == UNDOING:
             return _busy(tx, tx.claimed_by)
         if tx.undoable:
-            return _claimed(journal, tx.id, run, probe, own_running=False)
+            return _claimed(journal, tx, run, probe, own_running=False)
     return UndoReport(transaction=None)
 
 
@@ -108,18 +108,19 @@ def undo_transaction(journal: Journal, tx_id: int,
     tx = journal.transaction(tx_id)
     if tx is None or tx.kind != "action" or not tx.undo_steps:
         return UndoReport(transaction=None)
-    return _claimed(journal, tx_id, run, None, own_running=True)
+    return _claimed(journal, tx, run, None, own_running=True)
 
 
-def _claimed(journal: Journal, tx_id: int, run: Callable[..., StepResult],
+def _claimed(journal: Journal, seen: TransactionRecord, run: Callable[..., StepResult],
              probe: Callable[[str, str], dict[str, Any] | None] | None,
              own_running: bool) -> UndoReport:
-    if not journal.claim_undo(tx_id, own_running=own_running):
-        now = journal.transaction(tx_id)
+    if not journal.claim_undo(seen.id, own_running=own_running):
+        now = journal.transaction(seen.id)
         return _busy(now, now.claimed_by if now else None)
     # re-read after claiming: a claimer that died may have reverted some steps already
-    tx = journal.transaction(tx_id)
+    tx = journal.transaction(seen.id)
     assert tx is not None
+    tx.status = seen.status  # as it was before the claim (e.g. "interrupted"), for the report
     return _undo(journal, tx, run, probe)
 
 
@@ -255,7 +256,7 @@ def describe(report: UndoReport) -> str:
                      "ran); I checked the real state before undoing it.")
     if done:
         lines.append(f"Done! Undid \u201c{tx.request}\u201d.")
-        lines += [f"  ({s.output})  {s.title}" if s.argv[:1] in (["cp"], ["rm"])
+        lines += [f"  ({s.output})  {s.title}" if s.argv[:1] in (["cp"], ["rm"], ["ln"])
                   else f"  (ran: {render(s.argv)})" for s in done]
     for s in failed:
         if s.refused:  # never suggest running what was refused or what a damaged row holds

@@ -5,7 +5,8 @@ deletes (sed -i, tee, cp, mv, install, rm, truncate, dd of=, chmod, chown, ln -f
 `BackupStore` copies each one, with its sha256, mode, owner, inode and the identity of
 the folder it lives in, into a private folder (0700, copies 0600); `restore` writes it
 back atomically and checks the hash. A file that did not exist is recorded as absent, so
-undo removes what the step created.
+undo removes what the step created; a symbolic link is recorded as the link itself (where
+it pointed), never copied through, and undo puts the link back.
 
 Restoring trusts nothing on the way: the folder is reached one component at a time
 without following symbolic links and must be the very folder the backup came from; the
@@ -54,10 +55,11 @@ class Backup:
     dir: str | None = None  # the folder's real path (no symbolic links) when backed up
     dir_ino: int | None = None
     dir_dev: int | None = None
+    link: str | None = None  # it was a symbolic link pointing here (stored is then None)
 
     @property
     def existed(self) -> bool:
-        return self.stored is not None
+        return self.stored is not None or self.link is not None
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -83,6 +85,11 @@ class Backup:
                 and all(c in "0123456789abcdef" for c in digest)):
             raise ValueError(f"its sha256 {digest!r} is not a sha256")
         values["sha256"] = digest if values["stored"] is not None else None
+        link = row.get("link")
+        if link is not None and (not isinstance(link, str) or not link or "\0" in link
+                                 or len(link) > 4096 or values["stored"] is not None):
+            raise ValueError(f"its link {link!r:.80} is not a symbolic link's target")
+        values["link"] = link
         for name in ("mode", "uid", "gid", "ino", "dev", "dir_ino", "dir_dev"):
             value = row.get(name)
             if value is not None and (type(value) is not int or value < 0):
@@ -278,8 +285,12 @@ class BackupStore:
             except FileNotFoundError:
                 return absent
             except OSError as exc:
-                if exc.errno == errno.ELOOP:  # a symbolic link: not copied through it
-                    return None
+                if exc.errno == errno.ELOOP:  # a symbolic link: keep the link, not its target
+                    info = os.lstat(target.name, dir_fd=dir_fd)
+                    return Backup(str(target), None, None, None, info.st_uid, info.st_gid,
+                                  ino=info.st_ino, dev=info.st_dev, dir=folder,
+                                  dir_ino=where.st_ino, dir_dev=where.st_dev,
+                                  link=os.readlink(target.name, dir_fd=dir_fd))
                 raise
             try:
                 info = os.fstat(fd)
@@ -328,6 +339,8 @@ class BackupStore:
                 raise Refused(errno.ESTALE, f"the folder {folder} is not the one I backed "
                               f"{backup.path} up from (it was replaced or moved); "
                               "I left it alone")
+            if backup.link is not None:
+                return _relink(dir_fd, name, backup, owner_may_change)
             if data is None:
                 return _remove_created(dir_fd, name, backup, owner_may_change)
             _check_target(_lstat(dir_fd, name), backup, owner_may_change)
@@ -355,6 +368,8 @@ class BackupStore:
 
     @staticmethod
     def manual_command(backup: Backup) -> str:
+        if backup.link is not None:
+            return f"ln -sfn {backup.link} {backup.path}"
         if backup.stored is None:
             return f"rm {backup.path}"
         return f"cp -p {backup.stored} {backup.path}"
@@ -413,6 +428,47 @@ def _remove_created(dir_fd: int, name: str, backup: Backup, owner_may_change: bo
     os.unlink(name, dir_fd=dir_fd)  # unlink removes a symbolic link itself, never its target
     os.fsync(dir_fd)
     return "removed the file the step created"
+
+
+def _relink(dir_fd: int, name: str, backup: Backup, owner_may_change: bool) -> str:
+    """Put a symbolic link back (the step replaced it, as `sed -i` does, or re-pointed it)."""
+    assert backup.link is not None
+    now = _lstat(dir_fd, name)
+    if now is not None and stat.S_ISLNK(now.st_mode):
+        if now.st_uid != backup.uid and not owner_may_change:
+            raise Refused(errno.EPERM, f"{backup.path} is now a symbolic link belonging to "
+                          f"{_user(now.st_uid)}; I left it alone")
+        if os.readlink(name, dir_fd=dir_fd) == backup.link:
+            return "the symbolic link already points where it did"
+    elif now is not None:
+        _check_target(now, backup, owner_may_change)
+    for _attempt in range(16):
+        temporary = f".{name[:180]}.reos-{secrets.token_hex(8)}"
+        try:
+            os.symlink(backup.link, temporary, dir_fd=dir_fd)
+        except FileExistsError:
+            continue
+        break
+    else:
+        raise OSError(errno.EEXIST, f"cannot create a temporary link next to {backup.path}")
+    try:
+        if backup.uid is not None and backup.gid is not None:
+            try:
+                os.chown(temporary, backup.uid, backup.gid, dir_fd=dir_fd,
+                         follow_symlinks=False)
+            except PermissionError:
+                pass
+        os.replace(temporary, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+    except BaseException:
+        try:
+            os.unlink(temporary, dir_fd=dir_fd)
+        except OSError:
+            pass
+        raise
+    os.fsync(dir_fd)
+    if os.readlink(name, dir_fd=dir_fd) != backup.link:
+        raise OSError(errno.EIO, f"{backup.path} does not point where it did after restoring")
+    return f"put the symbolic link back (to {backup.link})"
 
 
 def _write_temporary(dir_fd: int, name: str, data: bytes, backup: Backup) -> str:

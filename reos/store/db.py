@@ -131,11 +131,17 @@ def _m004_undo_claims(db: sqlite3.Connection) -> None:
     )
 
 
+def _m005_link_backups(db: sqlite3.Connection) -> None:
+    # a symbolic link is backed up as where it pointed, never copied through
+    db.execute("ALTER TABLE backups ADD COLUMN link TEXT")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_journal", _m001_journal),
     ("002_backups", _m002_backups),
     ("003_knowledge", _m003_knowledge),
     ("004_undo_claims", _m004_undo_claims),
+    ("005_link_backups", _m005_link_backups),
 ]
 
 

@@ -343,7 +343,7 @@ def _revertible(step: StepRecord) -> bool:
 
 
 _BACKUP_COLUMNS = ("path", "stored", "sha256", "mode", "uid", "gid", "ino", "dev", "dir",
-                   "dir_ino", "dir_dev")
+                   "dir_ino", "dir_dev", "link")
 
 
 def _json(raw: object, what: str, problems: list[str]) -> Any:
