@@ -86,54 +86,136 @@ class SystemSnapshot:
 
     @classmethod
     def from_dict(cls, data: Any, origin: str = "snapshot") -> SystemSnapshot:
+        """A snapshot from its JSON form, every field checked by type.
+
+        A saved snapshot is input from anywhere: a field of the wrong type is a
+        UsageError naming its path (`containers[3].labels.x`), never a crash later.
+        Keys this version does not know are ignored, so newer snapshots still load.
+        """
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
             raise UsageError(
                 f"{origin} is not a reos snapshot (expected \"schema\": \"{SCHEMA}\").",
                 "Create one with: reos context --json > FILE",
             )
-
-        def build(key: str, kind: type, required: tuple[str, ...]) -> list[Any] | None:
-            raw = data.get(key)
-            if raw is None:
-                return None
-            if not isinstance(raw, list):
-                raise UsageError(f"{origin}: \"{key}\" must be a list or null.")
-            out = []
-            allowed = {f.name for f in fields(kind)}
-            for i, item in enumerate(raw):
-                if not isinstance(item, dict) or not all(
-                    isinstance(item.get(r), str) for r in required
-                ):
-                    raise UsageError(
-                        f"{origin}: {key}[{i}] needs the text field(s) {', '.join(required)}."
-                    )
-                clean = {k: v for k, v in item.items() if k in allowed}
-                if "labels" in clean and not isinstance(clean["labels"], dict):
-                    clean["labels"] = {}
-                out.append(kind(**clean))
-            return out
-
-        host = data.get("host") or {}
+        check = _Checker(origin)
         return cls(
-            collected_at=str(data.get("collected_at", "")),
-            host=host if isinstance(host, dict) else {},
-            containers=build("containers", Container, ("name",)),
-            services=build("services", Service, ("name",)),
-            packages=build("packages", Package, ("name",)),
-            unavailable=dict(data.get("unavailable") or {}),
+            collected_at=check.text(data.get("collected_at", ""), "collected_at"),
+            host=check.scalars(data.get("host"), "host"),
+            containers=check.section(data, "containers", Container),
+            services=check.section(data, "services", Service),
+            packages=check.section(data, "packages", Package),
+            unavailable=check.texts(data.get("unavailable"), "unavailable"),
         )
 
     @classmethod
     def load(cls, path: Path) -> SystemSnapshot:
+        """A saved snapshot, or a UsageError (exit 2) saying what is wrong with the file."""
+        where = f"Context file {path}"
+        hint = "Create one with: reos context --json > FILE"
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            with Path(path).open("rb") as handle:  # a pipe (<(...)) is fine; a directory not
+                raw = handle.read(MAX_BYTES + 1)
         except FileNotFoundError:
             raise UsageError(f"Context file {path} does not exist.") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"Context file {path} cannot be read: {exc}.") from None
+        except OSError as exc:
+            raise UsageError(f"{where} cannot be read: {exc.strerror or exc}.") from None
+        if len(raw) > MAX_BYTES:
+            raise UsageError(f"{where} is larger than {MAX_BYTES // 2**20} MB, more than any"
+                             " snapshot reos writes.", hint)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = raw.count(b"\n", 0, exc.start) + 1
+            raise UsageError(f"{where} is not UTF-8 text (line {line}, byte {exc.start:,}).",
+                             hint) from None
+        try:
+            data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise UsageError(
-                f"Context file {path} is not valid JSON (line {exc.lineno}: {exc.msg}).",
-                "Create one with: reos context --json > FILE",
-            ) from None
-        return cls.from_dict(data, origin=f"Context file {path}")
+            raise UsageError(f"{where} is not valid JSON (line {exc.lineno}: {exc.msg}).",
+                             hint) from None
+        except RecursionError:
+            raise UsageError(f"{where} nests arrays or objects too deeply to be a snapshot.",
+                             hint) from None
+        except ValueError as exc:  # e.g. a number with more digits than Python converts
+            raise UsageError(f"{where} is not valid JSON ({exc}).", hint) from None
+        return cls.from_dict(data, origin=where)
+
+
+MAX_BYTES = 64 * 2**20  # a snapshot with every package of a big host is a few MB
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, dict | list):
+        return "an object" if isinstance(value, dict) else "a list"
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _key(key: str) -> str:
+    """A key as it appears in a field path: shortened, and quoted when not a plain word."""
+    short = key if len(key) <= 40 else key[:37] + "..."
+    return short if short.replace("_", "").replace("-", "").isalnum() else json.dumps(short)
+
+
+class _Checker:
+    """Checks the JSON form of a snapshot field by field; errors name the field's path."""
+
+    def __init__(self, origin: str):
+        self.origin = origin
+
+    def fail(self, where: str, wanted: str, value: Any) -> UsageError:
+        return UsageError(f"{self.origin}: {where} must be {wanted}, not {_short(value)}.",
+                          "Create the file with: reos context --json > FILE")
+
+    def text(self, value: Any, where: str) -> str:
+        if not isinstance(value, str):
+            raise self.fail(where, "a string", value)
+        return value
+
+    def scalars(self, value: Any, where: str) -> dict[str, Any]:
+        """An object of strings, numbers, booleans and nulls (null or absent: empty)."""
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            raise self.fail(where, "an object", value)
+        for key, item in value.items():
+            if isinstance(item, dict | list):
+                raise self.fail(f"{where}.{_key(key)}", "a string, number, true/false or null",
+                                item)
+        return dict(value)
+
+    def texts(self, value: Any, where: str) -> dict[str, str]:
+        """An object of strings (null or absent: empty)."""
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            raise self.fail(where, "an object of strings", value)
+        for key, item in value.items():
+            self.text(item, f"{where}.{_key(key)}")
+        return dict(value)
+
+    def section(self, data: dict[str, Any], key: str, kind: type) -> list[Any] | None:
+        """A list of `kind` (null or absent: not collected)."""
+        raw = data.get(key)
+        if raw is None:
+            return None
+        if not isinstance(raw, list):
+            raise self.fail(key, "a list or null", raw)
+        known = {f.name for f in fields(kind)}
+        out = []
+        for i, item in enumerate(raw):
+            where = f"{key}[{i}]"
+            if not isinstance(item, dict):
+                raise self.fail(where, "an object", item)
+            if "name" not in item:
+                raise UsageError(f"{self.origin}: {where} has no \"name\".")
+            clean: dict[str, Any] = {}
+            for name, value in item.items():
+                if name not in known:
+                    continue
+                if name == "labels":
+                    clean[name] = self.texts(value, f"{where}.labels")
+                else:
+                    clean[name] = self.text(value, f"{where}.{name}")
+            out.append(kind(**clean))
+        return out
