@@ -3,7 +3,8 @@
 `reos` alone starts the TUI. `reos plan` and `reos undo` must start fast, and typer costs
 more to import (~75 ms here) than the whole start-up budget allows, so `main()` first
 tries a fast path that recognises only the plain, well-formed forms of those two commands
-(`plan [--json] [--yes] [--dry-run] [--context FILE] REQUEST`, `undo [--json]`). Anything
+(`plan [--json] [--yes] [--dry-run] [--allow-other-host] [--context FILE] REQUEST`,
+`undo [--json]`). Anything
 else, including --help and every mistake, goes to typer, which stays the reference for
 what the options mean; tests check that both paths agree.
 """
@@ -15,7 +16,8 @@ from pathlib import Path
 
 from reos.errors import EXIT_USAGE, ReosError
 
-_PLAN_FLAGS = {"--json": "as_json", "--yes": "yes", "-y": "yes", "--dry-run": "dry_run"}
+_PLAN_FLAGS = {"--json": "as_json", "--yes": "yes", "-y": "yes", "--dry-run": "dry_run",
+               "--allow-other-host": "allow_other_host"}
 
 
 def fast_route(args: list[str]) -> Callable[[], int] | None:
@@ -104,6 +106,9 @@ def build_app():  # noqa: ANN201 - typer is imported lazily
         as_json: bool = typer.Option(False, "--json", help="Print the plan as JSON."),
         context: Path | None = typer.Option(
             None, "--context", help="Plan against a saved snapshot (reos context --json)."),
+        allow_other_host: bool = typer.Option(
+            False, "--allow-other-host",
+            help="Run a plan made from another machine's snapshot here anyway."),
     ) -> None:
         """Plan a request, show it, and run it after approval (queries are answered)."""
         if not request.strip():
@@ -111,7 +116,8 @@ def build_app():  # noqa: ANN201 - typer is imported lazily
         from reos.commands import plan
 
         raise typer.Exit(_guard(lambda: plan.run(request, yes=yes, dry_run=dry_run,
-                                                 as_json=as_json, context=context)))
+                                                 as_json=as_json, context=context,
+                                                 allow_other_host=allow_other_host)))
 
     @app.command("undo")
     def undo_cmd(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:

@@ -108,9 +108,10 @@ class ReasoningEngine:
         return PlanBuilder(self.templates, snapshot, self.voice, self._matcher)
 
     def plan(self, text: str) -> Plan:
+        from reos.inputs import check_request
         from reos.reasoning import understanding
 
-        forced, request = split_plan_prefix(text)
+        forced, request = split_plan_prefix(check_request(text))
         chain = [understanding.template_understander(self.templates),
                  understanding.regex_understander]
         intent = understanding.understand(request, chain)
@@ -182,15 +183,30 @@ class ReasoningEngine:
                          resource=picked[0].kind, plural=False)
         return self.builder().build(asked.request, intent)
 
+    def other_host(self) -> str | None:
+        """Why the snapshot being planned against is not this machine, or None."""
+        if self._fixed_snapshot is None:
+            return None
+        from reos.system.identity import other_host
+
+        return other_host(self._fixed_snapshot.host)
+
     # -- doing -----------------------------------------------------------------------
     def answer(self, plan: Plan, on_event: EventSink = ignore) -> Answer:
         """Run read-only steps and put what they found into words (plus any follow-up)."""
         from reos.execution.runner import run_argv
         from reos.reasoning.answers import ANSWERS, TOLERANT
 
+        from reos.safety.gate import admit_argv
+
         assert plan.read_only, "only read-only plans are answered directly"
+        if plan.blocked:  # nothing of a blocked plan runs, not even its read-only steps
+            return Answer(f"I won't run any of that: {plan.blocked_reason}.")
         results = []
         for step in plan.steps:
+            admission = admit_argv(step.argv, claimed_read_only=True, requested=plan.request)
+            if not admission.allowed:
+                return Answer(f"I didn't run {step.command}: {admission.reason}.")
             result = run_argv(step.argv, timeout=60, step_id=step.id)
             if not result.ok and plan.answer not in TOLERANT:
                 return Answer(conversation.query_failed(step, result.stderr))
@@ -276,7 +292,9 @@ class ReasoningEngine:
         from reos.execution.undo import describe
         from reos.store.db import now
 
-        meta = perceive(text)
+        from reos.inputs import check_request
+
+        meta = perceive(check_request(text))
         if meta is None and self.asking is not None:
             chosen = self.choose(text)
             if chosen is not None:

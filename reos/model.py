@@ -49,6 +49,7 @@ class Intent:
     resource: str | None = None  # container, service, package, or None when not said
     targets: list[str] = field(default_factory=list)  # the words naming what to act on
     condition: str | None = None  # e.g. "if_running"
+    condition_subject: str | None = None  # the words naming what the condition is about
     confidence: float = 1.0
     source: str = "none"  # llm | template | regex | none
     plural: bool = False  # "the nextcloud containers", "all", "both"
@@ -196,3 +197,4 @@ class StepResult:
     stderr: str = ""
     seconds: float = 0.0
     skipped_reason: str | None = None
+    blocked: bool = False  # the gate refused it: it never ran

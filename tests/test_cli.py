@@ -47,14 +47,15 @@ def test_dry_run_never_runs(app) -> None:
 
 def test_declining_at_the_prompt_changes_nothing(app, monkeypatch) -> None:
     monkeypatch.setattr("reos.commands.plan.interactive", lambda: True)
-    result = invoke(app, "plan", "--context", CONTEXT, "stop portainer", input="n\n")
+    result = invoke(app, "plan", "--allow-other-host", "--context", CONTEXT, "stop portainer",
+                    input="n\n")
     assert result.exit_code == 5, result.output
     assert "Proceed?" in result.output and "Nothing was changed" in result.output
     assert not paths.database_file().exists()
 
 
 def test_no_terminal_and_no_yes_means_not_run(app) -> None:
-    result = invoke(app, "plan", "--context", CONTEXT, "stop portainer")
+    result = invoke(app, "plan", "--allow-other-host", "--context", CONTEXT, "stop portainer")
     assert result.exit_code == 5
     assert not paths.database_file().exists()
 

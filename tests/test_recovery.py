@@ -101,7 +101,8 @@ def test_unreachable_docker_daemon_is_a_clear_error(tmp_path: Path) -> None:
                "packages": None}
     path = tmp_path / "ctx.json"
     path.write_text(json.dumps(context))
-    done = reos("plan", "--yes", "--context", str(path), "stop the web container",
+    done = reos("plan", "--yes", "--allow-other-host", "--context", str(path),
+                "stop the web container",
                 env={"DOCKER_HOST": "unix:///nonexistent/docker.sock"})
     assert done.returncode == 1
     assert "Cannot connect to the Docker daemon" in done.stdout

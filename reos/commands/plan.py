@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from reos.commands.common import make_engine
+from reos.engine import ReasoningEngine
 from reos.commands.output import emit_json, event_printer, say
 from reos.errors import (
     EXIT_BLOCKED,
@@ -77,11 +78,23 @@ def _confirm(plan: Plan) -> bool:
 def _approve_fix(explanation: str) -> bool:
     import typer
 
-    return typer.confirm(f"{explanation.rstrip(chr(0x2026))}. OK?", default=False)
+    from reos.text import clean  # the explanation can quote a failed command's output
+
+    return typer.confirm(f"{clean(explanation).rstrip(chr(0x2026))}. OK?", default=False)
+
+
+def refuse_other_host(engine: ReasoningEngine, allow_other_host: bool) -> None:
+    """A plan made from another machine's snapshot never runs here without a word."""
+    why = engine.other_host()
+    if why and not allow_other_host:
+        raise ReosError(f"Not run: {why}. Its plan names that machine's containers, "
+                        "services and packages.",
+                        "Use --dry-run or --json to only look, or --allow-other-host if you "
+                        "really mean to run it here.", exit_code=EXIT_BLOCKED)
 
 
 def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool = False,
-        context: Path | None = None) -> int:
+        context: Path | None = None, allow_other_host: bool = False) -> int:
     engine = make_engine(context)
     from reos.reasoning.perception import perceive
 
@@ -99,7 +112,9 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
             if plan.steps and not plan.read_only:
                 say("(dry run: nothing was run)")
         return code
-    if plan.steps and plan.read_only and not plan.forced:
+    if plan.steps and not plan.blocked:
+        refuse_other_host(engine, allow_other_host)
+    if plan.steps and plan.read_only and not plan.forced and not plan.blocked:
         # a query, or the evidence-gathering first half of a diagnosis
         found = engine.answer(plan)
         say(found.text)

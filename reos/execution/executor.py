@@ -66,6 +66,7 @@ class ExecutionReport:
     started: float = 0.0  # monotonic time the execution began (limits span a resume)
     recoveries: list[str] = field(default_factory=list)  # fixes that worked, in words
     verified: int = 0  # steps whose intended state was checked for real
+    unchecked: list[Step] = field(default_factory=list)  # state could not be read after
     rolled_back: Any = None  # the UndoReport when completed steps were rolled back
     learned: list[str] = field(default_factory=list)  # new reflection findings
 
@@ -161,7 +162,7 @@ class Executor:
             result = self._run_step(report.tx_id, seq, step, self.max_seconds - elapsed)
             if step.argv[:1] == ["sudo"]:
                 report.escalations += 1
-            if not result.ok:
+            if not result.ok and not result.blocked:
                 result = self._recover(report, step, result)
             if result.ok and self.verify and not step.read_only:
                 result = self._verified(step, result, report)
@@ -233,6 +234,8 @@ class Executor:
             retry = replace(step, argv=fix.retry or step.argv)
             self._say(f"\u2192 Retrying: {step.title}\u2026")
             result = self._run_step(report.tx_id, self._seq, retry, self._budget(report))
+            if result.blocked:
+                return result
             report.escalations += int(fix.escalates)
             if result.ok:
                 report.recoveries.append(fix.explanation.rstrip("\u2026"))
@@ -246,7 +249,13 @@ class Executor:
         target = step.target
         if target is None:
             return result
-        state = self.probe(target.kind, target.name) or {}
+        state = self.probe(target.kind, target.name)
+        unreadable = _unreadable(target.kind, step.action, state)
+        if unreadable:  # never "goal reached" on a state that could not be read
+            report.unchecked.append(step)
+            self._say(f"? Couldn't check {target.name}: {unreadable}.")
+            return result
+        assert state is not None
         problem = intended_state_problem(target.kind, step.action, state)
         if problem is None:
             report.verified += 1
@@ -321,9 +330,30 @@ class Executor:
             return f"maximum time reached ({elapsed:.0f}s of {self.max_seconds:.0f}s)"
         return None
 
+    def _refused(self, tx_id: int, seq: int, step: Step) -> StepResult | None:
+        """The one gate, right before the step runs: a blocked step is journaled, never run.
+
+        Every step passes here (plan, template, recovery and retried steps), whatever the
+        plan, template or model claimed about it. The plan was approved, so a mutating
+        step is allowed unless the risk engine blocks it."""
+        from reos.safety.gate import admit_argv
+
+        admission = admit_argv(step.argv, approved=True, requested=self.request)
+        if admission.allowed:
+            return None
+        why = f"blocked by the safety check: {admission.reason}"
+        row = self.journal.begin_step(tx_id, seq, step.id, step.title, step.argv,
+                                      action=step.action, reversible=False)
+        self.journal.finish_step(row, "blocked", None, why)
+        self.on_event(Notice(f"\u26d4 Not run: {step.command} \u2014 {why}."))
+        return StepResult(step.id, False, None, "", why, 0.0, blocked=True)
+
     def _run_step(self, tx_id: int, seq: int, step: Step, budget: float) -> StepResult:
         seq = max(seq, self._seq)  # journal order follows what really ran (fixes, retries)
         self._seq = seq + 1
+        refused = self._refused(tx_id, seq, step)
+        if refused is not None:
+            return refused
         target = step.target
         prior = None
         rollback = None
@@ -372,6 +402,26 @@ class Executor:
                                      "up; undo won't be able to restore it."))
                 continue
             self.journal.add_backup(row, saved.to_dict())
+
+
+_STATE_KEYS = {"container": ("state",), "service": ("active",), "package": ("state",)}
+_BOOT_ACTIONS = {"enable", "disable", "enable_now", "disable_now", "mask", "unmask"}
+
+
+def _unreadable(kind: str, action: str | None, state: dict[str, Any] | None) -> str | None:
+    """Why a probed state cannot show whether a step reached its goal, or None."""
+    if not isinstance(state, dict):
+        return "its state could not be read"
+    keys = _STATE_KEYS.get(kind, ())
+    if kind == "service" and action in _BOOT_ACTIONS:
+        keys = ("active", "enabled") if action.endswith("_now") else ("enabled",)
+    for key in keys:
+        value = state.get(key)
+        if not isinstance(value, str) or value in ("", "unknown"):
+            reason = state.get("reason")
+            return f"its {key} state is unknown" + (
+                f" ({reason})" if isinstance(reason, str) and reason else "")
+    return None
 
 
 def _manager() -> str | None:

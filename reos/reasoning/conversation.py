@@ -208,7 +208,12 @@ def execution_summary(report: object, plan: Plan) -> str:
         text = f"Done! {grouped(done)}."
         if fixes:
             text += f" Completed with {count(len(fixes), 'recovery action')}."
-        if verified and verified == len([s for s in completed if s.target is not None]):
+        unchecked = getattr(report, "unchecked", [])
+        if unchecked:
+            text += (" I couldn't check the result of "
+                     + join_names([s.title[0].lower() + s.title[1:] for s in unchecked])
+                     + ", so I can't say it worked.")
+        elif verified and verified == len([s for s in completed if s.target is not None]):
             text += " Goal reached: I checked the result of every step."
         return text
     lines = []

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from reos.model import Intent, Kind, Plan, RiskLevel, Step, Target
+from reos.model import Intent, Kind, Plan, RiskLevel, Step, Target, render
 from reos.reasoning import conversation
 from reos.reasoning.conversation import Voice
 from reos.reasoning.matcher import KINDS, TargetMatcher
@@ -89,8 +89,9 @@ class PlanBuilder:
 
     # -- queries -----------------------------------------------------------------------
     def _query(self, plan: Plan, intent: Intent) -> None:
+        recipe: Recipe | None = None
         if not intent.targets:
-            self._targetless(plan, intent, "I don't know how to answer that yet.")
+            recipe = self._targetless(plan, intent, "I don't know how to answer that yet.")
         elif intent.resource == "package":
             targets = self._package_names(plan, intent.targets)
             recipe = self.recipe("package", intent.action)
@@ -104,6 +105,8 @@ class PlanBuilder:
                     self._unknown(plan, f"I can't check that for {conversation.PLURALS[kind]} yet.")
                     return
                 self._fill(plan, recipe, [t for t in targets if t.kind == kind])
+        if recipe is not None and plan.steps and not plan.read_only:
+            self._finish(plan, recipe)  # a "question" that can change things is an action
 
     # -- actions -----------------------------------------------------------------------
     def _action(self, plan: Plan, intent: Intent) -> None:
@@ -217,6 +220,11 @@ class PlanBuilder:
         return plan.targets
 
     def _condition_holds(self, plan: Plan, intent: Intent, targets: list[Target]) -> bool:
+        subject = self._condition_targets(plan, intent, targets)
+        if subject is None:
+            return False
+        if subject:  # "if X is running, remove Y": X is checked, Y is acted on
+            return self._other_condition_holds(plan, intent, subject, targets)
         running = [t for t in targets if t.state in ACTIVE.get(t.kind, ())]
         wanted = running if intent.condition == "if_running" else [
             t for t in targets if t not in running]
@@ -233,6 +241,42 @@ class PlanBuilder:
         plan.message = (f"{subject[0].upper()}{subject[1:]} is {state_word} ({noun}). "
                         "I'll check again just before acting.")
         targets[:] = wanted
+        return True
+
+    def _condition_targets(self, plan: Plan, intent: Intent,
+                           targets: list[Target]) -> list[Target] | None:
+        """What the condition names when that is not what the action acts on: [] when it
+        is the same (or not said), None when it cannot be found (the plan says so)."""
+        phrase = intent.condition_subject
+        if not phrase:
+            return []
+        result = self.matcher.resolve([phrase], ["container", "service"], True)
+        if result.question or result.missing:
+            plan.message = (f"I couldn't tell which \u201c{phrase}\u201d to check, so I "
+                            f"won't {intent.action} anything." if result.question else
+                            f"I can't find \u201c{phrase}\u201d to check whether it is "
+                            f"running, so I won't {intent.action} anything.")
+            plan.targets = targets
+            return None
+        if set(result.targets) <= set(targets):
+            return []  # "is nextcloud running? if so stop it": the same resources
+        return result.targets
+
+    def _other_condition_holds(self, plan: Plan, intent: Intent, subject: list[Target],
+                               targets: list[Target]) -> bool:
+        running = [t for t in subject if t.state in ACTIVE.get(t.kind, ())]
+        if_running = intent.condition == "if_running"
+        plan.targets = targets
+        if (not running) if if_running else running:
+            shown = subject if if_running else running
+            state = "not running" if if_running else "running"
+            plan.message = (f"{_sentence(shown)} {state}, so I won't {intent.action} "
+                            "anything.")
+            return False
+        checked = running if if_running else subject
+        plan.preconditions += [(t, if_running) for t in checked]
+        plan.message = (f"{_sentence(checked)} {'running' if if_running else 'not running'}."
+                        " I'll check again just before acting.")
         return True
 
     def _then(self, plan: Plan, action: str, names: list[str]) -> None:
@@ -268,14 +312,23 @@ class PlanBuilder:
                 needs_root = rs.needs_root and not root
                 if needs_root:
                     argv = ["sudo", "-n", *argv]
-                verdict = assess_argv(argv)
+                verdict = assess_argv(argv)  # TODO(lead): requested=plan.request
+                title = rs.title.replace(SLOT, target.name) if target else rs.title
+                # a recipe's word that a step only reads is checked, never taken on trust:
+                # a step the risk engine cannot verify as read-only is shown and approved
+                read_only = rs.read_only and verdict.read_only
+                if rs.read_only and not read_only:
+                    plan.notes.append(f"\u201c{title}\u201d is said to only read, but "
+                                      f"`{render(argv)}` can change the "
+                                      "machine, so I'll ask first")
                 step = Step(
                     id=f"s{len(plan.steps) + 1}",
-                    title=rs.title.replace(SLOT, target.name) if target else rs.title,
+                    title=title,
                     argv=argv,
-                    read_only=rs.read_only,
+                    read_only=read_only,
                     needs_root=needs_root,
-                    risk=max(RiskLevel.parse(rs.risk), verdict.risk),
+                    risk=max(RiskLevel.parse(rs.risk), verdict.risk,
+                             RiskLevel.SAFE if read_only else RiskLevel.LOW),
                     reversible=rs.reversible and verdict.reversible,
                     depends_on=[previous] if previous else [],
                     target=target,
@@ -309,6 +362,12 @@ class PlanBuilder:
                                 for k in unknown)
             text += f" ({reasons})"
         return text
+
+
+def _sentence(targets: list[Target]) -> str:
+    """'Nginx.service is' / 'Demo-web and demo-db are': the start of a sentence."""
+    names = conversation.join_names([t.name for t in targets])
+    return f"{names[0].upper()}{names[1:]} {'is' if len(targets) == 1 else 'are'}"
 
 
 def _applies(rs: object, target: Target) -> bool:

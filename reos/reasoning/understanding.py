@@ -217,6 +217,8 @@ def understand(text: str, chain: Iterable[Understander]) -> Intent | None:
         if intent is not None and intent.kind == Kind.ACTION:
             intent.kind = Kind.COMBINED
             intent.condition = condition
+            if subject.lower() not in _PRONOUNS:
+                intent.condition_subject = subject
             return intent
     return _first(cleaned, chain)
 

@@ -30,19 +30,21 @@ class Admission:
 
 
 def admit_argv(argv: list[str], *, claimed_read_only: bool = False,
-               approved: bool = False) -> Admission:
+               approved: bool = False, requested: str | None = None) -> Admission:
     """Judge `argv` as it is about to run.
 
     `claimed_read_only`: the caller is about to run it without approval because someone
     said it only reads; that is allowed only when the risk engine agrees.
     `approved`: a person approved the plan this step belongs to (a mutating step is
     then allowed unless it is blocked).
+    `requested`: the person's request, for the few things allowed only when asked for
+    in exactly those words (a download piped into a shell, cutting off a remote session).
     """
     if not argv or not all(isinstance(a, str) for a in argv):
         verdict = Verdict(command=repr(argv))
         verdict.raise_to(verdict.risk.CRITICAL, "not a command reos can judge", block=True)
         return Admission(False, verdict, False, "it is not a list of words reos can judge")
-    verdict = assess_argv(argv)
+    verdict = assess_argv(argv)  # TODO(lead): requested=requested once risk.py takes it
     read_only = verdict.read_only
     if verdict.blocked:
         return Admission(False, verdict, read_only, "; ".join(verdict.reasons) or "blocked")

@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from reos.system.identity import machine_id
 from reos.system.snapshot import Container, Package, Service, SystemSnapshot
 
 COLLECT_TIMEOUT = 8.0
@@ -184,6 +185,7 @@ def host() -> dict[str, Any]:
         runtime = "podman" if "podman" in url else "docker"
     return {
         "hostname": socket.gethostname(),
+        "machine_id": machine_id(),
         "distro_id": release.get("ID", platform.system().lower()),
         "distro_version": release.get("VERSION_ID", ""),
         "kernel": platform.release(),
