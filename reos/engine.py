@@ -196,7 +196,6 @@ class ReasoningEngine:
         """Run read-only steps and put what they found into words (plus any follow-up)."""
         from reos.execution.runner import run_argv
         from reos.reasoning.answers import ANSWERS, TOLERANT
-
         from reos.safety.gate import admit_argv
 
         assert plan.read_only, "only read-only plans are answered directly"
@@ -290,9 +289,8 @@ class ReasoningEngine:
     def respond(self, text: str, on_event: EventSink = ignore) -> Reply:
         """One chat utterance in, one reply out (approval is a later utterance)."""
         from reos.execution.undo import describe
-        from reos.store.db import now
-
         from reos.inputs import check_request
+        from reos.store.db import now
 
         meta = perceive(check_request(text))
         if meta is None and self.asking is not None:

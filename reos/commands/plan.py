@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from reos.commands.common import make_engine
-from reos.engine import ReasoningEngine
 from reos.commands.output import emit_json, event_printer, say
+from reos.engine import ReasoningEngine
 from reos.errors import (
     EXIT_BLOCKED,
     EXIT_DECLINED,
