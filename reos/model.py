@@ -130,6 +130,7 @@ class Step:
                 else None
             ),
             "depends_on": list(self.depends_on),
+            "risk_reasons": list(self.risk_reasons),
             **({"also_affects": list(self.also)} if self.also is not None else {}),
         }
 
