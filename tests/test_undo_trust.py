@@ -469,3 +469,12 @@ def test_two_undos_at_the_same_moment_revert_a_transaction_once(
     assert len(undos) == 1
     assert conn.execute("SELECT COUNT(*) FROM steps WHERE tx_id = ?", undos[0]).fetchone() \
         == (1,)
+
+
+def test_a_path_written_with_dots_is_backed_up_as_the_kernel_resolves_it(
+        tmp_path: Path, config: Path) -> None:
+    (tmp_path / "elsewhere").mkdir()
+    roundabout = tmp_path / "elsewhere" / ".." / "shared" / "app.conf"
+    saved = BackupStore(tmp_path / "b").save(str(roundabout), "tx1-1")
+    assert saved is not None and saved.path == str(config)
+    assert Backup.from_dict(saved.to_dict()) == saved  # a clean path: undo accepts the row

@@ -270,8 +270,12 @@ class BackupStore:
     def save(self, path: str, label: str) -> Backup | None:
         """Copy `path` before it changes. None when it cannot be backed up (too big, not a
         regular file, a symbolic link). Reads without following a symbolic link."""
-        target = Path(path).absolute()
-        folder = os.path.realpath(target.parent)
+        given = Path(path).absolute()
+        if given.name in ("", ".", ".."):
+            return None
+        folder = os.path.realpath(given.parent)
+        # the path as written when it is clean, else as the kernel resolves it ('..')
+        target = given if _clean_absolute(str(given)) else Path(folder) / given.name
         try:
             dir_fd = _open_dir(folder)
         except FileNotFoundError:  # the step will create the folder too
