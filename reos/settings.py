@@ -17,8 +17,12 @@ from reos import paths
 from reos.errors import SettingsError
 
 
-def _doc(text: str) -> dict[str, str]:
-    return {"doc": text}
+def _doc(text: str, low: float | None = None, high: float | None = None) -> dict[str, Any]:
+    """A field's description and, for numbers, the range a sane value lies in."""
+    return {"doc": text} if low is None else {"doc": text, "range": (low, high)}
+
+
+MAX_FILE_BYTES = 1_000_000  # a settings file is a few hundred bytes; this is no settings file
 
 
 @dataclass
@@ -62,19 +66,23 @@ class ConversationSettings:
 class LimitsSettings:
     """Circuit breakers. Only the user changes these; no plan, template or LLM can."""
 
-    max_operations: int = field(default=25, metadata=_doc("Commands per plan execution."))
-    max_seconds: int = field(default=300, metadata=_doc("Wall time of one plan execution."))
+    max_operations: int = field(
+        default=25, metadata=_doc("Commands per plan execution.", 1, 1000)
+    )
+    max_seconds: int = field(
+        default=300, metadata=_doc("Wall time of one plan execution.", 1, 86400)
+    )
     max_privilege_escalations: int = field(
-        default=3, metadata=_doc("sudo escalations added during one execution.")
+        default=3, metadata=_doc("sudo escalations added during one execution.", 1, 100)
     )
     max_injected_steps: int = field(
-        default=5, metadata=_doc("Recovery steps injected into one execution.")
+        default=5, metadata=_doc("Recovery steps injected into one execution.", 1, 100)
     )
     human_checkpoint_after_recoveries: int = field(
-        default=2, metadata=_doc("Recoveries after which a person must review.")
+        default=2, metadata=_doc("Recoveries after which a person must review.", 1, 100)
     )
     max_learned_patterns: int = field(
-        default=1000, metadata=_doc("Rows kept in the knowledge base.")
+        default=1000, metadata=_doc("Rows kept in the knowledge base.", 1, 1_000_000)
     )
 
 
@@ -84,7 +92,7 @@ class LlmSettings:
     host: str = field(default="http://127.0.0.1:11434", metadata=_doc("Ollama server URL."))
     model: str = field(default="llama3.2", metadata=_doc("Model name on that server."))
     timeout_seconds: float = field(
-        default=20.0, metadata=_doc("Give up on the LLM after this long and fall back.")
+        default=20.0, metadata=_doc("Give up on the LLM after this long and fall back.", 0.1, 600)
     )
 
 
@@ -106,17 +114,28 @@ SECTIONS: dict[str, type] = {
 }
 
 
+def _key_of(line: str) -> str:
+    return line.split("=", 1)[0].strip().strip("\"'")
+
+
 def _line_of(text: str, section: str, key: str | None) -> int | None:
-    """Best-effort line number of `[section] key` in the file text (1-based)."""
+    """Best-effort line number of `[section] key` in the file text (1-based).
+
+    Also finds `section.key = ...` written at the top of the file, and `section = {...}`.
+    """
     current = None
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
-        if line.startswith("[") and line.endswith("]"):
-            current = line.strip("[] ")
+        if line.startswith("[") and line.split("#", 1)[0].rstrip().endswith("]"):
+            current = line.split("#", 1)[0].strip().strip("[] ").replace('"', "")
             if key is None and current == section:
                 return number
-        elif current == section and key and line.split("=", 1)[0].strip() == key:
-            return number
+        elif "=" in line:
+            name = _key_of(line)
+            if current == section and key and name == key:
+                return number
+            if current is None and name in (section, f"{section}.{key}"):
+                return number
     return None
 
 
@@ -124,32 +143,62 @@ def _where(path: Path, line: int | None) -> str:
     return f"{path}:{line}" if line else str(path)
 
 
+def _shown(value: Any) -> str:
+    """A value as the message shows it: short, and tables and lists by name."""
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    text = _toml_literal(value) if isinstance(value, bool | int | float) else repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _check_value(
-    path: Path, text: str, section: str, key: str, value: Any, default: Any
+    path: Path, text: str, section: str, key: str, value: Any, default: Any,
+    metadata: Any = None,
 ) -> Any:
     line = _line_of(text, section, key)
     where = _where(path, line)
+    keep = f"Fix that line, or delete it to use the default ({_toml_literal(default)})."
     expected = type(default)
     ok = isinstance(value, expected) and not (expected is not bool and isinstance(value, bool))
     if expected is float and isinstance(value, int) and not isinstance(value, bool):
         value, ok = float(value), True
     if not ok:
+        if expected is bool and isinstance(value, str) and value.lower() in ("true", "false"):
+            keep = f"Write {value.lower()} without quotes: in TOML, quoted text is not a boolean."
         raise SettingsError(
-            f"{where}: [{section}] {key} must be {_type_word(expected)}, not {value!r}.",
-            f"Fix that line, or delete it to use the default ({_toml_literal(default)}).",
+            f"{where}: [{section}] {key} must be {_type_word(expected)}, not {_shown(value)}.",
+            keep,
         )
     if section == "conversation" and key == "verbosity" and value not in VERBOSITY_CHOICES:
         raise SettingsError(
             f"{where}: [conversation] verbosity must be one of {', '.join(VERBOSITY_CHOICES)},"
-            f" not {value!r}.",
-            "Fix that line, or delete it to use the default (\"normal\").",
+            f" not {_shown(value)}.",
+            keep,
         )
-    if expected in (int, float) and value <= 0:
+    low, high = (metadata or {}).get("range", (None, None))
+    if low is not None and not low <= value <= high:  # `not`: NaN fails both comparisons
         raise SettingsError(
-            f"{where}: [{section}] {key} must be greater than 0, not {value!r}.",
-            f"Fix that line, or delete it to use the default ({default}).",
+            f"{where}: [{section}] {key} must be between {low:,} and {high:,},"
+            f" not {_shown(value)}.",
+            keep,
         )
+    if expected is str:
+        problem = _text_problem(key, value)
+        if problem:
+            raise SettingsError(f"{where}: [{section}] {key} {problem}.", keep)
     return value
+
+
+def _text_problem(key: str, value: str) -> str | None:
+    if not value.strip() or len(value) > 2048:
+        return "must be some text, at most 2,048 characters"
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        return "must not hold control characters"
+    if key == "host" and not value.startswith(("http://", "https://")):
+        return f"must be an http:// or https:// URL, not {_shown(value)}"
+    return None
 
 
 def _type_word(expected: type) -> str:
@@ -179,6 +228,11 @@ def parse(text: str, path: Path) -> Settings:
 
     try:
         data = tomllib.loads(text)
+    except RecursionError:
+        raise SettingsError(
+            f"{path}: nests arrays or tables too deeply to be a settings file.",
+            "Fix the file by hand; reos has not changed it.",
+        ) from None
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         line = None
@@ -195,6 +249,11 @@ def parse(text: str, path: Path) -> Settings:
             f"{_where(path, line)}: this is not valid TOML{key_hint}: {message}.",
             "Fix the file by hand; reos has not changed it.",
         ) from None
+    except ValueError as exc:  # e.g. an integer with more digits than Python converts
+        raise SettingsError(
+            f"{path}: this is not valid TOML: {exc}.",
+            "Fix the file by hand; reos has not changed it.",
+        ) from None
 
     settings = Settings(path=path)
     for section, value in data.items():
@@ -206,7 +265,8 @@ def parse(text: str, path: Path) -> Settings:
             continue
         if not isinstance(value, dict):
             raise SettingsError(
-                f"{path}: {section} must be a table ([{section}]), not a single value.",
+                f"{_where(path, _line_of(text, section, None))}: {section} must be a table"
+                f" ([{section}]), not a single value.",
                 "Fix the file by hand; reos has not changed it.",
             )
         target = getattr(settings, section)
@@ -219,26 +279,52 @@ def parse(text: str, path: Path) -> Settings:
                 )
                 continue
             default = getattr(type(target)(), key)
-            setattr(target, key, _check_value(path, text, section, key, item, default))
+            setattr(target, key, _check_value(path, text, section, key, item, default,
+                                              known[key].metadata))
     return settings
 
 
 def load(path: Path | None = None) -> Settings:
     """Settings from the file, or the defaults when it does not exist."""
     path = path or paths.settings_file()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        settings = Settings(path=path)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SettingsError(
-            f"{path}: cannot be read ({exc}).", "Check its permissions and encoding (UTF-8)."
-        ) from None
-    else:
-        settings = parse(text, path)
+    text = read_text(path)
+    settings = Settings(path=path) if text is None else parse(text, path)
     if os.environ.get("REOS_LLM", "").lower() in ("off", "0", "false", "no"):
         settings.llm.enabled = False
     return settings
+
+
+def read_text(path: Path) -> str | None:
+    """The settings file's text, None when there is none, or a SettingsError.
+
+    Only a regular file of at most MAX_FILE_BYTES of UTF-8 is read: a FIFO in its place
+    would block every start, a huge file would be parsed on every start.
+    """
+    import stat
+
+    hint = "Fix or remove the file by hand; reos has not changed it."
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            kind = ("a directory" if stat.S_ISDIR(info.st_mode)
+                    else "a special file (a FIFO, socket or device)")
+            raise SettingsError(f"{path}: is {kind}, not a settings file.", hint)
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise SettingsError(f"{path}: cannot be read ({exc.strerror or exc}).",
+                            "Check its permissions.") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise SettingsError(f"{path}: is larger than {MAX_FILE_BYTES:,} bytes, which no"
+                            " settings file is.", hint)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise SettingsError(f"{path}:{line}: is not UTF-8 text (byte {exc.start:,}).",
+                            "Save the file as UTF-8; reos has not changed it.") from None
 
 
 def documented_keys() -> dict[str, dict[str, tuple[Any, str]]]:
@@ -265,10 +351,7 @@ def save_value(section: str, key: str, value: Any, path: Path | None = None) -> 
         raise SettingsError(f"[{section}] {key} is not a setting.")
     path = path or paths.settings_file()
     literal = tomli_w.dumps({key: value}).strip()
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        lines = []
+    lines = (read_text(path) or "").splitlines()
     current, header, done = None, None, False
     for i, raw in enumerate(lines):
         line = raw.strip()

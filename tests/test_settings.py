@@ -72,7 +72,7 @@ def test_bad_conversation_values_are_errors(line: str) -> None:
 
 def test_limits_must_be_positive() -> None:
     write("[limits]\nmax_seconds = 0\n")
-    with pytest.raises(SettingsError, match="greater than 0"):
+    with pytest.raises(SettingsError, match="between 1 and"):
         settings.load()
 
 
