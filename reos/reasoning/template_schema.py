@@ -75,20 +75,22 @@ _WORDS = {_STR: "a string", _BOOL: "true or false", _INT: "a whole number",
           _STRS: "a list of strings", _NONEMPTY_STRS: "a non-empty list of strings"}
 
 
+def _fits(kind: str, value: Any) -> bool:
+    if kind == _STR:
+        return isinstance(value, str)
+    if kind == _BOOL:
+        return isinstance(value, bool)
+    if kind == _INT:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind in (_STRS, _NONEMPTY_STRS):
+        return isinstance(value, list) and all(isinstance(v, str) for v in value) and (
+            kind == _STRS or bool(value))
+    raise AssertionError(kind)  # a kind this module does not know is a bug here
+
+
 def check_value(kind: str, value: Any, label: str, where: Where) -> None:
     """Raise TemplateError unless value has the type `kind` names."""
-    if kind == _STR:
-        ok = isinstance(value, str)
-    elif kind == _BOOL:
-        ok = isinstance(value, bool)
-    elif kind == _INT:
-        ok = isinstance(value, int) and not isinstance(value, bool)
-    elif kind in (_STRS, _NONEMPTY_STRS):
-        ok = isinstance(value, list) and all(isinstance(v, str) for v in value) and (
-            kind == _STRS or bool(value))
-    else:  # a kind this module does not know is a bug here, not in the file
-        raise AssertionError(kind)
-    if not ok:
+    if not _fits(kind, value):
         raise TemplateError(f"{label} must be {_WORDS[kind]}, not {_short(value)}", where)
 
 
@@ -106,8 +108,9 @@ def check_keys(raw: dict[str, Any], allowed: dict[str, str], required: tuple[str
         if key not in raw:
             raise TemplateError(f"{label} is missing {key!r}", where)
     for key, value in raw.items():
-        if allowed[key] in _WORDS:
-            check_value(allowed[key], value, f"{label}: {key}", _at(where, key))
+        kind = allowed[key]
+        if kind in _WORDS and not _fits(kind, value):  # `where` only built for a failure
+            check_value(kind, value, f"{label}: {key}", _at(where, key))
 
 
 def _at(where: Where, key: str, needle: str | None = None) -> Where:
@@ -180,6 +183,8 @@ def fills_only_slot(arg: str) -> bool:
     Tool-side formats ({{json .}}, ${Version}, %{NAME}) pass through as they are. A
     hand scan, so an argument full of braces costs linear time, not a regex's backtracking.
     """
+    if "{" not in arg and "}" not in arg:
+        return True
     i, end = 0, len(arg)
     while i < end:
         if arg.startswith(SLOT, i):
