@@ -1,4 +1,8 @@
-"""`reos undo`: revert the newest undoable transaction and say exactly what ran."""
+"""`reos undo`: revert the newest undoable transaction and say exactly what ran.
+
+Exit 4 when there is nothing to undo or another reos is undoing it right now; 1 when a
+restore failed or was refused. Not responsible for the undo itself (reos.execution.undo).
+"""
 
 from __future__ import annotations
 

@@ -125,8 +125,8 @@ def _claimed(journal: Journal, seen: TransactionRecord, run: Callable[..., StepR
 
 
 def _busy(tx: TransactionRecord | None, pid: int | None) -> UndoReport:
-    report = UndoReport(transaction=tx, busy_with=pid or -1)
-    return report
+    """Another reos claimed it first (-1: it finished before we could see who)."""
+    return UndoReport(transaction=tx, busy_with=pid or -1)
 
 
 def _undo(journal: Journal, tx: TransactionRecord, run: Callable[..., StepResult],
