@@ -173,7 +173,7 @@ def _check_step(step: Any, where: Where, label: str) -> None:
             raise TemplateError(f"{label}: an argv item is longer than {MAX_ARG_CHARS:,}"
                                 " characters", _at(where, "argv"))
         if not fills_only_slot(arg):
-            raise TemplateError(f"{label}: {_short(arg)} - only {SLOT} may be filled in",
+            raise TemplateError(f"{label}: argv: {_short(arg)} - only {SLOT} may be filled in",
                                 _at(where, "argv"))
 
 
