@@ -8,12 +8,12 @@ back atomically and checks the hash. A file that did not exist is recorded as ab
 undo removes what the step created; a symbolic link is recorded as the link itself (where
 it pointed), never copied through, and undo puts the link back.
 
-Restoring trusts nothing on the way: the folder is reached one component at a time
-without following symbolic links and must be the very folder the backup came from; the
-new content goes to an exclusively created temporary file with an unpredictable name,
-gets its owner and mode on the open descriptor, is synced, and is renamed over the
-target. A target that became a symbolic link, or a file now owned by someone else, is
-left alone with a plain reason (`Refused`), never written through.
+Restoring (`reos.safety.restore`) trusts nothing on the way: the folder is reached one
+component at a time without following symbolic links and must be the very folder the
+backup came from; the new content goes to an exclusively created temporary file with an
+unpredictable name, gets its owner and mode on the open descriptor, is synced, and is
+renamed over the target. A target that became a symbolic link, or a file now owned by
+someone else, is left alone with a plain reason (`Refused`), never written through.
 
 Not responsible for deciding whether a step may run, for the journal rows, or for
 judging recorded commands (undo and the gate do that).
@@ -29,17 +29,19 @@ import stat
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
+from reos.safety.restore import (
+    CREATE_FLAGS,
+    READ_FLAGS,
+    Refused,
+    open_dir,
+    read_all,
+    write_all,
+)
 from reos.safety.shell import unwrap
 
+__all__ = ["Backup", "BackupStore", "Refused", "files_changed", "may_change_owner"]
+
 MAX_BYTES = 64 * 1024 * 1024  # larger files are not copied; the step is then irreversible
-_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
-# O_NONBLOCK: opening a FIFO someone put in place of the file must not hang the backup
-_READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY | os.O_NONBLOCK
-_CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-
-
-class Refused(OSError):
-    """Restoring would be unsafe; the message says why in plain words."""
 
 
 @dataclass
@@ -185,35 +187,6 @@ def may_change_owner(argv: list[str]) -> bool:
     return False
 
 
-def _open_dir(path: str) -> int:
-    """Open a folder walking from / one component at a time, never through a symlink."""
-    fd = os.open("/", _DIR_FLAGS)
-    walked = ""
-    try:
-        for part in [p for p in path.split("/") if p]:
-            walked += "/" + part
-            try:
-                child = os.open(part, _DIR_FLAGS, dir_fd=fd)
-            except OSError as exc:
-                if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
-                    try:
-                        link = stat.S_ISLNK(os.lstat(part, dir_fd=fd).st_mode)
-                    except OSError:
-                        link = False
-                    if link:
-                        raise Refused(errno.ELOOP, f"{walked} is now a symbolic link; "
-                                      "I left it alone") from None
-                    raise Refused(errno.ENOTDIR, f"{walked} is not a folder any more; "
-                                  "I left it alone") from None
-                raise
-            os.close(fd)
-            fd = child
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
-
-
 def _private_dir(path: Path) -> None:
     """Make `path` (and missing parents) a folder only its owner can enter."""
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -226,41 +199,6 @@ def _private_dir(path: Path) -> None:
                       "I won't keep backups there")
     if stat.S_IMODE(info.st_mode) != 0o700:
         os.chmod(path, 0o700, follow_symlinks=False)
-
-
-def _lstat(dir_fd: int, name: str) -> os.stat_result | None:
-    try:
-        return os.lstat(name, dir_fd=dir_fd)
-    except FileNotFoundError:
-        return None
-
-
-def _read_all(fd: int) -> bytes:
-    chunks = []
-    while chunk := os.read(fd, 1 << 20):
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
-def _user(uid: int) -> str:
-    try:
-        import pwd
-
-        return f"{pwd.getpwuid(uid).pw_name} (uid {uid})"
-    except (KeyError, ImportError):
-        return f"uid {uid}"
-
-
-def _describe(info: os.stat_result) -> str:
-    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"),
-             (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
-    return next((word for test, word in kinds if test(info.st_mode)), "not a regular file")
 
 
 class BackupStore:
@@ -277,7 +215,7 @@ class BackupStore:
         # the path as written when it is clean, else as the kernel resolves it ('..')
         target = given if _clean_absolute(str(given)) else Path(folder) / given.name
         try:
-            dir_fd = _open_dir(folder)
+            dir_fd = open_dir(folder)
         except FileNotFoundError:  # the step will create the folder too
             return Backup(str(target), None, None, None, None, None, dir=folder)
         try:
@@ -285,7 +223,7 @@ class BackupStore:
             absent = Backup(str(target), None, None, None, None, None, dir=folder,
                             dir_ino=where.st_ino, dir_dev=where.st_dev)
             try:
-                fd = os.open(target.name, _READ_FLAGS, dir_fd=dir_fd)
+                fd = os.open(target.name, READ_FLAGS, dir_fd=dir_fd)
             except FileNotFoundError:
                 return absent
             except OSError as exc:
@@ -300,7 +238,7 @@ class BackupStore:
                 info = os.fstat(fd)
                 if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
                     return None
-                data = _read_all(fd)
+                data = read_all(fd)
             finally:
                 os.close(fd)
         finally:
@@ -316,9 +254,9 @@ class BackupStore:
         folder = self.root / label.replace("/", "_")
         _private_dir(folder)
         stored = folder / f"{digest[:16]}-{secrets.token_hex(4)}-{name[:120]}"
-        fd = os.open(stored, _CREATE_FLAGS, 0o600)
+        fd = os.open(stored, CREATE_FLAGS, 0o600)
         try:
-            _write_all(fd, data)
+            write_all(fd, data)
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -332,43 +270,9 @@ class BackupStore:
         would be unsafe, and OSError when it failed. `owner_may_change`: the step itself
         could have given the file another owner (see `may_change_owner`).
         """
-        folder = backup.dir or os.path.dirname(backup.path)
-        name = os.path.basename(backup.path)
-        data = None if backup.stored is None else _read_backup(backup)
-        dir_fd = _open_dir(folder)
-        try:
-            where = os.fstat(dir_fd)
-            if backup.dir_ino is not None and (where.st_ino, where.st_dev) != (
-                    backup.dir_ino, backup.dir_dev):
-                raise Refused(errno.ESTALE, f"the folder {folder} is not the one I backed "
-                              f"{backup.path} up from (it was replaced or moved); "
-                              "I left it alone")
-            if backup.link is not None:
-                return _relink(dir_fd, name, backup, owner_may_change)
-            if data is None:
-                return _remove_created(dir_fd, name, backup, owner_may_change)
-            _check_target(_lstat(dir_fd, name), backup, owner_may_change)
-            temporary = _write_temporary(dir_fd, name, data, backup)
-            try:
-                _check_target(_lstat(dir_fd, name), backup, owner_may_change)
-                os.replace(temporary, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
-            except BaseException:
-                try:
-                    os.unlink(temporary, dir_fd=dir_fd)
-                except OSError:
-                    pass
-                raise
-            os.fsync(dir_fd)
-            fd = os.open(name, _READ_FLAGS, dir_fd=dir_fd)
-            try:
-                written = _read_all(fd)
-            finally:
-                os.close(fd)
-        finally:
-            os.close(dir_fd)
-        if hashlib.sha256(written).hexdigest() != backup.sha256:
-            raise OSError(errno.EIO, f"{backup.path} does not match its backup after restoring")
-        return f"restored from backup, sha256 {str(backup.sha256)[:12]}\u2026 verified"
+        from reos.safety.restore import restore
+
+        return restore(backup, owner_may_change=owner_may_change)
 
     @staticmethod
     def manual_command(backup: Backup) -> str:
@@ -377,128 +281,3 @@ class BackupStore:
         if backup.stored is None:
             return f"rm {backup.path}"
         return f"cp -p {backup.stored} {backup.path}"
-
-
-def _read_backup(backup: Backup) -> bytes:
-    """The stored copy, only if it is a private regular file reos made, and intact."""
-    assert backup.stored is not None
-    try:
-        fd = os.open(backup.stored, _READ_FLAGS)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise Refused(errno.ELOOP, f"the backup copy {backup.stored} is a symbolic link; "
-                          f"I left {backup.path} alone") from None
-        raise OSError(exc.errno, f"cannot read the backup copy {backup.stored} "
-                      f"({exc.strerror})") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid() \
-                or info.st_mode & 0o077:
-            raise Refused(errno.EPERM, f"the backup copy {backup.stored} is not a private "
-                          f"file I made; I left {backup.path} alone")
-        data = _read_all(fd)
-    finally:
-        os.close(fd)
-    if hashlib.sha256(data).hexdigest() != backup.sha256:
-        raise OSError(errno.EIO, f"the backup of {backup.path} is damaged (sha256 mismatch)")
-    return data
-
-
-def _check_target(now: os.stat_result | None, backup: Backup, owner_may_change: bool) -> None:
-    """Refuse when what is at the path now is not what the step left there."""
-    if now is None:  # the step deleted it: put it back
-        return
-    if stat.S_ISLNK(now.st_mode):
-        raise Refused(errno.ELOOP, f"{backup.path} is now a symbolic link; I left it alone")
-    if not stat.S_ISREG(now.st_mode):
-        raise Refused(errno.EEXIST, f"{backup.path} is now {_describe(now)}; I left it alone")
-    if backup.uid is not None and now.st_uid != backup.uid and not owner_may_change:
-        raise Refused(errno.EPERM, f"{backup.path} now belongs to {_user(now.st_uid)}, not "
-                      f"{_user(backup.uid)} as when I backed it up; someone may have replaced "
-                      "it, so I left it alone")
-
-
-def _remove_created(dir_fd: int, name: str, backup: Backup, owner_may_change: bool) -> str:
-    """Remove what the step created, if it is still what the step could have made."""
-    now = _lstat(dir_fd, name)
-    if now is None:
-        return "the file the step created is already gone"
-    if not (stat.S_ISREG(now.st_mode) or stat.S_ISLNK(now.st_mode)):
-        raise Refused(errno.EEXIST, f"{backup.path} is now {_describe(now)}, not the file the "
-                      "step created; I left it alone")
-    if now.st_uid not in (0, os.geteuid()) and not owner_may_change:
-        raise Refused(errno.EPERM, f"{backup.path} belongs to {_user(now.st_uid)}, who did "
-                      "not create it through me; I left it alone")
-    os.unlink(name, dir_fd=dir_fd)  # unlink removes a symbolic link itself, never its target
-    os.fsync(dir_fd)
-    return "removed the file the step created"
-
-
-def _relink(dir_fd: int, name: str, backup: Backup, owner_may_change: bool) -> str:
-    """Put a symbolic link back (the step replaced it, as `sed -i` does, or re-pointed it)."""
-    assert backup.link is not None
-    now = _lstat(dir_fd, name)
-    if now is not None and stat.S_ISLNK(now.st_mode):
-        if now.st_uid != backup.uid and not owner_may_change:
-            raise Refused(errno.EPERM, f"{backup.path} is now a symbolic link belonging to "
-                          f"{_user(now.st_uid)}; I left it alone")
-        if os.readlink(name, dir_fd=dir_fd) == backup.link:
-            return "the symbolic link already points where it did"
-    elif now is not None:
-        _check_target(now, backup, owner_may_change)
-    for _attempt in range(16):
-        temporary = f".{name[:180]}.reos-{secrets.token_hex(8)}"
-        try:
-            os.symlink(backup.link, temporary, dir_fd=dir_fd)
-        except FileExistsError:
-            continue
-        break
-    else:
-        raise OSError(errno.EEXIST, f"cannot create a temporary link next to {backup.path}")
-    try:
-        if backup.uid is not None and backup.gid is not None:
-            try:
-                os.chown(temporary, backup.uid, backup.gid, dir_fd=dir_fd,
-                         follow_symlinks=False)
-            except PermissionError:
-                pass
-        os.replace(temporary, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
-    except BaseException:
-        try:
-            os.unlink(temporary, dir_fd=dir_fd)
-        except OSError:
-            pass
-        raise
-    os.fsync(dir_fd)
-    if os.readlink(name, dir_fd=dir_fd) != backup.link:
-        raise OSError(errno.EIO, f"{backup.path} does not point where it did after restoring")
-    return f"put the symbolic link back (to {backup.link})"
-
-
-def _write_temporary(dir_fd: int, name: str, data: bytes, backup: Backup) -> str:
-    """A new file next to the target, created exclusively under an unguessable name."""
-    for _attempt in range(16):
-        temporary = f".{name[:180]}.reos-{secrets.token_hex(8)}"
-        try:
-            fd = os.open(temporary, _CREATE_FLAGS, 0o600, dir_fd=dir_fd)
-        except FileExistsError:
-            continue
-        break
-    else:
-        raise OSError(errno.EEXIST, f"cannot create a temporary file next to {backup.path}")
-    try:
-        _write_all(fd, data)
-        if backup.uid is not None and backup.gid is not None:
-            try:
-                os.fchown(fd, backup.uid, backup.gid)
-            except PermissionError:  # not root: the file stays ours, as the step left it
-                pass
-        if backup.mode is not None:  # after chown, which clears set-id bits
-            os.fchmod(fd, backup.mode)
-        os.fsync(fd)
-    except BaseException:
-        os.close(fd)
-        os.unlink(temporary, dir_fd=dir_fd)
-        raise
-    os.close(fd)
-    return temporary
