@@ -240,11 +240,20 @@ def check_top(data: dict[str, Any]) -> None:
 
 # -- finding the line --------------------------------------------------------------------
 
-_HEADER = re.compile(r"\s*(\[\[?)\s*([^\[\]]+?)\s*\]\]?\s*(?:#.*)?")
+def _header(line: str) -> tuple[tuple[str, ...], bool] | None:
+    """A table header's name parts and whether it is [[an array]], or None.
 
-
-def _parts(name: str) -> tuple[str, ...]:
-    return tuple(p.strip().strip("\"'") for p in name.split("."))
+    String operations only: this runs on hostile files too, and a regex with a lazy
+    group before `\\s*\\]` backtracks quadratically on a long line without a bracket.
+    """
+    line = line.split("#", 1)[0].strip()
+    if not line.startswith("[") or not line.endswith("]"):
+        return None
+    array = line.startswith("[[") and line.endswith("]]")
+    name = line[2:-2] if array else line[1:-1]
+    if not name.strip() or any(c in name for c in "[]=,"):
+        return None
+    return tuple(p.strip().strip("\"'") for p in name.split(".")), array
 
 
 def locate(text: str, where: Where) -> int | None:
@@ -256,9 +265,9 @@ def locate(text: str, where: Where) -> int | None:
     lines = text.splitlines()
     headers: list[tuple[int, tuple[str, ...], bool]] = []
     for number, line in enumerate(lines):
-        found = _HEADER.fullmatch(line)
-        if found:
-            headers.append((number, _parts(found.group(2)), found.group(1) == "[["))
+        header = _header(line)
+        if header:
+            headers.append((number, *header))
 
     def block(table: tuple[str, ...], nth: int | None) -> tuple[int, int] | None:
         seen = -1

@@ -47,6 +47,26 @@ def _compile(source: str) -> Any:
     return re2.compile(source, options)
 
 
+def compile_checked(source: str) -> Any:
+    """The whole-text, case-insensitive RE2 form of a pattern, or a PatternError."""
+    import re2
+
+    try:
+        _compile(source)  # alone first: "a)|(b" must not pass once wrapped
+        return _compile(rf"^(?:{source})$")
+    except re2.error as exc:
+        said = exc.args[0] if exc.args else ""
+        said = said.decode("utf-8", "replace") if isinstance(said, bytes) else str(said)
+    try:
+        re.compile(source)  # only to tell a broken pattern from one RE2 cannot run
+    except (re.error, RecursionError, OverflowError) as bad:
+        raise PatternError(f"is not a valid pattern ({bad})") from None
+    if "too large" in said or "repetition size" in said:
+        raise PatternError(f"is too large for reos to run ({said})")
+    raise PatternError(f"uses a construct reos can't run in linear time ({said});"
+                       " backreferences and lookarounds are not supported")
+
+
 class Pattern:
     """A request pattern, compiled on first use and only tried when it could match.
 
@@ -73,23 +93,7 @@ class Pattern:
 
     def check(self) -> None:
         """Compile now; raise PatternError saying why reos cannot run the pattern."""
-        import re2
-
-        try:
-            _compile(self.source)  # alone first: "a)|(b" must not pass once wrapped
-            self._compiled = _compile(rf"^(?:{self.source})$")
-        except re2.error as exc:
-            said = exc.args[0] if exc.args else ""
-            said = said.decode("utf-8", "replace") if isinstance(said, bytes) else str(said)
-            try:
-                re.compile(self.source)
-            except (re.error, RecursionError, OverflowError) as bad:
-                raise PatternError(f"is not a valid pattern ({bad})") from None
-            if "too large" in said or "repetition size" in said:
-                raise PatternError(f"is too large for reos to run ({said})") from None
-            raise PatternError("uses a construct reos can't run in linear time"
-                               f" ({said}); backreferences and lookarounds are not"
-                               " supported") from None
+        self._compiled = compile_checked(self.source)
 
     def could_match(self, lowered: str) -> bool:
         if not self.words and not self.short:
@@ -181,15 +185,17 @@ def _intent(raw: Any, origin: str, index: int) -> IntentTemplate:
     raw = schema.check_intent(raw, index)
     compiled = []
     for pattern in raw["patterns"]:
-        compiled.append(Pattern(pattern))
+        checked = None
         if origin_is_user(origin):
-            try:  # built-in patterns are checked by the test suite; user ones here
-                compiled[-1].check()
+            try:  # built-in patterns are checked by the test suite; user ones here, before
+                checked = compile_checked(pattern)  # Pattern() reads their literals
             except PatternError as exc:
                 raise TemplateError(
                     f"intent {raw['name']!r}: patterns: {pattern[:80]!r} {exc}",
                     Where(("intent",), index, key="patterns", needle=pattern[:40]),
                 ) from None
+        compiled.append(Pattern(pattern))
+        compiled[-1]._compiled = checked
     return IntentTemplate(
         name=raw["name"], kind=raw["kind"], action=raw["action"],
         resource=raw.get("resource"), patterns=compiled, origin=origin,
