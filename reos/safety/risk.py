@@ -1,171 +1,575 @@
 """The risk engine: how dangerous a command is, whether it may run at all, and why.
 
-Commands are parsed, not grepped (`reos.safety.shell`): each simple command is judged by
-its argv after wrappers and paths are stripped (`reos.safety.rules`), including commands
-nested in `sh -c`, `eval`, `$(...)` and `<(...)`, and the code of interpreter one-liners
-(`python3 -c`, `perl -e`). What cannot be parsed is at least HIGH and needs approval
-(fail closed). Plan steps are already argv and are judged with `assess_argv`, without
-the parser. Every verdict carries short reasons a person can read.
+Commands are parsed, not grepped (`shell`), and judged by what they can *do*: every
+program that runs other code (`launchers`: sudo, sh -c, env -S, flock -c, xargs, ssh,
+docker exec, …; `payloads`: awk system(), sed e, find -exec, git -c core.pager, man -P,
+tar --to-command, interpreter one-liners) has its payload judged recursively; text fed
+to a shell or interpreter is judged when it is known (echo, printf, base64 -d of a
+literal) and treated as unknown code when it is not (blocked when it would run as root
+or comes from the network, HIGH otherwise). Paths are judged by the worst thing they can
+name (`paths`), redirections with or without a command word. Read-only is verified
+(`readonly`): a verdict is read-only only when every simple command's program and
+arguments are on the read-only list and nothing is written but /dev/null; everything
+else is at least LOW. What cannot be parsed, or nests too deeply, is at least HIGH
+(fail closed), and blocked when a plain split still shows something destructive.
+
+Plan steps are already argv and are judged with `assess_argv`, without the shell parser
+(a payload such as `sh -c '…'` inside the argv is parsed lazily). Remote lock-out
+(stopping sshd, downing the default-route interface, dropping the firewall over SSH) is
+judged from `remote` (None: read SSH_CONNECTION) and the person's `requested` text.
 Not responsible for deciding what the user meant, or for running anything.
 """
 
 from __future__ import annotations
 
-import re
+import os
 import shlex
+from dataclasses import replace
 
 from reos.model import RiskLevel
-from reos.safety.rules import (
-    BLOCK_DEVICE,
-    CREDENTIAL_FILES,
-    DISK_TOOLS,
-    HANDLERS,
-    INTERPRETERS,
-    READ_ONLY,
-    _clean,
-    _judge_editor,
-    _rm,
-    is_system_path,
+from reos.safety.launchers import Launch, open_launcher
+from reos.safety.paths import candidates, dynamic, is_system_path, is_tmp
+from reos.safety.payloads import AWKS, INTERPRETERS, Carried, carried, judge_code
+from reos.safety.readonly import PURE, is_read_only
+from reos.safety.rules import FILE_HANDLERS, Context, judge_write
+from reos.safety.rules_system import handler_for
+from reos.safety.shell import (
+    DOWNLOADERS,
+    SHELLS,
+    Redirect,
+    SimpleCommand,
+    Source,
+    Unparseable,
+    parse_script,
+    produced_by,
+    split_fallback,
+    stdin_of,
 )
-from reos.safety.shell import DOWNLOADERS, SHELLS, Redirect, SimpleCommand, Unparseable
 from reos.safety.verdict import Verdict
 
 __all__ = ["Verdict", "assess", "assess_argv", "is_system_path"]
 
-_DELETING_CODE = re.compile(r"rmtree|unlink|remove|rmdir|rmSync|truncate|os\.system|subprocess|"
-                            r"system\s*\(|exec\s*\(|popen|spawn|File\.delete|FileUtils\.rm|"
-                            r"fs\.rm|rm_rf|open\([^)]*['\"]w")
-_SYSTEM_LITERAL = re.compile(r"['\"](?:/|/(?:etc|usr|bin|sbin|boot|var|home|lib|lib64|root|"
-                             r"opt|srv|dev|sys|proc)(?:/[^'\"]*)?|~|\$HOME)['\"]")
-_QUOTED = re.compile(r"(?:system|popen|exec)\s*\(\s*['\"]([^'\"]+)['\"]")
+MAX_DEPTH = 8  # payload inside payload inside …
+MAX_STEPS = 3000  # simple commands judged for one verdict
+_WRITE_OPS = {">", ">>", ">|", "&>", "&>>", "<>", ">&"}
+_CODE_ENV = ("LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "BASH_ENV", "ENV", "PROMPT_COMMAND",
+             "PYTHONSTARTUP", "PERL5OPT", "RUBYOPT", "NODE_OPTIONS", "PYTHONPATH", "PERL5LIB",
+             "GCONV_PATH", "SHELLOPTS", "PS4", "BASH_FUNC_")
+_FETCHERS = DOWNLOADERS - {"rsync", "scp", "sftp", "nc", "ncat", "netcat", "socat", "aws",
+                           "gsutil", "s3cmd"}
 
 
-# -- judging one simple command ------------------------------------------------------------
+class _Engine:
+    def __init__(self, verdict: Verdict) -> None:
+        self.verdict = verdict
+        self.read_only = True
+        self.steps = 0
+        self.downloaded: set[str] = set()  # files this script downloads (then maybe runs)
 
-def judge(cmd: SimpleCommand, verdict: Verdict, requested: str | None = None) -> None:
-    argv = cmd.argv
-    program = argv[0]
-    verdict.needs_root = verdict.needs_root or cmd.escalated
-    for redirect in cmd.redirects:
-        _judge_redirect(redirect, verdict)
-    if program in SHELLS and cmd.fed_by_download:
-        if requested is not None and _requested(requested, verdict.command):
-            verdict.raise_to(RiskLevel.HIGH, "runs a downloaded script (you asked for it)")
+    def mutates(self) -> None:
+        self.read_only = False
+
+    # -- scripts -----------------------------------------------------------------------
+
+    def script(self, text: str, ctx: Context, depth: int, env: dict[str, str] | None = None,
+               only_if_high: bool = False) -> None:
+        if only_if_high:  # a guess (string literals of code): count it only if it is bad
+            probe = _Engine(Verdict(command=text))
+            probe.steps = self.steps
+            probe.script(text, ctx, depth, env)
+            self.steps = probe.steps
+            if probe.verdict.risk >= RiskLevel.HIGH:
+                self._merge(probe.verdict)
+            return
+        if depth > MAX_DEPTH:
+            self._too_deep(text, ctx)
+            return
+        try:
+            parsed = parse_script(text, env=env)
+        except Unparseable as exc:
+            self.verdict.raise_to(RiskLevel.HIGH, f"cannot be parsed reliably ({exc}); "
+                                  "treated as dangerous")
+            self.mutates()
+            self._fallback(text, ctx, depth)
+            return
+        for name in parsed.fork_bombs:
+            self.verdict.raise_to(RiskLevel.CRITICAL, f"fork bomb (the function {name} "
+                                  "spawns copies of itself)", block=True)
+        for command in parsed.commands:
+            self.command(command, ctx, depth)
+
+    def _merge(self, other: Verdict) -> None:
+        for reason in other.reasons:
+            self.verdict.raise_to(other.risk, reason, block=other.blocked,
+                                  reversible=other.reversible, root=other.needs_root)
+
+    def _too_deep(self, text: str, ctx: Context) -> None:
+        self.verdict.raise_to(RiskLevel.HIGH, "nested too deeply to judge; treated as "
+                              "dangerous")
+        self.mutates()
+        self._fallback(text, ctx, MAX_DEPTH + 1)
+
+    def _fallback(self, text: str, ctx: Context, depth: int) -> None:
+        """After a parse failure: still catch what a plain split shows to be destructive."""
+        if _fork_bomb_text(text):
+            self.verdict.raise_to(RiskLevel.CRITICAL, "fork bomb", block=True)
+        for argv, redirects in split_fallback(text)[:500]:
+            for redirect in redirects:
+                self.redirect(redirect, ctx)
+            if argv:
+                self.argv(argv, ctx, min(depth, MAX_DEPTH), None, {}, {},
+                          shallow=depth > MAX_DEPTH)
+
+    # -- one simple command ------------------------------------------------------------
+
+    def command(self, command: SimpleCommand, ctx: Context, depth: int) -> None:
+        for redirect in command.redirects:
+            self.redirect(redirect, ctx)
+        if not command.argv:
+            return
+        if command.dynamic_network:
+            ctx = replace(ctx, network=True)
+        self.argv(command.argv, ctx, depth, command, command.env, command.procsubs)
+
+    def redirect(self, redirect: Redirect, ctx: Context) -> None:
+        if redirect.op not in _WRITE_OPS:
+            return
+        target = redirect.target
+        if target.isdigit() or target.startswith("&") or target == "-":
+            return
+        if target not in ("/dev/null",):
+            self.mutates()
+        judge_write(target, self.verdict, ctx, "writes to")
+
+    def argv(self, argv: list[str], ctx: Context, depth: int, command: SimpleCommand | None,
+             env: dict[str, str], procsubs: dict[str, list[SimpleCommand]],
+             shallow: bool = False) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            if self.steps == MAX_STEPS + 1:
+                self.verdict.raise_to(RiskLevel.HIGH, "too many commands to judge; treated "
+                                      "as dangerous")
+            self.mutates()
+            return
+        if not argv:
+            return
+        stdin = stdin_of(command) if command is not None else None
+        word = argv[0]
+        if dynamic(word):
+            self._unknown(ctx, "runs a program chosen at run time")
+            return
+        if self.downloaded and _same_file(word) in self.downloaded:
+            self.payload(Source(None, network=True), ctx, depth, word, shell=True)
+            return
+        program = word.rsplit("/", 1)[-1]
+        argv = [program, *argv[1:]]
+        if command is not None and program in _SHELL_OR_CODE and any(
+                r.target.startswith(("/dev/tcp/", "/dev/udp/")) for r in command.redirects):
+            self.verdict.raise_to(RiskLevel.CRITICAL, f"connects {program} to another machine "
+                                  "(a reverse shell)", block=True)
+        if program in _NETCATS and _netcat_exec(argv):
+            self.verdict.raise_to(RiskLevel.CRITICAL, f"{program} hands a shell or program to "
+                                  "the network", block=True)
+        self._environment(env, ctx, depth)
+        launch = open_launcher(argv) if not shallow or program in SHELLS else None
+        if launch is not None:
+            self.launch(launch, argv, ctx, depth, command, stdin, env, procsubs)
+            return
+        if program in INTERPRETERS or program.startswith(("python3.", "python2.")):
+            self.interpreter(argv, ctx, depth, stdin, procsubs)
+            return
+        found = carried(argv, env)
+        if found is not None:
+            self.carried(found, argv, ctx, depth)
+            if found.runs_input:
+                self._runs_input(program, argv, stdin, ctx, depth)
+        handler = FILE_HANDLERS.get(program) or handler_for(program)
+        if handler is not None:
+            handler(argv, self.verdict, ctx)
+        elif program in _FETCHERS:
+            self._download(argv, ctx)
+        if found is not None and not found.read_only:
+            self.mutates()
+        if not is_read_only(argv):
+            self.mutates()
+            if handler is None and found is None and program not in PURE and \
+                    program not in _FETCHERS:
+                self.verdict.raise_to(RiskLevel.MEDIUM,
+                                      f"{program} is not a command reos knows to be safe")
+
+    def _runs_input(self, program: str, argv: list[str], stdin: Source | None, ctx: Context,
+                    depth: int) -> None:
+        """awk '{system($0)}', sed 's/…/…/e': the text they read is run as commands."""
+        files = [a for a in argv[2:] if not a.startswith("-")]
+        if stdin is not None and not files:
+            self.payload(stdin, ctx, depth, program, shell=True)
         else:
-            verdict.raise_to(RiskLevel.CRITICAL, "pipes a download straight into a shell",
-                             block=True)
-        return
-    if program in READ_ONLY and program not in ("tee", "sed", "awk", "git"):
-        return
-    handler = HANDLERS.get(program)
-    if handler is _rm and cmd.via == "xargs":
-        _rm(argv, verdict, cmd.piped_args, cmd.piped_from[0] if cmd.piped_from else "")
-    elif handler is not None:
-        handler(argv, verdict)
-    elif program in INTERPRETERS:
-        _judge_interpreter(argv, verdict, requested)
-    elif program.startswith("mkfs") or program in DISK_TOOLS:
-        verdict.raise_to(RiskLevel.CRITICAL, f"{program} changes disks or partitions",
-                         block=True, reversible=False, root=True)
-    elif program in SHELLS or program in ("eval", "su", "runuser", "source"):
-        verdict.raise_to(RiskLevel.MEDIUM, f"starts {program}")
-    elif program in DOWNLOADERS:
-        target = next((a for i, a in enumerate(argv) if argv[i - 1] in ("-o", "-O",
-                                                                           "--output")), "")
-        if target and (is_system_path(target) or target.startswith("/etc/")):
-            verdict.raise_to(RiskLevel.HIGH, f"downloads over {target}")
+            self._unknown(ctx, f"{program} runs the text it reads as commands")
+
+    def _unknown(self, ctx: Context, what: str) -> None:
+        self.mutates()
+        if ctx.root or ctx.network:
+            self.verdict.raise_to(RiskLevel.CRITICAL, f"{what}, which cannot be known before "
+                                  "it runs" + (" (as root)" if ctx.root else
+                                               " (from the network)"), block=True)
         else:
-            verdict.raise_to(RiskLevel.LOW, "downloads from the network")
-    elif program in ("sed", "awk", "tee", "git"):
-        _judge_editor(argv, verdict)
-    else:
-        verdict.raise_to(RiskLevel.MEDIUM, f"{program} is not a command reos knows to be safe")
+            self.verdict.raise_to(RiskLevel.HIGH, f"{what}, which cannot be known before it "
+                                  "runs")
+
+    def _environment(self, env: dict[str, str], ctx: Context, depth: int) -> None:
+        for name, value in env.items():
+            if name.startswith(_CODE_ENV):
+                self.mutates()
+                self.verdict.raise_to(RiskLevel.HIGH, f"{name} makes the program load or run "
+                                      "other code")
+                if name in ("BASH_ENV", "ENV", "PROMPT_COMMAND") and value:
+                    self.script(value, ctx, depth + 1)
+
+    def _download(self, argv: list[str], ctx: Context) -> None:
+        if is_read_only(argv):
+            return
+        self.verdict.raise_to(RiskLevel.LOW, "downloads from the network")
+        named = False
+        for i, arg in enumerate(argv[1:], start=1):
+            name, eq, value = arg.partition("=")
+            if name in ("-o", "--output", "-O", "--output-document", "-P",
+                        "--directory-prefix"):
+                target = value if eq else (argv[i + 1] if i + 1 < len(argv) else "")
+                if target and target != "-" and not (argv[0] == "curl" and name == "-O"):
+                    named = True
+                    judge_write(target, self.verdict, ctx, "downloads over")
+                    self.downloaded.add(_same_file(target))
+        if not named:  # wget URL, curl -O URL: saved under the URL's last name
+            for arg in argv[1:]:
+                if "://" in arg:
+                    self.downloaded.add(_same_file(arg.rstrip("/").rsplit("/", 1)[-1]))
+
+    # -- launchers ---------------------------------------------------------------------
+
+    def launch(self, launch: Launch, argv: list[str], ctx: Context, depth: int,
+               command: SimpleCommand | None, stdin: Source | None, env: dict[str, str],
+               procsubs: dict[str, list[SimpleCommand]]) -> None:
+        if depth + 1 > MAX_DEPTH:
+            self._too_deep(shlex.join(argv), ctx)
+            return
+        inner = replace(ctx, root=ctx.root or launch.escalated,
+                        remote=ctx.remote or launch.remote)
+        if not launch.transparent:
+            self.mutates()
+        merged_env = {**env, **launch.env}
+        if launch.argv is not None:
+            self._launched_argv(launch, inner, depth, command, stdin, merged_env, procsubs)
+        if launch.script is not None:
+            self.script(launch.script, inner, depth + 1, merged_env)
+        for script in launch.scripts:
+            self.script(script, inner, depth + 1, merged_env)
+        if launch.file_runs is not None:
+            self._file_runs(launch, inner, depth, procsubs)
+        if launch.stdin_runs:
+            if stdin is None and not (command is not None and command.fed_by_download):
+                if launch.interactive:
+                    self.mutates()
+                    self.verdict.raise_to(RiskLevel.HIGH if inner.root else RiskLevel.MEDIUM,
+                                          f"opens an interactive {launch.label} session"
+                                          + (" as root" if inner.root else ""))
+            else:
+                source = stdin or Source(None, network=True, what="a download")
+                if command is not None and command.fed_by_download:
+                    source = replace(source, network=True)
+                self.payload(source, inner, depth, launch.label, shell=True)
+
+    def _launched_argv(self, launch: Launch, ctx: Context, depth: int,
+                       command: SimpleCommand | None, stdin: Source | None,
+                       env: dict[str, str], procsubs: dict[str, list[SimpleCommand]]) -> None:
+        argv = list(launch.argv or [])
+        if launch.mounts:
+            argv = [_host_paths(a, launch.mounts) for a in argv]
+        if launch.args_from_stdin and argv:
+            if stdin is not None and stdin.text is not None:
+                items = stdin.text.split()[:256]
+                if launch.replace:
+                    argv = [a.replace(launch.replace, items[0] if items else "") for a in argv]
+                else:
+                    argv = argv + items
+            elif stdin is not None and stdin.network:
+                argv = argv + ["$ARGUMENTS_FROM_THE_NETWORK"]
+                ctx = replace(ctx, network=True)
+            elif launch.replace:
+                argv = [a.replace(launch.replace, "$ARGUMENTS_FROM_A_PIPE") for a in argv]
+            else:
+                argv = argv + _piped_paths(command, argv)
+            self.argv(argv, ctx, depth + 1, None, env, procsubs)
+            return
+        inner_command = command
+        self.argv(argv, ctx, depth + 1, inner_command, env, procsubs)
+
+    def _file_runs(self, launch: Launch, ctx: Context, depth: int,
+                   procsubs: dict[str, list[SimpleCommand]]) -> None:
+        path = launch.file_runs or ""
+        if path in procsubs:
+            self.payload(produced_by(procsubs[path]), ctx, depth, launch.label, shell=True)
+            return
+        self.mutates()
+        if self.downloaded and _same_file(path) in self.downloaded:
+            self.payload(Source(None, network=True), ctx, depth, launch.label, shell=True)
+        elif dynamic(path):
+            self._unknown(ctx, f"{launch.label} runs a script chosen at run time")
+        else:
+            self.verdict.raise_to(RiskLevel.HIGH if ctx.root else RiskLevel.MEDIUM,
+                                  f"runs the script {path}" + (" as root" if ctx.root else ""))
+
+    def payload(self, source: Source, ctx: Context, depth: int, label: str,
+                shell: bool) -> None:
+        """Code that arrives as text (stdin, a process substitution, a decoded string)."""
+        self.mutates()
+        if source.network:
+            if ctx.requested is not None and _requested(ctx.requested, self.verdict.command):
+                self.verdict.raise_to(RiskLevel.HIGH, "runs a downloaded script (you asked "
+                                      "for it)")
+            else:
+                self.verdict.raise_to(RiskLevel.CRITICAL, f"pipes a download straight into "
+                                      f"{'a shell' if shell else label}", block=True)
+            return
+        if source.text is not None:
+            if shell:
+                self.script(source.text, ctx, depth + 1)
+            else:
+                found = Carried()
+                judge_code(source.text, label, found)
+                self.carried(found, [label], ctx, depth)
+            return
+        self._unknown(ctx, f"{label} runs {source.what or 'text'}")
+
+    # -- interpreters and carried code ---------------------------------------------------
+
+    def interpreter(self, argv: list[str], ctx: Context, depth: int, stdin: Source | None,
+                    procsubs: dict[str, list[SimpleCommand]]) -> None:
+        program = argv[0]
+        found = carried(argv) or Carried()
+        operands = [a for a in argv[1:] if not a.startswith("-")]
+        takes_code = any(a == INTERPRETERS.get(program, "-c") for a in argv[1:]) or any(
+            "e" in a[1:] and program.startswith("perl") for a in argv[1:] if a.startswith("-"))
+        if not takes_code and operands and self.downloaded and \
+                _same_file(operands[0]) in self.downloaded:
+            self.payload(Source(None, network=True), ctx, depth, program, shell=False)
+            return
+        if not takes_code and operands and operands[0] in procsubs:
+            self.payload(produced_by(procsubs[operands[0]]), ctx, depth, program, shell=False)
+            return
+        code = next((argv[i + 1] for i, a in enumerate(argv[:-1])
+                     if a == INTERPRETERS.get(program, "-c")), None)
+        if code is not None and _just_a_variable(code):
+            self._unknown(ctx, f"{program} runs code held in a variable")
+            return
+        if not takes_code and (not operands or operands[0] == "-") and not found.mutates:
+            if stdin is None:
+                self.mutates()
+                self.verdict.raise_to(RiskLevel.MEDIUM, f"opens an interactive {program}")
+            else:
+                self.payload(stdin, ctx, depth, program, shell=False)
+            return
+        self.carried(found, argv, ctx, depth)
+
+    def carried(self, found: Carried, argv: list[str], ctx: Context, depth: int) -> None:
+        program = argv[0]
+        guess = program in INTERPRETERS or program in AWKS or program.startswith("python")
+        if not found.read_only:
+            self.mutates()
+        for _how, text in found.scripts:
+            self.script(text, ctx, depth + 1, only_if_high=guess)
+        for _how, inner in found.argvs:
+            self.argv(inner, ctx, depth + 1, None, {}, {})
+        for target in found.writes:
+            judge_write(target, self.verdict, ctx, f"{program} writes to")
+        for root in found.deletes:
+            self._deletes_under(program, root, ctx)
+        for what in found.unknown:
+            self._unknown(ctx, what)
+        if found.code_paths:
+            self._code_paths(program, found.code_paths)
+        if found.fork_bomb:
+            self.verdict.raise_to(RiskLevel.CRITICAL, f"{program} forks without end (a fork "
+                                  "bomb)", block=True)
+        if found.mutates and self.verdict.risk < RiskLevel.LOW:
+            self.verdict.raise_to(RiskLevel.LOW, found.mutates[0])
+        if program == "git" and any(m.startswith(("git clean", "git reset", "git checkout",
+                                                  "git restore", "git stash", "git push"))
+                                    for m in found.mutates):
+            if ("--hard" in argv or any(a.startswith("-") and "f" in a for a in argv[2:])
+                    or "--force" in argv):
+                self.verdict.raise_to(RiskLevel.MEDIUM, "discards uncommitted work or "
+                                      "history", reversible=False)
+
+    def _deletes_under(self, program: str, root: str, ctx: Context) -> None:
+        absolute = root.startswith(("/", "~", "$HOME", "${HOME}"))
+        if dynamic(root):
+            self._unknown(ctx, f"{program} deletes under a path")
+        elif absolute and is_system_path(root):
+            self.verdict.raise_to(RiskLevel.CRITICAL, f"{program} deletes files under {root}",
+                                  block=True, reversible=False, root=True)
+        elif is_tmp(root.rstrip("/") + "/"):
+            self.verdict.raise_to(RiskLevel.LOW, "deletes files under /tmp", reversible=False)
+        elif absolute:
+            self.verdict.raise_to(RiskLevel.HIGH, f"{program} deletes files under {root}",
+                                  reversible=False)
+        else:
+            self.verdict.raise_to(RiskLevel.MEDIUM, f"{program} deletes files it finds under "
+                                  f"{root}", reversible=False)
+
+    def _code_paths(self, program: str, paths: list[str]) -> None:
+        from reos.safety.paths import is_device, is_vital, under_system
+
+        if any(p in ("/", "~", "$HOME") or is_system_path(p) or is_vital(p) or is_device(p)
+               or any(c.rstrip("/") in ("/etc", "/boot", "/usr") for c in candidates(p))
+               or p.startswith(("/etc/*", "/usr/*", "/boot/*")) for p in paths):
+            self.verdict.raise_to(RiskLevel.CRITICAL, f"{program} one-liner deletes or "
+                                  "overwrites system paths", block=True, reversible=False)
+        elif any(under_system(p) for p in paths):
+            self.verdict.raise_to(RiskLevel.HIGH, f"{program} one-liner changes system files",
+                                  reversible=False, root=True)
+        else:
+            self.verdict.raise_to(RiskLevel.HIGH, f"{program} one-liner deletes or writes "
+                                  "files", reversible=False)
+
+
+def _host_paths(arg: str, mounts: dict[str, str]) -> str:
+    """Paths inside a container (also inside a script word), as the host paths they are
+    bind-mounted from: `-v /etc:/e … sh -c 'echo x > /e/passwd'` writes /etc/passwd."""
+    for inside in sorted(mounts, key=len, reverse=True):
+        if not inside.startswith("/"):
+            continue
+        host = mounts[inside].rstrip("/")
+        if inside == "/":
+            if arg.startswith("/"):
+                return host + arg if host else arg
+            continue
+        out: list[str] = []
+        start = 0
+        while True:
+            at = arg.find(inside, start)
+            if at < 0:
+                break
+            end = at + len(inside)
+            before_ok = at == 0 or arg[at - 1] in " \t'\"=;|&<>("
+            after_ok = end == len(arg) or arg[end] in "/ \t'\";|&)"
+            if before_ok and after_ok:
+                out.append(arg[start:at] + (host or "/"))
+            else:
+                out.append(arg[start:end])
+            start = end
+        arg = "".join(out) + arg[start:]
+    return arg
+
+
+def _piped_paths(command: SimpleCommand | None, argv: list[str]) -> list[str]:
+    """What `… | xargs CMD` would get as arguments, as well as it can be told."""
+    if command is None or command.upstream is None:
+        return ["$ARGUMENTS_FROM_A_PIPE"]
+    upstream = command.upstream
+    words = upstream.argv[1:]
+    paths = [w for w in words if w.startswith(("/", "~", "$HOME", ".")) or w == "*"]
+    if upstream.program == "find" and any(w.startswith("-") for w in words):
+        return [p.rstrip("/") + "/<matches>" for p in paths] or ["<paths from a pipe>"]
+    return paths or ["<paths from a pipe>"]
+
+
+_SHELL_OR_CODE = SHELLS | set(INTERPRETERS) | {"sh", "busybox"}
+_NETCATS = {"nc", "ncat", "netcat", "socat", "nc.openbsd", "nc.traditional", "telnet"}
+
+
+def _netcat_exec(argv: list[str]) -> bool:
+    """`nc -e /bin/sh`, `ncat --sh-exec`, `socat … EXEC:bash`: a program on a socket."""
+    for arg in argv[1:]:
+        if arg in ("-e", "-c", "--exec", "--sh-exec", "--lua-exec") or arg.startswith(
+                ("--exec=", "--sh-exec=", "--lua-exec=")):
+            return True
+        if argv[0] == "socat" and arg.lower().startswith(("exec:", "system:")):
+            return True
+        if arg.startswith("-") and not arg.startswith("--") and ("e" in arg[1:] or "c" in
+                                                                 arg[1:]) and argv[0] in (
+                "nc", "ncat", "netcat", "nc.traditional"):
+            return True
+    return False
+
+
+def _just_a_variable(word: str) -> bool:
+    body = word.strip()
+    if body.startswith("${") and body.endswith("}"):
+        body = "$" + body[2:-1]
+    return body.startswith("$") and (body[1:].replace("_", "a").isalnum() or body[1:] in
+                                     ("@", "*") or body == "$__UNKNOWN__")
+
+
+def _same_file(path: str) -> str:
+    from reos.safety.paths import normalise
+
+    path = normalise(path)
+    return path[2:] if path.startswith("./") else path
 
 
 def _requested(requested: str, command: str) -> bool:
     return " ".join(command.split()) in " ".join(requested.split())
 
 
-def _judge_redirect(redirect: Redirect, verdict: Verdict) -> None:
-    if redirect.op not in (">", ">>", ">|", "&>", "&>>", "2>", "1>"):
-        return
-    target = _clean(redirect.target)
-    if BLOCK_DEVICE.match(target):
-        verdict.raise_to(RiskLevel.CRITICAL, f"writes straight onto the disk {target}",
-                         block=True, reversible=False, root=True)
-    elif CREDENTIAL_FILES.match(target):
-        verdict.raise_to(RiskLevel.CRITICAL, f"overwrites {target} (credentials)", block=True,
-                         reversible=False, root=True)
-    elif target.startswith("/etc/ssh/sshd_config"):
-        verdict.raise_to(RiskLevel.HIGH, "edits the SSH server configuration", root=True)
-    elif target.startswith(("/etc/", "/boot/", "/usr/")):
-        verdict.raise_to(RiskLevel.HIGH, f"overwrites the system file {target}", root=True)
-    elif target in ("/dev/null", "/dev/stdout", "/dev/stderr") or target.startswith("&"):
-        return
-    else:
-        verdict.raise_to(RiskLevel.LOW, f"writes to {target}")
+def _fork_bomb_text(text: str) -> bool:
+    """`name(){ … name|name& … }` in text bashlex could not parse (linear, bounded)."""
+    compact = "".join(text.split())
+    start = 0
+    seen = 0
+    while seen < 2000:
+        at = compact.find("(){", start)
+        if at < 0:
+            return False
+        seen += 1
+        j = at
+        while j > 0 and (compact[j - 1].isalnum() or compact[j - 1] in "_:.-"):
+            j -= 1
+            if at - j > 64:
+                break
+        name = compact[j:at]
+        end = compact.find("}", at)
+        body = compact[at + 3:(end if end >= 0 else at + 4096)][:4096]
+        if name and (body.count(name) >= 2 or (name in body and "&" in body)):
+            return True
+        start = at + 3
+    return False
 
 
-def _judge_interpreter(argv: list[str], verdict: Verdict, requested: str | None) -> None:
-    flag = INTERPRETERS[argv[0]]
-    code = next((argv[i + 1] for i, a in enumerate(argv[:-1]) if a == flag), None)
-    if code is None:
-        verdict.raise_to(RiskLevel.MEDIUM, f"runs a {argv[0]} program")
-        return
-    for inner in _QUOTED.findall(code):  # a shell command run from the code
-        nested = assess(inner, requested)
-        if nested.risk >= RiskLevel.HIGH:
-            verdict.raise_to(nested.risk, f"{argv[0]} runs: {'; '.join(nested.reasons)}",
-                             block=nested.blocked, reversible=nested.reversible)
-    if _DELETING_CODE.search(code) and _SYSTEM_LITERAL.search(code):
-        verdict.raise_to(RiskLevel.CRITICAL, f"{argv[0]} one-liner deletes or overwrites "
-                         "system paths", block=True, reversible=False)
-    elif _DELETING_CODE.search(code):
-        verdict.raise_to(RiskLevel.HIGH, f"{argv[0]} one-liner deletes files or runs commands")
-    else:
-        verdict.raise_to(RiskLevel.LOW, f"runs a {argv[0]} one-liner")
+def _remote(remote: bool | None) -> bool:
+    return bool(os.environ.get("SSH_CONNECTION")) if remote is None else remote
+
+
+def _finish(engine: _Engine) -> Verdict:
+    verdict = engine.verdict
+    if not engine.read_only and verdict.risk < RiskLevel.LOW:
+        verdict.raise_to(RiskLevel.LOW, "changes the machine (not on the read-only list)")
+    verdict.read_only = engine.read_only and verdict.risk == RiskLevel.SAFE and \
+        not verdict.blocked
+    return verdict
 
 
 # -- entry points --------------------------------------------------------------------------
 
-def assess_argv(argv: list[str]) -> Verdict:
+def assess_argv(argv: list[str], *, requested: str | None = None,
+                remote: bool | None = None) -> Verdict:
     """Judge one argv that would be run without a shell (a plan step)."""
-    from reos.safety.shell import unwrap
-
     verdict = Verdict(command=shlex.join(argv))
-    real, escalated = unwrap(argv)
-    if real:
-        judge(SimpleCommand(real, escalated=escalated), verdict)
-    verdict.needs_root = verdict.needs_root or escalated
-    verdict.read_only = verdict.risk == RiskLevel.SAFE and not verdict.blocked  # provisional
-    return verdict
+    engine = _Engine(verdict)
+    ctx = Context(root=False, remote=_remote(remote), requested=requested)
+    engine.argv(list(argv), ctx, 0, None, {}, {})
+    return _finish(engine)
 
 
-def assess(command: str, requested: str | None = None) -> Verdict:
+def assess(command: str, requested: str | None = None, *,
+           remote: bool | None = None) -> Verdict:
     """Judge a command line as a shell would run it.
 
-    `requested` is the person's own request text: a download piped into a shell is
-    allowed (as HIGH) only when that exact command appears in it.
+    `requested` is the person's own request text: a download piped into a shell, or a
+    lock-out over SSH, is allowed (as HIGH) only when the request names exactly that.
     """
-    from reos.safety.shell import parse, split_simple, unwrap
-
     verdict = Verdict(command=command)
-    compact = re.sub(r"\s+", "", command)
-    if re.search(r"(\w+|:)\(\)\{[^}]*\1\s*\|\s*\1\s*&", compact):
-        verdict.raise_to(RiskLevel.CRITICAL, "fork bomb", block=True)
-        return verdict
-    if not command.strip():
-        return verdict
-    try:
-        commands = parse(command)
-    except Unparseable as exc:
-        verdict.raise_to(RiskLevel.HIGH, f"cannot be parsed reliably ({exc}); treated as "
-                         "dangerous")
-        for argv in split_simple(command):  # still catch what is plainly destructive
-            real, escalated = unwrap(argv)
-            if real:
-                judge(SimpleCommand(real, escalated=escalated), verdict, requested)
-        return verdict
-    for simple in commands:
-        judge(simple, verdict, requested)
-    return verdict
+    engine = _Engine(verdict)
+    if command.strip():
+        ctx = Context(root=False, remote=_remote(remote), requested=requested)
+        engine.script(command, ctx, 0)
+    return _finish(engine)

@@ -1,6 +1,7 @@
 """A verdict on a command: its risk, whether it is blocked, and the reasons why.
 
-Plain data shared by the risk engine's parts; decides nothing itself.
+Plain data shared by the risk engine's parts; decides nothing itself. `to_dict()` is the
+stable `reos.check/1` JSON contract (`read_only` was added to it; nothing was removed).
 """
 
 from __future__ import annotations
@@ -40,4 +41,5 @@ class Verdict:
             "reasons": list(self.reasons),
             "needs_root": self.needs_root,
             "reversible": self.reversible,
+            "read_only": self.read_only,
         }

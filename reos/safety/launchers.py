@@ -1,0 +1,514 @@
+"""Programs that run other programs, and what exactly they run.
+
+`open_launcher(argv)` reads the options of sudo, pkexec, run0, doas, su, runuser, env,
+nice, timeout, nohup, setsid, flock, xargs, parallel, watch, strace, nsenter, chroot,
+unshare, systemd-run, at, busybox, script, ssh, docker/podman and the shells, and says
+what they carry: another argv, a shell script (text), or "whatever arrives on stdin";
+whether that runs as root, on another machine, or in a container. The risk engine judges
+the carried payload recursively.
+
+Not responsible for judging anything, or for interpreter code (`python3 -c` is code, not
+shell; see `payloads`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from reos.safety.shell import SHELLS
+
+
+@dataclass
+class Launch:
+    label: str
+    argv: list[str] | None = None  # the program it runs, as words
+    script: str | None = None  # shell text it runs
+    stdin_runs: bool = False  # runs what arrives on stdin as shell code
+    file_runs: str | None = None  # runs a script file
+    escalated: bool = False
+    remote: bool = False  # runs on another machine
+    mounts: dict[str, str] = field(default_factory=dict)  # container path -> host path
+    transparent: bool = True  # read-only when what it runs is read-only
+    interactive: bool = False  # nothing given: an interactive shell or session
+    scripts: list[str] = field(default_factory=list)  # more shell texts (parallel)
+    args_from_stdin: bool = False  # xargs/parallel: stdin supplies arguments
+    replace: str | None = None  # xargs -I / parallel: placeholder for stdin items
+    env: dict[str, str] = field(default_factory=dict)  # NAME=value it sets
+
+
+def _options(args: list[str], short: str, long: set[str],
+             stop_at_operand: bool = True) -> tuple[dict[str, str], list[str]]:
+    """Parse getopt-style options: (option -> value ('' for flags), the operands).
+
+    With `stop_at_operand` the operands are everything from the first one on (the
+    command a launcher runs); otherwise options and operands may be mixed."""
+    opts: dict[str, str] = {}
+    operands: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            return opts, operands + args[i + 1:]
+        if arg.startswith("--") and len(arg) > 2:
+            name, eq, value = arg.partition("=")
+            if eq:
+                opts[name] = value
+            elif name in long and i + 1 < len(args):
+                opts[name] = args[i + 1]
+                i += 1
+            else:
+                opts[name] = ""
+        elif arg.startswith("-") and len(arg) > 1:
+            j = 1
+            while j < len(arg):
+                c = arg[j]
+                if c in short:
+                    value = arg[j + 1:]
+                    if not value and i + 1 < len(args):
+                        i += 1
+                        value = args[i]
+                    opts[f"-{c}"] = value
+                    break
+                opts[f"-{c}"] = ""
+                j += 1
+        elif stop_at_operand:
+            return opts, args[i:]
+        else:
+            operands.append(arg)
+        i += 1
+    return opts, operands
+
+
+def _shell(program: str, args: list[str]) -> Launch:
+    opts, rest = _options(args, "oO", {"--rcfile", "--init-file"})
+    label = f"{program}"
+    if "-c" in opts:
+        # `bash -c SCRIPT [name args]`: the first operand is the script
+        if rest:  # `sh -c SCRIPT NAME ARGS…`: NAME is $0, ARGS are $1…
+            params = {str(i): a for i, a in enumerate(rest[1:10])}
+            if len(rest) > 2:
+                params["@"] = params["*"] = " ".join(rest[2:])
+            return Launch(f"{program} -c", script=rest[0], env=params)
+        return Launch(f"{program} -c", interactive=True)
+    if "-s" in opts or not rest or rest[0] == "-":
+        return Launch(label, stdin_runs=True, interactive=True)
+    return Launch(label, file_runs=rest[0])
+
+
+_GENERIC: dict[str, tuple[str, set[str], int, bool]] = {
+    # program: (short options with a value, long ones, positionals before the command,
+    #           runs as root)
+    "nice": ("n", {"--adjustment"}, 0, False),
+    "ionice": ("cnpt", {"--class", "--classdata", "--pid", "--pgid", "--uid"}, 0, False),
+    "timeout": ("sk", {"--signal", "--kill-after"}, 1, False),
+    "stdbuf": ("ioe", {"--input", "--output", "--error"}, 0, False),
+    "nohup": ("", set(), 0, False),
+    "setsid": ("", set(), 0, False),
+    "command": ("", set(), 0, False),
+    "builtin": ("", set(), 0, False),
+    "exec": ("a", set(), 0, False),
+    "time": ("fo", {"--format", "--output"}, 0, False),
+    "unbuffer": ("", set(), 0, False),
+    "chrt": ("T", {"--sched-runtime", "--sched-period", "--sched-deadline"}, 1, False),
+    "taskset": ("", {"--cpu-list"}, 1, False),
+    "numactl": ("CNmPpiw", {"--cpunodebind", "--membind", "--physcpubind", "--preferred",
+                            "--interleave"}, 0, False),
+    "cgexec": ("g", set(), 0, False),
+    "strace": ("abeEIoOpPsSuUX", {"--output", "--trace", "--signal", "--attach", "--user",
+                                  "--env", "--string-limit", "--trace-path"}, 0, False),
+    "ltrace": ("aeEnoOpsSu", {"--output", "--library"}, 0, False),
+    "valgrind": ("", set(), 0, False),
+    "catchsegv": ("", set(), 0, False),
+    "xvfb-run": ("nsfe", {"--server-num", "--server-args", "--auth-file", "--error-file"},
+                 0, False),
+    "faketime": ("", set(), 1, False),
+    "torsocks": ("uapP", set(), 0, False),
+    "proxychains": ("f", set(), 0, False),
+    "proxychains4": ("f", set(), 0, False),
+    "sshpass": ("pfde", set(), 0, False),
+    "dbus-launch": ("", set(), 0, False),
+    "dbus-run-session": ("", {"--config-file", "--dbus-daemon"}, 0, False),
+    "fakeroot": ("is", {"--lib", "--faked"}, 0, False),
+    "firejail": ("", set(), 0, False),
+    "caffeinate": ("", set(), 0, False),
+    "nocache": ("", set(), 0, False),
+    "eatmydata": ("", set(), 0, False),
+    "pkexec": ("", {"--user"}, 0, True),
+    "run0": ("uDgM", {"--user", "--group", "--property", "--description", "--unit",
+                      "--setenv", "--chdir", "--slice", "--nice", "--machine",
+                      "--background"}, 0, True),
+    "doas": ("uC", set(), 0, True),
+    "chroot": ("", {"--userspec", "--groups"}, 1, True),
+    "unshare": ("", {"--mount-proc", "--map-user", "--map-group", "--setgroups",
+                     "--propagation", "--root", "--wd", "-S", "-G"}, 0, False),
+    "nsenter": ("tSGrw", {"--target", "--setuid", "--setgid", "--root", "--wd"}, 0, True),
+    "systemd-run": ("pEuMH", {"--property", "--setenv", "--unit", "--description",
+                              "--slice", "--uid", "--gid", "--nice", "--working-directory",
+                              "--machine", "--host", "--on-active", "--on-boot",
+                              "--on-startup", "--on-unit-active", "--on-unit-inactive",
+                              "--on-calendar", "--on-clock-change", "--timer-property",
+                              "--path-property", "--socket-property", "--service-type",
+                              "--expand-environment"}, 0, True),
+    "busybox": ("", set(), 0, False),
+    "screen": ("cdDeEhLlpRrSTx", {"-S"}, 0, False),
+}
+_SHELL_WHEN_EMPTY = {"chroot", "nsenter", "unshare", "pkexec", "run0", "doas", "firejail"}
+_OPAQUE = {"systemd-run", "at", "batch", "parallel", "ssh", "docker", "podman", "nerdctl",
+           "kubectl", "screen", "tmux", "busybox", "strace", "ltrace", "nsenter", "chroot",
+           "unshare", "script", "watch", "flock", "xargs", "setsid", "nohup", "sg"}
+LAUNCHERS = frozenset({*_GENERIC, "sudo", "su", "runuser", "env", "flock", "xargs",
+                       "parallel", "watch", "at", "batch", "script", "ssh", "docker", "podman",
+                       "nerdctl", "kubectl", "sg", "tmux", "ip", *SHELLS, "eval", "source",
+                       "."})
+
+
+def open_launcher(argv: list[str]) -> Launch | None:
+    """What `argv` runs, when its program is one that runs other programs."""
+    program = argv[0].rsplit("/", 1)[-1]
+    args = argv[1:]
+    if program in SHELLS:
+        return _shell(program, args)
+    if program == "eval":
+        return Launch("eval", script=" ".join(args)) if args else None
+    if program in ("source", "."):
+        return Launch(program, file_runs=args[0]) if args else None
+    special = _SPECIAL.get(program)
+    if special is not None:
+        return special(program, args)
+    spec = _GENERIC.get(program)
+    if spec is None:
+        return None
+    short, long, skip, root = spec
+    opts, rest = _options(args, short, long)
+    if program == "unshare" and ("-r" in opts or "--map-root-user" in opts):
+        root = False
+    if program == "systemd-run" and "--user" in opts:
+        root = False
+    if program == "strace" and not rest:
+        return Launch(program, transparent=True)
+    rest = rest[skip:]
+    if program == "busybox" and rest and rest[0] in ("sh", "ash", "hush"):
+        launch = _shell(rest[0], rest[1:])
+        launch.label = "busybox " + launch.label
+        return launch
+    launch = Launch(program, escalated=root, transparent=program not in _OPAQUE)
+    if rest:
+        launch.argv = rest
+    elif program in _SHELL_WHEN_EMPTY:
+        launch.stdin_runs = launch.interactive = True
+    else:
+        return Launch(program, transparent=program not in _OPAQUE)
+    if program == "systemd-run" and ("-S" in opts or "--shell" in opts):
+        launch.stdin_runs = launch.interactive = True
+    return launch
+
+
+def _sudo(program: str, args: list[str]) -> Launch:
+    opts, rest = _options(args, "ugCDhprtTUR", {"--user", "--group", "--close-from",
+                                                "--chdir", "--host", "--prompt", "--role",
+                                                "--type", "--command-timeout",
+                                                "--other-user", "--chroot"})
+    if "-e" in opts or "--edit" in opts:
+        return Launch("sudoedit", argv=["sudoedit", *rest], escalated=True)
+    if set(opts) & {"-l", "--list", "-v", "--validate", "-k", "-K", "--reset-timestamp",
+                    "--remove-timestamp", "-V", "--version", "-h", "--help"} and not rest:
+        return Launch("sudo", transparent=True)
+    shell = set(opts) & {"-s", "--shell", "-i", "--login"}
+    if shell:
+        if rest:
+            return Launch(f"sudo {sorted(shell)[0]}", script=" ".join(rest), escalated=True)
+        return Launch(f"sudo {sorted(shell)[0]}", stdin_runs=True, interactive=True,
+                      escalated=True)
+    if not rest:
+        return Launch("sudo", transparent=True)
+    return Launch("sudo", argv=rest, escalated=True)
+
+
+def _su(program: str, args: list[str]) -> Launch:
+    opts, rest = _options(args, "cgGsw", {"--command", "--session-command", "--group",
+                                          "--supp-group", "--shell",
+                                          "--whitelist-environment"},
+                          stop_at_operand=False)
+    user = next((a for a in rest if a != "-"), "root")  # `su -` is `su - root`
+    root = user in ("root", "0")
+    command = opts.get("-c") or opts.get("--command") or opts.get("--session-command")
+    if command:
+        return Launch("su -c", script=command, escalated=root)
+    return Launch("su", stdin_runs=True, interactive=True, escalated=root)
+
+
+def _runuser(program: str, args: list[str]) -> Launch:
+    opts, rest = _options(args, "ugGcsw", {"--user", "--group", "--supp-group", "--command",
+                                           "--session-command", "--shell"},
+                          stop_at_operand="-u" in args or "--user" in args)
+    command = opts.get("-c") or opts.get("--command") or opts.get("--session-command")
+    if command:
+        return Launch("runuser -c", script=command, escalated=True)
+    user = opts.get("-u") or opts.get("--user")
+    if user and rest:
+        return Launch("runuser", argv=rest, escalated=True)
+    return Launch("runuser", stdin_runs=True, interactive=True, escalated=True)
+
+
+def _env(program: str, args: list[str]) -> Launch:
+    launch = Launch("env")
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            i += 1
+            break
+        if arg in ("-S", "--split-string") and i + 1 < len(args):
+            launch.label, launch.script = "env -S", " ".join(args[i + 1:])
+            return launch
+        if arg.startswith("--split-string="):
+            launch.label, launch.script = "env -S", " ".join([arg.partition("=")[2],
+                                                              *args[i + 1:]])
+            return launch
+        if arg.startswith("-S") and len(arg) > 2:
+            launch.label, launch.script = "env -S", " ".join([arg[2:], *args[i + 1:]])
+            return launch
+        if arg in ("-u", "--unset", "-C", "--chdir"):
+            i += 2
+            continue
+        if arg.startswith("-") and arg != "-":
+            i += 1
+            continue
+        name, eq, value = arg.partition("=")
+        if eq and name and not name.startswith("/"):
+            launch.env[name] = value
+            i += 1
+            continue
+        break
+    rest = args[i:]
+    while rest and "=" in rest[0] and not rest[0].startswith(("/", "=")):  # after `--`
+        name, _, value = rest[0].partition("=")
+        launch.env[name] = value
+        rest = rest[1:]
+    if rest:
+        launch.argv = rest
+    return launch
+
+
+def _flock(program: str, args: list[str]) -> Launch:
+    long = {"--timeout", "--conflict-exit-code", "--command"}
+    opts, rest = _options(args, "wEc", long)
+    command = opts.get("-c") or opts.get("--command")
+    if command is None and rest:  # flock [options] FILE [options] COMMAND [args]
+        opts, rest = _options(rest[1:], "wEc", long)
+        command = opts.get("-c") or opts.get("--command")
+    if command is not None:
+        return Launch("flock -c", script=command)
+    return Launch("flock", argv=rest) if rest else Launch("flock")
+
+
+def _xargs(program: str, args: list[str]) -> Launch:
+    opts, rest = _options(args, "adEeIiLlnPs", {"--arg-file", "--delimiter", "--eof",
+                                                 "--replace", "--max-lines", "--max-args",
+                                                 "--max-procs", "--max-chars",
+                                                 "--process-slot-var"})
+    replace = opts.get("-I") or opts.get("--replace") or (
+        "{}" if "-i" in opts else None)
+    launch = Launch("xargs", argv=rest or ["echo"], args_from_stdin=True, replace=replace)
+    if "-a" in opts or "--arg-file" in opts:
+        launch.args_from_stdin = False
+        unknown = "$ARGUMENTS_FROM_A_FILE"
+        launch.argv = ([a.replace(replace, unknown) for a in launch.argv] if replace
+                       else [*launch.argv, unknown])
+    return launch
+
+
+def _parallel(program: str, args: list[str]) -> Launch:
+    head: list[str] = []
+    groups: list[list[str]] = []
+    i = 0
+    while i < len(args) and args[i] not in (":::", "::::", ":::+", "::::+"):
+        head.append(args[i])
+        i += 1
+    while i < len(args):
+        if args[i] in (":::", ":::+"):
+            groups.append([])
+        elif args[i] in ("::::", "::::+"):
+            groups.append(["<arguments from a file>"])
+        elif groups:
+            groups[-1].append(args[i])
+        i += 1
+    opts, command = _options(head, "jSNnIdC", {"--jobs", "--sshlogin", "--delay", "--timeout",
+                                               "--colsep", "--joblog", "--results",
+                                               "--tmpdir", "--env", "--workdir"})
+    remote = "-S" in opts or "--sshlogin" in opts
+    items = [item for group in groups for item in group][:64]
+    launch = Launch("parallel", remote=remote, transparent=False)
+    template = " ".join(command)
+    if not groups:
+        if template:
+            launch.script, launch.args_from_stdin = template, True
+        else:
+            launch.stdin_runs = True
+        return launch
+    for item in items or [""]:
+        if not template:
+            launch.scripts.append(item)
+        elif "{}" in template:
+            launch.scripts.append(template.replace("{}", item))
+        else:
+            launch.scripts.append(f"{template} {item}")
+    return launch
+
+
+def _watch(program: str, args: list[str]) -> Launch:
+    opts, rest = _options(args, "nq", {"--interval", "--differences", "--equexit"})
+    if "-x" in opts or "--exec" in opts:
+        return Launch("watch", argv=rest) if rest else Launch("watch")
+    return Launch("watch", script=" ".join(rest)) if rest else Launch("watch")
+
+
+def _at(program: str, args: list[str]) -> Launch:
+    opts, _rest = _options(args, "fqtM", {"--file"}, stop_at_operand=False)
+    if set(opts) & {"-l", "-d", "-r", "-c"}:
+        return Launch(program, transparent=program == "at" and "-l" in opts)
+    if "-f" in opts:
+        return Launch(program, file_runs=opts["-f"], transparent=False)
+    return Launch(program, stdin_runs=True, transparent=False)
+
+
+def _script(program: str, args: list[str]) -> Launch:
+    opts, _rest = _options(args, "cEItTBmO", {"--command", "--echo", "--log-io", "--timing",
+                                              "--log-out", "--log-in", "--logging-format"},
+                           stop_at_operand=False)
+    command = opts.get("-c") or opts.get("--command")
+    if command:
+        return Launch("script -c", script=command, transparent=False)
+    return Launch("script", stdin_runs=True, interactive=True, transparent=False)
+
+
+def _sg(program: str, args: list[str]) -> Launch:
+    opts, rest = _options(args, "c", set())
+    if "-c" in opts:
+        return Launch("sg", script=opts["-c"], transparent=False)
+    if len(rest) >= 2:
+        return Launch("sg", script=" ".join(rest[1:]), transparent=False)
+    return Launch("sg", stdin_runs=True, interactive=True, transparent=False)
+
+
+def _ssh(program: str, args: list[str]) -> Launch:
+    opts, rest = _options(args, "BbcDEeFIiJLlmOoPpQRSWw", set())
+    launch = Launch("ssh", remote=True, transparent=False)
+    options = [v for k, v in opts.items() if k == "-o"]
+    for i, arg in enumerate(args):
+        if arg == "-o" and i + 1 < len(args):
+            options.append(args[i + 1])
+        elif arg.startswith("-o") and len(arg) > 2:
+            options.append(arg[2:])
+    for option in options:
+        key, _, value = option.replace(" ", "=", 1).partition("=")
+        if key.lower() in ("proxycommand", "localcommand", "knownhostscommand",
+                           "remotecommand"):
+            launch.scripts.append(value)
+    if not rest:
+        return launch
+    host, command = rest[0], rest[1:]
+    if command:
+        launch.script = " ".join(command)
+    else:
+        launch.stdin_runs = launch.interactive = True
+    if host.startswith("root@"):
+        launch.escalated = True
+    return launch
+
+
+_DOCKER_VALUE = {"-a", "--attach", "-c", "--cpu-shares", "--cidfile", "--cpus", "--device",
+                 "-e", "--env", "--env-file", "--entrypoint", "--expose", "--group-add",
+                 "-h", "--hostname", "--ip", "--ipc", "-l", "--label", "--link",
+                 "--log-driver", "--log-opt", "-m", "--memory", "--mount", "--name",
+                 "--network", "--net", "-p", "--publish", "--pid", "--platform", "--pull",
+                 "--restart", "--runtime", "--security-opt", "--shm-size", "--stop-signal",
+                 "--tmpfs", "-u", "--user", "--ulimit", "--userns", "--uts", "-v",
+                 "--volume", "--volumes-from", "-w", "--workdir", "--add-host", "--dns",
+                 "--cap-add", "--cap-drop", "--health-cmd", "--gpus", "--cgroupns",
+                 "--sysctl", "--label-file", "--detach-keys", "--memory-swap", "--mac-address",
+                 "--network-alias", "--stop-timeout", "--storage-opt",
+                 "--cpuset-cpus", "--pids-limit", "--log-level", "--context", "-H",
+                 "--host", "--config"}
+
+
+def _docker(program: str, args: list[str]) -> Launch | None:
+    i = 0
+    while i < len(args) and args[i].startswith("-"):  # global options
+        i += 2 if args[i] in ("-H", "--host", "--context", "-c", "--config",
+                              "--log-level") else 1
+    if i >= len(args):
+        return None
+    verb = args[i]
+    rest = args[i + 1:]
+    if verb == "container" and rest and rest[0] in ("run", "exec"):
+        verb, rest = rest[0], rest[1:]
+    if verb not in ("run", "exec", "create"):
+        return None
+    mounts: dict[str, str] = {}
+    entrypoint: str | None = None
+    j = 0
+    while j < len(rest) and rest[j].startswith("-"):
+        arg = rest[j]
+        name, eq, inline = arg.partition("=")
+        value = inline if eq else (rest[j + 1] if j + 1 < len(rest) else "")
+        if name in ("-v", "--volume") and ":" in value:
+            src, _, dst = value.partition(":")
+            mounts[dst.split(":")[0].rstrip("/") or "/"] = src
+        elif name == "--mount":
+            parts = dict(p.partition("=")[::2] for p in value.split(","))
+            src = parts.get("source") or parts.get("src")
+            dst = parts.get("target") or parts.get("destination") or parts.get("dst")
+            if src and dst:
+                mounts[dst.rstrip("/") or "/"] = src
+        elif name == "--entrypoint":
+            entrypoint = value
+        takes = name in _DOCKER_VALUE and not eq and not (
+            len(name) == 2 and len(arg) > 2)  # -it style clusters take none
+        j += 2 if takes else 1
+    operands = rest[j:]
+    if not operands:
+        return None
+    command = operands[1:]
+    if entrypoint:
+        command = [*entrypoint.split(), *command]
+    launch = Launch(f"{program} {verb}", mounts=mounts, transparent=False, escalated=True)
+    if command:
+        launch.argv = command
+    return launch
+
+
+def _kubectl(program: str, args: list[str]) -> Launch | None:
+    if "exec" not in args or "--" not in args:
+        return None
+    command = args[args.index("--") + 1:]
+    return Launch("kubectl exec", argv=command, remote=True, transparent=False) if command \
+        else None
+
+
+def _tmux(program: str, args: list[str]) -> Launch | None:
+    if not args or args[0] not in ("new-session", "new", "new-window", "neww", "split-window",
+                                   "splitw", "send-keys", "send", "run-shell", "run",
+                                   "respawn-pane"):
+        return None
+    _opts, rest = _options(args[1:], "cCEeFlnstxyPTwd", set())
+    if args[0] in ("send-keys", "send"):
+        return Launch("tmux send-keys", script=" ".join(a for a in rest if a != "Enter"),
+                      transparent=False)
+    return Launch("tmux", script=" ".join(rest), transparent=False) if rest else None
+
+
+def _ip(program: str, args: list[str]) -> Launch | None:
+    words = [a for a in args if not a.startswith("-")]
+    if len(words) >= 4 and words[0] in ("netns", "net") and words[1] in ("exec", "e"):
+        start = args.index(words[2]) + 1
+        return Launch("ip netns exec", argv=args[start:], escalated=True)
+    return None
+
+
+_SPECIAL = {
+    "sudo": _sudo, "su": _su, "runuser": _runuser, "env": _env, "flock": _flock,
+    "xargs": _xargs, "parallel": _parallel, "watch": _watch, "at": _at, "batch": _at,
+    "script": _script, "sg": _sg, "ssh": _ssh, "docker": _docker, "podman": _docker,
+    "nerdctl": _docker, "kubectl": _kubectl, "tmux": _tmux, "ip": _ip,
+}

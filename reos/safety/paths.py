@@ -1,0 +1,210 @@
+"""What a path on a command line can point at: normalised, brace-expanded, glob-matched.
+
+A word such as `/tmp/../etc`, `///etc`, `/{etc,usr}` or `/e*c` is judged by the worst
+thing it can name on this machine: braces are expanded (bounded), `.`/`..`/repeated `/`
+are normalised, and globs are matched against the system paths reos knows and against the
+real filesystem (bounded), so a glob that could match `/etc` is judged as `/etc`. Words
+whose value cannot be known statically (an unset `$VAR`, a `$(…)`) are reported as such.
+
+Not responsible for deciding how dangerous a program is (`rules`) or for shell syntax
+beyond braces and globs (`shell`).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import posixpath
+import re
+import stat
+
+# the directories whose loss (or loss of permissions) breaks the machine
+SYSTEM_DIRS = frozenset({
+    "/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32",
+    "/opt", "/proc", "/root", "/sbin", "/srv", "/sys", "/usr", "/var", "/run", "/snap",
+    "/usr/bin", "/usr/lib", "/usr/lib64", "/usr/local", "/usr/sbin", "/usr/share",
+    "/usr/include", "/usr/libexec", "/var/lib", "/var/log", "/var/cache", "/var/spool",
+    "/etc/ssh", "/etc/systemd", "/etc/default", "/etc/apt",
+    "/etc/pam.d", "/etc/security", "/etc/sudoers.d", "/usr/local/bin", "/usr/local/sbin",
+    "/usr/local/lib", "/boot/efi", "/boot/grub", "/var/lib/dpkg", "/var/lib/apt",
+    "/var/lib/rpm", "/var/lib/docker", "/var/lib/systemd", "/lib/modules", "/usr/lib/modules",
+})
+HOME_WORDS = frozenset({"~", "$HOME", "${HOME}", "~root"})
+RELATIVE_ALL = frozenset({".", "..", "*", "./*", "../*", ".*", "./", "../"})
+CREDENTIAL_FILES = re.compile(r"^/etc/(?:sudoers(?:\.d(?:/.*)?)?|passwd-?|shadow-?|gshadow-?|"
+                              r"group-?|security/opasswd|pam\.d(?:/.*)?)$")
+# files whose loss or replacement stops the machine from booting or anyone from logging in
+VITAL_FILES = re.compile(r"^/(?:etc/(?:fstab|crypttab|inittab|nsswitch\.conf|login\.defs|"
+                         r"ld\.so\.(?:conf|preload|cache)|sudo\.conf)|"
+                         r"(?:usr/)?s?bin/(?:sh|bash|dash|sudo|su|login|init|mount|chmod|"
+                         r"chown|ls|cp|mv|ln|rm|systemctl|ssh|sshd)|"
+                         r"(?:usr/)?lib(?:32|64|x32)?/(?:ld-linux[^/]*|(?:[^/]+/)?libc\.so[^/]*|"
+                         r"systemd/systemd)|boot/(?:vmlinuz[^/]*|initrd[^/]*|grub/grub\.cfg)|"
+                         r"sbin/init)$")
+BLOCK_DEVICE = re.compile(r"^/dev/(?:sd[a-z]+\d*|hd[a-z]+\d*|vd[a-z]+\d*|xvd[a-z]+\d*|"
+                          r"nvme\d+(?:n\d+)?(?:p\d+)?|mmcblk\d+(?:p\d+)?|dm-\d+|mapper/[^/]+|"
+                          r"md\d+|md/[^/]+|loop\d+|disk/[^/]+/[^/]+|sr\d+|nbd\d+|rbd\d+|"
+                          r"zd\d+|ubd[a-z]+\d*|bcache\d+|[a-z0-9_-]+/[a-z0-9_-]+|"
+                          r"mem|kmem|port|nvram|sg\d+|st\d+|mtd\d+|mtdblock\d+)$")
+GLOB_CHARS = frozenset("*?[")
+MAX_BRACE = 256
+MAX_GLOB = 512
+
+
+def dynamic(word: str) -> bool:
+    """Whether the word's value depends on something not known statically."""
+    return "$" in word.replace("$HOME", "").replace("${HOME}", "") or "`" in word
+
+
+def normalise(path: str) -> str:
+    """`/tmp/../etc` → `/etc`, `///etc/` → `/etc`; relative paths climbing with `..` are
+    resolved against the current directory (that is where they would run)."""
+    path = path.strip()
+    if not path:
+        return path
+    if path.startswith("~") or path.startswith(("$HOME", "${HOME}")):
+        head, _, tail = path.partition("/")
+        return head if not tail.strip("/.") else head + "/" + posixpath.normpath(tail)
+    if not path.startswith("/"):
+        if ".." not in path.split("/"):
+            return path
+        try:
+            path = os.path.join(os.getcwd(), path)
+        except OSError:
+            return path
+    norm = posixpath.normpath(path)
+    return "/" + norm.lstrip("/")
+
+
+def expand_braces(word: str, limit: int = MAX_BRACE) -> list[str]:
+    """Bash brace expansion (`a{b,c}d`, nested), bounded to `limit` results."""
+    out: list[str] = []
+    todo = [word]
+    while todo and len(out) < limit:
+        current = todo.pop()
+        span = _first_brace(current)
+        if span is None:
+            out.append(current)
+            continue
+        start, end, options = span
+        for option in reversed(options):
+            todo.append(current[:start] + option + current[end + 1:])
+            if len(todo) > limit * 4:
+                break
+    return out[:limit] or [word]
+
+
+def _first_brace(word: str) -> tuple[int, int, list[str]] | None:
+    """The first `{…,…}` group with its comma-separated options (linear scan)."""
+    if "{" not in word or "," not in word:
+        return None
+    stack: list[int] = []
+    commas: dict[int, list[int]] = {}
+    for i, ch in enumerate(word):
+        if ch == "{":
+            stack.append(i)
+            commas[i] = []
+        elif ch == "," and stack:
+            commas[stack[-1]].append(i)
+        elif ch == "}" and stack:
+            start = stack.pop()
+            if commas[start] and not stack:
+                cuts = [start, *commas[start], i]
+                return start, i, [word[a + 1:b] for a, b in zip(cuts, cuts[1:], strict=False)]
+            if commas[start] and stack:
+                continue
+    return None
+
+
+def _component_match(name: str, pattern: str) -> bool:
+    parts, pats = name.strip("/").split("/"), pattern.strip("/").split("/")
+    if len(parts) != len(pats):
+        return False
+    return all(fnmatch.fnmatchcase(p, q) for p, q in zip(parts, pats, strict=True))
+
+
+def candidates(word: str) -> list[str]:
+    """Every concrete path the word can name, worst first-class: normalised, braces
+    expanded, globs matched against system paths and the real filesystem (bounded)."""
+    out: list[str] = []
+    for expanded in expand_braces(word):
+        path = normalise(expanded)
+        if not GLOB_CHARS & set(path) or dynamic(path):
+            out.append(path)
+            continue
+        if path in RELATIVE_ALL:
+            out.append(path)
+            continue
+        if path.startswith("/"):
+            out.extend(s for s in SYSTEM_DIRS if _component_match(s, path))
+            out.extend(_glob(path))
+        out.append(path)
+    return out
+
+
+def _glob(pattern: str) -> list[str]:
+    import glob
+    from itertools import islice
+
+    try:
+        return [normalise(p) for p in islice(glob.iglob(pattern), MAX_GLOB)]
+    except (OSError, ValueError, RecursionError):
+        return []
+
+
+def is_system_path(path: str) -> bool:
+    """Whether deleting (or recursively changing) this path breaks the machine."""
+    return any(_system(c) for c in candidates(path))
+
+
+def _system(path: str) -> bool:
+    clean = path.rstrip("/") or "/"
+    if clean in SYSTEM_DIRS or clean in HOME_WORDS or clean in RELATIVE_ALL:
+        return True
+    if clean.startswith(("~/", "$HOME/", "${HOME}/")) and clean.split("/", 1)[1] in ("*", ""):
+        return True
+    if clean.endswith("/*") and (clean[:-2] or "/") in SYSTEM_DIRS | HOME_WORDS:
+        return True
+    return bool(re.fullmatch(r"/home/[^/]+|/home/[^/]+/\*|/+\*?", clean))
+
+
+def is_credential(path: str) -> bool:
+    return any(CREDENTIAL_FILES.match(c.rstrip("/")) for c in candidates(path))
+
+
+def is_vital(path: str) -> bool:
+    """Credential files and the files without which the machine does not boot or log in."""
+    return any(CREDENTIAL_FILES.match(c.rstrip("/")) or VITAL_FILES.match(c.rstrip("/"))
+               for c in candidates(path))
+
+
+def is_device(path: str) -> bool:
+    """A disk, partition or raw memory device (by name, or a block device on this machine)."""
+    for c in candidates(path):
+        if BLOCK_DEVICE.match(c) and c not in ("/dev/null", "/dev/zero"):
+            if not c.startswith(("/dev/pts/", "/dev/shm/", "/dev/fd/")):
+                return True
+        if c.startswith("/dev/"):
+            try:
+                if stat.S_ISBLK(os.stat(c).st_mode):
+                    return True
+            except (OSError, ValueError):
+                pass
+    return False
+
+
+def is_tmp(path: str) -> bool:
+    cs = candidates(path)
+    return bool(cs) and all(c.startswith(("/tmp/", "/var/tmp/")) and len(c) > 9 for c in cs)
+
+
+def under_system(path: str) -> bool:
+    """Inside a system directory (a system file), not the directory itself."""
+    return any(c.startswith(("/etc/", "/boot/", "/usr/", "/bin/", "/sbin/", "/lib", "/var/lib/",
+                             "/root/", "/proc/", "/sys/", "/opt/", "/srv/"))
+               for c in candidates(path))
+
+
+def harmless_sink(path: str) -> bool:
+    return path in ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty") or path.startswith(
+        ("&", "/dev/fd/"))

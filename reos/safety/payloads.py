@@ -1,0 +1,663 @@
+"""Code carried inside the arguments of tools that look harmless: awk, sed, find, git, man,
+tar, rsync, and interpreter one-liners (`python3 -c`, `perl -e`, …).
+
+`carried(argv, env)` returns what such an argv can do besides reading: shell text it runs
+(`awk 'BEGIN{system("…")}'`, `sed 's/x/y/e'`, `man -P`, `git -c core.pager=…`,
+`tar --to-command=…`, `rsync -e …`), commands it runs on files (`find -exec`), files it
+writes (`sed w FILE`, `awk print > FILE`, `find -fprint FILE`) or deletes, and code that
+cannot be known statically. Every scan here is a single pass over the text (no regular
+expression with nested repetition or back-references), so hostile input stays linear.
+
+Not responsible for judging what is found (`risk` does, recursively) or for programs
+that only launch other programs (`launchers`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+AWKS = {"awk", "gawk", "mawk", "nawk", "busybox-awk"}
+INTERPRETERS = {"python": "-c", "python3": "-c", "python2": "-c", "pypy": "-c",
+                "pypy3": "-c", "perl": "-e", "ruby": "-e", "node": "-e", "nodejs": "-e",
+                "php": "-r", "lua": "-e", "luajit": "-e", "Rscript": "-e", "tclsh": "",
+                "bun": "-e", "deno": "eval", "irb": "", "julia": "-e", "jshell": "",
+                "expect": "-c", "gdb": "-ex", "osascript": "-e", "pwsh": "-c",
+                "powershell": "-c", "groovy": "-e", "scala": "-e", "elixir": "-e",
+                "erl": "-eval", "racket": "-e", "guile": "-c", "sbcl": "--eval"}
+_SHELL_OUT = ("system", "popen", "exec", "spawn", "subprocess", "shell_exec", "passthru",
+              "proc_open", "child_process", "execSync", "execFile", "os.execv", "qx",
+              "Runtime", "IO.popen", "Open3", "pcntl_exec", "os.execute", "io.popen", "`",
+              "Process", "check_output", "check_call", "getoutput", "getstatusoutput",
+              "pty.spawn", "shell=True", "run(", "call(", "ProcessBuilder")
+_DELETES = ("rmtree", "unlink", "remove", "rmdir", "rmSync", "rm_rf", "rm_r", "rimraf",
+            "truncate", "File.delete", "FileUtils.rm", "fs.rm", "os.rename", "rename",
+            "shutil.move", "os.replace", "write_text", "write_bytes", "writeFile",
+            "File.write", "file_put_contents", "chmod", "chown", "ftruncate", "mkfs")
+_WRITE_OPENS = ("'w'", '"w"', "'wb'", '"wb"', "'a'", '"a"', "'w+'", '"w+"', "'r+'", '"r+"',
+                ">", "O_WRONLY", "O_RDWR", "O_TRUNC")
+MAX_LITERALS = 200
+
+
+@dataclass
+class Carried:
+    scripts: list[tuple[str, str]] = field(default_factory=list)  # (how, shell text)
+    argvs: list[tuple[str, list[str]]] = field(default_factory=list)  # (how, argv)
+    writes: list[str] = field(default_factory=list)  # files it writes
+    deletes: list[str] = field(default_factory=list)  # what it deletes (find -delete)
+    unknown: list[str] = field(default_factory=list)  # code that cannot be known
+    mutates: list[str] = field(default_factory=list)  # other changes (not read-only)
+    code_paths: list[str] = field(default_factory=list)  # paths a one-liner deletes/writes
+    fork_bomb: bool = False
+    runs_input: bool = False  # runs the text it reads (awk system($0), sed e) as commands
+
+    @property
+    def read_only(self) -> bool:
+        return not (self.scripts or self.argvs or self.writes or self.deletes or self.unknown
+                    or self.mutates or self.code_paths or self.fork_bomb or self.runs_input)
+
+
+def literals(code: str, limit: int = MAX_LITERALS) -> list[str]:
+    """The quoted string literals of a piece of code (one linear pass)."""
+    out: list[str] = []
+    i, n = 0, len(code)
+    while i < n and len(out) < limit:
+        quote = code[i]
+        if quote not in "'\"`":
+            i += 1
+            continue
+        j = i + 1
+        buf: list[str] = []
+        while j < n and code[j] != quote:
+            if code[j] == "\\" and j + 1 < n:
+                buf.append(code[j + 1])
+                j += 2
+                continue
+            buf.append(code[j])
+            j += 1
+        out.append("".join(buf))
+        i = j + 1
+    return out
+
+
+def carried(argv: list[str], env: dict[str, str] | None = None) -> Carried | None:
+    program = argv[0].rsplit("/", 1)[-1]
+    env = env or {}
+    if program in AWKS:
+        return _awk(argv)
+    if program in ("sed", "gsed"):
+        return _sed(argv)
+    if program == "find":
+        return _find(argv)
+    if program == "git":
+        return _git(argv, env)
+    if program == "man":
+        return _man(argv, env)
+    if program in ("tar", "bsdtar", "gtar"):
+        return _tar(argv)
+    if program == "rsync":
+        return _rsync(argv)
+    if program in ("less", "more", "most") and ("LESSOPEN" in env or "LESSCLOSE" in env):
+        out = Carried()
+        out.scripts += [(f"{program} LESSOPEN", env[k].lstrip("|"))
+                        for k in ("LESSOPEN", "LESSCLOSE") if k in env]
+        return out
+    if program in INTERPRETERS or _versioned_python(program):
+        return interpreter(argv)
+    return None
+
+
+def _versioned_python(program: str) -> bool:
+    return program.startswith(("python3.", "python2.", "perl5", "ruby3", "php8", "php7",
+                               "node1", "lua5"))
+
+
+# -- awk -----------------------------------------------------------------------------------
+
+def _awk(argv: list[str]) -> Carried:
+    out = Carried()
+    program: str | None = None
+    files: list[str] = []
+    i = 1
+    inplace = False
+    while i < len(argv):
+        arg = argv[i]
+        if arg in ("-F", "-v", "--assign", "--field-separator"):
+            i += 2
+            continue
+        if arg in ("-f", "--file", "-E", "--exec"):
+            where = argv[i + 1] if i + 1 < len(argv) else "a file"
+            out.unknown.append(f"{argv[0]} runs the program in {where}")
+            program = ""
+            i += 2
+            continue
+        if arg in ("-i", "--include", "-l", "--load"):
+            if i + 1 < len(argv) and argv[i + 1] == "inplace":
+                inplace = True
+            else:
+                out.unknown.append(f"{argv[0]} loads code")
+            i += 2
+            continue
+        if arg in ("-e", "--source") and i + 1 < len(argv):
+            program = (program or "") + "\n" + argv[i + 1]
+            i += 2
+            continue
+        if arg.startswith("-") and program is None and len(arg) > 1:
+            if arg.startswith(("-F", "-v")):
+                i += 1
+                continue
+            i += 1
+            continue
+        if program is None:
+            program = arg
+        elif "=" not in arg:
+            files.append(arg)
+        i += 1
+    if inplace:
+        out.writes += files
+    _awk_code(program or "", argv[0], out)
+    return out
+
+
+def _awk_code(code: str, name: str, out: Carried) -> None:
+    lits = None
+    if "system" in code or "|" in code.replace("||", ""):
+        lits = literals(code)
+        runs = [s for s in lits if " " in s or "/" in s] or lits
+        if runs:
+            out.scripts += [(f"{name} runs", s) for s in runs]
+        if "system" in code or "getline" in code or "|" in code.replace("||", ""):
+            out.mutates.append(f"{name} runs commands")
+        at = code.find("system")
+        after = code[at + len("system"):].lstrip("( \t") if at >= 0 else ""
+        if at >= 0 and not after.startswith(("\"", "'")):
+            out.runs_input = True  # system($0), system(cmd): commands made from its input
+        if not lits and not out.runs_input:
+            out.unknown.append(f"{name} runs commands it builds at run time")
+    # print/printf with > or >> writes a file
+    for segment in _segments(code, ";{}\n"):
+        at = segment.find("print")
+        if at >= 0 and ">" in segment[at:]:
+            target = literals(segment[segment.index(">", at):], 1)
+            if target:
+                out.writes.append(target[0])
+            else:
+                out.mutates.append(f"{name} writes to a file named at run time")
+
+
+def _segments(text: str, cuts: str) -> list[str]:
+    out: list[str] = []
+    start = 0
+    for i, ch in enumerate(text):
+        if ch in cuts:
+            if i > start:
+                out.append(text[start:i])
+            start = i + 1
+    if start < len(text):
+        out.append(text[start:])
+    return out
+
+
+# -- sed -----------------------------------------------------------------------------------
+
+def _sed(argv: list[str]) -> Carried:
+    out = Carried()
+    scripts: list[str] = []
+    files: list[str] = []
+    inplace = False
+    i = 1
+    while i < len(argv):
+        arg = argv[i]
+        if arg in ("-e", "--expression") and i + 1 < len(argv):
+            scripts.append(argv[i + 1])
+            i += 2
+            continue
+        if arg.startswith("--expression="):
+            scripts.append(arg.partition("=")[2])
+        elif arg in ("-f", "--file"):
+            where = argv[i + 1] if i + 1 < len(argv) else "a file"
+            out.unknown.append(f"sed runs the script in {where}")
+            scripts.append("")
+            i += 2
+            continue
+        elif arg in ("-l", "--line-length"):
+            i += 2
+            continue
+        elif arg.startswith("--in-place") or (arg.startswith("-") and not arg.startswith("--")
+                                               and "i" in arg[1:].split("e")[0]
+                                               and len(arg) > 1):
+            inplace = True
+        elif arg.startswith("-") and len(arg) > 1:
+            if arg.startswith("-") and not arg.startswith("--") and arg.endswith("e") \
+                    and i + 1 < len(argv):
+                scripts.append(argv[i + 1])
+                i += 2
+                continue
+        elif not scripts:
+            scripts.append(arg)
+        else:
+            files.append(arg)
+        i += 1
+    for script in scripts:
+        _sed_script(script, out)
+    if inplace:
+        out.writes += files or ["<files>"]
+    return out
+
+
+def _sed_script(script: str, out: Carried) -> None:
+    """One pass over a sed script: commands `e`, `w`, `W`, and `s///` flags `e`, `w`."""
+    i, n = 0, len(script)
+
+    def rest_of_line(k: int) -> tuple[str, int]:
+        end = script.find("\n", k)
+        end = n if end < 0 else end
+        return script[k:end].strip(), end
+
+    while i < n:
+        ch = script[i]
+        if ch in " \t\n;!{}":
+            i += 1
+            continue
+        if ch.isdigit() or ch in "$,~+":  # addresses
+            i += 1
+            continue
+        if ch == "/" or (ch == "\\" and i + 1 < n):  # /regex/ or \cregexc address
+            delim = "/" if ch == "/" else script[i + 1]
+            i = _skip_delimited(script, i + (1 if ch == "/" else 2), delim)
+            while i < n and script[i] in "IM":
+                i += 1
+            continue
+        if ch == ":" or ch in "btT":  # labels
+            end = min([p for p in (script.find(";", i), script.find("\n", i)) if p >= 0]
+                      or [n])
+            i = end
+            continue
+        if ch in "aic":  # text to the end of the line
+            _, i = rest_of_line(i + 1)
+            continue
+        if ch == "e":
+            command, i = rest_of_line(i + 1)
+            if command:
+                out.scripts.append(("sed e", command))
+            else:
+                out.runs_input = True
+            continue
+        if ch in "wW":
+            target, i = rest_of_line(i + 1)
+            out.writes.append(target or "<a file>")
+            continue
+        if ch in "rR":
+            _, i = rest_of_line(i + 1)
+            continue
+        if ch in "sy" and i + 1 < n:
+            delim = script[i + 1]
+            j = _skip_delimited(script, i + 2, delim)
+            j = _skip_delimited(script, j, delim)
+            if ch == "y":
+                i = j
+                continue
+            k = j
+            while k < n and script[k] not in ";\n}":
+                if script[k] == "e":
+                    out.runs_input = True
+                    replacement = script[i + 2:j - 1].split(delim, 1)[-1]
+                    if replacement:
+                        out.scripts.append(("sed s///e", replacement.replace("\\" + delim,
+                                                                             delim)))
+                if script[k] == "w":
+                    target, k = rest_of_line(k + 1)
+                    out.writes.append(target or "<a file>")
+                    break
+                k += 1
+            i = k
+            continue
+        i += 1
+
+
+def _skip_delimited(script: str, i: int, delim: str) -> int:
+    n = len(script)
+    while i < n and script[i] != delim:
+        i += 2 if script[i] == "\\" else 1
+    return i + 1
+
+
+# -- find ----------------------------------------------------------------------------------
+
+_FIND_VALUE = {"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex",
+               "-iregex", "-type", "-xtype", "-maxdepth", "-mindepth", "-newer", "-anewer",
+               "-cnewer", "-perm", "-user", "-group", "-uid", "-gid", "-size", "-mtime",
+               "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-inum", "-links",
+               "-samefile", "-fstype", "-lname", "-ilname", "-used", "-context",
+               "-regextype", "-printf", "-files0-from", "-newermt", "-D", "-O"}
+
+
+def _find(argv: list[str]) -> Carried:
+    out = Carried()
+    roots: list[str] = []
+    i = 1
+    while i < len(argv) and not argv[i].startswith(("-", "(", "!", "\\(")):
+        roots.append(argv[i])
+        i += 1
+    roots = roots or ["."]
+    while i < len(argv):
+        arg = argv[i]
+        if arg in ("-exec", "-execdir", "-ok", "-okdir"):
+            j = i + 1
+            while j < len(argv) and argv[j] not in (";", "+", "\\;"):
+                j += 1
+            command = argv[i + 1:j]
+            if command:
+                for root in roots[:4]:
+                    out.argvs.append((f"find {arg}", _applied(command, root)))
+            i = j + 1
+            continue
+        if arg == "-delete":
+            out.deletes += roots
+        elif arg in ("-fprint", "-fprint0", "-fls", "-fprintf") and i + 1 < len(argv):
+            out.writes.append(argv[i + 1])
+            i += 3 if arg == "-fprintf" else 2
+            continue
+        elif arg in _FIND_VALUE:
+            i += 2
+            continue
+        i += 1
+    return out
+
+
+_RECURSIVE_FLAG = {"rm": "-r", "chmod": "-R", "chown": "-R", "chgrp": "-R", "setfacl": "-R",
+                   "chattr": "-R", "shred": "", "unlink": "", "rmdir": "", "truncate": "",
+                   "mv": ""}
+
+
+def _applied(command: list[str], root: str) -> list[str]:
+    """`find ROOT … -exec CMD {}`: CMD applied to everything under ROOT; for programs that
+    change what they are given that is `CMD -R ROOT`, which is how it is judged."""
+    absolute = root.startswith(("/", "~", "$HOME", "${HOME}"))
+    target = root if absolute else root.rstrip("/") + "/<match>"
+    program = command[0].rsplit("/", 1)[-1]
+    out = [a.replace("{}", target) for a in command]
+    flag = _RECURSIVE_FLAG.get(program)
+    if flag and absolute:
+        out.insert(1, flag)
+    return out
+
+
+# -- git, man ------------------------------------------------------------------------------
+
+_GIT_CODE_KEYS = ("pager", "editor", "sshcommand", "fsmonitor", "askpass", "hookspath",
+                  "gitproxy", "external", "textconv", "clean", "smudge", "process",
+                  "helper", "uploadpack", "receivepack", "sequenceeditor", "command",
+                  "program", "cmd", "tool", "difftool", "mergetool", "alternaterefscommand",
+                  "proxycommand", "exec")
+GIT_READ_VERBS = {"log", "show", "status", "diff", "blame", "rev-parse", "describe",
+                  "ls-files", "ls-tree", "ls-remote", "cat-file", "grep", "shortlog",
+                  "count-objects", "version", "help", "whatchanged", "name-rev", "rev-list",
+                  "for-each-ref", "show-ref", "merge-base", "var", "check-ignore",
+                  "check-attr", "annotate", "show-branch", "cherry", "range-diff",
+                  "verify-commit", "verify-tag", "fsck", "--version", "--help"}
+
+
+def _git(argv: list[str], env: dict[str, str]) -> Carried:
+    out = Carried()
+    for name in ("GIT_PAGER", "GIT_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS",
+                 "GIT_EXTERNAL_DIFF", "GIT_SEQUENCE_EDITOR", "PAGER", "EDITOR", "VISUAL",
+                 "GIT_PROXY_COMMAND", "SSH_ASKPASS", "LESSOPEN"):
+        if name in env:
+            out.scripts.append((f"git {name}", env[name].lstrip("|")))
+    i = 1
+    while i < len(argv) and argv[i].startswith("-"):
+        arg = argv[i]
+        if arg in ("-c", "--config-env") and i + 1 < len(argv):
+            _git_config(argv[i + 1], out)
+            i += 2
+            continue
+        if arg.startswith("-c") and len(arg) > 2:
+            _git_config(arg[2:], out)
+        elif arg.startswith("--exec-path="):
+            out.unknown.append("git runs its commands from another directory")
+        elif arg in ("-C", "--git-dir", "--work-tree", "--namespace", "--exec-path"):
+            if arg == "--exec-path":
+                out.unknown.append("git runs its commands from another directory")
+            i += 2
+            continue
+        i += 1
+    verb = argv[i] if i < len(argv) else ""
+    rest = argv[i + 1:]
+    if not _git_read(verb, rest):
+        out.mutates.append(f"git {verb}".strip())
+    for arg in rest:
+        if arg.startswith(("--upload-pack=", "--receive-pack=", "--exec=", "--extcmd=",
+                           "--tool=")):
+            out.scripts.append(("git " + arg.split("=", 1)[0], arg.split("=", 1)[1]))
+        elif arg.startswith("--output="):
+            out.writes.append(arg.split("=", 1)[1])
+    return out
+
+
+def _git_config(item: str, out: Carried) -> None:
+    key, _, value = item.partition("=")
+    out.mutates.append(f"git -c {key}")
+    low = key.lower()
+    if low.startswith("alias."):
+        if value.startswith("!"):
+            out.scripts.append((f"git alias {key[6:]}", value[1:]))
+        return
+    if any(low.endswith(k) for k in _GIT_CODE_KEYS) and value:
+        out.scripts.append((f"git -c {key}", value))
+
+
+def _git_read(verb: str, rest: list[str]) -> bool:
+    if verb in GIT_READ_VERBS:
+        return not any(a.startswith(("--output", "--ext-diff")) for a in rest)
+    operands = [a for a in rest if not a.startswith("-")]
+    flags = {a for a in rest if a.startswith("-")}
+    if verb in ("branch", "tag"):
+        return not operands or bool(flags & {"-l", "--list", "-a", "-r", "-v", "-vv",
+                                             "--contains", "--merged"}) and not flags & {
+            "-d", "-D", "-m", "-M", "-f", "--delete", "--force"}
+    if verb == "remote":
+        return not operands or operands[0] in ("show", "get-url") or rest == ["-v"]
+    if verb == "config":
+        return bool(flags & {"--get", "--get-all", "--list", "-l", "--get-regexp"})
+    if verb in ("stash", "worktree", "reflog", "submodule", "notes"):
+        return bool(operands) and operands[0] in ("list", "show", "status")
+    return verb == ""
+
+
+def _man(argv: list[str], env: dict[str, str]) -> Carried:
+    out = Carried()
+    for name in ("MANPAGER", "PAGER", "BROWSER", "MANROFFSEQ", "LESSOPEN", "MANOPT"):
+        if name in env:
+            out.scripts.append((f"man {name}", env[name].lstrip("|")))
+    for i, arg in enumerate(argv[1:], start=1):
+        value = None
+        if arg in ("-P", "--pager", "-H", "--html") and i + 1 < len(argv) and arg in (
+                "-P", "--pager"):
+            value = argv[i + 1]
+        elif arg.startswith(("--pager=", "--html=")):
+            value = arg.split("=", 1)[1]
+        elif arg.startswith(("-P", "-H")) and len(arg) > 2:
+            value = arg[2:]
+        elif arg in ("-H", "--html"):
+            out.mutates.append("man opens a browser")
+        if value is not None:
+            out.scripts.append(("man pager", value))
+    return out
+
+
+# -- tar, rsync ----------------------------------------------------------------------------
+
+_TAR_CODE = ("--to-command", "--checkpoint-action", "--use-compress-program", "--info-script",
+             "--new-volume-script", "--rsh-command", "--rmt-command", "-I", "-F")
+
+
+def _tar(argv: list[str]) -> Carried:
+    out = Carried()
+    args = argv[1:]
+    if args and not args[0].startswith("-"):
+        args = ["-" + args[0], *args[1:]]  # old style: `tar xzf a.tar`
+    letters: set[str] = set()
+    directory = ""
+    archive = ""
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        name, eq, value = arg.partition("=")
+        if name in _TAR_CODE or (arg in ("-I", "-F") and i + 1 < len(args)):
+            code = value if eq else (args[i + 1] if i + 1 < len(args) else "")
+            if name == "--checkpoint-action":
+                code = code.partition("=")[2] if code.startswith(("exec", "sh")) else ""
+            if code:
+                out.scripts.append((f"tar {name}", code))
+            i += 1 if eq else 2
+            continue
+        if name in ("-C", "--directory"):
+            directory = value if eq else (args[i + 1] if i + 1 < len(args) else "")
+            i += 1 if eq else 2
+            continue
+        if name in ("-f", "--file"):
+            archive = value if eq else (args[i + 1] if i + 1 < len(args) else "")
+            i += 1 if eq else 2
+            continue
+        if name in ("--extract", "--get"):
+            letters.add("x")
+        elif name in ("--create", "--append", "--update", "--delete", "--concatenate"):
+            letters.add("c")
+        elif name == "--remove-files":
+            out.mutates.append("tar deletes the files it archives")
+        elif name == "--list":
+            letters.add("t")
+        elif arg.startswith("-") and not arg.startswith("--"):
+            for k, ch in enumerate(arg[1:], start=1):
+                letters.add(ch)
+                if ch == "f":
+                    archive = arg[k + 1:] or (args[i + 1] if i + 1 < len(args) else "")
+                    if not arg[k + 1:]:
+                        i += 1
+                    break
+                if ch == "C":
+                    directory = arg[k + 1:] or (args[i + 1] if i + 1 < len(args) else "")
+                    if not arg[k + 1:]:
+                        i += 1
+                    break
+        i += 1
+    if letters & {"x"}:
+        out.writes.append((directory or ".").rstrip("/") + "/<extracted files>"
+                          if directory not in ("/",) else "/")
+    if letters & {"c", "r", "u", "A"} and archive and archive != "-":
+        out.writes.append(archive)
+    return out
+
+
+def _rsync(argv: list[str]) -> Carried:
+    out = Carried()
+    operands: list[str] = []
+    deleting = False
+    i = 1
+    while i < len(argv):
+        arg = argv[i]
+        name, eq, value = arg.partition("=")
+        if name in ("-e", "--rsh", "--rsync-path"):
+            code = value if eq else (argv[i + 1] if i + 1 < len(argv) else "")
+            out.scripts.append((f"rsync {name}", code))
+            i += 1 if eq else 2
+            continue
+        if name.startswith("--delete") or name in ("--remove-source-files",):
+            deleting = True
+        elif arg.startswith("-") and not arg.startswith("--") and "e" in arg[1:]:
+            code = arg[arg.index("e") + 1:] or (argv[i + 1] if i + 1 < len(argv) else "")
+            out.scripts.append(("rsync -e", code))
+            i += 1 if arg[arg.index("e") + 1:] else 2
+            continue
+        elif not arg.startswith("-"):
+            operands.append(arg)
+        i += 1
+    if len(operands) >= 2:
+        dest = operands[-1]
+        if ":" not in dest.split("/", 1)[0]:
+            out.writes.append(dest)
+            if deleting:
+                out.deletes.append(dest)
+    out.mutates.append("rsync copies files")
+    return out
+
+
+# -- interpreters --------------------------------------------------------------------------
+
+def interpreter(argv: list[str]) -> Carried:
+    """An interpreter's argv: the code it runs (one-liner, stdin, file, module)."""
+    program = argv[0].rsplit("/", 1)[-1]
+    flag = INTERPRETERS.get(program, "-c" if program.startswith("python") else "-e")
+    out = Carried()
+    code_parts: list[str] = []
+    i = 1
+    operands: list[str] = []
+    inplace = False
+    while i < len(argv):
+        arg = argv[i]
+        if flag and (arg == flag or (arg.startswith(flag) and len(flag) == 2 and len(arg) > 2
+                                     and arg[1] in "ce" and not arg.startswith("--"))):
+            code = argv[i + 1] if arg == flag and i + 1 < len(argv) else arg[len(flag):]
+            code_parts.append(code)
+            i += 2 if arg == flag else 1
+            continue
+        if program.startswith(("perl", "ruby")) and _cluster(arg) and "i" in arg[1:]:
+            inplace = True
+        if program.startswith(("perl", "ruby")) and _cluster(arg) and arg[-1] in "eE" \
+                and i + 1 < len(argv):
+            code_parts.append(argv[i + 1])  # perl -ne / -pe / -lne / -pie
+            i += 2
+            continue
+        if arg == "-m" and program.startswith("python") and i + 1 < len(argv):
+            out.mutates.append(f"{program} runs the module {argv[i + 1]}")
+            return out
+        if not arg.startswith("-") or arg == "-":
+            if code_parts:  # after the code: the files it reads (or edits with -i)
+                operands.extend(a for a in argv[i:] if not a.startswith("-"))
+            else:
+                operands.append(arg)
+            break
+        i += 1
+    if code_parts:
+        judge_code("\n".join(code_parts), program, out)
+        if inplace:
+            out.writes += operands or ["<files>"]
+    elif operands and operands[0] != "-":
+        out.mutates.append(f"{program} runs the program {operands[0]}")
+    return out
+
+
+def _cluster(arg: str) -> bool:
+    """`-pie`, `-ne`, `-i.bak`: single-letter switches (not `-MFile::Path=rmtree`)."""
+    if not arg.startswith("-") or arg.startswith(("--", "-M", "-m", "-I", "-x", "-C")):
+        return False
+    body = arg[1:]
+    if body.startswith("i") or "i" in body:
+        body = body.split("i", 1)[0] + "i"  # -i.bak: a backup suffix follows -i
+    return body.isalpha()
+
+
+def judge_code(code: str, program: str, out: Carried) -> None:
+    """What a one-liner can do: commands it runs, paths it deletes or writes, forks."""
+    shells_out = any(word in code for word in _SHELL_OUT)
+    deletes = any(word in code for word in _DELETES) or (
+        "open" in code and any(mode in code for mode in _WRITE_OPENS))
+    lits = literals(code) if shells_out or deletes else []
+    if shells_out:
+        commands = [s for s in lits if s.strip()]
+        for s in commands:
+            out.scripts.append((f"{program} runs", s))
+        if len(commands) > 1:  # an argv list: ["rm", "-rf", "/"]
+            out.scripts.append((f"{program} runs", " ".join(commands)))
+        if not commands:
+            out.unknown.append(f"{program} runs commands it builds at run time")
+        out.mutates.append(f"{program} one-liner runs commands")
+    if deletes:
+        out.code_paths += [s for s in lits if s.startswith(("/", "~", "$HOME"))] or [
+            "<files>"]
+        out.mutates.append(f"{program} one-liner deletes or writes files")
+    if "fork" in code and any(w in code for w in ("while", "for", "loop", "until", "times",
+                                                   "each", "repeat")):
+        out.fork_bomb = True
+    if not (shells_out or deletes):
+        out.mutates.append(f"runs a {program} one-liner")

@@ -1,0 +1,550 @@
+"""Rules for programs that change the system: disks, processes, power, services, firewall,
+network interfaces, packages, containers, users and scheduled jobs.
+
+Includes the remote lock-out rules: when reos runs over SSH, stopping the SSH server,
+bringing down the interface that carries the default route, or turning off or flushing
+the firewall is blocked unless the person asked for exactly that. The default route is
+read (`ip -j route show default`) only when such a command is judged.
+Not responsible for file-level rules (`rules`) or for walking a command line (`risk`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from reos.model import RiskLevel
+from reos.safety.paths import dynamic, is_device
+from reos.safety.rules import Context, flags, operands
+from reos.safety.verdict import Verdict
+
+FIREWALLS = ("ufw", "firewalld", "nftables", "iptables", "netfilter-persistent", "ip6tables",
+             "ebtables", "shorewall", "csf")
+SSH_UNITS = ("ssh", "sshd", "openssh", "openssh-server", "ssh.socket", "sshd.socket",
+             "dropbear")
+CORE_PACKAGES = ("openssh-server", "systemd", "libc6", "glibc", "sudo", "grub", "grub2",
+                 "grub-pc", "grub-efi", "dpkg", "apt", "rpm", "pacman", "bash", "coreutils",
+                 "linux", "linux-lts", "kernel", "kernel-core", "kernel-default",
+                 "init", "systemd-sysv", "login", "passwd", "util-linux", "libpam",
+                 "base-files", "python3", "dnf", "yum", "zypper", "e2fsprogs", "mount")
+PACKAGE_TOOLS = {"apt", "apt-get", "aptitude", "dnf", "yum", "pacman", "zypper", "apk",
+                 "dpkg", "rpm", "snap", "flatpak", "pip", "pip3", "npm", "gem", "cargo"}
+FORMATTERS = {"mke2fs", "mkdosfs", "mkexfatfs", "mkntfs", "mkswap", "mkisofs", "mkudffs",
+              "mkreiserfs", "mkfs"}
+DISK_TOOLS = {"fdisk", "sfdisk", "cfdisk", "parted", "gdisk", "sgdisk", "cgdisk", "wipefs",
+              "blkdiscard", "cryptsetup", "pvcreate", "pvremove", "vgcreate", "vgremove",
+              "lvremove", "lvreduce", "lvresize", "zpool", "zfs", "mdadm", "nvme", "hdparm",
+              "badblocks", "sdparm", "sg_format", "partx", "kpartx", "tune2fs", "resize2fs",
+              "e2fsck", "fsck", "xfs_repair", "btrfs", "dmsetup", "losetup", "vgreduce",
+              "pvmove", "sg_sanitize", "flashrom", "mtd_debug", "flash_erase", "growpart"}
+
+
+def _requested(ctx: Context, *words: str) -> bool:
+    """The request names exactly this: every one of `words` appears in it."""
+    if not ctx.requested:
+        return False
+    text = " " + re.sub(r"[^a-z0-9_.@:-]+", " ", ctx.requested.lower()) + " "
+    return all(f" {w.lower()} " in text or f" {w.lower().split('.')[0]} " in text
+               for w in words if w)
+
+
+def _lockout(verdict: Verdict, ctx: Context, reason: str, verb: str, thing: str) -> None:
+    if ctx.remote and not _requested(ctx, verb, thing):
+        verdict.raise_to(RiskLevel.CRITICAL, f"{reason}; reos runs over SSH, so this would "
+                         "lock you out", block=True, root=True)
+    else:
+        verdict.raise_to(RiskLevel.HIGH, reason, root=True)
+
+
+# -- disks ---------------------------------------------------------------------------------
+
+def _disk(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    program = argv[0].rsplit("/", 1)[-1]
+    from reos.safety.readonly import is_read_only
+
+    if is_read_only(argv):
+        return
+    fl, ops = flags(argv), operands(argv)
+    devices = [o for o in ops if is_device(o)]
+    if program == "nvme" and ops[:1] and ops[0] in ("format", "sanitize", "delete-ns",
+                                                    "detach-ns", "write-zeroes", "write",
+                                                    "fw-download", "fw-commit"):
+        _destroys(verdict, f"nvme {ops[0]} erases the disk")
+    elif program == "hdparm" and any(a.startswith(("--security-erase", "--security-set-pass",
+                                                   "--trim-sector-ranges", "--make-bad-sector",
+                                                   "--write-sector", "--fwdownload",
+                                                   "--dco-restore", "--dco-setmax"))
+                                     or a.startswith("-N") for a in argv[1:]):
+        _destroys(verdict, "hdparm erases or rewrites the disk")
+    elif program == "badblocks" and (fl & {"-w", "-n"}):
+        _destroys(verdict, "badblocks writes over the whole disk")
+    elif program == "zpool" and ops[:1] and ops[0] in ("destroy", "labelclear", "create",
+                                                       "add", "detach", "split", "remove"):
+        _destroys(verdict, f"zpool {ops[0]} destroys or rewrites a pool")
+    elif program == "zfs" and ops[:1] and ops[0] in ("destroy", "rollback", "receive", "recv"):
+        verdict.raise_to(RiskLevel.HIGH, f"zfs {ops[0]} discards data", reversible=False,
+                         root=True)
+    elif program in ("lvremove", "vgremove", "pvremove", "lvreduce") and (devices or ops):
+        _destroys(verdict, f"{program} deletes volumes and their data")
+    elif program == "cryptsetup" and ops[:1] and ops[0] in ("luksFormat", "erase",
+                                                            "luksErase", "reencrypt",
+                                                            "luksKillSlot", "luksRemoveKey"):
+        _destroys(verdict, f"cryptsetup {ops[0]} makes the data unreadable")
+    elif program == "mdadm" and (fl & {"-C", "--create", "--zero-superblock"}):
+        _destroys(verdict, "mdadm rewrites disks")
+    elif program == "btrfs" and ops[:2] in (["device", "delete"], ["subvolume", "delete"],
+                                            ["filesystem", "resize"]):
+        verdict.raise_to(RiskLevel.HIGH, f"btrfs {' '.join(ops[:2])}", reversible=False,
+                         root=True)
+    elif program in ("tune2fs", "e2fsck", "fsck", "xfs_repair", "resize2fs", "losetup",
+                     "partx", "kpartx", "growpart", "dmsetup", "btrfs", "pvmove", "vgreduce",
+                     "lvresize", "vgcreate", "zfs"):
+        verdict.raise_to(RiskLevel.HIGH, f"{program} changes disks or filesystems", root=True)
+    elif devices or any(dynamic(o) for o in ops) or not ops:
+        _destroys(verdict, f"{program} changes disks or partitions")
+    else:  # a disk image or other regular file
+        verdict.raise_to(RiskLevel.MEDIUM, f"{program} changes a disk image", root=False)
+
+
+def _destroys(verdict: Verdict, reason: str) -> None:
+    verdict.raise_to(RiskLevel.CRITICAL, reason, block=True, reversible=False, root=True)
+
+
+def _format(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    """mkfs.*, mke2fs, mkswap, …: on a device the data is gone; on a regular file it is not."""
+    program = argv[0].rsplit("/", 1)[-1]
+    ops = operands(argv)
+    values = {"-t", "-L", "-b", "-i", "-I", "-N", "-m", "-o", "-O", "-U", "-E", "-n", "-F",
+              "-s", "-c", "-p", "-C", "-T", "-f", "--label", "--uuid", "--pagesize", "-d",
+              "-S", "-R", "-M", "-G", "-e", "-J", "-r", "-l", "-g", "-a"}
+    args = argv[1:]
+    targets = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in values and i + 1 < len(args) and not (program == "mkswap" and a == "-f"):
+            i += 2
+            continue
+        if not a.startswith("-"):
+            targets.append(a)
+        i += 1
+    targets = targets or ops
+    if not targets or any(is_device(t) or dynamic(t) for t in targets):
+        _destroys(verdict, f"{program} formats a disk or partition (erases it)")
+    elif program == "mkswap" or program.startswith("mkfs") or program in FORMATTERS:
+        verdict.raise_to(RiskLevel.MEDIUM, f"{program} formats a file", reversible=False)
+
+
+# -- processes and power -------------------------------------------------------------------
+
+def _kill(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    program = argv[0].rsplit("/", 1)[-1]
+    from reos.safety.readonly import is_read_only
+
+    if program == "killall5":
+        _destroys(verdict, "killall5 kills every process")
+        return
+    if program == "kill" and is_read_only(argv):
+        return
+    args = argv[1:]
+    targets: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in ("-s", "-n", "--signal"):
+            i += 2
+            continue
+        if a == "--":
+            targets += args[i + 1:]
+            break
+        if a.startswith("-") and not re.fullmatch(r"-\d+", a):
+            i += 1
+            continue
+        if re.fullmatch(r"-\d+", a) and not targets and i == 0 and len(args) > 1:
+            i += 1  # `kill -9 PID`: a signal number
+            continue
+        targets.append(a)
+        i += 1
+    if program == "kill":
+        if any(t in ("1", "-1") for t in targets):
+            _destroys(verdict, "kills init or every process (kill -1)")
+        elif any(t.startswith("-") for t in targets):
+            verdict.raise_to(RiskLevel.HIGH, "kills a whole process group", reversible=False)
+        elif any(dynamic(t) for t in targets):
+            verdict.raise_to(RiskLevel.HIGH, "kills processes chosen at run time",
+                             reversible=False)
+        else:
+            verdict.raise_to(RiskLevel.HIGH, "kills processes", reversible=False)
+        return
+    names = [t for t in targets if not t.startswith("-")]
+    if any(n in ("init", "systemd", "sshd", "systemd-journald", "dbus-daemon", "sh", "bash",
+                 "login") for n in names) or any(a in ("-u",) for a in args) and any(
+            n == "root" for n in names):
+        _destroys(verdict, f"{program} kills a process the system depends on")
+    else:
+        verdict.raise_to(RiskLevel.HIGH, "kills processes", reversible=False)
+
+
+def _power(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    program = argv[0].rsplit("/", 1)[-1]
+    if program in ("init", "telinit") and not set(operands(argv)) & {"0", "6"}:
+        verdict.raise_to(RiskLevel.MEDIUM, "changes the runlevel", root=True)
+        return
+    if program == "shutdown" and "-c" in argv:
+        verdict.raise_to(RiskLevel.LOW, "cancels a shutdown", root=True)
+        return
+    verdict.raise_to(RiskLevel.HIGH, "shuts down or restarts the machine", reversible=False,
+                     root=True)
+
+
+# -- services ------------------------------------------------------------------------------
+
+def _unit_name(unit: str) -> str:
+    return unit.rsplit("@", 1)[0].removesuffix(".service").removesuffix(".socket")
+
+
+def _systemctl(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    from reos.safety.readonly import is_read_only
+
+    args = argv[1:]
+    host = None
+    words: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in ("-H", "--host", "-M", "--machine"):
+            host = args[i + 1] if i + 1 < len(args) else "?"
+            i += 2
+            continue
+        if a.startswith(("--host=", "-H")) and a not in ("-H",) and not a.startswith("--help"):
+            host = a.split("=", 1)[-1] if "=" in a else a[2:]
+        elif a in ("-p", "--property", "-t", "--type", "--state", "-n", "--lines", "-o",
+                   "--output", "--signal", "-s", "--kill-whom", "--root"):
+            i += 2
+            continue
+        elif not a.startswith("-"):
+            words.append(a)
+        i += 1
+    if host is not None:
+        ctx = Context(ctx.root, True, ctx.requested, ctx.network)
+    if is_read_only(argv):
+        return
+    verb = words[0] if words else ""
+    units = [_unit_name(u) for u in words[1:]]
+    if verb in ("poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "rescue",
+                "emergency", "soft-reboot", "isolate", "default"):
+        verdict.raise_to(RiskLevel.HIGH, "shuts down or restarts the machine",
+                         reversible=False, root=True)
+        if ctx.remote and verb in ("halt", "poweroff", "rescue", "emergency", "isolate"):
+            _lockout(verdict, ctx, f"systemctl {verb} takes the machine off the network",
+                     verb, "")
+        return
+    stopping = verb in ("stop", "disable", "mask", "kill", "freeze")
+    if stopping and any(u in SSH_UNITS for u in units):
+        unit = next(u for u in units if u in SSH_UNITS)
+        _lockout(verdict, ctx, "stops remote (SSH) logins", verb, unit)
+    elif stopping and any(u in FIREWALLS for u in units):
+        unit = next(u for u in units if u in FIREWALLS)
+        _lockout(verdict, ctx, "turns off the firewall", verb, unit)
+    elif stopping and any(u in ("systemd-networkd", "NetworkManager", "networking", "network")
+                          for u in units):
+        unit = next(u for u in units if u in ("systemd-networkd", "NetworkManager",
+                                              "networking", "network"))
+        _lockout(verdict, ctx, "stops the network", verb, unit)
+    elif stopping and any(u in ("systemd-journald", "dbus", "systemd-logind", "systemd-udevd",
+                                "dbus-broker", "systemd-resolved") for u in units):
+        verdict.raise_to(RiskLevel.HIGH, "stops a core system service", root=True)
+    elif verb in ("restart", "reload-or-restart", "try-restart") and any(
+            u in SSH_UNITS for u in units):
+        verdict.raise_to(RiskLevel.MEDIUM, "restarts the SSH server", root=True)
+    else:
+        verdict.raise_to(RiskLevel.MEDIUM, f"changes a service ({verb or 'systemctl'})",
+                         root=True)
+
+
+def _service(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    from reos.safety.readonly import is_read_only
+
+    if is_read_only(argv):
+        return
+    ops = operands(argv)
+    if len(ops) >= 2:
+        _systemctl(["systemctl", ops[1], ops[0]], verdict, ctx)
+    else:
+        verdict.raise_to(RiskLevel.MEDIUM, "changes a service", root=True)
+
+
+# -- firewall and network ------------------------------------------------------------------
+
+def _firewall(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    from reos.safety.readonly import is_read_only
+
+    program, ops, fl = argv[0].rsplit("/", 1)[-1], operands(argv), flags(argv)
+    if is_read_only(argv):
+        return
+    if program == "ufw" and ops[:1] in (["disable"], ["reset"]):
+        _lockout(verdict, ctx, "turns off the firewall", ops[0], "ufw")
+    elif program in ("iptables", "ip6tables", "iptables-legacy", "iptables-nft") and (
+            fl & {"-F", "--flush", "-X", "--delete-chain"}):
+        _lockout(verdict, ctx, "removes firewall rules", "flush", "firewall")
+    elif program in ("iptables", "ip6tables") and ("-P" in argv or "--policy" in argv):
+        policy = next((argv[i + 2] for i, a in enumerate(argv[:-2]) if a in ("-P", "--policy")),
+                      "")
+        if policy in ("DROP", "REJECT"):
+            _lockout(verdict, ctx, "drops all traffic by default", "drop", "")
+        else:
+            _lockout(verdict, ctx, "opens the firewall to all traffic", "accept", "")
+    elif program == "nft" and ops[:1] in (["flush"], ["delete"]):
+        _lockout(verdict, ctx, "removes firewall rules", ops[0], "")
+    elif program == "firewall-cmd" and any("panic-on" in a for a in argv):
+        _lockout(verdict, ctx, "drops all network traffic (panic mode)", "panic", "")
+    elif program == "firewall-cmd" and any("remove" in a or "reset" in a for a in argv):
+        verdict.raise_to(RiskLevel.HIGH, "changes the firewall", root=True)
+    else:
+        verdict.raise_to(RiskLevel.MEDIUM, "changes the firewall", root=True)
+
+
+def default_route_interfaces() -> set[str]:
+    """The interfaces that carry the default route (read only when needed)."""
+    import json
+    import subprocess
+
+    found: set[str] = set()
+    for family in ("-4", "-6"):
+        try:
+            done = subprocess.run(["ip", "-j", family, "route", "show", "default"],
+                                  capture_output=True, text=True, timeout=3, check=False)
+            routes = json.loads(done.stdout or "[]")
+        except (OSError, ValueError, subprocess.SubprocessError):
+            continue
+        for route in routes if isinstance(routes, list) else []:
+            if isinstance(route, dict) and route.get("dev"):
+                found.add(str(route["dev"]))
+            for hop in route.get("nexthops", []) if isinstance(route, dict) else []:
+                if isinstance(hop, dict) and hop.get("dev"):
+                    found.add(str(hop["dev"]))
+    return found
+
+
+def _interface_down(name: str, verdict: Verdict, ctx: Context, how: str) -> None:
+    if ctx.remote and (dynamic(name) or name in default_route_interfaces()):
+        _lockout(verdict, ctx, f"{how} {name}, the interface of the default route", "down",
+                 name)
+    else:
+        verdict.raise_to(RiskLevel.HIGH, f"{how} the network interface {name}", root=True)
+
+
+def _ip(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    from reos.safety.readonly import is_read_only
+
+    if is_read_only(argv):
+        return
+    ops = [a for a in argv[1:] if not a.startswith("-")]
+    if ops[:1] in (["link"], ["l"]) and "down" in ops:
+        rest = [o for o in ops[2:] if o not in ("dev", "down")]
+        _interface_down(rest[0] if rest else "?", verdict, ctx, "brings down")
+    elif ops[:1] in (["route"], ["r"], ["ro"]) and len(ops) > 1 and ops[1] in (
+            "del", "delete", "flush", "replace", "change") and (
+            "default" in ops or "all" in ops or ops[1] == "flush"):
+        if ctx.remote:
+            _lockout(verdict, ctx, "removes the default route", ops[1], "route")
+        else:
+            verdict.raise_to(RiskLevel.HIGH, "removes routes", root=True)
+    elif ops[:1] in (["addr"], ["address"], ["a"]) and len(ops) > 1 and ops[1] in (
+            "flush", "del", "delete"):
+        dev = ops[ops.index("dev") + 1] if "dev" in ops and ops.index("dev") + 1 < len(ops) \
+            else (ops[2] if len(ops) > 2 else "?")
+        _interface_down(dev, verdict, ctx, "removes the addresses of")
+    else:
+        verdict.raise_to(RiskLevel.MEDIUM, "changes the network configuration", root=True)
+
+
+def _ifdown(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    ops = operands(argv)
+    if "-a" in argv or "--all" in argv:
+        _lockout(verdict, ctx, "brings down every network interface", "down", "")
+        return
+    for name in ops or ["?"]:
+        _interface_down(name, verdict, ctx, "brings down")
+
+
+def _nmcli(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    from reos.safety.readonly import is_read_only
+
+    if is_read_only(argv):
+        return
+    ops = operands(argv)
+    if ops[:2] in (["networking", "off"], ["n", "off"], ["radio", "all"]):
+        _lockout(verdict, ctx, "turns off all networking", "off", "networking")
+    elif len(ops) >= 3 and ops[0] in ("device", "dev", "d") and ops[1] in (
+            "disconnect", "down", "delete"):
+        for name in ops[2:]:
+            _interface_down(name, verdict, ctx, "disconnects")
+    elif len(ops) >= 3 and ops[0] in ("connection", "con", "c") and ops[1] in ("down",
+                                                                               "delete"):
+        verdict.raise_to(RiskLevel.HIGH, f"takes down the connection {ops[2]}", root=True)
+        if ctx.remote and not _requested(ctx, "down", ops[2]):
+            _lockout(verdict, ctx, f"takes down the connection {ops[2]}", "down", ops[2])
+    else:
+        verdict.raise_to(RiskLevel.MEDIUM, "changes the network configuration", root=True)
+
+
+def _ifconfig(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    from reos.safety.readonly import is_read_only
+
+    if is_read_only(argv):
+        return
+    ops = operands(argv)
+    if "down" in ops and ops:
+        _interface_down(ops[0], verdict, ctx, "brings down")
+    else:
+        verdict.raise_to(RiskLevel.MEDIUM, "changes the network configuration", root=True)
+
+
+# -- packages, containers, users, jobs -----------------------------------------------------
+
+def _packages(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    from reos.safety.readonly import is_read_only
+
+    program = argv[0].rsplit("/", 1)[-1]
+    ops, fl = operands(argv), flags(argv)
+    if is_read_only(argv) or (ops[:1] and ops[0] in ("list", "search", "show", "info",
+                                                     "policy")):
+        return
+    verbs = {"install", "remove", "purge", "upgrade", "update", "add", "del", "autoremove",
+             "erase", "dist-upgrade", "full-upgrade", "reinstall", "makecache", "refresh",
+             "uninstall"}
+    verdict.raise_to(RiskLevel.MEDIUM, "changes installed packages", root=True)
+    purging = "purge" in ops or "--purge" in fl or (
+        program == "pacman" and any(a.startswith("-R") and "n" in a for a in argv[1:]))
+    if purging:
+        verdict.raise_to(RiskLevel.HIGH, "purges packages and their configuration",
+                         reversible=False)
+    removing = purging or bool(set(ops) & {"remove", "del", "erase", "autoremove",
+                                           "uninstall"}) or (
+        program == "pacman" and any(a.startswith("-R") for a in argv[1:])) or (
+        program in ("dpkg", "rpm") and bool(fl & {"-r", "-P", "-e"}))
+    names = [o.split("=")[0] for o in ops if o not in verbs and "=" not in o.split("/")[0]]
+    core = [n for n in names if n.startswith(CORE_PACKAGES) or n.startswith("linux-image")]
+    if core and removing and program not in ("pip", "pip3", "npm", "gem", "cargo"):
+        verdict.raise_to(RiskLevel.HIGH, f"removes a core package, {core[0]}",
+                         reversible=False)
+        if any(c.startswith(("openssh-server", "ssh")) for c in core) and ctx.remote:
+            _lockout(verdict, ctx, "removes the SSH server", "remove", "openssh-server")
+    elif core and program not in ("pip", "pip3", "npm", "gem", "cargo"):
+        verdict.raise_to(RiskLevel.HIGH if removing else RiskLevel.MEDIUM,
+                         f"changes a core package, {core[0]}")
+    if fl & {"--force-all", "--force-remove-essential", "--nodeps", "-dd"}:
+        verdict.raise_to(RiskLevel.HIGH, "forces past the package manager's safety checks",
+                         reversible=False)
+
+
+def _docker(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    from reos.safety.readonly import is_read_only
+
+    if is_read_only(argv):
+        return
+    ops = operands(argv)
+    verb = ops[0] if ops else ""
+    if verb in ("rm", "rmi", "prune") or ops[:2] in (
+            ["volume", "rm"], ["system", "prune"], ["volume", "prune"], ["image", "prune"],
+            ["container", "rm"], ["container", "prune"], ["network", "rm"], ["image", "rm"],
+            ["network", "prune"], ["builder", "prune"], ["compose", "down"]):
+        verdict.raise_to(RiskLevel.HIGH, "deletes containers, images or volumes",
+                         reversible=False)
+    elif verb in ("run", "create") and ("--privileged" in argv or any(
+            a.startswith("/:") or a.startswith("source=/,") or a in ("--pid=host", "--net=host")
+            for a in argv)):
+        verdict.raise_to(RiskLevel.HIGH, "runs a container with power over the host", root=True)
+    elif verb == "start":
+        verdict.raise_to(RiskLevel.LOW, "starts containers")
+    elif verb in ("stop", "restart", "kill", "pause", "unpause"):
+        verdict.raise_to(RiskLevel.MEDIUM, f"{verb}s containers")
+    else:
+        verdict.raise_to(RiskLevel.MEDIUM, f"docker {verb} changes the docker engine")
+
+
+def _users(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    program = argv[0].rsplit("/", 1)[-1]
+    if program == "passwd" and ("-d" in argv or "--delete" in argv):
+        _destroys(verdict, "removes a password")
+    elif program in ("passwd",) and ("-l" in argv or "--lock" in argv) and (
+            "root" in argv or len(operands(argv)) == 0):
+        verdict.raise_to(RiskLevel.HIGH, "locks an account", root=True)
+    elif program in ("userdel", "deluser", "groupdel", "delgroup"):
+        if "root" in operands(argv):
+            _destroys(verdict, "deletes the root account")
+        else:
+            verdict.raise_to(RiskLevel.HIGH, "deletes a user or group", reversible=False,
+                             root=True)
+    elif program == "usermod" and any(a in ("-p", "--password") for a in argv):
+        _destroys(verdict, "sets a password hash directly")
+    elif program == "usermod" and ("-o" in argv and ("-u" in argv or "--uid" in argv)) and \
+            any(a in ("0",) for a in argv):
+        _destroys(verdict, "gives an account root's user id")
+    elif program in ("useradd", "adduser", "usermod") and any(
+            a in ("-u", "--uid") for a in argv) and "0" in argv and "-o" in argv:
+        _destroys(verdict, "creates a second root account")
+    elif program in ("chpasswd", "passwd", "usermod", "useradd", "adduser", "visudo",
+                     "groupadd", "addgroup", "gpasswd", "chsh", "chage", "vipw", "vigr"):
+        verdict.raise_to(RiskLevel.HIGH, f"{program} changes accounts or credentials",
+                         root=True)
+
+
+def _crontab(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    if "-r" in argv:
+        verdict.raise_to(RiskLevel.HIGH, "deletes the whole crontab", reversible=False)
+    elif "-l" not in argv:
+        verdict.raise_to(RiskLevel.MEDIUM, "changes scheduled jobs")
+
+
+def _sysctl(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    from reos.safety.readonly import is_read_only
+
+    if is_read_only(argv):
+        return
+    verdict.raise_to(RiskLevel.MEDIUM, "changes kernel settings", root=True)
+
+
+def _modules(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    verdict.raise_to(RiskLevel.HIGH, f"{argv[0]} loads or unloads kernel code", root=True)
+
+
+def _mount(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    from reos.safety.readonly import is_read_only
+
+    if is_read_only(argv):
+        return
+    program = argv[0].rsplit("/", 1)[-1]
+    ops = operands(argv)
+    if program in ("swapoff",) and ("-a" in argv or "--all" in argv):
+        verdict.raise_to(RiskLevel.HIGH, "turns off all swap", root=True)
+    elif program in ("umount",) and any(o in ("/", "/usr", "/boot", "/var", "/home")
+                                        for o in ops):
+        verdict.raise_to(RiskLevel.HIGH, f"unmounts {ops[0]}", root=True)
+    else:
+        verdict.raise_to(RiskLevel.MEDIUM, f"{program} changes what is mounted", root=True)
+
+
+SYSTEM_HANDLERS = {
+    **{tool: _disk for tool in DISK_TOOLS}, **{tool: _format for tool in FORMATTERS},
+    "kill": _kill, "pkill": _kill, "killall": _kill, "killall5": _kill, "skill": _kill,
+    "shutdown": _power, "reboot": _power, "poweroff": _power, "halt": _power, "init": _power,
+    "telinit": _power, "systemctl": _systemctl, "service": _service, "docker": _docker,
+    "podman": _docker, "nerdctl": _docker, "passwd": _users, "userdel": _users,
+    "deluser": _users, "groupdel": _users, "delgroup": _users, "usermod": _users,
+    "chpasswd": _users, "useradd": _users, "adduser": _users, "visudo": _users,
+    "groupadd": _users, "addgroup": _users, "gpasswd": _users, "chsh": _users,
+    "chage": _users, "vipw": _users, "vigr": _users, "crontab": _crontab,
+    "ufw": _firewall, "iptables": _firewall, "ip6tables": _firewall, "nft": _firewall,
+    "firewall-cmd": _firewall, "iptables-legacy": _firewall, "iptables-nft": _firewall,
+    "ip": _ip, "ifdown": _ifdown, "nmcli": _nmcli, "ifconfig": _ifconfig,
+    "sysctl": _sysctl, "modprobe": _modules, "rmmod": _modules, "insmod": _modules,
+    "mount": _mount, "umount": _mount, "swapoff": _mount, "swapon": _mount,
+    **{tool: _packages for tool in PACKAGE_TOOLS},
+}
+
+
+def handler_for(program: str):  # noqa: ANN201 - a rule function
+    if program.startswith("mkfs") or program.startswith("mke2fs"):
+        return _format
+    return SYSTEM_HANDLERS.get(program)

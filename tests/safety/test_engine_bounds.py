@@ -1,0 +1,36 @@
+"""Bounded and linear: hostile sizes and nesting answer fast and fail closed."""
+
+from __future__ import annotations
+
+import time
+
+from reos.model import RiskLevel
+from reos.safety.risk import assess
+
+
+def _seconds(command: str) -> float:
+    start = time.perf_counter()
+    assess(command)
+    return time.perf_counter() - start
+
+
+def test_hostile_shapes_stay_fast() -> None:
+    # generous bound: these were minutes with the backreference regex
+    for command in ["f(){ " * 5000, "a" * 60000, ":(){ :|" * 4000, "open(" * 12000,
+                    "'" * 60000, "echo " + "$(" * 3000, "{" * 30000 + "a,b" + "}" * 30000]:
+        assert _seconds(command) < 5, command[:30]
+
+
+def test_deep_nesting_fails_closed() -> None:
+    command = "rm -rf /"
+    for _ in range(12):
+        command = f"sh -c {command!r}"
+    verdict = assess(command)
+    assert verdict.blocked or verdict.risk >= RiskLevel.HIGH
+
+
+def test_unparseable_with_something_destructive_is_blocked() -> None:
+    verdict = assess("[[ -d /etc ]] && rm -rf /etc")
+    assert verdict.blocked
+    verdict = assess("case $x in a) echo hi;; esac")
+    assert verdict.risk >= RiskLevel.HIGH and not verdict.blocked

@@ -1,0 +1,69 @@
+"""Remote lock-out: over SSH, cutting the branch reos sits on is blocked unless asked for."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from reos.model import RiskLevel
+from reos.safety.risk import assess, assess_argv
+
+LOCKOUTS = [
+    "systemctl stop ssh", "systemctl disable --now sshd", "systemctl mask ssh.service",
+    "service ssh stop", "ufw disable", "iptables -F", "nft flush ruleset",
+    "systemctl stop nftables", "iptables -P INPUT DROP",
+]
+
+
+@pytest.mark.parametrize("command", LOCKOUTS)
+def test_locking_yourself_out_over_ssh_is_blocked(command: str) -> None:
+    remote = assess(command, remote=True)
+    assert remote.blocked and remote.risk == RiskLevel.CRITICAL, remote.to_dict()
+    local = assess(command, remote=False)
+    assert not local.blocked and local.risk >= RiskLevel.HIGH, local.to_dict()
+
+
+def test_asking_for_exactly_that_lifts_the_block() -> None:
+    verdict = assess("systemctl stop ssh", requested="stop the ssh service", remote=True)
+    assert not verdict.blocked and verdict.risk >= RiskLevel.HIGH
+    assert assess_argv(["systemctl", "stop", "ssh"], requested="stop ssh please",
+                       remote=True).blocked is False
+    assert assess_argv(["systemctl", "stop", "ssh"], requested="restart nginx",
+                       remote=True).blocked
+
+
+def test_remote_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SSH_CONNECTION", "10.0.0.2 50000 10.0.0.1 22")
+    assert assess("systemctl stop sshd").blocked
+    monkeypatch.delenv("SSH_CONNECTION")
+    assert not assess("systemctl stop sshd").blocked
+
+
+def _default_interface() -> str | None:
+    import json
+
+    try:
+        out = subprocess.run(["ip", "-j", "route", "show", "default"], capture_output=True,
+                             text=True, timeout=5, check=False).stdout
+        routes = json.loads(out or "[]")
+    except (OSError, ValueError):
+        return None
+    return routes[0].get("dev") if routes else None
+
+
+def test_downing_the_default_route_interface_remotely_is_blocked() -> None:
+    dev = _default_interface()
+    if dev is None:
+        pytest.skip("this machine has no default route")
+    for command in [f"ip link set {dev} down", f"ifdown {dev}", f"ip link set dev {dev} down",
+                    f"nmcli device disconnect {dev}"]:
+        assert assess(command, remote=True).blocked, command
+        assert not assess(command, remote=False).blocked, command
+    assert not assess("ip link set reos-none0 down", remote=True).blocked
+
+
+def test_remote_commands_are_judged() -> None:
+    assert assess("systemctl -H web1 stop ssh").blocked
+    assert assess("ssh web1 'systemctl stop ssh'").blocked
+    assert not assess("ssh web1 uptime").blocked

@@ -1,0 +1,87 @@
+"""Disk and system killers, and writes with no command word."""
+
+from __future__ import annotations
+
+import pytest
+
+from reos.model import RiskLevel
+from reos.safety.risk import assess
+
+KILLERS = [
+    "> /etc/passwd",
+    ">> /etc/sudoers",
+    ">/dev/sda",
+    "mke2fs /dev/sdb1",
+    "mkdosfs -F 32 /dev/sdc1",
+    "mkfs.vfat /dev/mmcblk0p1",
+    "mkswap /dev/nvme0n1p3",
+    "nvme format /dev/nvme0n1",
+    "nvme format -s1 /dev/nvme0",
+    "hdparm --security-erase pass /dev/sda",
+    "hdparm --user-master u --security-erase-enhanced p /dev/sdb",
+    "badblocks -w /dev/sda",
+    "badblocks -wsv /dev/sdb",
+    "tee /dev/sda < image.bin",
+    "cat /dev/zero | tee /dev/vda",
+    "kill -9 -1",
+    "kill -KILL -1",
+    "kill -s KILL -1",
+    "killall5 -9",
+    "bomb() { bomb | bomb & }; bomb",
+    "function f { f | f & }; f",
+    "f(){ f&f& }; f",
+    "chmod 000 /",
+    "chmod -x /bin/chmod",
+    "chmod u+s /bin/bash",
+    "chmod 4755 /usr/bin/python3",
+    "chmod +s /bin/sh",
+    "rsync -a --delete /tmp/empty/ /",
+    "rsync -a --delete-before empty/ /etc/",
+    "mv /etc/passwd /tmp/passwd.bak",
+    "mv /etc/shadow x",
+    "rm /etc/shadow",
+    "rm -f /etc/sudoers",
+    "cp /dev/null /etc/passwd",
+    "dd if=/dev/zero of=/dev/sda1 bs=4M",
+    "shred /dev/nvme0n1",
+    "sgdisk --zap-all /dev/sda",
+    "sfdisk --delete /dev/sda",
+    "cat /dev/urandom > /dev/mem",
+    "echo 1 > /proc/sys/kernel/sysrq; echo c > /proc/sysrq-trigger",
+    "wipefs --all /dev/sda",
+    "zpool destroy tank",
+    "lvremove -f /dev/vg0/root",
+    "cryptsetup luksFormat /dev/sdb",
+    "sudo dd of=/dev/sda if=disk.img",
+    "ln -sf /dev/null /etc/passwd",
+]
+
+
+@pytest.mark.parametrize("command", KILLERS)
+def test_a_system_killer_is_blocked(command: str) -> None:
+    verdict = assess(command)
+    assert verdict.blocked and verdict.risk == RiskLevel.CRITICAL, verdict.to_dict()
+
+
+@pytest.mark.parametrize("command", [
+    "find . -name '*.o' -delete",
+    "find ./build -type f -name '*.pyc' -exec rm -f {} +",
+    "mkswap /swapfile",
+    "truncate -s 0 app.log",
+    "truncate -s 1G /var/tmp/disk.img",
+    "mkfs.ext4 /var/tmp/disk.img",
+    "kill -TERM 4242",
+    "chmod 644 notes.txt",
+    "chmod u+x script.sh",
+    "rsync -a --delete src/ backup/",
+    "mv old.txt new.txt",
+])
+def test_everyday_work_is_not_blocked(command: str) -> None:
+    verdict = assess(command)
+    assert not verdict.blocked, verdict.to_dict()
+    assert not verdict.read_only
+
+
+def test_find_delete_in_a_build_tree_needs_approval_only() -> None:
+    verdict = assess("find . -name '*.o' -delete")
+    assert RiskLevel.LOW <= verdict.risk <= RiskLevel.HIGH and not verdict.blocked
