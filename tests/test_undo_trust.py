@@ -351,12 +351,12 @@ CLAIM = textwrap.dedent("""
     print("won" if won else "lost", flush=True)
     if sys.argv[3] == "die":
         os.kill(os.getpid(), 9)
-    if sys.argv[3] == "hold":
-        time.sleep(60)
+    time.sleep(float(sys.argv[3]))  # stay alive: a dead claimer's claim may be taken over
 """)
 
 
 def claim(tx: int, then: str, start: float = 0.0) -> subprocess.Popen[str]:
+    """A process that claims `tx` at `start`, then dies ("die") or lives `then` seconds."""
     return subprocess.Popen([sys.executable, "-c", CLAIM, str(tx), str(start), then],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
@@ -364,8 +364,8 @@ def claim(tx: int, then: str, start: float = 0.0) -> subprocess.Popen[str]:
 def test_of_many_concurrent_claims_exactly_one_wins() -> None:
     j = journal()
     tx = _stopped(j, json.dumps(["docker", "start", "web"]))
-    start = time.time() + 1.5
-    procs = [claim(tx, "exit", start) for _ in range(8)]
+    start = time.time() + 2.0
+    procs = [claim(tx, "6", start) for _ in range(8)]
     results = [p.communicate(timeout=60) for p in procs]
     assert all(p.returncode == 0 for p in procs), results
     assert sorted(out.strip() for out, _ in results) == ["lost"] * 7 + ["won"]
@@ -416,7 +416,7 @@ def test_an_interrupted_plan_is_claimed_and_reported_as_interrupted(config: Path
 def test_a_live_claim_is_not_taken_over_and_undo_says_so(config: Path) -> None:
     j = edit(config)
     tx = j.transactions(kind="action")[0].id
-    holder = claim(tx, "hold")
+    holder = claim(tx, "60")
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "won"
         done = reos("undo")
