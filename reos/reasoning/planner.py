@@ -312,7 +312,7 @@ class PlanBuilder:
                 needs_root = rs.needs_root and not root
                 if needs_root:
                     argv = ["sudo", "-n", *argv]
-                verdict = assess_argv(argv)  # TODO(lead): requested=plan.request
+                verdict = assess_argv(argv, requested=plan.request)
                 title = rs.title.replace(SLOT, target.name) if target else rs.title
                 # a recipe's word that a step only reads is checked, never taken on trust:
                 # a step the risk engine cannot verify as read-only is shown and approved

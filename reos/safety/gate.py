@@ -44,7 +44,7 @@ def admit_argv(argv: list[str], *, claimed_read_only: bool = False,
         verdict = Verdict(command=repr(argv))
         verdict.raise_to(verdict.risk.CRITICAL, "not a command reos can judge", block=True)
         return Admission(False, verdict, False, "it is not a list of words reos can judge")
-    verdict = assess_argv(argv)  # TODO(lead): requested=requested once risk.py takes it
+    verdict = assess_argv(argv, requested=requested)
     read_only = verdict.read_only
     if verdict.blocked:
         return Admission(False, verdict, read_only, "; ".join(verdict.reasons) or "blocked")
