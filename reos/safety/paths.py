@@ -195,7 +195,8 @@ def is_device(path: str) -> bool:
 
 def is_tmp(path: str) -> bool:
     cs = candidates(path)
-    return bool(cs) and all(c.startswith(("/tmp/", "/var/tmp/")) and len(c) > 9 for c in cs)
+    return bool(cs) and all(c.startswith(("/tmp/", "/var/tmp/"))
+                            and c.rstrip("/") not in ("/tmp", "/var/tmp") for c in cs)
 
 
 def under_system(path: str) -> bool:

@@ -37,6 +37,7 @@ from reos.safety.shell import (
     DOWNLOADERS,
     SHELLS,
     Redirect,
+    Script,
     SimpleCommand,
     Source,
     Unparseable,
@@ -50,7 +51,8 @@ from reos.safety.verdict import Verdict
 __all__ = ["Verdict", "assess", "assess_argv", "is_system_path"]
 
 MAX_DEPTH = 8  # payload inside payload inside …
-MAX_STEPS = 3000  # simple commands judged for one verdict
+MAX_STEPS = 20000  # simple commands judged for one verdict
+BASHLEX_LIMIT = 8 * 1024  # characters; larger scripts go to tree-sitter (milliseconds)
 _WRITE_OPS = {">", ">>", ">|", "&>", "&>>", "<>", ">&"}
 _CODE_ENV = ("LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "BASH_ENV", "ENV", "PROMPT_COMMAND",
              "PYTHONSTARTUP", "PERL5OPT", "RUBYOPT", "NODE_OPTIONS", "PYTHONPATH", "PERL5LIB",
@@ -85,13 +87,22 @@ class _Engine:
             self._too_deep(text, ctx)
             return
         try:
+            if len(text) > BASHLEX_LIMIT:  # bashlex takes seconds on large scripts
+                raise Unparseable("too long for the first parser")
             parsed = parse_script(text, env=env)
         except Unparseable as exc:
-            self.verdict.raise_to(RiskLevel.HIGH, f"cannot be parsed reliably ({exc}); "
-                                  "treated as dangerous")
-            self.mutates()
-            self._fallback(text, ctx, depth)
-            return
+            second = _second_reading(text, env)
+            if second is None or second[1]:
+                self.verdict.raise_to(RiskLevel.HIGH, f"cannot be parsed reliably ({exc}); "
+                                      "treated as dangerous")
+                self.mutates()
+                self._fallback(text, ctx, depth)
+            if second is None:
+                return
+            if not second[1]:  # the real grammar read it cleanly: judged as read, no alarm
+                self.verdict.raise_to(RiskLevel.SAFE, f"cannot be parsed by bashlex ({exc}); "
+                                      "read with tree-sitter-bash instead")
+            parsed = second[0]
         for name in parsed.fork_bombs:
             self.verdict.raise_to(RiskLevel.CRITICAL, f"fork bomb (the function {name} "
                                   "spawns copies of itself)", block=True)
@@ -430,6 +441,16 @@ class _Engine:
         else:
             self.verdict.raise_to(RiskLevel.HIGH, f"{program} one-liner deletes or writes "
                                   "files", reversible=False)
+
+
+def _second_reading(text: str, env: dict[str, str] | None) -> tuple[Script, bool] | None:
+    """tree-sitter-bash's reading (commands, grammar errors), or None without it."""
+    try:
+        from reos.safety.tsparse import parse_tree
+
+        return parse_tree(text, env)
+    except (ImportError, Unparseable):
+        return None
 
 
 def _host_paths(arg: str, mounts: dict[str, str]) -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 MAX_DEPTH = 6
-MAX_COMMANDS = 4000  # simple commands in one script; more is hostile
+MAX_COMMANDS = 20000  # simple commands in one script; 64 KB holds at most ~16000
 SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "ash", "rbash", "tcsh", "csh",
           "busybox-sh", "yash", "posh"}
 DOWNLOADERS = {"curl", "wget", "fetch", "aria2c", "lynx", "links", "w3m", "nc", "ncat",

@@ -10,6 +10,9 @@ from dataclasses import dataclass, field
 
 from reos.model import RiskLevel
 
+MAX_REASON = 200  # characters
+MAX_REASONS = 20
+
 
 @dataclass
 class Verdict:
@@ -26,7 +29,9 @@ class Verdict:
                  reversible: bool | None = None, root: bool = False) -> None:
         self.risk = max(self.risk, level)
         self.blocked = self.blocked or block
-        if reason not in self.reasons:
+        if len(reason) > MAX_REASON:  # reasons quote the command; keep them readable
+            reason = reason[:MAX_REASON - 1] + "…"
+        if reason not in self.reasons and len(self.reasons) < MAX_REASONS:
             self.reasons.append(reason)
         if reversible is False:
             self.reversible = False

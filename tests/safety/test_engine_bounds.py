@@ -29,8 +29,16 @@ def test_deep_nesting_fails_closed() -> None:
     assert verdict.blocked or verdict.risk >= RiskLevel.HIGH
 
 
-def test_unparseable_with_something_destructive_is_blocked() -> None:
-    verdict = assess("[[ -d /etc ]] && rm -rf /etc")
-    assert verdict.blocked
+def test_what_bashlex_cannot_read_is_read_by_the_real_grammar() -> None:
+    assert assess("[[ -d /etc ]] && rm -rf /etc").blocked
+    assert assess("case $x in a) rm -rf /;; esac").blocked
+    assert assess("a=(/etc /usr); echo $((1+2))").risk <= RiskLevel.LOW
     verdict = assess("case $x in a) echo hi;; esac")
+    assert verdict.risk <= RiskLevel.LOW and verdict.read_only
+
+
+def test_unparseable_with_something_destructive_is_blocked() -> None:
+    verdict = assess("rm -rf /etc; echo 'unbalanced")
+    assert verdict.blocked and "cannot be parsed" in verdict.reasons[0]
+    verdict = assess("echo 'unbalanced")
     assert verdict.risk >= RiskLevel.HIGH and not verdict.blocked

@@ -1,0 +1,327 @@
+"""A second reading of shell text with tree-sitter-bash, where bashlex cannot read it.
+
+bashlex (a pure-Python bash grammar) fails on `[[ … ]]`, `case`, arrays, `$((…))`,
+`select`, `coproc`, and takes seconds on 64 KB. tree-sitter-bash (a compiled grammar)
+reads all of these in milliseconds. `parse_tree(text)` turns its tree into the same
+`SimpleCommand`s as `shell.parse_script` (words expanded the same way, stdin sources,
+process substitutions, here-documents, fork bombs) and says whether the grammar found
+errors, so the caller can still fail closed. Imported lazily, only by `assess` (never on
+the `reos plan` path).
+
+Not responsible for judging anything, nor for running anything.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reos.safety.shell import (
+    DOWNLOADERS,
+    MAX_COMMANDS,
+    MAX_DEPTH,
+    Redirect,
+    Script,
+    SimpleCommand,
+    Unparseable,
+    expand_word,
+    produced_by,
+)
+
+_PARSER: Any = None
+_STATEMENTS = {"command", "pipeline", "list", "subshell", "compound_statement",
+               "redirected_statement", "negated_command", "if_statement", "while_statement",
+               "for_statement", "c_style_for_statement", "case_statement", "function_definition",
+               "declaration_command", "variable_assignment", "test_command", "unset_command",
+               "do_group", "case_item", "elif_clause", "else_clause", "program", "ERROR",
+               "variable_assignments"}
+
+
+def _parser() -> Any:
+    global _PARSER
+    if _PARSER is None:
+        import tree_sitter_bash
+        from tree_sitter import Language, Parser
+
+        _PARSER = Parser(Language(tree_sitter_bash.language()))
+    return _PARSER
+
+
+def available() -> bool:
+    try:
+        _parser()
+    except (ImportError, OSError, ValueError):
+        return False
+    return True
+
+
+def parse_tree(text: str, env: dict[str, str] | None = None) -> tuple[Script, bool]:
+    """(the simple commands, whether the grammar found errors); raises `Unparseable` when
+    tree-sitter is not installed or the text nests too deeply."""
+    try:
+        tree = _parser().parse(text.encode("utf-8", "surrogatepass"))
+    except (ImportError, OSError, ValueError) as exc:
+        raise Unparseable(f"no second parser: {exc}") from None
+    walker = _TreeWalker(0, "", dict(env or {}))
+    try:
+        walker.statement(tree.root_node, None, False)
+    except RecursionError:
+        raise Unparseable("nested too deeply") from None
+    return Script(walker.out, walker.fork_bombs), tree.root_node.has_error
+
+
+def _text(node: Any) -> str:
+    return node.text.decode("utf-8", "replace")
+
+
+class _TreeWalker:
+    def __init__(self, depth: int, via: str, env: dict[str, str]) -> None:
+        self.depth, self.via, self.env = depth, via, env
+        self.out: list[SimpleCommand] = []
+        self.fork_bombs: list[str] = []
+
+    def emit(self, command: SimpleCommand) -> None:
+        if len(self.out) >= MAX_COMMANDS:
+            raise Unparseable(f"more than {MAX_COMMANDS} commands")
+        self.out.append(command)
+
+    # -- statements ------------------------------------------------------------------------
+
+    def statement(self, node: Any, upstream: SimpleCommand | None, background: bool,
+                  redirects: list[Any] | None = None) -> None:
+        kind = node.type
+        if kind == "command":
+            self.command(node, upstream, background, redirects or [])
+            return
+        if kind == "pipeline":
+            previous = upstream
+            for child in node.named_children:
+                before = len(self.out)
+                self.statement(child, previous, background)
+                made = [c for c in self.out[before:] if c.depth == self.depth]
+                previous = made[-1] if made else previous
+            return
+        if kind == "redirected_statement":
+            body = node.child_by_field_name("body") or (node.named_children or [None])[0]
+            extra = [c for c in node.named_children
+                     if body is None or c.start_byte != body.start_byte or c.type != body.type]
+            if body is not None and body.type == "command":
+                self.command(body, upstream, background, extra)
+                return
+            if body is not None:
+                before = len(self.out)
+                self.statement(body, upstream, background)
+                made = self.out[before:]
+                if made:  # output redirections of a group apply to what it runs
+                    target = made[0]
+                    for redirect in extra:
+                        r, text, net = self._redirect(redirect)
+                        target.redirects.append(r)
+                        if r.op in ("<<<", "<<", "<<-") and text is not None:
+                            target.stdin_text = text
+                        target.dynamic_network = target.dynamic_network or net
+                else:
+                    self._bare_redirects(extra)
+            return
+        if kind == "function_definition":
+            self._function(node)
+            return
+        if kind == "for_statement":
+            self._for(node, upstream, background)
+            return
+        if kind in ("variable_assignment", "variable_assignments"):
+            for item in ([node] if kind == "variable_assignment" else node.named_children):
+                self._assign(item, self.env)
+            return
+        if kind == "declaration_command":
+            for child in node.named_children:
+                if child.type == "variable_assignment":
+                    self._assign(child, self.env)
+                else:
+                    self._substitutions(child)
+            return
+        children = node.children
+        for i, child in enumerate(children):
+            if not child.is_named:
+                continue
+            nxt = children[i + 1] if i + 1 < len(children) else None
+            bg = nxt is not None and nxt.type == "&"
+            if child.type in _STATEMENTS:
+                self.statement(child, upstream if i == 0 else None, bg or background)
+            else:
+                self._substitutions(child)
+
+    def _bare_redirects(self, nodes: list[Any]) -> None:
+        redirects = [self._redirect(n)[0] for n in nodes]
+        if redirects:
+            self.emit(SimpleCommand([], redirects, via=self.via, depth=self.depth))
+
+    def _substitutions(self, node: Any) -> None:
+        """Commands inside $(…), `…` and <(…) anywhere in a non-command node."""
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if current.type in ("command_substitution", "process_substitution"):
+                self._nested(current, "$(...)")
+                continue
+            stack.extend(current.named_children)
+
+    def _function(self, node: Any) -> None:
+        name_node = node.child_by_field_name("name") or node.named_children[0]
+        name = _text(name_node)
+        body = node.child_by_field_name("body") or node.named_children[-1]
+        before = len(self.out)
+        self.statement(body, None, False)
+        calls = [c for c in self.out[before:] if c.argv and c.argv[0] == name]
+        if len(calls) >= 2 or any(c.background for c in calls) or (
+                calls and "&" in _text(body)):
+            self.fork_bombs.append(name)
+
+    def _for(self, node: Any, upstream: SimpleCommand | None, background: bool) -> None:
+        variable = node.child_by_field_name("variable")
+        body = node.child_by_field_name("body")
+        values: list[str] = []
+        for child in node.children_by_field_name("value"):
+            values += self._words(child)
+        if variable is None or body is None:
+            for child in node.named_children:
+                if child.type in _STATEMENTS:
+                    self.statement(child, upstream, background)
+            return
+        name = _text(variable)
+        saved = self.env.get(name)
+        for value in values[:16] or [""]:
+            self.env[name] = value
+            self.statement(body, upstream, background)
+        if saved is None:
+            self.env.pop(name, None)
+        else:
+            self.env[name] = saved
+
+    def _assign(self, node: Any, env: dict[str, str]) -> bool:
+        name_node = node.child_by_field_name("name") or node.named_children[0]
+        value_node = node.child_by_field_name("value")
+        name = _text(name_node)
+        if value_node is None:
+            env[name] = ""
+            return False
+        words = self._words(value_node)
+        env[name] = " ".join(words)
+        return any(c.program in DOWNLOADERS for c in self.out[-8:])
+
+    # -- simple commands ---------------------------------------------------------------
+
+    def command(self, node: Any, upstream: SimpleCommand | None, background: bool,
+                extra: list[Any]) -> None:
+        words: list[str] = []
+        prefix: dict[str, str] = {}
+        redirects: list[Redirect] = []
+        procsubs: dict[str, list[SimpleCommand]] = {}
+        stdin_text: str | None = None
+        network = False
+        seen_name = False
+        for child in [*node.named_children, *extra]:
+            kind = child.type
+            if kind == "variable_assignment" and not seen_name:
+                self._assign(child, prefix)
+                continue
+            if kind in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
+                redirect, text, net = self._redirect(child)
+                network = network or net
+                if redirect.op in ("<<<", "<<", "<<-"):
+                    stdin_text = text
+                redirects.append(redirect)
+                continue
+            if kind == "command_name":
+                seen_name = True
+                child = child.named_children[0] if child.named_children else child
+            if kind == "process_substitution":
+                marker = f"/dev/fd/procsub{len(procsubs) + 1}"
+                procsubs[marker] = self._nested(child, "<(...)")
+                words.append(marker)
+                continue
+            before = len(self.out)
+            words += self._words(child)
+            network = network or any(c.program in DOWNLOADERS or c.fed_by_download
+                                     for c in self.out[before:])
+        if words and words[0] in ("export", "declare", "typeset", "local", "readonly"):
+            for word in words[1:]:
+                name, eq, value = word.partition("=")
+                if eq:
+                    self.env[name] = value
+        if not words:
+            if prefix and not redirects:
+                self.env.update(prefix)
+            if redirects:
+                self.emit(SimpleCommand([], redirects, via=self.via, depth=self.depth,
+                                        env=prefix))
+            return
+        command = SimpleCommand(words, redirects, via=self.via, stdin_text=stdin_text,
+                                upstream=upstream, procsubs=procsubs, dynamic_network=network,
+                                env=prefix, background=background, depth=self.depth)
+        if upstream is not None:
+            command.piped_from = [*upstream.piped_from, upstream.program]
+            command.piped_args = [*upstream.piped_args, *upstream.argv[1:]]
+        inner_net = any(c.program in DOWNLOADERS or c.fed_by_download
+                        for cs in procsubs.values() for c in cs)
+        command.fed_by_download = (network or inner_net
+                                   or bool(set(command.piped_from) & DOWNLOADERS)
+                                   or (upstream is not None and upstream.fed_by_download))
+        self.emit(command)
+
+    def _nested(self, node: Any, via: str) -> list[SimpleCommand]:
+        if self.depth + 1 > MAX_DEPTH:
+            raise Unparseable(f"nested more than {MAX_DEPTH} levels deep")
+        walker = _TreeWalker(self.depth + 1, via, dict(self.env))
+        for child in node.named_children:
+            walker.statement(child, None, False)
+        self.fork_bombs += walker.fork_bombs
+        for c in walker.out:
+            self.emit(c)
+        return [c for c in walker.out if c.depth == self.depth + 1]
+
+    def _words(self, node: Any) -> list[str]:
+        """One argument node → its words, with `$(…)` replaced by known output."""
+        raw = node.text
+        base = node.start_byte
+        subs: list[Any] = []
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if current.type == "command_substitution":
+                subs.append(current)
+                continue
+            stack.extend(current.named_children)
+        for sub in sorted(subs, key=lambda n: n.start_byte, reverse=True):
+            source = produced_by(self._nested(sub, "$(...)"))
+            start, end = sub.start_byte - base, sub.end_byte - base
+            value = (source.text.rstrip("\n") if source.text is not None
+                     and "$" not in source.text else "$__UNKNOWN__")
+            raw = raw[:start] + value.encode("utf-8", "surrogatepass") + raw[end:]
+        text = raw.decode("utf-8", "replace")
+        return expand_word(text, self.env, fallback=text)
+
+    def _redirect(self, node: Any) -> tuple[Redirect, str | None, bool]:
+        kind = node.type
+        if kind == "heredoc_redirect":
+            body = next((c for c in node.named_children if c.type == "heredoc_body"), None)
+            text = _text(body) if body is not None else ""
+            return Redirect("<<", "<heredoc>"), text.rstrip("\n"), False
+        operator = next((c for c in node.children if not c.is_named), None)
+        op = _text(operator) if operator is not None else ">"
+        destination = node.child_by_field_name("destination") or (
+            node.named_children[-1] if node.named_children else None)
+        if destination is None:
+            return Redirect(op, ""), None, False
+        if destination.type == "process_substitution":
+            source = produced_by(self._nested(destination, "<(...)"))
+            if op == "<":
+                return Redirect("<<<", "<(...)"), source.text or (
+                    "$__UNKNOWN__" if not source.network else None), source.network
+            return Redirect(op, "<(...)"), source.text, source.network
+        before = len(self.out)
+        words = self._words(destination)
+        network = any(c.program in DOWNLOADERS for c in self.out[before:])
+        value = " ".join(words) if words else _text(destination)
+        if kind == "herestring_redirect":
+            return Redirect("<<<", value), value, network
+        return Redirect(op, value), None, network
