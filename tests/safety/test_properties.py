@@ -46,6 +46,10 @@ DESTRUCTIVE = [
     Payload(("wipefs", "-a"), "/dev/nvme0n1", "device"),
     Payload(("chmod", "-R", "777"), "/", "root"),
     Payload(("cp", "/dev/null"), "/etc/shadow", "file"),
+    Payload(("shred", "-n", "1"), "/dev/sdb", "device"),
+    Payload(("chown", "-R", "nobody"), "/usr"),
+    Payload(("truncate", "-s", "0"), "/etc/passwd", "file"),
+    Payload(("tee",), "/etc/sudoers", "file"),
     Payload((), "/etc/shadow", "file", redirect=True),
     Payload((), "/etc/passwd", "file", redirect=True),
 ]
