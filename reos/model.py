@@ -49,7 +49,8 @@ class Intent:
     resource: str | None = None  # container, service, package, or None when not said
     targets: list[str] = field(default_factory=list)  # the words naming what to act on
     condition: str | None = None  # e.g. "if_running"
-    condition_subject: str | None = None  # the words naming what the condition is about
+    # what the condition is about, when the request names it: (target phrases, resource)
+    condition_subject: tuple[list[str], str | None] | None = None
     confidence: float = 1.0
     source: str = "none"  # llm | template | regex | none
     plural: bool = False  # "the nextcloud containers", "all", "both"

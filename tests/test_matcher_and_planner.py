@@ -120,7 +120,8 @@ def test_plan_json_follows_the_contract(engine) -> None:
                               "targets": ["nextcloud"], "condition": None}
     step = data["steps"][0]
     assert set(step) == {"id", "title", "argv", "command", "shell", "read_only", "needs_root",
-                         "risk", "reversible", "rollback", "depends_on"}
+                         "risk", "reversible", "rollback", "depends_on", "risk_reasons"}
+    assert step["risk_reasons"] and all(isinstance(r, str) for r in step["risk_reasons"])
     assert step["command"] == "docker stop nextcloud-app"
     assert step["rollback"] == {"argv": ["docker", "start", "nextcloud-app"],
                                 "command": "docker start nextcloud-app"}

@@ -247,10 +247,12 @@ class PlanBuilder:
                            targets: list[Target]) -> list[Target] | None:
         """What the condition names when that is not what the action acts on: [] when it
         is the same (or not said), None when it cannot be found (the plan says so)."""
-        phrase = intent.condition_subject
-        if not phrase:
+        if not intent.condition_subject:
             return []
-        result = self.matcher.resolve([phrase], ["container", "service"], True)
+        phrases, resource = intent.condition_subject
+        phrase = conversation.join_names(phrases)
+        kinds = [resource] if resource in ("container", "service") else ["container", "service"]
+        result = self.matcher.resolve(phrases, kinds, True)
         if result.question or result.missing:
             plan.message = (f"I couldn't tell which \u201c{phrase}\u201d to check, so I "
                             f"won't {intent.action} anything." if result.question else

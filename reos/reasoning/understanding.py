@@ -217,8 +217,9 @@ def understand(text: str, chain: Iterable[Understander]) -> Intent | None:
         if intent is not None and intent.kind == Kind.ACTION:
             intent.kind = Kind.COMBINED
             intent.condition = condition
-            if subject.lower() not in _PRONOUNS:
-                intent.condition_subject = subject
+            phrases, resource, _plural = parse_targets(subject)
+            if subject.lower() not in _PRONOUNS and phrases:
+                intent.condition_subject = (phrases, resource)
             return intent
     return _first(cleaned, chain)
 
