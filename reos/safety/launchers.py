@@ -155,11 +155,12 @@ _GENERIC: dict[str, tuple[str, set[str], int, bool]] = {
 _SHELL_WHEN_EMPTY = {"chroot", "nsenter", "unshare", "pkexec", "run0", "doas", "firejail"}
 _OPAQUE = {"systemd-run", "at", "batch", "parallel", "ssh", "docker", "podman", "nerdctl",
            "kubectl", "screen", "tmux", "busybox", "strace", "ltrace", "nsenter", "chroot",
-           "unshare", "script", "watch", "flock", "xargs", "setsid", "nohup", "sg"}
+           "unshare", "script", "flock", "setsid", "nohup", "sg"}
 LAUNCHERS = frozenset({*_GENERIC, "sudo", "su", "runuser", "env", "flock", "xargs",
                        "parallel", "watch", "at", "batch", "script", "ssh", "docker", "podman",
                        "nerdctl", "kubectl", "sg", "tmux", "ip", *SHELLS, "eval", "source",
-                       "."})
+                       ".", "trap", "ansible", "salt", "pdsh", "clush", "pssh",
+                       "parallel-ssh"})
 
 
 def open_launcher(argv: list[str]) -> Launch | None:
@@ -170,6 +171,10 @@ def open_launcher(argv: list[str]) -> Launch | None:
         return _shell(program, args)
     if program == "eval":
         return Launch("eval", script=" ".join(args)) if args else None
+    if program == "trap":  # `trap 'CMD' EXIT`: CMD runs later, in this shell
+        if args and not args[0].startswith("-") and len(args) >= 2:
+            return Launch("trap", script=args[0])
+        return Launch("trap")
     if program in ("source", "."):
         return Launch(program, file_runs=args[0]) if args else None
     special = _SPECIAL.get(program)
@@ -186,6 +191,8 @@ def open_launcher(argv: list[str]) -> Launch | None:
         root = False
     if program == "strace" and not rest:
         return Launch(program, transparent=True)
+    if program == "command" and ("-v" in opts or "-V" in opts):
+        return Launch(program, transparent=True)  # `command -v rm`: only looks it up
     rest = rest[skip:]
     if program == "busybox" and rest and rest[0] in ("sh", "ash", "hush"):
         launch = _shell(rest[0], rest[1:])
@@ -506,9 +513,45 @@ def _ip(program: str, args: list[str]) -> Launch | None:
     return None
 
 
+def _ansible(program: str, args: list[str]) -> Launch:
+    opts, _rest = _options(args, "maiuMeflTtBPk", {"--module-name", "--args", "--inventory",
+                                                    "--user", "--become-user",
+                                                    "--become-method", "--extra-vars",
+                                                    "--forks", "--limit", "--timeout"},
+                           stop_at_operand=False)
+    module = opts.get("-m") or opts.get("--module-name") or "command"
+    command = opts.get("-a") or opts.get("--args") or ""
+    root = bool(set(opts) & {"-b", "--become"})
+    launch = Launch("ansible", remote=True, escalated=root, transparent=False)
+    if module.split(".")[-1] in ("shell", "command", "raw") and command:
+        launch.script = command
+    elif module.split(".")[-1] == "script" and command:
+        launch.file_runs = command.split()[0]
+    return launch
+
+
+def _salt(program: str, args: list[str]) -> Launch:
+    words = [a for a in args if not a.startswith("-")]
+    launch = Launch("salt", remote=True, escalated=True, transparent=False)
+    if len(words) >= 3 and words[1] in ("cmd.run", "cmd.run_all", "cmd.shell",
+                                        "cmd.run_stdout", "cmd.exec_code"):
+        launch.script = " ".join(words[2:])
+    return launch
+
+
+def _pdsh(program: str, args: list[str]) -> Launch:
+    _opts, rest = _options(args, "wxlgRhHtuOpf", set())
+    launch = Launch(program, remote=True, transparent=False)
+    if rest:
+        launch.script = " ".join(rest)
+    return launch
+
+
 _SPECIAL = {
     "sudo": _sudo, "su": _su, "runuser": _runuser, "env": _env, "flock": _flock,
     "xargs": _xargs, "parallel": _parallel, "watch": _watch, "at": _at, "batch": _at,
     "script": _script, "sg": _sg, "ssh": _ssh, "docker": _docker, "podman": _docker,
     "nerdctl": _docker, "kubectl": _kubectl, "tmux": _tmux, "ip": _ip,
+    "ansible": _ansible, "salt": _salt, "pdsh": _pdsh, "clush": _pdsh, "pssh": _pdsh,
+    "parallel-ssh": _pdsh,
 }

@@ -29,6 +29,13 @@ SYSTEM_DIRS = frozenset({
     "/usr/local/lib", "/boot/efi", "/boot/grub", "/var/lib/dpkg", "/var/lib/apt",
     "/var/lib/rpm", "/var/lib/docker", "/var/lib/systemd", "/lib/modules", "/usr/lib/modules",
 })
+# files a glob could be aimed at even when this machine lacks them
+KNOWN_FILES = frozenset({
+    "/etc/passwd", "/etc/shadow", "/etc/group", "/etc/gshadow", "/etc/sudoers", "/etc/fstab",
+    "/etc/crypttab", "/etc/ld.so.preload", "/etc/ssh/sshd_config", "/bin/sh", "/bin/bash",
+    "/usr/bin/sudo", "/usr/bin/su", "/sbin/init", "/boot/grub/grub.cfg", "/etc/pam.d/sudo",
+    "/etc/pam.d/common-auth", "/etc/crontab", "/etc/hosts", "/etc/resolv.conf",
+})
 HOME_WORDS = frozenset({"~", "$HOME", "${HOME}", "~root"})
 RELATIVE_ALL = frozenset({".", "..", "*", "./*", "../*", ".*", "./", "../"})
 CREDENTIAL_FILES = re.compile(r"^/etc/(?:sudoers(?:\.d(?:/.*)?)?|passwd-?|shadow-?|gshadow-?|"
@@ -136,10 +143,23 @@ def candidates(word: str) -> list[str]:
             out.append(path)
             continue
         if path.startswith("/"):
-            out.extend(s for s in SYSTEM_DIRS if _component_match(s, path))
+            out.extend(s for s in SYSTEM_DIRS | KNOWN_FILES if _component_match(s, path))
+            out.extend(_through_system_dirs(path))
             out.extend(_glob(path))
         out.append(path)
     return out
+
+
+def _through_system_dirs(pattern: str) -> list[str]:
+    """`/e?c/sudoers` → `/etc/sudoers`: a glob in the directory part, matched against the
+    system directories, with the literal rest appended (the file need not exist here)."""
+    parts = pattern.strip("/").split("/")
+    last_glob = max((i for i, p in enumerate(parts) if GLOB_CHARS & set(p)), default=-1)
+    if last_glob < 0 or last_glob == len(parts) - 1:
+        return []
+    head = "/" + "/".join(parts[:last_glob + 1])
+    tail = "/".join(parts[last_glob + 1:])
+    return [f"{s}/{tail}" for s in SYSTEM_DIRS if _component_match(s, head)]
 
 
 def _glob(pattern: str) -> list[str]:
@@ -157,11 +177,23 @@ def is_system_path(path: str) -> bool:
     return any(_system(c) for c in candidates(path))
 
 
+# whose contents may be cleaned out (the directory itself must stay)
+EXPENDABLE = frozenset({"/var/log", "/var/cache", "/var/tmp", "/tmp", "/var/crash"})
+
+
+def expendable(path: str) -> bool:
+    return any(c.rstrip("/") in EXPENDABLE or c.rstrip("/").rsplit("/", 1)[0] in EXPENDABLE
+               for c in candidates(path) if c.startswith("/"))
+
+
 def _system(path: str) -> bool:
     clean = path.rstrip("/") or "/"
+    if clean.endswith("/*") and clean[:-2] in EXPENDABLE:
+        return False
     if clean in SYSTEM_DIRS or clean in HOME_WORDS or clean in RELATIVE_ALL:
         return True
-    if clean.startswith(("~/", "$HOME/", "${HOME}/")) and clean.split("/", 1)[1] in ("*", ""):
+    if clean.startswith(("~/", "$HOME/", "${HOME}/")) and clean.split("/", 1)[1] in (
+            "*", "", ".*", ".[!.]*", ".??*"):
         return True
     if clean.endswith("/*") and (clean[:-2] or "/") in SYSTEM_DIRS | HOME_WORDS:
         return True

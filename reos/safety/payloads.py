@@ -21,7 +21,7 @@ INTERPRETERS = {"python": "-c", "python3": "-c", "python2": "-c", "pypy": "-c",
                 "pypy3": "-c", "perl": "-e", "ruby": "-e", "node": "-e", "nodejs": "-e",
                 "php": "-r", "lua": "-e", "luajit": "-e", "Rscript": "-e", "tclsh": "",
                 "bun": "-e", "deno": "eval", "irb": "", "julia": "-e", "jshell": "",
-                "expect": "-c", "gdb": "-ex", "osascript": "-e", "pwsh": "-c",
+                "expect": "-c", "osascript": "-e", "pwsh": "-c",
                 "powershell": "-c", "groovy": "-e", "scala": "-e", "elixir": "-e",
                 "erl": "-eval", "racket": "-e", "guile": "-c", "sbcl": "--eval"}
 _SHELL_OUT = ("system", "popen", "exec", "spawn", "subprocess", "shell_exec", "passthru",
@@ -49,6 +49,7 @@ class Carried:
     code_paths: list[str] = field(default_factory=list)  # paths a one-liner deletes/writes
     fork_bomb: bool = False
     runs_input: bool = False  # runs the text it reads (awk system($0), sed e) as commands
+    extracts_into: str | None = None  # tar -x: the directory files are unpacked into
 
     @property
     def read_only(self) -> bool:
@@ -101,9 +102,48 @@ def carried(argv: list[str], env: dict[str, str] | None = None) -> Carried | Non
         out.scripts += [(f"{program} LESSOPEN", env[k].lstrip("|"))
                         for k in ("LESSOPEN", "LESSCLOSE") if k in env]
         return out
+    if program in ("vim", "vi", "nvim", "ex", "view", "vimdiff", "rvim"):
+        return _vim(argv)
+    if program == "gdb":
+        return _gdb(argv)
     if program in INTERPRETERS or _versioned_python(program):
         return interpreter(argv)
     return None
+
+
+def _vim(argv: list[str]) -> Carried:
+    """`vim -c ':!CMD'`, `vim +'!CMD'`, `--cmd`, `:call system("…")`: commands it runs."""
+    out = Carried()
+    commands: list[str] = []
+    for i, arg in enumerate(argv[1:], start=1):
+        if arg in ("-c", "--cmd", "-S") and i + 1 < len(argv):
+            commands.append(argv[i + 1] if arg != "-S" else "")
+            if arg == "-S":
+                out.unknown.append(f"{argv[0]} runs the commands in {argv[i + 1]}")
+        elif arg.startswith("+") and len(arg) > 1:
+            commands.append(arg[1:])
+    for command in commands:
+        text = command.lstrip(": ")
+        if text.startswith(("!", "r !", "r!", "w !", "w!", "silent !", "silent!")):
+            out.scripts.append((f"{argv[0]} !", text.split("!", 1)[1]))
+        elif "system(" in text or "systemlist(" in text or "terminal" in text:
+            judge_code(text, argv[0], out)
+    out.mutates.append(f"{argv[0]} edits files")
+    return out
+
+
+def _gdb(argv: list[str]) -> Carried:
+    out = Carried()
+    for i, arg in enumerate(argv[1:], start=1):
+        if arg in ("-ex", "--ex", "-eval-command", "--eval-command") and i + 1 < len(argv):
+            text = argv[i + 1].strip()
+            if text.startswith(("shell ", "!", "pipe ", "|")):
+                out.scripts.append(("gdb shell", text.lstrip("!|").removeprefix("shell ")
+                                    .removeprefix("pipe ")))
+            elif text.startswith(("python", "py ")):
+                judge_code(text, "gdb", out)
+    out.mutates.append("gdb runs and changes programs")
+    return out
 
 
 def _versioned_python(program: str) -> bool:
@@ -372,7 +412,9 @@ _RECURSIVE_FLAG = {"rm": "-r", "chmod": "-R", "chown": "-R", "chgrp": "-R", "set
 def _applied(command: list[str], root: str) -> list[str]:
     """`find ROOT … -exec CMD {}`: CMD applied to everything under ROOT; for programs that
     change what they are given that is `CMD -R ROOT`, which is how it is judged."""
-    absolute = root.startswith(("/", "~", "$HOME", "${HOME}"))
+    from reos.safety.paths import expendable
+
+    absolute = root.startswith(("/", "~", "$HOME", "${HOME}")) and not expendable(root)
     target = root if absolute else root.rstrip("/") + "/<match>"
     program = command[0].rsplit("/", 1)[-1]
     out = [a.replace("{}", target) for a in command]
@@ -542,8 +584,8 @@ def _tar(argv: list[str]) -> Carried:
                     break
         i += 1
     if letters & {"x"}:
-        out.writes.append((directory or ".").rstrip("/") + "/<extracted files>"
-                          if directory not in ("/",) else "/")
+        out.mutates.append("tar extracts files into " + (directory or "."))
+        out.extracts_into = directory or "."
     if letters & {"c", "r", "u", "A"} and archive and archive != "-":
         out.writes.append(archive)
     return out

@@ -50,7 +50,11 @@ PURE = frozenset({
     "curl", "wget", "pip", "pip3", "npm", "virsh", "kubectl", "mount", "swapon", "sysctl",
     "blockdev", "udevadm", "ifconfig", "nmcli", "xargs",
     "hdparm", "badblocks", "nvme", "sgdisk", "gdisk", "tune2fs", "losetup", "dmsetup",
-    "btrfs", "dumpe2fs", "xfs_info", "lsscsi", "partx",
+    "btrfs", "dumpe2fs", "xfs_info", "lsscsi", "partx", "unzip", "zipinfo", "7z",
+    # shell builtins that change only the shell itself
+    "export", "set", "unset", "unalias", "shopt", "declare", "typeset", "local", "readonly",
+    "umask", "wait", "read", "shift", "return", "exit", "break", "continue", ":", "getopts",
+    "pushd", "popd", "dirs", "let",
 })
 _STATE_VERBS = {"status", "show", "is-active", "is-enabled", "is-failed", "is-system-running",
                 "list-units", "list-unit-files", "list-timers", "list-sockets",
@@ -113,7 +117,8 @@ def _ip(args: list[str]) -> bool:
     ops = _operands(args)
     writes = {"add", "del", "delete", "set", "change", "replace", "flush", "append", "exec",
               "attach", "detach", "save", "restore", "prepend", "e", "a", "d"}
-    return not (set(ops) & writes) and not (ops[:2] == ["netns", "exec"])
+    # ops[0] is the object (link, addr, route, a, r, …); verbs come after it
+    return not (set(ops[1:]) & writes) and not (ops[:2] == ["netns", "exec"])
 
 
 def _dd(args: list[str]) -> bool:
@@ -396,7 +401,16 @@ def _smartctl(args: list[str]) -> bool:
         any(a.startswith("--get") for a in args) and not _flags(args) & {"-t", "-s", "-X"}
 
 
+def _unzip(args: list[str]) -> bool:
+    return bool(_flags(args) & {"-l", "-v", "-t", "-Z"}) and "-d" not in args
+
+
+def _7z(args: list[str]) -> bool:
+    return bool(_operands(args)) and _operands(args)[0] in ("l", "t", "i", "h")
+
+
 RULES: dict[str, Callable[[list[str]], bool]] = {
+    "unzip": _unzip, "7z": _7z, "read": lambda a: True,
     "hdparm": _hdparm, "badblocks": _badblocks, "nvme": _nvme, "sgdisk": _gdisk,
     "gdisk": _gdisk, "tune2fs": _tune2fs, "losetup": _losetup, "dmsetup": _dmsetup,
     "btrfs": _btrfs, "smartctl": _smartctl, "dumpe2fs": lambda a: True,

@@ -28,7 +28,7 @@ from dataclasses import replace
 
 from reos.model import RiskLevel
 from reos.safety.launchers import Launch, open_launcher
-from reos.safety.paths import candidates, dynamic, is_system_path, is_tmp
+from reos.safety.paths import candidates, dynamic, expendable, is_system_path, is_tmp
 from reos.safety.payloads import AWKS, INTERPRETERS, Carried, carried, judge_code
 from reos.safety.readonly import PURE, is_read_only
 from reos.safety.rules import FILE_HANDLERS, Context, judge_write
@@ -41,6 +41,7 @@ from reos.safety.shell import (
     SimpleCommand,
     Source,
     Unparseable,
+    output_of,
     parse_script,
     produced_by,
     split_fallback,
@@ -67,6 +68,7 @@ class _Engine:
         self.read_only = True
         self.steps = 0
         self.downloaded: set[str] = set()  # files this script downloads (then maybe runs)
+        self.shell_copies: set[str] = set()  # copies of shells and interpreters it makes
 
     def mutates(self) -> None:
         self.read_only = False
@@ -136,11 +138,27 @@ class _Engine:
     def command(self, command: SimpleCommand, ctx: Context, depth: int) -> None:
         for redirect in command.redirects:
             self.redirect(redirect, ctx)
+            if redirect.op in (">", ">>", ">|", "&>", "&>>") and command.argv:
+                self._written_code(redirect.target, output_of(command), ctx, depth)
         if not command.argv:
             return
         if command.dynamic_network:
             ctx = replace(ctx, network=True)
         self.argv(command.argv, ctx, depth, command, command.env, command.procsubs)
+
+    def _written_code(self, target: str, content: Source, ctx: Context, depth: int) -> None:
+        """Text written to a cron table, start-up file or unit runs later: judge it."""
+        from reos.safety.later import code_in, kind_of
+
+        kind = kind_of(target)
+        if kind is None:
+            return
+        if content.text is None:
+            if content.network:
+                self.payload(content, ctx, depth, f"{target} (runs later)", shell=True)
+            return
+        for script, as_root in code_in(kind, content.text):
+            self.script(script, replace(ctx, root=ctx.root or as_root), depth + 1)
 
     def redirect(self, redirect: Redirect, ctx: Context) -> None:
         if redirect.op not in _WRITE_OPS:
@@ -197,6 +215,12 @@ class _Engine:
         handler = FILE_HANDLERS.get(program) or handler_for(program)
         if handler is not None:
             handler(argv, self.verdict, ctx)
+        if stdin is not None and program in ("tee", "crontab", "dd", "cp", "install"):
+            self._stdin_lands(program, argv, stdin, ctx, depth)
+        if program == "chmod" and self.shell_copies:
+            self._setuid_copy(argv)
+        if program in ("cp", "install", "ln", "rsync") and len(argv) > 2:
+            self._remember_copies(argv)
         elif program in _FETCHERS:
             self._download(argv, ctx)
         if found is not None and not found.read_only:
@@ -216,6 +240,44 @@ class _Engine:
             self.payload(stdin, ctx, depth, program, shell=True)
         else:
             self._unknown(ctx, f"{program} runs the text it reads as commands")
+
+    def _stdin_lands(self, program: str, argv: list[str], stdin: Source, ctx: Context,
+                     depth: int) -> None:
+        """`… | tee /etc/cron.d/x`, `… | crontab -`: what is written there runs later."""
+        from reos.safety.later import crontab_lines
+
+        files = [a for a in argv[1:] if not a.startswith("-")]
+        if program == "crontab":
+            if files and files != ["-"]:
+                return
+            if stdin.text is None:
+                if stdin.network:
+                    self.payload(stdin, ctx, depth, "crontab", shell=True)
+                return
+            for script, as_root in crontab_lines(stdin.text, ctx.root):
+                self.script(script, replace(ctx, root=as_root), depth + 1)
+            return
+        if program == "dd":
+            files = [a[3:] for a in argv if a.startswith("of=")]
+        for target in files:
+            self._written_code(target, stdin, ctx, depth)
+
+    def _remember_copies(self, argv: list[str]) -> None:
+        from reos.safety.rules import SHELL_LIKE, operands
+
+        ops = operands(argv)
+        if len(ops) >= 2 and any(o.rsplit("/", 1)[-1] in SHELL_LIKE for o in ops[:-1]):
+            self.shell_copies.add(_same_file(ops[-1]))
+
+    def _setuid_copy(self, argv: list[str]) -> None:
+        from reos.safety.rules import _setuid, operands
+
+        ops = operands(argv)
+        mode = next((a for a in argv[1:] if a.startswith("+") or a.startswith("u+")
+                     or a.isdigit()), ops[0] if ops else "")
+        if _setuid(mode) and any(_same_file(p) in self.shell_copies for p in ops):
+            self.verdict.raise_to(RiskLevel.CRITICAL, "makes a copy of a shell run as root for "
+                                  "anyone (setuid)", block=True, root=True)
 
     def _unknown(self, ctx: Context, what: str) -> None:
         self.mutates()
@@ -394,6 +456,8 @@ class _Engine:
             judge_write(target, self.verdict, ctx, f"{program} writes to")
         for root in found.deletes:
             self._deletes_under(program, root, ctx)
+        if found.extracts_into is not None:
+            self._extracts(program, found.extracts_into, ctx)
         for what in found.unknown:
             self._unknown(ctx, what)
         if found.code_paths:
@@ -406,15 +470,39 @@ class _Engine:
         if program == "git" and any(m.startswith(("git clean", "git reset", "git checkout",
                                                   "git restore", "git stash", "git push"))
                                     for m in found.mutates):
-            if ("--hard" in argv or any(a.startswith("-") and "f" in a for a in argv[2:])
-                    or "--force" in argv):
+            forced = "--hard" in argv or "--force" in argv or any(
+                a.startswith("--force") or (a.startswith("-") and not a.startswith("--")
+                                            and "f" in a) for a in argv[2:])
+            if forced and "git push" in found.mutates:
+                self.verdict.raise_to(RiskLevel.HIGH, "overwrites history on the remote",
+                                      reversible=False)
+            elif forced:
                 self.verdict.raise_to(RiskLevel.MEDIUM, "discards uncommitted work or "
                                       "history", reversible=False)
+
+    def _extracts(self, program: str, directory: str, ctx: Context) -> None:
+        from reos.safety.paths import under_system
+
+        if dynamic(directory):
+            self._unknown(ctx, f"{program} extracts files into a directory")
+        elif is_system_path(directory) and directory not in (".", "..", "./"):
+            self.verdict.raise_to(RiskLevel.HIGH, f"{program} extracts files over the system "
+                                  f"directory {directory}", reversible=False, root=True)
+        elif under_system(directory):
+            self.verdict.raise_to(RiskLevel.MEDIUM, f"{program} extracts files into "
+                                  f"{directory}", root=True)
+        else:
+            self.verdict.raise_to(RiskLevel.LOW, f"{program} extracts files")
 
     def _deletes_under(self, program: str, root: str, ctx: Context) -> None:
         absolute = root.startswith(("/", "~", "$HOME", "${HOME}"))
         if dynamic(root):
             self._unknown(ctx, f"{program} deletes under a path")
+        elif is_tmp(root.rstrip("/") + "/"):
+            self.verdict.raise_to(RiskLevel.LOW, "deletes files under /tmp", reversible=False)
+        elif absolute and expendable(root):
+            self.verdict.raise_to(RiskLevel.HIGH, f"{program} deletes files under {root}",
+                                  reversible=False, root=True)
         elif absolute and is_system_path(root):
             self.verdict.raise_to(RiskLevel.CRITICAL, f"{program} deletes files under {root}",
                                   block=True, reversible=False, root=True)

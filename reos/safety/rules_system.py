@@ -176,10 +176,12 @@ def _kill(argv: list[str], verdict: Verdict, ctx: Context) -> None:
             verdict.raise_to(RiskLevel.HIGH, "kills processes", reversible=False)
         return
     names = [t for t in targets if not t.startswith("-")]
-    if any(n in ("init", "systemd", "sshd", "systemd-journald", "dbus-daemon", "sh", "bash",
-                 "login") for n in names) or any(a in ("-u",) for a in args) and any(
+    if any(n in ("init", "systemd", "systemd-journald", "dbus-daemon", "login")
+           for n in names) or any(a in ("-u",) for a in args) and any(
             n == "root" for n in names):
         _destroys(verdict, f"{program} kills a process the system depends on")
+    elif any(n in ("sshd", "ssh", "dropbear") for n in names):
+        _lockout(verdict, ctx, "kills the SSH server", "kill", "sshd")
     else:
         verdict.raise_to(RiskLevel.HIGH, "kills processes", reversible=False)
 
@@ -509,6 +511,15 @@ def _modules(argv: list[str], verdict: Verdict, ctx: Context) -> None:
     verdict.raise_to(RiskLevel.HIGH, f"{argv[0]} loads or unloads kernel code", root=True)
 
 
+def _boot(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    program = argv[0].rsplit("/", 1)[-1]
+    if program == "efibootmgr" and not set(flags(argv)) & {"-B", "--delete-bootnum", "-o",
+                                                           "--bootorder", "-c", "--create",
+                                                           "-a", "-A", "-n", "-N", "-b"}:
+        return  # listing
+    verdict.raise_to(RiskLevel.HIGH, f"{program} changes how the machine boots", root=True)
+
+
 def _mount(argv: list[str], verdict: Verdict, ctx: Context) -> None:
     from reos.safety.readonly import is_read_only
 
@@ -540,6 +551,9 @@ SYSTEM_HANDLERS = {
     "ip": _ip, "ifdown": _ifdown, "nmcli": _nmcli, "ifconfig": _ifconfig,
     "sysctl": _sysctl, "modprobe": _modules, "rmmod": _modules, "insmod": _modules,
     "mount": _mount, "umount": _mount, "swapoff": _mount, "swapon": _mount,
+    "grub-install": _boot, "grub2-install": _boot, "update-grub": _boot, "grub-mkconfig": _boot,
+    "grub2-mkconfig": _boot, "efibootmgr": _boot, "update-initramfs": _boot, "dracut": _boot,
+    "mkinitcpio": _boot, "bootctl": _boot, "kernelstub": _boot,
     **{tool: _packages for tool in PACKAGE_TOOLS},
 }
 

@@ -56,6 +56,9 @@ WRAPPERS: dict[str, set[str]] = {
 POSITIONAL_FIRST = {"timeout": 1, "chroot": 1, "flock": 1}  # durations, dirs, lock files
 _VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])(?:(:?[-=+?])([^}]*))?\}|"
                   r"([A-Za-z_][A-Za-z0-9_]*|[0-9@*]))")
+# variables whose value is known well enough to judge a path (`rm -rf /home/$USER`)
+_KNOWN_ENOUGH = {"USER": "user", "LOGNAME": "user", "PWD": ".", "OLDPWD": "..",
+                 "TMPDIR": "/tmp"}
 _QUOTED_HEREDOC = re.compile(r"<<(-?)[ \t]*(['\"]?)\\?([A-Za-z_][A-Za-z0-9_]*)\2")
 _ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.)*)'")
 
@@ -461,9 +464,16 @@ def _substitute_vars(raw: str, env: dict[str, str]) -> str:
                 name = m.group(1) or m.group(4)
                 op, default = m.group(2), m.group(3)
                 if name == "IFS":
-                    out.append(" ")
+                    out.append(" ")  # an unquoted ${IFS} splits words
+                elif name == "HOME":  # ${HOME:?}, ${HOME:-…}: still the home directory
+                    out.append("$HOME")
+                elif name in _KNOWN_ENOUGH and name not in env:
+                    out.append(_KNOWN_ENOUGH[name])
                 elif name in env:
-                    out.append(_literal(env[name], double))
+                    value = env[name]
+                    if not double and env.get("IFS"):  # IFS=, makes commas split words
+                        value = "".join(" " if c in env["IFS"] else c for c in value)
+                    out.append(_literal(value, double))
                 elif op in (":-", "-", ":=", "=") and default is not None:
                     out.append(_literal(default, double))
                 else:
