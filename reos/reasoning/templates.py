@@ -57,8 +57,12 @@ def compile_checked(source: str) -> Any:
     except re2.error as exc:
         said = exc.args[0] if exc.args else ""
         said = said.decode("utf-8", "replace") if isinstance(said, bytes) else str(said)
+    import warnings
+
     try:
-        re.compile(source)  # only to tell a broken pattern from one RE2 cannot run
+        with warnings.catch_warnings():  # "possible nested set" is not the user's problem
+            warnings.simplefilter("ignore")
+            re.compile(source)  # only to tell a broken pattern from one RE2 cannot run
     except (re.error, RecursionError, OverflowError) as bad:
         raise PatternError(f"is not a valid pattern ({bad})") from None
     if "too large" in said or "repetition size" in said:
