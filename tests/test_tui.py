@@ -86,3 +86,16 @@ async def test_without_docker_it_says_containers_are_unavailable(monkeypatch) ->
         await settle(app, pilot)
         assert said(app)[-1] == "Okay, keeping it short."
         assert app.engine.voice.verbosity == "minimal"
+
+
+async def test_problems_with_the_users_templates_are_shown_in_the_chat(reos_home) -> None:
+    """The full-screen chat hides stderr, so a broken template is said in the chat."""
+    folder = reos_home / "config" / "templates"
+    folder.mkdir(parents=True)
+    (folder / "broken.toml").write_text('[[intent]]\nname = "x"\nkind = "query"\n'
+                                        'action = "x"\npriority = "high"\npatterns = ["x"]\n')
+    app = ReosApp(ReasoningEngine(Settings()))
+    async with app.run_test(size=(110, 45)) as pilot:
+        await settle(app, pilot)
+        shown = "\n".join(said(app))
+        assert "broken.toml" in shown and "priority" in shown

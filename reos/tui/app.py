@@ -153,6 +153,9 @@ class ReosApp(App[None]):
             running = sum(1 for c in snap.containers if c.running)
             text = (f"I can see {conversation.count(len(snap.containers), 'container')} "
                     f"on {snap.host.get('hostname', 'this machine')} ({running} running).")
+        problems = self.engine.templates.problems  # shown here: stderr is hidden by the TUI
+        if problems:
+            text += "\n" + "\n".join(f"\u26a0\ufe0f {p}" for p in problems)
         self.post_message(self.Looked(text))
 
     def _start(self, job: Callable[[], Reply]) -> None:
