@@ -34,6 +34,7 @@ class Launch:
     args_from_stdin: bool = False  # xargs/parallel: stdin supplies arguments
     replace: str | None = None  # xargs -I / parallel: placeholder for stdin items
     env: dict[str, str] = field(default_factory=dict)  # NAME=value it sets
+    cwd: str | None = None  # the directory it runs the payload in (env -C, sudo -D)
 
 
 def _options(args: list[str], short: str, long: set[str],
@@ -150,6 +151,7 @@ _GENERIC: dict[str, tuple[str, set[str], int, bool]] = {
                               "--path-property", "--socket-property", "--service-type",
                               "--expand-environment"}, 0, True),
     "busybox": ("", set(), 0, False),
+    "toybox": ("", set(), 0, False),
     "screen": ("cdDeEhLlpRrSTx", {"-S"}, 0, False),
 }
 _SHELL_WHEN_EMPTY = {"chroot", "nsenter", "unshare", "pkexec", "run0", "doas", "firejail"}
@@ -194,11 +196,13 @@ def open_launcher(argv: list[str]) -> Launch | None:
     if program == "command" and ("-v" in opts or "-V" in opts):
         return Launch(program, transparent=True)  # `command -v rm`: only looks it up
     rest = rest[skip:]
-    if program == "busybox" and rest and rest[0] in ("sh", "ash", "hush"):
+    if program in ("busybox", "toybox") and rest and rest[0] in ("sh", "ash", "hush"):
         launch = _shell(rest[0], rest[1:])
         launch.label = "busybox " + launch.label
         return launch
-    launch = Launch(program, escalated=root, transparent=program not in _OPAQUE)
+    launch = Launch(program, escalated=root, transparent=program not in _OPAQUE,
+                    cwd=opts.get("--working-directory") or opts.get("--wd") or opts.get("-D")
+                    or (opts.get("-w") if program == "nsenter" else None) or None)
     if rest:
         launch.argv = rest
     elif program in _SHELL_WHEN_EMPTY:
@@ -228,7 +232,8 @@ def _sudo(program: str, args: list[str]) -> Launch:
                       escalated=True)
     if not rest:
         return Launch("sudo", transparent=True)
-    return Launch("sudo", argv=rest, escalated=True)
+    return Launch("sudo", argv=rest, escalated=True,
+                  cwd=opts.get("-D") or opts.get("--chdir") or None)
 
 
 def _su(program: str, args: list[str]) -> Launch:
@@ -275,7 +280,15 @@ def _env(program: str, args: list[str]) -> Launch:
         if arg.startswith("-S") and len(arg) > 2:
             launch.label, launch.script = "env -S", " ".join([arg[2:], *args[i + 1:]])
             return launch
-        if arg in ("-u", "--unset", "-C", "--chdir"):
+        if arg in ("-C", "--chdir") and i + 1 < len(args):
+            launch.cwd = args[i + 1]
+            i += 2
+            continue
+        if arg.startswith("--chdir="):
+            launch.cwd = arg.partition("=")[2]
+            i += 1
+            continue
+        if arg in ("-u", "--unset"):
             i += 2
             continue
         if arg.startswith("-") and arg != "-":

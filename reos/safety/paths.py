@@ -69,7 +69,10 @@ def normalise(path: str) -> str:
     path = path.strip()
     if not path:
         return path
-    if path.startswith("~") or path.startswith(("$HOME", "${HOME}")):
+    if path.startswith("~") and len(path) > 1 and path[1] != "/":  # ~alice: her home
+        user, _, rest = path[1:].partition("/")
+        path = ("/root" if user == "root" else f"/home/{user}") + ("/" + rest if rest else "")
+    elif path.startswith("~") or path.startswith(("$HOME", "${HOME}")):
         head, _, tail = path.partition("/")
         return head if not tail.strip("/.") else head + "/" + posixpath.normpath(tail)
     if not path.startswith("/"):

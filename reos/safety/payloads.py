@@ -63,6 +63,16 @@ def literals(code: str, limit: int = MAX_LITERALS) -> list[str]:
     i, n = 0, len(code)
     while i < n and len(out) < limit:
         quote = code[i]
+        if quote == "q" and (i == 0 or not (code[i - 1].isalnum() or code[i - 1] == "_")):
+            # perl's q(…), qq{…}, qx[…], qw<…>: quotes with brackets
+            j = i + 1 + (1 if i + 1 < n and code[i + 1] in "qxw" else 0)
+            if j < n and code[j] in "({[</|!":
+                closer = {"(": ")", "{": "}", "[": "]", "<": ">"}.get(code[j], code[j])
+                end = code.find(closer, j + 1)
+                end = n if end < 0 else end
+                out.append(code[j + 1:end])
+                i = end + 1
+                continue
         if quote not in "'\"`":
             i += 1
             continue

@@ -69,6 +69,8 @@ class _Engine:
         self.steps = 0
         self.downloaded: set[str] = set()  # files this script downloads (then maybe runs)
         self.shell_copies: set[str] = set()  # copies of shells and interpreters it makes
+        self.written: dict[str, str] = {}  # files it writes, with their known content
+        self.cwd: str | None = None  # the directory `cd` moved to (None: where reos runs)
 
     def mutates(self) -> None:
         self.read_only = False
@@ -139,7 +141,9 @@ class _Engine:
         for redirect in command.redirects:
             self.redirect(redirect, ctx)
             if redirect.op in (">", ">>", ">|", "&>", "&>>") and command.argv:
-                self._written_code(redirect.target, output_of(command), ctx, depth)
+                content = output_of(command)
+                self._written_code(redirect.target, content, ctx, depth)
+                self._remember_written(redirect.target, content, redirect.op == ">>")
         if not command.argv:
             return
         if command.dynamic_network:
@@ -166,6 +170,8 @@ class _Engine:
         target = redirect.target
         if target.isdigit() or target.startswith("&") or target == "-":
             return
+        if self.cwd is not None and _relative(target):
+            target = _join(self.cwd, target)
         if target not in ("/dev/null",):
             self.mutates()
         judge_write(target, self.verdict, ctx, "writes to")
@@ -190,8 +196,17 @@ class _Engine:
         if self.downloaded and _same_file(word) in self.downloaded:
             self.payload(Source(None, network=True), ctx, depth, word, shell=True)
             return
+        if _same_file(word) in self.written:  # a script this same command line wrote
+            self.mutates()
+            self.script(self.written[_same_file(word)], ctx, depth + 1)
+            return
         program = word.rsplit("/", 1)[-1]
         argv = [program, *argv[1:]]
+        if program in ("cd", "pushd", "popd", "chdir"):
+            self._cd(argv)
+            return
+        if self.cwd is not None:
+            argv = _rebase(argv, self.cwd)
         if command is not None and program in _SHELL_OR_CODE and any(
                 r.target.startswith(("/dev/tcp/", "/dev/udp/")) for r in command.redirects):
             self.verdict.raise_to(RiskLevel.CRITICAL, f"connects {program} to another machine "
@@ -262,6 +277,17 @@ class _Engine:
         for target in files:
             self._written_code(target, stdin, ctx, depth)
 
+    def _remember_written(self, target: str, content: Source, append: bool) -> None:
+        """A file this script writes, with what it writes (to judge it if it is run)."""
+        key = _same_file(target)
+        if content.network:
+            self.downloaded.add(key)
+        elif content.text is not None and len(self.written) < 64:
+            before = self.written.get(key, "") if append else ""
+            self.written[key] = (before + "\n" + content.text)[-65536:]
+        else:
+            self.written[key] = "$__UNKNOWN__"
+
     def _remember_copies(self, argv: list[str]) -> None:
         from reos.safety.rules import SHELL_LIKE, operands
 
@@ -278,6 +304,18 @@ class _Engine:
         if _setuid(mode) and any(_same_file(p) in self.shell_copies for p in ops):
             self.verdict.raise_to(RiskLevel.CRITICAL, "makes a copy of a shell run as root for "
                                   "anyone (setuid)", block=True, root=True)
+
+    def _cd(self, argv: list[str]) -> None:
+        from reos.safety.paths import normalise
+
+        args = [a for a in argv[1:] if a not in ("-L", "-P", "-e", "-@", "--")]
+        target = args[0] if args else "~"
+        if argv[0] == "popd" or target == "-" or dynamic(target):
+            self.cwd = "$UNKNOWN_DIRECTORY"
+        elif target.startswith(("/", "~")):
+            self.cwd = normalise(target)
+        else:
+            self.cwd = normalise((self.cwd or ".").rstrip("/") + "/" + target)
 
     def _unknown(self, ctx: Context, what: str) -> None:
         self.mutates()
@@ -330,6 +368,19 @@ class _Engine:
         if not launch.transparent:
             self.mutates()
         merged_env = {**env, **launch.env}
+        saved_cwd = self.cwd
+        if launch.cwd:
+            self.cwd = launch.cwd if not _relative(launch.cwd) else _join(self.cwd or ".",
+                                                                           launch.cwd)
+        try:
+            self._run_launch(launch, inner, depth, command, stdin, merged_env, procsubs)
+        finally:
+            if launch.cwd:
+                self.cwd = saved_cwd
+
+    def _run_launch(self, launch: Launch, inner: Context, depth: int,
+                    command: SimpleCommand | None, stdin: Source | None, merged_env: dict[str, str],
+                    procsubs: dict[str, list[SimpleCommand]]) -> None:
         if launch.argv is not None:
             self._launched_argv(launch, inner, depth, command, stdin, merged_env, procsubs)
         if launch.script is not None:
@@ -367,8 +418,9 @@ class _Engine:
             elif stdin is not None and stdin.network:
                 argv = argv + ["$ARGUMENTS_FROM_THE_NETWORK"]
                 ctx = replace(ctx, network=True)
-            elif launch.replace:
-                argv = [a.replace(launch.replace, "$ARGUMENTS_FROM_A_PIPE") for a in argv]
+            elif launch.replace:  # each item: the worst name the pipe can give
+                item = _piped_item(command)
+                argv = [a.replace(launch.replace, item) for a in argv]
             else:
                 argv = argv + _piped_paths(command, argv)
             self.argv(argv, ctx, depth + 1, None, env, procsubs)
@@ -385,6 +437,8 @@ class _Engine:
         self.mutates()
         if self.downloaded and _same_file(path) in self.downloaded:
             self.payload(Source(None, network=True), ctx, depth, launch.label, shell=True)
+        elif _same_file(path) in self.written:
+            self.script(self.written[_same_file(path)], ctx, depth + 1)
         elif dynamic(path):
             self._unknown(ctx, f"{launch.label} runs a script chosen at run time")
         else:
@@ -425,6 +479,10 @@ class _Engine:
         if not takes_code and operands and self.downloaded and \
                 _same_file(operands[0]) in self.downloaded:
             self.payload(Source(None, network=True), ctx, depth, program, shell=False)
+            return
+        if not takes_code and operands and _same_file(operands[0]) in self.written:
+            self.payload(Source(self.written[_same_file(operands[0])]), ctx, depth, program,
+                         shell=False)
             return
         if not takes_code and operands and operands[0] in procsubs:
             self.payload(produced_by(procsubs[operands[0]]), ctx, depth, program, shell=False)
@@ -568,6 +626,68 @@ def _host_paths(arg: str, mounts: dict[str, str]) -> str:
             start = end
         arg = "".join(out) + arg[start:]
     return arg
+
+
+_PATH_PROGRAMS = {"rm", "rmdir", "unlink", "shred", "srm", "wipe", "mv", "cp", "install", "ln",
+                  "truncate", "tee", "mkdir", "touch", "find", "rsync", "chmod", "chown",
+                  "chgrp", "chattr", "setfacl", "patch", "ed", "gzip", "bzip2", "xz", "zstd"}
+_MODE_FIRST = {"chmod", "chown", "chgrp", "chattr", "setfacl"}
+
+
+def _relative(word: str) -> bool:
+    return bool(word) and not word.startswith(("/", "~", "$", "-", "<")) and "://" not in word \
+        and not dynamic(word)
+
+
+def _join(cwd: str, path: str) -> str:
+    from reos.safety.paths import normalise
+
+    return normalise(cwd.rstrip("/") + "/" + path) if not dynamic(cwd) else cwd + "/" + path
+
+
+def _rebase(argv: list[str], cwd: str) -> list[str]:
+    """Relative path operands of file programs, as seen from the directory `cd` chose."""
+    program = argv[0]
+    if program == "dd":
+        return [a[:3] + _join(cwd, a[3:]) if a.startswith(("of=", "if=")) and _relative(a[3:])
+                else a for a in argv]
+    if program not in _PATH_PROGRAMS:
+        return argv
+    out = [program]
+    skipped_mode = program not in _MODE_FIRST
+    after_dashes = False
+    for arg in argv[1:]:
+        if arg == "--":
+            after_dashes = True
+            out.append(arg)
+            continue
+        if arg.startswith("-") and not after_dashes:
+            out.append(arg)
+            continue
+        if not skipped_mode:
+            skipped_mode = True
+            out.append(arg)
+            continue
+        out.append(_join(cwd, arg) if _relative(arg) else arg)
+        if program == "find" and arg.startswith(("(", "!")):
+            out.extend(argv[len(out):])
+            break
+    return out
+
+
+def _piped_item(command: SimpleCommand | None) -> str:
+    """One item of `… | xargs -I{}` when the pipe's text is unknown: a path under the
+    root `find` searches, or any name at all (a glob that matches everything)."""
+    upstream = command.upstream if command is not None else None
+    if upstream is not None and upstream.program == "find":
+        roots = [w for w in upstream.argv[1:] if not w.startswith(("-", "(", "!"))][:1]
+        if roots:
+            return roots[0].rstrip("/") + "/<matches>"
+    if upstream is not None and upstream.program in ("ls", "echo", "printf", "cat", "grep",
+                                                      "awk", "cut", "sed", "sort", "head",
+                                                      "tail", "xargs", "tr"):
+        return "*"
+    return "$ARGUMENTS_FROM_A_PIPE"
 
 
 def _piped_paths(command: SimpleCommand | None, argv: list[str]) -> list[str]:

@@ -76,6 +76,8 @@ def judge_write(target: str, verdict: Verdict, ctx: Context, how: str = "writes 
                          block=True, reversible=False, root=True)
     elif any(c.startswith(("/proc/sysrq-trigger", "/sys/power/", "/proc/sys/kernel/panic",
                            "/sys/firmware/efi/efivars"))
+             or (c.startswith(("/sys/block/", "/sys/bus/", "/sys/devices/", "/sys/class/"))
+                 and c.endswith(("/delete", "/remove")))
              for c in candidates(target)):
         verdict.raise_to(RiskLevel.CRITICAL, f"{how} {target} (crashes or halts the kernel)",
                          block=True, reversible=False, root=True)
@@ -287,7 +289,7 @@ def _tee(argv: list[str], verdict: Verdict, ctx: Context) -> None:
 
 def _output_option(argv: list[str], verdict: Verdict, ctx: Context) -> None:
     """Programs whose output file is an option (`sort -o FILE`, `curl -o FILE`, …)."""
-    names = {"-o", "--output", "-O", "--output-document", "--out", "-out"}
+    names = {"-o", "--output", "--output-document", "--out", "-out"}
     for i, arg in enumerate(argv[1:], start=1):
         name, eq, value = arg.partition("=")
         if name in names:
@@ -296,7 +298,55 @@ def _output_option(argv: list[str], verdict: Verdict, ctx: Context) -> None:
                 judge_write(target, verdict, ctx)
 
 
+_COMPRESSORS = {"gzip": ".gz", "gunzip": "", "bzip2": ".bz2", "bunzip2": "", "xz": ".xz",
+                "unxz": "", "lzma": ".lzma", "lz4": ".lz4", "compress": ".Z", "uncompress": "",
+                "zstd": ".zst", "unzstd": "", "pigz": ".gz", "pbzip2": ".bz2",
+                "dos2unix": "", "unix2dos": ""}
+
+
+def _replaces(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    """Compressors and converters that replace the files they are given."""
+    program, fl = argv[0].rsplit("/", 1)[-1], flags(argv)
+    if fl & {"-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test", "-h",
+             "--help", "-V", "--version"}:
+        return
+    keeps = bool(fl & {"-k", "--keep"}) or (program in ("zstd", "lz4") and "--rm" not in fl)
+    suffix = _COMPRESSORS.get(program, "")
+    for op in operands(argv):
+        if keeps:
+            judge_write(op + suffix, verdict, ctx, f"{program} writes")
+        else:
+            judge_write(op, verdict, ctx, f"{program} replaces")
+
+
+def _second_operand(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    """`uniq IN OUT`, `xxd IN OUT`, `cmp`-like tools whose second operand is written."""
+    ops = operands(argv)
+    if len(ops) >= 2:
+        judge_write(ops[1], verdict, ctx, f"{argv[0]} writes")
+
+
+def _patch(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    """`patch FILE < diff` changes FILE; without one, the files named in the diff."""
+    ops = [a for i, a in enumerate(argv[1:], start=1)
+           if not a.startswith("-") and argv[i - 1] not in ("-i", "--input", "-p", "-d",
+                                                            "--directory", "-o", "--output",
+                                                            "-r", "-B", "-z")]
+    out = next((argv[i + 1] for i, a in enumerate(argv[:-1]) if a in ("-o", "--output")), None)
+    for target in ([out] if out else ops[:1]) or ["<files named in the patch>"]:
+        judge_write(target, verdict, ctx, "patch changes")
+
+
+def _ed(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    for target in operands(argv)[:1]:
+        judge_write(target, verdict, ctx, f"{argv[0]} edits")
+
+
 FILE_HANDLERS = {
+    **{name: _replaces for name in _COMPRESSORS}, "uniq": _second_operand,
+    "xxd": _second_operand, "patch": _patch, "ed": _ed, "sort": _output_option,
+    "iconv": _output_option, "shuf": _output_option, "openssl": _output_option,
+    "pandoc": _output_option,
     "rm": _rm, "rmdir": _rm, "unlink": _rm, "srm": _rm, "dd": _dd, "shred": _shred,
     "wipe": _shred, "chmod": _chmod_chown, "chown": _chmod_chown, "chgrp": _chmod_chown,
     "chattr": _chmod_chown, "setfacl": _chmod_chown, "mv": _mv_cp, "cp": _mv_cp,
