@@ -107,11 +107,16 @@ def carried(argv: list[str], env: dict[str, str] | None = None) -> Carried | Non
         return _tar(argv)
     if program == "rsync":
         return _rsync(argv)
-    if program in ("less", "more", "most") and ("LESSOPEN" in env or "LESSCLOSE" in env):
+    if program in ("less", "more", "most"):
         out = Carried()
         out.scripts += [(f"{program} LESSOPEN", env[k].lstrip("|"))
                         for k in ("LESSOPEN", "LESSCLOSE") if k in env]
+        for arg in argv[1:]:  # less '+!CMD' runs CMD as soon as it starts
+            if arg.startswith("+") and "!" in arg:
+                out.scripts.append((f"{program} +!", arg.split("!", 1)[1]))
         return out
+    if program in ("fd", "fdfind"):
+        return _fd(argv)
     if program in ("vim", "vi", "nvim", "ex", "view", "vimdiff", "rvim"):
         return _vim(argv)
     if program == "gdb":
@@ -119,6 +124,21 @@ def carried(argv: list[str], env: dict[str, str] | None = None) -> Carried | Non
     if program in INTERPRETERS or _versioned_python(program):
         return interpreter(argv)
     return None
+
+
+def _fd(argv: list[str]) -> Carried:
+    """`fd PATTERN -x CMD` / `-X CMD`: CMD runs on every match, like find -exec."""
+    out = Carried()
+    for i, arg in enumerate(argv):
+        if arg in ("-x", "--exec", "-X", "--exec-batch") and i + 1 < len(argv):
+            command = []
+            for word in argv[i + 1:]:
+                if word == ";":
+                    break
+                command.append(word)
+            if command:
+                out.argvs.append(("fd --exec", [w.replace("{}", "<match>") for w in command]))
+    return out
 
 
 def _vim(argv: list[str]) -> Carried:

@@ -29,7 +29,7 @@ PURE = frozenset({
     "xzcat", "zstdcat", "nl", "fold", "fmt", "expand", "unexpand", "paste", "join", "rev",
     "tac", "base64", "base32", "expr", "factor", "numfmt", "tty", "users", "arch", "env",
     "blkid", "lsattr", "getfacl", "getcap", "namei", "tree", "look", "cal", "ncal", "bc",
-    "dc", "xmllint", "yamllint", "whereis", "dpkg-deb", "apt-cache",
+    "xmllint", "yamllint", "whereis", "dpkg-deb", "apt-cache",
     "apt-config", "rpm", "systemd-cgls", "systemd-cgtop", "systemd-detect-virt",
     "systemd-escape", "systemd-path", "htop", "top", "iotop",
     "iftop", "nethogs", "sensors", "smartctl", "dmidecode", "hwinfo",
@@ -38,7 +38,7 @@ PURE = frozenset({
     "ldd", "nm", "objdump",
     "readelf", "size", "iconv", "sha", "col", "colrm", "pager",
     "vdir", "dir", "exa", "eza", "bat", "batcat", "fd", "fdfind", "ncdu", "duf", "dust",
-    "ioping", "findfs", "mountpoint", "iw", "iwconfig", "arp", "route", "ethtool", "nstat",
+    "ioping", "findfs", "mountpoint", "arp", "route", "ethtool", "nstat",
     "tcpdump", "ss", "resolvectl", "networkctl", "loginctl", "journalctl",
     "timedatectl", "hostnamectl", "localectl", "sort", "uniq", "xxd", "tee", "date",
     "hostname", "dmesg", "yq", "kill", "wipefs", "fdisk", "sfdisk", "parted", "dd",
@@ -409,7 +409,45 @@ def _7z(args: list[str]) -> bool:
     return bool(_operands(args)) and _operands(args)[0] in ("l", "t", "i", "h")
 
 
+def _route(args: list[str]) -> bool:
+    return not set(_operands(args)) & {"add", "del", "delete", "flush", "change"}
+
+
+_ETHTOOL_READ = {"-i", "--driver", "-k", "--show-features", "--show-offload", "-S",
+                 "--statistics", "-a", "--show-pause", "-g", "--show-ring", "-c",
+                 "--show-coalesce", "-l", "--show-channels", "-m", "--dump-module-eeprom",
+                 "--module-info", "-T", "--show-time-stamping", "-P", "--show-permaddr",
+                 "--show-eee", "--show-fec", "-h", "--help", "--version", "-d", "--register-dump",
+                 "-e", "--eeprom-dump"}
+
+
+def _ethtool(args: list[str]) -> bool:
+    flags = {a for a in args if a.startswith("-")}
+    return flags <= _ETHTOOL_READ
+
+
+def _resolvectl(args: list[str]) -> bool:
+    ops = _operands(args)
+    if not ops or ops[0] in ("status", "query", "statistics", "show-cache", "show-server-state",
+                             "monitor", "service", "openpgp", "tlsa"):
+        return True
+    return ops[0] in ("dns", "domain", "llmnr", "mdns", "dnssec", "dnsovertls") and len(ops) <= 2
+
+
+def _dpkg_deb(args: list[str]) -> bool:
+    return bool(_flags(args) & {"-c", "--contents", "-I", "--info", "-f", "--field", "-W",
+                                "--show"}) and not _flags(args) & {"-b", "--build", "-x",
+                                                                    "--extract", "-X",
+                                                                    "--vextract", "-R",
+                                                                    "--raw-extract"}
+
+
 RULES: dict[str, Callable[[list[str]], bool]] = {
+    "file": _none_of("-C", "--compile"), "lastlog": _none_of("-C", "--clear", "-S", "--set"),
+    "sar": _none_of("-o"), "tree": _none_of("-o"), "xmllint": _none_of("--output", "-o"),
+    "dpkg-deb": _dpkg_deb, "dmidecode": _none_of("--dump-bin"),
+    "arp": _none_of("-d", "--delete", "-s", "--set", "-f", "--file"), "route": _route,
+    "ethtool": _ethtool, "ioping": _none_of("-W", "-WW", "-WWW"),
     "unzip": _unzip, "7z": _7z, "read": lambda a: True,
     "hdparm": _hdparm, "badblocks": _badblocks, "nvme": _nvme, "sgdisk": _gdisk,
     "gdisk": _gdisk, "tune2fs": _tune2fs, "losetup": _losetup, "dmsetup": _dmsetup,
@@ -425,7 +463,7 @@ RULES: dict[str, Callable[[list[str]], bool]] = {
                                                            "list-keymaps", ""}),
     "loginctl": _ctl({"list-sessions", "list-users", "list-seats", "show-session",
                       "show-user", "session-status", "user-status", "seat-status", ""}),
-    "resolvectl": _ctl({"status", "query", "statistics", "dns", "domain", ""}),
+    "resolvectl": _resolvectl,
     "networkctl": _ctl({"status", "list", "lldp", ""}),
     "apt": _apt, "apt-get": _query_verbs({"check", "changelog", "--version"}),
     "dpkg": _dpkg, "rpm": _rpm, "snap": _snap, "flatpak": _query_verbs({"list", "info",
