@@ -329,12 +329,13 @@ def _xargs(program: str, args: list[str]) -> Launch:
                                                  "--process-slot-var"})
     replace = opts.get("-I") or opts.get("--replace") or (
         "{}" if "-i" in opts else None)
-    launch = Launch("xargs", argv=rest or ["echo"], args_from_stdin=True, replace=replace)
+    command = rest or ["echo"]
+    launch = Launch("xargs", argv=command, args_from_stdin=True, replace=replace)
     if "-a" in opts or "--arg-file" in opts:
         launch.args_from_stdin = False
         unknown = "$ARGUMENTS_FROM_A_FILE"
-        launch.argv = ([a.replace(replace, unknown) for a in launch.argv] if replace
-                       else [*launch.argv, unknown])
+        launch.argv = ([a.replace(replace, unknown) for a in command] if replace
+                       else [*command, unknown])
     return launch
 
 
@@ -477,10 +478,10 @@ def _docker(program: str, args: list[str]) -> Launch | None:
             mounts[dst.split(":")[0].rstrip("/") or "/"] = src
         elif name == "--mount":
             parts = dict(p.partition("=")[::2] for p in value.split(","))
-            src = parts.get("source") or parts.get("src")
-            dst = parts.get("target") or parts.get("destination") or parts.get("dst")
-            if src and dst:
-                mounts[dst.rstrip("/") or "/"] = src
+            source = parts.get("source") or parts.get("src")
+            target = parts.get("target") or parts.get("destination") or parts.get("dst")
+            if source and target:
+                mounts[target.rstrip("/") or "/"] = source
         elif name == "--entrypoint":
             entrypoint = value
         takes = name in _DOCKER_VALUE and not eq and not (

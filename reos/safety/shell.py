@@ -17,17 +17,27 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
-MAX_DEPTH = 6
-MAX_COMMANDS = 20000  # simple commands in one script; 64 KB holds at most ~16000
-SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "ash", "rbash", "tcsh", "csh",
-          "busybox-sh", "yash", "posh"}
-DOWNLOADERS = {"curl", "wget", "fetch", "aria2c", "lynx", "links", "w3m", "nc", "ncat",
-               "netcat", "socat", "scp", "sftp", "tftp", "ftp", "rsync", "http", "https",
-               "xh", "curlie", "s3cmd", "gsutil", "aws"}
+from reos.safety.expand import expand_word
+from reos.safety.streams import output_of, produced_by, stdin_of
+from reos.safety.syntax import (
+    DOWNLOADERS,
+    MAX_COMMANDS,
+    MAX_DEPTH,
+    SHELLS,
+    Redirect,
+    Script,
+    SimpleCommand,
+    Source,
+    Unparseable,
+)
+
+__all__ = ["DOWNLOADERS", "MAX_COMMANDS", "MAX_DEPTH", "SHELLS", "Redirect", "Script",
+           "SimpleCommand", "Source", "Unparseable", "expand_word", "output_of", "parse",
+           "parse_script", "produced_by", "split_fallback", "split_simple", "stdin_of",
+           "unwrap"]
+
 # wrapper -> options that take a value; kept for `unwrap` (scope and backups use it)
 WRAPPERS: dict[str, set[str]] = {
     "sudo": {"-u", "-g", "-C", "-h", "-p", "-r", "-t", "-U", "-D", "-R", "-T"},
@@ -54,60 +64,8 @@ WRAPPERS: dict[str, set[str]] = {
     "run0": {"-u", "--user"},
 }
 POSITIONAL_FIRST = {"timeout": 1, "chroot": 1, "flock": 1}  # durations, dirs, lock files
-_VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])(?:(:?[-=+?])([^}]*))?\}|"
-                  r"([A-Za-z_][A-Za-z0-9_]*|[0-9@*]))")
-# variables whose value is known well enough to judge a path (`rm -rf /home/$USER`)
-_KNOWN_ENOUGH = {"USER": "user", "LOGNAME": "user", "PWD": ".", "OLDPWD": "..",
-                 "TMPDIR": "/tmp"}
 _QUOTED_HEREDOC = re.compile(r"<<(-?)[ \t]*(['\"]?)\\?([A-Za-z_][A-Za-z0-9_]*)\2")
-_ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.)*)'")
 
-
-class Unparseable(ValueError):
-    """The command line uses syntax that cannot be read reliably."""
-
-
-@dataclass
-class Redirect:
-    op: str  # > >> < 2> &> <<< << ...
-    target: str
-
-
-@dataclass
-class Source:
-    """What a command reads on stdin, or what a `$(…)` yields."""
-
-    text: str | None = None  # the literal text, when it can be known
-    network: bool = False  # it comes (directly or after filters) from the network
-    what: str = ""  # a short description when the text is unknown
-
-
-@dataclass
-class SimpleCommand:
-    argv: list[str]  # expanded words, program first (path kept; the judge strips it)
-    redirects: list[Redirect] = field(default_factory=list)
-    escalated: bool = False  # reached through sudo/doas/su/runuser
-    piped_from: list[str] = field(default_factory=list)  # programs earlier in the pipeline
-    via: str = ""  # "sh -c", "$(...)", "<(...)" when nested
-    fed_by_download: bool = False  # stdin or a process substitution comes from the network
-    piped_args: list[str] = field(default_factory=list)  # words of earlier pipeline commands
-    stdin_text: str | None = None  # a here-string or here-document
-    upstream: SimpleCommand | None = None  # the command piped into this one
-    procsubs: dict[str, list[SimpleCommand]] = field(default_factory=dict)  # word -> inside
-    dynamic_network: bool = False  # a word was computed from a download
-    env: dict[str, str] = field(default_factory=dict)  # NAME=value prefixes
-    background: bool = False
-    depth: int = 0
-
-    @property
-    def program(self) -> str:
-        return self.argv[0].rsplit("/", 1)[-1] if self.argv else ""
-
-
-@dataclass
-class Script:
-    commands: list[SimpleCommand] = field(default_factory=list)
-    fork_bombs: list[str] = field(default_factory=list)  # self-spawning functions
 
 
 def unwrap(argv: list[str]) -> tuple[list[str], bool]:
@@ -373,213 +331,6 @@ class _Walker:
         words = expand_word(raw, self.env, fallback=getattr(target, "word", raw))
         value = " ".join(words) if words else raw
         return Redirect(op, value), (value if op == "<<<" else None), network
-
-
-# -- expansion -----------------------------------------------------------------------------
-
-def expand_word(raw: str, env: dict[str, str], fallback: str = "") -> list[str]:
-    """One raw word → the words a shell would make of it (as far as statically known)."""
-    from reos.safety.paths import expand_braces
-
-    if "$" in raw:
-        raw = _substitute_vars(raw, env)
-    pieces = expand_braces(raw) if "{" in raw and not set("'\"") & set(raw) else [raw]
-    out: list[str] = []
-    for piece in pieces:
-        try:
-            out.extend(shlex.split(piece, posix=True))
-        except ValueError:
-            out.append(fallback or piece)
-    return out
-
-
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b",
-            "f": "\f", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
-
-
-def _decode_ansi(body: str) -> str:
-    """Backslash escapes as bash's $'…' and printf's format decode them (one pass)."""
-    if "\\" not in body:
-        return body
-    out: list[str] = []
-    i, n = 0, len(body)
-    while i < n:
-        ch = body[i]
-        if ch != "\\" or i + 1 >= n:
-            out.append(ch)
-            i += 1
-            continue
-        nxt = body[i + 1]
-        if nxt in _ESCAPES:
-            out.append(_ESCAPES[nxt])
-            i += 2
-        elif nxt in "xuU":
-            width = {"x": 2, "u": 4, "U": 8}[nxt]
-            digits = ""
-            j = i + 2
-            while j < n and len(digits) < width and body[j] in "0123456789abcdefABCDEF":
-                digits += body[j]
-                j += 1
-            out.append(chr(int(digits, 16)) if digits and int(digits, 16) < 0x110000
-                       else body[i:j])
-            i = j
-        elif nxt in "01234567":
-            j = i + 1
-            digits = ""
-            while j < n and len(digits) < 3 and body[j] in "01234567":
-                digits += body[j]
-                j += 1
-            out.append(chr(int(digits, 8)))
-            i = j
-        else:
-            out.append(body[i:i + 2])
-            i += 2
-    return "".join(out)
-
-
-def _substitute_vars(raw: str, env: dict[str, str]) -> str:
-    """`$NAME`/`${NAME}` → the literal value assigned earlier; not inside single quotes."""
-    out: list[str] = []
-    i, single, double, n = 0, False, False, len(raw)
-    while i < n:
-        ch = raw[i]
-        if ch == "'" and not double:
-            single = not single
-        elif ch == '"' and not single:
-            double = not double
-        elif ch == "\\" and not single and i + 1 < n:
-            # shlex keeps the backslash of \$ and \` inside double quotes; bash does not
-            out.append(raw[i + 1] if double and raw[i + 1] in "$`" else raw[i:i + 2])
-            i += 2
-            continue
-        elif ch == "$" and not single and not double and raw.startswith("$'", i):
-            m = _ANSI_C.match(raw, i)  # $'\x72m': bash decodes the escapes
-            if m:
-                out.append(shlex.quote(_decode_ansi(m.group(1))))
-                i = m.end()
-                continue
-        elif ch == "$" and not single:
-            m = _VAR.match(raw, i)
-            if m:
-                name = m.group(1) or m.group(4)
-                op, default = m.group(2), m.group(3)
-                if name == "IFS":
-                    out.append(" ")  # an unquoted ${IFS} splits words
-                elif name == "HOME":  # ${HOME:?}, ${HOME:-…}: still the home directory
-                    out.append("$HOME")
-                elif name in _KNOWN_ENOUGH and name not in env:
-                    out.append(_KNOWN_ENOUGH[name])
-                elif name in env:
-                    value = env[name]
-                    if not double and env.get("IFS"):  # IFS=, makes commas split words
-                        value = "".join(" " if c in env["IFS"] else c for c in value)
-                    out.append(_literal(value, double))
-                elif op in (":-", "-", ":=", "=") and default is not None:
-                    out.append(_literal(default, double))
-                else:
-                    out.append(m.group(0))
-                i = m.end()
-                continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
-
-
-def _literal(value: str, double: bool) -> str:
-    """A variable's value as literal text for shlex: its quotes are data, not syntax
-    (unquoted it is still split on whitespace, as bash splits it)."""
-    if double:
-        return value.replace("\\", "\\\\").replace('"', '\\"')
-    return "".join("\\" + c if c in "\\'\"" else c for c in value)
-
-
-# -- what a pipeline prints ----------------------------------------------------------------
-
-def produced_by(commands: list[SimpleCommand]) -> Source:
-    """The text the last command of a `$(…)` or pipeline prints, if statically known."""
-    if not commands:
-        return Source("")
-    return output_of(commands[-1])
-
-
-def stdin_of(command: SimpleCommand) -> Source | None:
-    """What arrives on the command's stdin: a here-string, a file, a pipe, or nothing."""
-    if command.stdin_text is not None:
-        return Source(command.stdin_text, network=command.dynamic_network)
-    for redirect in command.redirects:
-        if redirect.op == "<":
-            target = redirect.target
-            if target.startswith("/dev/tcp/") or target.startswith("/dev/udp/"):
-                return Source(None, network=True, what="a network connection")
-            return Source(None, what=f"the file {target}")
-    if command.upstream is not None:
-        return output_of(command.upstream)
-    return None
-
-
-def output_of(command: SimpleCommand) -> Source:
-    program, args = command.program, command.argv[1:]
-    source = stdin_of(command)
-    network = command.fed_by_download or (source is not None and source.network)
-    if program in DOWNLOADERS:
-        return Source(None, network=True, what="a download")
-    if network:
-        return Source(None, network=True, what="a download")
-    if program == "echo":
-        flags = set()
-        while args and re.fullmatch(r"-[neE]+", args[0]):
-            flags.update(args[0][1:])
-            args = args[1:]
-        text = " ".join(args)
-        return Source(_decode_ansi(text) if "e" in flags else text)
-    if program == "printf" and args:
-        if args[0] == "-v":  # printf -v VAR: prints nothing
-            return Source("")
-        return Source(_printf(args[0], args[1:]))
-    if program == "cat" and not args and source is not None:
-        return source
-    if program in ("base64", "base32") and set(args) & {"-d", "--decode", "-D"}:
-        if source is not None and source.text is not None:
-            import base64
-            import binascii
-
-            try:
-                data = (base64.b64decode(source.text.strip() + "==", validate=False)
-                        if program == "base64" else base64.b32decode(source.text.strip()))
-                return Source(data.decode("utf-8", "replace"))
-            except (binascii.Error, ValueError):
-                pass
-        return Source(None, what="decoded text")
-    if program == "rev" and not args and source is not None and source.text is not None:
-        return Source("\n".join(line[::-1] for line in source.text.split("\n")))
-    if program == "xxd" and "-r" in args and source is not None and source.text is not None:
-        try:
-            return Source(bytes.fromhex("".join(source.text.split())).decode("utf-8", "replace"))
-        except ValueError:
-            pass
-    if program in ("cat", "head", "tail", "tee") and args:
-        return Source(None, what=f"the file {args[-1]}")
-    return Source(None, what=f"the output of {program}")
-
-
-_CONVERSION = re.compile(r"%[-+ #0-9.]*[sbdiqxXouc]")
-
-
-def _printf(fmt: str, args: list[str]) -> str:
-    """printf's output: the format is reused until the arguments run out."""
-    fmt = _decode_ansi(fmt.replace("%%", "\x00"))
-    count = len(_CONVERSION.findall(fmt))
-    chunks: list[str] = []
-    groups = [args[i:i + count] for i in range(0, len(args), count)] if count else [[]]
-    for group in groups[:1024] or [[]]:
-        values = iter(group)
-
-        def fill(m: re.Match[str], values: Iterator[str] = values) -> str:
-            value = next(values, "")
-            return _decode_ansi(value) if m.group(0).endswith("b") else value
-
-        chunks.append(_CONVERSION.sub(fill, fmt))
-    return "".join(chunks).replace("\x00", "%")
 
 
 def split_simple(text: str) -> list[list[str]]:

@@ -1,0 +1,402 @@
+"""The judge: walks a command line's simple commands and the payloads they carry.
+
+Every simple command is judged by what it can do: launchers are opened and their
+payload judged recursively (as root, remotely, in a container), text fed to a shell is
+judged when known and treated as unknown code when not, carried code is judged through
+`judge_code`, and state that spans commands (downloads, written files, `cd`) through
+`judge_memory`. Bounded: MAX_DEPTH levels of payload, MAX_STEPS simple commands; past
+either it fails closed. Not responsible for the entry points or the final verdict
+(`risk`), nor for running anything.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import replace
+
+from reos.model import RiskLevel
+from reos.safety.judge_code import CodeJudge
+from reos.safety.judge_memory import Memory
+from reos.safety.launchers import Launch, open_launcher
+from reos.safety.locate import (
+    host_paths,
+    join_path,
+    piped_item,
+    piped_paths,
+    rebase,
+    relative,
+    same_file,
+)
+from reos.safety.paths import dynamic
+from reos.safety.payloads import INTERPRETERS, Carried, carried, judge_code
+from reos.safety.readonly import PURE, is_read_only
+from reos.safety.rules import FILE_HANDLERS, Context, judge_write
+from reos.safety.rules_system import handler_for
+from reos.safety.shell import parse_script, split_fallback
+from reos.safety.signs import NETCATS, SHELL_OR_CODE, fork_bomb_text, netcat_exec, requested_exactly
+from reos.safety.streams import output_of, produced_by, stdin_of
+from reos.safety.syntax import (
+    DOWNLOADERS,
+    SHELLS,
+    Redirect,
+    Script,
+    SimpleCommand,
+    Source,
+    Unparseable,
+)
+from reos.safety.verdict import Verdict
+
+MAX_DEPTH = 8  # payload inside payload inside …
+MAX_STEPS = 20000  # simple commands judged for one verdict
+BASHLEX_LIMIT = 8 * 1024  # characters; larger scripts go to tree-sitter (milliseconds)
+_WRITE_OPS = {">", ">>", ">|", "&>", "&>>", "<>", ">&"}
+_CODE_ENV = ("LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "BASH_ENV", "ENV", "PROMPT_COMMAND",
+             "PYTHONSTARTUP", "PERL5OPT", "RUBYOPT", "NODE_OPTIONS", "PYTHONPATH", "PERL5LIB",
+             "GCONV_PATH", "SHELLOPTS", "PS4", "BASH_FUNC_")
+_FETCHERS = DOWNLOADERS - {"rsync", "scp", "sftp", "nc", "ncat", "netcat", "socat", "aws",
+                           "gsutil", "s3cmd"}
+
+
+class Judge(Memory, CodeJudge):
+    def __init__(self, verdict: Verdict) -> None:
+        self.verdict = verdict
+        self.read_only = True
+        self.steps = 0
+        self.downloaded: set[str] = set()  # files this script downloads (then maybe runs)
+        self.shell_copies: set[str] = set()  # copies of shells and interpreters it makes
+        self.written: dict[str, str] = {}  # files it writes, with their known content
+        self.cwd: str | None = None  # the directory `cd` moved to (None: where reos runs)
+
+    def mutates(self) -> None:
+        self.read_only = False
+
+    # -- scripts -----------------------------------------------------------------------
+
+    def script(self, text: str, ctx: Context, depth: int, env: dict[str, str] | None = None,
+               only_if_high: bool = False) -> None:
+        if only_if_high:  # a guess (string literals of code): count it only if it is bad
+            probe = Judge(Verdict(command=text))
+            probe.steps = self.steps
+            probe.script(text, ctx, depth, env)
+            self.steps = probe.steps
+            if probe.verdict.risk >= RiskLevel.HIGH:
+                self._merge(probe.verdict)
+            return
+        if depth > MAX_DEPTH:
+            self._too_deep(text, ctx)
+            return
+        try:
+            if len(text) > BASHLEX_LIMIT:  # bashlex takes seconds on large scripts
+                raise Unparseable("too long for the first parser")
+            parsed = parse_script(text, env=env)
+        except Unparseable as exc:
+            second = _second_reading(text, env)
+            if second is None or second[1]:
+                self.verdict.raise_to(RiskLevel.HIGH, f"cannot be parsed reliably ({exc}); "
+                                      "treated as dangerous")
+                self.mutates()
+                self._fallback(text, ctx, depth)
+            if second is None:
+                return
+            if not second[1]:  # the real grammar read it cleanly: judged as read, no alarm
+                self.verdict.raise_to(RiskLevel.SAFE, f"cannot be parsed by bashlex ({exc}); "
+                                      "read with tree-sitter-bash instead")
+            parsed = second[0]
+        for name in parsed.fork_bombs:
+            self.verdict.raise_to(RiskLevel.CRITICAL, f"fork bomb (the function {name} "
+                                  "spawns copies of itself)", block=True)
+        for command in parsed.commands:
+            self.command(command, ctx, depth)
+
+    def _merge(self, other: Verdict) -> None:
+        for reason in other.reasons:
+            self.verdict.raise_to(other.risk, reason, block=other.blocked,
+                                  reversible=other.reversible, root=other.needs_root)
+
+    def _too_deep(self, text: str, ctx: Context) -> None:
+        self.verdict.raise_to(RiskLevel.HIGH, "nested too deeply to judge; treated as "
+                              "dangerous")
+        self.mutates()
+        self._fallback(text, ctx, MAX_DEPTH + 1)
+
+    def _fallback(self, text: str, ctx: Context, depth: int) -> None:
+        """After a parse failure: still catch what a plain split shows to be destructive."""
+        if fork_bomb_text(text):
+            self.verdict.raise_to(RiskLevel.CRITICAL, "fork bomb", block=True)
+        for argv, redirects in split_fallback(text)[:500]:
+            for redirect in redirects:
+                self.redirect(redirect, ctx)
+            if argv:
+                self.argv(argv, ctx, min(depth, MAX_DEPTH), None, {}, {},
+                          shallow=depth > MAX_DEPTH)
+
+    # -- one simple command ------------------------------------------------------------
+
+    def command(self, command: SimpleCommand, ctx: Context, depth: int) -> None:
+        for redirect in command.redirects:
+            self.redirect(redirect, ctx)
+            if redirect.op in (">", ">>", ">|", "&>", "&>>") and command.argv:
+                content = output_of(command)
+                self._written_code(redirect.target, content, ctx, depth)
+                self._remember_written(redirect.target, content, redirect.op == ">>")
+        if not command.argv:
+            return
+        if command.dynamic_network:
+            ctx = replace(ctx, network=True)
+        self.argv(command.argv, ctx, depth, command, command.env, command.procsubs)
+
+    def redirect(self, redirect: Redirect, ctx: Context) -> None:
+        if redirect.op not in _WRITE_OPS:
+            return
+        target = redirect.target
+        if target.isdigit() or target.startswith("&") or target == "-":
+            return
+        if self.cwd is not None and relative(target):
+            target = join_path(self.cwd, target)
+        if target not in ("/dev/null",):
+            self.mutates()
+        judge_write(target, self.verdict, ctx, "writes to")
+
+    def argv(self, argv: list[str], ctx: Context, depth: int, command: SimpleCommand | None,
+             env: dict[str, str], procsubs: dict[str, list[SimpleCommand]],
+             shallow: bool = False) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            if self.steps == MAX_STEPS + 1:
+                self.verdict.raise_to(RiskLevel.HIGH, "too many commands to judge; treated "
+                                      "as dangerous")
+            self.mutates()
+            return
+        if not argv:
+            return
+        stdin = stdin_of(command) if command is not None else None
+        word = argv[0]
+        if dynamic(word):
+            self._unknown(ctx, "runs a program chosen at run time")
+            return
+        if self.downloaded and same_file(word) in self.downloaded:
+            self.payload(Source(None, network=True), ctx, depth, word, shell=True)
+            return
+        if same_file(word) in self.written:  # a script this same command line wrote
+            self.mutates()
+            self.script(self.written[same_file(word)], ctx, depth + 1)
+            return
+        program = word.rsplit("/", 1)[-1]
+        argv = [program, *argv[1:]]
+        if program in ("cd", "pushd", "popd", "chdir"):
+            self._cd(argv)
+            return
+        if self.cwd is not None:
+            argv = rebase(argv, self.cwd)
+        if command is not None and program in SHELL_OR_CODE and any(
+                r.target.startswith(("/dev/tcp/", "/dev/udp/")) for r in command.redirects):
+            self.verdict.raise_to(RiskLevel.CRITICAL, f"connects {program} to another machine "
+                                  "(a reverse shell)", block=True)
+        if program in NETCATS and netcat_exec(argv):
+            self.verdict.raise_to(RiskLevel.CRITICAL, f"{program} hands a shell or program to "
+                                  "the network", block=True)
+        self._environment(env, ctx, depth)
+        launch = open_launcher(argv) if not shallow or program in SHELLS else None
+        if launch is not None:
+            self.launch(launch, argv, ctx, depth, command, stdin, env, procsubs)
+            return
+        if program in INTERPRETERS or program.startswith(("python3.", "python2.")):
+            self.interpreter(argv, ctx, depth, stdin, procsubs)
+            return
+        found = carried(argv, env)
+        if found is not None:
+            self.carried(found, argv, ctx, depth)
+            if found.runs_input:
+                self._runs_input(program, argv, stdin, ctx, depth)
+        handler = FILE_HANDLERS.get(program) or handler_for(program)
+        if handler is not None:
+            handler(argv, self.verdict, ctx)
+        if stdin is not None and program in ("tee", "crontab", "dd", "cp", "install"):
+            self._stdin_lands(program, argv, stdin, ctx, depth)
+        if program == "chmod" and self.shell_copies:
+            self._setuid_copy(argv)
+        if program in ("cp", "install", "ln", "rsync") and len(argv) > 2:
+            self._remember_copies(argv)
+        elif program in _FETCHERS:
+            self._download(argv, ctx)
+        if found is not None and not found.read_only:
+            self.mutates()
+        if not is_read_only(argv):
+            self.mutates()
+            if handler is None and found is None and program not in PURE and \
+                    program not in _FETCHERS:
+                self.verdict.raise_to(RiskLevel.MEDIUM,
+                                      f"{program} is not a command reos knows to be safe")
+
+    def _runs_input(self, program: str, argv: list[str], stdin: Source | None, ctx: Context,
+                    depth: int) -> None:
+        """awk '{system($0)}', sed 's/…/…/e': the text they read is run as commands."""
+        files = [a for a in argv[2:] if not a.startswith("-")]
+        if stdin is not None and not files:
+            self.payload(stdin, ctx, depth, program, shell=True)
+        else:
+            self._unknown(ctx, f"{program} runs the text it reads as commands")
+
+    def _unknown(self, ctx: Context, what: str) -> None:
+        self.mutates()
+        if ctx.root or ctx.network:
+            self.verdict.raise_to(RiskLevel.CRITICAL, f"{what}, which cannot be known before "
+                                  "it runs" + (" (as root)" if ctx.root else
+                                               " (from the network)"), block=True)
+        else:
+            self.verdict.raise_to(RiskLevel.HIGH, f"{what}, which cannot be known before it "
+                                  "runs")
+
+    def _environment(self, env: dict[str, str], ctx: Context, depth: int) -> None:
+        for name, value in env.items():
+            if name.startswith(_CODE_ENV):
+                self.mutates()
+                self.verdict.raise_to(RiskLevel.HIGH, f"{name} makes the program load or run "
+                                      "other code")
+                if name in ("BASH_ENV", "ENV", "PROMPT_COMMAND") and value:
+                    self.script(value, ctx, depth + 1)
+
+    def _download(self, argv: list[str], ctx: Context) -> None:
+        if is_read_only(argv):
+            return
+        self.verdict.raise_to(RiskLevel.LOW, "downloads from the network")
+        named = False
+        for i, arg in enumerate(argv[1:], start=1):
+            name, eq, value = arg.partition("=")
+            if name in ("-o", "--output", "-O", "--output-document", "-P",
+                        "--directory-prefix"):
+                target = value if eq else (argv[i + 1] if i + 1 < len(argv) else "")
+                if target and target != "-" and not (argv[0] == "curl" and name == "-O"):
+                    named = True
+                    judge_write(target, self.verdict, ctx, "downloads over")
+                    self.downloaded.add(same_file(target))
+        if not named:  # wget URL, curl -O URL: saved under the URL's last name
+            for arg in argv[1:]:
+                if "://" in arg:
+                    self.downloaded.add(same_file(arg.rstrip("/").rsplit("/", 1)[-1]))
+
+    # -- launchers ---------------------------------------------------------------------
+
+    def launch(self, launch: Launch, argv: list[str], ctx: Context, depth: int,
+               command: SimpleCommand | None, stdin: Source | None, env: dict[str, str],
+               procsubs: dict[str, list[SimpleCommand]]) -> None:
+        if depth + 1 > MAX_DEPTH:
+            self._too_deep(shlex.join(argv), ctx)
+            return
+        inner = replace(ctx, root=ctx.root or launch.escalated,
+                        remote=ctx.remote or launch.remote)
+        if not launch.transparent:
+            self.mutates()
+        merged_env = {**env, **launch.env}
+        saved_cwd = self.cwd
+        if launch.cwd:
+            self.cwd = launch.cwd if not relative(launch.cwd) else join_path(self.cwd or ".",
+                                                                           launch.cwd)
+        try:
+            self._run_launch(launch, inner, depth, command, stdin, merged_env, procsubs)
+        finally:
+            if launch.cwd:
+                self.cwd = saved_cwd
+
+    def _run_launch(self, launch: Launch, inner: Context, depth: int,
+                    command: SimpleCommand | None, stdin: Source | None, merged_env: dict[str, str],
+                    procsubs: dict[str, list[SimpleCommand]]) -> None:
+        if launch.argv is not None:
+            self._launched_argv(launch, inner, depth, command, stdin, merged_env, procsubs)
+        if launch.script is not None:
+            self.script(launch.script, inner, depth + 1, merged_env)
+        for script in launch.scripts:
+            self.script(script, inner, depth + 1, merged_env)
+        if launch.file_runs is not None:
+            self._file_runs(launch, inner, depth, procsubs)
+        if launch.stdin_runs:
+            if stdin is None and not (command is not None and command.fed_by_download):
+                if launch.interactive:
+                    self.mutates()
+                    self.verdict.raise_to(RiskLevel.HIGH if inner.root else RiskLevel.MEDIUM,
+                                          f"opens an interactive {launch.label} session"
+                                          + (" as root" if inner.root else ""))
+            else:
+                source = stdin or Source(None, network=True, what="a download")
+                if command is not None and command.fed_by_download:
+                    source = replace(source, network=True)
+                self.payload(source, inner, depth, launch.label, shell=True)
+
+    def _launched_argv(self, launch: Launch, ctx: Context, depth: int,
+                       command: SimpleCommand | None, stdin: Source | None,
+                       env: dict[str, str], procsubs: dict[str, list[SimpleCommand]]) -> None:
+        argv = list(launch.argv or [])
+        if launch.mounts:
+            argv = [host_paths(a, launch.mounts) for a in argv]
+        if launch.args_from_stdin and argv:
+            if stdin is not None and stdin.text is not None:
+                items = stdin.text.split()[:256]
+                if launch.replace:
+                    argv = [a.replace(launch.replace, items[0] if items else "") for a in argv]
+                else:
+                    argv = argv + items
+            elif stdin is not None and stdin.network:
+                argv = argv + ["$ARGUMENTS_FROM_THE_NETWORK"]
+                ctx = replace(ctx, network=True)
+            elif launch.replace:  # each item: the worst name the pipe can give
+                item = piped_item(command)
+                argv = [a.replace(launch.replace, item) for a in argv]
+            else:
+                argv = argv + piped_paths(command, argv)
+            self.argv(argv, ctx, depth + 1, None, env, procsubs)
+            return
+        inner_command = command
+        self.argv(argv, ctx, depth + 1, inner_command, env, procsubs)
+
+    def _file_runs(self, launch: Launch, ctx: Context, depth: int,
+                   procsubs: dict[str, list[SimpleCommand]]) -> None:
+        path = launch.file_runs or ""
+        if path in procsubs:
+            self.payload(produced_by(procsubs[path]), ctx, depth, launch.label, shell=True)
+            return
+        self.mutates()
+        if self.downloaded and same_file(path) in self.downloaded:
+            self.payload(Source(None, network=True), ctx, depth, launch.label, shell=True)
+        elif same_file(path) in self.written:
+            self.script(self.written[same_file(path)], ctx, depth + 1)
+        elif dynamic(path):
+            self._unknown(ctx, f"{launch.label} runs a script chosen at run time")
+        else:
+            self.verdict.raise_to(RiskLevel.HIGH if ctx.root else RiskLevel.MEDIUM,
+                                  f"runs the script {path}" + (" as root" if ctx.root else ""))
+
+    def payload(self, source: Source, ctx: Context, depth: int, label: str,
+                shell: bool) -> None:
+        """Code that arrives as text (stdin, a process substitution, a decoded string)."""
+        self.mutates()
+        if source.network:
+            if ctx.requested is not None and requested_exactly(ctx.requested, self.verdict.command):
+                self.verdict.raise_to(RiskLevel.HIGH, "runs a downloaded script (you asked "
+                                      "for it)")
+            else:
+                self.verdict.raise_to(RiskLevel.CRITICAL, f"pipes a download straight into "
+                                      f"{'a shell' if shell else label}", block=True)
+            return
+        if source.text is not None:
+            if shell:
+                self.script(source.text, ctx, depth + 1)
+            else:
+                found = Carried()
+                judge_code(source.text, label, found)
+                self.carried(found, [label], ctx, depth)
+            return
+        self._unknown(ctx, f"{label} runs {source.what or 'text'}")
+
+    # -- interpreters and carried code ---------------------------------------------------
+
+
+def _second_reading(text: str, env: dict[str, str] | None) -> tuple[Script, bool] | None:
+    """tree-sitter-bash's reading (commands, grammar errors), or None without it."""
+    try:
+        from reos.safety.tsparse import parse_tree
+
+        return parse_tree(text, env)
+    except (ImportError, Unparseable):
+        return None
+
+

@@ -1,0 +1,63 @@
+"""Small signs the risk engine reads: a shell handed to the network (reverse shells),
+code that is only a variable, a request that names the command, fork bombs in text
+bashlex could not parse. Each check is one bounded pass over its input.
+
+Not responsible for judging (the risk engine decides what a sign means).
+"""
+
+from __future__ import annotations
+
+from reos.safety.payloads import INTERPRETERS
+from reos.safety.syntax import SHELLS
+
+SHELL_OR_CODE = SHELLS | set(INTERPRETERS) | {"sh", "busybox"}
+NETCATS = {"nc", "ncat", "netcat", "socat", "nc.openbsd", "nc.traditional", "telnet"}
+
+
+def netcat_exec(argv: list[str]) -> bool:
+    """`nc -e /bin/sh`, `ncat --sh-exec`, `socat … EXEC:bash`: a program on a socket."""
+    for arg in argv[1:]:
+        if arg in ("-e", "-c", "--exec", "--sh-exec", "--lua-exec") or arg.startswith(
+                ("--exec=", "--sh-exec=", "--lua-exec=")):
+            return True
+        if argv[0] == "socat" and arg.lower().startswith(("exec:", "system:")):
+            return True
+        if arg.startswith("-") and not arg.startswith("--") and ("e" in arg[1:] or "c" in
+                                                                 arg[1:]) and argv[0] in (
+                "nc", "ncat", "netcat", "nc.traditional"):
+            return True
+    return False
+
+def just_a_variable(word: str) -> bool:
+    body = word.strip()
+    if body.startswith("${") and body.endswith("}"):
+        body = "$" + body[2:-1]
+    return body.startswith("$") and (body[1:].replace("_", "a").isalnum() or body[1:] in
+                                     ("@", "*") or body == "$__UNKNOWN__")
+
+def requested_exactly(requested: str, command: str) -> bool:
+    return " ".join(command.split()) in " ".join(requested.split())
+
+
+def fork_bomb_text(text: str) -> bool:
+    """`name(){ … name|name& … }` in text bashlex could not parse (linear, bounded)."""
+    compact = "".join(text.split())
+    start = 0
+    seen = 0
+    while seen < 2000:
+        at = compact.find("(){", start)
+        if at < 0:
+            return False
+        seen += 1
+        j = at
+        while j > 0 and (compact[j - 1].isalnum() or compact[j - 1] in "_:.-"):
+            j -= 1
+            if at - j > 64:
+                break
+        name = compact[j:at]
+        end = compact.find("}", at)
+        body = compact[at + 3:(end if end >= 0 else at + 4096)][:4096]
+        if name and (body.count(name) >= 2 or (name in body and "&" in body)):
+            return True
+        start = at + 3
+    return False

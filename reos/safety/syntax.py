@@ -1,0 +1,64 @@
+"""The shapes the shell reader produces: simple commands, redirections, stdin sources.
+
+Plain data shared by `shell` (bashlex), `tsparse` (tree-sitter), `streams` and the risk
+engine; decides nothing and parses nothing itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+MAX_DEPTH = 6
+MAX_COMMANDS = 20000  # simple commands in one script; 64 KB holds at most ~16000
+SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "ash", "rbash", "tcsh", "csh",
+          "busybox-sh", "yash", "posh"}
+DOWNLOADERS = {"curl", "wget", "fetch", "aria2c", "lynx", "links", "w3m", "nc", "ncat",
+               "netcat", "socat", "scp", "sftp", "tftp", "ftp", "rsync", "http", "https",
+               "xh", "curlie", "s3cmd", "gsutil", "aws"}
+
+
+class Unparseable(ValueError):
+    """The command line uses syntax that cannot be read reliably."""
+
+
+@dataclass
+class Redirect:
+    op: str  # > >> < 2> &> <<< << ...
+    target: str
+
+
+@dataclass
+class Source:
+    """What a command reads on stdin, or what a `$(…)` yields."""
+
+    text: str | None = None  # the literal text, when it can be known
+    network: bool = False  # it comes (directly or after filters) from the network
+    what: str = ""  # a short description when the text is unknown
+
+
+@dataclass
+class SimpleCommand:
+    argv: list[str]  # expanded words, program first (path kept; the judge strips it)
+    redirects: list[Redirect] = field(default_factory=list)
+    escalated: bool = False  # reached through sudo/doas/su/runuser
+    piped_from: list[str] = field(default_factory=list)  # programs earlier in the pipeline
+    via: str = ""  # "sh -c", "$(...)", "<(...)" when nested
+    fed_by_download: bool = False  # stdin or a process substitution comes from the network
+    piped_args: list[str] = field(default_factory=list)  # words of earlier pipeline commands
+    stdin_text: str | None = None  # a here-string or here-document
+    upstream: SimpleCommand | None = None  # the command piped into this one
+    procsubs: dict[str, list[SimpleCommand]] = field(default_factory=dict)  # word -> inside
+    dynamic_network: bool = False  # a word was computed from a download
+    env: dict[str, str] = field(default_factory=dict)  # NAME=value prefixes
+    background: bool = False
+    depth: int = 0
+
+    @property
+    def program(self) -> str:
+        return self.argv[0].rsplit("/", 1)[-1] if self.argv else ""
+
+
+@dataclass
+class Script:
+    commands: list[SimpleCommand] = field(default_factory=list)
+    fork_bombs: list[str] = field(default_factory=list)  # self-spawning functions
