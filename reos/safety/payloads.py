@@ -91,6 +91,8 @@ def literals(code: str, limit: int = MAX_LITERALS) -> list[str]:
 
 
 def carried(argv: list[str], env: dict[str, str] | None = None) -> Carried | None:
+    from reos.safety import tools  # the other carriers (git, man, tar, …)
+
     program = argv[0].rsplit("/", 1)[-1]
     env = env or {}
     if program in AWKS:
@@ -100,13 +102,13 @@ def carried(argv: list[str], env: dict[str, str] | None = None) -> Carried | Non
     if program == "find":
         return _find(argv)
     if program == "git":
-        return _git(argv, env)
+        return tools.git(argv, env)
     if program == "man":
-        return _man(argv, env)
+        return tools.man(argv, env)
     if program in ("tar", "bsdtar", "gtar"):
-        return _tar(argv)
+        return tools.tar(argv)
     if program == "rsync":
-        return _rsync(argv)
+        return tools.rsync(argv)
     if program in ("less", "more", "most"):
         out = Carried()
         out.scripts += [(f"{program} LESSOPEN", env[k].lstrip("|"))
@@ -116,64 +118,14 @@ def carried(argv: list[str], env: dict[str, str] | None = None) -> Carried | Non
                 out.scripts.append((f"{program} +!", arg.split("!", 1)[1]))
         return out
     if program in ("fd", "fdfind"):
-        return _fd(argv)
+        return tools.fd(argv)
     if program in ("vim", "vi", "nvim", "ex", "view", "vimdiff", "rvim"):
-        return _vim(argv)
+        return tools.vim(argv)
     if program == "gdb":
-        return _gdb(argv)
+        return tools.gdb(argv)
     if program in INTERPRETERS or _versioned_python(program):
         return interpreter(argv)
     return None
-
-
-def _fd(argv: list[str]) -> Carried:
-    """`fd PATTERN -x CMD` / `-X CMD`: CMD runs on every match, like find -exec."""
-    out = Carried()
-    for i, arg in enumerate(argv):
-        if arg in ("-x", "--exec", "-X", "--exec-batch") and i + 1 < len(argv):
-            command = []
-            for word in argv[i + 1:]:
-                if word == ";":
-                    break
-                command.append(word)
-            if command:
-                out.argvs.append(("fd --exec", [w.replace("{}", "<match>") for w in command]))
-    return out
-
-
-def _vim(argv: list[str]) -> Carried:
-    """`vim -c ':!CMD'`, `vim +'!CMD'`, `--cmd`, `:call system("…")`: commands it runs."""
-    out = Carried()
-    commands: list[str] = []
-    for i, arg in enumerate(argv[1:], start=1):
-        if arg in ("-c", "--cmd", "-S") and i + 1 < len(argv):
-            commands.append(argv[i + 1] if arg != "-S" else "")
-            if arg == "-S":
-                out.unknown.append(f"{argv[0]} runs the commands in {argv[i + 1]}")
-        elif arg.startswith("+") and len(arg) > 1:
-            commands.append(arg[1:])
-    for command in commands:
-        text = command.lstrip(": ")
-        if text.startswith(("!", "r !", "r!", "w !", "w!", "silent !", "silent!")):
-            out.scripts.append((f"{argv[0]} !", text.split("!", 1)[1]))
-        elif "system(" in text or "systemlist(" in text or "terminal" in text:
-            judge_code(text, argv[0], out)
-    out.mutates.append(f"{argv[0]} edits files")
-    return out
-
-
-def _gdb(argv: list[str]) -> Carried:
-    out = Carried()
-    for i, arg in enumerate(argv[1:], start=1):
-        if arg in ("-ex", "--ex", "-eval-command", "--eval-command") and i + 1 < len(argv):
-            text = argv[i + 1].strip()
-            if text.startswith(("shell ", "!", "pipe ", "|")):
-                out.scripts.append(("gdb shell", text.lstrip("!|").removeprefix("shell ")
-                                    .removeprefix("pipe ")))
-            elif text.startswith(("python", "py ")):
-                judge_code(text, "gdb", out)
-    out.mutates.append("gdb runs and changes programs")
-    return out
 
 
 def _versioned_python(program: str) -> bool:
@@ -451,206 +403,6 @@ def _applied(command: list[str], root: str) -> list[str]:
     flag = _RECURSIVE_FLAG.get(program)
     if flag and absolute:
         out.insert(1, flag)
-    return out
-
-
-# -- git, man ------------------------------------------------------------------------------
-
-_GIT_CODE_KEYS = ("pager", "editor", "sshcommand", "fsmonitor", "askpass", "hookspath",
-                  "gitproxy", "external", "textconv", "clean", "smudge", "process",
-                  "helper", "uploadpack", "receivepack", "sequenceeditor", "command",
-                  "program", "cmd", "tool", "difftool", "mergetool", "alternaterefscommand",
-                  "proxycommand", "exec")
-GIT_READ_VERBS = {"log", "show", "status", "diff", "blame", "rev-parse", "describe",
-                  "ls-files", "ls-tree", "ls-remote", "cat-file", "grep", "shortlog",
-                  "count-objects", "version", "help", "whatchanged", "name-rev", "rev-list",
-                  "for-each-ref", "show-ref", "merge-base", "var", "check-ignore",
-                  "check-attr", "annotate", "show-branch", "cherry", "range-diff",
-                  "verify-commit", "verify-tag", "fsck", "--version", "--help"}
-
-
-def _git(argv: list[str], env: dict[str, str]) -> Carried:
-    out = Carried()
-    for name in ("GIT_PAGER", "GIT_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS",
-                 "GIT_EXTERNAL_DIFF", "GIT_SEQUENCE_EDITOR", "PAGER", "EDITOR", "VISUAL",
-                 "GIT_PROXY_COMMAND", "SSH_ASKPASS", "LESSOPEN"):
-        if name in env:
-            out.scripts.append((f"git {name}", env[name].lstrip("|")))
-    i = 1
-    while i < len(argv) and argv[i].startswith("-"):
-        arg = argv[i]
-        if arg in ("-c", "--config-env") and i + 1 < len(argv):
-            _git_config(argv[i + 1], out)
-            i += 2
-            continue
-        if arg.startswith("-c") and len(arg) > 2:
-            _git_config(arg[2:], out)
-        elif arg.startswith("--exec-path="):
-            out.unknown.append("git runs its commands from another directory")
-        elif arg in ("-C", "--git-dir", "--work-tree", "--namespace", "--exec-path"):
-            if arg == "--exec-path":
-                out.unknown.append("git runs its commands from another directory")
-            i += 2
-            continue
-        i += 1
-    verb = argv[i] if i < len(argv) else ""
-    rest = argv[i + 1:]
-    if not _git_read(verb, rest):
-        out.mutates.append(f"git {verb}".strip())
-    for arg in rest:
-        if arg.startswith(("--upload-pack=", "--receive-pack=", "--exec=", "--extcmd=",
-                           "--tool=")):
-            out.scripts.append(("git " + arg.split("=", 1)[0], arg.split("=", 1)[1]))
-        elif arg.startswith("--output="):
-            out.writes.append(arg.split("=", 1)[1])
-    return out
-
-
-def _git_config(item: str, out: Carried) -> None:
-    key, _, value = item.partition("=")
-    out.mutates.append(f"git -c {key}")
-    low = key.lower()
-    if low.startswith("alias."):
-        if value.startswith("!"):
-            out.scripts.append((f"git alias {key[6:]}", value[1:]))
-        return
-    if any(low.endswith(k) for k in _GIT_CODE_KEYS) and value:
-        out.scripts.append((f"git -c {key}", value))
-
-
-def _git_read(verb: str, rest: list[str]) -> bool:
-    if verb in GIT_READ_VERBS:
-        return not any(a.startswith(("--output", "--ext-diff")) for a in rest)
-    operands = [a for a in rest if not a.startswith("-")]
-    flags = {a for a in rest if a.startswith("-")}
-    if verb in ("branch", "tag"):
-        return not operands or bool(flags & {"-l", "--list", "-a", "-r", "-v", "-vv",
-                                             "--contains", "--merged"}) and not flags & {
-            "-d", "-D", "-m", "-M", "-f", "--delete", "--force"}
-    if verb == "remote":
-        return not operands or operands[0] in ("show", "get-url") or rest == ["-v"]
-    if verb == "config":
-        return bool(flags & {"--get", "--get-all", "--list", "-l", "--get-regexp"})
-    if verb in ("stash", "worktree", "reflog", "submodule", "notes"):
-        return bool(operands) and operands[0] in ("list", "show", "status")
-    return verb == ""
-
-
-def _man(argv: list[str], env: dict[str, str]) -> Carried:
-    out = Carried()
-    for name in ("MANPAGER", "PAGER", "BROWSER", "MANROFFSEQ", "LESSOPEN", "MANOPT"):
-        if name in env:
-            out.scripts.append((f"man {name}", env[name].lstrip("|")))
-    for i, arg in enumerate(argv[1:], start=1):
-        value = None
-        if arg in ("-P", "--pager", "-H", "--html") and i + 1 < len(argv) and arg in (
-                "-P", "--pager"):
-            value = argv[i + 1]
-        elif arg.startswith(("--pager=", "--html=")):
-            value = arg.split("=", 1)[1]
-        elif arg.startswith(("-P", "-H")) and len(arg) > 2:
-            value = arg[2:]
-        elif arg in ("-H", "--html"):
-            out.mutates.append("man opens a browser")
-        if value is not None:
-            out.scripts.append(("man pager", value))
-    return out
-
-
-# -- tar, rsync ----------------------------------------------------------------------------
-
-_TAR_CODE = ("--to-command", "--checkpoint-action", "--use-compress-program", "--info-script",
-             "--new-volume-script", "--rsh-command", "--rmt-command", "-I", "-F")
-
-
-def _tar(argv: list[str]) -> Carried:
-    out = Carried()
-    args = argv[1:]
-    if args and not args[0].startswith("-"):
-        args = ["-" + args[0], *args[1:]]  # old style: `tar xzf a.tar`
-    letters: set[str] = set()
-    directory = ""
-    archive = ""
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        name, eq, value = arg.partition("=")
-        if name in _TAR_CODE or (arg in ("-I", "-F") and i + 1 < len(args)):
-            code = value if eq else (args[i + 1] if i + 1 < len(args) else "")
-            if name == "--checkpoint-action":
-                code = code.partition("=")[2] if code.startswith(("exec", "sh")) else ""
-            if code:
-                out.scripts.append((f"tar {name}", code))
-            i += 1 if eq else 2
-            continue
-        if name in ("-C", "--directory"):
-            directory = value if eq else (args[i + 1] if i + 1 < len(args) else "")
-            i += 1 if eq else 2
-            continue
-        if name in ("-f", "--file"):
-            archive = value if eq else (args[i + 1] if i + 1 < len(args) else "")
-            i += 1 if eq else 2
-            continue
-        if name in ("--extract", "--get"):
-            letters.add("x")
-        elif name in ("--create", "--append", "--update", "--delete", "--concatenate"):
-            letters.add("c")
-        elif name == "--remove-files":
-            out.mutates.append("tar deletes the files it archives")
-        elif name == "--list":
-            letters.add("t")
-        elif arg.startswith("-") and not arg.startswith("--"):
-            for k, ch in enumerate(arg[1:], start=1):
-                letters.add(ch)
-                if ch == "f":
-                    archive = arg[k + 1:] or (args[i + 1] if i + 1 < len(args) else "")
-                    if not arg[k + 1:]:
-                        i += 1
-                    break
-                if ch == "C":
-                    directory = arg[k + 1:] or (args[i + 1] if i + 1 < len(args) else "")
-                    if not arg[k + 1:]:
-                        i += 1
-                    break
-        i += 1
-    if letters & {"x"}:
-        out.mutates.append("tar extracts files into " + (directory or "."))
-        out.extracts_into = directory or "."
-    if letters & {"c", "r", "u", "A"} and archive and archive != "-":
-        out.writes.append(archive)
-    return out
-
-
-def _rsync(argv: list[str]) -> Carried:
-    out = Carried()
-    operands: list[str] = []
-    deleting = False
-    i = 1
-    while i < len(argv):
-        arg = argv[i]
-        name, eq, value = arg.partition("=")
-        if name in ("-e", "--rsh", "--rsync-path"):
-            code = value if eq else (argv[i + 1] if i + 1 < len(argv) else "")
-            out.scripts.append((f"rsync {name}", code))
-            i += 1 if eq else 2
-            continue
-        if name.startswith("--delete") or name in ("--remove-source-files",):
-            deleting = True
-        elif arg.startswith("-") and not arg.startswith("--") and "e" in arg[1:]:
-            code = arg[arg.index("e") + 1:] or (argv[i + 1] if i + 1 < len(argv) else "")
-            out.scripts.append(("rsync -e", code))
-            i += 1 if arg[arg.index("e") + 1:] else 2
-            continue
-        elif not arg.startswith("-"):
-            operands.append(arg)
-        i += 1
-    if len(operands) >= 2:
-        dest = operands[-1]
-        if ":" not in dest.split("/", 1)[0]:
-            out.writes.append(dest)
-            if deleting:
-                out.deletes.append(dest)
-    out.mutates.append("rsync copies files")
     return out
 
 

@@ -1,10 +1,8 @@
-"""Rules for programs that change the system: disks, processes, power, services, firewall,
-network interfaces, packages, containers, users and scheduled jobs.
+"""Rules for programs that change the system: disks, processes, power, packages,
+containers, users, scheduled jobs, kernel modules, mounts and boot loaders.
 
-Includes the remote lock-out rules: when reos runs over SSH, stopping the SSH server,
-bringing down the interface that carries the default route, or turning off or flushing
-the firewall is blocked unless the person asked for exactly that. The default route is
-read (`ip -j route show default`) only when such a command is judged.
+Services, the firewall, network interfaces and the remote lock-out live in
+`rules_network`; its handlers are registered here too.
 Not responsible for file-level rules (`rules`) or for walking a command line (`risk`).
 """
 
@@ -15,12 +13,18 @@ import re
 from reos.model import RiskLevel
 from reos.safety.paths import dynamic, is_device
 from reos.safety.rules import Context, flags, operands
+from reos.safety.rules_network import (
+    judge_firewall,
+    judge_ifconfig,
+    judge_ifdown,
+    judge_ip,
+    judge_nmcli,
+    judge_service,
+    judge_systemctl,
+    lockout,
+)
 from reos.safety.verdict import Verdict
 
-FIREWALLS = ("ufw", "firewalld", "nftables", "iptables", "netfilter-persistent", "ip6tables",
-             "ebtables", "shorewall", "csf")
-SSH_UNITS = ("ssh", "sshd", "openssh", "openssh-server", "ssh.socket", "sshd.socket",
-             "dropbear")
 CORE_PACKAGES = ("openssh-server", "systemd", "libc6", "glibc", "sudo", "grub", "grub2",
                  "grub-pc", "grub-efi", "dpkg", "apt", "rpm", "pacman", "bash", "coreutils",
                  "linux", "linux-lts", "kernel", "kernel-core", "kernel-default",
@@ -36,23 +40,6 @@ DISK_TOOLS = {"fdisk", "sfdisk", "cfdisk", "parted", "gdisk", "sgdisk", "cgdisk"
               "badblocks", "sdparm", "sg_format", "partx", "kpartx", "tune2fs", "resize2fs",
               "e2fsck", "fsck", "xfs_repair", "btrfs", "dmsetup", "losetup", "vgreduce",
               "pvmove", "sg_sanitize", "flashrom", "mtd_debug", "flash_erase", "growpart"}
-
-
-def _requested(ctx: Context, *words: str) -> bool:
-    """The request names exactly this: every one of `words` appears in it."""
-    if not ctx.requested:
-        return False
-    text = " " + re.sub(r"[^a-z0-9_.@:-]+", " ", ctx.requested.lower()) + " "
-    return all(f" {w.lower()} " in text or f" {w.lower().split('.')[0]} " in text
-               for w in words if w)
-
-
-def _lockout(verdict: Verdict, ctx: Context, reason: str, verb: str, thing: str) -> None:
-    if ctx.remote and not _requested(ctx, verb, thing):
-        verdict.raise_to(RiskLevel.CRITICAL, f"{reason}; reos runs over SSH, so this would "
-                         "lock you out", block=True, root=True)
-    else:
-        verdict.raise_to(RiskLevel.HIGH, reason, root=True)
 
 
 # -- disks ---------------------------------------------------------------------------------
@@ -181,7 +168,7 @@ def _kill(argv: list[str], verdict: Verdict, ctx: Context) -> None:
             n == "root" for n in names):
         _destroys(verdict, f"{program} kills a process the system depends on")
     elif any(n in ("sshd", "ssh", "dropbear") for n in names):
-        _lockout(verdict, ctx, "kills the SSH server", "kill", "sshd")
+        lockout(verdict, ctx, "kills the SSH server", "kill", "sshd")
     else:
         verdict.raise_to(RiskLevel.HIGH, "kills processes", reversible=False)
 
@@ -196,210 +183,6 @@ def _power(argv: list[str], verdict: Verdict, ctx: Context) -> None:
         return
     verdict.raise_to(RiskLevel.HIGH, "shuts down or restarts the machine", reversible=False,
                      root=True)
-
-
-# -- services ------------------------------------------------------------------------------
-
-def _unit_name(unit: str) -> str:
-    return unit.rsplit("@", 1)[0].removesuffix(".service").removesuffix(".socket")
-
-
-def _systemctl(argv: list[str], verdict: Verdict, ctx: Context) -> None:
-    from reos.safety.readonly import is_read_only
-
-    args = argv[1:]
-    host = None
-    words: list[str] = []
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a in ("-H", "--host", "-M", "--machine"):
-            host = args[i + 1] if i + 1 < len(args) else "?"
-            i += 2
-            continue
-        if a.startswith(("--host=", "-H")) and a not in ("-H",) and not a.startswith("--help"):
-            host = a.split("=", 1)[-1] if "=" in a else a[2:]
-        elif a in ("-p", "--property", "-t", "--type", "--state", "-n", "--lines", "-o",
-                   "--output", "--signal", "-s", "--kill-whom", "--root"):
-            i += 2
-            continue
-        elif not a.startswith("-"):
-            words.append(a)
-        i += 1
-    if host is not None:
-        ctx = Context(ctx.root, True, ctx.requested, ctx.network)
-    if is_read_only(argv):
-        return
-    verb = words[0] if words else ""
-    units = [_unit_name(u) for u in words[1:]]
-    if verb in ("poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "rescue",
-                "emergency", "soft-reboot", "isolate", "default"):
-        verdict.raise_to(RiskLevel.HIGH, "shuts down or restarts the machine",
-                         reversible=False, root=True)
-        if ctx.remote and verb in ("halt", "poweroff", "rescue", "emergency", "isolate"):
-            _lockout(verdict, ctx, f"systemctl {verb} takes the machine off the network",
-                     verb, "")
-        return
-    stopping = verb in ("stop", "disable", "mask", "kill", "freeze")
-    if stopping and any(u in SSH_UNITS for u in units):
-        unit = next(u for u in units if u in SSH_UNITS)
-        _lockout(verdict, ctx, "stops remote (SSH) logins", verb, unit)
-    elif stopping and any(u in FIREWALLS for u in units):
-        unit = next(u for u in units if u in FIREWALLS)
-        _lockout(verdict, ctx, "turns off the firewall", verb, unit)
-    elif stopping and any(u in ("systemd-networkd", "NetworkManager", "networking", "network")
-                          for u in units):
-        unit = next(u for u in units if u in ("systemd-networkd", "NetworkManager",
-                                              "networking", "network"))
-        _lockout(verdict, ctx, "stops the network", verb, unit)
-    elif stopping and any(u in ("systemd-journald", "dbus", "systemd-logind", "systemd-udevd",
-                                "dbus-broker", "systemd-resolved") for u in units):
-        verdict.raise_to(RiskLevel.HIGH, "stops a core system service", root=True)
-    elif verb in ("restart", "reload-or-restart", "try-restart") and any(
-            u in SSH_UNITS for u in units):
-        verdict.raise_to(RiskLevel.MEDIUM, "restarts the SSH server", root=True)
-    else:
-        verdict.raise_to(RiskLevel.MEDIUM, f"changes a service ({verb or 'systemctl'})",
-                         root=True)
-
-
-def _service(argv: list[str], verdict: Verdict, ctx: Context) -> None:
-    from reos.safety.readonly import is_read_only
-
-    if is_read_only(argv):
-        return
-    ops = operands(argv)
-    if len(ops) >= 2:
-        _systemctl(["systemctl", ops[1], ops[0]], verdict, ctx)
-    else:
-        verdict.raise_to(RiskLevel.MEDIUM, "changes a service", root=True)
-
-
-# -- firewall and network ------------------------------------------------------------------
-
-def _firewall(argv: list[str], verdict: Verdict, ctx: Context) -> None:
-    from reos.safety.readonly import is_read_only
-
-    program, ops, fl = argv[0].rsplit("/", 1)[-1], operands(argv), flags(argv)
-    if is_read_only(argv):
-        return
-    if program == "ufw" and ops[:1] in (["disable"], ["reset"]):
-        _lockout(verdict, ctx, "turns off the firewall", ops[0], "ufw")
-    elif program in ("iptables", "ip6tables", "iptables-legacy", "iptables-nft") and (
-            fl & {"-F", "--flush", "-X", "--delete-chain"}):
-        _lockout(verdict, ctx, "removes firewall rules", "flush", "firewall")
-    elif program in ("iptables", "ip6tables") and ("-P" in argv or "--policy" in argv):
-        policy = next((argv[i + 2] for i, a in enumerate(argv[:-2]) if a in ("-P", "--policy")),
-                      "")
-        if policy in ("DROP", "REJECT"):
-            _lockout(verdict, ctx, "drops all traffic by default", "drop", "")
-        else:
-            _lockout(verdict, ctx, "opens the firewall to all traffic", "accept", "")
-    elif program == "nft" and ops[:1] in (["flush"], ["delete"]):
-        _lockout(verdict, ctx, "removes firewall rules", ops[0], "")
-    elif program == "firewall-cmd" and any("panic-on" in a for a in argv):
-        _lockout(verdict, ctx, "drops all network traffic (panic mode)", "panic", "")
-    elif program == "firewall-cmd" and any("remove" in a or "reset" in a for a in argv):
-        verdict.raise_to(RiskLevel.HIGH, "changes the firewall", root=True)
-    else:
-        verdict.raise_to(RiskLevel.MEDIUM, "changes the firewall", root=True)
-
-
-def default_route_interfaces() -> set[str]:
-    """The interfaces that carry the default route (read only when needed)."""
-    import json
-    import subprocess
-
-    found: set[str] = set()
-    for family in ("-4", "-6"):
-        try:
-            done = subprocess.run(["ip", "-j", family, "route", "show", "default"],
-                                  capture_output=True, text=True, timeout=3, check=False)
-            routes = json.loads(done.stdout or "[]")
-        except (OSError, ValueError, subprocess.SubprocessError):
-            continue
-        for route in routes if isinstance(routes, list) else []:
-            if isinstance(route, dict) and route.get("dev"):
-                found.add(str(route["dev"]))
-            for hop in route.get("nexthops", []) if isinstance(route, dict) else []:
-                if isinstance(hop, dict) and hop.get("dev"):
-                    found.add(str(hop["dev"]))
-    return found
-
-
-def _interface_down(name: str, verdict: Verdict, ctx: Context, how: str) -> None:
-    if ctx.remote and (dynamic(name) or name in default_route_interfaces()):
-        _lockout(verdict, ctx, f"{how} {name}, the interface of the default route", "down",
-                 name)
-    else:
-        verdict.raise_to(RiskLevel.HIGH, f"{how} the network interface {name}", root=True)
-
-
-def _ip(argv: list[str], verdict: Verdict, ctx: Context) -> None:
-    from reos.safety.readonly import is_read_only
-
-    if is_read_only(argv):
-        return
-    ops = [a for a in argv[1:] if not a.startswith("-")]
-    if ops[:1] in (["link"], ["l"]) and "down" in ops:
-        rest = [o for o in ops[2:] if o not in ("dev", "down")]
-        _interface_down(rest[0] if rest else "?", verdict, ctx, "brings down")
-    elif ops[:1] in (["route"], ["r"], ["ro"]) and len(ops) > 1 and ops[1] in (
-            "del", "delete", "flush", "replace", "change") and (
-            "default" in ops or "all" in ops or ops[1] == "flush"):
-        if ctx.remote:
-            _lockout(verdict, ctx, "removes the default route", ops[1], "route")
-        else:
-            verdict.raise_to(RiskLevel.HIGH, "removes routes", root=True)
-    elif ops[:1] in (["addr"], ["address"], ["a"]) and len(ops) > 1 and ops[1] in (
-            "flush", "del", "delete"):
-        dev = ops[ops.index("dev") + 1] if "dev" in ops and ops.index("dev") + 1 < len(ops) \
-            else (ops[2] if len(ops) > 2 else "?")
-        _interface_down(dev, verdict, ctx, "removes the addresses of")
-    else:
-        verdict.raise_to(RiskLevel.MEDIUM, "changes the network configuration", root=True)
-
-
-def _ifdown(argv: list[str], verdict: Verdict, ctx: Context) -> None:
-    ops = operands(argv)
-    if "-a" in argv or "--all" in argv:
-        _lockout(verdict, ctx, "brings down every network interface", "down", "")
-        return
-    for name in ops or ["?"]:
-        _interface_down(name, verdict, ctx, "brings down")
-
-
-def _nmcli(argv: list[str], verdict: Verdict, ctx: Context) -> None:
-    from reos.safety.readonly import is_read_only
-
-    if is_read_only(argv):
-        return
-    ops = operands(argv)
-    if ops[:2] in (["networking", "off"], ["n", "off"], ["radio", "all"]):
-        _lockout(verdict, ctx, "turns off all networking", "off", "networking")
-    elif len(ops) >= 3 and ops[0] in ("device", "dev", "d") and ops[1] in (
-            "disconnect", "down", "delete"):
-        for name in ops[2:]:
-            _interface_down(name, verdict, ctx, "disconnects")
-    elif len(ops) >= 3 and ops[0] in ("connection", "con", "c") and ops[1] in ("down",
-                                                                               "delete"):
-        verdict.raise_to(RiskLevel.HIGH, f"takes down the connection {ops[2]}", root=True)
-        if ctx.remote and not _requested(ctx, "down", ops[2]):
-            _lockout(verdict, ctx, f"takes down the connection {ops[2]}", "down", ops[2])
-    else:
-        verdict.raise_to(RiskLevel.MEDIUM, "changes the network configuration", root=True)
-
-
-def _ifconfig(argv: list[str], verdict: Verdict, ctx: Context) -> None:
-    from reos.safety.readonly import is_read_only
-
-    if is_read_only(argv):
-        return
-    ops = operands(argv)
-    if "down" in ops and ops:
-        _interface_down(ops[0], verdict, ctx, "brings down")
-    else:
-        verdict.raise_to(RiskLevel.MEDIUM, "changes the network configuration", root=True)
 
 
 # -- packages, containers, users, jobs -----------------------------------------------------
@@ -431,7 +214,7 @@ def _packages(argv: list[str], verdict: Verdict, ctx: Context) -> None:
         verdict.raise_to(RiskLevel.HIGH, f"removes a core package, {core[0]}",
                          reversible=False)
         if any(c.startswith(("openssh-server", "ssh")) for c in core) and ctx.remote:
-            _lockout(verdict, ctx, "removes the SSH server", "remove", "openssh-server")
+            lockout(verdict, ctx, "removes the SSH server", "remove", "openssh-server")
     elif core and program not in ("pip", "pip3", "npm", "gem", "cargo"):
         verdict.raise_to(RiskLevel.HIGH if removing else RiskLevel.MEDIUM,
                          f"changes a core package, {core[0]}")
@@ -540,15 +323,15 @@ SYSTEM_HANDLERS = {
     **{tool: _disk for tool in DISK_TOOLS}, **{tool: _format for tool in FORMATTERS},
     "kill": _kill, "pkill": _kill, "killall": _kill, "killall5": _kill, "skill": _kill,
     "shutdown": _power, "reboot": _power, "poweroff": _power, "halt": _power, "init": _power,
-    "telinit": _power, "systemctl": _systemctl, "service": _service, "docker": _docker,
+    "telinit": _power, "systemctl": judge_systemctl, "service": judge_service, "docker": _docker,
     "podman": _docker, "nerdctl": _docker, "passwd": _users, "userdel": _users,
     "deluser": _users, "groupdel": _users, "delgroup": _users, "usermod": _users,
     "chpasswd": _users, "useradd": _users, "adduser": _users, "visudo": _users,
     "groupadd": _users, "addgroup": _users, "gpasswd": _users, "chsh": _users,
     "chage": _users, "vipw": _users, "vigr": _users, "crontab": _crontab,
-    "ufw": _firewall, "iptables": _firewall, "ip6tables": _firewall, "nft": _firewall,
-    "firewall-cmd": _firewall, "iptables-legacy": _firewall, "iptables-nft": _firewall,
-    "ip": _ip, "ifdown": _ifdown, "nmcli": _nmcli, "ifconfig": _ifconfig,
+    **{tool: judge_firewall for tool in ("ufw", "iptables", "ip6tables", "nft", "firewall-cmd",
+                                         "iptables-legacy", "iptables-nft")},
+    "ip": judge_ip, "ifdown": judge_ifdown, "nmcli": judge_nmcli, "ifconfig": judge_ifconfig,
     "sysctl": _sysctl, "modprobe": _modules, "rmmod": _modules, "insmod": _modules,
     "mount": _mount, "umount": _mount, "swapoff": _mount, "swapon": _mount,
     "grub-install": _boot, "grub2-install": _boot, "update-grub": _boot, "grub-mkconfig": _boot,

@@ -1,0 +1,243 @@
+"""Rules for services, the firewall and network interfaces, and the remote lock-out.
+
+When reos runs over SSH, stopping the SSH server, bringing down the interface that
+carries the default route (read with `ip -j route show default`, only when such a
+command is judged), or turning off or flushing the firewall is blocked unless the
+person's request names exactly that; locally these are HIGH (approval).
+Not responsible for disks, processes or packages (`rules_system`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from reos.model import RiskLevel
+from reos.safety.paths import dynamic
+from reos.safety.rules import Context, flags, operands
+from reos.safety.verdict import Verdict
+
+FIREWALLS = ("ufw", "firewalld", "nftables", "iptables", "netfilter-persistent", "ip6tables",
+             "ebtables", "shorewall", "csf")
+SSH_UNITS = ("ssh", "sshd", "openssh", "openssh-server", "ssh.socket", "sshd.socket",
+             "dropbear")
+
+
+def requested(ctx: Context, *words: str) -> bool:
+    """The request names exactly this: every one of `words` appears in it."""
+    if not ctx.requested:
+        return False
+    text = " " + re.sub(r"[^a-z0-9_.@:-]+", " ", ctx.requested.lower()) + " "
+    return all(f" {w.lower()} " in text or f" {w.lower().split('.')[0]} " in text
+               for w in words if w)
+
+
+def lockout(verdict: Verdict, ctx: Context, reason: str, verb: str, thing: str) -> None:
+    if ctx.remote and not requested(ctx, verb, thing):
+        verdict.raise_to(RiskLevel.CRITICAL, f"{reason}; reos runs over SSH, so this would "
+                         "lock you out", block=True, root=True)
+    else:
+        verdict.raise_to(RiskLevel.HIGH, reason, root=True)
+
+
+# -- services ------------------------------------------------------------------------------
+
+def _unit_name(unit: str) -> str:
+    return unit.rsplit("@", 1)[0].removesuffix(".service").removesuffix(".socket")
+
+
+def judge_systemctl(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    from reos.safety.readonly import is_read_only
+
+    args = argv[1:]
+    host = None
+    words: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in ("-H", "--host", "-M", "--machine"):
+            host = args[i + 1] if i + 1 < len(args) else "?"
+            i += 2
+            continue
+        if a.startswith(("--host=", "-H")) and a not in ("-H",) and not a.startswith("--help"):
+            host = a.split("=", 1)[-1] if "=" in a else a[2:]
+        elif a in ("-p", "--property", "-t", "--type", "--state", "-n", "--lines", "-o",
+                   "--output", "--signal", "-s", "--kill-whom", "--root"):
+            i += 2
+            continue
+        elif not a.startswith("-"):
+            words.append(a)
+        i += 1
+    if host is not None:
+        ctx = Context(ctx.root, True, ctx.requested, ctx.network)
+    if is_read_only(argv):
+        return
+    verb = words[0] if words else ""
+    units = [_unit_name(u) for u in words[1:]]
+    if verb in ("poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "rescue",
+                "emergency", "soft-reboot", "isolate", "default"):
+        verdict.raise_to(RiskLevel.HIGH, "shuts down or restarts the machine",
+                         reversible=False, root=True)
+        if ctx.remote and verb in ("halt", "poweroff", "rescue", "emergency", "isolate"):
+            lockout(verdict, ctx, f"systemctl {verb} takes the machine off the network",
+                     verb, "")
+        return
+    stopping = verb in ("stop", "disable", "mask", "kill", "freeze")
+    if stopping and any(u in SSH_UNITS for u in units):
+        unit = next(u for u in units if u in SSH_UNITS)
+        lockout(verdict, ctx, "stops remote (SSH) logins", verb, unit)
+    elif stopping and any(u in FIREWALLS for u in units):
+        unit = next(u for u in units if u in FIREWALLS)
+        lockout(verdict, ctx, "turns off the firewall", verb, unit)
+    elif stopping and any(u in ("systemd-networkd", "NetworkManager", "networking", "network")
+                          for u in units):
+        unit = next(u for u in units if u in ("systemd-networkd", "NetworkManager",
+                                              "networking", "network"))
+        lockout(verdict, ctx, "stops the network", verb, unit)
+    elif stopping and any(u in ("systemd-journald", "dbus", "systemd-logind", "systemd-udevd",
+                                "dbus-broker", "systemd-resolved") for u in units):
+        verdict.raise_to(RiskLevel.HIGH, "stops a core system service", root=True)
+    elif verb in ("restart", "reload-or-restart", "try-restart") and any(
+            u in SSH_UNITS for u in units):
+        verdict.raise_to(RiskLevel.MEDIUM, "restarts the SSH server", root=True)
+    else:
+        verdict.raise_to(RiskLevel.MEDIUM, f"changes a service ({verb or 'systemctl'})",
+                         root=True)
+
+
+def judge_service(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    from reos.safety.readonly import is_read_only
+
+    if is_read_only(argv):
+        return
+    ops = operands(argv)
+    if len(ops) >= 2:
+        judge_systemctl(["systemctl", ops[1], ops[0]], verdict, ctx)
+    else:
+        verdict.raise_to(RiskLevel.MEDIUM, "changes a service", root=True)
+
+
+# -- firewall and network ------------------------------------------------------------------
+
+def judge_firewall(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    from reos.safety.readonly import is_read_only
+
+    program, ops, fl = argv[0].rsplit("/", 1)[-1], operands(argv), flags(argv)
+    if is_read_only(argv):
+        return
+    if program == "ufw" and ops[:1] in (["disable"], ["reset"]):
+        lockout(verdict, ctx, "turns off the firewall", ops[0], "ufw")
+    elif program in ("iptables", "ip6tables", "iptables-legacy", "iptables-nft") and (
+            fl & {"-F", "--flush", "-X", "--delete-chain"}):
+        lockout(verdict, ctx, "removes firewall rules", "flush", "firewall")
+    elif program in ("iptables", "ip6tables") and ("-P" in argv or "--policy" in argv):
+        policy = next((argv[i + 2] for i, a in enumerate(argv[:-2]) if a in ("-P", "--policy")),
+                      "")
+        if policy in ("DROP", "REJECT"):
+            lockout(verdict, ctx, "drops all traffic by default", "drop", "")
+        else:
+            lockout(verdict, ctx, "opens the firewall to all traffic", "accept", "")
+    elif program == "nft" and ops[:1] in (["flush"], ["delete"]):
+        lockout(verdict, ctx, "removes firewall rules", ops[0], "")
+    elif program == "firewall-cmd" and any("panic-on" in a for a in argv):
+        lockout(verdict, ctx, "drops all network traffic (panic mode)", "panic", "")
+    elif program == "firewall-cmd" and any("remove" in a or "reset" in a for a in argv):
+        verdict.raise_to(RiskLevel.HIGH, "changes the firewall", root=True)
+    else:
+        verdict.raise_to(RiskLevel.MEDIUM, "changes the firewall", root=True)
+
+
+def default_route_interfaces() -> set[str]:
+    """The interfaces that carry the default route (read only when needed)."""
+    import json
+    import subprocess
+
+    found: set[str] = set()
+    for family in ("-4", "-6"):
+        try:
+            done = subprocess.run(["ip", "-j", family, "route", "show", "default"],
+                                  capture_output=True, text=True, timeout=3, check=False)
+            routes = json.loads(done.stdout or "[]")
+        except (OSError, ValueError, subprocess.SubprocessError):
+            continue
+        for route in routes if isinstance(routes, list) else []:
+            if isinstance(route, dict) and route.get("dev"):
+                found.add(str(route["dev"]))
+            for hop in route.get("nexthops", []) if isinstance(route, dict) else []:
+                if isinstance(hop, dict) and hop.get("dev"):
+                    found.add(str(hop["dev"]))
+    return found
+
+
+def _interface_down(name: str, verdict: Verdict, ctx: Context, how: str) -> None:
+    if ctx.remote and (dynamic(name) or name in default_route_interfaces()):
+        lockout(verdict, ctx, f"{how} {name}, the interface of the default route", "down",
+                 name)
+    else:
+        verdict.raise_to(RiskLevel.HIGH, f"{how} the network interface {name}", root=True)
+
+
+def judge_ip(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    from reos.safety.readonly import is_read_only
+
+    if is_read_only(argv):
+        return
+    ops = [a for a in argv[1:] if not a.startswith("-")]
+    if ops[:1] in (["link"], ["l"]) and "down" in ops:
+        rest = [o for o in ops[2:] if o not in ("dev", "down")]
+        _interface_down(rest[0] if rest else "?", verdict, ctx, "brings down")
+    elif ops[:1] in (["route"], ["r"], ["ro"]) and len(ops) > 1 and ops[1] in (
+            "del", "delete", "flush", "replace", "change") and (
+            "default" in ops or "all" in ops or ops[1] == "flush"):
+        if ctx.remote:
+            lockout(verdict, ctx, "removes the default route", ops[1], "route")
+        else:
+            verdict.raise_to(RiskLevel.HIGH, "removes routes", root=True)
+    elif ops[:1] in (["addr"], ["address"], ["a"]) and len(ops) > 1 and ops[1] in (
+            "flush", "del", "delete"):
+        dev = ops[ops.index("dev") + 1] if "dev" in ops and ops.index("dev") + 1 < len(ops) \
+            else (ops[2] if len(ops) > 2 else "?")
+        _interface_down(dev, verdict, ctx, "removes the addresses of")
+    else:
+        verdict.raise_to(RiskLevel.MEDIUM, "changes the network configuration", root=True)
+
+
+def judge_ifdown(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    ops = operands(argv)
+    if "-a" in argv or "--all" in argv:
+        lockout(verdict, ctx, "brings down every network interface", "down", "")
+        return
+    for name in ops or ["?"]:
+        _interface_down(name, verdict, ctx, "brings down")
+
+
+def judge_nmcli(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    from reos.safety.readonly import is_read_only
+
+    if is_read_only(argv):
+        return
+    ops = operands(argv)
+    if ops[:2] in (["networking", "off"], ["n", "off"], ["radio", "all"]):
+        lockout(verdict, ctx, "turns off all networking", "off", "networking")
+    elif len(ops) >= 3 and ops[0] in ("device", "dev", "d") and ops[1] in (
+            "disconnect", "down", "delete"):
+        for name in ops[2:]:
+            _interface_down(name, verdict, ctx, "disconnects")
+    elif len(ops) >= 3 and ops[0] in ("connection", "con", "c") and ops[1] in ("down",
+                                                                               "delete"):
+        verdict.raise_to(RiskLevel.HIGH, f"takes down the connection {ops[2]}", root=True)
+        if ctx.remote and not requested(ctx, "down", ops[2]):
+            lockout(verdict, ctx, f"takes down the connection {ops[2]}", "down", ops[2])
+    else:
+        verdict.raise_to(RiskLevel.MEDIUM, "changes the network configuration", root=True)
+
+
+def judge_ifconfig(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    from reos.safety.readonly import is_read_only
+
+    if is_read_only(argv):
+        return
+    ops = operands(argv)
+    if "down" in ops and ops:
+        _interface_down(ops[0], verdict, ctx, "brings down")
+    else:
+        verdict.raise_to(RiskLevel.MEDIUM, "changes the network configuration", root=True)
