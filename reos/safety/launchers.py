@@ -2,10 +2,11 @@
 
 `open_launcher(argv)` reads the options of sudo, pkexec, run0, doas, su, runuser, env,
 nice, timeout, nohup, setsid, flock, xargs, parallel, watch, strace, nsenter, chroot,
-unshare, systemd-run, at, busybox, script, ssh, docker/podman and the shells, and says
-what they carry: another argv, a shell script (text), or "whatever arrives on stdin";
-whether that runs as root, on another machine, or in a container. The risk engine judges
-the carried payload recursively.
+unshare, systemd-run, at, busybox, script, trap and the shells (and, through
+`remote_launchers`, ssh, docker/podman, kubectl, ansible, salt, pdsh, tmux, ip netns), and
+says what they carry: another argv, a shell script (text), or "whatever arrives on
+stdin"; whether that runs as root, on another machine, or in a container. The risk
+engine judges the carried payload recursively.
 
 Not responsible for judging anything, or for interpreter code (`python3 -c` is code, not
 shell; see `payloads`).
@@ -13,75 +14,22 @@ shell; see `payloads`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from reos.safety.launch import Launch, options
+from reos.safety.remote_launchers import (
+    open_ansible,
+    open_docker,
+    open_ip,
+    open_kubectl,
+    open_pdsh,
+    open_salt,
+    open_ssh,
+    open_tmux,
+)
 from reos.safety.shell import SHELLS
 
 
-@dataclass
-class Launch:
-    label: str
-    argv: list[str] | None = None  # the program it runs, as words
-    script: str | None = None  # shell text it runs
-    stdin_runs: bool = False  # runs what arrives on stdin as shell code
-    file_runs: str | None = None  # runs a script file
-    escalated: bool = False
-    remote: bool = False  # runs on another machine
-    mounts: dict[str, str] = field(default_factory=dict)  # container path -> host path
-    transparent: bool = True  # read-only when what it runs is read-only
-    interactive: bool = False  # nothing given: an interactive shell or session
-    scripts: list[str] = field(default_factory=list)  # more shell texts (parallel)
-    args_from_stdin: bool = False  # xargs/parallel: stdin supplies arguments
-    replace: str | None = None  # xargs -I / parallel: placeholder for stdin items
-    env: dict[str, str] = field(default_factory=dict)  # NAME=value it sets
-    cwd: str | None = None  # the directory it runs the payload in (env -C, sudo -D)
-
-
-def _options(args: list[str], short: str, long: set[str],
-             stop_at_operand: bool = True) -> tuple[dict[str, str], list[str]]:
-    """Parse getopt-style options: (option -> value ('' for flags), the operands).
-
-    With `stop_at_operand` the operands are everything from the first one on (the
-    command a launcher runs); otherwise options and operands may be mixed."""
-    opts: dict[str, str] = {}
-    operands: list[str] = []
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if arg == "--":
-            return opts, operands + args[i + 1:]
-        if arg.startswith("--") and len(arg) > 2:
-            name, eq, value = arg.partition("=")
-            if eq:
-                opts[name] = value
-            elif name in long and i + 1 < len(args):
-                opts[name] = args[i + 1]
-                i += 1
-            else:
-                opts[name] = ""
-        elif arg.startswith("-") and len(arg) > 1:
-            j = 1
-            while j < len(arg):
-                c = arg[j]
-                if c in short:
-                    value = arg[j + 1:]
-                    if not value and i + 1 < len(args):
-                        i += 1
-                        value = args[i]
-                    opts[f"-{c}"] = value
-                    break
-                opts[f"-{c}"] = ""
-                j += 1
-        elif stop_at_operand:
-            return opts, args[i:]
-        else:
-            operands.append(arg)
-        i += 1
-    return opts, operands
-
-
 def _shell(program: str, args: list[str]) -> Launch:
-    opts, rest = _options(args, "oO", {"--rcfile", "--init-file"})
+    opts, rest = options(args, "oO", {"--rcfile", "--init-file"})
     label = f"{program}"
     if "-c" in opts:
         # `bash -c SCRIPT [name args]`: the first operand is the script
@@ -186,7 +134,7 @@ def open_launcher(argv: list[str]) -> Launch | None:
     if spec is None:
         return None
     short, long, skip, root = spec
-    opts, rest = _options(args, short, long)
+    opts, rest = options(args, short, long)
     if program == "unshare" and ("-r" in opts or "--map-root-user" in opts):
         root = False
     if program == "systemd-run" and "--user" in opts:
@@ -215,7 +163,7 @@ def open_launcher(argv: list[str]) -> Launch | None:
 
 
 def _sudo(program: str, args: list[str]) -> Launch:
-    opts, rest = _options(args, "ugCDhprtTUR", {"--user", "--group", "--close-from",
+    opts, rest = options(args, "ugCDhprtTUR", {"--user", "--group", "--close-from",
                                                 "--chdir", "--host", "--prompt", "--role",
                                                 "--type", "--command-timeout",
                                                 "--other-user", "--chroot"})
@@ -237,7 +185,7 @@ def _sudo(program: str, args: list[str]) -> Launch:
 
 
 def _su(program: str, args: list[str]) -> Launch:
-    opts, rest = _options(args, "cgGsw", {"--command", "--session-command", "--group",
+    opts, rest = options(args, "cgGsw", {"--command", "--session-command", "--group",
                                           "--supp-group", "--shell",
                                           "--whitelist-environment"},
                           stop_at_operand=False)
@@ -250,7 +198,7 @@ def _su(program: str, args: list[str]) -> Launch:
 
 
 def _runuser(program: str, args: list[str]) -> Launch:
-    opts, rest = _options(args, "ugGcsw", {"--user", "--group", "--supp-group", "--command",
+    opts, rest = options(args, "ugGcsw", {"--user", "--group", "--supp-group", "--command",
                                            "--session-command", "--shell"},
                           stop_at_operand="-u" in args or "--user" in args)
     command = opts.get("-c") or opts.get("--command") or opts.get("--session-command")
@@ -312,10 +260,10 @@ def _env(program: str, args: list[str]) -> Launch:
 
 def _flock(program: str, args: list[str]) -> Launch:
     long = {"--timeout", "--conflict-exit-code", "--command"}
-    opts, rest = _options(args, "wEc", long)
+    opts, rest = options(args, "wEc", long)
     command = opts.get("-c") or opts.get("--command")
     if command is None and rest:  # flock [options] FILE [options] COMMAND [args]
-        opts, rest = _options(rest[1:], "wEc", long)
+        opts, rest = options(rest[1:], "wEc", long)
         command = opts.get("-c") or opts.get("--command")
     if command is not None:
         return Launch("flock -c", script=command)
@@ -323,7 +271,7 @@ def _flock(program: str, args: list[str]) -> Launch:
 
 
 def _xargs(program: str, args: list[str]) -> Launch:
-    opts, rest = _options(args, "adEeIiLlnPs", {"--arg-file", "--delimiter", "--eof",
+    opts, rest = options(args, "adEeIiLlnPs", {"--arg-file", "--delimiter", "--eof",
                                                  "--replace", "--max-lines", "--max-args",
                                                  "--max-procs", "--max-chars",
                                                  "--process-slot-var"})
@@ -354,7 +302,7 @@ def _parallel(program: str, args: list[str]) -> Launch:
         elif groups:
             groups[-1].append(args[i])
         i += 1
-    opts, command = _options(head, "jSNnIdC", {"--jobs", "--sshlogin", "--delay", "--timeout",
+    opts, command = options(head, "jSNnIdC", {"--jobs", "--sshlogin", "--delay", "--timeout",
                                                "--colsep", "--joblog", "--results",
                                                "--tmpdir", "--env", "--workdir"})
     remote = "-S" in opts or "--sshlogin" in opts
@@ -378,14 +326,14 @@ def _parallel(program: str, args: list[str]) -> Launch:
 
 
 def _watch(program: str, args: list[str]) -> Launch:
-    opts, rest = _options(args, "nq", {"--interval", "--differences", "--equexit"})
+    opts, rest = options(args, "nq", {"--interval", "--differences", "--equexit"})
     if "-x" in opts or "--exec" in opts:
         return Launch("watch", argv=rest) if rest else Launch("watch")
     return Launch("watch", script=" ".join(rest)) if rest else Launch("watch")
 
 
 def _at(program: str, args: list[str]) -> Launch:
-    opts, _rest = _options(args, "fqtM", {"--file"}, stop_at_operand=False)
+    opts, _rest = options(args, "fqtM", {"--file"}, stop_at_operand=False)
     if set(opts) & {"-l", "-d", "-r", "-c"}:
         return Launch(program, transparent=program == "at" and "-l" in opts)
     if "-f" in opts:
@@ -394,7 +342,7 @@ def _at(program: str, args: list[str]) -> Launch:
 
 
 def _script(program: str, args: list[str]) -> Launch:
-    opts, _rest = _options(args, "cEItTBmO", {"--command", "--echo", "--log-io", "--timing",
+    opts, _rest = options(args, "cEItTBmO", {"--command", "--echo", "--log-io", "--timing",
                                               "--log-out", "--log-in", "--logging-format"},
                            stop_at_operand=False)
     command = opts.get("-c") or opts.get("--command")
@@ -404,7 +352,7 @@ def _script(program: str, args: list[str]) -> Launch:
 
 
 def _sg(program: str, args: list[str]) -> Launch:
-    opts, rest = _options(args, "c", set())
+    opts, rest = options(args, "c", set())
     if "-c" in opts:
         return Launch("sg", script=opts["-c"], transparent=False)
     if len(rest) >= 2:
@@ -412,160 +360,11 @@ def _sg(program: str, args: list[str]) -> Launch:
     return Launch("sg", stdin_runs=True, interactive=True, transparent=False)
 
 
-def _ssh(program: str, args: list[str]) -> Launch:
-    opts, rest = _options(args, "BbcDEeFIiJLlmOoPpQRSWw", set())
-    launch = Launch("ssh", remote=True, transparent=False)
-    options = [v for k, v in opts.items() if k == "-o"]
-    for i, arg in enumerate(args):
-        if arg == "-o" and i + 1 < len(args):
-            options.append(args[i + 1])
-        elif arg.startswith("-o") and len(arg) > 2:
-            options.append(arg[2:])
-    for option in options:
-        key, _, value = option.replace(" ", "=", 1).partition("=")
-        if key.lower() in ("proxycommand", "localcommand", "knownhostscommand",
-                           "remotecommand"):
-            launch.scripts.append(value)
-    if not rest:
-        return launch
-    host, command = rest[0], rest[1:]
-    if command:
-        launch.script = " ".join(command)
-    else:
-        launch.stdin_runs = launch.interactive = True
-    if host.startswith("root@"):
-        launch.escalated = True
-    return launch
-
-
-_DOCKER_VALUE = {"-a", "--attach", "-c", "--cpu-shares", "--cidfile", "--cpus", "--device",
-                 "-e", "--env", "--env-file", "--entrypoint", "--expose", "--group-add",
-                 "-h", "--hostname", "--ip", "--ipc", "-l", "--label", "--link",
-                 "--log-driver", "--log-opt", "-m", "--memory", "--mount", "--name",
-                 "--network", "--net", "-p", "--publish", "--pid", "--platform", "--pull",
-                 "--restart", "--runtime", "--security-opt", "--shm-size", "--stop-signal",
-                 "--tmpfs", "-u", "--user", "--ulimit", "--userns", "--uts", "-v",
-                 "--volume", "--volumes-from", "-w", "--workdir", "--add-host", "--dns",
-                 "--cap-add", "--cap-drop", "--health-cmd", "--gpus", "--cgroupns",
-                 "--sysctl", "--label-file", "--detach-keys", "--memory-swap", "--mac-address",
-                 "--network-alias", "--stop-timeout", "--storage-opt",
-                 "--cpuset-cpus", "--pids-limit", "--log-level", "--context", "-H",
-                 "--host", "--config"}
-
-
-def _docker(program: str, args: list[str]) -> Launch | None:
-    i = 0
-    while i < len(args) and args[i].startswith("-"):  # global options
-        i += 2 if args[i] in ("-H", "--host", "--context", "-c", "--config",
-                              "--log-level") else 1
-    if i >= len(args):
-        return None
-    verb = args[i]
-    rest = args[i + 1:]
-    if verb == "container" and rest and rest[0] in ("run", "exec"):
-        verb, rest = rest[0], rest[1:]
-    if verb not in ("run", "exec", "create"):
-        return None
-    mounts: dict[str, str] = {}
-    entrypoint: str | None = None
-    j = 0
-    while j < len(rest) and rest[j].startswith("-"):
-        arg = rest[j]
-        name, eq, inline = arg.partition("=")
-        value = inline if eq else (rest[j + 1] if j + 1 < len(rest) else "")
-        if name in ("-v", "--volume") and ":" in value:
-            src, _, dst = value.partition(":")
-            mounts[dst.split(":")[0].rstrip("/") or "/"] = src
-        elif name == "--mount":
-            parts = dict(p.partition("=")[::2] for p in value.split(","))
-            source = parts.get("source") or parts.get("src")
-            target = parts.get("target") or parts.get("destination") or parts.get("dst")
-            if source and target:
-                mounts[target.rstrip("/") or "/"] = source
-        elif name == "--entrypoint":
-            entrypoint = value
-        takes = name in _DOCKER_VALUE and not eq and not (
-            len(name) == 2 and len(arg) > 2)  # -it style clusters take none
-        j += 2 if takes else 1
-    operands = rest[j:]
-    if not operands:
-        return None
-    command = operands[1:]
-    if entrypoint:
-        command = [*entrypoint.split(), *command]
-    launch = Launch(f"{program} {verb}", mounts=mounts, transparent=False, escalated=True)
-    if command:
-        launch.argv = command
-    return launch
-
-
-def _kubectl(program: str, args: list[str]) -> Launch | None:
-    if "exec" not in args or "--" not in args:
-        return None
-    command = args[args.index("--") + 1:]
-    return Launch("kubectl exec", argv=command, remote=True, transparent=False) if command \
-        else None
-
-
-def _tmux(program: str, args: list[str]) -> Launch | None:
-    if not args or args[0] not in ("new-session", "new", "new-window", "neww", "split-window",
-                                   "splitw", "send-keys", "send", "run-shell", "run",
-                                   "respawn-pane"):
-        return None
-    _opts, rest = _options(args[1:], "cCEeFlnstxyPTwd", set())
-    if args[0] in ("send-keys", "send"):
-        return Launch("tmux send-keys", script=" ".join(a for a in rest if a != "Enter"),
-                      transparent=False)
-    return Launch("tmux", script=" ".join(rest), transparent=False) if rest else None
-
-
-def _ip(program: str, args: list[str]) -> Launch | None:
-    words = [a for a in args if not a.startswith("-")]
-    if len(words) >= 4 and words[0] in ("netns", "net") and words[1] in ("exec", "e"):
-        start = args.index(words[2]) + 1
-        return Launch("ip netns exec", argv=args[start:], escalated=True)
-    return None
-
-
-def _ansible(program: str, args: list[str]) -> Launch:
-    opts, _rest = _options(args, "maiuMeflTtBPk", {"--module-name", "--args", "--inventory",
-                                                    "--user", "--become-user",
-                                                    "--become-method", "--extra-vars",
-                                                    "--forks", "--limit", "--timeout"},
-                           stop_at_operand=False)
-    module = opts.get("-m") or opts.get("--module-name") or "command"
-    command = opts.get("-a") or opts.get("--args") or ""
-    root = bool(set(opts) & {"-b", "--become"})
-    launch = Launch("ansible", remote=True, escalated=root, transparent=False)
-    if module.split(".")[-1] in ("shell", "command", "raw") and command:
-        launch.script = command
-    elif module.split(".")[-1] == "script" and command:
-        launch.file_runs = command.split()[0]
-    return launch
-
-
-def _salt(program: str, args: list[str]) -> Launch:
-    words = [a for a in args if not a.startswith("-")]
-    launch = Launch("salt", remote=True, escalated=True, transparent=False)
-    if len(words) >= 3 and words[1] in ("cmd.run", "cmd.run_all", "cmd.shell",
-                                        "cmd.run_stdout", "cmd.exec_code"):
-        launch.script = " ".join(words[2:])
-    return launch
-
-
-def _pdsh(program: str, args: list[str]) -> Launch:
-    _opts, rest = _options(args, "wxlgRhHtuOpf", set())
-    launch = Launch(program, remote=True, transparent=False)
-    if rest:
-        launch.script = " ".join(rest)
-    return launch
-
-
 _SPECIAL = {
     "sudo": _sudo, "su": _su, "runuser": _runuser, "env": _env, "flock": _flock,
     "xargs": _xargs, "parallel": _parallel, "watch": _watch, "at": _at, "batch": _at,
-    "script": _script, "sg": _sg, "ssh": _ssh, "docker": _docker, "podman": _docker,
-    "nerdctl": _docker, "kubectl": _kubectl, "tmux": _tmux, "ip": _ip,
-    "ansible": _ansible, "salt": _salt, "pdsh": _pdsh, "clush": _pdsh, "pssh": _pdsh,
-    "parallel-ssh": _pdsh,
+    "script": _script, "sg": _sg, "ssh": open_ssh, "docker": open_docker, "podman": open_docker,
+    "nerdctl": open_docker, "kubectl": open_kubectl, "tmux": open_tmux, "ip": open_ip,
+    "ansible": open_ansible, "salt": open_salt, "pdsh": open_pdsh, "clush": open_pdsh, "pssh": open_pdsh,
+    "parallel-ssh": open_pdsh,
 }

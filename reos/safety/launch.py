@@ -1,0 +1,71 @@
+"""The record of what a launcher runs (`Launch`), and getopt-style option reading.
+
+Shared by `launchers` (sudo, env, shells, xargs, …) and `remote_launchers` (ssh, docker,
+kubectl, ansible, …). Not responsible for deciding what any program runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Launch:
+    label: str
+    argv: list[str] | None = None  # the program it runs, as words
+    script: str | None = None  # shell text it runs
+    stdin_runs: bool = False  # runs what arrives on stdin as shell code
+    file_runs: str | None = None  # runs a script file
+    escalated: bool = False
+    remote: bool = False  # runs on another machine
+    mounts: dict[str, str] = field(default_factory=dict)  # container path -> host path
+    transparent: bool = True  # read-only when what it runs is read-only
+    interactive: bool = False  # nothing given: an interactive shell or session
+    scripts: list[str] = field(default_factory=list)  # more shell texts (parallel)
+    args_from_stdin: bool = False  # xargs/parallel: stdin supplies arguments
+    replace: str | None = None  # xargs -I / parallel: placeholder for stdin items
+    env: dict[str, str] = field(default_factory=dict)  # NAME=value it sets
+    cwd: str | None = None  # the directory it runs the payload in (env -C, sudo -D)
+
+
+def options(args: list[str], short: str, long: set[str],
+             stop_at_operand: bool = True) -> tuple[dict[str, str], list[str]]:
+    """Parse getopt-style options: (option -> value ('' for flags), the operands).
+
+    With `stop_at_operand` the operands are everything from the first one on (the
+    command a launcher runs); otherwise options and operands may be mixed."""
+    opts: dict[str, str] = {}
+    operands: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            return opts, operands + args[i + 1:]
+        if arg.startswith("--") and len(arg) > 2:
+            name, eq, value = arg.partition("=")
+            if eq:
+                opts[name] = value
+            elif name in long and i + 1 < len(args):
+                opts[name] = args[i + 1]
+                i += 1
+            else:
+                opts[name] = ""
+        elif arg.startswith("-") and len(arg) > 1:
+            j = 1
+            while j < len(arg):
+                c = arg[j]
+                if c in short:
+                    value = arg[j + 1:]
+                    if not value and i + 1 < len(args):
+                        i += 1
+                        value = args[i]
+                    opts[f"-{c}"] = value
+                    break
+                opts[f"-{c}"] = ""
+                j += 1
+        elif stop_at_operand:
+            return opts, args[i:]
+        else:
+            operands.append(arg)
+        i += 1
+    return opts, operands
