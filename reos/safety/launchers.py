@@ -365,6 +365,6 @@ _SPECIAL = {
     "xargs": _xargs, "parallel": _parallel, "watch": _watch, "at": _at, "batch": _at,
     "script": _script, "sg": _sg, "ssh": open_ssh, "docker": open_docker, "podman": open_docker,
     "nerdctl": open_docker, "kubectl": open_kubectl, "tmux": open_tmux, "ip": open_ip,
-    "ansible": open_ansible, "salt": open_salt, "pdsh": open_pdsh, "clush": open_pdsh, "pssh": open_pdsh,
-    "parallel-ssh": open_pdsh,
+    "ansible": open_ansible, "salt": open_salt, "pdsh": open_pdsh, "clush": open_pdsh,
+    "pssh": open_pdsh, "parallel-ssh": open_pdsh,
 }
