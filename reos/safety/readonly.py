@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from reos.safety.readonly_rules import RULES
 
-# read whatever their arguments (no option of theirs writes, runs code or changes state)
+# the read-only list; a program with a rule in RULES reads only with the arguments it allows
 PURE = frozenset({
     "ls", "cat", "grep", "egrep", "fgrep", "rg", "ag", "head", "tail", "less", "more", "echo",
     "printf", "true", "false", "pwd", "whoami", "id", "uname", "uptime", "free", "df", "du",
