@@ -54,7 +54,7 @@ PURE = frozenset({
     # shell builtins that change only the shell itself
     "export", "set", "unset", "unalias", "shopt", "declare", "typeset", "local", "readonly",
     "umask", "wait", "read", "shift", "return", "exit", "break", "continue", ":", "getopts",
-    "pushd", "popd", "dirs", "let",
+    "pushd", "popd", "dirs", "let", "pacman", "apk", "dnf", "yum", "zypper",
 })
 
 

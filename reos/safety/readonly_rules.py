@@ -392,7 +392,40 @@ def _dpkg_deb(args: list[str]) -> bool:
                                                                     "--raw-extract"}
 
 
+def _pacman(args: list[str]) -> bool:
+    """-Q (query the local database), -Ss/-Si/-Sl/-Sg (search the sync database), -T."""
+    ops = [a for a in args if a.startswith("-") and not a.startswith("--")]
+    longs = {a for a in args if a.startswith("--")}
+    if longs & {"--sync", "--remove", "--upgrade", "--database", "--files"}:
+        return bool(longs & {"--query"}) and not longs - {"--query", "--info", "--list",
+                                                            "--search", "--owns", "--quiet"}
+    if not ops:
+        return bool(longs) and longs <= {"--query", "--info", "--list", "--search", "--owns",
+                                         "--quiet", "--version", "--help"}
+    letters = set(ops[0][1:])
+    if "Q" in letters or "T" in letters:
+        return True
+    return "S" in letters and bool(letters & {"s", "i", "l", "g"}) and not letters & {
+        "y", "u", "w", "c"}
+
+
+_APK_READ = {"info", "search", "list", "policy", "version", "stats", "dot", "audit",
+             "--version", "-V"}
+_DNF_READ = {"list", "info", "search", "repolist", "repoinfo", "check-update", "provides",
+             "whatprovides", "deplist", "repoquery", "--version", "updateinfo"}
+
+
+def _dnf(args: list[str]) -> bool:
+    ops = _operands(args)
+    if ops[:1] in (["history"], ["module"]):  # `history undo`, `module enable` change things
+        return len(ops) == 1 or ops[1] in ("list", "info", "provides")
+    return bool(ops) and ops[0] in _DNF_READ
+_ZYPPER_READ = {"search", "se", "info", "if", "repos", "lr", "list-updates", "lu",
+                "packages", "pa", "patches", "lp", "what-provides", "wp", "products", "pd"}
+
+
 RULES: dict[str, Callable[[list[str]], bool]] = {
+    "pacman": _pacman, "apk": _query_verbs(_APK_READ), "dnf": _dnf, "yum": _dnf, "zypper": _query_verbs(_ZYPPER_READ),
     "file": _none_of("-C", "--compile"), "lastlog": _none_of("-C", "--clear", "-S", "--set"),
     "sar": _none_of("-o"), "tree": _none_of("-o"), "xmllint": _none_of("--output", "-o"),
     "dpkg-deb": _dpkg_deb, "dmidecode": _none_of("--dump-bin"),
