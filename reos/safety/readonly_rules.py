@@ -425,7 +425,8 @@ _ZYPPER_READ = {"search", "se", "info", "if", "repos", "lr", "list-updates", "lu
 
 
 RULES: dict[str, Callable[[list[str]], bool]] = {
-    "pacman": _pacman, "apk": _query_verbs(_APK_READ), "dnf": _dnf, "yum": _dnf, "zypper": _query_verbs(_ZYPPER_READ),
+    "pacman": _pacman, "apk": _query_verbs(_APK_READ), "dnf": _dnf, "yum": _dnf,
+    "zypper": _query_verbs(_ZYPPER_READ),
     "file": _none_of("-C", "--compile"), "lastlog": _none_of("-C", "--clear", "-S", "--set"),
     "sar": _none_of("-o"), "tree": _none_of("-o"), "xmllint": _none_of("--output", "-o"),
     "dpkg-deb": _dpkg_deb, "dmidecode": _none_of("--dump-bin"),
