@@ -13,7 +13,8 @@ import re
 import shlex
 from collections.abc import Iterator
 
-_VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])(?:(:?[-=+?])([^}]*))?\}|"
+# $NAME, $1, $@, or ${NAME[subscript]OPERATION} (the operation is read by `_operate`)
+_VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])(\[[^\]]*\])?([^}]*)\}|"
                   r"([A-Za-z_][A-Za-z0-9_]*|[0-9@*]))")
 # variables whose value is known well enough to judge a path (`rm -rf /home/$USER`)
 _KNOWN_ENOUGH = {"USER": "user", "LOGNAME": "user", "PWD": ".", "OLDPWD": "..",
@@ -107,28 +108,95 @@ def _substitute_vars(raw: str, env: dict[str, str]) -> str:
         elif ch == "$" and not single:
             m = _VAR.match(raw, i)
             if m:
-                name = m.group(1) or m.group(4)
-                op, default = m.group(2), m.group(3)
-                if name == "IFS":
-                    out.append(" ")  # an unquoted ${IFS} splits words
-                elif name == "HOME":  # ${HOME:?}, ${HOME:-…}: still the home directory
-                    out.append("$HOME")
-                elif name in _KNOWN_ENOUGH and name not in env:
-                    out.append(_KNOWN_ENOUGH[name])
-                elif name in env:
-                    value = env[name]
-                    if not double and env.get("IFS"):  # IFS=, makes commas split words
-                        value = "".join(" " if c in env["IFS"] else c for c in value)
-                    out.append(_literal(value, double))
-                elif op in (":-", "-", ":=", "=") and default is not None:
-                    out.append(_literal(default, double))
-                else:
-                    out.append(m.group(0))
+                out.append(_variable(m, env, double))
                 i = m.end()
                 continue
         out.append(ch)
         i += 1
     return "".join(out)
+
+
+def _variable(m: re.Match[str], env: dict[str, str], double: bool) -> str:
+    """One `$NAME`/`${NAME…}` as text for shlex: its value when known, else itself."""
+    name = m.group(1) or m.group(4)
+    subscript, operation = m.group(2) or "", m.group(3) or ""
+    if name == "IFS":
+        return " "  # an unquoted ${IFS} splits words
+    if name == "HOME":  # ${HOME:?}, ${HOME:-…}: still the home directory
+        return "$HOME"
+    if name in env:
+        value: str | None = env[name]
+    elif name in _KNOWN_ENOUGH:
+        value = _KNOWN_ENOUGH[name]
+    else:
+        value = None
+    value = _operate(value, operation)
+    if value is None:
+        return m.group(0)
+    if not double and env.get("IFS"):  # IFS=, makes commas split words
+        value = "".join(" " if c in env["IFS"] else c for c in value)
+    if double and (name == "@" or subscript in ("[@]", "[*]") and name != "*"):
+        return '"' + _literal(value, False) + '"'  # "$@", "${a[@]}": one word per item
+    return _literal(value, double)
+
+
+def _operate(value: str | None, op: str) -> str | None:
+    """bash's ${NAME<op>}: defaults, prefix/suffix removal, replacement, substrings, case."""
+    if not op:
+        return value
+    for marker in (":-", ":=", "-", "="):
+        if op.startswith(marker):
+            default = op[len(marker):]
+            if value is None or (marker.startswith(":") and value == ""):
+                return default
+            return value
+    if op.startswith((":?", "?")):
+        return value
+    if op.startswith((":+", "+")):
+        return op.lstrip(":+") if value else ""
+    if value is None:
+        return None
+    if op.startswith(("##", "#", "%%", "%")):
+        longest = op[:2] in ("##", "%%")
+        pattern = op[2:] if longest else op[1:]
+        return _remove(value, pattern, prefix=op[0] == "#", longest=longest)
+    if op.startswith("/"):
+        every = op.startswith("//")
+        body = op[2:] if every else op[1:]
+        pattern, _, replacement = body.partition("/")
+        if pattern.startswith(("#", "%")) or set("*?[") & set(pattern):
+            return None  # anchored or glob replacement: not worth guessing
+        return value.replace(pattern, replacement) if every else value.replace(pattern,
+                                                                              replacement, 1)
+    if op.startswith(":") and op[1:2] not in "-=?+":
+        parts = op[1:].split(":")
+        try:
+            start = int(parts[0].strip() or 0)
+            length = int(parts[1]) if len(parts) > 1 else None
+        except ValueError:
+            return None
+        chunk = value[start:]
+        return chunk if length is None else chunk[:length] if length >= 0 else chunk[:length]
+    if op in ("^^", "^"):
+        return value.upper() if op == "^^" else value[:1].upper() + value[1:]
+    if op in (",,", ","):
+        return value.lower() if op == ",," else value[:1].lower() + value[1:]
+    return None
+
+
+def _remove(value: str, pattern: str, *, prefix: bool, longest: bool) -> str:
+    """${v#pat} ${v##pat} ${v%pat} ${v%%pat} with a glob pattern (bounded tries)."""
+    import fnmatch
+
+    if len(value) > 1024:  # bounded: long values are not worth the tries
+        return value
+    cuts = range(len(value) + 1)
+    order = list(reversed(cuts)) if longest == prefix else list(cuts)
+    for cut in order[:4096]:
+        part = value[:cut] if prefix else value[cut:]
+        if fnmatch.fnmatchcase(part, pattern):
+            return value[cut:] if prefix else value[:cut]
+    return value
 
 
 def _literal(value: str, double: bool) -> str:

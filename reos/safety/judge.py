@@ -139,7 +139,7 @@ class Judge(Memory, CodeJudge):
                 content = output_of(command)
                 self._written_code(redirect.target, content, ctx, depth)
                 self._remember_written(redirect.target, content, redirect.op == ">>")
-        if not command.argv:
+        if not command.argv or command.function_call:  # a call: its body was judged
             return
         if command.dynamic_network:
             ctx = replace(ctx, network=True)
@@ -307,7 +307,10 @@ class Judge(Memory, CodeJudge):
             self.script(launch.script, inner, depth + 1, merged_env)
         for script in launch.scripts:
             self.script(script, inner, depth + 1, merged_env)
-        if launch.file_runs is not None:
+        if launch.file_runs in ("/dev/stdin", "-", "/dev/fd/0", "/proc/self/fd/0") and \
+                stdin is not None:
+            self.payload(stdin, inner, depth, launch.label, shell=True)
+        elif launch.file_runs is not None:
             self._file_runs(launch, inner, depth, procsubs)
         if launch.stdin_runs:
             if stdin is None and not (command is not None and command.fed_by_download):

@@ -53,7 +53,8 @@ class Carried:
 
     @property
     def read_only(self) -> bool:
-        return not (self.scripts or self.argvs or self.writes or self.deletes or self.unknown
+        # commands it runs (`argvs`, `scripts`) are judged, read-only or not, on their own
+        return not (self.scripts or self.writes or self.deletes or self.unknown
                     or self.mutates or self.code_paths or self.fork_bomb or self.runs_input)
 
 
@@ -361,6 +362,8 @@ def _find(argv: list[str]) -> Carried:
         roots.append(argv[i])
         i += 1
     roots = roots or ["."]
+    name = next((argv[k + 1] for k in range(i, len(argv) - 1)
+                 if argv[k] in ("-name", "-iname")), None)
     while i < len(argv):
         arg = argv[i]
         if arg in ("-exec", "-execdir", "-ok", "-okdir"):
@@ -370,7 +373,7 @@ def _find(argv: list[str]) -> Carried:
             command = argv[i + 1:j]
             if command:
                 for root in roots[:4]:
-                    out.argvs.append((f"find {arg}", _applied(command, root)))
+                    out.argvs.append((f"find {arg}", _applied(command, root, name)))
             i = j + 1
             continue
         if arg == "-delete":
@@ -391,14 +394,21 @@ _RECURSIVE_FLAG = {"rm": "-r", "chmod": "-R", "chown": "-R", "chgrp": "-R", "set
                    "mv": ""}
 
 
-def _applied(command: list[str], root: str) -> list[str]:
-    """`find ROOT … -exec CMD {}`: CMD applied to everything under ROOT; for programs that
-    change what they are given that is `CMD -R ROOT`, which is how it is judged."""
-    from reos.safety.paths import expendable
+def _applied(command: list[str], root: str, name: str | None = None) -> list[str]:
+    """`find ROOT … -exec CMD {}`: CMD applied to everything under ROOT. For programs that
+    delete or change what they are given that is `CMD -R ROOT`, which is how it is judged;
+    other programs get the worst match: ROOT/NAME (`-name NAME`), under /etc for `/`."""
+    from reos.safety.launchers import LAUNCHERS
+    from reos.safety.paths import expendable, normalise
 
     absolute = root.startswith(("/", "~", "$HOME", "${HOME}")) and not expendable(root)
-    target = root if absolute else root.rstrip("/") + "/<match>"
     program = command[0].rsplit("/", 1)[-1]
+    runs_anything = program in LAUNCHERS or program in INTERPRETERS
+    if absolute and (program in _RECURSIVE_FLAG or (runs_anything and not name)):
+        target = root  # find's first match is ROOT itself
+    else:
+        base = "/etc" if normalise(root) == "/" else root.rstrip("/")
+        target = base + "/" + (name or "<match>")
     out = [a.replace("{}", target) for a in command]
     flag = _RECURSIVE_FLAG.get(program)
     if flag and absolute:

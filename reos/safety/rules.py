@@ -98,7 +98,7 @@ def judge_write(target: str, verdict: Verdict, ctx: Context, how: str = "writes 
 
 
 _OS_TREES = ("/boot/", "/usr/", "/bin/", "/sbin/", "/lib/", "/lib32/", "/lib64/", "/libx32/",
-             "/var/lib/dpkg/", "/var/lib/apt/", "/var/lib/rpm/", "/var/lib/pacman/")
+             "/var/lib/dpkg/", "/var/lib/rpm/", "/var/lib/pacman/")
 _NOT_OS = ("/usr/local/", "/usr/src/", "/usr/share/doc/")
 
 
@@ -342,7 +342,21 @@ def _ed(argv: list[str], verdict: Verdict, ctx: Context) -> None:
         judge_write(target, verdict, ctx, f"{argv[0]} edits")
 
 
+def _scp(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    """`scp SRC [user@]host:PATH`: PATH is written on that machine."""
+    ops = [a for i, a in enumerate(argv[1:], start=1)
+           if not a.startswith("-") and argv[i - 1] not in ("-P", "-i", "-o", "-F", "-l", "-S",
+                                                            "-c", "-J")]
+    if len(ops) < 2:
+        return
+    dest = ops[-1]
+    host, colon, path = dest.partition(":")
+    target = path if colon and "/" not in host else dest
+    judge_write(target or "~", verdict, ctx, "copies over")
+
+
 FILE_HANDLERS = {
+    "scp": _scp,
     **{name: _replaces for name in _COMPRESSORS}, "uniq": _second_operand,
     "xxd": _second_operand, "patch": _patch, "ed": _ed, "sort": _output_option,
     "iconv": _output_option, "shuf": _output_option, "openssl": _output_option,

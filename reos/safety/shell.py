@@ -20,7 +20,7 @@ import shlex
 from typing import Any
 
 from reos.safety.expand import expand_word
-from reos.safety.streams import output_of, produced_by, stdin_of
+from reos.safety.streams import output_of, produced_by, read_assignments, stdin_of
 from reos.safety.syntax import (
     DOWNLOADERS,
     MAX_COMMANDS,
@@ -103,7 +103,9 @@ def parse(text: str, depth: int = 0, via: str = "",
 
 
 def parse_script(text: str, depth: int = 0, via: str = "",
-                 env: dict[str, str] | None = None) -> Script:
+                 env: dict[str, str] | None = None,
+                 functions: dict[str, str] | None = None,
+                 calling: frozenset[str] = frozenset()) -> Script:
     """The simple commands of `text`, expanded; raises `Unparseable`."""
     if depth > MAX_DEPTH:
         raise Unparseable(f"nested more than {MAX_DEPTH} levels deep")
@@ -122,6 +124,7 @@ def parse_script(text: str, depth: int = 0, via: str = "",
             TypeError, ValueError, AssertionError, KeyError, RecursionError) as exc:
         raise Unparseable(f"{type(exc).__name__}: {str(exc)[:80]}") from None
     walker = _Walker(text, depth, via, dict(env or {}))
+    walker.functions, walker.calling = dict(functions or {}), calling
     try:
         for tree in trees:
             walker.walk(tree, None)
@@ -135,6 +138,8 @@ class _Walker:
         self.text, self.depth, self.via, self.env = text, depth, via, env
         self.out: list[SimpleCommand] = []
         self.fork_bombs: list[str] = []
+        self.functions: dict[str, str] = {}  # name -> body text, to judge calls with args
+        self.calling: frozenset[str] = frozenset()
 
     def emit(self, command: SimpleCommand) -> None:
         if len(self.out) >= MAX_COMMANDS:
@@ -204,6 +209,7 @@ class _Walker:
 
     def _function(self, node: Any) -> None:
         name = node.name.word
+        self.functions[name] = self.text[node.body.pos[0]:node.body.pos[1]]
         before = len(self.out)
         self.walk(node.body, None)
         calls = [c for c in self.out[before:] if c.argv and c.argv[0] == name]
@@ -217,6 +223,7 @@ class _Walker:
         redirects: list[Redirect] = []
         prefix: dict[str, str] = {}
         procsubs: dict[str, list[SimpleCommand]] = {}
+        outputs: list[str] = []  # >(…): what this command writes there is their stdin
         stdin_text: str | None = None
         network = False
         seen_word = False
@@ -236,6 +243,8 @@ class _Walker:
                         if sub.kind == "processsubstitution":
                             inner += self._nested(sub.command, "<(...)")
                     procsubs[marker] = inner
+                    if self.text[part.pos[0]:part.pos[1]].startswith(">("):
+                        outputs.append(marker)
                     words.append(marker)
                     continue
                 expanded, net = self._expand(part)
@@ -254,6 +263,8 @@ class _Walker:
                 name, eq, value = word.partition("=")
                 if eq and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
                     self.env[name] = value
+        if words and words[0] == "read":
+            self.env.update(read_assignments(words, stdin_text))
         if not words:
             if prefix and not redirects:  # X=/ : a literal assignment for later words
                 self.env.update(prefix)
@@ -273,6 +284,27 @@ class _Walker:
                                    or bool(set(command.piped_from) & DOWNLOADERS)
                                    or (upstream is not None and upstream.fed_by_download))
         self.emit(command)
+        for marker in outputs:
+            if procsubs.get(marker):
+                procsubs[marker][0].upstream = command
+        if words[0] in self.functions and words[0] not in self.calling:
+            self._call(command)
+
+    def _call(self, command: SimpleCommand) -> None:
+        """A call of a function defined earlier: its body, with these arguments."""
+        name = command.argv[0]
+        params = {str(i): a for i, a in enumerate(command.argv[1:10], start=1)}
+        params["@"] = params["*"] = " ".join(command.argv[1:])
+        try:
+            script = parse_script(self.functions[name], self.depth + 1, f"{name}()",
+                                  {**self.env, **params}, self.functions,
+                                  self.calling | {name})
+        except Unparseable:
+            return  # its body was judged where it was defined
+        command.function_call = True
+        self.fork_bombs += script.fork_bombs
+        for inner in script.commands:
+            self.emit(inner)
 
     def _nested(self, node: Any, via: str) -> list[SimpleCommand]:
         if self.depth + 1 > MAX_DEPTH:

@@ -76,6 +76,65 @@ def output_of(command: SimpleCommand) -> Source:
             return Source(bytes.fromhex("".join(source.text.split())).decode("utf-8", "replace"))
         except ValueError:
             pass
+    if program == "tee" and source is not None:  # tee copies its stdin to stdout
+        return source
+    if program == "tr" and source is not None and source.text is not None:
+        translated = _tr(args, source.text)
+        if translated is not None:
+            return Source(translated)
     if program in ("cat", "head", "tail", "tee") and args:
         return Source(None, what=f"the file {args[-1]}")
     return Source(None, what=f"the output of {program}")
+
+
+def _tr_set(spec: str) -> str | None:
+    out: list[str] = []
+    i = 0
+    while i < len(spec):
+        if i + 2 < len(spec) and spec[i + 1] == "-":
+            lo, hi = ord(spec[i]), ord(spec[i + 2])
+            if hi < lo or hi - lo > 256:
+                return None
+            out.extend(chr(c) for c in range(lo, hi + 1))
+            i += 3
+        elif spec[i] in "[\\":
+            return None  # classes and escapes: not worth guessing
+        else:
+            out.append(spec[i])
+            i += 1
+    return "".join(out)
+
+
+def _tr(args: list[str], text: str) -> str | None:
+    """`tr SET1 SET2` and `tr -d SET` on known text (ranges and plain characters)."""
+    if args[:1] == ["-d"] and len(args) == 2:
+        drop = _tr_set(args[1])
+        return None if drop is None else "".join(c for c in text if c not in drop)
+    if len(args) != 2 or args[0].startswith("-"):
+        return None
+    first, second = _tr_set(args[0]), _tr_set(args[1])
+    if not first or not second:
+        return None
+    second = second + second[-1] * max(0, len(first) - len(second))
+    return text.translate(str.maketrans(first, second[:len(first)]))
+
+
+def read_assignments(argv: list[str], text: str | None) -> dict[str, str]:
+    """`read [-r] A B <<< 'x y z'`: the variables it sets (the last takes the rest)."""
+    names: list[str] = []
+    skip = False
+    for word in argv[1:]:
+        if skip:
+            skip = False
+            continue
+        if word in ("-p", "-d", "-n", "-N", "-t", "-u", "-a", "-i"):
+            skip = True
+            continue
+        if not word.startswith("-"):
+            names.append(word)
+    names = names or ["REPLY"]
+    if text is None:
+        return {}
+    line = text.split("\n", 1)[0]
+    parts = line.split(None, len(names) - 1)
+    return {name: (parts[i] if i < len(parts) else "") for i, name in enumerate(names)}

@@ -52,6 +52,7 @@ class SimpleCommand:
     env: dict[str, str] = field(default_factory=dict)  # NAME=value prefixes
     background: bool = False
     depth: int = 0
+    function_call: bool = False  # calls a function defined in the script (judged inside)
 
     @property
     def program(self) -> str:

@@ -253,9 +253,11 @@ def rsync(argv: list[str]) -> Carried:
         i += 1
     if len(operands) >= 2:
         dest = operands[-1]
-        if ":" not in dest.split("/", 1)[0]:
-            out.writes.append(dest)
-            if deleting:
-                out.deletes.append(dest)
+        host, colon, path = dest.partition(":")
+        if colon and "/" not in host:  # host:PATH is written on that machine
+            dest = path.lstrip(":") or "~"
+        out.writes.append(dest)
+        if deleting:
+            out.deletes.append(dest)
     out.mutates.append("rsync copies files")
     return out

@@ -26,6 +26,7 @@ from reos.safety.shell import (
     expand_word,
     produced_by,
 )
+from reos.safety.streams import read_assignments
 
 _PARSER: Any = None
 _STATEMENTS = {"command", "pipeline", "list", "subshell", "compound_statement",
@@ -204,7 +205,10 @@ class _TreeWalker:
         if value_node is None:
             env[name] = ""
             return False
-        words = self._words(value_node)
+        if value_node.type == "array":  # a=(rm -rf /): its items, in order
+            words = [w for item in value_node.named_children for w in self._words(item)]
+        else:
+            words = self._words(value_node)
         env[name] = " ".join(words)
         return any(c.program in DOWNLOADERS for c in self.out[-8:])
 
@@ -216,6 +220,7 @@ class _TreeWalker:
         prefix: dict[str, str] = {}
         redirects: list[Redirect] = []
         procsubs: dict[str, list[SimpleCommand]] = {}
+        outputs: list[str] = []  # >(…): what this command writes there is their stdin
         stdin_text: str | None = None
         network = False
         seen_name = False
@@ -237,12 +242,16 @@ class _TreeWalker:
             if kind == "process_substitution":
                 marker = f"/dev/fd/procsub{len(procsubs) + 1}"
                 procsubs[marker] = self._nested(child, "<(...)")
+                if _text(child).startswith(">("):
+                    outputs.append(marker)
                 words.append(marker)
                 continue
             before = len(self.out)
             words += self._words(child)
             network = network or any(c.program in DOWNLOADERS or c.fed_by_download
                                      for c in self.out[before:])
+        if words and words[0] == "read":
+            self.env.update(read_assignments(words, stdin_text))
         if words and words[0] in ("export", "declare", "typeset", "local", "readonly"):
             for word in words[1:]:
                 name, eq, value = word.partition("=")
@@ -267,6 +276,9 @@ class _TreeWalker:
                                    or bool(set(command.piped_from) & DOWNLOADERS)
                                    or (upstream is not None and upstream.fed_by_download))
         self.emit(command)
+        for marker in outputs:
+            if procsubs.get(marker):
+                procsubs[marker][0].upstream = command
 
     def _nested(self, node: Any, via: str) -> list[SimpleCommand]:
         if self.depth + 1 > MAX_DEPTH:
