@@ -397,9 +397,11 @@ CASES = [
     (A,
      'set -euo pipefail\ncd /opt/app\ngit pull\nnpm ci\nnpm run build\nsudo systemctl restart app'),
     (A,
-     '#!/bin/bash\nBACKUP=/var/backups/$(date +%F)\nmkdir -p "$BACKUP"\ntar czf "$BACKUP/etc.tgz" /etc\nfind /var/backups -mtime +7 -delete'),
+     ('#!/bin/bash\nBACKUP=/var/backups/$(date +%F)\nmkdir -p "$BACKUP"\ntar czf "$BACKUP/etc'
+      '.tgz" /etc\nfind /var/backups -mtime +7 -delete')),
     (A,
-     'if ! command -v docker >/dev/null; then curl -fsSL https://get.docker.com -o get-docker.sh; fi'),
+     ('if ! command -v docker >/dev/null; then curl -fsSL https://get.docker.com -o get-docke'
+      'r.sh; fi')),
     (A, 'for f in /var/log/*.log; do : > "$f"; done'),
     (A, 'docker ps -q | xargs -r docker stop'),
     (A, 'sudo find /tmp -type f -atime +10 -delete'),
@@ -415,7 +417,8 @@ CASES = [
     (A, 'tar -czf backup.tgz --exclude=node_modules .'),
     (A, 'docker exec -it db psql -U postgres'),
     (RO,
-     "docker ps --format '{{.Names}}' | while read n; do docker inspect $n | jq '.[0].State.Status'; done"),
+     ("docker ps --format '{{.Names}}' | while read n; do docker inspect $n | jq '.[0].State."
+      "Status'; done")),
     (RO, 'for u in $(cut -d: -f1 /etc/passwd); do id $u; done'),
     (RO, "ls -la /etc | grep -E 'ssh|ssl'"),
     (RO, 'find / -xdev -type f -size +100M -exec ls -lh {} \\; 2>/dev/null'),
