@@ -178,7 +178,7 @@ def judge_removal(plan: Any, step: Step, manager: str | None,
         plan.notes.append(f"\u26a0\ufe0f \u201c{step.title}\u201d {'; '.join(reasons)}")
     if others:
         plan.notes.append(f"{step.title} also removes {some_names(others)}")
-    if step.reversible and sim is not None and not sim.problem:
+    if sim is not None and not sim.problem:  # also when already irreversible: say why
         _check_undo(plan, step, manager, taken)
 
 
@@ -188,14 +188,16 @@ def _check_undo(plan: Any, step: Step, manager: str | None, taken: dict[str, str
 
     pinned = {n: v for n, v in sorted(taken.items()) if v}
     if manager == "pacman":
-        plan.notes.append("pacman cannot reinstall a chosen version: undo would reinstall "
-                          f"{some_names(sorted(taken))} at whatever version the "
-                          "repositories offer then")
+        if step.reversible:
+            plan.notes.append("pacman cannot reinstall a chosen version: undo would reinstall "
+                              f"{some_names(sorted(taken))} at whatever version the "
+                              "repositories offer then")
         return
     offered = package_sim.available_versions(manager, sorted(pinned))
     if offered is None:
-        plan.notes.append(f"I couldn't check that undo can reinstall "
-                          f"{some_names(sorted(pinned))} at the same versions")
+        if step.reversible:
+            plan.notes.append(f"I couldn't check that undo can reinstall "
+                              f"{some_names(sorted(pinned))} at the same versions")
         return
     lost = [f"{n} {v}" for n, v in sorted(pinned.items()) if v not in offered.get(n, set())]
     if lost:
@@ -204,6 +206,8 @@ def _check_undo(plan: Any, step: Step, manager: str | None, taken: dict[str, str
         those = "that version" if len(lost) == 1 else "those versions"
         plan.notes.append(f"Undo can't bring back {some_names(lost)}: no package source "
                           f"offers {those}")
+        return
+    if not step.reversible:  # the risk engine said so (a core package): no rollback
         return
     rollback = reinstall_argv(manager, pinned)
     if rollback and step.needs_root:
