@@ -14,12 +14,13 @@ import shlex
 from collections.abc import Iterator
 
 # $NAME, $1, $@, or ${NAME[subscript]OPERATION} (the operation is read by `_operate`)
-_VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])(\[[^\]]*\])?([^}]*)\}|"
+_VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]{0,63}|[0-9]{1,3}|[@*])(\[[^\]]{0,32}\])?"
+                  r"([^}]{0,256})\}|"
                   r"([A-Za-z_][A-Za-z0-9_]*|[0-9@*]))")
 # variables whose value is known well enough to judge a path (`rm -rf /home/$USER`)
 _KNOWN_ENOUGH = {"USER": "user", "LOGNAME": "user", "PWD": ".", "OLDPWD": "..",
                  "TMPDIR": "/tmp"}
-_ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.)*)'")
+_ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.){0,4096})'")
 
 
 # -- expansion -----------------------------------------------------------------------------

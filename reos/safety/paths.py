@@ -13,6 +13,7 @@ beyond braces and globs (`shell`).
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 import posixpath
 import re
@@ -55,12 +56,23 @@ BLOCK_DEVICE = re.compile(r"^/dev/(?:sd[a-z]+\d*|hd[a-z]+\d*|vd[a-z]+\d*|xvd[a-z
                           r"mem|kmem|port|nvram|sg\d+|st\d+|mtd\d+|mtdblock\d+)$")
 GLOB_CHARS = frozenset("*?[")
 MAX_BRACE = 256
-MAX_GLOB = 512
+MAX_GROUPS = 24  # brace groups in one word
+MAX_GLOB = 512  # paths one glob may match on the filesystem
+GLOB_BUDGET = 256  # filesystem globs per verdict; past it, globs meet only known paths
+_budget = [GLOB_BUDGET]
+
+
+def reset_budget() -> None:
+    """A new verdict: the filesystem may be globbed GLOB_BUDGET times again."""
+    _budget[0] = GLOB_BUDGET
+    _candidates.cache_clear()
 
 
 def dynamic(word: str) -> bool:
-    """Whether the word's value depends on something not known statically."""
-    return "$" in word.replace("$HOME", "").replace("${HOME}", "") or "`" in word
+    """Whether the word's value depends on something not known statically (a variable,
+    a substitution, or more brace groups than are expanded)."""
+    return "$" in word.replace("$HOME", "").replace("${HOME}", "") or "`" in word or (
+        word.count("{") > MAX_GROUPS and "," in word)
 
 
 def normalise(path: str) -> str:
@@ -87,7 +99,10 @@ def normalise(path: str) -> str:
 
 
 def expand_braces(word: str, limit: int = MAX_BRACE) -> list[str]:
-    """Bash brace expansion (`a{b,c}d`, nested), bounded to `limit` results."""
+    """Bash brace expansion (`a{b,c}d`, nested), bounded to `limit` results; a word with
+    more than MAX_GROUPS groups is left as it is (and judged as unknown)."""
+    if word.count("{") > MAX_GROUPS:
+        return [word]
     out: list[str] = []
     todo = [word]
     while todo and len(out) < limit:
@@ -133,9 +148,14 @@ def _component_match(name: str, pattern: str) -> bool:
     return all(fnmatch.fnmatchcase(p, q) for p, q in zip(parts, pats, strict=True))
 
 
-def candidates(word: str) -> list[str]:
-    """Every concrete path the word can name, worst first-class: normalised, braces
-    expanded, globs matched against system paths and the real filesystem (bounded)."""
+def candidates(word: str) -> tuple[str, ...]:
+    """Every concrete path the word can name: normalised, braces expanded, globs matched
+    against system paths and the real filesystem (bounded; cached per verdict)."""
+    return _candidates(word)
+
+
+@functools.lru_cache(maxsize=4096)
+def _candidates(word: str) -> tuple[str, ...]:
     out: list[str] = []
     for expanded in expand_braces(word):
         path = normalise(expanded)
@@ -150,7 +170,7 @@ def candidates(word: str) -> list[str]:
             out.extend(_through_system_dirs(path))
             out.extend(_glob(path))
         out.append(path)
-    return out
+    return tuple(out)
 
 
 def _through_system_dirs(pattern: str) -> list[str]:
@@ -169,6 +189,9 @@ def _glob(pattern: str) -> list[str]:
     import glob
     from itertools import islice
 
+    if _budget[0] <= 0:
+        return []
+    _budget[0] -= 1
     try:
         return [normalise(p) for p in islice(glob.iglob(pattern), MAX_GLOB)]
     except (OSError, ValueError, RecursionError):

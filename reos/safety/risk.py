@@ -27,7 +27,7 @@ import shlex
 
 from reos.model import RiskLevel
 from reos.safety.judge import Judge
-from reos.safety.paths import is_system_path
+from reos.safety.paths import is_system_path, reset_budget
 from reos.safety.rules import Context
 from reos.safety.verdict import Verdict
 
@@ -52,6 +52,7 @@ def _finish(engine: Judge) -> Verdict:
 def assess_argv(argv: list[str], *, requested: str | None = None,
                 remote: bool | None = None) -> Verdict:
     """Judge one argv that would be run without a shell (a plan step)."""
+    reset_budget()
     verdict = Verdict(command=shlex.join(argv))
     engine = Judge(verdict)
     ctx = Context(root=False, remote=_remote(remote), requested=requested)
@@ -66,6 +67,7 @@ def assess(command: str, requested: str | None = None, *,
     `requested` is the person's own request text: a download piped into a shell, or a
     lock-out over SSH, is allowed (as HIGH) only when the request names exactly that.
     """
+    reset_budget()
     verdict = Verdict(command=command)
     engine = Judge(verdict)
     if command.strip():

@@ -64,7 +64,9 @@ WRAPPERS: dict[str, set[str]] = {
     "run0": {"-u", "--user"},
 }
 POSITIONAL_FIRST = {"timeout": 1, "chroot": 1, "flock": 1}  # durations, dirs, lock files
-_QUOTED_HEREDOC = re.compile(r"<<(-?)[ \t]*(['\"]?)\\?([A-Za-z_][A-Za-z0-9_]*)\2")
+# <<'EOF', <<"EOF", <<\EOF (no back-references: one bounded try per `<<`)
+_QUOTED_HEREDOC = re.compile(r"<<(-?)[ \t]{0,16}(?:'([A-Za-z_]\w{0,63})'|\"([A-Za-z_]\w{0,63})\"|"
+                             r"\\([A-Za-z_]\w{0,63}))")
 
 
 
@@ -112,7 +114,8 @@ def parse_script(text: str, depth: int = 0, via: str = "",
     import bashlex  # deferred: ~100 ms to import, and plan steps (argv) never need it
 
     if "<<" in text:  # bashlex does not know quoted here-document delimiters
-        text = _QUOTED_HEREDOC.sub(r"<<\1\3", text)
+        text = _QUOTED_HEREDOC.sub(lambda m: "<<" + m.group(1) + (m.group(2) or m.group(3)
+                                                                 or m.group(4)), text)
     try:
         try:
             trees = bashlex.parse(text)

@@ -17,7 +17,11 @@ def _seconds(command: str) -> float:
 def test_hostile_shapes_stay_fast() -> None:
     # generous bound: these were minutes with the backreference regex
     for command in ["f(){ " * 5000, "a" * 60000, ":(){ :|" * 4000, "open(" * 12000,
-                    "'" * 60000, "echo " + "$(" * 3000, "{" * 30000 + "a,b" + "}" * 30000]:
+                    "'" * 60000, "echo " + "$(" * 3000, "{" * 30000 + "a,b" + "}" * 30000,
+                    "rm -rf " + "{a,b}" * 13000, "echo " + "${" * 30000,
+                    "echo " + "$'\\x" * 16000, "cat <<'" + "a" * 60000,
+                    "rm -rf " + "/e*c/?? " * 8000, "x=" + "a" * 2000 + "; echo ${x%%*a}",
+                    "sed '" + "w /tmp/x\n" * 6000 + "' f", "find / " + "-exec echo {} ; " * 4000]:
         assert _seconds(command) < 5, command[:30]
 
 
