@@ -48,6 +48,10 @@ INPUTS = {
     "variables and IFS": fill("${IFS}", "rm"),
     "find -exec chains": fill("-exec echo {} ; ", "find / "),
     "printf into sh": fill("%s", "printf '", "' | sh"),
+    "many brace groups": fill("{a,b}", "rm -rf "),
+    "unclosed ${": fill("${", "echo "),
+    "distinct globs": "rm -rf " + " ".join(f"/e*c/{i}?" for i in range(7000)),
+    "long parameter operation": "x=" + "a" * 60000 + "; echo ${x%%*a}",
 }
 
 
