@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from reos.model import RiskLevel
 from reos.safety.judge_code import CodeJudge
@@ -28,23 +29,15 @@ from reos.safety.locate import (
     same_file,
 )
 from reos.safety.paths import dynamic
-from reos.safety.payloads import INTERPRETERS, Carried, carried, judge_code
+from reos.safety.programs import CARRIERS, DOWNLOADERS, INTERPRETERS, SHELLS
 from reos.safety.readonly import PURE, is_read_only
 from reos.safety.rules import FILE_HANDLERS, Context, judge_write
 from reos.safety.rules_system import handler_for
-from reos.safety.shell import parse_script, split_fallback
 from reos.safety.signs import NETCATS, SHELL_OR_CODE, fork_bomb_text, netcat_exec, requested_exactly
-from reos.safety.streams import output_of, produced_by, stdin_of
-from reos.safety.syntax import (
-    DOWNLOADERS,
-    SHELLS,
-    Redirect,
-    Script,
-    SimpleCommand,
-    Source,
-    Unparseable,
-)
 from reos.safety.verdict import Verdict
+
+if TYPE_CHECKING:  # the shell reader is imported only when a script is read
+    from reos.safety.syntax import Redirect, Script, SimpleCommand, Source
 
 MAX_DEPTH = 8  # payload inside payload inside …
 MAX_STEPS = 20000  # simple commands judged for one verdict
@@ -74,6 +67,8 @@ class Judge(Memory, CodeJudge):
 
     def script(self, text: str, ctx: Context, depth: int, env: dict[str, str] | None = None,
                only_if_high: bool = False) -> None:
+        from reos.safety.shell import Unparseable, parse_script
+
         if only_if_high:  # a guess (string literals of code): count it only if it is bad
             probe = Judge(Verdict(command=text))
             probe.steps = self.steps
@@ -121,6 +116,8 @@ class Judge(Memory, CodeJudge):
 
     def _fallback(self, text: str, ctx: Context, depth: int) -> None:
         """After a parse failure: still catch what a plain split shows to be destructive."""
+        from reos.safety.shell import split_fallback
+
         if fork_bomb_text(text):
             self.verdict.raise_to(RiskLevel.CRITICAL, "fork bomb", block=True)
         for argv, redirects in split_fallback(text)[:500]:
@@ -133,6 +130,8 @@ class Judge(Memory, CodeJudge):
     # -- one simple command ------------------------------------------------------------
 
     def command(self, command: SimpleCommand, ctx: Context, depth: int) -> None:
+        from reos.safety.streams import output_of
+
         for redirect in command.redirects:
             self.redirect(redirect, ctx)
             if redirect.op in (">", ">>", ">|", "&>", "&>>") and command.argv:
@@ -160,6 +159,9 @@ class Judge(Memory, CodeJudge):
     def argv(self, argv: list[str], ctx: Context, depth: int, command: SimpleCommand | None,
              env: dict[str, str], procsubs: dict[str, list[SimpleCommand]],
              shallow: bool = False) -> None:
+        from reos.safety.streams import stdin_of
+        from reos.safety.syntax import Source
+
         self.steps += 1
         if self.steps > MAX_STEPS:
             if self.steps == MAX_STEPS + 1:
@@ -203,7 +205,11 @@ class Judge(Memory, CodeJudge):
         if program in INTERPRETERS or program.startswith(("python3.", "python2.")):
             self.interpreter(argv, ctx, depth, stdin, procsubs)
             return
-        found = carried(argv, env)
+        found = None
+        if program in CARRIERS:
+            from reos.safety.payloads import carried
+
+            found = carried(argv, env)
         if found is not None:
             self.carried(found, argv, ctx, depth)
             if found.runs_input:
@@ -301,6 +307,8 @@ class Judge(Memory, CodeJudge):
     def _run_launch(self, launch: Launch, inner: Context, depth: int,
                     command: SimpleCommand | None, stdin: Source | None, merged_env: dict[str, str],
                     procsubs: dict[str, list[SimpleCommand]]) -> None:
+        from reos.safety.syntax import Source
+
         if launch.argv is not None:
             self._launched_argv(launch, inner, depth, command, stdin, merged_env, procsubs)
         if launch.script is not None:
@@ -353,6 +361,9 @@ class Judge(Memory, CodeJudge):
 
     def _file_runs(self, launch: Launch, ctx: Context, depth: int,
                    procsubs: dict[str, list[SimpleCommand]]) -> None:
+        from reos.safety.streams import produced_by
+        from reos.safety.syntax import Source
+
         path = launch.file_runs or ""
         if path in procsubs:
             self.payload(produced_by(procsubs[path]), ctx, depth, launch.label, shell=True)
@@ -384,6 +395,8 @@ class Judge(Memory, CodeJudge):
             if shell:
                 self.script(source.text, ctx, depth + 1)
             else:
+                from reos.safety.payloads import Carried, judge_code
+
                 found = Carried()
                 judge_code(source.text, label, found)
                 self.carried(found, [label], ctx, depth)
@@ -395,6 +408,8 @@ class Judge(Memory, CodeJudge):
 
 def _second_reading(text: str, env: dict[str, str] | None) -> tuple[Script, bool] | None:
     """tree-sitter-bash's reading (commands, grammar errors), or None without it."""
+    from reos.safety.syntax import Unparseable
+
     try:
         from reos.safety.tsparse import parse_tree
 

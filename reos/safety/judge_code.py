@@ -12,12 +12,14 @@ from typing import TYPE_CHECKING
 from reos.model import RiskLevel
 from reos.safety.locate import same_file
 from reos.safety.paths import candidates, dynamic, expendable, is_system_path, is_tmp
-from reos.safety.payloads import AWKS, INTERPRETERS, Carried, carried
+from reos.safety.programs import AWKS, INTERPRETERS
 from reos.safety.rules import Context, judge_write
 from reos.safety.signs import just_a_variable
-from reos.safety.streams import produced_by
-from reos.safety.syntax import SimpleCommand, Source
 from reos.safety.verdict import Verdict
+
+if TYPE_CHECKING:
+    from reos.safety.payloads import Carried
+    from reos.safety.syntax import SimpleCommand, Source
 
 
 class CodeJudge:
@@ -42,6 +44,10 @@ class CodeJudge:
 
     def interpreter(self, argv: list[str], ctx: Context, depth: int, stdin: Source | None,
                     procsubs: dict[str, list[SimpleCommand]]) -> None:
+        from reos.safety.payloads import Carried, carried
+        from reos.safety.streams import produced_by
+        from reos.safety.syntax import Source
+
         program = argv[0]
         found = carried(argv) or Carried()
         operands = [a for a in argv[1:] if not a.startswith("-")]

@@ -14,8 +14,10 @@ from reos.model import RiskLevel
 from reos.safety.locate import same_file
 from reos.safety.paths import dynamic
 from reos.safety.rules import Context
-from reos.safety.syntax import Source
 from reos.safety.verdict import Verdict
+
+if TYPE_CHECKING:
+    from reos.safety.syntax import Source
 
 
 class Memory:

@@ -14,18 +14,10 @@ shell; see `payloads`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from reos.safety.launch import Launch, options
-from reos.safety.remote_launchers import (
-    open_ansible,
-    open_docker,
-    open_ip,
-    open_kubectl,
-    open_pdsh,
-    open_salt,
-    open_ssh,
-    open_tmux,
-)
-from reos.safety.shell import SHELLS
+from reos.safety.programs import SHELLS
 
 
 def _shell(program: str, args: list[str]) -> Launch:
@@ -360,11 +352,23 @@ def _sg(program: str, args: list[str]) -> Launch:
     return Launch("sg", stdin_runs=True, interactive=True, transparent=False)
 
 
-_SPECIAL = {
+def _remote(name: str) -> Callable[[str, list[str]], Launch | None]:
+    """A reader from `remote_launchers`, imported the first time it is needed."""
+    def read(program: str, args: list[str]) -> Launch | None:
+        from reos.safety import remote_launchers
+
+        reader: Callable[[str, list[str]], Launch | None] = getattr(remote_launchers, name)
+        return reader(program, args)
+    return read
+
+
+_SPECIAL: dict[str, Callable[[str, list[str]], Launch | None]] = {
     "sudo": _sudo, "su": _su, "runuser": _runuser, "env": _env, "flock": _flock,
     "xargs": _xargs, "parallel": _parallel, "watch": _watch, "at": _at, "batch": _at,
-    "script": _script, "sg": _sg, "ssh": open_ssh, "docker": open_docker, "podman": open_docker,
-    "nerdctl": open_docker, "kubectl": open_kubectl, "tmux": open_tmux, "ip": open_ip,
-    "ansible": open_ansible, "salt": open_salt, "pdsh": open_pdsh, "clush": open_pdsh,
-    "pssh": open_pdsh, "parallel-ssh": open_pdsh,
+    "script": _script, "sg": _sg,
+    **{program: _remote(f"open_{reader}") for program, reader in (
+        ("ssh", "ssh"), ("docker", "docker"), ("podman", "docker"), ("nerdctl", "docker"),
+        ("kubectl", "kubectl"), ("tmux", "tmux"), ("ip", "ip"), ("ansible", "ansible"),
+        ("salt", "salt"), ("pdsh", "pdsh"), ("clush", "pdsh"), ("pssh", "pdsh"),
+        ("parallel-ssh", "pdsh"))},
 }

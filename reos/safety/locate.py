@@ -7,8 +7,12 @@ Not responsible for judging paths (`paths`, `rules`) or for parsing (`shell`).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reos.safety.paths import dynamic
-from reos.safety.syntax import SimpleCommand
+
+if TYPE_CHECKING:
+    from reos.safety.syntax import SimpleCommand
 
 
 def host_paths(arg: str, mounts: dict[str, str]) -> str:

@@ -16,14 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-AWKS = {"awk", "gawk", "mawk", "nawk", "busybox-awk"}
-INTERPRETERS = {"python": "-c", "python3": "-c", "python2": "-c", "pypy": "-c",
-                "pypy3": "-c", "perl": "-e", "ruby": "-e", "node": "-e", "nodejs": "-e",
-                "php": "-r", "lua": "-e", "luajit": "-e", "Rscript": "-e", "tclsh": "",
-                "bun": "-e", "deno": "eval", "irb": "", "julia": "-e", "jshell": "",
-                "expect": "-c", "osascript": "-e", "pwsh": "-c",
-                "powershell": "-c", "groovy": "-e", "scala": "-e", "elixir": "-e",
-                "erl": "-eval", "racket": "-e", "guile": "-c", "sbcl": "--eval"}
+from reos.safety.programs import AWKS, INTERPRETERS
+
+__all__ = ["AWKS", "INTERPRETERS", "Carried", "carried", "interpreter", "judge_code", "literals"]
+
 _SHELL_OUT = ("system", "popen", "exec", "spawn", "subprocess", "shell_exec", "passthru",
               "proc_open", "child_process", "execSync", "execFile", "os.execv", "qx",
               "Runtime", "IO.popen", "Open3", "pcntl_exec", "os.execute", "io.popen", "`",

@@ -7,8 +7,7 @@ Not responsible for judging (the risk engine decides what a sign means).
 
 from __future__ import annotations
 
-from reos.safety.payloads import INTERPRETERS
-from reos.safety.syntax import SHELLS
+from reos.safety.programs import INTERPRETERS, SHELLS
 
 SHELL_OR_CODE = SHELLS | set(INTERPRETERS) | {"sh", "busybox"}
 NETCATS = {"nc", "ncat", "netcat", "socat", "nc.openbsd", "nc.traditional", "telnet"}

@@ -8,15 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from reos.safety.programs import DOWNLOADERS, SHELLS
+
+__all__ = ["DOWNLOADERS", "MAX_COMMANDS", "MAX_DEPTH", "SHELLS", "Redirect", "Script",
+           "SimpleCommand", "Source", "Unparseable"]
+
 MAX_DEPTH = 6
 MAX_COMMANDS = 20000  # simple commands in one script; 64 KB holds at most ~16000
-SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "ash", "rbash", "tcsh", "csh",
-          "busybox-sh", "yash", "posh"}
-DOWNLOADERS = {"curl", "wget", "fetch", "aria2c", "lynx", "links", "w3m", "nc", "ncat",
-               "netcat", "socat", "scp", "sftp", "tftp", "ftp", "rsync", "http", "https",
-               "xh", "curlie", "s3cmd", "gsutil", "aws"}
-
-
 class Unparseable(ValueError):
     """The command line uses syntax that cannot be read reliably."""
 
