@@ -207,7 +207,9 @@ def _curl(args: list[str]) -> bool:
 
 
 def _wget(args: list[str]) -> bool:
-    return "--spider" in args
+    return "--spider" in args and not any(
+        a.startswith(("-O", "-o", "-a", "--output", "--append-output", "-P",
+                      "--directory-prefix", "-x", "--force-directories")) for a in args)
 
 
 def _service(args: list[str]) -> bool:
@@ -291,8 +293,8 @@ def _wipefs(args: list[str]) -> bool:
 
 def _hdparm(args: list[str]) -> bool:
     return bool(_operands(args)) and all(
-        a in ("-I", "-i", "-t", "-T", "-tT", "-Tt", "-g", "-C", "-H", "-v", "-r", "-B", "-M",
-              "-a", "-A", "-W", "-Q", "--direct") or not a.startswith("-") for a in args) \
+        a in ("-I", "-i", "-t", "-T", "-tT", "-Tt", "-g", "-C", "-H", "-v", "--direct")
+        or not a.startswith("-") for a in args) \
         and not any(a.startswith("--security") for a in args) and len(_operands(args)) == len(
             [a for a in args if not a.startswith("-")])
 
@@ -425,6 +427,7 @@ _ZYPPER_READ = {"search", "se", "info", "if", "repos", "lr", "list-updates", "lu
 
 
 RULES: dict[str, Callable[[list[str]], bool]] = {
+    "apt-cache": lambda a: "gencaches" not in a,
     "pacman": _pacman, "apk": _query_verbs(_APK_READ), "dnf": _dnf, "yum": _dnf,
     "zypper": _query_verbs(_ZYPPER_READ),
     "file": _none_of("-C", "--compile"), "lastlog": _none_of("-C", "--clear", "-S", "--set"),
