@@ -18,6 +18,7 @@ import hashlib
 import os
 import secrets
 import stat
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -57,16 +58,8 @@ def restore(backup: Backup, *, owner_may_change: bool = False) -> str:
             return _remove_created(dir_fd, name, backup, owner_may_change)
         _check_target(_lstat(dir_fd, name), backup, owner_may_change)
         temporary = _write_temporary(dir_fd, name, data, backup)
-        try:
-            _check_target(_lstat(dir_fd, name), backup, owner_may_change)
-            os.replace(temporary, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
-        except BaseException:
-            try:
-                os.unlink(temporary, dir_fd=dir_fd)
-            except OSError:
-                pass
-            raise
-        os.fsync(dir_fd)
+        _swap_in(dir_fd, temporary, name,
+                 lambda: _check_target(_lstat(dir_fd, name), backup, owner_may_change))
         fd = os.open(name, READ_FLAGS, dir_fd=dir_fd)
         try:
             written = read_all(fd)
@@ -219,13 +212,25 @@ def _relink(dir_fd: int, name: str, backup: Backup, owner_may_change: bool) -> s
         break
     else:
         raise OSError(errno.EEXIST, f"cannot create a temporary link next to {backup.path}")
-    try:
+    def own() -> None:
         if backup.uid is not None and backup.gid is not None:
             try:
                 os.chown(temporary, backup.uid, backup.gid, dir_fd=dir_fd,
                          follow_symlinks=False)
             except PermissionError:
                 pass
+
+    _swap_in(dir_fd, temporary, name, own)
+    if os.readlink(name, dir_fd=dir_fd) != backup.link:
+        raise OSError(errno.EIO, f"{backup.path} does not point where it did after restoring")
+    return f"put the symbolic link back (to {backup.link})"
+
+
+def _swap_in(dir_fd: int, temporary: str, name: str, before: Callable[[], None]) -> None:
+    """Rename the temporary file over `name` (after `before`, which may refuse), or remove
+    the temporary file and let the refusal or error through."""
+    try:
+        before()
         os.replace(temporary, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
     except BaseException:
         try:
@@ -234,9 +239,6 @@ def _relink(dir_fd: int, name: str, backup: Backup, owner_may_change: bool) -> s
             pass
         raise
     os.fsync(dir_fd)
-    if os.readlink(name, dir_fd=dir_fd) != backup.link:
-        raise OSError(errno.EIO, f"{backup.path} does not point where it did after restoring")
-    return f"put the symbolic link back (to {backup.link})"
 
 
 def _write_temporary(dir_fd: int, name: str, data: bytes, backup: Backup) -> str:
