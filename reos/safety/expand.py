@@ -213,7 +213,7 @@ _CONVERSION = re.compile(r"%[-+ #0-9.]*[sbdiqxXouc]")
 
 def _printf(fmt: str, args: list[str]) -> str:
     """printf's output: the format is reused until the arguments run out."""
-    fmt = _decode_ansi(fmt.replace("%%", "\x00"))
+    fmt = _decode_ansi(fmt.replace("%%", "\ue000"))  # not NUL: `\0` decodes to NUL
     count = len(_CONVERSION.findall(fmt))
     chunks: list[str] = []
     groups = [args[i:i + count] for i in range(0, len(args), count)] if count else [[]]
@@ -225,4 +225,4 @@ def _printf(fmt: str, args: list[str]) -> str:
             return _decode_ansi(value) if m.group(0).endswith("b") else value
 
         chunks.append(_CONVERSION.sub(fill, fmt))
-    return "".join(chunks).replace("\x00", "%")
+    return "".join(chunks).replace("\ue000", "%")

@@ -341,7 +341,7 @@ class Judge(Memory, CodeJudge):
             argv = [host_paths(a, launch.mounts) for a in argv]
         if launch.args_from_stdin and argv:
             if stdin is not None and stdin.text is not None:
-                items = stdin.text.split()[:256]
+                items = stdin.text.replace("\0", " ").split()[:256]  # -0: NUL-separated
                 if launch.replace:
                     argv = [a.replace(launch.replace, items[0] if items else "") for a in argv]
                 else:

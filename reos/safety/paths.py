@@ -27,7 +27,7 @@ SYSTEM_DIRS = frozenset({
     "/usr/include", "/usr/libexec", "/var/lib", "/var/log", "/var/cache", "/var/spool",
     "/etc/ssh", "/etc/systemd", "/etc/default", "/etc/apt",
     "/etc/pam.d", "/etc/security", "/etc/sudoers.d", "/usr/local/bin", "/usr/local/sbin",
-    "/usr/local/lib", "/boot/efi", "/boot/grub", "/var/lib/dpkg", "/var/lib/apt",
+    "/usr/local/lib", "/boot/efi", "/boot/grub", "/efi", "/var/lib/dpkg", "/var/lib/apt",
     "/var/lib/rpm", "/var/lib/docker", "/var/lib/systemd", "/lib/modules", "/usr/lib/modules",
 })
 # files a glob could be aimed at even when this machine lacks them
@@ -36,6 +36,15 @@ KNOWN_FILES = frozenset({
     "/etc/crypttab", "/etc/ld.so.preload", "/etc/ssh/sshd_config", "/bin/sh", "/bin/bash",
     "/usr/bin/sudo", "/usr/bin/su", "/sbin/init", "/boot/grub/grub.cfg", "/etc/pam.d/sudo",
     "/etc/pam.d/common-auth", "/etc/crontab", "/etc/hosts", "/etc/resolv.conf",
+})
+# disk names a glob under /dev/ could match on some machine, even when this one lacks them
+# (`/dev/sd?` names every SCSI disk; a plan written here may run elsewhere)
+KNOWN_DEVICES = frozenset({
+    *(f"/dev/{kind}{letter}{part}" for kind in ("sd", "hd", "vd", "xvd")
+      for letter in "abcdz" for part in ("", "1", "2")),
+    *(f"/dev/nvme{n}n1{part}" for n in (0, 1) for part in ("", "p1", "p2")),
+    *(f"/dev/nvme{n}" for n in (0, 1)), "/dev/mmcblk0", "/dev/mmcblk0p1", "/dev/md0",
+    "/dev/md127", "/dev/dm-0", "/dev/sr0", "/dev/loop0", "/dev/nbd0", "/dev/mapper/root",
 })
 HOME_WORDS = frozenset({"~", "$HOME", "${HOME}", "~root"})
 RELATIVE_ALL = frozenset({".", "..", "*", "./*", "../*", ".*", "./", "../"})
@@ -165,6 +174,8 @@ def _candidates(word: str) -> tuple[str, ...]:
         if path in RELATIVE_ALL:
             out.append(path)
             continue
+        if path.startswith("/dev/"):
+            out.extend(d for d in KNOWN_DEVICES if _component_match(d, path))
         if path.startswith("/"):
             out.extend(s for s in SYSTEM_DIRS | KNOWN_FILES if _component_match(s, path))
             out.extend(_through_system_dirs(path))
@@ -224,6 +235,12 @@ def _system(path: str) -> bool:
     if clean.endswith("/*") and (clean[:-2] or "/") in SYSTEM_DIRS | HOME_WORDS:
         return True
     return bool(re.fullmatch(r"/home/[^/]+|/home/[^/]+/\*|/+\*?", clean))
+
+
+def is_boot(path: str) -> bool:
+    """/boot, /efi and what is in them: without them the machine does not start."""
+    return any(c.rstrip("/") in ("/boot", "/efi") or c.startswith(("/boot/", "/efi/"))
+               for c in candidates(path))
 
 
 def is_credential(path: str) -> bool:

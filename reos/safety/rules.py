@@ -10,6 +10,7 @@ Not responsible for parsing shell syntax (`shell`) or for walking a command line
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from reos.model import RiskLevel
@@ -17,6 +18,7 @@ from reos.safety.paths import (
     candidates,
     dynamic,
     harmless_sink,
+    is_boot,
     is_credential,
     is_device,
     is_system_path,
@@ -122,7 +124,7 @@ def _rm(argv: list[str], verdict: Verdict, ctx: Context) -> None:
     if system and (recursive or any(c in ("/", "/*") for s in system for c in candidates(s))):
         verdict.raise_to(RiskLevel.CRITICAL, f"recursive deletion of {system[0]}", block=True,
                          reversible=False, root=True)
-    elif any(is_vital(o) for o in ops):
+    elif any(is_vital(o) or is_boot(o) for o in ops):
         verdict.raise_to(RiskLevel.CRITICAL, "deletes files the machine needs to boot or log in",
                          block=True, reversible=False, root=True)
     elif recursive and any(os_tree(o) for o in ops):
@@ -150,6 +152,35 @@ def _dd(argv: list[str], verdict: Verdict, ctx: Context) -> None:
     else:
         judge_write(target, verdict, ctx, "writes raw data onto")
         verdict.raise_to(RiskLevel.MEDIUM, "copies raw data", reversible=False)
+
+
+def _dd_family(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    """dcfldd and dc3dd: dd's `of=`, plus their extra outputs (`of1=`, `hof=`, `wipe=`)."""
+    outputs = [a.partition("=")[2] for a in argv[1:]
+               if a.partition("=")[0] in ("of", "hof", "ofs", "hofs", "wipe", "hwipe")
+               or re.fullmatch(r"of\d+", a.partition("=")[0])]
+    for target in outputs:
+        if target != "/dev/null":
+            judge_write(target, verdict, ctx, "writes raw data onto")
+    verdict.raise_to(RiskLevel.MEDIUM, "copies raw data", reversible=not outputs)
+
+
+def _ddrescue(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    """`ddrescue [options] INFILE OUTFILE [MAPFILE]`: OUTFILE is written block by block."""
+    takes_value = {"-b", "-c", "-e", "-i", "-K", "-l", "-m", "-o", "-s", "-x", "-Z",
+                   "-a", "-L", "-O"}
+    ops: list[str] = []
+    skip = False
+    for arg in argv[1:]:
+        if skip:
+            skip = False
+        elif arg in takes_value:
+            skip = True
+        elif not arg.startswith("-") or arg == "-":
+            ops.append(arg)
+    if len(ops) >= 2:
+        judge_write(ops[1], verdict, ctx, "writes raw data onto")
+    verdict.raise_to(RiskLevel.MEDIUM, "copies raw data", reversible=False)
 
 
 def _shred(argv: list[str], verdict: Verdict, ctx: Context) -> None:
@@ -361,7 +392,9 @@ FILE_HANDLERS = {
     "xxd": _second_operand, "patch": _patch, "ed": _ed, "sort": _output_option,
     "iconv": _output_option, "shuf": _output_option, "openssl": _output_option,
     "pandoc": _output_option,
-    "rm": _rm, "rmdir": _rm, "unlink": _rm, "srm": _rm, "dd": _dd, "shred": _shred,
+    "rm": _rm, "rmdir": _rm, "unlink": _rm, "srm": _rm, "dd": _dd,
+    "dcfldd": _dd_family, "dc3dd": _dd_family, "ddrescue": _ddrescue, "gddrescue": _ddrescue,
+    "shred": _shred,
     "wipe": _shred, "chmod": _chmod_chown, "chown": _chmod_chown, "chgrp": _chmod_chown,
     "chattr": _chmod_chown, "setfacl": _chmod_chown, "mv": _mv_cp, "cp": _mv_cp,
     "install": _mv_cp, "ln": _ln, "truncate": _truncate, "tee": _tee, "mkdir": _create,

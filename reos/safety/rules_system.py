@@ -30,6 +30,11 @@ CORE_PACKAGES = ("openssh-server", "systemd", "libc6", "glibc", "sudo", "grub", 
                  "linux", "linux-lts", "kernel", "kernel-core", "kernel-default",
                  "init", "systemd-sysv", "login", "passwd", "util-linux", "libpam",
                  "base-files", "python3", "dnf", "yum", "zypper", "e2fsprogs", "mount")
+# a bad change to these leaves a machine that does not boot (kernel, bootloader, init,
+# the C library): even an upgrade is a high-risk step
+BOOT_PACKAGES = re.compile(r"^(?:linux-image|linux-signed|linux(?:-lts|-zen|-hardened)?$|"
+                           r"kernel(?:-core|-default|-modules)?$|grub|shim|systemd(?:-sysv)?$|"
+                           r"init$|sysvinit|libc6|glibc|musl$|dracut|initramfs-tools)")
 PACKAGE_TOOLS = {"apt", "apt-get", "aptitude", "dnf", "yum", "pacman", "zypper", "apk",
                  "dpkg", "rpm", "snap", "flatpak", "pip", "pip3", "npm", "gem", "cargo"}
 FORMATTERS = {"mke2fs", "mkdosfs", "mkexfatfs", "mkntfs", "mkswap", "mkisofs", "mkudffs",
@@ -216,8 +221,13 @@ def _packages(argv: list[str], verdict: Verdict, ctx: Context) -> None:
         if any(c.startswith(("openssh-server", "ssh")) for c in core) and ctx.remote:
             lockout(verdict, ctx, "removes the SSH server", "remove", "openssh-server")
     elif core and program not in ("pip", "pip3", "npm", "gem", "cargo"):
-        verdict.raise_to(RiskLevel.HIGH if removing else RiskLevel.MEDIUM,
-                         f"changes a core package, {core[0]}")
+        boot = next((n for n in core if BOOT_PACKAGES.match(n)), None)
+        if boot is not None:
+            verdict.raise_to(RiskLevel.HIGH, f"changes a core package, {boot} (the machine "
+                             "boots with it)")
+        else:
+            verdict.raise_to(RiskLevel.HIGH if removing else RiskLevel.MEDIUM,
+                             f"changes a core package, {core[0]}")
     if fl & {"--force-all", "--force-remove-essential", "--nodeps", "-dd"}:
         verdict.raise_to(RiskLevel.HIGH, "forces past the package manager's safety checks",
                          reversible=False)

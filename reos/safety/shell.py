@@ -143,6 +143,8 @@ class _Walker:
         self.fork_bombs: list[str] = []
         self.functions: dict[str, str] = {}  # name -> body text, to judge calls with args
         self.calling: frozenset[str] = frozenset()
+        # what a redirected group (`while …; done < <(…)`) feeds the commands inside it
+        self.group_stdin: tuple[str | None, bool] | None = None
 
     def emit(self, command: SimpleCommand) -> None:
         if len(self.out) >= MAX_COMMANDS:
@@ -179,12 +181,41 @@ class _Walker:
         if kind == "command":
             self._command(node, upstream, background)
             return
+        if getattr(node, "redirects", None):
+            self._redirected(node, upstream, background)
+            return
         for part in (getattr(node, "parts", None) or getattr(node, "list", None) or []):
             if hasattr(part, "kind") and part.kind not in ("reservedword", "operator", "pipe"):
                 self.walk(part, upstream, background)
         body = getattr(node, "body", None)
         if body is not None:
             self.walk(body, upstream, background)
+
+    def _redirected(self, node: Any, upstream: SimpleCommand | None, background: bool) -> None:
+        """`{ …; } > F`, `( … ) >> F`, `if …; fi > F`, `while …; done < <(…)`: the group's
+        output redirections are writes of their own; its input feeds the commands inside."""
+        writes: list[Redirect] = []
+        stdin: tuple[str | None, bool] | None = None
+        for part in node.redirects:
+            redirect, text, net = self._redirect(part)
+            if redirect.op in ("<<<", "<<", "<<-"):
+                stdin = (text, net)
+            elif redirect.op == "<":
+                stdin = (None, redirect.target.startswith(("/dev/tcp/", "/dev/udp/")))
+            else:
+                writes.append(redirect)
+        if writes:
+            self.emit(SimpleCommand([], writes, via=self.via, depth=self.depth))
+        saved = self.group_stdin
+        if stdin is not None:
+            self.group_stdin = stdin
+        try:
+            for part in getattr(node, "list", None) or getattr(node, "parts", None) or []:
+                if hasattr(part, "kind") and part.kind not in ("reservedword", "operator",
+                                                                "pipe", "redirect"):
+                    self.walk(part, upstream, background)
+        finally:
+            self.group_stdin = saved
 
     def _for(self, node: Any, upstream: SimpleCommand | None, background: bool) -> bool:
         """`for x in a b c; do …; done`: the body once per value (bounded)."""
@@ -261,6 +292,10 @@ class _Walker:
                     if text is None and net:
                         stdin_text, network = None, True
                 redirects.append(redirect)
+        if stdin_text is None and upstream is None and self.group_stdin is not None and \
+                not any(r.op == "<" for r in redirects):
+            stdin_text, group_net = self.group_stdin
+            network = network or group_net
         if words and words[0] in ("export", "declare", "typeset", "local", "readonly"):
             for word in words[1:]:
                 name, eq, value = word.partition("=")
