@@ -29,7 +29,13 @@ from reos.safety.locate import (
     same_file,
 )
 from reos.safety.paths import dynamic
-from reos.safety.programs import CARRIERS, DOWNLOADERS, INTERPRETERS, SHELLS
+from reos.safety.programs import (
+    CARRIERS,
+    DOWNLOADERS,
+    INTERPRETERS,
+    SHELLS,
+    interpreter_name,
+)
 from reos.safety.readonly import PURE, is_read_only
 from reos.safety.rules import FILE_HANDLERS, Context, judge_write
 from reos.safety.rules_system import handler_for
@@ -184,6 +190,7 @@ class Judge(Memory, CodeJudge):
             self.script(self.written[same_file(word)], ctx, depth + 1)
             return
         program = word.rsplit("/", 1)[-1]
+        program = interpreter_name(program) or program  # python3.12 is python
         argv = [program, *argv[1:]]
         if program in ("cd", "pushd", "popd", "chdir"):
             self._cd(argv)
@@ -202,7 +209,7 @@ class Judge(Memory, CodeJudge):
         if launch is not None:
             self.launch(launch, argv, ctx, depth, command, stdin, env, procsubs)
             return
-        if program in INTERPRETERS or program.startswith(("python3.", "python2.")):
+        if program in INTERPRETERS:
             self.interpreter(argv, ctx, depth, stdin, procsubs)
             return
         found = None

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from reos.model import RiskLevel
 from reos.safety.locate import same_file
 from reos.safety.paths import candidates, dynamic, expendable, is_system_path, is_tmp
-from reos.safety.programs import AWKS, INTERPRETERS
+from reos.safety.programs import AWKS, INTERPRETERS, code_option
 from reos.safety.rules import Context, judge_write
 from reos.safety.signs import just_a_variable
 from reos.safety.verdict import Verdict
@@ -51,7 +51,7 @@ class CodeJudge:
         program = argv[0]
         found = carried(argv) or Carried()
         operands = [a for a in argv[1:] if not a.startswith("-")]
-        takes_code = any(a == INTERPRETERS.get(program, "-c") for a in argv[1:]) or any(
+        takes_code = any(code_option(program, a)[0] for a in argv[1:]) or any(
             "e" in a[1:] and program.startswith("perl") for a in argv[1:] if a.startswith("-"))
         if not takes_code and operands and self.downloaded and \
                 same_file(operands[0]) in self.downloaded:
@@ -65,7 +65,7 @@ class CodeJudge:
             self.payload(produced_by(procsubs[operands[0]]), ctx, depth, program, shell=False)
             return
         code = next((argv[i + 1] for i, a in enumerate(argv[:-1])
-                     if a == INTERPRETERS.get(program, "-c")), None)
+                     if code_option(program, a) == (True, None)), None)
         if code is not None and just_a_variable(code):
             self._unknown(ctx, f"{program} runs code held in a variable")
             return

@@ -92,13 +92,20 @@ _GENERIC: dict[str, tuple[str, set[str], int, bool]] = {
                               "--expand-environment"}, 0, True),
     "busybox": ("", set(), 0, False),
     "toybox": ("", set(), 0, False),
-    "screen": ("cdDeEhLlpRrSTx", {"-S"}, 0, False),
+    "screen": ("cehpsStTX", set(), 0, False),
+    "setpriv": ("", {"--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps",
+                     "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label",
+                     "--apparmor-profile", "--landlock-access", "--landlock-rule",
+                     "--rlimit", "--ruid", "--euid", "--rgid", "--egid"}, 0, False),
+    "proot": ("rbmqwkvRSi", {"--rootfs", "--bind", "--mount", "--qemu", "--cwd",
+                             "--kernel-release", "--verbose"}, 0, False),
 }
 _SHELL_WHEN_EMPTY = {"chroot", "nsenter", "unshare", "pkexec", "run0", "doas", "firejail"}
 _OPAQUE = {"systemd-run", "at", "batch", "parallel", "ssh", "docker", "podman", "nerdctl",
            "kubectl", "screen", "tmux", "busybox", "strace", "ltrace", "nsenter", "chroot",
            "unshare", "script", "flock", "setsid", "nohup", "sg"}
-LAUNCHERS = frozenset({*_GENERIC, "sudo", "su", "runuser", "env", "flock", "xargs",
+LAUNCHERS = frozenset({*_GENERIC, "capsh", "bwrap", "coproc", "sudo", "su", "runuser", "env",
+                       "flock", "xargs",
                        "parallel", "watch", "at", "batch", "script", "ssh", "docker", "podman",
                        "nerdctl", "kubectl", "sg", "tmux", "ip", *SHELLS, "eval", "source",
                        ".", "trap", "ansible", "salt", "pdsh", "clush", "pssh",
@@ -344,12 +351,53 @@ def _script(program: str, args: list[str]) -> Launch:
 
 
 def _sg(program: str, args: list[str]) -> Launch:
-    opts, rest = options(args, "c", set())
+    opts, rest = options(args, "c", set(), stop_at_operand=False)  # sg GROUP -c CMD
     if "-c" in opts:
         return Launch("sg", script=opts["-c"], transparent=False)
     if len(rest) >= 2:
         return Launch("sg", script=" ".join(rest[1:]), transparent=False)
     return Launch("sg", stdin_runs=True, interactive=True, transparent=False)
+
+
+def _coproc(program: str, args: list[str]) -> Launch | None:
+    """`coproc [NAME] COMMAND` (a reader that does not know the keyword passes it on)."""
+    if len(args) >= 2 and args[1][:1] in ("{", "("):
+        args = args[1:]  # coproc NAME { …; }: NAME only names the coprocess
+    text = " ".join(args).strip().lstrip("({").rstrip(")}; ")
+    return Launch("coproc", script=text, transparent=False) if text else None
+
+
+def _capsh(program: str, args: list[str]) -> Launch:
+    """`capsh [--caps=…] -- ARGS`: ARGS go to /bin/bash (`-- -c CMD` runs CMD)."""
+    if "--" not in args:
+        return Launch("capsh", transparent=False)
+    launch = _shell("bash", args[args.index("--") + 1:])
+    launch.label, launch.transparent = "capsh -- " + launch.label, False
+    return launch
+
+
+_BWRAP_TWO = {"--bind", "--bind-try", "--dev-bind", "--dev-bind-try", "--ro-bind",
+              "--ro-bind-try", "--symlink", "--setenv", "--bind-data", "--ro-bind-data",
+              "--file", "--chmod", "--overlay"}
+_BWRAP_ONE = {"--dir", "--tmpfs", "--proc", "--dev", "--mqueue", "--chdir", "--unsetenv",
+              "--uid", "--gid", "--hostname", "--lock-file", "--sync-fd", "--info-fd",
+              "--seccomp", "--add-seccomp-fd", "--exec-label", "--file-label", "--args",
+              "--userns", "--userns2", "--pidns", "--cap-add", "--cap-drop", "--perms",
+              "--size", "--remount-ro", "--overlay-src", "--tmp-overlay", "--ro-overlay",
+              "--argv0", "--json-status-fd", "--block-fd", "--userns-block-fd"}
+
+
+def _bwrap(program: str, args: list[str]) -> Launch:
+    """bubblewrap: its options take one or two values; the command follows them. What
+    the command reaches on the host depends on the binds, so it is judged as on the host."""
+    i = 0
+    while i < len(args) and args[i].startswith("--"):
+        if args[i] == "--":
+            i += 1
+            break
+        i += 3 if args[i] in _BWRAP_TWO else 2 if args[i] in _BWRAP_ONE else 1
+    rest = args[i:]
+    return Launch("bwrap", argv=rest, transparent=False) if rest else Launch("bwrap")
 
 
 def _remote(name: str) -> Callable[[str, list[str]], Launch | None]:
@@ -365,7 +413,7 @@ def _remote(name: str) -> Callable[[str, list[str]], Launch | None]:
 _SPECIAL: dict[str, Callable[[str, list[str]], Launch | None]] = {
     "sudo": _sudo, "su": _su, "runuser": _runuser, "env": _env, "flock": _flock,
     "xargs": _xargs, "parallel": _parallel, "watch": _watch, "at": _at, "batch": _at,
-    "script": _script, "sg": _sg,
+    "script": _script, "sg": _sg, "capsh": _capsh, "bwrap": _bwrap, "coproc": _coproc,
     **{program: _remote(f"open_{reader}") for program, reader in (
         ("ssh", "ssh"), ("docker", "docker"), ("podman", "docker"), ("nerdctl", "docker"),
         ("kubectl", "kubectl"), ("tmux", "tmux"), ("ip", "ip"), ("ansible", "ansible"),

@@ -14,9 +14,10 @@ that only launch other programs (`launchers`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
-from reos.safety.programs import AWKS, INTERPRETERS
+from reos.safety.programs import AWKS, INTERPRETERS, code_option, interpreter_name
 
 __all__ = ["AWKS", "INTERPRETERS", "Carried", "carried", "interpreter", "judge_code", "literals"]
 
@@ -29,6 +30,9 @@ _DELETES = ("rmtree", "unlink", "remove", "rmdir", "rmSync", "rm_rf", "rm_r", "r
             "truncate", "File.delete", "FileUtils.rm", "fs.rm", "os.rename", "rename",
             "shutil.move", "os.replace", "write_text", "write_bytes", "writeFile",
             "File.write", "file_put_contents", "chmod", "chown", "ftruncate", "mkfs")
+# copy, link or install a file: the destination (a later argument) is written
+_COPIES = ("copy", "cpSync", "FileUtils.cp", "FileUtils.install", "FileUtils.ln", "symlink",
+           "link(", "ln_s", "File.link")
 _WRITE_OPENS = ("'w'", '"w"', "'wb'", '"wb"', "'a'", '"a"', "'w+'", '"w+"', "'r+'", '"r+"',
                 ">", "O_WRONLY", "O_RDWR", "O_TRUNC")
 MAX_LITERALS = 200
@@ -120,14 +124,9 @@ def carried(argv: list[str], env: dict[str, str] | None = None) -> Carried | Non
         return tools.vim(argv)
     if program == "gdb":
         return tools.gdb(argv)
-    if program in INTERPRETERS or _versioned_python(program):
+    if interpreter_name(program) is not None:
         return interpreter(argv)
     return None
-
-
-def _versioned_python(program: str) -> bool:
-    return program.startswith(("python3.", "python2.", "perl5", "ruby3", "php8", "php7",
-                               "node1", "lua5"))
 
 
 # -- awk -----------------------------------------------------------------------------------
@@ -417,7 +416,6 @@ def _applied(command: list[str], root: str, name: str | None = None) -> list[str
 def interpreter(argv: list[str]) -> Carried:
     """An interpreter's argv: the code it runs (one-liner, stdin, file, module)."""
     program = argv[0].rsplit("/", 1)[-1]
-    flag = INTERPRETERS.get(program, "-c" if program.startswith("python") else "-e")
     out = Carried()
     code_parts: list[str] = []
     i = 1
@@ -425,11 +423,10 @@ def interpreter(argv: list[str]) -> Carried:
     inplace = False
     while i < len(argv):
         arg = argv[i]
-        if flag and (arg == flag or (arg.startswith(flag) and len(flag) == 2 and len(arg) > 2
-                                     and arg[1] in "ce" and not arg.startswith("--"))):
-            code = argv[i + 1] if arg == flag and i + 1 < len(argv) else arg[len(flag):]
-            code_parts.append(code)
-            i += 2 if arg == flag else 1
+        is_code, attached = code_option(program, arg)
+        if is_code and (attached is not None or i + 1 < len(argv)):
+            code_parts.append(attached if attached is not None else argv[i + 1])
+            i += 2 if attached is None else 1
             continue
         if program.startswith(("perl", "ruby")) and _cluster(arg) and "i" in arg[1:]:
             inplace = True
@@ -467,14 +464,35 @@ def _cluster(arg: str) -> bool:
     return body.isalpha()
 
 
+def _bare_commands(code: str, program: str) -> list[str]:
+    """Tcl (expect, tclsh) runs commands written as bare words: `exec rm -rf /`,
+    `spawn ssh host`, `[exec ls]`; each segment after such a word is a command."""
+    if not program.startswith(("expect", "tclsh", "wish")):
+        return []
+    out: list[str] = []
+    for segment in re.split(r"[;\n\[\]{}]", code)[:MAX_LITERALS]:
+        words = segment.split()
+        if len(words) >= 2 and words[0] in ("exec", "spawn", "system"):
+            words = words[1:]
+            while words and words[0] in ("-noecho", "-console", "-nottycopy", "-nottyinit",
+                                         "-pty", "-keepnewline", "-ignorestderr", "--"):
+                words = words[1:]  # the Tcl command's own switches
+            out.append(" ".join(w.strip("\"'") for w in words))
+    return out
+
+
 def judge_code(code: str, program: str, out: Carried) -> None:
     """What a one-liner can do: commands it runs, paths it deletes or writes, forks."""
     shells_out = any(word in code for word in _SHELL_OUT)
     deletes = any(word in code for word in _DELETES) or (
         "open" in code and any(mode in code for mode in _WRITE_OPENS))
-    lits = literals(code) if shells_out or deletes else []
+    copies = any(word in code for word in _COPIES)
+    lits = literals(code) if shells_out or deletes or copies else []
+    if copies:  # copy(SRC, DEST): reading SRC is harmless, DEST is overwritten
+        out.writes += [s for s in lits if s.startswith(("/", "~", "$HOME"))][1:] or []
+        out.mutates.append(f"{program} one-liner copies or links files")
     if shells_out:
-        commands = [s for s in lits if s.strip()]
+        commands = [s for s in lits if s.strip()] + _bare_commands(code, program)
         for s in commands:
             out.scripts.append((f"{program} runs", s))
         if len(commands) > 1:  # an argv list: ["rm", "-rf", "/"]
@@ -489,5 +507,5 @@ def judge_code(code: str, program: str, out: Carried) -> None:
     if "fork" in code and any(w in code for w in ("while", "for", "loop", "until", "times",
                                                    "each", "repeat")):
         out.fork_bomb = True
-    if not (shells_out or deletes):
+    if not (shells_out or deletes or copies):
         out.mutates.append(f"runs a {program} one-liner")

@@ -107,11 +107,14 @@ def open_kubectl(program: str, args: list[str]) -> Launch | None:
 
 
 def open_tmux(program: str, args: list[str]) -> Launch | None:
+    opts, args = options(args, "cfLST", set())  # tmux's own options come first
+    if "-c" in opts:  # `tmux -c CMD`: runs CMD with the default shell
+        return Launch("tmux -c", script=opts["-c"], transparent=False)
     if not args or args[0] not in ("new-session", "new", "new-window", "neww", "split-window",
                                    "splitw", "send-keys", "send", "run-shell", "run",
                                    "respawn-pane"):
         return None
-    _opts, rest = options(args[1:], "cCEeFlnstxyPTwd", set())
+    _opts, rest = options(args[1:], "cefFlnNstxyTw", set())
     if args[0] in ("send-keys", "send"):
         return Launch("tmux send-keys", script=" ".join(a for a in rest if a != "Enter"),
                       transparent=False)
