@@ -296,6 +296,9 @@ class Judge(Memory, CodeJudge):
         if depth + 1 > MAX_DEPTH:
             self._too_deep(shlex.join(argv), ctx)
             return
+        for text in launch.local_scripts:  # ssh -o ProxyCommand=…: runs here, as we are
+            self.mutates()
+            self.script(text, ctx, depth + 1)
         inner = replace(ctx, root=ctx.root or launch.escalated,
                         remote=ctx.remote or launch.remote)
         if not launch.transparent:

@@ -26,6 +26,31 @@ class Launch:
     replace: str | None = None  # xargs -I / parallel: placeholder for stdin items
     env: dict[str, str] = field(default_factory=dict)  # NAME=value it sets
     cwd: str | None = None  # the directory it runs the payload in (env -C, sudo -D)
+    local_scripts: list[str] = field(default_factory=list)  # run here (ssh ProxyCommand)
+
+
+_LOCAL_COMMAND_OPTIONS = ("proxycommand", "localcommand", "knownhostscommand")
+
+
+def ssh_option_commands(args: list[str]) -> list[str]:
+    """The commands `-o ProxyCommand=…` (LocalCommand, KnownHostsCommand) make ssh, scp or
+    sftp run on this machine; `-o Key=value` and `-o 'Key value'` are both read."""
+    values: list[str] = []
+    for i, arg in enumerate(args):
+        if arg == "-o" and i + 1 < len(args):
+            values.append(args[i + 1])
+        elif arg.startswith("-o") and len(arg) > 2:
+            values.append(arg[2:])
+    out: list[str] = []
+    for value in values:
+        value = value.strip()
+        cut = min((i for i in (value.find("="), value.find(" "), value.find("\t")) if i > 0),
+                  default=-1)
+        if cut > 0 and value[:cut].lower() in _LOCAL_COMMAND_OPTIONS:
+            command = value[cut + 1:].strip().lstrip("=").strip()
+            if command and command.lower() != "none":
+                out.append(command)
+    return out
 
 
 def options(args: list[str], short: str, long: set[str],

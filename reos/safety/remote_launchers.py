@@ -8,23 +8,18 @@ remote lock-out rules in force. Not responsible for judging anything.
 
 from __future__ import annotations
 
-from reos.safety.launch import Launch, options
+from reos.safety.launch import Launch, options, ssh_option_commands
 
 
 def open_ssh(program: str, args: list[str]) -> Launch:
     opts, rest = options(args, "BbcDEeFIiJLlmOoPpQRSWw", set())
     launch = Launch("ssh", remote=True, transparent=False)
-    ssh_options = [v for k, v in opts.items() if k == "-o"]
-    for i, arg in enumerate(args):
-        if arg == "-o" and i + 1 < len(args):
-            ssh_options.append(args[i + 1])
-        elif arg.startswith("-o") and len(arg) > 2:
-            ssh_options.append(arg[2:])
-    for option in ssh_options:
-        key, _, value = option.replace(" ", "=", 1).partition("=")
-        if key.lower() in ("proxycommand", "localcommand", "knownhostscommand",
-                           "remotecommand"):
-            launch.scripts.append(value)
+    launch.local_scripts = ssh_option_commands(args)  # these run here, not on the host
+    for i, arg in enumerate(args):  # RemoteCommand runs there
+        value = args[i + 1] if arg == "-o" and i + 1 < len(args) else arg[2:] \
+            if arg.startswith("-o") else ""
+        if value.lower().startswith("remotecommand") and len(value) > 14:
+            launch.scripts.append(value[14:].strip().lstrip("=").strip())
     if not rest:
         return launch
     host, command = rest[0], rest[1:]

@@ -32,69 +32,17 @@ from reos.safety.syntax import (
     Source,
     Unparseable,
 )
+from reos.safety.wrappers import POSITIONAL_FIRST, WRAPPERS, unwrap
 
 __all__ = ["DOWNLOADERS", "MAX_COMMANDS", "MAX_DEPTH", "SHELLS", "Redirect", "Script",
            "SimpleCommand", "Source", "Unparseable", "expand_word", "output_of", "parse",
-           "parse_script", "produced_by", "split_fallback", "split_simple", "stdin_of",
-           "unwrap"]
+           "parse_script", "produced_by", "POSITIONAL_FIRST", "WRAPPERS", "split_fallback",
+           "split_simple", "stdin_of", "unwrap"]
 
-# wrapper -> options that take a value; kept for `unwrap` (scope and backups use it)
-WRAPPERS: dict[str, set[str]] = {
-    "sudo": {"-u", "-g", "-C", "-h", "-p", "-r", "-t", "-U", "-D", "-R", "-T"},
-    "doas": {"-u", "-C"},
-    "env": {"-u", "-C", "-S", "--unset", "--chdir"},
-    "nice": {"-n", "--adjustment"},
-    "ionice": {"-c", "-n", "-p", "-t"},
-    "nohup": set(),
-    "timeout": {"-s", "--signal", "-k", "--kill-after"},
-    "stdbuf": {"-i", "-o", "-e"},
-    "command": set(),
-    "exec": {"-a"},
-    "time": {"-f", "-o"},
-    "xargs": {"-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file", "--delimiter",
-              "--max-args", "--max-procs", "--max-lines", "--replace"},
-    "chroot": set(),
-    "setsid": set(),
-    "unbuffer": set(),
-    "flock": {"-w", "-E", "-c"},
-    "watch": {"-n", "-d", "--interval"},
-    "runuser": {"-u", "-g", "-l"},
-    "busybox": set(),
-    "pkexec": {"--user"},
-    "run0": {"-u", "--user"},
-}
-POSITIONAL_FIRST = {"timeout": 1, "chroot": 1, "flock": 1}  # durations, dirs, lock files
 # <<'EOF', <<"EOF", <<\EOF (no back-references: one bounded try per `<<`)
 _QUOTED_HEREDOC = re.compile(r"<<(-?)[ \t]{0,16}(?:'([A-Za-z_]\w{0,63})'|\"([A-Za-z_]\w{0,63})\"|"
                              r"\\([A-Za-z_]\w{0,63}))")
 
-
-
-def unwrap(argv: list[str]) -> tuple[list[str], bool]:
-    """Strip wrappers (and their options) and paths: (the real argv, sudo/doas seen)."""
-    escalated = False
-    argv = list(argv)
-    while argv:
-        program = argv[0].rsplit("/", 1)[-1]
-        if program not in WRAPPERS:
-            return [program, *argv[1:]], escalated
-        escalated = escalated or program in ("sudo", "doas", "runuser", "pkexec", "run0")
-        takes_value = WRAPPERS[program]
-        rest = argv[1:]
-        while rest:
-            arg = rest[0]
-            if arg == "--":
-                rest = rest[1:]
-                break
-            if program == "env" and "=" in arg and not arg.startswith("-"):
-                rest = rest[1:]
-            elif arg.startswith("-") and arg != "-":
-                rest = rest[2:] if arg in takes_value else rest[1:]
-            else:
-                break
-        skip = POSITIONAL_FIRST.get(program, 0)
-        argv = rest[skip:]
-    return argv, escalated
 
 
 # -- parsing -------------------------------------------------------------------------------
@@ -314,9 +262,9 @@ class _Walker:
                                 upstream=upstream, procsubs=procsubs, dynamic_network=network,
                                 env=prefix, background=background, depth=self.depth)
         if upstream is not None:
-            command.piped_from = [*upstream.piped_from, upstream.program]
+            command.piped_from = [*upstream.piped_from, upstream.tool]
             command.piped_args = [*upstream.piped_args, *upstream.argv[1:]]
-        inner_net = any(c.program in DOWNLOADERS or c.fed_by_download
+        inner_net = any(c.tool in DOWNLOADERS or c.fed_by_download
                         for cs in procsubs.values() for c in cs)
         command.fed_by_download = (network or inner_net
                                    or bool(set(command.piped_from) & DOWNLOADERS)

@@ -40,7 +40,7 @@ def output_of(command: SimpleCommand) -> Source:
     program, args = command.program, command.argv[1:]
     source = stdin_of(command)
     network = command.fed_by_download or (source is not None and source.network)
-    if program in DOWNLOADERS:
+    if program in DOWNLOADERS or command.tool in DOWNLOADERS:
         return Source(None, network=True, what="a download")
     if network:
         return Source(None, network=True, what="a download")

@@ -56,6 +56,14 @@ class SimpleCommand:
     def program(self) -> str:
         return self.argv[0].rsplit("/", 1)[-1] if self.argv else ""
 
+    @property
+    def tool(self) -> str:
+        """The program behind wrappers: `sudo curl`, `busybox wget`, `timeout 5 wget`."""
+        from reos.safety.wrappers import unwrap
+
+        real, _ = unwrap(self.argv)
+        return real[0].rsplit("/", 1)[-1] if real else self.program
+
 
 @dataclass
 class Script:

@@ -261,3 +261,29 @@ def rsync(argv: list[str]) -> Carried:
             out.deletes.append(dest)
     out.mutates.append("rsync copies files")
     return out
+
+
+def ssh_client(argv: list[str]) -> Carried:
+    """scp and sftp: `-S PROGRAM` is run to connect, `-o ProxyCommand=…` runs here."""
+    from reos.safety.launch import ssh_option_commands
+
+    out = Carried()
+    out.scripts += [(f"{argv[0]} -o", text) for text in ssh_option_commands(argv[1:])]
+    for i, arg in enumerate(argv[1:-1], start=1):
+        if arg == "-S":
+            out.argvs.append((f"{argv[0]} -S", [argv[i + 1]]))
+        elif arg.startswith("-S") and len(arg) > 2 and arg[2] != "-":
+            out.argvs.append((f"{argv[0]} -S", [arg[2:]]))
+    return out
+
+
+def zip_test(argv: list[str]) -> Carried:
+    """zip `-TT CMD` / `--unzip-command CMD`: CMD is run to test the archive."""
+    out = Carried()
+    for i, arg in enumerate(argv[1:], start=1):
+        name, eq, value = arg.partition("=")
+        if name in ("-TT", "--unzip-command"):
+            command = value if eq else (argv[i + 1] if i + 1 < len(argv) else "")
+            if command:
+                out.scripts.append((f"zip {name}", command))
+    return out

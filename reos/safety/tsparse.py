@@ -210,7 +210,7 @@ class _TreeWalker:
         else:
             words = self._words(value_node)
         env[name] = " ".join(words)
-        return any(c.program in DOWNLOADERS for c in self.out[-8:])
+        return any(c.tool in DOWNLOADERS for c in self.out[-8:])
 
     # -- simple commands ---------------------------------------------------------------
 
@@ -248,7 +248,7 @@ class _TreeWalker:
                 continue
             before = len(self.out)
             words += self._words(child)
-            network = network or any(c.program in DOWNLOADERS or c.fed_by_download
+            network = network or any(c.tool in DOWNLOADERS or c.fed_by_download
                                      for c in self.out[before:])
         if words and words[0] == "read":
             self.env.update(read_assignments(words, stdin_text))
@@ -268,9 +268,9 @@ class _TreeWalker:
                                 upstream=upstream, procsubs=procsubs, dynamic_network=network,
                                 env=prefix, background=background, depth=self.depth)
         if upstream is not None:
-            command.piped_from = [*upstream.piped_from, upstream.program]
+            command.piped_from = [*upstream.piped_from, upstream.tool]
             command.piped_args = [*upstream.piped_args, *upstream.argv[1:]]
-        inner_net = any(c.program in DOWNLOADERS or c.fed_by_download
+        inner_net = any(c.tool in DOWNLOADERS or c.fed_by_download
                         for cs in procsubs.values() for c in cs)
         command.fed_by_download = (network or inner_net
                                    or bool(set(command.piped_from) & DOWNLOADERS)
@@ -332,7 +332,7 @@ class _TreeWalker:
             return Redirect(op, "<(...)"), source.text, source.network
         before = len(self.out)
         words = self._words(destination)
-        network = any(c.program in DOWNLOADERS for c in self.out[before:])
+        network = any(c.tool in DOWNLOADERS for c in self.out[before:])
         value = " ".join(words) if words else _text(destination)
         if kind == "herestring_redirect":
             return Redirect("<<<", value), value, network

@@ -111,7 +111,6 @@ LOCAL_COMMAND_OPTIONS = [
     "ssh -oProxyCommand=\"sh -c 'rm -rf /etc'\" example.org",
     "ssh -o PermitLocalCommand=yes -o LocalCommand='rm -rf /' host",
     "ssh -o KnownHostsCommand='rm -rf /usr' host",
-    "scp -S ./evil.sh a host:b",
     "scp -o ProxyCommand='rm -rf /' a host:",
     "sftp -o ProxyCommand='rm -rf /' host",
     "zip -T -TT 'rm -rf /' out.zip file",
@@ -243,6 +242,12 @@ def test_launchers_running_harmless_commands_are_not_blocked() -> None:
 def test_options_that_run_local_commands_are_judged(command: str) -> None:
     verdict = assess(command)
     assert verdict.blocked, (command, verdict.reasons)
+
+
+def test_a_connection_program_given_to_scp_is_judged_as_a_program_run_here() -> None:
+    verdict = assess("scp -S ./connect.sh notes.txt backup:notes.txt")
+    assert verdict.risk >= RiskLevel.MEDIUM and not verdict.read_only, verdict.reasons
+    assert any("connect.sh" in r for r in verdict.reasons), verdict.reasons
 
 
 def test_ordinary_ssh_and_tar_options_are_not_blocked() -> None:
