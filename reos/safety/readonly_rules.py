@@ -91,12 +91,43 @@ def _fdisk(args: list[str]) -> bool:
                                 "-F", "--list-types", "-T"})
 
 
+_PARTED_VALUE = {"-a", "--align"}
+_PRINT_WHAT = {"free", "all", "list", "devices"}
+
+
 def _parted(args: list[str]) -> bool:
-    flags = _flags(args)
-    ops = _operands(args)
-    return bool(flags & {"-l", "--list", "-v", "--version", "-h", "--help"}) or (
-        len(ops) >= 2 and ops[1:] in (["print"], ["p"], ["print", "free"], ["unit", "s",
-                                                                          "print"]))
+    """`parted [options] [DEVICE [COMMAND …]…]`: read-only when every command only
+    prints (`print [free|all|list|devices]`, `unit U`, `help`, `version`)."""
+    words: list[str] = []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in _PARTED_VALUE:
+            skip = True
+        elif arg in ("-l", "--list", "-v", "--version", "-h", "--help"):
+            return True
+        elif arg.startswith("-") and arg not in ("-s", "--script", "-m", "--machine",
+                                                 "-j", "--json") and \
+                not arg.startswith("--align="):
+            return False  # --fix and the like answer prompts with changes
+        elif not arg.startswith("-"):
+            words.append(arg)
+    commands = words[1:]
+    if not commands:
+        return False  # `parted /dev/sda`: an interactive session that can change the disk
+    i = 0
+    while i < len(commands):
+        word = commands[i]
+        if word in ("print", "p"):
+            i += 2 if i + 1 < len(commands) and commands[i + 1] in _PRINT_WHAT else 1
+        elif word == "unit" and i + 1 < len(commands):
+            i += 2
+        elif word in ("help", "version"):
+            i = len(commands)
+        else:
+            return False
+    return True
 
 
 def _sort(args: list[str]) -> bool:
@@ -311,9 +342,14 @@ def _nvme(args: list[str]) -> bool:
                                     "self-test-log", "ns-descs", "primary-ctrl-caps")
 
 
+def _gdisk_list(args: list[str]) -> bool:
+    """gdisk is interactive; only `gdisk -l DEVICE` (list and quit) reads."""
+    return _flags(args) == {"-l"}
+
+
 def _gdisk(args: list[str]) -> bool:
     flags = _flags(args)
-    return bool(flags & {"-p", "--print", "-v", "--verify", "-i", "--info", "-l", "-L",
+    return bool(flags & {"-p", "--print", "-v", "--verify", "-i", "--info", "-L",
                          "--list-types", "-O", "--print-mbr", "-V", "--version"}) and not (
         flags & {"-Z", "--zap-all", "-z", "--zap", "-o", "--clear", "-n", "--new", "-d",
                  "--delete", "-g", "--mbrtogpt", "-t", "--typecode", "-c", "--change-name",
@@ -437,7 +473,7 @@ RULES: dict[str, Callable[[list[str]], bool]] = {
     "ethtool": _ethtool, "ioping": _none_of("-W", "-WW", "-WWW"),
     "unzip": _unzip, "7z": _7z, "read": lambda a: True,
     "hdparm": _hdparm, "badblocks": _badblocks, "nvme": _nvme, "sgdisk": _gdisk,
-    "gdisk": _gdisk, "tune2fs": _tune2fs, "losetup": _losetup, "dmsetup": _dmsetup,
+    "gdisk": _gdisk_list, "tune2fs": _tune2fs, "losetup": _losetup, "dmsetup": _dmsetup,
     "btrfs": _btrfs, "smartctl": _smartctl, "dumpe2fs": lambda a: True,
     "xfs_info": lambda a: True, "lsscsi": lambda a: True, "partx": _none_of(
         "-a", "--add", "-d", "--delete", "-u", "--update"),

@@ -22,13 +22,52 @@ SSH_UNITS = ("ssh", "sshd", "openssh", "openssh-server", "ssh.socket", "sshd.soc
              "dropbear")
 
 
-def requested(ctx: Context, *words: str) -> bool:
-    """The request names exactly this: every one of `words` appears in it."""
+# what a request may call each thing that can lock a remote user out
+_KINDS = (
+    ("firewall", "firewalls", "packet filter", *FIREWALLS, "nft", "netfilter"),
+    ("ssh", "sshd", "openssh", "openssh-server", "ssh server", "ssh daemon", "ssh service",
+     "dropbear", "remote login", "remote logins"),
+    ("network", "networking", "networkmanager", "systemd-networkd", "network-manager",
+     "internet", "the network", "interfaces", "all interfaces", "every interface"),
+    ("route", "default route", "gateway", "routes"),
+)
+# "stop it working", in the words people use (verb stems; `turn … off` with a gap)
+_STOP_WORDS = re.compile(r"\b(?:stop|disabl|kill|mask|flush|reset|deactivat|remov|purg|delet|"
+                         r"uninstall|halt|shutdown|down|off|drop|clear|panic|wip)[a-z]*\b")
+_STOP_PHRASES = re.compile(r"\b(?:turn|switch|shut|bring|take|taking|put|pull)[a-z]*"
+                           r"(?:[ ]+[a-z0-9_.@:-]+){0,3}?[ ]+(?:off|down)\b")
+_STOP_VERBS = {"stop", "disable", "mask", "kill", "down", "off", "flush", "reset", "remove",
+               "purge", "delete", "drop", "panic", "deactivate", "del", "shutdown", "halt",
+               "-f", "-x", "-z", "--flush"}
+
+
+def _names(thing: str) -> tuple[str, ...]:
+    """The thing, by any of its names: its kind word or the names of its kind."""
+    base = thing.lower().rsplit("@", 1)[0].removesuffix(".service").removesuffix(".socket")
+    for kind in _KINDS:
+        if base in kind:
+            return kind
+    return (base,) if base else ()
+
+
+def requested(ctx: Context, verb: str, thing: str) -> bool:
+    """The request asks for exactly this: it names the thing (by its kind, e.g. "the
+    firewall", or any of its names, e.g. "ufw") and asks to stop it ("turn off", "shut
+    down", "disable", "bring … down", …). A request about something else, or one that
+    names the thing without asking to stop it, does not count."""
     if not ctx.requested:
         return False
     text = " " + re.sub(r"[^a-z0-9_.@:-]+", " ", ctx.requested.lower()) + " "
-    return all(f" {w.lower()} " in text or f" {w.lower().split('.')[0]} " in text
-               for w in words if w)
+    text = text.replace(".service ", " ").replace(".socket ", " ")
+    names = _names(thing)
+    verb = verb.lower()
+    if not names:  # nothing to name: the request must use this very verb
+        return f" {verb}" in text
+    if not any(f" {name} " in text for name in names):
+        return False
+    if verb in _STOP_VERBS or verb.removesuffix("ed") in _STOP_VERBS:
+        return bool(_STOP_WORDS.search(text) or _STOP_PHRASES.search(text))
+    return f" {verb} " in text
 
 
 def lockout(verdict: Verdict, ctx: Context, reason: str, verb: str, thing: str) -> None:
@@ -133,13 +172,13 @@ def judge_firewall(argv: list[str], verdict: Verdict, ctx: Context) -> None:
         policy = next((argv[i + 2] for i, a in enumerate(argv[:-2]) if a in ("-P", "--policy")),
                       "")
         if policy in ("DROP", "REJECT"):
-            lockout(verdict, ctx, "drops all traffic by default", "drop", "")
+            lockout(verdict, ctx, "drops all traffic by default", "drop", "firewall")
         else:
-            lockout(verdict, ctx, "opens the firewall to all traffic", "accept", "")
+            lockout(verdict, ctx, "opens the firewall to all traffic", "accept", "firewall")
     elif program == "nft" and ops[:1] in (["flush"], ["delete"]):
-        lockout(verdict, ctx, "removes firewall rules", ops[0], "")
+        lockout(verdict, ctx, "removes firewall rules", ops[0], "nftables")
     elif program == "firewall-cmd" and any("panic-on" in a for a in argv):
-        lockout(verdict, ctx, "drops all network traffic (panic mode)", "panic", "")
+        lockout(verdict, ctx, "drops all network traffic (panic mode)", "panic", "firewall")
     elif program == "firewall-cmd" and any("remove" in a or "reset" in a for a in argv):
         verdict.raise_to(RiskLevel.HIGH, "changes the firewall", root=True)
     else:
@@ -204,7 +243,7 @@ def judge_ip(argv: list[str], verdict: Verdict, ctx: Context) -> None:
 def judge_ifdown(argv: list[str], verdict: Verdict, ctx: Context) -> None:
     ops = operands(argv)
     if "-a" in argv or "--all" in argv:
-        lockout(verdict, ctx, "brings down every network interface", "down", "")
+        lockout(verdict, ctx, "brings down every network interface", "down", "network")
         return
     for name in ops or ["?"]:
         _interface_down(name, verdict, ctx, "brings down")

@@ -326,11 +326,17 @@ def test_remote_lockout_blocked_when_the_request_is_about_something_else(
 
 
 def test_interface_down_named_by_its_name() -> None:
+    from reos.safety.rules import Context
     from reos.safety.rules_network import requested
 
-    assert requested("bring enp3s0 down", "down", "enp3s0")
-    assert requested("deactivate the wlan0 interface", "down", "wlan0")
-    assert not requested("show me enp3s0 statistics", "down", "enp3s0")
+    def asked(text: str) -> Context:
+        return Context(remote=True, requested=text)
+
+    assert requested(asked("bring enp3s0 down"), "down", "enp3s0")
+    assert requested(asked("deactivate the wlan0 interface"), "down", "wlan0")
+    assert requested(asked("take eth1 down for maintenance"), "down", "eth1")
+    assert not requested(asked("show me enp3s0 statistics"), "down", "enp3s0")
+    assert not requested(asked("bring eth0 down"), "down", "eth1")
 
 
 # 11. core package changes
