@@ -51,7 +51,7 @@ _GENERIC: dict[str, tuple[str, set[str], int, bool]] = {
     "time": ("fo", {"--format", "--output"}, 0, False),
     "unbuffer": ("", set(), 0, False),
     "chrt": ("T", {"--sched-runtime", "--sched-period", "--sched-deadline"}, 1, False),
-    "taskset": ("", {"--cpu-list"}, 1, False),
+    "taskset": ("", set(), 1, False),  # -c/--cpu-list: the positional is a list
     "numactl": ("CNmPpiw", {"--cpunodebind", "--membind", "--physcpubind", "--preferred",
                             "--interleave"}, 0, False),
     "cgexec": ("g", set(), 0, False),
@@ -92,7 +92,6 @@ _GENERIC: dict[str, tuple[str, set[str], int, bool]] = {
                               "--expand-environment"}, 0, True),
     "busybox": ("", set(), 0, False),
     "toybox": ("", set(), 0, False),
-    "screen": ("cehpsStTX", set(), 0, False),
     "setpriv": ("", {"--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps",
                      "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label",
                      "--apparmor-profile", "--landlock-access", "--landlock-rule",
@@ -104,8 +103,8 @@ _SHELL_WHEN_EMPTY = {"chroot", "nsenter", "unshare", "pkexec", "run0", "doas", "
 _OPAQUE = {"systemd-run", "at", "batch", "parallel", "ssh", "docker", "podman", "nerdctl",
            "kubectl", "screen", "tmux", "busybox", "strace", "ltrace", "nsenter", "chroot",
            "unshare", "script", "flock", "setsid", "nohup", "sg"}
-LAUNCHERS = frozenset({*_GENERIC, "capsh", "bwrap", "coproc", "sudo", "su", "runuser", "env",
-                       "flock", "xargs",
+LAUNCHERS = frozenset({*_GENERIC, "screen", "capsh", "bwrap", "coproc", "sudo", "su",
+                       "runuser", "env", "flock", "xargs",
                        "parallel", "watch", "at", "batch", "script", "ssh", "docker", "podman",
                        "nerdctl", "kubectl", "sg", "tmux", "ip", *SHELLS, "eval", "source",
                        ".", "trap", "ansible", "salt", "pdsh", "clush", "pssh",
@@ -367,6 +366,23 @@ def _coproc(program: str, args: list[str]) -> Launch | None:
     return Launch("coproc", script=text, transparent=False) if text else None
 
 
+def _screen(program: str, args: list[str]) -> Launch | None:
+    """screen [options] [CMD …]; `-X stuff TEXT` types TEXT into a session, `-X exec` and
+    `-X screen` start programs there."""
+    opts, rest = options(args, "cehpsStTX", set())
+    if "-X" in opts:
+        verb = opts["-X"]
+        if verb == "stuff" and rest:
+            text = " ".join(rest).replace("\\n", "\n").replace("\\r", "\n")
+            return Launch("screen -X stuff", script=text, transparent=False)
+        if verb in ("exec", "screen") and rest:
+            return Launch(f"screen -X {verb}", argv=rest, transparent=False)
+        return Launch("screen -X", transparent=False)
+    if rest:
+        return Launch("screen", argv=rest, transparent=False)
+    return Launch("screen", transparent=False)  # list, attach, or a new session
+
+
 def _capsh(program: str, args: list[str]) -> Launch:
     """`capsh [--caps=…] -- ARGS`: ARGS go to /bin/bash (`-- -c CMD` runs CMD)."""
     if "--" not in args:
@@ -413,7 +429,8 @@ def _remote(name: str) -> Callable[[str, list[str]], Launch | None]:
 _SPECIAL: dict[str, Callable[[str, list[str]], Launch | None]] = {
     "sudo": _sudo, "su": _su, "runuser": _runuser, "env": _env, "flock": _flock,
     "xargs": _xargs, "parallel": _parallel, "watch": _watch, "at": _at, "batch": _at,
-    "script": _script, "sg": _sg, "capsh": _capsh, "bwrap": _bwrap, "coproc": _coproc,
+    "script": _script, "sg": _sg, "capsh": _capsh, "bwrap": _bwrap, "screen": _screen,
+    "coproc": _coproc,
     **{program: _remote(f"open_{reader}") for program, reader in (
         ("ssh", "ssh"), ("docker", "docker"), ("podman", "docker"), ("nerdctl", "docker"),
         ("kubectl", "kubectl"), ("tmux", "tmux"), ("ip", "ip"), ("ansible", "ansible"),

@@ -109,7 +109,7 @@ def carried(argv: list[str], env: dict[str, str] | None = None) -> Carried | Non
     if program in ("tar", "bsdtar", "gtar"):
         return tools.tar(argv)
     if program == "rsync":
-        return tools.rsync(argv)
+        return tools.rsync(argv, env)
     if program in ("less", "more", "most"):
         out = Carried()
         out.scripts += [(f"{program} LESSOPEN", env[k].lstrip("|"))

@@ -228,8 +228,10 @@ def tar(argv: list[str]) -> Carried:
     return out
 
 
-def rsync(argv: list[str]) -> Carried:
+def rsync(argv: list[str], env: dict[str, str] | None = None) -> Carried:
     out = Carried()
+    if (env or {}).get("RSYNC_RSH"):  # the remote shell, run here like `-e`
+        out.scripts.append(("rsync RSYNC_RSH", (env or {})["RSYNC_RSH"]))
     operands: list[str] = []
     deleting = False
     i = 1
