@@ -499,13 +499,17 @@ def judge_code(code: str, program: str, out: Carried) -> None:
         commands = [s for s in lits if s.strip()] + _bare_commands(code, program)
         for s in commands:
             out.scripts.append((f"{program} runs", s))
-        if len(commands) > 1:  # an argv list: ["rm", "-rf", "/"]
+        if len(commands) > 1:  # an argv list: ["rm", "-rf", "/"], spawn('rm', ['-rf', …])
             out.scripts.append((f"{program} runs", " ".join(commands)))
+            starts = [i for i, c in enumerate(commands[1:], start=1)
+                      if re.fullmatch(r"[a-z][a-z0-9_.+-]{0,31}", c)][:6]
+            out.scripts += [(f"{program} runs", " ".join(commands[i:])) for i in starts]
         if not commands:
             out.unknown.append(f"{program} runs commands it builds at run time")
         out.mutates.append(f"{program} one-liner runs commands")
-    if deletes:
-        out.code_paths += [s for s in lits if s.startswith(("/", "~", "$HOME"))] or [
+    if deletes:  # perl/ruby open modes lead the path: ">/etc/passwd", "+< /etc/x"
+        paths = [s.lstrip("+<>| ") for s in lits]
+        out.code_paths += [s for s in paths if s.startswith(("/", "~", "$HOME"))] or [
             "<files>"]
         out.mutates.append(f"{program} one-liner deletes or writes files")
     if "fork" in code and any(w in code for w in ("while", "for", "loop", "until", "times",

@@ -53,7 +53,8 @@ PURE = frozenset({
     "btrfs", "dumpe2fs", "xfs_info", "lsscsi", "partx", "unzip", "zipinfo", "7z",
     # shell builtins that change only the shell itself
     "export", "set", "unset", "unalias", "shopt", "declare", "typeset", "local", "readonly",
-    "umask", "wait", "read", "shift", "return", "exit", "break", "continue", ":", "getopts",
+    "umask", "wait", "read", "mapfile", "readarray", "shift", "return", "exit", "break",
+    "continue", ":", "getopts",
     "pushd", "popd", "dirs", "let", "pacman", "apk", "dnf", "yum", "zypper",
 })
 

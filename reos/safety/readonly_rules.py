@@ -472,6 +472,8 @@ RULES: dict[str, Callable[[list[str]], bool]] = {
     "arp": _none_of("-d", "--delete", "-s", "--set", "-f", "--file"), "route": _route,
     "ethtool": _ethtool, "ioping": _none_of("-W", "-WW", "-WWW"),
     "unzip": _unzip, "7z": _7z, "read": lambda a: True,
+    "mapfile": lambda a: not any(x.startswith("-C") for x in a),  # -C runs a callback
+    "readarray": lambda a: not any(x.startswith("-C") for x in a),
     "hdparm": _hdparm, "badblocks": _badblocks, "nvme": _nvme, "sgdisk": _gdisk,
     "gdisk": _gdisk_list, "tune2fs": _tune2fs, "losetup": _losetup, "dmsetup": _dmsetup,
     "btrfs": _btrfs, "smartctl": _smartctl, "dumpe2fs": lambda a: True,

@@ -373,6 +373,18 @@ def _ed(argv: list[str], verdict: Verdict, ctx: Context) -> None:
         judge_write(target, verdict, ctx, f"{argv[0]} edits")
 
 
+def _sudoedit(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    """sudoedit: an editor on copies, written back as root when the person saves."""
+    ops = [o for o in operands(argv) if o != "-"]
+    if any(is_vital(o) or is_credential(o) for o in ops):
+        verdict.raise_to(RiskLevel.HIGH, "edits files logins or boot depend on, as root",
+                         root=True)
+    elif any(under_system(o) or is_system_path(o) for o in ops):
+        verdict.raise_to(RiskLevel.MEDIUM, "edits system files as root", root=True)
+    else:
+        verdict.raise_to(RiskLevel.LOW, "edits files as root", root=True)
+
+
 def _scp(argv: list[str], verdict: Verdict, ctx: Context) -> None:
     """`scp SRC [user@]host:PATH`: PATH is written on that machine."""
     ops = [a for i, a in enumerate(argv[1:], start=1)
@@ -387,7 +399,7 @@ def _scp(argv: list[str], verdict: Verdict, ctx: Context) -> None:
 
 
 FILE_HANDLERS = {
-    "scp": _scp,
+    "scp": _scp, "sudoedit": _sudoedit,
     **{name: _replaces for name in _COMPRESSORS}, "uniq": _second_operand,
     "xxd": _second_operand, "patch": _patch, "ed": _ed, "sort": _output_option,
     "iconv": _output_option, "shuf": _output_option, "openssl": _output_option,

@@ -20,7 +20,13 @@ import shlex
 from typing import Any
 
 from reos.safety.expand import expand_word
-from reos.safety.streams import output_of, produced_by, read_assignments, stdin_of
+from reos.safety.streams import (
+    mapfile_assignment,
+    output_of,
+    produced_by,
+    read_assignments,
+    stdin_of,
+)
 from reos.safety.syntax import (
     DOWNLOADERS,
     MAX_COMMANDS,
@@ -251,6 +257,8 @@ class _Walker:
                     self.env[name] = value
         if words and words[0] == "read":
             self.env.update(read_assignments(words, stdin_text))
+        if words and words[0] in ("mapfile", "readarray"):
+            self.env.update(mapfile_assignment(words, stdin_text))
         if not words:
             if prefix and not redirects:  # X=/ : a literal assignment for later words
                 self.env.update(prefix)

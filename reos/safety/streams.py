@@ -57,6 +57,8 @@ def output_of(command: SimpleCommand) -> Source:
         return Source(_printf(args[0], args[1:]))
     if program == "cat" and not args and source is not None:
         return source
+    if program == "cat" and len(args) == 1 and args[0] in command.procsubs:
+        return produced_by(command.procsubs[args[0]])  # cat <(…): what it prints
     if program in ("base64", "base32") and set(args) & {"-d", "--decode", "-D"}:
         if source is not None and source.text is not None:
             import base64
@@ -117,6 +119,23 @@ def _tr(args: list[str], text: str) -> str | None:
         return None
     second = second + second[-1] * max(0, len(first) - len(second))
     return text.translate(str.maketrans(first, second[:len(first)]))
+
+
+def mapfile_assignment(argv: list[str], text: str | None) -> dict[str, str]:
+    """`mapfile -t LINES < <(…)`: the array (kept as its items joined by spaces)."""
+    if text is None:
+        return {}
+    names: list[str] = []
+    skip = False
+    for word in argv[1:]:
+        if skip:
+            skip = False
+        elif word in ("-d", "-n", "-O", "-s", "-u", "-C", "-c"):
+            skip = True
+        elif not word.startswith("-"):
+            names.append(word)
+    items = [line for line in text.replace("\0", "\n").split("\n") if line]
+    return {(names[-1] if names else "MAPFILE"): " ".join(items)}
 
 
 def read_assignments(argv: list[str], text: str | None) -> dict[str, str]:

