@@ -3,7 +3,9 @@
 When reos runs over SSH, stopping the SSH server, bringing down the interface that
 carries the default route (read with `ip -j route show default`, only when such a
 command is judged), or turning off or flushing the firewall is blocked unless the
-person's request names exactly that; locally these are HIGH (approval).
+person's request asks for exactly that (`requested`: the thing named by its kind or any
+of its names, close to a stop verb; questions and other actions do not count); locally
+these are HIGH (approval).
 Not responsible for disks, processes or packages (`rules_system`).
 """
 
@@ -32,13 +34,13 @@ _KINDS = (
     ("route", "default route", "gateway", "routes"),
 )
 # "stop it working", in the words people use (verb stems; `turn … off` with a gap)
-_STOP_WORDS = re.compile(r"\b(?:stop|disabl|kill|mask|flush|reset|deactivat|remov|purg|delet|"
-                         r"uninstall|halt|shutdown|down|off|drop|clear|panic|wip)[a-z]*\b")
-_STOP_PHRASES = re.compile(r"\b(?:turn|switch|shut|bring|take|taking|put|pull)[a-z]*"
-                           r"(?:[ ]+[a-z0-9_.@:-]+){0,3}?[ ]+(?:off|down)\b")
+_STOP_WORD = re.compile(r"(?:stop|disabl|kill|mask|flush|reset|deactivat|remov|purg|delet|"
+                        r"uninstall|halt|shutdown|down|off|drop|clear|panic|wip)[a-z]*")
+_PHRASE_VERB = re.compile(r"(?:turn|switch|shut|bring|take|taking|took|put|pull)[a-z]*")
 _STOP_VERBS = {"stop", "disable", "mask", "kill", "down", "off", "flush", "reset", "remove",
                "purge", "delete", "drop", "panic", "deactivate", "del", "shutdown", "halt",
                "-f", "-x", "-z", "--flush"}
+_NEAR = 3  # a stop word at most this many words from the thing's name
 
 
 def _names(thing: str) -> tuple[str, ...]:
@@ -50,24 +52,56 @@ def _names(thing: str) -> tuple[str, ...]:
     return (base,) if base else ()
 
 
+def _stops(words: list[str], names: tuple[str, ...]) -> list[int]:
+    """Where the request asks to stop something: stop words ("disable", "stopped"), and
+    both ends of "turn … off" / "bring … down"; not "stop rejecting my key" (the verb
+    stops another action there)."""
+    out: list[int] = []
+    for i, word in enumerate(words):
+        if _STOP_WORD.fullmatch(word):
+            following = words[i + 1] if i + 1 < len(words) else ""
+            if not (following.endswith("ing") and following not in names):
+                out.append(i)
+        elif _PHRASE_VERB.fullmatch(word):
+            end = next((j for j in range(i + 1, min(i + 5, len(words)))
+                        if words[j] in ("off", "down")), None)
+            if end is not None:
+                out += [i, end]
+    return out
+
+
+def _named_at(words: list[str], names: tuple[str, ...]) -> list[int]:
+    out: list[int] = []
+    for name in names:
+        parts = name.split()
+        out += [i for i in range(len(words) - len(parts) + 1)
+                if words[i:i + len(parts)] == parts]
+    return out
+
+
 def requested(ctx: Context, verb: str, thing: str) -> bool:
     """The request asks for exactly this: it names the thing (by its kind, e.g. "the
-    firewall", or any of its names, e.g. "ufw") and asks to stop it ("turn off", "shut
-    down", "disable", "bring … down", …). A request about something else, or one that
-    names the thing without asking to stop it, does not count."""
+    firewall", or any of its names, e.g. "ufw") and, close to that name, asks to stop it
+    ("turn off", "shut down", "disable", "bring … down", …). A request about something
+    else, or one that names the thing without asking to stop it, does not count."""
     if not ctx.requested:
         return False
-    text = " " + re.sub(r"[^a-z0-9_.@:-]+", " ", ctx.requested.lower()) + " "
-    text = text.replace(".service ", " ").replace(".socket ", " ")
+    text = re.sub(r"[^a-z0-9_.@:-]+", " ", ctx.requested.lower()) + " "
+    text = re.sub(r"[.:]+ ", " ", text)  # "the firewall." and "ssh:" name them too
+    words = text.replace(".service ", " ").replace(".socket ", " ").split()[:400]
     names = _names(thing)
     verb = verb.lower()
     if not names:  # nothing to name: the request must use this very verb
-        return f" {verb}" in text
-    if not any(f" {name} " in text for name in names):
-        return False
+        return any(w.startswith(verb) for w in words)
+    named = _named_at(words, names)
+    if not named or words[0] in ("why", "what", "how", "where", "when", "who"):
+        return False  # a question about it is not a request to stop it
     if verb in _STOP_VERBS or verb.removesuffix("ed") in _STOP_VERBS:
-        return bool(_STOP_WORDS.search(text) or _STOP_PHRASES.search(text))
-    return f" {verb} " in text
+        stops = _stops(words, names)
+        # "the firewall drops packets": the thing does it (third person), nobody asks
+        return any(abs(i - j) <= _NEAR and not (i > j and words[i].endswith("s"))
+                   for i in stops for j in named)
+    return verb in words
 
 
 def lockout(verdict: Verdict, ctx: Context, reason: str, verb: str, thing: str) -> None:

@@ -301,12 +301,17 @@ LOCKOUTS_ASKED = [
     ("systemctl stop ssh", "shut down the ssh server"),
     ("systemctl mask sshd.service", "mask sshd"),
     ("systemctl stop ssh.service", "kill the openssh daemon"),
+    ("systemctl stop sshd", "I need sshd stopped for a minute"),
+    ("ufw disable", "switch the firewall off please"),
 ]
 LOCKOUTS_NOT_ASKED = [
     ("systemctl disable --now ufw", "install nginx and open port 80"),
     ("systemctl stop ssh", "restart the web server"),
     ("ufw disable", "check why the firewall blocks port 443"),
     ("systemctl stop sshd", "upgrade openssh"),
+    ("systemctl stop ssh", "fix ssh so it stops rejecting my key"),
+    ("systemctl stop ssh", "turn off password logins for ssh"),
+    ("systemctl disable --now firewalld", "why does the firewall drop packets from my laptop"),
 ]
 
 
