@@ -2,7 +2,8 @@
 
 `open_launcher(argv)` reads the options of sudo, pkexec, run0, doas, su, runuser, env,
 nice, timeout, nohup, setsid, flock, xargs, parallel, watch, strace, nsenter, chroot,
-unshare, systemd-run, at, busybox, script, trap and the shells (and, through
+unshare, systemd-run, at, busybox, script, trap, sg, setpriv, capsh, bwrap, proot,
+screen, coproc and the shells (and, through
 `remote_launchers`, ssh, docker/podman, kubectl, ansible, salt, pdsh, tmux, ip netns), and
 says what they carry: another argv, a shell script (text), or "whatever arrives on
 stdin"; whether that runs as root, on another machine, or in a container. The risk

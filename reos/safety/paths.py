@@ -3,7 +3,8 @@
 A word such as `/tmp/../etc`, `///etc`, `/{etc,usr}` or `/e*c` is judged by the worst
 thing it can name on this machine: braces are expanded (bounded), `.`/`..`/repeated `/`
 are normalised, and globs are matched against the system paths reos knows and against the
-real filesystem (bounded), so a glob that could match `/etc` is judged as `/etc`. Words
+real filesystem (bounded), so a glob that could match `/etc` is judged as `/etc`; a glob
+under /dev/ is also matched against the disk names any machine may have (`/dev/sd?`). Words
 whose value cannot be known statically (an unset `$VAR`, a `$(…)`) are reported as such.
 
 Not responsible for deciding how dangerous a program is (`rules`) or for shell syntax

@@ -1,5 +1,6 @@
 """Code carried inside the arguments of tools that look harmless: awk, sed, find, git, man,
-tar, rsync, and interpreter one-liners (`python3 -c`, `perl -e`, …).
+tar, rsync, scp/sftp/zip options that run local commands, and interpreter one-liners
+(`python3 -c`, `perl -e`, `node --eval`, Tcl's bare `exec`, …).
 
 `carried(argv, env)` returns what such an argv can do besides reading: shell text it runs
 (`awk 'BEGIN{system("…")}'`, `sed 's/x/y/e'`, `man -P`, `git -c core.pager=…`,

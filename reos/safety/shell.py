@@ -1,7 +1,9 @@
 """Reading a shell command line the way a shell would: into simple commands.
 
 Parses with bashlex (a real bash grammar) and walks pipelines, lists, compound commands,
-functions, command and process substitutions, here-documents and here-strings. Words
+functions, command and process substitutions, here-documents and here-strings.
+Redirections of a compound command (`{ …; } > F`, `while …; done < <(…)`) are writes of
+their own, and the group's input feeds the commands inside it. Words
 are expanded as far as they can be known statically: literal assignments made earlier
 in the same script are substituted (`X=/; rm -rf $X`), `${IFS}` is whitespace, `$'\\x72m'`
 is decoded, braces are expanded and quotes removed; a `$(…)` whose output is plain text
