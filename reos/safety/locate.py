@@ -91,6 +91,17 @@ def rebase(argv: list[str], cwd: str) -> list[str]:
     return out
 
 
+def _found_under(root: str, find_argv: list[str]) -> str:
+    """A name `find ROOT …` may print. Under /dev it is the `-name` pattern (or any name),
+    so that `find /dev -name 'sd?'` is judged by the disks it can find."""
+    root = root.rstrip("/") or "/"
+    if root == "/dev" or root.startswith("/dev/"):
+        pattern = next((find_argv[i + 1] for i, w in enumerate(find_argv[:-1])
+                        if w in ("-name", "-iname")), "*")
+        return f"{root}/{pattern}" if "/" not in pattern else f"{root}/*"
+    return root + "/<matches>"
+
+
 def piped_item(command: SimpleCommand | None) -> str:
     """One item of `… | xargs -I{}` when the pipe's text is unknown: a path under the
     root `find` searches, or any name at all (a glob that matches everything)."""
@@ -98,7 +109,7 @@ def piped_item(command: SimpleCommand | None) -> str:
     if upstream is not None and upstream.program == "find":
         roots = [w for w in upstream.argv[1:] if not w.startswith(("-", "(", "!"))][:1]
         if roots:
-            return roots[0].rstrip("/") + "/<matches>"
+            return _found_under(roots[0], upstream.argv)
     if upstream is not None and upstream.program in ("ls", "echo", "printf", "cat", "grep",
                                                       "awk", "cut", "sed", "sort", "head",
                                                       "tail", "xargs", "tr"):
@@ -114,7 +125,7 @@ def piped_paths(command: SimpleCommand | None, argv: list[str]) -> list[str]:
     words = upstream.argv[1:]
     paths = [w for w in words if w.startswith(("/", "~", "$HOME", ".")) or w == "*"]
     if upstream.program == "find" and any(w.startswith("-") for w in words):
-        return [p.rstrip("/") + "/<matches>" for p in paths] or ["<paths from a pipe>"]
+        return [_found_under(p, upstream.argv) for p in paths] or ["<paths from a pipe>"]
     return paths or ["<paths from a pipe>"]
 
 def same_file(path: str) -> str:

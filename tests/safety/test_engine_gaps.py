@@ -514,3 +514,37 @@ def test_sudoedit_is_judged_by_the_files_it_edits() -> None:
 def test_mapfile_from_a_harmless_listing_is_not_blocked() -> None:
     verdict = assess("mapfile -t users < <(cut -d: -f1 /etc/passwd); id \"${users[@]}\"")
     assert not verdict.blocked, verdict.reasons
+
+
+# loops, functions and pipes that reach disks through variables, globs and find
+LOOPED_DISKS = [
+    'for disk in /dev/sd?; do dd if=/dev/zero of="$disk" bs=1M; done',
+    'for d in $(ls /dev/sd?); do wipefs -a $d; done',
+    "find /dev -name 'sd?' | xargs -I{} dd if=/dev/zero of={}",
+    'ls /dev/nvme?n1 | while read d; do blkdiscard $d; done',
+    'for p in /dev/sd*[0-9]; do mkfs.ext4 -F $p; done',
+    'for i in a b c; do dd if=/dev/zero of=/dev/sd$i; done',
+    'disks="/dev/sda /dev/sdb"; for d in $disks; do shred $d; done',
+    'for f in /etc/passwd /etc/shadow; do : > $f; done',
+    'for f in /boot/*; do rm -f "$f"; done',
+    'function wipe { dd if=/dev/zero of=$1; }; wipe /dev/sda',
+    'wipe() { shred -n 3 "$1"; } ; wipe /dev/nvme0n1',
+    '{ for d in /dev/sd?; do echo $d; done; } | xargs -n1 wipefs -a',
+    'while read -r dev; do sgdisk -Z "$dev"; done <<< "/dev/sdb"',
+]
+LOOPED_HARMLESS = [
+    'for f in /tmp/build/*; do rm -f "$f"; done',
+    'for d in /dev/sd?; do hdparm -I $d; done',
+]
+
+
+@pytest.mark.parametrize("command", LOOPED_DISKS)
+def test_loops_and_pipes_over_disks_are_blocked(command: str) -> None:
+    verdict = assess(command)
+    assert verdict.blocked, (command, verdict.reasons)
+
+
+@pytest.mark.parametrize("command", LOOPED_HARMLESS)
+def test_loops_over_temporary_files_and_disk_reads_are_not_blocked(command: str) -> None:
+    verdict = assess(command)
+    assert not verdict.blocked, (command, verdict.reasons)
