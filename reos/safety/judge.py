@@ -52,6 +52,12 @@ _WRITE_OPS = {">", ">>", ">|", "&>", "&>>", "<>", ">&"}
 _CODE_ENV = ("LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "BASH_ENV", "ENV", "PROMPT_COMMAND",
              "PYTHONSTARTUP", "PERL5OPT", "RUBYOPT", "NODE_OPTIONS", "PYTHONPATH", "PERL5LIB",
              "GCONV_PATH", "SHELLOPTS", "PS4", "BASH_FUNC_")
+# variables that name a program other programs start (an editor, a pager, a remote shell)
+_PROGRAM_ENV = {"EDITOR", "VISUAL", "SUDO_EDITOR", "PAGER", "MANPAGER", "SYSTEMD_PAGER",
+                "SYSTEMD_EDITOR", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR",
+                "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS",
+                "SUDO_ASKPASS", "RSYNC_RSH", "LESSOPEN", "LESSCLOSE", "KUBE_EDITOR", "FCEDIT",
+                "BROWSER", "TAR_RSH", "RSH", "CVS_RSH", "DIFF_PAGER", "BAT_PAGER", "DELTA_PAGER"}
 _FETCHERS = DOWNLOADERS - {"rsync", "scp", "sftp", "nc", "ncat", "netcat", "socat", "aws",
                            "gsutil", "s3cmd"}
 
@@ -268,6 +274,8 @@ class Judge(Memory, CodeJudge):
                                       "other code")
                 if name in ("BASH_ENV", "ENV", "PROMPT_COMMAND") and value:
                     self.script(value, ctx, depth + 1)
+            elif name in _PROGRAM_ENV and value.strip("| "):
+                self.script(value.strip().lstrip("|"), ctx, depth + 1)
 
     def _download(self, argv: list[str], ctx: Context) -> None:
         if is_read_only(argv):

@@ -548,3 +548,43 @@ def test_loops_and_pipes_over_disks_are_blocked(command: str) -> None:
 def test_loops_over_temporary_files_and_disk_reads_are_not_blocked(command: str) -> None:
     verdict = assess(command)
     assert not verdict.blocked, (command, verdict.reasons)
+
+
+# programs named by variables (editors, pagers, remote shells) and by options
+NAMED_PROGRAMS = [
+    "PAGER='rm -rf /' git log",
+    "GIT_PAGER='rm -rf /etc' git diff",
+    "GIT_EDITOR='rm -rf /' git commit",
+    "EDITOR='rm -rf /' crontab -e",
+    "SUDO_EDITOR='rm -rf /' sudoedit /etc/hosts",
+    "VISUAL='rm -rf /' git commit",
+    "SYSTEMD_PAGER='rm -rf /' systemctl status x",
+    'PAGER=\'sh -c "rm -rf /"\' man ls',
+    "GIT_SSH='./x' GIT_SSH_COMMAND='rm -rf /' git clone host:r",
+    "LESSOPEN='| rm -rf /etc %s' less /var/log/syslog",
+    'git -c core.pager=\'sh -c "rm -rf /"\' log',
+    "git -c sequence.editor='rm -rf /' rebase -i HEAD~2",
+    "ssh -o ProxyCommand='dd if=/dev/zero of=/dev/sda' host",
+    'rsync -e \'ssh -o ProxyCommand="rm -rf /"\' a host:b',
+    'tar -cf - dir --use-compress-program=\'sh -c "rm -rf /"\'',
+    "tar --checkpoint=1 --checkpoint-action=exec='rm -rf /' -cf /dev/null x",
+    "zip -q -T -TT 'dd if=/dev/zero of=/dev/sda' a.zip b",
+    "vim -es -c ':!rm -rf /' -c ':q'",
+    "nvim --cmd '!rm -rf /etc'",
+    "less -+F '+!rm -rf /' x",
+    "find . -name x -exec sh -c 'rm -rf /' \\;",
+]
+
+
+@pytest.mark.parametrize("command", NAMED_PROGRAMS)
+def test_programs_named_by_variables_and_options_are_judged(command: str) -> None:
+    verdict = assess(command)
+    assert verdict.blocked, (command, verdict.reasons)
+
+
+def test_ordinary_editors_and_pagers_are_not_blocked() -> None:
+    for command in ("EDITOR=vim crontab -e", "SYSTEMD_PAGER=cat systemctl status nginx",
+                    "GIT_SSH_COMMAND='ssh -i ~/.ssh/deploy' git pull"):
+        verdict = assess(command)
+        assert not verdict.blocked, (command, verdict.reasons)
+    assert assess("SYSTEMD_PAGER=cat systemctl status nginx").read_only
