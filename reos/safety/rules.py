@@ -185,7 +185,7 @@ def _ddrescue(argv: list[str], verdict: Verdict, ctx: Context) -> None:
 
 def _shred(argv: list[str], verdict: Verdict, ctx: Context) -> None:
     ops = operands(argv)
-    if any(is_device(o) or is_system_path(o) or is_vital(o) for o in ops):
+    if any(is_device(o) or is_system_path(o) or is_vital(o) or is_boot(o) for o in ops):
         verdict.raise_to(RiskLevel.CRITICAL, "shreds a disk or system files", block=True,
                          reversible=False, root=True)
     elif any(dynamic(o) for o in ops):
@@ -258,7 +258,7 @@ def _mv_cp(argv: list[str], verdict: Verdict, ctx: Context) -> None:
     if moving and any(is_system_path(s) for s in sources):
         verdict.raise_to(RiskLevel.CRITICAL, f"moves the system directory {sources[0]}",
                          block=True, reversible=False, root=True)
-    elif moving and any(is_vital(s) for s in sources):
+    elif moving and any(is_vital(s) or is_boot(s) for s in sources):
         verdict.raise_to(RiskLevel.CRITICAL, "moves away files logins or boot depend on",
                          block=True, reversible=False, root=True)
     elif is_vital(dest) or is_device(dest):
@@ -301,7 +301,7 @@ def _truncate(argv: list[str], verdict: Verdict, ctx: Context) -> None:
     ops = [o for i, o in enumerate(argv[1:], start=1)
            if not o.startswith("-") and argv[i - 1] not in ("-s", "--size", "-r",
                                                             "--reference")]
-    if any(is_vital(o) or is_device(o) for o in ops):
+    if any(is_vital(o) or is_device(o) or is_boot(o) for o in ops):
         verdict.raise_to(RiskLevel.CRITICAL, "empties files the machine depends on",
                          block=True, root=True, reversible=False)
     elif any(under_system(o) for o in ops):

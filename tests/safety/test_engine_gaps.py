@@ -48,6 +48,12 @@ BOOT_DELETES = [
     "rm /boot/efi/EFI/BOOT/BOOTX64.EFI",
     "find /boot -name 'vmlinuz*' -delete",
     "unlink /boot/System.map-6.1.0",
+    "mv /boot/efi/EFI /tmp/",
+    "shred -u /boot/efi/EFI/debian/grubx64.efi",
+    "truncate -s 0 /boot/efi/EFI/BOOT/BOOTX64.EFI",
+    "sudo mv /efi/EFI/Linux/arch.efi ~/",
+    "find /efi -name '*.efi' -delete",
+    "rm -r /boot/loader/entries",
 ]
 
 # 4. interpreter code
@@ -209,6 +215,13 @@ def test_writing_an_image_file_with_ddrescue_is_not_blocked() -> None:
 def test_deleting_boot_files_is_blocked(command: str) -> None:
     verdict = assess(command)
     assert verdict.blocked, (command, verdict.reasons)
+
+
+def test_reading_and_copying_from_boot_is_not_blocked() -> None:
+    for command in ("cp /boot/config-6.1.0 /tmp/", "ls -la /boot/efi/EFI",
+                    "mv /tmp/bootstrap.sh ~/"):
+        verdict = assess(command)
+        assert not verdict.blocked, (command, verdict.reasons)
 
 
 @pytest.mark.parametrize("command", INTERPRETER_CODE)
