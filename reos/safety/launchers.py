@@ -97,6 +97,18 @@ _GENERIC: dict[str, tuple[str, set[str], int, bool]] = {
                      "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label",
                      "--apparmor-profile", "--landlock-access", "--landlock-rule",
                      "--rlimit", "--ruid", "--euid", "--rgid", "--egid"}, 0, False),
+    "systemd-nspawn": ("DiuMEpSb", {"--directory", "--image", "--user", "--machine",
+                                     "--setenv", "--bind", "--bind-ro", "--chdir",
+                                     "--network-interface", "--network-veth-extra",
+                                     "--property", "--private-users", "--template",
+                                     "--overlay", "--tmpfs"}, 0, True),
+    "flatpak-spawn": ("", {"--directory", "--env", "--forward-fd"}, 0, False),
+    "distrobox-host-exec": ("", set(), 0, False),
+    "chpst": ("uUbenlLmdopfc", set(), 0, False),
+    "gosu": ("", set(), 1, False),
+    "su-exec": ("", set(), 1, False),
+    "s6-setuidgid": ("", set(), 1, False),
+    "ssh-agent": ("aEtPO", set(), 0, False),
     "proot": ("rbmqwkvRSi", {"--rootfs", "--bind", "--mount", "--qemu", "--cwd",
                              "--kernel-release", "--verbose"}, 0, False),
 }
@@ -104,7 +116,8 @@ _SHELL_WHEN_EMPTY = {"chroot", "nsenter", "unshare", "pkexec", "run0", "doas", "
 _OPAQUE = {"systemd-run", "at", "batch", "parallel", "ssh", "docker", "podman", "nerdctl",
            "kubectl", "screen", "tmux", "busybox", "strace", "ltrace", "nsenter", "chroot",
            "unshare", "script", "flock", "setsid", "nohup", "sg"}
-LAUNCHERS = frozenset({*_GENERIC, "screen", "capsh", "bwrap", "coproc", "sudo", "su",
+LAUNCHERS = frozenset({*_GENERIC, "screen", "capsh", "bwrap", "coproc", "runcon", "keyctl",
+                       "lxc", "incus", "toolbox", "distrobox", "machinectl", "sudo", "su",
                        "runuser", "env", "flock", "xargs",
                        "parallel", "watch", "at", "batch", "script", "ssh", "docker", "podman",
                        "nerdctl", "kubectl", "sg", "tmux", "ip", *SHELLS, "eval", "source",
@@ -384,6 +397,20 @@ def _screen(program: str, args: list[str]) -> Launch | None:
     return Launch("screen", transparent=False)  # list, attach, or a new session
 
 
+def _runcon(program: str, args: list[str]) -> Launch | None:
+    """`runcon CONTEXT CMD` or `runcon -t TYPE … CMD` (SELinux context, same user)."""
+    opts, rest = options(args, "urtl", {"--user", "--role", "--type", "--range"})
+    rest = rest if opts else rest[1:]
+    return Launch("runcon", argv=rest) if rest else None
+
+
+def _keyctl(program: str, args: list[str]) -> Launch | None:
+    """`keyctl session NAME CMD …`: CMD runs in a new keyring session."""
+    if len(args) >= 3 and args[0] == "session":
+        return Launch("keyctl session", argv=args[2:])
+    return None
+
+
 def _capsh(program: str, args: list[str]) -> Launch:
     """`capsh [--caps=…] -- ARGS`: ARGS go to /bin/bash (`-- -c CMD` runs CMD)."""
     if "--" not in args:
@@ -431,10 +458,11 @@ _SPECIAL: dict[str, Callable[[str, list[str]], Launch | None]] = {
     "sudo": _sudo, "su": _su, "runuser": _runuser, "env": _env, "flock": _flock,
     "xargs": _xargs, "parallel": _parallel, "watch": _watch, "at": _at, "batch": _at,
     "script": _script, "sg": _sg, "capsh": _capsh, "bwrap": _bwrap, "screen": _screen,
-    "coproc": _coproc,
+    "coproc": _coproc, "runcon": _runcon, "keyctl": _keyctl,
     **{program: _remote(f"open_{reader}") for program, reader in (
         ("ssh", "ssh"), ("docker", "docker"), ("podman", "docker"), ("nerdctl", "docker"),
         ("kubectl", "kubectl"), ("tmux", "tmux"), ("ip", "ip"), ("ansible", "ansible"),
         ("salt", "salt"), ("pdsh", "pdsh"), ("clush", "pdsh"), ("pssh", "pdsh"),
-        ("parallel-ssh", "pdsh"))},
+        ("parallel-ssh", "pdsh"), ("lxc", "lxc"), ("incus", "lxc"), ("toolbox", "toolbox"),
+        ("distrobox", "toolbox"), ("machinectl", "machinectl"))},
 }

@@ -156,3 +156,51 @@ def open_pdsh(program: str, args: list[str]) -> Launch:
     if rest:
         launch.script = " ".join(rest)
     return launch
+
+
+def open_lxc(program: str, args: list[str]) -> Launch | None:
+    """`lxc exec NAME [--] CMD`, `incus exec …`: CMD runs as root in the container."""
+    if not args or args[0] != "exec":
+        return None
+    if "--" in args:
+        rest = args[args.index("--") + 1:]
+    else:
+        _opts, rest = options(args[1:], "", {"--env", "--cwd", "--user", "--group",
+                                             "--project"}, stop_at_operand=False)
+        rest = rest[1:]
+    if not rest:
+        return Launch(f"{program} exec", stdin_runs=True, interactive=True, escalated=True,
+                      transparent=False)
+    return Launch(f"{program} exec", argv=rest, escalated=True, transparent=False)
+
+
+def open_toolbox(program: str, args: list[str]) -> Launch | None:
+    """`toolbox run [-c NAME] CMD`, `distrobox enter NAME -- CMD`: the container shares
+    the home directory, so CMD is judged as here."""
+    if not args or args[0] not in ("run", "enter"):
+        return None
+    if "--" in args:
+        rest = args[args.index("--") + 1:]
+    else:
+        _opts, rest = options(args[1:], "cdr", {"--container", "--distro", "--release",
+                                                 "--name"})
+    if args[0] == "enter" and "--" not in args:
+        return Launch(program, stdin_runs=True, interactive=True, transparent=False)
+    return Launch(f"{program} {args[0]}", argv=rest, transparent=False) if rest else None
+
+
+def open_machinectl(program: str, args: list[str]) -> Launch | None:
+    """`machinectl shell [USER@]MACHINE [CMD …]`; an empty MACHINE is this host, and the
+    user is root unless named."""
+    places = [i for i, a in enumerate(args) if not a.startswith("-")][:2]
+    if not places or args[places[0]] not in ("shell", "login"):
+        return None
+    verb = args[places[0]]
+    target = args[places[1]] if len(places) > 1 else ""
+    user, at, _machine = target.rpartition("@")
+    root = not at or user in ("", "root")
+    rest = args[places[1] + 1:] if verb == "shell" and len(places) > 1 else []
+    if rest:
+        return Launch("machinectl shell", argv=rest, escalated=root, transparent=False)
+    return Launch(f"machinectl {verb}", stdin_runs=True, interactive=True,
+                  escalated=root, transparent=False)

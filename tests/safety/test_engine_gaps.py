@@ -601,3 +601,48 @@ def test_ordinary_editors_and_pagers_are_not_blocked() -> None:
         verdict = assess(command)
         assert not verdict.blocked, (command, verdict.reasons)
     assert assess("SYSTEMD_PAGER=cat systemctl status nginx").read_only
+
+
+# more launchers: containers, user and context switchers, session wrappers
+MORE_LAUNCHERS = [
+    "machinectl shell root@ /bin/sh -c 'rm -rf /etc'",
+    'systemd-nspawn -D / rm -rf /etc',
+    'flatpak-spawn --host rm -rf /',
+    'distrobox-host-exec rm -rf /',
+    'chpst -u root rm -rf /',
+    'gosu root rm -rf /',
+    'su-exec root rm -rf /',
+    's6-setuidgid root rm -rf /',
+    'runcon -t unconfined_t rm -rf /',
+    "ssh-agent sh -c 'rm -rf /'",
+    'sudo --preserve-env=PATH rm -rf /',
+    "su - root -c 'rm -rf /'",
+    'time rm -rf /',
+    'xvfb-run -a rm -rf /',
+    'keyctl session - rm -rf /',
+    'numactl --interleave=all rm -rf /',
+    "unshare -m sh -c 'rm -rf /etc'",
+    'lxc exec web -- rm -rf /',
+    'incus exec web -- rm -rf /',
+    'toolbox run rm -rf /',
+    'nohup setsid nice rm -rf / &',
+    'exec rm -rf /',
+    'command -p rm -rf /',
+    "builtin eval 'rm -rf /'",
+    'fakeroot rm -rf /',
+    'torsocks rm -rf /',
+]
+
+
+@pytest.mark.parametrize("command", MORE_LAUNCHERS)
+def test_more_launchers_are_unwrapped(command: str) -> None:
+    verdict = assess(command)
+    assert verdict.blocked, (command, verdict.reasons)
+
+
+def test_launchers_of_harmless_commands_stay_harmless() -> None:
+    for command in ("gosu nobody id", "ssh-agent -k",
+                    "systemd-nspawn -D /var/lib/machines/deb ls"):
+        verdict = assess(command)
+        assert not verdict.blocked and verdict.risk <= RiskLevel.LOW, (command,
+                                                                       verdict.reasons)
