@@ -355,6 +355,10 @@ class Judge(Memory, CodeJudge):
                        command: SimpleCommand | None, stdin: Source | None,
                        env: dict[str, str], procsubs: dict[str, list[SimpleCommand]]) -> None:
         argv = list(launch.argv or [])
+        if launch.args_file is not None:
+            from reos.safety.streams import produced_by
+
+            stdin = produced_by(procsubs.get(launch.args_file, []))
         if launch.mounts:
             argv = [host_paths(a, launch.mounts) for a in argv]
         if launch.args_from_stdin and argv:

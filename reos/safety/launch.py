@@ -27,6 +27,7 @@ class Launch:
     env: dict[str, str] = field(default_factory=dict)  # NAME=value it sets
     cwd: str | None = None  # the directory it runs the payload in (env -C, sudo -D)
     local_scripts: list[str] = field(default_factory=list)  # run here (ssh ProxyCommand)
+    args_file: str | None = None  # xargs -a <(…): the process substitution giving arguments
 
 
 _LOCAL_COMMAND_OPTIONS = ("proxycommand", "localcommand", "knownhostscommand")

@@ -291,7 +291,10 @@ def _xargs(program: str, args: list[str]) -> Launch:
         "{}" if "-i" in opts else None)
     command = rest or ["echo"]
     launch = Launch("xargs", argv=command, args_from_stdin=True, replace=replace)
-    if "-a" in opts or "--arg-file" in opts:
+    arg_file = opts.get("-a") or opts.get("--arg-file") or ""
+    if arg_file.startswith("/dev/fd/procsub"):  # xargs -a <(…): its output, like a pipe
+        launch.args_file = arg_file
+    elif "-a" in opts or "--arg-file" in opts:
         launch.args_from_stdin = False
         unknown = "$ARGUMENTS_FROM_A_FILE"
         launch.argv = ([a.replace(replace, unknown) for a in command] if replace

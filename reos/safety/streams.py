@@ -26,6 +26,8 @@ def stdin_of(command: SimpleCommand) -> Source | None:
     if command.stdin_text is not None:
         return Source(command.stdin_text, network=command.dynamic_network)
     for redirect in command.redirects:
+        if redirect.op == "<<<" and redirect.target == "<(...)":  # `< <(…)`, text unknown
+            return Source(None, network=command.dynamic_network, what="a process substitution")
         if redirect.op == "<":
             target = redirect.target
             if target.startswith("/dev/tcp/") or target.startswith("/dev/udp/"):
@@ -154,6 +156,6 @@ def read_assignments(argv: list[str], text: str | None) -> dict[str, str]:
     names = names or ["REPLY"]
     if text is None:
         return {}
-    line = text.split("\n", 1)[0]
+    line = text.split("\n", 1)[0].split("\0", 1)[0]  # read -d '': NUL ends a record
     parts = line.split(None, len(names) - 1)
     return {name: (parts[i] if i < len(parts) else "") for i, name in enumerate(names)}
