@@ -26,7 +26,7 @@ from reos.safety.shell import (
     expand_word,
     produced_by,
 )
-from reos.safety.streams import read_assignments
+from reos.safety.streams import mapfile_assignment, read_assignments
 
 _PARSER: Any = None
 _STATEMENTS = {"command", "pipeline", "list", "subshell", "compound_statement",
@@ -79,6 +79,8 @@ class _TreeWalker:
         self.depth, self.via, self.env = depth, via, env
         self.out: list[SimpleCommand] = []
         self.fork_bombs: list[str] = []
+        # what a redirected group (`while …; done < <(…)`) feeds the commands inside it
+        self.group_stdin: tuple[str | None, bool] | None = None
 
     def emit(self, command: SimpleCommand) -> None:
         if len(self.out) >= MAX_COMMANDS:
@@ -109,19 +111,7 @@ class _TreeWalker:
                 self.command(body, upstream, background, extra)
                 return
             if body is not None:
-                before = len(self.out)
-                self.statement(body, upstream, background)
-                made = self.out[before:]
-                if made:  # output redirections of a group apply to what it runs
-                    target = made[0]
-                    for redirect in extra:
-                        r, text, net = self._redirect(redirect)
-                        target.redirects.append(r)
-                        if r.op in ("<<<", "<<", "<<-") and text is not None:
-                            target.stdin_text = text
-                        target.dynamic_network = target.dynamic_network or net
-                else:
-                    self._bare_redirects(extra)
+                self._group(body, extra, upstream, background)
             return
         if kind == "function_definition":
             self._function(node)
@@ -150,6 +140,30 @@ class _TreeWalker:
                 self.statement(child, upstream if i == 0 else None, bg or background)
             else:
                 self._substitutions(child)
+
+    def _group(self, body: Any, extra: list[Any], upstream: SimpleCommand | None,
+               background: bool) -> None:
+        """`{ …; } > F`, `while …; done < <(…)`: the group's output redirections are writes
+        of their own; its input feeds the commands inside it."""
+        writes: list[Redirect] = []
+        stdin: tuple[str | None, bool] | None = None
+        for node in extra:
+            redirect, text, net = self._redirect(node)
+            if redirect.op in ("<<<", "<<", "<<-"):
+                stdin = (text, net)
+            elif redirect.op == "<":
+                stdin = (None, redirect.target.startswith(("/dev/tcp/", "/dev/udp/")))
+            else:
+                writes.append(redirect)
+        if writes:
+            self.emit(SimpleCommand([], writes, via=self.via, depth=self.depth))
+        saved = self.group_stdin
+        if stdin is not None:
+            self.group_stdin = stdin
+        try:
+            self.statement(body, upstream, background)
+        finally:
+            self.group_stdin = saved
 
     def _bare_redirects(self, nodes: list[Any]) -> None:
         redirects = [self._redirect(n)[0] for n in nodes]
@@ -250,8 +264,14 @@ class _TreeWalker:
             words += self._words(child)
             network = network or any(c.tool in DOWNLOADERS or c.fed_by_download
                                      for c in self.out[before:])
+        if stdin_text is None and upstream is None and self.group_stdin is not None and \
+                not any(r.op == "<" for r in redirects):
+            stdin_text, group_net = self.group_stdin
+            network = network or group_net
         if words and words[0] == "read":
             self.env.update(read_assignments(words, stdin_text))
+        if words and words[0] in ("mapfile", "readarray"):
+            self.env.update(mapfile_assignment(words, stdin_text))
         if words and words[0] in ("export", "declare", "typeset", "local", "readonly"):
             for word in words[1:]:
                 name, eq, value = word.partition("=")
