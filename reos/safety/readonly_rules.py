@@ -91,6 +91,11 @@ def _fdisk(args: list[str]) -> bool:
                                 "-F", "--list-types", "-T"})
 
 
+def _fdisk_only(args: list[str]) -> bool:
+    """fdisk's `-x` lists details; sfdisk's `-x` only changes what a write shows."""
+    return _fdisk(args) or bool(_flags(args) & {"-x", "--list-details"})
+
+
 _PARTED_VALUE = {"-a", "--align"}
 _PRINT_WHAT = {"free", "all", "list", "devices"}
 
@@ -105,8 +110,10 @@ def _parted(args: list[str]) -> bool:
             skip = False
         elif arg in _PARTED_VALUE:
             skip = True
-        elif arg in ("-l", "--list", "-v", "--version", "-h", "--help"):
-            return True
+        elif arg in ("--list", "--version", "--help") or (
+                arg[:1] == "-" and arg[1:2] != "-" and len(arg) > 1
+                and set(arg[1:]) <= set("lsmjvh") and set(arg[1:]) & set("lvh")):
+            return True  # -l, -lm, -v, -h: list, version, help
         elif arg.startswith("-") and arg not in ("-s", "--script", "-m", "--machine",
                                                  "-j", "--json") and \
                 not arg.startswith("--align="):
@@ -480,7 +487,7 @@ RULES: dict[str, Callable[[list[str]], bool]] = {
     "xfs_info": lambda a: True, "lsscsi": lambda a: True, "partx": _none_of(
         "-a", "--add", "-d", "--delete", "-u", "--update"),
     "systemctl": _systemctl, "docker": _docker, "podman": _docker, "ip": _ip, "dd": _dd,
-    "kill": _kill, "fdisk": _fdisk, "sfdisk": _fdisk, "parted": _parted, "sort": _sort,
+    "kill": _kill, "fdisk": _fdisk_only, "sfdisk": _fdisk, "parted": _parted, "sort": _sort,
     "uniq": _two_operand_writers, "xxd": _two_operand_writers, "date": _date,
     "hostname": _hostname, "timedatectl": _ctl({"status", "show", "list-timezones",
                                                  "timesync-status", "show-timesync", ""}),

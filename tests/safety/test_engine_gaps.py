@@ -697,3 +697,65 @@ SECOND_READER = [
 def test_the_second_reader_judges_groups_too(command: str) -> None:
     verdict = assess(command)
     assert verdict.blocked, (command, verdict.reasons)
+
+
+# storage reads an admin runs every day: read-only, never blocked
+STORAGE_READS = [
+    'findmnt',
+    'df -h',
+    'swapon --show',
+    'pvs',
+    'vgs',
+    'lvs -a',
+    'pvdisplay',
+    'cryptsetup status root',
+    'mdadm --detail /dev/md0',
+    'zpool status',
+    'btrfs filesystem show',
+    'xfs_info /',
+    'dumpe2fs -h /dev/sda1',
+    'tune2fs -l /dev/sda1',
+    'nvme list',
+    'nvme smart-log /dev/nvme0',
+    'hdparm -C /dev/sda',
+    'udevadm info /dev/sda',
+    'wipefs /dev/sda',
+    'dd if=/dev/sda of=/dev/null bs=1M count=10',
+    'lsblk -J',
+    'blkid -o value -s UUID /dev/sda1',
+    'sfdisk -V /dev/sda',
+    'sfdisk --json /dev/sda',
+    'fdisk -x /dev/sda',
+    'parted /dev/sda unit GiB print free',
+    'parted -lm',
+    'sgdisk -v /dev/sda',
+]
+STORAGE_CHECKS = [
+    'e2fsck -n /dev/sda1',
+    'fsck -N /dev/sda1',
+    'smartctl -t short /dev/sda',
+    'cryptsetup luksDump /dev/sda2',
+    'mdadm --examine /dev/sda1',
+    'hdparm -tT /dev/sda',
+    'partprobe /dev/sda',
+    'lsscsi',
+    'sudo smartctl -a /dev/nvme0n1',
+]
+
+
+@pytest.mark.parametrize("command", STORAGE_READS)
+def test_storage_reads_are_read_only(command: str) -> None:
+    verdict = assess(command)
+    assert verdict.read_only and not verdict.blocked, (command, verdict.reasons)
+
+
+@pytest.mark.parametrize("command", STORAGE_CHECKS)
+def test_storage_checks_are_not_blocked(command: str) -> None:
+    verdict = assess(command)
+    assert not verdict.blocked, (command, verdict.reasons)
+
+
+def test_writing_forms_of_the_same_tools_stay_blocked() -> None:
+    for command in ("sfdisk -x /dev/sda", "parted -sm /dev/sda rm 1", "fdisk /dev/sda"):
+        verdict = assess(command)
+        assert verdict.blocked, (command, verdict.reasons)
