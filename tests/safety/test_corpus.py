@@ -1,7 +1,9 @@
-"""The risk engine against its corpus (corpus.toml): every category, at least 500 commands.
+"""The risk engine against its corpora: every category, at least 500 commands.
 
 What each category demands is defined once in tests/safety/evaluate.py (`EXPECTATIONS`);
-here every case is its own test. holdout.toml is deliberately not run here.
+here every case is its own test. corpus.toml was written with the rules; holdout.toml
+was written apart and kept from the engine's authors until the end (see the issue note
+for how it scored when it was first run), and now guards against regressions too.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from tests.safety.evaluate import EXPECTATIONS, load
 
 CORPUS = load(Path(__file__).parent / "corpus.toml")
 CASES = [(category, command) for category, commands in CORPUS.items() for command in commands]
+HOLDOUT = load(Path(__file__).parent / "holdout.toml")
+HOLDOUT_CASES = [(category, command) for category, commands in HOLDOUT.items()
+                 for command in commands]
 
 
 def test_the_corpus_is_big_enough() -> None:
@@ -28,7 +33,7 @@ def test_no_command_is_listed_twice() -> None:
     assert len(commands) == len(set(commands))
 
 
-@pytest.mark.parametrize(("category", "command"), CASES)
+@pytest.mark.parametrize(("category", "command"), CASES + HOLDOUT_CASES)
 def test_corpus_case(category: str, command: str) -> None:
     verdict = assess(command)
     demand, meets = EXPECTATIONS[category]
