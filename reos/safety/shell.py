@@ -92,6 +92,23 @@ def parse_script(text: str, depth: int = 0, via: str = "",
     return Script(walker.out, walker.fork_bombs)
 
 
+def link(command: SimpleCommand, upstream: SimpleCommand | None,
+         procsubs: dict[str, list[SimpleCommand]], network: bool, outputs: list[str]) -> None:
+    """Tie a command to what feeds it (a pipe, process substitutions, the network) and
+    to the `>(…)` commands it writes into. Shared by both shell readers."""
+    if upstream is not None:
+        command.piped_from = [*upstream.piped_from, upstream.tool]
+        command.piped_args = [*upstream.piped_args, *upstream.argv[1:]]
+    inner_net = any(c.tool in DOWNLOADERS or c.fed_by_download
+                    for cs in procsubs.values() for c in cs)
+    command.fed_by_download = (network or inner_net
+                               or bool(set(command.piped_from) & DOWNLOADERS)
+                               or (upstream is not None and upstream.fed_by_download))
+    for marker in outputs:
+        if procsubs.get(marker):
+            procsubs[marker][0].upstream = command
+
+
 class _Walker:
     def __init__(self, text: str, depth: int, via: str, env: dict[str, str]) -> None:
         self.text, self.depth, self.via, self.env = text, depth, via, env
@@ -271,18 +288,8 @@ class _Walker:
         command = SimpleCommand(words, redirects, via=self.via, stdin_text=stdin_text,
                                 upstream=upstream, procsubs=procsubs, dynamic_network=network,
                                 env=prefix, background=background, depth=self.depth)
-        if upstream is not None:
-            command.piped_from = [*upstream.piped_from, upstream.tool]
-            command.piped_args = [*upstream.piped_args, *upstream.argv[1:]]
-        inner_net = any(c.tool in DOWNLOADERS or c.fed_by_download
-                        for cs in procsubs.values() for c in cs)
-        command.fed_by_download = (network or inner_net
-                                   or bool(set(command.piped_from) & DOWNLOADERS)
-                                   or (upstream is not None and upstream.fed_by_download))
+        link(command, upstream, procsubs, network, outputs)
         self.emit(command)
-        for marker in outputs:
-            if procsubs.get(marker):
-                procsubs[marker][0].upstream = command
         if words[0] in self.functions and words[0] not in self.calling:
             self._call(command)
 

@@ -24,6 +24,7 @@ from reos.safety.shell import (
     SimpleCommand,
     Unparseable,
     expand_word,
+    link,
     produced_by,
 )
 from reos.safety.streams import mapfile_assignment, read_assignments
@@ -287,18 +288,8 @@ class _TreeWalker:
         command = SimpleCommand(words, redirects, via=self.via, stdin_text=stdin_text,
                                 upstream=upstream, procsubs=procsubs, dynamic_network=network,
                                 env=prefix, background=background, depth=self.depth)
-        if upstream is not None:
-            command.piped_from = [*upstream.piped_from, upstream.tool]
-            command.piped_args = [*upstream.piped_args, *upstream.argv[1:]]
-        inner_net = any(c.tool in DOWNLOADERS or c.fed_by_download
-                        for cs in procsubs.values() for c in cs)
-        command.fed_by_download = (network or inner_net
-                                   or bool(set(command.piped_from) & DOWNLOADERS)
-                                   or (upstream is not None and upstream.fed_by_download))
+        link(command, upstream, procsubs, network, outputs)
         self.emit(command)
-        for marker in outputs:
-            if procsubs.get(marker):
-                procsubs[marker][0].upstream = command
 
     def _nested(self, node: Any, via: str) -> list[SimpleCommand]:
         if self.depth + 1 > MAX_DEPTH:
