@@ -189,7 +189,7 @@ class Judge(Memory, CodeJudge):
             self._unknown(ctx, "runs a program chosen at run time")
             return
         if self.downloaded and same_file(word) in self.downloaded:
-            self.payload(Source(None, network=True), ctx, depth, word, shell=True)
+            self.payload(Source(None, network=True), ctx, depth, word, as_script=True)
             return
         if same_file(word) in self.written:  # a script this same command line wrote
             self.mutates()
@@ -252,7 +252,7 @@ class Judge(Memory, CodeJudge):
         """awk '{system($0)}', sed 's/…/…/e': the text they read is run as commands."""
         files = [a for a in argv[2:] if not a.startswith("-")]
         if stdin is not None and not files:
-            self.payload(stdin, ctx, depth, program, shell=True)
+            self.payload(stdin, ctx, depth, program, as_script=True)
         else:
             self._unknown(ctx, f"{program} runs the text it reads as commands")
 
@@ -335,7 +335,7 @@ class Judge(Memory, CodeJudge):
             self.script(script, inner, depth + 1, merged_env)
         if launch.file_runs in ("/dev/stdin", "-", "/dev/fd/0", "/proc/self/fd/0") and \
                 stdin is not None:
-            self.payload(stdin, inner, depth, launch.label, shell=True)
+            self.payload(stdin, inner, depth, launch.label, as_script=True)
         elif launch.file_runs is not None:
             self._file_runs(launch, inner, depth, procsubs)
         if launch.stdin_runs:
@@ -349,7 +349,7 @@ class Judge(Memory, CodeJudge):
                 source = stdin or Source(None, network=True, what="a download")
                 if command is not None and command.fed_by_download:
                     source = replace(source, network=True)
-                self.payload(source, inner, depth, launch.label, shell=True)
+                self.payload(source, inner, depth, launch.label, as_script=True)
 
     def _launched_argv(self, launch: Launch, ctx: Context, depth: int,
                        command: SimpleCommand | None, stdin: Source | None,
@@ -388,11 +388,11 @@ class Judge(Memory, CodeJudge):
 
         path = launch.file_runs or ""
         if path in procsubs:
-            self.payload(produced_by(procsubs[path]), ctx, depth, launch.label, shell=True)
+            self.payload(produced_by(procsubs[path]), ctx, depth, launch.label, as_script=True)
             return
         self.mutates()
         if self.downloaded and same_file(path) in self.downloaded:
-            self.payload(Source(None, network=True), ctx, depth, launch.label, shell=True)
+            self.payload(Source(None, network=True), ctx, depth, launch.label, as_script=True)
         elif same_file(path) in self.written:
             self.script(self.written[same_file(path)], ctx, depth + 1)
         elif dynamic(path):
@@ -402,8 +402,9 @@ class Judge(Memory, CodeJudge):
                                   f"runs the script {path}" + (" as root" if ctx.root else ""))
 
     def payload(self, source: Source, ctx: Context, depth: int, label: str,
-                shell: bool) -> None:
-        """Code that arrives as text (stdin, a process substitution, a decoded string)."""
+                as_script: bool) -> None:
+        """Code that arrives as text (stdin, a process substitution, a decoded string);
+        `as_script`: it is read by a shell (else by the interpreter named `label`)."""
         self.mutates()
         if source.network:
             if ctx.requested is not None and requested_exactly(ctx.requested, self.verdict.command):
@@ -411,10 +412,10 @@ class Judge(Memory, CodeJudge):
                                       "for it)")
             else:
                 self.verdict.raise_to(RiskLevel.CRITICAL, f"pipes a download straight into "
-                                      f"{'a shell' if shell else label}", block=True)
+                                      f"{'a shell' if as_script else label}", block=True)
             return
         if source.text is not None:
-            if shell:
+            if as_script:
                 self.script(source.text, ctx, depth + 1)
             else:
                 from reos.safety.payloads import Carried, judge_code

@@ -32,7 +32,7 @@ class CodeJudge:
                    env: dict[str, str] | None = None, only_if_high: bool = False) -> None: ...
 
         def payload(self, source: Source, ctx: Context, depth: int, label: str,
-                    shell: bool) -> None: ...
+                    as_script: bool) -> None: ...
 
         def argv(self, argv: list[str], ctx: Context, depth: int,
                  command: SimpleCommand | None, env: dict[str, str],
@@ -55,14 +55,14 @@ class CodeJudge:
             "e" in a[1:] and program.startswith("perl") for a in argv[1:] if a.startswith("-"))
         if not takes_code and operands and self.downloaded and \
                 same_file(operands[0]) in self.downloaded:
-            self.payload(Source(None, network=True), ctx, depth, program, shell=False)
+            self.payload(Source(None, network=True), ctx, depth, program, as_script=False)
             return
         if not takes_code and operands and same_file(operands[0]) in self.written:
             self.payload(Source(self.written[same_file(operands[0])]), ctx, depth, program,
-                         shell=False)
+                         as_script=False)
             return
         if not takes_code and operands and operands[0] in procsubs:
-            self.payload(produced_by(procsubs[operands[0]]), ctx, depth, program, shell=False)
+            self.payload(produced_by(procsubs[operands[0]]), ctx, depth, program, as_script=False)
             return
         code = next((argv[i + 1] for i, a in enumerate(argv[:-1])
                      if code_option(program, a) == (True, None)), None)
@@ -74,7 +74,7 @@ class CodeJudge:
                 self.mutates()
                 self.verdict.raise_to(RiskLevel.MEDIUM, f"opens an interactive {program}")
             else:
-                self.payload(stdin, ctx, depth, program, shell=False)
+                self.payload(stdin, ctx, depth, program, as_script=False)
             return
         self.carried(found, argv, ctx, depth)
 

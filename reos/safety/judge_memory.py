@@ -32,7 +32,7 @@ class Memory:
                    env: dict[str, str] | None = None, only_if_high: bool = False) -> None: ...
 
         def payload(self, source: Source, ctx: Context, depth: int, label: str,
-                    shell: bool) -> None: ...
+                    as_script: bool) -> None: ...
 
     def _written_code(self, target: str, content: Source, ctx: Context, depth: int) -> None:
         """Text written to a cron table, start-up file or unit runs later: judge it."""
@@ -43,7 +43,7 @@ class Memory:
             return
         if content.text is None:
             if content.network:
-                self.payload(content, ctx, depth, f"{target} (runs later)", shell=True)
+                self.payload(content, ctx, depth, f"{target} (runs later)", as_script=True)
             return
         for script, as_root in code_in(kind, content.text):
             self.script(script, replace(ctx, root=ctx.root or as_root), depth + 1)
@@ -59,7 +59,7 @@ class Memory:
                 return
             if stdin.text is None:
                 if stdin.network:
-                    self.payload(stdin, ctx, depth, "crontab", shell=True)
+                    self.payload(stdin, ctx, depth, "crontab", as_script=True)
                 return
             for script, as_root in crontab_lines(stdin.text, ctx.root):
                 self.script(script, replace(ctx, root=as_root), depth + 1)

@@ -26,7 +26,7 @@ _SHELL_OUT = ("system", "popen", "exec", "spawn", "subprocess", "shell_exec", "p
               "proc_open", "child_process", "execSync", "execFile", "os.execv", "qx",
               "Runtime", "IO.popen", "Open3", "pcntl_exec", "os.execute", "io.popen", "`",
               "Process", "check_output", "check_call", "getoutput", "getstatusoutput",
-              "pty.spawn", "shell=True", "run(", "call(", "ProcessBuilder")
+              "pty.spawn", "Popen", "run(", "call(", "ProcessBuilder")
 _DELETES = ("rmtree", "unlink", "remove", "rmdir", "rmSync", "rm_rf", "rm_r", "rimraf",
             "truncate", "File.delete", "FileUtils.rm", "fs.rm", "os.rename", "rename",
             "shutil.move", "os.replace", "write_text", "write_bytes", "writeFile",
