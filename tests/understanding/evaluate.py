@@ -1,7 +1,16 @@
-"""Run the understanding evaluation: every case in cases.toml, planned against a snapshot.
+"""Run the understanding evaluation: requests planned against a saved snapshot.
 
-`python -m tests.understanding.evaluate` prints the pass rate and each failure; the test
-suite runs the same cases (test_evaluation.py).
+Three sets of cases, one format:
+- `cases.toml`: written alongside the first rules; the suite keeps a floor on it
+  (test_evaluation.py);
+- `catalogue/*.toml`: written before the operation catalogue and its parser existed, in
+  several voices, each case naming its domain and the operation it should be;
+- `held_back/*.toml`: a quarter of those, kept back and run only at the end of the work
+  (`--held-back`).
+
+`python -m tests.understanding.evaluate` prints each failure of cases.toml, the pass
+rate per domain of the catalogue cases, and a last line with every rate;
+`--held-back` adds the held-back cases; `--quiet` prints only the rates.
 """
 
 from __future__ import annotations
@@ -34,6 +43,15 @@ def cases() -> list[dict]:
     return tomllib.loads((HERE / "cases.toml").read_text())["case"]
 
 
+def cases_in(folder: str) -> list[dict]:
+    """Every case of every file in `catalogue/` or `held_back/`, each with its file name."""
+    found = []
+    for path in sorted((HERE / folder).glob("*.toml")):
+        for case in tomllib.loads(path.read_text()).get("case", []):
+            found.append({**case, "file": f"{folder}/{path.name}"})
+    return found
+
+
 def engines() -> dict[str, ReasoningEngine]:
     base = json.loads(FIXTURE.read_text())
     out = {}
@@ -63,15 +81,46 @@ def check(case: dict, engine: ReasoningEngine) -> Outcome:
     return Outcome(case, problems)
 
 
-def run() -> list[Outcome]:
+def run(selected: list[dict] | None = None) -> list[Outcome]:
     by_manager = engines()
-    return [check(c, by_manager[c.get("manager", "apt")]) for c in cases()]
+    return [check(c, by_manager[c.get("manager", "apt")])
+            for c in (cases() if selected is None else selected)]
+
+
+def rate(outcomes: list[Outcome]) -> str:
+    passed = sum(o.ok for o in outcomes)
+    return f"{passed}/{len(outcomes)} ({100 * passed / max(1, len(outcomes)):.1f}%)"
+
+
+def by_domain(outcomes: list[Outcome]) -> dict[str, list[Outcome]]:
+    groups: dict[str, list[Outcome]] = {}
+    for o in outcomes:
+        groups.setdefault(str(o.case.get("domain", "?")), []).append(o)
+    return dict(sorted(groups.items()))
+
+
+def main(argv: list[str]) -> int:
+    quiet = "--quiet" in argv
+    outcomes = run()
+    if not quiet:
+        for o in outcomes:
+            if not o.ok:
+                print(f"FAIL {o.case['say']!r}: " + "; ".join(o.problems))
+    print(f"{rate(outcomes)} passed")
+    summary = [f"cases.toml {rate(outcomes)}"]
+    for folder in ("catalogue", "held_back") if "--held-back" in argv else ("catalogue",):
+        found = run(cases_in(folder))
+        if not found:
+            continue
+        print(f"{folder}:")
+        for domain, group in by_domain(found).items():
+            print(f"  {domain:<12} {rate(group)}")
+        summary.append(f"{folder} {rate(found)}")
+    print("understanding: " + "; ".join(summary))
+    return 0
 
 
 if __name__ == "__main__":
-    outcomes = run()
-    passed = sum(o.ok for o in outcomes)
-    for o in outcomes:
-        if not o.ok:
-            print(f"FAIL {o.case['say']!r}: " + "; ".join(o.problems))
-    print(f"{passed}/{len(outcomes)} passed ({100 * passed / len(outcomes):.1f}%)")
+    import sys
+
+    raise SystemExit(main(sys.argv[1:]))
