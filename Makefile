@@ -48,6 +48,8 @@ lint: $(TSTAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/cold_start.py
+	$(BIN)/python bench/plan_speed.py
+	$(BIN)/python bench/check_speed.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache build dist *.egg-info
