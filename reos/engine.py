@@ -19,7 +19,7 @@ from reos.execution.events import EventSink, ignore
 from reos.model import Kind, Plan
 from reos.reasoning import conversation
 from reos.reasoning.conversation import Voice
-from reos.reasoning.perception import perceive, split_plan_prefix
+from reos.reasoning.perception import Meta, perceive, split_plan_prefix
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 
@@ -47,6 +47,7 @@ class Reply:
     plan: Plan | None = None
     awaiting_approval: bool = False
     report: ExecutionReport | None = None
+    undone: UndoReport | None = None  # what an "undo" did
 
 
 class ReasoningEngine:
@@ -288,9 +289,7 @@ class ReasoningEngine:
     # -- chat ------------------------------------------------------------------------
     def respond(self, text: str, on_event: EventSink = ignore) -> Reply:
         """One chat utterance in, one reply out (approval is a later utterance)."""
-        from reos.execution.undo import describe
         from reos.inputs import check_request
-        from reos.store.db import now
 
         meta = perceive(check_request(text))
         if meta is None and self.asking is not None:
@@ -298,20 +297,61 @@ class ReasoningEngine:
             if chosen is not None:
                 return self._offer(chosen, on_event)
         if meta is not None:
-            if meta.action == "undo":
-                self.pending = None
-                return Reply(describe(self.undo()))
-            if meta.action == "list_undo":
-                return Reply(self.undo_list_text(now()))
-            if meta.action == "yes":
-                return self.approve(on_event)
-            if meta.action == "no":
-                return self.decline()
-            if meta.action == "verbosity" and meta.value:
-                return Reply(self.set_verbosity(meta.value))
-            if meta.action == "why" and meta.value:
-                return Reply(self.why(meta.value))
+            return self.meta(meta, on_event=on_event)
         return self._offer(self.plan(text), on_event)
+
+    def meta(self, meta: Meta, *, perform: bool = True, on_event: EventSink = ignore) -> Reply:
+        """A meta utterance ("undo", "what can you undo?", "be brief", "why did you …?",
+        yes / no). `perform=False` only says what it would do and changes nothing."""
+        from reos.execution.undo import describe
+        from reos.store.db import now
+
+        if meta.action == "undo":
+            if not perform:
+                return Reply(self.undo_preview())
+            self.pending = None
+            undone = self.undo()
+            return Reply(describe(undone), undone=undone)
+        if meta.action == "list_undo":
+            return Reply(self.undo_list_text(now()))
+        if meta.action == "yes":
+            return self.approve(on_event) if perform else Reply(
+                "I'd run the plan waiting for approval." if self.pending else
+                "There's nothing waiting for approval.")
+        if meta.action == "no":
+            return self.decline() if perform else Reply("Okay.")
+        if meta.action == "verbosity" and meta.value:
+            if not perform:
+                return Reply(f"I'd switch to {meta.value} replies (nothing changed).")
+            return Reply(self.set_verbosity(meta.value))
+        if meta.action == "why" and meta.value:
+            return Reply(self.why(meta.value))
+        return Reply("Okay.")
+
+    def meta_plan(self, text: str, *, perform: bool) -> tuple[Plan, Reply] | None:
+        """A meta utterance as a `kind: meta` plan for `reos plan` (None: not meta)."""
+        from reos.inputs import check_request
+        from reos.model import Intent
+
+        meta = perceive(check_request(text))
+        if meta is None:
+            return None
+        reply = self.meta(meta, perform=perform)
+        plan = Plan(text, Kind.META, intent=Intent(Kind.META, action=meta.action),
+                    message=reply.text)
+        return plan, reply
+
+    def undo_preview(self) -> str:
+        """What `undo` would revert and run, without running anything."""
+        candidates = self.journal.undoable(limit=1)
+        if not candidates:
+            return "Nothing to undo: I haven't changed anything that can be reverted."
+        tx = candidates[0]
+        lines = [f"Undo would revert \u201c{tx.request}\u201d, newest first:"]
+        for step in tx.undo_steps:
+            how = " ".join(step.rollback) if step.rollback else "restore the files it changed"
+            lines.append(f"  {step.title}: {how}")
+        return "\n".join(lines)
 
     def _offer(self, plan: Plan, on_event: EventSink) -> Reply:
         """Answer a query at once; hold an action for approval; say anything else."""

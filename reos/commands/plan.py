@@ -8,7 +8,7 @@ from pathlib import Path
 
 from reos.commands.common import make_engine
 from reos.commands.output import emit_json, event_printer, say
-from reos.engine import ReasoningEngine
+from reos.engine import ReasoningEngine, Reply
 from reos.errors import (
     EXIT_BLOCKED,
     EXIT_DECLINED,
@@ -83,6 +83,15 @@ def _approve_fix(explanation: str) -> bool:
     return typer.confirm(f"{clean(explanation).rstrip(chr(0x2026))}. OK?", default=False)
 
 
+def _meta_exit_code(reply: Reply) -> int:
+    undone = reply.undone
+    if undone is None:
+        return EXIT_OK
+    if undone.transaction is None or undone.busy_with is not None:
+        return EXIT_NOTHING
+    return EXIT_OK if undone.ok else EXIT_FAILED
+
+
 def refuse_other_host(engine: ReasoningEngine, allow_other_host: bool) -> None:
     """A plan made from another machine's snapshot never runs here without a word."""
     why = engine.other_host()
@@ -96,12 +105,16 @@ def refuse_other_host(engine: ReasoningEngine, allow_other_host: bool) -> None:
 def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool = False,
         context: Path | None = None, allow_other_host: bool = False) -> int:
     engine = make_engine(context)
-    from reos.reasoning.perception import perceive
-
-    meta = perceive(request)
-    if meta is not None and meta.action == "why" and meta.value and not as_json:
-        say(engine.why(meta.value))
-        return EXIT_OK
+    # a meta utterance ("undo", "be brief", "why did you …") works here as in the chat;
+    # --json and --dry-run only say what it would do (--json --yes does it)
+    meta = engine.meta_plan(request, perform=not dry_run and (yes or not as_json))
+    if meta is not None:
+        plan, reply = meta
+        if as_json:
+            emit_json(plan.to_dict())
+        else:
+            say(plan.message)
+        return _meta_exit_code(reply)
     plan = engine.plan(request)
     code = plan_exit_code(plan)
     if (as_json and not yes) or dry_run:

@@ -63,7 +63,8 @@ def engines() -> dict[str, ReasoningEngine]:
 
 
 def check(case: dict, engine: ReasoningEngine) -> Outcome:
-    plan = engine.plan(case["say"])
+    meta = engine.meta_plan(case["say"], perform=False)  # as `reos plan --json` reads it
+    plan = meta[0] if meta is not None else engine.plan(case["say"])
     commands = [s.command for s in plan.steps]
     problems = []
     if plan.kind.value != case["kind"]:
