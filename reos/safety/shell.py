@@ -92,6 +92,23 @@ def parse_script(text: str, depth: int = 0, via: str = "",
     return Script(walker.out, walker.fork_bombs)
 
 
+def group_redirects(read: list[tuple[Redirect, str | None, bool]]
+                    ) -> tuple[list[Redirect], tuple[str | None, bool] | None]:
+    """A group's redirections, each (redirect, text it feeds, from the network?), split
+    into its writes and what its stdin is (text or unknown, and whether from the network).
+    Shared by both shell readers."""
+    writes: list[Redirect] = []
+    stdin: tuple[str | None, bool] | None = None
+    for redirect, text, net in read:
+        if redirect.op in ("<<<", "<<", "<<-"):
+            stdin = (text, net)
+        elif redirect.op == "<":
+            stdin = (None, redirect.target.startswith(("/dev/tcp/", "/dev/udp/")))
+        else:
+            writes.append(redirect)
+    return writes, stdin
+
+
 def link(command: SimpleCommand, upstream: SimpleCommand | None,
          procsubs: dict[str, list[SimpleCommand]], network: bool, outputs: list[str]) -> None:
     """Tie a command to what feeds it (a pipe, process substitutions, the network) and
@@ -167,16 +184,7 @@ class _Walker:
     def _redirected(self, node: Any, upstream: SimpleCommand | None, background: bool) -> None:
         """`{ …; } > F`, `( … ) >> F`, `if …; fi > F`, `while …; done < <(…)`: the group's
         output redirections are writes of their own; its input feeds the commands inside."""
-        writes: list[Redirect] = []
-        stdin: tuple[str | None, bool] | None = None
-        for part in node.redirects:
-            redirect, text, net = self._redirect(part)
-            if redirect.op in ("<<<", "<<", "<<-"):
-                stdin = (text, net)
-            elif redirect.op == "<":
-                stdin = (None, redirect.target.startswith(("/dev/tcp/", "/dev/udp/")))
-            else:
-                writes.append(redirect)
+        writes, stdin = group_redirects([self._redirect(part) for part in node.redirects])
         if writes:
             self.emit(SimpleCommand([], writes, via=self.via, depth=self.depth))
         saved = self.group_stdin

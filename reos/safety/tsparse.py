@@ -24,6 +24,7 @@ from reos.safety.shell import (
     SimpleCommand,
     Unparseable,
     expand_word,
+    group_redirects,
     link,
     produced_by,
 )
@@ -146,16 +147,7 @@ class _TreeWalker:
                background: bool) -> None:
         """`{ …; } > F`, `while …; done < <(…)`: the group's output redirections are writes
         of their own; its input feeds the commands inside it."""
-        writes: list[Redirect] = []
-        stdin: tuple[str | None, bool] | None = None
-        for node in extra:
-            redirect, text, net = self._redirect(node)
-            if redirect.op in ("<<<", "<<", "<<-"):
-                stdin = (text, net)
-            elif redirect.op == "<":
-                stdin = (None, redirect.target.startswith(("/dev/tcp/", "/dev/udp/")))
-            else:
-                writes.append(redirect)
+        writes, stdin = group_redirects([self._redirect(node) for node in extra])
         if writes:
             self.emit(SimpleCommand([], writes, via=self.via, depth=self.depth))
         saved = self.group_stdin
