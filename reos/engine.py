@@ -109,16 +109,24 @@ class ReasoningEngine:
         return PlanBuilder(self.templates, snapshot, self.voice, self._matcher)
 
     def plan(self, text: str) -> Plan:
+        """The plan for one request; chat words ("undo", "help") come back as kind meta."""
         from reos.inputs import check_request
+        from reos.model import Intent
         from reos.reasoning import understanding
 
         forced, request = split_plan_prefix(check_request(text))
-        chain = [understanding.template_understander(self.templates),
-                 understanding.regex_understander]
-        intent = understanding.understand(request, chain)
+        meta = perceive(request)
+        if meta is not None:
+            return Plan(text, Kind.META, intent=Intent(Kind.META, action=meta.action,
+                                                       value=meta.value))
+        builder = self.builder()
+        intent = understanding.understand(request, self.templates, builder.matcher,
+                                          remote=bool(os.environ.get("SSH_CONNECTION")))
+        if intent is not None and intent.kind == Kind.META:
+            return Plan(text, Kind.META, intent=intent, source=intent.source)
         if intent is not None:
             intent.forced = forced
-        plan = self.builder().build(text, intent)
+        plan = builder.build(text, intent)
         if self._fixed_snapshot is None:  # only this machine can be asked what it would do
             self._preview(plan)
             self._apply_learning(plan)
@@ -169,20 +177,20 @@ class ReasoningEngine:
             plan.message = conversation.present(plan, self.voice, plan.verb)
 
     def choose(self, text: str) -> Plan | None:
-        """Answer to an open question ("the service"), as a new plan, or None."""
-        asked, self.asking = self.asking, None
-        if asked is None or asked.intent is None:
-            return None
-        said = text.lower()
-        picked = [t for t in asked.choices if t.name.lower() in said or f"the {t.kind}" in said
-                  or said.strip(" .") in (t.kind, t.name.lower())]
-        if len(picked) != 1:
-            return None
-        from dataclasses import replace
+        """The answer to an open question ("2", "demo-web", "the web one"), as the plan of
+        the chosen option, or None when the words pick none of them (a new request)."""
+        from reos.reasoning.choice import pick
 
-        intent = replace(asked.intent, targets=[picked[0].name.lower()],
-                         resource=picked[0].kind, plural=False)
-        return self.builder().build(asked.request, intent)
+        asked, self.asking = self.asking, None
+        if asked is None or not asked.options:
+            return None
+        picked = pick(text, asked.options)
+        if picked is None:
+            return None
+        plan = self.builder().build(asked.request, picked)
+        if plan.kind == Kind.CLARIFY:
+            self.asking = plan
+        return plan
 
     def other_host(self) -> str | None:
         """Why the snapshot being planned against is not this machine, or None."""
@@ -291,14 +299,15 @@ class ReasoningEngine:
         """One chat utterance in, one reply out (approval is a later utterance)."""
         from reos.inputs import check_request
 
-        meta = perceive(check_request(text))
-        if meta is None and self.asking is not None:
-            chosen = self.choose(text)
+        said = check_request(text)
+        if self.asking is not None:
+            chosen = self.choose(said)
             if chosen is not None:
                 return self._offer(chosen, on_event)
-        if meta is not None:
-            return self.meta(meta, on_event=on_event)
-        return self._offer(self.plan(text), on_event)
+        plan = self.plan(said)
+        if plan.kind == Kind.META:
+            return self.meta(_meta_of(plan), on_event=on_event)
+        return self._offer(plan, on_event)
 
     def meta(self, meta: Meta, *, perform: bool = True, on_event: EventSink = ignore) -> Reply:
         """A meta utterance ("undo", "what can you undo?", "be brief", "why did you …?",
@@ -326,20 +335,24 @@ class ReasoningEngine:
             return Reply(self.set_verbosity(meta.value))
         if meta.action == "why" and meta.value:
             return Reply(self.why(meta.value))
+        if meta.action == "help":
+            from reos.reasoning.replies import tour
+
+            return Reply(tour(list(self.templates.operations.values()), self.voice.brief))
         return Reply("Okay.")
 
     def meta_plan(self, text: str, *, perform: bool) -> tuple[Plan, Reply] | None:
         """A meta utterance as a `kind: meta` plan for `reos plan` (None: not meta)."""
-        from reos.inputs import check_request
-        from reos.model import Intent
-
-        meta = perceive(check_request(text))
-        if meta is None:
+        plan = self.plan(text)
+        if plan.kind != Kind.META:
             return None
-        reply = self.meta(meta, perform=perform)
-        plan = Plan(text, Kind.META, intent=Intent(Kind.META, action=meta.action),
-                    message=reply.text)
-        return plan, reply
+        return plan, self.meta_reply(plan, perform=perform)
+
+    def meta_reply(self, plan: Plan, *, perform: bool) -> Reply:
+        """Do (or with `perform=False` only describe) what a kind-meta plan asks for."""
+        reply = self.meta(_meta_of(plan), perform=perform)
+        plan.message = reply.text
+        return reply
 
     def undo_preview(self) -> str:
         """What `undo` would revert and run, without running anything."""
@@ -433,3 +446,8 @@ class ReasoningEngine:
         if plan is None:
             return Reply("Okay.")
         return Reply("Okay, I won't do that. Nothing was changed.")
+
+
+def _meta_of(plan: Plan) -> Meta:
+    intent = plan.intent
+    return Meta(intent.action or "", intent.value) if intent else Meta("")

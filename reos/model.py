@@ -60,6 +60,16 @@ class Intent:
     note: str | None = None  # something to say with the plan
     reason: str | None = None  # why a request is refused
     forced: bool = False  # the request began with "plan:"
+    operation: str | None = None  # the catalogue operation id ("service.restart")
+    qualifiers: list[str] = field(default_factory=list)  # filters: running, stopped, ...
+    exclude: list[str] = field(default_factory=list)  # words naming what to leave out
+    unexplained: list[str] = field(default_factory=list)  # words the parse could not place
+    unhonoured: list[str] = field(default_factory=list)  # qualifiers it cannot apply
+    options: list[Intent] = field(default_factory=list)  # readings to choose between
+    closest: list[str] = field(default_factory=list)  # summaries of the nearest operations
+    ignored: str | None = None  # shell text cut from the request
+    value: str | None = None  # a meta operation's value ("minimal")
+    summary: str | None = None  # the operation's summary, for questions ("stop containers")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -67,6 +77,11 @@ class Intent:
             "resource": self.resource,
             "targets": list(self.targets),
             "condition": self.condition,
+            "operation": self.operation,
+            "confidence": self.confidence,
+            "qualifiers": list(self.qualifiers),
+            "exclude": list(self.exclude),
+            "unexplained": list(self.unexplained),
         }
 
 
@@ -153,7 +168,8 @@ class Plan:
     preconditions: list[tuple[Target, bool]] = field(default_factory=list)
     forced: bool = False  # "plan: ..." - show even a query as a plan to approve
     answer: str | None = None  # how the output of read-only steps is put into words
-    choices: list[Target] = field(default_factory=list)  # what a clarify question offers
+    # what a clarify question offers, numbered from 1: (label, the intent it stands for)
+    options: list[tuple[str, Intent]] = field(default_factory=list)
     verb: str | None = None  # what the plan does, in words ("restart")
 
     @property
@@ -187,6 +203,7 @@ class Plan:
             "blocked_reason": self.blocked_reason,
             "message": self.message,
             "question": self.question,
+            "choices": [label for label, _ in self.options],
         }
 
 

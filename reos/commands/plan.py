@@ -107,15 +107,14 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
     engine = make_engine(context)
     # a meta utterance ("undo", "be brief", "why did you …") works here as in the chat;
     # --json and --dry-run only say what it would do (--json --yes does it)
-    meta = engine.meta_plan(request, perform=not dry_run and (yes or not as_json))
-    if meta is not None:
-        plan, reply = meta
+    plan = engine.plan(request)
+    if plan.kind == Kind.META:
+        reply = engine.meta_reply(plan, perform=not dry_run and (yes or not as_json))
         if as_json:
             emit_json(plan.to_dict())
         else:
             say(plan.message)
         return _meta_exit_code(reply)
-    plan = engine.plan(request)
     code = plan_exit_code(plan)
     if (as_json and not yes) or dry_run:
         if as_json:

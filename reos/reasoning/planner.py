@@ -12,9 +12,10 @@ Not responsible for understanding words, running anything, or asking for approva
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from reos.model import Intent, Kind, Plan, RiskLevel, Step, Target, render
-from reos.reasoning import conversation
+from reos.reasoning import conversation, replies, selection
 from reos.reasoning.conversation import Voice
 from reos.reasoning.matcher import KINDS, TargetMatcher
 from reos.reasoning.templates import SLOT, Recipe, TemplateSet
@@ -53,8 +54,10 @@ class PlanBuilder:
         return self.templates.recipe(resource, action, self.manager)
 
     def build(self, request: str, intent: Intent | None) -> Plan:
-        if intent is None:
-            return Plan(request, Kind.UNKNOWN, message=f"Sorry, I didn't understand that. {HELP}")
+        if intent is None or intent.kind == Kind.UNKNOWN:
+            return Plan(request, Kind.UNKNOWN, intent=intent,
+                        source=intent.source if intent else "none",
+                        message=replies.not_understood(intent))
         plan = Plan(request, intent.kind, source=intent.source, intent=intent)
         plan.forced = intent.forced
         if intent.kind == Kind.REFUSE:
@@ -62,21 +65,47 @@ class PlanBuilder:
             plan.blocked_reason = intent.reason
             plan.message = f"I won't do that. {intent.reason}"
             return plan
+        if intent.kind == Kind.CLARIFY or intent.unhonoured or (
+                intent.kind in (Kind.ACTION, Kind.COMBINED) and intent.unexplained):
+            self._ask(plan, intent)
+            return plan
         if intent.note:
             plan.notes.append(intent.note)
         if intent.kind == Kind.QUERY:
             self._query(plan, intent)
         else:
             self._action(plan, intent)
+        if intent.ignored:
+            plan.notes.append(replies.ignored_shell(intent.ignored))
+        if intent.unexplained and plan.kind == Kind.QUERY:
+            plan.notes.append(replies.unused_words(intent.unexplained))
         if plan.steps and plan.read_only and plan.kind != Kind.CLARIFY:
             plan.message = conversation.investigating(plan, self.voice)
+            if intent.ignored or intent.unexplained:
+                plan.message += " " + " ".join(n[0].upper() + n[1:] + "." for n in plan.notes)
             plan.notes = []
         return plan
+
+    def _ask(self, plan: Plan, intent: Intent) -> None:
+        """A question instead of a plan: close readings, words nothing explained, or a
+        qualifier that cannot be applied (never a wider plan)."""
+        plan.kind = Kind.CLARIFY
+        if intent.unhonoured:
+            plan.message = replies.cannot_filter(intent.unhonoured, intent.resource)
+        else:
+            options = intent.options or [intent]
+            plan.options = [(replies.label(o), o) for o in options]
+            plan.message = replies.which_reading(plan.options, intent.unexplained)
+        plan.question = plan.message
 
     @staticmethod
     def _unknown(plan: Plan, message: str) -> None:
         plan.kind = Kind.UNKNOWN
         plan.message = message
+
+    def _takes_target(self, intent: Intent) -> bool:
+        recipe = self.recipe(intent.resource, intent.action)
+        return recipe is not None and any(SLOT in a for s in recipe.steps for a in s.argv)
 
     def _targetless(self, plan: Plan, intent: Intent, not_known: str) -> Recipe | None:
         """Steps for a request that names no target ("how much memory", "upgrade everything")."""
@@ -90,7 +119,18 @@ class PlanBuilder:
     # -- queries -----------------------------------------------------------------------
     def _query(self, plan: Plan, intent: Intent) -> None:
         recipe: Recipe | None = None
-        if not intent.targets:
+        if not intent.targets and (intent.qualifiers or intent.plural) and self._takes_target(
+                intent) and intent.resource != "package":
+            targets = self._match(plan, intent)  # "the status of the failed services"
+            recipe = self.recipe(intent.resource, intent.action)
+            if targets and recipe:
+                self._fill(plan, recipe, targets)
+        elif not intent.targets:
+            filters = [q for q in intent.qualifiers if q not in selection.WIDE]
+            if filters:  # "which containers are stopped": the answer is filtered
+                intent.params["filter"] = ",".join(filters)
+            if "all" in intent.qualifiers:
+                intent.params["all"] = "yes"
             recipe = self._targetless(plan, intent, "I don't know how to answer that yet.")
         elif intent.resource == "package":
             targets = self._package_names(plan, intent.targets)
@@ -113,7 +153,12 @@ class PlanBuilder:
         if intent.resource == "package" and intent.action == "install":
             targets, present = self._to_install(plan, intent.targets)
             recipe = self.recipe("package", "install")
-        elif not intent.targets:
+        elif not intent.targets and self._takes_target(intent) and not (
+                intent.qualifiers or intent.plural):
+            plan.kind = Kind.CLARIFY  # "stop the container": which one is never guessed
+            plan.question = plan.message = replies.which_targets(intent)
+            return
+        elif not intent.targets and not self._takes_target(intent):
             recipe = self._targetless(plan, intent, "Sorry, I didn't understand that.")
             if recipe is not None and not plan.read_only:
                 self._finish(plan, recipe)
@@ -155,6 +200,10 @@ class PlanBuilder:
             k for k in KINDS if self.recipe(k, intent.action)]
         if intent.resource is None:
             kinds = [k for k in kinds if k != "package"]  # packages only by exact name, below
+        if not intent.targets and (intent.qualifiers or intent.plural):
+            # "the stopped containers", "all services": every one of the kind, narrowed below
+            return self._select(plan, intent, [t for k in kinds if (i := self.matcher.index(k))
+                                               for t in i.targets])
         result = self.matcher.resolve(intent.targets, kinds, intent.plural)
         if intent.resource is None and result.missing and self.recipe("package", intent.action):
             # "remove htop": not a container or service; maybe an installed package
@@ -168,7 +217,9 @@ class PlanBuilder:
         if result.question:
             plan.kind = Kind.CLARIFY
             plan.question = plan.message = result.question
-            plan.choices = result.choices
+            plan.options = [(f"the {t.kind} {t.name}", replace(
+                intent, targets=[t.name.lower()], resource=t.kind, plural=False))
+                for t in result.choices]
             return []
         if result.missing:
             if intent.resource is None and self.recipe("package", intent.action):
@@ -183,9 +234,35 @@ class PlanBuilder:
                 plan.question = plan.message = (
                     f"I couldn't find an installed package called exactly that. Did you mean "
                     f"{conversation.join_names(loose)}?")
+                plan.options = [(f"the package {name}", replace(
+                    intent, targets=[name], resource="package", plural=False))
+                    for name in loose]
                 return []
-        plan.targets = result.targets
-        return result.targets
+        return self._select(plan, intent, result.targets)
+
+    def _select(self, plan: Plan, intent: Intent, targets: list[Target]) -> list[Target]:
+        """Qualifiers and exclusions applied to the matched resources."""
+        kinds = {t.kind for t in targets} or {intent.resource or "container"}
+        unusable = selection.cannot_apply(intent.qualifiers, kinds)
+        if unusable:
+            plan.kind = Kind.CLARIFY
+            plan.question = plan.message = replies.cannot_filter(unusable,
+                                                                      intent.resource)
+            return []
+        kept = selection.narrow(targets, intent.qualifiers)
+        if intent.exclude:
+            found = self.matcher.resolve(intent.exclude, sorted(kinds), True)
+            kept = selection.leave_out(kept, found.targets)
+            if found.targets:
+                plan.notes.append("leaving out " + conversation.join_names(
+                    [t.name for t in found.targets]))
+            for phrase in found.missing:
+                plan.notes.append(f"there is nothing called \u201c{phrase}\u201d to leave out")
+        if not kept:
+            plan.message = replies.none_selected(intent, kinds)
+            return []
+        plan.targets = kept
+        return kept
 
     def _to_install(self, plan: Plan, phrases: list[str]) -> tuple[list[Target], list[str]]:
         """(packages to install, requested packages that are already installed)."""

@@ -43,7 +43,7 @@ STEP_KEYS: dict[str, str] = {
     "skip_note": _STR,
 }
 STEP_REQUIRED = ("title", "argv")
-TOP_KEYS = ("intent", "recipe", "aliases")
+TOP_KEYS = ("operation", "refusal", "vocabulary", "recipe", "aliases", "intent")
 
 
 @dataclass(frozen=True)
@@ -230,6 +230,9 @@ def check_top(data: dict[str, Any]) -> None:
             close = difflib.get_close_matches(key, TOP_KEYS, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise TemplateError(f"unknown table or key {key!r}{hint}", Where((key,), key=key))
+    for name in ("operation", "refusal"):
+        if not isinstance(data.get(name, []), list):
+            raise TemplateError(f"{name}s are written as [[{name}]] tables", Where(key=name))
     if not isinstance(data.get("intent", []), list):
         raise TemplateError("intents are written as [[intent]] tables", Where(key="intent"))
     recipes = data.get("recipe", {})

@@ -21,7 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from reos import paths
+from reos.reasoning import catalogue
 from reos.reasoning import template_schema as schema
+from reos.reasoning.catalogue import Operation, Refusal, Vocabulary
 from reos.reasoning.template_schema import KINDS, RISKS, SLOT, TemplateError, Where
 
 __all__ = ["KINDS", "RISKS", "SLOT", "Pattern", "PatternError", "TemplateError", "TemplateSet",
@@ -162,6 +164,9 @@ class Recipe:
 @dataclass
 class TemplateSet:
     intents: list[IntentTemplate] = field(default_factory=list)
+    operations: dict[str, Operation] = field(default_factory=dict)  # id -> operation
+    refusals: dict[str, Refusal] = field(default_factory=dict)
+    vocabulary: Vocabulary = field(default_factory=Vocabulary)
     recipes: dict[tuple[str, str, str | None], Recipe] = field(default_factory=dict)
     aliases: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # kind -> phrase
     problems: list[str] = field(default_factory=list)
@@ -270,12 +275,28 @@ def _parse(path: Path) -> dict[str, Any]:
         raise TemplateError(f"is not valid TOML: {exc}") from None
 
 
-def _build(data: Any, path: Path) -> tuple[list[IntentTemplate], list[Recipe],
-                                           dict[str, dict[str, list[str]]]]:
+@dataclass
+class _File:
+    """One template file's tables, checked."""
+
+    intents: list[IntentTemplate]
+    recipes: list[Recipe]
+    aliases: dict[str, dict[str, list[str]]]
+    operations: list[Operation]
+    refusals: list[Refusal]
+    vocabulary: Vocabulary | None
+
+
+def _build(data: Any, path: Path) -> _File:
     if not isinstance(data, dict):
-        raise TemplateError("is not a table of intents, recipes and aliases")
+        raise TemplateError("is not a table of operations, refusals, recipes and aliases")
     schema.check_top(data)
     intents = [_intent(raw, str(path), i) for i, raw in enumerate(data.get("intent", []))]
+    operations = [catalogue.operation(raw, i, str(path))
+                  for i, raw in enumerate(data.get("operation", []))]
+    refusals = [catalogue.refusal(raw, i, str(path))
+                for i, raw in enumerate(data.get("refusal", []))]
+    vocabulary = catalogue.vocabulary(data["vocabulary"]) if "vocabulary" in data else None
     recipes = [
         recipe
         for resource, actions in data.get("recipe", {}).items()
@@ -283,7 +304,7 @@ def _build(data: Any, path: Path) -> tuple[list[IntentTemplate], list[Recipe],
         for recipe in _recipes(resource, action, raw, path.name)
     ]
     aliases = schema.check_aliases(data.get("aliases", {}))
-    return intents, recipes, aliases
+    return _File(intents, recipes, aliases, operations, refusals, vocabulary)
 
 
 def _problem(path: Path, exc: TemplateError) -> str:
@@ -304,7 +325,8 @@ def load_file(path: Path, into: TemplateSet, data: dict[str, Any] | None = None)
     """Add one file's intents, recipes and aliases, or a problem saying why not."""
     try:
         data = _parse(path) if data is None else data
-        intents, recipes, aliases = _build(data, path)
+        built = _build(data, path)
+        intents = built.intents
         if origin_is_user(str(path)):
             count = sum(len(i.patterns) for i in intents)
             if into.user_patterns + count > schema.MAX_PATTERNS:
@@ -321,9 +343,16 @@ def load_file(path: Path, into: TemplateSet, data: dict[str, Any] | None = None)
     replaced = {i.name for i in intents}
     into.intents = [i for i in into.intents if i.name not in replaced] + intents
     into.intents.sort(key=lambda i: i.priority)  # stable: file order within a priority
-    for recipe in recipes:
+    for recipe in built.recipes:
         into.recipes[(recipe.resource, recipe.action, recipe.variant)] = recipe
-    for kind, table in aliases.items():
+    for op in built.operations:
+        into.operations.pop(op.id, None)  # a replaced operation moves to its new file's place
+        into.operations[op.id] = op
+    for refusal in built.refusals:
+        into.refusals[refusal.id] = refusal
+    if built.vocabulary is not None:
+        into.vocabulary.add(built.vocabulary)
+    for kind, table in built.aliases.items():
         for phrase, names in table.items():
             into.aliases.setdefault(kind, {})[phrase.lower()] = list(names)
 

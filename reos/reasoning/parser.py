@@ -1,0 +1,671 @@
+"""The catalogue parser: every word of a request tagged, then the operations scored.
+
+A request is normalised (case, contractions, possessives, verb forms, typos checked
+against the catalogue's own words), cut at the first piece of shell text, and split into
+*units*: the longest phrase the catalogue knows (a verb such as "get rid of", a resource
+noun, a qualifier such as "not running", an exclusion marker, a time expression, a name
+from the snapshot) or a single unknown word. Each operation then explains the units it
+can: its verbs, nouns and idioms, its resource noun, the qualifiers it accepts, the
+snapshot names of its target kind, typed values its slots take, and the shared filler
+and ask words. What an operation cannot explain counts against it; what the chosen
+reading cannot explain is returned, never dropped, and lowers its confidence.
+
+Refusals are found by meaning first: a destructive verb and a protected object anywhere
+in the request (shell text included). Exclusions ("except X", "leave X alone") and
+negations ("do not restart it, just reload it") are read before the operations are
+scored.
+
+Not responsible for resolving names to resources (the matcher does), for plans, or for
+chat words such as "undo" and "yes" said alone (perception does).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from reos.reasoning.catalogue import Operation, Refusal
+from reos.reasoning.templates import TemplateSet
+
+_SHELL = re.compile(r";|&&|\|\||\||`|\$\(|\$\{")
+_WORD = re.compile(r"[^\s,!?()\"\[\]{}]+")
+_TIME_UNITS = {"second": "s", "seconds": "s", "sec": "s", "secs": "s", "minute": "min",
+               "minutes": "min", "min": "min", "mins": "min", "hour": "h", "hours": "h",
+               "hr": "h", "hrs": "h", "day": "d", "days": "d", "week": "w", "weeks": "w"}
+_TIME_SINCE = {"yesterday": "yesterday", "today": "today", "tonight": "today",
+               "boot": "boot", "reboot": "boot", "startup": "boot"}
+_AFTER_SINCE = {"boot", "reboot", "startup"}  # times only after since / this / last
+_STRONG = ("verb", "idiom", "noun")
+_KEEP_TAILS = {"alone", "running", "untouched", "be", "up", "as", "is", "out"}
+_NEEDS_TAIL = {"leave", "keep"}  # "leave X alone"; "spare X", "skip X" need none  # evidence that names an operation
+
+
+@dataclass
+class Unit:
+    """One or more words the parse treats as one thing, with every role they can play."""
+
+    text: str  # normalised
+    start: int  # index of its first word
+    size: int  # how many words
+    roles: dict[str, Any] = field(default_factory=dict)
+    said: str = ""  # the words as written (before base forms and typo fixes)
+
+    @property
+    def unknown(self) -> bool:
+        return not self.roles
+
+
+@dataclass
+class Reading:
+    """One operation's account of the request."""
+
+    op: Operation
+    score: float = 0.0
+    evidence: set[str] = field(default_factory=set)  # verb, noun, idiom, resource, target
+    explained: dict[int, str] = field(default_factory=dict)  # unit index -> role used
+    targets: list[str] = field(default_factory=list)
+    named_kinds: set[str] = field(default_factory=set)  # kinds the target names are
+    unexplained: list[str] = field(default_factory=list)
+    conflicts: list[str] = field(default_factory=list)  # words naming something else
+    qualifiers: list[str] = field(default_factory=list)
+    unhonoured: list[str] = field(default_factory=list)  # qualifiers the op cannot apply
+    params: dict[str, str] = field(default_factory=dict)
+    plural: bool = False
+
+    @property
+    def confidence(self) -> float:
+        content = len(self.explained) + len(self.unexplained) + len(self.conflicts)
+        if not content:
+            return 0.0
+        return round((content - len(self.unexplained) - len(self.conflicts)) / content, 2)
+
+
+@dataclass
+class Parse:
+    """What the parser found: units, the refusal if any, readings best first."""
+
+    text: str
+    units: list[Unit]
+    refusal: Refusal | None = None
+    readings: list[Reading] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+    shell: str | None = None  # the shell text cut from the request, said back
+    negated: set[str] = field(default_factory=set)  # operation ids the request said not to
+
+    @property
+    def best(self) -> Reading | None:
+        return self.readings[0] if self.readings else None
+
+
+class Lexicon:
+    """Every phrase of the catalogue, keyed by its first word, built once per TemplateSet."""
+
+    def __init__(self, templates: TemplateSet):
+        vocab = templates.vocabulary
+        self.vocab = vocab
+        self.operations = sorted(templates.operations.values(), key=lambda o: o.priority)
+        self.refusals = list(templates.refusals.values())
+        self.phrases: dict[str, list[tuple[tuple[str, ...], str, Any]]] = {}
+        for op in self.operations:
+            for verb in op.verbs:
+                self._add(verb, "verb", op.id)
+            for noun in op.nouns:
+                self._add(noun, "noun", op.id)
+        for name, words in vocab.qualifiers.items():
+            for word in words:
+                self._add(word, "qualifier", name)
+        for kind, words in vocab.resources.items():
+            for word in words:
+                self._add(word, "resource", kind)
+        for kind, table in templates.aliases.items():
+            for phrase in table:
+                self._add(phrase, "alias", kind)
+        for word in vocab.exclusions:
+            self._add(word, "exclude", True)
+        for word in vocab.negations:
+            self._add(word, "negation", True)
+        for word in vocab.conjunctions:
+            self._add(word, "conj", True)
+        for word in vocab.fillers:
+            self._add(word, "filler", True)
+        for word in vocab.ask:
+            self._add(word, "ask", True)
+        for word in vocab.keep_words:
+            self._add(word, "keep", True)
+        for word in vocab.numbers:
+            self._add(word, "number", vocab.numbers[word])
+        self.idioms = [(op, tuple(idiom.split())) for op in self.operations
+                       for idiom in op.idioms]
+        # single words that carry meaning: what a typo is corrected towards
+        self.meaningful = sorted({key for key, entries in self.phrases.items()
+                                  if len(key) >= 4 and any(
+                                      len(words) == 1 and role in (
+                                          "verb", "noun", "qualifier", "resource")
+                                      for words, role, _ in entries)})
+        self.meaningful_set = set(self.meaningful)
+        # every word the catalogue uses anywhere: never "corrected" into another
+        self.known = {w for op in self.operations
+                      for text in (*op.idioms, *op.examples, *op.verbs, *op.nouns)
+                      for w in text.replace("{target}", " ").split()} | set(self.phrases)
+
+    def _add(self, phrase: str, role: str, value: Any) -> None:
+        words = tuple(phrase.split())
+        if words:
+            self.phrases.setdefault(words[0], []).append((words, role, value))
+
+    def longest(self, words: list[str], at: int) -> tuple[int, dict[str, Any]]:
+        """The longest known phrase starting at `at`: (its length, role -> values)."""
+        best, roles = 0, {}
+        for phrase, role, value in self.phrases.get(words[at], ()):
+            size = len(phrase)
+            if tuple(words[at:at + size]) != phrase or size < best:
+                continue
+            if size > best:
+                best, roles = size, {}
+            if role in ("verb", "noun", "alias", "resource", "qualifier"):
+                roles.setdefault(role, set()).add(value)
+            else:
+                roles[role] = value
+        return best, roles
+
+
+_LEXICONS: dict[int, Lexicon] = {}
+
+
+def lexicon(templates: TemplateSet) -> Lexicon:
+    found = _LEXICONS.get(id(templates))
+    if found is None or found.operations != sorted(templates.operations.values(),
+                                                   key=lambda o: o.priority):
+        found = _LEXICONS[id(templates)] = Lexicon(templates)
+    return found
+
+
+# -- normalising -----------------------------------------------------------------------
+
+def split_shell(text: str) -> tuple[str, str | None]:
+    """(the request before any shell text, the shell text or None)."""
+    found = _SHELL.search(text)
+    if not found:
+        return text, None
+    return text[:found.start()], text[found.start():].strip()
+
+
+def words_of(text: str, lex: Lexicon) -> list[str]:
+    text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
+    words: list[str] = []
+    for raw in _WORD.findall(text):
+        word = raw.strip(".:'")
+        if not word:
+            continue
+        if word in lex.vocab.contractions:
+            words += lex.vocab.contractions[word].split()
+            continue
+        if word.endswith("'s") and len(word) > 2:
+            word = word[:-2]
+        words.append(word.replace("'", ""))
+    return [w for w in words if w]
+
+
+def _base_forms(word: str) -> list[str]:
+    """Possible base forms of an inflected word: restarting -> restart, stopped -> stop."""
+    forms = []
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 2:
+            stem = word[: -len(suffix)]
+            forms += [stem, stem + "e"]
+            if len(stem) > 2 and stem[-1] == stem[-2]:
+                forms.append(stem[:-1])  # stopping -> stop
+            if suffix == "es" and stem.endswith("i"):
+                forms.append(stem[:-1] + "y")
+    return forms
+
+
+def _distance(a: str, b: str, limit: int) -> int:
+    """Edit distance with transpositions, giving up (limit + 1) once it exceeds limit."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            current[j] = min(previous[j] + 1, current[j - 1] + 1,
+                             previous[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        if min(current) > limit:
+            return limit + 1
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+def correct(word: str, lex: Lexicon) -> str | None:
+    """The one catalogue word a typo most likely meant, or None.
+
+    Only for words the catalogue itself never uses, of five letters or more with the
+    same first letter (one edit; two from eight letters), or four letters with two
+    neighbours swapped ("lsit"): a real word one letter from a catalogue word ("step",
+    "crash", "most") is far more often meant as itself.
+    """
+    if len(word) < 4 or not word.isalpha() or word in lex.known:
+        return None
+    if len(word) == 4:
+        swaps = {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(3)}
+        hits = [w for w in swaps if w in lex.meaningful_set]
+        return hits[0] if len(hits) == 1 else None
+    limit = 1 if len(word) < 8 else 2
+    found = [(d, w) for w in lex.meaningful if w[0] == word[0] and len(w) >= 5
+             and abs(len(w) - len(word)) <= limit and (d := _distance(word, w, limit)) <= limit]
+    if not found:
+        return None
+    found.sort()
+    if len(found) > 1 and found[0][0] == found[1][0]:
+        return None  # two words equally close: not a guess worth making
+    return found[0][1]
+
+
+# -- units -----------------------------------------------------------------------------
+
+class Names:
+    """Snapshot names a word can be: container, compose project, service, package."""
+
+    def __init__(self, matcher: Any):
+        self.matcher = matcher
+
+    def kinds(self, word: str, tokens: bool = True) -> set[str]:
+        """Kinds `word` names; name tokens ("redis" of nextcloud-redis) only if `tokens`."""
+        found: set[str] = set()
+        if self.matcher is None or len(word) < 2:
+            return found
+        for kind in ("container", "service", "package"):
+            index = self.matcher.index(kind)
+            if index is None:
+                continue
+            if word in index.by_name or word in index.projects:
+                found.add(kind)
+            elif tokens and kind != "package" and len(word) >= 3 and word in index.by_token:
+                found.add(kind)
+        return found
+
+
+def units_of(words: list[str], lex: Lexicon, names: Names) -> list[Unit]:
+    units: list[Unit] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        size, roles = lex.longest(words, i) if word in lex.phrases else (0, {})
+        if size == 0:
+            size = 1
+            kinds = names.kinds(word)
+            if not kinds:
+                for form in [*_base_forms(word), correct(word, lex)]:
+                    if form and form in lex.phrases:
+                        base_size, found = lex.longest([form, *words[i + 1:]], 0)
+                        if found.keys() & {"verb", "noun", "qualifier", "resource"}:
+                            size, word, roles = base_size, form, found
+                            break
+            if kinds:
+                roles = {**roles, "name": kinds}
+            _typed(word, roles)
+        else:
+            kinds = names.kinds(word, tokens=False) if size == 1 else set()
+            if kinds:
+                roles["name"] = kinds
+        said = " ".join(words[i:i + size])
+        text = " ".join([word, *words[i + 1:i + size]]) if size > 1 else word
+        units.append(Unit(text, i, size, roles, said))
+        i += size
+    _times(units)
+    return units
+
+
+def _typed(word: str, roles: dict[str, Any]) -> None:
+    if word.isdigit():
+        roles["number"] = int(word[:6])
+    elif word.startswith(("/", "~/", "./")):
+        roles["path"] = word
+
+
+def _times(units: list[Unit]) -> None:
+    """Time expressions: yesterday, today, since boot, the last 10 minutes, past hour."""
+    for n, unit in enumerate(units):
+        if unit.text in _TIME_SINCE and (unit.text not in _AFTER_SINCE or n and units[
+                n - 1].text in ("since", "this", "last", "current")):
+            unit.roles = {"time": _TIME_SINCE[unit.text]}
+            if n and units[n - 1].text in ("since", "this", "last", "current"):
+                units[n - 1].roles = {"time": True}
+        elif unit.text in _TIME_UNITS and n and units[n - 1].text in (
+                "last", "past", "previous", "the"):
+            units[n].roles = {"time": f"-1{_TIME_UNITS[unit.text]}"}
+            units[n - 1].roles = {"time": True}
+        elif unit.text in _TIME_UNITS and n and "number" in units[n - 1].roles:
+            amount = units[n - 1].roles["number"]
+            unit.roles = {"time": f"-{amount}{_TIME_UNITS[unit.text]}"}
+            units[n - 1].roles = {"time": True}
+            if n > 1 and units[n - 2].text in ("last", "past", "previous", "since"):
+                units[n - 2].roles = {"time": True}
+
+
+# -- exclusions and negations ----------------------------------------------------------
+
+def _exclusions(units: list[Unit]) -> tuple[set[int], list[str]]:
+    """Units that name what to leave out ("except X and Y", "leave X alone")."""
+    marked: set[int] = set()
+    names: list[str] = []
+    for n, unit in enumerate(units):
+        if "exclude" in unit.roles or "keep" in unit.roles:
+            taken = _names_after(units, n + 1)
+            after = max(taken) + 1 if taken else len(units)
+            tail = after < len(units) and units[after].text in _KEEP_TAILS
+            if "keep" in unit.roles and unit.text in _NEEDS_TAIL and not tail:
+                continue  # "keep nginx from starting at boot" is not an exclusion
+            if taken:
+                marked.add(n)
+                for m in taken:
+                    marked.add(m)
+                names += _phrases([units[m] for m in taken])
+                after = max(taken) + 1
+                if after < len(units) and units[after].text in ("alone", "running", "untouched",
+                                                                 "be", "up", "as", "is"):
+                    marked.add(after)
+    return marked, names
+
+
+def _names_after(units: list[Unit], start: int) -> list[int]:
+    taken: list[int] = []
+    for m in range(start, len(units)):
+        roles = units[m].roles
+        if "name" in roles or "alias" in roles or units[m].unknown:
+            taken.append(m)
+        elif ("conj" in roles or "filler" in roles) and taken or "filler" in roles:
+            continue
+        else:
+            break
+    return taken
+
+
+def _phrases(units: list[Unit]) -> list[str]:
+    """Adjacent name units joined: [nextcloud, redis] -> "nextcloud redis"."""
+    phrases: list[str] = []
+    last = -2
+    for unit in units:
+        if unit.start == last and phrases:
+            phrases[-1] += " " + unit.text
+        else:
+            phrases.append(unit.text)
+        last = unit.start + unit.size
+    return phrases
+
+
+def _negated(units: list[Unit]) -> tuple[set[str], set[int]]:
+    """Operation ids a negation points at ("do not restart"), and the negation units."""
+    ops: set[str] = set()
+    marks: set[int] = set()
+    for n, unit in enumerate(units):
+        if "negation" not in unit.roles:
+            continue
+        for m in range(n + 1, min(n + 3, len(units))):
+            if "verb" in units[m].roles:
+                ops |= units[m].roles["verb"]
+                marks.add(n)
+                break
+    return ops, marks
+
+
+# -- refusals --------------------------------------------------------------------------
+
+def _contains(words: list[str], phrase: str) -> bool:
+    wanted = phrase.split()
+    size = len(wanted)
+    return any(words[i:i + size] == wanted for i in range(len(words) - size + 1))
+
+
+_DISKS = ("/dev/sd", "/dev/vd", "/dev/hd", "/dev/xvd", "/dev/nvme", "/dev/mmcblk",
+          "/dev/disk/", "/dev/mapper/", "/dev/dm-", "/dev/md")
+
+
+def _refusal_words(words: list[str]) -> list[str]:
+    """The words refusals are judged on: a leading sudo dropped, any disk device also
+    said as "/dev/disk" so one object names them all."""
+    while words and words[0] in ("sudo", "doas", "please"):
+        words = words[1:]
+    out = []
+    for word in words:
+        out.append(word)
+        device = word.split("=", 1)[-1]
+        if device.startswith(_DISKS):
+            out.append("/dev/disk")
+    return out
+
+
+def refusal_for(text: str, words: list[str], lex: Lexicon, remote: bool) -> Refusal | None:
+    """The first refusal whose verb and object both occur (an object alone when the
+    refusal has no verbs, matched on the raw text: fork bombs are mostly punctuation)."""
+    words = _refusal_words(words)
+    raw = text.lower()
+    for refusal in lex.refusals:
+        if refusal.remote and not remote:
+            continue
+        if any(_contains(words, u) for u in refusal.unless):
+            continue
+        if not refusal.verbs:
+            if any(o in raw for o in refusal.objects):
+                return refusal
+            continue
+        if any(_contains(words, v) for v in refusal.verbs) and any(
+                _contains(words, o) for o in refusal.objects):
+            return refusal
+    return None
+
+
+# -- scoring ---------------------------------------------------------------------------
+
+def _idiom_spans(op_words: tuple[str, ...], units: list[Unit],
+                 known: frozenset[str] = frozenset()) -> tuple[set[int], list[int]] | None:
+    """Unit indexes an idiom covers and those its {target} gap holds, or None."""
+    flat: list[tuple[str, int]] = []
+    for n, unit in enumerate(units):
+        written, read = (unit.said or unit.text).split(), unit.text.split()
+        if len(written) != len(read):
+            read = written
+        flat += [(w if w in known else r, n) for w, r in zip(written, read, strict=True)]
+    words = [w for w, _ in flat]
+    if "{target}" not in op_words:
+        size = len(op_words)
+        for i in range(len(words) - size + 1):
+            if tuple(words[i:i + size]) == op_words:
+                return {flat[j][1] for j in range(i, i + size)}, []
+        return None
+    gap = op_words.index("{target}")
+    head, tail = op_words[:gap], op_words[gap + 1:]
+    for i in range(len(words) - len(head)):
+        if tuple(words[i:i + len(head)]) != head:
+            continue
+        for j in range(i + len(head) + 1, len(words) - len(tail) + 1):
+            if tuple(words[j:j + len(tail)]) == tail:
+                covered = {flat[k][1] for k in range(i, j + len(tail))}
+                held = sorted({flat[k][1] for k in range(i + len(head), j)})
+                if any("verb" in units[h].roles and "name" not in units[h].roles
+                       for h in held):
+                    break  # a verb in the gap: the idiom does not span it
+                named = [h for h in held if _could_name(units[h])]
+                if not named:
+                    continue  # only glue words in the gap: it names nothing
+                return covered, named
+    return None
+
+
+def _could_name(unit: Unit) -> bool:
+    """Whether a unit can be (part of) a target's name rather than glue."""
+    roles = unit.roles
+    return unit.unknown or "name" in roles or "alias" in roles or "path" in roles or not (
+        {"filler", "conj", "ask", "negation", "exclude", "keep", "time"} & set(roles))
+
+
+def _shared(op: Operation, verbs: set[str]) -> bool:
+    """Whether the verb that named `op` also names operations of other resources."""
+    return any(other.split(".")[0] != op.resource for other in verbs if other != op.id)
+
+
+def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
+          words: list[str]) -> Reading | None:
+    if any(not _contains(words, w) for w in op.requires):
+        return None
+    reading = Reading(op)
+    held: list[int] = []
+    idiom_units: set[int] = set()
+    for idiom in op.idioms:
+        words_of_idiom = tuple(idiom.split())
+        spans = _idiom_spans(words_of_idiom, units, frozenset(words_of_idiom))
+        if spans and len(spans[0]) > len(idiom_units):
+            idiom_units, held = spans
+    if idiom_units:
+        reading.evidence.add("idiom")
+        reading.score += 4 + len(idiom_units) - len(held)
+    takes = op.target != "none"
+    target_units: list[Unit] = []
+    verb_seen = shared_verb = False
+    for n, unit in enumerate(units):
+        roles = unit.roles
+        if n in skip:
+            continue
+        if n in idiom_units and n not in held:
+            reading.explained[n] = "idiom"
+            continue
+        if n in idiom_units and not _could_name(unit):
+            reading.explained[n] = "filler"  # "the" inside an idiom's {target}
+            continue
+        if n in held or (takes and "name" in roles and op.target in roles["name"]
+                         and "verb" not in roles):
+            reading.explained[n] = "target"
+            target_units.append(unit)
+            reading.named_kinds |= roles.get("name", set()) & {op.target}
+            continue
+        if op.id in roles.get("verb", ()):
+            if not verb_seen and _shared(op, roles["verb"]):
+                shared_verb = True
+            reading.explained[n] = "verb"
+            if op.id in negated:
+                reading.score -= 6
+            elif not verb_seen:
+                reading.score += 3
+                verb_seen = True
+            reading.evidence.add("verb")
+            continue
+        if op.id in roles.get("noun", ()):
+            reading.explained[n] = "noun"
+            reading.score += 2
+            reading.evidence.add("noun")
+            continue
+        if takes and op.target in roles.get("alias", ()):
+            reading.explained[n] = "target"
+            target_units.append(unit)
+            reading.named_kinds.add(op.target)
+            continue
+        if "resource" in roles:
+            if op.target in roles["resource"] or op.resource in roles["resource"]:
+                reading.explained[n] = "resource"
+                reading.score += 1.5
+                reading.evidence.add("resource")
+                if op.kind == "query" and not takes:
+                    reading.evidence.add("noun")  # "what containers do I have": a list
+                    reading.score += 0.5
+                reading.plural = reading.plural or unit.text.endswith("s")
+            elif takes and "name" in roles:
+                reading.explained[n] = "target"  # "docker": a service name, not a noun
+                target_units.append(unit)
+            else:
+                reading.conflicts.append(unit.text)
+                reading.score -= 2.5
+            continue
+        if "qualifier" in roles:
+            names = roles["qualifier"]
+            accepted = [q for q in names if q in op.qualifiers]
+            if accepted:
+                reading.explained[n] = "qualifier"
+                reading.qualifiers.append(accepted[0])
+                reading.score += 0.5
+                reading.plural = reading.plural or accepted[0] == "all"
+                continue
+            if "filler" in roles or "ask" in roles and op.kind == "query":
+                reading.explained[n] = "filler"
+                continue
+            if not takes:
+                reading.explained[n] = "filler"  # "what os am I running": nothing to filter
+                continue
+            reading.unhonoured.append(unit.text)
+            reading.explained[n] = "qualifier"
+            continue
+        if "time" in roles:
+            if "since" in op.slots:
+                reading.explained[n] = "time"
+                if isinstance(roles["time"], str):
+                    reading.params["since"] = roles["time"]
+                continue
+            reading.unexplained.append(unit.text)
+            reading.score -= 1
+            continue
+        if "number" in roles:
+            slot = next((s for s in ("lines", "count", "port") if s in op.slots), None)
+            if slot:
+                reading.explained[n] = slot
+                reading.params[slot] = str(roles["number"])
+                continue
+        if "filler" in roles or "conj" in roles or "negation" in roles or "keep" in roles:
+            reading.explained[n] = "filler"
+            continue
+        if "ask" in roles:
+            if op.kind in ("query", "meta"):
+                reading.explained[n] = "ask"
+            else:
+                reading.unexplained.append(unit.text)
+                reading.score -= 0.5
+            continue
+        if takes and ("name" in roles or unit.unknown or "alias" in roles or "path" in roles
+                      or "number" in roles):
+            reading.explained[n] = "target"
+            target_units.append(unit)
+            if "name" in roles:  # a name of another kind: this reading is less likely
+                reading.conflicts.append(unit.text)
+                reading.score -= 1.5
+            continue
+        reading.unexplained.append(unit.text)
+        reading.score -= 1
+    if not reading.evidence & set(_STRONG):
+        return None
+    if shared_verb and not takes and op.nouns and not reading.evidence & {"noun", "idiom"}:
+        return None  # "restart" alone is not "restart the machine"
+    reading.targets = _phrases(target_units)
+    if reading.targets:
+        named = bool(reading.named_kinds)
+        reading.score += 2.5 if named else 0.5
+        reading.evidence.add("target")
+        reading.plural = reading.plural or len(reading.targets) > 1
+    elif takes and not reading.qualifiers:
+        reading.score -= 1.5 if op.kind != "query" else 1  # nothing named to act on
+    return reading
+
+
+def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
+          remote: bool = False) -> Parse:
+    """Tag every word of `text` and score every operation of the catalogue."""
+    lex = lexicon(templates)
+    before, shell = split_shell(text)
+    all_words = words_of(text, lex)
+    found = Parse(text=text, units=[], shell=shell)
+    found.refusal = refusal_for(text, all_words, lex, remote)
+    if found.refusal is not None:
+        return found
+    words = words_of(before, lex)
+    units = units_of(words, lex, Names(matcher))
+    found.units = units
+    excluded, found.exclude = _exclusions(units)
+    found.negated, negation_units = _negated(units)
+    skip = excluded | negation_units
+    flat = [w for u in units for w in u.text.split()]
+    readings = [r for op in lex.operations
+                if (r := score(op, units, skip, found.negated, flat)) is not None]
+    readings.sort(key=lambda r: (-r.score, r.op.priority))
+    found.readings = readings
+    return found

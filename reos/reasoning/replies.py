@@ -1,0 +1,110 @@
+"""What reos says when it does not (yet) plan: questions, "not understood", the tour.
+
+Questions offer numbered choices (answered in the next turn by number, name or phrase);
+"not understood" says which words were understood and names the closest operations of
+the catalogue; the help tour is generated from the catalogue's summaries and examples.
+Every word that came from the request is quoted as the person wrote it, after `clean`.
+
+Not responsible for deciding when to ask (understanding and the plan builder do) or for
+reading the answer (the engine does).
+"""
+
+from __future__ import annotations
+
+from reos.model import Intent
+from reos.reasoning.catalogue import Operation
+from reos.text import clean
+
+PLURALS = {"container": "containers", "service": "services", "package": "packages"}
+_SHOWN = 60  # characters of a quoted word shown back
+
+
+def _quote(words: list[str]) -> str:
+    shown = [f"\u201c{clean(w)[:_SHOWN]}\u201d" for w in words[:4]]
+    more = f" and {len(words) - 4} more" if len(words) > 4 else ""
+    if len(shown) <= 1:
+        return "".join(shown) + more
+    return ", ".join(shown[:-1]) + f" and {shown[-1]}" + more
+
+
+def label(intent: Intent) -> str:
+    """One choice in words: 'restart nginx', 'stop the running containers'."""
+    verb = intent.summary or (intent.action or "do that").replace("_", " ")
+    what = ", ".join(intent.targets) if intent.targets else ""
+    filters = " ".join(q for q in intent.qualifiers if q != "only")
+    said = " ".join(p for p in (verb, filters and f"({filters})", what and f"\u2014 {what}")
+                    if p)
+    return clean(said)
+
+
+def which_reading(options: list[tuple[str, Intent]], unexplained: list[str]) -> str:
+    lead = (f"I'm not sure what {_quote(unexplained)} means here." if unexplained
+            else "That could mean more than one thing.")
+    if len(options) == 1:
+        ask = "Did you mean this? Say 1 (or yes) to go on, or say it another way:"
+    else:
+        ask = "Which do you mean? Answer with a number or in words:"
+    numbered = "\n".join(f"  {n}. {text}" for n, (text, _) in enumerate(options, start=1))
+    return f"{lead} {ask}\n{numbered}"
+
+
+def cannot_filter(words: list[str], resource: str | None) -> str:
+    things = PLURALS.get(resource or "", "those")
+    return (f"I can't tell which {things} are {_quote(words)}, so I won't guess. Name them, "
+            "or say which state you mean (running, stopped, failed, enabled, disabled).")
+
+
+def which_targets(intent: Intent) -> str:
+    things = PLURALS.get(intent.resource or "", "things")
+    verb = (intent.action or "act on").replace("_", " ")
+    return (f"Which {things} should I {verb}? Name them, or say \u201call\u201d or a state "
+            "(\u201cthe stopped ones\u201d).")
+
+
+def none_selected(intent: Intent, kinds: set[str]) -> str:
+    filters = " ".join(q for q in intent.qualifiers if q not in ("all", "only"))
+    things = " or ".join(PLURALS.get(k, k) for k in sorted(kinds))
+    left = " (after leaving out what you named)" if intent.exclude else ""
+    return f"There are no {filters + ' ' if filters else ''}{things}{left}, so there's nothing to do."
+
+
+def ignored_shell(text: str) -> str:
+    return (f"I ignored {_quote([text])}: I never pass shell text from a request on to a "
+            "command")
+
+
+def unused_words(words: list[str]) -> str:
+    return f"I didn't use {_quote(words)}"
+
+
+def not_understood(intent: Intent | None) -> str:
+    if intent is None:
+        return "I didn't get a request there. Say \u201chelp\u201d to see what I can do."
+    parts = ["Sorry, I didn't understand that."]
+    if intent.unexplained:
+        parts.append(f"I couldn't place {_quote(intent.unexplained)}.")
+    if intent.ignored:
+        parts.append(ignored_shell(intent.ignored) + ".")
+    if intent.closest:
+        parts.append("The closest things I can do: " + "; ".join(intent.closest) + ".")
+    parts.append("Say \u201chelp\u201d for a tour.")
+    return " ".join(parts)
+
+
+def tour(operations: list[Operation], brief: bool = False) -> str:
+    """A short tour of the catalogue: each area, what it can do, one example each."""
+    areas: dict[str, list[Operation]] = {}
+    for op in operations:
+        if op.kind != "meta":
+            areas.setdefault(op.resource, []).append(op)
+    lines = ["Here's what I can do \u2014 ask in your own words:"]
+    for resource, ops in areas.items():
+        things = sorted({op.summary for op in ops})
+        example = next((op.examples[0] for op in ops if op.examples), None)
+        head = f"  \u2022 {resource}: " + ", ".join(things[: 4 if brief else 8])
+        if len(things) > (4 if brief else 8):
+            head += ", \u2026"
+        lines.append(head + (f" (\u201c{example}\u201d)" if example else ""))
+    lines.append("  \u2022 and: undo, \u201cwhat can you undo?\u201d, \u201cwhy did you \u2026?\u201d,"
+                 " \u201cbe brief\u201d. I always show a plan before changing anything.")
+    return "\n".join(lines)
