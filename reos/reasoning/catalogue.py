@@ -29,7 +29,7 @@ OPERATION_KEYS = {
     "id": _S, "kind": _S, "summary": _S, "verbs": _L, "nouns": _L, "idioms": _L,
     "examples": _L, "target": _S, "qualifiers": _L, "slots": _L, "risk": _S, "undo": _S,
     "resource": _S, "action": _S, "then": _L, "note": _S, "requires": _L, "priority": _I,
-    "value": _S,
+    "value": _S, "alone": _L,
 }
 REFUSAL_KEYS = {"id": _S, "verbs": _L, "objects": "nonempty strs",
                 "reason": _S, "remote": _B, "unless": _L}
@@ -48,6 +48,7 @@ class Operation:
     resource: str
     action: str
     verbs: list[str] = field(default_factory=list)
+    alone: list[str] = field(default_factory=list)  # verbs that name it with no noun said
     nouns: list[str] = field(default_factory=list)
     idioms: list[str] = field(default_factory=list)
     examples: list[str] = field(default_factory=list)
@@ -149,7 +150,7 @@ def operation(raw: Any, index: int, origin: str) -> Operation:
         raise TemplateError(f"{label}: id must be RESOURCE.ACTION", Where(("operation",),
                                                                           index, key="id"))
     lists = {key: _phrases(raw, key, label, where)
-             for key in ("verbs", "nouns", "idioms", "examples", "requires")}
+             for key in ("verbs", "nouns", "idioms", "examples", "requires", "alone")}
     if not (lists["verbs"] or lists["nouns"] or lists["idioms"]):
         raise TemplateError(f"{label} needs verbs, nouns or idioms: words that name it", where)
     for idiom in lists["idioms"]:

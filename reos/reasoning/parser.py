@@ -543,7 +543,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             reading.named_kinds |= roles.get("name", set()) & {op.target}
             continue
         if op.id in roles.get("verb", ()):
-            if not verb_seen and _shared(op, roles["verb"]):
+            if not verb_seen and _shared(op, roles["verb"]) and unit.text not in op.alone:
                 shared_verb = True
             reading.explained[n] = "verb"
             if op.id in negated:
@@ -623,7 +623,8 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                 reading.score -= 0.5
             continue
         if takes and ("name" in roles or unit.unknown or "alias" in roles or "path" in roles
-                      or "number" in roles):
+                      or "number" in roles or not roles.keys() - {"noun", "verb"}):
+            # a word another operation uses ("htop" names a question too) can be a name
             reading.explained[n] = "target"
             target_units.append(unit)
             if "name" in roles:  # a name of another kind: this reading is less likely
