@@ -29,7 +29,7 @@ from reos.reasoning.catalogue import Operation, Refusal
 from reos.reasoning.templates import TemplateSet
 
 _SHELL = re.compile(r";|&&|\|\||\||`|\$\(|\$\{")
-_WORD = re.compile(r"[^\s,!?()\"\[\]{}]+")
+_WORD = re.compile(r"[^\s,!?()\"\[\]{}]+|,")
 _TIME_UNITS = {"second": "s", "seconds": "s", "sec": "s", "secs": "s", "minute": "min",
                "minutes": "min", "min": "min", "mins": "min", "hour": "h", "hours": "h",
                "hr": "h", "hrs": "h", "day": "d", "days": "d", "week": "w", "weeks": "w"}
@@ -37,7 +37,7 @@ _TIME_SINCE = {"yesterday": "yesterday", "today": "today", "tonight": "today",
                "boot": "boot", "reboot": "boot", "startup": "boot"}
 _AFTER_SINCE = {"boot", "reboot", "startup"}  # times only after since / this / last
 _STRONG = ("verb", "idiom", "noun")
-_KEEP_TAILS = {"alone", "running", "untouched", "be", "up", "as", "is", "out"}
+_KEEP_TAILS = {"alone", "running", "untouched", "be", "up", "out", "as is", "in peace"}
 _NEEDS_TAIL = {"leave", "keep"}  # "leave X alone"; "spare X", "skip X" need none  # evidence that names an operation
 
 
@@ -125,7 +125,7 @@ class Lexicon:
             self._add(word, "exclude", True)
         for word in vocab.negations:
             self._add(word, "negation", True)
-        for word in vocab.conjunctions:
+        for word in [*vocab.conjunctions, ","]:
             self._add(word, "conj", True)
         for word in vocab.fillers:
             self._add(word, "filler", True)
@@ -141,7 +141,7 @@ class Lexicon:
         self.meaningful = sorted({key for key, entries in self.phrases.items()
                                   if len(key) >= 4 and any(
                                       len(words) == 1 and role in (
-                                          "verb", "noun", "qualifier", "resource")
+                                          "verb", "noun", "qualifier", "resource", "ask")
                                       for words, role, _ in entries)})
         self.meaningful_set = set(self.meaningful)
         # every word the catalogue uses anywhere: never "corrected" into another
@@ -195,7 +195,7 @@ def words_of(text: str, lex: Lexicon) -> list[str]:
     text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
     words: list[str] = []
     for raw in _WORD.findall(text):
-        word = raw.strip(".:'")
+        word = raw.strip(".:'`")
         if not word:
             continue
         if word in lex.vocab.contractions:
@@ -299,10 +299,14 @@ def units_of(words: list[str], lex: Lexicon, names: Names) -> list[Unit]:
             size = 1
             kinds = names.kinds(word)
             if not kinds:
-                for form in [*_base_forms(word), correct(word, lex)]:
+                fixed = correct(word, lex)
+                forms = _base_forms(word)
+                if fixed and any(r == "qualifier" for _, r, _ in lex.phrases.get(fixed, ())):
+                    forms = [fixed, *forms]  # "stoped" is "stopped", not "stop"
+                for form in [*forms, fixed]:
                     if form and form in lex.phrases:
                         base_size, found = lex.longest([form, *words[i + 1:]], 0)
-                        if found.keys() & {"verb", "noun", "qualifier", "resource"}:
+                        if found.keys() & {"verb", "noun", "qualifier", "resource", "ask"}:
                             size, word, roles = base_size, form, found
                             break
             if kinds:
@@ -350,25 +354,32 @@ def _times(units: list[Unit]) -> None:
 # -- exclusions and negations ----------------------------------------------------------
 
 def _exclusions(units: list[Unit]) -> tuple[set[int], list[str]]:
-    """Units that name what to leave out ("except X and Y", "leave X alone")."""
+    """Units that name what to leave out ("except X and Y", "leave X alone", "not X")."""
     marked: set[int] = set()
     names: list[str] = []
     for n, unit in enumerate(units):
-        if "exclude" in unit.roles or "keep" in unit.roles:
-            taken = _names_after(units, n + 1)
-            after = max(taken) + 1 if taken else len(units)
-            tail = after < len(units) and units[after].text in _KEEP_TAILS
-            if "keep" in unit.roles and unit.text in _NEEDS_TAIL and not tail:
-                continue  # "keep nginx from starting at boot" is not an exclusion
-            if taken:
-                marked.add(n)
-                for m in taken:
-                    marked.add(m)
-                names += _phrases([units[m] for m in taken])
-                after = max(taken) + 1
-                if after < len(units) and units[after].text in ("alone", "running", "untouched",
-                                                                 "be", "up", "as", "is"):
-                    marked.add(after)
+        marker = "exclude" in unit.roles or "keep" in unit.roles or (
+            "negation" in unit.roles and n > 0)
+        if not marker:
+            continue
+        taken = _names_after(units, n + 1)
+        after = max(taken) + 1 if taken else len(units)
+        while after < len(units) and "filler" in units[after].roles and (
+                units[after].text not in _KEEP_TAILS):
+            after += 1  # "leave the redis ones alone"
+        tail = after < len(units) and units[after].text in _KEEP_TAILS
+        if "keep" in unit.roles and unit.text in _NEEDS_TAIL and not tail:
+            continue  # "keep nginx from starting at boot" is not an exclusion
+        if "negation" in unit.roles and "exclude" not in unit.roles and (not all(
+                "name" in units[m].roles or "alias" in units[m].roles for m in taken)
+                or after < len(units) and "verb" in units[after].roles):
+            continue  # "not X" leaves out only a real name ("won't X start" is no exclusion)
+        if taken:
+            marked.add(n)
+            marked.update(taken)
+            names += _phrases([units[m] for m in taken])
+            if tail:
+                marked.update(range(max(taken) + 1, after + 1))
     return marked, names
 
 
@@ -378,7 +389,10 @@ def _names_after(units: list[Unit], start: int) -> list[int]:
         roles = units[m].roles
         if "name" in roles or "alias" in roles or units[m].unknown:
             taken.append(m)
-        elif ("conj" in roles or "filler" in roles) and taken or "filler" in roles:
+        elif "verb" in roles or "resource" in roles or "qualifier" in roles:
+            break
+        elif "conj" in roles and taken or "filler" in roles and not (
+                units[m].text in _KEEP_TAILS and taken):
             continue
         else:
             break
@@ -399,16 +413,20 @@ def _phrases(units: list[Unit]) -> list[str]:
 
 
 def _negated(units: list[Unit]) -> tuple[set[str], set[int]]:
-    """Operation ids a negation points at ("do not restart"), and the negation units."""
+    """Operation ids a negation points at ("do not restart", "I don't want X removed"),
+    and the units that say so (the negation and the negated verb), which no reading uses."""
     ops: set[str] = set()
     marks: set[int] = set()
     for n, unit in enumerate(units):
         if "negation" not in unit.roles:
             continue
-        for m in range(n + 1, min(n + 3, len(units))):
-            if "verb" in units[m].roles:
-                ops |= units[m].roles["verb"]
-                marks.add(n)
+        for m in range(n + 1, min(n + 5, len(units))):
+            roles = units[m].roles
+            if "verb" in roles:
+                ops |= roles["verb"]
+                marks |= {n, m}
+                break
+            if not ({"filler", "name", "alias"} & set(roles) or units[m].unknown):
                 break
     return ops, marks
 
@@ -500,7 +518,14 @@ def _could_name(unit: Unit) -> bool:
     """Whether a unit can be (part of) a target's name rather than glue."""
     roles = unit.roles
     return unit.unknown or "name" in roles or "alias" in roles or "path" in roles or not (
-        {"filler", "conj", "ask", "negation", "exclude", "keep", "time"} & set(roles))
+        {"filler", "conj", "ask", "negation", "exclude", "keep", "time", "resource",
+         "qualifier"} & set(roles))
+
+
+def _names(unit: Unit, kind: str) -> bool:
+    """Whether a unit is a snapshot name or alias of `kind` (or a typed value)."""
+    roles = unit.roles
+    return kind in roles.get("name", ()) or kind in roles.get("alias", ()) or "path" in roles
 
 
 def _shared(op: Operation, verbs: set[str]) -> bool:
@@ -528,7 +553,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
     verb_seen = shared_verb = False
     for n, unit in enumerate(units):
         roles = unit.roles
-        if n in skip:
+        if n in skip and n not in idiom_units:
             continue
         if n in idiom_units and n not in held:
             reading.explained[n] = "idiom"
@@ -581,7 +606,8 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             continue
         if "qualifier" in roles:
             names = roles["qualifier"]
-            accepted = [q for q in names if q in op.qualifiers]
+            accepted = [q for q in names if q in op.qualifiers
+                        or (takes and q in ("all", "only"))]
             if accepted:
                 reading.explained[n] = "qualifier"
                 reading.qualifiers.append(accepted[0])
@@ -637,6 +663,15 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
         return None
     if shared_verb and not takes and op.nouns and not reading.evidence & {"noun", "idiom"}:
         return None  # "restart" alone is not "restart the machine"
+    named = [u for u in target_units if _names(u, op.target)]
+    if named and len(named) < len(target_units):
+        # real names were said: other words are not names of things that don't exist
+        for unit in target_units:
+            if unit not in named:
+                reading.unexplained.append(unit.text)
+                reading.explained.pop(units.index(unit), None)
+                reading.score -= 0.5
+        target_units = named
     reading.targets = _phrases(target_units)
     if reading.targets:
         named = bool(reading.named_kinds)

@@ -65,8 +65,7 @@ class PlanBuilder:
             plan.blocked_reason = intent.reason
             plan.message = f"I won't do that. {intent.reason}"
             return plan
-        if intent.kind == Kind.CLARIFY or intent.unhonoured or (
-                intent.kind in (Kind.ACTION, Kind.COMBINED) and intent.unexplained):
+        if intent.kind == Kind.CLARIFY or intent.unhonoured:
             self._ask(plan, intent)
             return plan
         if intent.note:
@@ -77,7 +76,7 @@ class PlanBuilder:
             self._action(plan, intent)
         if intent.ignored:
             plan.notes.append(replies.ignored_shell(intent.ignored))
-        if intent.unexplained and plan.kind == Kind.QUERY:
+        if intent.unexplained:
             plan.notes.append(replies.unused_words(intent.unexplained))
         if plan.steps and plan.read_only and plan.kind != Kind.CLARIFY:
             plan.message = conversation.investigating(plan, self.voice)
@@ -125,6 +124,9 @@ class PlanBuilder:
             recipe = self.recipe(intent.resource, intent.action)
             if targets and recipe:
                 self._fill(plan, recipe, targets)
+        elif not intent.targets and self._takes_target(intent):
+            plan.kind = Kind.CLARIFY  # "show me the status": of which one is never guessed
+            plan.question = plan.message = replies.which_targets(intent)
         elif not intent.targets:
             filters = [q for q in intent.qualifiers if q not in selection.WIDE]
             if filters:  # "which containers are stopped": the answer is filtered
@@ -383,6 +385,8 @@ class PlanBuilder:
                 continue
             previous: str | None = after
             for rs in recipe.steps:
+                if target is None and any(SLOT in a for a in rs.argv):
+                    continue  # a step about one target, and none was named: never "{name}"
                 if target is not None and not _applies(rs, target):
                     if rs.skip_note:
                         plan.notes.append(rs.skip_note.replace(SLOT, target.name))

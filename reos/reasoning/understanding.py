@@ -24,6 +24,9 @@ from reos.reasoning.templates import TemplateSet
 MIN_SCORE = 2.0  # below this the best reading is a guess: not understood
 CLOSE = 1.0  # readings this close (with different meanings) are asked about
 MIN_CONFIDENCE = 0.5  # fewer explained words than this: not understood
+ASK_BELOW = 0.75  # an action resting on fewer explained words than this is asked about
+SHELL_REASON = ("the request holds shell text ({shell}), and I never run shell text from a "
+                "request. Say what you want in words, or check a command with `reos check`.")
 
 _PRONOUNS = {"it", "them", "they", "that", "this", "those", "these"}
 
@@ -33,18 +36,21 @@ def clean_request(text: str) -> str:
     return re.sub(r"\s+", " ", text.strip()).strip(" .!?,")
 
 
-_STATE = r"(?P<state>running|up|active|started|alive|stopped|down|dead|inactive|not\s+running)"
+_STATE = (r"(?:(?:actually|still|really|already)\s+)?(?P<state>running|up|active|started|"
+          r"alive|stopped|down|dead|inactive|not\s+running|crashed|exited|died|failed|"
+          r"not\s+up)")
+_BE = r"(?:is|are|has|have|has\s+been|have\s+been|was|were)"
 _CONDITION_SOURCES = [
     # "is nextcloud running? if so stop it"
     r"^(?:is|are)\s+(?:the\s+)?(?P<subject>[^?,;]+?)\s+" + _STATE
-    + r"\s*\??[\s,.;:-]*(?:and\s+)?(?:if\s+(?:so|yes|it\s+is|they\s+are)|then)"
-    r"[\s,]*(?:then\s+|please\s+)?(?P<rest>.+)$",
+    + r"\s*\??[\s,.;:-]*(?:and\s+)?(?:if\s+(?P<negated>not|no)|if\s+(?:so|yes|it\s+is|"
+    r"they\s+are)|then)[\s,]*(?:then\s+|please\s+)?(?P<rest>.+)$",
     # "if nginx is running, restart it"
-    r"^if\s+(?:the\s+)?(?P<subject>[^,;]+?)\s+(?:is|are)\s+" + _STATE
+    r"^if\s+(?:the\s+)?(?P<subject>[^,;]+?)\s+" + _BE + r"\s+" + _STATE
     + r"[\s,]*(?:then\s+)?(?P<rest>.+)$",
     # "restart nginx if it is running"
     r"^(?P<rest>.+?)[\s,]+(?:but\s+)?(?:only\s+)?if\s+(?:the\s+)?(?P<subject>[^,;]+?)\s+"
-    r"(?:is|are)\s+" + _STATE + r"$",
+    + _BE + r"\s+" + _STATE + r"$",
 ]
 
 
@@ -55,25 +61,51 @@ def _conditions() -> list[re.Pattern[str]]:
 
 _IF_WORDS = re.compile(r"\b(?:if|then)\b", re.IGNORECASE)
 _PRONOUN_WORDS = re.compile(r"\b(?:it|them|they|those|these)\b", re.IGNORECASE)
-_NOT_RUNNING = {"stopped", "down", "dead", "inactive", "not running"}
+_NOT_RUNNING = {"stopped", "down", "dead", "inactive", "not running", "crashed", "exited",
+                "died", "failed", "not up"}
+_CONTRACTED = re.compile(r"\b(it|that|he|she|what)'s\b|\b(is|are|was|has|do|does)n't\b",
+                         re.IGNORECASE)
+
+
+def _expand(text: str) -> str:
+    """it's -> it is, isn't -> is not: the condition shapes are written without them."""
+    text = text.replace("\u2019", "'")
+    return _CONTRACTED.sub(lambda m: f"{m[1]} is" if m[1] else f"{m[2]} not", text)
 
 
 def split_condition(text: str) -> tuple[str, str, str] | None:
     """(condition, subject words, the action part) of a conditional request, or None."""
     if not _IF_WORDS.search(text) or len(text) > 1_000:
         return None  # no "if" or "then": not conditional, and no regex compiled for it
+    text = _expand(text)
     for pattern in _conditions():
         match = pattern.match(text)
         if match:
             state = re.sub(r"\s+", " ", match["state"].lower())
-            condition = "if_stopped" if state in _NOT_RUNNING else "if_running"
-            return condition, match["subject"], match["rest"]
+            stopped = state in _NOT_RUNNING
+            if match.groupdict().get("negated"):
+                stopped = not stopped  # "is X up? if not, start it"
+            return ("if_stopped" if stopped else "if_running"), match["subject"], match["rest"]
     return None
 
 
 def understand(text: str, templates: TemplateSet, matcher: Any = None, *,
                remote: bool = False) -> Intent | None:
     """The Intent of `text`: an operation, a question, a refusal; None when empty."""
+    intent = _understand(text, templates, matcher, remote=remote)
+    acting = intent is not None and (intent.kind in (Kind.ACTION, Kind.COMBINED) or any(
+        o.kind in (Kind.ACTION, Kind.COMBINED) for o in intent.options))
+    if intent is not None and acting and intent.ignored:
+        from reos.text import clean
+
+        return Intent(Kind.REFUSE, action="refuse", source="catalogue", operation="refuse.shell",
+                      reason=SHELL_REASON.format(shell="\u201c" + clean(intent.ignored)[:60]
+                                                 + "\u201d"), ignored=intent.ignored)
+    return intent
+
+
+def _understand(text: str, templates: TemplateSet, matcher: Any = None, *,
+                remote: bool = False) -> Intent | None:
     cleaned = clean_request(text)
     if not cleaned:
         return None
@@ -107,10 +139,12 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
         return _not_understood(found, templates)
     rivals = _rivals(found, best)
     intent = intent_of(best, found)
-    if rivals:
+    unsure = intent.kind == Kind.ACTION and intent.unexplained and (
+        best.confidence < ASK_BELOW or not best.named_kinds)
+    if rivals or unsure:
         return Intent(Kind.CLARIFY, source="catalogue", confidence=best.confidence,
                       options=[intent, *(intent_of(r, found) for r in rivals)],
-                      unexplained=list(best.unexplained))
+                      unexplained=list(best.unexplained), ignored=found.shell)
     return intent
 
 
@@ -148,13 +182,18 @@ def intent_of(reading: Reading, found: Parse) -> Intent:
         if len({r.op.resource for r in same}) > 1:
             resource = None
     kind = {"query": Kind.QUERY, "action": Kind.ACTION, "meta": Kind.META}[op.kind]
+    unhonoured, unexplained = list(reading.unhonoured), list(reading.unexplained)
+    if reading.named_kinds and unhonoured:
+        # "portainer froze up, kill it": with real names said, a state word describes
+        # them; it cannot widen anything, so it is said back, not asked about
+        unexplained, unhonoured = unexplained + unhonoured, []
     return Intent(
         kind=kind, action=op.action, resource=resource, targets=list(reading.targets),
         confidence=reading.confidence, source="catalogue", plural=reading.plural,
         template=op.id, operation=op.id, params=dict(reading.params), then=list(op.then),
         note=op.note, qualifiers=list(dict.fromkeys(reading.qualifiers)),
-        exclude=list(found.exclude), unexplained=list(reading.unexplained),
-        unhonoured=list(reading.unhonoured), ignored=found.shell, value=op.value,
+        exclude=list(found.exclude), unexplained=unexplained,
+        unhonoured=unhonoured, ignored=found.shell, value=op.value,
         summary=op.summary,
     )
 
