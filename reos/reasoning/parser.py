@@ -30,8 +30,8 @@ from reos.reasoning.templates import TemplateSet
 
 _SHELL = re.compile(r";|&&|\|\||\||`|\$\(|\$\{")
 _WORD = re.compile(r"[^\s,!?()\"\[\]{}]+|,")
-_TIME_UNITS = {"second": "s", "seconds": "s", "sec": "s", "secs": "s", "minute": "min",
-               "minutes": "min", "min": "min", "mins": "min", "hour": "h", "hours": "h",
+_TIME_UNITS = {"second": "s", "seconds": "s", "sec": "s", "secs": "s", "minute": "m",
+               "minutes": "m", "min": "m", "mins": "m", "hour": "h", "hours": "h",
                "hr": "h", "hrs": "h", "day": "d", "days": "d", "week": "w", "weeks": "w"}
 _TIME_SINCE = {"yesterday": "yesterday", "today": "today", "tonight": "today",
                "boot": "boot", "reboot": "boot", "startup": "boot"}
@@ -341,11 +341,11 @@ def _times(units: list[Unit]) -> None:
                 units[n - 1].roles = {"time": True}
         elif unit.text in _TIME_UNITS and n and units[n - 1].text in (
                 "last", "past", "previous", "the"):
-            units[n].roles = {"time": f"-1{_TIME_UNITS[unit.text]}"}
+            units[n].roles = {"time": f"1{_TIME_UNITS[unit.text]}"}
             units[n - 1].roles = {"time": True}
         elif unit.text in _TIME_UNITS and n and "number" in units[n - 1].roles:
             amount = units[n - 1].roles["number"]
-            unit.roles = {"time": f"-{amount}{_TIME_UNITS[unit.text]}"}
+            unit.roles = {"time": f"{amount}{_TIME_UNITS[unit.text]}"}
             units[n - 1].roles = {"time": True}
             if n > 1 and units[n - 2].text in ("last", "past", "previous", "since"):
                 units[n - 2].roles = {"time": True}

@@ -15,7 +15,7 @@ import re
 from dataclasses import replace
 
 from reos.model import Intent, Kind, Plan, RiskLevel, Step, Target, render
-from reos.reasoning import conversation, replies, selection
+from reos.reasoning import conversation, replies, selection, slots
 from reos.reasoning.conversation import Voice
 from reos.reasoning.matcher import KINDS, TargetMatcher
 from reos.reasoning.templates import SLOT, Recipe, TemplateSet
@@ -379,6 +379,7 @@ class PlanBuilder:
         root = self.snapshot.is_root
         if recipe.answer:
             plan.answer = recipe.answer
+        given = slots.values(plan.intent.params if plan.intent else {}, recipe.defaults)
         for target in targets:
             if target is not None and not SAFE_NAMES[target.kind].match(target.name):
                 plan.notes.append(f"skipped {target.name!r}: not a valid {target.kind} name")
@@ -387,11 +388,16 @@ class PlanBuilder:
             for rs in recipe.steps:
                 if target is None and any(SLOT in a for a in rs.argv):
                     continue  # a step about one target, and none was named: never "{name}"
+                if any(s not in given for s in rs.when_slot or ()) or any(
+                        s in given for s in rs.unless_slot or ()) or not slots.needs(
+                        rs.argv) <= given.keys():
+                    continue
                 if target is not None and not _applies(rs, target):
                     if rs.skip_note:
                         plan.notes.append(rs.skip_note.replace(SLOT, target.name))
                     continue
-                argv = [a.replace(SLOT, target.name) if target else a for a in rs.argv]
+                argv = [slots.fill(a.replace(SLOT, target.name) if target else a, given)
+                        for a in rs.argv]
                 needs_root = rs.needs_root and not root
                 if needs_root:
                     argv = ["sudo", "-n", *argv]

@@ -18,7 +18,11 @@ from typing import Any
 
 KINDS = frozenset({"query", "action", "refuse"})
 RISKS = frozenset({"safe", "low", "medium", "high", "critical"})
-SLOT = "{name}"  # the only placeholder a recipe's argv may hold: a validated target name
+SLOT = "{name}"  # a validated target name from the snapshot
+# values the parser reads from the request and the plan builder checks and renders itself
+# (never request text): a count of lines, a time as docker and as journalctl take it
+VALUE_SLOTS = ("{lines}", "{since}", "{journal_since}")
+SLOTS_IN_ARGV = (SLOT, *VALUE_SLOTS)
 
 MAX_FILE_BYTES = 1_000_000
 MAX_PATTERNS = 2_000  # in all of the user's template files together
@@ -36,11 +40,12 @@ INTENT_KEYS: dict[str, str] = {
 INTENT_REQUIRED = ("name", "kind", "action", "patterns")
 RECIPE_KEYS: dict[str, str] = {
     "steps": "steps", "answer": _STR, "verb": _STR, "state": _STR, "affects": _STR,
+    "defaults": "defaults",
 }
 STEP_KEYS: dict[str, str] = {
     "title": _STR, "argv": _NONEMPTY_STRS, "risk": _STR, "read_only": _BOOL,
     "needs_root": _BOOL, "reversible": _BOOL, "when_state": _STRS, "when_enabled": _STRS,
-    "skip_note": _STR,
+    "skip_note": _STR, "when_slot": _STRS, "unless_slot": _STRS,
 }
 STEP_REQUIRED = ("title", "argv")
 TOP_KEYS = ("operation", "refusal", "vocabulary", "recipe", "aliases", "intent")
@@ -151,6 +156,12 @@ def check_recipe(raw: Any, table: tuple[str, ...]) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise TemplateError(f"{label} must be a table", where)
     check_keys(raw, RECIPE_KEYS, ("steps",), label, where)
+    defaults = raw.get("defaults", {})
+    if not isinstance(defaults, dict) or any(
+            key not in ("lines",) or not isinstance(value, int) or not 1 <= value <= 100_000
+            for key, value in defaults.items()):
+        raise TemplateError(f"{label}: defaults may only set lines, to a number from 1 to"
+                            " 100000", _at(where, "defaults"))
     steps = raw["steps"]
     if not isinstance(steps, list) or not steps:
         raise TemplateError(f"{label}: steps must be a non-empty list of step tables",
@@ -173,7 +184,8 @@ def _check_step(step: Any, where: Where, label: str) -> None:
             raise TemplateError(f"{label}: an argv item is longer than {MAX_ARG_CHARS:,}"
                                 " characters", _at(where, "argv"))
         if not fills_only_slot(arg):
-            raise TemplateError(f"{label}: argv: {_short(arg)} - only {SLOT} may be filled in",
+            raise TemplateError(f"{label}: argv: {_short(arg)} - only "
+                                f"{', '.join(SLOTS_IN_ARGV)} may be filled in",
                                 _at(where, "argv"))
 
 
@@ -187,8 +199,9 @@ def fills_only_slot(arg: str) -> bool:
         return True
     i, end = 0, len(arg)
     while i < end:
-        if arg.startswith(SLOT, i):
-            i += len(SLOT)
+        slot = next((s for s in SLOTS_IN_ARGV if arg.startswith(s, i)), None)
+        if slot:
+            i += len(slot)
         elif arg.startswith("{{", i):
             close = arg.find("}}", i + 2)
             if close < 0:

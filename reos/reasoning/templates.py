@@ -146,6 +146,8 @@ class RecipeStep:
     when_state: list[str] | None = None  # only for targets in one of these states
     when_enabled: list[str] | None = None  # only for services in one of these unit-file states
     skip_note: str | None = None  # said for a target the step does not apply to
+    when_slot: list[str] | None = None  # only when the request gave these (since, boot...)
+    unless_slot: list[str] | None = None  # only when it gave none of these
 
 
 @dataclass
@@ -159,6 +161,7 @@ class Recipe:
     variant: str | None = None  # package manager (apt, dnf, ...) when recipes differ by one
     state: str | None = None  # what the action changes: active | enabled | both | mask | ...
     affects: str | None = None  # said before approval for risky recipes ("every session")
+    defaults: dict[str, int] = field(default_factory=dict)  # values when not said (lines)
 
 
 @dataclass
@@ -229,7 +232,8 @@ def _recipe(resource: str, action: str, raw: Any, origin: str, table: tuple[str,
     return Recipe(resource=resource, action=action,
                   steps=[RecipeStep(**item) for item in raw["steps"]],
                   answer=raw.get("answer"), verb=raw.get("verb"), origin=origin,
-                  variant=variant, state=raw.get("state"), affects=raw.get("affects"))
+                  variant=variant, state=raw.get("state"), affects=raw.get("affects"),
+                  defaults=dict(raw.get("defaults", {})))
 
 
 def _read(path: Path) -> str:
