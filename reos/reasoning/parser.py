@@ -321,7 +321,33 @@ def units_of(words: list[str], lex: Lexicon, names: Names) -> list[Unit]:
         units.append(Unit(text, i, size, roles, said))
         i += size
     _times(units)
+    _split_verbs(units, lex)
     return units
+
+
+_PARTICLES = {"off", "down", "up", "out", "back", "on", "over"}
+
+
+def _split_verbs(units: list[Unit], lex: Lexicon) -> None:
+    """"turn the computer off", "shut this box down": a two-word verb said around its
+    object is the verb; the particle is explained with it."""
+    for n, unit in enumerate(units):
+        if "verb" in unit.roles or unit.size != 1:
+            continue
+        for phrase, role, _ in lex.phrases.get(unit.text, ()):
+            if role != "verb" or len(phrase) != 2 or phrase[1] not in _PARTICLES:
+                continue
+            for m in range(n + 2, min(n + 6, len(units))):
+                if units[m].text == phrase[1] and "verb" not in units[m].roles:
+                    _, roles = lex.longest(list(phrase), 0)
+                    unit.roles = {**roles, **({"name": unit.roles["name"]}
+                                              if "name" in unit.roles else {})}
+                    units[m].roles = {"filler": True}
+                    break
+                if "verb" in units[m].roles:
+                    break
+            if "verb" in unit.roles:
+                break
 
 
 def _typed(word: str, roles: dict[str, Any]) -> None:
@@ -547,7 +573,8 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             idiom_units, held = spans
     if idiom_units:
         reading.evidence.add("idiom")
-        reading.score += 4 + len(idiom_units) - len(held)
+        borrowed = sum(1 for h in held if units[h].roles and not _names(units[h], op.target))
+        reading.score += 4 + len(idiom_units) - len(held) - 2 * borrowed
     takes = op.target != "none"
     target_units: list[Unit] = []
     verb_seen = shared_verb = False
@@ -673,9 +700,11 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                 reading.score -= 0.5
         target_units = named
     reading.targets = _phrases(target_units)
+    guessed = [u for u in target_units if not _names(u, op.target)]
+    reading.score -= 0.5 * len(guessed)  # a word taken as a name nothing here has
     if reading.targets:
         named = bool(reading.named_kinds)
-        reading.score += 2.5 if named else 0.5
+        reading.score += 2.5 if named else 1
         reading.evidence.add("target")
         reading.plural = reading.plural or len(reading.targets) > 1
     elif takes and not reading.qualifiers:

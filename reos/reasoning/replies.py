@@ -56,6 +56,8 @@ def cannot_filter(words: list[str], resource: str | None) -> str:
 
 def which_targets(intent: Intent) -> str:
     things = PLURALS.get(intent.resource or "", "things")
+    if intent.kind.value == "query":
+        return f"Which {things} do you mean? Name them (\u201c{intent.summary or 'that'} for …\u201d)."
     verb = (intent.action or "act on").replace("_", " ")
     return (f"Which {things} should I {verb}? Name them, or say \u201call\u201d or a state "
             "(\u201cthe stopped ones\u201d).")

@@ -135,7 +135,10 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
         return Intent(Kind.REFUSE, action="refuse", source="catalogue",
                       operation=found.refusal.id, reason=found.refusal.reason)
     best = found.best
-    if best is None or best.score < MIN_SCORE or best.confidence < MIN_CONFIDENCE:
+    lenient = best is not None and best.op.kind == "query" and bool(
+        best.evidence & {"noun", "idiom", "verb"})  # a question costs nothing to answer
+    if best is None or best.score < MIN_SCORE or (
+            best.confidence < MIN_CONFIDENCE and not lenient):
         return _not_understood(found, templates)
     rivals = _rivals(found, best)
     intent = intent_of(best, found)
