@@ -129,7 +129,7 @@ target = "container"
 [recipe.container.wiggle]
 answer = "raw"
 steps = [
-  { title = "Inspect {name}", argv = ["docker", "inspect", "{name}"], read_only = true, risk = "safe" },
+  { title = "Inspect {name}", argv = ["docker", "inspect", "{name}"], read_only = true },
 ]
 """
 
