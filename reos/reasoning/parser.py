@@ -38,7 +38,7 @@ _TIME_SINCE = {"yesterday": "yesterday", "today": "today", "tonight": "today",
 _AFTER_SINCE = {"boot", "reboot", "startup"}  # times only after since / this / last
 _STRONG = ("verb", "idiom", "noun")
 _KEEP_TAILS = {"alone", "running", "untouched", "be", "up", "out", "as is", "in peace"}
-_NEEDS_TAIL = {"leave", "keep"}  # "leave X alone"; "spare X", "skip X" need none  # evidence that names an operation
+_NEEDS_TAIL = {"leave", "keep"}  # "leave X alone"; "spare X", "skip X" need none
 
 
 @dataclass
@@ -313,7 +313,10 @@ def units_of(words: list[str], lex: Lexicon, names: Names) -> list[Unit]:
                 roles = {**roles, "name": kinds}
             _typed(word, roles)
         else:
-            kinds = names.kinds(word, tokens=False) if size == 1 else set()
+            # a word the catalogue knows is a name only as a whole name, unless it is
+            # just a topic or an alias ("redis" of nextcloud-redis), never glue or a verb
+            tokens = not (roles.keys() - {"noun", "alias"})
+            kinds = names.kinds(word, tokens=tokens) if size == 1 else set()
             if kinds:
                 roles["name"] = kinds
         said = " ".join(words[i:i + size])

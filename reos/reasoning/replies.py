@@ -57,7 +57,8 @@ def cannot_filter(words: list[str], resource: str | None) -> str:
 def which_targets(intent: Intent) -> str:
     things = PLURALS.get(intent.resource or "", "things")
     if intent.kind.value == "query":
-        return f"Which {things} do you mean? Name them (\u201c{intent.summary or 'that'} for …\u201d)."
+        what = intent.summary or "that"
+        return f"Which {things} do you mean? Name them (\u201c{what} for \u2026\u201d)."
     verb = (intent.action or "act on").replace("_", " ")
     return (f"Which {things} should I {verb}? Name them, or say \u201call\u201d or a state "
             "(\u201cthe stopped ones\u201d).")
@@ -67,7 +68,8 @@ def none_selected(intent: Intent, kinds: set[str]) -> str:
     filters = " ".join(q for q in intent.qualifiers if q not in ("all", "only"))
     things = " or ".join(PLURALS.get(k, k) for k in sorted(kinds))
     left = " (after leaving out what you named)" if intent.exclude else ""
-    return f"There are no {filters + ' ' if filters else ''}{things}{left}, so there's nothing to do."
+    which = f"{filters} {things}" if filters else things
+    return f"There are no {which}{left}, so there's nothing to do."
 
 
 def ignored_shell(text: str) -> str:
@@ -107,6 +109,7 @@ def tour(operations: list[Operation], brief: bool = False) -> str:
         if len(things) > (4 if brief else 8):
             head += ", \u2026"
         lines.append(head + (f" (\u201c{example}\u201d)" if example else ""))
-    lines.append("  \u2022 and: undo, \u201cwhat can you undo?\u201d, \u201cwhy did you \u2026?\u201d,"
+    lines.append("  \u2022 and: undo, \u201cwhat can you undo?\u201d, "
+                 "\u201cwhy did you \u2026?\u201d,"
                  " \u201cbe brief\u201d. I always show a plan before changing anything.")
     return "\n".join(lines)

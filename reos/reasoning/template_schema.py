@@ -1,13 +1,13 @@
 """What a template file may hold, checked by type, and the line a problem is on.
 
-Every key of an `[[intent]]`, a `[recipe.R.A]` table, a recipe step and an
-`[aliases.KIND]` table is checked here: booleans are booleans, numbers are numbers in a
-sane range, lists hold strings, unknown keys are errors. A `TemplateError` carries where
-it happened (the table, the step, the key), so `locate` can turn it into a line number
-from the file's text: tomllib reports lines only for syntax errors.
+Every key of a `[recipe.R.A]` table, a recipe step and an `[aliases.KIND]` table is
+checked here (operations, refusals and vocabulary in `catalogue`): booleans are booleans,
+numbers are numbers in a sane range, lists hold strings, unknown keys are errors. A
+`TemplateError` carries where it happened (the table, the step, the key), so `locate`
+can turn it into a line number from the file's text: tomllib reports lines only for
+syntax errors.
 
-Not responsible for reading files, compiling patterns or building the template objects
-(see `templates`), nor for deciding whether a pattern is safe to run (see `Pattern.check`).
+Not responsible for reading files or building the template objects (see `templates`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-KINDS = frozenset({"query", "action", "refuse"})
 RISKS = frozenset({"safe", "low", "medium", "high", "critical"})
 SLOT = "{name}"  # a validated target name from the snapshot
 # values the parser reads from the request and the plan builder checks and renders itself
@@ -25,19 +24,10 @@ VALUE_SLOTS = ("{lines}", "{since}", "{journal_since}")
 SLOTS_IN_ARGV = (SLOT, *VALUE_SLOTS)
 
 MAX_FILE_BYTES = 1_000_000
-MAX_PATTERNS = 2_000  # in all of the user's template files together
-MAX_PATTERN_CHARS = 2_000
 MAX_ARG_CHARS = 4_096
-PRIORITY_RANGE = (0, 1_000)
 
 # key -> (type word, check); "choice" keys are checked against their own set below
 _STR, _BOOL, _INT, _STRS, _NONEMPTY_STRS = "str", "bool", "int", "strs", "nonempty strs"
-INTENT_KEYS: dict[str, str] = {
-    "name": _STR, "kind": _STR, "action": _STR, "resource": _STR,
-    "patterns": _NONEMPTY_STRS, "priority": _INT, "then": _STRS, "condition": _STR,
-    "reason": _STR, "note": _STR,
-}
-INTENT_REQUIRED = ("name", "kind", "action", "patterns")
 RECIPE_KEYS: dict[str, str] = {
     "steps": "steps", "answer": _STR, "verb": _STR, "state": _STR, "affects": _STR,
     "defaults": "defaults",
@@ -48,7 +38,7 @@ STEP_KEYS: dict[str, str] = {
     "skip_note": _STR, "when_slot": _STRS, "unless_slot": _STRS,
 }
 STEP_REQUIRED = ("title", "argv")
-TOP_KEYS = ("operation", "refusal", "vocabulary", "recipe", "aliases", "intent")
+TOP_KEYS = ("operation", "refusal", "vocabulary", "recipe", "aliases")
 
 
 @dataclass(frozen=True)
@@ -120,33 +110,6 @@ def check_keys(raw: dict[str, Any], allowed: dict[str, str], required: tuple[str
 
 def _at(where: Where, key: str, needle: str | None = None) -> Where:
     return Where(where.table, where.index, where.step, key, needle)
-
-
-def check_intent(raw: Any, index: int) -> dict[str, Any]:
-    """The intent table, checked; raises TemplateError naming the key."""
-    where = Where(("intent",), index)
-    if not isinstance(raw, dict):
-        raise TemplateError("each [[intent]] must be a table", where)
-    name = raw.get("name")
-    label = f"intent {name!r}" if isinstance(name, str) else f"intent #{index + 1}"
-    check_keys(raw, INTENT_KEYS, INTENT_REQUIRED, label, where)
-    if raw["kind"] not in KINDS:
-        raise TemplateError(f"{label}: kind must be one of {', '.join(sorted(KINDS))},"
-                            f" not {_short(raw['kind'])}", _at(where, "kind"))
-    if raw["kind"] == "refuse" and not raw.get("reason"):
-        raise TemplateError(f"{label}: a refusal needs a reason", where)
-    low, high = PRIORITY_RANGE
-    priority = raw.get("priority", 50)
-    if not low <= priority <= high:
-        raise TemplateError(f"{label}: priority must be between {low} and {high},"
-                            f" not {priority}", _at(where, "priority"))
-    for pattern in raw["patterns"]:
-        if len(pattern) > MAX_PATTERN_CHARS:
-            raise TemplateError(
-                f"{label}: patterns holds a pattern of {len(pattern):,} characters;"
-                f" reos takes at most {MAX_PATTERN_CHARS:,}",
-                _at(where, "patterns", pattern[:40]))
-    return raw
 
 
 def check_recipe(raw: Any, table: tuple[str, ...]) -> dict[str, Any]:
@@ -238,6 +201,10 @@ def check_top(data: dict[str, Any]) -> None:
     """Only intents, recipes and aliases may be at the top of a template file."""
     import difflib
 
+    if "intent" in data:
+        raise TemplateError("[[intent]] tables (regular expressions) are no longer read; write"
+                            " [[operation]] tables instead (see docs/catalogue.md)",
+                            Where(("intent",), 0))
     for key in data:
         if key not in TOP_KEYS:
             close = difflib.get_close_matches(key, TOP_KEYS, n=1)
@@ -246,8 +213,6 @@ def check_top(data: dict[str, Any]) -> None:
     for name in ("operation", "refusal"):
         if not isinstance(data.get(name, []), list):
             raise TemplateError(f"{name}s are written as [[{name}]] tables", Where(key=name))
-    if not isinstance(data.get("intent", []), list):
-        raise TemplateError("intents are written as [[intent]] tables", Where(key="intent"))
     recipes = data.get("recipe", {})
     if not isinstance(recipes, dict) or not all(isinstance(v, dict) for v in recipes.values()):
         raise TemplateError("recipes are written as [recipe.RESOURCE.ACTION] tables",

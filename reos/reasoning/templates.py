@@ -1,15 +1,14 @@
-"""Templates: TOML files of request patterns (with named slots) and step recipes.
+"""Templates: the TOML files of the operation catalogue and its step recipes, loaded.
 
-Built-in templates live in `templates/` (shipped inside the package as
-`reos/templates`); the user's in `~/.config/reos/templates/` extend them, and a user
-intent or recipe with the same name replaces the built-in one. Every key is checked by
-type (`template_schema`); a broken file is reported with its name, line and key and
-skipped; it never stops reos. Patterns run on RE2, so matching takes linear time in the
-request whatever a pattern says; a pattern RE2 cannot run (backreferences, lookarounds)
-is reported, not run on a backtracking engine.
+Built-in files live in `templates/` (shipped inside the package as `reos/templates`);
+the user's in `~/.config/reos/templates/` extend them: an operation, refusal or recipe
+with the same id replaces the built-in one, vocabulary is added to. Every key is checked
+by type (`catalogue`, `template_schema`); a broken file is reported with its name, line
+and key and skipped; it never stops reos. Nothing here is a regular expression: the
+catalogue's phrases are matched as word sequences by the parser, in linear time.
 
-Not responsible for deciding which template applies (the understanders do) or for
-filling recipes with targets (the plan builder does).
+Not responsible for reading requests (the parser does) or for filling recipes with
+targets (the plan builder does).
 """
 
 from __future__ import annotations
@@ -24,116 +23,9 @@ from reos import paths
 from reos.reasoning import catalogue
 from reos.reasoning import template_schema as schema
 from reos.reasoning.catalogue import Operation, Refusal, Vocabulary
-from reos.reasoning.template_schema import KINDS, RISKS, SLOT, TemplateError, Where
+from reos.reasoning.template_schema import RISKS, SLOT, TemplateError, Where
 
-__all__ = ["KINDS", "RISKS", "SLOT", "Pattern", "PatternError", "TemplateError", "TemplateSet",
-           "load", "load_file"]
-
-# These scan pattern *sources* (at most MAX_PATTERN_CHARS each), never request text.
-_ESCAPES = re.compile(r"\\x[0-9a-fA-F]{2}|\\[a-zA-Z]|\\.|\(\?P<\w+>|\(\?[:=!]|\[[^\]]*\]")
-_WORDS = re.compile(r"[a-z0-9]+")
-_LITERAL = re.compile(r"([a-z0-9][a-z0-9'/-]*[a-z0-9]|[a-z0-9]{2})([?*]|\{0)?")
-
-
-class PatternError(ValueError):
-    """A pattern reos will not run; the message completes "the pattern ... "."""
-
-
-def _compile(source: str) -> Any:
-    """The pattern on RE2: linear time in the text, case-insensitive."""
-    import re2  # deferred: only a request that gets past the literal gate needs it
-
-    options = re2.Options()
-    options.case_sensitive = False
-    options.log_errors = False  # RE2 would print parse errors to stderr itself
-    return re2.compile(source, options)
-
-
-def compile_checked(source: str) -> Any:
-    """The whole-text, case-insensitive RE2 form of a pattern, or a PatternError."""
-    import re2
-
-    try:
-        _compile(source)  # alone first: "a)|(b" must not pass once wrapped
-        return _compile(rf"^(?:{source})$")
-    except re2.error as exc:
-        said = exc.args[0] if exc.args else ""
-        said = said.decode("utf-8", "replace") if isinstance(said, bytes) else str(said)
-    import warnings
-
-    try:
-        with warnings.catch_warnings():  # "possible nested set" is not the user's problem
-            warnings.simplefilter("ignore")
-            re.compile(source)  # only to tell a broken pattern from one RE2 cannot run
-    except (re.error, RecursionError, OverflowError) as bad:
-        raise PatternError(f"is not a valid pattern ({bad})") from None
-    if "too large" in said or "repetition size" in said:
-        raise PatternError(f"is too large for reos to run ({said})")
-    raise PatternError(f"uses a construct reos can't run in linear time ({said});"
-                       " backreferences and lookarounds are not supported")
-
-
-class Pattern:
-    """A request pattern, compiled on first use and only tried when it could match.
-
-    Compiling all 160-odd built-in patterns costs milliseconds `reos plan` should not
-    spend starting up. Every pattern contains literal words, at least one of which must
-    occur in any text it matches; `could_match` checks those with plain substring
-    tests, so most patterns are never compiled for a given request. Matching runs on
-    RE2: Python's backtracking engine takes seconds to minutes on some built-in patterns
-    (`is\\s+(?P<targets>.+?)\\s+installed`) given "is" and a few thousand spaces.
-    """
-
-    def __init__(self, source: str):
-        self.source = source
-        self._compiled: Any = None
-        words: set[str] = set()
-        for word, optional_tail in _LITERAL.findall(_ESCAPES.sub(" ", source.lower())):
-            words.add(word)
-            if optional_tail:
-                words.add(word[:-1])  # "logs?" also matches "log"
-        # long literals are tested as substrings ("shut\s*down" matches "shutdown"); short
-        # ones (is, up, ip, df) only as whole words, or they would pass for almost anything
-        self.words = frozenset(w for w in words if len(w) > 2)
-        self.short = frozenset(w for w in words if 0 < len(w) <= 2)
-
-    def check(self) -> None:
-        """Compile now; raise PatternError saying why reos cannot run the pattern."""
-        self._compiled = compile_checked(self.source)
-
-    def could_match(self, lowered: str) -> bool:
-        if not self.words and not self.short:
-            return True
-        if any(w in lowered for w in self.words):
-            return True
-        return bool(self.short) and not self.short.isdisjoint(_WORDS.findall(lowered))
-
-    def match(self, text: str) -> Any:
-        """An RE2 match (with .groupdict()) of the whole text, or None."""
-        if not self.could_match(text.lower()):
-            return None
-        if self._compiled is None:
-            try:
-                self.check()
-            except PatternError:
-                self._compiled = False  # a broken pattern never matches
-        return self._compiled.match(text) if self._compiled else None
-
-
-@dataclass
-class IntentTemplate:
-    name: str
-    kind: str
-    action: str
-    resource: str | None
-    patterns: list[Pattern]
-    origin: str
-    priority: int = 50  # lower is tried first (refusals 0, specific phrasings before generic)
-    then: list[str] = field(default_factory=list)  # follow-up actions ("install and enable")
-    condition: str | None = None  # e.g. "if_running": act only when the targets are running
-    reason: str | None = None  # for kind = "refuse": why reos will not do it
-    note: str | None = None  # said with the plan ("configuring it is up to you")
-
+__all__ = ["RISKS", "SLOT", "TemplateError", "TemplateSet", "load", "load_file"]
 
 @dataclass
 class RecipeStep:
@@ -166,14 +58,12 @@ class Recipe:
 
 @dataclass
 class TemplateSet:
-    intents: list[IntentTemplate] = field(default_factory=list)
     operations: dict[str, Operation] = field(default_factory=dict)  # id -> operation
     refusals: dict[str, Refusal] = field(default_factory=dict)
     vocabulary: Vocabulary = field(default_factory=Vocabulary)
     recipes: dict[tuple[str, str, str | None], Recipe] = field(default_factory=dict)
     aliases: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # kind -> phrase
     problems: list[str] = field(default_factory=list)
-    user_patterns: int = 0  # patterns read from the user's files, held to MAX_PATTERNS
 
     def recipe(self, resource: str, action: str, variant: str | None = None) -> Recipe | None:
         return self.recipes.get((resource, action, variant)) or self.recipes.get(
@@ -191,29 +81,6 @@ _BUILTIN: set[str] = set()
 
 def origin_is_user(origin: str) -> bool:
     return origin not in _BUILTIN
-
-
-def _intent(raw: Any, origin: str, index: int) -> IntentTemplate:
-    raw = schema.check_intent(raw, index)
-    compiled = []
-    for pattern in raw["patterns"]:
-        checked = None
-        if origin_is_user(origin):
-            try:  # built-in patterns are checked by the test suite; user ones here, before
-                checked = compile_checked(pattern)  # Pattern() reads their literals
-            except PatternError as exc:
-                raise TemplateError(
-                    f"intent {raw['name']!r}: patterns: {pattern[:80]!r} {exc}",
-                    Where(("intent",), index, key="patterns", needle=pattern[:40]),
-                ) from None
-        compiled.append(Pattern(pattern))
-        compiled[-1]._compiled = checked
-    return IntentTemplate(
-        name=raw["name"], kind=raw["kind"], action=raw["action"],
-        resource=raw.get("resource"), patterns=compiled, origin=origin,
-        priority=raw.get("priority", 50), then=list(raw.get("then", [])),
-        condition=raw.get("condition"), reason=raw.get("reason"), note=raw.get("note"),
-    )
 
 
 def _recipes(resource: str, action: str, raw: Any, origin: str) -> list[Recipe]:
@@ -283,7 +150,6 @@ def _parse(path: Path) -> dict[str, Any]:
 class _File:
     """One template file's tables, checked."""
 
-    intents: list[IntentTemplate]
     recipes: list[Recipe]
     aliases: dict[str, dict[str, list[str]]]
     operations: list[Operation]
@@ -295,7 +161,6 @@ def _build(data: Any, path: Path) -> _File:
     if not isinstance(data, dict):
         raise TemplateError("is not a table of operations, refusals, recipes and aliases")
     schema.check_top(data)
-    intents = [_intent(raw, str(path), i) for i, raw in enumerate(data.get("intent", []))]
     operations = [catalogue.operation(raw, i, str(path))
                   for i, raw in enumerate(data.get("operation", []))]
     refusals = [catalogue.refusal(raw, i, str(path))
@@ -308,7 +173,7 @@ def _build(data: Any, path: Path) -> _File:
         for recipe in _recipes(resource, action, raw, path.name)
     ]
     aliases = schema.check_aliases(data.get("aliases", {}))
-    return _File(intents, recipes, aliases, operations, refusals, vocabulary)
+    return _File(recipes, aliases, operations, refusals, vocabulary)
 
 
 def _problem(path: Path, exc: TemplateError) -> str:
@@ -326,27 +191,17 @@ def _problem(path: Path, exc: TemplateError) -> str:
 
 
 def load_file(path: Path, into: TemplateSet, data: dict[str, Any] | None = None) -> None:
-    """Add one file's intents, recipes and aliases, or a problem saying why not."""
+    """Add one file's operations, refusals, vocabulary, recipes and aliases, or a problem
+    saying why not."""
     try:
         data = _parse(path) if data is None else data
         built = _build(data, path)
-        intents = built.intents
-        if origin_is_user(str(path)):
-            count = sum(len(i.patterns) for i in intents)
-            if into.user_patterns + count > schema.MAX_PATTERNS:
-                raise TemplateError(
-                    f"has {count:,} patterns; with the other user templates that is more"
-                    f" than {schema.MAX_PATTERNS:,}, the most reos takes")
-            into.user_patterns += count
     except TemplateError as exc:
         into.problems.append(_problem(path, exc))
         return
     except (OSError, RecursionError) as exc:
         into.problems.append(f"template {path} skipped: it cannot be read ({exc})")
         return
-    replaced = {i.name for i in intents}
-    into.intents = [i for i in into.intents if i.name not in replaced] + intents
-    into.intents.sort(key=lambda i: i.priority)  # stable: file order within a priority
     for recipe in built.recipes:
         into.recipes[(recipe.resource, recipe.action, recipe.variant)] = recipe
     for op in built.operations:
