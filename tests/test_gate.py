@@ -34,12 +34,12 @@ def _template(home: Path, marker: Path, *, read_only: bool, blocked: bool) -> No
     folder = home / "config" / "templates"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "mine.toml").write_text(textwrap.dedent(f"""\
-        [[intent]]
-        name = "leave_a_mark"
+        [[operation]]
+        id = "system.mark"
         kind = "{'query' if read_only else 'action'}"
-        action = "mark"
-        resource = "system"
-        patterns = ["leave a mark"]
+        summary = "leave a mark"
+        idioms = ["leave a mark"]
+        examples = ["leave a mark"]
 
         [recipe.system.mark]
         verb = "mark"

@@ -32,7 +32,7 @@ def names(plan) -> list[str]:
 
 def test_compose_project_and_name_token_find_the_whole_app(engine) -> None:
     plan = engine.plan("stop the nextcloud containers")
-    assert plan.kind == Kind.ACTION and plan.source == "template"
+    assert plan.kind == Kind.ACTION and plan.source == "catalogue"
     assert set(names(plan)) == {"nextcloud-app", "nextcloud-redis", "nextcloud-db"}
     # the db is already stopped: no step for it, and the plan says so
     assert [s.argv for s in plan.steps] == [["docker", "stop", "nextcloud-app"],
@@ -46,7 +46,7 @@ def test_exact_name_wins_over_tokens(engine) -> None:
     plan = engine.plan("restart portainer")
     assert names(plan) == ["portainer"]
     assert plan.steps[0].argv == ["docker", "restart", "portainer"]
-    assert plan.source == "regex"
+    assert plan.source == "catalogue"
 
 
 def test_words_joined_into_a_name(engine) -> None:
@@ -115,9 +115,11 @@ def test_plan_json_follows_the_contract(engine) -> None:
     assert data["schema"] == "reos.plan/1"
     assert set(data) == {"schema", "request", "kind", "source", "intent", "targets", "steps",
                          "risk", "needs_approval", "blocked", "blocked_reason", "message",
-                         "question"}
+                         "question", "choices"}
     assert data["intent"] == {"action": "stop", "resource": "container",
-                              "targets": ["nextcloud"], "condition": None}
+                              "targets": ["nextcloud"], "condition": None,
+                              "operation": "container.stop", "confidence": 1.0,
+                              "qualifiers": [], "exclude": [], "unexplained": []}
     step = data["steps"][0]
     assert set(step) == {"id", "title", "argv", "command", "shell", "read_only", "needs_root",
                          "risk", "reversible", "rollback", "depends_on", "risk_reasons"}
@@ -139,7 +141,7 @@ def test_query_plan_is_read_only_and_needs_no_approval(engine) -> None:
 def test_unknown_request_says_what_reos_can_do(engine) -> None:
     plan = engine.plan("make me a sandwich")
     assert plan.kind == Kind.UNKNOWN and plan.steps == []
-    assert "I can manage containers, services and packages" in plan.message
+    assert "sandwich" in plan.message and "help" in plan.message
 
 
 def test_hostile_names_in_a_saved_snapshot_never_reach_argv(tmp_path) -> None:

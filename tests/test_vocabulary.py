@@ -122,7 +122,7 @@ def test_a_clarifying_question_can_be_answered_in_chat() -> None:
 def test_ambiguous_description_asks_which_one() -> None:
     plan = homelab().plan("restart the web server")
     assert plan.kind == Kind.CLARIFY
-    assert {t.name for t in plan.choices} == {"nginx.service", "apache2.service"}
+    assert {o.targets[0] for _, o in plan.options} == {"nginx.service", "apache2.service"}
 
 
 # -- what reos says ---------------------------------------------------------------------

@@ -176,9 +176,9 @@ def _rivals(found: Parse, best: Reading) -> list[Reading]:
 def intent_of(reading: Reading, found: Parse) -> Intent:
     op = reading.op
     resource: str | None = op.resource
-    if op.target != "none" and reading.targets and not reading.named_kinds and (
-            "resource" not in reading.evidence):
-        # nothing said which kind of thing these words are: the matcher looks in each
+    if op.target != "none" and reading.targets and "resource" not in reading.evidence:
+        # nothing said which kind of thing these words are ("restart redis": a service
+        # and containers are called so): the matcher looks in each and asks
         same = [r for r in found.readings if r.op.action == op.action
                 and r.op.kind == op.kind and r.op.target != "none"
                 and abs(r.score - reading.score) < 0.01]
