@@ -184,7 +184,7 @@ class ReasoningEngine:
         asked, self.asking = self.asking, None
         if asked is None or not asked.options:
             return None
-        picked = pick(text, asked.options)
+        picked = pick(text, asked.options, self.templates.aliases)
         if picked is None:
             return None
         plan = self.builder().build(asked.request, picked)

@@ -5,8 +5,7 @@ where nothing can be executed; no test approves a plan. In homelab "redis" names
 containers nextcloud-redis and redis-cache and the service redis-server.service, and
 "the database" names postgresql.service and redis-server.service.
 
-Cases marked xfail(strict=True) are answers reos reads wrongly today; each says what
-happens instead.
+Each case is an answer people give and what it must pick, or that it picks nothing.
 """
 
 from __future__ import annotations
@@ -80,10 +79,6 @@ def test_a_name_that_matches_several_things_is_a_question_with_each_of_them(engi
         assert name in reply.text
 
 
-@pytest.mark.xfail(strict=True, reason="a question from a name matching several things "
-                   "(matcher) is one sentence ('Do you mean the container nextcloud-redis, "
-                   "the container redis-cache or the service redis-server.service?'), not "
-                   "numbered choices; only questions between readings are numbered")
 def test_a_name_question_lists_numbered_choices(engine) -> None:
     reply = ask(engine, REDIS)
     assert "  1. " in reply.text and "  2. " in reply.text and "  3. " in reply.text
@@ -116,17 +111,12 @@ def test_the_last_number_picks_the_service(engine) -> None:
                  "sudo -n systemctl restart redis-server.service")
 
 
-@pytest.mark.xfail(strict=True, reason="choice.pick counts 'one' as the ordinal 1, so "
-                   "'the second one' holds two numbers (2 and 1) and picks nothing; it is "
-                   "then read as a new request (kind unknown)")
 @pytest.mark.parametrize("answer", ["the second one", "the 2nd one"])
 def test_answer_by_ordinal_with_one(engine, answer: str) -> None:
     ask(engine, REDIS)
     assert_chose(engine, engine.respond(answer), "redis-cache", "docker restart redis-cache")
 
 
-@pytest.mark.xfail(strict=True, reason="'the last one': 'last' (-1) and 'one' (1) are two "
-                   "ordinals, so nothing is picked (read as a new request, kind unknown)")
 def test_answer_the_last_one(engine) -> None:
     ask(engine, REDIS)
     assert_chose(engine, engine.respond("the last one"), "redis-server.service",
@@ -158,19 +148,12 @@ def test_answer_by_name_between_two_services(engine, answer: str, name: str) -> 
     assert_chose(engine, engine.respond(answer), name, f"sudo -n systemctl restart {name}")
 
 
-@pytest.mark.xfail(strict=True, reason="a unit named without its '.service' suffix: "
-                   "'redis-server' is one word to choice.pick and its vocabulary holds "
-                   "'redis', 'server', 'redis-server.service' but not 'redis-server'; read "
-                   "as a new request (kind unknown)")
 def test_answer_by_unit_name_without_suffix(engine) -> None:
     ask(engine, REDIS)
     assert_chose(engine, engine.respond("redis-server"), "redis-server.service",
                  "sudo -n systemctl restart redis-server.service")
 
 
-@pytest.mark.xfail(strict=True, reason="'postgres' is a known alias of postgresql.service "
-                   "to the matcher, but choice.pick compares words only with the option's "
-                   "label and target name, so it picks nothing (new request, kind unknown)")
 def test_answer_by_alias(engine) -> None:
     ask(engine, DATABASE)
     assert_chose(engine, engine.respond("postgres"), "postgresql.service",
@@ -193,9 +176,6 @@ def test_answer_the_container_one_when_one_option_is_a_container() -> None:
                  "docker restart nextcloud-redis")
 
 
-@pytest.mark.xfail(strict=True, reason="'the service one' picks option 1 (the container "
-                   "nextcloud-redis): 'one' is read as the number 1 before any word is "
-                   "compared with the options")
 def test_answer_the_service_one_when_one_option_is_a_service() -> None:
     engine = without_redis_cache()
     ask(engine, REDIS)
@@ -205,30 +185,23 @@ def test_answer_the_service_one_when_one_option_is_a_service() -> None:
 
 @pytest.mark.parametrize("answer", ["the postgres one", "the postgresql one"])
 def test_answer_the_postgres_one(engine, answer: str) -> None:
-    # passes today, but only because "one" is read as option 1 (see the xfails below)
     ask(engine, DATABASE)
     assert_chose(engine, engine.respond(answer), "postgresql.service",
                  "sudo -n systemctl restart postgresql.service")
 
 
-@pytest.mark.xfail(strict=True, reason="'the redis one' picks option 1 (postgresql.service): "
-                   "'one' is read as the number 1")
 def test_answer_the_redis_one_between_two_services(engine) -> None:
     ask(engine, DATABASE)
     assert_chose(engine, engine.respond("the redis one"), "redis-server.service",
                  "sudo -n systemctl restart redis-server.service")
 
 
-@pytest.mark.xfail(strict=True, reason="'the cache one' picks option 1 (nextcloud-redis): "
-                   "'one' is read as the number 1")
 def test_answer_the_cache_one(engine) -> None:
     ask(engine, REDIS)
     assert_chose(engine, engine.respond("the cache one"), "redis-cache",
                  "docker restart redis-cache")
 
 
-@pytest.mark.xfail(strict=True, reason="'the one called redis-cache' picks option 1 "
-                   "(nextcloud-redis): 'one' is read as the number 1")
 def test_answer_the_one_called_a_name(engine) -> None:
     ask(engine, REDIS)
     assert_chose(engine, engine.respond("the one called redis-cache"), "redis-cache",
@@ -241,16 +214,11 @@ def test_a_kind_shared_by_every_option_picks_nothing(engine) -> None:
     assert_not_a_choice(engine, engine.respond("the service"))
 
 
-@pytest.mark.xfail(strict=True, reason="'the container one' with two container options "
-                   "picks option 1 (nextcloud-redis) through 'one' = 1 instead of picking "
-                   "nothing")
 def test_a_phrase_matching_two_options_picks_nothing(engine) -> None:
     ask(engine, REDIS)
     assert_not_a_choice(engine, engine.respond("the container one"))
 
 
-@pytest.mark.xfail(strict=True, reason="'the container one' when no option is a container "
-                   "picks option 1 (postgresql.service) through 'one' = 1")
 def test_a_phrase_matching_no_option_picks_nothing(engine) -> None:
     ask(engine, DATABASE)
     assert_not_a_choice(engine, engine.respond("the container one"))
@@ -297,8 +265,6 @@ def test_yes_or_1_picks_the_single_option(engine, answer: str) -> None:
                  "sudo -n systemctl restart nginx.service")
 
 
-@pytest.mark.xfail(strict=True, reason="'the first one' is two ordinals to choice.pick "
-                   "('first' = 1 and 'one' = 1) and picks nothing")
 def test_the_first_one_picks_the_single_option(engine) -> None:
     ask(engine, UNSURE)
     assert_chose(engine, engine.respond("the first one"), "nginx.service",

@@ -92,13 +92,13 @@ async def test_problems_with_the_users_templates_are_shown_in_the_chat(reos_home
     """The full-screen chat hides stderr, so a broken template is said in the chat."""
     folder = reos_home / "config" / "templates"
     folder.mkdir(parents=True)
-    (folder / "broken.toml").write_text('[[intent]]\nname = "x"\nkind = "query"\n'
-                                        'action = "x"\npriority = "high"\npatterns = ["x"]\n')
+    (folder / "broken.toml").write_text('[[operation]]\nid = "x.y"\nkind = "query"\n'
+                                        'summary = "x"\nverbs = ["x"]\npriority = "high"\n')
     app = ReosApp(ReasoningEngine(Settings()))
     async with app.run_test(size=(110, 45)) as pilot:
         await settle(app, pilot)
         shown = "\n".join(said(app))
-        assert "broken.toml" in shown and "priority" in shown
+        assert "broken.toml:6" in shown and "priority" in shown
 
 
 # -- questions with numbered choices, answered in the next turn ---------------------------
@@ -161,9 +161,6 @@ async def test_a_question_answered_by_name_shows_the_plan_of_that_choice(
 
 
 @pytest.mark.docker
-@pytest.mark.xfail(strict=True, reason="a name matching several containers is asked as one "
-                   "sentence ('Do you mean the container …-web-a or the container …-web-b?'), "
-                   "not as numbered choices")
 async def test_a_question_about_a_name_shows_numbered_choices(containers: Containers) -> None:
     first = containers.run("web-a")
     second = containers.run("web-b")

@@ -29,7 +29,7 @@ OPERATION_KEYS = {
     "id": _S, "kind": _S, "summary": _S, "verbs": _L, "nouns": _L, "idioms": _L,
     "examples": _L, "target": _S, "qualifiers": _L, "slots": _L, "risk": _S, "undo": _S,
     "resource": _S, "action": _S, "then": _L, "note": _S, "requires": _L, "priority": _I,
-    "value": _S, "alone": _L,
+    "value": _S, "alone": _L, "creates": _B,
 }
 REFUSAL_KEYS = {"id": _S, "verbs": _L, "objects": "nonempty strs",
                 "reason": _S, "remote": _B, "unless": _L}
@@ -62,6 +62,7 @@ class Operation:
     requires: list[str] = field(default_factory=list)
     priority: int = 50
     value: str | None = None
+    creates: bool = False  # its target need not exist yet (install): words are new names
     origin: str = ""
 
 
@@ -167,7 +168,8 @@ def operation(raw: Any, index: int, origin: str) -> Operation:
         target=raw.get("target", "none"), qualifiers=list(raw.get("qualifiers", [])),
         slots=list(raw.get("slots", [])), risk=raw.get("risk", "safe"),
         undo=raw.get("undo"), then=list(raw.get("then", [])), note=raw.get("note"),
-        priority=raw.get("priority", 50), value=raw.get("value"), origin=origin, **lists)
+        priority=raw.get("priority", 50), value=raw.get("value"),
+        creates=raw.get("creates", False), origin=origin, **lists)
 
 
 def refusal(raw: Any, index: int, origin: str) -> Refusal:

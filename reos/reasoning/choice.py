@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-_ORDINALS = {"first": 1, "1st": 1, "one": 1, "second": 2, "2nd": 2, "two": 2, "third": 3,
-             "3rd": 3, "three": 3, "fourth": 4, "4th": 4, "four": 4, "fifth": 5, "5th": 5,
-             "five": 5, "sixth": 6, "6th": 6, "six": 6, "last": -1}
+_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4,
+             "4th": 4, "fifth": 5, "5th": 5, "sixth": 6, "6th": 6, "last": -1}
+# a number word is a number only said alone: "the cache one" is not option 1
+_ALONE = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _YES = {"yes", "y", "yeah", "yep", "sure", "ok", "okay", "go", "do it", "that one", "please"}
 _SKIP = {"the", "a", "an", "one", "ones", "option", "number", "no", "choice", "please", "i",
          "mean", "meant", "want", "it", "is", "that", "pick", "go", "with", "take", "do"}
@@ -23,6 +24,8 @@ _WORD = re.compile(r"[a-z0-9][a-z0-9_.@:+-]*")
 
 def _number(said: str, count: int) -> int | None:
     words = _WORD.findall(said)
+    if said in _ALONE:
+        return _ALONE[said] if _ALONE[said] <= count else None
     if said.isdigit():
         n = int(said)
         return n if 1 <= n <= count else None
@@ -35,8 +38,10 @@ def _number(said: str, count: int) -> int | None:
     return n if 1 <= n <= count else None
 
 
-def pick(text: str, options: list[tuple[str, Any]]) -> Any | None:
-    """The intent of the option `text` picks, or None."""
+def pick(text: str, options: list[tuple[str, Any]],
+         aliases: dict[str, dict[str, list[str]]] | None = None) -> Any | None:
+    """The intent of the option `text` picks, or None. `aliases` (kind -> phrase -> names)
+    let "postgres" pick postgresql.service."""
     said = " ".join(text.lower().replace("\u2019", "'").split()).strip(" .!?,")
     if not said or not options:
         return None
@@ -46,6 +51,10 @@ def pick(text: str, options: list[tuple[str, Any]]) -> Any | None:
     if number is not None:
         return options[number - 1][1]
     words = set(_WORD.findall(said)) - _SKIP
+    for table in (aliases or {}).values():
+        for phrase, names in table.items():
+            if phrase in said.split() or (" " in phrase and phrase in said):
+                words |= {n.lower() for n in names}
     if not words:
         return None
     scores = []
@@ -54,7 +63,8 @@ def pick(text: str, options: list[tuple[str, Any]]) -> Any | None:
         vocabulary = set(_WORD.findall(label.lower())) | {
             getattr(intent, "resource", None) or ""}
         for name in names:
-            vocabulary |= set(re.split(r"[-_.@ ]+", name)) | {name}
+            stem = name.removesuffix(".service")
+            vocabulary |= set(re.split(r"[-_.@ ]+", stem)) | {name, stem}
         hits = len(words & vocabulary)
         exact = any(said == n or said == f"the {n}" for n in names)
         scores.append((exact, hits))

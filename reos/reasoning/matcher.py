@@ -42,6 +42,7 @@ class MatchResult:
     missing: list[str] = field(default_factory=list)
     question: str | None = None
     choices: list[Target] = field(default_factory=list)
+    phrase: str | None = None  # the words the question is about
     strategies: dict[str, str] = field(default_factory=dict)  # target name -> strategy
 
 
@@ -100,7 +101,8 @@ class _Index:
             # packages are never guessed at: an exact name, an alias, or a suggestion
             hits = [self.by_name[n.lower()] for n in self.aliases.get(phrase, [])
                     if n.lower() in self.by_name]
-            return [Candidate(GROUP, t, "alias") for t in hits] or self._fuzzy_lookup(phrase)
+            return found or [Candidate(GROUP, t, "alias") for t in hits] or self._fuzzy_lookup(
+                phrase)
         for variant in _variants(phrase):
             found += [Candidate(GROUP, t, "compose project")
                       for t in self.projects.get(variant, [])]
@@ -202,6 +204,7 @@ class TargetMatcher:
             if len(top_kinds) > 1 or (len(top) > 1 and not plural and not group):
                 result.question = _question(phrase, [c.target for c in top])
                 result.choices = [c.target for c in top]
+                result.phrase = phrase
                 return result
             for c in top:
                 result.strategies.setdefault(c.target.name, c.strategy)

@@ -416,6 +416,8 @@ def _names_after(units: list[Unit], start: int) -> list[int]:
     taken: list[int] = []
     for m in range(start, len(units)):
         roles = units[m].roles
+        if units[m].text in _KEEP_TAILS and taken:
+            break  # "leave X alone": the tail ends the names
         if "name" in roles or "alias" in roles or units[m].unknown:
             taken.append(m)
         elif "verb" in roles or "resource" in roles or "qualifier" in roles:
@@ -694,7 +696,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
     if shared_verb and not takes and op.nouns and not reading.evidence & {"noun", "idiom"}:
         return None  # "restart" alone is not "restart the machine"
     named = [u for u in target_units if _names(u, op.target)]
-    if named and len(named) < len(target_units):
+    if named and len(named) < len(target_units) and not op.creates:
         # real names were said: other words are not names of things that don't exist
         for unit in target_units:
             if unit not in named:
@@ -702,8 +704,8 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                 reading.explained.pop(units.index(unit), None)
                 reading.score -= 0.5
         target_units = named
-    reading.targets = _phrases(target_units)
-    guessed = [u for u in target_units if not _names(u, op.target)]
+    reading.targets = list(dict.fromkeys(_phrases(target_units)))  # "curl ... just curl"
+    guessed = [] if op.creates else [u for u in target_units if not _names(u, op.target)]
     reading.score -= 0.5 * len(guessed)  # a word taken as a name nothing here has
     if reading.targets:
         named = bool(reading.named_kinds)

@@ -218,10 +218,11 @@ class PlanBuilder:
                 result.missing = []
         if result.question:
             plan.kind = Kind.CLARIFY
-            plan.question = plan.message = result.question
             plan.options = [(f"the {t.kind} {t.name}", replace(
                 intent, targets=[t.name.lower()], resource=t.kind, plural=False))
                 for t in result.choices]
+            plan.question = plan.message = replies.which_target(result.phrase or "that",
+                                                                 plan.options)
             return []
         if result.missing:
             if intent.resource is None and self.recipe("package", intent.action):
@@ -270,7 +271,18 @@ class PlanBuilder:
         """(packages to install, requested packages that are already installed)."""
         installed = {p.name: p.version for p in self.snapshot.packages or []}
         targets, present = [], []
+        if not phrases:
+            plan.kind = Kind.CLARIFY
+            plan.question = plan.message = "Which packages should I install?"
+            return [], []
         for phrase in phrases:
+            known = [n for n in self.templates.aliases.get("package", {}).get(phrase, [])
+                     if n in installed]
+            if phrase not in installed and known:  # "install docker" where docker.io is
+                plan.notes.append(f"{phrase} is already installed (as {known[0]}"
+                                  f" {installed[known[0]]})")
+                present.append(known[0])
+                continue
             if phrase in ("all", "everything"):
                 plan.message = "I can't install everything; tell me which packages you want."
                 return [], []
@@ -290,6 +302,11 @@ class PlanBuilder:
         return targets, present
 
     def _package_names(self, plan: Plan, phrases: list[str]) -> list[Target]:
+        installed = {p.name for p in self.snapshot.packages or []}
+        aliases = self.templates.aliases.get("package", {})
+        # "is docker installed?": the installed package the word is known by, if any
+        phrases = [p if p in installed else next(
+            (n for n in aliases.get(p, []) if n in installed), p) for p in phrases]
         good = [p for p in phrases if SAFE_NAMES["package"].match(p)]
         if len(good) != len(phrases):
             bad = next(p for p in phrases if p not in good)
@@ -436,8 +453,13 @@ class PlanBuilder:
                 previous = step.id
 
     def _no_match(self, phrases: list[str], resource: str | None, kinds: list[str]) -> str:
-        if resource == "package":
-            return conversation.not_installed(phrases)
+        if resource == "package" or (resource is None and "package" in kinds and all(
+                SAFE_NAMES["package"].match(p) for p in phrases)):
+            text = conversation.not_installed(phrases)
+            others = [conversation.PLURALS[k] for k in kinds if k != "package"]
+            if others:  # looked for among the others too
+                text = text.rstrip(".") + f" (and no {' or '.join(others)} are called that)."
+            return text
         unknown = [k for k in kinds if not self.matcher.known(k)]
         if kinds == ["container"] or (resource is None and kinds and kinds[0] == "container"
                                       and len(kinds) == 1):

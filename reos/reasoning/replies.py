@@ -38,7 +38,8 @@ def label(intent: Intent) -> str:
 
 
 def which_reading(options: list[tuple[str, Intent]], unexplained: list[str]) -> str:
-    lead = (f"I'm not sure what {_quote(unexplained)} means here." if unexplained
+    verb = "means" if len(unexplained) == 1 else "mean"
+    lead = (f"I'm not sure what {_quote(unexplained)} {verb} here." if unexplained
             else "That could mean more than one thing.")
     if len(options) == 1:
         ask = "Did you mean this? Say 1 (or yes) to go on, or say it another way:"
@@ -46,6 +47,13 @@ def which_reading(options: list[tuple[str, Intent]], unexplained: list[str]) -> 
         ask = "Which do you mean? Answer with a number or in words:"
     numbered = "\n".join(f"  {n}. {text}" for n, (text, _) in enumerate(options, start=1))
     return f"{lead} {ask}\n{numbered}"
+
+
+def which_target(phrase: str, options: list[tuple[str, Intent]]) -> str:
+    """A name that fits several things: the things, numbered."""
+    numbered = "\n".join(f"  {n}. {text}" for n, (text, _) in enumerate(options, start=1))
+    return (f"\u201c{clean(phrase)[:_SHOWN]}\u201d could mean several things. Which do you "
+            f"mean? Answer with a number or a name:\n{numbered}")
 
 
 def cannot_filter(words: list[str], resource: str | None) -> str:

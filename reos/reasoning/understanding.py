@@ -21,7 +21,7 @@ from reos.reasoning import parser
 from reos.reasoning.parser import Parse, Reading
 from reos.reasoning.templates import TemplateSet
 
-MIN_SCORE = 2.0  # below this the best reading is a guess: not understood
+MIN_SCORE = 1.5  # below this the best reading is a guess: not understood
 CLOSE = 1.0  # readings this close (with different meanings) are asked about
 MIN_CONFIDENCE = 0.5  # fewer explained words than this: not understood
 ASK_BELOW = 0.75  # an action resting on fewer explained words than this is asked about
@@ -186,9 +186,11 @@ def intent_of(reading: Reading, found: Parse) -> Intent:
             resource = None
     kind = {"query": Kind.QUERY, "action": Kind.ACTION, "meta": Kind.META}[op.kind]
     unhonoured, unexplained = list(reading.unhonoured), list(reading.unexplained)
-    if reading.named_kinds and unhonoured:
-        # "portainer froze up, kill it": with real names said, a state word describes
-        # them; it cannot widen anything, so it is said back, not asked about
+    if reading.named_kinds and unhonoured and op.kind == "query":
+        # "is the crashed portainer up?": a question about named things cannot widen
+        # anything, so a state word it cannot filter by is said back, not asked about.
+        # An action asks: "remove the enabled nextcloud containers" must never become
+        # "remove the nextcloud containers".
         unexplained, unhonoured = unexplained + unhonoured, []
     return Intent(
         kind=kind, action=op.action, resource=resource, targets=list(reading.targets),
