@@ -1,36 +1,41 @@
-"""Template files are checked key by key, and no pattern can make matching slow.
+"""Catalogue files are checked key by key, and no file or request can make reading slow.
 
 Real files in a real REOS_HOME, the real loader, and the installed `reos` command. A
 broken file is reported with its path, line and key and skipped whole; its steps never
-run. Every pattern runs on RE2, so hostile patterns and hostile requests stay linear.
+run. The catalogue holds no regular expressions: its phrases are matched as word
+sequences, so hostile catalogue files and hostile requests stay fast.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
 
-from reos.reasoning import template_schema
+from reos.model import Plan
+from reos.reasoning import catalogue, template_schema
 from reos.reasoning import templates as templates_module
-from reos.reasoning.templates import Pattern, PatternError, TemplateSet, load_file
+from reos.reasoning.templates import TemplateSet, load_file
 from tests.conftest import FIXTURES, reos
 
 CONTEXT = str(FIXTURES / "homelab.json")
 
-INTENT = """\
-# a user's template
-[[intent]]
-name = "mine.probe"
+OPERATION = """\
+# a user's catalogue file
+[[operation]]
+id = "mine.probe"
 kind = "query"
-action = "probe"
-resource = "box"
-{extra}patterns = ['probe the box']
+summary = "probe the box"
+verbs = ["probe"]
+target = "none"
+{extra}risk = "safe"
 """
+EXTRA_LINE = 8  # the line {extra} starts on
 
 RECIPE = """\
-[recipe.box.probe]
+[recipe.mine.probe]
 answer = "probed"
 steps = [
   {{ title = "Look", argv = ["true"], read_only = true }},
@@ -45,6 +50,11 @@ def load_one(path: Path) -> TemplateSet:
     return found
 
 
+def nothing_loaded(found: TemplateSet) -> bool:
+    return not (found.operations or found.refusals or found.recipes or found.aliases
+                or found.vocabulary != catalogue.Vocabulary())
+
+
 def assert_rejected(path: Path, line: int, *words: str) -> str:
     found = load_one(path)
     assert len(found.problems) == 1, found.problems
@@ -52,55 +62,168 @@ def assert_rejected(path: Path, line: int, *words: str) -> str:
     assert f"{path}:{line} skipped" in problem, problem
     for word in words:
         assert word in problem, problem
-    assert not found.intents and not found.recipes and not found.aliases
+    assert nothing_loaded(found)
     return problem
 
 
-# -- every key by type ---------------------------------------------------------------------
+# -- [[operation]] keys ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("extra,key,said", [
     ('priority = "high"\n', "priority", "must be a whole number, not 'high'"),
     ("priority = true\n", "priority", "must be a whole number, not True"),
-    ("priority = 100000\n", "priority", "between 0 and 1000"),
-    ("priority = -1\n", "priority", "between 0 and 1000"),
     ('then = "enable_now"\n', "then", "must be a list of strings"),
     ("then = [1]\n", "then", "must be a list of strings"),
     ("note = 5\n", "note", "must be a string"),
-    ("condition = true\n", "condition", "must be a string"),
-    ("patern = ['x']\n", "patern", "did you mean 'patterns'"),
+    ('nouns = "box"\n', "nouns", "must be a list of strings"),
+    ("idioms = [['probe']]\n", "idioms", "must be a list of strings"),
+    ("undo = false\n", "undo", "must be a string"),
+    ("verbz = ['x']\n", "verbz", "did you mean 'verbs'"),
+    ("qualifer = ['all']\n", "qualifer", "did you mean 'qualifiers'"),
+    ("qualifiers = ['running', 'sleepy']\n", "qualifiers", "'sleepy' is not one of"),
+    ("slots = ['when']\n", "slots", "'when' is not one of"),
+    ("slots = 'since'\n", "slots", "must be a list of strings"),
+    ("idioms = ['probe {target} now']\n", "idiom", "takes no target"),
+    ("idioms = ['probe {thing} now']\n", "idioms", "no other braces"),
+    ("alone = ['" + "p" * 201 + "']\n", "alone", "1 to 200 characters"),
+    ("nouns = ['box', '   ']\n", "nouns", "1 to 200 characters"),
 ])
-def test_intent_keys_are_checked_by_type(tmp_path: Path, extra: str, key: str,
-                                         said: str) -> None:
+def test_operation_keys_are_checked_by_type(tmp_path: Path, extra: str, key: str,
+                                            said: str) -> None:
     path = tmp_path / "mine.toml"
-    path.write_text(INTENT.format(extra=extra))
-    assert_rejected(path, 7, "intent 'mine.probe'", key, said)
+    path.write_text(OPERATION.format(extra=extra))
+    assert_rejected(path, EXTRA_LINE, "operation 'mine.probe'", key, said)
+
+
+@pytest.mark.parametrize("old,new,line,key", [
+    ('risk = "safe"', 'risk = "extreme"', 8, "risk"),
+    ('target = "none"', 'target = "box"', 7, "target"),
+    ('kind = "query"', 'kind = "question"', 4, "kind"),
+])
+def test_a_choice_outside_its_set_names_its_line(tmp_path: Path, old: str, new: str,
+                                                 line: int, key: str) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text(OPERATION.format(extra="").replace(old, new))
+    assert_rejected(path, line, "operation 'mine.probe'", key, "is not one of")
+
+
+OP = "[[operation]]\nid = 'box.probe'\nkind = 'query'\nsummary = 'probe'\n"
 
 
 @pytest.mark.parametrize("text,line,words", [
-    ("[[intent]]\nname = 'x'\nkind = 'action'\naction = 'stop'\npatterns = 'stop it'\n", 5,
-     ("patterns", "non-empty list of strings")),
-    ("[[intent]]\nname = 'x'\nkind = 'action'\naction = 'stop'\npatterns = []\n", 5,
-     ("patterns", "non-empty list of strings")),
-    ("[[intent]]\nname = 'x'\nkind = 'action'\naction = 'stop'\npatterns = [1, 2]\n", 5,
-     ("patterns",)),
-    ("[[intent]]\nname = 'x'\nkind = 'sometimes'\naction = 'stop'\npatterns = ['x']\n", 3,
-     ("kind", "query")),
-    ("[[intent]]\nname = 'x'\nkind = 'refuse'\naction = 'x'\nreason = 7\npatterns = ['x']\n",
-     5, ("reason", "must be a string")),
-    ("[[intent]]\nname = 3\nkind = 'query'\naction = 'x'\npatterns = ['x']\n", 2,
-     ("intent #1", "name", "must be a string")),
-    ("[[intent]]\nname = 'a'\nkind = 'query'\naction = 'x'\npatterns = ['x']\n\n"
-     "[[intent]]\nname = 'b'\nkind = 'query'\naction = 'x'\nnote = false\npatterns = ['x']\n",
-     11, ("intent 'b'", "note")),
-    ("[[intent]]\nname = 'x'\nkind = 'query'\naction = 'x'\nresource = ['box']\n"
-     "patterns = ['x']\n", 5, ("resource", "must be a string")),
+    ("[[operation]]\nid = 'box.probe'\nkind = 'sometimes'\nsummary = 'probe'\n"
+     "verbs = ['probe']\n", 3, ("operation 'box.probe'", "kind", "'sometimes'", "query")),
+    ("[[operation]]\nid = 'probe'\nkind = 'query'\nsummary = 'probe'\nverbs = ['probe']\n",
+     2, ("operation 'probe'", "id", "RESOURCE.ACTION")),
+    ("[[operation]]\nid = '.probe'\nkind = 'query'\nsummary = 'probe'\nverbs = ['probe']\n",
+     2, ("id", "RESOURCE.ACTION")),
+    ("[[operation]]\nid = 3\nkind = 'query'\nsummary = 'probe'\nverbs = ['probe']\n", 2,
+     ("operation #1", "id", "must be a string")),
+    ("[[operation]]\nid = 'box.probe'\nkind = 'query'\nverbs = ['probe']\n", 1,
+     ("operation 'box.probe'", "missing 'summary'")),
+    (OP + "verbs = []\nnouns = []\n", 1, ("operation 'box.probe'", "verbs, nouns or idioms")),
+    (OP + "verbs = ['probe']\ntarget = 'none'\nidioms = [\n  'look at it',\n"
+     "  'put {target} on the box',\n]\n", 7, ("idiom", "takes no target")),
+    (OP + "verbs = ['probe']\n\n[[operation]]\nid = 'box.poke'\nkind = 'action'\n"
+     "summary = 'poke'\nverbs = ['poke']\nrisk = 'dire'\n", 12,
+     ("operation 'box.poke'", "risk", "'dire'")),
+    (OP + "verbs = ['probe']\nslots = ['since', 'lines', 'weather']\n", 6,
+     ("slots", "'weather' is not one of")),
+    ("[operation]\nid = 'box.probe'\n", None, ("[[operation]]",)),
+    ("[operations]\nx = 1\n", 1, ("'operations'", "did you mean 'operation'")),
+])
+def test_operation_problems_name_line_and_key(tmp_path: Path, text: str, line: int | None,
+                                              words: tuple[str, ...]) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text(text)
+    if line is None:
+        problem = assert_rejected_anywhere(path)
+        for word in words:
+            assert word in problem, problem
+    else:
+        assert_rejected(path, line, *words)
+
+
+# -- [[refusal]] and [vocabulary] keys -------------------------------------------------------
+
+REFUSAL = """\
+[[refusal]]
+id = "refuse.mine"
+verbs = ["wipe", "erase"]
+{objects}reason = "That would wipe the box."
+"""
+
+
+@pytest.mark.parametrize("objects,line,words", [
+    ("objects = []\n", 4, ("refusal 'refuse.mine'", "objects", "non-empty list of strings")),
+    ("objects = 'the box'\n", 4, ("objects", "non-empty list of strings")),
+    ("objects = ['the box', 2]\n", 4, ("objects", "non-empty list of strings")),
+    ("", 1, ("refusal 'refuse.mine'", "missing 'objects'")),
+    ("objects = ['the box']\nremote = 'yes'\n", 5, ("remote", "true or false")),
+    ("objects = ['the box']\nunless = 'backup'\n", 5, ("unless", "list of strings")),
+    ("objects = ['the box']\nreasons = 'x'\n", 5, ("reasons", "did you mean 'reason'")),
+    ("objects = ['the box', '" + "x" * 201 + "']\n", 4, ("objects", "1 to 200 characters")),
+])
+def test_refusal_keys_are_checked(tmp_path: Path, objects: str, line: int,
+                                  words: tuple[str, ...]) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text(REFUSAL.format(objects=objects))
+    assert_rejected(path, line, *words)
+
+
+def test_a_second_refusal_is_named_by_its_own_line(tmp_path: Path) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text(REFUSAL.format(objects="objects = ['the box']\n") + "\n"
+                    + REFUSAL.format(objects="objects = []\n").replace("refuse.mine",
+                                                                       "refuse.other"))
+    assert_rejected(path, 10, "refusal 'refuse.other'", "objects")
+
+
+@pytest.mark.parametrize("text,line,words", [
+    ("[vocabulary.numbers]\nseven = 7\nzillion = 10001\n", 3,
+     ("[vocabulary.numbers]", "'zillion'", "whole number from 0 to 10000")),
+    ("[vocabulary.numbers]\nminus = -1\n", 2, ("'minus'", "0 to 10000")),
+    ("[vocabulary.numbers]\nhalf = 'one half'\n", 2, ("'half'", "whole number")),
+    ("[vocabulary.numbers]\nyes = true\n", 2, ("'yes'", "whole number")),
+    ("[vocabulary]\nfillers = ['kindly']\nfiller = ['pls']\n", 3,
+     ("'filler'", "did you mean 'fillers'")),
+    ("[vocabulary]\nask = 'show'\n", 2, ("ask", "must be a list of strings")),
+    ("[vocabulary]\nfillers = ['kindly', 3]\n", 2, ("fillers", "list of strings")),
+    ("[vocabulary.contractions]\n\"won't\" = ['will', 'not']\n", 2,
+     ("[vocabulary.contractions]", "\"won't\"", "must be a string")),
+    ("[vocabulary.qualifiers]\nsleepy = ['asleep']\n", 2,
+     ("qualifiers", "'sleepy' is not one of")),
+    ("[vocabulary.resources]\ncontainer = 'box'\n", 2,
+     ("[vocabulary.resources]", "'container'", "list of strings")),
+])
+def test_vocabulary_problems_name_line_and_key(tmp_path: Path, text: str, line: int,
+                                               words: tuple[str, ...]) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text(text)
+    assert_rejected(path, line, *words)
+
+
+# -- [[intent]] files, aliases and recipes ---------------------------------------------------
+
+def test_a_file_of_regex_intents_is_reported_with_what_to_write(tmp_path: Path) -> None:
+    path = tmp_path / "old.toml"
+    path.write_text("[[intent]]\nname = 'mine.probe'\nkind = 'query'\naction = 'probe'\n"
+                    "patterns = ['probe the box']\n")
+    assert_rejected(path, 1, "[[intent]]", "[[operation]]")
+
+
+def test_an_intent_after_an_operation_is_reported_on_its_own_line(tmp_path: Path) -> None:
+    path = tmp_path / "old.toml"
+    path.write_text(OPERATION.format(extra="") + "\n[[intent]]\nname = 'x'\n")
+    assert_rejected(path, 10, "[[intent]]", "[[operation]]")
+
+
+@pytest.mark.parametrize("text,line,words", [
     ("[aliases.service]\n\"web\" = \"nginx\"\n", 2, ("aliases.service", "'web'")),
     ("[aliases.service]\n\"web\" = [\"nginx\", 1]\n", 2, ("aliases.service",)),
     ("[aliases]\nservice = 'nginx'\n", 2, ("aliases.service",)),
-    ("[intents]\nx = 1\n", 1, ("'intents'", "did you mean 'intent'")),
 ])
-def test_intent_and_alias_problems_name_line_and_key(tmp_path: Path, text: str, line: int,
-                                                     words: tuple[str, ...]) -> None:
+def test_alias_problems_name_line_and_key(tmp_path: Path, text: str, line: int,
+                                          words: tuple[str, ...]) -> None:
     path = tmp_path / "mine.toml"
     path.write_text(text)
     assert_rejected(path, line, *words)
@@ -113,18 +236,21 @@ def test_intent_and_alias_problems_name_line_and_key(tmp_path: Path, text: str, 
     ('["touch", "x"]', 'risk = "extreme"', "risk", "one of critical, high"),
     ('["touch", "x"]', 'when_state = "running"', "when_state", "list of strings"),
     ('["touch", "x"]', "when_enabled = [true]", "when_enabled", "list of strings"),
+    ('["touch", "x"]', 'when_slot = "since"', "when_slot", "list of strings"),
+    ('["touch", "x"]', "unless_slot = [1]", "unless_slot", "list of strings"),
     ('["touch", "x"]', "skip_note = 1", "skip_note", "must be a string"),
     ('["touch", "x"]', "read_onyl = true", "read_onyl", "did you mean 'read_only'"),
     ('"touch x"', "risk = 'low'", "argv", "non-empty list of strings"),
     ("[]", "risk = 'low'", "argv", "non-empty list of strings"),
     ('["touch", 5]', "risk = 'low'", "argv", "non-empty list of strings"),
-    ('["touch", "{request}"]', "risk = 'low'", "argv", "only {name} may be filled in"),
+    ('["touch", "{request}"]', "risk = 'low'", "argv", "may be filled in"),
+    ('["touch", "{target}"]', "risk = 'low'", "argv", "may be filled in"),
 ])
 def test_recipe_step_keys_are_checked_by_type(tmp_path: Path, argv: str, extra: str,
                                               key: str, said: str) -> None:
     path = tmp_path / "mine.toml"
     path.write_text(RECIPE.format(argv=argv, extra=extra))
-    assert_rejected(path, 5, "recipe box.probe step 2", key, said)
+    assert_rejected(path, 5, "recipe mine.probe step 2", key, said)
 
 
 @pytest.mark.parametrize("text,line,words", [
@@ -136,6 +262,11 @@ def test_recipe_step_keys_are_checked_by_type(tmp_path: Path, argv: str, extra: 
      ("state",)),
     ("[recipe.box.probe]\naffects = true\nsteps = [{ title = 'a', argv = ['true'] }]\n", 2,
      ("affects",)),
+    ("[recipe.box.probe]\ndefaults = { lines = 0 }\n"
+     "steps = [{ title = 'a', argv = ['tail', '-n', '{lines}'] }]\n", 2,
+     ("defaults", "only set lines")),
+    ("[recipe.box.probe]\ndefaults = { since = 5 }\n"
+     "steps = [{ title = 'a', argv = ['true'] }]\n", 2, ("defaults", "only set lines")),
     ("[recipe.box.probe]\nsteps = [{ title = 'a', argv = ['true'] }]\nstep = []\n", 3,
      ("unknown key 'step'",)),
     ("[recipe.box.probe]\nsteps = []\n", 2, ("steps", "non-empty")),
@@ -157,19 +288,28 @@ def test_recipe_problems_name_line_and_key(tmp_path: Path, text: str, line: int,
 
 def test_a_good_file_of_the_same_shape_loads(tmp_path: Path) -> None:
     path = tmp_path / "mine.toml"
-    path.write_text(INTENT.format(extra="priority = 10\nthen = []\n") + "\n"
-                    + RECIPE.format(argv='["touch", "{name}"]', extra="read_only = false"))
+    path.write_text(OPERATION.format(extra="priority = 10\nthen = []\nslots = ['since']\n")
+                    + "\n" + RECIPE.format(argv='["touch", "{name}"]',
+                                           extra="read_only = false, when_slot = ['since']")
+                    + "\n" + REFUSAL.format(objects="objects = ['the box']\n")
+                    + "\n[vocabulary.numbers]\nthree = 3\n")
     found = load_one(path)
     assert found.problems == []
-    assert [i.name for i in found.intents] == ["mine.probe"]
-    assert found.intents[0].priority == 10
-    assert found.recipes[("box", "probe", None)].steps[1].read_only is False
+    assert list(found.operations) == ["mine.probe"]
+    probe = found.operations["mine.probe"]
+    assert (probe.resource, probe.action, probe.priority) == ("mine", "probe", 10)
+    assert probe.verbs == ["probe"] and probe.slots == ["since"]
+    step = found.recipes[("mine", "probe", None)].steps[1]
+    assert step.read_only is False and step.when_slot == ["since"]
+    assert found.refusals["refuse.mine"].objects == ["the box"]
+    assert found.vocabulary.numbers == {"three": 3}
 
 
 def test_builtin_templates_pass_the_strict_checks() -> None:
     loaded = templates_module.load()
     assert loaded.problems == []
-    assert len(loaded.intents) > 40 and len(loaded.recipes) > 40
+    assert len(loaded.operations) > 40 and len(loaded.recipes) > 40
+    assert loaded.refusals and loaded.vocabulary.numbers
 
 
 # -- sizes and files that are not templates ------------------------------------------------
@@ -181,31 +321,37 @@ def test_a_file_over_one_megabyte_is_rejected(tmp_path: Path) -> None:
     assert "larger than 1,000,000 bytes" in problem
 
 
-def test_a_pattern_over_two_thousand_characters_is_rejected(tmp_path: Path) -> None:
+def test_a_phrase_over_two_hundred_characters_is_rejected(tmp_path: Path) -> None:
     path = tmp_path / "long.toml"
-    path.write_text(INTENT.replace("['probe the box']", "['" + "a" * 2001 + "']")
-                    .format(extra=""))
-    assert_rejected(path, 7, "patterns", "2,001 characters")
+    long_verb = "probe " * 33 + "it"  # 200 characters is the most
+    assert len(long_verb) == 200
+    path.write_text(OPERATION.format(extra="").replace('["probe"]', f'["{long_verb}x"]'))
+    assert_rejected(path, 6, "operation 'mine.probe'", "verbs", "1 to 200 characters")
+    path.write_text(OPERATION.format(extra="").replace('["probe"]', f'["{long_verb}"]'))
+    assert load_one(path).problems == []
 
 
-def test_more_than_two_thousand_user_patterns_are_rejected(tmp_path: Path) -> None:
-    many = ", ".join(f"'probe number {i}'" for i in range(template_schema.MAX_PATTERNS + 1))
+def test_more_than_five_hundred_user_phrases_are_rejected(tmp_path: Path) -> None:
+    assert catalogue.MAX_PHRASES == 500
+    many = ", ".join(f"'probe number {i}'" for i in range(600))
     path = tmp_path / "many.toml"
-    path.write_text(INTENT.replace("['probe the box']", f"[{many}]").format(extra=""))
-    problem = assert_rejected_anywhere(path)
-    assert "2,001 patterns" in problem
+    path.write_text(OPERATION.format(extra="").replace('["probe"]', f"[{many}]"))
+    assert_rejected(path, 6, "verbs", "600 phrases", "at most 500")
+    five_hundred = ", ".join(f"'probe number {i}'" for i in range(500))
+    path.write_text(OPERATION.format(extra="").replace('["probe"]', f"[{five_hundred}]"))
+    assert load_one(path).problems == []
 
 
 def test_invalid_utf8_names_the_line(tmp_path: Path) -> None:
     path = tmp_path / "latin1.toml"
-    path.write_bytes(INTENT.format(extra="note = 'caf\xe9'\n").encode("latin-1"))
-    assert_rejected(path, 7, "not UTF-8")
+    path.write_bytes(OPERATION.format(extra="note = 'caf\xe9'\n").encode("latin-1"))
+    assert_rejected(path, EXTRA_LINE, "not UTF-8")
 
 
 def test_toml_syntax_errors_name_the_line(tmp_path: Path) -> None:
     path = tmp_path / "broken.toml"
-    path.write_text(INTENT.format(extra="note = unquoted words\n"))
-    assert_rejected(path, 7, "not valid TOML")
+    path.write_text(OPERATION.format(extra="note = unquoted words\n"))
+    assert_rejected(path, EXTRA_LINE, "not valid TOML")
 
 
 def test_deep_nesting_is_a_problem_not_a_crash(tmp_path: Path) -> None:
@@ -217,7 +363,7 @@ def test_deep_nesting_is_a_problem_not_a_crash(tmp_path: Path) -> None:
 def assert_rejected_anywhere(path: Path) -> str:
     found = load_one(path)
     assert len(found.problems) == 1 and str(path) in found.problems[0], found.problems
-    assert not found.intents and not found.recipes
+    assert nothing_loaded(found)
     return found.problems[0]
 
 
@@ -231,81 +377,58 @@ def test_a_fifo_or_directory_named_like_a_template_never_blocks(reos_home: Path)
     problems = "\n".join(loaded.problems)
     assert "pipe.toml skipped: is not a regular file" in problems
     assert "folder.toml skipped: is not a regular file" in problems
-    assert any(i.name == "container.stop" for i in loaded.intents)  # built-ins still load
+    assert "container.stop" in loaded.operations  # built-ins still load
 
 
-# -- patterns run in linear time -----------------------------------------------------------
+# -- hostile requests are planned promptly ---------------------------------------------------
 
-HOSTILE = r"(\w+\s?)+!"
-
-
-@pytest.mark.timeout(10)
-def test_the_hostile_pattern_answers_a_4kb_request_at_once() -> None:
-    pattern = Pattern(HOSTILE)
-    pattern.check()
-    assert pattern.match("word " * 819) is None  # ~4 KB; Python's re takes ages here
-    assert pattern.match("word " * 819 + "x!") is not None
-
-
-@pytest.mark.parametrize("source,said", [
-    (r"(?P<targets>\w+)\s+(?P=targets)", "linear time"),
-    (r"(\w+)\s+\1", "linear time"),
-    (r"stop (?=now)\w+", "linear time"),
-    (r"stop (?<!not )\w+", "linear time"),
-    (r"stop (unclosed", "not a valid pattern"),
-    (r"x)|(y", "not a valid pattern"),
-    (r"((a{1000}){1000}){1000}", "too large"),
-])
-def test_patterns_reos_cannot_run_in_linear_time_are_rejected(tmp_path: Path, source: str,
-                                                              said: str) -> None:
-    with pytest.raises(PatternError, match=said):
-        Pattern(source).check()
-    path = tmp_path / "mine.toml"
-    path.write_text(INTENT.format(extra="").replace("['probe the box']",
-                                                    f"[\n  'probe it',\n  '{source}',\n]"))
-    assert_rejected(path, 9, "patterns", said)
-
-
-ADVERSARIAL = [
-    "a" * 4000,
-    "a " * 2000,
-    "is" + " " * 4000 + "x",
+HOSTILE_REQUESTS = [
+    "is " + " " * 4000,
+    "stop " + "a " * 2000,
+    "," * 4000,
+    "a" * 4096,
+    "(" * 4096,
     "is " + "nginx " * 660,
     "stop " * 800,
     "what " + "containers " * 360,
     "install " + "a-" * 1990,
     "show me the " + "logs of " * 480,
     "is " + "a" * 3990 + " running",
-    "(" * 4000,
+    "stop all but not except " * 160,
+    "the last 10 minutes " * 200,
+    "' \" ` $( ; | & " * 270,
 ]
 
 
-@pytest.mark.timeout(60)
-def test_every_builtin_pattern_stays_fast_on_adversarial_4kb_requests() -> None:
-    """Python's backtracking engine never finished some of these; RE2 is linear."""
-    loaded = templates_module.load()
-    tried = 0
-    for template in loaded.intents:
-        for pattern in template.patterns:
-            pattern.check()
-            for text in ADVERSARIAL:
-                assert len(text.encode()) <= 4096
-                pattern.match(text)
-                tried += 1
-    assert tried > 1000
+@pytest.fixture(scope="module")
+def engine():  # type: ignore[no-untyped-def]
+    from tests.understanding.evaluate import engines
+
+    return engines()["apt"]
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize("request_text", HOSTILE_REQUESTS,
+                         ids=lambda text: f"{text[:12]!r}x{len(text)}")
+def test_a_hostile_4kb_request_is_planned_without_error(engine, request_text: str) -> None:  # type: ignore[no-untyped-def]
+    assert len(request_text.encode()) <= 4096
+    plan = engine.plan(request_text)
+    assert isinstance(plan, Plan)
 
 
 # -- through the installed command ---------------------------------------------------------
 
 PROBE = """\
-[[intent]]
-name = "mine.probe"
-kind = "query"
-action = "probe"
-resource = "box"
-patterns = ['probe the box']
+[[operation]]
+id = "mine.probe"
+kind = "action"
+summary = "probe the box"
+verbs = ["probe"]
+nouns = ["box"]
+target = "none"
+risk = "low"
 
-[recipe.box.probe]
+[recipe.mine.probe]
 answer = "probed"
 steps = [
   {{ title = "Leave a mark", argv = ["touch", "{marker}"], read_only = {read_only} }},
@@ -326,14 +449,12 @@ def test_a_string_read_only_is_reported_and_its_steps_never_run(reos_home: Path,
     marker = tmp_path / "ran"
     path = write_probe(reos_home, marker, '"false"')
     done = reos("plan", "--yes", "probe the box")
-    assert f"{path}:11" in done.stderr and "read_only" in done.stderr
+    assert f"{path}:13" in done.stderr and "read_only" in done.stderr, done.stderr
     assert "must be true or false" in done.stderr and "Traceback" not in done.stderr
-    assert done.returncode == 4  # not understood: the file's intent was skipped with it
     assert not marker.exists()
 
 
-def test_the_same_template_with_a_real_boolean_does_run(reos_home: Path,
-                                                        tmp_path: Path) -> None:
+def test_the_same_file_with_a_real_boolean_does_run(reos_home: Path, tmp_path: Path) -> None:
     """The control for the test above: the file is fine once the value is a boolean."""
     marker = tmp_path / "ran"
     write_probe(reos_home, marker, "false")
@@ -344,26 +465,32 @@ def test_the_same_template_with_a_real_boolean_does_run(reos_home: Path,
 
 
 @pytest.mark.timeout(60)
-def test_a_hostile_user_pattern_and_a_4kb_request_answer_promptly(reos_home: Path) -> None:
+def test_a_hostile_user_catalogue_and_a_4kb_request_answer_promptly(reos_home: Path) -> None:
     user_dir = reos_home / "config" / "templates"
     user_dir.mkdir(parents=True)
-    (user_dir / "hostile.toml").write_text(
-        "[[intent]]\nname = 'hostile'\nkind = 'action'\naction = 'stop'\n"
-        f"resource = 'container'\npatterns = ['{HOSTILE}']\n")
-    request = "word " * 800  # 4,000 bytes, every one of them a chance to backtrack
+    words = ["stop", "the", "a", "all", "word", "nginx", "containers", "is", "running"]
+    verbs = [" ".join(words[(i + j) % len(words)] for j in range(40))[:199] + str(i % 10)
+             for i in range(catalogue.MAX_PHRASES)]
+    path = user_dir / "hostile.toml"
+    path.write_text("[[operation]]\nid = 'hostile.stop'\nkind = 'action'\n"
+                    "summary = 'stop everything'\ntarget = 'container'\nverbs = [\n"
+                    + "".join(f"  '{verb}',\n" for verb in verbs) + "]\n"
+                    "[recipe.hostile.stop]\nsteps = [{ title = 'no', argv = ['false'] }]\n")
+    problems = templates_module.load().problems  # the file is valid, only hostile
+    assert not [p for p in problems if "hostile.toml" in p], problems
+    request = ("stop the " + "word " * 820)[:4000]
     done = reos("plan", "--json", "--context", CONTEXT, request, timeout=50)
     assert "Traceback" not in done.stderr
-    assert done.returncode in (2, 4), done.stderr  # too long (2) or not understood (4)
+    assert done.stdout.strip(), done.stderr
+    json.loads(done.stdout)
 
 
-def test_a_backreference_in_a_user_pattern_is_reported_with_line_and_key(
-        reos_home: Path) -> None:
+def test_a_problem_in_a_user_operation_is_reported_by_the_command(reos_home: Path) -> None:
     user_dir = reos_home / "config" / "templates"
     user_dir.mkdir(parents=True)
-    path = user_dir / "backref.toml"
-    path.write_text("[[intent]]\nname = 'twice'\nkind = 'query'\naction = 'list'\n"
-                    "resource = 'container'\npatterns = [\n  '(\\w+) \\1',\n]\n")
+    path = user_dir / "mine.toml"
+    path.write_text(OPERATION.format(extra="qualifiers = ['sleepy']\n"))
     done = reos("plan", "--json", "--context", CONTEXT, "what containers are running")
     assert done.returncode == 0, done.stderr
-    assert f"{path}:7" in done.stderr and "patterns" in done.stderr
-    assert "can't run in linear time" in done.stderr
+    assert f"{path}:{EXTRA_LINE}" in done.stderr and "qualifiers" in done.stderr
+    assert "'sleepy' is not one of" in done.stderr
