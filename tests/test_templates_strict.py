@@ -128,19 +128,37 @@ OP = "[[operation]]\nid = 'box.probe'\nkind = 'query'\nsummary = 'probe'\n"
      ("operation 'box.poke'", "risk", "'dire'")),
     (OP + "verbs = ['probe']\nslots = ['since', 'lines', 'weather']\n", 6,
      ("slots", "'weather' is not one of")),
-    ("[operation]\nid = 'box.probe'\n", None, ("[[operation]]",)),
     ("[operations]\nx = 1\n", 1, ("'operations'", "did you mean 'operation'")),
 ])
-def test_operation_problems_name_line_and_key(tmp_path: Path, text: str, line: int | None,
+def test_operation_problems_name_line_and_key(tmp_path: Path, text: str, line: int,
                                               words: tuple[str, ...]) -> None:
     path = tmp_path / "mine.toml"
     path.write_text(text)
-    if line is None:
-        problem = assert_rejected_anywhere(path)
-        for word in words:
-            assert word in problem, problem
-    else:
-        assert_rejected(path, line, *words)
+    assert_rejected(path, line, *words)
+
+
+NO_LINE = ("template_schema.check_top and catalogue.vocabulary point at a key ('operation =',"
+           " 'vocabulary =') or at a [table] header, not at the other spelling, so the"
+           " problem is reported without a line")
+
+
+@pytest.mark.parametrize("text,line,words", [
+    ("operation = 3\n", 1, ("[[operation]]",)),
+    ("[[vocabulary]]\nask = ['show']\n", 1, ("[vocabulary] must be a table",)),
+    pytest.param("[operation]\nid = 'box.probe'\n", 1, ("[[operation]]",),
+                 marks=pytest.mark.xfail(strict=True, reason=NO_LINE)),
+    pytest.param("[refusal]\nid = 'refuse.x'\n", 1, ("[[refusal]]",),
+                 marks=pytest.mark.xfail(strict=True, reason=NO_LINE)),
+    pytest.param("[recipe]\nprobe = 1\n", 1, ("[recipe.RESOURCE.ACTION]",),
+                 marks=pytest.mark.xfail(strict=True, reason=NO_LINE)),
+    pytest.param("vocabulary = 3\n", 1, ("[vocabulary] must be a table",),
+                 marks=pytest.mark.xfail(strict=True, reason=NO_LINE)),
+])
+def test_tables_written_the_wrong_way_name_their_line(tmp_path: Path, text: str, line: int,
+                                                      words: tuple[str, ...]) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text(text)
+    assert_rejected(path, line, *words)
 
 
 # -- [[refusal]] and [vocabulary] keys -------------------------------------------------------
