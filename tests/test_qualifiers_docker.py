@@ -108,12 +108,7 @@ _ALL_BUT = [
     "stop every {p} container but {keep}",
     "stop all {p} containers other than {keep}",
     "stop all {p} containers but not {keep}",
-    pytest.param(
-        "stop the {p} containers, leave {keep} alone",
-        marks=pytest.mark.xfail(strict=True, reason=(
-            "reos bug: in 'leave X alone' the word 'alone' has no role, so the parser "
-            "takes X as a second target (and after 'but leave' takes 'X alone' as the "
-            "excluded name): the plan stops X"))),
+    "stop the {p} containers, leave {keep} alone",
 ]
 
 
@@ -210,10 +205,6 @@ def test_excluding_a_container_outside_the_project_never_widens_the_plan(
 
 # -- 5. a qualifier that cannot apply is a question --------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "reos bug: a service-only qualifier ('enabled', 'disabled') on containers that exist "
-    "is left unexplained at confidence 1.0 and the plan removes every container of the "
-    "project, instead of asking (it does ask when the project matches nothing)"))
 @pytest.mark.parametrize("qualifier", ["enabled", "disabled"])
 def test_a_qualifier_that_cannot_apply_asks_and_changes_nothing(containers: Containers,
                                                                 qualifier: str) -> None:

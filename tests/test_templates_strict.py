@@ -122,7 +122,7 @@ OP = "[[operation]]\nid = 'box.probe'\nkind = 'query'\nsummary = 'probe'\n"
      ("operation 'box.probe'", "missing 'summary'")),
     (OP + "verbs = []\nnouns = []\n", 1, ("operation 'box.probe'", "verbs, nouns or idioms")),
     (OP + "verbs = ['probe']\ntarget = 'none'\nidioms = [\n  'look at it',\n"
-     "  'put {target} on the box',\n]\n", 7, ("idiom", "takes no target")),
+     "  'put {target} on the box',\n]\n", 9, ("idioms", "takes no target")),
     (OP + "verbs = ['probe']\n\n[[operation]]\nid = 'box.poke'\nkind = 'action'\n"
      "summary = 'poke'\nverbs = ['poke']\nrisk = 'dire'\n", 12,
      ("operation 'box.poke'", "risk", "'dire'")),
@@ -137,22 +137,13 @@ def test_operation_problems_name_line_and_key(tmp_path: Path, text: str, line: i
     assert_rejected(path, line, *words)
 
 
-NO_LINE = ("template_schema.check_top and catalogue.vocabulary point at a key ('operation =',"
-           " 'vocabulary =') or at a [table] header, not at the other spelling, so the"
-           " problem is reported without a line")
-
-
 @pytest.mark.parametrize("text,line,words", [
     ("operation = 3\n", 1, ("[[operation]]",)),
     ("[[vocabulary]]\nask = ['show']\n", 1, ("[vocabulary] must be a table",)),
-    pytest.param("[operation]\nid = 'box.probe'\n", 1, ("[[operation]]",),
-                 marks=pytest.mark.xfail(strict=True, reason=NO_LINE)),
-    pytest.param("[refusal]\nid = 'refuse.x'\n", 1, ("[[refusal]]",),
-                 marks=pytest.mark.xfail(strict=True, reason=NO_LINE)),
-    pytest.param("[recipe]\nprobe = 1\n", 1, ("[recipe.RESOURCE.ACTION]",),
-                 marks=pytest.mark.xfail(strict=True, reason=NO_LINE)),
-    pytest.param("vocabulary = 3\n", 1, ("[vocabulary] must be a table",),
-                 marks=pytest.mark.xfail(strict=True, reason=NO_LINE)),
+    ("[operation]\nid = 'box.probe'\n", 1, ("[[operation]]",)),
+    ("[refusal]\nid = 'refuse.x'\n", 1, ("[[refusal]]",)),
+    ("[recipe]\nprobe = 1\n", 1, ("[recipe.RESOURCE.ACTION]",)),
+    ("vocabulary = 3\n", 1, ("[vocabulary] must be a table",)),
 ])
 def test_tables_written_the_wrong_way_name_their_line(tmp_path: Path, text: str, line: int,
                                                       words: tuple[str, ...]) -> None:

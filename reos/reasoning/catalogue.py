@@ -159,9 +159,11 @@ def operation(raw: Any, index: int, origin: str) -> Operation:
             raise TemplateError(f"{label}: idioms: {idiom!r} may hold {{target}} once and no"
                                 " other braces", Where(("operation",), index, key="idioms",
                                                        needle=idiom[:40]))
-    if "{target}" in " ".join(lists["idioms"]) and raw.get("target", "none") == "none":
-        raise TemplateError(f"{label}: an idiom names {{target}} but the operation takes"
-                            " no target", Where(("operation",), index, key="idioms"))
+    for idiom in lists["idioms"]:
+        if "{target}" in idiom and raw.get("target", "none") == "none":
+            raise TemplateError(f"{label}: idioms: {idiom!r} names {{target}} but the"
+                                " operation takes no target",
+                                Where(("operation",), index, key="idioms", needle=idiom[:40]))
     return Operation(
         id=raw["id"], kind=raw["kind"], summary=raw["summary"],
         resource=raw.get("resource", resource), action=raw.get("action", action),

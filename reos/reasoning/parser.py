@@ -510,38 +510,62 @@ def refusal_for(text: str, words: list[str], lex: Lexicon, remote: bool) -> Refu
 
 # -- scoring ---------------------------------------------------------------------------
 
+MAX_GAP = 6  # words a {target} gap may hold: names are short, and this keeps it linear
+
+
+class Flat:
+    """The request's words in order, each as written and as read, with its unit, and
+    where each word occurs: built once per parse, shared by every operation's idioms."""
+
+    def __init__(self, units: list[Unit]):
+        self.said: list[str] = []
+        self.read: list[str] = []
+        self.unit: list[int] = []
+        self.at: dict[str, list[int]] = {}
+        for n, unit in enumerate(units):
+            written, read = (unit.said or unit.text).split(), unit.text.split()
+            if len(written) != len(read):
+                read = written
+            for w, r in zip(written, read, strict=True):
+                for form in {w, r}:
+                    self.at.setdefault(form, []).append(len(self.said))
+                self.said.append(w)
+                self.read.append(r)
+                self.unit.append(n)
+
+    def fits(self, i: int, words: tuple[str, ...]) -> bool:
+        return i + len(words) <= len(self.said) and all(
+            self.said[i + k] == w or self.read[i + k] == w for k, w in enumerate(words))
+
+
 def _idiom_spans(op_words: tuple[str, ...], units: list[Unit],
-                 known: frozenset[str] = frozenset()) -> tuple[set[int], list[int]] | None:
+                 flat: Flat) -> tuple[set[int], list[int]] | None:
     """Unit indexes an idiom covers and those its {target} gap holds, or None."""
-    flat: list[tuple[str, int]] = []
-    for n, unit in enumerate(units):
-        written, read = (unit.said or unit.text).split(), unit.text.split()
-        if len(written) != len(read):
-            read = written
-        flat += [(w if w in known else r, n) for w, r in zip(written, read, strict=True)]
-    words = [w for w, _ in flat]
     if "{target}" not in op_words:
-        size = len(op_words)
-        for i in range(len(words) - size + 1):
-            if tuple(words[i:i + size]) == op_words:
-                return {flat[j][1] for j in range(i, i + size)}, []
+        for i in flat.at.get(op_words[0], ()):
+            if flat.fits(i, op_words):
+                return {flat.unit[j] for j in range(i, i + len(op_words))}, []
         return None
     gap = op_words.index("{target}")
     head, tail = op_words[:gap], op_words[gap + 1:]
-    for i in range(len(words) - len(head)):
-        if tuple(words[i:i + len(head)]) != head:
-            continue
-        for j in range(i + len(head) + 1, len(words) - len(tail) + 1):
-            if tuple(words[j:j + len(tail)]) == tail:
-                covered = {flat[k][1] for k in range(i, j + len(tail))}
-                held = sorted({flat[k][1] for k in range(i + len(head), j)})
-                if any("verb" in units[h].roles and "name" not in units[h].roles
-                       for h in held):
-                    break  # a verb in the gap: the idiom does not span it
-                named = [h for h in held if _could_name(units[h])]
-                if not named:
-                    continue  # only glue words in the gap: it names nothing
-                return covered, named
+    if head:
+        starts = [i + len(head) for i in flat.at.get(head[0], ()) if flat.fits(i, head)]
+    else:  # "{target} is running": the gap ends where the tail starts
+        starts = sorted({max(0, j - g) for j in flat.at.get(tail[0], ()) if j > 0
+                         for g in range(1, MAX_GAP + 1)} if tail else ())
+    for start in starts:
+        for end in range(start + 1, min(start + MAX_GAP, len(flat.said)) + 1):
+            if tail and not flat.fits(end, tail):
+                continue
+            held = sorted({flat.unit[k] for k in range(start, end)})
+            if any("verb" in units[h].roles and "name" not in units[h].roles for h in held):
+                break  # a verb in the gap: the idiom does not span it
+            named = [h for h in held if _could_name(units[h])]
+            if not named:
+                continue  # only glue words in the gap: it names nothing
+            first = start - len(head)
+            covered = {flat.unit[k] for k in range(first, end + len(tail))}
+            return covered, named
     return None
 
 
@@ -565,15 +589,15 @@ def _shared(op: Operation, verbs: set[str]) -> bool:
 
 
 def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
-          words: list[str]) -> Reading | None:
+          words: list[str], flat: Flat | None = None) -> Reading | None:
     if any(not _contains(words, w) for w in op.requires):
         return None
     reading = Reading(op)
     held: list[int] = []
     idiom_units: set[int] = set()
+    flat = flat or Flat(units)
     for idiom in op.idioms:
-        words_of_idiom = tuple(idiom.split())
-        spans = _idiom_spans(words_of_idiom, units, frozenset(words_of_idiom))
+        spans = _idiom_spans(tuple(idiom.split()), units, flat)
         if spans and len(spans[0]) > len(idiom_units):
             idiom_units, held = spans
     if idiom_units:
@@ -733,9 +757,10 @@ def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
     excluded, found.exclude = _exclusions(units)
     found.negated, negation_units = _negated(units)
     skip = excluded | negation_units
-    flat = [w for u in units for w in u.text.split()]
+    words = [w for u in units for w in u.text.split()]
+    flat = Flat(units)
     readings = [r for op in lex.operations
-                if (r := score(op, units, skip, found.negated, flat)) is not None]
+                if (r := score(op, units, skip, found.negated, words, flat)) is not None]
     readings.sort(key=lambda r: (-r.score, r.op.priority))
     found.readings = readings
     return found

@@ -276,9 +276,15 @@ def locate(text: str, where: Where) -> int | None:
     if not where.table:
         if where.key:
             top = key_line(0, len(lines), where.key)
+            if top is None:  # `[operation]` written where `[[operation]]` was meant
+                top = next((n for n, parts, _ in headers if parts[:1] == (where.key,)), None)
             return top + 1 if top is not None else None
         return None
     span = block(where.table, where.index)
+    if span is None and len(where.table) == 1 and where.index in (None, 0):
+        top = key_line(0, len(lines), where.table[0])  # `vocabulary = 3`, not a table
+        if top is not None:
+            return top + 1
     if span is None and where.step is not None:
         span = block((*where.table, "steps"), where.step)  # [[recipe.R.A.steps]] layout
         if span is not None:

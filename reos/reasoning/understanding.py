@@ -219,8 +219,13 @@ def _not_understood(found: Parse, templates: TemplateSet) -> Intent | None:
                 break
             if op.summary not in closest and op.kind != "meta":
                 closest.append(op.summary)
-    unexplained = found.best.unexplained if found.best else [
-        u.text for u in found.units if u.unknown]
+    best = found.best
+    if best is not None:  # every word the weak reading could not place, guessed names too
+        named = {u.text for u in found.units if "name" in u.roles or "alias" in u.roles}
+        guessed = [w for t in best.targets for w in t.split() if w not in named]
+        unexplained = list(dict.fromkeys([*best.unexplained, *best.conflicts, *guessed]))
+    else:
+        unexplained = [u.text for u in found.units if u.unknown]
     return Intent(Kind.UNKNOWN, source="catalogue", closest=closest[:3],
                   unexplained=list(unexplained), ignored=found.shell,
                   confidence=found.best.confidence if found.best else 0.0)
