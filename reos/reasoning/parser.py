@@ -143,6 +143,9 @@ class Lexicon:
                                       len(words) == 1 and role in (
                                           "verb", "noun", "qualifier", "resource", "ask")
                                       for words, role, _ in entries)})
+        refusing = {w for r in self.refusals for p in (*r.verbs, *r.objects)
+                    for w in p.split() if len(w) >= 4 and w.isalpha()}
+        self.meaningful = sorted(set(self.meaningful) | refusing)
         self.meaningful_set = set(self.meaningful)
         # every word the catalogue uses anywhere: never "corrected" into another
         self.known = {w for op in self.operations
@@ -306,7 +309,8 @@ def units_of(words: list[str], lex: Lexicon, names: Names) -> list[Unit]:
                 for form in [*forms, fixed]:
                     if form and form in lex.phrases:
                         base_size, found = lex.longest([form, *words[i + 1:]], 0)
-                        if found.keys() & {"verb", "noun", "qualifier", "resource", "ask"}:
+                        if found.keys() & {"verb", "noun", "qualifier", "resource", "ask"} or (
+                                "filler" in found and word == form + "s"):
                             size, word, roles = base_size, form, found
                             break
             if kinds:
@@ -754,6 +758,11 @@ def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
     words = words_of(before, lex)
     units = units_of(words, lex, Names(matcher))
     found.units = units
+    fixed = [correct(w, lex) or w if w not in lex.phrases else w for w in all_words]
+    if fixed != all_words:  # "delte all users", "uninstal the kernal"
+        found.refusal = refusal_for(text, fixed, lex, remote)
+        if found.refusal is not None:
+            return found
     excluded, found.exclude = _exclusions(units)
     found.negated, negation_units = _negated(units)
     skip = excluded | negation_units

@@ -39,13 +39,21 @@ _DETAILED = {
 }
 _NORMAL = {"normal verbosity", "be normal", "normal detail", "default verbosity"}
 
-_WHY = re.compile(r"^why\s+(?:did|do|would)\s+you\s+(?P<what>.+)$")
+# "why did you X", "how come you X", "what made you X", "explain why you X", "did you X?":
+# questions about what reos did are answered from the journal, never read as a request
+# to do X again
+_WHY = re.compile(
+    r"^(?:(?:can|could|would)\s+you\s+)?(?:please\s+)?(?:explain\s+|tell\s+me\s+)?"
+    r"(?:(?:why|wyh|hwy|whyd)\s+(?:did|do|would|have|had|'d)?\s*you|how\s+come\s+you|"
+    r"what\s+made\s+you|for\s+what\s+reason\s+did\s+you)\s+(?P<what>.+)$")
+_DID_YOU = re.compile(r"^(?:did|have|had)\s+you\s+(?:just\s+|already\s+)?(?P<what>.+)$")
+_HELP = {"?", "help", "help me", "help please", "what can you do", "what can you do for me"}
 _PLAN_PREFIX = re.compile(r"^\s*plan\s*:\s*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class Meta:
-    action: str  # undo | list_undo | yes | no | verbosity | why
+    action: str  # undo | list_undo | yes | no | verbosity | why | help
     value: str | None = None
 
 
@@ -61,9 +69,11 @@ def perceive(text: str) -> Meta | None:
         said = said[len("please "):]
     if said.endswith(" please"):
         said = said[: -len(" please")]
-    why = _WHY.match(said)
+    why = _WHY.match(said) or _DID_YOU.match(said)
     if why:
         return Meta("why", why["what"])
+    if said in _HELP or text.strip() == "?":
+        return Meta("help")
     for words, meta in (
         (_UNDO, Meta("undo")),
         (_LIST_UNDO, Meta("list_undo")),

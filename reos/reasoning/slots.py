@@ -2,8 +2,9 @@
 
 The parser reads them as canonical values (`lines` a number; `since` one of yesterday,
 today, boot, or an amount and a unit such as 15m, 2h, 3d); this module checks them and
-renders each the way a tool takes it: `{lines}` a bounded count, `{since}` for docker (a
-Go duration or a date), `{journal_since}` for journalctl (-15m, yesterday), and `boot`
+renders each the way a tool takes it: `{lines}` a bounded count, `{since}`/`{until}` for docker
+(a Go duration or a date), `{journal_since}`/`{journal_until}` for journalctl (-15m,
+yesterday; yesterday ends today), and `boot`
 for recipes that read since boot with `-b`. Nothing from the request reaches argv except
 through these checks.
 
@@ -17,6 +18,7 @@ import re
 from datetime import date, timedelta
 
 MAX_LINES = 100_000
+SLOTS = ("lines", "since", "until", "journal_since", "journal_until")
 _AMOUNT = re.compile(r"^(\d{1,5})([smhdw])$")
 _HOURS = {"d": 24, "w": 168}
 
@@ -38,6 +40,9 @@ def values(params: dict[str, str], defaults: dict[str, int],
         when = day if since == "today" else day - timedelta(days=1)
         out["since"] = when.isoformat()
         out["journal_since"] = since
+        if since == "yesterday":  # yesterday is a day, not "since yesterday"
+            out["until"] = day.isoformat()
+            out["journal_until"] = "today"
     elif since and (found := _AMOUNT.match(since)):
         amount, unit = int(found[1]), found[2]
         if unit in _HOURS:
@@ -48,12 +53,11 @@ def values(params: dict[str, str], defaults: dict[str, int],
 
 
 def fill(arg: str, given: dict[str, str]) -> str:
-    for slot in ("lines", "since", "journal_since"):
+    for slot in SLOTS:
         arg = arg.replace("{" + slot + "}", given.get(slot, "{" + slot + "}"))
     return arg
 
 
 def needs(argv: list[str]) -> set[str]:
     """The value slots an argv names."""
-    return {s for s in ("lines", "since", "journal_since") if any("{" + s + "}" in a
-                                                                   for a in argv)}
+    return {s for s in SLOTS if any("{" + s + "}" in a for a in argv)}
