@@ -371,4 +371,14 @@ def _containers(results: list[StepResult], params: dict[str, str], voice: Voice)
 
 
 ANSWERS["containers"] = _containers
+
+
+def _lists() -> None:
+    from reos.reasoning import listings
+
+    ANSWERS["services"] = listings.services
+    ANSWERS["accounts"] = listings.accounts
+
+
+_lists()
 TOLERANT = {"package_installed"}  # a non-zero exit is part of the answer ("not installed")

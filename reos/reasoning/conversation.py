@@ -149,14 +149,26 @@ def not_installed(phrases: list[str]) -> str:
     return f"{names[0].upper()}{names[1:]} {verb} installed, so there's nothing to do."
 
 
-def answer_containers(results: list, _params: dict[str, str], voice: Voice) -> str:
-    """Put `docker ps --all --format '{{json .}}'` output into words."""
+_WANTED = {"running": {"running"}, "stopped": {"exited", "created", "dead"},
+           "paused": {"paused"}}
+
+
+def answer_containers(results: list, params: dict[str, str], voice: Voice) -> str:
+    """Put `docker ps --all --format '{{json .}}'` output into words ("which containers are
+    stopped": only those, when the request asked for a state)."""
     rows = []
     for line in results[0].stdout.splitlines():
         try:
             rows.append(json.loads(line))
         except json.JSONDecodeError:
             continue
+    wanted = params.get("filter", "").split(",")[0]
+    if wanted in _WANTED:
+        chosen = [r for r in rows if r.get("State") in _WANTED[wanted]]
+        if not chosen:
+            return f"No containers are {wanted}."
+        listed = ", ".join(f"{r.get('Names', '?')} ({r.get('Status', '')})" for r in chosen)
+        return f"{count(len(chosen), 'container')} {wanted}: {listed}."
     running = [r for r in rows if r.get("State") == "running"]
     stopped = [r for r in rows if r.get("State") != "running"]
     if not rows:

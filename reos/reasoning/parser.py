@@ -36,6 +36,8 @@ _TIME_UNITS = {"second": "s", "seconds": "s", "sec": "s", "secs": "s", "minute":
 _TIME_SINCE = {"yesterday": "yesterday", "today": "today", "tonight": "today",
                "boot": "boot", "reboot": "boot", "startup": "boot"}
 _AFTER_SINCE = {"boot", "reboot", "startup"}  # times only after since / this / last
+_TIME_WORDS = {"last", "past", "previous", "since", "yesterday", "today", "hour", "hours",
+               "minute", "minutes", "days", "week", "weeks"}
 _STRONG = ("verb", "idiom", "noun")
 _KEEP_TAILS = {"alone", "running", "untouched", "be", "up", "out", "as is", "in peace"}
 _NEEDS_TAIL = {"leave", "keep"}  # "leave X alone"; "spare X", "skip X" need none
@@ -145,7 +147,11 @@ class Lexicon:
                                       for words, role, _ in entries)})
         refusing = {w for r in self.refusals for p in (*r.verbs, *r.objects)
                     for w in p.split() if len(w) >= 4 and w.isalpha()}
-        self.meaningful = sorted(set(self.meaningful) | refusing)
+        # each word of a meaningful phrase too ("loged in" -> "logged in"), and time words
+        inner = {w for key, entries in self.phrases.items() for words, role, _ in entries
+                 if len(words) > 1 and role in ("verb", "noun", "qualifier", "resource")
+                 for w in words if len(w) >= 4 and w.isalpha()}
+        self.meaningful = sorted(set(self.meaningful) | refusing | inner | _TIME_WORDS)
         self.meaningful_set = set(self.meaningful)
         # every word the catalogue uses anywhere: never "corrected" into another
         self.known = {w for op in self.operations
@@ -344,7 +350,7 @@ def _split_verbs(units: list[Unit], lex: Lexicon) -> None:
         for phrase, role, _ in lex.phrases.get(unit.text, ()):
             if role != "verb" or len(phrase) != 2 or phrase[1] not in _PARTICLES:
                 continue
-            for m in range(n + 2, min(n + 6, len(units))):
+            for m in range(n + 1, min(n + 6, len(units))):
                 if units[m].text == phrase[1] and "verb" not in units[m].roles:
                     _, roles = lex.longest(list(phrase), 0)
                     unit.roles = {**roles, **({"name": unit.roles["name"]}
@@ -588,8 +594,8 @@ def _names(unit: Unit, kind: str) -> bool:
 
 
 def _shared(op: Operation, verbs: set[str]) -> bool:
-    """Whether the verb that named `op` also names operations of other resources."""
-    return any(other.split(".")[0] != op.resource for other in verbs if other != op.id)
+    """Whether the verb that named `op` also names other operations."""
+    return any(other != op.id for other in verbs)
 
 
 def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
@@ -653,7 +659,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                 reading.explained[n] = "resource"
                 reading.score += 1.5
                 reading.evidence.add("resource")
-                if op.kind == "query" and not takes:
+                if op.kind == "query" and not takes and op.action == "list":
                     reading.evidence.add("noun")  # "what containers do I have": a list
                     reading.score += 0.5
                 reading.plural = reading.plural or unit.text.endswith("s")
@@ -733,8 +739,12 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                 reading.score -= 0.5
         target_units = named
     reading.targets = list(dict.fromkeys(_phrases(target_units)))  # "curl ... just curl"
-    guessed = [] if op.creates else [u for u in target_units if not _names(u, op.target)]
-    reading.score -= 0.5 * len(guessed)  # a word taken as a name nothing here has
+    guessed = [u for u in target_units if not _names(u, op.target)]
+    if op.creates:  # new names are single words, and not words other operations use
+        reading.score -= sum(1 for u in guessed if u.roles) + max(
+            0, len(target_units) - len(reading.targets))
+    else:
+        reading.score -= 0.5 * len(guessed)  # a word taken as a name nothing here has
     if reading.targets:
         named = bool(reading.named_kinds)
         reading.score += 2.5 if named else 1

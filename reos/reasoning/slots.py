@@ -18,7 +18,12 @@ import re
 from datetime import date, timedelta
 
 MAX_LINES = 100_000
-SLOTS = ("lines", "since", "until", "journal_since", "journal_until")
+SLOTS = ("lines", "since", "until", "journal_since", "journal_until", "unit_state",
+         "file_state", "docker_status")
+# a qualifier as each tool filters by it (systemctl active state, unit-file state, docker)
+_UNIT_STATE = {"running": "running", "stopped": "inactive", "failed": "failed"}
+_FILE_STATE = {"enabled": "enabled", "disabled": "disabled"}
+_DOCKER_STATUS = {"running": "running", "stopped": "exited", "paused": "paused"}
 _AMOUNT = re.compile(r"^(\d{1,5})([smhdw])$")
 _HOURS = {"d": 24, "w": 168}
 
@@ -32,6 +37,11 @@ def values(params: dict[str, str], defaults: dict[str, int],
         out["lines"] = str(int(lines))
     elif "lines" in defaults:
         out["lines"] = str(defaults["lines"])
+    wanted = params.get("filter", "").split(",")[0]
+    for slot, table in (("unit_state", _UNIT_STATE), ("file_state", _FILE_STATE),
+                        ("docker_status", _DOCKER_STATUS)):
+        if wanted in table:
+            out[slot] = table[wanted]
     since = params.get("since")
     day = today or date.today()
     if since == "boot":

@@ -140,6 +140,14 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
     if best is None or best.score < MIN_SCORE or (
             best.confidence < MIN_CONFIDENCE and not lenient):
         return _not_understood(found, templates)
+    if best.op.kind == "action" and _asks(found):
+        # "what services start at boot?", "which containers are stopped": a question is
+        # answered, never turned into a change
+        query = next((r for r in found.readings if r.op.kind == "query"
+                      and r.score >= MIN_SCORE and r.evidence & {"noun", "idiom", "verb"}),
+                     None)
+        if query is not None:
+            best = query
     rivals = _rivals(found, best)
     intent = intent_of(best, found)
     unsure = intent.kind == Kind.ACTION and intent.unexplained and (
@@ -149,6 +157,16 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
                       options=[intent, *(intent_of(r, found) for r in rivals)],
                       unexplained=list(best.unexplained), ignored=found.shell)
     return intent
+
+
+_QUESTION_WORDS = {"what", "which", "who", "how", "is", "are", "does", "do", "did", "has",
+                   "have", "where", "when", "why", "whats"}
+
+
+def _asks(found: Parse) -> bool:
+    """Whether the request is put as a question ("what …", "is …", "which …")."""
+    first = next((u.text.split()[0] for u in found.units if u.text not in (",",)), "")
+    return first in _QUESTION_WORDS
 
 
 def _same_meaning(a: Reading, b: Reading) -> bool:
