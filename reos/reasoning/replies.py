@@ -103,21 +103,25 @@ def not_understood(intent: Intent | None) -> str:
     return " ".join(parts)
 
 
+AREAS = {"container": "Containers", "service": "Services", "package": "Packages",
+         "system": "The machine", "machine": "The machine", "logs": "Logs", "user": "Users"}
+
+
 def tour(operations: list[Operation], brief: bool = False) -> str:
-    """A short tour of the catalogue: each area, what it can do, one example each."""
+    """A short tour of the catalogue: each area, what it can do, one example."""
     areas: dict[str, list[Operation]] = {}
     for op in operations:
         if op.kind != "meta":
-            areas.setdefault(op.resource, []).append(op)
+            areas.setdefault(AREAS.get(op.resource, op.resource.title()), []).append(op)
     lines = ["Here's what I can do \u2014 ask in your own words:"]
-    for resource, ops in areas.items():
-        things = sorted({op.summary for op in ops})
+    for area, ops in areas.items():
+        doings = list(dict.fromkeys(op.action.replace("_", " ") for op in ops))
         example = next((op.examples[0] for op in ops if op.examples), None)
-        head = f"  \u2022 {resource}: " + ", ".join(things[: 4 if brief else 8])
-        if len(things) > (4 if brief else 8):
-            head += ", \u2026"
-        lines.append(head + (f" (\u201c{example}\u201d)" if example else ""))
-    lines.append("  \u2022 and: undo, \u201cwhat can you undo?\u201d, "
-                 "\u201cwhy did you \u2026?\u201d,"
-                 " \u201cbe brief\u201d. I always show a plan before changing anything.")
+        shown = doings[: 5 if brief else 12]
+        more = ", \u2026" if len(doings) > len(shown) else ""
+        lines.append(f"  \u2022 {area}: {', '.join(shown)}{more}"
+                     + (f" (\u201c{example}\u201d)" if example else ""))
+    lines.append("  \u2022 And: undo, \u201cwhat can you undo?\u201d, "
+                 "\u201cwhy did you \u2026?\u201d, \u201cbe brief\u201d. I always show a "
+                 "plan before changing anything.")
     return "\n".join(lines)

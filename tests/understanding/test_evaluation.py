@@ -1,14 +1,16 @@
-"""The understanding evaluation (cases.toml) as part of the suite.
+"""The understanding evaluation as part of the suite: cases.toml and the catalogue cases.
 
-Every case is planned against a saved snapshot; the pass rate must stay at or above the
-floor, and every failure is printed so a regression is visible even above the floor.
+Every case is planned against a saved snapshot; each pass rate must stay at or above its
+floor, and every failure is printed so a regression is visible even above the floor. The
+held-back cases are not run here: they are run once, at the end of a piece of work.
 """
 
 from __future__ import annotations
 
-from tests.understanding.evaluate import cases, run
+from tests.understanding.evaluate import by_domain, cases, cases_in, rate, run
 
 FLOOR = 0.95
+CATALOGUE_FLOOR = 0.85  # measured 88.9% when the catalogue parser landed (issue 9)
 
 
 def test_there_are_enough_cases_with_paraphrases() -> None:
@@ -34,3 +36,21 @@ def test_nothing_dangerous_ever_reaches_argv() -> None:
         say = outcome.case["say"]
         if outcome.case["kind"] in ("refuse", "unknown"):
             assert "no step runs" not in " ".join(outcome.problems), say
+
+
+def test_catalogue_cases_pass_rate(capsys) -> None:
+    outcomes = run(cases_in("catalogue"))
+    passed = sum(o.ok for o in outcomes)
+    with capsys.disabled():
+        print(f"\ncatalogue evaluation: {rate(outcomes)}; " + ", ".join(
+            f"{domain} {rate(group)}" for domain, group in by_domain(outcomes).items()))
+    assert passed / len(outcomes) >= CATALOGUE_FLOOR
+
+
+def test_no_catalogue_case_that_must_not_act_ever_plans_a_step() -> None:
+    """Refusals, not-understood and questions: whatever else fails, nothing is planned."""
+    for outcome in run(cases_in("catalogue")):
+        case = outcome.case
+        if case["kind"] in ("refuse", "unknown", "clarify") and case["op"] in (
+                "refuse", "unknown", "clarify"):
+            assert "a step runs forbidden" not in " ".join(outcome.problems), case["say"]
