@@ -133,8 +133,17 @@ def _choice(raw: dict[str, Any], key: str, allowed: frozenset[str], label: str,
                                 Where(where.table, where.index, key=key, needle=str(value)))
 
 
-def operation(raw: Any, index: int, origin: str) -> Operation:
-    """One [[operation]] table, checked; raises TemplateError naming the key."""
+def _normalised(raw: dict[str, Any], key: str) -> list[str]:
+    return [" ".join(p.lower().split()) for p in raw.get(key, [])]
+
+
+def operation(raw: Any, index: int, origin: str, checked: bool = False) -> Operation:
+    """One [[operation]] table, checked (unless `checked`: it passed these checks when the
+    cache of unchanged files was written); raises TemplateError naming the key."""
+    if checked:
+        resource, _, action = raw["id"].partition(".")
+        lists = {key: _normalised(raw, key) for key in _LISTS}
+        return _operation(raw, resource, action, origin, lists)
     where = Where(("operation",), index)
     if not isinstance(raw, dict):
         raise TemplateError("each [[operation]] must be a table", where)
@@ -150,8 +159,7 @@ def operation(raw: Any, index: int, origin: str) -> Operation:
     if not dot or not resource or not action:
         raise TemplateError(f"{label}: id must be RESOURCE.ACTION", Where(("operation",),
                                                                           index, key="id"))
-    lists = {key: _phrases(raw, key, label, where)
-             for key in ("verbs", "nouns", "idioms", "examples", "requires", "alone")}
+    lists = {key: _phrases(raw, key, label, where) for key in _LISTS}
     if not (lists["verbs"] or lists["nouns"] or lists["idioms"]):
         raise TemplateError(f"{label} needs verbs, nouns or idioms: words that name it", where)
     for idiom in lists["idioms"]:
@@ -164,6 +172,14 @@ def operation(raw: Any, index: int, origin: str) -> Operation:
             raise TemplateError(f"{label}: idioms: {idiom!r} names {{target}} but the"
                                 " operation takes no target",
                                 Where(("operation",), index, key="idioms", needle=idiom[:40]))
+    return _operation(raw, resource, action, origin, lists)
+
+
+_LISTS = ("verbs", "nouns", "idioms", "examples", "requires", "alone")
+
+
+def _operation(raw: dict[str, Any], resource: str, action: str, origin: str,
+               lists: dict[str, list[str]]) -> Operation:
     return Operation(
         id=raw["id"], kind=raw["kind"], summary=raw["summary"],
         resource=raw.get("resource", resource), action=raw.get("action", action),
@@ -174,8 +190,12 @@ def operation(raw: Any, index: int, origin: str) -> Operation:
         creates=raw.get("creates", False), origin=origin, **lists)
 
 
-def refusal(raw: Any, index: int, origin: str) -> Refusal:
-    """One [[refusal]] table, checked."""
+def refusal(raw: Any, index: int, origin: str, checked: bool = False) -> Refusal:
+    """One [[refusal]] table, checked (unless `checked`)."""
+    if checked:
+        return Refusal(id=raw["id"], reason=raw["reason"], remote=raw.get("remote", False),
+                       origin=origin, verbs=_normalised(raw, "verbs"),
+                       objects=_normalised(raw, "objects"), unless=_normalised(raw, "unless"))
     where = Where(("refusal",), index)
     if not isinstance(raw, dict):
         raise TemplateError("each [[refusal]] must be a table", where)

@@ -22,7 +22,6 @@ chat words such as "undo" and "yes" said alone (perception does).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from reos.reasoning.catalogue import Operation, Refusal
@@ -43,37 +42,45 @@ _KEEP_TAILS = {"alone", "running", "untouched", "be", "up", "out", "as is", "in 
 _NEEDS_TAIL = {"leave", "keep"}  # "leave X alone"; "spare X", "skip X" need none
 
 
-@dataclass
+# Plain classes, not dataclasses: these are made for every request, and `reos plan` starts
+# faster without generating their methods at import.
 class Unit:
     """One or more words the parse treats as one thing, with every role they can play."""
 
-    text: str  # normalised
-    start: int  # index of its first word
-    size: int  # how many words
-    roles: dict[str, Any] = field(default_factory=dict)
-    said: str = ""  # the words as written (before base forms and typo fixes)
+    __slots__ = ("text", "start", "size", "roles", "said")
+
+    def __init__(self, text: str, start: int, size: int,
+                 roles: dict[str, Any] | None = None, said: str = ""):
+        self.text = text  # normalised
+        self.start = start  # index of its first word
+        self.size = size  # how many words
+        self.roles: dict[str, Any] = roles if roles is not None else {}
+        self.said = said  # the words as written (before base forms and typo fixes)
 
     @property
     def unknown(self) -> bool:
         return not self.roles
 
+    def __repr__(self) -> str:
+        return f"Unit({self.text!r}, {self.roles!r})"
 
-@dataclass
+
 class Reading:
     """One operation's account of the request."""
 
-    op: Operation
-    score: float = 0.0
-    evidence: set[str] = field(default_factory=set)  # verb, noun, idiom, resource, target
-    explained: dict[int, str] = field(default_factory=dict)  # unit index -> role used
-    targets: list[str] = field(default_factory=list)
-    named_kinds: set[str] = field(default_factory=set)  # kinds the target names are
-    unexplained: list[str] = field(default_factory=list)
-    conflicts: list[str] = field(default_factory=list)  # words naming something else
-    qualifiers: list[str] = field(default_factory=list)
-    unhonoured: list[str] = field(default_factory=list)  # qualifiers the op cannot apply
-    params: dict[str, str] = field(default_factory=dict)
-    plural: bool = False
+    def __init__(self, op: Operation):
+        self.op = op
+        self.score = 0.0
+        self.evidence: set[str] = set()  # verb, noun, idiom, resource, target
+        self.explained: dict[int, str] = {}  # unit index -> role used
+        self.targets: list[str] = []
+        self.named_kinds: set[str] = set()  # kinds the target names are
+        self.unexplained: list[str] = []
+        self.conflicts: list[str] = []  # words naming something else
+        self.qualifiers: list[str] = []
+        self.unhonoured: list[str] = []  # qualifiers the op cannot apply
+        self.params: dict[str, str] = {}
+        self.plural = False
 
     @property
     def confidence(self) -> float:
@@ -82,18 +89,21 @@ class Reading:
             return 0.0
         return round((content - len(self.unexplained) - len(self.conflicts)) / content, 2)
 
+    def __repr__(self) -> str:
+        return f"Reading({self.op.id}, {self.score}, targets={self.targets})"
 
-@dataclass
+
 class Parse:
     """What the parser found: units, the refusal if any, readings best first."""
 
-    text: str
-    units: list[Unit]
-    refusal: Refusal | None = None
-    readings: list[Reading] = field(default_factory=list)
-    exclude: list[str] = field(default_factory=list)
-    shell: str | None = None  # the shell text cut from the request, said back
-    negated: set[str] = field(default_factory=set)  # operation ids the request said not to
+    def __init__(self, text: str, units: list[Unit], shell: str | None = None):
+        self.text = text
+        self.units = units
+        self.refusal: Refusal | None = None
+        self.readings: list[Reading] = []
+        self.exclude: list[str] = []
+        self.shell = shell  # the shell text cut from the request, said back
+        self.negated: set[str] = set()  # operation ids the request said not to
 
     @property
     def best(self) -> Reading | None:
@@ -137,26 +147,28 @@ class Lexicon:
             self._add(word, "keep", True)
         for word in vocab.numbers:
             self._add(word, "number", vocab.numbers[word])
-        self.idioms = [(op, tuple(idiom.split())) for op in self.operations
-                       for idiom in op.idioms]
-        # single words that carry meaning: what a typo is corrected towards
-        self.meaningful = sorted({key for key, entries in self.phrases.items()
-                                  if len(key) >= 4 and any(
-                                      len(words) == 1 and role in (
-                                          "verb", "noun", "qualifier", "resource", "ask")
-                                      for words, role, _ in entries)})
-        refusing = {w for r in self.refusals for p in (*r.verbs, *r.objects)
-                    for w in p.split() if len(w) >= 4 and w.isalpha()}
-        # each word of a meaningful phrase too ("loged in" -> "logged in"), and time words
-        inner = {w for key, entries in self.phrases.items() for words, role, _ in entries
-                 if len(words) > 1 and role in ("verb", "noun", "qualifier", "resource")
-                 for w in words if len(w) >= 4 and w.isalpha()}
-        self.meaningful = sorted(set(self.meaningful) | refusing | inner | _TIME_WORDS)
-        self.meaningful_set = set(self.meaningful)
-        # every word the catalogue uses anywhere: never "corrected" into another
-        self.known = {w for op in self.operations
-                      for text in (*op.idioms, *op.examples, *op.verbs, *op.nouns)
-                      for w in text.replace("{target}", " ").split()} | set(self.phrases)
+        self._typos: tuple[list[str], set[str], set[str]] | None = None
+
+    def typo_words(self) -> tuple[list[str], set[str], set[str]]:
+        """(words a typo may be corrected to, the same as a set, words never corrected),
+        built on the first unknown word: most requests have none."""
+        if self._typos is None:
+            single = {key for key, entries in self.phrases.items() if len(key) >= 4 and any(
+                len(words) == 1 and role in ("verb", "noun", "qualifier", "resource", "ask")
+                for words, role, _ in entries)}
+            refusing = {w for r in self.refusals for p in (*r.verbs, *r.objects)
+                        for w in p.split() if len(w) >= 4 and w.isalpha()}
+            # each word of a meaningful phrase too ("loged in" -> "logged in"), time words
+            inner = {w for entries in self.phrases.values() for words, role, _ in entries
+                     if len(words) > 1 and role in ("verb", "noun", "qualifier", "resource")
+                     for w in words if len(w) >= 4 and w.isalpha()}
+            meaningful = sorted(single | refusing | inner | _TIME_WORDS)
+            # every word the catalogue uses anywhere: never "corrected" into another
+            known = {w for op in self.operations
+                     for text in (*op.idioms, *op.examples, *op.verbs, *op.nouns)
+                     for w in text.replace("{target}", " ").split()} | set(self.phrases)
+            self._typos = (meaningful, set(meaningful), known)
+        return self._typos
 
     def _add(self, phrase: str, role: str, value: Any) -> None:
         words = tuple(phrase.split())
@@ -257,14 +269,17 @@ def correct(word: str, lex: Lexicon) -> str | None:
     neighbours swapped ("lsit"): a real word one letter from a catalogue word ("step",
     "crash", "most") is far more often meant as itself.
     """
-    if len(word) < 4 or not word.isalpha() or word in lex.known:
+    if len(word) < 4 or not word.isalpha():
+        return None
+    meaningful, meaningful_set, known = lex.typo_words()
+    if word in known:
         return None
     if len(word) == 4:
         swaps = {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(3)}
-        hits = [w for w in swaps if w in lex.meaningful_set]
+        hits = [w for w in swaps if w in meaningful_set]
         return hits[0] if len(hits) == 1 else None
     limit = 1 if len(word) < 8 else 2
-    found = [(d, w) for w in lex.meaningful if w[0] == word[0] and len(w) >= 5
+    found = [(d, w) for w in meaningful if w[0] == word[0] and len(w) >= 5
              and abs(len(w) - len(word)) <= limit and (d := _distance(word, w, limit)) <= limit]
     if not found:
         return None

@@ -15,7 +15,10 @@ recipe steps (the plan builder does).
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from datetime import date
 
 MAX_LINES = 100_000
 SLOTS = ("lines", "since", "until", "journal_since", "journal_until", "unit_state",
@@ -43,10 +46,12 @@ def values(params: dict[str, str], defaults: dict[str, int],
         if wanted in table:
             out[slot] = table[wanted]
     since = params.get("since")
-    day = today or date.today()
     if since == "boot":
         out["boot"] = "yes"
     elif since in ("today", "yesterday"):
+        from datetime import date, timedelta  # only a request about a day needs a date
+
+        day = today or date.today()
         when = day if since == "today" else day - timedelta(days=1)
         out["since"] = when.isoformat()
         out["journal_since"] = since
