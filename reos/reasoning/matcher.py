@@ -132,16 +132,32 @@ class _Index:
         return self._fuzzy_lookup(phrase)
 
     def _fuzzy_lookup(self, phrase: str) -> list[Candidate]:
+        """Names one typo away ("jelyfin", "nextclod"): whole names, and for containers and
+        services also compose projects and name tokens."""
         if len(phrase) < 4:
             return []
         if self._fuzzy is None:
             self._fuzzy = defaultdict(list)
+            self._fuzzy_targets: dict[str, list[Target]] = defaultdict(list)
             for t in self.targets:
                 s = stem(t.name).lower()
+                self._fuzzy_targets[s].append(t)
+            if self.kind != "package":
+                for project, members in self.projects.items():
+                    self._fuzzy_targets[project] += members
+                for token, members in self.by_token.items():
+                    if len(token) >= 4:
+                        self._fuzzy_targets[token] += members
+            for s in self._fuzzy_targets:
                 self._fuzzy[s[:1]].append(s)
         pool = [s for s in self._fuzzy.get(phrase[:1], []) if abs(len(s) - len(phrase)) <= 2]
         close = difflib.get_close_matches(phrase, pool, n=3, cutoff=0.8)
-        return [Candidate(FUZZY, self.by_name[c], "fuzzy (typo)") for c in close]
+        found: list[Candidate] = []
+        for name in close:
+            for t in dict.fromkeys(self._fuzzy_targets[name]):
+                if all(c.target != t for c in found):
+                    found.append(Candidate(FUZZY, t, "fuzzy (typo)"))
+        return found
 
 
 class TargetMatcher:

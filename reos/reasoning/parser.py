@@ -289,6 +289,21 @@ def correct(word: str, lex: Lexicon) -> str | None:
     return found[0][1]
 
 
+def fix_typos(text: str, templates: TemplateSet) -> str:
+    """The text with each word the catalogue corrects replaced ("runing" -> "running");
+    punctuation and spacing are kept."""
+    lex = lexicon(templates)
+
+    def fixed(match: re.Match[str]) -> str:
+        word = match.group(0)
+        lowered = word.lower()
+        if lowered in lex.phrases:
+            return word
+        return correct(lowered, lex) or word
+
+    return re.sub(r"[A-Za-z]+", fixed, text)
+
+
 # -- units -----------------------------------------------------------------------------
 
 class Names:
@@ -340,7 +355,7 @@ def units_of(words: list[str], lex: Lexicon, names: Names) -> list[Unit]:
         else:
             # a word the catalogue knows is a name only as a whole name, unless it is
             # just a topic or an alias ("redis" of nextcloud-redis), never glue or a verb
-            tokens = not (roles.keys() - {"noun", "alias"})
+            tokens = not (roles.keys() - {"noun", "alias", "resource"})
             kinds = names.kinds(word, tokens=tokens) if size == 1 else set()
             if kinds:
                 roles["name"] = kinds
@@ -350,7 +365,25 @@ def units_of(words: list[str], lex: Lexicon, names: Names) -> list[Unit]:
         i += size
     _times(units)
     _split_verbs(units, lex)
+    _passives(units, lex)
     return units
+
+
+_BE = {"be", "been", "get", "got", "is", "are", "was", "were", "gets", "being"}
+
+
+def _passives(units: list[Unit], lex: Lexicon) -> None:
+    """"everything but portainer should be stopped": a participle after be/get is also
+    the verb it comes from (it stays a qualifier for readings that filter by it)."""
+    for n in range(1, len(units)):
+        unit = units[n]
+        if units[n - 1].text not in _BE or "verb" in unit.roles or unit.size != 1:
+            continue
+        for form in _base_forms(unit.text):
+            _, roles = lex.longest([form], 0) if form in lex.phrases else (0, {})
+            if "verb" in roles:
+                unit.roles = {**unit.roles, "verb": roles["verb"]}
+                break
 
 
 _PARTICLES = {"off", "down", "up", "out", "back", "on", "over"}
@@ -642,8 +675,10 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
         if n in idiom_units and not _could_name(unit):
             reading.explained[n] = "filler"  # "the" inside an idiom's {target}
             continue
+        own_noun = "resource" in roles and (op.target in roles["resource"]
+                                            or op.resource in roles["resource"])
         if n in held or (takes and "name" in roles and op.target in roles["name"]
-                         and "verb" not in roles):
+                         and "verb" not in roles and not own_noun):
             reading.explained[n] = "target"
             target_units.append(unit)
             reading.named_kinds |= roles.get("name", set()) & {op.target}
@@ -687,8 +722,10 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             continue
         if "qualifier" in roles:
             names = roles["qualifier"]
-            accepted = [q for q in names if q in op.qualifiers
-                        or (takes and q in ("all", "only"))]
+            # every operation on named things takes "all" and "only", except packages:
+            # "all packages" is never a list of ten thousand steps
+            accepted = [q for q in names if q in op.qualifiers or (
+                takes and q == "only") or (takes and op.target != "package" and q == "all")]
             if accepted:
                 reading.explained[n] = "qualifier"
                 reading.qualifiers.append(accepted[0])
@@ -703,6 +740,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                 continue
             reading.unhonoured.append(unit.text)
             reading.explained[n] = "qualifier"
+            reading.score -= 1
             continue
         if "time" in roles:
             if "since" in op.slots:

@@ -109,7 +109,8 @@ def _understand(text: str, templates: TemplateSet, matcher: Any = None, *,
     cleaned = clean_request(text)
     if not cleaned:
         return None
-    conditional = split_condition(cleaned)
+    conditional = split_condition(cleaned) or split_condition(
+        parser.fix_typos(cleaned, templates))  # "if n8n is runing, restart it"
     if conditional:
         condition, subject, rest = conditional
         if subject.lower() not in _PRONOUNS:
@@ -163,10 +164,16 @@ _QUESTION_WORDS = {"what", "which", "who", "how", "is", "are", "does", "do", "di
                    "have", "where", "when", "why", "whats"}
 
 
+_CHECK_WORDS = {"check", "see", "tell", "find", "verify", "confirm", "know", "wonder"}
+
+
 def _asks(found: Parse) -> bool:
-    """Whether the request is put as a question ("what …", "is …", "which …")."""
-    first = next((u.text.split()[0] for u in found.units if u.text not in (",",)), "")
-    return first in _QUESTION_WORDS
+    """Whether the request is put as a question ("what …", "is …", "which …", "check
+    whether …", "see if …")."""
+    texts = [u.text for u in found.units if u.text != ","]
+    first = texts[0].split()[0] if texts else ""
+    return first in _QUESTION_WORDS or (first in _CHECK_WORDS and bool(
+        {"if", "whether"} & set(texts[1:4])))
 
 
 def _same_meaning(a: Reading, b: Reading) -> bool:
