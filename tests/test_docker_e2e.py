@@ -61,10 +61,15 @@ def test_query_answers_in_words(containers: Containers) -> None:
     down = containers.run("down", running=False)
     done = reos("plan", "what containers are running?")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("You have ")
+    assert " running: " in done.stdout and f"{up} (Up" in done.stdout
+    assert down not in done.stdout  # the question asked for the running ones only
+    done = reos("plan", "list all containers")
+    assert done.returncode == 0, done.stderr
     running_part, _, stopped_part = done.stdout.partition("Stopped:")
-    assert f"- {up} (Up" in running_part
+    assert done.stdout.startswith("You have ") and f"- {up} (Up" in running_part
     assert down in stopped_part and down not in running_part
+    done = reos("plan", "which containers are stopped?")
+    assert down in done.stdout and up not in done.stdout
 
 
 def test_start_a_stopped_container_and_undo_stops_it(containers: Containers) -> None:

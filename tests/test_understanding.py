@@ -142,3 +142,30 @@ def test_confidence_and_unexplained_words_are_in_the_plan_json(engine) -> None:
     assert options[0].unexplained == ["blorp"] and options[0].confidence < 1
     data = engine.plan("restart portainer").to_dict()
     assert data["intent"]["confidence"] == 1.0 and data["intent"]["unexplained"] == []
+
+
+def test_refusals_by_meaning_whatever_the_wording(engine) -> None:
+    for said in ("wipe the root filesystem", "please nuke everything on this box",
+                 "uninstall the kernel", "remove systemd", "get rid of sudo",
+                 "chmod -R 777 /", "delete every user account", "delte all users",
+                 "format /dev/sda", "rm -rf / --no-preserve-root"):
+        plan = engine.plan(said)
+        assert plan.kind == Kind.REFUSE and plan.steps == [], said
+    for said in ("remove the stopped containers", "remove vim", "restart the ssh service",
+                 "show the kernel version", "delete old logs"):
+        assert engine.plan(said).kind != Kind.REFUSE, said
+
+
+def test_remote_only_refusals_need_an_ssh_session(engine) -> None:
+    templates, matcher = engine.templates, engine.builder().matcher
+    for said in ("stop the ssh server", "flush the firewall"):
+        here = understanding.understand(said, templates, matcher, remote=False)
+        away = understanding.understand(said, templates, matcher, remote=True)
+        assert away.kind == Kind.REFUSE, said
+        assert here.kind != Kind.REFUSE, said
+
+
+def test_not_understood_says_what_was_understood(engine) -> None:
+    plan = engine.plan("restart the flux capacitor gizmo doohickey")
+    assert plan.steps == []
+    assert "flux" in plan.message

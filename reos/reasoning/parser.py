@@ -411,11 +411,17 @@ def _split_verbs(units: list[Unit], lex: Lexicon) -> None:
                 break
 
 
+_IPV4 = re.compile(r"^(?:\d{1,3}\.){3}\d{1,3}(?:/\d{1,2})?$")
+
+
 def _typed(word: str, roles: dict[str, Any]) -> None:
+    """Numbers, paths, IP addresses (with a prefix length): values, never names."""
     if word.isdigit():
         roles["number"] = int(word[:6])
     elif word.startswith(("/", "~/", "./")):
         roles["path"] = word
+    elif len(word) <= 18 and _IPV4.match(word):
+        roles["ip"] = word
 
 
 def _times(units: list[Unit]) -> None:

@@ -93,7 +93,11 @@ def not_understood(intent: Intent | None) -> str:
     if intent is None:
         return "I didn't get a request there. Say \u201chelp\u201d to see what I can do."
     parts = ["Sorry, I didn't understand that."]
-    if intent.unexplained:
+    understood = intent.params.get("understood", "")
+    if understood and intent.unexplained:
+        parts.append(f"I got \u201c{clean(understood)[:_SHOWN]}\u201d but couldn't place "
+                     f"{_quote(intent.unexplained)}.")
+    elif intent.unexplained:
         parts.append(f"I couldn't place {_quote(intent.unexplained)}.")
     if intent.ignored:
         parts.append(ignored_shell(intent.ignored) + ".")

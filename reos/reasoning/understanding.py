@@ -251,6 +251,11 @@ def _not_understood(found: Parse, templates: TemplateSet) -> Intent | None:
         unexplained = list(dict.fromkeys([*best.unexplained, *best.conflicts, *guessed]))
     else:
         unexplained = [u.text for u in found.units if u.unknown]
+    understood = [found.units[n].said or found.units[n].text
+                  for n, role in sorted(best.explained.items())
+                  if role in ("verb", "noun", "idiom", "resource", "qualifier", "time")
+                  ] if best is not None else []
     return Intent(Kind.UNKNOWN, source="catalogue", closest=closest[:3],
                   unexplained=list(unexplained), ignored=found.shell,
-                  confidence=found.best.confidence if found.best else 0.0)
+                  confidence=best.confidence if best else 0.0,
+                  params={"understood": " ".join(dict.fromkeys(understood))})
