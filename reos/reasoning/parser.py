@@ -28,7 +28,7 @@ from reos.reasoning.catalogue import Operation, Refusal
 from reos.reasoning.templates import TemplateSet
 
 _SHELL = re.compile(r";|&&|\|\||\||`|\$\(|\$\{")
-_WORD = re.compile(r"[^\s,!?()\"\[\]{}]+|,")
+_WORD = re.compile(r"[^\s,!?;()\"\[\]{}]+|[,!?;]")
 _TIME_UNITS = {"second": "s", "seconds": "s", "sec": "s", "secs": "s", "minute": "m",
                "minutes": "m", "min": "m", "mins": "m", "hour": "h", "hours": "h",
                "hr": "h", "hrs": "h", "day": "d", "days": "d", "week": "w", "weeks": "w"}
@@ -81,13 +81,18 @@ class Reading:
         self.unhonoured: list[str] = []  # qualifiers the op cannot apply
         self.params: dict[str, str] = {}
         self.plural = False
+        self.unplaced: dict[int, float] = {}  # unit index -> what not placing it cost
+        self.background = 0  # unplaced words outside the clause that names the operation
 
     @property
     def confidence(self) -> float:
+        """Explained content words over all of them (background clauses left out)."""
         content = len(self.explained) + len(self.unexplained) + len(self.conflicts)
-        if not content:
+        content -= self.background
+        if content <= 0:
             return 0.0
-        return round((content - len(self.unexplained) - len(self.conflicts)) / content, 2)
+        unplaced = len(self.unexplained) - self.background
+        return round((content - unplaced - len(self.conflicts)) / content, 2)
 
     def __repr__(self) -> str:
         return f"Reading({self.op.id}, {self.score}, targets={self.targets})"
@@ -216,16 +221,28 @@ def words_of(text: str, lex: Lexicon) -> list[str]:
     text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
     words: list[str] = []
     for raw in _WORD.findall(text):
-        word = raw.strip(".:'`")
+        if raw in "!?;":
+            raw = ","  # the end of a sentence or clause, like a comma
+        word = raw.strip(".:'`") if raw != "," else raw
         if not word:
             continue
-        if word in lex.vocab.contractions:
-            words += lex.vocab.contractions[word].split()
+        if raw.endswith(".") and len(raw) > 1 and word:
+            words += _spelled(word, lex)
+            words.append(",")  # "... portainer. Then ...": a sentence ended
             continue
-        if word.endswith("'s") and len(word) > 2:
-            word = word[:-2]
-        words.append(word.replace("'", ""))
+        words += _spelled(word, lex)
+    while words and words[-1] == ",":
+        words.pop()
     return [w for w in words if w]
+
+
+def _spelled(word: str, lex: Lexicon) -> list[str]:
+    """A word with its contraction spelled out and a possessive 's dropped."""
+    if word in lex.vocab.contractions:
+        return lex.vocab.contractions[word].split()
+    if word.endswith("'s") and len(word) > 2:
+        word = word[:-2]
+    return [word.replace("'", "")]
 
 
 def _base_forms(word: str) -> list[str]:
@@ -652,8 +669,29 @@ def _shared(op: Operation, verbs: set[str]) -> bool:
     return any(other != op.id for other in verbs)
 
 
+def _unplaced(reading: Reading, n: int, unit: Unit, cost: float) -> None:
+    reading.unexplained.append(unit.text)
+    reading.unplaced[n] = cost
+    reading.score -= cost
+
+
+def _background(reading: Reading, clauses: list[int]) -> None:
+    """Words the reading could not place, outside the clause that names the operation
+    ("the nextcloud page won't load, | restart its containers") are background: still said
+    back, they cost a quarter and do not count against confidence."""
+    anchor = next((clauses[n] for n, role in sorted(reading.explained.items())
+                   if role in ("verb", "idiom", "noun")), None)
+    if anchor is None:
+        return
+    for n, cost in reading.unplaced.items():
+        if clauses[n] != anchor:
+            reading.score += cost * 0.75
+            reading.background += 1
+
+
 def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
-          words: list[str], flat: Flat | None = None) -> Reading | None:
+          words: list[str], flat: Flat | None = None,
+          clauses: list[int] | None = None) -> Reading | None:
     if any(not _contains(words, w) for w in op.requires):
         return None
     reading = Reading(op)
@@ -683,8 +721,8 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             continue
         own_noun = "resource" in roles and (op.target in roles["resource"]
                                             or op.resource in roles["resource"])
-        if n in held or (takes and "name" in roles and op.target in roles["name"]
-                         and "verb" not in roles and not own_noun):
+        if (n in held or (takes and "name" in roles and op.target in roles["name"]
+                          and "verb" not in roles)) and not own_noun:
             reading.explained[n] = "target"
             target_units.append(unit)
             reading.named_kinds |= roles.get("name", set()) & {op.target}
@@ -754,8 +792,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                 if isinstance(roles["time"], str):
                     reading.params["since"] = roles["time"]
                 continue
-            reading.unexplained.append(unit.text)
-            reading.score -= 1
+            _unplaced(reading, n, unit, 1)
             continue
         if "number" in roles:
             slot = next((s for s in ("lines", "count", "port") if s in op.slots), None)
@@ -770,8 +807,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             if op.kind in ("query", "meta"):
                 reading.explained[n] = "ask"
             else:
-                reading.unexplained.append(unit.text)
-                reading.score -= 0.5
+                _unplaced(reading, n, unit, 0.5)
             continue
         if takes and ("name" in roles or unit.unknown or "alias" in roles or "path" in roles
                       or "number" in roles or not roles.keys() - {"noun", "verb"}):
@@ -782,8 +818,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                 reading.conflicts.append(unit.text)
                 reading.score -= 1.5
             continue
-        reading.unexplained.append(unit.text)
-        reading.score -= 1
+        _unplaced(reading, n, unit, 1)
     if not reading.evidence & set(_STRONG):
         return None
     if shared_verb and not takes and op.nouns and not reading.evidence & {"noun", "idiom"}:
@@ -793,9 +828,9 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
         # real names were said: other words are not names of things that don't exist
         for unit in target_units:
             if unit not in named:
-                reading.unexplained.append(unit.text)
-                reading.explained.pop(units.index(unit), None)
-                reading.score -= 0.5
+                at = units.index(unit)
+                reading.explained.pop(at, None)
+                _unplaced(reading, at, unit, 0.5)
         target_units = named
     reading.targets = list(dict.fromkeys(_phrases(target_units)))  # "curl ... just curl"
     guessed = [u for u in target_units if not _names(u, op.target)]
@@ -811,7 +846,23 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
         reading.plural = reading.plural or len(reading.targets) > 1
     elif takes and not reading.qualifiers:
         reading.score -= 1.5 if op.kind != "query" else 1  # nothing named to act on
+    if clauses is not None and len(set(clauses)) > 1:
+        _background(reading, clauses)
     return reading
+
+
+_CLAUSE_ENDS = {",", "because", "cause", "so", "since"}
+
+
+def _clauses(units: list[Unit]) -> list[int]:
+    """The clause of each unit: a comma, a sentence end, "because" or "so" starts a new
+    one. "since" does too, unless it starts a time ("since boot" is one unit)."""
+    found, clause = [], 0
+    for unit in units:
+        if unit.text in _CLAUSE_ENDS and "time" not in unit.roles:
+            clause += 1
+        found.append(clause)
+    return found
 
 
 def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
@@ -837,8 +888,10 @@ def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
     skip = excluded | negation_units
     words = [w for u in units for w in u.text.split()]
     flat = Flat(units)
+    clauses = _clauses(units)
     readings = [r for op in lex.operations
-                if (r := score(op, units, skip, found.negated, words, flat)) is not None]
+                if (r := score(op, units, skip, found.negated, words, flat, clauses))
+                is not None]
     readings.sort(key=lambda r: (-r.score, r.op.priority))
     found.readings = readings
     return found
