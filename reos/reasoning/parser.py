@@ -810,7 +810,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                 _unplaced(reading, n, unit, 0.5)
             continue
         if takes and ("name" in roles or unit.unknown or "alias" in roles or "path" in roles
-                      or "number" in roles or not roles.keys() - {"noun", "verb"}):
+                      or "number" in roles or not roles.keys() - {"noun"}):
             # a word another operation uses ("htop" names a question too) can be a name
             reading.explained[n] = "target"
             target_units.append(unit)

@@ -160,7 +160,8 @@ class PlanBuilder:
             plan.kind = Kind.CLARIFY  # "stop the container": which one is never guessed
             plan.question = plan.message = replies.which_targets(intent)
             return
-        elif not intent.targets and not self._takes_target(intent):
+        elif not intent.targets and not self._takes_target(intent) and not (
+                intent.resource is None and (intent.qualifiers or intent.plural)):
             recipe = self._targetless(plan, intent, "Sorry, I didn't understand that.")
             if recipe is not None and not plan.read_only:
                 self._finish(plan, recipe)
@@ -203,9 +204,26 @@ class PlanBuilder:
         if intent.resource is None:
             kinds = [k for k in kinds if k != "package"]  # packages only by exact name, below
         if not intent.targets and (intent.qualifiers or intent.plural):
+            if intent.resource is None and len(kinds) > 1 and intent.exclude:
+                # "stop everything but portainer": the rest of what portainer is
+                named = {t.kind for t in self.matcher.resolve(intent.exclude, kinds,
+                                                              True).targets}
+                if len(named) == 1:
+                    intent = replace(intent, resource=named.pop())
+                    kinds = [intent.resource]
+                    plan.intent = intent
+            if intent.resource is None and len(kinds) > 1:
+                # "restart everything": every container, or every service? never both
+                plan.kind = Kind.CLARIFY
+                plan.options = [(f"{intent.action} {conversation.PLURALS[k]}",
+                                 replace(intent, resource=k)) for k in kinds]
+                plan.question = plan.message = replies.which_reading(plan.options, [])
+                return []
             # "the stopped containers", "all services": every one of the kind, narrowed below
-            return self._select(plan, intent, [t for k in kinds if (i := self.matcher.index(k))
-                                               for t in i.targets])
+            every = [t for k in kinds if (i := self.matcher.index(k)) for t in i.targets]
+            if intent.plural:
+                return self._select(plan, intent, every)
+            return self._one_of(plan, intent, every)
         result = self.matcher.resolve(intent.targets, kinds, intent.plural)
         if intent.resource is None and result.missing and self.recipe("package", intent.action):
             # "remove htop": not a container or service; maybe an installed package
@@ -242,6 +260,28 @@ class PlanBuilder:
                     for name in loose]
                 return []
         return self._select(plan, intent, result.targets)
+
+    def _one_of(self, plan: Plan, intent: Intent, every: list[Target]) -> list[Target]:
+        """"the stopped container": one thing was meant. The only one in that state is it;
+        several are asked about with numbered choices; a qualifier never becomes "all"."""
+        if selection.cannot_apply(intent.qualifiers, {t.kind for t in every} or {
+                intent.resource or "container"}):
+            return self._select(plan, intent, every)  # says it cannot filter by that
+        kept = selection.narrow(every, intent.qualifiers)
+        if len(kept) == 1:
+            plan.targets = kept
+            return kept
+        if not kept:
+            plan.message = replies.none_selected(intent, {t.kind for t in every})
+            return []
+        plan.kind = Kind.CLARIFY
+        plan.options = [(f"the {t.kind} {t.name}", replace(
+            intent, targets=[t.name.lower()], resource=t.kind, qualifiers=[], plural=False))
+            for t in kept[:9]]
+        plan.question = plan.message = replies.which_target(
+            f"the {selection.describe(intent.qualifiers)} {intent.resource or 'one'}".replace(
+                "  ", " "), plan.options)
+        return []
 
     def _select(self, plan: Plan, intent: Intent, targets: list[Target]) -> list[Target]:
         """Qualifiers and exclusions applied to the matched resources."""

@@ -201,7 +201,8 @@ def _rivals(found: Parse, best: Reading) -> list[Reading]:
 def intent_of(reading: Reading, found: Parse) -> Intent:
     op = reading.op
     resource: str | None = op.resource
-    if op.target != "none" and reading.targets and "resource" not in reading.evidence:
+    if op.target != "none" and "resource" not in reading.evidence and (
+            reading.targets or reading.qualifiers):
         # nothing said which kind of thing these words are ("restart redis": a service
         # and containers are called so): the matcher looks in each and asks
         same = [r for r in found.readings if r.op.action == op.action
