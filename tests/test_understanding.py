@@ -169,3 +169,26 @@ def test_not_understood_says_what_was_understood(engine) -> None:
     plan = engine.plan("restart the flux capacitor gizmo doohickey")
     assert plan.steps == []
     assert "flux" in plan.message
+
+
+def test_a_qualifier_on_one_unnamed_thing_asks_which_never_all(engine) -> None:
+    plan = engine.plan("start the stopped container")
+    assert plan.kind == Kind.CLARIFY and plan.steps == []
+    assert {o.targets[0] for _, o in plan.options} == {"nextcloud-db", "media_jellyfin_1"}
+    plan = engine.plan("disable a service from starting on boot")
+    assert plan.steps == []  # never "disable every enabled service"
+
+
+def test_everything_asks_which_kind_unless_an_exclusion_says(engine) -> None:
+    plan = engine.plan("restart everything")
+    assert plan.kind == Kind.CLARIFY and plan.steps == []
+    assert [label for label, _ in plan.options] == ["restart containers", "restart services"]
+    plan = engine.plan("stop everything but portainer")
+    assert plan.steps and all(s.argv[:2] == ["docker", "stop"] for s in plan.steps)
+    assert "portainer" not in {s.argv[-1] for s in plan.steps}
+
+
+def test_a_kind_reos_cannot_act_on_is_not_read_as_a_name(engine) -> None:
+    plan = engine.plan("kill the biggest process")
+    assert plan.steps == [] and plan.kind == Kind.UNKNOWN
+    assert "process" in plan.message
