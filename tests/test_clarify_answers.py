@@ -90,122 +90,64 @@ def test_words_reos_could_not_place_make_a_one_option_numbered_question(engine) 
     assert "blorp" in reply.text and "\n  1. " in reply.text
 
 
-# -- answered by number or ordinal --------------------------------------------------------
-@pytest.mark.parametrize("answer", ["2", "2.", "number 2", "second", "2nd", "option 2"])
-def test_answer_by_number(engine, answer: str) -> None:
-    question = ask(engine, REDIS)
-    assert option_index(question, "redis-cache") == 2
-    assert_chose(engine, engine.respond(answer), "redis-cache", "docker restart redis-cache")
+# -- answers that pick one option ------------------------------------------------------------
+SERVICE = "sudo -n systemctl restart {}.service"
+CHOSEN = [  # (question, answer, the one target it picks)
+    *[(REDIS, a, "redis-cache") for a in ("2", "2.", "number 2", "second", "2nd",
+                                          "option 2", "the second one", "the 2nd one")],
+    (REDIS, "3", "redis-server.service"),
+    (REDIS, "the last one", "redis-server.service"),
+    (DATABASE, "2", "redis-server.service"),
+    # by name, a word of a name, or an alias
+    (REDIS, "redis-cache", "redis-cache"),
+    (REDIS, "nextcloud-redis", "nextcloud-redis"),
+    (REDIS, "redis-server.service", "redis-server.service"),
+    (REDIS, "redis-server", "redis-server.service"),
+    (REDIS, "container redis-cache", "redis-cache"),
+    (REDIS, "cache", "redis-cache"),
+    (REDIS, "nextcloud", "nextcloud-redis"),
+    (DATABASE, "postgresql", "postgresql.service"),
+    (DATABASE, "postgres", "postgresql.service"),
+    (DATABASE, "redis", "redis-server.service"),
+    (DATABASE, "redis please", "redis-server.service"),
+    # by phrase
+    (REDIS, "the service", "redis-server.service"),
+    (REDIS, "the redis service", "redis-server.service"),
+    (REDIS, "the cache one", "redis-cache"),
+    (REDIS, "the one called redis-cache", "redis-cache"),
+    (DATABASE, "the postgres one", "postgresql.service"),
+    (DATABASE, "the postgresql one", "postgresql.service"),
+    (DATABASE, "the redis one", "redis-server.service"),
+    # a question with one option
+    *[(UNSURE, a, "nginx.service") for a in ("yes", "1", "ok", "yep", "sure",
+                                             "the first one")],
+]
 
 
-def test_answer_by_number_between_two_services(engine) -> None:
-    question = ask(engine, DATABASE)
-    assert option_index(question, "redis-server.service") == 2
-    assert_chose(engine, engine.respond("2"), "redis-server.service",
-                 "sudo -n systemctl restart redis-server.service")
-
-
-def test_the_last_number_picks_the_service(engine) -> None:
-    ask(engine, REDIS)
-    assert_chose(engine, engine.respond("3"), "redis-server.service",
-                 "sudo -n systemctl restart redis-server.service")
-
-
-@pytest.mark.parametrize("answer", ["the second one", "the 2nd one"])
-def test_answer_by_ordinal_with_one(engine, answer: str) -> None:
-    ask(engine, REDIS)
-    assert_chose(engine, engine.respond(answer), "redis-cache", "docker restart redis-cache")
-
-
-def test_answer_the_last_one(engine) -> None:
-    ask(engine, REDIS)
-    assert_chose(engine, engine.respond("the last one"), "redis-server.service",
-                 "sudo -n systemctl restart redis-server.service")
-
-
-# -- answered by name ---------------------------------------------------------------------
-@pytest.mark.parametrize(("answer", "name", "command"), [
-    ("redis-cache", "redis-cache", "docker restart redis-cache"),
-    ("nextcloud-redis", "nextcloud-redis", "docker restart nextcloud-redis"),
-    ("redis-server.service", "redis-server.service",
-     "sudo -n systemctl restart redis-server.service"),
-    ("container redis-cache", "redis-cache", "docker restart redis-cache"),
-    ("cache", "redis-cache", "docker restart redis-cache"),
-    ("nextcloud", "nextcloud-redis", "docker restart nextcloud-redis"),
-])
-def test_answer_by_name(engine, answer: str, name: str, command: str) -> None:
-    ask(engine, REDIS)
+@pytest.mark.parametrize(("question", "answer", "name"), CHOSEN)
+def test_an_answer_picks_exactly_its_option(engine, question: str, answer: str,
+                                            name: str) -> None:
+    ask(engine, question)
+    command = (SERVICE.format(name.removesuffix(".service")) if name.endswith(".service")
+               else f"docker restart {name}")
     assert_chose(engine, engine.respond(answer), name, command)
 
 
-@pytest.mark.parametrize(("answer", "name"), [
-    ("postgresql", "postgresql.service"),
-    ("redis", "redis-server.service"),
-    ("redis please", "redis-server.service"),
+@pytest.mark.parametrize(("answer", "name", "command"), [
+    ("the container one", "nextcloud-redis", "docker restart nextcloud-redis"),
+    ("the service one", "redis-server.service", SERVICE.format("redis-server")),
 ])
-def test_answer_by_name_between_two_services(engine, answer: str, name: str) -> None:
-    ask(engine, DATABASE)
-    assert_chose(engine, engine.respond(answer), name, f"sudo -n systemctl restart {name}")
-
-
-def test_answer_by_unit_name_without_suffix(engine) -> None:
-    ask(engine, REDIS)
-    assert_chose(engine, engine.respond("redis-server"), "redis-server.service",
-                 "sudo -n systemctl restart redis-server.service")
-
-
-def test_answer_by_alias(engine) -> None:
-    ask(engine, DATABASE)
-    assert_chose(engine, engine.respond("postgres"), "postgresql.service",
-                 "sudo -n systemctl restart postgresql.service")
-
-
-# -- answered by phrase -------------------------------------------------------------------
-@pytest.mark.parametrize("answer", ["the service", "the redis service"])
-def test_answer_by_kind_picks_the_only_option_of_that_kind(engine, answer: str) -> None:
-    ask(engine, REDIS)
-    assert_chose(engine, engine.respond(answer), "redis-server.service",
-                 "sudo -n systemctl restart redis-server.service")
-
-
-def test_answer_the_container_one_when_one_option_is_a_container() -> None:
+def test_a_kind_picks_the_only_option_of_that_kind(answer: str, name: str,
+                                                   command: str) -> None:
     engine = without_redis_cache()
-    question = ask(engine, REDIS)
-    assert len(question.plan.options) == 2
-    assert_chose(engine, engine.respond("the container one"), "nextcloud-redis",
-                 "docker restart nextcloud-redis")
+    assert len(ask(engine, REDIS).plan.options) == 2
+    assert_chose(engine, engine.respond(answer), name, command)
 
 
-def test_answer_the_service_one_when_one_option_is_a_service() -> None:
-    engine = without_redis_cache()
-    ask(engine, REDIS)
-    assert_chose(engine, engine.respond("the service one"), "redis-server.service",
-                 "sudo -n systemctl restart redis-server.service")
-
-
-@pytest.mark.parametrize("answer", ["the postgres one", "the postgresql one"])
-def test_answer_the_postgres_one(engine, answer: str) -> None:
-    ask(engine, DATABASE)
-    assert_chose(engine, engine.respond(answer), "postgresql.service",
-                 "sudo -n systemctl restart postgresql.service")
-
-
-def test_answer_the_redis_one_between_two_services(engine) -> None:
-    ask(engine, DATABASE)
-    assert_chose(engine, engine.respond("the redis one"), "redis-server.service",
-                 "sudo -n systemctl restart redis-server.service")
-
-
-def test_answer_the_cache_one(engine) -> None:
-    ask(engine, REDIS)
-    assert_chose(engine, engine.respond("the cache one"), "redis-cache",
-                 "docker restart redis-cache")
-
-
-def test_answer_the_one_called_a_name(engine) -> None:
-    ask(engine, REDIS)
-    assert_chose(engine, engine.respond("the one called redis-cache"), "redis-cache",
-                 "docker restart redis-cache")
+def test_the_numbers_in_the_question_are_the_options(engine) -> None:
+    assert option_index(ask(engine, REDIS), "redis-cache") == 2
+    engine.asking = None
+    assert option_index(ask(engine, DATABASE), "redis-server.service") == 2
 
 
 # -- answers that pick nothing --------------------------------------------------------------
@@ -258,19 +200,6 @@ def test_an_answered_question_is_not_answered_twice(engine) -> None:
 
 
 # -- a question with one option --------------------------------------------------------------
-@pytest.mark.parametrize("answer", ["yes", "1", "ok", "yep", "sure"])
-def test_yes_or_1_picks_the_single_option(engine, answer: str) -> None:
-    ask(engine, UNSURE)
-    assert_chose(engine, engine.respond(answer), "nginx.service",
-                 "sudo -n systemctl restart nginx.service")
-
-
-def test_the_first_one_picks_the_single_option(engine) -> None:
-    ask(engine, UNSURE)
-    assert_chose(engine, engine.respond("the first one"), "nginx.service",
-                 "sudo -n systemctl restart nginx.service")
-
-
 @pytest.mark.parametrize("answer", ["2", "no"])
 def test_other_answers_to_a_single_option_pick_nothing(engine, answer: str) -> None:
     ask(engine, UNSURE)
