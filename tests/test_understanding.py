@@ -192,3 +192,16 @@ def test_a_kind_reos_cannot_act_on_is_not_read_as_a_name(engine) -> None:
     plan = engine.plan("kill the biggest process")
     assert plan.steps == [] and plan.kind == Kind.UNKNOWN
     assert "process" in plan.message
+
+
+def test_a_semicolon_in_prose_is_punctuation_and_before_a_command_is_shell(engine) -> None:
+    plan = engine.plan("portainer hangs again; restart it")
+    assert plan.kind != Kind.REFUSE, plan.message
+    for said in ("restart portainer; rm -rf /tmp/x", "restart portainer;", "stop n8n; ./x.sh",
+                 "stop n8n; FOO=1 reboot"):
+        assert engine.plan(said).kind == Kind.REFUSE, said
+
+
+def test_an_exception_that_names_nothing_is_asked_about(engine) -> None:
+    plan = engine.plan("restart all containers except the frobnicator")
+    assert plan.kind == Kind.CLARIFY and plan.steps == [] and "frobnicator" in plan.message

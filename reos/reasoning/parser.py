@@ -210,11 +210,31 @@ def lexicon(templates: TemplateSet) -> Lexicon:
 # -- normalising -----------------------------------------------------------------------
 
 def split_shell(text: str) -> tuple[str, str | None]:
-    """(the request before any shell text, the shell text or None)."""
-    found = _SHELL.search(text)
-    if not found:
-        return text, None
-    return text[:found.start()], text[found.start():].strip()
+    """(the request before any shell text, the shell text or None).
+
+    `;` is also punctuation in prose ("I don't use it; disable it"): it starts shell text
+    only when what follows reads as a command (a program on PATH, a path, an assignment)
+    or holds other shell syntax."""
+    start = 0
+    while True:
+        found = _SHELL.search(text, start)
+        if not found:
+            return text, None
+        if found.group(0) != ";" or _command_follows(text[found.end():]):
+            return text[:found.start()], text[found.start():].strip()
+        start = found.end()
+
+
+def _command_follows(rest: str) -> bool:
+    import shutil
+
+    words = rest.split()
+    if not words:
+        return True  # a trailing ";" is shell, not prose
+    first = words[0]
+    return (first.startswith(("/", "./", "~", "-")) or "=" in first
+            or _SHELL.search(rest) is not None or re.search(r"[<>`]", rest) is not None
+            or shutil.which(first) is not None)
 
 
 def words_of(text: str, lex: Lexicon) -> list[str]:

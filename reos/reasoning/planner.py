@@ -295,12 +295,16 @@ class PlanBuilder:
         kept = selection.narrow(targets, intent.qualifiers)
         if intent.exclude:
             found = self.matcher.resolve(intent.exclude, sorted(kinds), True)
+            if found.missing or found.question:
+                # "all but the database" where nothing of that kind is called so: what
+                # was to be spared is unknown, so nothing is planned until it is
+                plan.kind = Kind.CLARIFY
+                plan.question = plan.message = replies.unknown_exclusion(
+                    found.missing or intent.exclude, kinds)
+                return []
             kept = selection.leave_out(kept, found.targets)
-            if found.targets:
-                plan.notes.append("leaving out " + conversation.join_names(
-                    [t.name for t in found.targets]))
-            for phrase in found.missing:
-                plan.notes.append(f"there is nothing called \u201c{phrase}\u201d to leave out")
+            plan.notes.append("leaving out " + conversation.join_names(
+                [t.name for t in found.targets]))
         if not kept:
             plan.message = replies.none_selected(intent, kinds)
             return []

@@ -80,6 +80,13 @@ def none_selected(intent: Intent, kinds: set[str]) -> str:
     return f"There are no {which}{left}, so there's nothing to do."
 
 
+def unknown_exclusion(words: list[str], kinds: set[str]) -> str:
+    things = " or ".join(PLURALS.get(k, k) for k in sorted(kinds))
+    return (f"I can't find {_quote(words)} among the {things}, so I don't know what to "
+            "leave out and won't guess. Name exactly what to spare, or say it without the "
+            "exception.")
+
+
 def ignored_shell(text: str) -> str:
     return (f"I ignored {_quote([text])}: I never pass shell text from a request on to a "
             "command")

@@ -25,7 +25,7 @@ MIN_SCORE = 1.5  # below this the best reading is a guess: not understood
 CLOSE = 1.0  # readings this close (with different meanings) are asked about
 MIN_CONFIDENCE = 0.5  # fewer explained words than this: not understood
 ASK_BELOW = 0.75  # an action resting on fewer explained words than this is asked about
-SHELL_REASON = ("the request holds shell text ({shell}), and I never run shell text from a "
+SHELL_REASON = ("The request holds shell text ({shell}), and I never run shell text from a "
                 "request. Say what you want in words, or check a command with `reos check`.")
 
 _PRONOUNS = {"it", "them", "they", "that", "this", "those", "these"}
