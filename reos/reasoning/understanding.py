@@ -165,12 +165,14 @@ _QUESTION_WORDS = {"what", "which", "who", "how", "is", "are", "does", "do", "di
 
 
 _CHECK_WORDS = {"check", "see", "tell", "find", "verify", "confirm", "know", "wonder"}
+_POLITE = {"could", "can", "would", "will", "you", "please", "kindly", "me", "us", "hey",
+           "ok", "okay", "so", "i", "want", "to", "need", "like", "just", "quickly"}
 
 
 def _asks(found: Parse) -> bool:
     """Whether the request is put as a question ("what …", "is …", "which …", "check
     whether …", "see if …")."""
-    texts = [u.text for u in found.units if u.text != ","]
+    texts = [u.text for u in found.units if u.text != "," and u.text not in _POLITE]
     first = texts[0].split()[0] if texts else ""
     return first in _QUESTION_WORDS or (first in _CHECK_WORDS and bool(
         {"if", "whether"} & set(texts[1:4])))
