@@ -41,7 +41,8 @@ def services(results: list[StepResult], params: dict[str, str], voice: Voice) ->
 
 def accounts(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
     """`getent passwd`: people (uid 1000 and up, and root) first, then system accounts."""
-    people, system = [], []
+    people: list[str] = []
+    system: list[str] = []
     for line in results[0].stdout.splitlines():
         fields = line.split(":")
         if len(fields) < 7 or not fields[2].isdigit():

@@ -209,8 +209,9 @@ class PlanBuilder:
                 named = {t.kind for t in self.matcher.resolve(intent.exclude, kinds,
                                                               True).targets}
                 if len(named) == 1:
-                    intent = replace(intent, resource=named.pop())
-                    kinds = [intent.resource]
+                    kind = named.pop()
+                    intent = replace(intent, resource=kind)
+                    kinds = [kind]
                     plan.intent = intent
             if intent.resource is None and len(kinds) > 1:
                 # "restart everything": every container, or every service? never both
@@ -368,17 +369,17 @@ class PlanBuilder:
         running = [t for t in targets if t.state in ACTIVE.get(t.kind, ())]
         wanted = running if intent.condition == "if_running" else [
             t for t in targets if t not in running]
-        subject = conversation.join_names(intent.targets)
+        said = conversation.join_names(intent.targets)
         noun = conversation.count(len(targets), targets[0].kind) if targets else ""
         if not wanted:
             state = "isn't running" if intent.condition == "if_running" else "is running"
-            plan.message = (f"{subject[0].upper()}{subject[1:]} {state}, so I won't "
+            plan.message = (f"{said[0].upper()}{said[1:]} {state}, so I won't "
                             f"{intent.action} anything.")
             plan.targets = targets
             return False
         plan.preconditions += [(t, intent.condition == "if_running") for t in wanted]
         state_word = "running" if intent.condition == "if_running" else "not running"
-        plan.message = (f"{subject[0].upper()}{subject[1:]} is {state_word} ({noun}). "
+        plan.message = (f"{said[0].upper()}{said[1:]} is {state_word} ({noun}). "
                         "I'll check again just before acting.")
         targets[:] = wanted
         return True

@@ -231,7 +231,7 @@ def intent_of(reading: Reading, found: Parse) -> Intent:
     )
 
 
-def _not_understood(found: Parse, templates: TemplateSet) -> Intent | None:
+def _not_understood(found: Parse, templates: TemplateSet) -> Intent:
     """No confident reading: what was understood, and the nearest operations."""
     closest: list[str] = []
     for reading in found.readings:

@@ -1,0 +1,285 @@
+"""Tagging: the request's words grouped into units, each with every role it can play.
+
+A unit is the longest phrase the catalogue knows (a verb such as "get rid of", a resource
+noun, a qualifier such as "not running", an exclusion marker, a time expression, a name
+from the snapshot) or a single word. Typed values (numbers, paths, IP addresses, times)
+are read here; exclusions ("except X", "leave X alone", "not X"), negations ("do not
+restart it") and clauses are found before any operation is scored.
+
+Not responsible for choosing between roles (each operation does, in `parser.score`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from reos.reasoning.lexicon import Lexicon, _base_forms, correct
+
+_TIME_UNITS = {"second": "s", "seconds": "s", "sec": "s", "secs": "s", "minute": "m",
+               "minutes": "m", "min": "m", "mins": "m", "hour": "h", "hours": "h",
+               "hr": "h", "hrs": "h", "day": "d", "days": "d", "week": "w", "weeks": "w"}
+_TIME_SINCE = {"yesterday": "yesterday", "today": "today", "tonight": "today",
+               "boot": "boot", "reboot": "boot", "startup": "boot"}
+_AFTER_SINCE = {"boot", "reboot", "startup"}  # times only after since / this / last
+_KEEP_TAILS = {"alone", "running", "untouched", "be", "up", "out", "as is", "in peace"}
+_NEEDS_TAIL = {"leave", "keep"}  # "leave X alone"; "spare X", "skip X" need none
+
+
+# Plain classes, not dataclasses: these are made for every request, and `reos plan` starts
+# faster without generating their methods at import.
+class Unit:
+    """One or more words the parse treats as one thing, with every role they can play."""
+
+    __slots__ = ("text", "start", "size", "roles", "said")
+
+    def __init__(self, text: str, start: int, size: int,
+                 roles: dict[str, Any] | None = None, said: str = ""):
+        self.text = text  # normalised
+        self.start = start  # index of its first word
+        self.size = size  # how many words
+        self.roles: dict[str, Any] = roles if roles is not None else {}
+        self.said = said  # the words as written (before base forms and typo fixes)
+
+    @property
+    def unknown(self) -> bool:
+        return not self.roles
+
+    def __repr__(self) -> str:
+        return f"Unit({self.text!r}, {self.roles!r})"
+
+
+# -- units -----------------------------------------------------------------------------
+
+class Names:
+    """Snapshot names a word can be: container, compose project, service, package."""
+
+    def __init__(self, matcher: Any):
+        self.matcher = matcher
+
+    def kinds(self, word: str, tokens: bool = True) -> set[str]:
+        """Kinds `word` names; name tokens ("redis" of nextcloud-redis) only if `tokens`."""
+        found: set[str] = set()
+        if self.matcher is None or len(word) < 2:
+            return found
+        for kind in ("container", "service", "package"):
+            index = self.matcher.index(kind)
+            if index is None:
+                continue
+            if word in index.by_name or word in index.projects:
+                found.add(kind)
+            elif tokens and kind != "package" and len(word) >= 3 and word in index.by_token:
+                found.add(kind)
+        return found
+
+
+def units_of(words: list[str], lex: Lexicon, names: Names) -> list[Unit]:
+    units: list[Unit] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        size, roles = lex.longest(words, i) if word in lex.phrases else (0, {})
+        if size == 0:
+            size = 1
+            kinds = names.kinds(word)
+            if not kinds:
+                fixed = correct(word, lex)
+                forms = _base_forms(word)
+                if fixed and any(r == "qualifier" for _, r, _ in lex.phrases.get(fixed, ())):
+                    forms = [fixed, *forms]  # "stoped" is "stopped", not "stop"
+                for form in [*forms, fixed]:
+                    if form and form in lex.phrases:
+                        base_size, found = lex.longest([form, *words[i + 1:]], 0)
+                        if found.keys() & {"verb", "noun", "qualifier", "resource", "ask"} or (
+                                "filler" in found and word == form + "s"):
+                            size, word, roles = base_size, form, found
+                            break
+            if kinds:
+                roles = {**roles, "name": kinds}
+            _typed(word, roles)
+        else:
+            # a word the catalogue knows is a name only as a whole name, unless it is
+            # just a topic or an alias ("redis" of nextcloud-redis), never glue or a verb
+            tokens = not (roles.keys() - {"noun", "alias", "resource"})
+            kinds = names.kinds(word, tokens=tokens) if size == 1 else set()
+            if kinds:
+                roles["name"] = kinds
+        said = " ".join(words[i:i + size])
+        text = " ".join([word, *words[i + 1:i + size]]) if size > 1 else word
+        units.append(Unit(text, i, size, roles, said))
+        i += size
+    _times(units)
+    _split_verbs(units, lex)
+    _passives(units, lex)
+    return units
+
+
+_BE = {"be", "been", "get", "got", "is", "are", "was", "were", "gets", "being"}
+
+
+def _passives(units: list[Unit], lex: Lexicon) -> None:
+    """"everything but portainer should be stopped": a participle after be/get is also
+    the verb it comes from (it stays a qualifier for readings that filter by it)."""
+    for n in range(1, len(units)):
+        unit = units[n]
+        if units[n - 1].text not in _BE or "verb" in unit.roles or unit.size != 1:
+            continue
+        for form in _base_forms(unit.text):
+            _, roles = lex.longest([form], 0) if form in lex.phrases else (0, {})
+            if "verb" in roles:
+                unit.roles = {**unit.roles, "verb": roles["verb"]}
+                break
+
+
+_PARTICLES = {"off", "down", "up", "out", "back", "on", "over"}
+
+
+def _split_verbs(units: list[Unit], lex: Lexicon) -> None:
+    """"turn the computer off", "shut this box down": a two-word verb said around its
+    object is the verb; the particle is explained with it."""
+    for n, unit in enumerate(units):
+        if "verb" in unit.roles or unit.size != 1:
+            continue
+        for phrase, role, _ in lex.phrases.get(unit.text, ()):
+            if role != "verb" or len(phrase) != 2 or phrase[1] not in _PARTICLES:
+                continue
+            for m in range(n + 1, min(n + 6, len(units))):
+                if units[m].text == phrase[1] and "verb" not in units[m].roles:
+                    _, roles = lex.longest(list(phrase), 0)
+                    unit.roles = {**roles, **({"name": unit.roles["name"]}
+                                              if "name" in unit.roles else {})}
+                    units[m].roles = {"filler": True}
+                    break
+                if "verb" in units[m].roles:
+                    break
+            if "verb" in unit.roles:
+                break
+
+
+_IPV4 = re.compile(r"^(?:\d{1,3}\.){3}\d{1,3}(?:/\d{1,2})?$")
+
+
+def _typed(word: str, roles: dict[str, Any]) -> None:
+    """Numbers, paths, IP addresses (with a prefix length): values, never names."""
+    if word.isdigit():
+        roles["number"] = int(word[:6])
+    elif word.startswith(("/", "~/", "./")):
+        roles["path"] = word
+    elif len(word) <= 18 and _IPV4.match(word):
+        roles["ip"] = word
+
+
+def _times(units: list[Unit]) -> None:
+    """Time expressions: yesterday, today, since boot, the last 10 minutes, past hour."""
+    for n, unit in enumerate(units):
+        if unit.text in _TIME_SINCE and (unit.text not in _AFTER_SINCE or n and units[
+                n - 1].text in ("since", "this", "last", "current")):
+            unit.roles = {"time": _TIME_SINCE[unit.text]}
+            if n and units[n - 1].text in ("since", "this", "last", "current"):
+                units[n - 1].roles = {"time": True}
+        elif unit.text in _TIME_UNITS and n and units[n - 1].text in (
+                "last", "past", "previous", "the"):
+            units[n].roles = {"time": f"1{_TIME_UNITS[unit.text]}"}
+            units[n - 1].roles = {"time": True}
+        elif unit.text in _TIME_UNITS and n and "number" in units[n - 1].roles:
+            amount = units[n - 1].roles["number"]
+            unit.roles = {"time": f"{amount}{_TIME_UNITS[unit.text]}"}
+            units[n - 1].roles = {"time": True}
+            if n > 1 and units[n - 2].text in ("last", "past", "previous", "since"):
+                units[n - 2].roles = {"time": True}
+
+
+# -- exclusions and negations ----------------------------------------------------------
+
+def _exclusions(units: list[Unit]) -> tuple[set[int], list[str]]:
+    """Units that name what to leave out ("except X and Y", "leave X alone", "not X")."""
+    marked: set[int] = set()
+    names: list[str] = []
+    for n, unit in enumerate(units):
+        marker = "exclude" in unit.roles or "keep" in unit.roles or (
+            "negation" in unit.roles and n > 0)
+        if not marker:
+            continue
+        taken = _names_after(units, n + 1)
+        after = max(taken) + 1 if taken else len(units)
+        while after < len(units) and "filler" in units[after].roles and (
+                units[after].text not in _KEEP_TAILS):
+            after += 1  # "leave the redis ones alone"
+        tail = after < len(units) and units[after].text in _KEEP_TAILS
+        if "keep" in unit.roles and unit.text in _NEEDS_TAIL and not tail:
+            continue  # "keep nginx from starting at boot" is not an exclusion
+        if "negation" in unit.roles and "exclude" not in unit.roles and (not all(
+                "name" in units[m].roles or "alias" in units[m].roles for m in taken)
+                or after < len(units) and "verb" in units[after].roles):
+            continue  # "not X" leaves out only a real name ("won't X start" is no exclusion)
+        if taken:
+            marked.add(n)
+            marked.update(taken)
+            names += _phrases([units[m] for m in taken])
+            if tail:
+                marked.update(range(max(taken) + 1, after + 1))
+    return marked, names
+
+
+def _names_after(units: list[Unit], start: int) -> list[int]:
+    taken: list[int] = []
+    for m in range(start, len(units)):
+        roles = units[m].roles
+        if units[m].text in _KEEP_TAILS and taken:
+            break  # "leave X alone": the tail ends the names
+        if "name" in roles or "alias" in roles or units[m].unknown:
+            taken.append(m)
+        elif "verb" in roles or "resource" in roles or "qualifier" in roles:
+            break
+        elif "conj" in roles and taken or "filler" in roles and not (
+                units[m].text in _KEEP_TAILS and taken):
+            continue
+        else:
+            break
+    return taken
+
+
+def _phrases(units: list[Unit]) -> list[str]:
+    """Adjacent name units joined: [nextcloud, redis] -> "nextcloud redis"."""
+    phrases: list[str] = []
+    last = -2
+    for unit in units:
+        if unit.start == last and phrases:
+            phrases[-1] += " " + unit.text
+        else:
+            phrases.append(unit.text)
+        last = unit.start + unit.size
+    return phrases
+
+
+def _negated(units: list[Unit]) -> tuple[set[str], set[int]]:
+    """Operation ids a negation points at ("do not restart", "I don't want X removed"),
+    and the units that say so (the negation and the negated verb), which no reading uses."""
+    ops: set[str] = set()
+    marks: set[int] = set()
+    for n, unit in enumerate(units):
+        if "negation" not in unit.roles:
+            continue
+        for m in range(n + 1, min(n + 5, len(units))):
+            roles = units[m].roles
+            if "verb" in roles:
+                ops |= roles["verb"]
+                marks |= {n, m}
+                break
+            if not ({"filler", "name", "alias"} & set(roles) or units[m].unknown):
+                break
+    return ops, marks
+
+
+_CLAUSE_ENDS = {",", "because", "cause", "so", "since"}
+
+
+def _clauses(units: list[Unit]) -> list[int]:
+    """The clause of each unit: a comma, a sentence end, "because" or "so" starts a new
+    one. "since" does too, unless it starts a time ("since boot" is one unit)."""
+    found, clause = [], 0
+    for unit in units:
+        if unit.text in _CLAUSE_ENDS and "time" not in unit.roles:
+            clause += 1
+        found.append(clause)
+    return found
