@@ -15,21 +15,19 @@ import re
 from dataclasses import replace
 
 from reos.model import Intent, Kind, Plan, RiskLevel, Step, Target, render
-from reos.reasoning import conversation, replies, selection, slots
+from reos.reasoning import conditions, conversation, replies, selection, slots
 from reos.reasoning.conversation import Voice
 from reos.reasoning.matcher import KINDS, TargetMatcher
 from reos.reasoning.templates import SLOT, Recipe, TemplateSet
 from reos.safety.risk import assess_argv
 from reos.system.snapshot import SystemSnapshot
-from reos.system.state import RUNNING_STATES, restore_argv
+from reos.system.state import restore_argv
 
 SAFE_NAMES = {
     "container": re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$"),
     "service": re.compile(r"^[A-Za-z0-9][A-Za-z0-9:_.@\\-]{0,254}$"),
     "package": re.compile(r"^[a-z0-9][a-z0-9+._-]{0,127}$"),
 }
-ACTIVE = {"container": RUNNING_STATES, "service": {"active", "activating", "reloading"},
-          "package": {"installed"}}
 
 HELP = (
     "I can manage containers, services and packages (\u201cstop the nextcloud "
@@ -177,7 +175,7 @@ class PlanBuilder:
             if not plan.message:
                 self._unknown(plan, f"I don't know how to {intent.action} those yet. {HELP}")
             return
-        if intent.condition and not self._condition_holds(plan, intent, targets):
+        if intent.condition and not conditions.holds(plan, intent, targets, self.matcher):
             return
         self._fill(plan, recipe, targets)
         for follow_up in intent.then:
@@ -223,8 +221,8 @@ class PlanBuilder:
             # "the stopped containers", "all services": every one of the kind, narrowed below
             every = [t for k in kinds if (i := self.matcher.index(k)) for t in i.targets]
             if intent.plural:
-                return self._select(plan, intent, every)
-            return self._one_of(plan, intent, every)
+                return selection.select(plan, intent, every, self.matcher)
+            return selection.one_of(plan, intent, every, self.matcher)
         result = self.matcher.resolve(intent.targets, kinds, intent.plural)
         if intent.resource is None and result.missing and self.recipe("package", intent.action):
             # "remove htop": not a container or service; maybe an installed package
@@ -260,57 +258,7 @@ class PlanBuilder:
                     intent, targets=[name], resource="package", plural=False))
                     for name in loose]
                 return []
-        return self._select(plan, intent, result.targets)
-
-    def _one_of(self, plan: Plan, intent: Intent, every: list[Target]) -> list[Target]:
-        """"the stopped container": one thing was meant. The only one in that state is it;
-        several are asked about with numbered choices; a qualifier never becomes "all"."""
-        if selection.cannot_apply(intent.qualifiers, {t.kind for t in every} or {
-                intent.resource or "container"}):
-            return self._select(plan, intent, every)  # says it cannot filter by that
-        kept = selection.narrow(every, intent.qualifiers)
-        if len(kept) == 1:
-            plan.targets = kept
-            return kept
-        if not kept:
-            plan.message = replies.none_selected(intent, {t.kind for t in every})
-            return []
-        plan.kind = Kind.CLARIFY
-        plan.options = [(f"the {t.kind} {t.name}", replace(
-            intent, targets=[t.name.lower()], resource=t.kind, qualifiers=[], plural=False))
-            for t in kept[:9]]
-        plan.question = plan.message = replies.which_target(
-            f"the {selection.describe(intent.qualifiers)} {intent.resource or 'one'}".replace(
-                "  ", " "), plan.options)
-        return []
-
-    def _select(self, plan: Plan, intent: Intent, targets: list[Target]) -> list[Target]:
-        """Qualifiers and exclusions applied to the matched resources."""
-        kinds = {t.kind for t in targets} or {intent.resource or "container"}
-        unusable = selection.cannot_apply(intent.qualifiers, kinds)
-        if unusable:
-            plan.kind = Kind.CLARIFY
-            plan.question = plan.message = replies.cannot_filter(unusable,
-                                                                      intent.resource)
-            return []
-        kept = selection.narrow(targets, intent.qualifiers)
-        if intent.exclude:
-            found = self.matcher.resolve(intent.exclude, sorted(kinds), True)
-            if found.missing or found.question:
-                # "all but the database" where nothing of that kind is called so: what
-                # was to be spared is unknown, so nothing is planned until it is
-                plan.kind = Kind.CLARIFY
-                plan.question = plan.message = replies.unknown_exclusion(
-                    found.missing or intent.exclude, kinds)
-                return []
-            kept = selection.leave_out(kept, found.targets)
-            plan.notes.append("leaving out " + conversation.join_names(
-                [t.name for t in found.targets]))
-        if not kept:
-            plan.message = replies.none_selected(intent, kinds)
-            return []
-        plan.targets = kept
-        return kept
+        return selection.select(plan, intent, result.targets, self.matcher)
 
     def _to_install(self, plan: Plan, phrases: list[str]) -> tuple[list[Target], list[str]]:
         """(packages to install, requested packages that are already installed)."""
@@ -359,68 +307,6 @@ class PlanBuilder:
             return []
         plan.targets = [Target("package", p) for p in good]
         return plan.targets
-
-    def _condition_holds(self, plan: Plan, intent: Intent, targets: list[Target]) -> bool:
-        subject = self._condition_targets(plan, intent, targets)
-        if subject is None:
-            return False
-        if subject:  # "if X is running, remove Y": X is checked, Y is acted on
-            return self._other_condition_holds(plan, intent, subject, targets)
-        running = [t for t in targets if t.state in ACTIVE.get(t.kind, ())]
-        wanted = running if intent.condition == "if_running" else [
-            t for t in targets if t not in running]
-        said = conversation.join_names(intent.targets)
-        noun = conversation.count(len(targets), targets[0].kind) if targets else ""
-        if not wanted:
-            state = "isn't running" if intent.condition == "if_running" else "is running"
-            plan.message = (f"{said[0].upper()}{said[1:]} {state}, so I won't "
-                            f"{intent.action} anything.")
-            plan.targets = targets
-            return False
-        plan.preconditions += [(t, intent.condition == "if_running") for t in wanted]
-        state_word = "running" if intent.condition == "if_running" else "not running"
-        plan.message = (f"{said[0].upper()}{said[1:]} is {state_word} ({noun}). "
-                        "I'll check again just before acting.")
-        targets[:] = wanted
-        return True
-
-    def _condition_targets(self, plan: Plan, intent: Intent,
-                           targets: list[Target]) -> list[Target] | None:
-        """What the condition names when that is not what the action acts on: [] when it
-        is the same (or not said), None when it cannot be found (the plan says so)."""
-        if not intent.condition_subject:
-            return []
-        phrases, resource = intent.condition_subject
-        phrase = conversation.join_names(phrases)
-        kinds = [resource] if resource in ("container", "service") else ["container", "service"]
-        result = self.matcher.resolve(phrases, kinds, True)
-        if result.question or result.missing:
-            plan.message = (f"I couldn't tell which \u201c{phrase}\u201d to check, so I "
-                            f"won't {intent.action} anything." if result.question else
-                            f"I can't find \u201c{phrase}\u201d to check whether it is "
-                            f"running, so I won't {intent.action} anything.")
-            plan.targets = targets
-            return None
-        if set(result.targets) <= set(targets):
-            return []  # "is nextcloud running? if so stop it": the same resources
-        return result.targets
-
-    def _other_condition_holds(self, plan: Plan, intent: Intent, subject: list[Target],
-                               targets: list[Target]) -> bool:
-        running = [t for t in subject if t.state in ACTIVE.get(t.kind, ())]
-        if_running = intent.condition == "if_running"
-        plan.targets = targets
-        if (not running) if if_running else running:
-            shown = subject if if_running else running
-            state = "not running" if if_running else "running"
-            plan.message = (f"{_sentence(shown)} {state}, so I won't {intent.action} "
-                            "anything.")
-            return False
-        checked = running if if_running else subject
-        plan.preconditions += [(t, if_running) for t in checked]
-        plan.message = (f"{_sentence(checked)} {'running' if if_running else 'not running'}."
-                        " I'll check again just before acting.")
-        return True
 
     def _then(self, plan: Plan, action: str, names: list[str]) -> None:
         """Follow-up steps on the services of the packages ("install and enable fail2ban")."""
@@ -518,12 +404,6 @@ class PlanBuilder:
                                 for k in unknown)
             text += f" ({reasons})"
         return text
-
-
-def _sentence(targets: list[Target]) -> str:
-    """'Nginx.service is' / 'Demo-web and demo-db are': the start of a sentence."""
-    names = conversation.join_names([t.name for t in targets])
-    return f"{names[0].upper()}{names[1:]} {'is' if len(targets) == 1 else 'are'}"
 
 
 def _applies(rs: object, target: Target) -> bool:

@@ -5,6 +5,10 @@ ssh. A qualifier only ever narrows what the words selected; one that cannot be a
 a kind of resource (containers are not "enabled") is reported so the plan builder asks,
 never widened into a bigger plan.
 
+`select` and `one_of` put that on a plan: the narrowed targets, or a question (a
+qualifier that cannot apply, an exception that names nothing, which of several when one
+was meant), or the plain answer that nothing is left.
+
 Not responsible for finding the resources the words name (the matcher does) or for
 deciding what to do with them (the plan builder does).
 """
@@ -12,9 +16,15 @@ deciding what to do with them (the plan builder does).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from reos.model import Target
+from reos.model import Intent, Kind, Plan, Target
+from reos.reasoning import conversation, replies
 from reos.system.state import RUNNING_STATES
+
+if TYPE_CHECKING:
+    from reos.reasoning.matcher import TargetMatcher
 
 _ACTIVE = {"active", "activating", "reloading"}
 _STOPPED_CONTAINER = {"exited", "created", "dead"}
@@ -62,3 +72,56 @@ def leave_out(targets: list[Target], excluded: list[Target]) -> list[Target]:
 def describe(qualifiers: list[str]) -> str:
     """'stopped' / 'running, enabled': the qualifiers that filter, in words."""
     return ", ".join(WORDS[q] for q in qualifiers if q in WORDS)
+
+
+def one_of(plan: Plan, intent: Intent, every: list[Target],
+           matcher: TargetMatcher) -> list[Target]:
+    """"the stopped container": one thing was meant. The only one in that state is it;
+    several are asked about with numbered choices; a qualifier never becomes "all"."""
+    if cannot_apply(intent.qualifiers, {t.kind for t in every} or {
+            intent.resource or "container"}):
+        return select(plan, intent, every, matcher)  # says it cannot filter by that
+    kept = narrow(every, intent.qualifiers)
+    if len(kept) == 1:
+        plan.targets = kept
+        return kept
+    if not kept:
+        plan.message = replies.none_selected(intent, {t.kind for t in every})
+        return []
+    plan.kind = Kind.CLARIFY
+    plan.options = [(f"the {t.kind} {t.name}", replace(
+        intent, targets=[t.name.lower()], resource=t.kind, qualifiers=[], plural=False))
+        for t in kept[:9]]
+    plan.question = plan.message = replies.which_target(
+        f"the {describe(intent.qualifiers)} {intent.resource or 'one'}".replace(
+            "  ", " "), plan.options)
+    return []
+
+def select(plan: Plan, intent: Intent, targets: list[Target],
+           matcher: TargetMatcher) -> list[Target]:
+    """Qualifiers and exclusions applied to the matched resources."""
+    kinds = {t.kind for t in targets} or {intent.resource or "container"}
+    unusable = cannot_apply(intent.qualifiers, kinds)
+    if unusable:
+        plan.kind = Kind.CLARIFY
+        plan.question = plan.message = replies.cannot_filter(unusable,
+                                                                  intent.resource)
+        return []
+    kept = narrow(targets, intent.qualifiers)
+    if intent.exclude:
+        found = matcher.resolve(intent.exclude, sorted(kinds), True)
+        if found.missing or found.question:
+            # "all but the database" where nothing of that kind is called so: what
+            # was to be spared is unknown, so nothing is planned until it is
+            plan.kind = Kind.CLARIFY
+            plan.question = plan.message = replies.unknown_exclusion(
+                found.missing or intent.exclude, kinds)
+            return []
+        kept = leave_out(kept, found.targets)
+        plan.notes.append("leaving out " + conversation.join_names(
+            [t.name for t in found.targets]))
+    if not kept:
+        plan.message = replies.none_selected(intent, kinds)
+        return []
+    plan.targets = kept
+    return kept
