@@ -29,12 +29,7 @@ SAFE_NAMES = {
     "package": re.compile(r"^[a-z0-9][a-z0-9+._-]{0,127}$"),
 }
 
-HELP = (
-    "I can manage containers, services and packages (\u201cstop the nextcloud "
-    "containers\u201d, \u201crestart nginx\u201d, \u201cinstall htop\u201d), answer questions "
-    "about the machine (\u201chow much memory is free?\u201d, \u201cwhich services failed?\u201d), "
-    "and undo what I did."
-)
+HELP = "Say \u201chelp\u201d for a tour of what I can do."
 
 
 class PlanBuilder:
