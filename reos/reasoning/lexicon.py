@@ -103,15 +103,17 @@ class Lexicon:
         return best, roles
 
 
-_LEXICONS: dict[int, Lexicon] = {}
-
-
 def lexicon(templates: TemplateSet) -> Lexicon:
-    found = _LEXICONS.get(id(templates))
-    if found is None or found.operations != sorted(templates.operations.values(),
-                                                   key=lambda o: o.priority):
-        found = _LEXICONS[id(templates)] = Lexicon(templates)
-    return found
+    """The TemplateSet's lexicon, built on first use and kept on it while the same
+    operations, refusals, vocabulary and aliases are in it."""
+    key = (tuple(map(id, templates.operations.values())),
+           tuple(map(id, templates.refusals.values())), id(templates.vocabulary),
+           sum(len(table) for table in templates.aliases.values()))
+    kept = getattr(templates, "_lexicon", None)
+    if kept is None or kept[0] != key:
+        kept = (key, Lexicon(templates))
+        templates._lexicon = kept  # type: ignore[attr-defined]
+    return kept[1]
 
 
 # -- normalising -----------------------------------------------------------------------
