@@ -17,10 +17,14 @@ from typing import Any
 from reos.reasoning.template_schema import RISKS, TemplateError, Where, check_keys
 
 OP_KINDS = frozenset({"query", "action", "meta"})
-TARGET_KINDS = frozenset({"container", "service", "package", "none"})
+TARGET_KINDS = frozenset({"container", "service", "package", "user", "group", "process",
+                          "mount", "device", "interface", "timer", "none"})
 QUALIFIERS = frozenset({"running", "stopped", "failed", "enabled", "disabled", "all", "only",
                         "unused", "idle", "paused"})
-SLOTS = frozenset({"since", "lines", "count", "port"})
+# values besides the target: times and counts, things of another kind ("add bob to the
+# *docker* group"), and settings ("set the timezone to Europe/Berlin")
+SLOTS = frozenset({"since", "lines", "count", "port", "user", "group", "shell", "hostname",
+                   "timezone", "date", "priority", "path", "interface"})
 MAX_PHRASES = 500  # in one list
 MAX_PHRASE_CHARS = 200
 

@@ -25,7 +25,11 @@ from reos.system.snapshot import SystemSnapshot
 
 EXACT, GROUP, AFFIX, SUBSTRING, DESCRIPTION, FUZZY = 100, 90, 60, 40, 30, 20
 _TOKENS = re.compile(r"[-_.@]+")
-KINDS = ("container", "service", "package")
+KINDS = ("container", "service", "package")  # what an unnamed kind of thing may be
+# every kind the snapshot can name (reos.snapshot/2), and the section each comes from
+EXACT_ONLY = frozenset({"package", "user", "group", "mount", "device", "interface", "timer"})
+ALL_KINDS = ("container", "service", "package", "user", "group", "process", "mount",
+             "device", "interface", "timer")
 GROUPING = ("compose project", "exact name")  # several hits here are one thing, not a tie
 
 
@@ -97,8 +101,11 @@ class _Index:
                 # of its project are meant, so the exact match joins the group tier
                 found.append(Candidate(GROUP, exact, "exact name"))
                 break
-        if self.kind == "package":
-            # packages are never guessed at: an exact name, an alias, or a suggestion
+        if self.kind in EXACT_ONLY:
+            # packages, users, disks… are never guessed at: an exact name (for a disk or a
+            # mount also its device), an alias, or a suggestion
+            found += [Candidate(GROUP, t, "exact name")
+                      for t in self.projects.get(phrase, []) if self.kind != "package"]
             hits = [self.by_name[n.lower()] for n in self.aliases.get(phrase, [])
                     if n.lower() in self.by_name]
             return found or [Candidate(GROUP, t, "alias") for t in hits] or self._fuzzy_lookup(
@@ -192,6 +199,11 @@ class TargetMatcher:
         elif kind == "package" and self.snapshot.packages is not None:
             targets = [Target("package", p.name, "installed", version=p.version)
                        for p in self.snapshot.packages]
+        elif kind in _FACTS:
+            found = _FACTS[kind](self.snapshot, projects)
+            if found is None:
+                return None
+            targets = found
         else:
             return None
         index = _Index(kind, targets, projects, self.aliases.get(kind, {}), descriptions)
@@ -244,3 +256,83 @@ def _question(phrase: str, targets: list[Target]) -> str:
     else:
         listed = ", ".join(described[:-1]) + f" or {described[-1]}"
     return f"\u201c{phrase}\u201d could mean several things. Do you mean {listed}{more}?"
+
+
+# -- the snapshot /2 kinds: each fact as a Target, and what groups several of them --------
+
+def _users(snapshot: SystemSnapshot, _groups: dict[str, list[Target]]) -> list[Target] | None:
+    users = getattr(snapshot, "users", None)
+    if users is None:
+        return None
+    return [Target("user", u.name, "locked" if u.locked else "active") for u in users]
+
+
+def _groups(snapshot: SystemSnapshot, _groups: dict[str, list[Target]]) -> list[Target] | None:
+    groups = getattr(snapshot, "groups", None)
+    if groups is None:
+        return None
+    return [Target("group", g.name, "present") for g in groups]
+
+
+def _processes(snapshot: SystemSnapshot,
+               by_program: dict[str, list[Target]]) -> list[Target] | None:
+    """A process is named by its pid; its program name ("nginx") names every process of
+    that program, as a compose project names its containers."""
+    processes = getattr(snapshot, "processes", None)
+    if processes is None:
+        return None
+    targets = []
+    for p in processes:
+        t = Target("process", str(p.pid), p.name)
+        targets.append(t)
+        by_program[p.name.lower()].append(t)
+    return targets
+
+
+def _mounts(snapshot: SystemSnapshot, by_device: dict[str, list[Target]]) -> list[Target] | None:
+    mounts = getattr(snapshot, "mounts", None)
+    if mounts is None:
+        return None
+    targets = []
+    for m in mounts:
+        t = Target("mount", m.mountpoint, "mounted")
+        targets.append(t)
+        by_device[m.device.lower()].append(t)
+        by_device[m.device.rsplit("/", 1)[-1].lower()].append(t)
+    return targets
+
+
+def _devices(snapshot: SystemSnapshot, by_path: dict[str, list[Target]]) -> list[Target] | None:
+    devices = getattr(snapshot, "block_devices", None)
+    if devices is None:
+        return None
+    targets = []
+    for d in devices:
+        t = Target("device", d.name, d.type)
+        targets.append(t)
+        by_path[d.path.lower()].append(t)
+    return targets
+
+
+def _interfaces(snapshot: SystemSnapshot,
+                _groups: dict[str, list[Target]]) -> list[Target] | None:
+    interfaces = getattr(snapshot, "interfaces", None)
+    if interfaces is None:
+        return None
+    return [Target("interface", i.name, i.state.lower()) for i in interfaces]
+
+
+def _timers(snapshot: SystemSnapshot, by_unit: dict[str, list[Target]]) -> list[Target] | None:
+    timers = getattr(snapshot, "timers", None)
+    if timers is None:
+        return None
+    targets = []
+    for tm in timers:
+        t = Target("timer", tm.name, "waiting")
+        targets.append(t)
+        by_unit[tm.unit.lower()].append(t)
+    return targets
+
+
+_FACTS = {"user": _users, "group": _groups, "process": _processes, "mount": _mounts,
+          "device": _devices, "interface": _interfaces, "timer": _timers}

@@ -222,6 +222,33 @@ def _shared(op: Operation, verbs: set[str]) -> bool:
     return any(other != op.id for other in verbs)
 
 
+_ENTITY_SLOTS = ("user", "group", "interface")  # slots filled by a name from the snapshot
+_VALUE_SLOTS = ("shell", "timezone", "date")  # slots filled by a typed word
+_NAMING = {"to", "as", "called", "named", "into"}  # "set the hostname to web01"
+
+
+def _slot(op: Operation, units: list[Unit], n: int) -> tuple[str, str | None] | None:
+    """(slot, value) when unit `n` fills one of the operation's slots other than its
+    target: another kind's name ("add bob to the *docker* group"), that kind's noun
+    ("group": value None), a typed value (a shell, a time zone, a date), or the word after
+    "to"/"as" for a hostname. None when it fills none."""
+    unit = units[n]
+    roles = unit.roles
+    for kind in _ENTITY_SLOTS:
+        if kind in op.slots and kind != op.target:
+            if kind in roles.get("name", ()):
+                return kind, unit.text
+            if kind in roles.get("resource", ()):
+                return kind, None
+    for kind in _VALUE_SLOTS:
+        if kind in op.slots and kind in roles:
+            return kind, str(roles[kind])
+    if ("hostname" in op.slots and n and units[n - 1].text in _NAMING
+            and (unit.unknown or "name" in roles)):
+        return "hostname", unit.text
+    return None
+
+
 def _unplaced(reading: Reading, n: int, unit: Unit, cost: float) -> None:
     reading.unexplained.append(unit.text)
     reading.unplaced[n] = cost
@@ -279,6 +306,12 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             reading.explained[n] = "target"
             target_units.append(unit)
             reading.named_kinds |= roles.get("name", set()) & {op.target}
+            continue
+        slot = _slot(op, units, n) if op.slots else None
+        if slot is not None:
+            reading.explained[n] = "slot"
+            if slot[1]:
+                reading.params[slot[0]] = slot[1]
             continue
         if op.id in roles.get("verb", ()):
             if not verb_seen and _shared(op, roles["verb"]) and unit.text not in op.alone:
@@ -348,10 +381,11 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             _unplaced(reading, n, unit, 1)
             continue
         if "number" in roles:
-            slot = next((s for s in ("lines", "count", "port") if s in op.slots), None)
-            if slot:
-                reading.explained[n] = slot
-                reading.params[slot] = str(roles["number"])
+            slot_name = next((s for s in ("lines", "count", "port", "priority")
+                              if s in op.slots), None)
+            if slot_name:
+                reading.explained[n] = slot_name
+                reading.params[slot_name] = str(roles["number"])
                 continue
         if "filler" in roles or "conj" in roles or "negation" in roles or "keep" in roles:
             reading.explained[n] = "filler"

@@ -17,7 +17,7 @@ from dataclasses import replace
 from reos.model import Intent, Kind, Plan, RiskLevel, Step, Target, render
 from reos.reasoning import conditions, conversation, replies, selection, slots
 from reos.reasoning.conversation import Voice
-from reos.reasoning.matcher import KINDS, TargetMatcher
+from reos.reasoning.matcher import ALL_KINDS, EXACT_ONLY, KINDS, TargetMatcher
 from reos.reasoning.templates import SLOT, Recipe, TemplateSet
 from reos.safety.risk import assess_argv
 from reos.system.snapshot import SystemSnapshot
@@ -27,6 +27,13 @@ SAFE_NAMES = {
     "container": re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$"),
     "service": re.compile(r"^[A-Za-z0-9][A-Za-z0-9:_.@\\-]{0,254}$"),
     "package": re.compile(r"^[a-z0-9][a-z0-9+._-]{0,127}$"),
+    "user": re.compile(r"^[a-z_][a-z0-9_.-]{0,31}$"),
+    "group": re.compile(r"^[a-z_][a-z0-9_.-]{0,31}$"),
+    "process": re.compile(r"^[1-9][0-9]{0,9}$"),  # a pid
+    "mount": re.compile(r"^/[A-Za-z0-9._/+-]{0,4095}$"),
+    "device": re.compile(r"^[a-z][a-z0-9_-]{0,31}$"),
+    "interface": re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,14}$"),
+    "timer": re.compile(r"^[A-Za-z0-9][A-Za-z0-9:_.@\\-]{0,254}$"),
 }
 
 HELP = "Say \u201chelp\u201d for a tour of what I can do."
@@ -40,6 +47,7 @@ class PlanBuilder:
         self.voice = voice
         self.manager = snapshot.host.get("package_manager")
         self.matcher = matcher or TargetMatcher(snapshot, templates.aliases)
+        self.lacking: set[str] = set()  # values a recipe needed that the request lacked
 
     def recipe(self, resource: str | None, action: str | None) -> Recipe | None:
         if not resource or not action:
@@ -178,6 +186,10 @@ class PlanBuilder:
         self._finish(plan, recipe)
 
     def _finish(self, plan: Plan, recipe: Recipe) -> None:
+        if not plan.steps and self.lacking:
+            plan.kind = Kind.CLARIFY  # "add bob to a group": which group is asked
+            plan.question = plan.message = replies.which_value(sorted(self.lacking), recipe)
+            return
         if not plan.steps:
             said = " ".join(n[0].upper() + n[1:] + "." for n in plan.notes)
             plan.message = (plan.message + " " + said).strip() or "There's nothing to do."
@@ -192,7 +204,7 @@ class PlanBuilder:
             plan.message = f"{lead}\n{plan.message}"
 
     def _match(self, plan: Plan, intent: Intent) -> list[Target]:
-        kinds = [intent.resource] if intent.resource in KINDS else [
+        kinds = [intent.resource] if intent.resource in ALL_KINDS else [
             k for k in KINDS if self.recipe(k, intent.action)]
         if intent.resource is None:
             kinds = [k for k in kinds if k != "package"]  # packages only by exact name, below
@@ -241,16 +253,17 @@ class PlanBuilder:
                 kinds = [*kinds, "package"]  # it was looked for among installed packages too
             plan.message = self._no_match(result.missing, intent.resource, kinds)
             return []
-        if "package" in {t.kind for t in result.targets}:
-            loose = [t.name for t in result.targets if t.kind == "package"
+        if EXACT_ONLY & {t.kind for t in result.targets}:
+            loose = [t.name for t in result.targets if t.kind in EXACT_ONLY
                      and result.strategies.get(t.name) not in ("exact name", "alias")]
             if loose:  # never remove a package we only guessed at
                 plan.kind = Kind.CLARIFY
                 plan.question = plan.message = (
-                    f"I couldn't find an installed package called exactly that. Did you mean "
+                    f"I couldn't find one called exactly that. Did you mean "
                     f"{conversation.join_names(loose)}?")
-                plan.options = [(f"the package {name}", replace(
-                    intent, targets=[name], resource="package", plural=False))
+                kinds_of = {t.name: t.kind for t in result.targets}
+                plan.options = [(f"the {kinds_of[name]} {name}", replace(
+                    intent, targets=[name], resource=kinds_of[name], plural=False))
                     for name in loose]
                 return []
         return selection.select(plan, intent, result.targets, self.matcher)
@@ -332,8 +345,12 @@ class PlanBuilder:
                 if target is None and any(SLOT in a for a in rs.argv):
                     continue  # a step about one target, and none was named: never "{name}"
                 if any(s not in given for s in rs.when_slot or ()) or any(
-                        s in given for s in rs.unless_slot or ()) or not slots.needs(
-                        rs.argv) <= given.keys():
+                        s in given for s in rs.unless_slot or ()):
+                    continue
+                lacking = slots.needs(rs.argv) - given.keys()
+                if lacking:
+                    if not rs.when_slot and not rs.unless_slot:
+                        self.lacking |= lacking  # asked for below, never guessed
                     continue
                 if target is not None and not _applies(rs, target):
                     if rs.skip_note:

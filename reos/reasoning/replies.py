@@ -87,6 +87,20 @@ def unknown_exclusion(words: list[str], kinds: set[str]) -> str:
             "exception.")
 
 
+_VALUE_WORDS = {"group": "which group", "user": "which user", "shell": "which shell (bash, zsh,"
+                " fish, nologin…)", "hostname": "the new host name", "timezone": "which time "
+                "zone (for example Europe/Berlin or UTC)", "date": "the date (YYYY-MM-DD)",
+                "priority": "the priority (-20 to 19)", "port": "the port (1 to 65535)",
+                "interface": "which network interface"}
+
+
+def which_value(lacking: list[str], recipe: object) -> str:
+    """A recipe needs a value the request did not give (or gave in a form reos won't pass
+    to a command)."""
+    wanted = " and ".join(_VALUE_WORDS.get(s, s) for s in lacking)
+    return f"I need {wanted} to do that. Say it again with it, please."
+
+
 def ignored_shell(text: str) -> str:
     return (f"I ignored {_quote([text])}: I never pass shell text from a request on to a "
             "command")

@@ -22,7 +22,19 @@ if TYPE_CHECKING:
 
 MAX_LINES = 100_000
 SLOTS = ("lines", "since", "until", "journal_since", "journal_until", "unit_state",
-         "file_state", "docker_status")
+         "file_state", "docker_status", "user", "group", "shell", "hostname", "timezone",
+         "date", "priority", "port", "interface")
+# what a value taken from the request must look like before it may fill a recipe
+_CHECKS = {
+    "user": re.compile(r"^[a-z_][a-z0-9_.-]{0,31}$"),
+    "group": re.compile(r"^[a-z_][a-z0-9_.-]{0,31}$"),
+    "interface": re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,14}$"),
+    "shell": re.compile(r"^/(?:usr/)?(?:local/)?s?bin/[a-z0-9]{1,16}$"),
+    "hostname": re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$"),
+    "timezone": re.compile(r"^(?:[A-Z][A-Za-z]*(?:_[A-Z][A-Za-z]*)*/[A-Za-z0-9_+-]+"
+                           r"(?:/[A-Za-z0-9_+-]+)?|UTC)$"),
+    "date": re.compile(r"^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$"),
+}
 # a qualifier as each tool filters by it (systemctl active state, unit-file state, docker)
 _UNIT_STATE = {"running": "running", "stopped": "inactive", "failed": "failed"}
 _FILE_STATE = {"enabled": "enabled", "disabled": "disabled"}
@@ -45,6 +57,16 @@ def values(params: dict[str, str], defaults: dict[str, int],
                         ("docker_status", _DOCKER_STATUS)):
         if wanted in table:
             out[slot] = table[wanted]
+    for name, check in _CHECKS.items():
+        value = _canonical(name, params.get(name))
+        if value is not None and check.match(value):
+            out[name] = value
+    priority = params.get("priority", "")
+    if priority.lstrip("-").isdigit() and -20 <= int(priority) <= 19:
+        out["priority"] = str(int(priority))
+    port = params.get("port", "")
+    if port.isdigit() and 1 <= int(port) <= 65535:
+        out["port"] = str(int(port))
     since = params.get("since")
     if since == "boot":
         out["boot"] = "yes"
@@ -65,6 +87,21 @@ def values(params: dict[str, str], defaults: dict[str, int],
         out["since"] = f"{amount}{unit}"
         out["journal_since"] = f"-{found[1]}{found[2]}"
     return out
+
+
+def _canonical(name: str, value: str | None) -> str | None:
+    """The request's word as the tool takes it: "zsh" is /bin/zsh, "europe/berlin" is
+    Europe/Berlin."""
+    if value is None:
+        return None
+    if name == "shell" and "/" not in value:
+        return ("/usr/sbin/" if value == "nologin" else "/bin/") + value
+    if name == "timezone":
+        if value.lower() in ("utc", "gmt"):
+            return "UTC"
+        return "/".join("_".join(w[:1].upper() + w[1:] for w in part.split("_"))
+                        for part in value.split("/"))
+    return value
 
 
 def fill(arg: str, given: dict[str, str]) -> str:

@@ -15,6 +15,9 @@ import re
 from typing import Any
 
 from reos.reasoning.lexicon import Lexicon, _base_forms, correct
+from reos.reasoning.matcher import ALL_KINDS
+
+_BY_TOKEN = {"container", "service"}  # kinds whose names are found by one of their words
 
 _TIME_UNITS = {"second": "s", "seconds": "s", "sec": "s", "secs": "s", "minute": "m",
                "minutes": "m", "min": "m", "mins": "m", "hour": "h", "hours": "h",
@@ -62,13 +65,13 @@ class Names:
         found: set[str] = set()
         if self.matcher is None or len(word) < 2:
             return found
-        for kind in ("container", "service", "package"):
+        for kind in ALL_KINDS:
             index = self.matcher.index(kind)
             if index is None:
                 continue
             if word in index.by_name or word in index.projects:
                 found.add(kind)
-            elif tokens and kind != "package" and len(word) >= 3 and word in index.by_token:
+            elif tokens and kind in _BY_TOKEN and len(word) >= 3 and word in index.by_token:
                 found.add(kind)
         return found
 
@@ -159,14 +162,28 @@ def _split_verbs(units: list[Unit], lex: Lexicon) -> None:
 _IPV4 = re.compile(r"^(?:\d{1,3}\.){3}\d{1,3}(?:/\d{1,2})?$")
 
 
+_TIMEZONE = re.compile(r"^(?:[a-z]+(?:_[a-z]+)*/[a-z0-9_+-]+(?:/[a-z0-9_+-]+)?|utc|gmt)$")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_SHELLS = {"bash", "zsh", "fish", "sh", "dash", "ksh", "tcsh", "csh", "nologin"}
+
+
 def _typed(word: str, roles: dict[str, Any]) -> None:
-    """Numbers, paths, IP addresses (with a prefix length): values, never names."""
+    """Numbers, paths, IP addresses (with a prefix length), time zones, dates and shells:
+    values, never names."""
     if word.isdigit():
         roles["number"] = int(word[:6])
+    elif _DATE.match(word):
+        roles["date"] = word
     elif word.startswith(("/", "~/", "./")):
         roles["path"] = word
+        if word.rsplit("/", 1)[-1] in _SHELLS and "bin" in word:
+            roles["shell"] = word
     elif len(word) <= 18 and _IPV4.match(word):
         roles["ip"] = word
+    elif len(word) <= 64 and _TIMEZONE.match(word) and not word.startswith("/"):
+        roles["timezone"] = word
+    elif word in _SHELLS:
+        roles["shell"] = word
 
 
 def _times(units: list[Unit]) -> None:

@@ -21,7 +21,9 @@ SLOT = "{name}"  # a validated target name from the snapshot
 # values the parser reads from the request and the plan builder checks and renders itself
 # (never request text): a count of lines, a time as docker and as journalctl take it
 VALUE_SLOTS = ("{lines}", "{since}", "{until}", "{journal_since}", "{journal_until}",
-               "{unit_state}", "{file_state}", "{docker_status}")
+               "{unit_state}", "{file_state}", "{docker_status}", "{user}", "{group}",
+               "{shell}", "{hostname}", "{timezone}", "{date}", "{priority}", "{port}",
+               "{interface}")
 SLOTS_IN_ARGV = (SLOT, *VALUE_SLOTS)
 
 MAX_FILE_BYTES = 1_000_000
