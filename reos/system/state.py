@@ -43,8 +43,33 @@ def _read(argv: list[str]) -> subprocess.CompletedProcess[str] | None:
         return None
 
 
+# Kinds whose live state, restore command and intended-state check live in a module of
+# their own (reos/system/state_<kind>.py): each defines `current(name)`,
+# `restore(name, prior, action)` and `problem(action, state)`, imported on first use.
+KIND_MODULES = {"user": "state_users", "group": "state_users", "process": "state_processes",
+                "hostname": "state_settings", "timezone": "state_settings",
+                "system": "state_settings", "mount": "state_disks", "interface": "state_net",
+                "firewall": "state_net"}
+
+
+def _module(kind: str) -> Any:
+    import importlib
+
+    name = KIND_MODULES.get(kind)
+    if name is None:
+        return None
+    try:
+        module = importlib.import_module(f"reos.system.{name}")
+    except ImportError:  # a kind whose module is not written yet is not tracked
+        return None
+    return module if hasattr(module, "current") else None
+
+
 def current_state(kind: str, name: str) -> dict[str, Any] | None:
     """The state to record before changing a resource, or None when it is not tracked."""
+    module = _module(kind)
+    if module is not None:
+        return module.current(kind, name)
     if kind == "container":
         return _container(name)
     if kind == "service":
@@ -115,6 +140,9 @@ def restore_argv(kind: str, name: str, prior: dict[str, Any] | None,
     """The command that returns the resource to `prior`, or None when none can."""
     if not prior:
         return None
+    module = _module(kind)
+    if module is not None:
+        return module.restore(kind, name, prior, action)
     if kind == "container":
         state = prior.get("state")
         if state in RUNNING_STATES:
@@ -177,6 +205,9 @@ def _restore_service(name: str, prior: dict[str, Any], action: str | None) -> li
 
 def intended_state_problem(kind: str, action: str | None, state: dict[str, Any]) -> str | None:
     """What is wrong with the state a step should have left, or None when it is right."""
+    module = _module(kind)
+    if module is not None:
+        return module.problem(kind, action, state)
     if kind == "container":
         running = state.get("state") in RUNNING_STATES
         if action in ("stop", "kill") and running:
