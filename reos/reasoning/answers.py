@@ -373,12 +373,21 @@ def _containers(results: list[StepResult], params: dict[str, str], voice: Voice)
 ANSWERS["containers"] = _containers
 
 
-def _lists() -> None:
+def _more() -> None:
+    """Renderers of other domains, each module with an ANSWERS table of its own."""
+    import importlib
+
     from reos.reasoning import listings
 
     ANSWERS["services"] = listings.services
     ANSWERS["accounts"] = listings.accounts
+    for name in ("answers_users", "answers_processes", "answers_settings"):
+        try:
+            module = importlib.import_module(f"reos.reasoning.{name}")
+        except ImportError:  # a domain not written yet
+            continue
+        ANSWERS.update(getattr(module, "ANSWERS", {}))
 
 
-_lists()
+_more()
 TOLERANT = {"package_installed"}  # a non-zero exit is part of the answer ("not installed")
