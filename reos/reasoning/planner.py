@@ -370,6 +370,9 @@ class PlanBuilder:
                     plan.notes.append(f"\u201c{title}\u201d is said to only read, but "
                                       f"`{render(argv)}` can change the "
                                       "machine, so I'll ask first")
+                tracked = target
+                if tracked is None and recipe.tracks and not read_only:
+                    tracked = Target(recipe.tracks, recipe.tracks, "")
                 step = Step(
                     id=f"s{len(plan.steps) + 1}",
                     title=title,
@@ -380,12 +383,12 @@ class PlanBuilder:
                              RiskLevel.SAFE if read_only else RiskLevel.LOW),
                     reversible=rs.reversible and verdict.reversible,
                     depends_on=[previous] if previous else [],
-                    target=target,
+                    target=tracked,
                     action=recipe.action,
                     risk_reasons=verdict.reasons,
                 )
-                if step.reversible and target is not None and not step.read_only:
-                    step.rollback = restore_argv(target.kind, target.name, _prior(target),
+                if step.reversible and tracked is not None and not step.read_only:
+                    step.rollback = restore_argv(tracked.kind, tracked.name, _prior(tracked),
                                                  recipe.action, self.manager)
                     if step.rollback and needs_root:
                         step.rollback = ["sudo", "-n", *step.rollback]

@@ -33,7 +33,7 @@ MAX_ARG_CHARS = 4_096
 _STR, _BOOL, _INT, _STRS, _NONEMPTY_STRS = "str", "bool", "int", "strs", "nonempty strs"
 RECIPE_KEYS: dict[str, str] = {
     "steps": "steps", "answer": _STR, "verb": _STR, "state": _STR, "affects": _STR,
-    "defaults": "defaults",
+    "defaults": "defaults", "tracks": _STR,
 }
 STEP_KEYS: dict[str, str] = {
     "title": _STR, "argv": _NONEMPTY_STRS, "risk": _STR, "read_only": _BOOL,

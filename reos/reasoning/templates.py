@@ -54,6 +54,9 @@ class Recipe:
     state: str | None = None  # what the action changes: active | enabled | both | mask | ...
     affects: str | None = None  # said before approval for risky recipes ("every session")
     defaults: dict[str, int] = field(default_factory=dict)  # values when not said (lines)
+    # a setting a target-less recipe changes ("hostname", "timezone"): its steps record
+    # that setting's prior state, so undo can set it back
+    tracks: str | None = None
 
 
 @dataclass
@@ -102,7 +105,7 @@ def _recipe(resource: str, action: str, raw: Any, origin: str, table: tuple[str,
                   steps=[RecipeStep(**item) for item in raw["steps"]],
                   answer=raw.get("answer"), verb=raw.get("verb"), origin=origin,
                   variant=variant, state=raw.get("state"), affects=raw.get("affects"),
-                  defaults=dict(raw.get("defaults", {})))
+                  defaults=dict(raw.get("defaults", {})), tracks=raw.get("tracks"))
 
 
 def _read(path: Path) -> str:
