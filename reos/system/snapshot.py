@@ -1,20 +1,24 @@
-"""The SystemSnapshot: what exists on the machine, as data (contract `reos.snapshot/1`).
+"""The SystemSnapshot: what exists on the machine, as data (contract `reos.snapshot/2`).
 
 Responsible for the snapshot's shape, its JSON form, and reading a saved one with clear
 errors. A section that could not be collected is `None` (unknown), never `[]`.
-Not responsible for collecting (see `collectors`) or for matching words to it.
+Files written as `reos.snapshot/1` (containers, services, packages only) still load; the
+sections added in /2 are then `None` (unknown), whatever the file holds under their names.
+Not responsible for collecting (see `collectors` and `facts`) or for matching words to it.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from reos.errors import UsageError
 
-SCHEMA = "reos.snapshot/1"
+SCHEMA = "reos.snapshot/2"
+OLD_SCHEMAS = ("reos.snapshot/1",)  # still read; their missing sections are unknown
 COMPOSE_PROJECT = "com.docker.compose.project"
 
 
@@ -52,6 +56,100 @@ class Package:
     version: str = ""
 
 
+def _strings() -> Any:
+    return field(default_factory=list, hash=False)
+
+
+@dataclass(frozen=True)
+class User:
+    name: str
+    uid: int = 0
+    gid: int = 0
+    home: str = ""
+    shell: str = ""
+    groups: list[str] = _strings()  # primary group first, then supplementary ones
+    locked: bool = False  # password field starts with "!" or "*" (false when unreadable)
+    system: bool = False  # uid below 1000, or a shell that refuses logins
+
+
+@dataclass(frozen=True)
+class Group:
+    name: str
+    gid: int = 0
+    members: list[str] = _strings()  # as /etc/group lists them (not primary members)
+
+
+@dataclass(frozen=True)
+class Process:
+    pid: int
+    ppid: int = 0
+    name: str = ""
+    user: str = ""
+    cmdline: str = ""  # arguments joined by spaces; "" for kernel threads
+    cpu_percent: float = 0.0  # of one CPU, over a short interval (can exceed 100)
+    memory_rss: int = 0  # bytes
+
+
+@dataclass(frozen=True)
+class Mount:
+    device: str = ""
+    mountpoint: str = ""
+    fstype: str = ""
+    options: str = ""
+    total: int = 0  # bytes; 0 when the filesystem could not be measured
+    used: int = 0
+    free: int = 0  # available to unprivileged users
+
+
+@dataclass(frozen=True)
+class BlockDevice:
+    name: str
+    path: str = ""
+    type: str = ""  # disk | part | rom | loop | lvm | crypt | raid1 ...
+    size: int = 0  # bytes
+    model: str = ""
+    removable: bool = False
+    fstype: str = ""
+    mountpoints: list[str] = _strings()
+
+
+@dataclass(frozen=True)
+class Interface:
+    name: str
+    state: str = ""  # up | down | unknown (lower-case operstate)
+    mac: str = ""
+    addresses: list[str] = _strings()  # "192.168.1.5/24", "fe80::1/64"
+    mtu: int = 0
+
+
+@dataclass(frozen=True)
+class Listening:
+    proto: str = ""  # tcp | udp
+    address: str = ""  # "0.0.0.0", "::", "127.0.0.1"
+    port: int = 0
+    pid: int | None = None  # None when the socket's owner is not visible (not root)
+    process: str = ""
+
+
+@dataclass(frozen=True)
+class Timer:
+    name: str  # apt-daily.timer
+    unit: str = ""  # what it starts: apt-daily.service
+    next: str = ""  # ISO 8601 UTC, "" when it will not elapse again
+    last: str = ""  # ISO 8601 UTC, "" when it never ran
+
+
+FIREWALL_BACKENDS = ("ufw", "firewalld", "nftables")
+# The sections a snapshot may carry, in the order they are written.
+SECTION_KINDS: dict[str, type] = {
+    "containers": Container, "services": Service, "packages": Package, "users": User,
+    "groups": Group, "processes": Process, "mounts": Mount, "block_devices": BlockDevice,
+    "interfaces": Interface, "listening": Listening, "timers": Timer,
+}
+NEW_IN_2 = ("users", "groups", "processes", "mounts", "block_devices", "interfaces",
+            "listening", "timers", "firewall")
+
+
 @dataclass
 class SystemSnapshot:
     collected_at: str
@@ -60,6 +158,15 @@ class SystemSnapshot:
     services: list[Service] | None = None
     packages: list[Package] | None = None
     unavailable: dict[str, str] = field(default_factory=dict)  # section -> reason
+    users: list[User] | None = None
+    groups: list[Group] | None = None
+    processes: list[Process] | None = None  # about 100: top CPU, top memory, listeners
+    mounts: list[Mount] | None = None
+    block_devices: list[BlockDevice] | None = None
+    interfaces: list[Interface] | None = None
+    listening: list[Listening] | None = None
+    timers: list[Timer] | None = None
+    firewall: dict[str, Any] | None = None  # {"backend": ..., "active": bool, "rules": [...]}
 
     def container(self, name: str) -> Container | None:
         return next((c for c in self.containers or [] if c.name == name), None)
@@ -72,17 +179,23 @@ class SystemSnapshot:
         def section(items: list[Any] | None) -> list[dict[str, Any]] | None:
             if items is None:
                 return None
-            return [dict(vars(i)) for i in items]
+            return [{k: list(v) if isinstance(v, list) else v for k, v in vars(i).items()}
+                    for i in items]
 
-        return {
+        out: dict[str, Any] = {
             "schema": SCHEMA,
             "collected_at": self.collected_at,
             "host": dict(self.host),
-            "containers": section(self.containers),
-            "services": section(self.services),
-            "packages": section(self.packages),
-            "unavailable": dict(self.unavailable),
         }
+        for name in SECTION_KINDS:
+            out[name] = section(getattr(self, name))
+        out["firewall"] = None if self.firewall is None else {
+            "backend": self.firewall.get("backend"),
+            "active": bool(self.firewall.get("active")),
+            "rules": list(self.firewall.get("rules") or []),
+        }
+        out["unavailable"] = dict(self.unavailable)
+        return out
 
     @classmethod
     def from_dict(cls, data: Any, origin: str = "snapshot") -> SystemSnapshot:
@@ -92,19 +205,22 @@ class SystemSnapshot:
         UsageError naming its path (`containers[3].labels.x`), never a crash later.
         Keys this version does not know are ignored, so newer snapshots still load.
         """
-        if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+        schema = data.get("schema") if isinstance(data, dict) else None
+        if schema != SCHEMA and schema not in OLD_SCHEMAS:
             raise UsageError(
                 f"{origin} is not a reos snapshot (expected \"schema\": \"{SCHEMA}\").",
                 "Create one with: reos context --json > FILE",
             )
         check = _Checker(origin)
+        old = schema != SCHEMA
+        sections = {name: None if old and name in NEW_IN_2 else check.section(data, name, kind)
+                    for name, kind in SECTION_KINDS.items()}
         return cls(
             collected_at=check.text(data.get("collected_at", ""), "collected_at"),
             host=check.scalars(data.get("host"), "host"),
-            containers=check.section(data, "containers", Container),
-            services=check.section(data, "services", Service),
-            packages=check.section(data, "packages", Package),
             unavailable=check.texts(data.get("unavailable"), "unavailable"),
+            firewall=None if old else check.firewall(data.get("firewall"), "firewall"),
+            **sections,
         )
 
     @classmethod
@@ -157,6 +273,16 @@ def _key(key: str) -> str:
     return short if short.replace("_", "").replace("-", "").isalnum() else json.dumps(short)
 
 
+MAX_ITEMS = 200_000  # items in one section (a big host has ~10,000 packages)
+MAX_LIST = 20_000  # strings in one field of an item (a group's members, an address list)
+REQUIRED = {"Process": "pid", "Mount": "mountpoint", "Listening": "port"}  # else "name"
+OPTIONAL_TEXT = {(kind, name): "str?" for kind, name in (
+    ("Process", "user"), ("Process", "cmdline"), ("Mount", "options"),
+    ("BlockDevice", "path"), ("BlockDevice", "model"), ("BlockDevice", "fstype"),
+    ("Interface", "mac"), ("Listening", "process"), ("Timer", "next"), ("Timer", "last"),
+    ("Timer", "unit"))}
+
+
 class _Checker:
     """Checks the JSON form of a snapshot field by field; errors name the field's path."""
 
@@ -194,6 +320,55 @@ class _Checker:
             self.text(item, f"{where}.{_key(key)}")
         return dict(value)
 
+    def count(self, value: list[Any], where: str, most: int) -> None:
+        if len(value) > most:
+            raise UsageError(f"{self.origin}: {where} has {len(value):,} items, more than the"
+                             f" {most:,} any snapshot reos writes holds.",
+                             "Create the file with: reos context --json > FILE")
+
+    def integer(self, value: Any, where: str) -> int:
+        # bool is an int to Python, not to JSON; a snapshot's numbers are counts and ids
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**63:
+            raise self.fail(where, "a whole number from 0 to 2^63", value)
+        return value
+
+    def number(self, value: Any, where: str) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float) \
+                or not math.isfinite(value) or value < 0:
+            raise self.fail(where, "a number of 0 or more", value)
+        return float(value)
+
+    def flag(self, value: Any, where: str) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(where, "true or false", value)
+        return value
+
+    def strings(self, value: Any, where: str, most: int = MAX_LIST) -> list[str]:
+        if not isinstance(value, list):
+            raise self.fail(where, "a list of strings", value)
+        self.count(value, where, most)
+        return [self.text(item, f"{where}[{i}]") for i, item in enumerate(value)]
+
+    def value(self, kind: str, value: Any, where: str) -> Any:
+        """One field of a section item, by its declared type."""
+        if kind == "str":
+            return self.text(value, where)
+        if kind == "str?":  # text a tool may not know (lsblk's model): null reads as ""
+            return "" if value is None else self.text(value, where)
+        if kind == "int":
+            return self.integer(value, where)
+        if kind == "int | None":
+            return None if value is None else self.integer(value, where)
+        if kind == "float":
+            return self.number(value, where)
+        if kind == "bool":
+            return self.flag(value, where)
+        if kind == "list[str]":
+            return self.strings(value, where)
+        if kind == "dict[str, str]":
+            return self.texts(value, where)
+        raise AssertionError(f"no check for {kind}")  # a field added without one
+
     def section(self, data: dict[str, Any], key: str, kind: type) -> list[Any] | None:
         """A list of `kind` (null or absent: not collected)."""
         raw = data.get(key)
@@ -201,21 +376,32 @@ class _Checker:
             return None
         if not isinstance(raw, list):
             raise self.fail(key, "a list or null", raw)
-        known = {f.name for f in fields(kind)}
+        self.count(raw, key, MAX_ITEMS)
+        types = {f.name: OPTIONAL_TEXT.get((kind.__name__, f.name), str(f.type))
+                 for f in fields(kind)}
+        required = REQUIRED.get(kind.__name__, "name")
         out = []
         for i, item in enumerate(raw):
             where = f"{key}[{i}]"
             if not isinstance(item, dict):
                 raise self.fail(where, "an object", item)
-            if "name" not in item:
-                raise UsageError(f"{self.origin}: {where} has no \"name\".")
-            clean: dict[str, Any] = {}
-            for name, value in item.items():
-                if name not in known:
-                    continue
-                if name == "labels":
-                    clean[name] = self.texts(value, f"{where}.labels")
-                else:
-                    clean[name] = self.text(value, f"{where}.{name}")
+            if required not in item:
+                raise UsageError(f"{self.origin}: {where} has no \"{required}\".")
+            clean = {name: self.value(types[name], value, f"{where}.{name}")
+                     for name, value in item.items() if name in types}
             out.append(kind(**clean))
         return out
+
+    def firewall(self, value: Any, where: str) -> dict[str, Any] | None:
+        """{"backend": one of FIREWALL_BACKENDS or null, "active": bool, "rules": [str]}."""
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            raise self.fail(where, "an object or null", value)
+        backend = value.get("backend")
+        if backend is not None and backend not in FIREWALL_BACKENDS:
+            raise self.fail(f"{where}.backend", " or ".join(f'"{b}"' for b in FIREWALL_BACKENDS)
+                            + " or null", backend)
+        return {"backend": backend,
+                "active": self.flag(value.get("active", False), f"{where}.active"),
+                "rules": self.strings(value.get("rules", []), f"{where}.rules", MAX_ITEMS)}
