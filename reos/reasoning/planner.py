@@ -340,6 +340,11 @@ class PlanBuilder:
             if target is not None and not SAFE_NAMES[target.kind].match(target.name):
                 plan.notes.append(f"skipped {target.name!r}: not a valid {target.kind} name")
                 continue
+            if target is not None and target.kind == "process" and not recipe.steps[
+                    0].read_only and target.name in _protected_pids():
+                plan.notes.append(f"left out process {target.name} ({target.state}): "
+                                  f"{_protected_pids()[target.name]}")
+                continue
             previous: str | None = after
             for rs in recipe.steps:
                 if target is None and any(SLOT in a for a in rs.argv):
@@ -429,6 +434,15 @@ def _applies(rs: object, target: Target) -> bool:
     if when_enabled is not None and (target.enabled or "") not in when_enabled:
         return False
     return True
+
+
+def _protected_pids() -> dict[str, str]:
+    """Processes no plan may signal: init, reos itself, and the shell reos runs in."""
+    import os
+
+    return {"1": "PID 1 is init; stopping it stops the machine",
+            str(os.getpid()): "that is reos itself",
+            str(os.getppid()): "that is the shell reos runs in"}
 
 
 def _prior(target: Target) -> dict[str, str | None]:
