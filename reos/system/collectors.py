@@ -1,4 +1,5 @@
-"""Collectors: read containers, services, packages and host facts from the live machine.
+"""Collectors: read containers, services, packages and host facts from the live machine
+(the sections added in `reos.snapshot/2` live in `facts`, registered in SECTIONS here).
 
 Each collector returns its section or raises `Unavailable` with a reason a person can
 read; `collect()` runs them concurrently with a timeout, so one slow or broken source
@@ -199,7 +200,21 @@ def host() -> dict[str, Any]:
     }
 
 
-SECTIONS = {"containers": containers, "services": services, "packages": packages}
+def _fact(name: str) -> Any:
+    """A collector of `facts`, looked up when it runs (facts imports this module)."""
+    def run() -> Any:
+        from reos.system import facts
+
+        return getattr(facts, name)()
+
+    run.__name__ = name
+    return run
+
+
+SECTIONS = {"containers": containers, "services": services, "packages": packages,
+            **{name: _fact(name) for name in (
+                "users", "groups", "processes", "mounts", "block_devices", "interfaces",
+                "listening", "timers", "firewall")}}
 
 
 def collect(timeout: float = COLLECT_TIMEOUT) -> SystemSnapshot:

@@ -1,0 +1,386 @@
+"""Collectors for the sections added in `reos.snapshot/2`: users and groups, processes,
+mounts, block devices, interfaces, listening sockets, timers and the firewall.
+
+Each function returns its section or raises `collectors.Unavailable` with a reason a
+person can read; `collectors.SECTIONS` registers them so `collect()` runs them
+concurrently with its timeout. Read-only: libraries (pwd, grp, psutil) and commands that
+only list, run through `collectors._run` (argv, timeout, no shell); JSON output is read
+as JSON, never parsed by hand.
+Not responsible for the snapshot's shape (`snapshot`) or for what the facts mean to a
+request (`reasoning`).
+"""
+
+from __future__ import annotations
+
+import grp
+import json
+import os
+import pwd
+import shutil
+import threading
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from reos.system.collectors import Unavailable, _run, systemd_running
+from reos.system.snapshot import (
+    BlockDevice,
+    Group,
+    Interface,
+    Listening,
+    Mount,
+    Process,
+    Timer,
+    User,
+)
+
+TOP = 40  # processes kept from each of the CPU and memory rankings
+CPU_INTERVAL = 0.1  # seconds between the two CPU readings
+NO_LOGIN = ("nologin", "false")  # shells (by base name) that refuse an interactive login
+FIRST_PERSON_UID = 1000
+SHADOW = Path("/etc/shadow")
+
+
+# -- users and groups ------------------------------------------------------------------------
+
+
+def _locked_names() -> set[str]:
+    """Users whose password field starts with "!" or "*" (empty when /etc/shadow is
+    not readable, i.e. when not root: `locked` is then false for everyone)."""
+    try:
+        text = SHADOW.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return set()
+    locked = set()
+    for line in text.splitlines():
+        name, _, rest = line.partition(":")
+        if rest.startswith(("!", "*")):
+            locked.add(name)
+    return locked
+
+
+def users() -> list[User]:
+    try:
+        accounts = pwd.getpwall()
+        groups_ = grp.getgrall()
+    except OSError as exc:
+        raise Unavailable(f"cannot read the user database: {exc}") from None
+    by_gid = {g.gr_gid: g.gr_name for g in groups_}
+    member_of: dict[str, list[str]] = {}
+    for g in groups_:
+        for name in g.gr_mem:
+            member_of.setdefault(name, []).append(g.gr_name)
+    locked = _locked_names()
+    out = []
+    for a in accounts:
+        primary = by_gid.get(a.pw_gid, str(a.pw_gid))
+        extra = sorted(set(member_of.get(a.pw_name, [])) - {primary})
+        shell_name = os.path.basename(a.pw_shell)
+        out.append(User(
+            name=a.pw_name, uid=a.pw_uid, gid=a.pw_gid, home=a.pw_dir, shell=a.pw_shell,
+            groups=[primary, *extra], locked=a.pw_name in locked,
+            system=a.pw_uid < FIRST_PERSON_UID or shell_name in NO_LOGIN,
+        ))
+    return out
+
+
+def groups() -> list[Group]:
+    try:
+        found = grp.getgrall()
+    except OSError as exc:
+        raise Unavailable(f"cannot read the group database: {exc}") from None
+    return [Group(name=g.gr_name, gid=g.gr_gid, members=list(g.gr_mem)) for g in found]
+
+
+# -- sockets and processes -------------------------------------------------------------------
+
+_sockets_lock = threading.Lock()
+_sockets_cache: tuple[float, list[Any]] | None = None
+
+
+def _listening_sockets() -> list[Any]:
+    """psutil's listening TCP and bound UDP sockets, shared by `processes` and `listening`
+    (both run in the same collection: one scan of /proc serves the two)."""
+    global _sockets_cache
+    import psutil
+
+    with _sockets_lock:
+        if _sockets_cache and time.monotonic() - _sockets_cache[0] < 1.0:
+            return _sockets_cache[1]
+        try:
+            found = psutil.net_connections(kind="inet")
+        except psutil.AccessDenied:
+            raise Unavailable("the system does not let this user list sockets") from None
+        keep = [c for c in found if c.laddr and (
+            c.status == psutil.CONN_LISTEN
+            or (c.type == _udp() and not c.raddr))]
+        _sockets_cache = (time.monotonic(), keep)
+        return keep
+
+
+def _udp() -> int:
+    import socket
+
+    return socket.SOCK_DGRAM
+
+
+def listening() -> list[Listening]:
+    import psutil
+
+    out = []
+    names: dict[int, str] = {}
+    for c in _listening_sockets():
+        name = ""
+        if c.pid is not None:
+            if c.pid not in names:
+                try:
+                    names[c.pid] = psutil.Process(c.pid).name()
+                except psutil.Error:
+                    names[c.pid] = ""
+            name = names[c.pid]
+        out.append(Listening(proto="udp" if c.type == _udp() else "tcp", address=c.laddr.ip,
+                             port=c.laddr.port, pid=c.pid, process=name))
+    return sorted(set(out), key=lambda s: (s.port, s.proto, s.address, s.pid or 0))
+
+
+def processes() -> list[Process]:
+    """About 100 processes: the top by CPU, the top by resident memory, and every one that
+    owns a listening socket. CPU is measured over CPU_INTERVAL seconds."""
+    import psutil
+
+    procs = []
+    for p in psutil.process_iter():
+        try:
+            p.cpu_percent(None)  # primes the counter
+            procs.append(p)
+        except psutil.Error:
+            continue
+    time.sleep(CPU_INTERVAL)
+    measured = []
+    for p in procs:
+        try:
+            with p.oneshot():
+                measured.append((p, p.cpu_percent(None), p.memory_info().rss))
+        except psutil.Error:
+            continue
+    try:
+        listeners = {c.pid for c in _listening_sockets() if c.pid is not None}
+    except Unavailable:
+        listeners = set()
+    by_cpu = sorted(measured, key=lambda m: m[1], reverse=True)[:TOP]
+    by_memory = sorted(measured, key=lambda m: m[2], reverse=True)[:TOP]
+    chosen = {m[0].pid: m for m in (*by_cpu, *by_memory)}
+    chosen.update({m[0].pid: m for m in measured if m[0].pid in listeners})
+    out = []
+    for p, cpu, rss in chosen.values():
+        try:
+            with p.oneshot():
+                info = p.as_dict(["ppid", "name", "username", "cmdline"])
+        except psutil.Error:
+            continue
+        out.append(Process(
+            pid=p.pid, ppid=info["ppid"] or 0, name=info["name"] or "",
+            user=info["username"] or "", cmdline=" ".join(info["cmdline"] or []),
+            cpu_percent=round(cpu, 1), memory_rss=rss,
+        ))
+    return sorted(out, key=lambda p: p.pid)
+
+
+# -- disks -----------------------------------------------------------------------------------
+
+
+def mounts() -> list[Mount]:
+    import psutil
+
+    out = []
+    for part in psutil.disk_partitions(all=False):
+        try:
+            usage = psutil.disk_usage(part.mountpoint)
+            total, used, free = usage.total, usage.used, usage.free
+        except OSError:  # not ours to read, or gone: known mounted, size unknown
+            total = used = free = 0
+        out.append(Mount(device=part.device, mountpoint=part.mountpoint, fstype=part.fstype,
+                         options=part.opts, total=total, used=used, free=free))
+    return out
+
+
+LSBLK = ["lsblk", "-J", "-b", "-o", "NAME,PATH,TYPE,SIZE,MODEL,RM,FSTYPE,MOUNTPOINTS"]
+
+
+def block_devices() -> list[BlockDevice]:
+    try:
+        text = _run(LSBLK, timeout=3)
+    except Unavailable:
+        if not shutil.which("lsblk"):
+            raise
+        # util-linux before 2.37 has no MOUNTPOINTS column, only MOUNTPOINT
+        text = _run([*LSBLK[:-1], LSBLK[-1].replace("MOUNTPOINTS", "MOUNTPOINT")], timeout=3)
+    try:
+        tree = json.loads(text or "{}").get("blockdevices") or []
+    except (ValueError, AttributeError):
+        raise Unavailable("lsblk printed something that is not its JSON") from None
+    out: list[BlockDevice] = []
+
+    def walk(devices: list[dict[str, Any]]) -> None:
+        for d in devices:
+            points = d.get("mountpoints")
+            if points is None:
+                points = [d.get("mountpoint")]
+            out.append(BlockDevice(
+                name=str(d.get("name") or ""), path=str(d.get("path") or ""),
+                type=str(d.get("type") or ""), size=_int(d.get("size")),
+                model=str(d.get("model") or "").strip(),
+                removable=d.get("rm") in (True, 1, "1", "true"),
+                fstype=str(d.get("fstype") or ""),
+                mountpoints=[str(p) for p in points if p],
+            ))
+            walk(d.get("children") or [])
+
+    walk(tree)
+    return out
+
+
+def _int(value: Any) -> int:
+    try:
+        return max(0, int(value))
+    except (TypeError, ValueError):
+        return 0
+
+
+# -- network ---------------------------------------------------------------------------------
+
+
+def interfaces() -> list[Interface]:
+    try:
+        links = json.loads(_run(["ip", "-j", "addr", "show"], timeout=3) or "[]")
+    except ValueError:
+        raise Unavailable("ip printed something that is not its JSON") from None
+    return [Interface(
+        name=str(link.get("ifname", "")), state=str(link.get("operstate", "")).lower(),
+        mac=str(link.get("address") or ""),
+        addresses=[f"{a['local']}/{a.get('prefixlen', '')}".rstrip("/")
+                   for a in link.get("addr_info") or [] if a.get("local")],
+        mtu=_int(link.get("mtu")),
+    ) for link in links if link.get("ifname")]
+
+
+def timers() -> list[Timer]:
+    if not systemd_running():
+        raise Unavailable("systemd is not running on this machine")
+    try:
+        rows = json.loads(_run(["systemctl", "--no-pager", "list-timers", "--all",
+                                "--output=json"], timeout=3) or "[]")
+    except ValueError:
+        raise Unavailable("systemctl printed something that is not its JSON") from None
+    return [Timer(name=str(r.get("unit", "")), unit=str(r.get("activates") or ""),
+                  next=_when(r.get("next")), last=_when(r.get("last")))
+            for r in rows if r.get("unit")]
+
+
+def _when(usec: Any) -> str:
+    """systemd's microseconds since the epoch as ISO 8601 UTC; "" for never (0 or null)."""
+    if not isinstance(usec, int) or isinstance(usec, bool) or usec <= 0:
+        return ""
+    try:
+        moment = datetime.fromtimestamp(usec / 1_000_000, UTC)
+    except (OverflowError, OSError, ValueError):
+        return ""
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+# -- firewall --------------------------------------------------------------------------------
+
+
+def firewall() -> dict[str, Any]:
+    """Which of ufw, firewalld or nftables guards this machine, whether it is on, and
+    its rules as that tool prints them (one string each)."""
+    root = os.geteuid() == 0
+    if shutil.which("ufw"):
+        if not root:
+            raise Unavailable("ufw is installed but only root can read its status")
+        lines = _run(["ufw", "status"], timeout=3).splitlines()
+        active = any(line.strip().lower() == "status: active" for line in lines)
+        rules = _ufw_rules(lines)
+        if active or not (shutil.which("firewall-cmd") or shutil.which("nft")):
+            return {"backend": "ufw", "active": active, "rules": rules}
+    if shutil.which("firewall-cmd"):
+        try:
+            state = _run(["firewall-cmd", "--state"], timeout=3).strip()
+        except Unavailable:
+            state = "not running"  # exit 252 when the daemon is stopped
+        if state == "running":
+            listed = _run(["firewall-cmd", "--list-all"], timeout=3)
+            return {"backend": "firewalld", "active": True,
+                    "rules": [line.strip() for line in listed.splitlines() if line.strip()]}
+    if shutil.which("nft"):
+        if not root:
+            raise Unavailable("nftables is installed but only root can list its rules")
+        try:
+            ruleset = json.loads(_run(["nft", "-j", "list", "ruleset"], timeout=3) or "{}")
+        except ValueError:
+            raise Unavailable("nft printed something that is not its JSON") from None
+        rules = [_nft_rule(item["rule"]) for item in ruleset.get("nftables", [])
+                 if isinstance(item, dict) and isinstance(item.get("rule"), dict)]
+        return {"backend": "nftables", "active": bool(rules), "rules": rules}
+    return {"backend": None, "active": False, "rules": []}
+
+
+def _ufw_rules(lines: list[str]) -> list[str]:
+    """The rule rows of `ufw status` (after its "--" ruler), whitespace collapsed."""
+    if not any(line.startswith("--") for line in lines):
+        return []
+    start = next(i for i, line in enumerate(lines) if line.startswith("--")) + 1
+    return [" ".join(line.split()) for line in lines[start:] if line.strip()]
+
+
+def _nft_rule(rule: dict[str, Any]) -> str:
+    """One nftables rule as `family table chain: expression…`, close to `nft list` text."""
+    words = [_nft_expr(e) for e in rule.get("expr") or [] if isinstance(e, dict)]
+    where = f"{rule.get('family', '')} {rule.get('table', '')} {rule.get('chain', '')}"
+    text = f"{where}: {' '.join(w for w in words if w)}"
+    return text if not rule.get("comment") else f"{text} comment \"{rule['comment']}\""
+
+
+def _nft_value(value: Any) -> str:
+    if isinstance(value, dict):
+        if "payload" in value:
+            p = value["payload"]
+            return f"{p.get('protocol', '')} {p.get('field', '')}".strip()
+        if "meta" in value:
+            return str(value["meta"].get("key", ""))
+        if "prefix" in value:
+            return f"{_nft_value(value['prefix'].get('addr'))}/{value['prefix'].get('len')}"
+        if "set" in value:
+            return "{ " + ", ".join(_nft_value(v) for v in value["set"]) + " }"
+        if "range" in value:
+            return "-".join(_nft_value(v) for v in value["range"])
+        if "ct" in value:
+            return f"ct {value['ct'].get('key', '')}"
+        return json.dumps(value, separators=(",", ":"))
+    if isinstance(value, list):
+        return ",".join(_nft_value(v) for v in value)
+    return str(value)
+
+
+def _nft_expr(expr: dict[str, Any]) -> str:
+    if len(expr) != 1:
+        return json.dumps(expr, separators=(",", ":"))
+    kind, body = next(iter(expr.items()))
+    if kind == "match" and isinstance(body, dict):
+        op = body.get("op", "==")
+        left, right = _nft_value(body.get("left")), _nft_value(body.get("right"))
+        return f"{left} {right}" if op in ("==", "in") else f"{left} {op} {right}"
+    if kind in ("accept", "drop", "return", "continue"):
+        return kind
+    if kind in ("jump", "goto") and isinstance(body, dict):
+        return f"{kind} {body.get('target', '')}"
+    if kind == "counter":
+        return "counter"
+    if kind == "reject":
+        return "reject"
+    if kind == "xt" and isinstance(body, dict):
+        return f"xt {body.get('type', '')} {body.get('name', '')}".strip()
+    if kind in ("masquerade", "log", "limit", "snat", "dnat", "redirect"):
+        return kind if not body else f"{kind} {_nft_value(body)}"
+    return json.dumps(expr, separators=(",", ":"))
