@@ -21,12 +21,21 @@ def run(*, as_json: bool = False) -> int:
     host = snap.host
     say(f"{host.get('hostname', '?')}: {host.get('distro_id', '?')} "
         f"{host.get('distro_version', '')}, kernel {host.get('kernel', '?')}")
-    for name, items in (("containers", snap.containers), ("services", snap.services),
-                        ("packages", snap.packages)):
+    for name in ("containers", "services", "packages", "users", "groups", "processes",
+                 "mounts", "block_devices", "interfaces", "listening", "timers"):
+        items = getattr(snap, name)
+        label = name.replace("_", " ")
         if items is None:
-            say(f"  {name}: unknown ({snap.unavailable.get(name, 'not collected')})")
+            say(f"  {label}: unknown ({snap.unavailable.get(name, 'not collected')})")
         else:
-            say(f"  {name}: {len(items)}")
+            say(f"  {label}: {len(items)}")
+    wall = snap.firewall
+    if wall is None:
+        say(f"  firewall: unknown ({snap.unavailable.get('firewall', 'not collected')})")
+    else:
+        say(f"  firewall: {wall.get('backend') or 'none found'}"
+            f"{', active' if wall.get('active') else ', inactive'}, "
+            f"{len(wall.get('rules') or [])} rules")
     for c in snap.containers or []:
         say(f"    {clean(c.name):<30} {clean(c.state):<10} {clean(c.image)}")
     return EXIT_OK
