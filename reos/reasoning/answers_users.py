@@ -1,0 +1,174 @@
+"""Answers about accounts and groups, in words: who has sudo, which groups an account is
+in, an account's details, the groups there are and who is in one.
+
+Each renderer reads the output of `getent group`, `getent passwd` or `id` (the steps of
+the recipes in templates/users.toml), says what matters first and cites the line it
+rests on where that helps. Every name is cleaned before it is shown. Pure text work:
+nothing here runs a command.
+
+Not responsible for choosing the commands (recipes do).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from reos.model import StepResult
+from reos.reasoning.conversation import Voice, count, join_names
+from reos.text import clean
+
+SHOWN = 25  # names listed before "and N more"
+ADMIN_GROUPS = ("sudo", "wheel", "admin")  # membership gives sudo on Debian, Fedora, Arch…
+_ID_PART = re.compile(r"(\d+)\(([^)]*)\)")
+
+
+def _names(names: list[str], brief: bool) -> str:
+    shown = names[: 8 if brief else SHOWN]
+    more = f" and {len(names) - len(shown)} more" if len(names) > len(shown) else ""
+    return join_names([clean(n) for n in shown]) + more
+
+
+def _groups_of(text: str) -> dict[str, tuple[int, list[str], str]]:
+    """`getent group` output: name -> (gid, members, the line)."""
+    out: dict[str, tuple[int, list[str], str]] = {}
+    for line in text.splitlines():
+        fields = line.split(":")
+        if len(fields) >= 4 and fields[2].isdigit():
+            members = [m for m in fields[3].split(",") if m]
+            out[fields[0]] = (int(fields[2]), members, line)
+    return out
+
+
+def _accounts_of(text: str) -> list[list[str]]:
+    """`getent passwd` output: the fields of each well-formed line."""
+    return [f for f in (line.split(":") for line in text.splitlines())
+            if len(f) >= 7 and f[2].isdigit() and f[3].isdigit()]
+
+
+def _output(results: list[StepResult], n: int) -> str:
+    return results[n].stdout if len(results) > n and results[n].ok else ""
+
+
+def sudoers(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    """`getent group`: the members of sudo, wheel and admin (and root, always)."""
+    groups = _groups_of(_output(results, 0))
+    if not groups:
+        return "I couldn't read the groups, so I can't say who has sudo."
+    found = [(g, groups[g]) for g in ADMIN_GROUPS if g in groups]
+    if not found:
+        return ("There's no sudo, wheel or admin group here, so only root can act as "
+                "administrator (unless /etc/sudoers names someone).")
+    people = sorted({m for _, (_gid, members, _line) in found for m in members})
+    where = join_names([g for g, _ in found])
+    if not people:
+        text = f"Nobody is in the {where} group, so only root has administrator rights."
+    else:
+        text = (f"{count(len(people), 'account')} can use sudo: "
+                f"{_names(people, voice.brief)} (members of {where}); root always can.")
+    if not voice.brief:
+        text += "\n" + "\n".join(f"  {clean(line)}" for _, (_g, _m, line) in found)
+        text += "\n(Rules in /etc/sudoers may give rights to others too.)"
+    return text
+
+
+def _id_line(text: str) -> tuple[str, str, list[str]] | None:
+    """`id NAME`: (user, primary group, every group) or None."""
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    parts = {}
+    for chunk in line.split():
+        key, _, value = chunk.partition("=")
+        parts[key] = value
+    if "uid" not in parts or "gid" not in parts:
+        return None
+    user = next((n for _, n in _ID_PART.findall(parts["uid"])), "")
+    primary = next((n for _, n in _ID_PART.findall(parts["gid"])), "")
+    every = [n for _, n in _ID_PART.findall(parts.get("groups", ""))]
+    return user, primary, every
+
+
+def user_groups(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+    """`id NAME`: the account's groups, primary group first."""
+    texts = []
+    for result in results:
+        parsed = _id_line(result.stdout) if result.ok else None
+        if parsed is None:
+            texts.append("I couldn't read that account's groups"
+                         + (f": {clean(result.stderr.strip())}" if result.stderr.strip()
+                            else "."))
+            continue
+        user, primary, every = parsed
+        others = [g for g in every if g != primary]
+        admin = [g for g in others if g in ADMIN_GROUPS]
+        text = f"{clean(user)} is in {count(len(every) or 1, 'group')}: {clean(primary)} " \
+               "(primary)"
+        text += f", {_names(others, voice.brief)}." if others else ", and no others."
+        if admin and not voice.brief:
+            text += f" Being in {join_names(admin)} lets {clean(user)} use sudo."
+        texts.append(text)
+    return "\n".join(texts)
+
+
+def user_info(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    """`getent passwd NAME` then `id NAME`: uid, home, shell and groups."""
+    accounts = _accounts_of(_output(results, 0))
+    if not accounts:
+        return "I couldn't find that account."
+    name, _pw, uid, gid, gecos, home, shell = accounts[0][:7]
+    login = not shell.endswith(("nologin", "false"))
+    text = (f"{clean(name)} (uid {uid}"
+            + (f", {clean(gecos.split(',')[0])}" if gecos.split(",")[0] else "")
+            + f"): home {clean(home)}, shell {clean(shell)}"
+            + ("" if login else " (it cannot log in)") + ".")
+    parsed = _id_line(_output(results, 1))
+    if parsed is not None:
+        _user, primary, every = parsed
+        others = [g for g in every if g != primary]
+        text += f" Groups: {clean(primary)} (primary)" + (
+            f", {_names(others, voice.brief)}." if others else ".")
+    if not voice.brief:
+        text += f"\n  {clean(':'.join(accounts[0]))}"
+    return text
+
+
+def group_list(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+    """`getent group`: groups people made (gid 1000 and up) first, then system groups."""
+    groups = _groups_of(_output(results, 0))
+    if not groups:
+        return "I couldn't read any groups."
+    mine = [g for g, (gid, _m, _l) in groups.items() if 1000 <= gid < 65534]
+    system = [g for g in groups if g not in mine]
+    with_members = [f"{g} ({', '.join(groups[g][1])})" for g in groups if groups[g][1]]
+    text = (f"{count(len(groups), 'group')}: {count(len(mine), 'group')} made for people "
+            f"({_names(mine, voice.brief)}) and {len(system)} system groups.")
+    if with_members and not voice.brief:
+        text += " Groups with members: " + _names(with_members, False) + "."
+    return text
+
+
+def group_members(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    """`getent group NAME` then `getent passwd`: listed members and the accounts whose
+    primary group it is."""
+    groups = _groups_of(_output(results, 0))
+    if not groups:
+        return "I couldn't find that group."
+    name, (gid, members, line) = next(iter(groups.items()))
+    primary = [f[0] for f in _accounts_of(_output(results, 1)) if int(f[3]) == gid
+               and f[0] not in members]
+    everyone = members + primary
+    if not everyone:
+        text = f"Nobody is in the group {clean(name)}."
+    else:
+        text = f"{count(len(everyone), 'account')} in {clean(name)}: " \
+               f"{_names(everyone, voice.brief)}"
+        text += f" ({join_names([clean(p) for p in primary])} by primary group)." \
+            if primary else "."
+    if not voice.brief:
+        text += f"\n  {clean(line)}"
+    return text
+
+
+ANSWERS: dict[str, Callable[[list[StepResult], dict[str, str], Voice], str]] = {
+    "sudoers": sudoers, "user_groups": user_groups, "user_info": user_info,
+    "group_list": group_list, "group_members": group_members,
+}

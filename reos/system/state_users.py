@@ -1,0 +1,176 @@
+"""The live state of a local account or group, and the command that puts it back.
+
+`current` reads an account (`pwd`, `grp`, and the lock and expiry fields of /etc/shadow,
+never the password itself) or a group right before a step changes it; the journal keeps
+that as the step's prior state. `restore` turns a prior state into the one argv that
+brings back what the action changed: the account's supplementary groups, lock, shell or
+expiry, the account itself (recreated with its uid, primary group, groups, shell and
+home; not its password) or the group. `problem` says what is wrong with the state a step
+left. No shell: argv lists only.
+
+Not responsible for running anything (the executor does) or for choosing the steps
+(recipes in templates/users.toml do).
+"""
+
+from __future__ import annotations
+
+import grp
+import pwd
+from typing import Any
+
+SHADOW = "/etc/shadow"
+
+
+def _shadow(name: str) -> dict[str, Any]:
+    """The lock and expiry of an account from /etc/shadow ({} when it cannot be read).
+    The password hash is looked at for its lock mark only and never kept."""
+    try:
+        with open(SHADOW, encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                fields = line.rstrip("\n").split(":")
+                if len(fields) >= 8 and fields[0] == name:
+                    return {"locked": fields[1].startswith("!"), "expiry": fields[7]}
+    except OSError:
+        pass
+    return {}
+
+
+def _supplementary(name: str, primary_gid: int) -> list[str]:
+    return sorted(g.gr_name for g in grp.getgrall()
+                  if name in g.gr_mem and g.gr_gid != primary_gid)
+
+
+def _user(name: str) -> dict[str, Any]:
+    try:
+        entry = pwd.getpwnam(name)
+    except KeyError:
+        return {"state": "absent"}
+    try:
+        primary = grp.getgrgid(entry.pw_gid)
+        group_name, group_members = primary.gr_name, list(primary.gr_mem)
+    except KeyError:
+        group_name, group_members = "", []
+    # userdel removes a private group (named as the account, no other member, nobody
+    # else's primary group): undo has to create it again rather than name it
+    private = group_name == name and not [m for m in group_members if m != name] and not [
+        u for u in pwd.getpwall() if u.pw_gid == entry.pw_gid and u.pw_name != name]
+    state: dict[str, Any] = {
+        "state": "active", "uid": entry.pw_uid, "gid": entry.pw_gid,
+        "group": group_name, "private_group": private,
+        "groups": _supplementary(name, entry.pw_gid), "shell": entry.pw_shell,
+        "home": entry.pw_dir, "gecos": entry.pw_gecos,
+    }
+    shadow = _shadow(name)
+    if shadow:
+        state["state"] = "locked" if shadow["locked"] else "active"
+        state["expiry"] = shadow["expiry"]
+    else:
+        state["state"] = "unknown"  # not root: the lock cannot be read
+        state["reason"] = f"cannot read {SHADOW}"
+        state["account"] = "present"
+    return state
+
+
+def _group(name: str) -> dict[str, Any]:
+    try:
+        entry = grp.getgrnam(name)
+    except KeyError:
+        return {"state": "absent"}
+    return {"state": "present", "gid": entry.gr_gid, "members": sorted(entry.gr_mem)}
+
+
+def current(kind: str, name: str) -> dict[str, Any] | None:
+    """The state to record before a step changes the account or group `name`."""
+    if kind == "user":
+        return _user(name)
+    if kind == "group":
+        return _group(name)
+    return None
+
+
+def _exists(prior: dict[str, Any]) -> bool:
+    return prior.get("state") in ("active", "locked") or prior.get("account") == "present"
+
+
+def restore(kind: str, name: str, prior: dict[str, Any] | None,
+            action: str | None) -> list[str] | None:
+    """The argv that returns `name` to `prior` after `action`, or None when none can (or
+    the prior state does not say enough: at plan time only the snapshot's state is known)."""
+    if not prior:
+        return None
+    state = prior.get("state")
+    if kind == "group":
+        if action == "create" and state == "absent":
+            return ["groupdel", name]
+        return None
+    if kind != "user":
+        return None
+    if action == "create":
+        return ["userdel", "-r", name] if state == "absent" else None
+    if action in ("lock", "unlock"):
+        if state == "locked":
+            return ["usermod", "-L", name]
+        if state == "active":
+            return ["usermod", "-U", name]
+        return None
+    if action in ("add_to_group", "remove_from_group"):
+        groups = prior.get("groups")
+        if not isinstance(groups, list) or not _exists(prior):
+            return None
+        return ["usermod", "-G", ",".join(str(g) for g in groups), name]
+    if action == "set_shell":
+        shell = prior.get("shell")
+        return ["usermod", "-s", shell, name] if isinstance(shell, str) and shell else None
+    if action == "set_expiry":
+        expiry = prior.get("expiry")
+        if not isinstance(expiry, str) or not _exists(prior):
+            return None
+        # the shadow field is days since 1970 (chage -E takes that too); empty: never
+        return ["chage", "-E", expiry if expiry.isdigit() else "-1", name]
+    if action == "delete":
+        return _recreate(name, prior)
+    return None
+
+
+def _recreate(name: str, prior: dict[str, Any]) -> list[str] | None:
+    """useradd with the recorded uid, primary group, groups, shell and home (not -m: the
+    home directory was kept)."""
+    uid, gid, home, shell = (prior.get(k) for k in ("uid", "gid", "home", "shell"))
+    if not _exists(prior) or not isinstance(uid, int) or not isinstance(gid, int):
+        return None
+    argv = ["useradd", "-M", "-u", str(uid)]
+    if prior.get("private_group"):
+        argv.append("-U")  # the private group went with the account; same gid when free
+    else:
+        argv += ["-g", str(gid)]
+    groups = prior.get("groups")
+    if isinstance(groups, list) and groups:
+        argv += ["-G", ",".join(str(g) for g in groups)]
+    if isinstance(shell, str) and shell:
+        argv += ["-s", shell]
+    if isinstance(home, str) and home:
+        argv += ["-d", home]
+    gecos = prior.get("gecos")
+    if isinstance(gecos, str) and gecos:
+        argv += ["-c", gecos]
+    return [*argv, name]
+
+
+def problem(kind: str, action: str | None, state: dict[str, Any]) -> str | None:
+    """What is wrong with the state a step left, or None when it is what was meant."""
+    now = state.get("state")
+    if kind == "group":
+        if action == "create" and now != "present":
+            return "was not created"
+        return None
+    if kind != "user":
+        return None
+    if action == "create" and now == "absent":
+        return "was not created"
+    if action in ("delete", "delete_with_home") and now != "absent":
+        return "still exists"
+    if action == "lock" and now == "active":
+        return "is still unlocked"
+    if action == "unlock" and now == "locked":
+        return "is still locked"
+    return None
