@@ -195,6 +195,8 @@ def mounts() -> list[Mount]:
 
     out = []
     for part in psutil.disk_partitions(all=False):
+        if not os.path.isdir(part.mountpoint):
+            continue  # a file bind-mounted over another (a container's /etc/hosts)
         try:
             usage = psutil.disk_usage(part.mountpoint)
             total, used, free = usage.total, usage.used, usage.free
