@@ -1,0 +1,385 @@
+"""Answers about the machine's settings, its schedule and its kernel's journal, in words.
+
+Renderers for the read-only recipes of templates/settings.toml: the hostname (`hostname`
+or `hostnamectl --json=short`), the time zone (`timedatectl show`), the processor
+(`lscpu -J`), systemd timers (`systemctl list-timers --output=json`), cron jobs
+(/etc/crontab, the cron directories, `crontab -l`), the kernel's messages and warnings
+(`journalctl`), the journal's size (`journalctl --disk-usage`) and a bounded follow of the
+journal (`timeout 30 journalctl -f`). Each says what matters first and cites the output
+lines it rests on; everything shown is cleaned of control characters.
+
+Not responsible for running commands or choosing them (recipes do).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from reos.model import StepResult
+from reos.reasoning.conversation import Voice, join_names
+from reos.text import clean
+
+Answer = Callable[[list[StepResult], dict[str, str], Voice], str]
+
+# answers whose steps may end non-zero as part of the answer: `crontab -l` without a
+# crontab exits 1, `timeout` ends a follow with 124
+TOLERANT = {"cron", "follow"}
+TIMED_OUT = 124  # `timeout`'s exit code when the time ran out
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _out(results: list[StepResult], n: int = 0) -> str:
+    return clean(results[n].stdout) if len(results) > n else ""
+
+
+def _reason(result: StepResult) -> str:
+    lines = [line for line in clean(result.stderr).splitlines() if line.strip()]
+    return lines[-1].strip() if lines else f"exit code {result.exit_code}"
+
+
+# -- hostname, time zone, processor ---------------------------------------------------------
+
+def hostname(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    text = _out(results).strip()
+    info: dict[str, Any] = {}
+    if text.startswith("{"):
+        try:
+            loaded = json.loads(text)
+        except json.JSONDecodeError:
+            loaded = {}
+        info = loaded if isinstance(loaded, dict) else {}
+    name = str(info.get("Hostname") or (text.split()[0] if text and not info else ""))
+    if not name:
+        return "I couldn't read the hostname."
+    said = f"This machine is called {name}."
+    static = str(info.get("StaticHostname") or "")
+    if static and static != name:
+        said += f" Its saved (static) hostname is {static}, used after a reboot."
+    pretty = str(info.get("PrettyHostname") or "")
+    if pretty and not voice.brief:
+        said += f" Its pretty name is \u201c{pretty}\u201d."
+    return said
+
+
+def _props(text: str) -> dict[str, str]:
+    return dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
+
+
+def timezone(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    p = _props(_out(results))
+    zone = p.get("Timezone", "")
+    if not zone:
+        return "I couldn't read the time zone."
+    said = f"The time zone is {zone}"
+    if p.get("TimeUSec"):
+        said += f"; the clock reads {p['TimeUSec']}"
+    said += "."
+    if voice.brief:
+        return said
+    ntp, synced = p.get("NTP"), p.get("NTPSynchronized")
+    if synced == "yes":
+        said += " The clock is synchronised over the network (NTP)."
+    elif ntp == "yes":
+        said += " Network time (NTP) is on but the clock is not synchronised yet."
+    elif ntp == "no":
+        said += " Network time (NTP) is off, so nothing keeps the clock right."
+    if p.get("LocalRTC") == "yes":
+        said += " The hardware clock keeps local time, not UTC."
+    return said
+
+
+def _lscpu_fields(items: list[Any], out: dict[str, str]) -> None:
+    """lscpu -J's fields, flattened (newer util-linux nests them under "children")."""
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        field = str(item.get("field", "")).strip().rstrip(":")
+        data = item.get("data")
+        if field and data is not None and field not in out:
+            out[field] = str(data).strip()
+        _lscpu_fields(item.get("children") or [], out)
+
+
+def cpu_facts(text: str) -> dict[str, str]:
+    """lscpu -J as field name (without its colon) -> value."""
+    try:
+        data = json.loads(text or "{}")
+    except json.JSONDecodeError:
+        return {}
+    out: dict[str, str] = {}
+    if isinstance(data, dict):
+        _lscpu_fields(data.get("lscpu") or [], out)
+    return out
+
+
+def _number(text: str | None) -> int | None:
+    return int(text) if text and text.isdigit() else None
+
+
+def cpu(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    facts = cpu_facts(_out(results))
+    if not facts:
+        return "I couldn't read the processor's details."
+    model = facts.get("Model name") or facts.get("Vendor ID") or "an unnamed processor"
+    arch = facts.get("Architecture")
+    cpus = _number(facts.get("CPU(s)"))
+    sockets = _number(facts.get("Socket(s)"))
+    cores = _number(facts.get("Core(s) per socket")) or _number(facts.get("Core(s) per cluster"))
+    threads = _number(facts.get("Thread(s) per core"))
+    said = f"The processor is {model}" + (f" ({arch})" if arch else "")
+    if cpus is not None:
+        said += f", with {_plural(cpus, 'logical CPU')}"
+    said += "."
+    if sockets and cores and threads:
+        physical = sockets * cores
+        said += (f" That is {_plural(sockets, 'socket')} \u00d7 {_plural(cores, 'core')}"
+                 f" \u00d7 {_plural(threads, 'thread')} per core"
+                 f" ({_plural(physical, 'physical core')}).")
+    if voice.brief:
+        return said
+    extra = []
+    if facts.get("CPU max MHz"):
+        extra.append(f"up to {float(facts['CPU max MHz']):.0f} MHz"
+                     if re.fullmatch(r"[\d.]+", facts["CPU max MHz"]) else
+                     f"max {facts['CPU max MHz']} MHz")
+    if facts.get("Hypervisor vendor"):
+        extra.append(f"virtualised by {facts['Hypervisor vendor']}")
+    if facts.get("L3 cache"):
+        extra.append(f"L3 cache {facts['L3 cache']}")
+    if extra:
+        said += " " + "; ".join(extra)[0].upper() + "; ".join(extra)[1:] + "."
+    return said
+
+
+# -- what runs on a schedule ------------------------------------------------------------------
+
+def _when(usec: Any) -> datetime | None:
+    if not isinstance(usec, int) or usec <= 0:
+        return None
+    try:
+        return datetime.fromtimestamp(usec / 1_000_000)
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+def _relative(moment: datetime, now: float) -> str:
+    seconds = moment.timestamp() - now
+    ahead = seconds >= 0
+    seconds = abs(seconds)
+    if seconds < 60:
+        amount = "less than a minute"
+    elif seconds < 3600:
+        amount = _plural(round(seconds / 60), "minute")
+    elif seconds < 172800:
+        amount = _plural(round(seconds / 3600), "hour")
+    else:
+        amount = _plural(round(seconds / 86400), "day")
+    return f"in {amount}" if ahead else f"{amount} ago"
+
+
+def timer_rows(text: str) -> list[dict[str, Any]]:
+    """`systemctl list-timers --output=json` rows with a unit name, soonest first
+    (timers that will not run again last)."""
+    try:
+        rows = json.loads(text or "[]")
+    except json.JSONDecodeError:
+        return []
+    rows = [r for r in rows if isinstance(r, dict) and isinstance(r.get("unit"), str)]
+    return sorted(rows, key=lambda r: (not _when(r.get("next")),
+                                       r.get("next") if isinstance(r.get("next"), int) else 0))
+
+
+def timers(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    text = _out(results)
+    rows = timer_rows(text)
+    if not rows:
+        try:
+            known_empty = json.loads(text or "x") == []
+        except json.JSONDecodeError:
+            known_empty = False
+        if known_empty:
+            return "There are no systemd timers on this machine."
+        lines = [line for line in text.splitlines() if line.strip()]
+        if lines:  # a systemd too old for JSON: its own table, as it printed it
+            return "The systemd timers:\n" + "\n".join(f"  {line}" for line in lines[:30])
+        return "I couldn't read the systemd timers."
+    now = time.time()
+    shown = rows[: 5 if voice.brief else 25]
+    lines = []
+    for row in shown:
+        unit = clean(row["unit"])
+        activates = clean(str(row.get("activates") or ""))
+        nxt, last = _when(row.get("next")), _when(row.get("last"))
+        line = f"  {unit}"
+        if activates and not voice.brief:
+            line += f" (runs {activates})"
+        line += (f": next {nxt:%a %Y-%m-%d %H:%M} ({_relative(nxt, now)})" if nxt
+                 else ": not scheduled to run again")
+        if not voice.brief:
+            line += (f", last {last:%a %Y-%m-%d %H:%M}" if last else ", never run yet")
+        lines.append(line)
+    more = len(rows) - len(shown)
+    head = f"{_plural(len(rows), 'systemd timer')}"
+    first = shown[0]
+    if _when(first.get("next")):
+        head += f"; the next to run is {clean(first['unit'])}"
+    return (head + ":\n" + "\n".join(lines)
+            + (f"\n  \u2026 and {more} more" if more > 0 else ""))
+
+
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\s*=")
+
+
+def _jobs(text: str) -> list[str]:
+    """The job lines of a crontab: no comments, blank lines or variable settings."""
+    return [line.strip() for line in text.splitlines()
+            if line.strip() and not line.lstrip().startswith("#")
+            and not _ASSIGNMENT.match(line.strip())]
+
+
+def _cron_dirs(text: str) -> dict[str, list[str]]:
+    """`ls -1 DIR…` output as directory -> files (the placeholder files left out)."""
+    found: dict[str, list[str]] = {}
+    current = ""
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        if line.endswith(":") and line.startswith("/"):
+            current = line[:-1]
+            found.setdefault(current, [])
+        elif current and not line.startswith(".placeholder"):
+            found[current].append(line)
+    return found
+
+
+def cron(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    system = _jobs(_out(results, 0)) if results and results[0].ok else []
+    dirs = _cron_dirs(_out(results, 1))
+    own: list[str] = []
+    own_said = ""
+    if len(results) > 2:
+        mine = results[2]
+        if mine.ok:
+            own = _jobs(clean(mine.stdout))
+        elif "no crontab" in mine.stderr.lower():
+            own_said = "You have no crontab of your own."
+        else:
+            own_said = f"I couldn't read your own crontab ({_reason(mine)})."
+    limit = 5 if voice.brief else 15
+    parts = []
+    if own:
+        parts.append(f"Your crontab has {_plural(len(own), 'job')}:\n"
+                     + "\n".join(f"  {j}" for j in own[:limit]))
+    elif own_said:
+        parts.append(own_said)
+    if system:
+        parts.append(f"/etc/crontab has {_plural(len(system), 'job')}:\n"
+                     + "\n".join(f"  {j}" for j in system[:limit]))
+    filled = {d: files for d, files in dirs.items() if files}
+    if filled:
+        listed = [f"  {d}: {join_names([clean(f) for f in files[:limit]])}"
+                  + (f" and {len(files) - limit} more" if len(files) > limit else "")
+                  for d, files in filled.items()]
+        parts.append("Jobs in the cron directories:\n" + "\n".join(listed))
+    if not own and not system and not filled:
+        return (own_said + " " if own_said else "") + "I found no cron jobs on this machine."
+    return "\n".join(parts)
+
+
+# -- the journal ------------------------------------------------------------------------------
+
+_ALARMING = re.compile(r"error|fail|fatal|panic|oops|bug:|segfault|out of memory|"
+                       r"oom-kill|killed process|call trace|i/o error|hung task|denied",
+                       re.I)
+
+
+def _entries(results: list[StepResult]) -> list[str]:
+    return [line for r in results for line in clean(r.stdout).splitlines()
+            if line.strip() and not line.startswith("-- ")]
+
+
+def _when_said(params: dict[str, str]) -> str:
+    since = params.get("since", "")
+    if since == "yesterday":
+        return " yesterday"
+    if since == "today":
+        return " today"
+    if since and since != "boot":
+        return f" in the last {since}"
+    return " since boot"
+
+
+def kernel_log(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+    lines = _entries(results)
+    when = _when_said(params)
+    if not lines:
+        return f"The kernel logged nothing{when}."
+    alarming = [line for line in lines if _ALARMING.search(line)]
+    shown = lines[-(10 if voice.brief else 30):]
+    said = f"The kernel logged {_plural(len(lines), 'line')}{when}"
+    if alarming:
+        said += (f"; {_plural(len(alarming), 'line')} look like trouble (errors, failures, "
+                 "oopses, the OOM killer):\n" + "\n".join(
+                     f"  {a}" for a in alarming[-(3 if voice.brief else 8):])
+                 + "\nThe latest lines:")
+    else:
+        said += ", none of them errors. The latest:"
+    return said + "\n" + "\n".join(f"  {s}" for s in shown)
+
+
+def warnings(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+    lines = _entries(results)
+    when = _when_said(params)
+    if not lines:
+        return f"No warnings or worse in the journal{when}."
+    errors = [line for line in lines if _ALARMING.search(line)]
+    shown = lines[-(10 if voice.brief else 30):]
+    said = f"{_plural(len(lines), 'journal line')} at warning level or worse{when}"
+    if errors:
+        said += f" ({_plural(len(errors), 'line')} mentioning errors or failures)"
+    return said + ". The latest:\n" + "\n".join(f"  {s}" for s in shown)
+
+
+_USAGE = re.compile(r"take up ([\d.]+\s*[KMGTPE]?i?B?)", re.I)
+
+
+def journal_size(results: list[StepResult], _params: dict[str, str], _voice: Voice) -> str:
+    text = (_out(results) + "\n" + (clean(results[0].stderr) if results else "")).strip()
+    found = _USAGE.search(text)
+    if found:
+        return (f"The journal takes up {found.group(1)} on disk (archived and active files, "
+                f"as journalctl reports: \u201c{text.splitlines()[0].strip()}\u201d). "
+                "Say \u201ctrim the journal\u201d to delete entries older than two weeks.")
+    if "no journal files" in text.lower():
+        return "There are no journal files on this machine."
+    return "I couldn't read how big the journal is" + (f" ({text})." if text else ".")
+
+
+def follow(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    if not results:
+        return "I couldn't follow the journal."
+    result = results[0]
+    if not result.ok and result.exit_code != TIMED_OUT and not result.stdout.strip():
+        return f"I couldn't follow the journal ({_reason(result)})."
+    lines = _entries(results)
+    if not lines:
+        return "Nothing was written to the journal while I watched (30 seconds)."
+    shown = lines[-(15 if voice.brief else 60):]
+    return (f"I watched the journal for 30 seconds ({_plural(len(lines), 'line')}, "
+            "the 20 before I started included):\n" + "\n".join(f"  {s}" for s in shown))
+
+
+ANSWERS: dict[str, Answer] = {
+    "hostname": hostname, "timezone": timezone, "cpu": cpu, "timers": timers,
+    "cron": cron, "kernel_log": kernel_log, "warnings": warnings,
+    "journal_size": journal_size, "follow": follow,
+}
