@@ -103,6 +103,11 @@ def user_groups(results: list[StepResult], params: dict[str, str], voice: Voice)
         text = f"{clean(user)} is in {count(len(every) or 1, 'group')}: {clean(primary)} " \
                "(primary)"
         text += f", {_names(others, voice.brief)}." if others else ", and no others."
+        asked = params.get("group")
+        if asked:  # "is bob in the docker group": the answer to that first
+            inside = asked in every
+            text = (f"{'Yes' if inside else 'No'}, {clean(user)} is "
+                    f"{'' if inside else 'not '}in {clean(asked)}. ") + text
         if admin and not voice.brief:
             text += f" Being in {join_names(admin)} lets {clean(user)} use sudo."
         texts.append(text)
