@@ -1,0 +1,271 @@
+"""Processes: the catalogue's process operations planned against the homelab snapshot, the
+answers read from real `ps`/`ss` output compared with psutil, the live state module, and
+a real process of this test ended by `reos plan --yes`.
+
+Only ever a process this test started is signalled, and only by its pid.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+import time
+import uuid
+from pathlib import Path
+
+import psutil
+import pytest
+
+from reos.model import Kind, RiskLevel, StepResult
+from reos.reasoning.answers import ANSWERS
+from reos.reasoning.answers_processes import rows
+from reos.reasoning.conversation import Voice
+from reos.system import state_processes
+from reos.system.snapshot import SCHEMA, SystemSnapshot
+from tests.conftest import reos
+
+FIXTURE = Path(__file__).parent / "fixtures" / "homelab.json"
+
+
+def _homelab() -> dict:
+    data = json.loads(FIXTURE.read_text())
+    data["schema"] = SCHEMA  # the fixture carries the /2 sections
+    return data
+
+
+@pytest.fixture(scope="module")
+def engine():
+    from reos.engine import ReasoningEngine
+    from reos.settings import Settings
+
+    return ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(_homelab()))
+
+
+@pytest.fixture()
+def sleeper():
+    """A `sleep` of this test with an argv no other process has; killed at the end."""
+    mark = str(300 + uuid.uuid4().int % 1000)
+    proc = subprocess.Popen(["sleep", f"{mark}.{os.getpid()}"], stdin=subprocess.DEVNULL)
+    yield proc
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait(timeout=10)
+
+
+def _argvs(plan) -> list[list[str]]:
+    return [s.argv[2:] if s.argv[:2] == ["sudo", "-n"] else s.argv for s in plan.steps]
+
+
+# --- planning against the homelab snapshot ---------------------------------------------
+
+
+def test_kill_by_program_name_lists_every_pid_high_risk_and_irreversible(engine) -> None:
+    plan = engine.plan("kill nginx")
+    assert plan.kind == Kind.ACTION
+    assert sorted(_argvs(plan)) == [["kill", "-9", p] for p in ("1021", "1022", "1023")]
+    for step in plan.steps:
+        assert step.risk >= RiskLevel.HIGH and not step.reversible and step.rollback is None
+    assert "can't be undone" in plan.message or "cannot be undone" in plan.message
+
+
+@pytest.mark.parametrize(("said", "argv"), [
+    ("kill 4242", ["kill", "-9", "4242"]),
+    ("force quit the node process", ["kill", "-9", "3300"]),
+    ("terminate java", ["kill", "4242"]),
+    ("send a sigterm to redis-server", ["kill", "1150"]),
+    ("ask 3300 to exit", ["kill", "3300"]),
+])
+def test_end_one_process_by_pid_or_name(engine, said: str, argv: list[str]) -> None:
+    plan = engine.plan(said)
+    assert plan.kind == Kind.ACTION, plan.message
+    assert _argvs(plan) == [argv]
+    assert all(not s.reversible for s in plan.steps)
+
+
+def test_renice_takes_the_priority_and_the_pid(engine) -> None:
+    plan = engine.plan("renice java to 10")
+    assert _argvs(plan) == [["renice", "-n", "10", "-p", "4242"]]
+    assert plan.steps[0].reversible
+    plan = engine.plan("set the niceness of 3300 to -5")
+    assert _argvs(plan) in ([["renice", "-n", "-5", "-p", "3300"]], [])  # or asks the value
+
+
+@pytest.mark.parametrize("said", ["kill 1", "kill -9 1", "terminate 1", "end process 1",
+                                  "kill systemd", "force kill pid 1"])
+def test_init_is_never_planned(engine, said: str) -> None:
+    plan = engine.plan(said)
+    assert not any("kill" in s.argv and "1" in s.argv for s in plan.steps), plan.message
+
+
+@pytest.mark.parametrize(("said", "fragment"), [
+    ("which programs are burning the most cpu", "--sort=-pcpu"),
+    ("top processes by resident memory", "--sort=-pmem"),
+    ("what is the pid of java", "-p 4242"),
+    ("list the processes owned by deploy", "-u deploy"),
+    ("which process owns port 9000", "sport = :9000"),
+])
+def test_questions_only_read(engine, said: str, fragment: str) -> None:
+    plan = engine.plan(said)
+    assert plan.kind == Kind.QUERY and plan.read_only, plan.message
+    assert any(fragment in s.command for s in plan.steps), [s.command for s in plan.steps]
+
+
+# --- answers from real output, compared with psutil --------------------------------------
+
+
+def _run(argv: list[str]) -> StepResult:
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
+    return StepResult("s1", done.returncode == 0, done.returncode, done.stdout, done.stderr, 0.1)
+
+
+def test_top_memory_in_mib_matches_psutil(engine) -> None:
+    plan = engine.plan("which programs take the most ram in megabytes")
+    result = _run(plan.steps[0].argv)
+    listed = rows(result.stdout)
+    assert listed, result.stderr
+    by_rss = sorted(psutil.process_iter(["pid", "memory_info"]),
+                    key=lambda p: p.info["memory_info"].rss if p.info["memory_info"] else 0,
+                    reverse=True)
+    biggest = {str(p.info["pid"]) for p in by_rss[:5]}
+    text = ANSWERS[plan.answer](([result]), {}, Voice())
+    shown = [r for r in sorted(listed, key=lambda r: r.rss_kib, reverse=True)[:5]]
+    assert biggest & {r.pid for r in shown}, (biggest, text)
+    for row in shown:
+        assert f"pid {row.pid}" in text and "MiB" in text
+        try:
+            real = psutil.Process(int(row.pid)).memory_info().rss / 2**20
+        except psutil.NoSuchProcess:
+            continue
+        assert abs(real - row.mib) <= max(8.0, 0.2 * real), (row, real)
+        assert f"{row.mib:.1f} MiB" in text
+
+
+def test_top_cpu_answer_names_real_processes(engine, sleeper) -> None:
+    plan = engine.plan("which programs are burning the most cpu")
+    result = _run(plan.steps[0].argv)
+    text = ANSWERS[plan.answer]([result], {"self_pid": str(os.getpid())}, Voice())
+    assert "CPU" in text and "pid " in text
+    for row in rows(result.stdout)[:3]:
+        assert psutil.pid_exists(int(row.pid)) or row.program == "ps"
+
+
+def test_find_answers_from_ps_and_says_when_gone(sleeper) -> None:
+    argv = ["ps", "-o", "pid,user,pcpu,rss,etime,args", "--no-headers", "-p", str(sleeper.pid)]
+    text = ANSWERS["process_find"]([_run(argv)], {"target:s1": str(sleeper.pid)}, Voice())
+    assert text.startswith("Yes, sleep is running") and f"pid {sleeper.pid}" in text
+    assert " ".join(sleeper.args) in text
+    sleeper.kill()
+    sleeper.wait(timeout=10)
+    text = ANSWERS["process_find"]([_run(argv)], {"target:s1": str(sleeper.pid)}, Voice())
+    assert text.startswith("No") and str(sleeper.pid) in text
+
+
+def test_port_answer_reads_ss_users() -> None:
+    line = ('tcp LISTEN 0 511 0.0.0.0:3000 0.0.0.0:* users:(("node",pid=3300,fd=20))\n')
+    result = StepResult("s1", True, 0, line, "", 0.1)
+    assert ANSWERS["process_port"]([result], {"port": "3000"}, Voice()) == (
+        "Port 3000 is held by node (pid 3300) on tcp 0.0.0.0:3000.")
+    empty = StepResult("s1", True, 0, "", "", 0.1)
+    assert "Nothing is listening on port 81" in ANSWERS["process_port"](
+        [empty], {"port": "81"}, Voice())
+
+
+def test_answers_clean_what_they_show() -> None:
+    out = "4242 deploy 1.0 2048 java -jar \x1b[31mevil\x1b[0m.jar\n"
+    result = StepResult("s1", True, 0, out, "", 0.1)
+    for name in ("process_top_cpu", "process_top_memory", "process_by_user"):
+        assert "\x1b" not in ANSWERS[name]([result], {"user": "deploy"}, Voice())
+
+
+# --- the live state module ---------------------------------------------------------------
+
+
+def test_state_reads_a_live_process_and_sees_it_gone(sleeper) -> None:
+    state = state_processes.current("process", str(sleeper.pid))
+    assert state is not None and state["name"] == "sleep" and state["state"] != "gone"
+    assert state["cmdline"] == " ".join(sleeper.args) and isinstance(state["nice"], int)
+    assert state_processes.problem("process", "kill", state) == (
+        f"is still running ({state['state']})")
+    sleeper.kill()
+    time.sleep(0.2)  # a zombie until reaped: it counts as gone
+    after = state_processes.current("process", str(sleeper.pid))
+    assert after is not None and after["state"] == "gone"
+    assert state_processes.problem("process", "kill", after) is None
+    sleeper.wait(timeout=10)
+    assert state_processes.current("process", str(sleeper.pid)) == {
+        "state": "gone", "pid": sleeper.pid}
+
+
+def test_renice_is_restored_to_the_recorded_value(sleeper) -> None:
+    pid = str(sleeper.pid)
+    prior = state_processes.current("process", pid)
+    assert prior is not None
+    assert state_processes.restore("process", pid, prior, "renice") == [
+        "renice", "-n", str(prior["nice"]), "-p", pid]
+    # at plan time only the program name is known: the live value is read
+    assert state_processes.restore("process", pid, {"state": "sleep"}, "renice") == [
+        "renice", "-n", str(prior["nice"]), "-p", pid]
+    assert state_processes.restore("process", pid, {"state": "java"}, "renice") is None
+    assert state_processes.restore("process", pid, prior, "kill") is None
+    assert state_processes.restore("process", pid, prior, "terminate") is None
+    subprocess.run(["renice", "-n", "7", "-p", pid], capture_output=True, check=True)
+    assert psutil.Process(sleeper.pid).nice() == 7
+    subprocess.run(state_processes.restore("process", pid, prior, "renice"),
+                   capture_output=True, check=True)
+    assert psutil.Process(sleeper.pid).nice() == prior["nice"]
+
+
+def test_protected_pids_are_init_reos_and_its_parent() -> None:
+    assert state_processes.protected_pids() == {1, os.getpid(), os.getppid()}
+    assert state_processes.is_protected("1") and not state_processes.is_protected("x")
+
+
+# --- a real process ended through the command line ---------------------------------------
+
+
+def _context_with(proc: subprocess.Popen, home: Path) -> Path:
+    """The live snapshot, with this test's process in its list (the collector keeps only
+    the busiest ~100)."""
+    done = reos("context", "--json", env={"REOS_HOME": str(home), "REOS_LLM": "off"})
+    data = json.loads(done.stdout)
+    if not isinstance(data.get("processes"), list):
+        pytest.skip("this reos collects no processes yet")
+    data = copy.deepcopy(data)
+    info = psutil.Process(proc.pid)
+    data["processes"] = [p for p in data["processes"] if p.get("pid") != proc.pid] + [{
+        "pid": proc.pid, "ppid": os.getpid(), "name": info.name(), "user": info.username(),
+        "cmdline": " ".join(info.cmdline()), "cpu_percent": 0.0,
+        "memory_rss": info.memory_info().rss}]
+    path = home / "context.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_kill_by_pid_plans_exactly_that_pid_and_ends_it(sleeper, reos_home: Path) -> None:
+    reos_home.mkdir(parents=True, exist_ok=True)
+    context = _context_with(sleeper, reos_home)
+    pid = str(sleeper.pid)
+    plan = json.loads(reos("plan", "--json", "--context", str(context), f"kill {pid}").stdout)
+    argvs = [s["argv"][2:] if s["argv"][:2] == ["sudo", "-n"] else s["argv"]
+             for s in plan["steps"]]
+    assert argvs == [["kill", "-9", pid]], plan
+    done = reos("plan", "--yes", "--context", str(context), f"kill {pid}")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert sleeper.wait(timeout=10) == -9
+
+
+def test_terminate_by_pid_sends_sigterm(sleeper, reos_home: Path) -> None:
+    reos_home.mkdir(parents=True, exist_ok=True)
+    context = _context_with(sleeper, reos_home)
+    pid = str(sleeper.pid)
+    done = reos("plan", "--yes", "--context", str(context), f"terminate process {pid}")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert sleeper.wait(timeout=10) == -15
+
+
+def test_kill_1_is_never_run(reos_home: Path) -> None:
+    done = reos("plan", "--json", "kill 1")
+    plan = json.loads(done.stdout)
+    assert not any("kill" in s["argv"] and "1" in s["argv"] for s in plan.get("steps", []))
