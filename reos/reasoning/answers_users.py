@@ -50,25 +50,53 @@ def _output(results: list[StepResult], n: int) -> str:
     return results[n].stdout if len(results) > n and results[n].ok else ""
 
 
+_NOT_RULES = ("Defaults", "User_Alias", "Runas_Alias", "Host_Alias", "Cmnd_Alias",
+              "Cmd_Alias", "#", "@")
+
+
+def _rules(text: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """Lines of /etc/sudoers and /etc/sudoers.d: ([(group, line)], [(account, line)])."""
+    groups, accounts = [], []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith(_NOT_RULES) or "=" not in line:
+            continue
+        who = line.split()[0]
+        if who.startswith("%"):
+            groups.append((who[1:], line))
+        elif who != "root":
+            accounts.append((who, line))
+    return groups, accounts
+
+
 def sudoers(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
-    """`getent group`: the members of sudo, wheel and admin (and root, always)."""
+    """`getent group`, then the sudo rules when they could be read: the members of the
+    groups the rules name (sudo, wheel and admin when they could not be read), the
+    accounts named one by one, and root, always."""
     groups = _groups_of(_output(results, 0))
     if not groups:
         return "I couldn't read the groups, so I can't say who has sudo."
-    found = [(g, groups[g]) for g in ADMIN_GROUPS if g in groups]
-    if not found:
-        return ("There's no sudo, wheel or admin group here, so only root can act as "
-                "administrator (unless /etc/sudoers names someone).")
-    people = sorted({m for _, (_gid, members, _line) in found for m in members})
+    rules = _output(results, 1)
+    by_group, by_name = _rules(rules) if rules else ([], [])
+    named = [g for g, _ in by_group] if rules else list(ADMIN_GROUPS)
+    found = [(g, groups[g]) for g in dict.fromkeys(named) if g in groups]
+    people = sorted({m for _, (_gid, members, _line) in found for m in members}
+                    | {a for a, _ in by_name})
     where = join_names([g for g, _ in found])
     if not people:
-        text = f"Nobody is in the {where} group, so only root has administrator rights."
+        text = "Only root has administrator rights: no other account can use sudo."
     else:
+        how = [f"members of {where}"] if found and any(
+            m for _, (_g, members, _l) in found for m in members) else []
+        if by_name:
+            how.append("named in the sudo rules")
         text = (f"{count(len(people), 'account')} can use sudo: "
-                f"{_names(people, voice.brief)} (members of {where}); root always can.")
+                f"{_names(people, voice.brief)} ({' or '.join(how)}); root always can.")
     if not voice.brief:
-        text += "\n" + "\n".join(f"  {clean(line)}" for _, (_g, _m, line) in found)
-        text += "\n(Rules in /etc/sudoers may give rights to others too.)"
+        cited = [line for _, (_g, _m, line) in found] + [line for _, line in by_name]
+        text += "".join(f"\n  {clean(line)}" for line in cited[:SHOWN])
+        if not rules:
+            text += "\n(I couldn't read /etc/sudoers, so rules there may give rights to others.)"
     return text
 
 
