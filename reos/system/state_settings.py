@@ -82,7 +82,7 @@ def _hostname() -> dict[str, Any]:
         static = _file(HOSTNAME_FILE).split("\n", 1)[0].strip()
     state = static or running
     if not state:
-        return {"state": "unknown", "reason": "the hostname could not be read"}
+        return {"state": "", "reason": "the hostname could not be read"}
     return {"state": state, "static": static, "running": running}
 
 
@@ -101,7 +101,7 @@ def _timezone() -> dict[str, Any]:
         source = str(TIMEZONE_FILE)
         zone = _file(TIMEZONE_FILE).split("\n", 1)[0].strip()
     if not zone:
-        return {"state": "unknown", "reason": "the time zone could not be read"}
+        return {"state": "", "reason": "the time zone could not be read"}
     return {"state": zone, "source": source}
 
 
