@@ -103,8 +103,8 @@ def test_init_is_never_planned(engine, said: str) -> None:
     ("which programs are burning the most cpu", "--sort=-pcpu"),
     ("top processes by resident memory", "--sort=-pmem"),
     ("what is the pid of java", "-p 4242"),
-    ("list the processes owned by deploy", "-u deploy"),
-    ("which process owns port 9000", "sport = :9000"),
+    ("list the processes owned by deploy", "pgrep -a -u deploy"),
+    ("which process owns port 9000", "-tulnp 'sport = :9000'"),
 ])
 def test_questions_only_read(engine, said: str, fragment: str) -> None:
     plan = engine.plan(said)
@@ -175,8 +175,32 @@ def test_port_answer_reads_ss_users() -> None:
 def test_answers_clean_what_they_show() -> None:
     out = "4242 deploy 1.0 2048 java -jar \x1b[31mevil\x1b[0m.jar\n"
     result = StepResult("s1", True, 0, out, "", 0.1)
-    for name in ("process_top_cpu", "process_top_memory", "process_by_user"):
-        assert "\x1b" not in ANSWERS[name]([result], {"user": "deploy"}, Voice())
+    for name in ("process_top_cpu", "process_top_memory"):
+        assert "\x1b" not in ANSWERS[name]([result], {}, Voice())
+    listed = StepResult("s1", True, 0, "4242 java -jar \x1b[31mevil\x1b[0m.jar\n", "", 0.1)
+    text = ANSWERS["process_by_user"]([listed], {"user": "deploy"}, Voice())
+    assert "\x1b" not in text and text.startswith("deploy runs 1 process")
+
+
+def test_by_user_answers_from_pgrep(sleeper) -> None:
+    import getpass
+
+    me = getpass.getuser()
+    done = _run(["pgrep", "-a", "-u", me])
+    mine = [line for line in done.stdout.splitlines()
+            if line.startswith(f"{sleeper.pid} ")]
+    assert mine == [f"{sleeper.pid} {' '.join(sleeper.args)}"]
+    text = ANSWERS["process_by_user"]([done], {"user": me}, Voice())
+    total = len([line for line in done.stdout.splitlines() if line.strip()])
+    assert text.startswith(f"{me} runs {total} process")
+    first = done.stdout.splitlines()[0].split(" ", 1)
+    assert f"pid {first[0]}: " in text
+    only = StepResult("s1", True, 0, mine[0] + "\n", "", 0.1)
+    assert ANSWERS["process_by_user"]([only], {"user": me}, Voice()) == (
+        f"{me} runs 1 process:\n  pid {sleeper.pid}: {' '.join(sleeper.args)}")
+    none = StepResult("s1", False, 1, "", "", 0.1)
+    assert ANSWERS["process_by_user"]([none], {"user": "nobody"}, Voice()) == (
+        "nobody is running no processes right now.")
 
 
 # --- the live state module ---------------------------------------------------------------

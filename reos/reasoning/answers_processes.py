@@ -1,5 +1,5 @@
 """Answers about processes: the busiest ones, the biggest ones, one program, one user's
-processes, and what holds a port, in words.
+processes (`pgrep -a -u`), and what holds a port, in words.
 
 The renderers read the output of read-only `ps` and `ss` steps: `ps` with the columns
 pid, user, %cpu or %mem, rss (KiB) and the whole command line last (`args`, so its spaces
@@ -17,11 +17,15 @@ import re
 from dataclasses import dataclass
 
 from reos.model import StepResult
-from reos.reasoning.conversation import Voice, count
+from reos.reasoning.conversation import Voice
 from reos.text import clean
 
 _ETIME = re.compile(r"^(?:\d+-)?(?:\d{1,2}:)?\d{1,2}:\d{2}$")
 _SS_USERS = re.compile(r'\("([^"]+)",pid=(\d+)')
+
+
+def _count(n: int) -> str:
+    return f"{n} process" + ("" if n == 1 else "es")
 
 
 @dataclass
@@ -113,7 +117,7 @@ def top_memory(results: list[StepResult], params: dict[str, str], voice: Voice) 
     text += "\n".join(_line(r, voice, f"{r.share:.1f}% of memory") for r in shown)
     if not voice.brief:
         total = sum(r.rss_kib for r in found) / 1024
-        text += (f"\nTogether {count(len(found), 'process')} hold {total:.0f} MiB "
+        text += (f"\nTogether {_count(len(found))} hold {total:.0f} MiB "
                  "(shared pages counted once per process).")
     return text
 
@@ -133,7 +137,7 @@ def find(results: list[StepResult], params: dict[str, str], voice: Voice) -> str
     programs = sorted({clean(r.program) for r in found})
     head = (f"Yes, {programs[0]} is running" if len(programs) == 1
             else f"Yes, these are running ({', '.join(programs)})")
-    head += f": {count(len(found), 'process')}."
+    head += f": {_count(len(found))}."
     lines = []
     for r in found[: 5 if voice.brief else 20]:
         since = f", up {r.elapsed}" if r.elapsed and not voice.brief else ""
@@ -148,21 +152,26 @@ def find(results: list[StepResult], params: dict[str, str], voice: Voice) -> str
 
 
 def by_user(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+    """`pgrep -a -u USER`: one "pid command line" per process (exit 1 when none)."""
     user = clean(params.get("user", "that user"))
-    found = rows(results[0].stdout, params.get("self_pid", "")) if results else []
+    skip = params.get("self_pid", "")
+    found = []
+    for line in (results[0].stdout if results else "").splitlines():
+        pid, _, args = line.strip().partition(" ")
+        if pid.isdigit() and pid != skip and args.strip():
+            found.append((pid, args.strip()))
     if not found:
         return f"{user} is running no processes right now."
-    found.sort(key=lambda r: r.share, reverse=True)
-    shown = found[: 5 if voice.brief else 15]
-    mib = sum(r.rss_kib for r in found) / 1024
-    text = (f"{user} runs {count(len(found), 'process')} ({mib:.0f} MiB resident), "
-            "busiest first:\n")
-    text += "\n".join(f"  {clean(r.program)} (pid {r.pid}): {r.share:.1f}% CPU, "
-                      f"{r.mib:.1f} MiB" + ("" if voice.brief else
-                                           f" \u2014 {_command(r, voice)}") for r in shown)
+    shown = found[: 8 if voice.brief else 25]
+    limit = 400 if voice.detailed else 90
+    lines = []
+    for pid, args in shown:
+        args = clean(args)
+        args = args if len(args) <= limit else args[: limit - 1] + "\u2026"
+        lines.append(f"  pid {pid}: {args}")
     if len(found) > len(shown):
-        text += f"\n  and {len(found) - len(shown)} more"
-    return text
+        lines.append(f"  and {len(found) - len(shown)} more")
+    return f"{user} runs {_count(len(found))}:\n" + "\n".join(lines)
 
 
 def port(results: list[StepResult], params: dict[str, str], _voice: Voice) -> str:

@@ -20,6 +20,7 @@ from typing import Any
 
 GONE = "gone"
 _ENDING = ("terminate", "kill")
+_RENICE = ("renice", "lower_priority", "lowest_priority")
 
 
 def protected_pids() -> set[int]:
@@ -88,7 +89,7 @@ def restore(kind: str, name: str, prior: dict[str, Any], action: str | None
             ) -> list[str] | None:
     """The argv that sets a reniced process's nice value back; None for anything else
     (an ended process is not brought back)."""
-    if kind != "process" or action != "renice" or not str(name).isdigit():
+    if kind != "process" or action not in _RENICE or not str(name).isdigit():
         return None
     if prior.get("state") == GONE:
         return None
@@ -109,6 +110,6 @@ def problem(kind: str, action: str | None, state: dict[str, Any]) -> str | None:
     status = state.get("state")
     if action in _ENDING and status not in (GONE, None, "unknown"):
         return f"is still running ({status})"
-    if action == "renice" and status == GONE:
+    if action in _RENICE and status == GONE:
         return "has exited"
     return None
