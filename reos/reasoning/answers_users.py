@@ -100,9 +100,13 @@ def sudoers(results: list[StepResult], _params: dict[str, str], voice: Voice) ->
     return text
 
 
-def _id_line(text: str) -> tuple[str, str, list[str]] | None:
-    """`id NAME`: (user, primary group, every group) or None."""
+def _id_line(text: str, name: str = "") -> tuple[str, str, list[str]] | None:
+    """`id NAME` or `id -nG NAME` (the groups only, the primary one first): (user, primary
+    group, every group) or None."""
     line = text.strip().splitlines()[0] if text.strip() else ""
+    if line and "=" not in line:
+        names = line.split()
+        return name, names[0], names
     parts = {}
     for chunk in line.split():
         key, _, value = chunk.partition("=")
@@ -119,7 +123,8 @@ def user_groups(results: list[StepResult], params: dict[str, str], voice: Voice)
     """`id NAME`: the account's groups, primary group first."""
     texts = []
     for result in results:
-        parsed = _id_line(result.stdout) if result.ok else None
+        name = params.get(f"target:{result.step_id}", "that account")
+        parsed = _id_line(result.stdout, name) if result.ok else None
         if parsed is None:
             texts.append("I couldn't read that account's groups"
                          + (f": {clean(result.stderr.strip())}" if result.stderr.strip()
