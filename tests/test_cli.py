@@ -115,7 +115,7 @@ def test_installed_plan_clarify_and_missing_exit_codes() -> None:
 
 def test_installed_context_json() -> None:
     data = reos_json("context", "--json")
-    assert data["schema"] == "reos.snapshot/1"
+    assert data["schema"] == "reos.snapshot/2"
     assert {"hostname", "distro_id", "kernel", "is_root", "package_manager"} <= set(data["host"])
     for section in ("containers", "services", "packages"):
         assert section in data

@@ -198,7 +198,7 @@ def test_a_snapshot_over_64_mb(tmp_path: Path) -> None:
 @pytest.mark.parametrize("text,said", [
     ("not json", "is not valid JSON (line 1"),
     ("[]", "is not a reos snapshot"),
-    ('{"schema": "reos.snapshot/2"}', "is not a reos snapshot"),
+    ('{"schema": "reos.snapshot/3"}', "is not a reos snapshot"),
     ('{"schema": "reos.snapshot/1", "cpu": ' + "9" * 5000 + "}", "is not valid JSON"),
 ])
 def test_snapshots_that_are_not_snapshots(tmp_path: Path, text: str, said: str) -> None:
@@ -214,7 +214,7 @@ def test_a_snapshot_path_that_is_a_directory(tmp_path: Path) -> None:
 @pytest.mark.parametrize("fixture", sorted(FIXTURES.glob("*.json")), ids=lambda p: p.name)
 def test_every_fixture_snapshot_still_loads(fixture: Path) -> None:
     snapshot = SystemSnapshot.load(fixture)
-    assert snapshot.to_dict()["schema"] == "reos.snapshot/1"
+    assert snapshot.to_dict()["schema"] == "reos.snapshot/2"  # written as the current one
     assert SystemSnapshot.from_dict(snapshot.to_dict()).to_dict() == snapshot.to_dict()
 
 
