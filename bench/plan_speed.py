@@ -1,6 +1,7 @@
 """In-process planning speed against a large saved snapshot (issue 3 target: <= 20 ms).
 
-Builds a deterministic snapshot with 10,000 packages, 1,000 services and 500 containers,
+Builds a deterministic snapshot with 10,000 packages, 1,000 services, 500 containers,
+2,000 users (and their groups) and 500 processes,
 writes it to a temporary file, loads it as `reos plan --context` would, and times
 `ReasoningEngine.plan` for a mix of requests: warm (indexes built), and cold (a fresh
 engine per request, so the indexes that request needs are built inside the timing).
@@ -25,6 +26,7 @@ REQUESTS = [
     "install htop and jq", "restart the web server", "is portainer running?",
     "restart svc-0777", "stop app-0444-redis", "restart frobnicator", "upgrade everything",
     "is nextcloud running? if so stop it", "how much memory is free",
+    "add user0777 to the docker group", "lock user1234", "kill java", "which groups is bob in",
 ]
 
 
@@ -55,9 +57,25 @@ def big_snapshot() -> dict:
                    for n in ("nextcloud-app", "nextcloud-redis", "nextcloud-db")]
     containers.append({"name": "portainer", "id": "1", "image": "x", "state": "running",
                        "status": "Up", "labels": {}})
-    return {"schema": "reos.snapshot/1", "collected_at": "2026-11-21T00:00:00Z",
+    users = [{"name": f"user{i:04d}", "uid": 1000 + i, "gid": 1000 + i,
+              "home": f"/home/user{i:04d}", "shell": "/bin/bash",
+              "groups": [f"user{i:04d}"] + (["docker"] if i % 7 == 0 else []),
+              "locked": False, "system": False} for i in range(2000)]
+    users.append({"name": "bob", "uid": 4000, "gid": 4000, "home": "/home/bob",
+                  "shell": "/bin/bash", "groups": ["bob", "docker"], "locked": False,
+                  "system": False})
+    groups = [{"name": u["name"], "gid": u["gid"], "members": []} for u in users]
+    groups.append({"name": "docker", "gid": 999, "members": [u["name"] for u in users
+                                                              if "docker" in u["groups"]]})
+    programs = ["nginx", "postgres", "java", "python3", "node", "redis-server", "sshd"]
+    processes = [{"pid": 100 + i, "ppid": 1, "name": programs[i % len(programs)],
+                  "user": "root", "cmdline": f"{programs[i % len(programs)]} --worker {i}",
+                  "cpu_percent": float(i % 13), "memory_rss": (i % 50) * 2**20}
+                 for i in range(500)]
+    return {"schema": "reos.snapshot/2", "collected_at": "2026-11-21T00:00:00Z",
             "host": {"hostname": "big", "is_root": False, "package_manager": "apt"},
-            "containers": containers, "services": services, "packages": packages}
+            "containers": containers, "services": services, "packages": packages,
+            "users": users, "groups": groups, "processes": processes}
 
 
 def main() -> int:
@@ -94,7 +112,8 @@ def main() -> int:
                 engine.plan(request)
                 times.append((time.perf_counter() - start) * 1000)
             per_request[request] = statistics.median(times)
-    print(f"snapshot: 10000 packages, 1000 services, 500 containers; load {load_ms:.1f} ms")
+    print(f"snapshot: 10000 packages, 1000 services, 500 containers, 2001 users, 500"
+          f" processes; load {load_ms:.1f} ms")
     print(f"first plan (templates + indexes): {first_ms:.1f} ms")
     worst_cold = max(cold, key=cold.get)
     print(f"cold plan with templates loaded, worst: {cold[worst_cold]:.1f} ms ({worst_cold})")
