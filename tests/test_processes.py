@@ -167,6 +167,8 @@ def test_port_answer_reads_ss_users() -> None:
     result = StepResult("s1", True, 0, line, "", 0.1)
     assert ANSWERS["process_port"]([result], {"port": "3000"}, Voice()) == (
         "Port 3000 is held by node (pid 3300) on tcp 0.0.0.0:3000.")
+    assert ANSWERS["process_port"]([result], {}, Voice()) == (
+        "Listening sockets by process:\n  node (pid 3300): tcp 0.0.0.0:3000")
     empty = StepResult("s1", True, 0, "", "", 0.1)
     assert "Nothing is listening on port 81" in ANSWERS["process_port"](
         [empty], {"port": "81"}, Voice())

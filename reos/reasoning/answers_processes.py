@@ -191,9 +191,12 @@ def port(results: list[StepResult], params: dict[str, str], _voice: Voice) -> st
             holders.setdefault(name, set()).add(f"{parts[0]} {clean(local)}")
     if not holders:
         return f"Nothing is listening on port {wanted}." if wanted else "Nothing is listening."
-    said = "; ".join(f"{name} on {', '.join(sorted(where))}"
-                     for name, where in sorted(holders.items()))
-    return f"Port {wanted} is held by {said}." if wanted else f"Listening: {said}."
+    if wanted:
+        said = "; ".join(f"{name} on {', '.join(sorted(where))}"
+                         for name, where in sorted(holders.items()))
+        return f"Port {wanted} is held by {said}."
+    lines = [f"  {name}: {', '.join(sorted(where))}" for name, where in sorted(holders.items())]
+    return "Listening sockets by process:\n" + "\n".join(lines)
 
 
 ANSWERS = {
