@@ -185,8 +185,8 @@ def port(results: list[StepResult], params: dict[str, str], _voice: Voice) -> st
         if wanted and local.rsplit(":", 1)[-1] != wanted:
             continue
         who = _SS_USERS.findall(line)
-        names = [f"{clean(n)} (pid {p})" for n, p in who] or ["a process I can't see "
-                                                              "(run me as root to see it)"]
+        names = [f"{clean(n)} (pid {p})" for n, p in who] or [
+            "a process ss didn't name (other users' sockets need root)"]
         for name in names:
             holders.setdefault(name, set()).add(f"{parts[0]} {clean(local)}")
     if not holders:
