@@ -302,7 +302,7 @@ def test_a_name_that_is_no_hostname_never_reaches_argv(engine) -> None:  # noqa:
     ("show the kernel ring buffer since boot", ["journalctl", "-k", "-b"]),
     ("journal warnings from yesterday", ["journalctl", "-p", "warning", "--since", "yesterday"]),
     ("how much room does the journal take", ["journalctl", "--disk-usage"]),
-    ("tail the journal for me", ["timeout", "30", "journalctl", "-f"]),
+    ("follow the system journal for me", ["timeout", "30", "journalctl", "-f"]),
     ("list every timer", ["systemctl", "list-timers"]),
     ("show my crontab", ["cat", "/etc/crontab"]),
     ("what processor does this machine have", ["lscpu", "-J"]),
