@@ -93,11 +93,13 @@ class Target:
     object, which is 20 ms for a snapshot of 10,000 packages. Treat it as immutable.
     """
 
-    kind: str  # container | service | package
-    name: str
+    kind: str  # container | service | package | user | group | process | mount | …
+    name: str  # for a process, its pid
     state: str | None = None  # running / exited / active / installed / absent, at snapshot time
     enabled: str | None = None  # a service's unit-file state (enabled, disabled, masked, ...)
     version: str | None = None  # a package's installed version
+    # said with the target, never compared: a process's command line
+    detail: str = field(default="", compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "name": self.name}

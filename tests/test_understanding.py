@@ -188,10 +188,20 @@ def test_everything_asks_which_kind_unless_an_exclusion_says(engine) -> None:
     assert "portainer" not in {s.argv[-1] for s in plan.steps}
 
 
-def test_a_kind_reos_cannot_act_on_is_not_read_as_a_name(engine) -> None:
+def test_a_process_word_is_never_a_container_name_and_never_all_processes(engine) -> None:
     plan = engine.plan("kill the biggest process")
-    assert plan.steps == [] and plan.kind == Kind.UNKNOWN
-    assert "process" in plan.message
+    assert plan.steps == [] and "container" not in plan.message
+    for said in ("kill all processes", "kill every process", "terminate the processes"):
+        plan = engine.plan(said)
+        assert plan.steps == [], said
+
+
+def test_pid_1_reos_and_its_shell_are_never_signalled(engine) -> None:
+    import os
+
+    for said in ("kill 1", "kill reos", f"kill {os.getpid()}", "terminate init"):
+        plan = engine.plan(said)
+        assert not any(s.argv[0] == "kill" for s in plan.steps), (said, plan.message)
 
 
 def test_a_semicolon_in_prose_is_punctuation_and_before_a_command_is_shell(engine) -> None:

@@ -373,6 +373,9 @@ def _containers(results: list[StepResult], params: dict[str, str], voice: Voice)
 ANSWERS["containers"] = _containers
 
 
+TOLERANT = {"package_installed"}  # a non-zero exit is part of the answer ("not installed")
+
+
 def _more() -> None:
     """Renderers of other domains, each module with an ANSWERS table of its own."""
     import importlib
@@ -387,7 +390,8 @@ def _more() -> None:
         except ImportError:  # a domain not written yet
             continue
         ANSWERS.update(getattr(module, "ANSWERS", {}))
+        TOLERANT.update(getattr(module, "TOLERANT", set()))
 
 
 _more()
-TOLERANT = {"package_installed"}  # a non-zero exit is part of the answer ("not installed")
+

@@ -27,7 +27,9 @@ class Voice:
         return self.verbosity == "detailed"
 
 
-PLURALS = {"container": "containers", "service": "services", "package": "packages"}
+PLURALS = {"container": "containers", "service": "services", "package": "packages",
+           "user": "users", "group": "groups", "process": "processes", "mount": "mounts",
+           "device": "disks", "interface": "network interfaces", "timer": "timers"}
 
 
 def count(n: int, noun: str) -> str:

@@ -27,7 +27,8 @@ EXACT, GROUP, AFFIX, SUBSTRING, DESCRIPTION, FUZZY = 100, 90, 60, 40, 30, 20
 _TOKENS = re.compile(r"[-_.@]+")
 KINDS = ("container", "service", "package")  # what an unnamed kind of thing may be
 # every kind the snapshot can name (reos.snapshot/2), and the section each comes from
-EXACT_ONLY = frozenset({"package", "user", "group", "mount", "device", "interface", "timer"})
+EXACT_ONLY = frozenset({"package", "user", "group", "process", "mount", "device", "interface",
+                        "timer"})
 ALL_KINDS = ("container", "service", "package", "user", "group", "process", "mount",
              "device", "interface", "timer")
 GROUPING = ("compose project", "exact name")  # several hits here are one thing, not a tie
@@ -175,7 +176,7 @@ class TargetMatcher:
         self._indexes: dict[str, _Index] = {}
 
     def known(self, kind: str) -> bool:
-        return getattr(self.snapshot, kind + "s", None) is not None
+        return getattr(self.snapshot, section(kind), None) is not None
 
     def index(self, kind: str) -> _Index | None:
         if kind in self._indexes:
@@ -283,7 +284,7 @@ def _processes(snapshot: SystemSnapshot,
         return None
     targets = []
     for p in processes:
-        t = Target("process", str(p.pid), p.name)
+        t = Target("process", str(p.pid), p.name, detail=p.cmdline)
         targets.append(t)
         by_program[p.name.lower()].append(t)
     return targets
@@ -332,6 +333,11 @@ def _timers(snapshot: SystemSnapshot, by_unit: dict[str, list[Target]]) -> list[
         targets.append(t)
         by_unit[tm.unit.lower()].append(t)
     return targets
+
+
+def section(kind: str) -> str:
+    """The snapshot section a kind of resource comes from."""
+    return {"process": "processes", "device": "block_devices"}.get(kind, kind + "s")
 
 
 _FACTS = {"user": _users, "group": _groups, "process": _processes, "mount": _mounts,

@@ -342,7 +342,8 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                 if op.kind == "query" and not takes and op.action == "list":
                     reading.evidence.add("noun")  # "what containers do I have": a list
                     reading.score += 0.5
-                reading.plural = reading.plural or unit.text.endswith("s")
+                reading.plural = reading.plural or (unit.text.endswith("s")
+                                                    and not unit.text.endswith("ss"))
             elif takes and "name" in roles:
                 reading.explained[n] = "target"  # "docker": a service name, not a noun
                 target_units.append(unit)

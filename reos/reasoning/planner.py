@@ -17,7 +17,7 @@ from dataclasses import replace
 from reos.model import Intent, Kind, Plan, RiskLevel, Step, Target, render
 from reos.reasoning import conditions, conversation, replies, selection, slots
 from reos.reasoning.conversation import Voice
-from reos.reasoning.matcher import ALL_KINDS, EXACT_ONLY, KINDS, TargetMatcher
+from reos.reasoning.matcher import ALL_KINDS, EXACT_ONLY, KINDS, TargetMatcher, section
 from reos.reasoning.templates import SLOT, Recipe, TemplateSet
 from reos.safety.risk import assess_argv
 from reos.system.snapshot import SystemSnapshot
@@ -208,6 +208,15 @@ class PlanBuilder:
             k for k in KINDS if self.recipe(k, intent.action)]
         if intent.resource is None:
             kinds = [k for k in kinds if k != "package"]  # packages only by exact name, below
+        if not intent.targets and (intent.qualifiers or intent.plural) and not (
+                set(kinds) <= SELECTABLE):
+            # "kill all processes", "delete the users": never every one of those
+            things = " or ".join(conversation.PLURALS.get(k, k) for k in kinds)
+            plan.kind = Kind.CLARIFY
+            plan.question = plan.message = (
+                f"I won't {intent.action or 'act on'} every one of the {things}. "
+                "Name the ones you mean.")
+            return []
         if not intent.targets and (intent.qualifiers or intent.plural):
             if intent.resource is None and len(kinds) > 1 and intent.exclude:
                 # "stop everything but portainer": the rest of what portainer is
@@ -341,9 +350,10 @@ class PlanBuilder:
                 plan.notes.append(f"skipped {target.name!r}: not a valid {target.kind} name")
                 continue
             if target is not None and target.kind == "process" and not recipe.steps[
-                    0].read_only and target.name in _protected_pids():
-                plan.notes.append(f"left out process {target.name} ({target.state}): "
-                                  f"{_protected_pids()[target.name]}")
+                    0].read_only and (target.name in _protected_pids() or target.state
+                                      in ("reos", "systemd", "init")):
+                why = _protected_pids().get(target.name, f"{target.state} is never signalled")
+                plan.notes.append(f"left out process {target.name} ({target.state}): {why}")
                 continue
             previous: str | None = after
             for rs in recipe.steps:
@@ -368,6 +378,8 @@ class PlanBuilder:
                     argv = ["sudo", "-n", *argv]
                 verdict = assess_argv(argv, requested=plan.request)
                 title = rs.title.replace(SLOT, target.name) if target else rs.title
+                if target is not None and target.detail:  # which process, exactly
+                    title += f" \u2014 {target.detail[:100]}"
                 # a recipe's word that a step only reads is checked, never taken on trust:
                 # a step the risk engine cannot verify as read-only is shown and approved
                 read_only = rs.read_only and verdict.read_only
@@ -420,7 +432,8 @@ class PlanBuilder:
         else:
             text = conversation.no_match(phrases, resource, None, True, kinds)
         if unknown:
-            reasons = "; ".join(self.snapshot.unavailable.get(k + "s", f"{k}s unknown")
+            reasons = "; ".join(self.snapshot.unavailable.get(
+                section(k), f"{conversation.PLURALS.get(k, k)} unknown")
                                 for k in unknown)
             text += f" ({reasons})"
         return text
@@ -434,6 +447,11 @@ def _applies(rs: object, target: Target) -> bool:
     if when_enabled is not None and (target.enabled or "") not in when_enabled:
         return False
     return True
+
+
+# kinds a plan may select all of, or by state ("the stopped containers"); anything else
+# (processes, users, disks…) is only ever acted on by name
+SELECTABLE = {"container", "service"}
 
 
 def _protected_pids() -> dict[str, str]:

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from reos.model import Intent
 from reos.reasoning.catalogue import Operation
+from reos.reasoning.conversation import PLURALS
 from reos.text import clean
 
-PLURALS = {"container": "containers", "service": "services", "package": "packages"}
 _SHOWN = 60  # characters of a quoted word shown back
 
 

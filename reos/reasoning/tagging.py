@@ -170,8 +170,8 @@ _SHELLS = {"bash", "zsh", "fish", "sh", "dash", "ksh", "tcsh", "csh", "nologin"}
 def _typed(word: str, roles: dict[str, Any]) -> None:
     """Numbers, paths, IP addresses (with a prefix length), time zones, dates and shells:
     values, never names."""
-    if word.isdigit():
-        roles["number"] = int(word[:6])
+    if word.isdigit() or (word[:1] == "-" and word[1:].isdigit() and len(word) <= 4):
+        roles["number"] = int(word[:6])  # "-5": a niceness, never a command's option
     elif _DATE.match(word):
         roles["date"] = word
     elif word.startswith(("/", "~/", "./")):
