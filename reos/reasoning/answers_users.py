@@ -210,3 +210,5 @@ ANSWERS: dict[str, Callable[[list[StepResult], dict[str, str], Voice], str]] = {
     "sudoers": sudoers, "user_groups": user_groups, "user_info": user_info,
     "group_list": group_list, "group_members": group_members,
 }
+# reading the sudo rules needs root: without it the answer from the groups alone stands
+TOLERANT = {"sudoers"}

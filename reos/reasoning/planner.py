@@ -153,9 +153,16 @@ class PlanBuilder:
 
     # -- actions -----------------------------------------------------------------------
     def _action(self, plan: Plan, intent: Intent) -> None:
+        op = self.templates.operations.get(intent.operation or "")
         if intent.resource == "package" and intent.action == "install":
             targets, present = self._to_install(plan, intent.targets)
             recipe = self.recipe("package", "install")
+        elif op is not None and op.creates and intent.resource in SAFE_NAMES:
+            present = []
+            targets = self._to_create(plan, intent.resource, intent.targets)
+            recipe = self.recipe(intent.resource, intent.action) if targets else None
+            if not targets:
+                return
         elif not intent.targets and self._takes_target(intent) and not (
                 intent.qualifiers or intent.plural):
             plan.kind = Kind.CLARIFY  # "stop the container": which one is never guessed
@@ -311,6 +318,29 @@ class PlanBuilder:
         plan.targets = targets
         return targets, present
 
+    def _to_create(self, plan: Plan, kind: str, phrases: list[str]) -> list[Target]:
+        """New names ("create user dave"): each must look like a name of that kind and not
+        exist yet; the plan says so otherwise."""
+        index = self.matcher.index(kind)
+        existing = {t.name.lower() for t in index.targets} if index is not None else set()
+        if not phrases:
+            plan.kind = Kind.CLARIFY
+            plan.question = plan.message = f"What should the new {kind} be called?"
+            return []
+        targets = []
+        for phrase in phrases:
+            if not SAFE_NAMES[kind].match(phrase):
+                plan.message = (f"\u201c{phrase}\u201d can't be a {kind} name (lowercase"
+                                " letters, digits, - and _).")
+                return []
+            if phrase.lower() in existing:
+                plan.message = (f"There is already a {kind} called {phrase}, so there's "
+                                "nothing to do.")
+                return []
+            targets.append(Target(kind, phrase, "absent"))
+        plan.targets = targets
+        return targets
+
     def _package_names(self, plan: Plan, phrases: list[str]) -> list[Target]:
         installed = {p.name for p in self.snapshot.packages or []}
         aliases = self.templates.aliases.get("package", {})
@@ -348,6 +378,11 @@ class PlanBuilder:
         for target in targets:
             if target is not None and not SAFE_NAMES[target.kind].match(target.name):
                 plan.notes.append(f"skipped {target.name!r}: not a valid {target.kind} name")
+                continue
+            if target is not None and target.kind == "user" and target.name == "root" and (
+                    not recipe.steps[0].read_only):
+                plan.notes.append("left out the root account: reos never deletes, locks or "
+                                  "changes it")
                 continue
             if target is not None and target.kind == "process" and not recipe.steps[
                     0].read_only and (target.name in _protected_pids() or target.state

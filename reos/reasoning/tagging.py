@@ -164,7 +164,7 @@ _IPV4 = re.compile(r"^(?:\d{1,3}\.){3}\d{1,3}(?:/\d{1,2})?$")
 
 _TIMEZONE = re.compile(r"^(?:[a-z]+(?:_[a-z]+)*/[a-z0-9_+-]+(?:/[a-z0-9_+-]+)?|utc|gmt)$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_SHELLS = {"bash", "zsh", "fish", "sh", "dash", "ksh", "tcsh", "csh", "nologin"}
+_SHELLS = {"bash", "zsh", "fish", "sh", "dash", "ksh", "tcsh", "csh", "nologin", "false"}
 
 
 def _typed(word: str, roles: dict[str, Any]) -> None:
