@@ -250,3 +250,22 @@ def test_the_cli_names_a_broken_user_file_and_still_plans(reos_home: Path) -> No
     assert f"{bad}:6" in done.stderr or re.search(r"line 6\b", done.stderr), done.stderr
     plan = json.loads(done.stdout)
     assert plan["kind"] == "query"
+
+
+def test_recipes_name_the_ansible_module_that_does_the_same() -> None:
+    """Issue 10 item 4: recipes ready for many hosts (read and checked, never run)."""
+    loaded = templates.load()
+    named = {r.ansible["module"] for r in loaded.recipes.values() if r.ansible}
+    assert {"ansible.builtin.systemd_service", "ansible.builtin.package",
+            "community.docker.docker_container", "ansible.builtin.user",
+            "ansible.builtin.group"} <= named
+
+
+def test_a_bad_ansible_table_is_reported_with_its_line(reos_home) -> None:
+    folder = paths.user_templates_dir()
+    folder.mkdir(parents=True)
+    (folder / "fleet.toml").write_text(
+        '[recipe.service.start]\nsteps = [{ title = "x", argv = ["true"] }]\n'
+        'ansible = { module = "user", args = { name = "{request}" } }\n')
+    problems = templates.load().problems
+    assert any("fleet.toml:3" in p and "ansible" in p for p in problems), problems

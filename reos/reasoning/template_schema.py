@@ -33,7 +33,7 @@ MAX_ARG_CHARS = 4_096
 _STR, _BOOL, _INT, _STRS, _NONEMPTY_STRS = "str", "bool", "int", "strs", "nonempty strs"
 RECIPE_KEYS: dict[str, str] = {
     "steps": "steps", "answer": _STR, "verb": _STR, "state": _STR, "affects": _STR,
-    "defaults": "defaults", "tracks": _STR,
+    "defaults": "defaults", "tracks": _STR, "ansible": "ansible",
 }
 STEP_KEYS: dict[str, str] = {
     "title": _STR, "argv": _NONEMPTY_STRS, "risk": _STR, "read_only": _BOOL,
@@ -122,6 +122,7 @@ def check_recipe(raw: Any, table: tuple[str, ...]) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise TemplateError(f"{label} must be a table", where)
     check_keys(raw, RECIPE_KEYS, ("steps",), label, where)
+    _check_ansible(raw.get("ansible"), label, where)
     defaults = raw.get("defaults", {})
     if not isinstance(defaults, dict) or any(
             key not in ("lines",) or not isinstance(value, int) or not 1 <= value <= 100_000
@@ -135,6 +136,31 @@ def check_recipe(raw: Any, table: tuple[str, ...]) -> dict[str, Any]:
     for number, step in enumerate(steps):
         _check_step(step, Where(table, step=number), f"{label} step {number + 1}")
     return raw
+
+
+_MODULE = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
+
+
+def _check_ansible(raw: Any, label: str, where: Where) -> None:
+    """`ansible = { module = "ansible.builtin.user", args = { name = "{name}", … } }`: the
+    module and arguments that do the same on many hosts (not run yet)."""
+    if raw is None:
+        return
+    at = _at(where, "ansible")
+    if not isinstance(raw, dict) or set(raw) - {"module", "args"} or not isinstance(
+            raw.get("module"), str) or not _MODULE.match(raw["module"]):
+        raise TemplateError(f"{label}: ansible must be {{ module = \"namespace.collection."
+                            "module\", args = { … } }", at)
+    args = raw.get("args", {})
+    if not isinstance(args, dict) or not all(
+            isinstance(v, (str, bool, int)) and not isinstance(v, float)
+            for v in args.values()) or len(args) > 50:
+        raise TemplateError(f"{label}: ansible args must map names to strings, numbers or"
+                            " true/false", at)
+    for value in args.values():
+        if isinstance(value, str) and not fills_only_slot(value):
+            raise TemplateError(f"{label}: ansible args: {_short(value)} - only "
+                                f"{', '.join(SLOTS_IN_ARGV)} may be filled in", at)
 
 
 def _check_step(step: Any, where: Where, label: str) -> None:

@@ -57,6 +57,9 @@ class Recipe:
     # a setting a target-less recipe changes ("hostname", "timezone"): its steps record
     # that setting's prior state, so undo can set it back
     tracks: str | None = None
+    # the Ansible module and arguments that do the same on many hosts (a later fleet
+    # mode); read and checked, never run
+    ansible: dict[str, Any] | None = None
 
 
 @dataclass
@@ -105,7 +108,8 @@ def _recipe(resource: str, action: str, raw: Any, origin: str, table: tuple[str,
                   steps=[RecipeStep(**item) for item in raw["steps"]],
                   answer=raw.get("answer"), verb=raw.get("verb"), origin=origin,
                   variant=variant, state=raw.get("state"), affects=raw.get("affects"),
-                  defaults=dict(raw.get("defaults", {})), tracks=raw.get("tracks"))
+                  defaults=dict(raw.get("defaults", {})), tracks=raw.get("tracks"),
+                  ansible=raw.get("ansible"))
 
 
 def _read(path: Path) -> str:
