@@ -24,7 +24,7 @@ QUALIFIERS = frozenset({"running", "stopped", "failed", "enabled", "disabled", "
 # values besides the target: times and counts, things of another kind ("add bob to the
 # *docker* group"), and settings ("set the timezone to Europe/Berlin")
 SLOTS = frozenset({"since", "lines", "count", "port", "user", "group", "shell", "hostname",
-                   "timezone", "date", "priority", "path", "interface"})
+                   "timezone", "date", "priority", "path", "interface", "host", "device"})
 MAX_PHRASES = 500  # in one list
 MAX_PHRASE_CHARS = 200
 

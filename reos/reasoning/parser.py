@@ -222,8 +222,8 @@ def _shared(op: Operation, verbs: set[str]) -> bool:
     return any(other != op.id for other in verbs)
 
 
-_ENTITY_SLOTS = ("user", "group", "interface")  # slots filled by a name from the snapshot
-_VALUE_SLOTS = ("shell", "timezone", "date")  # slots filled by a typed word
+_ENTITY_SLOTS = ("user", "group", "interface", "device")  # filled by a snapshot name
+_VALUE_SLOTS = ("shell", "timezone", "date", "path")  # slots filled by a typed word
 _NAMING = {"to", "as", "called", "named", "into"}  # "set the hostname to web01"
 
 
@@ -246,6 +246,8 @@ def _slot(op: Operation, units: list[Unit], n: int) -> tuple[str, str | None] | 
     if ("hostname" in op.slots and n and units[n - 1].text in _NAMING
             and (unit.unknown or "name" in roles)):
         return "hostname", unit.text
+    if "host" in op.slots and ("ip" in roles or (unit.unknown and "." in unit.text)):
+        return "host", unit.text  # "ping 1.1.1.1", "can you reach example.org"
     return None
 
 

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 MAX_LINES = 100_000
 SLOTS = ("lines", "since", "until", "journal_since", "journal_until", "unit_state",
          "file_state", "docker_status", "user", "group", "shell", "hostname", "timezone",
-         "date", "priority", "port", "interface")
+         "date", "priority", "port", "interface", "host", "path", "device")
 # what a value taken from the request must look like before it may fill a recipe
 _CHECKS = {
     "user": re.compile(r"^[a-z_][a-z0-9_.-]{0,31}$"),
@@ -34,6 +34,10 @@ _CHECKS = {
     "timezone": re.compile(r"^(?:[A-Z][A-Za-z]*(?:_[A-Z][A-Za-z]*)*/[A-Za-z0-9_+-]+"
                            r"(?:/[A-Za-z0-9_+-]+)?|UTC)$"),
     "date": re.compile(r"^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$"),
+    "host": re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|[a-z0-9](?:[a-z0-9-]{0,62})"
+                       r"(?:\.[a-z0-9](?:[a-z0-9-]{0,62}))*)$"),
+    "path": re.compile(r"^/(?:[A-Za-z0-9._+-]+/?)*$"),
+    "device": re.compile(r"^[a-z][a-z0-9_-]{0,31}$"),
 }
 # a qualifier as each tool filters by it (systemctl active state, unit-file state, docker)
 _UNIT_STATE = {"running": "running", "stopped": "inactive", "failed": "failed"}
@@ -96,6 +100,8 @@ def _canonical(name: str, value: str | None) -> str | None:
         return None
     if name == "shell" and "/" not in value:
         return ("/usr/sbin/" if value == "nologin" else "/bin/") + value
+    if name == "path" and any(part == ".." for part in value.split("/")):
+        return None  # a path is named as it is, never climbed out of
     if name == "timezone":
         if value.lower() in ("utc", "gmt"):
             return "UTC"
