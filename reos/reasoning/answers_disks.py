@@ -1,0 +1,303 @@
+"""Answers about disks in words: space and inodes per filesystem, the biggest
+directories, the disks and partitions, and SMART health.
+
+Each renderer reads the output of the read-only steps of templates/disks.toml
+(`df -P -B1`, `df -i -P`, `du -x -d 1 -B1`, `lsblk -J -b`, `smartctl -H` or `--scan`) and
+says what matters first: what is nearly full, what is biggest, what failed. A warning
+quotes the output line it rests on. Everything shown passes `reos.text.clean`.
+
+Not responsible for running anything or for choosing the commands (recipes do).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from reos.model import StepResult
+from reos.reasoning.conversation import Voice, count
+from reos.text import clean
+
+FULL = 90  # percent used from which a filesystem is said to be nearly full
+_UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
+
+
+def size(n: float) -> str:
+    """Bytes the way people read them: 1.5 GiB, 512 MiB."""
+    value = float(n)
+    for unit in _UNITS:
+        if abs(value) < 1024 or unit == _UNITS[-1]:
+            return f"{value:.0f} {unit}" if unit == "B" or value >= 100 else \
+                f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.1f} PiB"  # not reached
+
+
+def _df_rows(text: str) -> list[tuple[list[str], str]]:
+    """(the five numeric columns' fields with the device first, mountpoint) of each line
+    of `df -P` output after its header, with the line itself kept for quoting."""
+    rows = []
+    for line in text.splitlines()[1:]:
+        parts = line.split(None, 5)
+        if len(parts) == 6:
+            rows.append((parts, line))
+    return rows
+
+
+def _space(text: str) -> list[dict[str, Any]]:
+    out = []
+    for parts, line in _df_rows(text):
+        if parts[1].isdigit() and parts[2].isdigit() and parts[3].isdigit():
+            total, used, free = int(parts[1]), int(parts[2]), int(parts[3])
+            # df's own percentage counts what root keeps in reserve as used: so do we
+            pct = 100 * used / (used + free) if used + free else 0.0
+            out.append({"device": parts[0], "mount": parts[5], "total": total, "used": used,
+                        "free": free, "pct": pct, "line": line})
+    return out
+
+
+def _inodes(text: str) -> dict[str, dict[str, Any]]:
+    out = {}
+    for parts, line in _df_rows(text):
+        if parts[1].isdigit() and parts[2].isdigit() and parts[3].isdigit():
+            total, used, free = int(parts[1]), int(parts[2]), int(parts[3])
+            out[parts[5]] = {"device": parts[0], "total": total, "used": used, "free": free,
+                             "pct": 100 * used / total if total else None, "line": line}
+    return out
+
+
+def _failed(result: StepResult, what: str) -> str | None:
+    if result.ok and result.stdout.strip():
+        return None
+    last = (result.stderr.strip().splitlines() or [""])[-1]
+    return f"I couldn't read {what}" + (f" ({clean(last[:200])})." if last else ".")
+
+
+def disk_usage(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+    """`df -P -B1` then `df -P -i`: space per filesystem, fullest first, with inodes."""
+    if not results:
+        return "I couldn't read the disk usage."
+    problem = _failed(results[0], "the disk usage")
+    filesystems = _space(results[0].stdout)
+    if problem or not filesystems:
+        return problem or "I couldn't read the disk usage."
+    inodes = _inodes(results[1].stdout) if len(results) > 1 and results[1].ok else {}
+    filesystems.sort(key=lambda f: -f["pct"])
+    shown = filesystems[: 4 if voice.brief else 12]
+    lines, warnings = [], []
+    for fs in shown:
+        mount = clean(fs["mount"])
+        text = (f"  {mount}: {size(fs['used'])} used of {size(fs['total'])} "
+                f"({fs['pct']:.0f}%), {size(fs['free'])} free")
+        nodes = inodes.get(fs["mount"])
+        if nodes and nodes["pct"] is not None:
+            text += f"; {nodes['pct']:.0f}% of inodes used"
+        if fs["pct"] >= FULL:
+            text += "  \u2190 nearly full"
+            warnings.append(f"{mount} is {fs['pct']:.0f}% full (df: \u201c"
+                            f"{clean(' '.join(fs['line'].split()))}\u201d)")
+        if nodes and nodes["pct"] is not None and nodes["pct"] >= FULL:
+            text += "  \u2190 running out of inodes"
+            warnings.append(f"{mount} has used {nodes['pct']:.0f}% of its inodes: new files "
+                            "fail even with space free")
+        lines.append(text)
+    more = len(filesystems) - len(shown)
+    path = params.get("path")
+    if path and len(filesystems) == 1:
+        mount = filesystems[0]["mount"]
+        head = (f"Space on {clean(path)}:" if path.rstrip("/") == mount.rstrip("/") else
+                f"{clean(path)} is on the filesystem mounted at {clean(mount)}:")
+    else:
+        head = f"Space on {count(len(filesystems), 'filesystem')}, fullest first:"
+    said = head + "\n" + "\n".join(lines) + (f"\n  \u2026and {more} more" if more > 0 else "")
+    if warnings and not voice.brief:
+        said += "\n" + "\n".join(f"Note: {w}." for w in warnings)
+    elif not warnings and not voice.brief:
+        said += "\nNothing is close to full."
+    return said
+
+
+def disk_inodes(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+    """`df -i -P`: inodes used per filesystem, fullest first."""
+    problem = _failed(results[0], "the inode usage") if results else "I couldn't read it."
+    if problem:
+        return problem
+    table = _inodes(results[0].stdout)
+    if not table:
+        return "I couldn't read the inode usage."
+    counted = sorted(((m, v) for m, v in table.items() if v["pct"] is not None),
+                     key=lambda mv: -mv[1]["pct"])
+    uncounted = [m for m, v in table.items() if v["pct"] is None]
+    shown = counted[: 4 if voice.brief else 12]
+    lines = []
+    warnings = []
+    for mount, v in shown:
+        text = (f"  {clean(mount)}: {v['used']:,} of {v['total']:,} inodes used "
+                f"({v['pct']:.0f}%), {v['free']:,} free")
+        if v["pct"] >= FULL:
+            text += "  \u2190 running out"
+            warnings.append(f"{clean(mount)} (df -i: \u201c{clean(' '.join(v['line'].split()))}"
+                            "\u201d)")
+        lines.append(text)
+    path = params.get("path")
+    if path and len(table) == 1:
+        mount = next(iter(table))
+        said = (f"Inodes on {clean(path)}:" if path.rstrip("/") == mount.rstrip("/") else
+                f"{clean(path)} is on the filesystem mounted at {clean(mount)}; its inodes:")
+    else:
+        said = "Inodes (one per file or directory) per filesystem, fullest first:"
+    said += "\n" + "\n".join(lines)
+    if uncounted and not voice.brief:
+        said += ("\n" + ", ".join(clean(m) for m in uncounted[:6])
+                 + (" has" if len(uncounted) == 1 else " have")
+                 + " no fixed number of inodes (the filesystem makes them as needed).")
+    if warnings:
+        said += ("\nNearly out of inodes: " + "; ".join(warnings) + ". New files fail there "
+                 "even with space free; many small files (caches, mail, sessions) are the "
+                 "usual cause.")
+    elif not voice.brief:
+        said += "\nNo filesystem is running out of inodes."
+    return said
+
+
+def biggest_dirs(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+    """`du -x -d 1 -B1 PATH`: the directories right under PATH, biggest first."""
+    if not results:
+        return "I couldn't measure the directories."
+    result = results[0]
+    where = params.get("path") or "/"
+    entries, total = [], None
+    for line in result.stdout.splitlines():
+        number, _, path = line.partition("\t")
+        if not number.isdigit() or not path:
+            continue
+        if path.rstrip("/") == where.rstrip("/") or path == where:
+            total = int(number)
+        else:
+            entries.append((int(number), path))
+    if not entries and total is None:
+        last = (result.stderr.strip().splitlines() or [""])[-1]
+        return f"I couldn't measure {clean(where)}" + (f" ({clean(last[:200])})." if last
+                                                         else ".")
+    entries.sort(reverse=True)
+    top = entries[: 5 if voice.brief else 10]
+    width = max((len(size(n)) for n, _ in top), default=0)
+    listed = "\n".join(f"  {size(n):>{width}}  {clean(p)}"
+                       + (f"  ({100 * n / total:.0f}%)" if total else "") for n, p in top)
+    said = f"{clean(where)} holds {size(total)} on its filesystem" if total is not None \
+        else f"Under {clean(where)}"
+    said += ("; the biggest directories in it:\n" + listed) if top else \
+        ", in files directly in it (no directories below it)."
+    denied = sum(1 for line in result.stderr.splitlines() if "Permission denied" in line)
+    if denied and not voice.brief:
+        said += (f"\n{count(denied, 'directory')} could not be read without root, so the "
+                 "sizes may be low.")
+    if not voice.brief:
+        said += "\nOther filesystems mounted below it are not counted (du -x)."
+    return said
+
+
+def _lsblk(text: str) -> list[dict[str, Any]]:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return []
+    devices = data.get("blockdevices") if isinstance(data, dict) else None
+    return [d for d in devices if isinstance(d, dict)] if isinstance(devices, list) else []
+
+
+def _points(device: dict[str, Any]) -> list[str]:
+    points = device.get("mountpoints")
+    if not isinstance(points, list):  # older lsblk: one "mountpoint"
+        points = [device.get("mountpoint")]
+    return [clean(str(p)) for p in points if p]
+
+
+def _describe(device: dict[str, Any], depth: int) -> list[str]:
+    name = clean(str(device.get("name", "?")))
+    kind = str(device.get("type") or "")
+    raw = device.get("size")
+    bytes_ = int(raw) if isinstance(raw, int) or (isinstance(raw, str) and raw.isdigit()) \
+        else None
+    words = {"disk": "disk", "part": "partition", "rom": "optical drive", "loop": "loop device",
+             "lvm": "LVM volume", "crypt": "encrypted volume"}.get(kind, clean(kind) or "device")
+    model = clean(str(device.get("model") or "").strip())
+    text = "  " * (depth + 1) + f"{name}: {size(bytes_) if bytes_ is not None else '?'} {words}"
+    if model:
+        text += f", {model}"
+    points = _points(device)
+    text += f", mounted on {', '.join(points)}" if points else (
+        ", not mounted" if kind in ("part", "lvm", "crypt") or (
+            kind == "disk" and not device.get("children")) else "")
+    lines = [text]
+    for child in device.get("children") or []:
+        if isinstance(child, dict):
+            lines += _describe(child, depth + 1)
+    return lines
+
+
+def block_devices(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    """`lsblk -J -b -o NAME,SIZE,TYPE,MODEL,MOUNTPOINTS`: each disk with its partitions."""
+    problem = _failed(results[0], "the disks") if results else "I couldn't read the disks."
+    if problem:
+        return problem
+    devices = [d for d in _lsblk(results[0].stdout)
+               if not (d.get("type") == "loop" or (d.get("size") in (0, "0")))]
+    if not devices:
+        return "I found no disks."
+    disks = [d for d in devices if d.get("type") == "disk"]
+    lines = []
+    for device in devices[: 6 if voice.brief else 30]:
+        lines += _describe(device, 0)
+    others = len(devices) - len(disks)
+    head = count(len(disks), "disk") + (f" and {count(others, 'other device')}" if others
+                                         else "")
+    return head + ":\n" + "\n".join(lines)
+
+
+def smart(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+    """`smartctl -H /dev/X` (the verdict) or `smartctl --scan` (which disks it can read)."""
+    if not results:
+        return "I couldn't read the SMART health."
+    result = results[0]
+    output = result.stdout + "\n" + result.stderr
+    if result.exit_code == 127 or "command not found" in output or (
+            "No such file or directory" in result.stderr and "smartctl" in result.stderr
+            and not result.stdout.strip()):
+        return ("smartctl is not installed, so I can't read SMART health. It comes with the "
+                "smartmontools package (say \u201cinstall smartmontools\u201d).")
+    if "password is required" in output or "a terminal is required" in output:
+        return ("Reading SMART health needs root, and sudo asked for a password. Run "
+                "`sudo -v` first, or run reos as root.")
+    device = params.get("device")
+    if device:
+        return _verdict(clean(device), output, result)
+    found = [line.split()[0] for line in result.stdout.splitlines()
+             if line.startswith("/dev/")]
+    if not found:
+        return "smartctl found no disks it can read SMART data from."
+    names = ", ".join(clean(d.removeprefix("/dev/")) for d in found[:12])
+    return (f"smartctl can read {count(len(found), 'disk')}: {names}. Name one for its "
+            f"health (\u201csmart status of {clean(found[0].removeprefix('/dev/'))}\u201d).")
+
+
+def _verdict(device: str, output: str, result: StepResult) -> str:
+    for line in output.splitlines():
+        text = line.strip()
+        lowered = text.lower()
+        if "overall-health" in lowered or "health status" in lowered:
+            verdict = text.split(":", 1)[-1].strip()
+            good = verdict.upper() in ("PASSED", "OK")
+            said = (f"/dev/{device} passes its SMART self-assessment" if good else
+                    f"/dev/{device} FAILS its SMART self-assessment: back up what is on it now")
+            return f"{said} (smartctl: \u201c{clean(text)}\u201d)."
+    last = (result.stderr.strip() or result.stdout.strip()).splitlines()[-1:] or [""]
+    return (f"smartctl gave no health verdict for /dev/{device}"
+            + (f" (\u201c{clean(last[0][:200])}\u201d)." if last[0] else "."))
+
+
+ANSWERS = {"disk_usage": disk_usage, "disk_inodes": disk_inodes,
+           "biggest_dirs": biggest_dirs, "block_devices": block_devices, "smart": smart}
+# a non-zero exit is part of the answer: du meets unreadable directories, smartctl's exit
+# code is a bit mask of findings (and it may not be installed)
+TOLERANT = {"biggest_dirs", "smart"}
