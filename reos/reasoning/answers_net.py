@@ -1,0 +1,406 @@
+"""Answers about the network and the firewall, in words.
+
+Renderers for the read-only recipes of templates/network.toml: addresses (`ip -j addr`),
+routes and the default gateway (`ip -j route`, `ip -j -6 route`), name servers
+(/etc/resolv.conf and `resolvectl dns`), a bounded ping, whether the internet answers
+(a ping and a name lookup), listening sockets (`ss -H -tulnp`), interface counters
+(`ip -j -s link`) and the firewall (`ufw status verbose`). Each says what matters first
+and cites the output lines it rests on; everything shown is cleaned of control
+characters.
+
+Not responsible for running commands or choosing them (recipes do).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+from reos.model import StepResult
+from reos.reasoning.conversation import Voice, join_names
+from reos.text import clean
+
+Answer = Callable[[list[StepResult], dict[str, str], Voice], str]
+
+# answers whose steps may end non-zero as part of the answer: ping exits 1 when nothing
+# answered and 2 when the name is unknown; resolvectl is missing without
+# systemd-resolved; ufw needs root and may not be installed
+TOLERANT = {"net_dns", "net_ping", "net_online", "firewall_status"}
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _json_list(result: StepResult) -> list[dict[str, Any]] | None:
+    try:
+        loaded = json.loads(result.stdout or "[]")
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(loaded, list):
+        return None
+    return [item for item in loaded if isinstance(item, dict)]
+
+
+def _reason(result: StepResult) -> str:
+    lines = [line for line in clean(result.stderr or result.stdout).splitlines()
+             if line.strip()]
+    return lines[-1].strip()[:200] if lines else f"exit code {result.exit_code}"
+
+
+def _name(link: dict[str, Any]) -> str:
+    return clean(str(link.get("ifname", "?")))[:32]
+
+
+def _link_state(link: dict[str, Any]) -> str:
+    flags = link.get("flags") or []
+    oper = str(link.get("operstate", "")).lower()
+    if "UP" not in flags:
+        return "down"
+    if oper in ("up", "unknown", ""):
+        return "up"
+    return f"up, but its link is {clean(oper)}"  # no cable, no carrier
+
+
+# -- addresses, routes, name servers ------------------------------------------------------
+
+def addresses(links: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """interface name -> its addresses as "192.168.1.5/24" (IPv4 first)."""
+    out: dict[str, list[str]] = {}
+    for link in links:
+        info = [a for a in link.get("addr_info") or [] if isinstance(a, dict)]
+        info.sort(key=lambda a: a.get("family") != "inet")
+        out[_name(link)] = [clean(f"{a.get('local')}/{a.get('prefixlen')}") for a in info
+                            if a.get("local")]
+    return out
+
+
+def net_addresses(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    links = _json_list(results[0]) if results else None
+    if links is None:
+        return "I couldn't read the network addresses."
+    if not links:
+        return "There is no such interface."
+    found = addresses(links)
+    lines = []
+    for link in links:
+        name = _name(link)
+        if name == "lo" and len(links) > 1 and not voice.detailed:
+            continue
+        addrs = found.get(name, [])
+        mac = clean(str(link.get("address", "")))
+        said = f"  {name} ({_link_state(link)}): " + (", ".join(addrs) if addrs
+                                                     else "no address")
+        if mac and voice.detailed and name != "lo":
+            said += f"; MAC {mac}"
+        lines.append(said)
+    if not lines:
+        return "This machine has no network addresses besides loopback."
+    lan = [a for n, addrs in found.items() if n != "lo" for a in addrs
+           if a.split("/")[0].count(".") == 3 and not a.startswith("127.")]
+    head = (f"This machine's main IPv4 address is {lan[0].split('/')[0]}." if lan
+            else "This machine has no IPv4 address besides loopback.")
+    if voice.brief:
+        return head
+    return head + "\nAddresses per interface:\n" + "\n".join(lines)
+
+
+def defaults(routes: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """(gateway, device) of each default route, in the kernel's order."""
+    return [(clean(str(r.get("gateway", ""))), clean(str(r.get("dev", ""))))
+            for r in routes if r.get("dst") == "default"]
+
+
+def _route_line(route: dict[str, Any]) -> str:
+    said = clean(str(route.get("dst", "?")))
+    if route.get("gateway"):
+        said += f" via {clean(str(route['gateway']))}"
+    if route.get("dev"):
+        said += f" dev {clean(str(route['dev']))}"
+    if route.get("metric") is not None:
+        said += f" metric {route['metric']}"
+    if "linkdown" in (route.get("flags") or []):
+        said += " (link down)"
+    return said
+
+
+def net_routes(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    v4 = _json_list(results[0]) if results else None
+    if v4 is None:
+        return "I couldn't read the routing table."
+    v6 = (_json_list(results[1]) or []) if len(results) > 1 and results[1].ok else []
+    gateways = defaults(v4)
+    if gateways:
+        gw, dev = gateways[0]
+        head = f"Traffic to the internet leaves through {gw} on {dev} (the default route)."
+        if len(gateways) > 1:
+            head += " Other default routes: " + ", ".join(
+                f"{g} on {d}" for g, d in gateways[1:]) + "."
+    else:
+        head = "There is no IPv4 default route: only the networks listed below are reachable."
+    six = defaults(v6)
+    if six:
+        head += f" IPv6 leaves through {six[0][0]} on {six[0][1]}."
+    if voice.brief:
+        return head
+    rows = [_route_line(r) for r in v4][:40]
+    if voice.detailed:
+        rows += [_route_line(r) for r in v6][:40]
+    return head + "\nRoutes:\n" + "\n".join(f"  {r}" for r in rows)
+
+
+def resolv_conf(text: str) -> tuple[list[str], list[str]]:
+    """(name servers, search domains) of /etc/resolv.conf."""
+    servers, search = [], []
+    for line in clean(text).splitlines():
+        parts = line.split("#", 1)[0].split()
+        if len(parts) >= 2 and parts[0] == "nameserver":
+            servers.append(parts[1])
+        elif parts and parts[0] in ("search", "domain"):
+            search += parts[1:]
+    return servers, search
+
+
+_STUBS = ("127.0.0.53", "127.0.0.54")
+
+
+def net_dns(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    if not results or not results[0].ok:
+        why = _reason(results[0]) if results else "nothing was read"
+        return f"I couldn't read /etc/resolv.conf ({why})."
+    servers, search = resolv_conf(results[0].stdout)
+    per_link = []
+    if len(results) > 1 and results[1].ok:
+        for line in clean(results[1].stdout).splitlines():
+            head, _, rest = line.partition(":")
+            if rest.strip():
+                per_link.append(f"{head.strip()}: {rest.strip()}")
+    if not servers:
+        text = "/etc/resolv.conf names no DNS server, so names are looked up nowhere."
+    elif all(s in _STUBS for s in servers):
+        text = (f"This machine asks systemd-resolved's local stub ({servers[0]}), which "
+                "forwards to the servers below.")
+        if not per_link:
+            text += " (resolvectl gave no per-link servers.)"
+    else:
+        text = f"This machine asks {join_names(servers)} to look up names " \
+               f"(nameserver lines of /etc/resolv.conf)."
+    if search and not voice.brief:
+        text += f" Search domains: {', '.join(search)}."
+    if per_link and not voice.brief:
+        text += "\nPer link (resolvectl dns):\n" + "\n".join(f"  {r}" for r in per_link[:20])
+    return text
+
+
+# -- reachability -----------------------------------------------------------------------------
+
+_SENT = re.compile(r"(\d+) packets transmitted, (\d+) (?:packets )?received")
+_RTT = re.compile(r"= ([\d.]+)/([\d.]+)/([\d.]+)")
+
+
+def ping_summary(result: StepResult) -> tuple[int, int, float | None] | None:
+    """(sent, received, average round trip in ms) of a ping's output, or None."""
+    text = clean(result.stdout)
+    sent = _SENT.search(text)
+    if sent is None:
+        return None
+    rtt = _RTT.search(text)
+    return int(sent[1]), int(sent[2]), float(rtt[2]) if rtt else None
+
+
+def _host_of(result: StepResult, params: dict[str, str]) -> str:
+    host = params.get("host")
+    if host:
+        return host
+    first = clean(result.stdout).split("\n", 1)[0].split()
+    return first[1] if len(first) > 1 and first[0] == "PING" else "the host"
+
+
+def net_ping(results: list[StepResult], params: dict[str, str], _voice: Voice) -> str:
+    if not results:
+        return "Nothing was pinged."
+    result = results[0]
+    host = _host_of(result, params)
+    summary = ping_summary(result)
+    if summary is None:
+        return f"I couldn't ping {host}: {_reason(result)}."
+    sent, received, avg = summary
+    line = next((x for x in clean(result.stdout).splitlines() if "transmitted" in x), "")
+    if received == 0:
+        return (f"{host} did not answer: {sent} pings sent, none came back ({line.strip()}). "
+                "It may be down, unreachable from here, or set to ignore pings.")
+    said = f"{host} is reachable: {received} of {sent} pings answered"
+    said += f", {avg:.1f} ms on average." if avg is not None else "."
+    if received < sent:
+        said += f" {sent - received} got lost on the way ({line.strip()})."
+    return said
+
+
+def net_online(results: list[StepResult], _params: dict[str, str], _voice: Voice) -> str:
+    ping = ping_summary(results[0]) if results else None
+    looked_up = len(results) > 1 and results[1].ok and bool(results[1].stdout.strip())
+    reached = ping is not None and ping[1] > 0
+    if reached and looked_up:
+        avg = f" ({ping[2]:.0f} ms)" if ping and ping[2] is not None else ""
+        return (f"Yes, you're online: 1.1.1.1 answered{avg} and example.org was looked up "
+                "by name.")
+    if reached:
+        return ("The internet is reachable (1.1.1.1 answered) but names don't resolve: "
+                "the DNS servers are the problem. Ask me which DNS servers this machine uses.")
+    if looked_up:
+        return ("Names resolve, but 1.1.1.1 did not answer pings: the internet may be up "
+                "with pings blocked on the way.")
+    return ("No: 1.1.1.1 did not answer and example.org could not be looked up. Check the "
+            "default gateway (ask me for the routes) and the cable or Wi-Fi.")
+
+
+# -- sockets and counters ----------------------------------------------------------------------
+
+_SS_PROCESS = re.compile(r'users:\(\("([^"]+)",pid=(\d+)')
+_LOOPBACK = ("127.", "[::1]", "::1")
+
+
+def listening_rows(text: str) -> list[dict[str, str]]:
+    """The sockets of `ss -H -tulnp`: proto, address, port, program, pid."""
+    rows = []
+    for line in clean(text).splitlines():
+        parts = line.split()
+        if len(parts) < 5:
+            continue
+        local = parts[4]
+        address, _, port = local.rpartition(":")
+        who = _SS_PROCESS.search(line)
+        rows.append({"proto": parts[0], "address": address.split("%", 1)[0], "port": port,
+                     "program": who[1] if who else "", "pid": who[2] if who else ""})
+    return rows
+
+
+def _loopback(address: str) -> bool:
+    return address.startswith(_LOOPBACK)
+
+
+def net_listening(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    rows = listening_rows(results[0].stdout) if results else []
+    if not rows:
+        return "Nothing is listening on any port."
+    seen: dict[tuple[str, str, str], set[str]] = {}
+    for r in rows:
+        who = f"{r['program']} (pid {r['pid']})" if r["program"] else "a process I can't see"
+        seen.setdefault((r["proto"], r["port"], who), set()).add(r["address"])
+    exposed, local = [], []
+    for (proto, port, who), where in sorted(seen.items(),
+                                           key=lambda i: (int(i[0][1]) if i[0][1].isdigit()
+                                                          else 0, i[0][0])):
+        if all(_loopback(a) for a in where):
+            local.append(f"  {proto} {port:<6} {who}, this machine only")
+        else:
+            shown = ", ".join(sorted(where))
+            exposed.append(f"  {proto} {port:<6} {who} on {shown}")
+    head = (f"{_plural(len(exposed), 'socket')} reachable from the network"
+            f" and {len(local)} only from this machine.")
+    if voice.brief:
+        return head + ("\n" + "\n".join(exposed[:10]) if exposed else "")
+    text = head
+    if exposed:
+        text += "\nReachable from the network:\n" + "\n".join(exposed[:40])
+    if local:
+        text += "\nThis machine only:\n" + "\n".join(local[:40])
+    if any(not r["program"] for r in rows):
+        text += "\n(Sockets of other users' programs are named only when reos runs as root.)"
+    return text
+
+
+def _num(value: Any) -> int:
+    return value if isinstance(value, int) else 0
+
+
+def _size(n: int) -> str:
+    amount = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if amount < 1024 or unit == "TiB":
+            return f"{amount:.0f} {unit}" if unit == "B" else f"{amount:.1f} {unit}"
+        amount /= 1024
+    return f"{amount:.1f} TiB"
+
+
+def counters(link: dict[str, Any]) -> dict[str, int]:
+    """rx/tx bytes, packets, errors and drops of one `ip -j -s link` entry."""
+    stats = link.get("stats64") or link.get("stats") or {}
+    out = {}
+    for way in ("rx", "tx"):
+        side = stats.get(way) or {}
+        for key in ("bytes", "packets", "errors", "dropped"):
+            out[f"{way}_{key}"] = _num(side.get(key))
+    return out
+
+
+def net_stats(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    links = _json_list(results[0]) if results else None
+    if links is None:
+        return "I couldn't read the interface counters."
+    if not links:
+        return "There is no such interface."
+    lines, trouble = [], []
+    for link in links:
+        name = _name(link)
+        if name == "lo" and len(links) > 1 and not voice.detailed:
+            continue
+        c = counters(link)
+        lines.append(f"  {name} ({_link_state(link)}): received {_size(c['rx_bytes'])}"
+                     f" in {c['rx_packets']:,} packets, sent {_size(c['tx_bytes'])}"
+                     f" in {c['tx_packets']:,}; errors {c['rx_errors']} in /"
+                     f" {c['tx_errors']} out, dropped {c['rx_dropped']} in /"
+                     f" {c['tx_dropped']} out")
+        bad = c["rx_errors"] + c["tx_errors"] + c["rx_dropped"] + c["tx_dropped"]
+        if bad:
+            trouble.append(name)
+    head = ("Errors or drops on " + join_names(trouble) + "." if trouble
+            else "No errors or drops on any interface.")
+    if voice.brief:
+        return head
+    return head + " Counters since the interface came up:\n" + "\n".join(lines[:40])
+
+
+# -- the firewall -------------------------------------------------------------------------------
+
+def firewall_status(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    if not results:
+        return "The firewall was not read."
+    result = results[0]
+    text = clean(result.stdout)
+    if not result.ok or "Status:" not in text:
+        why = _reason(result)
+        if result.exit_code == 127 or "not found" in why:
+            return ("ufw is not installed, so I can't read the firewall with it "
+                    "(firewalld and nftables are not read yet).")
+        return f"I couldn't read the firewall ({why})."
+    if "Status: inactive" in text:
+        return ("The firewall (ufw) is off: nothing is filtered by it. Its rules, if any, "
+                "apply only once it's enabled.")
+    from reos.system.state_net import ufw_rows
+
+    rows = ufw_rows(text)
+    policy = next((line.split(":", 1)[1].strip() for line in text.splitlines()
+                   if line.startswith("Default:")), "")
+    head = f"The firewall (ufw) is on with {_plural(len(rows), 'rule')}."
+    if policy:
+        head += f" Default: {policy}."
+    if voice.brief or not rows:
+        return head
+    shown = [r for r in rows if voice.detailed or "(v6)" not in r["to"]]
+    return head + "\nRules (first match wins):\n" + "\n".join(
+        f"  {r['line']}" for r in shown[:60])
+
+
+ANSWERS: dict[str, Answer] = {
+    "net_addresses": net_addresses,
+    "net_routes": net_routes,
+    "net_dns": net_dns,
+    "net_ping": net_ping,
+    "net_online": net_online,
+    "net_listening": net_listening,
+    "net_stats": net_stats,
+    "firewall_status": firewall_status,
+}
