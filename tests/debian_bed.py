@@ -79,7 +79,8 @@ def start() -> Bed:
     subprocess.run(
         ["docker", "run", "-d", "--name", name, "--label", "reos.test.bed=1",
          "--hostname", "reos-bed", "--add-host", "reos-bed:127.0.1.1",
-         "--cap-add", "SYS_ADMIN", "--security-opt", "seccomp=unconfined",
+         "--cap-add", "SYS_ADMIN", "--cap-add", "NET_ADMIN",
+         "--security-opt", "seccomp=unconfined",
          "--cgroupns=host", "-v", "/sys/fs/cgroup:/sys/fs/cgroup:rw",
          "--tmpfs", "/run", "--tmpfs", "/run/lock", "--network", "none",
          "-v", f"{STATE_DIR / 'repo'}:/srv/repo:ro", "-v", f"{STATE_DIR / 'wheels'}:/wheels:ro",
