@@ -252,3 +252,23 @@ def test_questions_plan_their_read_only_command(engine, say: str, wanted: list[s
     assert plan.kind == Kind.QUERY, plan.message
     assert wanted in _argvs(plan)
     assert plan.read_only
+
+
+@pytest.mark.parametrize("say", ["is /mnt/backup mounted", "how is /home mounted",
+                                 "is /mnt/backup mounted read-only"])
+def test_asking_whether_something_is_mounted_changes_nothing(engine, say: str) -> None:
+    plan = engine.plan(say)
+    assert plan.kind == Kind.QUERY and plan.read_only, plan.message
+    assert all(a[0] == "findmnt" for a in _argvs(plan))
+
+
+def test_mount_status_answer_matches_the_mount_table() -> None:
+    result = _run(["findmnt", "-n", "-o", "TARGET,SOURCE,FSTYPE,OPTIONS", "--mountpoint", "/"])
+    if shutil.which("findmnt") is None or not result.ok:
+        pytest.skip("findmnt cannot read / here")
+    said = ANSWERS["mount_status"]([result], {"target:s1": "/"}, Voice())
+    live = state.current_state("mount", "/")
+    assert f"mounted from {live['device']} ({live['fstype']})" in said
+    gone = StepResult("s1", False, 1, "", "", 0.0)
+    assert ANSWERS["mount_status"]([gone], {"target:s1": "/nowhere"}, Voice()) == \
+        "/nowhere is not mounted."

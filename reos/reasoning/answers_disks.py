@@ -296,8 +296,31 @@ def _verdict(device: str, output: str, result: StepResult) -> str:
             + (f" (\u201c{clean(last[0][:200])}\u201d)." if last[0] else "."))
 
 
-ANSWERS = {"disk_usage": disk_usage, "disk_inodes": disk_inodes,
+def mount_status(results: list[StepResult], params: dict[str, str], _voice: Voice) -> str:
+    """`findmnt -n -o TARGET,SOURCE,FSTYPE,OPTIONS --mountpoint X` (exit 1: not mounted)."""
+    where = clean(params.get("target:s1", "") or "That directory")
+    if not results:
+        return f"I couldn't read whether {where} is mounted."
+    lines = [line.split(None, 3) for line in results[0].stdout.splitlines() if line.strip()]
+    lines = [parts for parts in lines if len(parts) == 4]
+    if not lines:
+        if results[0].exit_code == 1:
+            return f"{where} is not mounted."
+        last = (results[0].stderr.strip().splitlines() or [""])[-1]
+        return f"I couldn't read whether {where} is mounted" + (
+            f" ({clean(last[:200])})." if last else ".")
+    said = []
+    for target, source, fstype, options in lines[-3:]:
+        mode = "read-only" if "ro" in options.split(",") else "read-write"
+        said.append(f"{clean(target)} is mounted from {clean(source)} ({clean(fstype)}), "
+                    f"{mode}; options {clean(options)}.")
+    if len(lines) > 1:
+        said.append("The last one is on top: it is the one programs see.")
+    return "\n".join(said)
+
+
+ANSWERS = {"disk_usage": disk_usage, "mount_status": mount_status, "disk_inodes": disk_inodes,
            "biggest_dirs": biggest_dirs, "block_devices": block_devices, "smart": smart}
 # a non-zero exit is part of the answer: du meets unreadable directories, smartctl's exit
 # code is a bit mask of findings (and it may not be installed)
-TOLERANT = {"biggest_dirs", "smart"}
+TOLERANT = {"biggest_dirs", "smart", "mount_status"}
