@@ -224,7 +224,7 @@ def _shared(op: Operation, verbs: set[str]) -> bool:
 
 _ENTITY_SLOTS = ("user", "group", "interface", "device")  # filled by a snapshot name
 _VALUE_SLOTS = ("shell", "timezone", "date", "path")  # slots filled by a typed word
-_NAMING = {"to", "as", "called", "named", "into"}  # "set the hostname to web01"
+_NAMING = {"to", "as", "called", "named", "into", "become", "becomes"}  # "…hostname to web01"
 
 
 def _slot(op: Operation, units: list[Unit], n: int) -> tuple[str, str | None] | None:

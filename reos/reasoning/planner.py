@@ -171,8 +171,8 @@ class PlanBuilder:
         elif not intent.targets and not self._takes_target(intent) and not (
                 intent.resource is None and (intent.qualifiers or intent.plural)):
             recipe = self._targetless(plan, intent, "Sorry, I didn't understand that.")
-            if recipe is not None and not plan.read_only:
-                self._finish(plan, recipe)
+            if recipe is not None and (not plan.steps or not plan.read_only):
+                self._finish(plan, recipe)  # no steps: a value to ask for, or nothing to do
             return
         else:
             present = []
@@ -412,7 +412,8 @@ class PlanBuilder:
                 if needs_root:
                     argv = ["sudo", "-n", *argv]
                 verdict = assess_argv(argv, requested=plan.request)
-                title = rs.title.replace(SLOT, target.name) if target else rs.title
+                title = slots.fill(rs.title.replace(SLOT, target.name) if target
+                                   else rs.title, given)
                 if target is not None and target.detail:  # which process, exactly
                     title += f" \u2014 {target.detail[:100]}"
                 # a recipe's word that a step only reads is checked, never taken on trust:
