@@ -425,7 +425,7 @@ class PlanBuilder:
                                       "machine, so I'll ask first")
                 tracked = target
                 if tracked is None and recipe.tracks and not read_only:
-                    tracked = Target(recipe.tracks, recipe.tracks, "")
+                    tracked = Target(recipe.tracks, _tracked_name(recipe.tracks, argv), "")
                 step = Step(
                     id=f"s{len(plan.steps) + 1}",
                     title=title,
@@ -483,6 +483,19 @@ def _applies(rs: object, target: Target) -> bool:
     if when_enabled is not None and (target.enabled or "") not in when_enabled:
         return False
     return True
+
+
+def _tracked_name(tracks: str, argv: list[str]) -> str:
+    """What a tracked change is called for its state: a setting by its own name; a
+    firewall rule by the rule ("allow 8080/tcp"), so undo knows which one to take out."""
+    if tracks != "firewall":
+        return tracks
+    words = (argv[2:] if argv[:2] == ["sudo", "-n"] else argv)[1:]
+    if words[:1] == ["insert"]:
+        words = words[2:]  # "insert 1 deny …": the rule is "deny …"
+    elif words[:1] in (["delete"], ["prepend"]):
+        words = words[1:]
+    return " ".join(words)
 
 
 # kinds a plan may select all of, or by state ("the stopped containers"); anything else
