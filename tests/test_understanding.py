@@ -215,3 +215,12 @@ def test_a_semicolon_in_prose_is_punctuation_and_before_a_command_is_shell(engin
 def test_an_exception_that_names_nothing_is_asked_about(engine) -> None:
     plan = engine.plan("restart all containers except the frobnicator")
     assert plan.kind == Kind.CLARIFY and plan.steps == [] and "frobnicator" in plan.message
+
+
+def test_the_disk_holding_the_root_filesystem_is_never_formatted(engine) -> None:
+    for said in ("mkfs.ext4 /dev/nvme0n1p2", "format /dev/nvme0n1p2", "format nvme0n1p3 as xfs",
+                 "wipe nvme0n1", "mkfs.ext4 /dev/nvme0n1p4"):
+        plan = engine.plan(said)
+        assert plan.kind == Kind.REFUSE and plan.steps == [], (said, plan.message)
+    plan = engine.plan("format sdc1")  # another disk: a high-risk plan naming the device
+    assert plan.steps and plan.steps[0].argv[-1] == "/dev/sdc1"

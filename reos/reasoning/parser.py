@@ -116,6 +116,8 @@ def _refusal_words(words: list[str]) -> list[str]:
     out = []
     for word in words:
         out.append(word)
+        if word.startswith(("mkfs.", "mke2fs")):
+            out.append("mkfs")  # mkfs.ext4, mkfs.xfs, …: making a filesystem
         device = word.split("=", 1)[-1]
         if device.startswith(_DISKS):
             out.append("/dev/disk")

@@ -379,6 +379,16 @@ class PlanBuilder:
             if target is not None and not SAFE_NAMES[target.kind].match(target.name):
                 plan.notes.append(f"skipped {target.name!r}: not a valid {target.kind} name")
                 continue
+            if target is not None and target.kind in ("device", "mount") and not recipe.steps[
+                    0].read_only and recipe.action.startswith(_DESTROYS) and (
+                    target.name.lower() in (
+                    self._root_disk())):
+                plan.kind = Kind.REFUSE
+                plan.blocked = True
+                plan.blocked_reason = (f"{target.name} is on the disk holding the root filesystem; "
+                                       "formatting or partitioning it destroys the system")
+                plan.message = f"I won't do that: {plan.blocked_reason}."
+                continue
             if target is not None and target.kind == "user" and target.name == "root" and (
                     not recipe.steps[0].read_only):
                 plan.notes.append("left out the root account: reos never deletes, locks or "
@@ -451,6 +461,19 @@ class PlanBuilder:
                 plan.steps.append(step)
                 previous = step.id
 
+    def _root_disk(self) -> set[str]:
+        """The device holding / and every device on the same disk (names and paths)."""
+        mounts = getattr(self.snapshot, "mounts", None) or []
+        devices = getattr(self.snapshot, "block_devices", None) or []
+        root = next((m.device for m in mounts if m.mountpoint == "/"), None)
+        held = {d.name for d in devices if "/" in (d.mountpoints or [])}
+        if root:
+            held.add(root.rsplit("/", 1)[-1])
+        disks = {d.name for d in devices if d.type == "disk" and any(
+            h.startswith(d.name) for h in held)}
+        names = {d.name for d in devices if any(d.name.startswith(k) for k in disks)} | held
+        return {n.lower() for n in names} | {f"/dev/{n}".lower() for n in names} | {"/"}
+
     def _no_match(self, phrases: list[str], resource: str | None, kinds: list[str]) -> str:
         if resource == "package" or (resource is None and "package" in kinds and all(
                 SAFE_NAMES["package"].match(p) for p in phrases)):
@@ -497,6 +520,8 @@ def _tracked_name(tracks: str, argv: list[str]) -> str:
         words = words[1:]
     return " ".join(words)
 
+
+_DESTROYS = ("format", "partition", "wipe", "mkfs", "erase", "repartition")
 
 # kinds a plan may select all of, or by state ("the stopped containers"); anything else
 # (processes, users, disks…) is only ever acted on by name
