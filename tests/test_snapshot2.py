@@ -160,7 +160,9 @@ def test_processes_are_the_top_of_both_rankings_and_real(live: dict[str, Any]) -
     for p in live["processes"]:
         try:
             real = psutil.Process(p["pid"])
-            assert real.name() == p["name"] and real.ppid() == p["ppid"]
+            name = real.name()  # the kernel keeps 15 characters; psutil may read more
+            assert name.startswith(p["name"]) or p["name"].startswith(name), (name, p)
+            assert real.ppid() == p["ppid"]
         except psutil.NoSuchProcess:
             continue  # ended since
     biggest = max(psutil.process_iter(["memory_info"]),
