@@ -214,22 +214,26 @@ def test_mount_takes_the_device_and_the_directory(engine) -> None:
 
 @pytest.mark.parametrize("say", ["format the root disk", "format nvme0n1",
                                  "wipe the system drive", "mkfs.ext4 /dev/nvme0n1p2",
-                                 "format nvme0n1p2"])
+                                 "format nvme0n1p2", "format nvme0n1p4 as xfs",
+                                 "format /dev/nvme0n1p1 as exfat"])
 def test_the_disk_holding_root_is_never_formatted(engine, say: str) -> None:
     plan = engine.plan(say)
-    runnable = [s for s in plan.steps if not plan.blocked]
-    assert not any("mkfs" in s.command or "wipefs" in s.command for s in runnable), say
-    assert not any("nvme0n1" in s.command and not plan.blocked for s in plan.steps), say
+    assert plan.kind == Kind.REFUSE and plan.steps == [], (say, plan.message)
 
 
-def test_formatting_a_spare_partition_is_a_critical_plan(engine) -> None:
-    plan = engine.plan("format /dev/sdc1 as ext4")
-    assert plan.kind in (Kind.ACTION, Kind.REFUSE)
-    if plan.kind == Kind.ACTION:
-        assert _argvs(plan) == [["mkfs.ext4", "-F", "/dev/sdc1"]]
-        assert plan.steps[0].risk >= RiskLevel.HIGH
-        assert not plan.steps[0].reversible
-        assert "erase" in plan.message.lower()
+@pytest.mark.parametrize(("say", "wanted"), [
+    ("format /dev/sdc1 as ext4", ["mkfs.ext4", "-F", "/dev/sdc1"]),
+    ("format sdc1 as xfs", ["mkfs.xfs", "-f", "/dev/sdc1"]),
+    ("format sdc1 as exfat", ["mkfs.exfat", "/dev/sdc1"]),
+])
+def test_formatting_a_spare_partition_is_a_critical_plan(engine, say: str,
+                                                         wanted: list[str]) -> None:
+    plan = engine.plan(say)
+    assert plan.kind == Kind.ACTION, plan.message
+    assert _argvs(plan) == [wanted]
+    assert plan.steps[0].risk >= RiskLevel.HIGH
+    assert not plan.steps[0].reversible and plan.steps[0].rollback is None
+    assert "erase" in plan.message.lower()
 
 
 def test_free_space_measures_before_it_cleans(engine) -> None:
