@@ -6,7 +6,7 @@ type and options; the journal keeps that as the step's prior state. `restore` tu
 prior state into the one argv that brings it back: an unmounted filesystem is mounted
 again with its recorded device, type and options; a filesystem remounted read-only is
 remounted read-write; a device that was not mounted before is unmounted again. `problem`
-says what is wrong with the state a step left ("is still mounted"). `protected_devices`
+says what is wrong with the state a step left on a mount ("is still mounted"). `protected_devices`
 names the devices no plan may format: the ones holding /, and the disks they are on.
 No shell: argv lists only, and the mount table is read as a file.
 
@@ -148,8 +148,9 @@ def problem(kind: str, action: str | None, state: dict[str, Any]) -> str | None:
                 return "is no longer mounted"
             if state.get("read_only") is not True:
                 return "is still writable"
-    if kind == "device" and action == "mount" and mounted is False:
-        return "is not mounted"
+    # a device's "mount" recipe first creates the directory (same target, same action): a
+    # device not mounted yet after that step is no failure, so mounting is judged by
+    # mount's own exit status alone
     return None
 
 
