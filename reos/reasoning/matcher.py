@@ -291,27 +291,50 @@ def _processes(snapshot: SystemSnapshot,
 
 
 def _mounts(snapshot: SystemSnapshot, by_device: dict[str, list[Target]]) -> list[Target] | None:
+    """A mount by its mountpoint; its device and the last word of its path ("backup" for
+    /mnt/backup) find it too."""
     mounts = getattr(snapshot, "mounts", None)
     if mounts is None:
         return None
     targets = []
     for m in mounts:
-        t = Target("mount", m.mountpoint, "mounted")
+        t = Target("mount", m.mountpoint, "mounted", detail=m.device)
         targets.append(t)
         by_device[m.device.lower()].append(t)
         by_device[m.device.rsplit("/", 1)[-1].lower()].append(t)
+        last = m.mountpoint.rstrip("/").rsplit("/", 1)[-1].lower()
+        if len(last) >= 3:
+            by_device[last].append(t)
     return targets
 
 
+def _size(size: int) -> str:
+    for unit, scale in (("TB", 10**12), ("GB", 10**9), ("MB", 10**6)):
+        if size >= scale:
+            return f"{size / scale:.0f} {unit}"
+    return f"{size} bytes"
+
+
 def _devices(snapshot: SystemSnapshot, by_path: dict[str, list[Target]]) -> list[Target] | None:
+    """A block device by name (sdb) or path; its model's words ("sandisk") find the disk and
+    its partitions, and the plan says size and model so nobody erases the wrong one."""
     devices = getattr(snapshot, "block_devices", None)
     if devices is None:
         return None
+    disks = {d.name: d for d in devices if d.type == "disk"}
     targets = []
     for d in devices:
-        t = Target("device", d.name, d.type)
+        disk = d if d.type == "disk" else next(
+            (v for k, v in disks.items() if d.name.startswith(k)), d)
+        model = (d.model or disk.model or "").strip()
+        detail = " ".join(p for p in (_size(d.size) if d.size else "", model,
+                                      "removable" if disk.removable else "") if p)
+        t = Target("device", d.name, d.type, detail=detail)
         targets.append(t)
         by_path[d.path.lower()].append(t)
+        for word in re.split(r"[\s_-]+", model.lower()):
+            if len(word) >= 3 and d.type == "disk":
+                by_path[word].append(t)
     return targets
 
 
