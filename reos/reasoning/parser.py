@@ -229,6 +229,16 @@ _VALUE_SLOTS = ("shell", "timezone", "date", "path")  # slots filled by a typed 
 _NAMING = {"to", "as", "called", "named", "into", "become", "becomes"}  # "…hostname to web01"
 
 
+def _names_its_slot(op: Operation, units: list[Unit], n: int) -> bool:
+    """Whether unit `n` is a name followed by the noun of one of the operation's slots
+    ("the www-data *group*"): then it fills that slot even if it could be the target."""
+    if n + 1 >= len(units) or "name" not in units[n].roles:
+        return False
+    following = units[n + 1].roles.get("resource", set())
+    return any(k in op.slots and k in following and k in units[n].roles["name"]
+               for k in _ENTITY_SLOTS)
+
+
 def _slot(op: Operation, units: list[Unit], n: int) -> tuple[str, str | None] | None:
     """(slot, value) when unit `n` fills one of the operation's slots other than its
     target: another kind's name ("add bob to the *docker* group"), that kind's noun
@@ -305,6 +315,13 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             continue
         own_noun = "resource" in roles and (op.target in roles["resource"]
                                             or op.resource in roles["resource"])
+        if op.slots and _names_its_slot(op, units, n):
+            slot = _slot(op, units, n)  # "add deploy to the www-data group": the group
+            if slot is not None:
+                reading.explained[n] = "slot"
+                if slot[1]:
+                    reading.params[slot[0]] = slot[1]
+                continue
         if (n in held or (takes and "name" in roles and op.target in roles["name"]
                           and "verb" not in roles)) and not own_noun:
             reading.explained[n] = "target"

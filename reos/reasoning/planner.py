@@ -48,6 +48,7 @@ class PlanBuilder:
         self.manager = snapshot.host.get("package_manager")
         self.matcher = matcher or TargetMatcher(snapshot, templates.aliases)
         self.lacking: set[str] = set()  # values a recipe needed that the request lacked
+        self.protected: list[str] = []  # why targets were left out (init, root, …)
 
     def recipe(self, resource: str | None, action: str | None) -> Recipe | None:
         if not resource or not action:
@@ -193,6 +194,12 @@ class PlanBuilder:
         self._finish(plan, recipe)
 
     def _finish(self, plan: Plan, recipe: Recipe) -> None:
+        if not plan.steps and self.protected and plan.kind != Kind.CLARIFY:
+            plan.kind = Kind.REFUSE  # everything named is something reos never touches
+            plan.blocked = True
+            plan.blocked_reason = "; ".join(self.protected)
+            plan.message = f"I won't do that: {plan.blocked_reason}."
+            return
         if not plan.steps and self.lacking:
             plan.kind = Kind.CLARIFY  # "add bob to a group": which group is asked
             plan.question = plan.message = replies.which_value(sorted(self.lacking), recipe)
@@ -391,14 +398,14 @@ class PlanBuilder:
                 continue
             if target is not None and target.kind == "user" and target.name == "root" and (
                     not recipe.steps[0].read_only):
-                plan.notes.append("left out the root account: reos never deletes, locks or "
-                                  "changes it")
+                self.protected.append("reos never deletes, locks or changes the root "
+                                      "account")
                 continue
             if target is not None and target.kind == "process" and not recipe.steps[
                     0].read_only and (target.name in _protected_pids() or target.state
                                       in ("reos", "systemd", "init")):
                 why = _protected_pids().get(target.name, f"{target.state} is never signalled")
-                plan.notes.append(f"left out process {target.name} ({target.state}): {why}")
+                self.protected.append(f"process {target.name} ({target.state}): {why}")
                 continue
             previous: str | None = after
             for rs in recipe.steps:
