@@ -10,15 +10,6 @@ import pytest
 pytestmark = [pytest.mark.docker, pytest.mark.slow]
 
 FILES = ("/etc/passwd", "/etc/group", "/etc/shadow")
-# Waiting on changes outside this domain (remove each mark when its change lands):
-NEEDS_CREATES = pytest.mark.xfail(strict=True, reason=(
-    "the plan builder resolves every user/group target in the snapshot; an operation "
-    "with creates = true (user.create, group.create) needs the new name taken as-is"))
-NEEDS_REVERSIBLE_USERDEL = pytest.mark.xfail(strict=True, reason=(
-    "the risk engine calls every userdel irreversible, so no undo is recorded; "
-    "userdel without -r keeps the home and reos records the account to recreate it"))
-
-
 def _lines(bed, name: str) -> dict[str, list[str]]:
     """Every line of passwd, group and shadow that is about `name`: its own line, and the
     group lines that list it as a member."""
@@ -53,7 +44,6 @@ def _undo(bed) -> str:
     return undo.stdout
 
 
-@NEEDS_CREATES
 def test_create_an_account_then_undo_removes_it_and_its_home(bed) -> None:
     bed.run("userdel", "-r", "reosnew")
     out = _plan(bed, "create a new user called reosnew")
@@ -66,7 +56,6 @@ def test_create_an_account_then_undo_removes_it_and_its_home(bed) -> None:
     assert bed.run("test", "-e", "/home/reosnew").returncode != 0
 
 
-@NEEDS_CREATES
 def test_create_a_group_then_undo_deletes_it(bed) -> None:
     bed.run("groupdel", "reosteam")
     out = _plan(bed, "create a group called reosteam")
@@ -117,7 +106,6 @@ def test_change_shell_then_undo_sets_the_old_one(bed) -> None:
     assert _lines(bed, "reosgus") == before
 
 
-@NEEDS_REVERSIBLE_USERDEL
 def test_delete_keeps_the_home_and_undo_recreates_the_account(bed) -> None:
     _account(bed, "reoshal", "reosops")
     bed.run("usermod", "-c", "Hal of the bed", "reoshal", check=True)

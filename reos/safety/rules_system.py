@@ -266,11 +266,16 @@ def _users(argv: list[str], verdict: Verdict, ctx: Context) -> None:
             "root" in argv or len(operands(argv)) == 0):
         verdict.raise_to(RiskLevel.HIGH, "locks an account", root=True)
     elif program in ("userdel", "deluser", "groupdel", "delgroup"):
+        takes_files = any(a in ("-r", "--remove", "--remove-home", "--remove-all-files")
+                          or (a.startswith("-") and not a.startswith("--") and "r" in a)
+                          for a in argv[1:])
         if "root" in operands(argv):
             _destroys(verdict, "deletes the root account")
-        else:
-            verdict.raise_to(RiskLevel.HIGH, "deletes a user or group", reversible=False,
-                             root=True)
+        elif takes_files:
+            verdict.raise_to(RiskLevel.HIGH, "deletes a user and their files",
+                             reversible=False, root=True)
+        else:  # the account can be made again from what was recorded; its files stay
+            verdict.raise_to(RiskLevel.HIGH, "deletes a user or group", root=True)
     elif program == "usermod" and any(a in ("-p", "--password") for a in argv):
         _destroys(verdict, "sets a password hash directly")
     elif program == "usermod" and ("-o" in argv and ("-u" in argv or "--uid" in argv)) and \
