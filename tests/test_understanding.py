@@ -224,3 +224,11 @@ def test_the_disk_holding_the_root_filesystem_is_never_formatted(engine) -> None
         assert plan.kind == Kind.REFUSE and plan.steps == [], (said, plan.message)
     plan = engine.plan("format sdc1")  # another disk: a high-risk plan naming the device
     assert plan.steps and plan.steps[0].argv[-1] == "/dev/sdc1"
+
+
+def test_the_process_holding_a_port_is_found_by_the_port(engine) -> None:
+    plan = engine.plan("kill the process on port 3000")
+    assert [s.argv for s in plan.steps] == [["kill", "-9", "3300"]]  # node, in the fixture
+    assert "server.js" in plan.steps[0].title  # the plan says which program, exactly
+    plan = engine.plan("kill the process on port 4444")
+    assert plan.steps == [] and "4444" in plan.message

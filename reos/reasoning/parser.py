@@ -226,6 +226,8 @@ def _shared(op: Operation, verbs: set[str]) -> bool:
 
 _ENTITY_SLOTS = ("user", "group", "interface", "device")  # filled by a snapshot name
 _VALUE_SLOTS = ("shell", "timezone", "date", "path")  # slots filled by a typed word
+_SLOT_NOUNS = {"port": {"port", "ports"}, "priority": {"priority", "niceness", "nice value"},
+               "shell": {"shell", "login shell"}, "date": {"date"}}
 _NAMING = {"to", "as", "called", "named", "into", "become", "becomes"}  # "…hostname to web01"
 
 
@@ -255,6 +257,9 @@ def _slot(op: Operation, units: list[Unit], n: int) -> tuple[str, str | None] | 
     for kind in _VALUE_SLOTS:
         if kind in op.slots and kind in roles:
             return kind, str(roles[kind])
+    for kind, nouns in _SLOT_NOUNS.items():
+        if kind in op.slots and unit.text in nouns:
+            return kind, None  # "port" in "kill whatever is on port 3000"
     if ("hostname" in op.slots and n and units[n - 1].text in _NAMING
             and (unit.unknown or "name" in roles)):
         return "hostname", unit.text
@@ -333,6 +338,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             reading.explained[n] = "slot"
             if slot[1]:
                 reading.params[slot[0]] = slot[1]
+                reading.score += 0.5  # a value this operation takes: it fits the words
             continue
         if op.id in roles.get("verb", ()):
             if not verb_seen and _shared(op, roles["verb"]) and unit.text not in op.alone:
@@ -408,6 +414,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             if slot_name:
                 reading.explained[n] = slot_name
                 reading.params[slot_name] = str(roles["number"])
+                reading.score += 0.5
                 continue
         if "filler" in roles or "conj" in roles or "negation" in roles or "keep" in roles:
             reading.explained[n] = "filler"
@@ -427,7 +434,11 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                 reading.conflicts.append(unit.text)
                 reading.score -= 1.5
             continue
-        _unplaced(reading, n, unit, 1)
+        # a command's own first word left over ("kill whatever is on port 3000" read as a
+        # question about ports) says more against a reading than a stray word does
+        leads = "verb" in roles and all(
+            "filler" in u.roles or "ask" in u.roles for u in units[:n])
+        _unplaced(reading, n, unit, 3 if leads else 1)
     if not reading.evidence & set(_STRONG):
         return None
     if shared_verb and not takes and op.nouns and not reading.evidence & {"noun", "idiom"}:

@@ -164,6 +164,13 @@ class PlanBuilder:
             recipe = self.recipe(intent.resource, intent.action) if targets else None
             if not targets:
                 return
+        elif (not intent.targets and intent.resource == "process"
+              and intent.params.get("port")):
+            present = []
+            targets = self._listener(plan, intent)  # "kill whatever holds port 3000"
+            recipe = self.recipe("process", intent.action) if targets else None
+            if not targets:
+                return
         elif not intent.targets and self._takes_target(intent) and not (
                 intent.qualifiers or intent.plural):
             plan.kind = Kind.CLARIFY  # "stop the container": which one is never guessed
@@ -222,6 +229,8 @@ class PlanBuilder:
             k for k in KINDS if self.recipe(k, intent.action)]
         if intent.resource is None:
             kinds = [k for k in kinds if k != "package"]  # packages only by exact name, below
+        if not intent.targets and kinds == ["process"] and intent.params.get("port"):
+            return self._listener(plan, intent)
         if not intent.targets and (intent.qualifiers or intent.plural) and not (
                 set(kinds) <= SELECTABLE):
             # "kill all processes", "delete the users": never every one of those
@@ -324,6 +333,23 @@ class PlanBuilder:
                               "already be there")
         plan.targets = targets
         return targets, present
+
+    def _listener(self, plan: Plan, intent: Intent) -> list[Target]:
+        """"kill whatever is on port 3000": the process listening there, by its pid."""
+        port = intent.params["port"]
+        listening = getattr(self.snapshot, "listening", None) or []
+        pids = sorted({str(entry.pid) for entry in listening
+                       if str(entry.port) == port and entry.pid})
+        index = self.matcher.index("process")
+        known = {t.name: t for t in index.targets} if index is not None else {}
+        targets = [known.get(pid) or Target("process", pid, "") for pid in pids]
+        if not targets:
+            plan.message = (f"Nothing I can see is listening on port {port}"
+                            + ("" if listening else " (I couldn't read the listening ports)")
+                            + ", so there's nothing to do.")
+            return []
+        plan.targets = targets
+        return targets
 
     def _to_create(self, plan: Plan, kind: str, phrases: list[str]) -> list[Target]:
         """New names ("create user dave"): each must look like a name of that kind and not
