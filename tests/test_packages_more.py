@@ -121,9 +121,6 @@ def test_hold_of_a_package_that_is_not_installed_plans_nothing(engines) -> None:
     assert not plan.steps
 
 
-@pytest.mark.xfail(reason="reos/system/state.py restores no hold yet: restore_argv needs "
-                          "the hold/unhold actions for packages (see the report)",
-                   strict=False)
 def test_undo_of_a_hold_lifts_it() -> None:
     assert restore_argv("package", "docker.io", {"state": "installed", "held": False},
                         "hold", "apt") == ["apt-mark", "unhold", "docker.io"]
@@ -133,8 +130,6 @@ def test_undo_of_a_hold_lifts_it() -> None:
                         "hold", "apt") is None  # it was held already: nothing to lift
 
 
-@pytest.mark.xfail(reason="needs the hold actions in reos/system/state.py (see the report)",
-                   strict=False)
 def test_the_plan_shows_the_hold_lifted_by_undo(engines) -> None:
     plan = engines["apt"].plan("hold docker.io")
     assert _plain(plan.steps[0].rollback) == ["apt-mark", "unhold", "docker.io"]
@@ -157,9 +152,6 @@ def test_upgrade_everything_but_hold_holds_first(engines, said) -> None:
     assert plan.steps[0].reversible and not plan.steps[2].reversible
 
 
-@pytest.mark.xfail(reason="the parser records 'except docker' as an exclusion even when the "
-                          "operation's idiom takes it as its target (see the report)",
-                   strict=False)
 @pytest.mark.parametrize("said", ["upgrade everything except docker",
                                   "update everything but keep docker"])
 def test_upgrade_everything_except_holds_what_was_named(engines, said) -> None:
@@ -243,8 +235,6 @@ def test_the_restart_policy_is_asked_about_without_changing_it(engines) -> None:
     assert _argvs(plan)[0][:2] == ["docker", "inspect"] and _argvs(plan)[0][-1] == "portainer"
 
 
-@pytest.mark.xfail(reason="reos/system/state.py records no restart policy yet: _container "
-                          "and restore_argv need it (see the report)", strict=False)
 def test_undo_of_a_restart_policy_sets_the_recorded_one_back() -> None:
     assert restore_argv("container", "n8n", {"state": "running", "restart": "always"},
                         "restart_policy") == ["docker", "update", "--restart=always", "n8n"]
@@ -323,8 +313,7 @@ def test_bed_hold_then_undo(bed) -> None:
         assert "$ apt-mark hold nginx" in done.stdout
         assert "nginx" in held()
         undo = bed.reos("undo")
-        if "apt-mark unhold nginx" not in undo.stdout:
-            pytest.xfail("undo of a hold needs reos/system/state.py (see the report)")
+        assert "apt-mark unhold nginx" in undo.stdout, undo.stdout
         assert undo.returncode == 0, undo.stdout + undo.stderr
         assert "nginx" not in held()
     finally:

@@ -64,6 +64,7 @@ class Reading:
         self.plural = False
         self.unplaced: dict[int, float] = {}  # unit index -> what not placing it cost
         self.background = 0  # unplaced words outside the clause that names the operation
+        self.claims_exclusion = False  # an idiom of the operation holds the "except X"
 
     @property
     def confidence(self) -> float:
@@ -303,6 +304,9 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             idiom_units, held = spans
     if idiom_units:
         reading.evidence.add("idiom")
+        # "upgrade everything except docker": the idiom takes the excluded words as its
+        # target, so they are not an exclusion for this reading
+        reading.claims_exclusion = bool(idiom_units & skip)
         borrowed = sum(1 for h in held if units[h].roles and not _names(units[h], op.target))
         reading.score += 4 + len(idiom_units) - len(held) - 2 * borrowed
     takes = op.target != "none"

@@ -225,7 +225,8 @@ def intent_of(reading: Reading, found: Parse) -> Intent:
         confidence=reading.confidence, source="catalogue", plural=reading.plural,
         template=op.id, operation=op.id, params=dict(reading.params), then=list(op.then),
         note=op.note, qualifiers=list(dict.fromkeys(reading.qualifiers)),
-        exclude=list(found.exclude), unexplained=unexplained,
+        exclude=[] if reading.claims_exclusion else list(found.exclude),
+        unexplained=unexplained,
         unhonoured=unhonoured, ignored=found.shell, value=op.value,
         summary=op.summary,
     )

@@ -11,6 +11,7 @@ the one its action was meant to reach (verification).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -26,6 +27,17 @@ PACKAGE_REMOVE = _PACKAGE_REMOVE = {
     "pacman": ["pacman", "-R", "--noconfirm"], "zypper": ["zypper", "--non-interactive", "remove"],
     "apk": ["apk", "del"],
 }
+# Holding a package at its version (and letting it go), per package manager that can.
+PACKAGE_HOLD = {
+    "apt": (["apt-mark", "hold"], ["apt-mark", "unhold"]),
+    "dnf": (["dnf", "versionlock", "add"], ["dnf", "versionlock", "delete"]),
+    "zypper": (["zypper", "--non-interactive", "addlock"],
+               ["zypper", "--non-interactive", "removelock"]),
+}
+HOLDING = ("hold", "upgrade_except")  # actions that hold their targets
+# docker's restart policies, as `docker update --restart=` takes them back
+_POLICY = re.compile(r"^(?:no|always|unless-stopped|on-failure(?::[0-9]{1,4})?)$")
+POLICY_ACTIONS = {"restart_policy": "unless-stopped", "restart_policy_off": "no"}
 _PACKAGE_INSTALL = {
     "apt": ["apt-get", "install", "-y"], "dnf": ["dnf", "install", "-y"],
     "pacman": ["pacman", "-S", "--noconfirm"],
@@ -91,7 +103,11 @@ def _container(name: str) -> dict[str, Any]:
         return {"state": "unknown", "reason": str(exc)}
     try:
         container = client.containers.get(name)
-        return {"state": container.status, "id": container.id[:12]}
+        policy = (container.attrs.get("HostConfig") or {}).get("RestartPolicy") or {}
+        restart = policy.get("Name") or "no"
+        if restart == "on-failure" and policy.get("MaximumRetryCount"):
+            restart += f":{policy['MaximumRetryCount']}"
+        return {"state": container.status, "id": container.id[:12], "restart": restart}
     except docker.errors.NotFound:
         return {"state": "absent"}
     except docker.errors.DockerException as exc:
@@ -117,8 +133,10 @@ def _package(name: str) -> dict[str, Any]:
     manager = package_manager()
     if manager == "apt":
         done = _read(["dpkg-query", "-W", "-f", "${db:Status-Abbrev}\t${Version}", name])
-        if done is not None and done.returncode == 0 and done.stdout.startswith("ii"):
-            return {"state": "installed", "version": done.stdout.split("\t", 1)[1].strip()}
+        if done is not None and done.returncode == 0 and done.stdout[:1] in ("i", "h") and (
+                done.stdout[1:2] == "i"):  # "ii": installed; "hi": installed and held
+            return {"state": "installed", "version": done.stdout.split("\t", 1)[1].strip(),
+                    "held": done.stdout.startswith("h")}
     elif manager in ("dnf", "zypper"):
         done = _read(["rpm", "-q", "--qf", "%{VERSION}-%{RELEASE}", name])
         if done is not None and done.returncode == 0:
@@ -144,6 +162,18 @@ def restore_argv(kind: str, name: str, prior: dict[str, Any] | None,
     module = _module(kind)
     if module is not None:
         return module.restore(kind, name, prior, action)
+    if kind == "container" and action in POLICY_ACTIONS:
+        restart = str(prior.get("restart") or "")
+        return ["docker", "update", f"--restart={restart}", name] if _POLICY.match(
+            restart) else None  # not recorded (at plan time): said after the step runs
+    if kind == "package" and action in (*HOLDING, "unhold"):
+        if manager not in PACKAGE_HOLD or prior.get("state") not in (None, "installed"):
+            return None
+        hold, unhold = PACKAGE_HOLD[manager]
+        held = prior.get("held")  # not known before the step: assume it was not / was
+        if action == "unhold":
+            return None if held is False else [*hold, name]
+        return None if held else [*unhold, name]
     if kind == "container":
         state = prior.get("state")
         if state in RUNNING_STATES:
@@ -211,6 +241,9 @@ def intended_state_problem(kind: str, action: str | None, state: dict[str, Any])
         return module.problem(kind, action, state)
     if kind == "container":
         running = state.get("state") in RUNNING_STATES
+        wanted = POLICY_ACTIONS.get(action or "")
+        if wanted and state.get("restart") not in (None, wanted):
+            return f"restarts {state.get('restart')}, not {wanted}"
         if action in ("stop", "kill") and running:
             return "is still running"
         if action in ("start", "restart") and not running:
@@ -236,4 +269,8 @@ def intended_state_problem(kind: str, action: str | None, state: dict[str, Any])
             return "is not installed"
         if action in ("remove", "purge") and installed:
             return "is still installed"
+        if action in HOLDING and state.get("held") is False:
+            return "is not held"
+        if action == "unhold" and state.get("held"):
+            return "is still held"
     return None
