@@ -142,7 +142,8 @@ def test_unexplained_words_are_said_back(case: tuple[str, list[str]]) -> None:
     assert intent is not None
     assume(intent.kind not in (Kind.REFUSE, Kind.META))
     best = found.best
-    if best is not None and best.unexplained and intent.kind != Kind.UNKNOWN:
+    if best is not None and best.unexplained and intent.kind != Kind.UNKNOWN and (
+            intent.operation == best.op.id):  # a question may be read by another operation
         assert intent.unexplained, (text, best.unexplained)
     plan = engine().builder().build(text, intent)
     said = _said(plan)
