@@ -30,9 +30,9 @@ def _packages(line: str) -> tuple[list[str], str] | None:
         return [found[2]], found[1]
     if ": /" in line:  # dpkg -S, apt-file (not dnf's "Filename    : /usr/bin/x")
         names, path = line.split(": ", 1)
-        found = [n.strip() for n in names.split(",") if n.strip()]
-        if found and all(_NAME.match(n) for n in found):
-            return found, path.strip()
+        packages = [n.strip() for n in names.split(",") if n.strip()]
+        if packages and all(_NAME.match(n) for n in packages):
+            return packages, path.strip()
         return None
     if found := _DNF.match(line):
         return [found[1]], ""

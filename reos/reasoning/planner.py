@@ -11,30 +11,17 @@ Not responsible for understanding words, running anything, or asking for approva
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from reos.model import Intent, Kind, Plan, RiskLevel, Step, Target, render
-from reos.reasoning import conditions, conversation, replies, selection, slots
+from reos.reasoning import conditions, conversation, guards, named, replies, selection, slots
 from reos.reasoning.conversation import Voice
 from reos.reasoning.matcher import ALL_KINDS, EXACT_ONLY, KINDS, TargetMatcher, section
+from reos.reasoning.names import SAFE_NAMES
 from reos.reasoning.templates import SLOT, Recipe, TemplateSet
 from reos.safety.risk import assess_argv
 from reos.system.snapshot import SystemSnapshot
 from reos.system.state import restore_argv
-
-SAFE_NAMES = {
-    "container": re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$"),
-    "service": re.compile(r"^[A-Za-z0-9][A-Za-z0-9:_.@\\-]{0,254}$"),
-    "package": re.compile(r"^[a-z0-9][a-z0-9+._-]{0,127}$"),
-    "user": re.compile(r"^[a-z_][a-z0-9_.-]{0,31}$"),
-    "group": re.compile(r"^[a-z_][a-z0-9_.-]{0,31}$"),
-    "process": re.compile(r"^[1-9][0-9]{0,9}$"),  # a pid
-    "mount": re.compile(r"^/[A-Za-z0-9._/+-]{0,4095}$"),
-    "device": re.compile(r"^[a-z][a-z0-9_-]{0,31}$"),
-    "interface": re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,14}$"),
-    "timer": re.compile(r"^[A-Za-z0-9][A-Za-z0-9:_.@\\-]{0,254}$"),
-}
 
 HELP = "Say \u201chelp\u201d for a tour of what I can do."
 
@@ -137,7 +124,8 @@ class PlanBuilder:
                 intent.params["all"] = "yes"
             recipe = self._targetless(plan, intent, "I don't know how to answer that yet.")
         elif intent.resource == "package":
-            targets = self._package_names(plan, intent.targets)
+            targets = named.package_names(plan, intent.targets, self.snapshot,
+                                               self.templates.aliases.get("package", {}))
             recipe = self.recipe("package", intent.action)
             if targets and recipe:
                 self._fill(plan, recipe, targets)
@@ -156,18 +144,20 @@ class PlanBuilder:
     def _action(self, plan: Plan, intent: Intent) -> None:
         op = self.templates.operations.get(intent.operation or "")
         if intent.resource == "package" and intent.action == "install":
-            targets, present = self._to_install(plan, intent.targets)
+            targets, present = named.to_install(plan, intent.targets, self.snapshot,
+                                                  self.templates.aliases.get("package", {}))
             recipe = self.recipe("package", "install")
         elif op is not None and op.creates and intent.resource in SAFE_NAMES:
             present = []
-            targets = self._to_create(plan, intent.resource, intent.targets)
+            targets = named.to_create(plan, intent.resource, intent.targets, self.matcher)
             recipe = self.recipe(intent.resource, intent.action) if targets else None
             if not targets:
                 return
         elif (not intent.targets and intent.resource == "process"
               and intent.params.get("port")):
             present = []
-            targets = self._listener(plan, intent)  # "kill whatever holds port 3000"
+            # "kill whatever holds port 3000"
+            targets = named.listener(plan, intent, self.snapshot, self.matcher)
             recipe = self.recipe("process", intent.action) if targets else None
             if not targets:
                 return
@@ -230,7 +220,7 @@ class PlanBuilder:
         if intent.resource is None:
             kinds = [k for k in kinds if k != "package"]  # packages only by exact name, below
         if not intent.targets and kinds == ["process"] and intent.params.get("port"):
-            return self._listener(plan, intent)
+            return named.listener(plan, intent, self.snapshot, self.matcher)
         if not intent.targets and (intent.qualifiers or intent.plural) and not (
                 set(kinds) <= SELECTABLE):
             # "kill all processes", "delete the users": never every one of those
@@ -243,10 +233,10 @@ class PlanBuilder:
         if not intent.targets and (intent.qualifiers or intent.plural):
             if intent.resource is None and len(kinds) > 1 and intent.exclude:
                 # "stop everything but portainer": the rest of what portainer is
-                named = {t.kind for t in self.matcher.resolve(intent.exclude, kinds,
+                spared = {t.kind for t in self.matcher.resolve(intent.exclude, kinds,
                                                               True).targets}
-                if len(named) == 1:
-                    kind = named.pop()
+                if len(spared) == 1:
+                    kind = spared.pop()
                     intent = replace(intent, resource=kind)
                     kinds = [kind]
                     plan.intent = intent
@@ -300,94 +290,6 @@ class PlanBuilder:
                 return []
         return selection.select(plan, intent, result.targets, self.matcher)
 
-    def _to_install(self, plan: Plan, phrases: list[str]) -> tuple[list[Target], list[str]]:
-        """(packages to install, requested packages that are already installed)."""
-        installed = {p.name: p.version for p in self.snapshot.packages or []}
-        targets, present = [], []
-        if not phrases:
-            plan.kind = Kind.CLARIFY
-            plan.question = plan.message = "Which packages should I install?"
-            return [], []
-        for phrase in phrases:
-            known = [n for n in self.templates.aliases.get("package", {}).get(phrase, [])
-                     if n in installed]
-            if phrase not in installed and known:  # "install docker" where docker.io is
-                plan.notes.append(f"{phrase} is already installed (as {known[0]}"
-                                  f" {installed[known[0]]})")
-                present.append(known[0])
-                continue
-            if phrase in ("all", "everything"):
-                plan.message = "I can't install everything; tell me which packages you want."
-                return [], []
-            if not SAFE_NAMES["package"].match(phrase):
-                plan.message = (f"\u201c{phrase}\u201d doesn't look like a package name, so I "
-                                "won't pass it to the package manager.")
-                return [], []
-            if phrase in installed:
-                plan.notes.append(f"{phrase} is already installed ({installed[phrase]})")
-                present.append(phrase)
-                continue
-            targets.append(Target("package", phrase, "absent"))
-        if self.snapshot.packages is None:
-            plan.notes.append("I couldn't read the installed packages, so some of these may "
-                              "already be there")
-        plan.targets = targets
-        return targets, present
-
-    def _listener(self, plan: Plan, intent: Intent) -> list[Target]:
-        """"kill whatever is on port 3000": the process listening there, by its pid."""
-        port = intent.params["port"]
-        listening = getattr(self.snapshot, "listening", None) or []
-        pids = sorted({str(entry.pid) for entry in listening
-                       if str(entry.port) == port and entry.pid})
-        index = self.matcher.index("process")
-        known = {t.name: t for t in index.targets} if index is not None else {}
-        targets = [known.get(pid) or Target("process", pid, "") for pid in pids]
-        if not targets:
-            plan.message = (f"Nothing I can see is listening on port {port}"
-                            + ("" if listening else " (I couldn't read the listening ports)")
-                            + ", so there's nothing to do.")
-            return []
-        plan.targets = targets
-        return targets
-
-    def _to_create(self, plan: Plan, kind: str, phrases: list[str]) -> list[Target]:
-        """New names ("create user dave"): each must look like a name of that kind and not
-        exist yet; the plan says so otherwise."""
-        index = self.matcher.index(kind)
-        existing = {t.name.lower() for t in index.targets} if index is not None else set()
-        if not phrases:
-            plan.kind = Kind.CLARIFY
-            plan.question = plan.message = f"What should the new {kind} be called?"
-            return []
-        targets = []
-        for phrase in phrases:
-            if not SAFE_NAMES[kind].match(phrase):
-                plan.message = (f"\u201c{phrase}\u201d can't be a {kind} name (lowercase"
-                                " letters, digits, - and _).")
-                return []
-            if phrase.lower() in existing:
-                plan.message = (f"There is already a {kind} called {phrase}, so there's "
-                                "nothing to do.")
-                return []
-            targets.append(Target(kind, phrase, "absent"))
-        plan.targets = targets
-        return targets
-
-    def _package_names(self, plan: Plan, phrases: list[str]) -> list[Target]:
-        installed = {p.name for p in self.snapshot.packages or []}
-        aliases = self.templates.aliases.get("package", {})
-        # "is docker installed?": the installed package the word is known by, if any
-        phrases = [p if p in installed else next(
-            (n for n in aliases.get(p, []) if n in installed), p) for p in phrases]
-        good = [p for p in phrases if SAFE_NAMES["package"].match(p)]
-        if len(good) != len(phrases):
-            bad = next(p for p in phrases if p not in good)
-            plan.message = f"\u201c{bad}\u201d doesn't look like a package name."
-            return []
-        plan.targets = [Target("package", p) for p in good]
-        return plan.targets
-
     def _then(self, plan: Plan, action: str, names: list[str]) -> None:
         """Follow-up steps on the services of the packages ("install and enable fail2ban")."""
         recipe = self.recipe("service", action)
@@ -412,26 +314,16 @@ class PlanBuilder:
             if target is not None and not SAFE_NAMES[target.kind].match(target.name):
                 plan.notes.append(f"skipped {target.name!r}: not a valid {target.kind} name")
                 continue
-            if target is not None and target.kind in ("device", "mount") and not recipe.steps[
-                    0].read_only and recipe.action.startswith(_DESTROYS) and (
-                    target.name.lower() in (
-                    self._root_disk())):
-                plan.kind = Kind.REFUSE
-                plan.blocked = True
-                plan.blocked_reason = (f"{target.name} is on the disk holding the root filesystem; "
-                                       "formatting or partitioning it destroys the system")
-                plan.message = f"I won't do that: {plan.blocked_reason}."
-                continue
-            if target is not None and target.kind == "user" and target.name == "root" and (
-                    not recipe.steps[0].read_only):
-                self.protected.append("reos never deletes, locks or changes the root "
-                                      "account")
-                continue
-            if target is not None and target.kind == "process" and not recipe.steps[
-                    0].read_only and (target.name in _protected_pids() or target.state
-                                      in ("reos", "systemd", "init")):
-                why = _protected_pids().get(target.name, f"{target.state} is never signalled")
-                self.protected.append(f"process {target.name} ({target.state}): {why}")
+            guarded = None if target is None or recipe.steps[0].read_only else (
+                guards.untouchable(target, recipe.action, self.snapshot))
+            if guarded is not None:
+                why, refuse = guarded
+                if refuse:
+                    plan.kind = Kind.REFUSE
+                    plan.blocked, plan.blocked_reason = True, why
+                    plan.message = f"I won't do that: {why}."
+                else:
+                    self.protected.append(why)
                 continue
             previous: str | None = after
             for rs in recipe.steps:
@@ -494,19 +386,6 @@ class PlanBuilder:
                 plan.steps.append(step)
                 previous = step.id
 
-    def _root_disk(self) -> set[str]:
-        """The device holding / and every device on the same disk (names and paths)."""
-        mounts = getattr(self.snapshot, "mounts", None) or []
-        devices = getattr(self.snapshot, "block_devices", None) or []
-        root = next((m.device for m in mounts if m.mountpoint == "/"), None)
-        held = {d.name for d in devices if "/" in (d.mountpoints or [])}
-        if root:
-            held.add(root.rsplit("/", 1)[-1])
-        disks = {d.name for d in devices if d.type == "disk" and any(
-            h.startswith(d.name) for h in held)}
-        names = {d.name for d in devices if any(d.name.startswith(k) for k in disks)} | held
-        return {n.lower() for n in names} | {f"/dev/{n}".lower() for n in names} | {"/"}
-
     def _no_match(self, phrases: list[str], resource: str | None, kinds: list[str]) -> str:
         if resource == "package" or (resource is None and "package" in kinds and all(
                 SAFE_NAMES["package"].match(p) for p in phrases)):
@@ -554,20 +433,9 @@ def _tracked_name(tracks: str, argv: list[str]) -> str:
     return " ".join(words)
 
 
-_DESTROYS = ("format", "partition", "wipe", "mkfs", "erase", "repartition")
-
 # kinds a plan may select all of, or by state ("the stopped containers"); anything else
 # (processes, users, disks…) is only ever acted on by name
 SELECTABLE = {"container", "service"}
-
-
-def _protected_pids() -> dict[str, str]:
-    """Processes no plan may signal: init, reos itself, and the shell reos runs in."""
-    import os
-
-    return {"1": "PID 1 is init; stopping it stops the machine",
-            str(os.getpid()): "that is reos itself",
-            str(os.getppid()): "that is the shell reos runs in"}
 
 
 def _prior(target: Target) -> dict[str, str | None]:

@@ -1,0 +1,57 @@
+"""Targets no plan may touch, whatever the words: init, reos itself and the shell it runs
+in, the root account, and the disk holding the root filesystem.
+
+`untouchable` is asked for every target of a step that changes something; it says why a
+target is left out and whether the whole plan is a refusal. Not responsible for refusing
+by meaning before anything is matched (the parser's refusals do that).
+"""
+
+from __future__ import annotations
+
+import os
+
+from reos.model import Target
+from reos.system.snapshot import SystemSnapshot
+
+_DESTROYS = ("format", "partition", "wipe", "mkfs", "erase", "repartition")
+
+
+
+def protected_pids() -> dict[str, str]:
+    """Processes no plan may signal: init, reos itself, and the shell reos runs in."""
+    return {"1": "PID 1 is init; stopping it stops the machine",
+            str(os.getpid()): "that is reos itself",
+            str(os.getppid()): "that is the shell reos runs in"}
+
+
+
+
+def root_disk(snapshot: SystemSnapshot) -> set[str]:
+    """The device holding / and every device on the same disk (names and paths)."""
+    mounts = getattr(snapshot, "mounts", None) or []
+    devices = getattr(snapshot, "block_devices", None) or []
+    root = next((m.device for m in mounts if m.mountpoint == "/"), None)
+    held = {d.name for d in devices if "/" in (d.mountpoints or [])}
+    if root:
+        held.add(root.rsplit("/", 1)[-1])
+    disks = {d.name for d in devices if d.type == "disk" and any(
+        h.startswith(d.name) for h in held)}
+    names = {d.name for d in devices if any(d.name.startswith(k) for k in disks)} | held
+    return {n.lower() for n in names} | {f"/dev/{n}".lower() for n in names} | {"/"}
+
+
+
+def untouchable(target: Target, action: str, snapshot: SystemSnapshot) -> tuple[str, bool] | None:
+    """(why `target` is never changed, whether that makes the whole plan a refusal), or
+    None when it may be."""
+    if target.kind in ("device", "mount") and action.startswith(_DESTROYS) and (
+            target.name.lower() in root_disk(snapshot)):
+        return (f"{target.name} is on the disk holding the root filesystem; formatting or "
+                "partitioning it destroys the system", True)
+    if target.kind == "user" and target.name == "root":
+        return "reos never deletes, locks or changes the root account", False
+    if target.kind == "process" and (target.name in protected_pids()
+                                     or target.state in ("reos", "systemd", "init")):
+        why = protected_pids().get(target.name, f"{target.state} is never signalled")
+        return f"process {target.name} ({target.state}): {why}", False
+    return None

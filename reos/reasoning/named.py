@@ -1,0 +1,110 @@
+"""Targets that are named, not found: packages to install, new users and groups, the
+process holding a port, and packages asked about by a name they are known by.
+
+Each function checks the words (strict name patterns, already there or not) and says
+what it found on the plan. Not responsible for matching names of things that exist (the
+matcher does) or for steps (the plan builder does).
+"""
+
+from __future__ import annotations
+
+from reos.model import Intent, Kind, Plan, Target
+from reos.reasoning.matcher import TargetMatcher
+from reos.reasoning.names import SAFE_NAMES
+from reos.system.snapshot import SystemSnapshot
+
+
+def to_install(plan: Plan, phrases: list[str], snapshot: SystemSnapshot,
+               aliases: dict[str, list[str]]) -> tuple[list[Target], list[str]]:
+    """(packages to install, requested packages that are already installed)."""
+    installed = {p.name: p.version for p in snapshot.packages or []}
+    targets, present = [], []
+    if not phrases:
+        plan.kind = Kind.CLARIFY
+        plan.question = plan.message = "Which packages should I install?"
+        return [], []
+    for phrase in phrases:
+        known = [n for n in aliases.get(phrase, [])
+                 if n in installed]
+        if phrase not in installed and known:  # "install docker" where docker.io is
+            plan.notes.append(f"{phrase} is already installed (as {known[0]}"
+                              f" {installed[known[0]]})")
+            present.append(known[0])
+            continue
+        if phrase in ("all", "everything"):
+            plan.message = "I can't install everything; tell me which packages you want."
+            return [], []
+        if not SAFE_NAMES["package"].match(phrase):
+            plan.message = (f"\u201c{phrase}\u201d doesn't look like a package name, so I "
+                            "won't pass it to the package manager.")
+            return [], []
+        if phrase in installed:
+            plan.notes.append(f"{phrase} is already installed ({installed[phrase]})")
+            present.append(phrase)
+            continue
+        targets.append(Target("package", phrase, "absent"))
+    if snapshot.packages is None:
+        plan.notes.append("I couldn't read the installed packages, so some of these may "
+                          "already be there")
+    plan.targets = targets
+    return targets, present
+
+
+def listener(plan: Plan, intent: Intent, snapshot: SystemSnapshot,
+             matcher: TargetMatcher) -> list[Target]:
+    """"kill whatever is on port 3000": the process listening there, by its pid."""
+    port = intent.params["port"]
+    listening = getattr(snapshot, "listening", None) or []
+    pids = sorted({str(entry.pid) for entry in listening
+                   if str(entry.port) == port and entry.pid})
+    index = matcher.index("process")
+    known = {t.name: t for t in index.targets} if index is not None else {}
+    targets = [known.get(pid) or Target("process", pid, "") for pid in pids]
+    if not targets:
+        plan.message = (f"Nothing I can see is listening on port {port}"
+                        + ("" if listening else " (I couldn't read the listening ports)")
+                        + ", so there's nothing to do.")
+        return []
+    plan.targets = targets
+    return targets
+
+
+def to_create(plan: Plan, kind: str, phrases: list[str],
+              matcher: TargetMatcher) -> list[Target]:
+    """New names ("create user dave"): each must look like a name of that kind and not
+    exist yet; the plan says so otherwise."""
+    index = matcher.index(kind)
+    existing = {t.name.lower() for t in index.targets} if index is not None else set()
+    if not phrases:
+        plan.kind = Kind.CLARIFY
+        plan.question = plan.message = f"What should the new {kind} be called?"
+        return []
+    targets = []
+    for phrase in phrases:
+        if not SAFE_NAMES[kind].match(phrase):
+            plan.message = (f"\u201c{phrase}\u201d can't be a {kind} name (lowercase"
+                            " letters, digits, - and _).")
+            return []
+        if phrase.lower() in existing:
+            plan.message = (f"There is already a {kind} called {phrase}, so there's "
+                            "nothing to do.")
+            return []
+        targets.append(Target(kind, phrase, "absent"))
+    plan.targets = targets
+    return targets
+
+
+def package_names(plan: Plan, phrases: list[str], snapshot: SystemSnapshot,
+                  aliases: dict[str, list[str]]) -> list[Target]:
+    installed = {p.name for p in snapshot.packages or []}
+    aliases = aliases
+    # "is docker installed?": the installed package the word is known by, if any
+    phrases = [p if p in installed else next(
+        (n for n in aliases.get(p, []) if n in installed), p) for p in phrases]
+    good = [p for p in phrases if SAFE_NAMES["package"].match(p)]
+    if len(good) != len(phrases):
+        bad = next(p for p in phrases if p not in good)
+        plan.message = f"\u201c{bad}\u201d doesn't look like a package name."
+        return []
+    plan.targets = [Target("package", p) for p in good]
+    return plan.targets
