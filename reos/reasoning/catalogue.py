@@ -137,6 +137,15 @@ def _choice(raw: dict[str, Any], key: str, allowed: frozenset[str], label: str,
                                 Where(where.table, where.index, key=key, needle=str(value)))
 
 
+def normalise_cached(data: dict[str, Any]) -> None:
+    """Lower-case and single-space a checked file's phrases in place, as they are cached,
+    so a later start reads them as they are."""
+    for raw in data.get("operation", []):
+        for key in _LISTS:
+            if key in raw:
+                raw[key] = _normalised(raw, key)
+
+
 def _normalised(raw: dict[str, Any], key: str) -> list[str]:
     return [" ".join(p.lower().split()) for p in raw.get(key, [])]
 
@@ -144,9 +153,9 @@ def _normalised(raw: dict[str, Any], key: str) -> list[str]:
 def operation(raw: Any, index: int, origin: str, checked: bool = False) -> Operation:
     """One [[operation]] table, checked (unless `checked`: it passed these checks when the
     cache of unchanged files was written); raises TemplateError naming the key."""
-    if checked:
+    if checked:  # the cache holds these lists already normalised (see normalise_cached)
         resource, _, action = raw["id"].partition(".")
-        lists = {key: _normalised(raw, key) for key in _LISTS}
+        lists = {key: list(raw.get(key, ())) for key in _LISTS}
         return _operation(raw, resource, action, origin, lists)
     where = Where(("operation",), index)
     if not isinstance(raw, dict):

@@ -7,16 +7,30 @@ names from a request (packages to install, users to create) must pass the same p
 from __future__ import annotations
 
 import re
+from typing import Any
 
-SAFE_NAMES = {
-    "container": re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$"),
-    "service": re.compile(r"^[A-Za-z0-9][A-Za-z0-9:_.@\\-]{0,254}$"),
-    "package": re.compile(r"^[a-z0-9][a-z0-9+._-]{0,127}$"),
-    "user": re.compile(r"^[a-z_][a-z0-9_.-]{0,31}$"),
-    "group": re.compile(r"^[a-z_][a-z0-9_.-]{0,31}$"),
-    "process": re.compile(r"^[1-9][0-9]{0,9}$"),  # a pid
-    "mount": re.compile(r"^/[A-Za-z0-9._/+-]{0,4095}$"),
-    "device": re.compile(r"^[a-z][a-z0-9_-]{0,31}$"),
-    "interface": re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,14}$"),
-    "timer": re.compile(r"^[A-Za-z0-9][A-Za-z0-9:_.@\\-]{0,254}$"),
-}
+
+class LazyPatterns(dict[str, Any]):
+    """kind -> pattern source, compiled on first use: `reos plan` compiles only the few
+    it needs."""
+
+    def __getitem__(self, kind: str) -> Any:
+        value = super().__getitem__(kind)
+        if isinstance(value, str):
+            value = re.compile(value)
+            super().__setitem__(kind, value)
+        return value
+
+
+SAFE_NAMES = LazyPatterns({
+    "container": r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$",
+    "service": r"^[A-Za-z0-9][A-Za-z0-9:_.@\\-]{0,254}$",
+    "package": r"^[a-z0-9][a-z0-9+._-]{0,127}$",
+    "user": r"^[a-z_][a-z0-9_.-]{0,31}$",
+    "group": r"^[a-z_][a-z0-9_.-]{0,31}$",
+    "process": r"^[1-9][0-9]{0,9}$",  # a pid
+    "mount": r"^/[A-Za-z0-9._/+-]{0,4095}$",
+    "device": r"^[a-z][a-z0-9_-]{0,31}$",
+    "interface": r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,14}$",
+    "timer": r"^[A-Za-z0-9][A-Za-z0-9:_.@\\-]{0,254}$",
+})

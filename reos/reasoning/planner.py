@@ -147,7 +147,8 @@ class PlanBuilder:
             targets, present = named.to_install(plan, intent.targets, self.snapshot,
                                                   self.templates.aliases.get("package", {}))
             recipe = self.recipe("package", "install")
-        elif op is not None and op.creates and intent.resource in SAFE_NAMES:
+        elif op is not None and op.creates and intent.resource and (
+                intent.resource in SAFE_NAMES):
             present = []
             targets = named.to_create(plan, intent.resource, intent.targets, self.matcher)
             recipe = self.recipe(intent.resource, intent.action) if targets else None

@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from reos.reasoning.names import LazyPatterns
+
 if TYPE_CHECKING:
     from datetime import date
 
@@ -25,20 +27,20 @@ SLOTS = ("lines", "since", "until", "journal_since", "journal_until", "unit_stat
          "file_state", "docker_status", "user", "group", "shell", "hostname", "timezone",
          "date", "priority", "port", "interface", "host", "path", "device")
 # what a value taken from the request must look like before it may fill a recipe
-_CHECKS = {
-    "user": re.compile(r"^[a-z_][a-z0-9_.-]{0,31}$"),
-    "group": re.compile(r"^[a-z_][a-z0-9_.-]{0,31}$"),
-    "interface": re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,14}$"),
-    "shell": re.compile(r"^/(?:usr/)?(?:local/)?s?bin/[a-z0-9]{1,16}$"),
-    "hostname": re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$"),
-    "timezone": re.compile(r"^(?:[A-Z][A-Za-z]*(?:_[A-Z][A-Za-z]*)*/[A-Za-z0-9_+-]+"
+_CHECKS = LazyPatterns({
+    "user": (r"^[a-z_][a-z0-9_.-]{0,31}$"),
+    "group": (r"^[a-z_][a-z0-9_.-]{0,31}$"),
+    "interface": (r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,14}$"),
+    "shell": (r"^/(?:usr/)?(?:local/)?s?bin/[a-z0-9]{1,16}$"),
+    "hostname": (r"^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$"),
+    "timezone": (r"^(?:[A-Z][A-Za-z]*(?:_[A-Z][A-Za-z]*)*/[A-Za-z0-9_+-]+"
                            r"(?:/[A-Za-z0-9_+-]+)?|UTC)$"),
-    "date": re.compile(r"^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$"),
-    "host": re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|[a-z0-9](?:[a-z0-9-]{0,62})"
+    "date": (r"^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$"),
+    "host": (r"^(?:\d{1,3}(?:\.\d{1,3}){3}|[a-z0-9](?:[a-z0-9-]{0,62})"
                        r"(?:\.[a-z0-9](?:[a-z0-9-]{0,62}))*)$"),
-    "path": re.compile(r"^/(?:[A-Za-z0-9._+-]+/?)*$"),
-    "device": re.compile(r"^[a-z][a-z0-9_-]{0,31}$"),
-}
+    "path": (r"^/(?:[A-Za-z0-9._+-]+/?)*$"),
+    "device": (r"^[a-z][a-z0-9_-]{0,31}$"),
+})
 # a qualifier as each tool filters by it (systemctl active state, unit-file state, docker)
 _UNIT_STATE = {"running": "running", "stopped": "inactive", "failed": "failed"}
 _FILE_STATE = {"enabled": "enabled", "disabled": "disabled"}
@@ -61,9 +63,9 @@ def values(params: dict[str, str], defaults: dict[str, int],
                         ("docker_status", _DOCKER_STATUS)):
         if wanted in table:
             out[slot] = table[wanted]
-    for name, check in _CHECKS.items():
+    for name in _CHECKS:
         value = _canonical(name, params.get(name))
-        if value is not None and check.match(value):
+        if value is not None and _CHECKS[name].match(value):
             out[name] = value
     priority = params.get("priority", "")
     if priority.lstrip("-").isdigit() and -20 <= int(priority) <= 19:

@@ -249,7 +249,8 @@ def _cached(files: list[Path]) -> tuple[dict[str, dict[str, Any] | None], set[st
     stamp = _stamp(files)
     try:
         cached = json.loads(_cache_file().read_text(encoding="utf-8"))
-        if cached.get("files") == stamp and isinstance(cached.get("checked"), list):
+        if cached.get("files") == stamp and isinstance(cached.get("checked"), list) and (
+                cached.get("version") == _CACHE_VERSION):
             return dict(cached["data"]), {str(p) for p in cached["checked"]}, True
     except Exception:  # unreadable, stale or malformed: parse the files again
         pass
@@ -260,6 +261,9 @@ def _cached(files: list[Path]) -> tuple[dict[str, dict[str, Any] | None], set[st
         except Exception:  # reported by load_file when it parses the file itself
             parsed[str(path)] = None
     return parsed, set(), False
+
+
+_CACHE_VERSION = 2  # 2: checked files' phrases are stored normalised
 
 
 def _cache_file() -> Path:
@@ -273,8 +277,12 @@ def _save_cache(files: list[Path], parsed: dict[str, Any], checked: set[str]) ->
         cache = _cache_file()
         cache.parent.mkdir(parents=True, exist_ok=True)
         temporary = cache.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(json.dumps({"files": _stamp(files), "data": parsed,
-                                         "checked": sorted(checked)}), encoding="utf-8")
+        for path in checked:
+            if isinstance(parsed.get(path), dict):
+                catalogue.normalise_cached(parsed[path])
+        temporary.write_text(json.dumps({"version": _CACHE_VERSION, "files": _stamp(files),
+                                         "data": parsed, "checked": sorted(checked)}),
+                             encoding="utf-8")
         temporary.replace(cache)
     except Exception:  # e.g. TOML dates, which JSON cannot hold: no cache this time
         pass

@@ -60,7 +60,7 @@ def _strings() -> Any:
     return field(default_factory=list, hash=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # cheap to define: `reos plan` starts faster
 class User:
     name: str
     uid: int = 0
@@ -72,14 +72,14 @@ class User:
     system: bool = False  # uid below 1000, or a shell that refuses logins
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # cheap to define: `reos plan` starts faster
 class Group:
     name: str
     gid: int = 0
     members: list[str] = _strings()  # as /etc/group lists them (not primary members)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # cheap to define: `reos plan` starts faster
 class Process:
     pid: int
     ppid: int = 0
@@ -90,7 +90,7 @@ class Process:
     memory_rss: int = 0  # bytes
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # cheap to define: `reos plan` starts faster
 class Mount:
     device: str = ""
     mountpoint: str = ""
@@ -101,7 +101,7 @@ class Mount:
     free: int = 0  # available to unprivileged users
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # cheap to define: `reos plan` starts faster
 class BlockDevice:
     name: str
     path: str = ""
@@ -113,7 +113,7 @@ class BlockDevice:
     mountpoints: list[str] = _strings()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # cheap to define: `reos plan` starts faster
 class Interface:
     name: str
     state: str = ""  # up | down | unknown (lower-case operstate)
@@ -122,7 +122,7 @@ class Interface:
     mtu: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # cheap to define: `reos plan` starts faster
 class Listening:
     proto: str = ""  # tcp | udp
     address: str = ""  # "0.0.0.0", "::", "127.0.0.1"
@@ -131,7 +131,7 @@ class Listening:
     process: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # cheap to define: `reos plan` starts faster
 class Timer:
     name: str  # apt-daily.timer
     unit: str = ""  # what it starts: apt-daily.service
