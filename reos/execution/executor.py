@@ -404,8 +404,9 @@ class Executor:
             self.journal.add_backup(row, saved.to_dict())
 
 
-_STATE_KEYS = {"container": ("state",), "service": ("active",), "package": ("state",),
-               "mount": ("state",), "device": ("state",)}
+_STATE_KEYS: dict[str, tuple[str, ...]] = {
+    "container": ("state",), "service": ("active",), "package": ("state",),
+    "mount": ("state",), "device": ("state",)}
 _BOOT_ACTIONS = {"enable", "disable", "enable_now", "disable_now", "mask", "unmask"}
 
 
