@@ -22,7 +22,6 @@ from reos.reasoning.answers import ANSWERS
 from reos.reasoning.answers_disks import size
 from reos.reasoning.conversation import Voice
 from reos.system import state, state_disks
-from reos.system.snapshot import SCHEMA, SystemSnapshot
 
 FIXTURE = Path(__file__).parent / "fixtures" / "homelab.json"
 EXCLUDED = ["-x", "tmpfs", "-x", "devtmpfs", "-x", "squashfs", "-x", "overlay",
@@ -30,17 +29,14 @@ EXCLUDED = ["-x", "tmpfs", "-x", "devtmpfs", "-x", "squashfs", "-x", "overlay",
 
 
 def _homelab() -> dict:
-    data = json.loads(FIXTURE.read_text())
-    data["schema"] = SCHEMA  # the fixture carries the /2 sections
-    return data
+    return json.loads(FIXTURE.read_text())
 
 
 @pytest.fixture(scope="module")
 def engine():
-    from reos.engine import ReasoningEngine
-    from reos.settings import Settings
+    from tests.understanding.evaluate import engines
 
-    return ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(_homelab()))
+    return engines()["apt"]  # the homelab fixture, with its /2 sections
 
 
 def _run(argv: list[str]) -> StepResult:

@@ -23,24 +23,16 @@ from reos.reasoning.answers import ANSWERS
 from reos.reasoning.answers_processes import rows
 from reos.reasoning.conversation import Voice
 from reos.system import state_processes
-from reos.system.snapshot import SCHEMA, SystemSnapshot
 from tests.conftest import reos
 
 FIXTURE = Path(__file__).parent / "fixtures" / "homelab.json"
 
 
-def _homelab() -> dict:
-    data = json.loads(FIXTURE.read_text())
-    data["schema"] = SCHEMA  # the fixture carries the /2 sections
-    return data
-
-
 @pytest.fixture(scope="module")
 def engine():
-    from reos.engine import ReasoningEngine
-    from reos.settings import Settings
+    from tests.understanding.evaluate import engines
 
-    return ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(_homelab()))
+    return engines()["apt"]  # the homelab fixture, with its /2 sections
 
 
 @pytest.fixture()

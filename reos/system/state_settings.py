@@ -16,8 +16,10 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from reos.system.state import _read
+
 if TYPE_CHECKING:
-    import subprocess
+    pass
 
 KINDS = ("hostname", "timezone")
 _HOSTNAME = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
@@ -29,16 +31,6 @@ _ZONEINFO = "/usr/share/zoneinfo/"
 HOSTNAME_FILE = Path("/etc/hostname")
 TIMEZONE_FILE = Path("/etc/timezone")
 LOCALTIME = Path("/etc/localtime")
-
-
-def _read(argv: list[str]) -> subprocess.CompletedProcess[str] | None:
-    import subprocess  # deferred: planning computes restore commands but never runs any
-
-    try:
-        return subprocess.run(argv, capture_output=True, text=True, timeout=20,
-                              stdin=subprocess.DEVNULL, check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
 
 
 def _file(path: Path) -> str:
