@@ -9,7 +9,10 @@ from __future__ import annotations
 import enum
 import shlex
 from dataclasses import dataclass, field
-from typing import Any
+
+TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class RiskLevel(enum.IntEnum):

@@ -46,6 +46,3 @@ class Notice:
 Event = StepStarted | StepOutput | StepFinished | Said | Notice
 EventSink = Callable[[Event], None]
 
-
-def ignore(_event: Event) -> None:
-    return None

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from reos.errors import EXIT_BLOCKED, ReosError
-from reos.execution import packages
+from reos.execution import ignore, packages
 from reos.execution.classifier import classify
 from reos.execution.events import (
     EventSink,
@@ -27,7 +27,6 @@ from reos.execution.events import (
     StepFinished,
     StepOutput,
     StepStarted,
-    ignore,
 )
 from reos.execution.recovery import MAX_PER_CATEGORY, MAX_RECOVERIES, propose
 from reos.execution.runner import run_argv

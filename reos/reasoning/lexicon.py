@@ -12,9 +12,13 @@ Not responsible for tagging the words (see `tagging`) or scoring operations (`pa
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
 
 from reos.reasoning.templates import TemplateSet
+
+TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
+if TYPE_CHECKING:
+    from typing import Any
 
 _SHELL = re.compile(r";|&&|\|\||\||`|\$\(|\$\{")
 _WORD = re.compile(r"[^\s,!?;()\"\[\]{}]+|[,!?;]")
@@ -235,15 +239,17 @@ def correct(word: str, lex: Lexicon) -> str | None:
     return found[0][1]
 
 
-def fix_typos(text: str, templates: TemplateSet) -> str:
+def fix_typos(text: str, templates: TemplateSet,
+              keep: Callable[[str], Any] | None = None) -> str:
     """The text with each word the catalogue corrects replaced ("runing" -> "running");
-    punctuation and spacing are kept."""
+    punctuation and spacing are kept, and so is every word `keep` says is a name on this
+    machine ("portainer" is a container, not a typo)."""
     lex = lexicon(templates)
 
     def fixed(match: re.Match[str]) -> str:
         word = match.group(0)
         lowered = word.lower()
-        if lowered in lex.phrases:
+        if lowered in lex.phrases or (keep is not None and keep(lowered)):
             return word
         return correct(lowered, lex) or word
 

@@ -7,14 +7,17 @@ names from a request (packages to install, users to create) must pass the same p
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
+if TYPE_CHECKING:
+    pass
 
 
-class LazyPatterns(dict[str, Any]):
+class LazyPatterns(dict[str, "re.Pattern[str] | str"]):
     """kind -> pattern source, compiled on first use: `reos plan` compiles only the few
     it needs."""
 
-    def __getitem__(self, kind: str) -> Any:
+    def __getitem__(self, kind: str) -> re.Pattern[str]:
         value = super().__getitem__(kind)
         if isinstance(value, str):
             value = re.compile(value)

@@ -21,8 +21,6 @@ chat words such as "undo" and "yes" said alone (perception does).
 
 from __future__ import annotations
 
-from typing import Any
-
 from reos.reasoning.catalogue import Operation, Refusal
 from reos.reasoning.lexicon import (  # noqa: F401 - the parser's public words
     Lexicon,
@@ -42,6 +40,10 @@ from reos.reasoning.tagging import (  # noqa: F401
     units_of,
 )
 from reos.reasoning.templates import TemplateSet
+
+TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
+if TYPE_CHECKING:
+    from typing import Any
 
 _STRONG = ("verb", "idiom", "noun")  # evidence that names an operation
 
@@ -485,9 +487,11 @@ def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
     if found.refusal is not None:
         return found
     words = words_of(before, lex)
-    units = units_of(words, lex, Names(matcher))
+    names = Names(matcher)
+    units = units_of(words, lex, names)
     found.units = units
-    fixed = [correct(w, lex) or w if w not in lex.phrases else w for w in all_words]
+    fixed = [w if w in lex.phrases or names.kinds(w) else correct(w, lex) or w
+             for w in all_words]
     if fixed != all_words:  # "delte all users", "uninstal the kernal"
         found.refusal = refusal_for(text, fixed, lex, remote)
         if found.refusal is not None:

@@ -15,9 +15,10 @@ recipe steps (the plan builder does).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from reos.reasoning.names import LazyPatterns
+
+TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 
 if TYPE_CHECKING:
     from datetime import date

@@ -12,10 +12,13 @@ Not responsible for choosing between roles (each operation does, in `parser.scor
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from reos.reasoning.lexicon import Lexicon, _base_forms, correct
 from reos.reasoning.matcher import ALL_KINDS
+
+TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
+if TYPE_CHECKING:
+    from typing import Any
 
 _BY_TOKEN = {"container", "service"}  # kinds whose names are found by one of their words
 

@@ -17,13 +17,16 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from reos import paths
 from reos.reasoning import catalogue
 from reos.reasoning import template_schema as schema
 from reos.reasoning.catalogue import Operation, Refusal, Vocabulary
 from reos.reasoning.template_schema import RISKS, SLOT, TemplateError, Where
+
+TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["RISKS", "SLOT", "TemplateError", "TemplateSet", "load", "load_file"]
 

@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any
 
 from reos.model import Intent, Kind
 from reos.reasoning import parser
 from reos.reasoning.parser import Parse, Reading
 from reos.reasoning.templates import TemplateSet
+
+TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
+if TYPE_CHECKING:
+    from typing import Any
 
 MIN_SCORE = 1.5  # below this the best reading is a guess: not understood
 CLOSE = 1.0  # readings this close (with different meanings) are asked about
@@ -109,8 +112,8 @@ def _understand(text: str, templates: TemplateSet, matcher: Any = None, *,
     cleaned = clean_request(text)
     if not cleaned:
         return None
-    conditional = split_condition(cleaned) or split_condition(
-        parser.fix_typos(cleaned, templates))  # "if n8n is runing, restart it"
+    conditional = split_condition(cleaned) or split_condition(  # "if n8n is runing, restart it"
+        parser.fix_typos(cleaned, templates, parser.Names(matcher).kinds))
     if conditional:
         condition, subject, rest = conditional
         if subject.lower() not in _PRONOUNS:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from reos.model import RiskLevel
 from reos.safety.judge_code import CodeJudge
@@ -41,6 +40,8 @@ from reos.safety.rules import FILE_HANDLERS, Context, judge_write
 from reos.safety.rules_system import handler_for
 from reos.safety.signs import NETCATS, SHELL_OR_CODE, fork_bomb_text, netcat_exec, requested_exactly
 from reos.safety.verdict import Verdict
+
+TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 
 if TYPE_CHECKING:  # the shell reader is imported only when a script is read
     from reos.safety.syntax import Redirect, Script, SimpleCommand, Source
@@ -171,9 +172,6 @@ class Judge(Memory, CodeJudge):
     def argv(self, argv: list[str], ctx: Context, depth: int, command: SimpleCommand | None,
              env: dict[str, str], procsubs: dict[str, list[SimpleCommand]],
              shallow: bool = False) -> None:
-        from reos.safety.streams import stdin_of
-        from reos.safety.syntax import Source
-
         self.steps += 1
         if self.steps > MAX_STEPS:
             if self.steps == MAX_STEPS + 1:
@@ -183,12 +181,16 @@ class Judge(Memory, CodeJudge):
             return
         if not argv:
             return
-        stdin = stdin_of(command) if command is not None else None
+        stdin = None
+        if command is not None:  # parsed shell text; a plan's argv has no stdin to judge
+            from reos.safety.streams import stdin_of
+            stdin = stdin_of(command)
         word = argv[0]
         if dynamic(word):
             self._unknown(ctx, "runs a program chosen at run time")
             return
         if self.downloaded and same_file(word) in self.downloaded:
+            from reos.safety.syntax import Source
             self.payload(Source(None, network=True), ctx, depth, word, as_script=True)
             return
         if same_file(word) in self.written:  # a script this same command line wrote

@@ -8,13 +8,14 @@ A mixin of the judge (`judge.Judge`); not responsible for judging single command
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from reos.model import RiskLevel
 from reos.safety.locate import same_file
 from reos.safety.paths import dynamic
 from reos.safety.rules import Context
 from reos.safety.verdict import Verdict
+
+TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 
 if TYPE_CHECKING:
     from reos.safety.syntax import Source

@@ -12,10 +12,11 @@ the one its action was meant to reach (verification).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     import subprocess
+    from typing import Any
 
 RUNNING_STATES = {"running", "restarting", "paused"}
 ACTIVE_STATES = {"active", "activating", "reloading"}
