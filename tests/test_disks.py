@@ -222,10 +222,11 @@ def test_the_disk_holding_root_is_never_formatted(engine, say: str) -> None:
     ("format sdc1 as xfs", ["mkfs.xfs", "-f", "/dev/sdc1"]),
     ("format sdc1 as exfat", ["mkfs.exfat", "/dev/sdc1"]),
 ])
-def test_formatting_a_spare_partition_is_a_critical_plan(engine, say: str,
-                                                         wanted: list[str]) -> None:
+def test_formatting_a_spare_partition_is_a_high_risk_plan(engine, say: str,
+                                                          wanted: list[str]) -> None:
     plan = engine.plan(say)
     assert plan.kind == Kind.ACTION, plan.message
+    assert not plan.blocked, plan.blocked_reason  # reos's own format step is not refused
     assert _argvs(plan) == [wanted]
     assert plan.steps[0].risk >= RiskLevel.HIGH
     assert not plan.steps[0].reversible and plan.steps[0].rollback is None

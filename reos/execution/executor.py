@@ -336,8 +336,10 @@ class Executor:
         plan, template or model claimed about it. The plan was approved, so a mutating
         step is allowed unless the risk engine blocks it."""
         from reos.safety.gate import admit_argv
+        from reos.safety.risk import formats_for
 
-        admission = admit_argv(step.argv, approved=True, requested=self.request)
+        admission = admit_argv(step.argv, approved=True, requested=self.request,
+                               formats=formats_for(step.action, step.target))
         if admission.allowed:
             return None
         why = f"blocked by the safety check: {admission.reason}"

@@ -19,7 +19,7 @@ from reos.reasoning.conversation import Voice
 from reos.reasoning.matcher import ALL_KINDS, EXACT_ONLY, KINDS, TargetMatcher, section
 from reos.reasoning.names import SAFE_NAMES
 from reos.reasoning.templates import SLOT, Recipe, TemplateSet
-from reos.safety.risk import assess_argv
+from reos.safety.risk import assess_argv, formats_for
 from reos.system.snapshot import SystemSnapshot
 from reos.system.state import restore_argv
 
@@ -347,7 +347,8 @@ class PlanBuilder:
                 needs_root = rs.needs_root and not root
                 if needs_root:
                     argv = ["sudo", "-n", *argv]
-                verdict = assess_argv(argv, requested=plan.request)
+                verdict = assess_argv(argv, requested=plan.request,
+                                      formats=formats_for(recipe.action, target))
                 title = slots.fill(rs.title.replace(SLOT, target.name) if target
                                    else rs.title, given)
                 if target is not None and target.detail:  # which process, exactly

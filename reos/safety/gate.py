@@ -30,7 +30,8 @@ class Admission:
 
 
 def admit_argv(argv: list[str], *, claimed_read_only: bool = False,
-               approved: bool = False, requested: str | None = None) -> Admission:
+               approved: bool = False, requested: str | None = None,
+               formats: frozenset[str] = frozenset()) -> Admission:
     """Judge `argv` as it is about to run.
 
     `claimed_read_only`: the caller is about to run it without approval because someone
@@ -39,12 +40,14 @@ def admit_argv(argv: list[str], *, claimed_read_only: bool = False,
     then allowed unless it is blocked).
     `requested`: the person's request, for the few things allowed only when asked for
     in exactly those words (a download piped into a shell, cutting off a remote session).
+    `formats`: the device a format step was planned for; the formatter is admitted only
+    if the running kernel shows that device is not on the disk holding / (`blockdev`).
     """
     if not argv or not all(isinstance(a, str) for a in argv):
         verdict = Verdict(command=repr(argv))
         verdict.raise_to(verdict.risk.CRITICAL, "not a command reos can judge", block=True)
         return Admission(False, verdict, False, "it is not a list of words reos can judge")
-    verdict = assess_argv(argv, requested=requested)
+    verdict = assess_argv(argv, requested=requested, formats=formats, live=True)
     read_only = verdict.read_only
     if verdict.blocked:
         return Admission(False, verdict, read_only, "; ".join(verdict.reasons) or "blocked")

@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import shlex
 
-from reos.model import RiskLevel
+from reos.model import RiskLevel, Target
 from reos.safety.judge import Judge
 from reos.safety.paths import is_system_path, reset_budget
 from reos.safety.rules import Context
@@ -47,15 +47,28 @@ def _finish(engine: Judge) -> Verdict:
     return verdict
 
 
+def formats_for(action: str | None, target: Target | None) -> frozenset[str]:
+    """The device a plan step was built to format (from the snapshot), for `formats`."""
+    if target is not None and target.kind == "device" and (action or "").startswith("format"):
+        return frozenset({target.name})
+    return frozenset()
+
+
 # -- entry points --------------------------------------------------------------------------
 
 def assess_argv(argv: list[str], *, requested: str | None = None,
-                remote: bool | None = None) -> Verdict:
-    """Judge one argv that would be run without a shell (a plan step)."""
+                remote: bool | None = None, formats: frozenset[str] = frozenset(),
+                live: bool = False) -> Verdict:
+    """Judge one argv that would be run without a shell (a plan step).
+
+    `formats`: devices reos planned to format (a formatter aimed at exactly one of them is
+    HIGH instead of blocked); with `live` each is checked against the running kernel first
+    (`safety.blockdev`), as the gate does right before the step runs."""
     reset_budget()
     verdict = Verdict(command=shlex.join(argv))
     engine = Judge(verdict)
-    ctx = Context(root=False, remote=_remote(remote), requested=requested)
+    ctx = Context(root=False, remote=_remote(remote), requested=requested, formats=formats,
+                  live=live)
     engine.argv(list(argv), ctx, 0, None, {}, {})
     return _finish(engine)
 

@@ -45,6 +45,10 @@ class Context:
     remote: bool = False  # reos runs over SSH (lock-out rules apply)
     requested: str | None = None  # the person's own request text
     network: bool = False  # the code came from the network
+    # devices reos planned to format for this request (from the snapshot, shown with their
+    # size and model); `live`: check them against the running kernel (the gate does)
+    formats: frozenset[str] = frozenset()
+    live: bool = False
 
 
 def flags(argv: list[str]) -> set[str]:

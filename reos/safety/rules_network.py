@@ -12,6 +12,7 @@ Not responsible for disks, processes or packages (`rules_system`).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from reos.model import RiskLevel
 from reos.safety.paths import dynamic
@@ -141,7 +142,7 @@ def judge_systemctl(argv: list[str], verdict: Verdict, ctx: Context) -> None:
             words.append(a)
         i += 1
     if host is not None:
-        ctx = Context(ctx.root, True, ctx.requested, ctx.network)
+        ctx = replace(ctx, remote=True)
     if is_read_only(argv):
         return
     verb = words[0] if words else ""

@@ -120,10 +120,28 @@ def _format(argv: list[str], verdict: Verdict, ctx: Context) -> None:
             targets.append(a)
         i += 1
     targets = targets or ops
-    if not targets or any(is_device(t) or dynamic(t) for t in targets):
+    planned = [t[5:] for t in targets if t.startswith("/dev/") and t[5:] in ctx.formats]
+    if targets and len(planned) == len(targets) == 1:  # reos's own format step
+        _planned_format(program, planned[0], verdict, ctx)
+    elif not targets or any(is_device(t) or dynamic(t) for t in targets):
         _destroys(verdict, f"{program} formats a disk or partition (erases it)")
     elif program == "mkswap" or program.startswith("mkfs") or program in FORMATTERS:
         verdict.raise_to(RiskLevel.MEDIUM, f"{program} formats a file", reversible=False)
+
+
+def _planned_format(program: str, device: str, verdict: Verdict, ctx: Context) -> None:
+    """A format step reos planned for a device of the snapshot: HIGH and irreversible, or
+    blocked when the running kernel says the device is not there or shares a disk with /."""
+    objection = None
+    if ctx.live:
+        from reos.safety.blockdev import format_objection
+
+        objection = format_objection(device)
+    if objection:
+        _destroys(verdict, f"{program} would erase /dev/{device}, but {objection}")
+    else:
+        verdict.raise_to(RiskLevel.HIGH, f"{program} erases everything on /dev/{device}",
+                         reversible=False, root=True)
 
 
 # -- processes and power -------------------------------------------------------------------
