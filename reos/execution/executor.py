@@ -41,6 +41,7 @@ from reos.system.state import (
     current_state,
     intended_state_problem,
     restore_argv,
+    settle_argv,
 )
 
 STEP_TIMEOUT = 120.0
@@ -383,6 +384,11 @@ class Executor:
             change = packages.after_step(step, prior, watched, _manager())
             if change is not None:
                 self.journal.set_undo(row, *change)
+        if target is not None and result.ok and step.reversible and not step.read_only:
+            settled = settle_argv(target.kind, target.name, prior, step.action)
+            if settled:  # an undo that needs what the step created
+                self.journal.set_undo(row, prior, ["sudo", "-n", *settled]
+                                      if step.needs_root else settled)
         self.journal.finish_step(row, "done" if result.ok else "failed", result.exit_code,
                                  output)
         self.on_event(StepFinished(step, result))

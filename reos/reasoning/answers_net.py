@@ -1,12 +1,13 @@
 """Answers about the network and the firewall, in words.
 
-Renderers for the read-only recipes of templates/network.toml: addresses (`ip -j addr`),
+Renderers for the read-only recipes of templates/network.toml and firewall.toml: addresses (`ip -j addr`),
 routes and the default gateway (`ip -j route`, `ip -j -6 route`), name servers
 (/etc/resolv.conf and `resolvectl dns`), a bounded ping, whether the internet answers
 (a ping and a name lookup), listening sockets (`ss -H -tulnp`), interface counters
-(`ip -j -s link`) and the firewall (`ufw status verbose`). Each says what matters first
-and cites the output lines it rests on; everything shown is cleaned of control
-characters.
+(`ip -j -s link`) and the firewall (`ufw status verbose`, `firewall-cmd --state`
+and `--list-all`, or `nft -j list ruleset`, whichever backend the machine has). Each
+says what matters first and cites the output lines it rests on; everything shown is
+cleaned of control characters.
 
 Not responsible for running commands or choosing them (recipes do).
 """
@@ -365,16 +366,19 @@ def net_stats(results: list[StepResult], _params: dict[str, str], voice: Voice) 
 
 # -- the firewall -------------------------------------------------------------------------------
 
-def firewall_status(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+def firewall_status(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
     if not results:
         return "The firewall was not read."
     result = results[0]
     text = clean(result.stdout)
+    if text.lstrip().startswith('{"nftables"'):
+        return _nft_status(text, voice)
+    if len(results) == 2 or text.strip() in ("running", "not running"):
+        return _firewalld_status(results, voice)
     if not result.ok or "Status:" not in text:
         why = _reason(result)
         if result.exit_code == 127 or "not found" in why:
-            return ("ufw is not installed, so I can't read the firewall with it "
-                    "(firewalld and nftables are not read yet).")
+            return "ufw is not installed, so I can't read the firewall with it."
         return f"I couldn't read the firewall ({why})."
     if "Status: inactive" in text:
         return ("The firewall (ufw) is off: nothing is filtered by it. Its rules, if any, "
@@ -392,6 +396,53 @@ def firewall_status(results: list[StepResult], _params: dict[str, str], voice: V
     shown = [r for r in rows if voice.detailed or "(v6)" not in r["to"]]
     return head + "\nRules (first match wins):\n" + "\n".join(
         f"  {r['line']}" for r in shown[:60])
+
+
+def _nft_status(text: str, voice: Voice) -> str:
+    """`nft -j list ruleset`: the base chains (hook, policy) and their rules in order."""
+    from reos.system.facts import nft_words
+
+    try:
+        items = [i for i in json.loads(text).get("nftables", []) if isinstance(i, dict)]
+    except (ValueError, AttributeError):
+        return "I couldn't read nft's answer (it was not its JSON)."
+    chains = [i["chain"] for i in items if isinstance(i.get("chain"), dict)]
+    rules = [i["rule"] for i in items if isinstance(i.get("rule"), dict)]
+    hooked = [c for c in chains if c.get("hook")]
+    if not hooked:
+        return ("nftables has no chain hooked into the traffic, so nothing is filtered "
+                f"({_plural(len(rules), 'rule')} in regular chains).")
+    parts = [f"{c.get('family')} {c.get('table')} {c.get('name')} ({c.get('hook')}, "
+             f"policy {c.get('policy', 'accept')})" for c in hooked]
+    head = (f"The firewall (nftables) is on: {_plural(len(rules), 'rule')} in "
+            f"{_plural(len(chains), 'chain')}; filtering chains: {', '.join(parts)}.")
+    if voice.brief or not rules:
+        return clean(head)
+    shown = [f"  {r.get('family')} {r.get('table')} {r.get('chain')} [handle "
+             f"{r.get('handle')}]: {nft_words(r)}" for r in rules[:60]]
+    return clean(head + "\nRules (in order within each chain; first verdict wins):\n"
+                 + "\n".join(shown))
+
+
+def _firewalld_status(results: list[StepResult], voice: Voice) -> str:
+    state = clean(results[0].stdout).strip()
+    if results[0].exit_code == 127:
+        return "firewall-cmd is not installed, so I can't read firewalld."
+    if state != "running":
+        return "firewalld is not running: nothing is filtered by it."
+    lines = [line.strip() for line in clean(results[1].stdout if len(results) > 1 else "")
+             .splitlines() if line.strip()]
+    fields = {k.strip(): v.strip() for k, sep, v in (line.partition(":") for line in lines
+                                                       if not line.startswith("rule"))
+              if sep}
+    rich = [line for line in lines if line.startswith("rule")]
+    zone = lines[0] if lines else "its zone"
+    head = (f"The firewall (firewalld) is on; zone {zone}: services "
+            f"{fields.get('services') or 'none'}, ports {fields.get('ports') or 'none'}, "
+            f"{_plural(len(rich), 'rich rule')}.")
+    if voice.brief or not rich:
+        return head
+    return head + "\nRich rules:\n" + "\n".join(f"  {r}" for r in rich[:60])
 
 
 ANSWERS: dict[str, Answer] = {

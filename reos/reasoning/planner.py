@@ -40,6 +40,9 @@ class PlanBuilder:
     def recipe(self, resource: str | None, action: str | None) -> Recipe | None:
         if not resource or not action:
             return None
+        if resource == "firewall":  # recipes per firewall backend; ufw when none is known
+            wall = self.snapshot.firewall or {}
+            return self.templates.recipe(resource, action, wall.get("backend") or "ufw")
         return self.templates.recipe(resource, action, self.manager)
 
     def build(self, request: str, intent: Intent | None) -> Plan:
@@ -63,6 +66,10 @@ class PlanBuilder:
             self._query(plan, intent)
         else:
             self._action(plan, intent)
+            if intent.resource == "firewall" and plan.steps:  # where a new rule takes effect
+                from reos.reasoning import firewall_rules
+
+                firewall_rules.adjust(plan, self.snapshot.firewall)
         if intent.ignored:
             plan.notes.append(replies.ignored_shell(intent.ignored))
         if intent.unexplained:
@@ -222,6 +229,12 @@ class PlanBuilder:
             kinds = [k for k in kinds if k != "package"]  # packages only by exact name, below
         if not intent.targets and kinds == ["process"] and intent.params.get("port"):
             return named.listener(plan, intent, self.snapshot, self.matcher)
+        picked = [q for q in intent.qualifiers if q not in selection.WIDE]
+        if not intent.targets and not intent.plural and picked and all(
+                set(kinds) <= selection.IDENTIFYING.get(q, set()) for q in picked):
+            every = [t for k in kinds if (i := self.matcher.index(k)) for t in i.targets]
+            return selection.one_of(plan, intent, selection.partitions_first(every),
+                                    self.matcher)  # "the usb stick"
         if not intent.targets and (intent.qualifiers or intent.plural) and not (
                 set(kinds) <= SELECTABLE):
             # "kill all processes", "delete the users": never every one of those
@@ -254,6 +267,13 @@ class PlanBuilder:
                 return selection.select(plan, intent, every, self.matcher)
             return selection.one_of(plan, intent, every, self.matcher)
         result = self.matcher.resolve(intent.targets, kinds, intent.plural)
+        if guards.destroys(intent.action) and set(kinds) <= {"device", "mount"} and (
+                result.missing or result.question or any(
+                    result.strategies.get(t.name) not in ("exact name", "alias")
+                    for t in result.targets)):
+            plan.kind = Kind.REFUSE  # "format /dev/sda" where there is none: never a guess
+            plan.message = guards.not_exactly(intent, self.matcher)
+            return []
         if intent.resource is None and result.missing and self.recipe("package", intent.action):
             # "remove htop": not a container or service; maybe an installed package
             packages = self.matcher.resolve(result.missing, ["package"], intent.plural)
@@ -310,7 +330,13 @@ class PlanBuilder:
         root = self.snapshot.is_root
         if recipe.answer:
             plan.answer = recipe.answer
-        given = slots.values(plan.intent.params if plan.intent else {}, recipe.defaults)
+        params = dict(plan.intent.params) if plan.intent else {}
+        if params.get("device"):  # "smart health of the ssd": the disk that word names
+            found = self.matcher.resolve([params["device"]], ["device"], False)
+            named = {t.name for t in found.targets}
+            if len(named) == 1 and not found.missing:
+                params["device"] = named.pop()
+        given = slots.values(params, recipe.defaults)
         for target in targets:
             if target is not None and not SAFE_NAMES[target.kind].match(target.name):
                 plan.notes.append(f"skipped {target.name!r}: not a valid {target.kind} name")
@@ -427,12 +453,9 @@ def _tracked_name(tracks: str, argv: list[str]) -> str:
     firewall rule by the rule ("allow 8080/tcp"), so undo knows which one to take out."""
     if tracks != "firewall":
         return tracks
-    words = (argv[2:] if argv[:2] == ["sudo", "-n"] else argv)[1:]
-    if words[:1] == ["insert"]:
-        words = words[2:]  # "insert 1 deny …": the rule is "deny …"
-    elif words[:1] in (["delete"], ["prepend"]):
-        words = words[1:]
-    return " ".join(words)
+    from reos.system.state_net import rule_name
+
+    return rule_name(argv)
 
 
 # kinds a plan may select all of, or by state ("the stopped containers"); anything else

@@ -296,16 +296,23 @@ def _when(usec: Any) -> str:
 
 def firewall() -> dict[str, Any]:
     """Which of ufw, firewalld or nftables guards this machine, whether it is on, and
-    its rules as that tool prints them (one string each)."""
+    its rules as that tool prints them (one string each; nftables rules as
+    "family table chain handle N: expression").
+
+    The one that is on wins (ufw, then firewalld, then nftables with any chain); when none
+    is, ufw or firewalld when installed (what the machine's owner chose to manage it with),
+    else nftables when `nft` exists."""
     root = os.geteuid() == 0
+    ufw: dict[str, Any] | None = None
     if shutil.which("ufw"):
         if not root:
             raise Unavailable("ufw is installed but only root can read its status")
         lines = _run(["ufw", "status"], timeout=3).splitlines()
         active = any(line.strip().lower() == "status: active" for line in lines)
-        rules = _ufw_rules(lines)
-        if active or not (shutil.which("firewall-cmd") or shutil.which("nft")):
-            return {"backend": "ufw", "active": active, "rules": rules}
+        ufw = {"backend": "ufw", "active": active, "rules": _ufw_rules(lines)}
+        if active:
+            return ufw
+    firewalld: dict[str, Any] | None = None
     if shutil.which("firewall-cmd"):
         try:
             state = _run(["firewall-cmd", "--state"], timeout=3).strip()
@@ -315,16 +322,24 @@ def firewall() -> dict[str, Any]:
             listed = _run(["firewall-cmd", "--list-all"], timeout=3)
             return {"backend": "firewalld", "active": True,
                     "rules": [line.strip() for line in listed.splitlines() if line.strip()]}
-    if shutil.which("nft"):
-        if not root:
-            raise Unavailable("nftables is installed but only root can list its rules")
+        firewalld = {"backend": "firewalld", "active": False, "rules": []}
+    if shutil.which("nft") and root:
         try:
             ruleset = json.loads(_run(["nft", "-j", "list", "ruleset"], timeout=3) or "{}")
         except ValueError:
             raise Unavailable("nft printed something that is not its JSON") from None
-        rules = [_nft_rule(item["rule"]) for item in ruleset.get("nftables", [])
-                 if isinstance(item, dict) and isinstance(item.get("rule"), dict)]
-        return {"backend": "nftables", "active": bool(rules), "rules": rules}
+        items = [i for i in ruleset.get("nftables", []) if isinstance(i, dict)]
+        chains = [i["chain"] for i in items if isinstance(i.get("chain"), dict)
+                  and i["chain"].get("hook")]
+        if chains:  # a base chain filters (even with no rule, by its policy)
+            rules = [_nft_rule(i["rule"]) for i in items if isinstance(i.get("rule"), dict)]
+            return {"backend": "nftables", "active": True, "rules": rules}
+    if ufw or firewalld:
+        return ufw or firewalld  # type: ignore[return-value]
+    if shutil.which("nft"):
+        if not root:
+            raise Unavailable("nftables is installed but only root can list its rules")
+        return {"backend": "nftables", "active": False, "rules": []}
     return {"backend": None, "active": False, "rules": []}
 
 
@@ -337,11 +352,20 @@ def _ufw_rules(lines: list[str]) -> list[str]:
 
 
 def _nft_rule(rule: dict[str, Any]) -> str:
-    """One nftables rule as `family table chain: expression…`, close to `nft list` text."""
-    words = [_nft_expr(e) for e in rule.get("expr") or [] if isinstance(e, dict)]
+    """One nftables rule as `family table chain handle N: expression…`, close to `nft -a
+    list` text."""
     where = f"{rule.get('family', '')} {rule.get('table', '')} {rule.get('chain', '')}"
-    text = f"{where}: {' '.join(w for w in words if w)}"
+    handle = rule.get("handle")
+    if isinstance(handle, int) and not isinstance(handle, bool):
+        where += f" handle {handle}"
+    text = f"{where}: {nft_words(rule)}"
     return text if not rule.get("comment") else f"{text} comment \"{rule['comment']}\""
+
+
+def nft_words(rule: dict[str, Any]) -> str:
+    """A rule's expression as words ("tcp dport 22 drop"), without its counter."""
+    words = [_nft_expr(e) for e in rule.get("expr") or [] if isinstance(e, dict)]
+    return " ".join(w for w in words if w and w != "counter")
 
 
 def _nft_value(value: Any) -> str:

@@ -194,6 +194,15 @@ def restore_argv(kind: str, name: str, prior: dict[str, Any] | None,
     return None
 
 
+def settle_argv(kind: str, name: str, prior: dict[str, Any] | None,
+                action: str | None = None) -> list[str] | None:
+    """Once a step ran, the undo that needs what the step created (an nftables rule's
+    handle), or None to keep the one computed from the prior state."""
+    module = _module(kind)
+    settle = getattr(module, "settle", None) if module is not None else None
+    return settle(kind, name, prior, action) if settle is not None else None
+
+
 def reinstall_argv(manager: str | None, packages: dict[str, str]) -> list[str] | None:
     """The command that installs `packages` (name → version) again at those versions
     ('' or pacman: whatever version the sources offer), or None when none can."""

@@ -4,17 +4,25 @@
 the step's prior state): an interface is `{"state": "up" | "down" | "absent"}` from the
 administrative UP flag of `ip -j link show dev NAME` (the operational state, which also
 depends on a cable or a carrier, is kept beside it); a firewall rule is `{"state":
-"present" | "absent", "rule": ...}` from `ufw status`. `restore` turns that record into
-the one command that brings it back, and `problem` says what is wrong with the state a
-step left.
+"present" | "absent", "rule": ...}` read from the backend the rule's name says. `restore`
+turns that record into the one command that brings it back, `settle` corrects it once a
+step ran (an nftables rule is deleted by the handle the kernel gave it, known only then),
+and `problem` says what is wrong with the state a step left.
 
-A firewall rule is named the way ufw's own command line names it, without the `ufw`:
-"allow 8080/tcp", "deny 23/tcp", "deny from 203.0.113.7". A name that does not look like
-one of these (such as the bare "firewall" a recipe tracks) has no restore command: reos
-never guesses which rule to delete.
+A firewall rule is named by `rule_name` from the command that changes it:
+- ufw, as ufw's own command line names it without the `ufw`: "allow 8080/tcp",
+  "deny 23/tcp", "deny from 203.0.113.7";
+- nftables, "nft FAMILY TABLE CHAIN: EXPRESSION": "nft inet filter input: tcp dport 8080
+  accept", "nft inet filter input: ip saddr 203.0.113.7 drop";
+- firewalld, "firewalld: [--permanent] --add-…" in the form that adds it:
+  "firewalld: --permanent --add-port=8080/tcp", "firewalld: --add-rich-rule=rule
+  priority=\"-1\" family=\"ipv4\" port port=\"22\" protocol=\"tcp\" accept".
+A name that does not look like one of these (such as the bare "firewall" a recipe tracks)
+has no restore command: reos never guesses which rule to delete.
 
-Not responsible for choosing or running commands (recipes and execution do), nor for any
-other kind of resource (reos/system/state.py dispatches by kind).
+Not responsible for choosing or running commands (recipes and execution do), for where a
+rule goes among the others (reasoning/firewall_rules.py), nor for any other kind of
+resource (reos/system/state.py dispatches by kind).
 """
 
 from __future__ import annotations
@@ -32,6 +40,15 @@ _PORTS = r"\d{1,5}(?:[,:]\d{1,5})*/(?:tcp|udp)"
 _HOST = r"(?:\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?|[0-9a-fA-F:]{2,39}(?:/\d{1,3})?)"
 _PORT_RULE = re.compile(rf"^(allow|deny) ({_PORTS})$")
 _FROM_RULE = re.compile(rf"^(deny|allow) from ({_HOST})$")
+_NFT_WHERE = r"(?:inet|ip|ip6) [A-Za-z0-9_-]{1,32} [A-Za-z0-9_-]{1,32}"
+_NFT_EXPR = (rf"(?:ip6? saddr {_HOST} )?(?:(?:tcp|udp) dport \d{{1,5}}(?:-\d{{1,5}})? )?"
+             r"(?:accept|drop|reject)")
+_NFT_RULE = re.compile(rf"^nft ({_NFT_WHERE}): ({_NFT_EXPR})$")
+_RICH = (r'rule(?: priority="-?\d{1,5}")?(?: family="ipv[46]")?'
+         rf'(?: source address="{_HOST}")?(?: port port="\d{{1,5}}(?:-\d{{1,5}})?" '
+         r'protocol="(?:tcp|udp)")? (?:accept|drop|reject)')
+_FIREWALLD_RULE = re.compile(rf"^firewalld:( --permanent)? --add-(port=\d{{1,5}}(?:-\d{{1,5}})?"
+                             rf"/(?:tcp|udp)|rich-rule={_RICH})$")
 _STATUS_ROW = re.compile(r"^(?P<to>\S+(?: \(v6\))?)\s+(?P<action>ALLOW|DENY|REJECT|LIMIT)"
                          r"(?: (?:IN|OUT|FWD))?\s+(?P<src>\S+(?: \(v6\))?)")
 
@@ -43,8 +60,42 @@ def valid(kind: str, name: object) -> bool:
     if kind == "interface":
         return bool(_INTERFACE.match(name))
     if kind == "firewall":
-        return bool(_PORT_RULE.match(name) or _FROM_RULE.match(name))
+        return bool(_PORT_RULE.match(name) or _FROM_RULE.match(name)
+                    or _NFT_RULE.match(name) or _FIREWALLD_RULE.match(name))
     return False
+
+
+def rule_name(argv: list[str]) -> str:
+    """The firewall rule a command adds, inserts or deletes, named as this module names
+    rules (see the module's docstring); "firewall" when it names none."""
+    words = list(argv[2:] if argv[:2] == ["sudo", "-n"] else argv)
+    tool, rest = (words[0], words[1:]) if words else ("", [])
+    if tool == "ufw":
+        if rest[:1] == ["insert"]:
+            rest = rest[2:]  # "insert 1 deny …": the rule is "deny …"
+        elif rest[:1] in (["delete"], ["prepend"]):
+            rest = rest[1:]
+        return " ".join(rest)
+    if tool == "nft" and len(rest) >= 5 and rest[1] == "rule":
+        where, expr = rest[2:5], rest[5:]
+        if expr[:1] in (["position"], ["index"], ["handle"]):
+            expr = expr[2:]
+        return f"nft {' '.join(where)}: {' '.join(expr)}" if expr else "firewall"
+    if tool == "firewall-cmd":
+        flags = [w for w in rest if w == "--permanent"]
+        changes = [w.replace("--remove-", "--add-", 1) for w in rest
+                   if w.startswith(("--add-", "--remove-"))]
+        if len(changes) == 1:
+            return " ".join(["firewalld:", *flags, changes[0]])
+    return "firewall"
+
+
+def backend_of(name: str) -> str:
+    if name.startswith("nft "):
+        return "nftables"
+    if name.startswith("firewalld:"):
+        return "firewalld"
+    return "ufw"
 
 
 # -- reading -------------------------------------------------------------------------------
@@ -115,6 +166,11 @@ def _ufw_status() -> tuple[str | None, str]:
 
 
 def _firewall(name: str) -> dict[str, Any]:
+    backend = backend_of(name)
+    if backend == "nftables":
+        return _nft_state(name)
+    if backend == "firewalld":
+        return _firewalld_state(name)
     text, why = _ufw_status()
     if text is None:
         return {"state": "unknown", "reason": why}
@@ -122,8 +178,73 @@ def _firewall(name: str) -> dict[str, Any]:
     if not valid("firewall", name):  # the firewall as a whole
         return {"state": "active" if active else "inactive",
                 "rules": [r["line"] for r in ufw_rows(text)][:200]}
-    present = has_rule(ufw_rows(text), name)
-    return {"state": "present" if present else "absent", "rule": name, "active": active}
+    rows = ufw_rows(text)
+    present = has_rule(rows, name)
+    state: dict[str, Any] = {"state": "present" if present else "absent", "rule": name,
+                             "active": active}
+    port = _PORT_RULE.match(name)
+    if port and not present:  # ufw updates a rule with the same match in its place
+        other = f"{'deny' if port[1] == 'allow' else 'allow'} {port[2]}"
+        if has_rule(rows, other):
+            state["replaces"] = other
+    return state
+
+
+def _as_root(argv: list[str]) -> list[list[str]]:
+    return [argv] if os.geteuid() == 0 else [argv, ["sudo", "-n", *argv]]
+
+
+def _nft_chain(where: str) -> tuple[list[tuple[int, str]] | None, str]:
+    """The rules of one chain as (handle, expression words), or None and why not."""
+    why = "nft could not be run"
+    for argv in _as_root(["nft", "-j", "list", "chain", *where.split()]):
+        done = _read(argv)
+        if done is None:
+            continue
+        if done.returncode != 0:
+            said = (done.stderr or "").strip()
+            if "No such file" in said:
+                return [], ""
+            why = said[:200] or f"exit code {done.returncode}"
+            continue
+        try:
+            items = json.loads(done.stdout or "{}").get("nftables", [])
+        except (ValueError, AttributeError):
+            return None, "nft printed something that is not its JSON"
+        from reos.system.facts import nft_words
+
+        rules = [item["rule"] for item in items
+                 if isinstance(item, dict) and isinstance(item.get("rule"), dict)]
+        return [(int(r.get("handle", 0)), nft_words(r)) for r in rules], ""
+    return None, why
+
+
+def _nft_state(name: str) -> dict[str, Any]:
+    found = _NFT_RULE.match(name)
+    if not found:
+        return {"state": "unknown", "reason": "not an nftables rule reos names"}
+    rules, why = _nft_chain(found[1])
+    if rules is None:
+        return {"state": "unknown", "reason": why}
+    handles = [h for h, words in rules if words == found[2]]
+    return {"state": "present" if handles else "absent", "rule": name, "handles": handles,
+            "order": [h for h, _ in rules]}
+
+
+def _firewalld_state(name: str) -> dict[str, Any]:
+    found = _FIREWALLD_RULE.match(name)
+    if not found:
+        return {"state": "unknown", "reason": "not a firewalld rule reos names"}
+    query = ["firewall-cmd", *(["--permanent"] if found[1] else []),
+             "--query-" + found[2]]
+    why = "firewall-cmd could not be run"
+    for argv in _as_root(query):
+        done = _read(argv)
+        if done is not None and done.returncode in (0, 1):
+            return {"state": "present" if done.returncode == 0 else "absent", "rule": name}
+        if done is not None:
+            why = (done.stderr or done.stdout or "").strip()[:200] or why
+    return {"state": "unknown", "reason": why}
 
 
 def current(kind: str, name: str) -> dict[str, Any] | None:
@@ -150,12 +271,56 @@ def restore(kind: str, name: str, prior: dict[str, Any] | None,
             return ["ip", "link", "set", name, state]
         return None
     if kind == "firewall":
-        if action in ("allow", "deny"):
-            # a rule that was there already stays: ufw skips adding it again
-            return ["ufw", "delete", *name.split()] if state in ("absent", "", None) else None
-        if action == "delete_rule" and state in ("present", "", None):
-            return ["ufw", *name.split()]  # back at the end of the list, not its old place
+        return _restore_rule(name, prior or {}, action)
     return None
+
+
+def _restore_rule(name: str, prior: dict[str, Any], action: str | None) -> list[str] | None:
+    state = prior.get("state")
+    backend = backend_of(name)
+    added = action in ("allow", "deny") and state in ("absent", "", None)
+    put_back = action == "delete_rule" and state in ("present", "", None)
+    if backend == "firewalld":
+        found = _FIREWALLD_RULE.match(name)
+        flags = ["--permanent"] if found and found[1] else []
+        if found and added:
+            return ["firewall-cmd", *flags, "--remove-" + found[2]]
+        return ["firewall-cmd", *flags, "--add-" + found[2]] if found and put_back else None
+    if backend == "nftables":
+        found = _NFT_RULE.match(name)
+        if not found or not put_back:
+            return None  # an added rule is deleted by its handle, known once it ran (settle)
+        where, expr = found[1].split(), found[2].split()
+        order = [h for h in prior.get("order") or [] if isinstance(h, int)]
+        gone = next((h for h in prior.get("handles") or [] if isinstance(h, int)), None)
+        if gone in order and order.index(gone) > 0:  # back after the rule it followed
+            return ["nft", "add", "rule", *where, "position",
+                    str(order[order.index(gone) - 1]), *expr]
+        return ["nft", "insert", "rule", *where, *expr]  # it was first (or not read)
+    if action in ("allow", "deny"):
+        replaced = prior.get("replaces")
+        if isinstance(replaced, str) and valid("firewall", replaced) and added:
+            return ["ufw", *replaced.split()]  # ufw updates it back in its place
+        # a rule that was there already stays: ufw skips adding it again
+        return ["ufw", "delete", *name.split()] if added else None
+    if put_back:
+        return ["ufw", *name.split()]  # back at the end of the list, not its old place
+    return None
+
+
+def settle(kind: str, name: str, prior: dict[str, Any] | None,
+           action: str | None = None) -> list[str] | None:
+    """Once a step ran: the undo that needs what it created (the handle nftables gave a
+    new rule), or None to keep the one recorded before it ran."""
+    if kind != "firewall" or action not in ("allow", "deny") or backend_of(name) != "nftables":
+        return None
+    found = _NFT_RULE.match(name)
+    if not found or (prior or {}).get("state") != "absent":
+        return None
+    rules, _why = _nft_chain(found[1])
+    before = set((prior or {}).get("handles") or []) | set((prior or {}).get("order") or [])
+    new = [h for h, words in rules or [] if words == found[2] and h not in before]
+    return ["nft", "delete", "rule", *found[1].split(), "handle", str(new[0])] if new else None
 
 
 def problem(kind: str, action: str | None, state: dict[str, Any] | None) -> str | None:
