@@ -1,6 +1,7 @@
 """Answers about the network and the firewall, in words.
 
-Renderers for the read-only recipes of templates/network.toml and firewall.toml: addresses (`ip -j addr`),
+Renderers for the read-only recipes of templates/network.toml and firewall.toml:
+addresses (`ip -j addr`),
 routes and the default gateway (`ip -j route`, `ip -j -6 route`), name servers
 (/etc/resolv.conf and `resolvectl dns`), a bounded ping, whether the internet answers
 (a ping and a name lookup), listening sockets (`ss -H -tulnp`), interface counters
