@@ -27,7 +27,8 @@ QUALIFIERS = frozenset({"running", "stopped", "failed", "enabled", "disabled", "
 # values besides the target: times and counts, things of another kind ("add bob to the
 # *docker* group"), and settings ("set the timezone to Europe/Berlin")
 SLOTS = frozenset({"since", "lines", "count", "port", "user", "group", "shell", "hostname",
-                   "timezone", "date", "priority", "path", "interface", "host", "device"})
+                   "timezone", "date", "priority", "path", "interface", "host", "device",
+                   "size"})
 MAX_PHRASES = 500  # in one list
 MAX_PHRASE_CHARS = 200
 

@@ -228,7 +228,7 @@ def _shared(op: Operation, verbs: set[str]) -> bool:
 
 
 _ENTITY_SLOTS = ("user", "group", "interface", "device")  # filled by a snapshot name
-_VALUE_SLOTS = ("shell", "timezone", "date", "path")  # slots filled by a typed word
+_VALUE_SLOTS = ("shell", "timezone", "date", "path", "size")  # slots filled by a typed word
 _SLOT_NOUNS = {"port": {"port", "ports"}, "priority": {"priority", "niceness", "nice value"},
                "shell": {"shell", "login shell"}, "date": {"date"}}
 _NAMING = {"to", "as", "called", "named", "into", "become", "becomes"}  # "…hostname to web01"

@@ -26,7 +26,8 @@ SLOT = "{name}"  # a validated target name from the snapshot
 VALUE_SLOTS = ("{lines}", "{since}", "{until}", "{journal_since}", "{journal_until}",
                "{unit_state}", "{file_state}", "{docker_status}", "{user}", "{group}",
                "{shell}", "{hostname}", "{timezone}", "{date}", "{priority}", "{port}",
-               "{interface}", "{host}", "{path}", "{device}")
+               "{interface}", "{host}", "{path}", "{device}", "{vacuum_size}",
+               "{vacuum_time}")
 SLOTS_IN_ARGV = (SLOT, *VALUE_SLOTS)
 
 MAX_FILE_BYTES = 1_000_000

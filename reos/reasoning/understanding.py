@@ -154,6 +154,14 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
             best = query
     rivals = _rivals(found, best)
     intent = intent_of(best, found)
+    zones = intent.params.get("timezone", "").split("|")
+    if len(zones) > 1:  # a city several zones are named after ("eastern"): which one
+        from dataclasses import replace
+
+        return Intent(Kind.CLARIFY, source="catalogue", confidence=best.confidence,
+                      options=[replace(intent, params={**intent.params, "timezone": zone},
+                                       summary=f"{intent.summary} to {zone}")
+                               for zone in zones[:6]], ignored=found.shell)
     unsure = intent.kind == Kind.ACTION and intent.unexplained and (
         best.confidence < ASK_BELOW or not best.named_kinds)
     if rivals or unsure:
