@@ -130,9 +130,44 @@ class ReasoningEngine:
             intent.forced = forced
         plan = builder.build(text, intent)
         if self._fixed_snapshot is None:  # only this machine can be asked what it would do
+            lead = self._measure(plan)
             self._preview(plan)
             self._apply_learning(plan)
+            if lead:
+                plan.message = f"{lead}\n{plan.message}"
         return plan
+
+    def _measure(self, plan: Plan) -> str | None:
+        """"Free up disk space": measure first (read-only probes, each through the gate,
+        bounded in time, run side by side), then offer only what was found
+        (reasoning/cleanup.py). Returns the sentence to say before the plan."""
+        if plan.intent is None or plan.blocked or plan.kind not in (Kind.ACTION, Kind.UNKNOWN):
+            return None
+        from reos.reasoning import cleanup
+
+        if plan.intent.operation != cleanup.OPERATION:
+            return None
+        import shutil
+        from concurrent.futures import ThreadPoolExecutor
+
+        from reos.execution.runner import run_argv
+        from reos.safety.gate import admit_argv
+
+        snap = self.snapshot()
+        manager = snap.host.get("package_manager")
+        probes = cleanup.probes(manager, snap.is_root, which=shutil.which, isdir=os.path.isdir)
+        refused = {}
+        for probe in list(probes):
+            admission = admit_argv(probe.argv, claimed_read_only=True, requested=plan.request)
+            if not admission.allowed:
+                refused[probe.title.removeprefix("Measure ").lower()] = admission.reason or ""
+                probes.remove(probe)
+        with ThreadPoolExecutor(max_workers=max(1, len(probes))) as pool:
+            runs = {p.key: pool.submit(run_argv, p.argv, timeout=cleanup.TIMEOUT, step_id=p.key)
+                    for p in probes}
+            results = {key: run.result() for key, run in runs.items()}
+        found, said = cleanup.items(results, manager, os.uname().release, refused)
+        return cleanup.apply(plan, found, said, snap.is_root, self.voice) or None
 
     def _apply_learning(self, plan: Plan) -> None:
         """Add fixes this machine needed again and again up front, and say why; warn about
