@@ -109,8 +109,10 @@ def test_trimming_the_journal_is_high_risk_and_cannot_be_undone(bed) -> None:  #
     shown = bed.reos_json("plan", "vacuum the journal")
     assert shown["kind"] == "action"
     steps = shown["steps"]
-    assert [s["argv"] for s in steps] == [["journalctl", "--vacuum-time=2weeks"]]
-    assert steps[0]["risk"] in ("high", "critical") and not steps[0]["reversible"]
+    assert [s["argv"] for s in steps] == [["journalctl", "--disk-usage"],
+                                          ["journalctl", "--vacuum-time=2weeks"]]
+    assert steps[0]["read_only"] and not steps[1]["read_only"]
+    assert steps[1]["risk"] in ("high", "critical") and not steps[1]["reversible"]
 
 
 # -- on the host: answers compared with the tools ----------------------------------------------
@@ -317,7 +319,8 @@ def test_queries_only_read(engine, request_text: str, first: list[str]) -> None:
 def test_trimming_the_journal_says_it_cannot_be_undone(engine) -> None:  # noqa: ANN001
     plan = engine.plan("prune the old journal files")
     assert plan.kind == Kind.ACTION
-    [step] = plan.steps
+    measure, step = plan.steps
+    assert measure.argv == ["journalctl", "--disk-usage"] and measure.read_only
     assert "--vacuum-time=2weeks" in step.argv and not step.reversible
     assert step.risk.label in ("high", "critical")
     assert "cannot be undone" in plan.message and "deleted for good" in plan.message

@@ -308,14 +308,9 @@ def _entries(results: list[StepResult]) -> list[str]:
 
 
 def _when_said(params: dict[str, str]) -> str:
-    since = params.get("since", "")
-    if since == "yesterday":
-        return " yesterday"
-    if since == "today":
-        return " today"
-    if since and since != "boot":
-        return f" in the last {since}"
-    return " since boot"
+    from reos.reasoning.slots import describe
+
+    return " " + describe(params.get("since", ""))
 
 
 def kernel_log(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:

@@ -167,6 +167,8 @@ def _moment(since: str, out: dict[str, str], today: date | None) -> bool:
     day = today or now.date()
     clock_now = now.strftime("%H:%M")
     whole = since.startswith("=")
+    if whole and "~" in since:
+        return False
     first, _, last = since.lstrip("=").partition("~")
     start = _point(first, day, clock_now)
     if start is None:
@@ -178,7 +180,7 @@ def _moment(since: str, out: dict[str, str], today: date | None) -> bool:
     if whole:
         end = (start[0] + timedelta(days=1), None)
     if end is not None and (end[0], end[1] or "00:00") <= (start[0], start[1] or "00:00"):
-        if last and not whole and end[0] == start[0] and end[1]:
+        if last.startswith("@") and not whole and end[0] == start[0]:
             end = (end[0] + timedelta(days=1), end[1])  # "from 23:00 to 01:00"
         else:
             return False

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 KINDS = ("hostname", "timezone")
 _HOSTNAME = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
 _TIMEZONE = re.compile(r"^(?:[A-Z][A-Za-z]*(?:_[A-Z][A-Za-z]*)*/[A-Za-z0-9_+-]+"
-                       r"(?:/[A-Za-z0-9_+-]+)?|UTC)$")
+                       r"(?:/[A-Za-z0-9_+-]+)?|[A-Z][A-Za-z0-9+-]{1,15})$")  # CET, Japan
 _ZONEINFO = "/usr/share/zoneinfo/"
 # files read when the system tools cannot answer (no systemd, no D-Bus); tests point
 # these elsewhere

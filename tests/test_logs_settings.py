@@ -1,0 +1,152 @@
+"""Logs by time and journal trimming by size or age, and time zones named by city: the
+real catalogue and parser plan each request against the homelab snapshot; slot values are
+checked and rendered by reasoning/slots.py (dates against a fixed day); cities are looked
+up in this machine's own zone list (skipped where it has none).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+import pytest
+
+from reos.model import Kind
+from reos.reasoning import choice, slots
+from reos.settings import Settings
+from reos.system.snapshot import SystemSnapshot
+from tests.conftest import FIXTURES
+
+SUNDAY = date(2026, 11, 22)
+has_zones = pytest.mark.skipif(not slots.zones(), reason="this machine has no zone list")
+
+
+@pytest.fixture(scope="module")
+def engine():  # noqa: ANN201
+    from reos.engine import ReasoningEngine
+
+    data = json.loads((FIXTURES / "homelab.json").read_text())
+    return ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+
+
+def _commands(engine, text: str) -> list[str]:  # noqa: ANN001
+    return [s.command for s in engine.plan(text).steps]
+
+
+# -- trimming the journal ---------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "flag"), [
+    ("shrink the journal to 500M", "--vacuum-size=500M"),
+    ("keep the journal under 1 GB", "--vacuum-size=1G"),
+    ("cap the logs at 2 gigs", "--vacuum-size=2G"),
+    ("delete logs older than 3 days", "--vacuum-time=3d"),
+    ("the journal is over 4 GB, keep only the last month of it and throw away the rest",
+     "--vacuum-time=30d"),
+])
+def test_trimming_takes_its_size_or_age_from_the_request(engine, text: str, flag: str) -> None:  # noqa: ANN001
+    plan = engine.plan(text)
+    assert plan.kind == Kind.ACTION, plan.message
+    measure, trim = plan.steps
+    assert measure.argv == ["journalctl", "--disk-usage"] and measure.read_only
+    assert trim.argv[-2:] == ["journalctl", flag] and not trim.reversible
+    assert trim.risk.label in ("high", "critical")
+    assert "4G" not in trim.command  # a size said of the journal now is never the goal
+    assert "cannot be undone" in plan.message
+
+
+def test_a_size_is_a_checked_value_never_the_words() -> None:
+    assert slots.values({"size": "500M"}, {})["vacuum_size"] == "500M"
+    for bad in ("0M", "500", "5;rm", "-1G", "500MB"):
+        assert "vacuum_size" not in slots.values({"size": bad}, {})
+
+
+# -- times -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("since", "journal"), [
+    ("yesterday@15:00", ("2026-11-21 15:00:00", None)),
+    ("mon", ("2026-11-16", None)),
+    ("lsun", ("2026-11-15", None)),
+    ("today@09:00~today@10:00", ("2026-11-22 09:00:00", "2026-11-22 10:00:00")),
+    ("2026-11-20@08:00", ("2026-11-20 08:00:00", None)),
+    ("=mon", ("2026-11-16", "2026-11-17")),
+    ("yesterday@18:00~today@06:00", ("2026-11-21 18:00:00", "2026-11-22 06:00:00")),
+    ("yesterday", ("yesterday", "today")),
+    ("2d", ("-2d", None)),
+])
+def test_moments_and_ranges_render_for_journalctl(since: str, journal: tuple) -> None:
+    given = slots.values({"since": since}, {}, today=SUNDAY)
+    assert (given.get("journal_since"), given.get("journal_until")) == journal
+
+
+@pytest.mark.parametrize("bad", ["2026-02-30", "today@10:00~today@09:00", "mon@25:00",
+                                 "x; rm -rf /", "=today~"])
+def test_a_time_that_is_none_fills_nothing(bad: str) -> None:
+    given = slots.values({"since": bad}, {}, today=SUNDAY)
+    assert not {"journal_since", "journal_until", "since", "until"} & given.keys()
+
+
+def test_the_boot_before_this_one_is_read_with_b_minus_one(engine) -> None:  # noqa: ANN001
+    assert _commands(engine, "kernel messages from the previous boot") == [
+        "journalctl -k -b -1 --no-pager -n 100 --output=short-iso"]
+    assert "-b --no-pager" in _commands(engine, "show the warnings since boot")[0]
+
+
+@pytest.mark.parametrize(("text", "fragments"), [
+    ("warnings since yesterday 3pm", ["-p warning", "--since '"]),
+    ("kernel messages since monday", ["_TRANSPORT=kernel", "--since 20"]),
+    ("warnings between 9 and 10 this morning", [" 09:00:00'", "--until '", " 10:00:00'"]),
+    ("kernel log since 2026-11-20 08:00", ["--since '2026-11-20 08:00:00'"]),
+    ("show critical events from 9am to 11am yesterday", ["-p crit", " 09:00:00'",
+                                                          " 11:00:00'"]),
+    ("logs from the last 2 days", ["--since -2d"]),
+])
+def test_natural_times_reach_journalctl_as_checked_values(engine, text: str,
+                                                          fragments: list[str]) -> None:  # noqa: ANN001
+    [command] = _commands(engine, text)
+    for fragment in fragments:
+        assert fragment in command, command
+
+
+def test_a_date_meant_for_an_expiry_stays_a_date(engine) -> None:  # noqa: ANN001
+    assert _commands(engine, "set the expiry of bob to 2026-12-31") == [
+        "sudo -n chage -E 2026-12-31 bob"]
+
+
+# -- time zones by city --------------------------------------------------------------------------
+
+@has_zones
+@pytest.mark.parametrize(("text", "zone"), [
+    ("set the timezone to Berlin", "Europe/Berlin"),
+    ("switch to new york time", "America/New_York"),
+    ("put the clock on london time", "Europe/London"),
+    ("set timezone to CET", "CET"),
+    ("set the time zone to utc", "UTC"),
+    ("set the timezone to asia/tokyo", "Asia/Tokyo"),
+])
+def test_a_city_is_its_zone_from_this_machines_list(engine, text: str, zone: str) -> None:  # noqa: ANN001
+    plan = engine.plan(text)
+    assert plan.kind == Kind.ACTION, plan.message
+    [step] = plan.steps
+    assert step.argv[-3:] == ["timedatectl", "set-timezone", zone]
+    assert step.target is not None and step.target.kind == "timezone"  # undo sets it back
+
+
+@has_zones
+def test_a_city_several_zones_share_is_asked_about(engine) -> None:  # noqa: ANN001
+    if len(slots.zones().get("eastern", ())) < 2:
+        pytest.skip("this zone list names one zone 'eastern'")
+    plan = engine.plan("set the clock to eastern time")
+    assert plan.kind == Kind.CLARIFY
+    labels = [label for label, _ in plan.options]
+    assert any("America/New_York" in label for label in labels), labels
+    picked = choice.pick("1", plan.options)
+    chosen = engine.builder().build("set the clock to eastern time", picked)
+    [step] = chosen.steps
+    assert step.argv[-1] == picked.params["timezone"]
+
+
+@has_zones
+def test_a_zone_the_machine_does_not_know_never_reaches_argv(engine) -> None:  # noqa: ANN001
+    for text in ("set the timezone to atlantis", "set the timezone to mars/olympus"):
+        plan = engine.plan(text)
+        assert not plan.steps and plan.kind != Kind.ACTION, plan.message
