@@ -113,12 +113,12 @@ def restore(kind: str, name: str, prior: dict[str, Any] | None,
         if state == "active":
             return ["usermod", "-U", name]
         return None
-    if action in ("add_to_group", "remove_from_group"):
+    if action in ("add_to_group", "remove_from_group", "grant_admin", "revoke_admin"):
         groups = prior.get("groups")
         if not isinstance(groups, list) or not _exists(prior):
             return None
         return ["usermod", "-G", ",".join(str(g) for g in groups), name]
-    if action == "set_shell":
+    if action in ("set_shell", "no_shell"):
         shell = prior.get("shell")
         return ["usermod", "-s", shell, name] if isinstance(shell, str) and shell else None
     if action == "set_expiry":
