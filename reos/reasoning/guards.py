@@ -13,6 +13,10 @@ import os
 from reos.model import Target
 from reos.system.snapshot import SystemSnapshot
 
+TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
+if TYPE_CHECKING:
+    from typing import Any
+
 _DESTROYS = ("format", "partition", "wipe", "mkfs", "erase", "repartition")
 
 
@@ -39,6 +43,22 @@ def root_disk(snapshot: SystemSnapshot) -> set[str]:
     names = {d.name for d in devices if any(d.name.startswith(k) for k in disks)} | held
     return {n.lower() for n in names} | {f"/dev/{n}".lower() for n in names} | {"/"}
 
+
+
+def destroys(action: str | None) -> bool:
+    """Whether an action erases what it acts on (format, partition, wipe...)."""
+    return action is not None and action.startswith(_DESTROYS)
+
+
+def not_exactly(intent: Any, matcher: Any) -> str:
+    """Why a destructive request naming no device of this machine exactly is refused."""
+    said = " ".join(intent.targets) or "that"
+    index = matcher.index("device")
+    disks = [f"{t.name} ({t.detail})" if t.detail else t.name
+             for t in (index.targets if index is not None else [])][:8]
+    known = (" The disks and partitions here: " + ", ".join(disks) + ".") if disks else ""
+    return (f"I won't {intent.action} anything I can't find exactly: nothing here is called "
+            f"\u201c{said}\u201d.{known}")
 
 
 def untouchable(target: Target, action: str, snapshot: SystemSnapshot) -> tuple[str, bool] | None:

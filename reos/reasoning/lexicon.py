@@ -166,7 +166,23 @@ def words_of(text: str, lex: Lexicon) -> list[str]:
         words += _spelled(word, lex)
     while words and words[-1] == ",":
         words.pop()
-    return [w for w in words if w]
+    return _sizes([w for w in words if w])
+
+
+_SIZE_UNITS = {"tb": "tb", "t": "tb", "tera": "tb", "terabyte": "tb", "terabytes": "tb",
+               "gb": "gb", "g": "gb", "gig": "gb", "gigs": "gb", "giga": "gb",
+               "gigabyte": "gb", "gigabytes": "gb"}
+
+
+def _sizes(words: list[str]) -> list[str]:
+    """A number and its unit as one word, as disks are named by size: "2 tb" -> "2tb"."""
+    out: list[str] = []
+    for word in words:
+        if out and word in _SIZE_UNITS and out[-1].replace(".", "", 1).isdigit():
+            out[-1] += _SIZE_UNITS[word]
+        else:
+            out.append(word)
+    return out
 
 
 def _spelled(word: str, lex: Lexicon) -> list[str]:

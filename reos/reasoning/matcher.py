@@ -297,15 +297,74 @@ def _mounts(snapshot: SystemSnapshot, by_device: dict[str, list[Target]]) -> lis
     if mounts is None:
         return None
     targets = []
+    described = _disk_words(snapshot)
+    removable = {d.name for d in getattr(snapshot, "block_devices", None) or [] if d.removable}
     for m in mounts:
-        t = Target("mount", m.mountpoint, "mounted", detail=m.device)
+        on_usb = m.device.rsplit("/", 1)[-1] in removable
+        t = Target("mount", m.mountpoint, "mounted",
+                   detail=f"{m.device}, removable" if on_usb else m.device)
         targets.append(t)
         by_device[m.device.lower()].append(t)
-        by_device[m.device.rsplit("/", 1)[-1].lower()].append(t)
+        name = m.device.rsplit("/", 1)[-1].lower()
+        by_device[name].append(t)
+        for word in described.get(name, ()):  # "unmount the sandisk": its only mount
+            by_device[word].append(t)
         last = m.mountpoint.rstrip("/").rsplit("/", 1)[-1].lower()
         if len(last) >= 3:
             by_device[last].append(t)
     return targets
+
+
+def _model_words(model: str) -> set[str]:
+    """The words a person calls a disk by: its model's words ("sandisk", "ultra") and the
+    letters a model number starts with ("wd" of WD20EFRX, the vendor's code)."""
+    words = set()
+    for word in re.split(r"[\s_-]+", model.lower()):
+        if len(word) >= 3:
+            words.add(word)
+        letters = re.match(r"[a-z]+", word)
+        if letters and len(letters.group(0)) >= 2 and letters.group(0) != word:
+            words.add(letters.group(0))
+    return words
+
+
+_CAPACITIES = (1, 2, 4, 8, 16, 32, 64, 120, 128, 240, 250, 256, 480, 500, 512, 960)
+
+
+def _size_words(size: int) -> set[str]:
+    """How people say a disk's size: "2tb" for 2.0 TB, "62gb" and the capacity it was sold
+    as ("64gb" for 61.5 GB); the request's "2 TB" is joined to "2tb" when it is read."""
+    if size <= 0:
+        return set()
+    gb = size / 10**9
+    if gb >= 999:
+        tb = size / 10**12
+        return {f"{tb:.0f}tb", f"{tb:.1f}tb".replace(".0tb", "tb")}
+    sold = next((c for c in _CAPACITIES if c >= gb * 0.95), None)
+    return {f"{gb:.0f}gb"} | ({f"{sold}gb"} if sold else set())
+
+
+def _disk_words(snapshot: SystemSnapshot) -> dict[str, set[str]]:
+    """Device name -> the model words that name it. A disk with exactly one partition
+    lends its words to that partition (mounting or formatting "the sandisk" means the
+    partition on it); a disk with several keeps them, and a question follows."""
+    devices = getattr(snapshot, "block_devices", None) or []
+    parts: dict[str, list[str]] = defaultdict(list)
+    disks = [d for d in devices if d.type == "disk"]
+    for d in devices:
+        if d.type == "part":
+            owner = next((k.name for k in disks if d.name.startswith(k.name)), None)
+            if owner:
+                parts[owner].append(d.name)
+    out: dict[str, set[str]] = {}
+    for disk in disks:
+        words = _model_words(disk.model or "") | _size_words(disk.size or 0)
+        if disk.name.startswith("nvme"):
+            words.add("nvme")  # its kind of drive, as people say it ("the nvme")
+        if words:
+            mine = parts.get(disk.name, [])
+            out[mine[0] if len(mine) == 1 else disk.name] = words
+    return out
 
 
 def _size(size: int) -> str:
@@ -322,6 +381,7 @@ def _devices(snapshot: SystemSnapshot, by_path: dict[str, list[Target]]) -> list
     if devices is None:
         return None
     disks = {d.name: d for d in devices if d.type == "disk"}
+    described = _disk_words(snapshot)
     targets = []
     for d in devices:
         disk = d if d.type == "disk" else next(
@@ -329,12 +389,13 @@ def _devices(snapshot: SystemSnapshot, by_path: dict[str, list[Target]]) -> list
         model = (d.model or disk.model or "").strip()
         detail = " ".join(p for p in (_size(d.size) if d.size else "", model,
                                       "removable" if disk.removable else "") if p)
-        t = Target("device", d.name, d.type, detail=detail)
+        t = Target("device", d.name, "mounted" if d.mountpoints else "unmounted", detail=detail)
         targets.append(t)
         by_path[d.path.lower()].append(t)
-        for word in re.split(r"[\s_-]+", model.lower()):
-            if len(word) >= 3 and d.type == "disk":
-                by_path[word].append(t)
+        for word in described.get(d.name, ()):
+            by_path[word].append(t)
+        for point in d.mountpoints or []:  # "format /home": the partition mounted there
+            by_path[point.lower()].append(t)
     return targets
 
 

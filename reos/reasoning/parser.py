@@ -377,9 +377,16 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                     reading.score += 0.5
                 reading.plural = reading.plural or (unit.text.endswith("s")
                                                     and not unit.text.endswith("ss"))
+                # "the usb stick": a noun that also says which one
+                reading.qualifiers += [q for q in roles.get("qualifier", ())
+                                       if q in op.qualifiers][:1]
             elif takes and "name" in roles:
                 reading.explained[n] = "target"  # "docker": a service name, not a noun
                 target_units.append(unit)
+            elif chosen := [q for q in roles.get("qualifier", ()) if q in op.qualifiers]:
+                reading.explained[n] = "qualifier"  # "unmount the usb stick": which mount
+                reading.qualifiers.append(chosen[0])
+                reading.score += 0.5
             else:
                 reading.conflicts.append(unit.text)
                 reading.score -= 2.5

@@ -66,10 +66,6 @@ class PlanBuilder:
             self._query(plan, intent)
         else:
             self._action(plan, intent)
-            if intent.resource == "firewall" and plan.steps:  # where a new rule takes effect
-                from reos.reasoning import firewall_rules
-
-                firewall_rules.adjust(plan, self.snapshot.firewall)
         if intent.ignored:
             plan.notes.append(replies.ignored_shell(intent.ignored))
         if intent.unexplained:
@@ -199,6 +195,10 @@ class PlanBuilder:
         self._finish(plan, recipe)
 
     def _finish(self, plan: Plan, recipe: Recipe) -> None:
+        if recipe.resource == "firewall" and plan.steps:  # where a new rule takes effect
+            from reos.reasoning import firewall_rules
+
+            firewall_rules.adjust(plan, self.snapshot.firewall)
         if not plan.steps and self.protected and plan.kind != Kind.CLARIFY:
             plan.kind = Kind.REFUSE  # everything named is something reos never touches
             plan.blocked = True

@@ -42,10 +42,16 @@ FILTERS: dict[str, dict[str, Test]] = {
     "paused": {"container": lambda t: t.state == "paused"},
     "enabled": {"service": lambda t: (t.enabled or "") in ("enabled", "enabled-runtime")},
     "disabled": {"service": lambda t: (t.enabled or "") == "disabled"},
+    "removable": {"device": lambda t: t.detail.endswith("removable"),
+                  "mount": lambda t: t.detail.endswith("removable")},
 }
+# qualifiers that pick out which thing ("the usb stick") rather than a state: the only one
+# of its kind that fits is the one meant, for kinds never selected by state
+IDENTIFYING = {"removable": {"device", "mount"}}
 WIDE = {"all", "only"}  # say how many, never what: no filter of their own
 WORDS = {"paused": "paused", "running": "running", "stopped": "stopped", "failed": "failed",
-         "enabled": "enabled", "disabled": "disabled", "unused": "unused", "idle": "idle"}
+         "enabled": "enabled", "disabled": "disabled", "unused": "unused", "idle": "idle",
+         "removable": "removable"}
 
 
 def cannot_apply(qualifiers: list[str], kinds: set[str]) -> list[str]:
@@ -63,6 +69,14 @@ def narrow(targets: list[Target], qualifiers: list[str]) -> list[Target]:
         tests = FILTERS.get(q, {})
         kept = [t for t in kept if t.kind in tests and tests[t.kind](t)]
     return kept
+
+
+def partitions_first(targets: list[Target]) -> list[Target]:
+    """Devices without the disks that have partitions among them: "format the usb stick"
+    means the partition on it (a stick with two partitions gets a question)."""
+    devices = [t.name for t in targets if t.kind == "device"]
+    return [t for t in targets if t.kind != "device" or not any(
+        other != t.name and other.startswith(t.name) for other in devices)]
 
 
 def leave_out(targets: list[Target], excluded: list[Target]) -> list[Target]:
