@@ -2,7 +2,9 @@
 # Build (once, cached) the Debian/systemd test bed the service and package tests run in.
 #
 #   1. debootstrap a minimal Debian bookworm (systemd, dbus, nginx-light, python3, sudo,
-#      cron), cached as a tarball under $STATE_DIR and imported as an image;
+#      cron; the firewall tools ufw, nftables and iptables; ping; mount, losetup and
+#      mkfs for the mount tests), cached as a tarball under $STATE_DIR and imported as an
+#      image;
 #   2. configure it (users, a slow-stopping demo service, the local apt repository as its
 #      only package source) and commit that as reos-test/debian-systemd:$VERSION;
 #   3. build a local apt repository of small .deb files on the host (no network needed);
@@ -11,7 +13,7 @@
 # Needs the docker engine (scripts/testbed-docker.sh). Prints what it did; exit 1 when the
 # bed cannot be built here (the tests then skip, or fail under REOS_REQUIRE_TESTBED=1).
 set -u
-VERSION=3
+VERSION=4
 REPO_VERSION=$VERSION.1  # the repository's contents; the image does not change with it
 IMAGE=reos-test/debian-systemd:$VERSION
 STATE_DIR=${REOS_TESTBED_DIR:-/var/tmp/reos-testbed}
@@ -41,7 +43,7 @@ if ! docker image inspect "$IMAGE" >/dev/null 2>&1; then
     rm -rf "$rootfs"
     say "debootstrap bookworm (about a minute; log: $STATE_DIR/debootstrap.log)"
     debootstrap --variant=minbase \
-      --include=systemd,systemd-sysv,dbus,nginx-light,python3,python3-venv,procps,iproute2,sudo,cron \
+      --include=systemd,systemd-sysv,dbus,nginx-light,python3,python3-venv,procps,iproute2,sudo,cron,ufw,nftables,iptables,iputils-ping,mount,util-linux,e2fsprogs \
       bookworm "$rootfs" "$MIRROR" >"$STATE_DIR/debootstrap.log" 2>&1 \
       || { say "debootstrap failed; see $STATE_DIR/debootstrap.log"; tail -3 "$STATE_DIR/debootstrap.log"; exit 1; }
     rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*_Packages

@@ -15,7 +15,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-IMAGE = "reos-test/debian-systemd:3"
+IMAGE = "reos-test/debian-systemd:4"
 STATE_DIR = Path("/var/tmp/reos-testbed")
 
 

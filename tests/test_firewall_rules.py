@@ -191,7 +191,8 @@ def test_nftables_plans() -> None:
                                       "position", "4", "tcp", "dport", "22", "accept"]
     assert any("handle 4" in n for n in plan.notes), plan.notes
     plan = engine.plan("delete the firewall rule for port 8080")
-    assert not plan.steps and any("no rule" in n for n in plan.notes), plan.notes
+    assert not plan.steps and "There is no rule \u201ctcp dport 8080 accept\u201d" in (
+        plan.message), plan.message
 
 
 def test_firewalld_plans() -> None:

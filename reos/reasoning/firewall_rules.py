@@ -313,20 +313,20 @@ def explain(p: Placement, new_words: str, backend: str | None) -> list[str]:
         notes.append(f"Rule {p.replaces.number} ({_shown(p.replaces)}) matches the same "
                      f"traffic and decides it the other way; ufw replaces it in its place "
                      f"with {new_words}, so the new rule takes effect, and undo puts the old "
-                     "one back.")
+                     "one back")
     elif p.before is not None:
         where = (f"at position {p.before.number}" if backend in (None, "ufw") else
                  f"ahead of it (rule handle {p.before.handle})" if backend == "nftables"
                  else f"as a rich rule with priority {priority_before(p.before)}")
         notes.append(f"Rule {p.before.number} ({_shown(p.before)}) comes earlier and already "
                      f"decides this traffic the other way, so {new_words} added at the end "
-                     f"would never take effect; I'll insert it {where}.")
+                     f"would never take effect; I'll insert it {where}")
     if p.same is not None:
         notes.append(f"Rule {p.same.number} ({_shown(p.same)}) already decides this traffic "
-                     f"the same way, so {new_words} changes nothing while that one stays.")
+                     f"the same way, so {new_words} changes nothing while that one stays")
     for rule in p.partial[:3]:
         notes.append(f"Rule {rule.number} ({_shown(rule)}) comes earlier and still decides "
-                     "part of this traffic the other way; I'm leaving it ahead.")
+                     "part of this traffic the other way; I'm leaving it ahead")
     return notes
 
 
@@ -391,13 +391,15 @@ def adjust(plan: object, firewall: dict[str, object] | None) -> None:
                 if match is None:
                     steps.remove(step)
                     notes.append(f"There is no rule \u201c{name.partition(': ')[2]}\u201d in "
-                                 f"{chain or 'the input chain'}, so there is nothing to delete.")
+                                 f"{chain or 'the input chain'}, so there is nothing to delete")
                     continue
                 argv = ["nft", "delete", "rule", *match.where.split(), "handle",
                         str(match.handle)]
         else:
             placement = place(rules, new)
-            notes.extend(explain(placement, f"\u201c{name}\u201d", backend))
+            said = name.split(": ", 1)[-1] if backend == "nftables" else name.removeprefix(
+                "firewalld: ")
+            notes.extend(explain(placement, f"\u201c{said}\u201d", backend))
             if placement.before is not None:
                 argv = _inserted(backend, argv, placement)
                 name = state_net.rule_name(argv)
