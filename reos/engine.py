@@ -141,16 +141,14 @@ class ReasoningEngine:
         """"Free up disk space": measure first (read-only probes, each through the gate,
         bounded in time, run side by side), then offer only what was found
         (reasoning/cleanup.py). Returns the sentence to say before the plan."""
-        if plan.intent is None or plan.blocked or plan.kind not in (Kind.ACTION, Kind.UNKNOWN):
-            return None
-        from reos.reasoning import cleanup
-
-        if plan.intent.operation != cleanup.OPERATION:
+        if plan.intent is None or plan.intent.operation != "cleanup.free_space" or (
+                plan.blocked or plan.kind not in (Kind.ACTION, Kind.UNKNOWN)):
             return None
         import shutil
         from concurrent.futures import ThreadPoolExecutor
 
         from reos.execution.runner import run_argv
+        from reos.reasoning import cleanup
         from reos.safety.gate import admit_argv
 
         snap = self.snapshot()
@@ -160,7 +158,7 @@ class ReasoningEngine:
         for probe in list(probes):
             admission = admit_argv(probe.argv, claimed_read_only=True, requested=plan.request)
             if not admission.allowed:
-                refused[probe.title.removeprefix("Measure ").lower()] = admission.reason or ""
+                refused[probe.what] = admission.reason or "the gate refused it"
                 probes.remove(probe)
         with ThreadPoolExecutor(max_workers=max(1, len(probes))) as pool:
             runs = {p.key: pool.submit(run_argv, p.argv, timeout=cleanup.TIMEOUT, step_id=p.key)

@@ -179,6 +179,21 @@ def test_what_could_not_be_measured_is_said_in_words() -> None:
     assert said[1].startswith("docker isn't answering") and "Cannot connect" in said[1]
 
 
+def test_a_measurement_the_gate_refused_is_said() -> None:
+    found, said = cleanup.items({}, "apt", "6.1", {"the journal": "it can change the machine"})
+    assert found == [] and said == ["I couldn't measure the journal: it can change the machine"]
+
+
+def test_every_probe_passes_the_gate_as_read_only() -> None:
+    from reos.safety.gate import admit_argv
+
+    for root in (True, False):
+        for probe in cleanup.probes("apt", root, which=lambda name: name,
+                                    isdir=lambda path: True):
+            admission = admit_argv(probe.argv, claimed_read_only=True)
+            assert admission.allowed and admission.read_only, (probe.argv, admission.reason)
+
+
 def test_probes_fit_the_machine() -> None:
     everything = cleanup.probes("apt", True, which=lambda name: f"/usr/bin/{name}",
                                 isdir=lambda path: True)

@@ -68,7 +68,7 @@ class Probe:
     """One read-only measurement: `key` names what it measures."""
 
     key: str
-    title: str
+    what: str  # what it measures, in words ("the journal")
     argv: list[str]
 
 
@@ -116,15 +116,15 @@ def probes(manager: str | None, is_root: bool, *, which: Callable[[str], str | N
     found = []
     path = cache_dir(manager, isdir)
     if path is not None:
-        found.append(Probe("cache", "Measure the package cache", ["du", "-s", "-B1", path]))
+        found.append(Probe("cache", "the package cache", ["du", "-s", "-B1", path]))
     if which("journalctl"):
-        found.append(Probe("journal", "Measure the journal",
+        found.append(Probe("journal", "the journal",
                            [*sudo, "journalctl", "--disk-usage"]))
     if which("docker"):
-        found.append(Probe("docker", "Measure containers and images",
+        found.append(Probe("docker", "containers and images",
                            ["docker", "system", "df", "-v", "--format", "{{json .}}"]))
     if manager == "apt" and which("dpkg-query"):
-        found.append(Probe("kernels", "List the installed kernels", [
+        found.append(Probe("kernels", "the installed kernels", [
             "dpkg-query", "-W", "-f",
             "${Package}\t${db:Status-Abbrev}\t${Version}\t${Installed-Size}\n", KERNELS]))
     return found
@@ -399,7 +399,8 @@ def apply(plan: Plan, found: list[Item], said: list[str], is_root: bool, voice: 
             plan.blocked, plan.blocked_reason = True, "; ".join(verdict.reasons)
         ids[item.key] = step.id
         plan.steps.append(step)
-        plan.notes.append(item.undo)
+        if item.undo not in plan.notes:
+            plan.notes.append(item.undo)
     if said:
         plan.notes.append("also measured: " + "; ".join(said))
     plan.verb = "free space"
