@@ -76,6 +76,24 @@ def test_end_one_process_by_pid_or_name(engine, said: str, argv: list[str]) -> N
     assert all(not s.reversible for s in plan.steps)
 
 
+@pytest.mark.parametrize(("said", "argv"), [
+    ("stop the java process gracefully", ["kill", "4242"]),
+    ("Could you please stop process 3300?", ["kill", "3300"]),
+    ("stop the node process nicely", ["kill", "3300"]),
+    ("terminate whatever holds port 6379", ["kill", "1150"]),
+    ("please kill the process on port 3000", ["kill", "-9", "3300"]),
+])
+def test_stopping_a_named_process_is_a_signal_never_a_service_or_container_stop(
+        engine, said: str, argv: list[str]) -> None:
+    """"stop the X *process*" ends that process politely (SIGTERM); "whatever holds port
+    N" is the one listener on that port, by its pid."""
+    plan = engine.plan(said)
+    assert plan.kind == Kind.ACTION, plan.message
+    assert _argvs(plan) == [argv]
+    assert not any(word in s.command for s in plan.steps
+                   for word in ("systemctl", "docker")), plan.message
+
+
 def test_renice_takes_the_priority_and_the_pid(engine) -> None:
     plan = engine.plan("renice java to 10")
     assert _argvs(plan) == [["renice", "-n", "10", "-p", "4242"]]
@@ -279,6 +297,15 @@ def test_terminate_by_pid_sends_sigterm(sleeper, reos_home: Path) -> None:
     context = _context_with(sleeper, reos_home)
     pid = str(sleeper.pid)
     done = reos("plan", "--yes", "--context", str(context), f"terminate process {pid}")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert sleeper.wait(timeout=10) == -15
+
+
+def test_stopping_a_process_gracefully_sends_sigterm(sleeper, reos_home: Path) -> None:
+    reos_home.mkdir(parents=True, exist_ok=True)
+    context = _context_with(sleeper, reos_home)
+    pid = str(sleeper.pid)
+    done = reos("plan", "--yes", "--context", str(context), f"stop process {pid} gracefully")
     assert done.returncode == 0, done.stdout + done.stderr
     assert sleeper.wait(timeout=10) == -15
 
