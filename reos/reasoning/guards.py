@@ -50,13 +50,17 @@ def destroys(action: str | None) -> bool:
     return action is not None and action.startswith(_DESTROYS)
 
 
-def not_exactly(intent: Any, matcher: Any) -> str:
-    """Why a destructive request naming no device of this machine exactly is refused."""
+def not_exactly(intent: Any, matcher: Any, snapshot: SystemSnapshot) -> str:
+    """Why a destructive request naming no device of this machine exactly is refused, with
+    the devices it could have meant (never those on the disk holding /)."""
     said = " ".join(intent.targets) or "that"
     index = matcher.index("device")
-    disks = [f"{t.name} ({t.detail})" if t.detail else t.name
-             for t in (index.targets if index is not None else [])][:8]
-    known = (" The disks and partitions here: " + ", ".join(disks) + ".") if disks else ""
+    system = root_disk(snapshot)
+    spare = [f"{t.name} ({t.detail})" if t.detail else t.name
+             for t in (index.targets if index is not None else [])
+             if t.name.lower() not in system][:8]
+    known = (" The disks and partitions that are not the system's: " + ", ".join(spare)
+             + ".") if spare else ""
     return (f"I won't {intent.action} anything I can't find exactly: nothing here is called "
             f"\u201c{said}\u201d.{known}")
 

@@ -399,12 +399,28 @@ def _devices(snapshot: SystemSnapshot, by_path: dict[str, list[Target]]) -> list
     return targets
 
 
+# what people call an interface by its kind, from the kernel's naming (en*/eth*: a wired
+# port, wl*: wireless); "the wifi" is the machine's only wireless interface, or a question
+_LINK_KINDS = (("en", ("wired", "ethernet", "lan", "cable")),
+               ("eth", ("wired", "ethernet", "lan", "cable")),
+               ("wl", ("wireless", "wifi", "wi-fi", "wlan")))
+
+
 def _interfaces(snapshot: SystemSnapshot,
-                _groups: dict[str, list[Target]]) -> list[Target] | None:
+                by_kind: dict[str, list[Target]]) -> list[Target] | None:
     interfaces = getattr(snapshot, "interfaces", None)
     if interfaces is None:
         return None
-    return [Target("interface", i.name, i.state.lower()) for i in interfaces]
+    targets = []
+    for i in interfaces:
+        t = Target("interface", i.name, i.state.lower())
+        targets.append(t)
+        for prefix, words in _LINK_KINDS:
+            if i.name.startswith(prefix):
+                for word in words:
+                    by_kind[word].append(t)
+                break
+    return targets
 
 
 def _timers(snapshot: SystemSnapshot, by_unit: dict[str, list[Target]]) -> list[Target] | None:

@@ -483,6 +483,13 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
     return reading
 
 
+def _inner_fix(word: str, lex: Any, names: Names) -> str:
+    if word in lex.phrases or names.kinds(word):
+        return word
+    fixed = correct(word, lex)
+    return fixed if fixed and fixed not in lex.phrases else word
+
+
 def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
           remote: bool = False) -> Parse:
     """Tag every word of `text` and score every operation of the catalogue."""
@@ -495,6 +502,9 @@ def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
         return found
     words = words_of(before, lex)
     names = Names(matcher)
+    # a typo of a word that only ever follows another ("dns setings"): the tagger corrects
+    # words that start a phrase, so these are corrected before it reads the phrase
+    words = [_inner_fix(w, lex, names) for w in words]
     units = units_of(words, lex, names)
     found.units = units
     fixed = [w if w in lex.phrases or names.kinds(w) else correct(w, lex) or w

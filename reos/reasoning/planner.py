@@ -275,7 +275,7 @@ class PlanBuilder:
                     result.strategies.get(t.name) not in ("exact name", "alias")
                     for t in result.targets)):
             plan.kind = Kind.REFUSE  # "format /dev/sda" where there is none: never a guess
-            plan.message = guards.not_exactly(intent, self.matcher)
+            plan.message = guards.not_exactly(intent, self.matcher, self.snapshot)
             return []
         if intent.resource is None and result.missing and self.recipe("package", intent.action):
             # "remove htop": not a container or service; maybe an installed package
@@ -334,11 +334,12 @@ class PlanBuilder:
         if recipe.answer:
             plan.answer = recipe.answer
         params = dict(plan.intent.params) if plan.intent else {}
-        if params.get("device"):  # "smart health of the ssd": the disk that word names
-            found = self.matcher.resolve([params["device"]], ["device"], False)
-            named = {t.name for t in found.targets}
-            if len(named) == 1 and not found.missing:
-                params["device"] = named.pop()
+        for kind in ("device", "interface"):  # "the ssd", "the wired one": what it names
+            if params.get(kind):
+                found = self.matcher.resolve([params[kind]], [kind], False)
+                named = {t.name for t in found.targets}
+                if len(named) == 1 and not found.missing:
+                    params[kind] = named.pop()
         given = slots.values(params, recipe.defaults)
         for target in targets:
             if target is not None and not SAFE_NAMES[target.kind].match(target.name):

@@ -91,14 +91,16 @@ _VALUE_WORDS = {"group": "which group", "user": "which user", "shell": "which sh
                 " fish, nologin…)", "hostname": "the new host name", "timezone": "which time "
                 "zone (for example Europe/Berlin or UTC)", "date": "the date (YYYY-MM-DD)",
                 "priority": "the priority (-20 to 19)", "port": "the port (1 to 65535)",
-                "interface": "which network interface"}
+                "interface": "which network interface", "host": "which host (a name like "
+                "debian.org or an address like 9.9.9.9)", "path": "which path (starting "
+                "with /)", "device": "which disk or partition (sdb1, /dev/sdb1)"}
 
 
 def which_value(lacking: list[str], recipe: object) -> str:
     """A recipe needs a value the request did not give (or gave in a form reos won't pass
     to a command)."""
-    wanted = " and ".join(_VALUE_WORDS.get(s, s) for s in lacking)
-    return f"I need {wanted} to do that. Say it again with it, please."
+    wanted = " and ".join(_VALUE_WORDS.get(s, f"the {s}") for s in lacking)
+    return f"Tell me {wanted}, please: say it again with that in it."
 
 
 def ignored_shell(text: str) -> str:

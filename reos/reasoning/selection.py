@@ -34,9 +34,11 @@ Test = Callable[[Target], bool]
 # qualifier -> kind -> which resources it keeps; a missing entry cannot be applied
 FILTERS: dict[str, dict[str, Test]] = {
     "running": {"container": lambda t: t.state in RUNNING_STATES,
-                "service": lambda t: t.state in _ACTIVE},
+                "service": lambda t: t.state in _ACTIVE,
+                "interface": lambda t: t.state == "up"},
     "stopped": {"container": lambda t: t.state in _STOPPED_CONTAINER,
-                "service": lambda t: t.state in ("inactive", "failed", "deactivating")},
+                "service": lambda t: t.state in ("inactive", "failed", "deactivating"),
+                "interface": lambda t: t.state == "down"},
     "failed": {"service": lambda t: t.state == "failed",
                "container": lambda t: t.state == "dead"},
     "paused": {"container": lambda t: t.state == "paused"},

@@ -1,0 +1,108 @@
+"""Things named the way people name them, against the homelab snapshot: disks by model,
+vendor code, size, kind ("the nvme", "the usb stick"), the mount on such a disk, network
+interfaces by kind ("the wifi", "the wired interface"); and what a destructive request
+that names nothing exactly gets (a refusal, never a guess).
+
+The homelab fixture has nvme0n1 (Samsung SSD 980, 512 GB, holds /), sdb (SanDisk Ultra,
+62 GB, removable, sdb1 mounted at /mnt/backup) and sdc (WDC WD20EFRX, 2 TB, sdc1 not
+mounted); interfaces enp3s0 (up), wlp2s0 (down), docker0, lo.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reos.model import Kind
+
+
+@pytest.fixture(scope="module")
+def engine():  # noqa: ANN201
+    from tests.understanding.evaluate import engines
+
+    return engines()["apt"]
+
+
+def _argvs(plan) -> list[list[str]]:  # noqa: ANN001
+    return [s.argv[2:] if s.argv[:2] == ["sudo", "-n"] else s.argv for s in plan.steps]
+
+
+@pytest.mark.parametrize(("say", "device"), [
+    ("mount the wd disk at /srv/media", "sdc1"),  # WD20EFRX: the vendor's code
+    ("mount the 2 TB drive at /srv/media", "sdc1"),  # its size, said apart
+    ("mount the 2tb drive at /srv/media", "sdc1"),
+    ("mount the sandisk at /srv/media", "sdb1"),  # a model word; its only partition
+    ("mount the 64gb stick at /srv/media", "sdb1"),  # the size it was sold as
+])
+def test_a_disk_is_found_by_what_people_call_it(engine, say: str, device: str) -> None:
+    plan = engine.plan(say)
+    assert plan.kind == Kind.ACTION, plan.message
+    assert ["mount", f"/dev/{device}", "/srv/media"] in _argvs(plan)
+
+
+@pytest.mark.parametrize("say", ["unmount the usb stick", "eject the usb thing",
+                                 "umount the external drive",
+                                 "safely unmount the sandisk drive"])
+def test_the_mount_on_the_removable_disk_is_the_one_meant(engine, say: str) -> None:
+    plan = engine.plan(say)
+    assert plan.kind == Kind.ACTION, plan.message
+    assert _argvs(plan) == [["umount", "/mnt/backup"]]
+    assert "removable" in plan.steps[0].title
+
+
+def test_formatting_the_usb_stick_formats_its_partition_after_unmounting_it(engine) -> None:
+    plan = engine.plan("format the usb stick as ext4")
+    assert plan.kind == Kind.ACTION and not plan.blocked, plan.message
+    assert _argvs(plan) == [["umount", "/dev/sdb1"], ["mkfs.ext4", "-F", "/dev/sdb1"]]
+    assert "SanDisk Ultra" in plan.message
+
+
+@pytest.mark.parametrize("say", ["format /dev/sda", "format sdz1 as ext4",
+                                 "format the toshiba drive"])
+def test_formatting_something_not_exactly_here_is_refused_not_guessed(engine, say) -> None:
+    plan = engine.plan(say)
+    assert plan.kind == Kind.REFUSE and plan.steps == [], plan.message
+    assert "sdc1" in plan.message  # says what does exist
+
+
+@pytest.mark.parametrize("say", ["format the main drive", "reformat the root partition",
+                                 "format /", "format the nvme disk", "format /home"])
+def test_the_system_disk_is_refused_whatever_it_is_called(engine, say: str) -> None:
+    plan = engine.plan(say)
+    assert plan.kind == Kind.REFUSE and plan.steps == [], (say, plan.message)
+
+
+def test_formatting_without_saying_which_asks(engine) -> None:
+    plan = engine.plan("format the drive")
+    assert plan.kind == Kind.CLARIFY and plan.steps == [], plan.message
+
+
+def test_smart_of_a_disk_named_by_a_word_uses_its_real_name(engine) -> None:
+    plan = engine.plan("smart health of the 512 GB ssd")
+    assert ["smartctl", "-H", "/dev/nvme0n1"] in _argvs(plan), plan.message
+
+
+@pytest.mark.parametrize(("say", "wanted"), [
+    ("bring the wireless card back up", ["ip", "link", "set", "wlp2s0", "up"]),
+    ("turn off the wifi", ["ip", "link", "set", "wlp2s0", "down"]),
+    ("show the error counts of the wired interface", ["ip", "-j", "-s", "link", "show", "dev",
+                                                      "enp3s0"]),
+])
+def test_an_interface_is_found_by_its_kind(engine, say: str, wanted: list[str]) -> None:
+    plan = engine.plan(say)
+    assert wanted in _argvs(plan), (say, plan.message)
+
+
+def test_a_query_missing_its_value_asks_for_it(engine) -> None:
+    plan = engine.plan("could you ping it please?")
+    assert plan.kind == Kind.CLARIFY and plan.steps == []
+    assert "which host" in plan.message
+
+
+@pytest.mark.parametrize(("say", "wanted"), [
+    ("shwo dns setings", ["cat", "/etc/resolv.conf"]),  # a word that only follows another
+    ("show the defualt rout", ["ip", "-j", "route"]),  # the last letter dropped
+])
+def test_typos_inside_phrases_and_dropped_letters(engine, say: str, wanted) -> None:
+    plan = engine.plan(say)
+    assert plan.kind == Kind.QUERY, plan.message
+    assert any(a[:len(wanted)] == wanted for a in _argvs(plan)), _argvs(plan)
