@@ -7,8 +7,10 @@ printed. The test then reads the pids, MiB, sizes, ports, addresses and counters
 the answer text and checks them against psutil, `ip -j` and `systemctl list-timers
 --output=json`. Processes and sockets the comparison needs (a memory hog, a busy loop, a
 listener on a free port) are started by the test and killed at the end; nothing else is
-touched. Timers are compared on the host when systemd runs here; without systemd the
-answer must say it could not check (the bed's timers are compared in
+touched. Timers are compared on the host when systemd runs here (without systemd the
+answer must say it could not check, never "no timers"), and inside the Debian/systemd
+bed: which timer runs next, what each runs, never-run and unscheduled ones, and the pid
+of nginx on port 80 as psutil sees it there (counts and unit names are in
 tests/test_bed_settings.py).
 
 Not here: the answer functions fed fixed output (test_processes.py, test_network.py,
@@ -334,6 +336,27 @@ def test_timers_are_what_systemctl_lists_or_said_to_be_unknown() -> None:
     assert said.startswith(f"{len(listed)} systemd timer"), said
     for timer in listed:
         assert timer["unit"] in said, (timer, said)
+
+
+# -- the snapshot the answers rest on -----------------------------------------------------
+
+SECTIONS = ("users", "groups", "processes", "mounts", "block_devices", "interfaces",
+            "listening", "timers", "firewall")
+
+
+def test_a_section_is_null_exactly_when_the_host_could_not_collect_it() -> None:
+    """test_snapshot2.py checks the fields and that null has a reason; this is the converse
+    on this host: a section with a reason is null (unknown), never [] or half filled."""
+    done = reos("context", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["schema"] == "reos.snapshot/2"
+    for section in SECTIONS:
+        assert section in data, section
+        assert (data[section] is None) == (section in data["unavailable"]), (
+            section, data[section], data["unavailable"].get(section))
+    if not Path("/run/systemd/system").is_dir():
+        assert data["timers"] is None
 
 
 # -- inside the Debian/systemd bed: timers and a root daemon's port ------------------------
