@@ -161,6 +161,16 @@ def test_a_dangling_image_a_staying_container_uses_is_left_alone() -> None:
     assert any("still used by a container that stays" in s for s in said)
 
 
+def test_many_exited_containers_are_all_removed_and_a_few_named() -> None:
+    data = json.loads(DOCKER_DF)
+    row = next(r for r in data["Containers"] if r["ID"] == EXITED[1])
+    data["Containers"] = [dict(row, ID=f"{n:064x}", Names=f"old-{n}") for n in range(14)]
+    found, _ = cleanup.items({"docker": ran("docker", json.dumps(data))}, "apt", "6.1")
+    assert found[0].argv == ["docker", "rm", *(f"{n:064x}" for n in range(14))]
+    assert found[0].what.endswith("old-9 (000000000000, 293 KiB) and 4 more")
+    assert "Remove 14 exited containers (4.0 MiB)" in found[0].what
+
+
 def test_small_things_are_measured_and_said_not_offered() -> None:
     found, said = cleanup.items({
         "cache": ran("cache", DU_BED), "journal": ran("journal", JOURNAL_BED),
@@ -238,6 +248,22 @@ def test_nothing_worth_cleaning_is_a_plain_answer() -> None:
     assert plan.kind == Kind.QUERY and plan.steps == [] and not plan.needs_approval
     assert plan.message == ("Nothing worth cleaning: the package cache holds only 8 KiB; "
                             "the journal uses 0 B, which I'd keep.")
+
+
+def test_the_chat_measures_too_and_holds_what_it_found_for_approval() -> None:
+    engine = ReasoningEngine(Settings())  # this machine, as the chat (TUI) asks it
+    reply = engine.respond("could you clean up some space please")
+    plan = reply.plan
+    assert plan is not None and plan.intent is not None
+    assert plan.intent.operation == cleanup.OPERATION
+    if plan.steps:  # something here is worth cleaning: listed, and waiting for a yes
+        assert reply.awaiting_approval and engine.pending is plan
+        assert reply.text.startswith("I measured first:")
+        assert all(not s.read_only for s in plan.steps)
+        assert engine.respond("no").text == "Okay, I won't do that. Nothing was changed."
+    else:
+        assert not reply.awaiting_approval
+        assert reply.text.startswith("Nothing worth cleaning: ")
 
 
 def test_a_saved_snapshot_is_never_measured() -> None:

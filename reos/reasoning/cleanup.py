@@ -40,6 +40,7 @@ WORTH = MIB  # a cache smaller than this is not worth a step
 JOURNAL_KEEP = 100 * MIB  # what a vacuum leaves of the journal
 JOURNAL_WORTH = 2 * JOURNAL_KEEP  # a journal smaller than this is left alone
 KERNELS = "linux-image-*"
+SHOWN = 10  # containers or images named in a step's title
 
 # manager → (cache directory measured, the command that empties it, what it is)
 CACHES: dict[str, tuple[str, list[str], str]] = {
@@ -319,6 +320,13 @@ def items(results: dict[str, StepResult], manager: str | None, running: str,
     return found, said
 
 
+def _some(names: list[str]) -> str:
+    """The first SHOWN names and "and N more": the step's argv holds every id."""
+    if len(names) <= SHOWN:
+        return ", ".join(names)
+    return ", ".join(names[:SHOWN]) + f" and {len(names) - SHOWN} more"
+
+
 def _docker(result: StepResult, found: list[Item], said: list[str]) -> None:
     parsed = parse_docker_df(result.stdout) if result.ok else None
     if parsed is None:
@@ -329,8 +337,8 @@ def _docker(result: StepResult, found: list[Item], said: list[str]) -> None:
     exited = [c for c in containers if c.state == "exited"]
     if exited:
         sizes = sum(c.size or 0 for c in exited)
-        listed = ", ".join(f"{c.name or c.id[:12]} ({c.id[:12]}, {words(c.size or 0)})"
-                           for c in exited)
+        listed = _some([f"{c.name or c.id[:12]} ({c.id[:12]}, {words(c.size or 0)})"
+                        for c in exited])
         found.append(Item("containers", f"Remove {len(exited)} exited container"
                           f"{'' if len(exited) == 1 else 's'} ({words(sizes)}): {listed}",
                           sizes,
@@ -351,8 +359,8 @@ def _docker(result: StepResult, found: list[Item], said: list[str]) -> None:
             continue
         dangling.append((image, users))
     if dangling:
-        listed = ", ".join(f"{i.id.removeprefix('sha256:')[:12]} ({words(i.size or 0)})"
-                           for i, _ in dangling)
+        listed = _some([f"{i.id.removeprefix('sha256:')[:12]} ({words(i.size or 0)})"
+                        for i, _ in dangling])
         freed = sum(i.size or 0 for i, _ in dangling)
         found.append(Item("images", f"Remove {len(dangling)} dangling image"
                           f"{'' if len(dangling) == 1 else 's'} ({words(freed)}; untagged, "
@@ -407,6 +415,6 @@ def apply(plan: Plan, found: list[Item], said: list[str], is_root: bool, voice: 
     plan.message = conversation.present(plan, voice, plan.verb)
     total = sum(i.size for i in found)
     upto = any(i.upto for i in found)
-    return (f"I measured first: {'up to ' if upto else 'about '}{words(total)} can be freed "
-            f"from {len(found)} thing{'' if len(found) == 1 else 's'}, each its own step "
-            "below.")
+    freed = f"I measured first: {'up to' if upto else 'about'} {words(total)} can be freed"
+    return f"{freed}." if len(found) == 1 else \
+        f"{freed} from {len(found)} things, each its own step below."
