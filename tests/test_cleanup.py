@@ -186,7 +186,9 @@ def test_what_could_not_be_measured_is_said_in_words() -> None:
         "docker": ran("docker", "", DOCKER_DEAD, 1)}, "apt", "6.1")
     assert found == []
     assert said[0] == "I couldn't measure the journal: sudo: a password is required"
-    assert said[1].startswith("docker isn't answering") and "Cannot connect" in said[1]
+    assert said[1] == ("I couldn't ask docker about containers and images: Cannot connect "
+                       "to the Docker daemon at unix:///nonexistent.sock. Is the docker "
+                       "daemon running?")
 
 
 def test_a_measurement_the_gate_refused_is_said() -> None:
@@ -264,6 +266,18 @@ def test_the_chat_measures_too_and_holds_what_it_found_for_approval() -> None:
     else:
         assert not reply.awaiting_approval
         assert reply.text.startswith("Nothing worth cleaning: ")
+
+
+def test_a_docker_daemon_that_does_not_answer_is_said_in_words(tmp_path, monkeypatch) -> None:
+    import shutil
+
+    if shutil.which("docker") is None:
+        pytest.skip("no docker command here")
+    monkeypatch.setenv("DOCKER_HOST", f"unix://{tmp_path}/no-daemon.sock")  # the real CLI
+    plan = ReasoningEngine(Settings()).plan("free up disk space")
+    assert "I couldn't ask docker about containers and images: Cannot connect to the " \
+           "Docker daemon" in plan.message
+    assert not any(s.argv[0] == "docker" for s in plan.steps)
 
 
 def test_a_saved_snapshot_is_never_measured() -> None:

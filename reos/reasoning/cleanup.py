@@ -330,8 +330,7 @@ def _some(names: list[str]) -> str:
 def _docker(result: StepResult, found: list[Item], said: list[str]) -> None:
     parsed = parse_docker_df(result.stdout) if result.ok else None
     if parsed is None:
-        said.append(f"docker isn't answering, so containers and images were not measured "
-                    f"({_failed(result)})")
+        said.append(f"I couldn't ask docker about containers and images: {_failed(result)}")
         return
     containers, images = parsed
     exited = [c for c in containers if c.state == "exited"]
