@@ -106,3 +106,15 @@ def test_typos_inside_phrases_and_dropped_letters(engine, say: str, wanted) -> N
     plan = engine.plan(say)
     assert plan.kind == Kind.QUERY, plan.message
     assert any(a[:len(wanted)] == wanted for a in _argvs(plan)), _argvs(plan)
+
+
+@pytest.mark.parametrize(("say", "operation"), [
+    ("remove tmux", "package.remove"),  # not installed, and no user is called tmux either
+    ("purge htop", "package.purge"),
+    ("put htop on this box", "package.install"),
+])
+def test_a_word_no_listed_thing_is_called_is_not_read_as_one(engine, say: str,
+                                                             operation: str) -> None:
+    plan = engine.plan(say)
+    assert plan.kind != Kind.CLARIFY, plan.message
+    assert plan.intent is not None and plan.intent.operation == operation, plan.message

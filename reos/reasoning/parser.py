@@ -293,7 +293,10 @@ def _background(reading: Reading, clauses: list[int]) -> None:
 
 def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
           words: list[str], flat: Flat | None = None,
-          clauses: list[int] | None = None) -> Reading | None:
+          clauses: list[int] | None = None,
+          listed: frozenset[str] = frozenset()) -> Reading | None:
+    """How well `op` explains the units. `listed`: kinds whose every name the snapshot
+    holds (users, disks…): a word none of them is called is unlikely to mean one."""
     if any(not _contains(words, w) for w in op.requires):
         return None
     reading = Reading(op)
@@ -470,8 +473,9 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
     if op.creates:  # new names are single words, and not words other operations use
         reading.score -= sum(1 for u in guessed if u.roles) + max(
             0, len(target_units) - len(reading.targets))
-    else:
-        reading.score -= 0.5 * len(guessed)  # a word taken as a name nothing here has
+    else:  # a word taken as a name nothing here has; less likely still where every
+        # thing of that kind is listed ("remove tmux" is not a user that doesn't exist)
+        reading.score -= (1.5 if op.target in listed else 0.5) * len(guessed)
     if reading.targets:
         reading.score += 2.5 if reading.named_kinds else 1
         reading.evidence.add("target")
@@ -481,6 +485,10 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
     if clauses is not None and len(set(clauses)) > 1:
         _background(reading, clauses)
     return reading
+
+
+# kinds the snapshot lists completely (packages are not: any package can be installed)
+_LISTED = ("user", "group", "mount", "device", "interface", "timer")
 
 
 def _inner_fix(word: str, lex: Any, names: Names) -> str:
@@ -519,8 +527,10 @@ def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
     words = [w for u in units for w in u.text.split()]
     flat = Flat(units)
     clauses = _clauses(units)
+    listed = frozenset(k for k in _LISTED if matcher is not None
+                       and matcher.index(k) is not None)
     readings = [r for op in lex.operations
-                if (r := score(op, units, skip, found.negated, words, flat, clauses))
+                if (r := score(op, units, skip, found.negated, words, flat, clauses, listed))
                 is not None]
     readings.sort(key=lambda r: (-r.score, r.op.priority))
     found.readings = readings
