@@ -101,6 +101,7 @@ def test_a_query_missing_its_value_asks_for_it(engine) -> None:
 @pytest.mark.parametrize(("say", "wanted"), [
     ("shwo dns setings", ["cat", "/etc/resolv.conf"]),  # a word that only follows another
     ("show the defualt rout", ["ip", "-j", "route"]),  # the last letter dropped
+    ("show the logs from the lsat hour", ["journalctl", "--since", "-1h"]),  # a time word
 ])
 def test_typos_inside_phrases_and_dropped_letters(engine, say: str, wanted) -> None:
     plan = engine.plan(say)

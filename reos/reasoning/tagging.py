@@ -101,6 +101,9 @@ def units_of(words: list[str], lex: Lexicon, names: Names) -> list[Unit]:
                                 "filler" in found and word == form + "s"):
                             size, word, roles = base_size, form, found
                             break
+                else:
+                    if fixed and not roles:  # "lsat hour": the time words read it as "last"
+                        word, roles = fixed, lex.longest([fixed], 0)[1]
             if kinds:
                 roles = {**roles, "name": kinds}
             _typed(word, roles)
