@@ -4,6 +4,10 @@ Built by scripts/testbed-debian.sh (run by `make test`); this module starts one
 container per test session, waits for systemd, installs reos from the wheels of this
 working tree with pip --no-index, and runs commands inside it as root or as the test
 users (alice: no sudo; bob: sudo without a password; carol: sudo with a password).
+
+The container gets CAP_NET_ADMIN (its own network namespace, veth pairs, firewall rules)
+and CAP_SYS_ADMIN (mounts), and, where this machine has /dev/loop-control, loop devices
+for the mount tests (tests/test_bed_processes_mounts.py attaches one and detaches it).
 """
 
 from __future__ import annotations
@@ -80,6 +84,10 @@ def start() -> Bed:
         ["docker", "run", "-d", "--name", name, "--label", "reos.test.bed=1",
          "--hostname", "reos-bed", "--add-host", "reos-bed:127.0.1.1",
          "--cap-add", "SYS_ADMIN", "--cap-add", "NET_ADMIN",
+         # loop devices for the mount tests: the control device, and block devices of
+         # major 7 that the bed may create (mknod) for the one losetup hands out
+         *(["--device", "/dev/loop-control", "--device-cgroup-rule", "b 7:* rmw"]
+           if Path("/dev/loop-control").exists() else []),
          "--security-opt", "seccomp=unconfined",
          "--cgroupns=host", "-v", "/sys/fs/cgroup:/sys/fs/cgroup:rw",
          "--tmpfs", "/run", "--tmpfs", "/run/lock", "--network", "none",
