@@ -219,3 +219,64 @@ def test_firewalld_plans() -> None:
 def test_no_known_backend_plans_ufw(backend) -> None:  # noqa: ANN001
     plan = _engine({"backend": backend, "active": False, "rules": []}).plan("block port 23")
     assert [s.argv for s in plan.steps] == [["sudo", "-n", "ufw", "deny", "23/tcp"]]
+
+
+# -- which backend the snapshot names, and the status answers ---------------------------------
+
+NFT_JSON = json.dumps({"nftables": [
+    {"metainfo": {"version": "1.0.6"}},
+    {"table": {"family": "inet", "name": "filter", "handle": 1}},
+    {"chain": {"family": "inet", "table": "filter", "name": "input", "handle": 1,
+               "type": "filter", "hook": "input", "prio": 0, "policy": "drop"}},
+    {"rule": {"family": "inet", "table": "filter", "chain": "input", "handle": 4, "expr": [
+        {"match": {"op": "==", "left": {"payload": {"protocol": "tcp", "field": "dport"}},
+                   "right": 22}}, {"counter": {"packets": 0, "bytes": 0}}, {"accept": None}]}},
+]})
+
+
+def _tools(monkeypatch, present: set[str], outputs: dict[str, str]) -> None:  # noqa: ANN001
+    from reos.system import facts
+
+    monkeypatch.setattr(facts.shutil, "which", lambda name: f"/usr/sbin/{name}"
+                        if name in present else None)
+    monkeypatch.setattr(facts.os, "geteuid", lambda: 0)
+
+    def run(argv: list[str], timeout: float = 3) -> str:  # noqa: ARG001
+        return outputs[" ".join(argv[:2])]
+
+    monkeypatch.setattr(facts, "_run", run)
+
+
+def test_the_backend_that_is_on_wins(monkeypatch) -> None:  # noqa: ANN001
+    from reos.system import facts
+
+    _tools(monkeypatch, {"ufw", "nft"}, {"ufw status": "Status: inactive\n",
+                                         "nft -j": NFT_JSON})
+    wall = facts.firewall()  # ufw installed but off; nftables filters
+    assert wall == {"backend": "nftables", "active": True,
+                    "rules": ["inet filter input handle 4: tcp dport 22 accept"]}
+    _tools(monkeypatch, {"ufw", "nft"}, {"ufw status": "Status: inactive\n",
+                                         "nft -j": '{"nftables": []}'})
+    assert facts.firewall() == {"backend": "ufw", "active": False, "rules": []}
+    _tools(monkeypatch, {"nft"}, {"nft -j": '{"nftables": []}'})
+    assert facts.firewall() == {"backend": "nftables", "active": False, "rules": []}
+
+
+def test_status_answers_for_nftables_and_firewalld() -> None:
+    from reos.model import StepResult
+    from reos.reasoning.answers_net import firewall_status
+    from reos.reasoning.conversation import Voice
+
+    said = firewall_status([StepResult("s1", True, 0, NFT_JSON)], {}, Voice())
+    assert said.startswith("The firewall (nftables) is on: 1 rule in 1 chain; filtering "
+                           "chains: inet filter input (input, policy drop)."), said
+    assert "[handle 4]: tcp dport 22 accept" in said
+    listed = ("public (active)\n  target: default\n  services: ssh\n  ports: 8080/tcp\n"
+              "  rich rules: \n\trule family=\"ipv4\" source address=\"192.0.2.9\" drop\n")
+    said = firewall_status([StepResult("s1", True, 0, "running\n"),
+                            StepResult("s2", True, 0, listed)], {}, Voice())
+    assert said.startswith("The firewall (firewalld) is on; zone public (active): services "
+                           "ssh, ports 8080/tcp, 1 rich rule."), said
+    off = firewall_status([StepResult("s1", False, 252, "not running\n"),
+                           StepResult("s2", False, 252, "")], {}, Voice())
+    assert off == "firewalld is not running: nothing is filtered by it."
