@@ -102,6 +102,7 @@ def test_a_query_missing_its_value_asks_for_it(engine) -> None:
     ("shwo dns setings", ["cat", "/etc/resolv.conf"]),  # a word that only follows another
     ("show the defualt rout", ["ip", "-j", "route"]),  # the last letter dropped
     ("show the logs from the lsat hour", ["journalctl", "--since", "-1h"]),  # a time word
+    ("whos loged in", ["who"]),  # the typo starts a phrase ("logged in"), not "log"
 ])
 def test_typos_inside_phrases_and_dropped_letters(engine, say: str, wanted) -> None:
     plan = engine.plan(say)

@@ -92,8 +92,9 @@ def units_of(words: list[str], lex: Lexicon, names: Names) -> list[Unit]:
             if not kinds:
                 fixed = correct(word, lex)
                 forms = _base_forms(word)
-                if fixed and any(r == "qualifier" for _, r, _ in lex.phrases.get(fixed, ())):
-                    forms = [fixed, *forms]  # "stoped" is "stopped", not "stop"
+                if fixed and (any(r == "qualifier" for _, r, _ in lex.phrases.get(fixed, ()))
+                              or lex.longest([fixed, *words[i + 1:]], 0)[0] > 1):
+                    forms = [fixed, *forms]  # "stoped" is "stopped", not "stop"; "loged in"
                 for form in [*forms, fixed]:
                     if form and form in lex.phrases:
                         base_size, found = lex.longest([form, *words[i + 1:]], 0)
