@@ -120,3 +120,15 @@ def test_a_word_no_listed_thing_is_called_is_not_read_as_one(engine, say: str,
     plan = engine.plan(say)
     assert plan.kind != Kind.CLARIFY, plan.message
     assert plan.intent is not None and plan.intent.operation == operation, plan.message
+
+
+def test_a_verb_said_with_s_describes_rather_than_asks(engine) -> None:
+    # "holds" is what something does; nobody asks reos to hold a package that way
+    plan = engine.plan("apache won't come up because something else already holds port 80,"
+                       " what is sitting on that port?")
+    assert plan.intent is not None and plan.intent.operation == "process.port", plan.message
+
+
+def test_port_is_not_a_network_interface(engine) -> None:
+    plan = engine.plan("which program is listening on port 443")
+    assert plan.intent is not None and plan.intent.resource != "interface"

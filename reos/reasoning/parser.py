@@ -356,7 +356,9 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             if op.id in negated:
                 reading.score -= 6
             elif not verb_seen:
-                reading.score += 3
+                # "something already holds port 80": a verb said with -s describes what
+                # something does; nobody asks for an action that way
+                reading.score += 1.5 if _describes(unit) else 3
                 verb_seen = True
             reading.evidence.add("verb")
             continue
@@ -489,6 +491,13 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
 
 # kinds the snapshot lists completely (packages are not: any package can be installed)
 _LISTED = ("user", "group", "mount", "device", "interface", "timer")
+
+
+def _describes(unit: Unit) -> bool:
+    """Whether a verb was said in its -s form ("holds", "pushes"), not as a request."""
+    said = unit.said
+    return " " not in said and said != unit.text and said in (unit.text + "s",
+                                                             unit.text + "es")
 
 
 def _inner_fix(word: str, lex: Any, names: Names) -> str:
