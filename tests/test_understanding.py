@@ -193,7 +193,7 @@ def test_a_process_word_is_never_a_container_name_and_never_all_processes(engine
     assert plan.steps == [] and "container" not in plan.message
     for said in ("kill all processes", "kill every process", "terminate the processes"):
         plan = engine.plan(said)
-        assert plan.steps == [], said
+        assert plan.steps == [] and plan.kind == Kind.REFUSE, said
 
 
 def test_pid_1_reos_and_its_shell_are_never_signalled(engine) -> None:

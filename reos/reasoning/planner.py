@@ -242,8 +242,8 @@ class PlanBuilder:
                 set(kinds) <= SELECTABLE):
             # "kill all processes", "delete the users": never every one of those
             things = " or ".join(conversation.PLURALS.get(k, k) for k in kinds)
-            plan.kind = Kind.CLARIFY
-            plan.question = plan.message = (
+            plan.kind = Kind.REFUSE  # as asked, never done; naming them is another request
+            plan.message = (
                 f"I won't {intent.action or 'act on'} every one of the {things}. "
                 "Name the ones you mean.")
             return []
