@@ -132,3 +132,11 @@ def test_a_verb_said_with_s_describes_rather_than_asks(engine) -> None:
 def test_port_is_not_a_network_interface(engine) -> None:
     plan = engine.plan("which program is listening on port 443")
     assert plan.intent is not None and plan.intent.resource != "interface"
+
+
+@pytest.mark.parametrize("say", ["expire bob on 2026-12-31", "set bob to expire on 2026-12-31",
+                                 "could you make bob's account expire on 2026-12-31?"])
+def test_a_day_said_as_a_moment_fills_the_date_an_operation_takes(engine, say: str) -> None:
+    plan = engine.plan(say)
+    assert plan.kind == Kind.ACTION, plan.message
+    assert ["chage", "-E", "2026-12-31", "bob"] in _argvs(plan)

@@ -21,6 +21,8 @@ chat words such as "undo" and "yes" said alone (perception does).
 
 from __future__ import annotations
 
+import re
+
 from reos.reasoning.catalogue import Operation, Refusal
 from reos.reasoning.lexicon import (  # noqa: F401 - the parser's public words
     Lexicon,
@@ -419,6 +421,15 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             reading.score -= 1
             continue
         if "time" in roles:
+            moment = roles["time"]
+            if "date" in op.slots and "since" not in op.slots:
+                # "expire bob on 2026-12-31": a day, for an operation that takes a date
+                day = moment[1:] if isinstance(moment, str) and moment.startswith("=") else ""
+                if moment is True or _ISO_DAY.fullmatch(day[:10]):
+                    reading.explained[n] = "slot"
+                    if day:
+                        reading.params["date"] = day[:10]
+                    continue
             if "since" in op.slots:
                 reading.explained[n] = "time"
                 if isinstance(roles["time"], str):
@@ -491,6 +502,9 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
 
 # kinds the snapshot lists completely (packages are not: any package can be installed)
 _LISTED = ("user", "group", "mount", "device", "interface", "timer")
+
+
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def _describes(unit: Unit) -> bool:
