@@ -140,3 +140,13 @@ def test_a_day_said_as_a_moment_fills_the_date_an_operation_takes(engine, say: s
     plan = engine.plan(say)
     assert plan.kind == Kind.ACTION, plan.message
     assert ["chage", "-E", "2026-12-31", "bob"] in _argvs(plan)
+
+
+@pytest.mark.parametrize(("say", "operation"), [
+    ("who is in the sudo grup", "group.members"),  # a letter dropped in 4 letters
+    ("creat a new usr called henry", "user.create"),  # usual abbreviations
+    ("what groups r there", "group.list"),
+])
+def test_dropped_letters_and_abbreviations(engine, say: str, operation: str) -> None:
+    plan = engine.plan(say)
+    assert plan.intent is not None and plan.intent.operation == operation, plan.message

@@ -232,7 +232,7 @@ def correct(word: str, lex: Lexicon) -> str | None:
 
     Only for words the catalogue itself never uses, of five letters or more with the
     same first letter (one edit; two from eight letters), or four letters with two
-    neighbours swapped ("lsit") or the last letter dropped ("rout"): a real word one
+    neighbours swapped ("lsit") or one letter dropped ("rout", "grup"): a real word one
     letter from a catalogue word ("step", "crash", "most") is far more often meant as
     itself.
     """
@@ -241,10 +241,11 @@ def correct(word: str, lex: Lexicon) -> str | None:
     meaningful, meaningful_set, known = lex.typo_words()
     if word in known:
         return None
-    if len(word) == 4:  # two letters swapped ("lsit"), or the last one dropped ("rout")
+    if len(word) == 4:  # two letters swapped ("lsit"), or one dropped ("rout", "grup")
         swaps = {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(3)}
         hits = [w for w in swaps if w in meaningful_set] or [
-            w for w in meaningful if len(w) == 5 and w.startswith(word)]
+            w for w in meaningful if len(w) == 5 and w[0] == word[0] and any(
+                w[:i] + w[i + 1:] == word for i in range(1, 5))]
         return hits[0] if len(hits) == 1 else None
     limit = 1 if len(word) < 8 else 2
     found = [(d, w) for w in meaningful if w[0] == word[0] and len(w) >= 5
