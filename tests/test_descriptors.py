@@ -150,3 +150,11 @@ def test_a_day_said_as_a_moment_fills_the_date_an_operation_takes(engine, say: s
 def test_dropped_letters_and_abbreviations(engine, say: str, operation: str) -> None:
     plan = engine.plan(say)
     assert plan.intent is not None and plan.intent.operation == operation, plan.message
+
+
+def test_deleting_an_account_with_everything_in_its_home_is_not_wiping_the_machine(engine):
+    plan = engine.plan("wipe carol off this machine, home dir and all")
+    assert ["userdel", "-r", "carol"] in _argvs(plan), plan.message
+    for said in ("delete my account and everything on /", "wipe this machine",
+                 "remove everything"):
+        assert engine.plan(said).kind == Kind.REFUSE, said
