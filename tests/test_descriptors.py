@@ -158,3 +158,9 @@ def test_deleting_an_account_with_everything_in_its_home_is_not_wiping_the_machi
     for said in ("delete my account and everything on /", "wipe this machine",
                  "remove everything"):
         assert engine.plan(said).kind == Kind.REFUSE, said
+
+
+def test_the_name_an_idiom_holds_is_its_target_before_a_slot(engine) -> None:
+    # alice is a user and (her own) group: "alice's groups" asks about the user
+    plan = engine.plan("alice's groups")
+    assert plan.kind == Kind.QUERY and plan.intent.targets == ["alice"], plan.message

@@ -331,7 +331,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             continue
         own_noun = "resource" in roles and (op.target in roles["resource"]
                                             or op.resource in roles["resource"])
-        if op.slots and _names_its_slot(op, units, n):
+        if op.slots and n not in held and _names_its_slot(op, units, n):
             slot = _slot(op, units, n)  # "add deploy to the www-data group": the group
             if slot is not None:
                 reading.explained[n] = "slot"
