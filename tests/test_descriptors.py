@@ -164,3 +164,8 @@ def test_the_name_an_idiom_holds_is_its_target_before_a_slot(engine) -> None:
     # alice is a user and (her own) group: "alice's groups" asks about the user
     plan = engine.plan("alice's groups")
     assert plan.kind == Kind.QUERY and plan.intent.targets == ["alice"], plan.message
+
+
+def test_the_word_after_called_is_the_new_name_the_rest_describes_it(engine) -> None:
+    plan = engine.plan("could you set up a new group for the web people called webdev?")
+    assert _argvs(plan) == [["groupadd", "webdev"]], plan.message

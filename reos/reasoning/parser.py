@@ -481,6 +481,16 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                 reading.explained.pop(at, None)
                 _unplaced(reading, at, unit, 0.5)
         target_units = named
+    if op.creates:
+        # "a new group for the web people called webdev": the word after called/named
+        # is the new name; the other words only describe it
+        called = [u for u in target_units if (at := units.index(u)) > 0
+                  and units[at - 1].text in ("called", "named")]
+        if called:
+            for unit in target_units:
+                if unit not in called:
+                    reading.explained[units.index(unit)] = "description"
+            target_units = called
     reading.targets = list(dict.fromkeys(_phrases(target_units)))  # "curl ... just curl"
     guessed = [u for u in target_units if not _names(u, op.target)]
     if op.creates:  # new names are single words, and not words other operations use
