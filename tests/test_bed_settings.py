@@ -115,6 +115,74 @@ def test_trimming_the_journal_is_high_risk_and_cannot_be_undone(bed) -> None:  #
     assert steps[1]["risk"] in ("high", "critical") and not steps[1]["reversible"]
 
 
+@pytest.mark.docker
+@pytest.mark.slow
+def test_trimming_the_journal_to_a_size_runs_with_that_size(bed) -> None:  # noqa: ANN001
+    bed.run("systemd-cat", "-t", "reos-test", "echo", "a line to keep the journal non-empty")
+    shown = bed.reos_json("plan", "keep the journal under 500 MB")
+    trim = shown["steps"][-1]
+    assert trim["argv"] == ["journalctl", "--vacuum-size=500M"] and not trim["reversible"]
+    done = bed.reos("plan", "--yes", "shrink the journal to 500M")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "$ journalctl --disk-usage" in done.stdout
+    assert "$ journalctl --vacuum-size=500M" in done.stdout  # as root: no sudo
+    assert bed.run("journalctl", "--disk-usage").returncode == 0
+
+
+@pytest.mark.docker
+@pytest.mark.slow
+@pytest.mark.parametrize("request_text", [
+    "warnings since yesterday 3pm", "kernel messages since monday",
+    "errors between 9 and 10 this morning", "show the journal from last night",
+    "critical messages since 2026-11-20 08:00", "nginx logs from 9am to 11am yesterday",
+])
+def test_journalctl_takes_every_time_reos_renders(bed, request_text: str) -> None:  # noqa: ANN001
+    """journalctl itself reads each rendered moment and range (exit 0, no parse error)."""
+    plan = bed.reos_json("plan", request_text)
+    [step] = [s for s in plan["steps"] if s["argv"][0] == "journalctl"]
+    assert "--since" in step["argv"], step["argv"]
+    done = bed.run(*step["argv"])
+    assert done.returncode == 0, (step["argv"], done.stderr)
+    assert "failed to parse" not in done.stderr.lower()
+
+
+@pytest.mark.docker
+@pytest.mark.slow
+def test_a_city_names_the_zone_and_undo_sets_the_old_one_back(bed) -> None:  # noqa: ANN001
+    before = _zone(bed)
+    city, zone = ("tokyo", "Asia/Tokyo") if before != "Asia/Tokyo" else ("lisbon",
+                                                                           "Europe/Lisbon")
+    try:
+        done = bed.reos("plan", "--yes", f"switch the clock to {city} time")
+        assert f"$ timedatectl set-timezone {zone}" in done.stdout, done.stdout
+        assert _zone(bed) == zone
+        undo = bed.reos("undo")
+        assert undo.returncode == 0, undo.stdout + undo.stderr
+        assert _zone(bed) == before
+    finally:
+        bed.run("timedatectl", "set-timezone", before)
+
+
+@pytest.mark.docker
+@pytest.mark.slow
+def test_cron_answer_reads_cron_d_files_and_a_users_crontab(bed) -> None:  # noqa: ANN001
+    bed.run("sh", "-c", "printf '# a comment\\n17 3 * * * root /usr/local/bin/reos-nightly\\n'"
+            " > /etc/cron.d/reos-test", check=True)
+    bed.run("useradd", "-m", "cronuser")
+    bed.run("sh", "-c", "echo '5 4 * * 1 /usr/bin/true weekly-thing' | crontab -u cronuser -",
+            check=True)
+    try:
+        said = bed.reos("plan", "show the cron jobs")
+        assert said.returncode == 0, said.stdout + said.stderr
+        assert "reos-test: 17 3 * * * root /usr/local/bin/reos-nightly" in said.stdout
+        assert "a comment" not in said.stdout
+        theirs = bed.reos("plan", "show cronuser's crontab")
+        assert "weekly-thing" in theirs.stdout, theirs.stdout
+    finally:
+        bed.run("rm", "-f", "/etc/cron.d/reos-test")
+        bed.run("userdel", "-r", "cronuser")
+
+
 # -- on the host: answers compared with the tools ----------------------------------------------
 
 def _ran(argv: list[str]) -> StepResult:
@@ -188,7 +256,9 @@ def test_the_timers_answer_puts_the_next_to_run_first() -> None:
     result = StepResult("s1", True, 0, json.dumps(TIMERS), "", 0.0)
     said = answers.timers([result], {}, Voice())
     lines = said.splitlines()
-    assert lines[0] == "3 systemd timers; the next to run is logrotate.timer:"
+    assert lines[0].startswith("3 systemd timers; the next to run is logrotate.timer (it "
+                               "starts logrotate.service), in ")  # when, in words
+    assert lines[0].endswith(":")
     assert lines[1].startswith("  logrotate.timer (runs logrotate.service): next ")
     assert "apt-daily.timer" in lines[2]
     assert lines[3].startswith("  fstrim.timer") and "not scheduled to run again" in lines[3]

@@ -11,8 +11,10 @@ from datetime import date
 
 import pytest
 
-from reos.model import Kind
+from reos.model import Kind, StepResult
+from reos.reasoning import answers_settings as answers
 from reos.reasoning import choice, slots
+from reos.reasoning.conversation import Voice
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from tests.conftest import FIXTURES
@@ -150,3 +152,41 @@ def test_a_zone_the_machine_does_not_know_never_reaches_argv(engine) -> None:  #
     for text in ("set the timezone to atlantis", "set the timezone to mars/olympus"):
         plan = engine.plan(text)
         assert not plan.steps and plan.kind != Kind.ACTION, plan.message
+
+
+# -- timers that failed, and the files of /etc/cron.d ----------------------------------------------
+
+def _result(stdout: str, ok: bool = True, stderr: str = "") -> StepResult:
+    return StepResult("s1", ok, 0 if ok else 1, stdout, stderr, 0.0)
+
+
+_TIMERS = json.dumps([
+    {"next": 1_900_000_000_000_000, "left": 1, "last": None, "passed": None,
+     "unit": "logrotate.timer", "activates": "logrotate.service"},
+    {"next": 1_900_000_600_000_000, "left": 1, "last": None, "passed": None,
+     "unit": "fstrim.timer", "activates": "fstrim.service"}])
+
+
+def test_failed_timers_name_the_job_and_the_timer_that_starts_it() -> None:
+    failed = json.dumps([{"unit": "logrotate.service", "load": "loaded", "active": "failed",
+                          "sub": "failed", "description": "Rotate log files"},
+                         {"unit": "nginx.service", "load": "loaded", "active": "failed",
+                          "sub": "failed", "description": "nginx"}])
+    said = answers.timers([_result(_TIMERS), _result(failed)], {}, Voice())
+    assert "the next to run is logrotate.timer" in said
+    assert "Failed: logrotate.service (started by logrotate.timer)." in said
+    assert "nginx" not in said.split("Failed:")[1]  # no timer starts it
+    calm = answers.timers([_result(_TIMERS), _result("[]")], {}, Voice())
+    assert "None of the timers, or the jobs they start, has failed." in calm
+
+
+def test_the_cron_answer_reads_cron_d_jobs_and_says_when_root_is_needed() -> None:
+    grep = ("/etc/cron.d/backup:30 2 * * * root /usr/local/bin/backup\n"
+            "/etc/cron.d/backup:MAILTO=ops\n")
+    said = answers.cron([_result("17 * * * * root run-parts /etc/cron.hourly\n"),
+                         _result("/etc/cron.d:\nbackup\n"),
+                         _result("", ok=False, stderr="sudo: a password is required\n"),
+                         _result(grep)], {"user": "bob"}, Voice())
+    assert "backup: 30 2 * * * root /usr/local/bin/backup" in said
+    assert "MAILTO" not in said
+    assert "Reading bob's crontab needs root" in said

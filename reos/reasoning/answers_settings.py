@@ -229,10 +229,34 @@ def timers(results: list[StepResult], _params: dict[str, str], voice: Voice) -> 
     more = len(rows) - len(shown)
     head = f"{_plural(len(rows), 'systemd timer')}"
     first = shown[0]
-    if _when(first.get("next")):
-        head += f"; the next to run is {clean(first['unit'])}"
-    return (head + ":\n" + "\n".join(lines)
+    nxt = _when(first.get("next"))
+    if nxt:
+        runs = clean(str(first.get("activates") or ""))
+        head += (f"; the next to run is {clean(first['unit'])}"
+                 + (f" (it starts {runs})" if runs else "")
+                 + f", {_relative(nxt, now)} ({nxt:%a %H:%M})")
+    said = (head + ":\n" + "\n".join(lines)
             + (f"\n  \u2026 and {more} more" if more > 0 else ""))
+    if len(results) > 1:
+        said += "\n" + _failed_timers(results[1], rows)
+    return said
+
+
+def _failed_timers(result: StepResult, rows: list[dict[str, Any]]) -> str:
+    """Which timers, or the jobs they start, failed (from `systemctl list-units
+    --state=failed --output=json`)."""
+    try:
+        units = json.loads(clean(result.stdout) or "x")
+    except json.JSONDecodeError:
+        return f"I couldn't read which units failed ({_reason(result)})."
+    started_by = {str(r.get("activates")): str(r["unit"]) for r in rows if r.get("activates")}
+    failed = [str(u.get("unit")) for u in units if isinstance(u, dict)
+              and (str(u.get("unit", "")).endswith(".timer") or u.get("unit") in started_by)]
+    if not failed:
+        return "None of the timers, or the jobs they start, has failed."
+    return "Failed: " + join_names([
+        clean(u) + (f" (started by {clean(started_by[u])})" if u in started_by else "")
+        for u in failed]) + "."
 
 
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\s*=")
@@ -243,6 +267,16 @@ def _jobs(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines()
             if line.strip() and not line.lstrip().startswith("#")
             and not _ASSIGNMENT.match(line.strip())]
+
+
+def _dropped_in(text: str) -> dict[str, list[str]]:
+    """`grep -r -H` over /etc/cron.d as file name -> its job lines."""
+    found: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        path, sep, job = line.partition(":")
+        if sep and path.startswith("/etc/cron.d/") and _jobs(job):
+            found.setdefault(path.rsplit("/", 1)[-1], []).append(job.strip())
+    return found
 
 
 def _cron_dirs(text: str) -> dict[str, list[str]]:
@@ -261,9 +295,15 @@ def _cron_dirs(text: str) -> dict[str, list[str]]:
     return found
 
 
-def cron(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+_NEEDS_ROOT = ("password is required", "must be privileged", "not allowed", "permission denied",
+               "terminal is required", "sudo:")
+
+
+def cron(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
     system = _jobs(_out(results, 0)) if results and results[0].ok else []
     dirs = _cron_dirs(_out(results, 1))
+    user = clean(params.get("user", ""))
+    whose, whose_cap = (f"{user}'s", f"{user}'s") if user else ("your own", "Your")
     own: list[str] = []
     own_said = ""
     if len(results) > 2:
@@ -271,16 +311,26 @@ def cron(results: list[StepResult], _params: dict[str, str], voice: Voice) -> st
         if mine.ok:
             own = _jobs(clean(mine.stdout))
         elif "no crontab" in mine.stderr.lower():
-            own_said = "You have no crontab of your own."
+            own_said = f"{user} has no crontab." if user else "You have no crontab of your own."
+        elif user and any(w in mine.stderr.lower() for w in _NEEDS_ROOT):
+            own_said = (f"Reading {user}'s crontab needs root, and I couldn't get it "
+                        f"({_reason(mine)}); run reos as root (or with sudo) to see it.")
         else:
-            own_said = f"I couldn't read your own crontab ({_reason(mine)})."
+            own_said = f"I couldn't read {whose} crontab ({_reason(mine)})."
     limit = 5 if voice.brief else 15
     parts = []
     if own:
-        parts.append(f"Your crontab has {_plural(len(own), 'job')}:\n"
+        parts.append(f"{whose_cap} crontab has {_plural(len(own), 'job')}:\n"
                      + "\n".join(f"  {j}" for j in own[:limit]))
     elif own_said:
         parts.append(own_said)
+    dropped = _dropped_in(_out(results, 3)) if len(results) > 3 else {}
+    if dropped:
+        jobs = [f"  {name}: {job}" for name, found in dropped.items() for job in found]
+        parts.append(f"/etc/cron.d has {_plural(len(jobs), 'job')}:\n"
+                     + "\n".join(jobs[:limit])
+                     + (f"\n  \u2026 and {len(jobs) - limit} more" if len(jobs) > limit else ""))
+        dirs.pop("/etc/cron.d", None)
     if system:
         parts.append(f"/etc/crontab has {_plural(len(system), 'job')}:\n"
                      + "\n".join(f"  {j}" for j in system[:limit]))

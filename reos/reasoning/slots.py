@@ -298,6 +298,7 @@ _PARTS = {"morning": ("00:00", "12:00"), "afternoon": ("12:00", "18:00"),
 _FULL_DAYS = {"monday": "mon", "tuesday": "tue", "wednesday": "wed", "thursday": "thu",
               "friday": "fri", "saturday": "sat", "sunday": "sun"}
 _MONTHS = {"month", "months"}
+_ONE_UNIT = {"minute": "1m", "hour": "1h", "day": "1d", "week": "1w", "fortnight": "2w"}
 _STARTS = {"since", "after", "from"}
 _SIZE_WORDS = {"k": "K", "kb": "K", "kib": "K", "m": "M", "mb": "M", "mib": "M", "meg": "M",
                "megs": "M", "megabyte": "M", "megabytes": "M", "g": "G", "gb": "G",
@@ -484,6 +485,10 @@ def _time_at(texts: list[str], n: int) -> tuple[int, int, str] | None:
         if first and texts[first - 1] in ("last", "past", "previous", "the"):
             first -= 1
         return (first, n + 1, f"{min(amount, 99) * 30}d") if amount else None
+    if word in ("a", "an", "one") and following in _ONE_UNIT and n and texts[n - 1] in (
+            "than", "last", "past", "for", "within", "about"):
+        first = n - 1 if texts[n - 1] in ("last", "past") else n
+        return first, n + 2, _ONE_UNIT[following]  # "older than a week", "the past an hour"
     ranged = word == "between" or word == "from"
     if word in _STARTS or word == "between":
         start = _point_at(texts, n + 1, bare=ranged)
