@@ -56,8 +56,10 @@ def test_the_fix_is_learned_after_three_times_and_explained(bed) -> None:
 
 def test_a_held_dpkg_lock_is_waited_for(bed) -> None:
     home = "/tmp/reos-recovery-lock"
+    # held 8 s: long enough for reos to start and meet it on a busy machine, short
+    # enough that its second wait (3 s, then 6 s: recovery.BACKOFF_SECONDS) outlasts it
     holder = ("import fcntl, time; f = open('/var/lib/dpkg/lock-frontend', 'w'); "
-              "fcntl.lockf(f, fcntl.LOCK_EX); time.sleep(5)")
+              "fcntl.lockf(f, fcntl.LOCK_EX); time.sleep(8)")
     bed.run("sh", "-c", f"nohup python3 -c \"{holder}\" >/dev/null 2>&1 &", check=True)
     time.sleep(0.5)
     done = bed.reos("plan", "--yes", "install reos-demo-solo", home=home)
