@@ -169,3 +169,15 @@ def test_the_name_an_idiom_holds_is_its_target_before_a_slot(engine) -> None:
 def test_the_word_after_called_is_the_new_name_the_rest_describes_it(engine) -> None:
     plan = engine.plan("could you set up a new group for the web people called webdev?")
     assert _argvs(plan) == [["groupadd", "webdev"]], plan.message
+
+
+@pytest.mark.parametrize("say", ["Could you tell me what this computer is called?",
+                                 "what is this machine called", "the computer"])
+def test_a_noun_alone_never_changes_the_whole_machine(engine, say: str) -> None:
+    plan = engine.plan(say)
+    assert plan.kind != Kind.ACTION and not any(
+        "poweroff" in a or "reboot" in a for argv in _argvs(plan) for a in argv), plan.message
+
+
+def test_terse_settings_still_read(engine) -> None:
+    assert ["timedatectl", "set-timezone", "UTC"] in _argvs(engine.plan("timezone UTC"))

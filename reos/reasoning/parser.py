@@ -470,6 +470,12 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
         _unplaced(reading, n, unit, 3 if leads else 1)
     if not reading.evidence & set(_STRONG):
         return None
+    if op.kind == "action" and not takes and not reading.evidence & {"verb", "idiom"} and (
+            not reading.params):
+        # a noun alone never asks for a change to the whole machine ("what is this
+        # computer called" is not "shut the computer down"); terse ones say what to set
+        # ("timezone UTC"), and one about a thing asks which thing when none is named
+        return None
     if shared_verb and not takes and op.nouns and not reading.evidence & {"noun", "idiom"}:
         return None  # "restart" alone is not "restart the machine"
     named = [u for u in target_units if _names(u, op.target)]
