@@ -181,3 +181,10 @@ def test_a_noun_alone_never_changes_the_whole_machine(engine, say: str) -> None:
 
 def test_terse_settings_still_read(engine) -> None:
     assert ["timedatectl", "set-timezone", "UTC"] in _argvs(engine.plan("timezone UTC"))
+
+
+def test_a_plan_says_which_part_undo_cannot_take_back(engine) -> None:
+    plan = engine.plan("mount sdc1 at /srv/media")  # undo unmounts; the directory stays
+    assert "This cannot be undone" not in plan.message
+    assert "Undo can take back all of this except: Create the directory" in plan.message
+    assert "This cannot be undone." in engine.plan("remove the n8n container").message

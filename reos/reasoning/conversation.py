@@ -71,10 +71,13 @@ def present(plan: Plan, voice: Voice, verb: str | None = None) -> str:
         why = sorted({r for s in plan.steps if s.risk >= RiskLevel.HIGH for r in s.risk_reasons})
         lines.append(f"Heads up: this is {plan.risk.label}-risk"
                      + (f" ({'; '.join(why)})." if why else "."))
-    irreversible = [s.title for s in plan.steps if not s.reversible and not s.read_only]
-    if irreversible:
+    changes = [s for s in plan.steps if not s.read_only]
+    irreversible = [s.title for s in changes if not s.reversible]
+    if irreversible and not changes[-1].reversible:  # what the plan is for is lost for good
         lines.append("This cannot be undone" + (
             f" ({join_names(irreversible)})." if voice.detailed else "."))
+    elif irreversible:  # "mount it at /srv/x": undo unmounts, the new directory stays
+        lines.append(f"Undo can take back all of this except: {join_names(irreversible)}.")
     if plan.blocked:
         lines.append(f"\u26d4 I won't run this: {plan.blocked_reason}")
     return "\n".join(line for line in lines if line)
