@@ -280,3 +280,12 @@ def test_status_answers_for_nftables_and_firewalld() -> None:
     off = firewall_status([StepResult("s1", False, 252, "not running\n"),
                            StepResult("s2", False, 252, "")], {}, Voice())
     assert off == "firewalld is not running: nothing is filtered by it."
+
+
+def test_a_port_list_rule_covers_each_listed_port_and_is_never_replaced_in_place() -> None:
+    rules = fr.from_ufw(["22/tcp ALLOW IN Anywhere", "80,443/tcp ALLOW IN Anywhere"])
+    placed = fr.place(rules, fr.new_rule("ufw", "deny 80/tcp"))
+    assert placed.before is not None and placed.before.number == 2
+    assert placed.replaces is None  # "deny 80/tcp" does not update "80,443/tcp" in ufw
+    placed = fr.place(rules, fr.new_rule("ufw", "deny 8080/tcp"))
+    assert placed.before is None and placed.partial == []

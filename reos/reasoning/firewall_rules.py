@@ -122,7 +122,8 @@ def place(existing: list[Rule], new: Rule) -> Placement:
         if rule.v6 != new.v6:
             continue
         if (rule.verdict != new.verdict and not rule.opaque and rule.ports == new.ports
-                and rule.proto == new.proto and rule.source == new.source):
+                and rule.proto == new.proto and rule.source == new.source
+                and "," not in rule.text.split(" ", 1)[0]):  # one port of a list is not it
             out.replaces = rule
         if covers(rule, new):
             if rule.verdict == new.verdict:
@@ -153,16 +154,21 @@ def from_ufw(rows: list[str]) -> list[Rule]:
         to = found["to"]
         v6 = bool(found["v6to"]) or "(v6)" in row
         opaque = bool(found["rest"].strip()) or " on " in row
-        if to == "Anywhere":
-            ports, proto = None, None
-        else:
+        pieces: list[tuple[int, int] | None] = [None]
+        proto = None
+        if to != "Anywhere":
             port_text, _, proto_text = to.partition("/")
-            ports, proto = _ports(port_text), proto_text or None
-            if _unreadable(port_text) or proto_text not in ("", "tcp", "udp"):
-                opaque = True
+            proto = proto_text or None
+            # "80,443/tcp" is one rule for each listed port (or range), same number
+            pieces = [_ports(piece) for piece in port_text.split(",")]
+            if any(_unreadable(piece) for piece in port_text.split(",")) or (
+                    proto_text not in ("", "tcp", "udp")):
+                opaque, pieces = True, [None]
         src = found["src"]
-        out.append(Rule(_VERDICT[found["action"].lower()], ports, proto,
-                        None if src == "Anywhere" else src, v6, opaque, row.strip(), number))
+        for ports in pieces:
+            out.append(Rule(_VERDICT[found["action"].lower()], ports, proto,
+                            None if src == "Anywhere" else src, v6, opaque, row.strip(),
+                            number))
     return out
 
 
