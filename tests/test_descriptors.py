@@ -188,3 +188,13 @@ def test_a_plan_says_which_part_undo_cannot_take_back(engine) -> None:
     assert "This cannot be undone" not in plan.message
     assert "Undo can take back all of this except: Create the directory" in plan.message
     assert "This cannot be undone." in engine.plan("remove the n8n container").message
+
+
+@pytest.mark.parametrize(("say", "rule"), [
+    ("allow udp port 27015", "27015/udp"), ("allow 27015/udp", "27015/udp"),
+    ("allow 3000/tcp", "3000/tcp"), ("open port 8080", "8080/tcp"),  # TCP when none is said
+])
+def test_a_port_rule_is_for_the_protocol_said(engine, say: str, rule: str) -> None:
+    plan = engine.plan(say)
+    assert [s.argv for s in plan.steps] == [["sudo", "-n", "ufw", "allow", rule]], plan.message
+    assert plan.steps[0].rollback == ["sudo", "-n", "ufw", "delete", "allow", rule]

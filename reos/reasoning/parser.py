@@ -437,6 +437,11 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                 continue
             _unplaced(reading, n, unit, 1)
             continue
+        if "proto" in roles and "port" in op.slots:
+            reading.params["proto"] = roles["proto"]  # "udp port 27015", "27015/udp"
+            if "number" not in roles:
+                reading.explained[n] = "slot"
+                continue
         if "number" in roles:
             slot_name = next((s for s in ("lines", "count", "port", "priority")
                               if s in op.slots), None)

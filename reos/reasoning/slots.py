@@ -37,7 +37,7 @@ MAX_LINES = 100_000
 SLOTS = ("lines", "since", "until", "journal_since", "journal_until", "unit_state",
          "file_state", "docker_status", "user", "group", "shell", "hostname", "timezone",
          "date", "priority", "port", "interface", "host", "path", "device", "vacuum_size",
-         "vacuum_time")
+         "vacuum_time", "proto")
 # what a value taken from the request must look like before it may fill a recipe
 _CHECKS = LazyPatterns({
     "user": (r"^[a-z_][a-z0-9_.-]{0,31}$"),
@@ -89,6 +89,9 @@ def values(params: dict[str, str], defaults: dict[str, int],
     port = params.get("port", "")
     if port.isdigit() and 1 <= int(port) <= 65535:
         out["port"] = str(int(port))
+        # the protocol said with it ("udp port 27015"), else TCP, as ufw and people assume
+        proto = params.get("proto", "")
+        out["proto"] = proto if proto in ("tcp", "udp") else "tcp"
     size = params.get("size", "")
     if (found := _SIZE.match(size)) and float(found[1]) > 0:
         out["vacuum_size"] = size

@@ -176,11 +176,18 @@ _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _SHELLS = {"bash", "zsh", "fish", "sh", "dash", "ksh", "tcsh", "csh", "nologin", "false"}
 
 
+_PORT_PROTO = re.compile(r"(\d{1,5})/(tcp|udp)")
+
+
 def _typed(word: str, roles: dict[str, Any]) -> None:
     """Numbers, paths, IP addresses (with a prefix length), time zones, dates and shells:
     values, never names."""
     if word.isdigit() or (word[:1] == "-" and word[1:].isdigit() and len(word) <= 4):
         roles["number"] = int(word[:6])  # "-5": a niceness, never a command's option
+    elif (port := _PORT_PROTO.fullmatch(word)) is not None:
+        roles["number"], roles["proto"] = int(port[1]), port[2]  # "27015/udp"
+    elif word in ("tcp", "udp"):
+        roles["proto"] = word
     elif _DATE.match(word):
         roles["date"] = word
     elif word.startswith(("/", "~/", "./")):
