@@ -179,6 +179,21 @@ class Flat:
             self.said[i + k] == w or self.read[i + k] == w for k, w in enumerate(words))
 
 
+_IDIOMS: dict[int, tuple[Operation, list[tuple[tuple[str, ...], frozenset[str]]]]] = {}
+
+
+def _idioms_of(op: Operation) -> list[tuple[tuple[str, ...], frozenset[str]]]:
+    """The operation's idioms as words, each with the words it cannot match without."""
+    kept = _IDIOMS.get(id(op))
+    if kept is None or kept[0] is not op:
+        if len(_IDIOMS) > 4000:  # catalogues reloaded many times in a long session
+            _IDIOMS.clear()
+        words = [tuple(idiom.split()) for idiom in op.idioms]
+        kept = (op, [(w, frozenset(w) - {"{target}"}) for w in words])
+        _IDIOMS[id(op)] = kept
+    return kept[1]
+
+
 def _idiom_spans(op_words: tuple[str, ...], units: list[Unit],
                  flat: Flat) -> tuple[set[int], list[int]] | None:
     """Unit indexes an idiom covers and those its {target} gap holds, or None."""
@@ -305,8 +320,11 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
     held: list[int] = []
     idiom_units: set[int] = set()
     flat = flat or Flat(units)
-    for idiom in op.idioms:
-        spans = _idiom_spans(tuple(idiom.split()), units, flat)
+    said = flat.at.keys()
+    for idiom, literal in _idioms_of(op):
+        if not literal <= said:
+            continue  # a word of it was never said: most idioms of most operations
+        spans = _idiom_spans(idiom, units, flat)
         if spans and len(spans[0]) > len(idiom_units):
             idiom_units, held = spans
     if idiom_units:
