@@ -198,3 +198,14 @@ def test_a_port_rule_is_for_the_protocol_said(engine, say: str, rule: str) -> No
     plan = engine.plan(say)
     assert [s.argv for s in plan.steps] == [["sudo", "-n", "ufw", "allow", rule]], plan.message
     assert plan.steps[0].rollback == ["sudo", "-n", "ufw", "delete", "allow", rule]
+
+
+def test_the_biggest_and_the_busiest_process_are_the_ones_the_snapshot_measured(engine):
+    snapshot = engine.snapshot()
+    biggest = max(snapshot.processes, key=lambda p: p.memory_rss)
+    busiest = max(snapshot.processes, key=lambda p: p.cpu_percent)
+    plan = engine.plan("kill the biggest process")
+    assert _argvs(plan) == [["kill", "-9", str(biggest.pid)]], plan.message
+    assert "uses the most memory" in plan.message and "MiB" in plan.message
+    plan = engine.plan("terminate the busiest process")
+    assert _argvs(plan) == [["kill", str(busiest.pid)]], plan.message

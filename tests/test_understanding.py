@@ -189,8 +189,8 @@ def test_everything_asks_which_kind_unless_an_exclusion_says(engine) -> None:
 
 
 def test_a_process_word_is_never_a_container_name_and_never_all_processes(engine) -> None:
-    plan = engine.plan("kill the biggest process")
-    assert plan.steps == [] and "container" not in plan.message
+    plan = engine.plan("kill the biggest process")  # the one using the most memory
+    assert [t.kind for t in plan.targets] == ["process"] and "container" not in plan.message
     for said in ("kill all processes", "kill every process", "terminate the processes"):
         plan = engine.plan(said)
         assert plan.steps == [] and plan.kind == Kind.REFUSE, said

@@ -23,7 +23,8 @@ OP_KINDS = frozenset({"query", "action", "meta"})
 TARGET_KINDS = frozenset({"container", "service", "package", "user", "group", "process",
                           "mount", "device", "interface", "timer", "none"})
 QUALIFIERS = frozenset({"running", "stopped", "failed", "enabled", "disabled", "all", "only",
-                        "unused", "idle", "paused", "removable"})
+                        "unused", "idle", "paused", "removable", "biggest",
+                        "busiest"})
 # values besides the target: times and counts, things of another kind ("add bob to the
 # *docker* group"), and settings ("set the timezone to Europe/Berlin")
 SLOTS = frozenset({"since", "lines", "count", "port", "user", "group", "shell", "hostname",

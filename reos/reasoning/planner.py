@@ -236,6 +236,12 @@ class PlanBuilder:
         if not intent.targets and not intent.plural and picked and all(
                 set(kinds) <= selection.IDENTIFYING.get(q, set()) for q in picked):
             every = [t for k in kinds if (i := self.matcher.index(k)) for t in i.targets]
+            top = selection.superlative(every, picked, self.snapshot)
+            if top is not None:  # "the biggest process": the one the snapshot measured
+                plan.targets = top
+                if top:
+                    plan.notes.append(selection.why_this_one(top[0], picked, self.snapshot))
+                return top
             return selection.one_of(plan, intent, selection.partitions_first(every),
                                     self.matcher)  # "the usb stick"
         if not intent.targets and (intent.qualifiers or intent.plural) and not (

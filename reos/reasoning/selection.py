@@ -25,6 +25,8 @@ from reos.system.state import RUNNING_STATES
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from reos.reasoning.matcher import TargetMatcher
 
 _ACTIVE = {"active", "activating", "reloading"}
@@ -49,11 +51,14 @@ FILTERS: dict[str, dict[str, Test]] = {
 }
 # qualifiers that pick out which thing ("the usb stick") rather than a state: the only one
 # of its kind that fits is the one meant, for kinds never selected by state
-IDENTIFYING = {"removable": {"device", "mount"}}
+IDENTIFYING = {"removable": {"device", "mount"}, "biggest": {"process"},
+               "busiest": {"process"}}
+# qualifiers that pick the one process using the most of something, from the snapshot
+SUPERLATIVES = {"biggest": "memory_rss", "busiest": "cpu_percent"}
 WIDE = {"all", "only"}  # say how many, never what: no filter of their own
 WORDS = {"paused": "paused", "running": "running", "stopped": "stopped", "failed": "failed",
          "enabled": "enabled", "disabled": "disabled", "unused": "unused", "idle": "idle",
-         "removable": "removable"}
+         "removable": "removable", "biggest": "biggest", "busiest": "busiest"}
 
 
 def cannot_apply(qualifiers: list[str], kinds: set[str]) -> list[str]:
@@ -71,6 +76,32 @@ def narrow(targets: list[Target], qualifiers: list[str]) -> list[Target]:
         tests = FILTERS.get(q, {})
         kept = [t for t in kept if t.kind in tests and tests[t.kind](t)]
     return kept
+
+
+def superlative(targets: list[Target], qualifiers: list[str],
+                snapshot: Any) -> list[Target] | None:
+    """"the biggest process": the one using the most memory (or CPU, for "busiest") as
+    the snapshot measured it; None when no such qualifier was said."""
+    said = [q for q in qualifiers if q in SUPERLATIVES]
+    if not said:
+        return None
+    field = SUPERLATIVES[said[0]]
+    used = {str(p.pid): getattr(p, field) for p in getattr(snapshot, "processes", None) or []}
+    ranked = sorted((t for t in targets if t.name in used), key=lambda t: -used[t.name])
+    return ranked[:1]
+
+
+def why_this_one(target: Target, qualifiers: list[str], snapshot: Any) -> str:
+    """"process 2210 (python3) uses the most memory: 812 MiB", from the snapshot."""
+    process = next((p for p in getattr(snapshot, "processes", None) or []
+                    if str(p.pid) == target.name), None)
+    if process is None:
+        return f"process {target.name} is the one"
+    if "busiest" in qualifiers:
+        return (f"process {process.pid} ({process.name}) uses the most CPU here: "
+                f"{process.cpu_percent:.0f}% when the snapshot was taken")
+    return (f"process {process.pid} ({process.name}) uses the most memory here: "
+            f"{process.memory_rss / 2**20:.0f} MiB when the snapshot was taken")
 
 
 def partitions_first(targets: list[Target]) -> list[Target]:
