@@ -107,16 +107,6 @@ def _processes(text: str, skip: str = "") -> list[tuple[str, float, float, str]]
     return out
 
 
-def top_processes(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
-    procs = _processes(results[0].stdout, params.get("self_pid", ""))
-    if not procs:
-        return "I couldn't read the process list."
-    shown = procs[: 3 if voice.brief else 5]
-    lines = [f"  {name} (pid {pid}): {cpu:.1f}% CPU, {mem:.1f}% memory"
-             for pid, cpu, mem, name in shown]
-    return "The busiest processes right now:\n" + "\n".join(lines)
-
-
 def load(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
     fields = results[0].stdout.split()
     try:
@@ -356,7 +346,7 @@ def boot_summary(results: list[StepResult], _params: dict[str, str], voice: Voic
 ANSWERS: dict[str, Answer] = {
     "boot_blame": boot_summary,
     "memory": memory, "disk": disk, "disk_hogs": disk_hogs, "load": load,
-    "top_processes": top_processes, "uptime": uptime, "ip": ip, "ports": ports,
+    "uptime": uptime, "ip": ip, "ports": ports,
     "users": users, "os": os_release, "service_status": service_status,
     "service_why": service_why, "logs": logs, "failed_services": failed_services,
     "container_status": container_status, "container_why": container_why,
