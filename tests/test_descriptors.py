@@ -209,3 +209,21 @@ def test_the_biggest_and_the_busiest_process_are_the_ones_the_snapshot_measured(
     assert "uses the most memory" in plan.message and "MiB" in plan.message
     plan = engine.plan("terminate the busiest process")
     assert _argvs(plan) == [["kill", str(busiest.pid)]], plan.message
+
+
+@pytest.mark.parametrize(("say", "wanted"), [
+    # the state an action leaves is its result, not a filter
+    ("have apache start automatically at boot", ["systemctl", "enable", "apache2.service"]),
+    # a state in another clause describes; the clause naming the operation decides
+    ("portainer froze up, could you force kill it for me", ["docker", "kill", "portainer"]),
+])
+def test_a_state_that_describes_is_not_a_filter(engine, say: str, wanted) -> None:
+    plan = engine.plan(say)
+    assert wanted in _argvs(plan), (say, plan.message)
+
+
+def test_a_state_in_the_clause_of_the_operation_still_filters(engine) -> None:
+    plan = engine.plan("the stopped containers, restart them")
+    assert plan.intent.qualifiers == ["stopped"]
+    stopped = {c.name for c in engine.snapshot().containers if c.state == "exited"}
+    assert {a[-1] for a in _argvs(plan)} <= stopped, plan.message

@@ -64,6 +64,7 @@ class Reading:
         self.conflicts: list[str] = []  # words naming something else
         self.qualifiers: list[str] = []
         self.unhonoured: list[str] = []  # qualifiers the op cannot apply
+        self.unhonoured_at: list[int] = []  # and where they were said
         self.params: dict[str, str] = {}
         self.plural = False
         self.unplaced: dict[int, float] = {}  # unit index -> what not placing it cost
@@ -294,6 +295,11 @@ def _unplaced(reading: Reading, n: int, unit: Unit, cost: float) -> None:
     reading.score -= cost
 
 
+# what an action leaves behind: said with it, a state is its result, not a filter
+_EFFECTS = {"start": {"running"}, "restart": {"running"}, "stop": {"stopped"},
+            "enable": {"enabled"}, "disable": {"disabled"}, "pause": {"paused"}}
+
+
 def _background(reading: Reading, clauses: list[int]) -> None:
     """Words the reading could not place, outside the clause that names the operation
     ("the nextcloud page won't load, | restart its containers") are background: still said
@@ -306,6 +312,14 @@ def _background(reading: Reading, clauses: list[int]) -> None:
         if clauses[n] != anchor:
             reading.score += cost * 0.75
             reading.background += 1
+    # a state said in another clause describes ("the site is down because apache isn't
+    # running, | start it"); only one in the clause naming the operation filters
+    for n in reversed(range(len(reading.unhonoured_at))):
+        at = reading.unhonoured_at[n]
+        if clauses[at] != anchor:
+            reading.explained[at] = "background"
+            reading.score += 1
+            del reading.unhonoured[n], reading.unhonoured_at[n]
 
 
 def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
@@ -434,7 +448,11 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             if not takes:
                 reading.explained[n] = "filler"  # "what os am I running": nothing to filter
                 continue
+            if names & _EFFECTS.get(op.action or "", set()):
+                reading.explained[n] = "filler"  # "have apache start at boot": the result
+                continue
             reading.unhonoured.append(unit.text)
+            reading.unhonoured_at.append(n)
             reading.explained[n] = "qualifier"
             reading.score -= 1
             continue
