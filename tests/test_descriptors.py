@@ -103,6 +103,7 @@ def test_a_query_missing_its_value_asks_for_it(engine) -> None:
     ("show the defualt rout", ["ip", "-j", "route"]),  # the last letter dropped
     ("show the logs from the lsat hour", ["journalctl", "--since", "-1h"]),  # a time word
     ("whos loged in", ["who"]),  # the typo starts a phrase ("logged in"), not "log"
+    ("statsu of nginx", ["systemctl", "show", "nginx.service"]),  # swapped, not "stats"
 ])
 def test_typos_inside_phrases_and_dropped_letters(engine, say: str, wanted) -> None:
     plan = engine.plan(say)

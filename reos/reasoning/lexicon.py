@@ -254,7 +254,10 @@ def correct(word: str, lex: Lexicon) -> str | None:
         return None
     found.sort()
     if len(found) > 1 and found[0][0] == found[1][0]:
-        return None  # two words equally close: not a guess worth making
+        # two words equally close: only two letters swapped ("statsu" is "status", not
+        # "stats") is a guess worth making
+        swapped = [w for d, w in found if d == found[0][0] and sorted(w) == sorted(word)]
+        return swapped[0] if len(swapped) == 1 else None
     return found[0][1]
 
 
