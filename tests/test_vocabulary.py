@@ -39,7 +39,7 @@ def live() -> ReasoningEngine:
     ("what's the load", "The machine is "),
     ("uptime", "The machine has been up for "),
     ("what os is this", "This is "),
-    ("show me the top processes", "The busiest processes right now:"),
+    ("show me the top processes", "The processes using the most CPU right now"),
 ])
 def test_machine_questions_are_answered_in_words(request_text: str, starts: str) -> None:
     reply = live().respond(request_text)
