@@ -314,3 +314,34 @@ def test_kill_1_is_never_run(reos_home: Path) -> None:
     done = reos("plan", "--json", "kill 1")
     plan = json.loads(done.stdout)
     assert not any("kill" in s["argv"] and "1" in s["argv"] for s in plan.get("steps", []))
+
+
+def test_a_process_that_takes_a_moment_to_end_is_verified_gone(tmp_path) -> None:
+    """SIGTERM is delivered, not obeyed at once: the executor's check gives the process a
+    moment (a real one that needs ~1 s to clean up) before it calls the step failed."""
+    import subprocess
+    import sys
+
+    from reos.execution.executor import Executor
+    from reos.model import Kind, Plan, Step, Target
+    from reos.settings import LimitsSettings
+    from reos.store.db import Database
+    from reos.store.journal import Journal
+
+    slow = subprocess.Popen([sys.executable, "-c", (
+        "import signal, sys, time\n"
+        "signal.signal(signal.SIGTERM, lambda *a: (time.sleep(1), sys.exit(0)))\n"
+        "print('ready', flush=True)\n"
+        "time.sleep(60)\n")], stdout=subprocess.PIPE, text=True)
+    try:
+        assert slow.stdout is not None and slow.stdout.readline().strip() == "ready"
+        pid = str(slow.pid)
+        plan = Plan("end it", Kind.ACTION, steps=[Step(
+            "s1", f"End process {pid}", ["kill", pid], reversible=False,
+            target=Target("process", pid, "python3"), action="terminate")])
+        journal = Journal(Database(tmp_path / "reos.db"))
+        report = Executor(journal, LimitsSettings(), verify=True).execute(plan)
+        assert report.ok and report.verified == 1, report
+    finally:
+        slow.kill()
+        slow.wait(timeout=10)

@@ -75,6 +75,10 @@ class ExecutionReport:
         return self.failed is None and self.stopped_reason is None and not self.pending
 
 
+# how long a kind of change may take to show after its command returned
+_SETTLE_SECONDS = {"process": 3.0}
+
+
 class Executor:
     def __init__(
         self,
@@ -257,6 +261,14 @@ class Executor:
             return result
         assert state is not None
         problem = intended_state_problem(target.kind, step.action, state)
+        # a signal is delivered, not obeyed at once: a process gets a moment to end
+        deadline = time.monotonic() + _SETTLE_SECONDS.get(target.kind, 0.0)
+        while problem is not None and time.monotonic() < deadline:
+            time.sleep(0.1)
+            state = self.probe(target.kind, target.name)
+            if state is None or _unreadable(target.kind, step.action, state):
+                break
+            problem = intended_state_problem(target.kind, step.action, state)
         if problem is None:
             report.verified += 1
             self._learn(step.argv, True)
