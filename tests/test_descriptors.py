@@ -228,3 +228,9 @@ def test_a_state_in_the_clause_of_the_operation_still_filters(engine) -> None:
     assert plan.intent.qualifiers == ["stopped"]
     stopped = {c.name for c in engine.snapshot().containers if c.state == "exited"}
     assert {a[-1] for a in _argvs(plan)} <= stopped, plan.message
+
+
+def test_a_program_is_found_without_its_version_number(engine) -> None:
+    python = [p for p in engine.snapshot().processes if p.name == "python3"]
+    plan = engine.plan("end the python app nicely")
+    assert sorted(_argvs(plan)) == sorted(["kill", str(p.pid)] for p in python), plan.message

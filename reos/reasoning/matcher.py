@@ -286,7 +286,11 @@ def _processes(snapshot: SystemSnapshot,
     for p in processes:
         t = Target("process", str(p.pid), p.name, detail=p.cmdline)
         targets.append(t)
-        by_program[p.name.lower()].append(t)
+        program = p.name.lower()
+        by_program[program].append(t)
+        plain = program.rstrip("0123456789.")  # "python" is python3, "php" php8.2
+        if plain != program and len(plain) >= 3:
+            by_program[plain].append(t)
     return targets
 
 
