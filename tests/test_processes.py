@@ -345,3 +345,29 @@ def test_a_process_that_takes_a_moment_to_end_is_verified_gone(tmp_path) -> None
     finally:
         slow.kill()
         slow.wait(timeout=10)
+
+
+def test_a_program_the_snapshot_does_not_list_is_looked_up_live(tmp_path) -> None:
+    """The snapshot keeps ~100 processes; "is there a X process" asks the live table by
+    name (ps -C) when X is not among them, and says plainly when nothing is called that."""
+    import os
+    import shutil
+    import subprocess
+
+    from tests.conftest import REOS_BIN
+
+    env = dict(os.environ, REOS_HOME=str(tmp_path / "home"), REOS_LLM="off")
+    copy = tmp_path / "reosidler"  # a program name nothing else on the machine has
+    shutil.copy(shutil.which("sleep") or "/bin/sleep", copy)
+    idler = subprocess.Popen([str(copy), "60"])
+    try:
+        done = subprocess.run([str(REOS_BIN), "plan", "is there a reosidler process"],
+                              capture_output=True, text=True, env=env, timeout=60, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "Yes, reosidler is running" in done.stdout and f"pid {idler.pid}" in done.stdout
+    finally:
+        idler.kill()
+        idler.wait(timeout=10)
+    done = subprocess.run([str(REOS_BIN), "plan", "is there a reosnothere process"],
+                          capture_output=True, text=True, env=env, timeout=60, check=False)
+    assert "nothing called reosnothere is running" in done.stdout, done.stdout

@@ -132,6 +132,8 @@ def find(results: list[StepResult], params: dict[str, str], voice: Voice) -> str
         else:
             missing.append(params.get(f"target:{result.step_id}", "that process"))
     if not found:
+        if params.get("program"):  # looked up by name in the live process table
+            return f"No: nothing called {clean(params['program'])} is running."
         return (f"No: process {', '.join(clean(m) for m in missing)} is not running any more."
                 if missing else "That process is not running.")
     programs = sorted({clean(r.program) for r in found})

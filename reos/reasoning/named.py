@@ -8,6 +8,8 @@ matcher does) or for steps (the plan builder does).
 
 from __future__ import annotations
 
+import re
+
 from reos.model import Intent, Kind, Plan, Target
 from reos.reasoning.matcher import TargetMatcher
 from reos.reasoning.names import SAFE_NAMES
@@ -108,3 +110,19 @@ def package_names(plan: Plan, phrases: list[str], snapshot: SystemSnapshot,
         return []
     plan.targets = [Target("package", p) for p in good]
     return plan.targets
+
+
+def program(intent: Intent, targets: list[Target], plan: Plan) -> str | None:
+    """The program a "find the X process" question names when the snapshot, which lists
+    only the processes using the most and those listening, holds none of that name: the
+    live process table is then asked by program name (`ps -C`). None otherwise."""
+    if targets or intent.resource != "process" or intent.action != "find" or len(
+            intent.targets) != 1:
+        return None
+    word = intent.targets[0].lower()
+    if plan.kind == Kind.CLARIFY and plan.options:
+        return None  # a name that fits several things: the question stands
+    return word if _PROGRAM.fullmatch(word) and not word.isdigit() else None
+
+
+_PROGRAM = re.compile(r"[a-z0-9][a-z0-9_.+-]{0,14}")  # a process name as the kernel keeps it

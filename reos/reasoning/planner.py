@@ -134,6 +134,11 @@ class PlanBuilder:
                 self._fill(plan, recipe, targets)
         else:
             targets = self._match(plan, intent)
+            program = named.program(intent, targets, plan)
+            if program:  # "is redis-server running": the snapshot lists ~100 processes,
+                intent.params["program"] = program  # so the live table is asked
+                plan.kind, plan.message, plan.question = Kind.QUERY, "", None
+                recipe = self._targetless(plan, intent, "I can't look that up yet.")
             for kind in sorted({t.kind for t in targets}):
                 recipe = self.recipe(kind, intent.action)
                 if recipe is None:

@@ -37,7 +37,7 @@ MAX_LINES = 100_000
 SLOTS = ("lines", "since", "until", "journal_since", "journal_until", "unit_state",
          "file_state", "docker_status", "user", "group", "shell", "hostname", "timezone",
          "date", "priority", "port", "interface", "host", "path", "device", "vacuum_size",
-         "vacuum_time", "proto")
+         "vacuum_time", "proto", "program")
 # what a value taken from the request must look like before it may fill a recipe
 _CHECKS = LazyPatterns({
     "user": (r"^[a-z_][a-z0-9_.-]{0,31}$"),
@@ -52,6 +52,7 @@ _CHECKS = LazyPatterns({
                        r"(?:\.[a-z0-9](?:[a-z0-9-]{0,62}))*)$"),
     "path": (r"^/(?:[A-Za-z0-9._+-]+/?)*$"),
     "device": (r"^[a-z][a-z0-9_-]{0,31}$"),
+    "program": (r"^[a-z0-9][a-z0-9_.+-]{0,14}$"),  # a process name (ps -C takes it as is)
 })
 # a qualifier as each tool filters by it (systemctl active state, unit-file state, docker)
 _UNIT_STATE = {"running": "running", "stopped": "inactive", "failed": "failed"}

@@ -27,7 +27,7 @@ VALUE_SLOTS = ("{lines}", "{since}", "{until}", "{journal_since}", "{journal_unt
                "{unit_state}", "{file_state}", "{docker_status}", "{user}", "{group}",
                "{shell}", "{hostname}", "{timezone}", "{date}", "{priority}", "{port}",
                "{interface}", "{host}", "{path}", "{device}", "{vacuum_size}",
-               "{vacuum_time}", "{proto}")
+               "{vacuum_time}", "{proto}", "{program}")
 SLOTS_IN_ARGV = (SLOT, *VALUE_SLOTS)
 
 MAX_FILE_BYTES = 1_000_000
