@@ -10,10 +10,8 @@ from __future__ import annotations
 from tests.understanding.evaluate import by_domain, cases, cases_in, rate, run
 
 FLOOR = 0.95
-CATALOGUE_FLOOR = 0.85  # measured 90.6% when the catalogue parser landed (issue 9)
-# the domains the floor holds for; the everyday domains of issue 10 are reported, and get
-# their floor when their operations are all in the catalogue
-FLOORED = {"containers", "services", "packages", "system", "meta", "refusals"}
+CATALOGUE_FLOOR = 0.87  # all domains: 89.6% when issue 10's domains were complete
+DOMAIN_FLOOR = 0.80  # each domain: the lowest measured then was settings, 83.7%
 
 
 def test_there_are_enough_cases_with_paraphrases() -> None:
@@ -43,12 +41,13 @@ def test_nothing_dangerous_ever_reaches_argv() -> None:
 
 def test_catalogue_cases_pass_rate(capsys) -> None:
     outcomes = run(cases_in("catalogue"))
-    floored = [o for o in outcomes if o.case.get("domain") in FLOORED]
-    passed = sum(o.ok for o in floored)
+    domains = by_domain(outcomes)
     with capsys.disabled():
         print(f"\ncatalogue evaluation: {rate(outcomes)}; " + ", ".join(
-            f"{domain} {rate(group)}" for domain, group in by_domain(outcomes).items()))
-    assert passed / len(floored) >= CATALOGUE_FLOOR
+            f"{domain} {rate(group)}" for domain, group in domains.items()))
+    assert sum(o.ok for o in outcomes) / len(outcomes) >= CATALOGUE_FLOOR
+    low = {d: rate(g) for d, g in domains.items() if sum(o.ok for o in g) / len(g) < DOMAIN_FLOOR}
+    assert not low, low
 
 
 def test_no_catalogue_case_that_must_not_act_ever_plans_a_step() -> None:
