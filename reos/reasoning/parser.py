@@ -10,10 +10,10 @@ snapshot names of its target kind, typed values its slots take, and the shared f
 and ask words. What an operation cannot explain counts against it; what the chosen
 reading cannot explain is returned, never dropped, and lowers its confidence.
 
-Refusals are found by meaning first: a destructive verb and a protected object anywhere
-in the request (shell text included). Exclusions ("except X", "leave X alone") and
-negations ("do not restart it, just reload it") are read before the operations are
-scored.
+Refusals are found by meaning first (`refusing`): a destructive verb and a protected
+object anywhere in the request (shell text included). Exclusions ("except X", "leave X
+alone") and negations ("do not restart it, just reload it") are read before the
+operations are scored; where an operation's idioms occur is `idioms`' work.
 
 Not responsible for resolving names to resources (the matcher does), for plans, or for
 chat words such as "undo" and "yes" said alone (perception does).
@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from reos.reasoning.catalogue import Operation, Refusal
+from reos.reasoning.idioms import Flat, could_name, idiom_spans, idioms_of
 from reos.reasoning.lexicon import (  # noqa: F401 - the parser's public words
     Lexicon,
     correct,
@@ -32,6 +33,7 @@ from reos.reasoning.lexicon import (  # noqa: F401 - the parser's public words
     split_shell,
     words_of,
 )
+from reos.reasoning.refusing import contains, refusal_for
 from reos.reasoning.tagging import (  # noqa: F401
     Names,
     Unit,
@@ -102,137 +104,7 @@ class Parse:
         return self.readings[0] if self.readings else None
 
 
-# -- refusals --------------------------------------------------------------------------
-
-def _contains(words: list[str], phrase: str) -> bool:
-    wanted = phrase.split()
-    size = len(wanted)
-    return any(words[i:i + size] == wanted for i in range(len(words) - size + 1))
-
-
-_DISKS = ("/dev/sd", "/dev/vd", "/dev/hd", "/dev/xvd", "/dev/nvme", "/dev/mmcblk",
-          "/dev/disk/", "/dev/mapper/", "/dev/dm-", "/dev/md")
-
-
-def _refusal_words(words: list[str]) -> list[str]:
-    """The words refusals are judged on: a leading sudo dropped, any disk device also
-    said as "/dev/disk" so one object names them all."""
-    while words and words[0] in ("sudo", "doas", "please"):
-        words = words[1:]
-    out = []
-    for word in words:
-        out.append(word)
-        if word.startswith(("mkfs.", "mke2fs")):
-            out.append("mkfs")  # mkfs.ext4, mkfs.xfs, …: making a filesystem
-        device = word.split("=", 1)[-1]
-        if device.startswith(_DISKS):
-            out.append("/dev/disk")
-    return out
-
-
-def refusal_for(text: str, words: list[str], lex: Lexicon, remote: bool) -> Refusal | None:
-    """The first refusal whose verb and object both occur (an object alone when the
-    refusal has no verbs, matched on the raw text: fork bombs are mostly punctuation)."""
-    words = _refusal_words(words)
-    raw = text.lower()
-    for refusal in lex.refusals:
-        if refusal.remote and not remote:
-            continue
-        if any(_contains(words, u) for u in refusal.unless):
-            continue
-        if not refusal.verbs:
-            if any(o in raw for o in refusal.objects):
-                return refusal
-            continue
-        if any(_contains(words, v) for v in refusal.verbs) and any(
-                _contains(words, o) for o in refusal.objects):
-            return refusal
-    return None
-
-
 # -- scoring ---------------------------------------------------------------------------
-
-MAX_GAP = 6  # words a {target} gap may hold: names are short, and this keeps it linear
-
-
-class Flat:
-    """The request's words in order, each as written and as read, with its unit, and
-    where each word occurs: built once per parse, shared by every operation's idioms."""
-
-    def __init__(self, units: list[Unit]):
-        self.said: list[str] = []
-        self.read: list[str] = []
-        self.unit: list[int] = []
-        self.at: dict[str, list[int]] = {}
-        for n, unit in enumerate(units):
-            written, read = (unit.said or unit.text).split(), unit.text.split()
-            if len(written) != len(read):
-                read = written
-            for w, r in zip(written, read, strict=True):
-                for form in {w, r}:
-                    self.at.setdefault(form, []).append(len(self.said))
-                self.said.append(w)
-                self.read.append(r)
-                self.unit.append(n)
-
-    def fits(self, i: int, words: tuple[str, ...]) -> bool:
-        return i + len(words) <= len(self.said) and all(
-            self.said[i + k] == w or self.read[i + k] == w for k, w in enumerate(words))
-
-
-_IDIOMS: dict[int, tuple[Operation, list[tuple[tuple[str, ...], frozenset[str]]]]] = {}
-
-
-def _idioms_of(op: Operation) -> list[tuple[tuple[str, ...], frozenset[str]]]:
-    """The operation's idioms as words, each with the words it cannot match without."""
-    kept = _IDIOMS.get(id(op))
-    if kept is None or kept[0] is not op:
-        if len(_IDIOMS) > 4000:  # catalogues reloaded many times in a long session
-            _IDIOMS.clear()
-        words = [tuple(idiom.split()) for idiom in op.idioms]
-        kept = (op, [(w, frozenset(w) - {"{target}"}) for w in words])
-        _IDIOMS[id(op)] = kept
-    return kept[1]
-
-
-def _idiom_spans(op_words: tuple[str, ...], units: list[Unit],
-                 flat: Flat) -> tuple[set[int], list[int]] | None:
-    """Unit indexes an idiom covers and those its {target} gap holds, or None."""
-    if "{target}" not in op_words:
-        for i in flat.at.get(op_words[0], ()):
-            if flat.fits(i, op_words):
-                return {flat.unit[j] for j in range(i, i + len(op_words))}, []
-        return None
-    gap = op_words.index("{target}")
-    head, tail = op_words[:gap], op_words[gap + 1:]
-    if head:
-        starts = [i + len(head) for i in flat.at.get(head[0], ()) if flat.fits(i, head)]
-    else:  # "{target} is running": the gap ends where the tail starts
-        starts = sorted({max(0, j - g) for j in flat.at.get(tail[0], ()) if j > 0
-                         for g in range(1, MAX_GAP + 1)} if tail else ())
-    for start in starts:
-        for end in range(start + 1, min(start + MAX_GAP, len(flat.said)) + 1):
-            if tail and not flat.fits(end, tail):
-                continue
-            held = sorted({flat.unit[k] for k in range(start, end)})
-            if any("verb" in units[h].roles and "name" not in units[h].roles for h in held):
-                break  # a verb in the gap: the idiom does not span it
-            named = [h for h in held if _could_name(units[h])]
-            if not named:
-                continue  # only glue words in the gap: it names nothing
-            first = start - len(head)
-            covered = {flat.unit[k] for k in range(first, end + len(tail))}
-            return covered, named
-    return None
-
-
-def _could_name(unit: Unit) -> bool:
-    """Whether a unit can be (part of) a target's name rather than glue."""
-    roles = unit.roles
-    return unit.unknown or "name" in roles or "alias" in roles or "path" in roles or not (
-        {"filler", "conj", "ask", "negation", "exclude", "keep", "time", "resource",
-         "qualifier"} & set(roles))
-
 
 def _names(unit: Unit, kind: str) -> bool:
     """Whether a unit is a snapshot name or alias of `kind` (or a typed value)."""
@@ -328,17 +200,17 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
           listed: frozenset[str] = frozenset()) -> Reading | None:
     """How well `op` explains the units. `listed`: kinds whose every name the snapshot
     holds (users, disks…): a word none of them is called is unlikely to mean one."""
-    if any(not _contains(words, w) for w in op.requires):
+    if any(not contains(words, w) for w in op.requires):
         return None
     reading = Reading(op)
     held: list[int] = []
     idiom_units: set[int] = set()
     flat = flat or Flat(units)
     said = flat.at.keys()
-    for idiom, literal in _idioms_of(op):
+    for idiom, literal in idioms_of(op):
         if not literal <= said:
             continue  # a word of it was never said: most idioms of most operations
-        spans = _idiom_spans(idiom, units, flat)
+        spans = idiom_spans(idiom, units, flat)
         if spans and len(spans[0]) > len(idiom_units):
             idiom_units, held = spans
     if idiom_units:
@@ -358,7 +230,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
         if n in idiom_units and n not in held:
             reading.explained[n] = "idiom"
             continue
-        if n in idiom_units and not _could_name(unit):
+        if n in idiom_units and not could_name(unit):
             reading.explained[n] = "filler"  # "the" inside an idiom's {target}
             continue
         own_noun = "resource" in roles and (op.target in roles["resource"]
