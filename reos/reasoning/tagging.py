@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from reos.reasoning import slots
+from reos.reasoning import moments
 from reos.reasoning.lexicon import Lexicon, _base_forms, correct
 from reos.reasoning.matcher import ALL_KINDS
 
@@ -120,7 +120,7 @@ def units_of(words: list[str], lex: Lexicon, names: Names) -> list[Unit]:
         units.append(Unit(text, i, size, roles, said))
         i += size
     _times(units)
-    slots.tag(units)  # moments, ranges, sizes and time zones by city (reasoning/slots.py)
+    moments.tag(units)  # moments, ranges, sizes and time zones by city
     _split_verbs(units, lex)
     _passives(units, lex)
     return units
