@@ -11,12 +11,19 @@ Not responsible for understanding words, running anything, or asking for approva
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from reos.model import Intent, Kind, Plan, RiskLevel, Step, Target, render
-from reos.reasoning import conditions, conversation, guards, named, replies, selection, slots
+from reos.reasoning import (
+    conditions,
+    conversation,
+    guards,
+    named,
+    replies,
+    selection,
+    slots,
+    targeting,
+)
 from reos.reasoning.conversation import Voice
-from reos.reasoning.matcher import ALL_KINDS, EXACT_ONLY, KINDS, TargetMatcher, section
+from reos.reasoning.matcher import TargetMatcher
 from reos.reasoning.names import SAFE_NAMES
 from reos.reasoning.templates import SLOT, Recipe, TemplateSet
 from reos.safety.risk import assess_argv, formats_for
@@ -231,99 +238,7 @@ class PlanBuilder:
             plan.message = f"{lead}\n{plan.message}"
 
     def _match(self, plan: Plan, intent: Intent) -> list[Target]:
-        kinds = [intent.resource] if intent.resource in ALL_KINDS else [
-            k for k in KINDS if self.recipe(k, intent.action)]
-        if intent.resource is None:
-            kinds = [k for k in kinds if k != "package"]  # packages only by exact name, below
-        if not intent.targets and kinds == ["process"] and intent.params.get("port"):
-            return named.listener(plan, intent, self.snapshot, self.matcher)
-        picked = [q for q in intent.qualifiers if q not in selection.WIDE]
-        if not intent.targets and not intent.plural and picked and all(
-                set(kinds) <= selection.IDENTIFYING.get(q, set()) for q in picked):
-            every = [t for k in kinds if (i := self.matcher.index(k)) for t in i.targets]
-            top = selection.superlative(every, picked, self.snapshot)
-            if top is not None:  # "the biggest process": the one the snapshot measured
-                plan.targets = top
-                if top:
-                    plan.notes.append(selection.why_this_one(top[0], picked, self.snapshot))
-                return top
-            return selection.one_of(plan, intent, selection.partitions_first(every),
-                                    self.matcher)  # "the usb stick"
-        if not intent.targets and (intent.qualifiers or intent.plural) and not (
-                set(kinds) <= SELECTABLE):
-            # "kill all processes", "delete the users": never every one of those
-            things = " or ".join(conversation.PLURALS.get(k, k) for k in kinds)
-            plan.kind = Kind.REFUSE  # as asked, never done; naming them is another request
-            plan.message = (
-                f"I won't {intent.action or 'act on'} every one of the {things}. "
-                "Name the ones you mean.")
-            return []
-        if not intent.targets and (intent.qualifiers or intent.plural):
-            if intent.resource is None and len(kinds) > 1 and intent.exclude:
-                # "stop everything but portainer": the rest of what portainer is
-                spared = {t.kind for t in self.matcher.resolve(intent.exclude, kinds,
-                                                              True).targets}
-                if len(spared) == 1:
-                    kind = spared.pop()
-                    intent = replace(intent, resource=kind)
-                    kinds = [kind]
-                    plan.intent = intent
-            if intent.resource is None and len(kinds) > 1:
-                # "restart everything": every container, or every service? never both
-                plan.kind = Kind.CLARIFY
-                plan.options = [(f"{intent.action} {conversation.PLURALS[k]}",
-                                 replace(intent, resource=k)) for k in kinds]
-                plan.question = plan.message = replies.which_reading(plan.options, [])
-                return []
-            # "the stopped containers", "all services": every one of the kind, narrowed below
-            every = [t for k in kinds if (i := self.matcher.index(k)) for t in i.targets]
-            if intent.plural:
-                return selection.select(plan, intent, every, self.matcher)
-            return selection.one_of(plan, intent, every, self.matcher)
-        result = self.matcher.resolve(intent.targets, kinds, intent.plural)
-        if guards.destroys(intent.action) and set(kinds) <= {"device", "mount"} and (
-                result.missing or result.question or any(
-                    result.strategies.get(t.name) not in ("exact name", "alias")
-                    for t in result.targets)):
-            plan.kind = Kind.REFUSE  # "format /dev/sda" where there is none: never a guess
-            plan.message = guards.not_exactly(intent, self.matcher, self.snapshot)
-            return []
-        if intent.resource is None and result.missing and self.recipe("package", intent.action):
-            # "remove htop": not a container or service; maybe an installed package
-            packages = self.matcher.resolve(result.missing, ["package"], intent.plural)
-            if not packages.missing and not packages.question and all(
-                    packages.strategies.get(t.name) in ("exact name", "alias")
-                    for t in packages.targets):
-                result.targets += packages.targets
-                result.strategies.update(packages.strategies)
-                result.missing = []
-        if result.question:
-            plan.kind = Kind.CLARIFY
-            plan.options = [(f"the {t.kind} {t.name}", replace(
-                intent, targets=[t.name.lower()], resource=t.kind, plural=False))
-                for t in result.choices]
-            plan.question = plan.message = replies.which_target(result.phrase or "that",
-                                                                 plan.options)
-            return []
-        if result.missing:
-            if intent.resource is None and self.recipe("package", intent.action):
-                kinds = [*kinds, "package"]  # it was looked for among installed packages too
-            plan.message = self._no_match(result.missing, intent.resource, kinds)
-            return []
-        if EXACT_ONLY & {t.kind for t in result.targets}:
-            loose = [t.name for t in result.targets if t.kind in EXACT_ONLY
-                     and result.strategies.get(t.name) not in ("exact name", "alias")]
-            if loose:  # never remove a package we only guessed at
-                plan.kind = Kind.CLARIFY
-                plan.question = plan.message = (
-                    f"I couldn't find one called exactly that. Did you mean "
-                    f"{conversation.join_names(loose)}?")
-                kinds_of = {t.name: t.kind for t in result.targets}
-                plan.options = [(f"the {kinds_of[name]} {name}", replace(
-                    intent, targets=[name], resource=kinds_of[name], plural=False))
-                    for name in loose]
-                return []
-        return selection.select(plan, intent, result.targets, self.matcher)
+        return targeting.match(plan, intent, self.matcher, self.snapshot, self.recipe)
 
     def _then(self, plan: Plan, action: str, names: list[str]) -> None:
         """Follow-up steps on the services of the packages ("install and enable fail2ban")."""
@@ -428,30 +343,6 @@ class PlanBuilder:
                     plan.blocked_reason = "; ".join(verdict.reasons)
                 plan.steps.append(step)
                 previous = step.id
-
-    def _no_match(self, phrases: list[str], resource: str | None, kinds: list[str]) -> str:
-        if resource == "package" or (resource is None and "package" in kinds and all(
-                SAFE_NAMES["package"].match(p) for p in phrases)):
-            text = conversation.not_installed(phrases)
-            others = [conversation.PLURALS[k] for k in kinds if k != "package"]
-            if others:  # looked for among the others too
-                text = text.rstrip(".") + f" (and no {' or '.join(others)} are called that)."
-            return text
-        unknown = [k for k in kinds if not self.matcher.known(k)]
-        if kinds == ["container"] or (resource is None and kinds and kinds[0] == "container"
-                                      and len(kinds) == 1):
-            containers = self.snapshot.containers
-            running = [c.name for c in containers or [] if c.running]
-            text = conversation.no_match(phrases, "container", running, containers is not None)
-        else:
-            text = conversation.no_match(phrases, resource, None, True, kinds)
-        if unknown:
-            reasons = "; ".join(self.snapshot.unavailable.get(
-                section(k), f"{conversation.PLURALS.get(k, k)} unknown")
-                                for k in unknown)
-            text += f" ({reasons})"
-        return text
-
 
 def _applies(rs: object, target: Target) -> bool:
     when_state = getattr(rs, "when_state", None)

@@ -1,0 +1,155 @@
+"""Which real resources a request's words name, for the plan builder.
+
+`match` resolves an Intent's target words against the snapshot (through the matcher),
+for the kinds whose recipes can do the action: qualifiers and exclusions narrow what was
+found (`selection`), never widen it; "the usb stick", "the biggest process" pick one;
+a name fitting several things, or only loosely one of those never guessed at (packages,
+users, disks…), turns the plan into a question; "every process", or a device to erase
+that is not exactly here, into a refusal; nothing called that into a plain answer
+(`no_match`).
+
+Not responsible for building steps (the plan builder does) or for reading the words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from reos.model import Intent, Kind, Plan, Target
+from reos.reasoning import conversation, guards, named, replies, selection
+from reos.reasoning.matcher import ALL_KINDS, EXACT_ONLY, KINDS, TargetMatcher, section
+from reos.reasoning.names import SAFE_NAMES
+from reos.system.snapshot import SystemSnapshot
+
+TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
+if TYPE_CHECKING:
+    from typing import Any
+
+SELECTABLE = {"container", "service"}  # the kinds "all" or a state may select
+
+
+def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSnapshot,
+          recipe: Callable[[str | None, str | None], Any]) -> list[Target]:
+    """The real resources a request's words name, narrowed by its qualifiers and
+    exclusions; [] with the plan turned into a question, a refusal or a plain answer
+    when they name none, several, or too many."""
+    kinds = [intent.resource] if intent.resource in ALL_KINDS else [
+        k for k in KINDS if recipe(k, intent.action)]
+    if intent.resource is None:
+        kinds = [k for k in kinds if k != "package"]  # packages only by exact name, below
+    if not intent.targets and kinds == ["process"] and intent.params.get("port"):
+        return named.listener(plan, intent, snapshot, matcher)
+    picked = [q for q in intent.qualifiers if q not in selection.WIDE]
+    if not intent.targets and not intent.plural and picked and all(
+            set(kinds) <= selection.IDENTIFYING.get(q, set()) for q in picked):
+        every = [t for k in kinds if (i := matcher.index(k)) for t in i.targets]
+        top = selection.superlative(every, picked, snapshot)
+        if top is not None:  # "the biggest process": the one the snapshot measured
+            plan.targets = top
+            if top:
+                plan.notes.append(selection.why_this_one(top[0], picked, snapshot))
+            return top
+        return selection.one_of(plan, intent, selection.partitions_first(every),
+                                matcher)  # "the usb stick"
+    if not intent.targets and (intent.qualifiers or intent.plural) and not (
+            set(kinds) <= SELECTABLE):
+        # "kill all processes", "delete the users": never every one of those
+        things = " or ".join(conversation.PLURALS.get(k, k) for k in kinds)
+        plan.kind = Kind.REFUSE  # as asked, never done; naming them is another request
+        plan.message = (
+            f"I won't {intent.action or 'act on'} every one of the {things}. "
+            "Name the ones you mean.")
+        return []
+    if not intent.targets and (intent.qualifiers or intent.plural):
+        if intent.resource is None and len(kinds) > 1 and intent.exclude:
+            # "stop everything but portainer": the rest of what portainer is
+            spared = {t.kind for t in matcher.resolve(intent.exclude, kinds,
+                                                          True).targets}
+            if len(spared) == 1:
+                kind = spared.pop()
+                intent = replace(intent, resource=kind)
+                kinds = [kind]
+                plan.intent = intent
+        if intent.resource is None and len(kinds) > 1:
+            # "restart everything": every container, or every service? never both
+            plan.kind = Kind.CLARIFY
+            plan.options = [(f"{intent.action} {conversation.PLURALS[k]}",
+                             replace(intent, resource=k)) for k in kinds]
+            plan.question = plan.message = replies.which_reading(plan.options, [])
+            return []
+        # "the stopped containers", "all services": every one of the kind, narrowed below
+        every = [t for k in kinds if (i := matcher.index(k)) for t in i.targets]
+        if intent.plural:
+            return selection.select(plan, intent, every, matcher)
+        return selection.one_of(plan, intent, every, matcher)
+    result = matcher.resolve(intent.targets, kinds, intent.plural)
+    if guards.destroys(intent.action) and set(kinds) <= {"device", "mount"} and (
+            result.missing or result.question or any(
+                result.strategies.get(t.name) not in ("exact name", "alias")
+                for t in result.targets)):
+        plan.kind = Kind.REFUSE  # "format /dev/sda" where there is none: never a guess
+        plan.message = guards.not_exactly(intent, matcher, snapshot)
+        return []
+    if intent.resource is None and result.missing and recipe("package", intent.action):
+        # "remove htop": not a container or service; maybe an installed package
+        packages = matcher.resolve(result.missing, ["package"], intent.plural)
+        if not packages.missing and not packages.question and all(
+                packages.strategies.get(t.name) in ("exact name", "alias")
+                for t in packages.targets):
+            result.targets += packages.targets
+            result.strategies.update(packages.strategies)
+            result.missing = []
+    if result.question:
+        plan.kind = Kind.CLARIFY
+        plan.options = [(f"the {t.kind} {t.name}", replace(
+            intent, targets=[t.name.lower()], resource=t.kind, plural=False))
+            for t in result.choices]
+        plan.question = plan.message = replies.which_target(result.phrase or "that",
+                                                             plan.options)
+        return []
+    if result.missing:
+        if intent.resource is None and recipe("package", intent.action):
+            kinds = [*kinds, "package"]  # it was looked for among installed packages too
+        plan.message = no_match(result.missing, intent.resource, kinds, matcher, snapshot)
+        return []
+    if EXACT_ONLY & {t.kind for t in result.targets}:
+        loose = [t.name for t in result.targets if t.kind in EXACT_ONLY
+                 and result.strategies.get(t.name) not in ("exact name", "alias")]
+        if loose:  # never remove a package we only guessed at
+            plan.kind = Kind.CLARIFY
+            plan.question = plan.message = (
+                f"I couldn't find one called exactly that. Did you mean "
+                f"{conversation.join_names(loose)}?")
+            kinds_of = {t.name: t.kind for t in result.targets}
+            plan.options = [(f"the {kinds_of[name]} {name}", replace(
+                intent, targets=[name], resource=kinds_of[name], plural=False))
+                for name in loose]
+            return []
+    return selection.select(plan, intent, result.targets, matcher)
+
+
+def no_match(phrases: list[str], resource: str | None, kinds: list[str],
+             matcher: TargetMatcher, snapshot: SystemSnapshot) -> str:
+    """What to say when nothing here is called what the request named."""
+    if resource == "package" or (resource is None and "package" in kinds and all(
+            SAFE_NAMES["package"].match(p) for p in phrases)):
+        text = conversation.not_installed(phrases)
+        others = [conversation.PLURALS[k] for k in kinds if k != "package"]
+        if others:  # looked for among the others too
+            text = text.rstrip(".") + f" (and no {' or '.join(others)} are called that)."
+        return text
+    unknown = [k for k in kinds if not matcher.known(k)]
+    if kinds == ["container"] or (resource is None and kinds and kinds[0] == "container"
+                                  and len(kinds) == 1):
+        containers = snapshot.containers
+        running = [c.name for c in containers or [] if c.running]
+        text = conversation.no_match(phrases, "container", running, containers is not None)
+    else:
+        text = conversation.no_match(phrases, resource, None, True, kinds)
+    if unknown:
+        reasons = "; ".join(snapshot.unavailable.get(
+            section(k), f"{conversation.PLURALS.get(k, k)} unknown")
+                            for k in unknown)
+        text += f" ({reasons})"
+    return text
