@@ -45,6 +45,18 @@ class Bed:
         return self.run("/opt/reos/bin/reos", *args, user=user, timeout=timeout,
                         env={"REOS_HOME": home, "REOS_LLM": "off"})
 
+    def approved(self, request: str) -> str:
+        """`reos plan --yes REQUEST` as root, which must succeed; its output."""
+        done = self.reos("plan", "--yes", request)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return done.stdout
+
+    def undone(self) -> str:
+        """`reos undo`, which must succeed; its output."""
+        done = self.reos("undo")
+        assert done.returncode == 0, done.stdout + done.stderr
+        return done.stdout
+
     def reos_json(self, *args: str, user: str | None = None,
                   home: str = "/tmp/reos-home") -> dict:
         done = self.reos(*args, "--json", user=user, home=home)

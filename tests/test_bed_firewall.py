@@ -21,18 +21,6 @@ pytestmark = [pytest.mark.docker, pytest.mark.slow]
 LINK, PEER = "reosv0", "reosv1"
 
 
-def _plan(bed, request: str) -> str:  # noqa: ANN001 - tests.debian_bed.Bed
-    done = bed.reos("plan", "--yes", request)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return done.stdout
-
-
-def _undo(bed) -> str:  # noqa: ANN001
-    undo = bed.reos("undo")
-    assert undo.returncode == 0, undo.stdout + undo.stderr
-    return undo.stdout
-
-
 def _up(bed, name: str) -> bool:  # noqa: ANN001
     done = bed.run("ip", "-j", "link", "show", "dev", name, check=True)
     return "UP" in json.loads(done.stdout)[0]["flags"]
@@ -52,10 +40,10 @@ def test_take_an_interface_down_then_undo(veth) -> None:  # noqa: ANN001
     bed = veth
     bed.run("ip", "link", "set", LINK, "up", check=True)
     assert _up(bed, LINK)
-    out = _plan(bed, f"take {LINK} down")
+    out = bed.approved(f"take {LINK} down")
     assert f"$ ip link set {LINK} down" in out, out  # as root: no sudo
     assert not _up(bed, LINK)
-    undo = _undo(bed)
+    undo = bed.undone()
     assert f"(ran: ip link set {LINK} up)" in undo, undo
     assert _up(bed, LINK)
 
@@ -63,10 +51,10 @@ def test_take_an_interface_down_then_undo(veth) -> None:  # noqa: ANN001
 def test_bring_an_interface_up_then_undo(veth) -> None:  # noqa: ANN001
     bed = veth
     assert not _up(bed, LINK)
-    out = _plan(bed, f"bring {LINK} up")
+    out = bed.approved(f"bring {LINK} up")
     assert f"$ ip link set {LINK} up" in out, out
     assert _up(bed, LINK)
-    undo = _undo(bed)
+    undo = bed.undone()
     assert f"(ran: ip link set {LINK} down)" in undo, undo
     assert not _up(bed, LINK)
 
@@ -113,45 +101,45 @@ def test_firewall_status_on_ufw(bed) -> None:  # noqa: ANN001
 
 def test_allow_a_port_then_undo(bed) -> None:  # noqa: ANN001
     _ufw(bed)
-    out = _plan(bed, "open port 8080 in the firewall")
+    out = bed.approved("open port 8080 in the firewall")
     assert "$ ufw allow 8080/tcp" in out, out
     assert _numbered(bed) == ["[ 1] 8080/tcp ALLOW IN Anywhere"]
-    undo = _undo(bed)
+    undo = bed.undone()
     assert "(ran: ufw delete allow 8080/tcp)" in undo, undo
     assert _numbered(bed) == []
 
 
 def test_deny_a_port_and_delete_a_rule_then_undo(bed) -> None:  # noqa: ANN001
     _ufw(bed, "allow 8081/tcp")
-    out = _plan(bed, "block port 2323")
+    out = bed.approved("block port 2323")
     assert "$ ufw deny 2323/tcp" in out, out
     assert "[ 2] 2323/tcp DENY IN Anywhere" in _numbered(bed)
-    assert "(ran: ufw delete deny 2323/tcp)" in _undo(bed)
+    assert "(ran: ufw delete deny 2323/tcp)" in bed.undone()
     assert _numbered(bed) == ["[ 1] 8081/tcp ALLOW IN Anywhere"]
-    out = _plan(bed, "delete the firewall rule for port 8081")
+    out = bed.approved("delete the firewall rule for port 8081")
     assert "$ ufw delete allow 8081/tcp" in out, out
     assert _numbered(bed) == []
-    assert "(ran: ufw allow 8081/tcp)" in _undo(bed)
+    assert "(ran: ufw allow 8081/tcp)" in bed.undone()
     assert _numbered(bed) == ["[ 1] 8081/tcp ALLOW IN Anywhere"]
 
 
 def test_an_allow_behind_a_wider_deny_is_inserted_ahead_of_it(bed) -> None:  # noqa: ANN001
     _ufw(bed, "allow 80/tcp", "deny 5000")  # 5000, every protocol: it covers 5000/tcp
-    out = _plan(bed, "open port 5000")
+    out = bed.approved("open port 5000")
     assert "Rule 2 (\u201c5000 DENY Anywhere\u201d) comes earlier" in out, out
     assert "$ ufw insert 2 allow 5000/tcp" in out, out
     assert _numbered(bed) == ["[ 1] 80/tcp ALLOW IN Anywhere", "[ 2] 5000/tcp ALLOW IN Anywhere",
                               "[ 3] 5000 DENY IN Anywhere"]
-    assert "(ran: ufw delete allow 5000/tcp)" in _undo(bed)
+    assert "(ran: ufw delete allow 5000/tcp)" in bed.undone()
     assert _numbered(bed) == ["[ 1] 80/tcp ALLOW IN Anywhere", "[ 2] 5000 DENY IN Anywhere"]
 
 
 def test_an_allow_for_a_denied_port_replaces_it_in_place_and_undo_puts_it_back(bed) -> None:  # noqa: ANN001
     _ufw(bed, "deny 22/tcp", "allow 80/tcp")
-    out = _plan(bed, "allow port 22")
+    out = bed.approved("allow port 22")
     assert "ufw replaces it in its place" in out, out
     assert _numbered(bed) == ["[ 1] 22/tcp ALLOW IN Anywhere", "[ 2] 80/tcp ALLOW IN Anywhere"]
-    assert "(ran: ufw deny 22/tcp)" in _undo(bed)
+    assert "(ran: ufw deny 22/tcp)" in bed.undone()
     assert _numbered(bed) == ["[ 1] 22/tcp DENY IN Anywhere", "[ 2] 80/tcp ALLOW IN Anywhere"]
 
 
@@ -196,33 +184,33 @@ def test_nftables_allow_in_order_then_undo(bed) -> None:  # noqa: ANN001
     said = bed.reos("plan", "show the firewall rules")
     assert "The firewall (nftables) is on" in said.stdout, said.stdout
     assert "tcp dport 22 drop" in said.stdout, said.stdout
-    out = _plan(bed, "open port 8080")
+    out = bed.approved("open port 8080")
     assert "$ nft add rule inet filter input tcp dport 8080 accept" in out, out
     [(drop, _), (added, words)] = _chain(bed)
     assert words == "tcp dport 8080 accept"
-    out = _plan(bed, "allow port 22")  # the drop decides port 22: inserted ahead of it
+    out = bed.approved("allow port 22")  # the drop decides port 22: inserted ahead of it
     assert f"$ nft insert rule inet filter input position {drop} tcp dport 22 accept" in out, out
     assert "would never take effect" in out, out
     assert [w for _, w in _chain(bed)] == ["tcp dport 22 accept", "tcp dport 22 drop",
                                            "tcp dport 8080 accept"]
-    first = _undo(bed)
+    first = bed.undone()
     assert "(ran: nft delete rule inet filter input handle" in first, first
-    assert f"(ran: nft delete rule inet filter input handle {added})" in _undo(bed)
+    assert f"(ran: nft delete rule inet filter input handle {added})" in bed.undone()
     assert [w for _, w in _chain(bed)] == ["tcp dport 22 drop"]
 
 
 def test_nftables_deny_and_delete_then_undo(bed) -> None:  # noqa: ANN001
     _nft(bed, "tcp dport 80 accept", "tcp dport 8081 accept", "tcp dport 443 accept")
-    out = _plan(bed, "block port 2323")
+    out = bed.approved("block port 2323")
     assert "$ nft add rule inet filter input tcp dport 2323 drop" in out, out
     assert [w for _, w in _chain(bed)][-1] == "tcp dport 2323 drop"
-    _undo(bed)
+    bed.undone()
     assert "tcp dport 2323 drop" not in [w for _, w in _chain(bed)]
     [_, (handle, _), _] = _chain(bed)
-    out = _plan(bed, "delete the firewall rule for port 8081")
+    out = bed.approved("delete the firewall rule for port 8081")
     assert f"$ nft delete rule inet filter input handle {handle}" in out, out
     assert [w for _, w in _chain(bed)] == ["tcp dport 80 accept", "tcp dport 443 accept"]
-    undo = _undo(bed)
+    undo = bed.undone()
     assert "position" in undo, undo  # back after the rule it followed
     assert [w for _, w in _chain(bed)] == ["tcp dport 80 accept", "tcp dport 8081 accept",
                                            "tcp dport 443 accept"]

@@ -20,18 +20,6 @@ PROGRAM = "reossleeper"
 IMAGE, MOUNTPOINT = "/tmp/reos-disk.img", "/mnt/reos-loop"
 
 
-def _plan(bed, request: str) -> str:  # noqa: ANN001 - tests.debian_bed.Bed
-    done = bed.reos("plan", "--yes", request)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return done.stdout
-
-
-def _undo(bed) -> str:  # noqa: ANN001
-    undo = bed.reos("undo")
-    assert undo.returncode == 0, undo.stdout + undo.stderr
-    return undo.stdout
-
-
 def test_a_process_is_killed_by_name_and_the_plan_names_its_pid_and_command(bed) -> None:  # noqa: ANN001
     bed.run("cp", "/bin/sleep", f"/usr/local/bin/{PROGRAM}", check=True)
     bed.run("sh", "-c", f"setsid /usr/local/bin/{PROGRAM} 7777 </dev/null >/dev/null 2>&1 &",
@@ -43,7 +31,7 @@ def test_a_process_is_killed_by_name_and_the_plan_names_its_pid_and_command(bed)
         time.sleep(0.1)
     assert pid.isdigit(), "the process did not start"
     try:
-        out = _plan(bed, f"kill {PROGRAM}")
+        out = bed.approved(f"kill {PROGRAM}")
         assert f"Kill process {pid} (SIGKILL) \u2014 /usr/local/bin/{PROGRAM} 7777" in out, out
         assert f"$ kill -9 {pid}" in out, out
         assert "cannot be undone" in out, out  # irreversible, and said before it ran
@@ -90,17 +78,17 @@ def _mounted(bed) -> str | None:  # noqa: ANN001
 
 def test_mount_and_unmount_with_undo(loop, bed) -> None:  # noqa: ANN001
     device = f"/dev/{loop}"
-    out = _plan(bed, f"mount {loop} at {MOUNTPOINT}")
+    out = bed.approved(f"mount {loop} at {MOUNTPOINT}")
     assert f"$ mount {device} {MOUNTPOINT}" in out, out
     assert _mounted(bed) == device
     bed.run("sh", "-c", f"echo kept > {MOUNTPOINT}/proof", check=True)
-    out = _plan(bed, f"unmount {MOUNTPOINT}")
+    out = bed.approved(f"unmount {MOUNTPOINT}")
     assert f"$ umount {MOUNTPOINT}" in out, out
     assert _mounted(bed) is None
-    undo = _undo(bed)  # mounted again with the same device, type and options
+    undo = bed.undone()  # mounted again with the same device, type and options
     assert f"(ran: mount -t ext4 -o rw,relatime {device} {MOUNTPOINT})" in undo, undo
     assert _mounted(bed) == device
     assert bed.read(f"{MOUNTPOINT}/proof") == b"kept\n"
-    undo = _undo(bed)  # the mount itself
+    undo = bed.undone()  # the mount itself
     assert f"(ran: umount {device})" in undo, undo
     assert _mounted(bed) is None
