@@ -49,6 +49,7 @@ lint: $(TSTAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/cold_start.py
 	$(BIN)/python bench/plan_speed.py
+	$(BIN)/python bench/collect_speed.py
 	$(BIN)/python bench/check_speed.py
 
 clean:
