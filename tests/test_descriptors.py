@@ -30,6 +30,7 @@ def _argvs(plan) -> list[list[str]]:  # noqa: ANN001
     ("mount the wd disk at /srv/media", "sdc1"),  # WD20EFRX: the vendor's code
     ("mount the 2 TB drive at /srv/media", "sdc1"),  # its size, said apart
     ("mount the 2tb drive at /srv/media", "sdc1"),
+    ("could you mount the 2 TB WD drive at /srv/media?", "sdc1"),  # two words, one disk
     ("mount the sandisk at /srv/media", "sdb1"),  # a model word; its only partition
     ("mount the 64gb stick at /srv/media", "sdb1"),  # the size it was sold as
 ])

@@ -107,6 +107,12 @@ class _Index:
             # mount also its device), an alias, or a suggestion
             found += [Candidate(GROUP, t, "exact name")
                       for t in self.projects.get(phrase, []) if self.kind != "package"]
+            if not found and " " in phrase and self.kind != "package":
+                # "the 2 TB WD drive": every word names it, so together they name it
+                each = [self.projects.get(w, []) for w in phrase.split()]
+                if all(each):
+                    both = [t for t in each[0] if all(t in group for group in each[1:])]
+                    found += [Candidate(GROUP, t, "exact name") for t in both]
             hits = [self.by_name[n.lower()] for n in self.aliases.get(phrase, [])
                     if n.lower() in self.by_name]
             return found or [Candidate(GROUP, t, "alias") for t in hits] or self._fuzzy_lookup(
