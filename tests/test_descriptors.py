@@ -235,3 +235,18 @@ def test_a_program_is_found_without_its_version_number(engine) -> None:
     python = [p for p in engine.snapshot().processes if p.name == "python3"]
     plan = engine.plan("end the python app nicely")
     assert sorted(_argvs(plan)) == sorted(["kill", str(p.pid)] for p in python), plan.message
+
+
+@pytest.mark.parametrize(("say", "wanted"), [
+    ("allow ssh through the firewall", ["ufw", "allow", "22/tcp"]),
+    ("get rid of the ssh allow rule", ["ufw", "delete", "allow", "22/tcp"]),
+    ("open https", ["ufw", "allow", "443/tcp"]),
+])
+def test_a_firewall_rule_for_a_service_by_name_is_for_its_port(engine, say, wanted) -> None:
+    plan = engine.plan(say)
+    assert _argvs(plan) == [wanted], plan.message
+
+
+def test_killing_a_service_by_name_is_never_read_as_its_port(engine) -> None:
+    plan = engine.plan("kill java")
+    assert all("ss" not in a[0] for a in _argvs(plan)), plan.message

@@ -350,6 +350,13 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             if "number" not in roles:
                 reading.explained[n] = "slot"
                 continue
+        if ("port" in op.slots and not takes and "port" not in reading.params and (
+                unit.unknown or "name" in roles or "alias" in roles)
+                and (port := _service_port(unit.text)) is not None):
+            reading.explained[n] = "port"  # "allow ssh", "the http and https rule"
+            reading.params["port"] = port
+            reading.score += 0.5
+            continue
         if "number" in roles:
             slot_name = next((s for s in ("lines", "count", "port", "priority")
                               if s in op.slots), None)
@@ -434,6 +441,18 @@ _LISTED = ("user", "group", "mount", "device", "interface", "timer")
 
 
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _service_port(word: str) -> str | None:
+    """The port of a network service by its name in /etc/services ("ssh" -> 22), or None."""
+    if not word.isalpha() or len(word) > 15:
+        return None
+    import socket  # only for operations that take a port and no target (the firewall)
+
+    try:
+        return str(socket.getservbyname(word, "tcp"))
+    except OSError:
+        return None
 
 
 def _describes(unit: Unit) -> bool:
