@@ -250,3 +250,10 @@ def test_a_firewall_rule_for_a_service_by_name_is_for_its_port(engine, say, want
 def test_killing_a_service_by_name_is_never_read_as_its_port(engine) -> None:
     plan = engine.plan("kill java")
     assert all("ss" not in a[0] for a in _argvs(plan)), plan.message
+
+
+@pytest.mark.parametrize("say", ["add him to the docker group too", "close that port"])
+def test_a_request_missing_who_or_what_asks(engine, say: str) -> None:
+    plan = engine.plan(say)
+    assert plan.kind == Kind.CLARIFY and plan.steps == [], plan.message
+    assert "all" not in plan.message.split("“")[0]  # never offers every user or rule

@@ -42,6 +42,7 @@ class PlanBuilder:
         self.manager = snapshot.host.get("package_manager")
         self.matcher = matcher or TargetMatcher(snapshot, templates.aliases)
         self.lacking: set[str] = set()  # values a recipe needed that the request lacked
+        self.optional: set[str] = set()  # values some of its steps would have used
         self.protected: list[str] = []  # why targets were left out (init, root, …)
 
     def recipe(self, resource: str | None, action: str | None) -> Recipe | None:
@@ -220,6 +221,8 @@ class PlanBuilder:
             plan.blocked_reason = "; ".join(self.protected)
             plan.message = f"I won't do that: {plan.blocked_reason}."
             return
+        if not plan.steps and not self.lacking and self.optional:
+            self.lacking = self.optional  # "close that port": no step runs without one
         if not plan.steps and self.lacking:
             plan.kind = Kind.CLARIFY  # "add bob to a group": which group is asked
             plan.question = plan.message = replies.which_value(sorted(self.lacking), recipe)
@@ -288,6 +291,8 @@ class PlanBuilder:
                     continue  # a step about one target, and none was named: never "{name}"
                 if any(s not in given for s in rs.when_slot or ()) or any(
                         s in given for s in rs.unless_slot or ()):
+                    if rs.when_slot and not rs.unless_slot:
+                        self.optional |= set(rs.when_slot) - given.keys()
                     continue
                 lacking = slots.needs(rs.argv) - given.keys()
                 if lacking:

@@ -68,6 +68,9 @@ def which_targets(intent: Intent) -> str:
         what = intent.summary or "that"
         return f"Which {things} do you mean? Name them (\u201c{what} for \u2026\u201d)."
     verb = (intent.action or "act on").replace("_", " ")
+    if intent.resource not in ("container", "service"):  # never "all" users or processes
+        what = intent.summary or verb
+        return f"Which {things} do you mean? Name them (\u201c{what} for \u2026\u201d)."
     return (f"Which {things} should I {verb}? Name them, or say \u201call\u201d or a state "
             "(\u201cthe stopped ones\u201d).")
 

@@ -27,6 +27,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 SELECTABLE = {"container", "service"}  # the kinds "all" or a state may select
+# words that stand for something said before; a request that names only these says nothing
+_PRONOUNS = frozenset({"him", "her", "them", "he", "she", "they", "his", "hers", "theirs",
+                       "it", "this", "that", "these", "those"})
 
 
 def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSnapshot,
@@ -34,6 +37,10 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
     """The real resources a request's words name, narrowed by its qualifiers and
     exclusions; [] with the plan turned into a question, a refusal or a plain answer
     when they name none, several, or too many."""
+    if intent.targets and all(t in _PRONOUNS for t in intent.targets):
+        plan.kind = Kind.CLARIFY  # "add him to the group": who, is never guessed
+        plan.question = plan.message = replies.which_targets(intent)
+        return []
     kinds = [intent.resource] if intent.resource in ALL_KINDS else [
         k for k in KINDS if recipe(k, intent.action)]
     if intent.resource is None:
