@@ -257,3 +257,9 @@ def test_a_request_missing_who_or_what_asks(engine, say: str) -> None:
     plan = engine.plan(say)
     assert plan.kind == Kind.CLARIFY and plan.steps == [], plan.message
     assert "all" not in plan.message.split("“")[0]  # never offers every user or rule
+
+
+def test_what_listens_on_one_port_asks_about_that_port(engine) -> None:
+    assert ["ss", "-H", "-tulnp", "sport = :3000"] in _argvs(
+        engine.plan("what's listening on port 3000"))
+    assert ["ss", "-H", "-tulnp"] in _argvs(engine.plan("what is listening"))
