@@ -263,3 +263,9 @@ def test_what_listens_on_one_port_asks_about_that_port(engine) -> None:
     assert ["ss", "-H", "-tulnp", "sport = :3000"] in _argvs(
         engine.plan("what's listening on port 3000"))
     assert ["ss", "-H", "-tulnp"] in _argvs(engine.plan("what is listening"))
+
+
+def test_a_doubled_letter_said_once_in_three_letters(engine) -> None:
+    plan = engine.plan("kil n8n")
+    assert _argvs(plan) == [["docker", "kill", "n8n"]], plan.message
+    assert engine.plan("kil init").kind == Kind.REFUSE

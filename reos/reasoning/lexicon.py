@@ -232,15 +232,19 @@ def correct(word: str, lex: Lexicon) -> str | None:
 
     Only for words the catalogue itself never uses, of five letters or more with the
     same first letter (one edit; two from eight letters), or four letters with two
-    neighbours swapped ("lsit") or one letter dropped ("rout", "grup"): a real word one
+    neighbours swapped ("lsit") or one letter dropped ("rout", "grup"), or three letters
+    whose doubled last letter was said once ("kil"): a real word one
     letter from a catalogue word ("step", "crash", "most") is far more often meant as
     itself.
     """
-    if len(word) < 4 or not word.isalpha():
+    if len(word) < 3 or not word.isalpha():
         return None
     meaningful, meaningful_set, known = lex.typo_words()
     if word in known:
         return None
+    if len(word) == 3:  # only a doubled last letter said once ("kil" is kill)
+        doubled = word + word[-1]
+        return doubled if doubled in meaningful_set else None
     if len(word) == 4:  # two letters swapped ("lsit"), or one dropped ("rout", "grup")
         swaps = {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(3)}
         hits = [w for w in swaps if w in meaningful_set] or [
