@@ -269,3 +269,8 @@ def test_a_doubled_letter_said_once_in_three_letters(engine) -> None:
     plan = engine.plan("kil n8n")
     assert _argvs(plan) == [["docker", "kill", "n8n"]], plan.message
     assert engine.plan("kil init").kind == Kind.REFUSE
+
+
+def test_how_full_a_path_is_measures_that_path(engine) -> None:
+    assert ["df", "-P", "-B1", "/var/lib/docker"] in _argvs(
+        engine.plan("Could you tell me how full /var/lib/docker is?"))
