@@ -32,36 +32,24 @@ def _account(bed, name: str, *groups: str) -> None:
         bed.run("usermod", "-aG", group, name, check=True)
 
 
-def _plan(bed, request: str) -> str:
-    done = bed.reos("plan", "--yes", request)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return done.stdout
-
-
-def _undo(bed) -> str:
-    undo = bed.reos("undo")
-    assert undo.returncode == 0, undo.stdout + undo.stderr
-    return undo.stdout
-
-
 def test_create_an_account_then_undo_removes_it_and_its_home(bed) -> None:
     bed.run("userdel", "-r", "reosnew")
-    out = _plan(bed, "create a new user called reosnew")
+    out = bed.approved("create a new user called reosnew")
     assert "useradd -m -s /bin/bash reosnew" in out
     passwd = _lines(bed, "reosnew")["/etc/passwd"]
     assert passwd and passwd[0].endswith(":/home/reosnew:/bin/bash")
     assert bed.run("test", "-d", "/home/reosnew").returncode == 0
-    _undo(bed)
+    bed.undone()
     assert _lines(bed, "reosnew") == {path: [] for path in FILES}
     assert bed.run("test", "-e", "/home/reosnew").returncode != 0
 
 
 def test_create_a_group_then_undo_deletes_it(bed) -> None:
     bed.run("groupdel", "reosteam")
-    out = _plan(bed, "create a group called reosteam")
+    out = bed.approved("create a group called reosteam")
     assert "groupadd reosteam" in out
     assert _lines(bed, "reosteam")["/etc/group"]
-    _undo(bed)
+    bed.undone()
     assert _lines(bed, "reosteam")["/etc/group"] == []
 
 
@@ -69,40 +57,40 @@ def test_add_to_a_group_then_undo_restores_the_groups(bed) -> None:
     _account(bed, "reosdan", "reosops")
     bed.run("groupadd", "-f", "reosdev", check=True)
     before = _lines(bed, "reosdan")
-    out = _plan(bed, "add reosdan to the reosdev group")
+    out = bed.approved("add reosdan to the reosdev group")
     assert "usermod -aG reosdev reosdan" in out
     assert any(line.startswith("reosdev:") for line in _lines(bed, "reosdan")["/etc/group"])
-    _undo(bed)
+    bed.undone()
     assert _lines(bed, "reosdan") == before
 
 
 def test_remove_from_a_group_then_undo_puts_it_back(bed) -> None:
     _account(bed, "reoseve", "reosops", "reosdev")
     before = _lines(bed, "reoseve")
-    out = _plan(bed, "kick reoseve out of reosops")
+    out = bed.approved("kick reoseve out of reosops")
     assert "gpasswd -d reoseve reosops" in out
     assert not any(line.startswith("reosops:") for line in _lines(bed, "reoseve")["/etc/group"])
-    _undo(bed)
+    bed.undone()
     assert _lines(bed, "reoseve") == before
 
 
 def test_lock_then_undo_unlocks_with_the_same_password(bed) -> None:
     _account(bed, "reosfay")
     before = _lines(bed, "reosfay")
-    _plan(bed, "lock out reosfay")
+    bed.approved("lock out reosfay")
     shadow = _lines(bed, "reosfay")["/etc/shadow"][0]
     assert shadow.split(":")[1].startswith("!")
-    _undo(bed)
+    bed.undone()
     assert _lines(bed, "reosfay") == before
 
 
 def test_change_shell_then_undo_sets_the_old_one(bed) -> None:
     _account(bed, "reosgus")
     before = _lines(bed, "reosgus")
-    out = _plan(bed, "change reosgus's shell to sh")
+    out = bed.approved("change reosgus's shell to sh")
     assert "usermod -s /bin/sh reosgus" in out
     assert _lines(bed, "reosgus")["/etc/passwd"][0].endswith(":/bin/sh")
-    _undo(bed)
+    bed.undone()
     assert _lines(bed, "reosgus") == before
 
 
@@ -110,11 +98,11 @@ def test_delete_keeps_the_home_and_undo_recreates_the_account(bed) -> None:
     _account(bed, "reoshal", "reosops")
     bed.run("usermod", "-c", "Hal of the bed", "reoshal", check=True)
     before = _lines(bed, "reoshal")
-    out = _plan(bed, "delete the user reoshal but keep the home directory")
+    out = bed.approved("delete the user reoshal but keep the home directory")
     assert "userdel reoshal" in out and "userdel -r" not in out
     assert _lines(bed, "reoshal")["/etc/passwd"] == []
     assert bed.run("test", "-d", "/home/reoshal").returncode == 0  # the files stay
-    _undo(bed)
+    bed.undone()
     after = _lines(bed, "reoshal")
     # uid, primary group, groups, shell, home and comment are back; the password is not
     assert after["/etc/passwd"] == before["/etc/passwd"]
