@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fake_ollama import fake_ollama  # noqa: F401  (fixture)
+
 IMAGE = "reos-test/busybox:latest"
 RUN_ID = "rt" + uuid.uuid4().hex[:6]
 REOS_BIN = Path(sys.executable).parent / "reos"
