@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from reos import paths
 from reos.execution import ignore
-from reos.model import Kind, Plan
+from reos.model import Intent, Kind, Plan
 from reos.reasoning import conversation
 from reos.reasoning.conversation import Voice
 from reos.reasoning.perception import Meta, perceive, split_plan_prefix
@@ -25,13 +25,31 @@ from reos.system.snapshot import SystemSnapshot
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from reos.execution.events import EventSink
     from reos.execution.executor import ExecutionReport, Executor
     from reos.execution.undo import UndoReport
+    from reos.llm.prompt import Turn
     from reos.reasoning.templates import TemplateSet
     from reos.store.journal import Journal, TransactionRecord
     from reos.store.knowledge import Knowledge
     from reos.system.cache import SnapshotCache
+
+RESTING_SECONDS = 60.0  # after the model failed, the next requests do not wait on it
+
+
+def _reading(intent: Intent | None) -> str:
+    """The parser's reading in a few words, for the trace."""
+    if intent is None:
+        return "nothing to read"
+    what = intent.operation or intent.kind.value
+    return (f"{intent.kind.value} {what}" + (f" {', '.join(intent.targets)}" if intent.targets
+                                            else "")
+            + f" (confidence {intent.confidence:.2f})"
+            + (f", could not place: {', '.join(intent.unexplained[:5])}"
+               if intent.unexplained else ""))
+
 
 @dataclass
 class Answer:
@@ -66,6 +84,11 @@ class ReasoningEngine:
         self._matcher = None
         self._executor: Executor | None = None
         self._knowledge: Knowledge | None = None
+        self.turns: list[Turn] = []  # the last requests and what came of them (for the model)
+        self._llm_said: set[str] = set()  # model problems already said this session
+        self._llm_resting_until = 0.0  # after a failure the model is left alone a while
+        self.llm_state = "off" if not self._may_ask_model() else "not asked yet"
+        self.llm_problem: str | None = None  # why the model could not be used, when it failed
 
     # -- what reos knows -------------------------------------------------------------
     def snapshot(self) -> SystemSnapshot:
@@ -110,10 +133,12 @@ class ReasoningEngine:
             self._matcher = TargetMatcher(snapshot, self.templates.aliases)
         return PlanBuilder(self.templates, snapshot, self.voice, self._matcher)
 
-    def plan(self, text: str) -> Plan:
+    def plan(self, text: str, on_event: EventSink = ignore) -> Plan:
         """The plan for one request; chat words ("undo", "help") come back as kind meta."""
+        import time
+
+        from reos.execution.events import Stage
         from reos.inputs import check_request
-        from reos.model import Intent
         from reos.reasoning import understanding
 
         forced, request = split_plan_prefix(check_request(text))
@@ -122,20 +147,124 @@ class ReasoningEngine:
             return Plan(text, Kind.META, intent=Intent(Kind.META, action=meta.action,
                                                        value=meta.value))
         builder = self.builder()
+        started = time.monotonic()
         intent = understanding.understand(request, self.templates, builder.matcher,
                                           remote=bool(os.environ.get("SSH_CONNECTION")))
+        trace = [{"stage": "understanding", "said": "catalogue parser: " + _reading(intent)}]
+        on_event(Stage("understanding", trace[0]["said"], (time.monotonic() - started) * 1000))
+        intent, notes = self._consult_model(request, intent, builder, trace, on_event)
         if intent is not None and intent.kind == Kind.META:
             return Plan(text, Kind.META, intent=intent, source=intent.source)
         if intent is not None:
             intent.forced = forced
+        started = time.monotonic()
+        on_event(Stage("planning", "matching the words to this machine and building steps"))
         plan = builder.build(text, intent)
+        plan.trace = trace
+        judged = (f"{len(plan.steps)} step(s), risk {plan.risk.label}"
+                  + (", blocked" if plan.blocked else "")
+                  + (f"; targets: {', '.join(t.name for t in plan.targets[:6])}"
+                     if plan.targets else ""))
+        plan.trace.append({"stage": "judging risk", "said": judged})
+        on_event(Stage("judging risk", judged, (time.monotonic() - started) * 1000))
+        if notes and plan.kind != Kind.META:
+            plan.message = "\n".join([*notes, plan.message])
         if self._fixed_snapshot is None:  # only this machine can be asked what it would do
             lead = self._measure(plan)
             self._preview(plan)
             self._apply_learning(plan)
             if lead:
                 plan.message = f"{lead}\n{plan.message}"
+        self._remember(request, plan)
         return plan
+
+    # -- the model -------------------------------------------------------------------
+    def _may_ask_model(self) -> bool:
+        from reos.settings import llm_forced_off
+
+        llm = self.settings.llm
+        return llm.enabled and llm.mode != "off" and self.settings.reasoning.depth != "quick" \
+            and not llm_forced_off()
+
+    def _consult_model(self, request: str, parsed: Intent | None, builder: Any,
+                       trace: list[dict[str, str]], on_event: EventSink,
+                       ) -> tuple[Intent | None, list[str]]:
+        """The model's reading when it should be asked and its answer holds up, else the
+        parser's; plus what to say about the model (a problem is said once a session)."""
+        import time
+
+        from reos.execution.events import Stage
+        from reos.llm.understander import should_ask
+
+        wanted, why = should_ask(parsed, self.settings)
+        if wanted and time.monotonic() < self._llm_resting_until:
+            wanted, why = False, f"it failed moments ago ({self.llm_state})"
+        trace.append({"stage": "model", "said": ("asked: " if wanted else "not asked: ") + why})
+        on_event(Stage("model", trace[-1]["said"]))
+        if not wanted:
+            return parsed, []
+        from reos.llm import understander, validate
+        from reos.reasoning import understanding
+
+        qualifiers, excludes, asks = understanding.said(request, self.templates,
+                                                        builder.matcher)
+        context = {w for t in self.turns[-3:] for w in (t.request + " " + t.outcome).split()}
+        checked = validate.Request(request, qualifiers, excludes, asks,
+                                   {w.lower() for w in context})
+        learned = self.knowledge.all() if paths.database_file().exists() else []
+        asked = understander.ask(request, templates=self.templates, matcher=builder.matcher,
+                                 snapshot=self.snapshot(), settings=self.settings,
+                                 checked=checked, parsed=parsed, emit=on_event,
+                                 turns=self.turns[-3:], learned=learned)
+        trace.extend(asked.trace)
+        if asked.intent is None:
+            self.llm_state = f"built-in understanding ({asked.problem_kind})"
+            self.llm_problem = asked.problem
+            if asked.problem_kind in ("unreachable", "missing_model", "timeout", "server"):
+                self._llm_resting_until = time.monotonic() + RESTING_SECONDS
+            said = [] if asked.problem_kind in self._llm_said else [asked.problem or ""]
+            self._llm_said.add(asked.problem_kind or "")
+            return parsed, [s for s in said if s]
+        self.llm_state = f"model {self.settings.llm.model}"
+        intent = asked.intent
+        if intent.kind == Kind.UNKNOWN:
+            if parsed is not None and parsed.kind != Kind.UNKNOWN:
+                trace.append({"stage": "understood", "said": "the model could not place it; "
+                              "the catalogue parser's reading is used"})
+                return parsed, []
+            if parsed is not None:
+                parsed.said, parsed.source = intent.said, intent.source
+                return parsed, []
+        return intent, []
+
+    def warm_model(self) -> str:
+        """Load the model ahead of the first request (the chat calls this in the
+        background); returns the state to show."""
+        if not self._may_ask_model():
+            self.llm_state = "built-in understanding (the model is off)"
+            return self.llm_state
+        from reos.llm.client import Client, LlmError
+
+        try:
+            Client(self.settings.llm).warm()
+            self.llm_state = f"model {self.settings.llm.model}"
+        except LlmError as exc:
+            self.llm_state = f"built-in understanding ({exc.kind})"
+            self._llm_said.add(exc.kind)
+            self.llm_problem = str(exc)
+        return self.llm_state
+
+    def _remember(self, request: str, plan: Plan) -> None:
+        """Keep the last turns for the model (pronouns, follow-ups)."""
+        from reos.llm.prompt import Turn
+
+        intent = plan.intent
+        what = plan.kind.value
+        if intent is not None and intent.operation:
+            what += f" {intent.operation}"
+        if plan.targets:
+            what += " " + ", ".join(t.name for t in plan.targets[:5])
+        self.turns = [*self.turns[-4:], Turn(request[:300], what[:200])]
 
     def _measure(self, plan: Plan) -> str | None:
         """"Free up disk space": measure first (read-only probes, each through the gate,
@@ -339,7 +468,7 @@ class ReasoningEngine:
             chosen = self.choose(said)
             if chosen is not None:
                 return self._offer(chosen, on_event)
-        plan = self.plan(said)
+        plan = self.plan(said, on_event)
         if plan.kind == Kind.META:
             return self.meta(_meta_of(plan), on_event=on_event)
         return self._offer(plan, on_event)

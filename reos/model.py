@@ -73,6 +73,12 @@ class Intent:
     ignored: str | None = None  # shell text cut from the request
     value: str | None = None  # a meta operation's value ("minimal")
     summary: str | None = None  # the operation's summary, for questions ("stop containers")
+    # op "command" (a model's answer no operation covers): the argv and what it is for
+    argv: list[str] = field(default_factory=list)
+    purpose: str | None = None
+    question: str | None = None  # the understander's own question, when it asks one
+    consequence: str | None = None  # what choosing this option means ("no downtime")
+    said: str | None = None  # the model's reply in words (untrusted: shown, never acted on)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -85,6 +91,7 @@ class Intent:
             "qualifiers": list(self.qualifiers),
             "exclude": list(self.exclude),
             "unexplained": list(self.unexplained),
+            **({"argv": list(self.argv), "purpose": self.purpose} if self.argv else {}),
         }
 
 
@@ -176,6 +183,9 @@ class Plan:
     # what a clarify question offers, numbered from 1: (label, the intent it stands for)
     options: list[tuple[str, Intent]] = field(default_factory=list)
     verb: str | None = None  # what the plan does, in words ("restart")
+    # how the request was understood, stage by stage: {"stage", "said"} (why a path was
+    # taken and why the others were passed)
+    trace: list[dict[str, str]] = field(default_factory=list)
 
     @property
     def risk(self) -> RiskLevel:
@@ -209,6 +219,7 @@ class Plan:
             "message": self.message,
             "question": self.question,
             "choices": [label for label, _ in self.options],
+            "trace": [dict(t) for t in self.trace],
         }
 
 

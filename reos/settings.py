@@ -9,6 +9,7 @@ the file (absent means defaults).
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
@@ -20,12 +21,24 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def _doc(text: str, low: float | None = None, high: float | None = None) -> dict[str, Any]:
-    """A field's description and, for numbers, the range a sane value lies in."""
-    return {"doc": text} if low is None else {"doc": text, "range": (low, high)}
+def _doc(text: str, low: float | None = None, high: float | None = None, *,
+         choices: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A field's description and, for numbers, the range a sane value lies in; for words,
+    the values it may take."""
+    doc: dict[str, Any] = {"doc": text}
+    if low is not None:
+        doc["range"] = (low, high)
+    if choices:
+        doc["choices"] = choices
+    return doc
 
 
 MAX_FILE_BYTES = 1_000_000  # a settings file is a few hundred bytes; this is no settings file
+_KEEP_ALIVE = re.compile(r"^(?:-1|0|\d{1,6}(?:\.\d+)?(?:ms|s|m|h))$")  # Ollama's durations
+
+
+DEPTH_CHOICES = ("quick", "focused", "deep")
+LLM_MODES = ("auto", "first", "off")
 
 
 @dataclass
@@ -36,6 +49,9 @@ class ReasoningSettings:
         default=False, metadata=_doc("Ask before any system change, even low-risk ones.")
     )
     explain_steps: bool = field(default=True, metadata=_doc("Say what each step does."))
+    depth: str = field(default="focused", metadata=_doc(
+        'How hard reos thinks: "quick" (never asks the model), "focused" or "deep" '
+        '(diagnoses gather evidence in rounds).', choices=DEPTH_CHOICES))
 
 
 @dataclass
@@ -60,7 +76,8 @@ VERBOSITY_CHOICES = ("minimal", "normal", "detailed")
 @dataclass
 class ConversationSettings:
     verbosity: str = field(
-        default="normal", metadata=_doc('How much reos says: "minimal", "normal" or "detailed".')
+        default="normal", metadata=_doc('How much reos says: "minimal", "normal" or "detailed".',
+                                        choices=VERBOSITY_CHOICES)
     )
     show_commands: bool = field(default=True, metadata=_doc("Show the commands being run."))
 
@@ -97,6 +114,15 @@ class LlmSettings:
     timeout_seconds: float = field(
         default=20.0, metadata=_doc("Give up on the LLM after this long and fall back.", 0.1, 600)
     )
+    keep_alive: str = field(
+        default="10m", metadata=_doc('How long Ollama keeps the model loaded ("10m", "1h", "-1").')
+    )
+    num_ctx: int = field(
+        default=8192, metadata=_doc("Context window asked of the model, in tokens.", 512, 262144)
+    )
+    mode: str = field(default="auto", metadata=_doc(
+        '"auto": the model reads what the built-in parser is unsure of; "first": the model '
+        'reads every request; "off": never ask the model.', choices=LLM_MODES))
 
 
 @dataclass
@@ -174,9 +200,10 @@ def _check_value(
             f"{where}: [{section}] {key} must be {_type_word(expected)}, not {_shown(value)}.",
             keep,
         )
-    if section == "conversation" and key == "verbosity" and value not in VERBOSITY_CHOICES:
+    choices = (metadata or {}).get("choices")
+    if choices and value not in choices:
         raise SettingsError(
-            f"{where}: [conversation] verbosity must be one of {', '.join(VERBOSITY_CHOICES)},"
+            f"{where}: [{section}] {key} must be one of {', '.join(choices)},"
             f" not {_shown(value)}.",
             keep,
         )
@@ -201,6 +228,9 @@ def _text_problem(key: str, value: str) -> str | None:
         return "must not hold control characters"
     if key == "host" and not value.startswith(("http://", "https://")):
         return f"must be an http:// or https:// URL, not {_shown(value)}"
+    if key == "keep_alive" and not _KEEP_ALIVE.match(value):
+        return (f'must be a duration such as "10m", "1h", "30s" or "-1" (forever), '
+                f"not {_shown(value)}")
     return None
 
 
@@ -292,9 +322,14 @@ def load(path: Path | None = None) -> Settings:
     path = path or paths.settings_file()
     text = read_text(path)
     settings = Settings(path=path) if text is None else parse(text, path)
-    if os.environ.get("REOS_LLM", "").lower() in ("off", "0", "false", "no"):
+    if llm_forced_off():
         settings.llm.enabled = False
     return settings
+
+
+def llm_forced_off() -> bool:
+    """`REOS_LLM=off` (or 0, false, no): no model for this run, whatever the settings say."""
+    return os.environ.get("REOS_LLM", "").lower() in ("off", "0", "false", "no")
 
 
 def read_text(path: Path) -> str | None:

@@ -1,4 +1,4 @@
-"""Events the executor emits while it works, for the CLI and TUI to show.
+"""Events the engine and the executor emit while they work, for the CLI and TUI to show.
 
 Plain data; a surface passes a callback and decides how (or whether) to draw them.
 """
@@ -43,6 +43,24 @@ class Notice:
     text: str
 
 
-Event = StepStarted | StepOutput | StepFinished | Said | Notice
+@dataclass
+class Stage:
+    """A stage of understanding or planning a request: perceiving, understanding (and
+    which understander), asking the model, model answered, repaired, fell back, matching,
+    planning, judging risk. Shown live by the chat and by `reos plan --verbose`."""
+
+    stage: str
+    detail: str = ""
+    ms: float | None = None
+
+
+@dataclass
+class ModelText:
+    """What the model has written of its reasoning so far (its `thought`, as it streams)."""
+
+    text: str
+
+
+Event = StepStarted | StepOutput | StepFinished | Said | Notice | Stage | ModelText
 EventSink = Callable[[Event], None]
 

@@ -55,9 +55,11 @@ class PlanBuilder:
 
     def build(self, request: str, intent: Intent | None) -> Plan:
         if intent is None or intent.kind == Kind.UNKNOWN:
+            said = replies.not_understood(intent)
+            if intent is not None and intent.said:  # the model's words: shown, never acted on
+                said = f"{intent.said}\n" + said.removeprefix("Sorry, I didn't understand that. ")
             return Plan(request, Kind.UNKNOWN, intent=intent,
-                        source=intent.source if intent else "none",
-                        message=replies.not_understood(intent))
+                        source=intent.source if intent else "none", message=said)
         plan = Plan(request, intent.kind, source=intent.source, intent=intent)
         plan.forced = intent.forced
         if intent.kind == Kind.REFUSE:
@@ -70,6 +72,11 @@ class PlanBuilder:
             return plan
         if intent.note:
             plan.notes.append(intent.note)
+        if intent.operation == "command":  # a model's command: judged, never trusted
+            from reos.reasoning.proposed import plan_command
+
+            plan_command(plan, intent, self.snapshot.is_root, self.voice)
+            return plan
         if intent.kind == Kind.QUERY:
             self._query(plan, intent)
         else:
@@ -94,7 +101,8 @@ class PlanBuilder:
         else:
             options = intent.options or [intent]
             plan.options = [(replies.label(o), o) for o in options]
-            plan.message = replies.which_reading(plan.options, intent.unexplained)
+            plan.message = replies.which_reading(plan.options, intent.unexplained,
+                                                 intent.question)
         plan.question = plan.message
 
     @staticmethod

@@ -34,13 +34,18 @@ def label(intent: Intent) -> str:
     filters = " ".join(q for q in intent.qualifiers if q != "only")
     said = " ".join(p for p in (verb, filters and f"({filters})", what and f"\u2014 {what}")
                     if p)
+    if intent.consequence:
+        said += f" ({intent.consequence})"
     return clean(said)
 
 
-def which_reading(options: list[tuple[str, Intent]], unexplained: list[str]) -> str:
+def which_reading(options: list[tuple[str, Intent]], unexplained: list[str],
+                  question: str | None = None) -> str:
     verb = "means" if len(unexplained) == 1 else "mean"
     lead = (f"I'm not sure what {_quote(unexplained)} {verb} here." if unexplained
             else "That could mean more than one thing.")
+    if question:  # the model's own question (cleaned and bounded by the validator)
+        lead = clean(question)
     if len(options) == 1:
         ask = "Did you mean this? Say 1 (or yes) to go on, or say it another way:"
     else:

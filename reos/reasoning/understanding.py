@@ -189,6 +189,16 @@ def _asks(found: Parse) -> bool:
         {"if", "whether"} & set(texts[1:4])))
 
 
+def said(text: str, templates: TemplateSet, matcher: Any = None) -> tuple[set[str], bool, bool]:
+    """What a request said besides its operation, for checking another reader's answer
+    (the LLM's): the qualifiers it names (canonical), whether it leaves something out
+    ("all but X"), and whether it is put as a question."""
+    found = parser.parse(clean_request(text), templates, matcher)
+    qualifiers = {q for u in found.units for q in u.roles.get("qualifier", ())}
+    excludes = any("exclude" in u.roles for u in found.units)
+    return qualifiers, excludes, _asks(found)
+
+
 def _same_meaning(a: Reading, b: Reading) -> bool:
     return a.op.action == b.op.action and a.op.kind == b.op.kind
 

@@ -1,0 +1,61 @@
+"""A command a model proposed for a request no operation covers, judged by reos itself.
+
+The model's answer carries an argv, its purpose and whether it "only reads"; that claim
+is ignored. The risk engine decides: a command it verifies as read-only may run at once
+as the answer to a question; anything else is an action, shown with its risk and
+approved like any plan; a blocked command is refused. Undo: only when the risk engine
+names the files the command changes (`safety.backups.files_changed`), which the executor
+backs up before it runs; otherwise the plan says plainly that it cannot be undone.
+`sudo -n` is added (never taken from the model) when the command needs root and reos is
+not root.
+
+Pure: builds a Plan, runs nothing.
+"""
+
+from __future__ import annotations
+
+from reos.model import Intent, Kind, Plan, Step
+from reos.reasoning import conversation
+from reos.reasoning.conversation import Voice
+from reos.safety.backups import files_changed
+from reos.safety.risk import assess_argv
+from reos.text import clean
+
+
+def plan_command(plan: Plan, intent: Intent, is_root: bool, voice: Voice) -> None:
+    argv = list(intent.argv)
+    verdict = assess_argv(argv)
+    purpose = clean(intent.purpose or "run a command")[:200]
+    shown = clean(" ".join(argv))[:120]
+    if verdict.blocked:
+        plan.kind = Kind.REFUSE
+        plan.blocked = True
+        plan.blocked_reason = "; ".join(verdict.reasons) or "the risk engine blocks it"
+        plan.message = (f"The model suggested `{shown}`, and I won't run it: "
+                        f"{plan.blocked_reason}.")
+        return
+    if verdict.needs_root and not is_root:
+        argv = ["sudo", "-n", *argv]
+    changed = [] if verdict.read_only else files_changed(intent.argv)
+    step = Step(id="s1", title=purpose[:1].upper() + purpose[1:], argv=argv,
+                read_only=verdict.read_only, needs_root=argv[0] == "sudo",
+                risk=verdict.risk, reversible=verdict.read_only or bool(changed),
+                risk_reasons=list(verdict.reasons), action="command")
+    plan.steps = [step]
+    plan.verb = None
+    origin = ("No operation of mine covers that, so I asked the model, which suggested a "
+              "command. I judged it myself")
+    if verdict.read_only:
+        plan.kind = Kind.QUERY
+        plan.notes.append(f"{origin}: it only reads.")
+        plan.message = conversation.investigating(plan, voice)
+        plan.notes = []
+        return
+    plan.kind = Kind.ACTION
+    plan.notes.append(f"{origin}: it changes the machine (risk {verdict.risk.label}).")
+    if changed:
+        plan.notes.append("Undo restores " + ", ".join(changed[:5]) + " from the copy I keep "
+                          "before it runs; anything else it changes stays changed.")
+    else:
+        plan.notes.append("I can't undo this command: it changes things I don't back up.")
+    plan.message = conversation.present(plan, voice)
