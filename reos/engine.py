@@ -215,7 +215,9 @@ class ReasoningEngine:
         asked = understander.ask(request, templates=self.templates, matcher=builder.matcher,
                                  snapshot=self.snapshot(), settings=self.settings,
                                  checked=checked, parsed=parsed, emit=on_event,
-                                 turns=self.turns[-3:], learned=learned)
+                                 turns=self.turns[-3:], learned=learned,
+                                 hint=_reading(parsed) if parsed is not None and parsed.kind
+                                 in (Kind.QUERY, Kind.ACTION, Kind.COMBINED) else None)
         trace.extend(asked.trace)
         if asked.intent is None:
             self.llm_state = f"built-in understanding ({asked.problem_kind})"

@@ -125,18 +125,30 @@ def _ranked(items: list[Any], key: Any, request: set[str]) -> list[Any]:
     return [item for _, _, item in scored[:RELEVANT]]
 
 
+def _first_named(items: list[Any], key: Any, words: set[str], room: float) -> list[Any]:
+    """`items` as they are when they fit in `room` characters (about 40 a line); else the
+    ones whose names are close to the request first."""
+    if len(items) * 40 <= room:
+        return items
+    named = _ranked(items, key, words)
+    seen = {id(i) for i in named}
+    return named + [i for i in items if id(i) not in seen]
+
+
 class _Budget:
     def __init__(self, chars: int):
         self.left = chars
         self.parts: list[str] = []
 
-    def section(self, title: str, lines: list[str]) -> None:
-        if not lines or self.left <= len(title) + 40:
+    def section(self, title: str, lines: list[str], share: float = 1.0) -> None:
+        """Add what fits of `lines`, using at most `share` of what is left."""
+        room = int(self.left * share)
+        if not lines or room <= len(title) + 40:
             return
         kept: list[str] = []
         used = len(title) + 1
         for line in lines:
-            if used + len(line) + 1 > self.left - 30:
+            if used + len(line) + 1 > room - 30:
                 break
             kept.append(line)
             used += len(line) + 1
@@ -172,22 +184,30 @@ def _learned(learned: list[Any]) -> list[str]:
 
 
 def facts(request: str, snapshot: SystemSnapshot, budget_chars: int, *,
-          turns: list[Turn] | None = None, learned: list[Any] | None = None) -> str:
+          turns: list[Turn] | None = None, learned: list[Any] | None = None,
+          hint: str | None = None) -> str:
     """The user message: the machine as far as it fits, the last turns, the request."""
     words = _words(request)
-    budget = _Budget(max(budget_chars - len(request) - 40, 0))
+    said_turns = [f"person: {_name(t.request)} -> reos: {_name(t.outcome)}"
+                  for t in (turns or [])[-TURNS:]]
+    budget = _Budget(max(budget_chars - len(request) - 40 - sum(map(len, said_turns)), 0))
     budget.section("Host:", _host(snapshot))
     if snapshot.containers is not None:
+        # in name order while they fit (a stable prefix); else the ones the request names first
+        containers = _first_named(sorted(snapshot.containers, key=lambda c: c.name),
+                                  lambda c: c.name, words, budget.left * 0.3)
         budget.section("Containers (name: state):", [
             f"{_name(c.name)}: {c.state}" + (f" (compose project {_name(c.project)})"
                                              if c.project else "")
-            for c in sorted(snapshot.containers, key=lambda c: c.name)])
+            for c in containers], 0.3)
     if snapshot.services is not None:
-        services = sorted(snapshot.services, key=lambda s: (s.active != "failed", s.name))
+        services = _first_named(sorted(snapshot.services, key=lambda s: (s.active != "failed",
+                                                                          s.name)),
+                                lambda s: s.name, words, budget.left * 0.4)
         budget.section("Services (name: state, unit file):", [
-            f"{_name(s.name)}: {s.active}/{s.sub}, {s.enabled or '?'}" for s in services])
+            f"{_name(s.name)}: {s.active}/{s.sub}, {s.enabled or '?'}" for s in services], 0.4)
     if learned:
-        budget.section("What reos learned on this machine:", _learned(learned))
+        budget.section("What reos learned on this machine:", _learned(learned), 0.2)
     relevant: list[tuple[str, list[str]]] = [
         ("Installed packages close to the request:",
          [f"{_name(p.name)} {p.version}" for p in _ranked(
@@ -216,21 +236,23 @@ def facts(request: str, snapshot: SystemSnapshot, budget_chars: int, *,
     ]
     for title, lines in relevant:
         budget.section(title, lines)
-    if turns:
-        budget.section("Conversation so far (oldest first):", [
-            f"person: {_name(t.request)} -> reos: {_name(t.outcome)}" for t in turns[-TURNS:]])
+    if said_turns:
+        budget.parts.append("Conversation so far (oldest first):\n" + "\n".join(said_turns))
+    if hint:
+        budget.parts.append("reos's own parser read it as (it may be wrong): " + clean(hint))
     return "\n\n".join([*budget.parts, "Request: " + json.dumps(clean(request))])
 
 
 def messages(request: str, templates: TemplateSet, snapshot: SystemSnapshot, num_ctx: int, *,
              turns: list[Turn] | None = None, learned: list[Any] | None = None,
-             repair: tuple[str, list[str]] | None = None) -> list[dict[str, str]]:
+             repair: tuple[str, list[str]] | None = None,
+             hint: str | None = None) -> list[dict[str, str]]:
     """The chat messages of one call. `repair`: (the invalid answer, what was wrong)."""
     system = system_message(templates)
     budget = (num_ctx - REPLY_TOKENS) * CHARS_PER_TOKEN - len(system)
     said = [{"role": "system", "content": system},
             {"role": "user", "content": facts(request, snapshot, budget, turns=turns,
-                                              learned=learned)}]
+                                              learned=learned, hint=hint)}]
     if repair is not None:
         answer, errors = repair
         said.append({"role": "assistant", "content": answer[:4_000]})

@@ -91,7 +91,8 @@ def _stage(trace: list[dict[str, str]], emit: Callable[[Event], None], stage: st
 
 def ask(request: str, *, templates: Any, matcher: Any, snapshot: Any, settings: Settings,
         checked: Any, parsed: Intent | None, emit: Callable[[Event], None],
-        turns: list[Turn] | None = None, learned: list[Any] | None = None) -> Asked:
+        turns: list[Turn] | None = None, learned: list[Any] | None = None,
+        hint: str | None = None) -> Asked:
     """Ask the model what `request` means; `checked` is the validate.Request of it."""
     from reos.execution.events import ModelText
     from reos.llm import prompt, validate
@@ -119,7 +120,7 @@ def ask(request: str, *, templates: Any, matcher: Any, snapshot: Any, settings: 
             emit(ModelText(validate.shown(thought) or ""))
 
     messages = prompt.messages(request, templates, snapshot, settings.llm.num_ctx,
-                               turns=turns, learned=learned)
+                               turns=turns, learned=learned, hint=hint)
     errors: list[str] = []
     text = ""
     try:
@@ -154,7 +155,7 @@ def ask(request: str, *, templates: Any, matcher: Any, snapshot: Any, settings: 
             if attempt == 1:
                 messages = prompt.messages(request, templates, snapshot, settings.llm.num_ctx,
                                            turns=turns, learned=learned,
-                                           repair=(text, errors))
+                                           repair=(text, errors), hint=hint)
     except LlmError as exc:
         _stage(trace, emit, "fell back", f"{exc} The catalogue parser answered instead.")
         return Asked(None, trace, problem=str(exc), problem_kind=exc.kind,
