@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -124,4 +125,7 @@ def main(argv: list[str]) -> int:
 if __name__ == "__main__":
     import sys
 
+    # the built-in understanding is what this measures (bench/understanding_llm.py measures
+    # a model): no request may reach an Ollama server that happens to run here
+    os.environ.setdefault("REOS_LLM", "off")
     raise SystemExit(main(sys.argv[1:]))
