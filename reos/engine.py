@@ -206,11 +206,11 @@ class ReasoningEngine:
         from reos.llm import understander, validate
         from reos.reasoning import understanding
 
-        qualifiers, excludes, asks = understanding.said(request, self.templates,
-                                                        builder.matcher)
+        qualifiers, excludes, asks, named = understanding.said(request, self.templates,
+                                                               builder.matcher)
         context = {w for t in self.turns[-3:] for w in (t.request + " " + t.outcome).split()}
         checked = validate.Request(request, qualifiers, excludes, asks,
-                                   {w.lower() for w in context})
+                                   {w.lower() for w in context}, named=named)
         learned = self.knowledge.all() if paths.database_file().exists() else []
         asked = understander.ask(request, templates=self.templates, matcher=builder.matcher,
                                  snapshot=self.snapshot(), settings=self.settings,

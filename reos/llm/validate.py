@@ -6,8 +6,9 @@ the meaning against the catalogue and this machine:
 - the operation exists and is not a meta operation; a request put as a question, or an
   answer of kind "query", never carries an operation that changes anything;
 - every target resolves in the snapshot through the same matcher the parser uses (a
-  name that does not exist is never used) and has to do with the request's words or the
-  last turns (a model cannot add nginx to "stop nextcloud");
+  name that does not exist is never used); when the request names anything this machine
+  has, every target has to do with the request's words or the last turns (a model cannot
+  add nginx to "stop nextcloud"), while "restart the web server" may become nginx;
 - slots are the operation's own and pass the plan builder's checks (reasoning/slots.py);
 - qualifiers are the operation's own; every qualifier and exclusion the request said is
   kept, and "all" is never added when the request did not say it (narrow, never widen);
@@ -78,13 +79,17 @@ class Request:
     """What the checks need to know about the request itself (from the catalogue parse)."""
 
     def __init__(self, text: str, qualifiers: set[str], excludes: bool, asks: bool,
-                 context_words: set[str] | None = None):
+                 context_words: set[str] | None = None, *, named: bool = True):
         self.text = text
         self.words = _words(text) | (context_words or set())
         self.qualifiers = qualifiers  # canonical qualifiers the words said ("stopped")
         self.excludes = excludes  # "all but", "except", "leave X alone"
         self.asks = asks  # put as a question
         self.said_all = bool(_words(text) & ALL_WORDS) or "both" in _words(text)
+        # the request names something this machine has: every target must then be one it
+        # names ("stop nextcloud" never gains nginx); naming nothing ("the web server"), a
+        # target is the model's reading of its words, shown before anything runs
+        self.named = named
 
 
 class Checker:
@@ -139,8 +144,8 @@ class Checker:
                     continue
                 kept.append("all")
                 continue
-            if _closeness(self.request.words, name) == 0 and name.lower() not in (
-                    self.request.text.lower()):
+            if self.request.named and _closeness(self.request.words, name) == 0 and (
+                    name.lower() not in self.request.text.lower()):
                 self.errors.append(f"{json.dumps(name)} is not named in the request")
                 continue
             if op.creates:

@@ -189,14 +189,17 @@ def _asks(found: Parse) -> bool:
         {"if", "whether"} & set(texts[1:4])))
 
 
-def said(text: str, templates: TemplateSet, matcher: Any = None) -> tuple[set[str], bool, bool]:
+def said(text: str, templates: TemplateSet,
+         matcher: Any = None) -> tuple[set[str], bool, bool, bool]:
     """What a request said besides its operation, for checking another reader's answer
     (the LLM's): the qualifiers it names (canonical), whether it leaves something out
-    ("all but X"), and whether it is put as a question."""
+    ("all but X"), whether it is put as a question, and whether it names anything this
+    machine has (by name or alias)."""
     found = parser.parse(clean_request(text), templates, matcher)
     qualifiers = {q for u in found.units for q in u.roles.get("qualifier", ())}
     excludes = any("exclude" in u.roles for u in found.units)
-    return qualifiers, excludes, _asks(found)
+    named = any("name" in u.roles or "alias" in u.roles for u in found.units)
+    return qualifiers, excludes, _asks(found), named
 
 
 def _same_meaning(a: Reading, b: Reading) -> bool:
