@@ -4,6 +4,9 @@ For each step: check the circuit breakers, read the target's prior state, write 
 journal row (with the undo computed from that prior state) *before* running, run the
 argv, complete the row. The first failure stops the plan; what completed stays undoable.
 Limits come from settings when execution starts; nothing in a plan can change them.
+When the classifier gives up on an error, an optional `model_fix` callback may propose
+one fix step; it is said first and enters like any other fix (checkpoint, limits,
+scope drift, approval; no approval callback, no fix).
 
 Not responsible for approval (the engine asks through a callback before calling this)
 or for understanding the request.
@@ -19,7 +22,7 @@ from typing import Any
 
 from reos.errors import EXIT_BLOCKED, ReosError
 from reos.execution import ignore, packages
-from reos.execution.classifier import classify
+from reos.execution.classifier import UNKNOWN, Diagnosis, classify
 from reos.execution.events import (
     EventSink,
     Notice,
@@ -28,7 +31,7 @@ from reos.execution.events import (
     StepOutput,
     StepStarted,
 )
-from reos.execution.recovery import MAX_PER_CATEGORY, MAX_RECOVERIES, propose
+from reos.execution.recovery import MAX_PER_CATEGORY, MAX_RECOVERIES, Fix, propose
 from reos.execution.runner import run_argv
 from reos.model import Plan, Step, StepResult
 from reos.safety.backups import BackupStore, files_changed
@@ -47,6 +50,8 @@ from reos.system.state import (
 STEP_TIMEOUT = 120.0
 
 Probe = Callable[[str, str], dict[str, Any] | None]
+# asked for one fix step when the classifier gives up (reos.llm.recovery.fixer)
+ModelFix = Callable[[Step, StepResult, Diagnosis], Fix | None]
 
 
 class LimitReached(ReosError):
@@ -94,11 +99,13 @@ class Executor:
         verify: bool = False,
         rollback_on_failure: bool = False,
         is_root: bool | None = None,
+        model_fix: ModelFix | None = None,
     ):
         self.journal = journal
         self.backups = backups
         self.knowledge = knowledge
         self.approve = approve  # asked before a recovery installs something new
+        self.model_fix = model_fix  # a model's one fix for an error the classifier gave up on
         self.verify = verify
         self.rollback_on_failure = rollback_on_failure
         self.is_root = os.geteuid() == 0 if is_root is None else is_root
@@ -192,6 +199,7 @@ class Executor:
         assert report.tx_id is not None
         diagnosis = classify(result.exit_code, result.stdout, result.stderr)
         self._say(f"\u2717 Error: {diagnosis.evidence}")
+        asked_model = False  # at most one model fix per failed step
         while True:
             self._say(f"\u2192 Diagnosed: {diagnosis.cause} ({diagnosis.words})")
             self._learn(step.argv, False, diagnosis.category,
@@ -202,6 +210,10 @@ class Executor:
                 return result
             fix = propose(diagnosis, step, manager=_manager(), is_root=self.is_root,
                           attempt=attempt)
+            if fix.kind == "ask" and diagnosis.category == UNKNOWN and not asked_model and \
+                    self.model_fix is not None:
+                asked_model = True
+                fix = self._model_fix(step, result, diagnosis) or fix
             if fix.kind == "ask":
                 self._say(f"\u2192 {fix.explanation}")
                 return result
@@ -247,6 +259,25 @@ class Executor:
                 return result
             diagnosis = classify(result.exit_code, result.stdout, result.stderr)
             self._say(f"\u2717 Error: {diagnosis.evidence}")
+
+    def _model_fix(self, step: Step, result: StepResult, diagnosis: Diagnosis) -> Fix | None:
+        """The model's fix, said before anything else happens to it; None: there is none.
+
+        It is only a proposal: the caller lets it in through the same door as every other
+        fix (checkpoint, admit, approval) and the gate judges its step again before it runs."""
+        assert self.model_fix is not None
+        try:
+            fix = self.model_fix(step, result, diagnosis)
+        except Exception as exc:  # noqa: BLE001 - a broken suggestion never breaks a run
+            self.on_event(Notice(f"The model couldn't be asked for a fix ({type(exc).__name__})."))
+            return None
+        if fix is None or not fix.steps:
+            return None
+        commands = "; ".join(f"`{extra.command}`" for extra in fix.steps)
+        self._say(f"\u2192 The model suggests: {commands}" + (f" \u2014 {fix.why}" if fix.why
+                                                               else ""))
+        fix.needs_approval = True  # whatever the callback said: a person sees it first
+        return fix
 
     def _verified(self, step: Step, result: StepResult, report: ExecutionReport) -> StepResult:
         """Check the intended state for real; a mismatch turns the step into a failure."""

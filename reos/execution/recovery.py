@@ -4,7 +4,8 @@ The design notes' table: a stale package cache -> refresh, then retry; a missing
 -> install the package that provides it (a new install, so it needs approval); permission
 denied -> retry with sudo (an escalation); transient or busy -> wait with backoff, then
 retry; already exists -> treat as done. Not found, conflict, invalid usage, system and
-unknown errors -> stop, explain, suggest. Pure: it proposes; the executor decides
+unknown errors -> stop, explain, suggest (for an unknown error the executor may then ask
+a model for one fix step: `reos.llm.recovery`). Pure: it proposes; the executor decides
 whether the limits allow it and runs it.
 """
 
@@ -52,16 +53,18 @@ SUGGESTIONS = {
 
 @dataclass
 class Fix:
-    kind: str  # refresh | install | sudo | wait | done | ask
+    kind: str  # refresh | install | sudo | wait | done | ask | model
     explanation: str  # "Updating package cache first…"
     steps: list[Step] = field(default_factory=list)  # run before retrying
     retry: list[str] | None = None  # the failed step's argv to run again
     wait: float = 0.0
     escalates: bool = False
     needs_approval: bool = False
+    why: str = ""  # a model's fix: the model's own reason, cleaned (shown, never run)
 
 
-def _root(argv: list[str], is_root: bool) -> list[str]:
+def as_root(argv: list[str], is_root: bool) -> list[str]:
+    """`argv` as it runs with root's rights: through `sudo -n` unless reos is root."""
     return argv if is_root else ["sudo", "-n", *argv]
 
 
@@ -71,14 +74,14 @@ def propose(diagnosis: Diagnosis, step: Step, *, manager: str | None, is_root: b
     category = diagnosis.category
     if category == MISSING and diagnosis.details.get("stale_cache") and manager in REFRESH:
         refresh = Step(id="fix-refresh", title="Refresh the package lists",
-                       argv=_root(REFRESH[manager], is_root), risk=RiskLevel.LOW,
+                       argv=as_root(REFRESH[manager], is_root), risk=RiskLevel.LOW,
                        needs_root=not is_root, action="refresh")
         return Fix("refresh", "Updating package cache first\u2026", [refresh], step.argv)
     if category == MISSING and diagnosis.details.get("command") and manager in INSTALL:
         command = diagnosis.details["command"]
         package = PROVIDERS.get(command, command)
         install = Step(id="fix-install", title=f"Install {package} (provides {command})",
-                       argv=_root([*INSTALL[manager], package], is_root), risk=RiskLevel.MEDIUM,
+                       argv=as_root([*INSTALL[manager], package], is_root), risk=RiskLevel.MEDIUM,
                        needs_root=not is_root, action="install")
         return Fix("install", f"Installing {package}, which provides {command}\u2026", [install],
                    step.argv, needs_approval=True)
