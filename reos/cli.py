@@ -3,8 +3,8 @@
 `reos` alone starts the TUI. `reos plan` and `reos undo` must start fast, and typer costs
 more to import (~75 ms here) than the whole start-up budget allows, so `main()` first
 tries a fast path that recognises only the plain, well-formed forms of those two commands
-(`plan [--json] [--yes] [--dry-run] [--allow-other-host] [--context FILE] REQUEST`,
-`undo [--json]`). Anything
+(`plan [--json] [--yes] [--dry-run] [--allow-other-host] [--verbose] [--context FILE]
+REQUEST`, `undo [--json]`). Anything
 else, including --help and every mistake, goes to typer, which stays the reference for
 what the options mean; tests check that both paths agree.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 from reos.errors import EXIT_USAGE, ReosError
 
 _PLAN_FLAGS = {"--json": "as_json", "--yes": "yes", "-y": "yes", "--dry-run": "dry_run",
-               "--allow-other-host": "allow_other_host"}
+               "--allow-other-host": "allow_other_host", "--verbose": "verbose"}
 
 
 def fast_route(args: list[str]) -> Callable[[], int] | None:
@@ -109,6 +109,10 @@ def build_app():  # noqa: ANN201 - typer is imported lazily
         allow_other_host: bool = typer.Option(
             False, "--allow-other-host",
             help="Run a plan made from another machine's snapshot here anyway."),
+        verbose: bool = typer.Option(
+            False, "--verbose",
+            help="Say on stderr how the request is understood, stage by stage (and what "
+                 "the model thought, when one is asked); stdout is unchanged."),
     ) -> None:
         """Plan a request, show it, and run it after approval (queries are answered)."""
         if not request.strip():
@@ -117,7 +121,8 @@ def build_app():  # noqa: ANN201 - typer is imported lazily
 
         raise typer.Exit(_guard(lambda: plan.run(request, yes=yes, dry_run=dry_run,
                                                  as_json=as_json, context=context,
-                                                 allow_other_host=allow_other_host)))
+                                                 allow_other_host=allow_other_host,
+                                                 verbose=verbose)))
 
     @app.command("undo")
     def undo_cmd(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
@@ -147,11 +152,33 @@ def build_app():  # noqa: ANN201 - typer is imported lazily
         raise typer.Exit(_guard(lambda: learned.run(as_json=as_json, forget=forget)))
 
     @app.command("context")
-    def context_cmd(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    def context_cmd(
+        as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+        llm: bool = typer.Option(
+            False, "--llm", help="Also ask the Ollama server what it is and has (an \"llm\" "
+                                 "key in the JSON); slower, as it waits on the server."),
+    ) -> None:
         """Show what reos knows about this machine (containers, services, packages)."""
         from reos.commands import context
 
-        raise typer.Exit(_guard(lambda: context.run(as_json=as_json)))
+        raise typer.Exit(_guard(lambda: context.run(as_json=as_json, llm=llm)))
+
+    @app.command("doctor")
+    def doctor_cmd(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+        """Say whether what reos uses works: settings, the model, docker, sudo.
+
+        Checks the settings file in use; the LLM (enabled, mode, depth; when it is on: the
+        Ollama server, its version and models, whether the configured model is pulled, its
+        context length, a round-trip time); whether the container engine answers; and
+        whether sudo works without a password. Each check is bounded in time; a model
+        that is off is not contacted. Exit status 0 when everything in use works, 1 when
+        something does not (a model that is on but unreachable or not pulled, a container
+        engine that is there but does not answer, sudo missing or refusing when reos is not
+        root). What is off or absent is said, and is not a failure.
+        """
+        from reos.commands import doctor
+
+        raise typer.Exit(_guard(lambda: doctor.run(as_json=as_json)))
 
     @app.command("check")
     def check_cmd(

@@ -40,6 +40,12 @@ def warn(text: str) -> None:
     print(f"warning: {clean(text)}", file=sys.stderr, flush=True)
 
 
+def note(text: str) -> None:
+    """A line for the person on stderr, so stdout stays what it would be without it."""
+    if text:
+        print(clean(text), file=sys.stderr, flush=True)
+
+
 def error(exc: ReosError) -> None:
     if not sys.stderr.isatty():  # plain lines for logs and scripts: nothing wrapped or cut
         print(f"reos: {clean(exc.message)}", file=sys.stderr)
@@ -84,3 +90,31 @@ def event_printer(voice: Voice, quiet: bool = False):  # noqa: ANN201 - returns 
             say(event.text)
 
     return show
+
+
+class StagePrinter:
+    """`reos plan --verbose`: how the request is being understood, one line per stage, on
+    stderr. The model's thought streams as ever longer texts of one answer; only the last
+    of each answer is shown, when the next stage comes (or at `flush`)."""
+
+    def __init__(self) -> None:
+        self.thought = ""
+
+    def __call__(self, event: Event) -> None:
+        from reos.execution.events import ModelText, Stage
+
+        if isinstance(event, ModelText):
+            if event.text.strip():
+                self.thought = " ".join(event.text.split())
+            return
+        self.flush()
+        if isinstance(event, Stage):
+            took = f" ({event.ms:.0f} ms)" if event.ms is not None else ""
+            detail = " ".join(event.detail.split())
+            note(f"\u00b7 {event.stage}: {detail}{took}" if detail
+                 else f"\u00b7 {event.stage}{took}")
+
+    def flush(self) -> None:
+        if self.thought:
+            note(f"\u00b7 model: {self.thought}")
+            self.thought = ""

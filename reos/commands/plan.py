@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from reos.commands.common import make_engine
-from reos.commands.output import emit_json, event_printer, say
+from reos.commands.output import StagePrinter, emit_json, event_printer, say
 from reos.engine import ReasoningEngine, Reply
 from reos.errors import (
     EXIT_BLOCKED,
@@ -102,12 +102,28 @@ def refuse_other_host(engine: ReasoningEngine, allow_other_host: bool) -> None:
                         "really mean to run it here.", exit_code=EXIT_BLOCKED)
 
 
+def model_note(engine: ReasoningEngine, plan: Plan) -> str | None:
+    """The sentence the engine put before the plan's message when the model could not be
+    used, or None. An answered query shows what its steps found instead of the message,
+    so this sentence would otherwise be lost."""
+    problem = engine.llm_problem
+    if problem and plan.message.startswith(problem):
+        return problem
+    return None
+
+
 def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool = False,
-        context: Path | None = None, allow_other_host: bool = False) -> int:
+        context: Path | None = None, allow_other_host: bool = False,
+        verbose: bool = False) -> int:
     engine = make_engine(context)
     # a meta utterance ("undo", "be brief", "why did you …") works here as in the chat;
     # --json and --dry-run only say what it would do (--json --yes does it)
-    plan = engine.plan(request)
+    if verbose:  # how the request was understood goes to stderr; stdout is unchanged
+        stages = StagePrinter()
+        plan = engine.plan(request, stages)
+        stages.flush()
+    else:
+        plan = engine.plan(request)
     if plan.kind == Kind.META:
         reply = engine.meta_reply(plan, perform=not dry_run and (yes or not as_json))
         if as_json:
@@ -129,6 +145,9 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
     if plan.steps and plan.read_only and not plan.forced and not plan.blocked:
         # a query, or the evidence-gathering first half of a diagnosis
         found = engine.answer(plan)
+        said = model_note(engine, plan)
+        if said and said not in found.text:
+            say(said)
         say(found.text)
         if found.follow_up is None or not found.follow_up.needs_approval:
             if found.follow_up is not None:
