@@ -7,8 +7,12 @@ in the test run can hide an import.
 from __future__ import annotations
 
 import json
+import os
+import re
+import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -59,3 +63,85 @@ def test_undo_path_stays_light(tmp_path) -> None:
     modules = loaded_after(code)
     assert not {m.split(".")[0] for m in modules} & {"textual", "ollama", "typer", "rich",
                                                       "docker", "psutil"}
+
+
+# -- the model path (issue 11): ollama and httpx only when a model is actually asked ----------
+ROOT = Path(__file__).resolve().parent.parent
+MODEL_LIBS = {"ollama", "httpx"}
+
+
+def unused_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def plan_with_model(home: Path, mode: str, request: str) -> tuple[set[str], dict]:
+    """`reos plan --json` in a fresh interpreter with the model enabled ([llm] mode, host on
+    an unused port, REOS_LLM unset); the modules loaded and the plan printed."""
+    from tests.conftest import FIXTURES
+
+    config = home / "config"
+    config.mkdir(parents=True, exist_ok=True)
+    (config / "settings.toml").write_text(
+        f'[llm]\nenabled = true\nmode = "{mode}"\nhost = "http://127.0.0.1:{unused_port()}"\n'
+        "timeout_seconds = 2\n")
+    code = (
+        "import os, io, json, sys, contextlib\n"
+        "os.environ.pop('REOS_LLM', None)\n"
+        f"os.environ['REOS_HOME'] = {str(home)!r}\n"
+        "from reos.cli import main\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):\n"
+        "    try:\n"
+        f"        main(['plan', '--json', '--context', {str(FIXTURES / 'homelab.json')!r},"
+        f" {request!r}])\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "print(json.dumps({'plan': out.getvalue(), 'modules': sorted(sys.modules)}))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "REOS_LLM"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, env=env, timeout=60)
+    found = json.loads(done.stdout.splitlines()[-1])
+    return {m.split(".")[0] for m in found["modules"]}, json.loads(found["plan"])
+
+
+def test_confident_request_in_auto_mode_never_imports_the_model_client(tmp_path) -> None:
+    modules, plan = plan_with_model(tmp_path / "home", "auto", "restart portainer")
+    assert plan["kind"] == "action"  # the plan was made, by the catalogue parser
+    said = " ".join(step["said"] for step in plan.get("trace", []))
+    assert "not asked" in said and "confident" in said
+    assert not modules & MODEL_LIBS
+
+
+def test_the_same_setup_does_import_the_client_when_the_model_is_asked(tmp_path) -> None:
+    # the control for the test above: with mode "first" the model is asked (and, with no
+    # server on that port, fallen back from), so ollama is loaded; the setup is not inert
+    modules, plan = plan_with_model(tmp_path / "home", "first", "restart portainer")
+    assert "ollama" in modules
+    assert any(step["stage"] == "fell back" for step in plan.get("trace", []))
+    assert plan["kind"] == "action"
+
+
+def test_only_the_client_module_imports_ollama() -> None:
+    importing = re.compile(r"^\s*(import ollama\b|from ollama\b)", re.MULTILINE)
+    found = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "reos").rglob("*.py")
+                   if importing.search(p.read_text(encoding="utf-8")))
+    assert found == ["reos/llm/client.py"]
+
+
+def test_undo_never_imports_the_llm_package(tmp_path) -> None:
+    code = (
+        "import os, io, contextlib\n"
+        "os.environ.pop('REOS_LLM', None)\n"
+        f"os.environ['REOS_HOME'] = {str(tmp_path)!r}\n"
+        "from reos.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['undo', '--json'])\n"
+    )
+    modules = loaded_after(code)
+    assert "reos" in {m.split(".")[0] for m in modules}  # the CLI did load
+    assert not [m for m in modules if m == "reos.llm" or m.startswith("reos.llm.")]
+    assert not {m.split(".")[0] for m in modules} & MODEL_LIBS
