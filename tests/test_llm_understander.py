@@ -171,6 +171,20 @@ def test_events_show_the_stages_and_the_streamed_thought(
     assert answered.ms is not None and "prompt tokens" in answered.detail
 
 
+def test_the_streamed_thought_and_the_reply_are_cleaned(llm_on: None,
+                                                        fake_ollama: FakeOllama) -> None:
+    escapes = "\x1b]0;pwned\x07\x1b[2J\x1b[31m"
+    seen: list[object] = []
+    fake_ollama.reply(said({"thought": f"a {escapes}thought", "kind": "unknown", "op": "command",
+                            "reply": f"I can't {escapes}tell.", "confidence": 0.2}), chunk=7)
+    plan = engine_for(fake_ollama.url).plan(UNSURE, seen.append)
+
+    thoughts = [e.text for e in seen if isinstance(e, ModelText)]
+    assert thoughts and thoughts[-1] == "a thought"
+    assert all("\x1b" not in t and "\x07" not in t for t in thoughts)
+    assert "I can't tell." in plan.message and "\x1b" not in plan.message
+
+
 # -- 2. when the model is asked ----------------------------------------------------------
 def test_auto_asks_only_when_the_catalogue_is_unsure(llm_on: None,
                                                       fake_ollama: FakeOllama) -> None:
