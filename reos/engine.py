@@ -376,6 +376,9 @@ class ReasoningEngine:
         assert plan.read_only, "only read-only plans are answered directly"
         if plan.blocked:  # nothing of a blocked plan runs, not even its read-only steps
             return Answer(f"I won't run any of that: {plan.blocked_reason}.")
+        if self.settings.reasoning.depth == "deep" and plan.intent and plan.targets and (
+                plan.intent.operation in ("service.why_failed", "container.why_failed")):
+            return Answer(self._investigate(plan, on_event))
         results = []
         for step in plan.steps:
             admission = admit_argv(step.argv, claimed_read_only=True, requested=plan.request)
@@ -398,6 +401,30 @@ class ReasoningEngine:
             follow_up = boot_plan(plan.request, results, self.builder())
         return Answer(text, follow_up)
 
+    def _investigate(self, plan: Plan, on_event: EventSink) -> str:
+        """"Why did X fail?" at depth deep: evidence in up to 3 rounds of read-only probes,
+        each through the gate, and an answer whose every claim cites its evidence line."""
+        from reos.execution.runner import run_argv
+        from reos.model import StepResult
+        from reos.reasoning import investigate
+        from reos.safety.gate import admit_argv
+
+        def gated(argv: list[str]) -> StepResult:
+            admission = admit_argv(argv, claimed_read_only=True, requested=plan.request)
+            if not admission.allowed:
+                return StepResult("probe", False, None, skipped_reason=admission.reason,
+                                  blocked=True)
+            return run_argv(argv, timeout=30, step_id="probe")
+
+        explain = None
+        if self._may_ask_model():
+            from reos.llm import diagnose
+
+            def explain(target: Any, evidence: Any) -> Any:
+                return diagnose.explain(target, evidence, self.settings)
+
+        return investigate.run(plan, gated, self.snapshot(), explain, on_event).text
+
     @property
     def knowledge(self) -> Knowledge:
         if self._knowledge is None:
@@ -417,10 +444,14 @@ class ReasoningEngine:
         backups = BackupStore(paths.backups_dir()) \
             if self.settings.safety.auto_backup_configs else None
         safety = self.settings.safety
+        from reos.llm.recovery import fixer
+
         executor = Executor(self.journal, self.settings.limits, on_event, backups=backups,
                             knowledge=self.knowledge, approve=approve,
                             verify=safety.verify_each_step,
-                            rollback_on_failure=safety.rollback_on_failure)
+                            rollback_on_failure=safety.rollback_on_failure,
+                            model_fix=fixer(self.settings, lambda: self.snapshot().host,
+                                            emit=on_event))
         self._executor = executor
         try:
             return executor.execute(plan)

@@ -129,11 +129,14 @@ NGINX_JOURNAL = (
 
 
 def test_config_error_the_config_test_runs_only_when_verified_read_only():
-    # Today the risk engine does not know `nginx -t` only reads: it is not run, and said.
-    assert not assess_argv(["nginx", "-t"]).read_only
+    # A config test the risk engine does not verify as read-only is not run, and said.
     machine = Machine({"systemctl status": ok("     Active: failed (Result: exit-code)\n", 3),
                        "journalctl": NGINX_JOURNAL})
-    found = investigate.run(why("nginx.service"), machine)
+
+    def refuse(argv: list[str]) -> tuple[bool, str]:
+        return (False, "not verified") if argv[0] == "nginx" else investigate._verified(argv)
+
+    found = investigate.run(why("nginx.service"), machine, verify=refuse)
     assert ["nginx", "-t"] not in machine.calls and len(machine.calls) == 2
     assert found.text.splitlines()[0] == ("nginx.service failed because its configuration "
                                           "has an error.")
@@ -148,11 +151,9 @@ def test_config_error_with_a_verified_config_test_cites_its_output():
                            'nginx: [emerg] unknown directive "foo" in '
                            '/etc/nginx/sites-enabled/default:12\n'
                            'nginx: configuration file /etc/nginx/nginx.conf test failed\n'))})
-
-    def verify(argv: list[str]) -> tuple[bool, str]:  # as if the risk engine listed it
-        return (True, "") if argv == ["nginx", "-t"] else investigate._verified(argv)
-
-    found = investigate.run(why("nginx.service"), machine, verify=verify)
+    assert assess_argv(["nginx", "-t"]).read_only  # the risk engine knows config tests
+    assert not assess_argv(["nginx", "-s", "stop"]).read_only
+    found = investigate.run(why("nginx.service"), machine)
     assert machine.calls[2] == ["nginx", "-t"]
     test = next(c for c in found.claims if c.about == "config-test")
     assert found.evidence.line(test.cites[0]).command == "nginx -t"

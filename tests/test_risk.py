@@ -47,3 +47,18 @@ def test_argv_assessment_of_plan_steps() -> None:
     assert assess_argv(["docker", "stop", "x"]).risk == RiskLevel.MEDIUM
     assert assess_argv(["docker", "rm", "x"]).reversible is False
     assert assess_argv(["sudo", "-n", "systemctl", "restart", "nginx"]).needs_root
+
+
+@pytest.mark.parametrize("argv,read_only", [
+    (["nginx", "-t"], True), (["sshd", "-t"], True), (["apache2ctl", "configtest"], True),
+    (["named-checkconf"], True),
+    (["nginx"], False), (["nginx", "-s", "stop"], False), (["sshd"], False),
+    (["apache2ctl", "restart"], False), (["named-checkconf", "-z"], False),
+    (["nginx", "-t", "-g", "daemon off;"], False),
+])
+def test_a_daemon_config_test_reads_only_in_its_exact_form(argv: list[str],
+                                                           read_only: bool) -> None:
+    verdict = assess_argv(argv)
+    assert verdict.read_only is read_only
+    if not read_only:  # the rest of the program is judged like any unknown one
+        assert verdict.risk >= RiskLevel.MEDIUM

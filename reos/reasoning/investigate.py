@@ -295,6 +295,7 @@ def _port_of(text: str) -> str | None:
     return (found.group(1) or found.group(2)) if found else None
 
 
+_CONFIGURED = re.compile(r'^\s*"(?:[^"]*)"\s*,?\s*$|^\s*"(?:Cmd|Entrypoint|Env|Args|Path|Labels)"')
 _HOLDER = re.compile(r"users:\(\(\"([^\"]{1,64})\",pid=(\d+)")
 
 
@@ -312,6 +313,9 @@ def rule_claims(target: Target, evidence: Evidence) -> list[Claim]:
 
     for ln in evidence.lines:
         text = ln.text
+        if ln.command.startswith("docker inspect") and _CONFIGURED.search(text):
+            continue  # a container's configuration (its command, environment, labels)
+            # says what it would do, not what happened
         if (m := _ACTIVE.search(text)) and ln.command.startswith("systemctl status"):
             state = m.group(1)
             said = {"failed": f"{name} has failed", "inactive": f"{name} is not running",

@@ -469,7 +469,22 @@ _ZYPPER_READ = {"search", "se", "info", "if", "repos", "lr", "list-updates", "lu
                 "packages", "pa", "patches", "lp", "what-provides", "wp", "products", "pd"}
 
 
+def _exactly(*forms: tuple[str, ...]) -> Callable[[list[str]], bool]:
+    """Read-only only in these exact argument lists (a daemon's own config test)."""
+    return lambda args: tuple(args) in forms
+
+
+# Daemons whose config test only reads: read-only with exactly these arguments, and
+# judged like any unknown program otherwise ("nginx -s stop" is not made any safer).
+CONFIG_TESTS: dict[str, Callable[[list[str]], bool]] = {
+    "nginx": _exactly(("-t",), ("-T",)), "sshd": _exactly(("-t",), ("-T",)),
+    "apache2ctl": _exactly(("-t",), ("configtest",), ("-S",)),
+    "apachectl": _exactly(("-t",), ("configtest",), ("-S",)),
+    "named-checkconf": _exactly((),),
+}
+
 RULES: dict[str, Callable[[list[str]], bool]] = {
+    **CONFIG_TESTS,
     "apt-cache": lambda a: "gencaches" not in a,
     "pacman": _pacman, "apk": _query_verbs(_APK_READ), "dnf": _dnf, "yum": _dnf,
     "zypper": _query_verbs(_ZYPPER_READ),
