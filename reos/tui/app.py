@@ -11,28 +11,44 @@ activates its button. Enter on an empty input only says how to approve; any othe
 is a new request and the plan keeps waiting (the card says so). While the engine is
 working, a submitted line stays in the input instead of being sent or dropped.
 
+The model is warmed in a background worker when the chat starts (never blocking the
+input); a status line says which understanding answers and, during a request, the stage
+the engine reports with the seconds elapsed; the model's thought streams into one line
+of the conversation (reos/tui/status.py). Why the model cannot be used is said once.
+
 Everything shown goes through `reos.text.clean` (in the widgets) and is rendered without
 markup. Not responsible for what a plan means or whether it may run: the engine is.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Footer, Header, Input
 
 from reos.engine import ReasoningEngine, Reply
 from reos.errors import ReosError
-from reos.execution.events import Event, Notice, Said, StepFinished, StepOutput, StepStarted
+from reos.execution.events import (
+    Event,
+    ModelText,
+    Notice,
+    Said,
+    Stage,
+    StepFinished,
+    StepOutput,
+    StepStarted,
+)
 from reos.model import Plan
 from reos.reasoning import conversation
 from reos.text import clean
+from reos.tui.status import StatusLine, Thought, resting
 from reos.tui.widgets import Bubble, PlanCard
 
 GREETING = (
@@ -50,7 +66,7 @@ class ReosApp(App[None]):
     SUB_TITLE = "plain-language Linux, with undo"
     CSS = """
     #log { height: 1fr; padding: 1 1 0 1; }
-    #prompt { dock: bottom; margin: 0 1 1 1; }
+    #bottom { dock: bottom; height: auto; padding: 0 1 1 1; }
     """
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit"),
@@ -76,27 +92,49 @@ class ReosApp(App[None]):
 
         text: str
 
+    @dataclass
+    class Warmed(Message):
+        """Warming the model finished: the engine's state, and why it failed (or None)."""
+
+        state: str
+        problem: str | None
+
     def __init__(self, engine: ReasoningEngine) -> None:
         super().__init__()
         self.engine = engine
         self.busy = False  # an utterance or an approval is with the engine
+        self.warming = False  # the model is being loaded in the background
+        self.thought: Thought | None = None  # the model's thought about the current request
+        self.problems_said: set[str] = set()  # why the model is not used, said once
 
     def compose(self) -> ComposeResult:
         log = VerticalScroll(Bubble(GREETING, "reos"), id="log")
         log.can_focus = False  # a click in the conversation must not take the typing away
         yield Header()
         yield log
-        yield Input(placeholder="Ask reos\u2026  (e.g. what containers are running)",
-                    id="prompt")
+        with Vertical(id="bottom"):
+            yield StatusLine(self._resting(), id="llm-status")
+            yield Input(placeholder="Ask reos\u2026  (e.g. what containers are running)",
+                        id="prompt")
         yield Footer()
 
     def on_mount(self) -> None:
         self.prompt.focus()
         self.look_around()
+        if self.engine.llm_state != "off":  # off: settings or REOS_LLM; nothing to load
+            self.warm_model()
+            self.status.rest(self._resting())
 
     @property
     def prompt(self) -> Input:
         return self.query_one("#prompt", Input)
+
+    @property
+    def status(self) -> StatusLine:
+        return self.query_one("#llm-status", StatusLine)
+
+    def _resting(self) -> str:
+        return resting(self.engine.llm_state, self.engine.settings.llm.model, self.warming)
 
     @property
     def waiting(self) -> Plan | None:
@@ -126,6 +164,29 @@ class ReosApp(App[None]):
             self.say(event.text)
         elif isinstance(event, Notice):
             self.say(event.text, "problem")
+        elif isinstance(event, Stage):
+            self.status.reached(event.stage)
+        elif isinstance(event, ModelText):
+            self.think(event.text)
+
+    def think(self, text: str) -> None:
+        """The model's thought so far: one line, mounted once per request, then rewritten."""
+        if not text.strip():
+            return
+        log = self.query_one("#log", VerticalScroll)
+        if self.thought is None:
+            self.thought = Thought()
+            log.mount(self.thought)
+        self.thought.grow(text)
+        log.scroll_end(animate=False)
+
+    def say_problem_once(self, problem: str | None) -> None:
+        """Why the model cannot be used, said once a session (the engine words it)."""
+        if not problem or problem in self.problems_said:
+            return
+        self.problems_said.add(problem)
+        if not any(clean(problem) in bubble.text for bubble in self.query(Bubble)):
+            self.say(problem, "hint")  # not already said in a reply to a request
 
     def tell(self, text: str) -> None:
         """A short notification (toast), never interpreted as markup."""
@@ -158,8 +219,31 @@ class ReosApp(App[None]):
             text += "\n" + "\n".join(f"\u26a0\ufe0f {p}" for p in problems)
         self.post_message(self.Looked(text))
 
-    def _start(self, job: Callable[[], Reply]) -> None:
+    def warm_model(self) -> None:
+        """Load the model in the background so the first request does not wait for it.
+
+        A daemon thread, not a Textual thread worker: those run in asyncio's default
+        executor, which is joined when the app exits, so quitting while a slow or silent
+        server loads would hang for up to [llm] timeout_seconds. A request never waits
+        for this thread either; the engine asks the server itself."""
+        self.warming = True
+        threading.Thread(target=self._warm, name="reos-warm-model", daemon=True).start()
+
+    def _warm(self) -> None:
+        problem: str | None = None
+        try:
+            state = self.engine.warm_model()
+        except Exception as exc:  # noqa: BLE001 - the chat keeps working on its own words
+            state, problem = "built-in understanding (server)", f"Loading the model failed: {exc}"
+        else:
+            if state.startswith("built-in") and "the model is off" not in state:
+                problem = self.engine.llm_problem
+        self.post_message(self.Warmed(state, problem))
+
+    def _start(self, job: Callable[[], Reply], stage: str) -> None:
         self.busy = True
+        self.thought = None
+        self.status.begin(stage)
         self.refresh_bindings()
         self._engine_worker(job)
 
@@ -173,11 +257,11 @@ class ReosApp(App[None]):
             self.post_message(self.Failed(ReosError(f"Something went wrong: {exc}")))
 
     def ask_engine(self, text: str) -> None:
-        self._start(lambda: self.engine.respond(text, self._relay))
+        self._start(lambda: self.engine.respond(text, self._relay), "understanding")
 
     def approve_pending(self, approved: bool) -> None:
         self._start(lambda: self.engine.approve(self._relay) if approved
-                    else self.engine.decline())
+                    else self.engine.decline(), "running the plan" if approved else "declining")
 
     def _relay(self, event: Event) -> None:
         self.call_from_thread(self.show_event, event)
@@ -218,8 +302,14 @@ class ReosApp(App[None]):
         self.say(f"You: {text}", "you")
         self.ask_engine(text)
 
-    def on_reos_app_replied(self, message: Replied) -> None:
+    def _done(self) -> None:
+        """The engine finished with a request: back to saying which understanding answers."""
         self.busy = False
+        self.thought = None
+        self.status.rest(self._resting())
+
+    def on_reos_app_replied(self, message: Replied) -> None:
+        self._done()
         reply = message.reply
         self._sync_cards(reply)
         if reply.awaiting_approval and reply.plan is not None \
@@ -239,7 +329,7 @@ class ReosApp(App[None]):
             self.prompt.focus()
 
     def on_reos_app_failed(self, message: Failed) -> None:
-        self.busy = False
+        self._done()
         self._sync_cards()
         self.say(str(message.error), "problem")
         if self.focused is None or self.focused.disabled:
@@ -247,6 +337,12 @@ class ReosApp(App[None]):
 
     def on_reos_app_looked(self, message: Looked) -> None:
         self.say(message.text)
+
+    def on_reos_app_warmed(self, message: Warmed) -> None:
+        self.warming = False
+        if message.problem:
+            self.say_problem_once(message.problem)
+        self.status.answers(resting(message.state, self.engine.settings.llm.model))
 
     def on_plan_card_approved(self, message: PlanCard.Approved) -> None:
         self._decide(message.plan, True)
