@@ -89,6 +89,7 @@ class ReasoningEngine:
         self._llm_resting_until = 0.0  # after a failure the model is left alone a while
         self.llm_state = "off" if not self._may_ask_model() else "not asked yet"
         self.llm_problem: str | None = None  # why the model could not be used, when it failed
+        self._llm_client: Any = None
 
     # -- what reos knows -------------------------------------------------------------
     def snapshot(self) -> SystemSnapshot:
@@ -199,20 +200,23 @@ class ReasoningEngine:
         wanted, why = should_ask(parsed, self.settings)
         if wanted and time.monotonic() < self._llm_resting_until:
             wanted, why = False, f"it failed moments ago ({self.llm_state})"
-        trace.append({"stage": "model", "said": ("asked: " if wanted else "not asked: ") + why})
-        on_event(Stage("model", trace[-1]["said"]))
+        trace.append({"stage": "model needed",
+                      "said": ("yes: " if wanted else "no: ") + why})
+        on_event(Stage(trace[-1]["stage"], trace[-1]["said"]))
         if not wanted:
             return parsed, []
         from reos.llm import understander, validate
-        from reos.reasoning import understanding
 
-        qualifiers, excludes, asks, named = understanding.said(request, self.templates,
-                                                               builder.matcher)
         context = {w for t in self.turns[-3:] for w in (t.request + " " + t.outcome).split()}
-        checked = validate.Request(request, qualifiers, excludes, asks,
-                                   {w.lower() for w in context}, named=named)
+        checked = validate.request_of(request, self.templates, builder.matcher,
+                                      {w.lower() for w in context})
         learned = self.knowledge.all() if paths.database_file().exists() else []
+        if self._llm_client is None:  # one client a session: building one costs ~50 ms
+            from reos.llm.client import Client
+
+            self._llm_client = Client(self.settings.llm)
         asked = understander.ask(request, templates=self.templates, matcher=builder.matcher,
+                                 client=self._llm_client,
                                  snapshot=self.snapshot(), settings=self.settings,
                                  checked=checked, parsed=parsed, emit=on_event,
                                  turns=self.turns[-3:], learned=learned,
@@ -220,7 +224,8 @@ class ReasoningEngine:
                                  in (Kind.QUERY, Kind.ACTION, Kind.COMBINED) else None)
         trace.extend(asked.trace)
         if asked.intent is None:
-            self.llm_state = f"built-in understanding ({asked.problem_kind})"
+            if asked.problem_kind != "invalid":  # an unusable answer: the server is fine
+                self.llm_state = f"built-in understanding ({asked.problem_kind})"
             self.llm_problem = asked.problem
             if asked.problem_kind in ("unreachable", "missing_model", "timeout", "server"):
                 self._llm_resting_until = time.monotonic() + RESTING_SECONDS

@@ -146,7 +146,7 @@ def test_plan_verbose_prints_stages_on_stderr_and_leaves_stdout_alone() -> None:
     lines = loud.stderr.splitlines()
     assert lines[0].startswith("\u00b7 understanding: catalogue parser: action "
                                "container.restart portainer") and lines[0].endswith(" ms)")
-    assert "\u00b7 model: not asked: the model is switched off" in loud.stderr
+    assert "\u00b7 model needed: no: the model is switched off" in loud.stderr
     assert any(line.startswith("\u00b7 judging risk: 1 step(s), risk medium") for line in lines)
     assert "\u00b7" not in quiet.stderr
 

@@ -19,7 +19,7 @@ import pytest
 from reos.engine import ReasoningEngine
 from reos.llm import validate
 from reos.model import Intent, Kind
-from reos.reasoning import replies, understanding
+from reos.reasoning import replies
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 
@@ -35,8 +35,7 @@ def engine() -> ReasoningEngine:
 def check(engine: ReasoningEngine, text: str, **answer: Any) -> tuple[Intent | None, list[str]]:
     """Check `answer` for the request `text`, as the engine does before it plans."""
     matcher = engine.builder().matcher
-    qualifiers, excludes, asks, named = understanding.said(text, engine.templates, matcher)
-    request = validate.Request(text, qualifiers, excludes, asks, named=named)
+    request = validate.request_of(text, engine.templates, matcher)
     full = {"thought": "t", "kind": "action", "confidence": 0.9, **answer}
     return validate.check(full, engine.templates, matcher, request)
 
@@ -105,19 +104,34 @@ def test_an_invented_target_is_an_error(engine: ReasoningEngine) -> None:
     assert 'there is no container called "ghost"' in said
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "validate: when the request's own target word names nothing on this machine "
-    "(understanding.said -> named=False) any existing target is accepted, so the model "
-    "can swap the person's 'ghost' for 'portainer'"))
 def test_a_missing_target_is_not_swapped_for_another(engine: ReasoningEngine) -> None:
-    errors(engine, "stop the container called ghost", op="container.stop",
-           targets=["portainer"])
+    # 'ghost' names nothing here: the model's 'portainer' is only offered as a question
+    intent, found = check(engine, "stop the container called ghost", op="container.stop",
+                          targets=["portainer"])
+    assert found == [] and intent is not None and intent.kind == Kind.CLARIFY
+    assert [o.targets for o in intent.options] == [["portainer"]]
+    assert "portainer" in (intent.question or "")
+
+
+def test_an_alias_the_request_says_may_become_its_target(engine: ReasoningEngine) -> None:
+    intent, found = check(engine, "restart the web server", op="service.restart",
+                          targets=["nginx"])
+    assert found == [] and intent is not None and intent.kind == Kind.ACTION
+    assert intent.targets == ["nginx"]
+
+
+def test_a_destructive_action_the_request_does_not_say_is_only_asked_about(
+        engine: ReasoningEngine) -> None:
+    intent, found = check(engine, "restart portainer", op="container.remove",
+                          targets=["portainer"])
+    assert found == [] and intent is not None and intent.kind == Kind.CLARIFY
+    assert "does not say to remove" in (intent.question or "")
 
 
 def test_a_target_the_request_does_not_name_is_an_error(engine: ReasoningEngine) -> None:
     said = errors(engine, "stop nextcloud", op="container.stop",
-                  targets=["nextcloud", "nginx"])
-    assert '"nginx" is not named in the request' in said
+                  targets=["nextcloud", "portainer"])
+    assert '"portainer" is not named in the request' in said
 
 
 def test_the_targets_the_request_names_are_kept(engine: ReasoningEngine) -> None:
@@ -326,12 +340,12 @@ def test_a_malformed_command_is_an_error(engine: ReasoningEngine, given: object)
            command=given)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "validate.Checker.command accepts a shell as the program: the model's text becomes "
-    "the script of sh -c (the risk engine then judges 'dig ...; id' read-only)"))
 @pytest.mark.parametrize("argv", [["sh", "-c", "dig MX example.com"],
                                   ["bash", "-c", "dig MX example.com; id"],
-                                  ["/bin/dash", "-c", "id"]])
+                                  ["/bin/dash", "-c", "id"],
+                                  ["env", "bash", "-c", "id"], ["xargs", "rm"],
+                                  ["python3", "-c", "import os; os.system('id')"],
+                                  ["timeout", "5", "sh", "-c", "id"]])
 def test_a_shell_as_the_program_is_an_error(engine: ReasoningEngine, argv: list[str]) -> None:
     errors(engine, "dig the MX record of example.com", **command(argv))
 
@@ -367,3 +381,28 @@ def test_a_target_with_escape_sequences_is_an_error(engine: ReasoningEngine) -> 
     said = errors(engine, "stop nextcloud", op="container.stop",
                   targets=["nextcloud\x1b[2J"])
     assert "unusable entry" in said
+
+
+# -- found by the benches: the parser's own readings, and never widening -------------------
+def test_an_action_without_targets_is_not_everything(engine: ReasoningEngine) -> None:
+    said = errors(engine, "restart the container", op="container.restart", targets=[])
+    assert "needs its targets" in said
+    intent, found = check(engine, "restart the stopped containers", op="container.restart",
+                          targets=[], qualifiers=["stopped"])
+    assert found == [] and intent is not None and intent.qualifiers == ["stopped"]
+
+
+def test_a_conditional_request_is_not_a_question_and_its_condition_is_not_a_filter(
+        engine: ReasoningEngine) -> None:
+    intent, found = check(engine, "is nextcloud running? if so stop it", op="container.stop",
+                          targets=["nextcloud"],
+                          condition={"if": "running", "subject": "nextcloud"})
+    assert found == [] and intent is not None and intent.kind == Kind.COMBINED
+    assert intent.condition == "if_running" and intent.qualifiers == []
+
+
+def test_a_phrasal_verb_the_parser_reads_as_an_idiom_is_the_requests_verb(
+        engine: ReasoningEngine) -> None:
+    intent, found = check(engine, "shut down portainer", op="container.stop",
+                          targets=["portainer"])
+    assert found == [] and intent is not None and intent.kind == Kind.ACTION

@@ -98,11 +98,11 @@ class Client:
         if isinstance(exc, ConnectionError | httpx.ConnectError):
             return LlmError("unreachable", (
                 f"No Ollama server answers at {s.host}. Start it (`ollama serve`), or set "
-                "[llm] host; until then I use my built-in understanding."))
+                "[llm] host."))
         if isinstance(exc, httpx.TimeoutException | TimeoutError):
             return LlmError("timeout", (
                 f"The model {s.model} did not answer within {s.timeout_seconds:g} s "
-                "([llm] timeout_seconds); I used my built-in understanding."))
+                "([llm] timeout_seconds)."))
         return LlmError("server", f"The exchange with the Ollama server at {s.host} broke "
                                   f"off ({type(exc).__name__}).")
 

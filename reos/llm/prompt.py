@@ -119,8 +119,13 @@ def _closeness(request: set[str], name: str) -> int:
 
 
 def _ranked(items: list[Any], key: Any, request: set[str]) -> list[Any]:
+    if not request:
+        return []
+    # a name can only score when it holds the start of a request word: one regex search a
+    # name (in C) spares scoring 10,000 package names word by word
+    could = re.compile("|".join(sorted({re.escape(w[:3]) for w in request})))
     scored = [(s, n, item) for n, item in enumerate(items)
-              if (s := _closeness(request, key(item))) > 0]
+              if could.search((k := key(item)).lower()) and (s := _closeness(request, k)) > 0]
     scored.sort(key=lambda x: (-x[0], x[1]))
     return [item for _, _, item in scored[:RELEVANT]]
 

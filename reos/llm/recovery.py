@@ -159,13 +159,13 @@ def judged(answer: object, step: Step, is_root: bool) -> tuple[Fix | None, str]:
         return None, "the model knows no fix"
     if confidence < MIN_CONFIDENCE:
         return None, f"the model is not sure of it ({confidence:.2f})"
+    if argv in (step.argv, step.argv[2:] if step.argv[:2] == ["sudo", "-n"] else None):
+        return None, "it is the failed command itself (reos retries that after a fix)"
     # the catalogue and the matcher play no part in checking a bare argv
     checker = Checker(templates=None, matcher=None, request=None)  # type: ignore[arg-type]
     words, _ = checker.command({"argv": argv})
     if not words:
         return None, "; ".join(checker.errors)
-    if words in (step.argv, step.argv[2:] if step.argv[:2] == ["sudo", "-n"] else None):
-        return None, "it is the failed command itself (reos retries that after a fix)"
     verdict = assess_argv(words)
     if verdict.blocked:
         return None, "the risk engine blocks it: " + ("; ".join(verdict.reasons) or "blocked")

@@ -91,6 +91,7 @@ def _stage(trace: list[dict[str, str]], emit: Callable[[Event], None], stage: st
 
 def ask(request: str, *, templates: Any, matcher: Any, snapshot: Any, settings: Settings,
         checked: Any, parsed: Intent | None, emit: Callable[[Event], None],
+        client: Any = None,
         turns: list[Turn] | None = None, learned: list[Any] | None = None,
         hint: str | None = None) -> Asked:
     """Ask the model what `request` means; `checked` is the validate.Request of it."""
@@ -124,7 +125,7 @@ def ask(request: str, *, templates: Any, matcher: Any, snapshot: Any, settings: 
     errors: list[str] = []
     text = ""
     try:
-        client = Client(settings.llm)
+        client = client or Client(settings.llm)
         for attempt in (1, 2):
             _stage(trace, emit, "asking the model" if attempt == 1 else "repairing",
                    f"{settings.llm.model} at {settings.llm.host}" if attempt == 1 else
@@ -158,7 +159,8 @@ def ask(request: str, *, templates: Any, matcher: Any, snapshot: Any, settings: 
                                            repair=(text, errors), hint=hint)
     except LlmError as exc:
         _stage(trace, emit, "fell back", f"{exc} The catalogue parser answered instead.")
-        return Asked(None, trace, problem=str(exc), problem_kind=exc.kind,
+        return Asked(None, trace, problem=f"{exc} I used my built-in understanding.",
+                     problem_kind=exc.kind,
                      ms=(time.monotonic() - started) * 1000)
     _stage(trace, emit, "fell back", "the model's answer was still invalid after a repair ("
            + "; ".join(errors[:4]) + "); the catalogue parser answered instead")
@@ -167,10 +169,25 @@ def ask(request: str, *, templates: Any, matcher: Any, snapshot: Any, settings: 
                  ms=(time.monotonic() - started) * 1000)
 
 
+def _confident(parsed: Intent | None) -> bool:
+    return parsed is not None and parsed.kind in (Kind.QUERY, Kind.ACTION, Kind.COMBINED) and (
+        not (parsed.unexplained or parsed.unhonoured)) and parsed.confidence >= CONFIDENT
+
+
 def _doubt(intent: Intent, parsed: Intent | None, trace: list[dict[str, str]],
            emit: Callable[[Event], None]) -> Intent:
-    """An action the model is unsure of becomes a question (its reading and the parser's)."""
-    if intent.kind not in (Kind.ACTION, Kind.COMBINED) or intent.confidence >= UNSURE:
+    """An action the model is unsure of becomes a question (its reading and the parser's),
+    and so does an action that means something else than a confident parser reading
+    (mode "first": "restart portainer" read by the model as a removal is asked about)."""
+    if intent.kind not in (Kind.ACTION, Kind.COMBINED):
+        return intent
+    if _confident(parsed) and parsed is not None and (
+            parsed.kind == Kind.QUERY or parsed.action != intent.action):
+        _stage(trace, emit, "disagreed", f"the parser read {parsed.operation}, the model "
+               f"{intent.operation}: asking which")
+        return Intent(Kind.CLARIFY, source=intent.source, confidence=intent.confidence,
+                      options=[parsed, intent])
+    if intent.confidence >= UNSURE:
         return intent
     options = [intent]
     if parsed is not None and parsed.kind in (Kind.ACTION, Kind.COMBINED, Kind.QUERY) and (

@@ -41,6 +41,15 @@ if TYPE_CHECKING:
 MAX_SCAN = 64_000
 SHELL_WORDS = {"|", "||", "&&", ";", ">", ">>", "<", "<<", "&", "2>", "2>&1", "&>", "|&"}
 _SHELL_TEXT = re.compile(r"\$\(|`|\$\{|\n")
+# programs that would run the model's text as code, or run another program it names
+SHELLS = {"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh", "tcsh", "busybox",
+          "ash", "rbash", "eval", "exec", "source"}
+WRAPPERS = {"env", "nice", "ionice", "timeout", "xargs", "nohup", "setsid", "stdbuf",
+            "chroot", "unshare", "nsenter", "flock", "watch", "script", "time", "chrt",
+            "taskset", "systemd-run", "at", "batch", "parallel"}
+_INTERPRETER = re.compile(r"^(?:python[0-9.]*|perl[0-9.]*|ruby|node|nodejs|php[0-9.]*|lua"
+                          r"[0-9.]*|tclsh|Rscript)$")
+_INLINE_CODE = {"-c", "-e", "-E", "--eval", "-r", "--command", "-m"}
 _NEW_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9+._-]{0,99}")  # a package or user to create
 ALL_WORDS = {"all", "every", "everything", "*", "any"}
 _KNOWN_KEYS = {"thought", "kind", "op", "targets", "qualifiers", "exclude", "slots",
@@ -79,17 +88,32 @@ class Request:
     """What the checks need to know about the request itself (from the catalogue parse)."""
 
     def __init__(self, text: str, qualifiers: set[str], excludes: bool, asks: bool,
-                 context_words: set[str] | None = None, *, named: bool = True):
+                 context_words: set[str] | None = None, *, named: bool = True,
+                 aliased: set[str] | None = None, verb_actions: set[str] | None = None):
         self.text = text
         self.words = _words(text) | (context_words or set())
         self.qualifiers = qualifiers  # canonical qualifiers the words said ("stopped")
         self.excludes = excludes  # "all but", "except", "leave X alone"
         self.asks = asks  # put as a question
-        self.said_all = bool(_words(text) & ALL_WORDS) or "both" in _words(text)
+        self.said_all = bool(_words(text) & (ALL_WORDS | {"both", "each"}))
         # the request names something this machine has: every target must then be one it
         # names ("stop nextcloud" never gains nginx); naming nothing ("the web server"), a
         # target is the model's reading of its words, shown before anything runs
         self.named = named
+        self.aliased = {a.lower() for a in aliased or ()}  # "the web server": nginx.service
+        # the actions the request's verbs can mean: an action answer must be one of them
+        # ("restart portainer" never becomes a removal); empty when no verb was said
+        self.verb_actions = verb_actions or set()
+
+
+def request_of(text: str, templates: TemplateSet, matcher: Any,
+               context_words: set[str] | None = None) -> Request:
+    """The request as the checks see it, read by the catalogue parser."""
+    from reos.reasoning.understanding import said
+
+    found = said(text, templates, matcher)
+    return Request(text, found.qualifiers, found.excludes, found.asks, context_words,
+                   named=found.named, aliased=found.aliased, verb_actions=found.verb_actions)
 
 
 class Checker:
@@ -98,6 +122,8 @@ class Checker:
         self.matcher = matcher
         self.request = request
         self.errors: list[str] = []
+        self.inferred: list[str] = []  # targets read from words that do not name them
+        self.doubts: list[str] = []  # why an action the model read must be asked about
 
     # -- pieces ------------------------------------------------------------------------
     def _strings(self, value: object, what: str, limit: int = shape.MAX_TARGETS) -> list[str]:
@@ -144,18 +170,21 @@ class Checker:
                     continue
                 kept.append("all")
                 continue
-            if self.request.named and _closeness(self.request.words, name) == 0 and (
-                    name.lower() not in self.request.text.lower()):
-                self.errors.append(f"{json.dumps(name)} is not named in the request")
-                continue
+            related = _closeness(self.request.words, name) > 0 or (
+                name.lower() in self.request.text.lower())
             if op.creates:
-                if _NEW_NAME.fullmatch(name):
+                if not related:
+                    self.errors.append(f"{json.dumps(name)} is not named in the request")
+                elif _NEW_NAME.fullmatch(name):
                     kept.append(name)
                 else:
                     self.errors.append(f"{json.dumps(name)} is not a valid new name")
                 continue
             if not self.matcher.known(op.target):
-                kept.append(name)  # this snapshot has no such section: the plan builder says so
+                if related:  # this snapshot has no such section: the plan builder says so
+                    kept.append(name)
+                else:
+                    self.errors.append(f"{json.dumps(name)} is not named in the request")
                 continue
             found = self.matcher.resolve([name], [op.target], True)
             if found.missing:
@@ -163,6 +192,12 @@ class Checker:
                                    "this machine; use a name from the facts or the "
                                    "person's own word")
                 continue
+            if not related and not {t.name.lower() for t in found.targets} & (
+                    self.request.aliased):
+                if self.request.named:
+                    self.errors.append(f"{json.dumps(name)} is not named in the request")
+                    continue
+                self.inferred.append(name)
             kept.append(name)
         return kept
 
@@ -176,7 +211,7 @@ class Checker:
         for name, value in list(given.items())[:20]:
             if value is None or value == "":
                 continue
-            if name not in op.slots:
+            if name not in op.slots and not (name == "proto" and "port" in op.slots):
                 self.errors.append(f"{op.id} has no slot {json.dumps(str(name)[:40])} "
                                    f"(its slots: {', '.join(op.slots) or 'none'})")
                 continue
@@ -194,6 +229,9 @@ class Checker:
         return out
 
     def qualifiers(self, op: Any, given: list[str]) -> list[str]:
+        """The operation's own qualifiers; an action keeps every one the request said (a
+        question may leave out one the words only set the scene with: "is java still
+        running")."""
         kept = []
         for q in given:
             if q not in op.qualifiers:
@@ -205,7 +243,7 @@ class Checker:
             else:
                 kept.append(q)
         dropped = sorted((self.request.qualifiers & set(op.qualifiers)) - set(kept) - {"all"})
-        if dropped:
+        if dropped and op.kind == "action":
             self.errors.append(f"the request says {', '.join(dropped)}: keep it in "
                                "qualifiers (a qualifier is never dropped)")
         return kept
@@ -227,8 +265,15 @@ class Checker:
             self.errors.append("command.argv holds shell syntax (pipes, redirections, ;, "
                                "&&, $( )): give one program and its arguments, no shell")
             return [], None
-        if argv[0].rsplit("/", 1)[-1] in ("sudo", "doas", "su", "pkexec"):
+        program = argv[0].rsplit("/", 1)[-1]
+        if program in ("sudo", "doas", "su", "pkexec", "run0"):
             self.errors.append("leave sudo out of command.argv: reos adds it when needed")
+            return [], None
+        if program in SHELLS or program in WRAPPERS or (
+                _INTERPRETER.match(program) and set(argv[1:]) & _INLINE_CODE):
+            self.errors.append(f"command.argv may not start a shell, an interpreter with "
+                               f"inline code or another program ({program}): give the one "
+                               "program that does the work and its arguments")
             return [], None
         return list(argv), shown(given.get("purpose")) or "run " + argv[0][:40]
 
@@ -261,7 +306,8 @@ class Checker:
             intent.said = shown(answer.get("reply"), shape.MAX_REPLY)
         return intent
 
-    def _reading(self, answer: dict[str, Any], kind: str, asks: bool) -> Intent | None:
+    def _reading(self, answer: dict[str, Any], kind: str, asks: bool,
+                 choosing: bool = False) -> Intent | None:
         op = self.operation(answer.get("op"))
         if op is None:
             return None
@@ -275,6 +321,12 @@ class Checker:
             self.errors.append(f"the request asks a question, and {op.id} changes the "
                                "machine: answer with a query operation")
             return None
+        if op.kind == "action" and not choosing and self.request.verb_actions and (
+                op.action not in self.request.verb_actions) and op.risk in ("high", "critical"):
+            # a destructive operation the request's verbs do not say ("restart portainer" or
+            # "tell me about the disks" read as a removal) is asked about, never planned
+            self.doubts.append(f"The request does not say to {op.action.replace('_', ' ')}; "
+                               "is this what you mean?")
         names = self._strings(answer.get("targets"), "targets")
         exclude = self._strings(answer.get("exclude"), "exclude")
         said_qualifiers = self._strings(answer.get("qualifiers"), "qualifiers", 8)
@@ -291,7 +343,13 @@ class Checker:
             return None
         intent_kind = Kind.QUERY if op.kind == "query" else (
             Kind.COMBINED if condition else Kind.ACTION)
-        plural = "all" in targets or "all" in qualifiers or len(targets) != 1
+        if op.kind == "action" and op.target != "none" and not targets and not (
+                set(qualifiers) - {"all"}) and not self.request.said_all:
+            self.errors.append(f"{op.id} needs its targets: name what the request means, "
+                               "or answer kind clarify")
+            return None
+        plural = "all" in targets or "all" in qualifiers or len(targets) > 1 or (
+            not targets and bool(qualifiers))
         return Intent(
             kind=intent_kind, action=op.action, resource=op.resource,
             targets=[t for t in targets if t != "all"] or (["all"] if "all" in targets else []),
@@ -330,7 +388,8 @@ class Checker:
             if not isinstance(choice, dict):
                 self.errors.append("each choice must be an object")
                 return None
-            reading = self._reading({**choice, "kind": "action"}, "action", self.request.asks)
+            reading = self._reading({**choice, "kind": "action"}, "action", self.request.asks,
+                                    choosing=True)
             if reading is None:
                 return None
             reading.consequence = shown(choice.get("consequence"), 120)
@@ -360,4 +419,13 @@ def check(answer: object, templates: TemplateSet, matcher: Any,
     checker = Checker(templates, matcher, request)
     intent = checker.intent(answer)
     errors = list(dict.fromkeys(checker.errors))
-    return (intent if not errors else None), errors
+    if errors or intent is None:
+        return None, errors
+    if checker.inferred:
+        named = ", ".join(dict.fromkeys(checker.inferred))
+        checker.doubts.append(f"I take that to mean {named}; the request does not name it.")
+    if checker.doubts and intent.kind in (Kind.ACTION, Kind.COMBINED):
+        # the model's reading of words that do not say it is a question before any plan
+        intent = Intent(Kind.CLARIFY, source="llm", confidence=intent.confidence,
+                        options=[intent], question=clean(" ".join(checker.doubts)))
+    return intent, []

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import astuple, dataclass
 
 from reos.model import Intent, Kind
 from reos.reasoning import parser
@@ -189,17 +190,44 @@ def _asks(found: Parse) -> bool:
         {"if", "whether"} & set(texts[1:4])))
 
 
-def said(text: str, templates: TemplateSet,
-         matcher: Any = None) -> tuple[set[str], bool, bool, bool]:
+@dataclass
+class Said:
     """What a request said besides its operation, for checking another reader's answer
-    (the LLM's): the qualifiers it names (canonical), whether it leaves something out
-    ("all but X"), whether it is put as a question, and whether it names anything this
-    machine has (by name or alias)."""
-    found = parser.parse(clean_request(text), templates, matcher)
-    qualifiers = {q for u in found.units for q in u.roles.get("qualifier", ())}
+    (the LLM's). Unpacks like a tuple, in field order."""
+
+    qualifiers: set[str]  # canonical qualifiers it names ("stopped" for "exited")
+    excludes: bool  # it leaves something out ("all but X")
+    asks: bool  # it is put as a question
+    named: bool  # it names something this machine has, by name or alias
+    aliased: set[str]  # what its aliases stand for here ("the web server": nginx.service)
+    verb_actions: set[str]  # the actions its verbs can mean ("restart"); empty: no verb
+
+    def __iter__(self) -> Any:
+        return iter(astuple(self))
+
+
+def said(text: str, templates: TemplateSet, matcher: Any = None) -> Said:
+    cleaned = clean_request(text)
+    conditional = split_condition(cleaned)
+    found = parser.parse(cleaned, templates, matcher)
+    # the qualifiers of "is X running? if so stop it" are the condition's, not the targets'
+    action = parser.parse(conditional[2], templates, matcher) if conditional else found
+    qualifiers = {q for u in action.units for q in u.roles.get("qualifier", ())}
     excludes = any("exclude" in u.roles for u in found.units)
     named = any("name" in u.roles or "alias" in u.roles for u in found.units)
-    return qualifiers, excludes, _asks(found), named
+    aliased: set[str] = set()
+    for unit in found.units:
+        kinds = unit.roles.get("alias")
+        if kinds and matcher is not None:
+            resolved = matcher.resolve([unit.text], sorted(kinds), True)
+            aliased |= {t.name for t in resolved.targets}
+    verbs = {templates.operations[i].action for u in found.units
+             for i in u.roles.get("verb", ()) if i in templates.operations}
+    if found.best is not None and verbs:  # its idioms say what its verbs mean ("take X down")
+        verbs.add(found.best.op.action)
+    # "is nextcloud running? if so stop it" asks only to decide what to do
+    asks = _asks(found) and conditional is None
+    return Said(qualifiers, excludes, asks, named, aliased, verbs)
 
 
 def _same_meaning(a: Reading, b: Reading) -> bool:
