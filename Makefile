@@ -50,6 +50,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/cold_start.py
 	$(BIN)/python bench/plan_speed.py
 	$(BIN)/python bench/collect_speed.py
+	$(BIN)/python bench/llm_overhead.py
 	$(BIN)/python bench/check_speed.py
 
 clean:
