@@ -32,6 +32,7 @@ from reos.llm.prompt import _closeness, _words
 from reos.model import Intent, Kind
 from reos.reasoning import slots as slot_checks
 from reos.reasoning.templates import TemplateSet
+from reos.safety.risk import assess_argv
 from reos.text import clean
 
 TYPE_CHECKING = False
@@ -50,6 +51,7 @@ WRAPPERS = {"env", "nice", "ionice", "timeout", "xargs", "nohup", "setsid", "std
 _INTERPRETER = re.compile(r"^(?:python[0-9.]*|perl[0-9.]*|ruby|node|nodejs|php[0-9.]*|lua"
                           r"[0-9.]*|tclsh|Rscript)$")
 _INLINE_CODE = {"-c", "-e", "-E", "--eval", "-r", "--command", "-m"}
+_TOKEN = re.compile(r"[a-z0-9][a-z0-9+._-]*")
 _NEW_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9+._-]{0,99}")  # a package or user to create
 ALL_WORDS = {"all", "every", "everything", "*", "any"}
 _KNOWN_KEYS = {"thought", "kind", "op", "targets", "qualifiers", "exclude", "slots",
@@ -172,8 +174,8 @@ class Checker:
                 continue
             related = _closeness(self.request.words, name) > 0 or (
                 name.lower() in self.request.text.lower())
-            if op.creates:
-                if not related:
+            if op.creates:  # a new name is the request's own word, whole
+                if name.lower() not in set(_TOKEN.findall(self.request.text.lower())):
                     self.errors.append(f"{json.dumps(name)} is not named in the request")
                 elif _NEW_NAME.fullmatch(name):
                     kept.append(name)
@@ -314,6 +316,10 @@ class Checker:
         if op == shape.COMMAND:
             argv, purpose = self.command(answer.get("command"))
             if not argv:
+                return None
+            if (kind == "query" or asks) and not assess_argv(argv).read_only:
+                self.errors.append("the request asks a question: give a command that only "
+                                   "reads (this one changes the machine)")
                 return None
             return Intent(Kind.QUERY, action="command", source="llm", operation=shape.COMMAND,
                           argv=argv, purpose=purpose)
