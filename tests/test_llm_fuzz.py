@@ -713,6 +713,7 @@ def test_ten_thousand_generated_answers_break_no_rule() -> None:
 @pytest.mark.parametrize("argv", [["touch", "/tmp/reos-fuzz"], ["systemctl", "restart", "nginx"],
                                   ["apt-get", "install", "-y", "htop"]])
 def test_a_question_never_gets_a_command_that_changes_the_machine(argv: list[str]) -> None:
+    """Found by the sweep: a model "command" skipped the question rule."""
     w = world()
     request = "is nginx running?"
     answer = {"thought": "x", "kind": "query", "op": "command", "confidence": 0.9,
@@ -731,6 +732,7 @@ def test_a_question_never_gets_a_command_that_changes_the_machine(argv: list[str
 ])
 def test_a_created_name_is_the_requests_own_word(request_text: str, op: str,
                                                  name: str) -> None:
+    """Found by the sweep: "install htop" answered with htop-evil was installed."""
     w = world()
     checked = w.requests.get(request_text) or w.request(request_text)
     answer = {"thought": "x", "kind": "action", "op": op, "confidence": 0.9,
