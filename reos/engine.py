@@ -30,14 +30,11 @@ if TYPE_CHECKING:
     from reos.execution.events import EventSink
     from reos.execution.executor import ExecutionReport, Executor
     from reos.execution.undo import UndoReport
-    from reos.llm.prompt import Turn
+    from reos.llm.session import ModelSession, Turn
     from reos.reasoning.templates import TemplateSet
     from reos.store.journal import Journal, TransactionRecord
     from reos.store.knowledge import Knowledge
     from reos.system.cache import SnapshotCache
-
-RESTING_SECONDS = 60.0  # after the model failed, the next requests do not wait on it
-
 
 def _reading(intent: Intent | None) -> str:
     """The parser's reading in a few words, for the trace."""
@@ -84,12 +81,7 @@ class ReasoningEngine:
         self._matcher = None
         self._executor: Executor | None = None
         self._knowledge: Knowledge | None = None
-        self.turns: list[Turn] = []  # the last requests and what came of them (for the model)
-        self._llm_said: set[str] = set()  # model problems already said this session
-        self._llm_resting_until = 0.0  # after a failure the model is left alone a while
-        self.llm_state = "off" if not self._may_ask_model() else "not asked yet"
-        self.llm_problem: str | None = None  # why the model could not be used, when it failed
-        self._llm_client: Any = None
+        self._model: ModelSession | None = None
 
     # -- what reos knows -------------------------------------------------------------
     def snapshot(self) -> SystemSnapshot:
@@ -153,7 +145,11 @@ class ReasoningEngine:
                                           remote=bool(os.environ.get("SSH_CONNECTION")))
         trace = [{"stage": "understanding", "said": "catalogue parser: " + _reading(intent)}]
         on_event(Stage("understanding", trace[0]["said"], (time.monotonic() - started) * 1000))
-        intent, notes = self._consult_model(request, intent, builder, trace, on_event)
+        intent, notes = self.model.consult(
+            request, intent, templates=self.templates, matcher=builder.matcher,
+            snapshot=self.snapshot, learned=self._learned, trace=trace, emit=on_event,
+            hint=_reading(intent) if intent is not None and intent.kind in (
+                Kind.QUERY, Kind.ACTION, Kind.COMBINED) else None)
         if intent is not None and intent.kind == Kind.META:
             return Plan(text, Kind.META, intent=intent, source=intent.source)
         if intent is not None:
@@ -176,102 +172,39 @@ class ReasoningEngine:
             self._apply_learning(plan)
             if lead:
                 plan.message = f"{lead}\n{plan.message}"
-        self._remember(request, plan)
+        self.model.remember(request, plan)
         return plan
 
     # -- the model -------------------------------------------------------------------
+    @property
+    def model(self) -> ModelSession:
+        """The model's side of this conversation (loaded on first use: `reos undo` never
+        imports reos.llm)."""
+        if self._model is None:
+            from reos.llm.session import ModelSession
+
+            self._model = ModelSession(self.settings)
+        return self._model
+
+    @property
+    def turns(self) -> list[Turn]:
+        return self.model.turns
+
+    @property
+    def llm_state(self) -> str:
+        return self.model.state
+
+    @property
+    def llm_problem(self) -> str | None:
+        return self.model.problem
+
     def _may_ask_model(self) -> bool:
-        from reos.settings import llm_forced_off
-
-        llm = self.settings.llm
-        return llm.enabled and llm.mode != "off" and self.settings.reasoning.depth != "quick" \
-            and not llm_forced_off()
-
-    def _consult_model(self, request: str, parsed: Intent | None, builder: Any,
-                       trace: list[dict[str, str]], on_event: EventSink,
-                       ) -> tuple[Intent | None, list[str]]:
-        """The model's reading when it should be asked and its answer holds up, else the
-        parser's; plus what to say about the model (a problem is said once a session)."""
-        import time
-
-        from reos.execution.events import Stage
-        from reos.llm.understander import should_ask
-
-        wanted, why = should_ask(parsed, self.settings)
-        if wanted and time.monotonic() < self._llm_resting_until:
-            wanted, why = False, f"it failed moments ago ({self.llm_state})"
-        trace.append({"stage": "model needed",
-                      "said": ("yes: " if wanted else "no: ") + why})
-        on_event(Stage(trace[-1]["stage"], trace[-1]["said"]))
-        if not wanted:
-            return parsed, []
-        from reos.llm import understander, validate
-
-        context = {w for t in self.turns[-3:] for w in (t.request + " " + t.outcome).split()}
-        checked = validate.request_of(request, self.templates, builder.matcher,
-                                      {w.lower() for w in context})
-        learned = self.knowledge.all() if paths.database_file().exists() else []
-        if self._llm_client is None:  # one client a session: building one costs ~50 ms
-            from reos.llm.client import Client
-
-            self._llm_client = Client(self.settings.llm)
-        asked = understander.ask(request, templates=self.templates, matcher=builder.matcher,
-                                 client=self._llm_client,
-                                 snapshot=self.snapshot(), settings=self.settings,
-                                 checked=checked, parsed=parsed, emit=on_event,
-                                 turns=self.turns[-3:], learned=learned,
-                                 hint=_reading(parsed) if parsed is not None and parsed.kind
-                                 in (Kind.QUERY, Kind.ACTION, Kind.COMBINED) else None)
-        trace.extend(asked.trace)
-        if asked.intent is None:
-            if asked.problem_kind != "invalid":  # an unusable answer: the server is fine
-                self.llm_state = f"built-in understanding ({asked.problem_kind})"
-            self.llm_problem = asked.problem
-            if asked.problem_kind in ("unreachable", "missing_model", "timeout", "server"):
-                self._llm_resting_until = time.monotonic() + RESTING_SECONDS
-            said = [] if asked.problem_kind in self._llm_said else [asked.problem or ""]
-            self._llm_said.add(asked.problem_kind or "")
-            return parsed, [s for s in said if s]
-        self.llm_state = f"model {self.settings.llm.model}"
-        intent = asked.intent
-        if intent.kind == Kind.UNKNOWN:
-            if parsed is not None and parsed.kind != Kind.UNKNOWN:
-                trace.append({"stage": "understood", "said": "the model could not place it; "
-                              "the catalogue parser's reading is used"})
-                return parsed, []
-            if parsed is not None:
-                parsed.said, parsed.source = intent.said, intent.source
-                return parsed, []
-        return intent, []
+        return self.model.may_ask()
 
     def warm_model(self) -> str:
         """Load the model ahead of the first request (the chat calls this in the
         background); returns the state to show."""
-        if not self._may_ask_model():
-            self.llm_state = "built-in understanding (the model is off)"
-            return self.llm_state
-        from reos.llm.client import Client, LlmError
-
-        try:
-            Client(self.settings.llm).warm()
-            self.llm_state = f"model {self.settings.llm.model}"
-        except LlmError as exc:
-            self.llm_state = f"built-in understanding ({exc.kind})"
-            self._llm_said.add(exc.kind)
-            self.llm_problem = str(exc)
-        return self.llm_state
-
-    def _remember(self, request: str, plan: Plan) -> None:
-        """Keep the last turns for the model (pronouns, follow-ups)."""
-        from reos.llm.prompt import Turn
-
-        intent = plan.intent
-        what = plan.kind.value
-        if intent is not None and intent.operation:
-            what += f" {intent.operation}"
-        if plan.targets:
-            what += " " + ", ".join(t.name for t in plan.targets[:5])
-        self.turns = [*self.turns[-4:], Turn(request[:300], what[:200])]
+        return self.model.warm()
 
     def _measure(self, plan: Plan) -> str | None:
         """"Free up disk space": measure first (read-only probes, each through the gate,
@@ -429,6 +362,10 @@ class ReasoningEngine:
                 return diagnose.explain(target, evidence, self.settings)
 
         return investigate.run(plan, gated, self.snapshot(), explain, on_event).text
+
+    def _learned(self) -> list[Any]:
+        """What reos learned on this machine (for the model's prompt)."""
+        return self.knowledge.all() if paths.database_file().exists() else []
 
     @property
     def knowledge(self) -> Knowledge:

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 
 from reos.llm import schema as answer_shape
+from reos.llm.session import Turn
 from reos.reasoning.templates import TemplateSet
 from reos.system.snapshot import SystemSnapshot
 from reos.text import clean
@@ -77,14 +77,6 @@ Answer shape:
  "question": str, "choices": [{"op": id, "targets": [str], "consequence": str}],
  "reply": str, "confidence": number}
 """
-
-
-@dataclass
-class Turn:
-    """One earlier exchange, for pronouns and follow-ups ("stop it", "and the db one")."""
-
-    request: str
-    outcome: str  # what reos understood or did, in one line
 
 
 def system_message(templates: TemplateSet) -> str:

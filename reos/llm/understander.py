@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from reos.execution.events import Event
-    from reos.llm.prompt import Turn
+    from reos.llm.session import Turn
 
 CONFIDENT = 0.75  # the parser's own confidence above which "auto" does not ask the model
 UNSURE = 0.5  # a model's action below this confidence is asked about, not planned

@@ -317,7 +317,8 @@ class Checker:
             argv, purpose = self.command(answer.get("command"))
             if not argv:
                 return None
-            if (kind == "query" or asks) and not assess_argv(argv).read_only:
+            if asks and not assess_argv(argv).read_only:  # the request's form, not the
+                # model's "kind", decides: its claims about a command are never believed
                 self.errors.append("the request asks a question: give a command that only "
                                    "reads (this one changes the machine)")
                 return None
