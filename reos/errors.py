@@ -6,21 +6,39 @@ the CLI uses. Surfaces print it; nothing here prints or formats anything.
 
 from __future__ import annotations
 
-# Exit codes are part of the CLI contract (see man/reos.1).
-EXIT_OK = 0
-EXIT_FAILED = 1  # a step or an undo failed
-EXIT_USAGE = 2  # bad arguments, bad settings file, bad context file
-EXIT_BLOCKED = 3  # the safety engine blocked it or reos refused
-EXIT_NOTHING = 4  # not understood, no matching target, nothing to undo
-EXIT_DECLINED = 5  # the user said no
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    """How `reos` exits: part of the CLI contract (man/reos.1, EXIT STATUS).
+
+    An `IntEnum`, so a code is still the plain int `sys.exit` and `typer.Exit` expect.
+    """
+
+    OK = 0  # done: answered, planned, run, or allowed (check)
+    FAILED = 1  # a step or an undo failed, or the journal could not be used
+    USAGE = 2  # bad arguments, bad settings file, bad context file
+    BLOCKED = 3  # the safety engine blocked it or reos refused
+    NOTHING = 4  # not understood, no matching target, nothing to undo
+    DECLINED = 5  # the user said no, or there was no terminal to ask on
+
+
+# The spelling the commands use.
+EXIT_OK = ExitCode.OK
+EXIT_FAILED = ExitCode.FAILED
+EXIT_USAGE = ExitCode.USAGE
+EXIT_BLOCKED = ExitCode.BLOCKED
+EXIT_NOTHING = ExitCode.NOTHING
+EXIT_DECLINED = ExitCode.DECLINED
 
 
 class ReosError(Exception):
     """A problem the user can understand and act on."""
 
-    exit_code = EXIT_FAILED
+    exit_code: ExitCode = ExitCode.FAILED
 
-    def __init__(self, message: str, hint: str | None = None, *, exit_code: int | None = None):
+    def __init__(self, message: str, hint: str | None = None, *,
+                 exit_code: ExitCode | None = None):
         super().__init__(message)
         self.message = message
         self.hint = hint
@@ -34,13 +52,13 @@ class ReosError(Exception):
 class SettingsError(ReosError):
     """The settings file cannot be used as written."""
 
-    exit_code = EXIT_USAGE
+    exit_code = ExitCode.USAGE
 
 
 class UsageError(ReosError):
     """The command line or an input file is wrong."""
 
-    exit_code = EXIT_USAGE
+    exit_code = ExitCode.USAGE
 
 
 class JournalError(ReosError):
