@@ -136,12 +136,33 @@ def _m005_link_backups(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE backups ADD COLUMN link TEXT")
 
 
+def _m006_traces(db: sqlite3.Connection) -> None:
+    # the reasoning audit trail: one chain per request (what reos decided and why, never
+    # command output), linked to its transaction once it runs; kind is the plan's kind
+    _statements(
+        db,
+        """
+        CREATE TABLE traces (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            created_at TEXT NOT NULL,
+            request TEXT NOT NULL,
+            kind TEXT NOT NULL,              -- query | action | combined | clarify | ...
+            tx INTEGER REFERENCES transactions(id),
+            chain TEXT NOT NULL,             -- JSON, reos.trace/1, bounded in size
+            size INTEGER NOT NULL            -- bytes of chain
+        );
+        CREATE INDEX traces_by_tx ON traces(tx)
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_journal", _m001_journal),
     ("002_backups", _m002_backups),
     ("003_knowledge", _m003_knowledge),
     ("004_undo_claims", _m004_undo_claims),
     ("005_link_backups", _m005_link_backups),
+    ("006_traces", _m006_traces),
 ]
 
 
