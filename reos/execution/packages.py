@@ -20,6 +20,7 @@ from typing import Any
 
 from reos.execution import package_sim
 from reos.model import RiskLevel, Step
+from reos.system.privilege import as_root
 
 MANY = 20  # a removal taking this many packages is high-risk whatever they are
 _SHOWN = 12  # names listed in a note before "and N more"
@@ -94,7 +95,7 @@ def after_step(step: Step, prior: dict[str, Any] | None, before: set[str] | dict
         # the plan said so before approval
         rollback = reinstall_argv(manager, taken) if taken and step.reversible else None
         if rollback and step.needs_root:
-            rollback = ["sudo", "-n", *rollback]
+            rollback = as_root(rollback, is_root=False)
         return recorded, rollback
     after = installed_names()
     if after is None or manager not in PACKAGE_REMOVE:
@@ -103,7 +104,7 @@ def after_step(step: Step, prior: dict[str, Any] | None, before: set[str] | dict
     recorded = dict(prior or {}, new_packages=new)
     undo = [*PACKAGE_REMOVE[manager], *new] if new else None
     if undo and step.needs_root:
-        undo = ["sudo", "-n", *undo]
+        undo = as_root(undo, is_root=False)
     return recorded, undo
 
 
@@ -211,7 +212,7 @@ def _check_undo(plan: Any, step: Step, manager: str | None, taken: dict[str, str
         return
     rollback = reinstall_argv(manager, pinned)
     if rollback and step.needs_root:
-        rollback = ["sudo", "-n", *rollback]
+        rollback = as_root(rollback, is_root=False)
     if rollback:
         step.rollback = rollback
     if rollback and len(pinned) > 1:

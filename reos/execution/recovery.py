@@ -26,6 +26,7 @@ from reos.execution.classifier import (
     Diagnosis,
 )
 from reos.model import RiskLevel, Step
+from reos.system.privilege import as_root
 
 MAX_RECOVERIES = 3  # per execution (design notes: "Maximum 3 recovery attempts")
 MAX_PER_CATEGORY = 2  # "Maximum 2 fix attempts per error type"
@@ -63,11 +64,6 @@ class Fix:
     why: str = ""  # a model's fix: the model's own reason, cleaned (shown, never run)
 
 
-def as_root(argv: list[str], is_root: bool) -> list[str]:
-    """`argv` as it runs with root's rights: through `sudo -n` unless reos is root."""
-    return argv if is_root else ["sudo", "-n", *argv]
-
-
 def propose(diagnosis: Diagnosis, step: Step, *, manager: str | None, is_root: bool,
             attempt: int) -> Fix:
     """The fix for this diagnosis on its `attempt`-th try (0-based) for its category."""
@@ -86,7 +82,7 @@ def propose(diagnosis: Diagnosis, step: Step, *, manager: str | None, is_root: b
         return Fix("install", f"Installing {package}, which provides {command}\u2026", [install],
                    step.argv, needs_approval=True)
     if category == PERMISSION and not is_root and step.argv[:1] != ["sudo"]:
-        return Fix("sudo", "Retrying with sudo\u2026", retry=["sudo", "-n", *step.argv],
+        return Fix("sudo", "Retrying with sudo\u2026", retry=as_root(step.argv, is_root),
                    escalates=True)
     if category in (TRANSIENT, BUSY):
         wait = BACKOFF_SECONDS[min(attempt, len(BACKOFF_SECONDS) - 1)]

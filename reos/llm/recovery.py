@@ -27,9 +27,10 @@ from collections.abc import Callable
 from typing import Any
 
 from reos.execution.classifier import Diagnosis
-from reos.execution.recovery import Fix, as_root
+from reos.execution.recovery import Fix
 from reos.model import Step, StepResult, render
 from reos.settings import Settings
+from reos.system.privilege import as_root, strip_sudo
 from reos.text import clean
 
 TYPE_CHECKING = False
@@ -159,7 +160,7 @@ def judged(answer: object, step: Step, is_root: bool) -> tuple[Fix | None, str]:
         return None, "the model knows no fix"
     if confidence < MIN_CONFIDENCE:
         return None, f"the model is not sure of it ({confidence:.2f})"
-    if argv in (step.argv, step.argv[2:] if step.argv[:2] == ["sudo", "-n"] else None):
+    if argv in (step.argv, strip_sudo(step.argv)):
         return None, "it is the failed command itself (reos retries that after a fix)"
     # the catalogue and the matcher play no part in checking a bare argv
     checker = Checker(templates=None, matcher=None, request=None)  # type: ignore[arg-type]

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from reos.model import Kind, Plan, RiskLevel, Step, StepResult, Target
 from reos.reasoning.names import SAFE_NAMES
+from reos.system.privilege import as_root
 from reos.text import clean
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
@@ -113,14 +114,13 @@ def cache_dir(manager: str | None, isdir: Callable[[str], bool]) -> str | None:
 def probes(manager: str | None, is_root: bool, *, which: Callable[[str], str | None],
            isdir: Callable[[str], bool]) -> list[Probe]:
     """The read-only measurements that fit this machine (only tools it has)."""
-    sudo = [] if is_root else ["sudo", "-n"]
     found = []
     path = cache_dir(manager, isdir)
     if path is not None:
         found.append(Probe("cache", "the package cache", ["du", "-s", "-B1", path]))
     if which("journalctl"):
         found.append(Probe("journal", "the journal",
-                           [*sudo, "journalctl", "--disk-usage"]))
+                           as_root(["journalctl", "--disk-usage"], is_root)))
     if which("docker"):
         found.append(Probe("docker", "containers and images",
                            ["docker", "system", "df", "-v", "--format", "{{json .}}"]))
@@ -393,7 +393,7 @@ def apply(plan: Plan, found: list[Item], said: list[str], is_root: bool, voice: 
     plan.kind = Kind.ACTION
     ids: dict[str, str] = {}
     for item in found:
-        argv = item.argv if is_root or not item.needs_root else ["sudo", "-n", *item.argv]
+        argv = as_root(item.argv, is_root or not item.needs_root)
         verdict = assess_argv(argv, requested=plan.request)
         step = Step(id=f"s{len(plan.steps) + 1}",
                     title=item.what,

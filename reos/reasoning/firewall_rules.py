@@ -368,6 +368,7 @@ def adjust(plan: object, firewall: dict[str, object] | None) -> None:
     delete names the rule's handle (a rule that is not there is said, never guessed)."""
     from reos.model import Target
     from reos.system import state_net
+    from reos.system.privilege import as_root, strip_sudo, through_sudo
 
     backend = str((firewall or {}).get("backend") or "ufw")
     raw = (firewall or {}).get("rules")
@@ -381,8 +382,8 @@ def adjust(plan: object, firewall: dict[str, object] | None) -> None:
         if target is None or target.kind != "firewall" or step.action not in (
                 "allow", "deny", "delete_rule"):
             continue
-        sudo = step.argv[:2] == ["sudo", "-n"]
-        argv = list(step.argv[2:] if sudo else step.argv)
+        sudo = through_sudo(step.argv)
+        argv = strip_sudo(step.argv)
         if argv[:1] == ["nft"] and chain and len(argv) > 6 and argv[2] == "rule":
             argv[3:6] = chain.split()  # the chain this machine filters input in
         name = state_net.rule_name(argv)
@@ -409,10 +410,10 @@ def adjust(plan: object, firewall: dict[str, object] | None) -> None:
             if placement.before is not None:
                 argv = _inserted(backend, argv, placement)
                 name = state_net.rule_name(argv)
-        step.argv = ["sudo", "-n", *argv] if sudo else argv
+        step.argv = as_root(argv, is_root=not sudo)  # as the step ran before
         step.target = Target("firewall", name, "")
         rollback = state_net.restore("firewall", name, {"state": ""}, step.action)
-        step.rollback = ["sudo", "-n", *rollback] if rollback and sudo else rollback
+        step.rollback = as_root(rollback, is_root=not sudo) if rollback else rollback
 
 
 def _inserted(backend: str, argv: list[str], placement: Placement) -> list[str]:

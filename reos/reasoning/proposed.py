@@ -19,6 +19,7 @@ from reos.reasoning import conversation
 from reos.reasoning.conversation import Voice
 from reos.safety.backups import files_changed
 from reos.safety.risk import assess_argv
+from reos.system.privilege import as_root
 from reos.text import clean
 
 
@@ -34,8 +35,8 @@ def plan_command(plan: Plan, intent: Intent, is_root: bool, voice: Voice) -> Non
         plan.message = (f"The model suggested `{shown}`, and I won't run it: "
                         f"{plan.blocked_reason}.")
         return
-    if verdict.needs_root and not is_root:
-        argv = ["sudo", "-n", *argv]
+    if verdict.needs_root:
+        argv = as_root(argv, is_root)
     changed = [] if verdict.read_only else files_changed(intent.argv)
     step = Step(id="s1", title=purpose[:1].upper() + purpose[1:], argv=argv,
                 read_only=verdict.read_only, needs_root=argv[0] == "sudo",

@@ -32,6 +32,7 @@ import os
 import re
 from typing import Any
 
+from reos.system.privilege import as_root, strip_sudo
 from reos.system.state import _read
 
 KINDS = ("interface", "firewall")
@@ -68,7 +69,7 @@ def valid(kind: str, name: object) -> bool:
 def rule_name(argv: list[str]) -> str:
     """The firewall rule a command adds, inserts or deletes, named as this module names
     rules (see the module's docstring); "firewall" when it names none."""
-    words = list(argv[2:] if argv[:2] == ["sudo", "-n"] else argv)
+    words = strip_sudo(argv)
     tool, rest = (words[0], words[1:]) if words else ("", [])
     if tool == "ufw":
         if rest[:1] == ["insert"]:
@@ -154,7 +155,7 @@ def _ufw_status() -> tuple[str | None, str]:
     that changes the firewall runs so too) when reos is not root."""
     tries = [["ufw", "status"]]
     if os.geteuid() != 0:
-        tries.append(["sudo", "-n", "ufw", "status"])
+        tries.append(as_root(["ufw", "status"], is_root=False))
     why = "ufw could not be run"
     for argv in tries:
         done = _read(argv)
@@ -191,7 +192,7 @@ def _firewall(name: str) -> dict[str, Any]:
 
 
 def _as_root(argv: list[str]) -> list[list[str]]:
-    return [argv] if os.geteuid() == 0 else [argv, ["sudo", "-n", *argv]]
+    return [argv] if os.geteuid() == 0 else [argv, as_root(argv, is_root=False)]
 
 
 def _nft_chain(where: str) -> tuple[list[tuple[int, str]] | None, str]:
