@@ -141,6 +141,34 @@ def build_app():  # noqa: ANN201 - typer is imported lazily
 
         raise typer.Exit(_guard(lambda: history.run(as_json=as_json, limit=limit)))
 
+    @app.command("why")
+    def why_cmd(
+        tx: int | None = typer.Argument(
+            None, min=1, metavar="TX",
+            help="A transaction number (reos history); default: the latest "
+                 "request."),
+        as_json: bool = typer.Option(False, "--json", help="Print a reos.trace/1 document."),
+    ) -> None:
+        """Show why reos did what it did: the reasoning chain of a request (goal, context,
+        each stage, alternatives and why this one, conclusion, quality, outcome)."""
+        from reos.commands import why
+
+        raise typer.Exit(_guard(lambda: why.run(tx, as_json=as_json)))
+
+    @app.command("trace")
+    def trace_cmd(
+        tx: int | None = typer.Argument(
+            None, min=1, metavar="TX",
+            help="A transaction number (reos history); default: the latest "
+                 "request."),
+        as_json: bool = typer.Option(False, "--json", help="Print a reos.trace/1 document."),
+    ) -> None:
+        """The reasoning chain of a request, for scripts with --json (as `reos why`)."""
+        from reos.commands import why
+
+        raise typer.Exit(_guard(lambda: why.run(tx, as_json=as_json)))
+
+
     @app.command("learned")
     def learned_cmd(
         as_json: bool = typer.Option(False, "--json", help="Print JSON."),
