@@ -218,6 +218,23 @@ def build_app():  # noqa: ANN201 - typer is imported lazily
 
         raise typer.Exit(_guard(lambda: check.run(command, as_json=as_json)))
 
+    @app.command("layers")
+    def layers_cmd(
+        path: Path | None = typer.Argument(
+            None, help="A Python package's folder (default: reos itself)."),
+        contract: Path | None = typer.Option(
+            None, "--contract", help="The layer contract (TOML) to check against."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    ) -> None:
+        """Check which layer each module is in and whether its imports and code fit it.
+
+        Layers come from the contract, else the module's docstring, else its path. Exit
+        0 when nothing is misplaced, 1 with violations, 2 for a bad path or contract.
+        """
+        from reos.commands import layers
+
+        raise typer.Exit(_guard(lambda: layers.run(path, contract, as_json=as_json)))
+
     return app
 
 
