@@ -245,11 +245,11 @@ def test_to_dict_is_the_quality_json() -> None:
     step = changing("s1", ["sh", "-c", "grep x /etc/hosts || true"])
     data = json.loads(json.dumps(assess(plan_of(step, model=True)).to_dict()))
     assert set(data) == {"score", "label", "reasons", "anti_patterns"}
-    assert data["anti_patterns"] == [{"step": "s1", "name": "ignored-errors", "says": "|| true",
+    assert data["anti_patterns"] == [{"step_id": "s1", "name": "ignored-errors", "says": "|| true",
                                       "why": data["anti_patterns"][0]["why"],
                                       "provided_by": "model"}]
     assert data["anti_patterns"][0]["why"]
-    assert {"good", "layer", "text", "step"} == set(data["reasons"][0])
+    assert {"good", "layer", "text", "step_id"} == set(data["reasons"][0])
     assert {r["layer"] for r in data["reasons"]} <= {"engineering", "maintainability",
                                                      "gates", "transparency"}
 

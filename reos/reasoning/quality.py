@@ -123,7 +123,7 @@ class Reason:
 
     def to_dict(self) -> dict[str, Any]:
         return {"good": self.good, "layer": self.layer, "text": self.text,
-                "step": self.step_id}
+                "step_id": self.step_id}
 
 
 @dataclass
@@ -137,7 +137,7 @@ class AntiPattern:
     provided_by: str  # model | template | reos
 
     def to_dict(self) -> dict[str, Any]:
-        return {"step": self.step_id, "name": self.name, "says": self.says, "why": self.why,
+        return {"step_id": self.step_id, "name": self.name, "says": self.says, "why": self.why,
                 "provided_by": self.provided_by}
 
 
