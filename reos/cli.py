@@ -173,11 +173,16 @@ def build_app():  # noqa: ANN201 - typer is imported lazily
     def learned_cmd(
         as_json: bool = typer.Option(False, "--json", help="Print JSON."),
         forget: bool = typer.Option(False, "--forget", help="Clear everything learned."),
+        summary: bool = typer.Option(
+            False, "--summary", help="Also ask the model for a short summary of the findings "
+                                     "(waits at most [llm] timeout_seconds)."),
     ) -> None:
-        """Show what reos learned on this machine (fixes that worked, flagged commands)."""
+        """Show what reos learned on this machine (fixes that worked, flagged commands) and
+        what it noticed, with the evidence and what to do."""
         from reos.commands import learned
 
-        raise typer.Exit(_guard(lambda: learned.run(as_json=as_json, forget=forget)))
+        raise typer.Exit(_guard(lambda: learned.run(as_json=as_json, forget=forget,
+                                                    summary=summary)))
 
     @app.command("context")
     def context_cmd(

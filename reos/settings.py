@@ -126,12 +126,33 @@ class LlmSettings:
 
 
 @dataclass
+class ReflectionSettings:
+    """Thresholds of the reflection rules (reos/reasoning/reflection.py), run after each
+    execution over what happened here."""
+
+    failures_in_a_row: int = field(default=3, metadata=_doc(
+        "Failures in a row of one command before reos flags it and asks first.", 1, 100))
+    timeouts: int = field(default=2, metadata=_doc(
+        "Timeouts of one command before reos suggests a longer timeout.", 1, 100))
+    failure_rate: float = field(default=0.5, metadata=_doc(
+        "Share of failed runs (0.01-1) at which an operation is said to fail on most runs.",
+        0.01, 1.0))
+    min_runs: int = field(default=3, metadata=_doc(
+        "Runs of an operation before its failure rate is judged.", 1, 1000))
+    fix_repeats: int = field(default=3, metadata=_doc(
+        "Times a fix was needed before reos applies it up front.", 1, 100))
+    verification_failures: int = field(default=2, metadata=_doc(
+        "Times a step missed its intended state before reos says so.", 1, 100))
+
+
+@dataclass
 class Settings:
     reasoning: ReasoningSettings = field(default_factory=ReasoningSettings)
     safety: SafetySettings = field(default_factory=SafetySettings)
     conversation: ConversationSettings = field(default_factory=ConversationSettings)
     limits: LimitsSettings = field(default_factory=LimitsSettings)
     llm: LlmSettings = field(default_factory=LlmSettings)
+    reflection: ReflectionSettings = field(default_factory=ReflectionSettings)
     path: Path | None = None
     warnings: list[str] = field(default_factory=list)
 

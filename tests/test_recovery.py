@@ -161,7 +161,7 @@ def test_knowledge_learns_flags_and_is_capped() -> None:
     for _ in range(3):
         knowledge.record(["systemctl", "restart", "x.service"], False, "unknown")
     findings = knowledge.reflect()
-    assert any("has failed 3 times in a row" in f for f in findings)
+    assert any("has failed 3 times in a row" in f.text for f in findings)
     assert knowledge.flagged("systemctl restart *")
     knowledge.record(["systemctl", "restart", "x.service"], True)
     knowledge.reflect()

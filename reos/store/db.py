@@ -6,6 +6,7 @@ migration that ran is never run again, and a new one is appended, never edited.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -156,12 +157,79 @@ def _m006_traces(db: sqlite3.Connection) -> None:
     )
 
 
+def _m007_reflection(db: sqlite3.Connection) -> None:
+    # reflection's rules read outcome records (when, how, which fix) rather than counters;
+    # findings keep their evidence and suggestion and are cleared, not deleted; template
+    # counts become operation counts (templates and catalogue operations)
+    _statements(
+        db,
+        """
+        CREATE TABLE outcomes (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind TEXT NOT NULL,              -- command | template | operation
+            subject TEXT NOT NULL,           -- a command signature or an operation's id
+            ok INTEGER NOT NULL,
+            category TEXT,                   -- a failure's diagnosed category
+            timed_out INTEGER NOT NULL DEFAULT 0,
+            verified INTEGER,                -- 0: the intended state was not reached
+            fix TEXT,                        -- the automatic fix that made it work
+            target TEXT,
+            at TEXT NOT NULL
+        );
+        CREATE INDEX outcomes_by_subject ON outcomes(kind, subject, id);
+        CREATE TABLE operation_outcomes (
+            kind TEXT NOT NULL,              -- template | operation
+            operation TEXT NOT NULL,
+            runs INTEGER NOT NULL DEFAULT 0,
+            failures INTEGER NOT NULL DEFAULT 0,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (kind, operation)
+        );
+        ALTER TABLE findings ADD COLUMN subject_kind TEXT NOT NULL DEFAULT 'command';
+        ALTER TABLE findings ADD COLUMN evidence TEXT NOT NULL DEFAULT '{}';
+        ALTER TABLE findings ADD COLUMN suggestion TEXT NOT NULL DEFAULT '';
+        ALTER TABLE findings ADD COLUMN cleared_at TEXT;
+        UPDATE findings SET kind = 'failure_rate', subject_kind = 'template'
+            WHERE kind = 'template'
+        """,
+    )
+    db.execute("INSERT INTO operation_outcomes SELECT 'template', template, runs, failures, ? "
+               "FROM template_outcomes", (now(),))
+    db.execute("DROP TABLE template_outcomes")
+    # what the counters knew becomes records, so a flagged command stays flagged and a
+    # learned fix stays learned: the streak's failures last, all at the last update
+    keep = 100
+    for row in db.execute("SELECT * FROM learned").fetchall():
+        sig, at = row[0], row[6]
+        failures = json.loads(row[2] or "{}")
+        fixes = [f for f, n in json.loads(row[3] or "{}").items() for _ in range(min(n, keep))]
+        streak, timeouts = row[4], row[5]
+        earlier = min(max(sum(failures.values()) - streak, 0), keep)
+        records: list[tuple[int, str | None, str | None]] = [(0, "unknown", None)] * earlier
+        records += [(1, None, fixes[i] if i < len(fixes) else None)
+                    for i in range(min(max(row[1], len(fixes)), keep))]
+        category = max(failures, key=failures.get) if failures else "unknown"
+        records += [(0, category, None)] * min(streak, keep)
+        failed = [i for i, r in enumerate(records) if not r[0]]
+        slow = set(failed[-timeouts:]) if timeouts else set()
+        for i, (ok, cat, fix) in enumerate(records):
+            db.execute("INSERT INTO outcomes (kind, subject, ok, category, timed_out, fix, at) "
+                       "VALUES ('command', ?, ?, ?, ?, ?, ?)",
+                       (sig, ok, cat, int(i in slow), fix, at))
+    for kind, name, runs, failures, at in db.execute(
+            "SELECT * FROM operation_outcomes").fetchall():
+        for ok in [0] * min(failures, keep) + [1] * min(runs - failures, keep):
+            db.execute("INSERT INTO outcomes (kind, subject, ok, at) VALUES (?, ?, ?, ?)",
+                       (kind, name, ok, at))
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_journal", _m001_journal),
     ("002_backups", _m002_backups),
     ("003_knowledge", _m003_knowledge),
     ("004_undo_claims", _m004_undo_claims),
     ("005_link_backups", _m005_link_backups),
+    ("007_reflection", _m007_reflection),
     ("006_traces", _m006_traces),
 ]
 
