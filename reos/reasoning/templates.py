@@ -7,13 +7,15 @@ by type (`catalogue`, `template_schema`); a broken file is reported with its nam
 and key and skipped; it never stops reos. Nothing here is a regular expression: the
 catalogue's phrases are matched as word sequences by the parser, in linear time.
 
-Not responsible for reading requests (the parser does) or for filling recipes with
-targets (the plan builder does).
+The parsed files are kept between starts by `reos.store.template_cache` (the store layer
+reads and writes that file; nothing here writes anything).
+
+Not responsible for reading requests (the parser does), for filling recipes with targets
+(the plan builder does), or for the cache file's place, format and safe writing.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +25,7 @@ from reos.reasoning import catalogue
 from reos.reasoning import template_schema as schema
 from reos.reasoning.catalogue import Operation, Refusal, Vocabulary
 from reos.reasoning.template_schema import RISKS, SLOT, TemplateError, Where
+from reos.store.template_cache import TemplateCache
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
@@ -229,34 +232,16 @@ def load_file(path: Path, into: TemplateSet, data: dict[str, Any] | None = None,
         for phrase, names in table.items():
             into.aliases.setdefault(kind, {})[phrase.lower()] = list(names)
 
-def _stamp(files: list[Path]) -> list[list[Any]]:
-    stamp: list[list[Any]] = []
-    for path in files:
-        try:
-            st = path.stat()
-            stamp.append([str(path), st.st_mtime_ns, st.st_size])
-        except OSError:
-            stamp.append([str(path), 0, 0])
-    return stamp
 
-
-def _cached(files: list[Path]) -> tuple[dict[str, dict[str, Any] | None], set[str], bool]:
-    """Each file's TOML and the files that passed every check, from a JSON cache while no
-    file changed (TOML costs ~8 ms here, the checks ~5 ms); and whether that came from
-    the cache. A file that cannot be parsed maps to None and is parsed (and reported)
-    again by load_file. The cache is an optimisation only: any problem with it is
-    ignored, and it is rewritten whenever a file changes.
+def _cached(files: list[Path], cache: TemplateCache
+            ) -> tuple[dict[str, dict[str, Any] | None], set[str], bool]:
+    """Each file's TOML and the files that passed every check, from the cache while no
+    file changed; and whether that came from the cache. A file that cannot be parsed maps
+    to None and is parsed (and reported) again by load_file.
     """
-    import json
-
-    stamp = _stamp(files)
-    try:
-        cached = json.loads(_cache_file().read_text(encoding="utf-8"))
-        if cached.get("files") == stamp and isinstance(cached.get("checked"), list) and (
-                cached.get("version") == _CACHE_VERSION):
-            return dict(cached["data"]), {str(p) for p in cached["checked"]}, True
-    except Exception:  # unreadable, stale or malformed: parse the files again
-        pass
+    found = cache.read(files)
+    if found is not None:
+        return found[0], found[1], True
     parsed: dict[str, dict[str, Any] | None] = {}
     for path in files:
         try:
@@ -266,33 +251,24 @@ def _cached(files: list[Path]) -> tuple[dict[str, dict[str, Any] | None], set[st
     return parsed, set(), False
 
 
-_CACHE_VERSION = 2  # 2: checked files' phrases are stored normalised
-
-
-def _cache_file() -> Path:
-    return paths.data_dir() / "cache" / "templates.json"
-
-
-def _save_cache(files: list[Path], parsed: dict[str, Any], checked: set[str]) -> None:
-    import json
-
+def _keep(cache: TemplateCache, files: list[Path], parsed: dict[str, Any],
+          checked: set[str]) -> None:
+    """Hand the parsed files to the cache, checked files' phrases normalised first."""
     try:
-        cache = _cache_file()
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        temporary = cache.with_suffix(f".{os.getpid()}.tmp")
         for path in checked:
             if isinstance(parsed.get(path), dict):
                 catalogue.normalise_cached(parsed[path])
-        temporary.write_text(json.dumps({"version": _CACHE_VERSION, "files": _stamp(files),
-                                         "data": parsed, "checked": sorted(checked)}),
-                             encoding="utf-8")
-        temporary.replace(cache)
-    except Exception:  # e.g. TOML dates, which JSON cannot hold: no cache this time
-        pass
+    except Exception:  # data normalise_cached cannot take: no cache this time
+        return
+    cache.write(files, parsed, checked)
 
 
-def load(extra_dirs: list[Path] | None = None) -> TemplateSet:
-    """Built-in templates, then the user's (which win on equal names)."""
+def load(extra_dirs: list[Path] | None = None, cache: TemplateCache | None = None
+         ) -> TemplateSet:
+    """Built-in templates, then the user's (which win on equal names). `cache` keeps the
+    parsed files between starts (by default reos's own, `reos.store.template_cache`)."""
+    if cache is None:
+        cache = TemplateCache()
     found = TemplateSet()
     builtin = builtin_dir()
     files: list[Path] = []
@@ -302,7 +278,7 @@ def load(extra_dirs: list[Path] | None = None) -> TemplateSet:
                 if directory == builtin:
                     _BUILTIN.add(str(path))
                 files.append(path)
-    parsed, checked, from_cache = _cached(files)
+    parsed, checked, from_cache = _cached(files, cache)
     passed = set()
     for path in files:
         before = len(found.problems)
@@ -310,5 +286,5 @@ def load(extra_dirs: list[Path] | None = None) -> TemplateSet:
         if len(found.problems) == before and parsed.get(str(path)) is not None:
             passed.add(str(path))
     if not from_cache or passed != checked:
-        _save_cache(files, parsed, passed)
+        _keep(cache, files, parsed, passed)
     return found

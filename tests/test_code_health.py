@@ -1,0 +1,140 @@
+"""Code health that behaviour tests do not see (issue 12, item 7).
+
+- The catalogue's parse cache is read and written by the store layer
+  (`reos.store.template_cache`), and `reos.reasoning.templates` writes nothing itself.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+from reos import paths
+from reos.reasoning import templates
+from reos.store.template_cache import VERSION, TemplateCache, stamp
+
+REOS = Path(__file__).resolve().parent.parent / "reos"
+
+OPERATION = """\
+[[operation]]
+id = "{id}"
+kind = "query"
+summary = "probe the box"
+verbs = ["{verb}"]
+target = "none"
+risk = "safe"
+"""
+
+
+def _user_template(text: str) -> Path:
+    folder = paths.user_templates_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "mine.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# -- the template cache, written by the store layer --------------------------------------
+def test_loading_the_catalogue_writes_the_cache_where_the_store_says() -> None:
+    cache = TemplateCache()
+    assert cache.path == paths.data_dir() / "cache" / "templates.json"
+    assert not cache.path.exists()
+    loaded = templates.load()
+    written = json.loads(cache.path.read_text(encoding="utf-8"))
+    assert written["version"] == VERSION
+    assert [row[0] for row in written["files"]] == sorted(written["data"])
+    assert len(written["checked"]) == len(written["data"]) > 0
+    assert not loaded.problems
+    assert not list(cache.path.parent.glob("*.tmp"))  # the write is atomic
+
+
+def test_a_cache_object_passed_in_is_the_one_read_and_written(tmp_path: Path) -> None:
+    path = _user_template(OPERATION.format(id="mine.probe", verb="probe"))
+    cache = TemplateCache(tmp_path / "elsewhere.json")
+    assert "mine.probe" in templates.load(cache=cache).operations
+    assert cache.path.is_file() and not TemplateCache().path.exists()
+    # while no file changes, the next load takes the files from the cache, not the TOML:
+    # an id changed in the cache by hand (same stamps) is what is loaded
+    files = [Path(row[0]) for row in json.loads(cache.path.read_text())["files"]]
+    found = cache.read(files)
+    assert found is not None
+    data, checked = found
+    assert str(path) in checked
+    data[str(path)]["operation"][0]["id"] = "mine.cached"
+    assert cache.write(files, data, checked)
+    assert "mine.cached" in templates.load(cache=cache).operations
+
+
+def test_a_changed_file_is_read_again_and_the_cache_rewritten(tmp_path: Path) -> None:
+    path = _user_template(OPERATION.format(id="mine.first", verb="probe"))
+    cache = TemplateCache(tmp_path / "cache.json")
+    assert "mine.first" in templates.load(cache=cache).operations
+    path.write_text(OPERATION.format(id="mine.second", verb="poke"), encoding="utf-8")
+    loaded = templates.load(cache=cache)  # a different size, so a different stamp
+    assert "mine.second" in loaded.operations and "mine.first" not in loaded.operations
+    assert "mine.second" in cache.path.read_text(encoding="utf-8")
+
+
+def test_a_damaged_or_older_cache_is_ignored_and_replaced(tmp_path: Path) -> None:
+    expected = set(templates.load(cache=TemplateCache(tmp_path / "clean.json")).operations)
+    cache = TemplateCache(tmp_path / "cache.json")
+    older = json.loads((tmp_path / "clean.json").read_text(encoding="utf-8"))
+    older["version"] = VERSION - 1
+    first = next(name for name in older["checked"] if older["data"][name].get("operation"))
+    older["data"][first]["operation"][0]["id"] = "stale.operation"  # were it read, this loads
+    for damage in [b"{not json", b"[]", b"\xff\xfe", json.dumps(older).encode()]:
+        cache.path.write_bytes(damage)
+        assert set(templates.load(cache=cache).operations) == expected
+        assert json.loads(cache.path.read_text(encoding="utf-8"))["version"] == VERSION
+
+
+def test_a_cache_that_cannot_be_written_costs_nothing_but_the_cache(tmp_path: Path) -> None:
+    expected = set(templates.load(cache=TemplateCache(tmp_path / "clean.json")).operations)
+    blocked = tmp_path / "cache.json"
+    blocked.mkdir()  # a directory where the file should be: reading and writing fail
+    cache = TemplateCache(blocked)
+    assert cache.read([]) is None
+    assert cache.write([], {}, set()) is False
+    assert set(templates.load(cache=cache).operations) == expected
+    assert blocked.is_dir() and not list(tmp_path.glob("*.tmp"))
+
+
+def test_the_stamp_names_each_file_with_its_size_and_a_missing_one_as_zero(
+        tmp_path: Path) -> None:
+    there = tmp_path / "a.toml"
+    there.write_text("x = 1\n", encoding="utf-8")
+    rows = stamp([there, tmp_path / "gone.toml"])
+    assert rows[0][0] == str(there) and rows[0][2] == 6 and rows[0][1] > 0
+    assert rows[1] == [str(tmp_path / "gone.toml"), 0, 0]
+
+
+def _writes(tree: ast.AST) -> list[str]:
+    """Calls in a module that write files: open(..., "w"/"a"/"x"), write_text, write_bytes,
+    json.dump, os.replace/rename, Path.replace/rename/touch/mkdir."""
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if name in ("write_text", "write_bytes", "dump", "replace", "rename", "touch",
+                    "mkdir") and isinstance(func, ast.Attribute):
+            if name == "replace" and node.args and isinstance(node.args[0], ast.Constant):
+                continue  # str.replace("a", "b")
+            found.append(f"line {node.lineno}: .{name}()")
+        if name == "open":
+            modes = [a for a in node.args[1:2]] + [k.value for k in node.keywords
+                                                   if k.arg == "mode"]
+            if any(isinstance(m, ast.Constant) and set(str(m.value)) & set("wax+")
+                   for m in modes):
+                found.append(f"line {node.lineno}: open(..., {modes[0].value!r})")
+    return found
+
+
+def test_templates_py_writes_nothing_itself() -> None:
+    source = (REOS / "reasoning" / "templates.py").read_text(encoding="utf-8")
+    assert _writes(ast.parse(source)) == []
+    # and the scan does see the writes the store module makes
+    store = (REOS / "store" / "template_cache.py").read_text(encoding="utf-8")
+    assert any("write_text" in w for w in _writes(ast.parse(store)))
