@@ -70,6 +70,13 @@ def test_a_misplaced_import_in_a_copy_of_reos_is_caught(tmp_path: Path,
     assert f"VIOLATION: safety imports engine (reos/safety/risk.py:{line}): " in out
 
 
+def test_a_contract_for_another_package_is_said(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli([str(CLEAN / "shop"), "--contract", str(ROOT / "layers.toml")],
+                           capsys)
+    assert "layers.toml is written for reos, not shop" in err
+    assert code == 0  # the shop has none of reos's layers, so none of its rules apply
+
+
 # -- the fixture codebase ---------------------------------------------------------------------
 
 def test_fixture_violations_are_each_caught_with_file_and_line(

@@ -61,6 +61,8 @@ def run(path: Path | None = None, contract: Path | None = None, *,
     base = graph.build(folder)
     report = check.verify(base, rules)
     failed = bool(report.violations or report.problems)
+    if rules.package and rules.package != report.package:
+        note(f"note: {report.contract} is written for {rules.package}, not {report.package}")
     if as_json:
         emit_json(report.to_dict())
         return EXIT_FAILED if failed else EXIT_OK

@@ -4,6 +4,8 @@ which code belongs in which layer. Loaded from TOML, checked strictly.
 A contract file has these tables (every one optional; see layers.toml at the
 repository's root for a full example, reos's own architecture):
 
+    [contract]          name, package (the package it is written for; checking
+                        another one is said, not refused).
     [layers]            layer name -> module patterns ("pkg.db" is that module only,
                         "pkg.db.*" everything under it; an exact name beats a pattern,
                         a longer pattern a shorter one). External packages may be layers
@@ -114,6 +116,7 @@ class Criterion:
 class Contract:
     source: str  # the file it came from, or "built-in"
     name: str = ""
+    package: str = ""
     layers: dict[str, tuple[str, ...]] = field(default_factory=dict)
     allowed: dict[str, tuple[str, ...]] = field(default_factory=dict)
     forbidden: list[Forbidden] = field(default_factory=list)
@@ -199,6 +202,7 @@ class _Reader:
         head = self.table(doc.get("contract", {}), "contract")
         self.keys(head, "contract", ("name", "package"))
         result.name = self.text(head.get("name"), "contract.name", required=False)
+        result.package = self.text(head.get("package"), "contract.package", required=False)
         for layer, patterns in self.table(doc.get("layers", {}), "layers").items():
             result.layers[layer] = self.names(patterns, f"layers.{layer}", layers=False)
         self.layer_names |= set(result.layers)
