@@ -115,6 +115,18 @@ def test_sh_c_payloads_are_read_as_shell(payload, name) -> None:
     assert not assess(plan_of(changing("s1", ["echo", payload]))).anti_patterns
 
 
+@pytest.mark.parametrize("payload, found", [
+    ("mkdir /srv/x>/tmp/log", [("not-idempotent", "mkdir /srv/x")]),
+    ("mkdir -p /srv/x 2>&1 | tee -a /tmp/log", []),
+    ("mkdir -p '/srv/a b' && ln -s \"/srv/a b\" /srv/c", [("not-idempotent",
+                                                         "ln -s /srv/a b /srv/c")]),
+    ("apt-get install foo < /dev/null", [("interactive", "apt-get install foo")]),
+])
+def test_shell_words_quotes_and_redirections(payload, found) -> None:
+    a = assess(plan_of(changing("s1", ["sh", "-c", payload]), model=True))
+    assert [(p.name, p.says) for p in a.anti_patterns] == found
+
+
 def test_model_command_with_hard_coded_ip_and_home_path() -> None:
     step = changing("s1", ["rsync", "-a", "/home/bob/data/", "192.168.1.20:/srv/backup/"])
     a = assess(plan_of(step, model=True, request="back up my data"))

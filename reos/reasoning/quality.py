@@ -13,7 +13,7 @@ anti-patterns its commands carry (the design notes' Quality Commitment Framework
 Each finding lowers the score by a fixed amount, so adding a problem never raises it.
 
 Pure and fast (it runs for every plan): no I/O, no subprocess, no settings; imports only
-`re`, `shlex` and `reos.text`. Not responsible for deciding whether a plan may run (the
+`re` and `reos.text`. Not responsible for deciding whether a plan may run (the
 risk engine and the gates do), for rendering colours (the surfaces do), or for knowing
 whose template built a plan: the Plan does not record a recipe's origin, so the caller
 says so with `user_template` (see `provided_by`).
@@ -22,7 +22,6 @@ says so with `user_template` (see `provided_by`).
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass, field
 
 from reos.text import clean
@@ -440,20 +439,56 @@ def _base(program: str) -> str:
     return program.rsplit("/", 1)[-1]
 
 
+# Shell words, roughly as a POSIX shell reads them: operators, quoted strings, escapes and
+# plain runs; a lone unbalanced quote is kept as a character. (shlex does the same ten
+# times slower, and this runs for every shell step of every plan.)
+_TOKEN = re.compile(r"""(?P<redir>\d*(?:>>?|<)(?:&(?:\d+|-))?|&>>?)|(?P<op>[;&|()\n]+)"""
+                    r"""|'(?P<sq>[^']*)'|"(?P<dq>(?:\\.|[^"\\])*)"|\\(?P<esc>.)"""
+                    r"""|(?P<word>[^\s;&|()'"\\<>]+)|(?P<odd>\S)""", re.S)
+_DQ_ESCAPE = re.compile(r'\\([\\"$`])')
+_REDIRECTION = re.compile(r"^\d*(?:>>?|<)|^&>")
+
+
 def _commands(text: str) -> list[list[str]]:
     """The simple commands of shell text, each as words without redirections."""
-    lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|()\n")
-    lexer.whitespace_split = True
     commands: list[list[str]] = [[]]
-    try:
-        for token in lexer:
-            if token and set(token) <= set(";&|()\n"):
-                commands.append([])
-            elif not re.match(r"^\d*(?:>>?|<)|^&>", token):
-                commands[-1].append(token)
-    except ValueError:  # unbalanced quotes: judge the words as they stand
-        commands = [text.split()]
-    return [c for c in commands if c]
+    word: list[str] = []
+    end = -1
+    for m in _TOKEN.finditer(text):
+        if word and m.start() != end:  # whitespace ended the word
+            commands[-1].append("".join(word))
+            word = []
+        end = m.end()
+        kind = m.lastgroup
+        if kind == "redir":  # a redirection is a word of its own, with its file if attached
+            if word:
+                commands[-1].append("".join(word))
+            word = [m.group()]
+        elif kind == "op":
+            if word:
+                commands[-1].append("".join(word))
+                word = []
+            commands.append([])
+        elif kind == "dq":
+            word.append(_DQ_ESCAPE.sub(r"\1", m.group("dq")))
+        else:
+            word.append(m.group(kind or "odd") or "")
+    if word:
+        commands[-1].append("".join(word))
+    return [_without_redirections(c) for c in commands if c]
+
+
+def _without_redirections(words: list[str]) -> list[str]:
+    kept: list[str] = []
+    skip = False
+    for w in words:
+        if skip:
+            skip = False
+        elif _REDIRECTION.match(w):
+            skip = _REDIRECTION.sub("", w) in ("", "&")  # `> file`: the file is next
+        else:
+            kept.append(w)
+    return kept
 
 
 def describe(assessment: Assessment, *, brief: bool = False) -> str:
