@@ -151,7 +151,9 @@ def test_bounds_per_execution_and_per_error_type(tmp_path: Path) -> None:
 
 
 def test_knowledge_learns_flags_and_is_capped() -> None:
-    knowledge = Knowledge(Database(paths.database_file()), cap=3)
+    from reos.reasoning.reflection import evaluate
+
+    knowledge = Knowledge(Database(paths.database_file()), cap=3, judge=evaluate)
     argv = ["sudo", "-n", "apt-get", "install", "-y", "htop"]
     assert signature(argv) == "apt-get install *"
     for _ in range(3):

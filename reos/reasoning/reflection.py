@@ -12,15 +12,21 @@ failing often is what failures in a row are for);
 a fix needed again and again (the planner then applies it up front); a step whose
 intended state is not reached again and again.
 
-Pure: no database, no clock, no model, no I/O. Not responsible for keeping records or
-findings (reos.store.knowledge), for acting on a finding (the planner and executor), or
-for wording a summary with a model (reos.llm.reflect).
+Pure: no database, no clock, no model, no I/O. The records and findings are the store's
+types (reos.store.knowledge keeps them); the store runs these rules only when it is
+given `evaluate` (the engine composes the two: store never imports reasoning). Not
+responsible for keeping records or findings, for acting on a finding (the planner and
+executor), or for wording a summary with a model (reos.llm.reflect).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+
+from reos.store.knowledge import Evidence, Finding, Outcome
+
+__all__ = ["RULES", "Evidence", "Finding", "Outcome", "Rule", "describe", "evaluate"]
 
 TYPE_CHECKING = False  # typing stays unimported at run time
 if TYPE_CHECKING:
@@ -28,56 +34,6 @@ if TYPE_CHECKING:
 
 LAST_SHOWN = 3  # how many of the last times a finding's evidence names
 PROACTIVE_FIXES = ("refresh",)  # fixes the planner applies up front (ReasoningEngine)
-KINDS = ("command", "template", "operation")
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """One thing reos ran and how it went: a command (by signature) or an operation."""
-
-    subject: str  # "apt-get install *", a template name, or a catalogue operation id
-    ok: bool
-    at: str  # when (ISO 8601, UTC)
-    kind: str = "command"  # command | template | operation
-    category: str | None = None  # the diagnosed category of a failure
-    timed_out: bool = False
-    verified: bool | None = None  # False: it ran, but the intended state was not reached
-    fix: str | None = None  # the automatic fix that made it work
-    target: str | None = None  # what it acted on, e.g. "reos-demo.service"
-
-
-@dataclass(frozen=True)
-class Evidence:
-    summary: str  # the numbers in words: "3 failures in a row (unknown ×3)"
-    numbers: dict[str, float] = field(default_factory=dict)
-    last: tuple[str, ...] = ()  # the last times it happened, newest first
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"summary": self.summary, "numbers": dict(self.numbers), "last": list(self.last)}
-
-
-@dataclass(frozen=True)
-class Finding:
-    rule: str
-    subject: str
-    text: str  # one plain sentence: what happened
-    evidence: Evidence
-    suggestion: str  # what the person or reos should do
-    cleared: bool = False  # it held, and a later run went right
-    kind: str = "command"  # what the subject is (see Outcome.kind)
-    created_at: str | None = None  # set by the store
-    cleared_at: str | None = None
-
-    def __str__(self) -> str:
-        return f"{self.text} {self.suggestion}".strip()
-
-    def to_dict(self) -> dict[str, Any]:
-        # "kind" is the rule's name, as reos.learned/1 had it before rules had names
-        return {"kind": self.rule, "rule": self.rule, "subject": self.subject,
-                "subject_kind": self.kind, "text": self.text,
-                "evidence": self.evidence.to_dict(), "suggestion": self.suggestion,
-                "cleared": self.cleared, "created_at": self.created_at,
-                "cleared_at": self.cleared_at}
 
 
 @dataclass(frozen=True)

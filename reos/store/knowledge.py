@@ -4,27 +4,30 @@ Keeps, per normalised command signature ("apt-get install *"), the counters `reo
 shows (successes, failures by category, the fixes that worked, failures in a row,
 timeouts), capped at `max_learned_patterns` rows, oldest first out; per operation (a
 template or a catalogue operation id) its runs and failures; and the recent outcome
-records (the last RECORDS_PER_SUBJECT per subject) that reflection reads. `reflect()`,
-run after each execution, hands those records to the rules of
-reos/reasoning/reflection.py, stores the findings with their evidence and suggestion,
-clears the ones that no longer hold, and returns the new ones.
+records (the last RECORDS_PER_SUBJECT per subject) that reflection reads, and the
+findings. `reflect()`, run after each execution, hands those records to the rules it was
+given (reos.reasoning.reflection.evaluate, passed in by the engine: the store never
+imports reasoning), stores the findings with their evidence and suggestion, clears the
+ones that no longer hold, and returns the new ones. The record and finding types live
+here because they are what is kept.
 
-Storage only: not responsible for the rules (reos.reasoning.reflection) or for deciding
-what to do with what it knows (the planner and executor ask it).
+Storage only: not responsible for the rules or for deciding what to do with what it
+knows (the planner and executor ask it).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from reos.reasoning.reflection import Evidence, Finding, Outcome, evaluate
 from reos.settings import ReflectionSettings
 from reos.store.db import Database, now
 
 RECORDS_PER_SUBJECT = 100  # the recent history each rule reads, per command or operation
 CLEARED_SHOWN = 20  # cleared findings kept for `reos learned`, newest first
+KINDS = ("command", "template", "operation")  # what an outcome's subject is
 
 
 def signature(argv: list[str]) -> str:
@@ -46,6 +49,55 @@ def _target(argv: list[str], sig: str) -> str | None:
     return last if last and len(sig.split()) > 1 and last != sig.split()[1] else None
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """One thing reos ran and how it went: a command (by signature) or an operation."""
+
+    subject: str  # "apt-get install *", a template name, or a catalogue operation id
+    ok: bool
+    at: str  # when (ISO 8601, UTC)
+    kind: str = "command"  # one of KINDS
+    category: str | None = None  # the diagnosed category of a failure
+    timed_out: bool = False
+    verified: bool | None = None  # False: it ran, but the intended state was not reached
+    fix: str | None = None  # the automatic fix that made it work
+    target: str | None = None  # what it acted on, e.g. "reos-demo.service"
+
+
+@dataclass(frozen=True)
+class Evidence:
+    summary: str  # the numbers in words: "3 failures in a row (unknown ×3)"
+    numbers: dict[str, float] = field(default_factory=dict)
+    last: tuple[str, ...] = ()  # the last times it happened, newest first
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"summary": self.summary, "numbers": dict(self.numbers), "last": list(self.last)}
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    subject: str
+    text: str  # one plain sentence: what happened
+    evidence: Evidence
+    suggestion: str  # what the person or reos should do
+    cleared: bool = False  # it held, and a later run went right
+    kind: str = "command"  # what the subject is (see Outcome.kind)
+    created_at: str | None = None  # set by the store
+    cleared_at: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.text} {self.suggestion}".strip()
+
+    def to_dict(self) -> dict[str, Any]:
+        # "kind" is the rule's name, as reos.learned/1 had it before rules had names
+        return {"kind": self.rule, "rule": self.rule, "subject": self.subject,
+                "subject_kind": self.kind, "text": self.text,
+                "evidence": self.evidence.to_dict(), "suggestion": self.suggestion,
+                "cleared": self.cleared, "created_at": self.created_at,
+                "cleared_at": self.cleared_at}
+
+
 @dataclass
 class Learned:
     signature: str
@@ -60,12 +112,20 @@ class Learned:
         return dict(vars(self))
 
 
+Judge = Callable[[Sequence[Outcome], ReflectionSettings], list[Finding]]
+
+
 class Knowledge:
+    """`judge` is the rules (reos.reasoning.reflection.evaluate), given by whoever builds
+    the knowledge base (the engine): without it, outcomes are kept and stored findings
+    shown, but `reflect()` finds nothing and clears nothing."""
+
     def __init__(self, db: Database, cap: int = 1000,
-                 reflection: ReflectionSettings | None = None):
+                 reflection: ReflectionSettings | None = None, *, judge: Judge | None = None):
         self.db = db
         self.cap = cap
         self.reflection = reflection or ReflectionSettings()
+        self.judge = judge
 
     def get(self, sig: str) -> Learned | None:
         row = self.db.connect().execute("SELECT * FROM learned WHERE signature = ?",
@@ -209,7 +269,9 @@ class Knowledge:
     def reflect(self, settings: ReflectionSettings | None = None) -> list[Finding]:
         """Run the rules over the recorded outcomes (after each execution); store what they
         find, clear what no longer holds, and return the findings that are new."""
-        found = evaluate(self.outcomes(), settings or self.reflection)
+        if self.judge is None:
+            return []
+        found = self.judge(self.outcomes(), settings or self.reflection)
         conn = self.db.connect()
         conn.execute("BEGIN IMMEDIATE")
         try:
