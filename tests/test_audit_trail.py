@@ -348,6 +348,19 @@ def test_why_says_what_was_only_planned_or_only_read() -> None:
     assert "To answer, I only read: systemctl show nginx.service" in read
 
 
+def test_what_ran_explains_before_what_was_only_planned() -> None:
+    traces, journal = store()
+    tx = journal.begin("stop the portainer container")  # before traces were kept
+    row = journal.begin_step(tx, 0, "s1", "Stop portainer", ["docker", "stop", "portainer"])
+    journal.finish_step(row, "done", 0)
+    journal.finish(tx, "completed")
+    traces.record(chain_of("stop portainer")[1])  # planned since, never approved
+    answer = recall.why("stop portainer", traces.recent(), journal.transactions(), [],
+                        now=now())
+    assert answer == ("Because you asked me to \u201cstop the portainer container\u201d "
+                      "(just now). I ran: docker stop portainer.")
+
+
 def test_why_keeps_todays_answers_without_a_trace() -> None:
     traces, journal = store()
     tx = journal.begin("stop the portainer container")
@@ -371,9 +384,9 @@ def test_why_keeps_todays_answers_without_a_trace() -> None:
     plan = engine().plan("install htop")
     plan.steps.insert(0, Step("s0", "Refresh the package lists", ["apt-get", "update"],
                               action="refresh"))
-    traces.record(audit.chain(plan))
-    both = recall.why("update apt first", traces.recent(), transactions, knowledge.all(),
-                      now=now())
+    traces.link(traces.record(audit.chain(plan)), ran(journal, plan))
+    both = recall.why("update apt first", traces.recent(), journal.transactions(),
+                      knowledge.all(), now=now())
     assert both.startswith(learned) and both.endswith("That was for \u201cinstall htop\u201d.")
 
 

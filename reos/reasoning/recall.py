@@ -5,9 +5,13 @@ journal.
 against the records it is handed, newest first, and says:
 - when the words are about a fix reos learned to apply up front (a refresh of the package
   lists), what it learned and how often, because that is why such a step was there;
-- else, from the reasoning trace whose request or steps the words name: the goal, how the
-  request was read and by whom, why it was done this way, and what ran;
-- else, from the journal: the request and the commands that ran;
+- else, from the reasoning trace of a request that ran whose request or steps the words
+  name: the goal, how the request was read and by whom, why it was done this way, and
+  what ran;
+- else, from the journal (changes made before traces were kept): the request and the
+  commands that ran;
+- else, from a trace of a request that did not change anything: what was only planned, or
+  only read to answer a question;
 - else, that there is no record of it.
 
 Not responsible for fetching anything (the engine passes plain records: TraceRecord,
@@ -36,18 +40,26 @@ def why(what: str, traces: Sequence[Any], transactions: Sequence[Any],
         learned: Sequence[Any], *, now: str) -> str:
     """The answer to "why did you <what>?" (see the module docstring for the order)."""
     words = _words(what)
-    trace = _matching_trace(words, traces)
+    ran = _matching_trace(words, [t for t in traces if _has_run(t)])
     fix = _learned_fix(what, learned)
     if fix:
-        return fix + (f" That was for \u201c{_said(trace.request)}\u201d."
-                      if trace is not None else "")
-    if trace is not None:
-        return _from_trace(trace, transactions, now)
+        return fix + (f" That was for \u201c{_said(ran.request)}\u201d."
+                      if ran is not None else "")
+    if ran is not None:
+        return _from_trace(ran, transactions, now)
     for tx in transactions:
         if words and _names_all(words, _transaction_text(tx)):
             return (f"Because you asked me to \u201c{_said(tx.request)}\u201d "
                     f"({relative_time(tx.started_at, now)}). I ran: {_ran(tx) or 'nothing yet'}.")
-    return NO_RECORD
+    # only then what was planned but never ran, or answered by reading
+    planned = _matching_trace(words, [t for t in traces if not _has_run(t)])
+    return _from_trace(planned, transactions, now) if planned is not None else NO_RECORD
+
+
+def _has_run(trace: Any) -> bool:
+    chain = getattr(trace, "chain", None)
+    return getattr(trace, "tx", None) is not None or (
+        isinstance(chain, dict) and isinstance(chain.get("outcome"), dict))
 
 
 def _words(what: str) -> set[str]:
