@@ -24,10 +24,11 @@ def fast_route(args: list[str]) -> Callable[[], int] | None:
     """A runner for the plain forms of `plan` and `undo`, or None to let typer parse."""
     if not args:
         return None
-    if args[0] == "undo" and set(args[1:]) <= {"--json"}:
+    if args[0] == "undo" and set(args[1:]) <= {"--json", "--yes", "-y"}:
         from reos.commands import undo
 
-        return lambda: undo.run(as_json="--json" in args[1:])
+        return lambda: undo.run(as_json="--json" in args[1:],
+                                yes=bool({"--yes", "-y"} & set(args[1:])))
     if args[0] != "plan":
         return None
     options: dict[str, object] = {}
@@ -125,11 +126,15 @@ def build_app():  # noqa: ANN201 - typer is imported lazily
                                                  verbose=verbose)))
 
     @app.command("undo")
-    def undo_cmd(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    def undo_cmd(
+        as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+        yes: bool = typer.Option(False, "--yes", "-y",
+                                 help="Approve without asking (with always_confirm)."),
+    ) -> None:
         """Revert the most recent change that can still be undone."""
         from reos.commands import undo
 
-        raise typer.Exit(_guard(lambda: undo.run(as_json=as_json)))
+        raise typer.Exit(_guard(lambda: undo.run(as_json=as_json, yes=yes)))
 
     @app.command("history")
     def history_cmd(
@@ -167,7 +172,6 @@ def build_app():  # noqa: ANN201 - typer is imported lazily
         from reos.commands import why
 
         raise typer.Exit(_guard(lambda: why.run(tx, as_json=as_json)))
-
 
     @app.command("learned")
     def learned_cmd(

@@ -3,7 +3,12 @@
 Holds the session (pending plan, verbosity), routes a request through perception,
 understanding, matching and planning, asks for approval through a callback, hands
 approved plans to the executor and undo to the journal, and emits events for the UI.
-Not responsible for parsing words itself, running commands itself, or drawing anything.
+It supplies the planner with the live machine (`reasoning.amend.Machine`: probes through
+the gate, package simulations, the knowledge base) and applies the settings that decide
+routing (`auto_assess`), the reasoning layer's extras (`reasoning.enabled`) and
+confirmations (`always_confirm`, `require_approval_for_permanent`).
+Not responsible for reading words itself (reasoning does), editing plans (the planner
+does), running commands itself, or drawing anything.
 Heavy parts (docker SDK, templates, the database) are loaded on first use.
 """
 
@@ -49,8 +54,9 @@ def _reading(intent: Intent | None) -> str:
 
 
 @dataclass
-class Answer:
-    """What read-only steps found, in words, and a plan they led to (diagnoses)."""
+class Found:
+    """What the read-only steps of a query found, in words, and a plan they led to
+    (diagnoses)."""
 
     text: str
     follow_up: Plan | None = None
@@ -71,13 +77,17 @@ class ReasoningEngine:
     def __init__(self, settings: Settings, snapshot: SystemSnapshot | None = None,
                  journal: Journal | None = None):
         self.settings = settings
-        self.voice = Voice(settings.conversation.verbosity, settings.conversation.show_commands)
+        self.voice = Voice(settings.conversation.verbosity, settings.conversation.show_commands,
+                           explain=settings.reasoning.explain_steps
+                           and settings.reasoning.enabled)
         self._fixed_snapshot = snapshot
         self._cache: SnapshotCache | None = None
         self._journal = journal
         self._templates: TemplateSet | None = None
         self.pending: Plan | None = None
         self.asking: Plan | None = None  # a clarify plan whose question is open
+        self.confirming: Plan | None = None  # the pending plan asked about a second time
+        self.undo_waiting = False  # "undo" waits for a yes (always_confirm)
         self._matcher = None
         self._executor: Executor | None = None
         self._knowledge: Knowledge | None = None
@@ -124,7 +134,52 @@ class ReasoningEngine:
         # the matcher's indexes cost milliseconds to build: keep them while the snapshot lives
         if self._matcher is None or self._matcher.snapshot is not snapshot:
             self._matcher = TargetMatcher(snapshot, self.templates.aliases)
-        return PlanBuilder(self.templates, snapshot, self.voice, self._matcher)
+        # only this machine can be asked what it would do (never a snapshot from elsewhere)
+        builder = PlanBuilder(self.templates, snapshot, self.voice, self._matcher,
+                              machine=self._machine() if self._fixed_snapshot is None else None)
+        builder.assess = self.settings.reasoning.enabled
+        builder.max_steps = self.settings.limits.max_operations
+        builder.verify = self.settings.safety.verify_each_step
+        return builder
+
+    def _machine(self):  # noqa: ANN202 - reasoning.amend.Machine, imported lazily
+        """The live machine as the planner may ask it: read-only probes through the gate,
+        package simulations, and what reos learned here."""
+        from reos.execution import packages
+        from reos.execution.recovery import REFRESH
+        from reos.reasoning.amend import Machine
+        from reos.store.knowledge import signature
+
+        manager = self.snapshot().host.get("package_manager")
+        learned = paths.database_file().exists()
+        return Machine(
+            probe=self._probe,
+            simulate=lambda plan: packages.preview(plan, manager),
+            signature=signature,
+            proactive=lambda sig: self.knowledge.proactive(sig) if learned else [],
+            flagged=lambda sig: self.knowledge.flagged(sig) if learned else None,
+            fix_argv=lambda fix: REFRESH.get(manager or "") if fix == "refresh" else None,
+            learning=self.settings.reasoning.enabled)
+
+    def _probe(self, probes: list[Any], request: str) -> tuple[dict[str, Any], dict[str, str]]:
+        """Run read-only probes side by side, each through the gate and bounded in time:
+        results by key, and what the gate refused (with why)."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        from reos.execution.runner import run_argv
+        from reos.reasoning import cleanup
+        from reos.safety.gate import admit_argv
+
+        refused = {}
+        for probe in list(probes):
+            admission = admit_argv(probe.argv, claimed_read_only=True, requested=request)
+            if not admission.allowed:
+                refused[probe.what] = admission.reason or "the gate refused it"
+                probes.remove(probe)
+        with ThreadPoolExecutor(max_workers=max(1, len(probes))) as pool:
+            runs = {p.key: pool.submit(run_argv, p.argv, timeout=cleanup.TIMEOUT, step_id=p.key)
+                    for p in probes}
+            return {key: run.result() for key, run in runs.items()}, refused
 
     def plan(self, text: str, on_event: EventSink = ignore) -> Plan:
         """The plan for one request; chat words ("undo", "help") come back as kind meta."""
@@ -135,6 +190,8 @@ class ReasoningEngine:
         from reos.reasoning import understanding
 
         forced, request = split_plan_prefix(check_request(text))
+        # auto_assess off: nothing is routed by itself; every request is shown as a plan
+        forced = forced or not self.settings.reasoning.auto_assess
         meta = perceive(request)
         if meta is not None:
             return Plan(text, Kind.META, intent=Intent(Kind.META, action=meta.action,
@@ -156,7 +213,8 @@ class ReasoningEngine:
             intent.forced = forced
         started = time.monotonic()
         on_event(Stage("planning", "matching the words to this machine and building steps"))
-        plan = builder.build(text, intent)
+        plan = builder.build(text, intent, lead=notes if intent is None or (
+            intent.kind != Kind.META) else None)
         plan.trace = trace
         judged = (f"{len(plan.steps)} step(s), risk {plan.risk.label}"
                   + (", blocked" if plan.blocked else "")
@@ -164,14 +222,14 @@ class ReasoningEngine:
                      if plan.targets else ""))
         plan.trace.append({"stage": "judging risk", "said": judged})
         on_event(Stage("judging risk", judged, (time.monotonic() - started) * 1000))
-        if notes and plan.kind != Kind.META:
-            plan.message = "\n".join([*notes, plan.message])
-        if self._fixed_snapshot is None:  # only this machine can be asked what it would do
-            lead = self._measure(plan)
-            self._preview(plan)
-            self._apply_learning(plan)
-            if lead:
-                plan.message = f"{lead}\n{plan.message}"
+        for step in plan.steps:
+            if step.why:
+                plan.trace.append({"stage": "planning", "said": f"{step.id}: {step.why}"})
+        if plan.quality is not None:
+            plan.trace.append({"stage": "assessing quality", "said": (
+                f"score {plan.quality.get('score')} ({plan.quality.get('label')})")})
+        if not self.settings.reasoning.enabled:  # the reasoning layer's extras are off
+            plan.trace = []
         self.model.remember(request, plan)
         return plan
 
@@ -206,80 +264,6 @@ class ReasoningEngine:
         background); returns the state to show."""
         return self.model.warm()
 
-    def _measure(self, plan: Plan) -> str | None:
-        """"Free up disk space": measure first (read-only probes, each through the gate,
-        bounded in time, run side by side), then offer only what was found
-        (reasoning/cleanup.py). Returns the sentence to say before the plan."""
-        if plan.intent is None or plan.intent.operation != "cleanup.free_space" or (
-                plan.blocked or plan.kind not in (Kind.ACTION, Kind.UNKNOWN)):
-            return None
-        import shutil
-        from concurrent.futures import ThreadPoolExecutor
-
-        from reos.execution.runner import run_argv
-        from reos.reasoning import cleanup
-        from reos.safety.gate import admit_argv
-
-        snap = self.snapshot()
-        manager = snap.host.get("package_manager")
-        probes = cleanup.probes(manager, snap.is_root, which=shutil.which, isdir=os.path.isdir)
-        refused = {}
-        for probe in list(probes):
-            admission = admit_argv(probe.argv, claimed_read_only=True, requested=plan.request)
-            if not admission.allowed:
-                refused[probe.what] = admission.reason or "the gate refused it"
-                probes.remove(probe)
-        with ThreadPoolExecutor(max_workers=max(1, len(probes))) as pool:
-            runs = {p.key: pool.submit(run_argv, p.argv, timeout=cleanup.TIMEOUT, step_id=p.key)
-                    for p in probes}
-            results = {key: run.result() for key, run in runs.items()}
-        found, said = cleanup.items(results, manager, os.uname().release, refused)
-        return cleanup.apply(plan, found, said, snap.is_root, self.voice) or None
-
-    def _apply_learning(self, plan: Plan) -> None:
-        """Add fixes this machine needed again and again up front, and say why; warn about
-        commands that keep failing here."""
-        from reos.execution.recovery import REFRESH
-        from reos.model import RiskLevel, Step
-        from reos.store.knowledge import signature
-
-        if not plan.steps or plan.read_only or not paths.database_file().exists():
-            return
-        manager = self.snapshot().host.get("package_manager")
-        changed = False
-        for step in list(plan.steps):
-            sig = signature(step.argv)
-            for fix, times in self.knowledge.proactive(sig):
-                if fix != "refresh" or manager not in REFRESH or any(
-                        s.action == "refresh" for s in plan.steps):
-                    continue
-                argv = REFRESH[manager] if self.snapshot().is_root else [
-                    "sudo", "-n", *REFRESH[manager]]
-                plan.steps.insert(0, Step(id="s0", title="Refresh the package lists",
-                                          argv=argv, risk=RiskLevel.LOW, action="refresh",
-                                          needs_root=argv[0] == "sudo"))
-                plan.notes.insert(0, f"I learned that on this system, {sig.rstrip(' *')} often "
-                                  f"fails without a recent cache update. I've seen this "
-                                  f"{times} times before, so now I do it proactively.")
-                changed = True
-            warning = self.knowledge.flagged(sig)
-            if warning:
-                plan.notes.append(f"\u26a0\ufe0f {warning}")
-                plan.forced = True
-                changed = True
-        if changed:
-            for n, step in enumerate(plan.steps, start=1):
-                step.id = f"s{n}"
-            plan.message = conversation.present(plan, self.voice, plan.verb)
-
-    def _preview(self, plan: Plan) -> None:
-        """Say what package steps also touch (dependencies), before approval."""
-        from reos.execution import packages
-
-        manager = self.snapshot().host.get("package_manager")
-        if packages.preview(plan, manager) and plan.steps and not plan.read_only:
-            plan.message = conversation.present(plan, self.voice, plan.verb)
-
     def choose(self, text: str) -> Plan | None:
         """The answer to an open question ("2", "demo-web", "the web one"), as the plan of
         the chosen option, or None when the words pick none of them (a new request)."""
@@ -305,7 +289,7 @@ class ReasoningEngine:
         return other_host(self._fixed_snapshot.host)
 
     # -- doing -----------------------------------------------------------------------
-    def answer(self, plan: Plan, on_event: EventSink = ignore) -> Answer:
+    def run_query(self, plan: Plan, on_event: EventSink = ignore) -> Found:
         """Run read-only steps and put what they found into words (plus any follow-up)."""
         from reos.execution.runner import run_argv
         from reos.reasoning.answers import ANSWERS, TOLERANT
@@ -313,23 +297,23 @@ class ReasoningEngine:
 
         assert plan.read_only, "only read-only plans are answered directly"
         if plan.blocked:  # nothing of a blocked plan runs, not even its read-only steps
-            return Answer(f"I won't run any of that: {plan.blocked_reason}.")
+            return Found(f"I won't run any of that: {plan.blocked_reason}.")
         if self.settings.reasoning.depth == "deep" and plan.intent and plan.targets and (
                 plan.intent.operation in ("service.why_failed", "container.why_failed")):
-            return Answer(self._investigate(plan, on_event))
+            return Found(self._investigate(plan, on_event))
         results = []
         for step in plan.steps:
             admission = admit_argv(step.argv, claimed_read_only=True, requested=plan.request)
             if not admission.allowed:
-                return Answer(f"I didn't run {step.command}: {admission.reason}.")
+                return Found(f"I didn't run {step.command}: {admission.reason}.")
             result = run_argv(step.argv, timeout=60, step_id=step.id)
-            if not result.ok and plan.answer not in TOLERANT:
-                return Answer(conversation.query_failed(step, result.stderr))
+            if not result.ok and plan.summariser not in TOLERANT:
+                return Found(conversation.query_failed(step, result.stderr))
             results.append(result)
         params = dict(plan.intent.params) if plan.intent else {}
         params.update({f"target:{s.id}": s.target.name for s in plan.steps if s.target})
         params["self_pid"] = str(os.getpid())  # reos itself is not an answer to "what's busy"
-        summarise = ANSWERS.get(plan.answer or "")
+        summarise = ANSWERS.get(plan.summariser or "")
         text = summarise(results, params, self.voice) if summarise else "\n".join(
             r.stdout for r in results).strip()
         follow_up = None
@@ -337,7 +321,7 @@ class ReasoningEngine:
             from reos.reasoning.diagnosis import boot_plan
 
             follow_up = boot_plan(plan.request, results, self.builder())
-        return Answer(text, follow_up)
+        return Found(text, follow_up)
 
     def _investigate(self, plan: Plan, on_event: EventSink) -> str:
         """"Why did X fail?" at depth deep: evidence in up to 3 rounds of read-only probes,
@@ -378,22 +362,21 @@ class ReasoningEngine:
     def execute(self, plan: Plan, on_event: EventSink = ignore,
                 approve: Callable[[str], bool] | None = None) -> ExecutionReport:
         from reos.execution.events import Said
-        from reos.execution.executor import Executor
+        from reos.execution.executor import Checks, Executor, Hooks
+        from reos.llm.recovery import fixer
         from reos.safety.backups import BackupStore
 
         if not self.voice.brief:
             on_event(Said(conversation.starting(plan)))
-        backups = BackupStore(paths.backups_dir()) \
-            if self.settings.safety.auto_backup_configs else None
         safety = self.settings.safety
-        from reos.llm.recovery import fixer
-
-        executor = Executor(self.journal, self.settings.limits, on_event, backups=backups,
-                            knowledge=self.knowledge, approve=approve,
-                            verify=safety.verify_each_step,
-                            rollback_on_failure=safety.rollback_on_failure,
-                            model_fix=fixer(self.settings, lambda: self.snapshot().host,
-                                            emit=on_event))
+        hooks = Hooks(on_event, approve, fixer(self.settings, lambda: self.snapshot().host,
+                                               emit=on_event))
+        checks = Checks(verify=safety.verify_each_step,
+                        rollback_on_failure=safety.rollback_on_failure,
+                        backups=BackupStore(paths.backups_dir())
+                        if safety.auto_backup_configs else None,
+                        knowledge=self.knowledge)
+        executor = Executor(self.journal, self.settings.limits, hooks, checks)
         self._executor = executor
         try:
             return executor.execute(plan)
@@ -401,7 +384,8 @@ class ReasoningEngine:
             self.forget_snapshot()
 
     def resume(self, report: ExecutionReport) -> ExecutionReport:
-        """Continue after a circuit breaker paused execution (the person chose to)."""
+        """Continue a paused execution (`report.resumable`: the operations breaker or a
+        pause for review), because the person chose to."""
         if self._executor is None:
             return report
         try:
@@ -458,6 +442,14 @@ class ReasoningEngine:
             if not perform:
                 return Reply(self.undo_preview())
             self.pending = None
+            if self.settings.reasoning.always_confirm and not self.undo_waiting:
+                # every change asks, and an undo is a change
+                preview = self.undo_preview()
+                if not self.journal.undoable(limit=1):
+                    return Reply(preview)
+                self.undo_waiting = True
+                return Reply(f"{preview}\nProceed? [y/N]", awaiting_approval=True)
+            self.undo_waiting = False
             undone = self.undo()
             return Reply(describe(undone), undone=undone)
         if meta.action == "list_undo":
@@ -509,8 +501,8 @@ class ReasoningEngine:
         """Answer a query at once; hold an action for approval; say anything else."""
         if plan.kind == Kind.CLARIFY:
             self.asking = plan
-        if plan.steps and plan.read_only and not plan.forced and not plan.blocked:
-            found = self.answer(plan, on_event)
+        if plan.steps and plan.read_only and not plan.needs_approval and not plan.blocked:
+            found = self.run_query(plan, on_event)
             if found.follow_up is not None and found.follow_up.needs_approval:
                 self.pending = found.follow_up
                 return Reply(f"{found.text}\n\n{found.follow_up.message}\nWant me to go ahead?",
@@ -519,7 +511,7 @@ class ReasoningEngine:
                 return Reply(f"{found.text}\n\n{found.follow_up.message}", plan=plan)
             return Reply(found.text, plan=plan)
         if plan.needs_approval:
-            self.pending = plan
+            self.pending, self.confirming, self.undo_waiting = plan, None, False
             return Reply(plan.message + "\nProceed? [y/N]", plan=plan, awaiting_approval=True)
         return Reply(plan.message, plan=plan)
 
@@ -573,18 +565,64 @@ class ReasoningEngine:
         return ("I don't have a record of doing that, so it wasn't me "
                 "(or it was before I kept a journal).")
 
+    def second_question(self, plan: Plan) -> str | None:
+        """What a plan that loses something for good must ask on its own, after the
+        approval, or None: steps with no undo at all always; with
+        `require_approval_for_permanent` also steps whose undo is only a restored backup."""
+        return conversation.lost_for_good(
+            plan, backups_count=self.settings.safety.require_approval_for_permanent)
+
     def approve(self, on_event: EventSink = ignore) -> Reply:
-        plan, self.pending = self.pending, None
+        if self.undo_waiting and self.pending is None:
+            return self.meta(Meta("undo"), on_event=on_event)
+        plan = self.pending
         if plan is None:
             return Reply("There's nothing waiting for approval.")
+        question = self.second_question(plan)
+        if question and self.confirming is not plan:
+            self.confirming = plan  # the next yes is the answer to this question
+            return Reply(f"{question}\nSay yes again to go ahead, or no.", plan=plan,
+                         awaiting_approval=True)
+        self.pending = self.confirming = None
         report = self.execute(plan, on_event)
         return Reply(conversation.execution_summary(report, plan), plan=plan, report=report)
 
     def decline(self) -> Reply:
-        plan, self.pending = self.pending, None
+        plan, self.pending, self.confirming = self.pending, None, None
+        if self.undo_waiting:
+            self.undo_waiting = False
+            return Reply("Okay, I won't undo anything.")
         if plan is None:
             return Reply("Okay.")
         return Reply("Okay, I won't do that. Nothing was changed.")
+
+
+def ignore_text(_text: str) -> None:
+    """A `warn` that says nothing."""
+
+
+def open_engine(context: Any = None, warn: Callable[[str], None] = ignore_text
+                ) -> ReasoningEngine:
+    """An engine for this machine (or for the snapshot file `context`), from the settings
+    file; its problems, and problems with the user's template files (each skipped file,
+    with its line and key), go to `warn` (stderr for commands, the chat for the TUI)."""
+    from reos import settings as settings_module
+
+    settings = settings_module.load()
+    for text in settings.warnings:
+        warn(text)
+    snapshot = SystemSnapshot.load(context) if context else None
+    engine = ReasoningEngine(settings, snapshot=snapshot)
+    # Only the user's files can be broken (the test suite checks the built-in ones), so
+    # without any, commands that never plan (undo, history) do not load templates at all.
+    try:
+        has_templates = any(paths.user_templates_dir().glob("*.toml"))
+    except OSError:
+        has_templates = False
+    if has_templates:
+        for problem in engine.templates.problems:
+            warn(problem)
+    return engine
 
 
 def _meta_of(plan: Plan) -> Meta:

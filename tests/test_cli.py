@@ -90,7 +90,7 @@ def test_fast_path_and_typer_agree(app, args, capsys) -> None:
 
 
 @pytest.mark.parametrize("args", [
-    ["plan", "--help"], ["plan"], ["plan", "--json"], ["plan", "a", "b"], ["undo", "--yes"],
+    ["plan", "--help"], ["plan"], ["plan", "--json"], ["plan", "a", "b"], ["undo", "--force"],
     ["history"], ["plan", "--context"], [],
 ])
 def test_anything_unusual_goes_to_typer(args) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from reos.engine import ReasoningEngine
-from reos.execution.executor import Executor
+from reos.execution.executor import Checks, Executor, Machine
 from reos.model import Kind, Plan, Step, Target
 from reos.safety.gate import admit_argv
 from reos.settings import LimitsSettings, Settings
@@ -99,10 +99,10 @@ def test_read_only_answers_pass_the_gate_too() -> None:
     plan = Plan("what is this", Kind.QUERY, steps=[
         Step("s1", "Look", ["sh", "-c", "echo hi > /tmp/reos-gate-test"], read_only=True)])
     engine = ReasoningEngine(Settings(), snapshot=SystemSnapshot(collected_at=""))
-    found = engine.answer(plan)
+    found = engine.run_query(plan)
     assert found.text.startswith("I didn't run") and not Path("/tmp/reos-gate-test").exists()
     plan.blocked, plan.blocked_reason = True, "a test said so"
-    assert engine.answer(plan).text == "I won't run any of that: a test said so."
+    assert engine.run_query(plan).text == "I won't run any of that: a test said so."
 
 
 def test_admission_reasons() -> None:
@@ -124,9 +124,8 @@ def test_couldnt_check_is_never_goal_reached(tmp_path: Path) -> None:
     plan = Plan("stop it", Kind.ACTION, steps=[
         Step("s1", "Stop reos-no-such-unit.service", ["true"], target=target, action="stop")])
     journal = Journal(Database(tmp_path / "reos.db"))
-    report = Executor(journal, LimitsSettings(), verify=True,
-                      probe=lambda kind, name: {"active": "unknown", "enabled": "unknown"}
-                      ).execute(plan)
+    report = Executor(journal, LimitsSettings(), checks=Checks(verify=True), machine=Machine(
+        probe=lambda kind, name: {"active": "unknown", "enabled": "unknown"})).execute(plan)
     summary = execution_summary(report, plan)
     assert report.unchecked == plan.steps and report.verified == 0
     assert "couldn't check" in summary and "Goal reached" not in summary
@@ -141,7 +140,7 @@ def test_couldnt_check_with_the_real_probe(tmp_path: Path) -> None:
         Step("s1", "Stop it", ["true"], target=target, action="stop")])
     journal = Journal(Database(tmp_path / "reos.db"))
     state = current_state("container", target.name)
-    report = Executor(journal, LimitsSettings(), verify=True).execute(plan)
+    report = Executor(journal, LimitsSettings(), checks=Checks(verify=True)).execute(plan)
     summary = execution_summary(report, plan)
     if state.get("state") == "unknown":  # no docker engine here: the state cannot be read
         assert report.unchecked and "couldn't check" in summary

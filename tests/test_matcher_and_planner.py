@@ -115,7 +115,7 @@ def test_plan_json_follows_the_contract(engine) -> None:
     assert data["schema"] == "reos.plan/1"
     assert set(data) == {"schema", "request", "kind", "source", "intent", "targets", "steps",
                          "risk", "needs_approval", "blocked", "blocked_reason", "message",
-                         "question", "choices", "trace"}
+                         "question", "choices", "trace", "quality"}
     assert data["intent"] == {"action": "stop", "resource": "container",
                               "targets": ["nextcloud"], "condition": None,
                               "operation": "container.stop", "confidence": 1.0,

@@ -139,7 +139,7 @@ def test_top_memory_in_mib_matches_psutil(engine) -> None:
                     key=lambda p: p.info["memory_info"].rss if p.info["memory_info"] else 0,
                     reverse=True)
     biggest = {str(p.info["pid"]) for p in by_rss[:5]}
-    text = ANSWERS[plan.answer](([result]), {}, Voice())
+    text = ANSWERS[plan.summariser](([result]), {}, Voice())
     shown = [r for r in sorted(listed, key=lambda r: r.rss_kib, reverse=True)[:5]]
     assert biggest & {r.pid for r in shown}, (biggest, text)
     for row in shown:
@@ -155,7 +155,7 @@ def test_top_memory_in_mib_matches_psutil(engine) -> None:
 def test_top_cpu_answer_names_real_processes(engine, sleeper) -> None:
     plan = engine.plan("which programs are burning the most cpu")
     result = _run(plan.steps[0].argv)
-    text = ANSWERS[plan.answer]([result], {"self_pid": str(os.getpid())}, Voice())
+    text = ANSWERS[plan.summariser]([result], {"self_pid": str(os.getpid())}, Voice())
     assert "CPU" in text and "pid " in text
     for row in rows(result.stdout)[:3]:
         assert psutil.pid_exists(int(row.pid)) or row.program == "ps"
@@ -322,7 +322,7 @@ def test_a_process_that_takes_a_moment_to_end_is_verified_gone(tmp_path) -> None
     import subprocess
     import sys
 
-    from reos.execution.executor import Executor
+    from reos.execution.executor import Checks, Executor
     from reos.model import Kind, Plan, Step, Target
     from reos.settings import LimitsSettings
     from reos.store.db import Database
@@ -340,7 +340,7 @@ def test_a_process_that_takes_a_moment_to_end_is_verified_gone(tmp_path) -> None
             "s1", f"End process {pid}", ["kill", pid], reversible=False,
             target=Target("process", pid, "python3"), action="terminate")])
         journal = Journal(Database(tmp_path / "reos.db"))
-        report = Executor(journal, LimitsSettings(), verify=True).execute(plan)
+        report = Executor(journal, LimitsSettings(), checks=Checks(verify=True)).execute(plan)
         assert report.ok and report.verified == 1, report
     finally:
         slow.kill()

@@ -63,7 +63,9 @@ def interactive() -> bool:
     return sys.stdin.isatty()
 
 
-def _confirm(plan: Plan) -> bool:
+def _confirm(plan: Plan, question: str | None = None) -> bool:
+    """Ask at the terminal (`question` first, when there is one); no terminal is an error
+    that says how to approve."""
     if not interactive():
         raise ReosError(
             "This plan needs approval and there is no terminal to ask on.",
@@ -72,6 +74,9 @@ def _confirm(plan: Plan) -> bool:
         )
     import typer  # deferred: only an interactive prompt needs it
 
+    if question:
+        say(question)
+        return typer.confirm("Run it anyway?", default=False)
     return typer.confirm("Proceed?", default=False)
 
 
@@ -126,6 +131,17 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
         plan = engine.plan(request)
     if plan.kind == Kind.META:
         reply = engine.meta_reply(plan, perform=not dry_run and (yes or not as_json))
+        if reply.awaiting_approval and engine.undo_waiting:  # always_confirm: undo asks
+            if not as_json:
+                say(plan.message.removesuffix("\nProceed? [y/N]"))
+            if yes or _confirm(plan):
+                reply = engine.approve()
+                plan.message = reply.text
+            else:
+                plan.message = engine.decline().text
+                if not as_json:
+                    say(plan.message)
+                return EXIT_DECLINED
         if as_json:
             emit_json(plan.to_dict())
         else:
@@ -142,9 +158,9 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
         return code
     if plan.steps and not plan.blocked:
         refuse_other_host(engine, allow_other_host)
-    if plan.steps and plan.read_only and not plan.forced and not plan.blocked:
+    if plan.steps and plan.read_only and not plan.needs_approval and not plan.blocked:
         # a query, or the evidence-gathering first half of a diagnosis
-        found = engine.answer(plan)
+        found = engine.run_query(plan)
         said = model_note(engine, plan)
         if said and said not in found.text:
             say(said)
@@ -164,6 +180,10 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
     if not as_json:
         say(plan.message)
     if not yes and plan.needs_approval and not _confirm(plan):
+        say("Okay, I won't do that. Nothing was changed.")
+        return EXIT_DECLINED
+    question = engine.second_question(plan)  # --yes answers this one too
+    if question and not yes and not _confirm(plan, question):
         say("Okay, I won't do that. Nothing was changed.")
         return EXIT_DECLINED
     ensure_sudo(plan)

@@ -34,7 +34,7 @@ def duration(seconds: float) -> str:
     return join_names(words) if words else "less than a minute"
 
 
-Answer = Callable[[list[StepResult], dict[str, str], Voice], str]
+Summariser = Callable[[list[StepResult], dict[str, str], Voice], str]
 
 
 def memory(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
@@ -343,7 +343,7 @@ def boot_summary(results: list[StepResult], _params: dict[str, str], voice: Voic
         f"  {seconds:6.1f}s  {unit}" for seconds, unit in shown)
 
 
-ANSWERS: dict[str, Answer] = {
+ANSWERS: dict[str, Summariser] = {
     "boot_blame": boot_summary,
     "memory": memory, "disk": disk, "disk_hogs": disk_hogs, "load": load,
     "uptime": uptime, "ip": ip, "ports": ports,

@@ -24,7 +24,7 @@ from reos.model import StepResult
 from reos.reasoning.conversation import Voice, join_names
 from reos.text import clean
 
-Answer = Callable[[list[StepResult], dict[str, str], Voice], str]
+Summariser = Callable[[list[StepResult], dict[str, str], Voice], str]
 
 # answers whose steps may end non-zero as part of the answer: ping exits 1 when nothing
 # answered and 2 when the name is unknown; resolvectl is missing without
@@ -446,7 +446,7 @@ def _firewalld_status(results: list[StepResult], voice: Voice) -> str:
     return head + "\nRich rules:\n" + "\n".join(f"  {r}" for r in rich[:60])
 
 
-ANSWERS: dict[str, Answer] = {
+ANSWERS: dict[str, Summariser] = {
     "net_addresses": net_addresses,
     "net_routes": net_routes,
     "net_dns": net_dns,

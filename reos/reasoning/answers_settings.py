@@ -24,7 +24,7 @@ from reos.model import StepResult
 from reos.reasoning.conversation import Voice, join_names
 from reos.text import clean
 
-Answer = Callable[[list[StepResult], dict[str, str], Voice], str]
+Summariser = Callable[[list[StepResult], dict[str, str], Voice], str]
 
 # answers whose steps may end non-zero as part of the answer: `crontab -l` without a
 # crontab exits 1, `timeout` ends a follow with 124
@@ -423,7 +423,7 @@ def follow(results: list[StepResult], _params: dict[str, str], voice: Voice) -> 
             "the 20 before I started included):\n" + "\n".join(f"  {s}" for s in shown))
 
 
-ANSWERS: dict[str, Answer] = {
+ANSWERS: dict[str, Summariser] = {
     "hostname": hostname, "timezone": timezone, "cpu": cpu, "timers": timers,
     "cron": cron, "kernel_log": kernel_log, "warnings": warnings,
     "journal_size": journal_size, "follow": follow,

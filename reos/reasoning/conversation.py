@@ -17,6 +17,8 @@ from reos.model import Plan, RiskLevel, Step
 class Voice:
     verbosity: str = "normal"
     show_commands: bool = True
+    explain: bool = True  # [reasoning] explain_steps: why each step is there, the quality
+
 
     @property
     def brief(self) -> bool:
@@ -51,6 +53,19 @@ def summary_line(plan: Plan, verb: str | None) -> str:
     return f"Here's the plan ({count(len(plan.steps), 'step')}):"
 
 
+def render(plan: Plan, voice: Voice, quality: str | None = None) -> None:
+    """Set the plan's message, once, after it is built and amended: what is said first
+    (`plan.lead`), then the steps of a plan that changes something (with `quality`, the
+    assessment's words, when explanations are on), or the message already set (a
+    question, an answer, what a query looks at)."""
+    if plan.steps and not plan.read_only:
+        plan.message = present(plan, voice, plan.verb)
+        if quality and not plan.blocked and not voice.brief and (voice.explain
+                                                                  or voice.detailed):
+            plan.message = f"{quality}\n{plan.message}"
+    plan.message = "\n".join(line for line in [*plan.lead, plan.message] if line)
+
+
 def present(plan: Plan, voice: Voice, verb: str | None = None) -> str:
     """The plan as shown before approval."""
     if not plan.steps:
@@ -61,6 +76,8 @@ def present(plan: Plan, voice: Voice, verb: str | None = None) -> str:
         if voice.show_commands and not voice.brief:
             line += f"   $ {step.command}"
         lines.append(line)
+        if step.why and voice.explain and not voice.brief:
+            lines.append(f"       why: {step.why}")
         if voice.detailed:
             lines.append(f"       risk {step.risk.label}"
                          + (f" ({'; '.join(step.risk_reasons)})" if step.risk_reasons else "")
@@ -81,6 +98,26 @@ def present(plan: Plan, voice: Voice, verb: str | None = None) -> str:
     if plan.blocked:
         lines.append(f"\u26d4 I won't run this: {plan.blocked_reason}")
     return "\n".join(line for line in lines if line)
+
+
+def lost_for_good(plan: Plan, *, backups_count: bool) -> str | None:
+    """The question a plan asks on its own when running it loses something for good: steps
+    with no undo at all, and (`backups_count`) steps whose only undo is restoring the
+    files reos backed up first. None when nothing is lost."""
+    from reos.safety.backups import files_changed
+
+    changes = [s for s in plan.steps if not s.read_only]
+    gone = [s for s in changes if not s.reversible]
+    restored = [s for s in changes if s.reversible and not s.rollback
+                and files_changed(s.argv)] if backups_count else []
+    if not gone and not restored:
+        return None
+    lines = ["Before I start: this can't be taken back."]
+    lines += [f"  {s.id}. {s.title} — no undo: what it removes or changes is gone"
+              for s in gone]
+    lines += [f"  {s.id}. {s.title} — undo only restores the files I back up first; "
+              "anything else it changes stays changed" for s in restored]
+    return "\n".join(lines)
 
 
 _GERUNDS = {"stop": "stopping", "start": "starting", "restart": "restarting",

@@ -40,12 +40,11 @@ def boot_plan(request: str, results: list[StepResult], builder: PlanBuilder) -> 
             "system needs. I haven't changed anything."))
     intent = Intent(kind=Kind.ACTION, action="disable", resource="service",
                     targets=[unit for _s, unit in slow], plural=True, source="template")
-    plan = builder.build(request, intent)
     found = "\n".join(f"  {n}. {unit} takes {seconds:.1f}s: {BOOT_CANDIDATES[unit]}"
                       for n, (seconds, unit) in enumerate(slow, start=1))
     saved = sum(seconds for seconds, _unit in slow)
-    plan.message = (f"Found {count(len(slow), 'thing')} slowing your boot:\n{found}\n"
-                    f"I can disable {'it' if len(slow) == 1 else 'these'} at boot (about "
-                    f"{saved:.0f}s saved; nothing running now is stopped, and undo turns "
-                    f"{'it' if len(slow) == 1 else 'them'} back on).\n{plan.message}")
-    return plan
+    return builder.build(request, intent, lead=[
+        f"Found {count(len(slow), 'thing')} slowing your boot:\n{found}\n"
+        f"I can disable {'it' if len(slow) == 1 else 'these'} at boot (about "
+        f"{saved:.0f}s saved; nothing running now is stopped, and undo turns "
+        f"{'it' if len(slow) == 1 else 'them'} back on)."])

@@ -6,6 +6,9 @@ are checked again. Each step's risk is the higher of its recipe's and the safety
 assessment's; its rollback comes from the target's state in the snapshot (execution
 reads the real prior state again before it runs). Conditional requests are evaluated
 against the snapshot here and recorded as preconditions that execution re-checks.
+After building, the amendments of reasoning/amend.py (cleanup measured, package blast
+radius, learned fixes) are made when the live machine can be asked, and then the plan's
+message is rendered, once (`conversation.render`).
 Not responsible for understanding words, running anything, or asking for approval.
 """
 
@@ -27,16 +30,25 @@ from reos.reasoning.matcher import TargetMatcher
 from reos.reasoning.names import SAFE_NAMES
 from reos.reasoning.templates import SLOT, Recipe, TemplateSet
 from reos.safety.risk import assess_argv, formats_for
+from reos.system.privilege import as_root
 from reos.system.snapshot import SystemSnapshot
 from reos.system.state import restore_argv
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from reos.reasoning.amend import Machine
 
 HELP = "Say \u201chelp\u201d for a tour of what I can do."
 
 
 class PlanBuilder:
     def __init__(self, templates: TemplateSet, snapshot: SystemSnapshot, voice: Voice,
-                 matcher: TargetMatcher | None = None):
+                 matcher: TargetMatcher | None = None, machine: Machine | None = None):
         self.templates = templates
+        self.machine = machine  # the live machine, for amendments (None: a saved snapshot)
+        self.assess = True  # assess the plan's quality ([reasoning] enabled)
+        self.max_steps = 25  # the scope the quality assessment accepts ([limits])
+        self.verify = True  # execution verifies each step ([safety] verify_each_step)
         self.snapshot = snapshot
         self.voice = voice
         self.manager = snapshot.host.get("package_manager")
@@ -53,7 +65,32 @@ class PlanBuilder:
             return self.templates.recipe(resource, action, wall.get("backend") or "ufw")
         return self.templates.recipe(resource, action, self.manager)
 
-    def build(self, request: str, intent: Intent | None) -> Plan:
+    def build(self, request: str, intent: Intent | None, lead: list[str] | None = None
+              ) -> Plan:
+        """The plan for `intent`, amended from the live machine when there is one, with its
+        message rendered once; `lead` is said before it (e.g. why the model was not used)."""
+        plan = self._build(request, intent)
+        measured = None
+        if self.machine is not None and plan.kind != Kind.META:
+            from reos.reasoning import amend
+
+            measured = amend.measure(plan, self.machine, self.voice, self.manager,
+                                     self.snapshot.is_root)
+            if plan.steps and not plan.read_only:
+                self.machine.simulate(plan)
+                amend.learn(plan, self.machine, self.snapshot.is_root)
+        plan.lead[:0] = [*(lead or []), *([measured] if measured else [])]
+        said = None
+        if self.assess and plan.steps:
+            from reos.reasoning import quality
+
+            assessment = quality.assess(plan, max_steps=self.max_steps, verify=self.verify)
+            plan.quality = assessment.to_dict()
+            said = quality.describe(assessment, brief=not self.voice.detailed)
+        conversation.render(plan, self.voice, said)
+        return plan
+
+    def _build(self, request: str, intent: Intent | None) -> Plan:
         if intent is None or intent.kind == Kind.UNKNOWN:
             said = replies.not_understood(intent)
             if intent is not None and intent.said:  # the model's words: shown, never acted on
@@ -86,6 +123,7 @@ class PlanBuilder:
         if intent.unexplained:
             plan.notes.append(replies.unused_words(intent.unexplained))
         if plan.steps and plan.read_only and plan.kind != Kind.CLARIFY:
+            plan.lead = []  # what a query will look at is all it says
             plan.message = conversation.investigating(plan, self.voice)
             if intent.ignored or intent.unexplained:
                 plan.message += " " + " ".join(n[0].upper() + n[1:] + "." for n in plan.notes)
@@ -243,10 +281,9 @@ class PlanBuilder:
         plan.verb = recipe.verb
         if recipe.affects:
             plan.notes.append(f"What this affects: {recipe.affects}")
-        lead = plan.message
-        plan.message = conversation.present(plan, self.voice, recipe.verb)
-        if lead:
-            plan.message = f"{lead}\n{plan.message}"
+        if plan.message:  # said before the steps (a condition that was checked, …)
+            plan.lead.append(plan.message)
+            plan.message = ""
 
     def _match(self, plan: Plan, intent: Intent) -> list[Target]:
         return targeting.match(plan, intent, self.matcher, self.snapshot, self.recipe)
@@ -263,13 +300,16 @@ class PlanBuilder:
             known = services.get(unit)
             targets.append(Target("service", unit, known.active if known else "inactive",
                                   known.enabled if known else "unknown"))
+        first = len(plan.steps)
         self._fill(plan, recipe, targets, after=plan.steps[-1].id if plan.steps else None)
+        for step in plan.steps[first:]:
+            step.why = f"you asked me to {action} the service too, once the package is there"
 
     def _fill(self, plan: Plan, recipe: Recipe, targets: list[Target] | list[None],
               after: str | None = None) -> None:
         root = self.snapshot.is_root
         if recipe.answer:
-            plan.answer = recipe.answer
+            plan.summariser = recipe.answer
         params = dict(plan.intent.params) if plan.intent else {}
         for kind in ("device", "interface"):  # "the ssd", "the wired one": what it names
             if params.get(kind):
@@ -315,7 +355,7 @@ class PlanBuilder:
                         for a in rs.argv]
                 needs_root = rs.needs_root and not root
                 if needs_root:
-                    argv = ["sudo", "-n", *argv]
+                    argv = as_root(argv, root)
                 verdict = assess_argv(argv, requested=plan.request,
                                       formats=formats_for(recipe.action, target))
                 title = slots.fill(rs.title.replace(SLOT, target.name) if target
@@ -350,7 +390,7 @@ class PlanBuilder:
                     step.rollback = restore_argv(tracked.kind, tracked.name, _prior(tracked),
                                                  recipe.action, self.manager)
                     if step.rollback and needs_root:
-                        step.rollback = ["sudo", "-n", *step.rollback]
+                        step.rollback = as_root(step.rollback, root)
                 if verdict.blocked:
                     plan.blocked = True
                     plan.blocked_reason = "; ".join(verdict.reasons)

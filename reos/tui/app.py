@@ -106,6 +106,7 @@ class ReosApp(App[None]):
         self.warming = False  # the model is being loaded in the background
         self.thought: Thought | None = None  # the model's thought about the current request
         self.problems_said: set[str] = set()  # why the model is not used, said once
+        self.problems: list[str] = []  # settings and template problems, said at start
 
     def compose(self) -> ComposeResult:
         log = VerticalScroll(Bubble(GREETING, "reos"), id="log")
@@ -120,6 +121,8 @@ class ReosApp(App[None]):
 
     def on_mount(self) -> None:
         self.prompt.focus()
+        for problem in self.problems:  # settings or template files that are not right
+            self.say(problem, "problem")
         self.look_around()
         if self.engine.llm_state != "off":  # off: settings or REOS_LLM; nothing to load
             self.warm_model()
@@ -352,7 +355,10 @@ class ReosApp(App[None]):
 
 
 def run_tui() -> int:
-    from reos.commands.common import make_engine
+    from reos.engine import open_engine
 
-    ReosApp(make_engine()).run()
+    problems: list[str] = []
+    app = ReosApp(open_engine(warn=problems.append))
+    app.problems = problems  # said in the chat once it is on screen
+    app.run()
     return 0
