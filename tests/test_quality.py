@@ -16,7 +16,14 @@ from hypothesis import strategies as st
 
 from reos.engine import ReasoningEngine
 from reos.model import Intent, Kind, Plan, RiskLevel, Step, Target
-from reos.reasoning.quality import Assessment, assess, describe, label_for, provided_by
+from reos.reasoning.quality import (
+    Assessment,
+    assess,
+    describe,
+    label_for,
+    named_anti_patterns,
+    provided_by,
+)
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from tests.conftest import FIXTURES
@@ -279,6 +286,17 @@ def test_describe_shows_the_design_notes_block(engine) -> None:
     brief = describe(bad, brief=True)
     assert brief.splitlines()[0] == f"Quality {bad.score} ({bad.label})"
     assert "✓" not in brief and "✗ Ignores errors (s1)" in brief
+
+
+def test_anti_patterns_a_model_or_template_wrote_are_named_for_the_plan() -> None:
+    step = changing("s1", ["sh", "-c", "systemctl restart web || true"])
+    assert named_anti_patterns(assess(plan_of(step, model=True))) == [
+        "s1: ignored-errors in the command the model wrote (`|| true`): a failure is "
+        "reported as success, so later steps run on a broken state."]
+    assert named_anti_patterns(assess(plan_of(step), user_template=True))[0].startswith(
+        "s1: ignored-errors in the command your template wrote")
+    assert assess(plan_of(step)).anti_patterns
+    assert named_anti_patterns(assess(plan_of(step))) == []
 
 
 def test_untrusted_command_text_is_cleaned() -> None:

@@ -11,6 +11,9 @@ anti-patterns its commands carry (the design notes' Quality Commitment Framework
   back (verification);
 - transparency: the plan carries its reasoning trace, every step has a title.
 Each finding lowers the score by a fixed amount, so adding a problem never raises it.
+`describe` renders the block shown before approval; `named_anti_patterns` the sentences
+a plan carries about commands a model or the user's template wrote; `to_dict` is the
+`quality` key of the plan JSON.
 
 Pure and fast (it runs for every plan): no I/O, no subprocess, no settings; imports only
 `re` and `reos.text`. Not responsible for deciding whether a plan may run (the
@@ -512,3 +515,12 @@ def describe(assessment: Assessment, *, brief: bool = False) -> str:
 
 
 _WHO = {"model": "the model", "template": "your template", "reos": "reos"}
+
+
+def named_anti_patterns(assessment: Assessment) -> list[str]:
+    """One sentence per anti-pattern in a command a model or the user's template wrote,
+    for the plan's notes at every verbosity (reos's own commands are reos's to fix, and
+    the full block says them at detailed verbosity)."""
+    return [f"{a.step_id}: {a.name} in the command {_WHO[a.provided_by]} wrote "
+            f"(`{clean(a.says)}`): {a.why}." for a in assessment.anti_patterns
+            if a.provided_by != "reos"]
