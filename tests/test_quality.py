@@ -273,6 +273,14 @@ def test_to_dict_is_the_quality_json() -> None:
                                                      "gates", "transparency"}
 
 
+def test_from_dict_gives_back_what_describe_needs() -> None:
+    step = changing("s1", ["sh", "-c", "cat /etc/hosts | grep x || true"])
+    a = assess(plan_of(step, model=True))
+    data = json.loads(json.dumps(a.to_dict()))
+    assert Assessment.from_dict(data) == a
+    assert describe(Assessment.from_dict(data)) == describe(a)
+
+
 def test_describe_shows_the_design_notes_block(engine) -> None:
     good = describe(assess(engine.plan("stop the nextcloud containers")))
     assert good.splitlines()[:3] == ["[Quality Assessment]", "Plan score 1.0 (excellent)",

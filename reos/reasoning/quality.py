@@ -156,6 +156,19 @@ class Assessment:
                 "reasons": [r.to_dict() for r in self.reasons],
                 "anti_patterns": [a.to_dict() for a in self.anti_patterns]}
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Assessment:
+        """Back from `to_dict` (`Plan.quality` holds the JSON form), for the surfaces to
+        `describe` it."""
+        return cls(score=float(data.get("score") or 0), label=str(data.get("label") or ""),
+                   reasons=[Reason(bool(r.get("good")), str(r.get("layer", "")),
+                                   str(r.get("text", "")), r.get("step_id"))
+                            for r in data.get("reasons") or []],
+                   anti_patterns=[AntiPattern(str(a.get("step_id", "")), str(a.get("name", "")),
+                                              str(a.get("says", "")), str(a.get("why", "")),
+                                              str(a.get("provided_by", "reos")))
+                                  for a in data.get("anti_patterns") or []])
+
 
 def label_for(score: float, anti_patterns: int = 0) -> str:
     if score >= EXCELLENT and not anti_patterns:
@@ -509,8 +522,8 @@ def describe(assessment: Assessment, *, brief: bool = False) -> str:
     if assessment.anti_patterns and not brief:
         lines.append("Anti-patterns:")
         for a in assessment.anti_patterns:
-            lines.append(f"  {a.step_id} {a.name} (from {_WHO[a.provided_by]}): "
-                         f"`{clean(a.says)}`: {a.why}")
+            lines.append(f"  {clean(a.step_id)} {clean(a.name)} (from "
+                         f"{_WHO.get(a.provided_by, 'reos')}): `{clean(a.says)}`: {clean(a.why)}")
     return "\n".join(lines)
 
 
@@ -521,6 +534,6 @@ def named_anti_patterns(assessment: Assessment) -> list[str]:
     """One sentence per anti-pattern in a command a model or the user's template wrote,
     for the plan's notes at every verbosity (reos's own commands are reos's to fix, and
     the full block says them at detailed verbosity)."""
-    return [f"{a.step_id}: {a.name} in the command {_WHO[a.provided_by]} wrote "
+    return [f"{a.step_id}: {a.name} in the command {_WHO.get(a.provided_by, 'reos')} wrote "
             f"(`{clean(a.says)}`): {a.why}." for a in assessment.anti_patterns
             if a.provided_by != "reos"]
