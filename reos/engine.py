@@ -214,8 +214,7 @@ class ReasoningEngine:
         started = time.monotonic()
         on_event(Stage("planning", "matching the words to this machine and building steps"))
         plan = builder.build(text, intent, lead=notes if intent is None or (
-            intent.kind != Kind.META) else None)
-        plan.trace = trace
+            intent.kind != Kind.META) else None, trace=trace)
         judged = (f"{len(plan.steps)} step(s), risk {plan.risk.label}"
                   + (", blocked" if plan.blocked else "")
                   + (f"; targets: {', '.join(t.name for t in plan.targets[:6])}"

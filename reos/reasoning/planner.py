@@ -65,11 +65,13 @@ class PlanBuilder:
             return self.templates.recipe(resource, action, wall.get("backend") or "ufw")
         return self.templates.recipe(resource, action, self.manager)
 
-    def build(self, request: str, intent: Intent | None, lead: list[str] | None = None
-              ) -> Plan:
+    def build(self, request: str, intent: Intent | None, lead: list[str] | None = None,
+              trace: list[dict[str, str]] | None = None) -> Plan:
         """The plan for `intent`, amended from the live machine when there is one, with its
-        message rendered once; `lead` is said before it (e.g. why the model was not used)."""
+        message rendered once; `lead` is said before it (e.g. why the model was not used),
+        `trace` is how the request was understood so far."""
         plan = self._build(request, intent)
+        plan.trace = trace if trace is not None else plan.trace
         measured = None
         if self.machine is not None and plan.kind != Kind.META:
             from reos.reasoning import amend
@@ -303,7 +305,8 @@ class PlanBuilder:
         first = len(plan.steps)
         self._fill(plan, recipe, targets, after=plan.steps[-1].id if plan.steps else None)
         for step in plan.steps[first:]:
-            step.why = f"you asked me to {action} the service too, once the package is there"
+            what = step.target.name if step.target else "it"
+            step.why = f"you asked me to {recipe.verb or action} {what} too, once it is installed"
 
     def _fill(self, plan: Plan, recipe: Recipe, targets: list[Target] | list[None],
               after: str | None = None) -> None:
