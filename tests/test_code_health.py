@@ -138,3 +138,28 @@ def test_templates_py_writes_nothing_itself() -> None:
     # and the scan does see the writes the store module makes
     store = (REOS / "store" / "template_cache.py").read_text(encoding="utf-8")
     assert any("write_text" in w for w in _writes(ast.parse(store)))
+
+
+# -- dead code removed, and what old files still say -----------------------------------------
+def test_a_user_operation_that_still_sets_condition_is_told_what_to_do_instead() -> None:
+    path = _user_template(OPERATION.format(id="mine.probe", verb="probe")
+                          + 'condition = "if_running"\n')
+    loaded = templates.load()
+    assert "mine.probe" not in loaded.operations
+    assert len(loaded.operations) > 40  # the rest of the catalogue still loads
+    [problem] = loaded.problems
+    assert f"{path}:8 skipped" in problem
+    assert "'condition'" in problem and "from the request itself" in problem
+    assert "did you mean" not in problem
+
+
+def test_a_recipe_from_the_users_own_file_is_known_as_the_users() -> None:
+    _user_template(OPERATION.format(id="mine.probe", verb="probe")
+                   + '\n[recipe.mine.probe]\nanswer = "probed"\n'
+                     'steps = [{ title = "Look", argv = ["true"], read_only = true }]\n')
+    loaded = templates.load()
+    mine = loaded.recipe("mine", "probe")
+    builtin = loaded.recipe("container", "restart")
+    assert mine is not None and builtin is not None
+    assert templates.origin_is_user(mine.origin)
+    assert not templates.origin_is_user(builtin.origin)

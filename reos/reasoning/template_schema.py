@@ -46,6 +46,11 @@ STEP_KEYS: dict[str, str] = {
 }
 STEP_REQUIRED = ("title", "argv")
 TOP_KEYS = ("operation", "refusal", "vocabulary", "recipe", "aliases")
+# keys older catalogue files may still set, with what to do instead of a "did you mean"
+RETIRED_KEYS = {
+    "condition": "conditions are no longer set in a template: reos reads them from the "
+                 "request itself (\u201cif nginx is running, stop it\u201d); remove this key",
+}
 
 
 @dataclass(frozen=True)
@@ -103,6 +108,8 @@ def check_keys(raw: dict[str, Any], allowed: dict[str, str], required: tuple[str
 
     for key in raw:
         if key not in allowed:
+            if key in RETIRED_KEYS:
+                raise TemplateError(f"{label}: {key!r}: {RETIRED_KEYS[key]}", _at(where, key))
             close = difflib.get_close_matches(str(key), list(allowed), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise TemplateError(f"{label}: unknown key {key!r}{hint}", _at(where, key))

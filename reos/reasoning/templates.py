@@ -186,7 +186,7 @@ def _build(data: Any, path: Path, checked: bool = False) -> _File:
         recipe
         for resource, actions in data.get("recipe", {}).items()
         for action, raw in actions.items()
-        for recipe in _recipes(resource, action, raw, path.name, checked)
+        for recipe in _recipes(resource, action, raw, str(path), checked)
     ]
     aliases = schema.check_aliases(data.get("aliases", {}))
     return _File(recipes, aliases, operations, refusals, vocabulary)

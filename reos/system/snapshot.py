@@ -171,9 +171,6 @@ class SystemSnapshot:
     timers: list[Timer] | None = None
     firewall: dict[str, Any] | None = None  # {"backend": ..., "active": bool, "rules": [...]}
 
-    def container(self, name: str) -> Container | None:
-        return next((c for c in self.containers or [] if c.name == name), None)
-
     @property
     def is_root(self) -> bool:
         return bool(self.host.get("is_root"))

@@ -23,7 +23,7 @@ ACTIVE_STATES = {"active", "activating", "reloading"}
 ENABLED_STATES = {"enabled", "enabled-runtime"}
 
 # How to put a package back, per package manager (the inverse of install / remove).
-PACKAGE_REMOVE = _PACKAGE_REMOVE = {
+PACKAGE_REMOVE = {
     "apt": ["apt-get", "remove", "-y"], "dnf": ["dnf", "remove", "-y"],
     "pacman": ["pacman", "-R", "--noconfirm"], "zypper": ["zypper", "--non-interactive", "remove"],
     "apk": ["apk", "del"],
@@ -184,10 +184,10 @@ def restore_argv(kind: str, name: str, prior: dict[str, Any] | None,
         return None
     if kind == "service":
         return _restore_service(name, prior, action)
-    if kind == "package" and manager in _PACKAGE_REMOVE:
+    if kind == "package" and manager in PACKAGE_REMOVE:
         state, version = prior.get("state"), prior.get("version")
         if action == "install" and state == "absent":
-            return [*_PACKAGE_REMOVE[manager], name]
+            return [*PACKAGE_REMOVE[manager], name]
         if action == "remove" and state == "installed":
             pinned = f"{name}={version}" if manager == "apt" and version else name
             return [*_PACKAGE_INSTALL[manager], pinned]
