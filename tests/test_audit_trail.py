@@ -266,12 +266,14 @@ def test_secrets_are_redacted_before_anything_is_kept(
     plan.notes.append("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA\n"
                       "-----END OPENSSH PRIVATE KEY-----")
     plan.notes.append("my api key is sk-abcdefghijklmnopqrstuvwxyz0123")
+    plan.notes.append("pushed with ghp_0123456789abcdefghijABCDEFGHIJ and AKIAABCDEFGHIJKLMNOP")
     traces, _ = store()
     traces.record(audit.chain(plan))
     code, out, _ = cli(capsys, "trace", "--json")
     raw = traces.db.connect().execute("SELECT chain, request FROM traces").fetchone()
     for secret in ("Hunter2Secret", "abc123XYZ", "eyJhbGciOiJIUzI1NiJ9", "S3cretPass",
-                   "b3BlbnNzaC1rZXktdjEAAAA", "sk-abcdefghijklmnop"):
+                   "b3BlbnNzaC1rZXktdjEAAAA", "sk-abcdefghijklmnop", "ghp_0123456789",
+                   "AKIAABCDEFGHIJKLMNOP"):
         assert secret not in out and secret not in raw[0] and secret not in raw[1], secret
     data = json.loads(out)
     assert data["request"] == ("set the grafana admin password=[redacted] and token: "

@@ -41,38 +41,54 @@ _DEPTH = 6  # nesting kept from a dict handed in (gate verdicts, quality)
 _SQUEEZE = ((MAX_TEXT, MAX_ITEMS), (200, 12), (80, 6), (40, 3))
 
 _REDACTED = "[redacted]"
-_SECRETS = (
+# (pattern, flags, replacement); compiled on the first text that may hold a secret, so a
+# plan of plain words ("stop nginx") costs no regex compilation on the `reos plan` path
+_SECRET_SOURCES = (
     # -----BEGIN … PRIVATE KEY----- up to its end (or the end of the text)
-    (re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE "
-                r"KEY-----|\Z)", re.S), "[redacted private key]"),
+    (r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)",
+     re.S, "[redacted private key]"),
     # Authorization: Bearer xyz / Basic xyz; a bare "Bearer xyz"
-    (re.compile(r"(?i)\b(proxy-)?(authorization)(\s*[:=]\s*)(?:(?:bearer|basic|token|digest)"
-                r"\s+)?[^\s,;\"']+"), r"\1\2\3" + _REDACTED),
-    (re.compile(r"(?i)\b(bearer)\s+[A-Za-z0-9._~+/=-]{8,}"), r"\1 " + _REDACTED),
+    (r"\b((?i:proxy-)?(?i:authorization))(\s*[:=]\s*)(?:(?i:bearer|basic|token|digest)\s+)?"
+     r"[^\s,;\"']+", 0, r"\1\2" + _REDACTED),
+    (r"\b((?i:bearer))\s+[A-Za-z0-9._~+/=-]{8,}", 0, r"\1 " + _REDACTED),
     # user:password@ in a URL
-    (re.compile(r"(?i)(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*://[^\s:/@]+):[^\s@/]+@"),
+    (r"(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]+):[^\s@/]+@", 0,
      r"\1:" + _REDACTED + "@"),
     # token shapes that are secrets on their own
-    (re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|"
-                r"sk-[A-Za-z0-9_-]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|"
-                r"glpat-[A-Za-z0-9_-]{20,}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\."
-                r"[A-Za-z0-9_-]{10,})"), _REDACTED),
+    (r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|sk-[A-Za-z0-9_-]{20,}|"
+     r"xox[abposr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|glpat-[A-Za-z0-9_-]{20,}|"
+     r"eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})", 0, _REDACTED),
 )
 # a secret's name and its value: password=…, --token …, "the api key is …", SECRET_KEY: …
-_NAMED = re.compile(
-    r"(?i)(?<![a-z0-9_.-])((?:--?)?[a-z0-9_.-]*?(?:password|passwd|passphrase|pwd|secret|"
-    r"token|api[ _-]?key|apikey|access[ _-]?key|private[ _-]?key|credentials?)[a-z0-9_.-]*)"
+_NAMED_SOURCE = (
+    r"(?<![\w.-])((?:--?)?[\w.-]*?(?i:password|passwd|passphrase|pwd|secret|token|"
+    r"api[ _-]?key|apikey|access[ _-]?key|private[ _-]?key|credentials?)[\w.-]*)"
     r"(\s*[:=]\s*|\s+(?:is|to|as|was)\s+|\s+)('[^'\n]*'|\"[^\"\n]*\"|[^\s'\",;]+)")
+# every pattern above needs one of these (lower-cased) in the text to match
+_TRIGGERS = ("pass", "pwd", "secret", "token", "key", "credential", "auth", "bearer", "://",
+             "gh", "github_pat", "sk-", "xox", "akia", "glpat", "eyj")
 # words that can follow a secret's name without being its value ("password for bob")
 _PLAIN = frozenset("the a an of for and or to in on at is was file files reset change "
                    "changed rotate policy manager store expire expires expired".split())
+_compiled: list[tuple[re.Pattern[str], str]] = []
+
+
+def _patterns() -> list[tuple[re.Pattern[str], str]]:
+    if not _compiled:
+        _compiled.extend((re.compile(p, f), r) for p, f, r in _SECRET_SOURCES)
+        _compiled.append((re.compile(_NAMED_SOURCE), ""))
+    return _compiled
 
 
 def redact(text: str) -> str:
     """`text` with secrets replaced by [redacted] (see the module docstring)."""
-    for pattern, replacement in _SECRETS:
+    lowered = text.lower()
+    if not any(t in lowered for t in _TRIGGERS):
+        return text
+    *secrets, (named, _) = _patterns()
+    for pattern, replacement in secrets:
         text = pattern.sub(replacement, text)
-    return _NAMED.sub(_named, text)
+    return named.sub(_named, text)
 
 
 def _named(match: re.Match[str]) -> str:
@@ -285,8 +301,8 @@ def _source(plan: Plan, intent: Intent | None) -> str:
         said = "the catalogue parser's reading"
         model = next((t.get("said", "") for t in plan.trace if t.get("stage") == "model needed"),
                      "")
-        if model.startswith("no"):
-            return f"{said}; the model was not needed ({model[3:].strip() or 'not asked'})"
+        if model.startswith("no"):  # why not is said by the "model needed" stage itself
+            return f"{said}; the model was not needed"
         if any(t.get("stage") == "understood" for t in plan.trace):
             return f"{said}; the model could not place it"
         return said
