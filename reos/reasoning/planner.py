@@ -86,8 +86,16 @@ class PlanBuilder:
         if self.assess and plan.steps:
             from reos.reasoning import quality
 
-            assessment = quality.assess(plan, max_steps=self.max_steps, verify=self.verify)
+            from reos.reasoning.templates import origin_is_user
+
+            recipe = self.recipe(intent.resource, intent.action) if intent else None
+            assessment = quality.assess(  # a user's template is judged as not reos's own
+                plan, max_steps=self.max_steps, verify=self.verify,
+                user_template=recipe is not None and bool(recipe.origin)
+                and origin_is_user(recipe.origin))
             plan.quality = assessment.to_dict()
+            plan.notes.extend(quality.named_anti_patterns(assessment))  # a model's or a
+            # template's command that ignores errors, asks interactively, … is said as such
             said = quality.describe(assessment, brief=not self.voice.detailed)
         conversation.render(plan, self.voice, said)
         return plan
