@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -14,7 +13,17 @@ import pytest
 from reos import paths
 from reos.cli import main
 from reos.engine import ReasoningEngine
-from reos.model import Kind, Plan, RiskLevel, Step, StepResult, Target
+from reos.model import (
+    ExecutionReport,
+    GateVerdict,
+    Kind,
+    Plan,
+    RiskLevel,
+    Step,
+    StepResult,
+    StopReason,
+    Target,
+)
 from reos.reasoning import audit, recall
 from reos.settings import Settings
 from reos.store.db import MIGRATIONS, Database, now
@@ -56,24 +65,6 @@ def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = main(list(args))
     out, err = capsys.readouterr()
     return code, out, err
-
-
-@dataclass
-class Report:
-    """What an execution report carries that an outcome is made of (and command output,
-    which an outcome must never keep)."""
-
-    tx_id: int | None
-    completed: list[Step] = field(default_factory=list)
-    results: list[StepResult] = field(default_factory=list)
-    failed: Step | None = None
-    pending: list[Step] = field(default_factory=list)
-    stopped_reason: str | None = None
-    gates: list[dict[str, Any]] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return self.failed is None and self.stopped_reason is None and not self.pending
 
 
 def ran(journal: Journal, plan: Plan, status: str = "completed") -> int:
@@ -180,12 +171,12 @@ def test_a_trace_is_linked_to_its_transaction_with_its_outcome(
     tx = ran(journal, plan)
     later = traces.record(chain_of("is nginx running?")[1])  # newer, never ran
     assert traces.link(trace_id, tx)
-    report = Report(tx, completed=list(plan.steps),
-                    results=[StepResult("s1", True, 0, stdout="OUTPUT-ONLY-IN-THE-JOURNAL")],
-                    gates=[{"gate": "pre-flight", "passed": True, "said": "2 steps, no "
-                            "conflicting operations", "step_id": None},
-                           {"gate": "mid-flight", "passed": False, "said": "a restart is "
-                            "required", "step_id": "s2"}])
+    report = ExecutionReport(
+        tx, completed=list(plan.steps),
+        results=[StepResult("s1", True, 0, stdout="OUTPUT-ONLY-IN-THE-JOURNAL")],
+        gates=[GateVerdict("pre-flight", "conflicts", True, "no conflicting operations"),
+               GateVerdict("mid-flight", "result", False, "a restart is required", "s2",
+                           warnings=["W: WARNING-LINE-OF-OUTPUT"], review=True)])
     assert traces.add_outcome(trace_id, audit.outcome_of(report))
 
     assert traces.for_transaction(tx).id == trace_id  # type: ignore[union-attr]
@@ -193,24 +184,30 @@ def test_a_trace_is_linked_to_its_transaction_with_its_outcome(
     code, out, _ = cli(capsys, "why", str(tx))
     assert code == 0 and f"(trace #{trace_id}, transaction #{tx}," in out
     assert f"Outcome: transaction #{tx}, went through; completed: s1, s2" in out
-    assert "  \u2713 pre-flight: 2 steps, no conflicting operations" in out
-    assert "  \u2717 mid-flight (s2): a restart is required" in out
+    assert "  \u2713 pre-flight conflicts: no conflicting operations" in out
+    assert "  \u2717 mid-flight result (s2): a restart is required" in out
     code, out, _ = cli(capsys, "trace", str(tx), "--json")
     data = json.loads(out)
     assert data["tx"] == tx and data["outcome"]["completed"] == ["s1", "s2"]
     assert data["outcome"]["gates"][1]["passed"] is False
     raw = traces.db.connect().execute("SELECT chain FROM traces").fetchall()
-    assert not any("OUTPUT-ONLY-IN-THE-JOURNAL" in r[0] for r in raw)  # no command output
+    assert raw and not any("OUTPUT-ONLY-IN-THE-JOURNAL" in r[0] or "WARNING-LINE-OF-OUTPUT"
+                           in r[0] for r in raw)  # no command output
 
 
 def test_a_failed_execution_says_where_it_stopped() -> None:
     plan, chain = chain_of("stop the nextcloud containers")
-    outcome = audit.outcome_of(Report(7, completed=plan.steps[:1], failed=plan.steps[1],
-                                      stopped_reason="too many failures in a row"))
-    assert outcome["ok"] is False and outcome["failed"] == ["s2"]
+    outcome = audit.outcome_of(ExecutionReport(
+        7, completed=plan.steps[:1], pending=plan.steps[1:], stop=StopReason.OPERATIONS,
+        stopped_reason="the limit of 1 operation was reached"))
+    assert outcome["ok"] is False and outcome["pending"] == ["s2"]
+    assert outcome["stop_reason"] == "operations"
     text = audit.render(audit.with_outcome(chain, outcome))
-    assert ("Outcome: transaction #7, did not go through; completed: s1; failed: s2; "
-            "stopped: too many failures in a row") in text
+    assert ("Outcome: transaction #7, did not go through; completed: s1; not run: s2; "
+            "stopped: the limit of 1 operation was reached") in text
+    failed = audit.outcome_of(ExecutionReport(8, completed=plan.steps[:1],
+                                              failed=plan.steps[1]))
+    assert failed["ok"] is False and failed["failed"] == ["s2"] and failed["stop_reason"] is None
 
 
 def test_an_unknown_transaction_exits_4_with_a_plain_message(

@@ -417,6 +417,9 @@ def _quality(quality: dict[str, Any]) -> dict[str, Any]:
 
 # -- after it ran ------------------------------------------------------------------------
 
+_GATE_KEYS = ("gate", "check", "passed", "said", "step_id", "review")
+
+
 def outcome_of(report: Any) -> dict[str, Any]:
     """How an execution ended, from an ExecutionReport (read by attribute, so a report
     that gained or lost fields still gives what it has): its transaction, whether it
@@ -429,10 +432,10 @@ def outcome_of(report: Any) -> dict[str, Any]:
     stop = getattr(report, "stop", None)  # a typed stop reason, when the report has one
     gates = []
     for verdict in getattr(report, "gates", None) or []:
-        if isinstance(verdict, dict):
-            gates.append(verdict)
-        elif hasattr(verdict, "to_dict"):
-            gates.append(verdict.to_dict())
+        said = verdict if isinstance(verdict, dict) else (
+            verdict.to_dict() if hasattr(verdict, "to_dict") else {})
+        # a verdict's own words only: its `warnings` are lines of command output
+        gates.append({k: said[k] for k in _GATE_KEYS if k in said})
     ok = getattr(report, "ok", None)
     return outcome(
         tx_id=getattr(report, "tx_id", None), ok=bool(ok) if ok is not None else None,
@@ -543,7 +546,8 @@ def render(record: dict[str, Any]) -> str:
                 passed = verdict.get("passed")
                 mark = "\u2713" if passed is True else "\u2717" if passed is False else "\u00b7"
                 where = f" ({text(verdict.get('step_id'))})" if verdict.get("step_id") else ""
-                lines.append(f"  {mark} {text(verdict.get('gate')) or 'gate'}{where}: "
+                check = f" {text(verdict.get('check'))}" if verdict.get("check") else ""
+                lines.append(f"  {mark} {text(verdict.get('gate')) or 'gate'}{check}{where}: "
                              f"{text(verdict.get('said'))}")
     if record.get("truncated"):
         lines.append("(shortened to stay within the trace size limit)")
