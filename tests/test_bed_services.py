@@ -120,7 +120,7 @@ EDIT = """
 import os
 os.environ["REOS_HOME"] = "/tmp/reos-home"
 from reos import paths
-from reos.execution.executor import Executor
+from reos.execution.executor import Checks, Executor
 from reos.model import Kind, Plan, RiskLevel, Step
 from reos.safety.backups import BackupStore
 from reos.settings import LimitsSettings
@@ -130,7 +130,7 @@ plan = Plan("change the demo port", Kind.ACTION, steps=[Step(
     id="s1", title="Set the demo port to 9090", risk=RiskLevel.MEDIUM,
     argv=["sed", "-i", "s/listen_port = 8080/listen_port = 9090/", "/etc/reos-demo.conf"])])
 report = Executor(Journal(Database(paths.database_file())), LimitsSettings(),
-                  backups=BackupStore(paths.backups_dir())).execute(plan)
+                  checks=Checks(backups=BackupStore(paths.backups_dir()))).execute(plan)
 print("ok" if report.ok else "failed")
 """
 

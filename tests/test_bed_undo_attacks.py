@@ -20,7 +20,7 @@ PY = "/opt/reos/bin/python"
 EDIT = """
 import sys
 from reos import paths
-from reos.execution.executor import Executor
+from reos.execution.executor import Checks, Executor
 from reos.model import Kind, Plan, RiskLevel, Step
 from reos.safety.backups import BackupStore
 from reos.settings import LimitsSettings
@@ -29,7 +29,7 @@ from reos.store.journal import Journal
 
 step = Step(id="s1", title="Edit the shared config", argv=sys.argv[1:], risk=RiskLevel.LOW)
 report = Executor(Journal(Database(paths.database_file())), LimitsSettings(),
-                  backups=BackupStore(paths.backups_dir())).execute(
+                  checks=Checks(backups=BackupStore(paths.backups_dir()))).execute(
     Plan("edit the shared config", Kind.ACTION, steps=[step]))
 sys.exit(0 if report.ok else 1)
 """

@@ -15,7 +15,7 @@ import pytest
 
 from reos import paths
 from reos.execution.events import Said, Stage, StepStarted
-from reos.execution.executor import Executor
+from reos.execution.executor import Executor, Hooks
 from reos.execution.recovery import Fix
 from reos.llm import recovery as model_recovery
 from reos.model import Kind, Plan, Step
@@ -66,8 +66,8 @@ def executor(fake: FakeOllama, events: list[Any], approve: Any = None,
     fix = model_recovery.fixer(settings_for(fake), lambda: {"os": "Debian GNU/Linux 12"},
                                emit=events.append)
     assert fix is not None
-    return Executor(journal(), limits or LimitsSettings(), events.append, approve=approve,
-                    model_fix=fix)
+    return Executor(journal(), limits or LimitsSettings(),
+                    Hooks(events.append, approve=approve, model_fix=fix))
 
 
 def said(events: list[Any]) -> list[str]:
@@ -142,8 +142,9 @@ def test_a_blocked_fix_is_stopped_at_the_door_whoever_proposes_it(tmp_path: Path
     bad = Fix("model", "Running `rm -rf /`", [Step(id="fix-model", title="x",
                                                    argv=["rm", "-rf", "/"])],
               retry=None, needs_approval=False)
-    report = Executor(journal(), LimitsSettings(), events.append, approve=lambda t: True,
-                      model_fix=lambda step, result, diagnosis: bad).execute(
+    report = Executor(journal(), LimitsSettings(), Hooks(
+        events.append, approve=lambda t: True,
+        model_fix=lambda step, result, diagnosis: bad)).execute(
         plan(tmp_path / "marker"))
     assert not report.ok and "Scope drift detected" in (report.stopped_reason or "")
     assert [s[0] for s in journaled()] == ["s1"]

@@ -10,7 +10,7 @@ import pytest
 
 from reos import paths
 from reos.engine import ReasoningEngine
-from reos.execution.executor import Executor
+from reos.execution.executor import Checks, Executor, Hooks
 from reos.model import Kind, Plan, Step, Target
 from reos.settings import LimitsSettings, Settings
 from reos.store.db import Database
@@ -35,7 +35,7 @@ def test_already_exists_is_treated_as_done(tmp_path: Path) -> None:
     plan = Plan("make x", Kind.ACTION, steps=[
         Step(id="s1", title="Make x", argv=["mkdir", str(tmp_path / "x")]),
         Step(id="s2", title="Mark", argv=["touch", str(tmp_path / "after")])])
-    report = Executor(journal(), LimitsSettings(), events.append).execute(plan)
+    report = Executor(journal(), LimitsSettings(), Hooks(events.append)).execute(plan)
     assert report.ok and (tmp_path / "after").exists()
     lines = said(events)
     assert lines[0].startswith("\u2717 Error: mkdir: cannot create directory")
@@ -47,7 +47,7 @@ def test_not_found_stops_and_asks_with_a_suggestion(tmp_path: Path) -> None:
     events: list = []
     plan = Plan("show", Kind.ACTION, steps=[
         Step(id="s1", title="Show it", argv=["cat", str(tmp_path / "missing")])])
-    report = Executor(journal(), LimitsSettings(), events.append).execute(plan)
+    report = Executor(journal(), LimitsSettings(), Hooks(events.append)).execute(plan)
     assert not report.ok and report.recoveries == []
     assert any(line.startswith("\u2192 I can't fix this on my own: a file or directory "
                                "doesn't exist. Check the name") for line in said(events))
@@ -65,8 +65,8 @@ def test_rollback_on_failure_undoes_completed_steps_newest_first(
         Step(id="s3", title="Stop ghost", argv=["docker", "stop", f"{first}-ghost"],
              target=Target("container", f"{first}-ghost", "running"), action="stop")])
     events: list = []
-    report = Executor(journal(), LimitsSettings(), events.append, verify=True,
-                      rollback_on_failure=True).execute(plan)
+    report = Executor(journal(), LimitsSettings(), Hooks(events.append),
+                      Checks(verify=True, rollback_on_failure=True)).execute(plan)
     assert report.failed is not None and report.failed.id == "s3"
     assert report.rolled_back is not None and report.rolled_back.ok
     assert [s.argv for s in report.rolled_back.steps] == [["docker", "start", second],
@@ -136,7 +136,7 @@ def test_bounds_per_execution_and_per_error_type(tmp_path: Path) -> None:
     plan = Plan("busy", Kind.ACTION, steps=[Step(id="s1", title="Busy thing",
                                                 argv=["sh", "-c", script])])
     executor = Executor(journal(), LimitsSettings(human_checkpoint_after_recoveries=5),
-                        events.append)
+                        Hooks(events.append))
     import reos.execution.recovery as recovery
 
     original = recovery.BACKOFF_SECONDS
@@ -145,7 +145,7 @@ def test_bounds_per_execution_and_per_error_type(tmp_path: Path) -> None:
         report = executor.execute(plan)
     finally:
         recovery.BACKOFF_SECONDS = original
-    assert not report.ok and executor.recoveries == 2
+    assert not report.ok and executor.breakers.recoveries == 2
     assert sum(line.startswith("\u2192 Trying fix: Waiting") for line in said(events)) == 2
     assert any("as many automatic fixes as I'll try" in line for line in said(events))
 

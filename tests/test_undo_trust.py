@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from reos import paths
-from reos.execution.executor import Executor
+from reos.execution.executor import Checks, Executor
 from reos.execution.undo import undo_latest
 from reos.model import Kind, Plan, RiskLevel, Step
 from reos.safety.backups import Backup, BackupStore, Refused, may_change_owner
@@ -45,7 +45,8 @@ def edit(path: Path, argv: list[str] | None = None) -> Journal:
     j = journal()
     step = Step(id="s1", title="Edit the config", risk=RiskLevel.LOW,
                 argv=argv or ["sed", "-i", "s/8080/9090/", str(path)])
-    report = Executor(j, LimitsSettings(), backups=BackupStore(paths.backups_dir())).execute(
+    report = Executor(j, LimitsSettings(),
+                      checks=Checks(backups=BackupStore(paths.backups_dir()))).execute(
         Plan("edit the config", Kind.ACTION, steps=[step]))
     assert report.ok, report
     return j

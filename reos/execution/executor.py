@@ -1,27 +1,32 @@
 """The executor: runs an approved plan step by step under the journal and the limits.
 
-For each step: check the circuit breakers, read the target's prior state, write the
-journal row (with the undo computed from that prior state) *before* running, run the
-argv, complete the row. The first failure stops the plan; what completed stays undoable.
-Limits come from settings when execution starts; nothing in a plan can change them.
-When the classifier gives up on an error, an optional `model_fix` callback may propose
+Before anything: the pre-flight gates (reos.execution.gates); a failing one runs
+nothing and writes no journal row. For each step: check the circuit breakers
+(reos.safety.limits), read the target's prior state, write the journal row (with the
+undo computed from that prior state) *before* running, run the argv, complete the row,
+then the mid-flight gate (a warning that asks a person to look pauses the plan). The
+first failure stops the plan; what completed stays undoable; the post-flight gates run
+when it ends. Every gate's verdict is on the report.
+Limits are copied from settings when execution starts; nothing in a plan can change them.
+When the classifier gives up on an error, an optional `model_fix` hook may propose
 one fix step; it is said first and enters like any other fix (checkpoint, limits,
-scope drift, approval; no approval callback, no fix).
+scope drift, approval; no approval hook, no fix).
 
-Not responsible for approval (the engine asks through a callback before calling this)
-or for understanding the request.
+Not responsible for approval (the engine asks through a hook before calling this), for
+understanding the request, or for the limits' and gates' rules (safety.limits, gates).
 """
 
 from __future__ import annotations
 
+import inspect
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from reos.errors import EXIT_BLOCKED, ReosError
-from reos.execution import ignore, packages
+from reos.execution import gates, ignore, packages
 from reos.execution.classifier import UNKNOWN, Diagnosis, classify
 from reos.execution.events import (
     EventSink,
@@ -33,8 +38,10 @@ from reos.execution.events import (
 )
 from reos.execution.recovery import MAX_PER_CATEGORY, MAX_RECOVERIES, Fix, propose
 from reos.execution.runner import run_argv
-from reos.model import Plan, Step, StepResult
+from reos.model import ExecutionReport, Plan, Step, StepResult, StopReason
 from reos.safety.backups import BackupStore, files_changed
+from reos.safety.limits import Breakers, LimitReached
+from reos.safety.scope import Scope
 from reos.settings import LimitsSettings
 from reos.store.journal import COMPLETED, FAILED, ROLLED_BACK, Journal
 from reos.store.knowledge import Knowledge
@@ -47,6 +54,10 @@ from reos.system.state import (
     settle_argv,
 )
 
+# re-exported: their old home; the types live in reos.model, the breakers in safety
+__all__ = ["Checks", "ExecutionReport", "Executor", "Hooks", "LimitReached", "Machine",
+           "StopReason"]
+
 STEP_TIMEOUT = 120.0
 
 Probe = Callable[[str, str], dict[str, Any] | None]
@@ -54,30 +65,34 @@ Probe = Callable[[str, str], dict[str, Any] | None]
 ModelFix = Callable[[Step, StepResult, Diagnosis], Fix | None]
 
 
-class LimitReached(ReosError):
-    """A circuit breaker tripped: execution stops and control returns to the person."""
+@dataclass
+class Hooks:
+    """How the executor reaches the person and the model: events out, a question to a
+    person before a recovery installs something new, a model's one fix for an error the
+    classifier gave up on. No `approve`: nothing that needs approval is done."""
+
+    on_event: EventSink = ignore
+    approve: Callable[[str], bool] | None = None
+    model_fix: ModelFix | None = None
 
 
 @dataclass
-class ExecutionReport:
-    tx_id: int | None
-    completed: list[Step] = field(default_factory=list)
-    results: list[StepResult] = field(default_factory=list)
-    failed: Step | None = None
-    pending: list[Step] = field(default_factory=list)
-    stopped_reason: str | None = None  # a circuit breaker that tripped
-    seconds: float = 0.0
-    escalations: int = 0  # steps that ran through sudo
-    started: float = 0.0  # monotonic time the execution began (limits span a resume)
-    recoveries: list[str] = field(default_factory=list)  # fixes that worked, in words
-    verified: int = 0  # steps whose intended state was checked for real
-    unchecked: list[Step] = field(default_factory=list)  # state could not be read after
-    rolled_back: Any = None  # the UndoReport when completed steps were rolled back
-    learned: list[str] = field(default_factory=list)  # new reflection findings
+class Checks:
+    """What the executor does around each step besides running it (from settings)."""
 
-    @property
-    def ok(self) -> bool:
-        return self.failed is None and self.stopped_reason is None and not self.pending
+    verify: bool = False  # check each change's intended state for real
+    rollback_on_failure: bool = False  # undo what completed when a step fails for good
+    backups: BackupStore | None = None  # copy files a step changes before it runs
+    knowledge: Knowledge | None = None  # record outcomes for reflection
+
+
+@dataclass
+class Machine:
+    """How the executor touches the machine: tests swap in recorders and fake probes."""
+
+    run: Callable[..., StepResult] = run_argv
+    probe: Probe = current_state
+    is_root: bool | None = None  # None: ask the OS
 
 
 # how long a kind of change may take to show after its command returned
@@ -85,75 +100,67 @@ _SETTLE_SECONDS = {"process": 3.0}
 
 
 class Executor:
-    def __init__(
-        self,
-        journal: Journal,
-        limits: LimitsSettings,
-        on_event: EventSink = ignore,
-        run: Callable[..., StepResult] = run_argv,
-        probe: Probe = current_state,
-        backups: BackupStore | None = None,
-        *,
-        knowledge: Knowledge | None = None,
-        approve: Callable[[str], bool] | None = None,
-        verify: bool = False,
-        rollback_on_failure: bool = False,
-        is_root: bool | None = None,
-        model_fix: ModelFix | None = None,
-    ):
+    def __init__(self, journal: Journal, limits: LimitsSettings, hooks: Hooks | None = None,
+                 checks: Checks | None = None, machine: Machine | None = None):
+        hooks, checks, machine = hooks or Hooks(), checks or Checks(), machine or Machine()
         self.journal = journal
-        self.backups = backups
-        self.knowledge = knowledge
-        self.approve = approve  # asked before a recovery installs something new
-        self.model_fix = model_fix  # a model's one fix for an error the classifier gave up on
-        self.verify = verify
-        self.rollback_on_failure = rollback_on_failure
-        self.is_root = os.geteuid() == 0 if is_root is None else is_root
+        self.hooks = hooks
+        self.checks = checks
+        self.on_event = hooks.on_event
+        self.run = machine.run
+        self.probe = machine.probe
+        self.is_root = os.geteuid() == 0 if machine.is_root is None else machine.is_root
         self.request = ""
+        self.scope = Scope()
         self._seq = 0
         self._per_category: dict[str, int] = {}
         # copied when execution starts: nothing a plan, a template, recovery or an LLM
         # does afterwards can lift them (only the person, in settings.toml)
-        self.max_operations = limits.max_operations
-        self.max_seconds = float(limits.max_seconds)
-        self.max_escalations = limits.max_privilege_escalations
-        self.max_injected = limits.max_injected_steps
-        self.checkpoint_after = limits.human_checkpoint_after_recoveries
-        self.injected = 0
-        self.escalations_added = 0
-        self.recoveries = 0
-        self.on_event = on_event
-        self.run = run
-        self.probe = probe
+        self.breakers = Breakers.start(limits)
 
     def execute(self, plan: Plan) -> ExecutionReport:
         if plan.blocked:
             raise ReosError(f"This plan is blocked: {plan.blocked_reason}.",
                             "reos never runs a blocked plan.", exit_code=EXIT_BLOCKED)
+        preflight = gates.preflight(plan, self.breakers.max_operations)
+        failed = [v for v in preflight if not v.passed]
+        if failed:  # before the journal: a plan that fails a pre-flight check never began
+            report = ExecutionReport(tx_id=None, pending=list(plan.steps), gates=preflight)
+            _stop(report, StopReason.PREFLIGHT, "; ".join(v.said for v in failed)
+                  + "; nothing was run")
+            self.on_event(Notice(f"Not run: {report.stopped_reason}."))
+            return report
         changed = self._changed_conditions(plan)
         if changed:
-            report = ExecutionReport(tx_id=None, pending=list(plan.steps))
-            report.stopped_reason = f"the condition no longer holds ({changed}); nothing was run"
+            report = ExecutionReport(tx_id=None, pending=list(plan.steps), gates=preflight)
+            _stop(report, StopReason.CONDITION_CHANGED,
+                  f"the condition no longer holds ({changed}); nothing was run")
             self.on_event(Notice(f"Not run: {changed}, so the condition no longer holds."))
             return report
         tx_id = self.journal.begin(plan.request)
         self.request = plan.request
-        report = ExecutionReport(tx_id=tx_id, started=time.monotonic())
+        self.scope = Scope.of(plan)
+        report = ExecutionReport(tx_id=tx_id, started=time.monotonic(), gates=preflight)
         report = self._run(plan.steps, report, first_seq=0)
-        if self.knowledge is not None:
-            self.knowledge.record_template(plan.intent.template if plan.intent else None,
-                                           report.ok)
-            report.learned = self.knowledge.reflect()
+        knowledge = self.checks.knowledge
+        if knowledge is not None:
+            knowledge.record_template(plan.intent.template if plan.intent else None,
+                                      report.ok)
+            report.learned = [str(f) for f in knowledge.reflect()]
             for finding in report.learned:
                 self.on_event(Said(f"I noticed: {finding}"))
         return report
 
     def resume(self, report: ExecutionReport) -> ExecutionReport:
         """Continue a paused execution: the person's explicit choice, which resets only the
-        operation counter (time, escalations and injected steps keep counting)."""
-        if report.tx_id is None or not report.pending or report.failed is not None:
+        operation counter (time, escalations and injected steps keep counting). Only a
+        resumable stop (`report.resumable`) is continued; any other report comes back
+        as it was."""
+        if not report.resumable:
             return report
-        pending, report.pending, report.stopped_reason = report.pending, [], None
+        assert report.tx_id is not None
+        pending, report.pending = report.pending, []
+        report.stop = report.stopped_reason = None
         self.journal.set_status(report.tx_id, "running")
         return self._run(pending, report, first_seq=len(report.completed), ops_base=len(
             report.completed))
@@ -164,34 +171,53 @@ class Executor:
         for n, step in enumerate(steps):
             seq = first_seq + n
             elapsed = time.monotonic() - report.started
-            reason = self._limit_reached(seq - ops_base, elapsed)
-            if reason:
-                report.stopped_reason = reason
+            tripped = self.breakers.tripped(seq - ops_base, elapsed)
+            if tripped:
+                _stop(report, tripped.reason, tripped.said)
                 report.pending = steps[n:]
-                self.on_event(Notice(f"\u26a0\ufe0f Execution paused: {reason}"))
+                self.on_event(Notice(f"\u26a0\ufe0f Execution paused: {tripped.said}"))
                 break
-            result = self._run_step(report.tx_id, seq, step, self.max_seconds - elapsed)
+            result = self._run_step(report.tx_id, seq, step,
+                                    self.breakers.max_seconds - elapsed)
             if step.argv[:1] == ["sudo"]:
                 report.escalations += 1
             if not result.ok and not result.blocked:
                 result = self._recover(report, step, result)
-            if result.ok and self.verify and not step.read_only:
+            if result.ok and self.checks.verify and not step.read_only:
                 result = self._verified(step, result, report)
             report.results.append(result)
+            verdict = gates.midflight(step, result)
+            report.gates.append(verdict)
             if not result.ok:
                 report.failed = step
                 report.pending = steps[n + 1:]
                 break
             report.completed.append(step)
-        if report.failed is not None and report.stopped_reason is None and \
-                self.rollback_on_failure and report.completed:
+            if verdict.warnings:
+                self.on_event(Notice(("\u26a0\ufe0f " if verdict.review else "")
+                                     + verdict.said))
+            if verdict.review and n + 1 < len(steps):
+                _stop(report, StopReason.REVIEW, verdict.said)
+                report.pending = steps[n + 1:]
+                self.on_event(Notice("\u26a0\ufe0f Execution paused for your review: the "
+                                     "rest of the plan waits until you say to go on."))
+                break
+        if report.failed is not None and report.stop is None and \
+                self.checks.rollback_on_failure and report.completed:
             self._roll_back(report)
         report.seconds = time.monotonic() - report.started
+        if not report.resumable:  # a pause is not the end: post-flight when it ends
+            self._postflight(report)
         status = COMPLETED if report.ok else FAILED
         if report.rolled_back is not None and report.rolled_back.ok:
             status = ROLLED_BACK
         self.journal.finish(report.tx_id, status, _summary(report))
         return report
+
+    def _postflight(self, report: ExecutionReport) -> None:
+        # recorded, not announced: what a failed post-flight check finds was said as it
+        # happened (the failed step, the breaker, the failed verification)
+        report.gates += gates.postflight(report)
 
     # -- recovery -------------------------------------------------------------------------
     def _recover(self, report: ExecutionReport, step: Step, result: StepResult) -> StepResult:
@@ -205,13 +231,13 @@ class Executor:
             self._learn(step.argv, False, diagnosis.category,
                         timed_out="timeout" in diagnosis.details)
             attempt = self._per_category.get(diagnosis.category, 0)
-            if self.recoveries >= MAX_RECOVERIES or attempt >= MAX_PER_CATEGORY:
+            if self.breakers.recoveries >= MAX_RECOVERIES or attempt >= MAX_PER_CATEGORY:
                 self._say("\u2192 That's as many automatic fixes as I'll try; over to you.")
                 return result
             fix = propose(diagnosis, step, manager=_manager(), is_root=self.is_root,
                           attempt=attempt)
             if fix.kind == "ask" and diagnosis.category == UNKNOWN and not asked_model and \
-                    self.model_fix is not None:
+                    self.hooks.model_fix is not None:
                 asked_model = True
                 fix = self._model_fix(step, result, diagnosis) or fix
             if fix.kind == "ask":
@@ -222,23 +248,23 @@ class Executor:
                 return StepResult(step.id, True, result.exit_code, result.stdout,
                                   result.stderr, result.seconds, skipped_reason=diagnosis.cause)
             try:
-                self.checkpoint()
+                self.breakers.checkpoint()
                 for extra in fix.steps:
-                    self.admit(extra, self.request, escalates=extra.argv[:1] == ["sudo"])
+                    self.admit(extra, escalates=extra.argv[:1] == ["sudo"])
                 if fix.escalates:
-                    self.admit(replace(step, argv=fix.retry or step.argv), self.request,
-                               escalates=True)
+                    self.admit(replace(step, argv=fix.retry or step.argv), escalates=True)
             except LimitReached as exc:
                 self._say(f"\u26a0\ufe0f {exc.message}")
-                report.stopped_reason = exc.message
+                _stop(report, exc.reason, exc.message)
                 return result
-            if fix.needs_approval and not (self.approve and self.approve(fix.explanation)):
+            approve = self.hooks.approve
+            if fix.needs_approval and not (approve and approve(fix.explanation)):
                 self._say("\u2192 Not without your approval: " + fix.explanation.rstrip("\u2026")
                           + ". Ask me to do that first, then try again.")
                 return result
             self._say(f"\u2192 Trying fix: {fix.explanation}")
             self._per_category[diagnosis.category] = attempt + 1
-            self.recoveries += 1
+            self.breakers.recoveries += 1
             for extra in fix.steps:
                 done = self._run_step(report.tx_id, self._seq, extra, self._budget(report))
                 report.escalations += int(extra.argv[:1] == ["sudo"])
@@ -265,9 +291,9 @@ class Executor:
 
         It is only a proposal: the caller lets it in through the same door as every other
         fix (checkpoint, admit, approval) and the gate judges its step again before it runs."""
-        assert self.model_fix is not None
+        assert self.hooks.model_fix is not None
         try:
-            fix = self.model_fix(step, result, diagnosis)
+            fix = self.hooks.model_fix(step, result, diagnosis)
         except Exception as exc:  # noqa: BLE001 - a broken suggestion never breaks a run
             self.on_event(Notice(f"The model couldn't be asked for a fix ({type(exc).__name__})."))
             return None
@@ -305,7 +331,7 @@ class Executor:
             self._learn(step.argv, True)
             return result
         self._say(f"\u2717 Verification failed: {target.name} {problem}")
-        self._learn(step.argv, False, "verification")
+        self._learn(step.argv, False, "verification", verified=False)
         return StepResult(step.id, False, result.exit_code, result.stdout,
                           f"verification failed: {target.name} {problem}", result.seconds)
 
@@ -317,44 +343,31 @@ class Executor:
         report.rolled_back = undo_transaction(self.journal, report.tx_id, self.run)
 
     def _budget(self, report: ExecutionReport) -> float:
-        return self.max_seconds - (time.monotonic() - report.started)
+        return self.breakers.max_seconds - (time.monotonic() - report.started)
 
     def _learn(self, argv: list[str], ok: bool, category: str | None = None,
-               fix: str | None = None, timed_out: bool = False) -> None:
-        if self.knowledge is not None:
-            self.knowledge.record(argv, ok, category, fix, timed_out)
+               fix: str | None = None, timed_out: bool = False,
+               verified: bool | None = None) -> None:
+        knowledge = self.checks.knowledge
+        if knowledge is None:
+            return
+        if verified is not None and _knows_verified(knowledge):
+            knowledge.record(argv, ok, category, fix, timed_out, verified=verified)
+        else:
+            knowledge.record(argv, ok, category, fix, timed_out)
 
     def _say(self, text: str) -> None:
         self.on_event(Said(text))
 
-    def checkpoint(self) -> None:
-        """The human checkpoint: after N recoveries a person reviews before the next."""
-        if self.recoveries >= self.checkpoint_after:
-            raise LimitReached(f"{self.recoveries} recoveries so far: a person should review "
-                               "before more automatic fixes")
-
-    def admit(self, step: Step, request: str, *, escalates: bool = False) -> None:
-        """Let a step added during execution (a recovery fix) in, or raise LimitReached.
-
-        Enforces the injected-steps and privilege-escalation breakers, the human
-        checkpoint after N recoveries, and scope drift. Nothing can raise these limits.
-        """
-        from reos.safety.scope import drift
-
-        why = drift(step.argv, request)
-        if why:
-            self.on_event(Notice(f"\u26d4 BLOCKED: {why}"))
-            raise LimitReached(f"\u26d4 BLOCKED: {why}",
-                               "Execution paused for your review; nothing more was run.")
-        if self.injected >= self.max_injected:
-            raise LimitReached(f"maximum injected steps reached ({self.injected}/"
-                               f"{self.max_injected})")
-        if escalates and self.escalations_added >= self.max_escalations:
-            raise LimitReached(f"maximum privilege escalations reached "
-                               f"({self.escalations_added}/{self.max_escalations})")
-        self.checkpoint()
-        self.injected += 1
-        self.escalations_added += int(escalates)
+    def admit(self, step: Step, *, escalates: bool = False) -> None:
+        """Let a step added during execution in (scope drift, injected steps, escalations,
+        the checkpoint: reos.safety.limits), or raise LimitReached; a drift is announced."""
+        try:
+            self.breakers.admit(step.argv, self.scope, escalates=escalates)
+        except LimitReached as exc:
+            if exc.reason is StopReason.SCOPE_DRIFT:
+                self.on_event(Notice(exc.message))
+            raise
 
     def _changed_conditions(self, plan: Plan) -> str | None:
         """Re-check a conditional plan's targets just before acting on them."""
@@ -364,13 +377,6 @@ class Executor:
             running = now in (ACTIVE_STATES if target.kind == "service" else RUNNING_STATES)
             if running != must_run:
                 return f"{target.name} is {'no longer' if must_run else 'now'} running"
-        return None
-
-    def _limit_reached(self, done: int, elapsed: float) -> str | None:
-        if done >= self.max_operations:
-            return f"maximum operations reached ({done}/{self.max_operations})"
-        if elapsed >= self.max_seconds:
-            return f"maximum time reached ({elapsed:.0f}s of {self.max_seconds:.0f}s)"
         return None
 
     def _refused(self, tx_id: int, seq: int, step: Step) -> StepResult | None:
@@ -414,7 +420,7 @@ class Executor:
             target_name=target.name if target else None,
             prior_state=prior, rollback=rollback, reversible=step.reversible,
         )
-        if self.backups is not None and not step.read_only:
+        if self.checks.backups is not None and not step.read_only:
             self._back_up(tx_id, seq, row, step)
         watched = packages.before_step(step)
         self.on_event(StepStarted(step))
@@ -439,10 +445,11 @@ class Executor:
 
     def _back_up(self, tx_id: int, seq: int, row: int, step: Step) -> None:
         """Copy every file the step will change, before it runs, into the journal."""
-        assert self.backups is not None
+        backups = self.checks.backups
+        assert backups is not None
         for path in files_changed(step.argv):
             try:
-                saved = self.backups.save(path, f"tx{tx_id}-{seq + 1}")
+                saved = backups.save(path, f"tx{tx_id}-{seq + 1}")
             except OSError as exc:
                 self.on_event(Notice(f"Couldn't back up {path} ({exc.strerror}); "
                                      "undo won't be able to restore it."))
@@ -480,6 +487,18 @@ def _manager() -> str | None:
     from reos.system.collectors import package_manager
 
     return package_manager()
+
+
+def _stop(report: ExecutionReport, reason: StopReason, said: str) -> None:
+    report.stop, report.stopped_reason = reason, said
+
+
+def _knows_verified(knowledge: Knowledge) -> bool:
+    """Whether `Knowledge.record` takes `verified=` yet (it is being added alongside)."""
+    try:
+        return "verified" in inspect.signature(knowledge.record).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def _summary(report: ExecutionReport) -> str:

@@ -21,11 +21,10 @@ when the step ran), for judging commands (the gate does), or for understanding t
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from reos.execution.runner import run_argv
-from reos.model import StepResult, render
+from reos.model import StepResult, UndoneStep, UndoReport, render
 from reos.store.journal import (
     PARTLY_UNDONE,
     UNDOING,
@@ -36,46 +35,10 @@ from reos.store.journal import (
 )
 from reos.system.state import current_state
 
+# re-exported: their old home (the types live in reos.model)
+__all__ = ["UndoReport", "UndoneStep", "describe", "undo_latest", "undo_transaction"]
+
 UNDO_TIMEOUT = 120.0
-
-
-@dataclass
-class UndoneStep:
-    title: str
-    argv: list[str]
-    ok: bool
-    output: str
-    refused: bool = False  # not run: the gate refused it or its journal row is damaged
-
-    def to_dict(self) -> dict[str, object]:
-        return {"title": self.title, "argv": self.argv, "command": _shown(self.argv),
-                "ok": self.ok, "refused": self.refused, "output": self.output}
-
-
-@dataclass
-class UndoReport:
-    transaction: TransactionRecord | None
-    steps: list[UndoneStep] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    busy_with: int | None = None  # pid of another reos already undoing it (nothing done)
-
-    @property
-    def ok(self) -> bool:
-        return self.transaction is not None and self.busy_with is None \
-            and all(s.ok for s in self.steps)
-
-    def to_dict(self) -> dict[str, object]:
-        tx = self.transaction
-        return {
-            "schema": "reos.undo/1",
-            "undone": tx.id if tx and self.busy_with is None else None,
-            "request": tx.request if tx else None,
-            "ok": self.ok,
-            "busy": self.busy_with is not None,
-            "steps": [s.to_dict() for s in self.steps],
-            "notes": list(self.notes),
-            "message": describe(self),
-        }
 
 
 def _unchanged(step: StepRecord, probe: Callable[[str, str], dict[str, Any] | None]) -> bool:
@@ -235,36 +198,6 @@ def _restore(journal: Journal, undo_tx: int, seq: int, step: StepRecord,
     return ok
 
 
-def _shown(argv: list[str]) -> str:
-    return render(argv) if argv else ""
-
-
 def describe(report: UndoReport) -> str:
-    tx = report.transaction
-    if report.busy_with is not None:
-        request = f"\u201c{tx.request}\u201d" if tx else "That transaction"
-        who = f" (process {report.busy_with})" if report.busy_with > 0 else ""
-        return (f"{request} is already being undone by another reos{who}, or was just "
-                "undone; I left it alone.")
-    if tx is None:
-        return "Nothing to undo: I haven't changed anything that can be reverted."
-    done = [s for s in report.steps if s.ok]
-    failed = [s for s in report.steps if not s.ok]
-    lines = []
-    if tx.status == "interrupted":
-        lines.append(f"\u201c{tx.request}\u201d was interrupted (reos was stopped while it "
-                     "ran); I checked the real state before undoing it.")
-    if done:
-        lines.append(f"Done! Undid \u201c{tx.request}\u201d.")
-        lines += [f"  ({s.output})  {s.title}" if s.argv[:1] in (["cp"], ["rm"], ["ln"])
-                  else f"  (ran: {render(s.argv)})" for s in done]
-    for s in failed:
-        if s.refused:  # never suggest running what was refused or what a damaged row holds
-            lines.append(f"Didn't undo \u201c{s.title}\u201d: {s.output}.")
-            continue
-        lines.append(f"Couldn't undo \u201c{s.title}\u201d: {s.output or 'it failed'}.")
-        lines.append(f"  To do it by hand, run: {render(s.argv)}")
-    lines += report.notes
-    if not done and not failed and report.notes:
-        lines.insert(0, f"Nothing to run for \u201c{tx.request}\u201d.")
-    return "\n".join(lines)
+    """What undo did, in words (kept here for its callers; the report says it itself)."""
+    return report.describe()
