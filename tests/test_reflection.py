@@ -254,6 +254,13 @@ def test_records_are_bounded_per_subject_and_forgotten(monkeypatch) -> None:
     assert [o.ok for o in k.outcomes() if o.kind == "command"] == [False, True, False, True]
     k.reflect()
     assert k.forget() == 1
+    capped = Knowledge(k.db, cap=2)  # a pattern pushed out of the cap takes its records along
+    for verb in ("a", "b", "c"):
+        capped.record(["tool", verb], False)
+    for n in range(3):
+        capped.record_operation(f"op{n}", True)
+    assert {o.subject for o in capped.outcomes()} == {"tool b *", "tool c *", "op1", "op2"}
+    assert capped.forget() == 2
     assert k.outcomes() == [] and k.operations() == [] and k.findings(True) == []
 
 

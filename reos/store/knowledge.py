@@ -165,11 +165,12 @@ class Knowledge:
             self._add_outcome(conn, "command", sig, ok, at, category=category,
                               timed_out=timed_out, verified=verified, fix=fix,
                               target=_target(argv, sig))
-            conn.execute(  # the cap: the least recently updated patterns go first
+            capped = conn.execute(  # the cap: the least recently updated patterns go first
                 "DELETE FROM learned WHERE signature IN (SELECT signature FROM learned "
-                "ORDER BY updated_at DESC LIMIT -1 OFFSET ?)", (self.cap,))
-            conn.execute("DELETE FROM outcomes WHERE kind = 'command' AND subject NOT IN "
-                         "(SELECT signature FROM learned)")
+                "ORDER BY updated_at DESC LIMIT -1 OFFSET ?)", (self.cap,)).rowcount
+            if capped:
+                conn.execute("DELETE FROM outcomes WHERE kind = 'command' AND subject NOT IN "
+                             "(SELECT signature FROM learned)")
             conn.execute("COMMIT")
         except Exception:
             conn.execute("ROLLBACK")
@@ -191,12 +192,13 @@ class Knowledge:
                 "excluded.failures, updated_at = excluded.updated_at",
                 (kind, operation, int(not ok), at))
             self._add_outcome(conn, kind, operation, ok, at)
-            conn.execute(
+            capped = conn.execute(
                 "DELETE FROM operation_outcomes WHERE (kind, operation) IN (SELECT kind, "
                 "operation FROM operation_outcomes ORDER BY updated_at DESC LIMIT -1 "
-                "OFFSET ?)", (self.cap,))
-            conn.execute("DELETE FROM outcomes WHERE kind = ? AND subject NOT IN (SELECT "
-                         "operation FROM operation_outcomes WHERE kind = ?)", (kind, kind))
+                "OFFSET ?)", (self.cap,)).rowcount
+            if capped:
+                conn.execute("DELETE FROM outcomes WHERE kind != 'command' AND (kind, subject) "
+                             "NOT IN (SELECT kind, operation FROM operation_outcomes)")
             conn.execute("COMMIT")
         except Exception:
             conn.execute("ROLLBACK")
