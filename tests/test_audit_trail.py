@@ -153,6 +153,20 @@ def test_the_design_notes_shape_for_an_action() -> None:
     assert "Conclusion: Plan created with 2 stop operations" in text
 
 
+def test_the_quality_assessment_is_kept_with_its_reasons() -> None:
+    from reos.reasoning import quality
+
+    plan = engine().plan("install htop")
+    plan.steps[0].argv = ["sh", "-c", "apt-get install htop 2>/dev/null || true"]
+    plan.steps[0].shell = True
+    assessed = quality.assess(plan).to_dict()
+    chain = audit.chain(plan, quality=assessed)
+    assert chain["quality"]["score"] == assessed["score"] < 1
+    assert any(r.startswith("\u2717") for r in chain["quality"]["reasons"])
+    assert chain["quality"]["anti_patterns"]
+    assert f"Quality Score: {assessed['score']:.0%} ({assessed['label']})" in audit.render(chain)
+
+
 def test_the_models_reading_is_said_to_be_checked_and_kept() -> None:
     plan = engine().plan("stop the nextcloud containers")
     assert plan.intent is not None

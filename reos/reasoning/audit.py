@@ -169,10 +169,15 @@ def chain(plan: Plan, *, context: dict[str, Any] | None = None,
     """The audit record of how `plan` was decided (JSON-ready, bounded, no secrets).
 
     `context`: a few facts about the machine it was planned against (see `context_of`);
-    `quality`: the plan's quality assessment as a dict (score 0–1, label, reasons);
+    `quality`: the plan's quality assessment as a dict (score 0–1, label, reasons),
+    by default `plan.quality` when the plan carries one;
     `alternatives`: extra alternatives the caller weighed, beside those the intent shows.
     """
     intent = plan.intent
+    if quality is None:  # the plan's own assessment, when the planner attached one
+        attached: Any = getattr(plan, "quality", None)
+        quality = attached if isinstance(attached, dict) else (
+            attached.to_dict() if hasattr(attached, "to_dict") else None)
     weighed, why = _alternatives(plan, intent)
     record: dict[str, Any] = {
         "schema": SCHEMA,
