@@ -165,6 +165,8 @@ def test_the_quality_assessment_is_kept_with_its_reasons() -> None:
     assert any(r.startswith("\u2717") for r in chain["quality"]["reasons"])
     assert chain["quality"]["anti_patterns"]
     assert f"Quality Score: {assessed['score']:.0%} ({assessed['label']})" in audit.render(chain)
+    plan.quality = assessed  # the planner's own, attached to the plan
+    assert audit.chain(plan)["quality"] == chain["quality"]
 
 
 def test_the_models_reading_is_said_to_be_checked_and_kept() -> None:
