@@ -9,6 +9,8 @@ import sqlite3
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from reos import paths
 from reos.cli import main
@@ -410,3 +412,32 @@ def test_an_unreadable_trace_is_passed_over_by_why() -> None:
     trace_id = traces.record(chain_of("stop portainer")[1])
     traces.db.connect().execute("UPDATE traces SET chain = '{' WHERE id = ?", (trace_id,))
     assert recall.why("stop portainer", traces.recent(), [], [], now=now()) == recall.NO_RECORD
+
+
+# -- whatever a database holds -----------------------------------------------------------
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=40),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["goal", "stages", "stage", "rationale", "confidence", "quality",
+                         "score", "reasons", "outcome", "gates", "passed", "tx", "steps",
+                         "id", "command", "completed", "notes", "alternatives", "kind",
+                         "reading", "why_chosen", "label", "trace_id"]) | st.text(max_size=8),
+        inner, max_size=6),
+    max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(["goal", "stages", "quality", "outcome", "steps",
+                                        "notes", "alternatives", "reading", "source",
+                                        "why_chosen", "conclusion", "kind", "request", "tx",
+                                        "trace_id", "created_at", "confidence"]), JSON))
+def test_any_stored_chain_renders_and_recalls_without_a_traceback(chain: dict) -> None:
+    from reos.store.traces import TraceRecord
+
+    chain["stages"] = chain.get("stages", [{"stage": "\x1b]0;t\x07x", "rationale": "\x9b2J"}])
+    text = audit.render(chain)
+    assert text.startswith("=== REASONING CHAIN: ") and "\x1b" not in text
+    record = TraceRecord(1, "2026-01-01T00:00:00Z", "stop x", "action", None, chain)
+    assert recall.why("stop", [record], [], [], now=now())
+    assert len(json.dumps(audit.fit(chain), default=str).encode()) <= audit.MAX_BYTES
