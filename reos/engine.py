@@ -28,6 +28,7 @@ from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
+MAX_TRACES = 500  # requests whose reasoning is kept; the oldest go first
 
 if TYPE_CHECKING:
     from typing import Any
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from reos.reasoning.templates import TemplateSet
     from reos.store.journal import Journal, TransactionRecord
     from reos.store.knowledge import Knowledge
+    from reos.store.traces import Traces
     from reos.system.cache import SnapshotCache
 
 def _reading(intent: Intent | None) -> str:
@@ -92,6 +94,8 @@ class ReasoningEngine:
         self._executor: Executor | None = None
         self._knowledge: Knowledge | None = None
         self._model: ModelSession | None = None
+        self._traces: Traces | None = None
+        self._executing: Plan | None = None  # the plan the executor holds (for resume)
 
     # -- what reos knows -------------------------------------------------------------
     def snapshot(self) -> SystemSnapshot:
@@ -194,8 +198,8 @@ class ReasoningEngine:
         forced = forced or not self.settings.reasoning.auto_assess
         meta = perceive(request)
         if meta is not None:
-            return Plan(text, Kind.META, intent=Intent(Kind.META, action=meta.action,
-                                                       value=meta.value))
+            return self._record_trace(Plan(text, Kind.META, intent=Intent(
+                Kind.META, action=meta.action, value=meta.value)))
         builder = self.builder()
         started = time.monotonic()
         intent = understanding.understand(request, self.templates, builder.matcher,
@@ -208,7 +212,7 @@ class ReasoningEngine:
             hint=_reading(intent) if intent is not None and intent.kind in (
                 Kind.QUERY, Kind.ACTION, Kind.COMBINED) else None)
         if intent is not None and intent.kind == Kind.META:
-            return Plan(text, Kind.META, intent=intent, source=intent.source)
+            return self._record_trace(Plan(text, Kind.META, intent=intent, source=intent.source))
         if intent is not None:
             intent.forced = forced
         started = time.monotonic()
@@ -230,7 +234,7 @@ class ReasoningEngine:
         if not self.settings.reasoning.enabled:  # the reasoning layer's extras are off
             plan.trace = []
         self.model.remember(request, plan)
-        return plan
+        return self._record_trace(plan)
 
     # -- the model -------------------------------------------------------------------
     @property
@@ -353,10 +357,51 @@ class ReasoningEngine:
     @property
     def knowledge(self) -> Knowledge:
         if self._knowledge is None:
+            from reos.reasoning.reflection import evaluate
             from reos.store.knowledge import Knowledge
 
-            self._knowledge = Knowledge(self.journal.db, self.settings.limits.max_learned_patterns)
+            # the rules are reasoning's, given to the store (which never imports reasoning)
+            self._knowledge = Knowledge(self.journal.db, self.settings.limits.max_learned_patterns,
+                                        self.settings.reflection, judge=evaluate)
         return self._knowledge
+
+    @property
+    def traces(self) -> Traces:
+        """The reasoning audit trail (reos/store/traces.py)."""
+        if self._traces is None:
+            from reos.store.traces import Traces
+
+            self._traces = Traces(self.journal.db, keep=MAX_TRACES)
+        return self._traces
+
+    def _record_trace(self, plan: Plan) -> Plan:
+        """Keep how `plan` was decided in the audit trail (not with reasoning.enabled
+        false); a trail that cannot be written never stops a plan."""
+        if not self.settings.reasoning.enabled:
+            return plan
+        from reos.errors import ReosError
+        from reos.reasoning import audit
+
+        context = audit.context_of(self.snapshot()) if plan.kind != Kind.META else None
+        try:
+            plan.trace_id = self.traces.record(audit.chain(plan, context=context))
+        except (ReosError, OSError) as exc:
+            plan.trace.append({"stage": "audit trail", "said": f"not kept: {exc}"})
+        return plan
+
+    def _record_outcome(self, plan: Plan, report: ExecutionReport) -> None:
+        """Link the plan's trace to its transaction and add what running it came to."""
+        if plan.trace_id is None:
+            return
+        from reos.errors import ReosError
+        from reos.reasoning import audit
+
+        try:
+            if report.tx_id is not None:
+                self.traces.link(plan.trace_id, report.tx_id)
+            self.traces.add_outcome(plan.trace_id, audit.outcome_of(report))
+        except (ReosError, OSError):
+            pass  # the journal has the transaction; only the trail's copy is missing
 
     def execute(self, plan: Plan, on_event: EventSink = ignore,
                 approve: Callable[[str], bool] | None = None) -> ExecutionReport:
@@ -376,9 +421,11 @@ class ReasoningEngine:
                         if safety.auto_backup_configs else None,
                         knowledge=self.knowledge)
         executor = Executor(self.journal, self.settings.limits, hooks, checks)
-        self._executor = executor
+        self._executor, self._executing = executor, plan
         try:
-            return executor.execute(plan)
+            report = executor.execute(plan)
+            self._record_outcome(plan, report)
+            return report
         finally:
             self.forget_snapshot()
 
@@ -388,7 +435,10 @@ class ReasoningEngine:
         if self._executor is None:
             return report
         try:
-            return self._executor.resume(report)
+            report = self._executor.resume(report)
+            if self._executing is not None:
+                self._record_outcome(self._executing, report)
+            return report
         finally:
             self.forget_snapshot()
 
@@ -514,21 +564,6 @@ class ReasoningEngine:
             return Reply(plan.message + "\nProceed? [y/N]", plan=plan, awaiting_approval=True)
         return Reply(plan.message, plan=plan)
 
-    def _why_learned(self, what: str) -> str | None:
-        said = what.lower()
-        if not paths.database_file().exists() or not any(
-                w in said for w in ("update", "refresh", "apt", "cache", "package list")):
-            return None
-        for known in self.knowledge.all():
-            times = known.fixes.get("refresh", 0)
-            if times:
-                failures = sum(known.failures.values())
-                return (f"I learned that on this system, {known.signature.rstrip(' *')} often "
-                        f"fails without a recent cache update. I've seen this {times} times "
-                        f"before ({failures} failures, {known.successes} successes in all), "
-                        "so now I do it proactively.")
-        return None
-
     def set_verbosity(self, level: str) -> str:
         """Change how much reos says, for this session and (saved) for the next ones."""
         from reos.errors import ReosError
@@ -545,24 +580,16 @@ class ReasoningEngine:
         return said
 
     def why(self, what: str) -> str:
-        """Answer "why did you …?" from what reos learned here, or from the journal."""
+        """Answer "why did you …?" from the audit trail, what reos learned here, and the
+        journal (the words are read by reasoning/recall.py)."""
+        from reos.reasoning import recall
         from reos.store.db import now
 
-        learned = self._why_learned(what)
-        if learned:
-            return learned
-        words = {w for w in what.lower().replace("?", "").split() if len(w) > 2} - {
-            "the", "that", "this", "and", "you", "did", "first"}
-        for tx in self.journal.transactions(limit=200, kind="action"):
-            text = " ".join([tx.request, *(s.title for s in tx.steps),
-                             *(" ".join(s.argv) for s in tx.steps)]).lower()
-            if words and all(w in text or w.rstrip("s") in text for w in words):
-                ran = "; ".join(" ".join(s.argv) for s in tx.steps if s.status != "running")
-                age = conversation.relative_time(tx.started_at, now())
-                return (f"Because you asked me to “{tx.request}” ({age}). "
-                        f"I ran: {ran or 'nothing yet'}.")
-        return ("I don't have a record of doing that, so it wasn't me "
-                "(or it was before I kept a journal).")
+        if not paths.database_file().exists():
+            return recall.why(what, [], [], [], now=now())
+        return recall.why(what, self.traces.recent(200),
+                          self.journal.transactions(limit=200, kind="action"),
+                          self.knowledge.all(), now=now())
 
     def second_question(self, plan: Plan) -> str | None:
         """What a plan that loses something for good must ask on its own, after the

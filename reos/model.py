@@ -197,6 +197,7 @@ class Plan:
     trace: list[dict[str, str]] = field(default_factory=list)
     lead: list[str] = field(default_factory=list)  # sentences said before the steps
     quality: dict[str, Any] | None = None  # reasoning/quality.py's assessment, as JSON
+    trace_id: int | None = None  # the audit trail's record of how this plan was decided
 
     @property
     def risk(self) -> RiskLevel:

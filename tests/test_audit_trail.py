@@ -54,8 +54,34 @@ def engine() -> ReasoningEngine:
 
 
 def chain_of(request: str, **given: Any) -> tuple[Plan, dict[str, Any]]:
-    plan = engine().plan(request)
+    """A plan and its chain, recorded by no one: the store tests record it themselves."""
+    quiet = engine()
+    quiet._record_trace = lambda plan: plan  # type: ignore[method-assign]
+    plan = quiet.plan(request)
     return plan, audit.chain(plan, context=audit.context_of(SNAPSHOT), **given)
+
+
+# -- the engine keeps a trace of every request -----------------------------------------------
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_the_engine_records_every_kind_of_request_and_reos_why_reads_it(
+        kind: str, capsys: pytest.CaptureFixture[str]) -> None:
+    request, conclusion = KINDS[kind]
+    plan = engine().plan(request)
+    assert plan.trace_id is not None
+    kept = store()[0].get(plan.trace_id)
+    assert kept is not None and kept.request == request
+    code, out, _ = cli(capsys, "trace", "--json")
+    assert code == 0 and json.loads(out)["request"] == request
+    code, out, _ = cli(capsys, "why")
+    assert code == 0 and "=== REASONING CHAIN" in out
+    assert conclusion.split(":")[0].lower() in out.lower()
+
+
+def test_reasoning_disabled_keeps_no_trace() -> None:
+    settings = Settings()
+    settings.reasoning.enabled = False
+    plan = ReasoningEngine(settings, snapshot=SNAPSHOT).plan("stop the nextcloud containers")
+    assert plan.trace_id is None and not paths.database_file().exists()
 
 
 def store() -> tuple[Traces, Journal]:

@@ -201,8 +201,6 @@ def test_without_the_rules_the_store_keeps_records_but_finds_nothing() -> None:
     assert [f.rule for f in Knowledge(k.db, judge=evaluate).reflect()] == ["failing"]
 
 
-@pytest.mark.xfail(strict=True, reason="needs the lead's hook: the engine builds Knowledge "
-                                       "with judge=evaluate and settings.reflection")
 def test_the_engines_knowledge_has_the_rules_and_the_thresholds_of_settings() -> None:
     from reos.engine import ReasoningEngine
     from reos.settings import Settings

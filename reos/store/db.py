@@ -229,8 +229,8 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("003_knowledge", _m003_knowledge),
     ("004_undo_claims", _m004_undo_claims),
     ("005_link_backups", _m005_link_backups),
-    ("007_reflection", _m007_reflection),
     ("006_traces", _m006_traces),
+    ("007_reflection", _m007_reflection),
 ]
 
 
