@@ -591,6 +591,29 @@ class ReasoningEngine:
                           self.journal.transactions(limit=200, kind="action"),
                           self.knowledge.all(), now=now())
 
+    def reasoning_of(self, trace_id: int | None = None) -> str:
+        """The audit trail of one request in the design notes' shape (default: the latest
+        that is not a chat word), for the chat's inspector."""
+        from reos.reasoning.audit import render
+
+        if not paths.database_file().exists():
+            return "No reasoning kept yet: ask me for something first."
+        record = self.traces.get(trace_id) if trace_id is not None else next(
+            (t for t in self.traces.recent(50) if t.kind != "meta"), None)
+        if record is None:
+            return "No reasoning kept yet: ask me for something first."
+        if not record.readable:
+            return f"Trace #{record.id} (\u201c{record.request}\u201d): {record.problem}."
+        return render(record.to_dict())
+
+    def findings(self) -> list[str]:
+        """What reflection found on this machine, one line each (evidence, what to do)."""
+        from reos.reasoning.reflection import describe
+
+        if not paths.database_file().exists():
+            return []
+        return describe(self.knowledge.current(include_cleared=True))
+
     def second_question(self, plan: Plan) -> str | None:
         """What a plan that loses something for good must ask on its own, after the
         approval, or None: steps with no undo at all always; with

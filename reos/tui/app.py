@@ -72,6 +72,8 @@ class ReosApp(App[None]):
         Binding("ctrl+q", "quit", "Quit"),
         Binding("ctrl+y", "approve", "Approve plan"),
         Binding("ctrl+n", "deny", "Deny plan"),
+        Binding("ctrl+r", "reasoning", "Reasoning"),
+        Binding("ctrl+l", "learned", "Learned"),
     ]
 
     @dataclass
@@ -107,6 +109,7 @@ class ReosApp(App[None]):
         self.thought: Thought | None = None  # the model's thought about the current request
         self.problems_said: set[str] = set()  # why the model is not used, said once
         self.problems: list[str] = []  # settings and template problems, said at start
+        self.last_trace: int | None = None  # the audit trail of the latest reply
 
     def compose(self) -> ComposeResult:
         log = VerticalScroll(Bubble(GREETING, "reos"), id="log")
@@ -275,6 +278,17 @@ class ReosApp(App[None]):
             return self.waiting is not None  # shown in the footer only while a plan waits
         return True
 
+    def action_reasoning(self) -> None:
+        """The inspector: the audit trail of the latest reply (stages, alternatives,
+        confidence, quality)."""
+        self.say(self.engine.reasoning_of(self.last_trace), "hint")
+
+    def action_learned(self) -> None:
+        """What reflection found on this machine, with evidence and what to do."""
+        found = self.engine.findings()
+        self.say("\n".join(["What I've noticed on this machine:", *found]) if found
+                 else "Nothing noticed yet: no command keeps failing here.", "hint")
+
     def action_approve(self) -> None:
         self._decide(self.waiting, True)
 
@@ -314,6 +328,8 @@ class ReosApp(App[None]):
     def on_reos_app_replied(self, message: Replied) -> None:
         self._done()
         reply = message.reply
+        if reply.plan is not None and reply.plan.trace_id is not None:
+            self.last_trace = reply.plan.trace_id
         self._sync_cards(reply)
         if reply.awaiting_approval and reply.plan is not None \
                 and reply.plan is self.engine.pending:
