@@ -634,7 +634,10 @@ class ReasoningEngine:
                          awaiting_approval=True)
         self.pending = self.confirming = None
         report = self.execute(plan, on_event)
-        return Reply(conversation.execution_summary(report, plan), plan=plan, report=report)
+        from reos.execution.gates import summary
+
+        return Reply(conversation.execution_summary(report, plan, summary(report)), plan=plan,
+                     report=report)
 
     def decline(self) -> Reply:
         plan, self.pending, self.confirming = self.pending, None, None

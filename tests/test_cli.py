@@ -42,7 +42,13 @@ def test_dry_run_never_runs(app) -> None:
     result = invoke(app, "plan", "--dry-run", "--context", CONTEXT, "stop portainer")
     assert result.exit_code == 0
     assert "1. Stop portainer" in result.output and "dry run" in result.output
-    assert not paths.database_file().exists()  # nothing was journaled, nothing ran
+    from reos.store.db import Database
+    from reos.store.journal import Journal
+    from reos.store.traces import Traces
+
+    db = Database(paths.database_file())
+    assert Journal(db).transactions() == []  # nothing was journaled, nothing ran
+    assert Traces(db).latest().request == "stop portainer"  # type: ignore[union-attr]
 
 
 def test_declining_at_the_prompt_changes_nothing(app, monkeypatch) -> None:
@@ -51,13 +57,21 @@ def test_declining_at_the_prompt_changes_nothing(app, monkeypatch) -> None:
                     input="n\n")
     assert result.exit_code == 5, result.output
     assert "Proceed?" in result.output and "Nothing was changed" in result.output
-    assert not paths.database_file().exists()
+    assert _nothing_journaled()
 
 
 def test_no_terminal_and_no_yes_means_not_run(app) -> None:
     result = invoke(app, "plan", "--allow-other-host", "--context", CONTEXT, "stop portainer")
     assert result.exit_code == 5
-    assert not paths.database_file().exists()
+    assert _nothing_journaled()
+
+
+def _nothing_journaled() -> bool:
+    """No transaction was written (the request's reasoning is kept all the same)."""
+    from reos.store.db import Database
+    from reos.store.journal import Journal
+
+    return Journal(Database(paths.database_file())).transactions() == []
 
 
 def test_check_exit_codes(app) -> None:

@@ -189,8 +189,7 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
     ensure_sudo(plan)
     report = engine.execute(plan, event_printer(engine.voice, quiet=as_json),
                             approve=_approve_fix if interactive() and not as_json else None)
-    while report.stopped_reason and report.pending and not report.failed and interactive() \
-            and not as_json and "operations" in report.stopped_reason:
+    while report.resumable and interactive() and not as_json:
         import typer
 
         say(f"Completed: {len(report.completed)} steps; pending: {len(report.pending)}; "
@@ -207,6 +206,9 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
             "failed": report.failed.id if report.failed else None,
             "pending": [s.id for s in report.pending],
             "stopped_reason": report.stopped_reason,
+            "stop": report.stop.value if report.stop else None,
+            "resumable": report.resumable,
+            "gates": [v.to_dict() for v in report.gates],
             "escalations": report.escalations,
             "recoveries": report.recoveries,
             "verified": report.verified,
@@ -215,7 +217,8 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
         }
         emit_json(data)
     else:
+        from reos.execution.gates import summary
         from reos.reasoning.conversation import execution_summary
 
-        say(execution_summary(report, plan))
+        say(execution_summary(report, plan, summary(report)))
     return EXIT_OK if report.ok else EXIT_FAILED

@@ -248,8 +248,14 @@ def relative_time(iso: str, now_iso: str) -> str:
     return iso
 
 
-def execution_summary(report: object, plan: Plan) -> str:
-    """What to say after a plan ran (report is an execution.executor.ExecutionReport)."""
+def execution_summary(report: object, plan: Plan, gates: str | None = None) -> str:
+    """What to say after a plan ran (report is reos.model's ExecutionReport); `gates` is
+    what the quality gates found worth saying (execution/gates.py `summary`)."""
+    said = _execution_summary(report, plan)
+    return f"{said}\n{gates}" if gates else said
+
+
+def _execution_summary(report: object, plan: Plan) -> str:
     completed = getattr(report, "completed", [])
     failed = getattr(report, "failed", None)
     pending = getattr(report, "pending", [])

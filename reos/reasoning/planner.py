@@ -85,7 +85,6 @@ class PlanBuilder:
         said = None
         if self.assess and plan.steps:
             from reos.reasoning import quality
-
             from reos.reasoning.templates import origin_is_user
 
             recipe = self.recipe(intent.resource, intent.action) if intent else None
