@@ -419,7 +419,8 @@ class ReasoningEngine:
                         rollback_on_failure=safety.rollback_on_failure,
                         backups=BackupStore(paths.backups_dir())
                         if safety.auto_backup_configs else None,
-                        knowledge=self.knowledge)
+                        knowledge=self.knowledge,
+                        confirm_every_fix=self.settings.reasoning.always_confirm)
         executor = Executor(self.journal, self.settings.limits, hooks, checks)
         self._executor, self._executing = executor, plan
         try:

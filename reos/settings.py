@@ -43,12 +43,19 @@ LLM_MODES = ("auto", "first", "off")
 
 @dataclass
 class ReasoningSettings:
-    enabled: bool = field(default=True, metadata=_doc("Enable the planning system."))
-    auto_assess: bool = field(default=True, metadata=_doc("Classify requests automatically."))
-    always_confirm: bool = field(
-        default=False, metadata=_doc("Ask before any system change, even low-risk ones.")
-    )
-    explain_steps: bool = field(default=True, metadata=_doc("Say what each step does."))
+    enabled: bool = field(default=True, metadata=_doc(
+        "The reasoning layer's extras: the reasoning trace and the audit trail (reos why), "
+        "the quality assessment, learned fixes added up front, and why each step is there. "
+        "false: plans are built, judged and approved the same, without them."))
+    auto_assess: bool = field(default=True, metadata=_doc(
+        "Route requests by what they are: questions answered at once, changes shown for "
+        'approval. false: every request is shown as a plan to approve (like "plan: ...").'))
+    always_confirm: bool = field(default=False, metadata=_doc(
+        "Ask before every change, even small ones: also before recovery fixes such as a "
+        "package-list refresh or a retry with sudo, and before an undo (reos undo --yes)."))
+    explain_steps: bool = field(default=True, metadata=_doc(
+        "Show why each step is there (from the trace) and the plan's quality before "
+        "approval."))
     depth: str = field(default="focused", metadata=_doc(
         'How hard reos thinks: "quick" (never asks the model), "focused" or "deep" '
         '(diagnoses gather evidence in rounds).', choices=DEPTH_CHOICES))
@@ -57,7 +64,9 @@ class ReasoningSettings:
 @dataclass
 class SafetySettings:
     require_approval_for_permanent: bool = field(
-        default=True, metadata=_doc("Confirm operations that cannot be undone.")
+        default=True, metadata=_doc(
+            "Steps that cannot be undone ask their own second question. false: only steps "
+            "with no undo at all ask; steps undone by restoring a backup do not.")
     )
     auto_backup_configs: bool = field(
         default=True, metadata=_doc("Back up files before a step changes them.")

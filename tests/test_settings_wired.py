@@ -160,3 +160,58 @@ def test_always_confirm_makes_reos_undo_ask_on_the_command_line(one_undoable: No
     settings.write_text("[reasoning]\nalways_confirm = false\n")
     assert subprocess.run([*reos, "undo"], capture_output=True, text=True,
                           stdin=subprocess.DEVNULL).returncode == 4  # nothing left: no question
+
+
+def _denied_once(always_confirm: bool) -> tuple[list[list[str]], list[str], bool]:
+    """A step that fails with "Permission denied" as a user: the fix is a retry through
+    sudo. Returns what ran, what the person was asked, and whether the plan succeeded."""
+    from reos.execution.executor import Checks, Executor, Hooks, Machine
+    from reos.model import StepResult
+    from reos.settings import LimitsSettings
+    from reos.store.db import Database
+    from reos.store.journal import Journal
+
+    ran: list[list[str]] = []
+    asked: list[str] = []
+
+    def run(argv: list[str], **_: object) -> StepResult:
+        ran.append(list(argv))
+        if argv[0] != "sudo":
+            return StepResult("s1", False, 1, stderr="touch: /etc/x: Permission denied")
+        return StepResult("s1", True, 0)
+
+    def approve(question: str) -> bool:
+        asked.append(question)
+        return False
+
+    step = Step(id="s1", title="Touch a file", argv=["touch", "/etc/x"])
+    executor = Executor(Journal(Database(paths.database_file())), LimitsSettings(),
+                        Hooks(approve=approve), Checks(confirm_every_fix=always_confirm),
+                        Machine(run=run, probe=lambda kind, name: None, is_root=False))
+    report = executor.execute(Plan("touch /etc/x", Kind.ACTION, steps=[step]))
+    return ran, asked, report.ok
+
+
+def test_always_confirm_asks_before_a_recovery_fix() -> None:
+    ran, asked, ok = _denied_once(always_confirm=False)
+    assert asked == [] and ran[-1][:2] == ["sudo", "-n"] and ok  # retried through sudo
+    ran, asked, ok = _denied_once(always_confirm=True)
+    assert len(asked) == 1 and "sudo" in asked[0].lower()  # asked, and the answer was no
+    assert all(argv[0] != "sudo" for argv in ran) and not ok  # so nothing ran as root
+
+
+def test_always_confirm_reaches_the_executor_from_settings(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from reos.execution.executor import Executor
+
+    seen = []
+    real_init = Executor.__init__
+
+    def spy(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        real_init(self, *args, **kwargs)
+        seen.append(self.checks.confirm_every_fix)
+
+    monkeypatch.setattr(Executor, "__init__", spy)
+    _engine(reasoning__always_confirm=True).execute(Plan("nothing", Kind.ACTION, steps=[]))
+    _engine().execute(Plan("nothing", Kind.ACTION, steps=[]))
+    assert seen == [True, False]

@@ -84,6 +84,9 @@ class Checks:
     rollback_on_failure: bool = False  # undo what completed when a step fails for good
     backups: BackupStore | None = None  # copy files a step changes before it runs
     knowledge: Knowledge | None = None  # record outcomes for reflection
+    # [reasoning] always_confirm: every fix that runs something new or escalates asks
+    # first (without it, only fixes that install something new ask)
+    confirm_every_fix: bool = False
 
 
 @dataclass
@@ -258,7 +261,9 @@ class Executor:
                 _stop(report, exc.reason, exc.message)
                 return result
             approve = self.hooks.approve
-            if fix.needs_approval and not (approve and approve(fix.explanation)):
+            asks = fix.needs_approval or (self.checks.confirm_every_fix
+                                          and bool(fix.steps or fix.escalates))
+            if asks and not (approve and approve(fix.explanation)):
                 self._say("\u2192 Not without your approval: " + fix.explanation.rstrip("\u2026")
                           + ". Ask me to do that first, then try again.")
                 return result
