@@ -53,7 +53,6 @@ PROBES = {"reos/commands/doctor.py", "reos/commands/plan.py"}
 # entry goes when its file uses reos.system.privilege (the test fails on a stale entry).
 ALLOWED = {
     "reos/execution/executor.py": "executor",  # rollback and settled undo
-    "reos/store/knowledge.py": "knowledge",  # signature(): the words skipped before a command
 }
 
 

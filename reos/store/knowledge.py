@@ -24,6 +24,7 @@ from typing import Any
 
 from reos.settings import ReflectionSettings
 from reos.store.db import Database, now
+from reos.system.privilege import SUDO
 
 RECORDS_PER_SUBJECT = 100  # the recent history each rule reads, per command or operation
 CLEARED_SHOWN = 20  # cleared findings kept for `reos learned`, newest first
@@ -33,7 +34,7 @@ KINDS = ("command", "template", "operation")  # what an outcome's subject is
 def signature(argv: list[str]) -> str:
     """'sudo -n apt-get install -y htop' -> 'apt-get install *' (names are not learned)."""
     words = list(argv)
-    while words and words[0] in ("sudo", "-n", "doas"):
+    while words and (words[0] in SUDO or words[0] == "doas"):
         words = words[1:]
     if not words:
         return ""
