@@ -60,7 +60,7 @@ _REVIEW = re.compile(
     r"reboot(ing)? (is )?required|restart (is )?required|needs? (a )?re(boot|start)"
     r"|configuration file .*(modified|changed|replaced|kept)|conffile"
     r"|(kept|held) back|held packages|dpkg was interrupted", re.I)
-_WARNING = re.compile(r"^(W|E): |warning\b|deprecat|\bnot (fully )?installed\b", re.I)
+_WARNING = re.compile(r"^(W|E): |warning\b|deprecat", re.I)
 _MAX_WARNINGS = 5
 _MAX_LINE = 200
 
