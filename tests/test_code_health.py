@@ -49,11 +49,8 @@ def _user_template(text: str) -> Path:
 PRIVILEGE = "reos/system/privilege.py"
 # `sudo -n true`: asking whether sudo works without a password, not running anything as root
 PROBES = {"reos/commands/doctor.py", "reos/commands/plan.py"}
-# Spelled out still, in files other people own. Owner: lead/executor, to be removed: each
-# entry goes when its file uses reos.system.privilege (the test fails on a stale entry).
-ALLOWED = {
-    "reos/execution/executor.py": "executor",  # rollback and settled undo
-}
+# Files allowed to spell it out still: none (an entry that no longer does fails the test).
+ALLOWED: dict[str, str] = {}
 
 
 def _sudo_spelled_out(tree: ast.AST) -> list[tuple[int, tuple[object, ...]]]:

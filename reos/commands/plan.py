@@ -194,7 +194,11 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
 
         say(f"Completed: {len(report.completed)} steps; pending: {len(report.pending)}; "
             f"time elapsed: {report.seconds:.0f}s.")
-        if not typer.confirm("Continue? (This resets the operation counter)", default=False):
+        from reos.model import StopReason
+
+        question = ("Continue with the remaining steps?" if report.stop is StopReason.REVIEW
+                    else "Continue? (This resets the operation counter)")
+        if not typer.confirm(question, default=False):
             break
         report = engine.resume(report)
     if as_json:

@@ -45,6 +45,7 @@ from reos.safety.scope import Scope
 from reos.settings import LimitsSettings
 from reos.store.journal import COMPLETED, FAILED, ROLLED_BACK, Journal
 from reos.store.knowledge import Knowledge
+from reos.system.privilege import as_root
 from reos.system.state import (
     ACTIVE_STATES,
     RUNNING_STATES,
@@ -417,8 +418,8 @@ class Executor:
             prior = self.probe(target.kind, target.name)
             rollback = restore_argv(target.kind, target.name, prior, step.action,
                                     _manager()) if step.reversible else None
-            if rollback and step.needs_root:
-                rollback = ["sudo", "-n", *rollback]
+            if rollback and step.needs_root:  # as it always was: through sudo -n
+                rollback = as_root(rollback, is_root=False)
         row = self.journal.begin_step(
             tx_id, seq, step.id, step.title, step.argv, action=step.action,
             target_kind=target.kind if target else None,
@@ -441,7 +442,7 @@ class Executor:
         if target is not None and result.ok and step.reversible and not step.read_only:
             settled = settle_argv(target.kind, target.name, prior, step.action)
             if settled:  # an undo that needs what the step created
-                self.journal.set_undo(row, prior, ["sudo", "-n", *settled]
+                self.journal.set_undo(row, prior, as_root(settled, is_root=False)
                                       if step.needs_root else settled)
         self.journal.finish_step(row, "done" if result.ok else "failed", result.exit_code,
                                  output)
