@@ -1,30 +1,34 @@
-"""The reasoning audit trail's content: one request's chain of decisions, and its text.
+"""The reasoning audit trail's content: one request's chain of decisions, and how it ended.
 
 `chain(plan, context=…, quality=…)` turns what the engine decided for one request into a
 plain, JSON-ready record in the design notes' shape (`reos.trace/1`): the goal, a summary
 of the machine it was decided against, each stage with its rationale (from `plan.trace`),
 the alternatives considered and why this one, the confidence, the conclusion, the quality
 score, and the steps decided on. `outcome_of(report)` adds how it ended once it ran
-(transaction, ok, completed and failed steps, stop reason, gate verdicts). `render(chain)`
-prints the `=== REASONING CHAIN: plan_creation ===` block.
+(transaction, ok, completed and failed steps, stop reason, gate verdicts).
 
-Every chain is bounded and safe to keep and show: each string has its terminal escapes
-removed (reos.text.clean), secrets redacted (password=, token=, api keys, Authorization
-headers, private keys, credentials in URLs, well-known token shapes) and is cut to 500
-characters; lists are capped; the whole chain stays under 16 KB. Command output is never
-part of a chain: only what reos decided.
+Every chain is bounded and safe to keep and show (reos.reasoning.redact: terminal escapes
+removed, secrets redacted, strings cut to 500 characters, lists capped, the whole chain
+under 16 KB). Command output is never part of a chain: only what reos decided.
 
-Not responsible for storing chains (reos.store.traces), deciding anything (the engine and
-planner did), or answering "why did you …?" (reos.reasoning.recall). Pure: no I/O, and
-only `re` and `json` are imported, so it is cheap on the `reos plan` path.
+Not responsible for redacting or bounding text (reos.reasoning.redact), printing a chain
+(reos.reasoning.audit_text; `render` is re-exported here), storing chains
+(reos.store.traces), deciding anything (the engine and planner did), or answering "why
+did you …?" (reos.reasoning.recall). Pure: no I/O, and only `re` and `json` are imported
+(by redact), so it is cheap on the `reos plan` path.
 """
 
 from __future__ import annotations
 
-import json
-import re
-
-from reos.text import clean
+# Re-exported (`X as X`): these names lived here before redaction and the text moved out.
+from reos.reasoning.audit_text import render as render
+from reos.reasoning.redact import MAX_BYTES as MAX_BYTES
+from reos.reasoning.redact import MAX_ITEMS as MAX_ITEMS
+from reos.reasoning.redact import MAX_TEXT as MAX_TEXT
+from reos.reasoning.redact import bound as bound
+from reos.reasoning.redact import fit as fit
+from reos.reasoning.redact import redact as redact
+from reos.reasoning.redact import safe_text as safe_text
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
@@ -33,131 +37,6 @@ if TYPE_CHECKING:
     from reos.model import Intent, Plan
 
 SCHEMA = "reos.trace/1"
-MAX_TEXT = 500  # characters of any one string
-MAX_ITEMS = 25  # entries of any one list
-MAX_BYTES = 16 * 1024  # the whole chain, as JSON
-_DEPTH = 6  # nesting kept from a dict handed in (gate verdicts, quality)
-# tighter and tighter limits, tried in turn until the chain fits MAX_BYTES
-_SQUEEZE = ((MAX_TEXT, MAX_ITEMS), (200, 12), (80, 6), (40, 3))
-
-_REDACTED = "[redacted]"
-# (pattern, flags, replacement); compiled on the first text that may hold a secret, so a
-# plan of plain words ("stop nginx") costs no regex compilation on the `reos plan` path
-_SECRET_SOURCES = (
-    # -----BEGIN … PRIVATE KEY----- up to its end (or the end of the text)
-    (r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)",
-     re.S, "[redacted private key]"),
-    # Authorization: Bearer xyz / Basic xyz; a bare "Bearer xyz"
-    (r"\b((?i:proxy-)?(?i:authorization))(\s*[:=]\s*)(?:(?i:bearer|basic|token|digest)\s+)?"
-     r"[^\s,;\"']+", 0, r"\1\2" + _REDACTED),
-    (r"\b((?i:bearer))\s+[A-Za-z0-9._~+/=-]{8,}", 0, r"\1 " + _REDACTED),
-    # user:password@ in a URL
-    (r"(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]+):[^\s@/]+@", 0,
-     r"\1:" + _REDACTED + "@"),
-    # token shapes that are secrets on their own
-    (r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|sk-[A-Za-z0-9_-]{20,}|"
-     r"xox[abposr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|glpat-[A-Za-z0-9_-]{20,}|"
-     r"eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})", 0, _REDACTED),
-)
-# a secret's name and its value: password=…, --token …, "the api key is …", SECRET_KEY: …
-_NAMED_SOURCE = (
-    r"(?<![\w.-])((?:--?)?[\w.-]*?(?i:password|passwd|passphrase|pwd|secret|token|"
-    r"api[ _-]?key|apikey|access[ _-]?key|private[ _-]?key|credentials?)[\w.-]*)"
-    r"(\s*[:=]\s*|\s+(?:is|to|as|was)\s+|\s+)('[^'\n]*'|\"[^\"\n]*\"|[^\s'\",;]+)")
-# every pattern above needs one of these (lower-cased) in the text to match
-_TRIGGERS = ("pass", "pwd", "secret", "token", "key", "credential", "auth", "bearer", "://",
-             "gh", "github_pat", "sk-", "xox", "akia", "glpat", "eyj")
-# words that can follow a secret's name without being its value ("password for bob")
-_PLAIN = frozenset("the a an of for and or to in on at is was file files reset change "
-                   "changed rotate policy manager store expire expires expired".split())
-_compiled: list[tuple[re.Pattern[str], str]] = []
-
-
-def _patterns() -> list[tuple[re.Pattern[str], str]]:
-    if not _compiled:
-        _compiled.extend((re.compile(p, f), r) for p, f, r in _SECRET_SOURCES)
-        _compiled.append((re.compile(_NAMED_SOURCE), ""))
-    return _compiled
-
-
-def redact(text: str) -> str:
-    """`text` with secrets replaced by [redacted] (see the module docstring)."""
-    lowered = text.lower()
-    if not any(t in lowered for t in _TRIGGERS):
-        return text
-    *secrets, (named, _) = _patterns()
-    for pattern, replacement in secrets:
-        text = pattern.sub(replacement, text)
-    return named.sub(_named, text)
-
-
-def _named(match: re.Match[str]) -> str:
-    name, between, value = match.group(1), match.group(2), match.group(3)
-    if value.lower() in _PLAIN or value == _REDACTED:
-        return match.group(0)
-    # after a bare space, a plain word names no secret ("token count"); "hunter2" does,
-    # and so does any word after an option (--password hunter)
-    if not between.strip() and value.isalpha() and not name.startswith("-"):
-        return match.group(0)
-    return f"{name}{between}{_REDACTED}"
-
-
-def safe_text(value: object, limit: int = MAX_TEXT) -> str:
-    """One string as a chain keeps it: cleaned, secrets redacted, cut to `limit`."""
-    text = value if isinstance(value, str) else str(value)
-    # cut first (generously) so that redaction's cost is bounded by the limit, not the input;
-    # a secret cut in two is still redacted (a private key runs to the end of the text)
-    text = redact(clean(text[: limit * 4 + 64]))
-    return text if len(text) <= limit else text[: max(0, limit - 1)] + "\u2026"
-
-
-def bound(value: Any, text: int = MAX_TEXT, items: int = MAX_ITEMS, depth: int = 0) -> Any:
-    """A JSON-ready copy of `value` with every string safe and every list capped."""
-    if value is None or isinstance(value, bool | int):
-        return value
-    if isinstance(value, float):
-        return round(value, 4) if value == value and abs(value) != float("inf") else None
-    if isinstance(value, str):
-        return safe_text(value, text)
-    if depth >= _DEPTH:
-        return safe_text(value, min(text, 80))
-    if isinstance(value, dict):
-        out = {}
-        for n, (key, item) in enumerate(value.items()):
-            if n >= items * 2:
-                out["\u2026"] = f"{len(value) - n} more"
-                break
-            out[safe_text(key, 64)] = bound(item, text, items, depth + 1)
-        return out
-    if isinstance(value, list | tuple):
-        kept = [bound(item, text, items, depth + 1) for item in list(value)[:items]]
-        if len(value) > items:
-            kept.append(f"\u2026 and {len(value) - items} more")
-        return kept
-    if hasattr(value, "to_dict"):
-        try:
-            return bound(value.to_dict(), text, items, depth)
-        except Exception:  # a record that cannot say itself is shown as its name only
-            return safe_text(type(value).__name__, 64)
-    return safe_text(value, min(text, 80))
-
-
-def fit(record: dict[str, Any]) -> dict[str, Any]:
-    """`record` bounded (strings, lists) and squeezed until it is under MAX_BYTES."""
-    for text, items in _SQUEEZE:
-        kept = bound(record, text, items)
-        if text != MAX_TEXT:
-            kept["truncated"] = True
-        if _size(kept) <= MAX_BYTES:
-            return kept
-    # still too big (a hostile number of keys): the essentials only
-    return {k: safe_text(record.get(k, ""), 200) if isinstance(record.get(k), str)
-            else None for k in ("schema", "name", "request", "kind", "goal", "conclusion")
-            } | {"truncated": True}
-
-
-def _size(record: dict[str, Any]) -> int:
-    return len(json.dumps(record, ensure_ascii=False).encode())
 
 
 # -- building a chain --------------------------------------------------------------------
@@ -475,111 +354,3 @@ def with_outcome(record: dict[str, Any], result: dict[str, Any]) -> dict[str, An
     merged = dict(record)
     merged["outcome"] = bound(result)
     return fit(merged)
-
-
-# -- the text ----------------------------------------------------------------------------
-
-def render(record: dict[str, Any]) -> str:
-    """The design notes' block for one chain. `record` may come from a database that was
-    edited, so every field is read defensively and every string cleaned again."""
-    def text(value: Any) -> str:
-        return safe_text(value, MAX_TEXT) if value not in (None, "") else ""
-
-    def percent(value: Any) -> str | None:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            return None
-        return f"{max(0.0, min(1.0, float(value))):.0%}"
-
-    if not isinstance(record, dict):
-        return "=== REASONING CHAIN: unreadable ===\n(this trace cannot be read)"
-    lines = [f"=== REASONING CHAIN: {text(record.get('name')) or 'plan_creation'} ==="]
-    if record.get("trace_id") is not None or record.get("tx") is not None:
-        kept = [f"trace #{record['trace_id']}" if record.get("trace_id") is not None else "",
-                 f"transaction #{record['tx']}" if record.get("tx") is not None else "",
-                 text(record.get("created_at"))[:19].replace("T", " ")]
-        lines.append("(" + ", ".join(w for w in kept if w) + ")")
-    lines.append(f"Goal: {text(record.get('goal')) or text(record.get('request'))}")
-    lines.append(f"Context: {text(record.get('context')) or 'not recorded'}")
-    stages = _list(record, "stages")
-    alternatives = [text(a) for a in _list(record, "alternatives")]
-    for n, stage in enumerate(stages, start=1):
-        if not isinstance(stage, dict):
-            continue
-        lines += ["", f"Step {n}: {text(stage.get('stage')).capitalize() or 'Stage'}",
-                  f"  Rationale: {text(stage.get('rationale'))}"]
-        if n == 1:
-            if record.get("reading"):
-                lines.append(f"  Reading: {text(record.get('reading'))}")
-            if record.get("source"):
-                lines.append(f"  Source: {text(record.get('source'))}")
-            if alternatives:
-                lines.append(f"  Alternatives: {', '.join(a for a in alternatives if a)}")
-            if record.get("why_chosen"):
-                lines.append(f"  Why chosen: {text(record.get('why_chosen'))}")
-        shown = percent(stage.get("confidence"))
-        if shown:
-            lines.append(f"  Confidence: {shown}")
-    if not stages and record.get("why_chosen"):
-        lines += ["", f"Why: {text(record.get('why_chosen'))}"]
-    steps = _list(record, "steps")
-    if steps:
-        lines += ["", "Decided steps:"]
-        for step in steps:
-            if isinstance(step, dict):
-                lines.append(f"  {text(step.get('id'))}. {text(step.get('title'))}"
-                             f"   $ {text(step.get('command'))}")
-            else:
-                lines.append(f"  {text(step)}")
-    notes = _list(record, "notes")
-    for note in notes:
-        lines.append(f"  Note: {text(note)}")
-    lines += ["", f"Conclusion: {_sentence(text(record.get('conclusion')) or 'not recorded')}"]
-    overall = percent(record.get("confidence"))
-    if overall:
-        lines.append(f"Confidence: {overall}")
-    quality = record.get("quality")
-    if isinstance(quality, dict) and percent(quality.get("score")):
-        label = text(quality.get("label"))
-        lines.append(f"Quality Score: {percent(quality.get('score'))}"
-                     + (f" ({label})" if label else ""))
-        lines += [f"  {text(r)}" for r in _list(quality, "reasons")]
-    result = record.get("outcome")
-    if isinstance(result, dict):
-        lines += ["", _outcome_line(result, text)]
-        for verdict in _list(result, "gates"):
-            if isinstance(verdict, dict):
-                passed = verdict.get("passed")
-                mark = "\u2713" if passed is True else "\u2717" if passed is False else "\u00b7"
-                where = f" ({text(verdict.get('step_id'))})" if verdict.get("step_id") else ""
-                check = f" {text(verdict.get('check'))}" if verdict.get("check") else ""
-                lines.append(f"  {mark} {text(verdict.get('gate')) or 'gate'}{check}{where}: "
-                             f"{text(verdict.get('said'))}")
-    if record.get("truncated"):
-        lines.append("(shortened to stay within the trace size limit)")
-    return "\n".join(lines)
-
-
-def _outcome_line(result: dict[str, Any], text: Any) -> str:
-    where = f"transaction #{result['tx']}" if type(result.get("tx")) is int else "no transaction"
-    ok = result.get("ok")
-    state = "went through" if ok is True else "did not go through" if ok is False else "ran"
-    parts = [f"Outcome: {where}, {state}"]
-    for key, said in (("completed", "completed"), ("failed", "failed"),
-                      ("pending", "not run")):
-        ids = _list(result, key)
-        if ids:
-            parts.append(f"{said}: {', '.join(text(i) for i in ids)}")
-    if result.get("stop_reason"):
-        parts.append(f"stopped: {text(result.get('stopped') or result.get('stop_reason'))}")
-    if result.get("rolled_back"):
-        parts.append("its completed steps were rolled back")
-    return "; ".join(parts)
-
-
-def _list(record: dict[str, Any], key: str) -> list[Any]:
-    value = record.get(key)
-    return value if isinstance(value, list) else []
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:]
