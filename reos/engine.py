@@ -1,15 +1,13 @@
 """ReasoningEngine: the one entry point every surface (CLI, TUI, chat words) goes through.
 
 Holds the session (pending plan, verbosity), routes a request through perception,
-understanding, matching and planning, asks for approval through a callback, hands
-approved plans to the executor and undo to the journal, and emits events for the UI.
-It supplies the planner with the live machine (`reasoning.amend.Machine`: probes through
-the gate, package simulations, the knowledge base) and applies the settings that decide
-routing (`auto_assess`), the reasoning layer's extras (`reasoning.enabled`) and
+understanding, matching and planning, asks for approval, hands approved plans to the
+executor and undo to the journal, and emits events for the UI. It gives the planner the
+live machine (`reasoning.amend.Machine`) and applies the settings that decide routing
+(`auto_assess`), the reasoning extras (`reasoning.enabled`, kept by reos/memory.py) and
 confirmations (`always_confirm`, `require_approval_for_permanent`).
-Not responsible for reading words itself (reasoning does), editing plans (the planner
-does), running commands itself, or drawing anything.
-Heavy parts (docker SDK, templates, the database) are loaded on first use.
+Not responsible for reading words (reasoning), editing plans (the planner), running
+commands itself (execution), or drawing anything. Heavy parts load on first use.
 """
 
 from __future__ import annotations
@@ -28,7 +26,6 @@ from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
-MAX_TRACES = 500  # requests whose reasoning is kept; the oldest go first
 
 if TYPE_CHECKING:
     from typing import Any
@@ -37,23 +34,12 @@ if TYPE_CHECKING:
     from reos.execution.executor import ExecutionReport, Executor
     from reos.execution.undo import UndoReport
     from reos.llm.session import ModelSession, Turn
+    from reos.memory import Memory
     from reos.reasoning.templates import TemplateSet
     from reos.store.journal import Journal, TransactionRecord
     from reos.store.knowledge import Knowledge
     from reos.store.traces import Traces
     from reos.system.cache import SnapshotCache
-
-def _reading(intent: Intent | None) -> str:
-    """The parser's reading in a few words, for the trace."""
-    if intent is None:
-        return "nothing to read"
-    what = intent.operation or intent.kind.value
-    return (f"{intent.kind.value} {what}" + (f" {', '.join(intent.targets)}" if intent.targets
-                                            else "")
-            + f" (confidence {intent.confidence:.2f})"
-            + (f", could not place: {', '.join(intent.unexplained[:5])}"
-               if intent.unexplained else ""))
-
 
 @dataclass
 class Found:
@@ -92,9 +78,8 @@ class ReasoningEngine:
         self.undo_waiting = False  # "undo" waits for a yes (always_confirm)
         self._matcher = None
         self._executor: Executor | None = None
-        self._knowledge: Knowledge | None = None
+        self._memory: Memory | None = None
         self._model: ModelSession | None = None
-        self._traces: Traces | None = None
         self._executing: Plan | None = None  # the plan the executor holds (for resume)
 
     # -- what reos knows -------------------------------------------------------------
@@ -149,41 +134,22 @@ class ReasoningEngine:
     def _machine(self):  # noqa: ANN202 - reasoning.amend.Machine, imported lazily
         """The live machine as the planner may ask it: read-only probes through the gate,
         package simulations, and what reos learned here."""
-        from reos.execution import packages
+        from reos.execution import packages, reads
         from reos.execution.recovery import REFRESH
+        from reos.reasoning import cleanup
         from reos.reasoning.amend import Machine
         from reos.store.knowledge import signature
 
         manager = self.snapshot().host.get("package_manager")
         learned = paths.database_file().exists()
         return Machine(
-            probe=self._probe,
+            probe=lambda probes, request: reads.probe_all(probes, request, cleanup.TIMEOUT),
             simulate=lambda plan: packages.preview(plan, manager),
             signature=signature,
             proactive=lambda sig: self.knowledge.proactive(sig) if learned else [],
             flagged=lambda sig: self.knowledge.flagged(sig) if learned else None,
             fix_argv=lambda fix: REFRESH.get(manager or "") if fix == "refresh" else None,
             learning=self.settings.reasoning.enabled)
-
-    def _probe(self, probes: list[Any], request: str) -> tuple[dict[str, Any], dict[str, str]]:
-        """Run read-only probes side by side, each through the gate and bounded in time:
-        results by key, and what the gate refused (with why)."""
-        from concurrent.futures import ThreadPoolExecutor
-
-        from reos.execution.runner import run_argv
-        from reos.reasoning import cleanup
-        from reos.safety.gate import admit_argv
-
-        refused = {}
-        for probe in list(probes):
-            admission = admit_argv(probe.argv, claimed_read_only=True, requested=request)
-            if not admission.allowed:
-                refused[probe.what] = admission.reason or "the gate refused it"
-                probes.remove(probe)
-        with ThreadPoolExecutor(max_workers=max(1, len(probes))) as pool:
-            runs = {p.key: pool.submit(run_argv, p.argv, timeout=cleanup.TIMEOUT, step_id=p.key)
-                    for p in probes}
-            return {key: run.result() for key, run in runs.items()}, refused
 
     def plan(self, text: str, on_event: EventSink = ignore) -> Plan:
         """The plan for one request; chat words ("undo", "help") come back as kind meta."""
@@ -204,12 +170,14 @@ class ReasoningEngine:
         started = time.monotonic()
         intent = understanding.understand(request, self.templates, builder.matcher,
                                           remote=bool(os.environ.get("SSH_CONNECTION")))
-        trace = [{"stage": "understanding", "said": "catalogue parser: " + _reading(intent)}]
+        said = "catalogue parser: " + understanding.reading(intent)
+        trace = [{"stage": "understanding", "said": said}]
         on_event(Stage("understanding", trace[0]["said"], (time.monotonic() - started) * 1000))
         intent, notes = self.model.consult(
             request, intent, templates=self.templates, matcher=builder.matcher,
-            snapshot=self.snapshot, learned=self._learned, trace=trace, emit=on_event,
-            hint=_reading(intent) if intent is not None and intent.kind in (
+            snapshot=self.snapshot, learned=lambda: self.memory.learned(), trace=trace,
+            emit=on_event,
+            hint=understanding.reading(intent) if intent is not None and intent.kind in (
                 Kind.QUERY, Kind.ACTION, Kind.COMBINED) else None)
         if intent is not None and intent.kind == Kind.META:
             return self._record_trace(Plan(text, Kind.META, intent=intent, source=intent.source))
@@ -259,9 +227,6 @@ class ReasoningEngine:
     def llm_problem(self) -> str | None:
         return self.model.problem
 
-    def _may_ask_model(self) -> bool:
-        return self.model.may_ask()
-
     def warm_model(self) -> str:
         """Load the model ahead of the first request (the chat calls this in the
         background); returns the state to show."""
@@ -294,9 +259,8 @@ class ReasoningEngine:
     # -- doing -----------------------------------------------------------------------
     def run_query(self, plan: Plan, on_event: EventSink = ignore) -> Found:
         """Run read-only steps and put what they found into words (plus any follow-up)."""
-        from reos.execution.runner import run_argv
+        from reos.execution import reads
         from reos.reasoning.answers import ANSWERS, TOLERANT
-        from reos.safety.gate import admit_argv
 
         assert plan.read_only, "only read-only plans are answered directly"
         if plan.blocked:  # nothing of a blocked plan runs, not even its read-only steps
@@ -304,15 +268,11 @@ class ReasoningEngine:
         if self.settings.reasoning.depth == "deep" and plan.intent and plan.targets and (
                 plan.intent.operation in ("service.why_failed", "container.why_failed")):
             return Found(self._investigate(plan, on_event))
-        results = []
-        for step in plan.steps:
-            admission = admit_argv(step.argv, claimed_read_only=True, requested=plan.request)
-            if not admission.allowed:
-                return Found(f"I didn't run {step.command}: {admission.reason}.")
-            result = run_argv(step.argv, timeout=60, step_id=step.id)
-            if not result.ok and plan.summariser not in TOLERANT:
-                return Found(conversation.query_failed(step, result.stderr))
-            results.append(result)
+        results, stopped, refused = reads.read_steps(
+            plan, tolerant=plan.summariser in TOLERANT)
+        if stopped is not None:
+            return Found(f"I didn't run {stopped.command}: {refused}." if refused else
+                         conversation.query_failed(stopped, results[-1].stderr))
         params = dict(plan.intent.params) if plan.intent else {}
         params.update({f"target:{s.id}": s.target.name for s in plan.steps if s.target})
         params["self_pid"] = str(os.getpid())  # reos itself is not an answer to "what's busy"
@@ -329,79 +289,48 @@ class ReasoningEngine:
     def _investigate(self, plan: Plan, on_event: EventSink) -> str:
         """"Why did X fail?" at depth deep: evidence in up to 3 rounds of read-only probes,
         each through the gate, and an answer whose every claim cites its evidence line."""
-        from reos.execution.runner import run_argv
-        from reos.model import StepResult
+        from reos.execution import reads
         from reos.reasoning import investigate
-        from reos.safety.gate import admit_argv
-
-        def gated(argv: list[str]) -> StepResult:
-            admission = admit_argv(argv, claimed_read_only=True, requested=plan.request)
-            if not admission.allowed:
-                return StepResult("probe", False, None, skipped_reason=admission.reason,
-                                  blocked=True)
-            return run_argv(argv, timeout=30, step_id="probe")
 
         explain = None
-        if self._may_ask_model():
+        if self.model.may_ask():
             from reos.llm import diagnose
 
             def explain(target: Any, evidence: Any) -> Any:
                 return diagnose.explain(target, evidence, self.settings)
 
-        return investigate.run(plan, gated, self.snapshot(), explain, on_event).text
+        return investigate.run(plan, lambda argv: reads.probe(argv, plan.request),
+                               self.snapshot(), explain, on_event).text
 
-    def _learned(self) -> list[Any]:
-        """What reos learned on this machine (for the model's prompt)."""
-        return self.knowledge.all() if paths.database_file().exists() else []
+    # -- what reos keeps (reos/memory.py) -------------------------------------------
+    @property
+    def memory(self) -> Memory:
+        if self._memory is None:
+            from reos.memory import Memory
+
+            self._memory = Memory(self.settings, lambda: self.journal)
+        return self._memory
 
     @property
     def knowledge(self) -> Knowledge:
-        if self._knowledge is None:
-            from reos.reasoning.reflection import evaluate
-            from reos.store.knowledge import Knowledge
-
-            # the rules are reasoning's, given to the store (which never imports reasoning)
-            self._knowledge = Knowledge(self.journal.db, self.settings.limits.max_learned_patterns,
-                                        self.settings.reflection, judge=evaluate)
-        return self._knowledge
+        return self.memory.knowledge
 
     @property
     def traces(self) -> Traces:
-        """The reasoning audit trail (reos/store/traces.py)."""
-        if self._traces is None:
-            from reos.store.traces import Traces
-
-            self._traces = Traces(self.journal.db, keep=MAX_TRACES)
-        return self._traces
+        return self.memory.traces
 
     def _record_trace(self, plan: Plan) -> Plan:
-        """Keep how `plan` was decided in the audit trail (not with reasoning.enabled
-        false); a trail that cannot be written never stops a plan."""
-        if not self.settings.reasoning.enabled:
-            return plan
-        from reos.errors import ReosError
-        from reos.reasoning import audit
+        return self.memory.record(plan, lambda: _audit_context(self.snapshot()))
 
-        context = audit.context_of(self.snapshot()) if plan.kind != Kind.META else None
-        try:
-            plan.trace_id = self.traces.record(audit.chain(plan, context=context))
-        except (ReosError, OSError) as exc:
-            plan.trace.append({"stage": "audit trail", "said": f"not kept: {exc}"})
-        return plan
+    def why(self, what: str) -> str:
+        """Answer "why did you …?" (reos/memory.py)."""
+        return self.memory.why(what)
 
-    def _record_outcome(self, plan: Plan, report: ExecutionReport) -> None:
-        """Link the plan's trace to its transaction and add what running it came to."""
-        if plan.trace_id is None:
-            return
-        from reos.errors import ReosError
-        from reos.reasoning import audit
+    def reasoning_of(self, trace_id: int | None = None) -> str:
+        return self.memory.reasoning_of(trace_id)
 
-        try:
-            if report.tx_id is not None:
-                self.traces.link(plan.trace_id, report.tx_id)
-            self.traces.add_outcome(plan.trace_id, audit.outcome_of(report))
-        except (ReosError, OSError):
-            pass  # the journal has the transaction; only the trail's copy is missing
+    def findings(self) -> list[str]:
+        return self.memory.findings()
 
     def execute(self, plan: Plan, on_event: EventSink = ignore,
                 approve: Callable[[str], bool] | None = None) -> ExecutionReport:
@@ -425,7 +354,7 @@ class ReasoningEngine:
         self._executor, self._executing = executor, plan
         try:
             report = executor.execute(plan)
-            self._record_outcome(plan, report)
+            self.memory.outcome(plan, report)
             return report
         finally:
             self.forget_snapshot()
@@ -438,7 +367,7 @@ class ReasoningEngine:
         try:
             report = self._executor.resume(report)
             if self._executing is not None:
-                self._record_outcome(self._executing, report)
+                self.memory.outcome(self._executing, report)
             return report
         finally:
             self.forget_snapshot()
@@ -455,17 +384,7 @@ class ReasoningEngine:
         return self.journal.transactions(limit=limit)
 
     def undo_list_text(self, now_iso: str) -> str:
-        candidates = self.journal.undoable(limit=10)
-        if not candidates:
-            return "There's nothing I can undo right now."
-        lines = ["Recent actions I can undo:"]
-        for n, tx in enumerate(candidates, start=1):
-            what = "; ".join(s.title for s in tx.undo_steps[::-1])
-            age = conversation.relative_time(tx.started_at, now_iso)
-            flag = " \u2014 interrupted" if tx.status == "interrupted" else ""
-            lines.append(f"  {n}. {what} ({age}){flag}")
-        lines.append("Say \u2018undo\u2019 to revert the most recent one.")
-        return "\n".join(lines)
+        return conversation.undo_list(self.journal.undoable(limit=10), now_iso)
 
     # -- chat ------------------------------------------------------------------------
     def respond(self, text: str, on_event: EventSink = ignore) -> Reply:
@@ -537,15 +456,7 @@ class ReasoningEngine:
 
     def undo_preview(self) -> str:
         """What `undo` would revert and run, without running anything."""
-        candidates = self.journal.undoable(limit=1)
-        if not candidates:
-            return "Nothing to undo: I haven't changed anything that can be reverted."
-        tx = candidates[0]
-        lines = [f"Undo would revert \u201c{tx.request}\u201d, newest first:"]
-        for step in tx.undo_steps:
-            how = " ".join(step.rollback) if step.rollback else "restore the files it changed"
-            lines.append(f"  {step.title}: {how}")
-        return "\n".join(lines)
+        return conversation.undo_preview(self.journal.undoable(limit=1))
 
     def _offer(self, plan: Plan, on_event: EventSink) -> Reply:
         """Answer a query at once; hold an action for approval; say anything else."""
@@ -579,41 +490,6 @@ class ReasoningEngine:
         except (OSError, ReosError) as exc:
             said += f" (I couldn't save that for next time: {exc})"
         return said
-
-    def why(self, what: str) -> str:
-        """Answer "why did you …?" from the audit trail, what reos learned here, and the
-        journal (the words are read by reasoning/recall.py)."""
-        from reos.reasoning import recall
-        from reos.store.db import now
-
-        if not paths.database_file().exists():
-            return recall.why(what, [], [], [], now=now())
-        return recall.why(what, self.traces.recent(200),
-                          self.journal.transactions(limit=200, kind="action"),
-                          self.knowledge.all(), now=now())
-
-    def reasoning_of(self, trace_id: int | None = None) -> str:
-        """The audit trail of one request in the design notes' shape (default: the latest
-        that is not a chat word), for the chat's inspector."""
-        from reos.reasoning.audit import render
-
-        if not paths.database_file().exists():
-            return "No reasoning kept yet: ask me for something first."
-        record = self.traces.get(trace_id) if trace_id is not None else next(
-            (t for t in self.traces.recent(50) if t.kind != "meta"), None)
-        if record is None:
-            return "No reasoning kept yet: ask me for something first."
-        if not record.readable:
-            return f"Trace #{record.id} (\u201c{record.request}\u201d): {record.problem}."
-        return render(record.to_dict())
-
-    def findings(self) -> list[str]:
-        """What reflection found on this machine, one line each (evidence, what to do)."""
-        from reos.reasoning.reflection import describe
-
-        if not paths.database_file().exists():
-            return []
-        return describe(self.knowledge.current(include_cleared=True))
 
     def second_question(self, plan: Plan) -> str | None:
         """What a plan that loses something for good must ask on its own, after the
@@ -650,34 +526,12 @@ class ReasoningEngine:
         return Reply("Okay, I won't do that. Nothing was changed.")
 
 
-def ignore_text(_text: str) -> None:
-    """A `warn` that says nothing."""
-
-
-def open_engine(context: Any = None, warn: Callable[[str], None] = ignore_text
-                ) -> ReasoningEngine:
-    """An engine for this machine (or for the snapshot file `context`), from the settings
-    file; its problems, and problems with the user's template files (each skipped file,
-    with its line and key), go to `warn` (stderr for commands, the chat for the TUI)."""
-    from reos import settings as settings_module
-
-    settings = settings_module.load()
-    for text in settings.warnings:
-        warn(text)
-    snapshot = SystemSnapshot.load(context) if context else None
-    engine = ReasoningEngine(settings, snapshot=snapshot)
-    # Only the user's files can be broken (the test suite checks the built-in ones), so
-    # without any, commands that never plan (undo, history) do not load templates at all.
-    try:
-        has_templates = any(paths.user_templates_dir().glob("*.toml"))
-    except OSError:
-        has_templates = False
-    if has_templates:
-        for problem in engine.templates.problems:
-            warn(problem)
-    return engine
-
-
 def _meta_of(plan: Plan) -> Meta:
     intent = plan.intent
     return Meta(intent.action or "", intent.value) if intent else Meta("")
+
+
+def _audit_context(snapshot: SystemSnapshot) -> dict[str, Any]:
+    from reos.reasoning.audit import context_of
+
+    return context_of(snapshot)

@@ -12,6 +12,10 @@ from dataclasses import dataclass
 
 from reos.model import Plan, RiskLevel, Step
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 
 @dataclass
 class Voice:
@@ -315,3 +319,30 @@ def grouped(sentences: list[str]) -> str:
 def query_failed(step: Step, stderr: str) -> str:
     last = stderr.strip().splitlines()[-1:] if stderr.strip() else []
     return f"I couldn't check that: {step.command} failed" + (f" ({last[0]})." if last else ".")
+
+
+def undo_list(candidates: list[Any], now_iso: str) -> str:
+    """"What can you undo?": the undoable transactions given (journal records), newest
+    first."""
+    if not candidates:
+        return "There's nothing I can undo right now."
+    lines = ["Recent actions I can undo:"]
+    for n, tx in enumerate(candidates, start=1):
+        what = "; ".join(s.title for s in tx.undo_steps[::-1])
+        age = relative_time(tx.started_at, now_iso)
+        flag = " \u2014 interrupted" if tx.status == "interrupted" else ""
+        lines.append(f"  {n}. {what} ({age}){flag}")
+    lines.append("Say \u2018undo\u2019 to revert the most recent one.")
+    return "\n".join(lines)
+
+
+def undo_preview(candidates: list[Any]) -> str:
+    """What `undo` would revert and run (the newest undoable transaction of those given)."""
+    if not candidates:
+        return "Nothing to undo: I haven't changed anything that can be reverted."
+    tx = candidates[0]
+    lines = [f"Undo would revert \u201c{tx.request}\u201d, newest first:"]
+    for step in tx.undo_steps:
+        how = " ".join(step.rollback) if step.rollback else "restore the files it changed"
+        lines.append(f"  {step.title}: {how}")
+    return "\n".join(lines)

@@ -315,3 +315,15 @@ def _not_understood(found: Parse, templates: TemplateSet) -> Intent:
                   unexplained=list(unexplained), ignored=found.shell,
                   confidence=best.confidence if best else 0.0,
                   params={"understood": " ".join(dict.fromkeys(understood))})
+
+
+def reading(intent: Intent | None) -> str:
+    """The parser's reading in a few words (for the trace, and as the model's hint)."""
+    if intent is None:
+        return "nothing to read"
+    what = intent.operation or intent.kind.value
+    return (f"{intent.kind.value} {what}" + (f" {', '.join(intent.targets)}" if intent.targets
+                                            else "")
+            + f" (confidence {intent.confidence:.2f})"
+            + (f", could not place: {', '.join(intent.unexplained[:5])}"
+               if intent.unexplained else ""))

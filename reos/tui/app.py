@@ -371,7 +371,7 @@ class ReosApp(App[None]):
 
 
 def run_tui() -> int:
-    from reos.engine import open_engine
+    from reos.startup import open_engine
 
     problems: list[str] = []
     app = ReosApp(open_engine(warn=problems.append))
