@@ -116,6 +116,9 @@ class ReasoningEngine:
 
     # -- reasoning -------------------------------------------------------------------
     def builder(self):  # noqa: ANN201 - PlanBuilder, imported lazily
+        from functools import partial
+
+        from reos.execution.gates import refusal
         from reos.reasoning.matcher import TargetMatcher
         from reos.reasoning.planner import PlanBuilder
 
@@ -123,12 +126,14 @@ class ReasoningEngine:
         # the matcher's indexes cost milliseconds to build: keep them while the snapshot lives
         if self._matcher is None or self._matcher.snapshot is not snapshot:
             self._matcher = TargetMatcher(snapshot, self.templates.aliases)
-        # only this machine can be asked what it would do (never a snapshot from elsewhere)
+        # only this machine can be asked what it would do (never a saved snapshot)
         builder = PlanBuilder(self.templates, snapshot, self.voice, self._matcher,
                               machine=self._machine() if self._fixed_snapshot is None else None)
         builder.assess = self.settings.reasoning.enabled
         builder.max_steps = self.settings.limits.max_operations
         builder.verify = self.settings.safety.verify_each_step
+        # what the pre-flight gate would refuse is said before approval
+        builder.preflight = partial(refusal, max_operations=self.settings.limits.max_operations)
         return builder
 
     def _machine(self):  # noqa: ANN202 - reasoning.amend.Machine, imported lazily
@@ -320,7 +325,7 @@ class ReasoningEngine:
         return self.memory.traces
 
     def _record_trace(self, plan: Plan) -> Plan:
-        return self.memory.record(plan, lambda: _audit_context(self.snapshot()))
+        return self.memory.record(plan, self.snapshot)
 
     def why(self, what: str) -> str:
         """Answer "why did you …?" (reos/memory.py)."""
@@ -529,9 +534,3 @@ class ReasoningEngine:
 def _meta_of(plan: Plan) -> Meta:
     intent = plan.intent
     return Meta(intent.action or "", intent.value) if intent else Meta("")
-
-
-def _audit_context(snapshot: SystemSnapshot) -> dict[str, Any]:
-    from reos.reasoning.audit import context_of
-
-    return context_of(snapshot)

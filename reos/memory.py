@@ -64,17 +64,19 @@ class Memory:
         """What reos learned here (for the model's prompt); nothing when nothing was kept."""
         return self.knowledge.all() if paths.database_file().exists() else []
 
-    def record(self, plan: Plan, context: Callable[[], dict[str, Any]] | None) -> Plan:
-        """Keep how `plan` was decided (not with reasoning.enabled false). A trail that
-        cannot be written never stops a plan: the plan's trace says it was not kept."""
+    def record(self, plan: Plan, snapshot: Callable[[], Any] | None) -> Plan:
+        """Keep how `plan` was decided, with a summary of the `snapshot` it was decided
+        against (not with reasoning.enabled false). A trail that cannot be written never
+        stops a plan: the plan's trace says it was not kept."""
         if not self.settings.reasoning.enabled:
             return plan
         from reos.errors import ReosError
         from reos.reasoning import audit
 
         try:
-            plan.trace_id = self.traces.record(audit.chain(
-                plan, context=context() if context and plan.kind != Kind.META else None))
+            context = audit.context_of(snapshot()) if snapshot and plan.kind != Kind.META \
+                else None
+            plan.trace_id = self.traces.record(audit.chain(plan, context=context))
         except (ReosError, OSError) as exc:
             plan.trace.append({"stage": "audit trail", "said": f"not kept: {exc}"})
         return plan

@@ -259,3 +259,30 @@ def test_gate_verdicts_serialise_for_the_audit_trail() -> None:
     assert report.gates[0].to_dict() == {
         "gate": "pre-flight", "check": "goal", "passed": True, "said": "the goal is stated",
         "step_id": None, "warnings": [], "review": False}
+
+
+# -- said before approval ---------------------------------------------------------------------
+def test_the_planner_says_what_pre_flight_would_refuse_before_approval() -> None:
+    import json
+
+    from reos.engine import ReasoningEngine
+    from reos.settings import Settings
+    from reos.system.snapshot import SystemSnapshot
+
+    snap = SystemSnapshot.from_dict(json.loads(
+        (Path(__file__).parent / "fixtures" / "homelab.json").read_text()))
+    engine = ReasoningEngine(Settings(), snapshot=snap)
+    builder = engine.builder()
+    conflicting = Plan("start and stop nginx", Kind.ACTION, steps=[
+        Step("s1", "Start nginx.service", ["systemctl", "start", "nginx.service"],
+             target=NGINX, action="start"),
+        Step("s2", "Stop nginx.service", ["systemctl", "stop", "nginx.service"],
+             target=NGINX, action="stop")])
+    why = builder.preflight(conflicting)
+    assert why and "contradict each other on nginx.service" in why
+    assert builder.preflight(engine.plan("restart nginx")) is None  # a sound plan passes
+    # the planner turns such a refusal into a blocked plan, said before any approval
+    builder.preflight = lambda plan: "the steps contradict each other"
+    plan = builder.build("restart nginx", engine.plan("restart nginx").intent)
+    assert plan.blocked and not plan.needs_approval
+    assert "\u26d4 I won't run this: the steps contradict each other" in plan.message

@@ -92,6 +92,12 @@ def preflight(plan: Plan, max_operations: int) -> list[GateVerdict]:
     return verdicts
 
 
+def refusal(plan: Plan, max_operations: int) -> str | None:
+    """Why the pre-flight gate would refuse `plan` (its failed checks in words), or None;
+    the planner says it before approval instead of after."""
+    return "; ".join(v.said for v in preflight(plan, max_operations) if not v.passed) or None
+
+
 def _context(plan: Plan) -> GateVerdict:
     unresolved = [s for s in plan.steps if s.target is not None
                   and not (s.target.kind and s.target.name)]

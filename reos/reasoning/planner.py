@@ -36,6 +36,8 @@ from reos.system.state import restore_argv
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from reos.reasoning.amend import Machine
 
 HELP = "Say \u201chelp\u201d for a tour of what I can do."
@@ -49,6 +51,8 @@ class PlanBuilder:
         self.assess = True  # assess the plan's quality ([reasoning] enabled)
         self.max_steps = 25  # the scope the quality assessment accepts ([limits])
         self.verify = True  # execution verifies each step ([safety] verify_each_step)
+        # why execution's pre-flight gate would refuse a plan, or None (the engine's)
+        self.preflight: Callable[[Plan], str | None] | None = None
         self.snapshot = snapshot
         self.voice = voice
         self.manager = snapshot.host.get("package_manager")
@@ -82,6 +86,11 @@ class PlanBuilder:
                 self.machine.simulate(plan)
                 amend.learn(plan, self.machine, self.snapshot.is_root)
         plan.lead[:0] = [*(lead or []), *([measured] if measured else [])]
+        if self.preflight is not None and plan.steps and not plan.read_only and (
+                not plan.blocked):
+            refused = self.preflight(plan)  # what execution's pre-flight gate would refuse,
+            if refused:  # said before approval instead of after
+                plan.blocked, plan.blocked_reason = True, refused
         said = None
         if self.assess and plan.steps:
             from reos.reasoning import quality
