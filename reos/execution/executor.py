@@ -8,12 +8,14 @@ then the mid-flight gate (a warning that asks a person to look pauses the plan).
 first failure stops the plan; what completed stays undoable; the post-flight gates run
 when it ends. Every gate's verdict is on the report.
 Limits are copied from settings when execution starts; nothing in a plan can change them.
-When the classifier gives up on an error, an optional `model_fix` hook may propose
-one fix step; it is said first and enters like any other fix (checkpoint, limits,
-scope drift, approval; no approval hook, no fix).
+A failed step goes to recovery (reos.execution.recovering: diagnose, one bounded fix,
+retry); when the classifier gives up on an error, an optional `model_fix` hook may
+propose one fix step; it is said first and enters like any other fix (checkpoint,
+limits, scope drift, approval; no approval hook, no fix).
 
 Not responsible for approval (the engine asks through a hook before calling this), for
-understanding the request, or for the limits' and gates' rules (safety.limits, gates).
+understanding the request, for the recovery loop (reos.execution.recovering), or for
+the limits' and gates' rules (safety.limits, gates).
 """
 
 from __future__ import annotations
@@ -22,12 +24,12 @@ import inspect
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from reos.errors import EXIT_BLOCKED, ReosError
 from reos.execution import gates, ignore, packages
-from reos.execution.classifier import UNKNOWN, Diagnosis, classify
+from reos.execution.classifier import Diagnosis
 from reos.execution.events import (
     EventSink,
     Notice,
@@ -36,7 +38,8 @@ from reos.execution.events import (
     StepOutput,
     StepStarted,
 )
-from reos.execution.recovery import MAX_PER_CATEGORY, MAX_RECOVERIES, Fix, propose
+from reos.execution.recovering import recover
+from reos.execution.recovery import Fix
 from reos.execution.runner import run_argv
 from reos.model import ExecutionReport, Plan, Step, StepResult, StopReason
 from reos.safety.backups import BackupStore, files_changed
@@ -186,7 +189,7 @@ class Executor:
             if step.argv[:1] == ["sudo"]:
                 report.escalations += 1
             if not result.ok and not result.blocked:
-                result = self._recover(report, step, result)
+                result = recover(self, report, step, result)
             if result.ok and self.checks.verify and not step.read_only:
                 result = self._verified(step, result, report)
             report.results.append(result)
@@ -222,94 +225,6 @@ class Executor:
         # recorded, not announced: what a failed post-flight check finds was said as it
         # happened (the failed step, the breaker, the failed verification)
         report.gates += gates.postflight(report)
-
-    # -- recovery -------------------------------------------------------------------------
-    def _recover(self, report: ExecutionReport, step: Step, result: StepResult) -> StepResult:
-        """Diagnose, apply a bounded fix, retry only the failed step; or stop and explain."""
-        assert report.tx_id is not None
-        diagnosis = classify(result.exit_code, result.stdout, result.stderr)
-        self._say(f"\u2717 Error: {diagnosis.evidence}")
-        asked_model = False  # at most one model fix per failed step
-        while True:
-            self._say(f"\u2192 Diagnosed: {diagnosis.cause} ({diagnosis.words})")
-            self._learn(step.argv, False, diagnosis.category,
-                        timed_out="timeout" in diagnosis.details)
-            attempt = self._per_category.get(diagnosis.category, 0)
-            if self.breakers.recoveries >= MAX_RECOVERIES or attempt >= MAX_PER_CATEGORY:
-                self._say("\u2192 That's as many automatic fixes as I'll try; over to you.")
-                return result
-            fix = propose(diagnosis, step, manager=_manager(), is_root=self.is_root,
-                          attempt=attempt)
-            if fix.kind == "ask" and diagnosis.category == UNKNOWN and not asked_model and \
-                    self.hooks.model_fix is not None:
-                asked_model = True
-                fix = self._model_fix(step, result, diagnosis) or fix
-            if fix.kind == "ask":
-                self._say(f"\u2192 {fix.explanation}")
-                return result
-            if fix.kind == "done":
-                self._say(f"\u2192 {fix.explanation}")
-                return StepResult(step.id, True, result.exit_code, result.stdout,
-                                  result.stderr, result.seconds, skipped_reason=diagnosis.cause)
-            try:
-                self.breakers.checkpoint()
-                for extra in fix.steps:
-                    self.admit(extra, escalates=extra.argv[:1] == ["sudo"])
-                if fix.escalates:
-                    self.admit(replace(step, argv=fix.retry or step.argv), escalates=True)
-            except LimitReached as exc:
-                self._say(f"\u26a0\ufe0f {exc.message}")
-                _stop(report, exc.reason, exc.message)
-                return result
-            approve = self.hooks.approve
-            asks = fix.needs_approval or (self.checks.confirm_every_fix
-                                          and bool(fix.steps or fix.escalates))
-            if asks and not (approve and approve(fix.explanation)):
-                self._say("\u2192 Not without your approval: " + fix.explanation.rstrip("\u2026")
-                          + ". Ask me to do that first, then try again.")
-                return result
-            self._say(f"\u2192 Trying fix: {fix.explanation}")
-            self._per_category[diagnosis.category] = attempt + 1
-            self.breakers.recoveries += 1
-            for extra in fix.steps:
-                done = self._run_step(report.tx_id, self._seq, extra, self._budget(report))
-                report.escalations += int(extra.argv[:1] == ["sudo"])
-                self._say(("\u2713 " if done.ok else "\u2717 ") + extra.title)
-                if not done.ok:
-                    return result
-            if fix.wait:
-                time.sleep(fix.wait)
-            retry = replace(step, argv=fix.retry or step.argv)
-            self._say(f"\u2192 Retrying: {step.title}\u2026")
-            result = self._run_step(report.tx_id, self._seq, retry, self._budget(report))
-            if result.blocked:
-                return result
-            report.escalations += int(fix.escalates)
-            if result.ok:
-                report.recoveries.append(fix.explanation.rstrip("\u2026"))
-                self._learn(step.argv, True, fix=fix.kind)
-                return result
-            diagnosis = classify(result.exit_code, result.stdout, result.stderr)
-            self._say(f"\u2717 Error: {diagnosis.evidence}")
-
-    def _model_fix(self, step: Step, result: StepResult, diagnosis: Diagnosis) -> Fix | None:
-        """The model's fix, said before anything else happens to it; None: there is none.
-
-        It is only a proposal: the caller lets it in through the same door as every other
-        fix (checkpoint, admit, approval) and the gate judges its step again before it runs."""
-        assert self.hooks.model_fix is not None
-        try:
-            fix = self.hooks.model_fix(step, result, diagnosis)
-        except Exception as exc:  # noqa: BLE001 - a broken suggestion never breaks a run
-            self.on_event(Notice(f"The model couldn't be asked for a fix ({type(exc).__name__})."))
-            return None
-        if fix is None or not fix.steps:
-            return None
-        commands = "; ".join(f"`{extra.command}`" for extra in fix.steps)
-        self._say(f"\u2192 The model suggests: {commands}" + (f" \u2014 {fix.why}" if fix.why
-                                                               else ""))
-        fix.needs_approval = True  # whatever the callback said: a person sees it first
-        return fix
 
     def _verified(self, step: Step, result: StepResult, report: ExecutionReport) -> StepResult:
         """Check the intended state for real; a mismatch turns the step into a failure."""

@@ -1,0 +1,126 @@
+"""Recovering from a failed step: diagnose, let one bounded fix in, retry the step.
+
+The loop the executor runs when a step fails (not when the safety gate blocked it):
+classify the error (reos.execution.classifier), take the rule's fix for it
+(reos.execution.recovery.propose) or, when the classifier gave up, the model's one fix
+(the executor's `model_fix` hook, at most once per failed step), let the fix in through
+the breakers (checkpoint, injected steps, escalations, scope drift), ask the person when
+the fix needs it, run its steps and retry only the failed step, until it succeeds, a
+limit says stop, or there is nothing left to try. Every step it runs goes through the
+executor's `_run_step`, so the journal, the gate and the limits see it like any other.
+
+Not responsible for which fix suits which error (reos.execution.recovery), for asking the
+model (reos.llm.recovery, reached through the hook), for the limits' rules
+(reos.safety.limits), or for running and journaling a step (reos.execution.executor).
+It is the executor's own recovery, split out of it for size: it works on an Executor.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from reos.execution.classifier import UNKNOWN, Diagnosis, classify
+from reos.execution.events import Notice
+from reos.execution.recovery import MAX_PER_CATEGORY, MAX_RECOVERIES, Fix, propose
+from reos.model import ExecutionReport, Step, StepResult
+from reos.safety.limits import LimitReached
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from reos.execution.executor import Executor
+
+
+def recover(ex: Executor, report: ExecutionReport, step: Step,
+            result: StepResult) -> StepResult:
+    """Diagnose, apply a bounded fix, retry only the failed step; or stop and explain."""
+    from reos.system.collectors import package_manager
+
+    assert report.tx_id is not None
+    diagnosis = classify(result.exit_code, result.stdout, result.stderr)
+    ex._say(f"\u2717 Error: {diagnosis.evidence}")
+    asked_model = False  # at most one model fix per failed step
+    while True:
+        ex._say(f"\u2192 Diagnosed: {diagnosis.cause} ({diagnosis.words})")
+        ex._learn(step.argv, False, diagnosis.category,
+                  timed_out="timeout" in diagnosis.details)
+        attempt = ex._per_category.get(diagnosis.category, 0)
+        if ex.breakers.recoveries >= MAX_RECOVERIES or attempt >= MAX_PER_CATEGORY:
+            ex._say("\u2192 That's as many automatic fixes as I'll try; over to you.")
+            return result
+        fix = propose(diagnosis, step, manager=package_manager(), is_root=ex.is_root,
+                      attempt=attempt)
+        if fix.kind == "ask" and diagnosis.category == UNKNOWN and not asked_model and \
+                ex.hooks.model_fix is not None:
+            asked_model = True
+            fix = model_fix(ex, step, result, diagnosis) or fix
+        if fix.kind == "ask":
+            ex._say(f"\u2192 {fix.explanation}")
+            return result
+        if fix.kind == "done":
+            ex._say(f"\u2192 {fix.explanation}")
+            return StepResult(step.id, True, result.exit_code, result.stdout,
+                              result.stderr, result.seconds, skipped_reason=diagnosis.cause)
+        try:
+            ex.breakers.checkpoint()
+            for extra in fix.steps:
+                ex.admit(extra, escalates=extra.argv[:1] == ["sudo"])
+            if fix.escalates:
+                ex.admit(replace(step, argv=fix.retry or step.argv), escalates=True)
+        except LimitReached as exc:
+            ex._say(f"\u26a0\ufe0f {exc.message}")
+            report.stop, report.stopped_reason = exc.reason, exc.message
+            return result
+        approve = ex.hooks.approve
+        asks = fix.needs_approval or (ex.checks.confirm_every_fix
+                                      and bool(fix.steps or fix.escalates))
+        if asks and not (approve and approve(fix.explanation)):
+            ex._say("\u2192 Not without your approval: " + fix.explanation.rstrip("\u2026")
+                    + ". Ask me to do that first, then try again.")
+            return result
+        ex._say(f"\u2192 Trying fix: {fix.explanation}")
+        ex._per_category[diagnosis.category] = attempt + 1
+        ex.breakers.recoveries += 1
+        for extra in fix.steps:
+            done = ex._run_step(report.tx_id, ex._seq, extra, ex._budget(report))
+            report.escalations += int(extra.argv[:1] == ["sudo"])
+            ex._say(("\u2713 " if done.ok else "\u2717 ") + extra.title)
+            if not done.ok:
+                return result
+        if fix.wait:
+            time.sleep(fix.wait)
+        retry = replace(step, argv=fix.retry or step.argv)
+        ex._say(f"\u2192 Retrying: {step.title}\u2026")
+        result = ex._run_step(report.tx_id, ex._seq, retry, ex._budget(report))
+        if result.blocked:
+            return result
+        report.escalations += int(fix.escalates)
+        if result.ok:
+            report.recoveries.append(fix.explanation.rstrip("\u2026"))
+            ex._learn(step.argv, True, fix=fix.kind)
+            return result
+        diagnosis = classify(result.exit_code, result.stdout, result.stderr)
+        ex._say(f"\u2717 Error: {diagnosis.evidence}")
+
+
+def model_fix(executor: Executor, step: Step, result: StepResult,
+              diagnosis: Diagnosis) -> Fix | None:
+    """The model's fix, said before anything else happens to it; None: there is none.
+
+    It is only a proposal: the caller lets it in through the same door as every other
+    fix (checkpoint, admit, approval) and the gate judges its step again before it runs."""
+    ask = executor.hooks.model_fix
+    assert ask is not None
+    try:
+        fix = ask(step, result, diagnosis)
+    except Exception as exc:  # noqa: BLE001 - a broken suggestion never breaks a run
+        executor.on_event(Notice(
+            f"The model couldn't be asked for a fix ({type(exc).__name__})."))
+        return None
+    if fix is None or not fix.steps:
+        return None
+    commands = "; ".join(f"`{extra.command}`" for extra in fix.steps)
+    executor._say(f"\u2192 The model suggests: {commands}"
+                  + (f" \u2014 {fix.why}" if fix.why else ""))
+    fix.needs_approval = True  # whatever the callback said: a person sees it first
+    return fix
