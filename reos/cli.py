@@ -160,18 +160,8 @@ def build_app():  # noqa: ANN201 - typer is imported lazily
 
         raise typer.Exit(_guard(lambda: why.run(tx, as_json=as_json)))
 
-    @app.command("trace")
-    def trace_cmd(
-        tx: int | None = typer.Argument(
-            None, min=1, metavar="TX",
-            help="A transaction number (reos history); default: the latest "
-                 "request."),
-        as_json: bool = typer.Option(False, "--json", help="Print a reos.trace/1 document."),
-    ) -> None:
-        """The reasoning chain of a request, for scripts with --json (as `reos why`)."""
-        from reos.commands import why
-
-        raise typer.Exit(_guard(lambda: why.run(tx, as_json=as_json)))
+    app.command("trace", help="The reasoning chain of a request, for scripts with --json "
+                "(as `reos why`).")(why_cmd)
 
     @app.command("learned")
     def learned_cmd(

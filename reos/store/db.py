@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -270,6 +271,21 @@ class Database:
                 self._migrate(conn)
                 self._migrated = True
         return conn
+
+    @contextmanager
+    def writing(self) -> Iterator[sqlite3.Connection]:
+        """This thread's connection inside one write transaction (BEGIN IMMEDIATE: other
+        writers wait), committed when the block ends, rolled back when it raises."""
+        conn = self.connect()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        if conn.in_transaction:
+            conn.execute("COMMIT")
 
     def _migrate(self, conn: sqlite3.Connection) -> None:
         try:

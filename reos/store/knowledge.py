@@ -143,9 +143,7 @@ class Knowledge:
             return
         if verified is None and not ok and category == "verification":
             verified = False
-        conn = self.db.connect()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with self.db.writing() as conn:
             row = conn.execute("SELECT * FROM learned WHERE signature = ?", (sig,)).fetchone()
             known = _learned(row) if row else Learned(sig, 0, {}, {}, 0, 0, now())
             if ok:
@@ -172,10 +170,6 @@ class Knowledge:
             if capped:
                 conn.execute("DELETE FROM outcomes WHERE kind = 'command' AND subject NOT IN "
                              "(SELECT signature FROM learned)")
-            conn.execute("COMMIT")
-        except Exception:
-            conn.execute("ROLLBACK")
-            raise
 
     def record_operation(self, operation: str | None, ok: bool,
                          kind: str = "operation") -> None:
@@ -183,9 +177,7 @@ class Knowledge:
         operation id ("service.restart")."""
         if not operation:
             return
-        conn = self.db.connect()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with self.db.writing() as conn:
             at = now()
             conn.execute(
                 "INSERT INTO operation_outcomes VALUES (?, ?, 1, ?, ?) ON CONFLICT(kind, "
@@ -200,10 +192,6 @@ class Knowledge:
             if capped:
                 conn.execute("DELETE FROM outcomes WHERE kind != 'command' AND (kind, subject) "
                              "NOT IN (SELECT kind, operation FROM operation_outcomes)")
-            conn.execute("COMMIT")
-        except Exception:
-            conn.execute("ROLLBACK")
-            raise
 
     def record_template(self, template: str | None, ok: bool) -> None:
         self.record_operation(template, ok, kind="template")
@@ -275,9 +263,7 @@ class Knowledge:
         if self.judge is None:
             return []
         found = self.judge(self.outcomes(), settings or self.reflection)
-        conn = self.db.connect()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with self.db.writing() as conn:
             stored = {(r["kind"], r["subject"]): r for r in conn.execute(
                 "SELECT * FROM findings")}
             at, new = now(), []
@@ -315,10 +301,6 @@ class Knowledge:
                 "DELETE FROM findings WHERE cleared_at IS NOT NULL AND id NOT IN (SELECT id "
                 "FROM findings WHERE cleared_at IS NOT NULL ORDER BY cleared_at DESC "
                 "LIMIT ?)", (CLEARED_SHOWN,))
-            conn.execute("COMMIT")
-        except Exception:
-            conn.execute("ROLLBACK")
-            raise
         return new
 
     def forget(self) -> int:

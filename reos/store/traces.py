@@ -56,21 +56,17 @@ class Traces:
     def record(self, chain: dict[str, Any]) -> int:
         """Store one chain; the oldest beyond `keep` are pruned. Returns its id."""
         text = _dumps(chain)
-        conn = self.db.connect()
         try:
-            conn.execute("BEGIN IMMEDIATE")
-            cur = conn.execute(
-                "INSERT INTO traces (created_at, request, kind, tx, chain, size)"
-                " VALUES (?, ?, ?, NULL, ?, ?)",
-                (now(), _text(chain.get("request"))[:500], _text(chain.get("kind"))[:32],
-                 text, len(text.encode())))
-            trace_id = int(cur.lastrowid or 0)
-            conn.execute("DELETE FROM traces WHERE id < (SELECT id FROM traces ORDER BY id DESC"
-                         " LIMIT 1 OFFSET ?)", (self.keep - 1,))
-            conn.execute("COMMIT")
+            with self.db.writing() as conn:
+                cur = conn.execute(
+                    "INSERT INTO traces (created_at, request, kind, tx, chain, size)"
+                    " VALUES (?, ?, ?, NULL, ?, ?)",
+                    (now(), _text(chain.get("request"))[:500], _text(chain.get("kind"))[:32],
+                     text, len(text.encode())))
+                trace_id = int(cur.lastrowid or 0)
+                conn.execute("DELETE FROM traces WHERE id < (SELECT id FROM traces ORDER BY id DESC"
+                             " LIMIT 1 OFFSET ?)", (self.keep - 1,))
         except sqlite3.Error as exc:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
             raise JournalError(f"Cannot record the reasoning trace: {exc}.") from None
         return trace_id
 
@@ -87,9 +83,7 @@ class Traces:
         """Set how the trace's execution ended (replacing an earlier outcome: a resumed
         execution ends again). False when the trace is gone or unreadable. `outcome` is
         expected bounded and free of secrets (reos.reasoning.audit.outcome_of)."""
-        conn = self.db.connect()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with self.db.writing() as conn:
             row = conn.execute("SELECT * FROM traces WHERE id = ?", (trace_id,)).fetchone()
             record = _record(row) if row is not None else None
             if record is None or not record.readable:
@@ -98,11 +92,6 @@ class Traces:
             text = _dumps({**record.chain, "outcome": outcome})
             conn.execute("UPDATE traces SET chain = ?, size = ? WHERE id = ?",
                          (text, len(text.encode()), trace_id))
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
         return True
 
     def get(self, trace_id: int) -> TraceRecord | None:
