@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from reos import paths
 from reos.execution import ignore
 from reos.model import Intent, Kind, Plan
+from reos.outcome import Found, Outcome, Reply, outcome_of_plan
 from reos.reasoning import conversation
 from reos.reasoning.conversation import Voice
 from reos.reasoning.perception import Meta, perceive, split_plan_prefix
@@ -30,6 +30,7 @@ TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts
 if TYPE_CHECKING:
     from typing import Any
 
+    from reos.approving import ApproveFix, ConfirmResume
     from reos.execution.events import EventSink
     from reos.execution.executor import ExecutionReport, Executor
     from reos.execution.undo import UndoReport
@@ -40,25 +41,6 @@ if TYPE_CHECKING:
     from reos.store.knowledge import Knowledge
     from reos.store.traces import Traces
     from reos.system.cache import SnapshotCache
-
-@dataclass
-class Found:
-    """What the read-only steps of a query found, in words, and a plan they led to
-    (diagnoses)."""
-
-    text: str
-    follow_up: Plan | None = None
-
-
-@dataclass
-class Reply:
-    """What the engine says back to one chat utterance."""
-
-    text: str
-    plan: Plan | None = None
-    awaiting_approval: bool = False
-    report: ExecutionReport | None = None
-    undone: UndoReport | None = None  # what an "undo" did
 
 
 class ReasoningEngine:
@@ -414,37 +396,39 @@ class ReasoningEngine:
 
         if meta.action == "undo":
             if not perform:
-                return Reply(self.undo_preview())
+                return Reply(self.undo_preview(), Outcome.SAID)
             self.pending = None
             if self.settings.reasoning.always_confirm and not self.undo_waiting:
                 # every change asks, and an undo is a change
                 preview = self.undo_preview()
                 if not self.journal.undoable(limit=1):
-                    return Reply(preview)
+                    return Reply(preview, Outcome.SAID)
                 self.undo_waiting = True
-                return Reply(f"{preview}\nProceed? [y/N]", awaiting_approval=True)
+                return Reply(f"{preview}\nProceed? [y/N]", Outcome.NEEDS_APPROVAL)
             self.undo_waiting = False
             undone = self.undo()
-            return Reply(describe(undone), undone=undone)
+            return Reply(describe(undone), Outcome.UNDONE, undone=undone)
         if meta.action == "list_undo":
-            return Reply(self.undo_list_text(now()))
+            return Reply(self.undo_list_text(now()), Outcome.SAID)
         if meta.action == "yes":
             return self.approve(on_event) if perform else Reply(
                 "I'd run the plan waiting for approval." if self.pending else
-                "There's nothing waiting for approval.")
+                "There's nothing waiting for approval.", Outcome.SAID)
         if meta.action == "no":
-            return self.decline() if perform else Reply("Okay.")
+            return self.decline() if perform else Reply("Okay.", Outcome.SAID)
         if meta.action == "verbosity" and meta.value:
             if not perform:
-                return Reply(f"I'd switch to {meta.value} replies (nothing changed).")
-            return Reply(self.set_verbosity(meta.value))
+                return Reply(f"I'd switch to {meta.value} replies (nothing changed).",
+                             Outcome.SAID)
+            return Reply(self.set_verbosity(meta.value), Outcome.SAID)
         if meta.action == "why" and meta.value:
-            return Reply(self.why(meta.value))
+            return Reply(self.why(meta.value), Outcome.SAID)
         if meta.action == "help":
             from reos.reasoning.replies import tour
 
-            return Reply(tour(list(self.templates.operations.values()), self.voice.brief))
-        return Reply("Okay.")
+            return Reply(tour(list(self.templates.operations.values()), self.voice.brief),
+                         Outcome.SAID)
+        return Reply("Okay.", Outcome.SAID)
 
     def meta_plan(self, text: str, *, perform: bool) -> tuple[Plan, Reply] | None:
         """A meta utterance as a `kind: meta` plan for `reos plan` (None: not meta)."""
@@ -472,14 +456,15 @@ class ReasoningEngine:
             if found.follow_up is not None and found.follow_up.needs_approval:
                 self.pending = found.follow_up
                 return Reply(f"{found.text}\n\n{found.follow_up.message}\nWant me to go ahead?",
-                             plan=found.follow_up, awaiting_approval=True)
+                             Outcome.NEEDS_APPROVAL, plan=found.follow_up)
             if found.follow_up is not None:
-                return Reply(f"{found.text}\n\n{found.follow_up.message}", plan=plan)
-            return Reply(found.text, plan=plan)
+                return Reply(f"{found.text}\n\n{found.follow_up.message}", Outcome.ANSWERED,
+                             plan=plan)
+            return Reply(found.text, Outcome.ANSWERED, plan=plan)
         if plan.needs_approval:
             self.pending, self.confirming, self.undo_waiting = plan, None, False
-            return Reply(plan.message + "\nProceed? [y/N]", plan=plan, awaiting_approval=True)
-        return Reply(plan.message, plan=plan)
+            return Reply(plan.message + "\nProceed? [y/N]", Outcome.NEEDS_APPROVAL, plan=plan)
+        return Reply(plan.message, outcome_of_plan(plan), plan=plan)
 
     def set_verbosity(self, level: str) -> str:
         """Change how much reos says, for this session and (saved) for the next ones."""
@@ -503,32 +488,22 @@ class ReasoningEngine:
         return conversation.lost_for_good(
             plan, backups_count=self.settings.safety.require_approval_for_permanent)
 
-    def approve(self, on_event: EventSink = ignore) -> Reply:
-        if self.undo_waiting and self.pending is None:
-            return self.meta(Meta("undo"), on_event=on_event)
-        plan = self.pending
-        if plan is None:
-            return Reply("There's nothing waiting for approval.")
-        question = self.second_question(plan)
-        if question and self.confirming is not plan:
-            self.confirming = plan  # the next yes is the answer to this question
-            return Reply(f"{question}\nSay yes again to go ahead, or no.", plan=plan,
-                         awaiting_approval=True)
-        self.pending = self.confirming = None
-        report = self.execute(plan, on_event)
-        from reos.execution.gates import summary
+    def approve(self, on_event: EventSink = ignore, approve_fix: ApproveFix | None = None,
+                confirm_resume: ConfirmResume | None = None) -> Reply:
+        """Yes to what waits (reos/approving.py): a plan runs with the surface's recovery
+        approval, asking `confirm_resume(report)` at each resumable stop."""
+        from reos.approving import approve
 
-        return Reply(conversation.execution_summary(report, plan, summary(report)), plan=plan,
-                     report=report)
+        return approve(self, on_event, approve_fix, confirm_resume)
 
     def decline(self) -> Reply:
         plan, self.pending, self.confirming = self.pending, None, None
         if self.undo_waiting:
             self.undo_waiting = False
-            return Reply("Okay, I won't undo anything.")
+            return Reply("Okay, I won't undo anything.", Outcome.DECLINED)
         if plan is None:
-            return Reply("Okay.")
-        return Reply("Okay, I won't do that. Nothing was changed.")
+            return Reply("Okay.", Outcome.SAID)
+        return Reply("Okay, I won't do that. Nothing was changed.", Outcome.DECLINED)
 
 
 def _meta_of(plan: Plan) -> Meta:

@@ -1,0 +1,64 @@
+"""Running a plan the person approved, for every surface alike.
+
+One flow for the chat and `reos plan`: the plan runs with the surface's recovery approval
+(`approve_fix`, handed to the executor), and at each stop a person may continue past
+(`report.resumable`: the operations limit or a pause for review) the surface's
+`confirm_resume(report)` is asked, and the run resumes while it says yes. The CLI passes
+terminal prompts, the TUI modal screens; this module never knows which.
+Not responsible for asking (the surfaces), the words of the questions
+(reos.reasoning.narrate), or the summary's words (reos.reasoning.conversation).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from reos.execution import ignore
+from reos.outcome import Outcome, Reply, outcome_of
+
+TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
+
+if TYPE_CHECKING:
+    from reos.engine import ReasoningEngine
+    from reos.execution.events import EventSink
+    from reos.model import ExecutionReport, Plan
+
+ApproveFix = Callable[[str], bool]  # a recovery fix's explanation -> may it run?
+ConfirmResume = Callable[["ExecutionReport"], bool]  # a resumable stop -> continue?
+
+
+def approve(engine: ReasoningEngine, on_event: EventSink = ignore,
+            approve_fix: ApproveFix | None = None,
+            confirm_resume: ConfirmResume | None = None) -> Reply:
+    """The person said yes to what waits: an undo (always_confirm), the second question of
+    a plan that loses something for good, or the plan itself, which then runs."""
+    from reos.reasoning.perception import Meta
+
+    if engine.undo_waiting and engine.pending is None:
+        return engine.meta(Meta("undo"), on_event=on_event)
+    plan = engine.pending
+    if plan is None:
+        return Reply("There's nothing waiting for approval.", Outcome.SAID)
+    question = engine.second_question(plan)
+    if question and engine.confirming is not plan:
+        engine.confirming = plan  # the next yes is the answer to this question
+        return Reply(f"{question}\nSay yes again to go ahead, or no.",
+                     Outcome.NEEDS_APPROVAL, plan=plan)
+    engine.pending = engine.confirming = None
+    return run_approved(engine, plan, on_event, approve_fix, confirm_resume)
+
+
+def run_approved(engine: ReasoningEngine, plan: Plan, on_event: EventSink = ignore,
+                 approve_fix: ApproveFix | None = None,
+                 confirm_resume: ConfirmResume | None = None) -> Reply:
+    """Run `plan` (already approved), continue past resumable stops while the person says
+    so, and say how it went. Without `approve_fix` no fix that needs approval runs; without
+    `confirm_resume` a pause stays a pause (`Outcome.PAUSED`)."""
+    from reos.execution.gates import summary
+    from reos.reasoning.conversation import execution_summary
+
+    report = engine.execute(plan, on_event, approve=approve_fix)
+    while report.resumable and confirm_resume is not None and confirm_resume(report):
+        report = engine.resume(report)
+    return Reply(execution_summary(report, plan, summary(report)), outcome_of(report),
+                 plan=plan, report=report)
