@@ -139,6 +139,9 @@ class Step:
     # why this step is in the plan, when it is not plainly the request itself (a learned
     # fix, a dependency, a state saved first); shown with `explain_steps`
     why: str | None = None
+    # the person changed this step's command before approving it (judged again by the
+    # risk engine: reos/editing.py); the journal row records it
+    edited: bool = False
 
     @property
     def command(self) -> str:
@@ -164,6 +167,7 @@ class Step:
             "risk_reasons": list(self.risk_reasons),
             **({"also_affects": list(self.also)} if self.also is not None else {}),
             **({"why": self.why} if self.why else {}),
+            "edited": self.edited,
         }
 
 

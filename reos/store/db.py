@@ -224,6 +224,12 @@ def _m007_reflection(db: sqlite3.Connection) -> None:
                        (kind, name, ok, at))
 
 
+def _m008_edited_steps(db: sqlite3.Connection) -> None:
+    # a step whose command the person edited before approving it (the plan's own command
+    # was replaced; what ran is in argv)
+    db.execute("ALTER TABLE steps ADD COLUMN edited INTEGER NOT NULL DEFAULT 0")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_journal", _m001_journal),
     ("002_backups", _m002_backups),
@@ -232,6 +238,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("005_link_backups", _m005_link_backups),
     ("006_traces", _m006_traces),
     ("007_reflection", _m007_reflection),
+    ("008_edited_steps", _m008_edited_steps),
 ]
 
 

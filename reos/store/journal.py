@@ -74,6 +74,7 @@ class StepRecord:
     output: str
     backups: list[dict[str, Any]] = field(default_factory=list)  # files saved before it ran
     problems: list[str] = field(default_factory=list)  # what is wrong with the stored row
+    edited: bool = False  # the person changed the command before approving it
 
 
 @dataclass
@@ -126,6 +127,7 @@ class TransactionRecord:
                     "backups": [{k: b.get(k) for k in ("path", "sha256", "restored")}
                                 for b in s.backups],
                     "problems": list(s.problems),
+                    "edited": s.edited,
                 }
                 for s in self.steps
             ],
@@ -169,15 +171,17 @@ class Journal:
         prior_state: dict[str, Any] | None = None,
         rollback: list[str] | None = None,
         reversible: bool = True,
+        edited: bool = False,
     ) -> int:
         cur = self.db.connect().execute(
             "INSERT INTO steps (tx_id, seq, step_id, title, argv, action, target_kind,"
-            " target_name, prior_state, rollback, reversible, status, started_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)",
+            " target_name, prior_state, rollback, reversible, status, started_at, edited)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)",
             (
                 tx_id, seq, step_id, title, json.dumps(argv), action, target_kind, target_name,
                 json.dumps(prior_state) if prior_state is not None else None,
                 json.dumps(rollback) if rollback else None, int(reversible), now(),
+                int(edited),
             ),
         )
         return int(cur.lastrowid or 0)
@@ -387,5 +391,5 @@ def _step(s: Any) -> StepRecord:
         prior_state=prior, rollback=rollback or None,
         reversible=bool(s["reversible"]), status=_text(s["status"]),
         exit_code=s["exit_code"] if type(s["exit_code"]) is int else None,
-        output=_text(s["output"]), problems=problems,
+        output=_text(s["output"]), problems=problems, edited=s["edited"] == 1,
     )
