@@ -383,6 +383,12 @@ class ReasoningEngine:
             chosen = self.choose(said)
             if chosen is not None:
                 return self._offer(chosen, on_event)
+        if self.pending is not None:  # "only the redis one", "not nginx": revise the plan
+            from reos.reasoning.followup import follow_up
+
+            revised = follow_up(self.pending, said, self.builder())
+            if revised is not None:
+                return self._offer(self._record_trace(revised), on_event)
         plan = self.plan(said, on_event)
         if plan.kind == Kind.META:
             return self.meta(_meta_of(plan), on_event=on_event)

@@ -38,6 +38,14 @@ def _number(said: str, count: int) -> int | None:
     return n if 1 <= n <= count else None
 
 
+def words_of_name(name: str) -> set[str]:
+    """The words that name a target: its whole name, without .service, and each word of
+    it ("nextcloud-redis" is also "nextcloud" and "redis")."""
+    name = name.lower()
+    stem = name.removesuffix(".service")
+    return set(re.split(r"[-_.@ ]+", stem)) - {""} | {name, stem}
+
+
 def pick(text: str, options: list[tuple[str, Any]],
          aliases: dict[str, dict[str, list[str]]] | None = None) -> Any | None:
     """The intent of the option `text` picks, or None. `aliases` (kind -> phrase -> names)
@@ -63,8 +71,7 @@ def pick(text: str, options: list[tuple[str, Any]],
         vocabulary = set(_WORD.findall(label.lower())) | {
             getattr(intent, "resource", None) or ""}
         for name in names:
-            stem = name.removesuffix(".service")
-            vocabulary |= set(re.split(r"[-_.@ ]+", stem)) | {name, stem}
+            vocabulary |= words_of_name(name)
         hits = len(words & vocabulary)
         exact = any(said == n or said == f"the {n}" for n in names)
         scores.append((exact, hits))
