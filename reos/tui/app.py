@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Footer, Header, Input
 
@@ -48,6 +48,8 @@ from reos.execution.events import (
 from reos.model import Plan
 from reos.reasoning import conversation
 from reos.text import clean
+from reos.tui.live import Activity, MachineLine, toasts
+from reos.tui.panels import SidePanels
 from reos.tui.status import StatusLine, Thought, resting
 from reos.tui.widgets import Bubble, PlanCard
 
@@ -66,6 +68,7 @@ class ReosApp(App[None]):
     SUB_TITLE = "plain-language Linux, with undo"
     CSS = """
     #log { height: 1fr; padding: 1 1 0 1; }
+    #main { height: 1fr; }
     #bottom { dock: bottom; height: auto; padding: 0 1 1 1; }
     """
     BINDINGS = [
@@ -74,7 +77,11 @@ class ReosApp(App[None]):
         Binding("ctrl+n", "deny", "Deny plan"),
         Binding("ctrl+r", "reasoning", "Reasoning"),
         Binding("ctrl+l", "learned", "Learned"),
+        Binding("f2", "panel('machine')", "Machine"),
+        Binding("f3", "panel('history')", "History"),
+        Binding("f4", "panel('reasoning')", "Reasoning panel"),
     ]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # side panels hide when narrow
 
     @dataclass
     class Replied(Message):
@@ -115,8 +122,12 @@ class ReosApp(App[None]):
         log = VerticalScroll(Bubble(GREETING, "reos"), id="log")
         log.can_focus = False  # a click in the conversation must not take the typing away
         yield Header()
-        yield log
+        with Horizontal(id="main"):  # the conversation, and the side panels beside it
+            yield log
+            yield SidePanels(self.engine, id="panels")
         with Vertical(id="bottom"):
+            yield Activity(id="activity")
+            yield MachineLine(id="machine-line")
             yield StatusLine(self._resting(), id="llm-status")
             yield Input(placeholder="Ask reos\u2026  (e.g. what containers are running)",
                         id="prompt")
@@ -155,6 +166,7 @@ class ReosApp(App[None]):
 
     def show_event(self, event: Event) -> None:
         voice = self.engine.voice
+        self.query_one(Activity).track(event)
         if isinstance(event, StepStarted):
             line = conversation.step_started(event.step, voice)
             if line:
@@ -250,6 +262,7 @@ class ReosApp(App[None]):
         self.busy = True
         self.thought = None
         self.status.begin(stage)
+        self.query_one(Activity).begin(stage)
         self.refresh_bindings()
         self._engine_worker(job)
 
@@ -289,6 +302,10 @@ class ReosApp(App[None]):
         self.say("\n".join(["What I've noticed on this machine:", *found]) if found
                  else "Nothing noticed yet: no command keeps failing here.", "hint")
 
+    def action_panel(self, name: str) -> None:
+        """Show or hide a side panel (remembered across sessions)."""
+        self.query_one(SidePanels).toggle(name)
+
     def action_approve(self) -> None:
         self._decide(self.waiting, True)
 
@@ -324,12 +341,16 @@ class ReosApp(App[None]):
         self.busy = False
         self.thought = None
         self.status.rest(self._resting())
+        self.query_one(Activity).end()
 
     def on_reos_app_replied(self, message: Replied) -> None:
         self._done()
         reply = message.reply
         if reply.plan is not None and reply.plan.trace_id is not None:
             self.last_trace = reply.plan.trace_id
+        self.query_one(SidePanels).refresh_all(self.last_trace)
+        for text, severity in toasts(reply):
+            self.notify(text, markup=False, severity=severity)  # type: ignore[arg-type]
         self._sync_cards(reply)
         if reply.awaiting_approval and reply.plan is not None \
                 and reply.plan is self.engine.pending:
