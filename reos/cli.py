@@ -234,6 +234,17 @@ def build_app():  # noqa: ANN201 - typer is imported lazily
 
         raise typer.Exit(_guard(lambda: layers.run(path, contract, as_json=as_json)))
 
+    @app.command("shell-init")
+    def shell_init_cmd(
+        shell: str = typer.Argument(..., metavar="SHELL", help="bash, zsh or fish."),
+    ) -> None:
+        """Print the shell integration: Alt+R sends the typed line to reos plan, and the
+        commands reos ran join the shell's history. Use eval "$(reos shell-init bash)" in
+        ~/.bashrc, the same with zsh in ~/.zshrc, or reos shell-init fish | source."""
+        from reos.commands import shell_init
+
+        raise typer.Exit(_guard(lambda: shell_init.run(shell)))
+
     return app
 
 
