@@ -31,7 +31,9 @@ def approve(engine: ReasoningEngine, on_event: EventSink = ignore,
             approve_fix: ApproveFix | None = None,
             confirm_resume: ConfirmResume | None = None) -> Reply:
     """The person said yes to what waits: an undo (always_confirm), the second question of
-    a plan that loses something for good, or the plan itself, which then runs."""
+    a plan that loses something for good, or the plan itself, which then runs. Without
+    callbacks here, the ones the surface gave the engine (`engine.approve_fix`,
+    `engine.confirm_resume`) are asked, so a typed "yes" asks as a button does."""
     from reos.reasoning.perception import Meta
 
     if engine.undo_waiting and engine.pending is None:
@@ -45,7 +47,8 @@ def approve(engine: ReasoningEngine, on_event: EventSink = ignore,
         return Reply(f"{question}\nSay yes again to go ahead, or no.",
                      Outcome.NEEDS_APPROVAL, plan=plan)
     engine.pending = engine.confirming = None
-    return run_approved(engine, plan, on_event, approve_fix, confirm_resume)
+    return run_approved(engine, plan, on_event, approve_fix or engine.approve_fix,
+                        confirm_resume or engine.confirm_resume)
 
 
 def run_approved(engine: ReasoningEngine, plan: Plan, on_event: EventSink = ignore,

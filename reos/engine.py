@@ -18,7 +18,7 @@ from collections.abc import Callable
 from reos import paths
 from reos.execution import ignore
 from reos.model import Intent, Kind, Plan
-from reos.outcome import Found, Outcome, Reply, outcome_of_plan
+from reos.outcome import Found, Outcome, Reply, outcome_of_plan, outcome_of_undo
 from reos.reasoning import conversation
 from reos.reasoning.conversation import Voice
 from reos.reasoning.perception import Meta, perceive, split_plan_prefix
@@ -63,6 +63,8 @@ class ReasoningEngine:
         self._memory: Memory | None = None
         self._model: ModelSession | None = None
         self._executing: Plan | None = None  # the plan the executor holds (for resume)
+        self.approve_fix: ApproveFix | None = None  # the surface's questions while
+        self.confirm_resume: ConfirmResume | None = None  # a plan runs (approving.py)
 
     # -- what reos knows -------------------------------------------------------------
     def snapshot(self) -> SystemSnapshot:
@@ -413,7 +415,7 @@ class ReasoningEngine:
                 return Reply(f"{preview}\nProceed? [y/N]", Outcome.NEEDS_APPROVAL)
             self.undo_waiting = False
             undone = self.undo()
-            return Reply(describe(undone), Outcome.UNDONE, undone=undone)
+            return Reply(describe(undone), outcome_of_undo(undone), undone=undone)
         if meta.action == "list_undo":
             return Reply(self.undo_list_text(now()), Outcome.SAID)
         if meta.action == "yes":
@@ -496,8 +498,7 @@ class ReasoningEngine:
 
     def approve(self, on_event: EventSink = ignore, approve_fix: ApproveFix | None = None,
                 confirm_resume: ConfirmResume | None = None) -> Reply:
-        """Yes to what waits (reos/approving.py): a plan runs with the surface's recovery
-        approval, asking `confirm_resume(report)` at each resumable stop."""
+        """Yes to what waits: reos/approving.py runs it, asking what the surface asks."""
         from reos.approving import approve
 
         return approve(self, on_event, approve_fix, confirm_resume)

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 
 if TYPE_CHECKING:
-    from reos.execution.undo import UndoReport
-    from reos.model import ExecutionReport, Plan
+    from reos.model import ExecutionReport, Plan, UndoReport
 
 
 class Outcome(enum.Enum):
@@ -38,11 +37,16 @@ class Outcome(enum.Enum):
 
 def outcome_of(report: ExecutionReport) -> Outcome:
     """The outcome of running a plan, from its report's types (never its sentences)."""
-    if report.rolled_back is not None:
-        return Outcome.ROLLED_BACK
+    if report.rolled_back is not None and report.rolled_back.transaction is not None:
+        return Outcome.ROLLED_BACK  # something was there to roll back, and it was tried
     if report.resumable:
         return Outcome.PAUSED
     return Outcome.RAN if report.ok else Outcome.FAILED
+
+
+def outcome_of_undo(undone: UndoReport) -> Outcome:
+    """UNDONE when an undo was tried on a transaction; nothing to undo is only said."""
+    return Outcome.UNDONE if undone.transaction is not None else Outcome.SAID
 
 
 def outcome_of_plan(plan: Plan) -> Outcome:

@@ -6,7 +6,8 @@ imported only to draw an error panel, so the common paths start fast.
 Everything shown passes through `reos.text.clean` here, at the boundary, because much of
 it (container names, logs, step output, errors quoting a request) did not come from reos
 and may carry terminal escape sequences. JSON is escaped by json.dumps plus
-`reos.text.json_safe`. Not responsible for wording: reos.reasoning.conversation is.
+`reos.text.json_safe`. Not responsible for wording: reos.reasoning.conversation and
+reos.reasoning.narrate (the words of events, shared with the chat) are.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ import json
 import sys
 
 from reos.errors import ReosError
-from reos.reasoning import conversation
 from reos.reasoning.conversation import Voice
+from reos.reasoning.narrate import SHOWN, narrate
 from reos.text import clean, json_safe
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
@@ -67,27 +68,16 @@ def error(exc: ReosError) -> None:
 
 
 def event_printer(voice: Voice, quiet: bool = False):  # noqa: ANN201 - returns an EventSink
-    """Show steps as they start, their output as it streams, and how they ended."""
+    """Show steps as they start, their output as it streams, and how they ended: the lines
+    reos.reasoning.narrate writes for every surface (stages and the model's thought are
+    StagePrinter's, with --verbose)."""
 
     def show(event: Event) -> None:
-        # the event types load with the first event: a plan that only shows runs nothing
-        from reos.execution.events import Notice, Said, StepFinished, StepOutput, StepStarted
-
         if quiet:
             return
-        if isinstance(event, StepStarted):
-            line = conversation.step_started(event.step, voice)
-            if line:
-                say(line)
-        elif isinstance(event, StepOutput):
-            if voice.show_commands and not voice.brief and event.line.strip():
-                say(f"    \u2502 {event.line}")
-        elif isinstance(event, StepFinished):
-            detail = event.result.stderr.strip().splitlines()[-1:] if not event.result.ok else []
-            say(conversation.step_finished(event.step, event.result.ok,
-                                           detail[0] if detail else ""))
-        elif isinstance(event, (Said, Notice)):
-            say(event.text)
+        for line in narrate(event, voice):
+            if line.style in SHOWN:
+                say(line.text)
 
     return show
 
