@@ -20,10 +20,6 @@ from reos.errors import (
 )
 from reos.model import Kind, Plan
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
-if TYPE_CHECKING:
-    from reos.model import ExecutionReport
-
 _EXIT_FOR_KIND = {Kind.UNKNOWN: EXIT_NOTHING, Kind.CLARIFY: EXIT_NOTHING,
                   Kind.REFUSE: EXIT_BLOCKED}
 
@@ -86,24 +82,11 @@ def _confirm(plan: Plan, question: str | None = None) -> bool:
 
 
 def _approve_fix(explanation: str) -> bool:
-    """The terminal's answer to a recovery fix that needs approval (default no)."""
     import typer
 
-    from reos.reasoning.narrate import fix_question
     from reos.text import clean  # the explanation can quote a failed command's output
 
-    return typer.confirm(fix_question(clean(explanation)), default=False)
-
-
-def _confirm_resume(report: ExecutionReport) -> bool:
-    """The terminal's answer at a resumable stop: where the run is, then whether to go on
-    (default no)."""
-    import typer
-
-    from reos.reasoning.narrate import paused, resume_question
-
-    say(paused(report))
-    return typer.confirm(resume_question(report), default=False)
+    return typer.confirm(f"{clean(explanation).rstrip(chr(0x2026))}. OK?", default=False)
 
 
 def _meta_exit_code(reply: Reply) -> int:
@@ -205,14 +188,20 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
         say("Okay, I won't do that. Nothing was changed.")
         return EXIT_DECLINED
     ensure_sudo(plan)
-    from reos.approving import run_approved
+    report = engine.execute(plan, event_printer(engine.voice, quiet=as_json),
+                            approve=_approve_fix if interactive() and not as_json else None)
+    while report.resumable and interactive() and not as_json:
+        import typer
 
-    asking = interactive() and not as_json  # a person at a terminal answers these
-    ran = run_approved(engine, plan, event_printer(engine.voice, quiet=as_json),
-                       approve_fix=_approve_fix if asking else None,
-                       confirm_resume=_confirm_resume if asking else None)
-    report = ran.report
-    assert report is not None  # run_approved always ran the plan
+        say(f"Completed: {len(report.completed)} steps; pending: {len(report.pending)}; "
+            f"time elapsed: {report.seconds:.0f}s.")
+        from reos.model import StopReason
+
+        question = ("Continue with the remaining steps?" if report.stop is StopReason.REVIEW
+                    else "Continue? (This resets the operation counter)")
+        if not typer.confirm(question, default=False):
+            break
+        report = engine.resume(report)
     record_ran(report)  # the shell snippet's history (reos shell-init), when it asks
     if as_json:
         data = plan.to_dict()
@@ -234,5 +223,8 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
         }
         emit_json(data)
     else:
-        say(ran.text)
+        from reos.execution.gates import summary
+        from reos.reasoning.conversation import execution_summary
+
+        say(execution_summary(report, plan, summary(report)))
     return EXIT_OK if report.ok else EXIT_FAILED
