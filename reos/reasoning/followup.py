@@ -84,8 +84,10 @@ def revise(pending: Plan, text: str, templates: TemplateSet, matcher: Any = None
     if _says_also(text, words):
         return _also(pending, text, found, templates, matcher)
     named = _names(units)
-    if named and own and (_says_only(units) or _only_names(units)):
+    if named and own and _says_only(units):
         return _narrow(pending, named, templates)
+    if named and _only_names(units) and _matching(pending, named, templates):
+        return _narrow(pending, named, templates)  # "the redis one", "nextcloud-db"
     return None
 
 
@@ -113,8 +115,9 @@ def follow_up(pending: Plan, text: str, builder: Any) -> Plan | None:
         plan = _merged(pending, added, builder)
     else:
         return _unchanged(pending, builder, revision.said)
-    if not plan.trace or plan.trace[-1].get("stage") != "revising":
-        plan.trace = [*pending.trace, {"stage": "revising", "said": revision.said}]
+    stage = {"stage": "revising", "said": revision.said}
+    if stage not in plan.trace:  # the planner was handed it when it built the plan
+        plan.trace = [*pending.trace, stage]
     plan.lead.insert(0, revision.said)
     plan.message = "\n".join([revision.said, plan.message]) if plan.message else revision.said
     return plan
@@ -143,8 +146,8 @@ def _says_only(units: list[Any]) -> bool:
 
 def _only_names(units: list[Any]) -> bool:
     """Nothing but names and fillers ("the redis one", "nextcloud-redis")."""
-    return all("name" in u.roles or "alias" in u.roles or "filler" in u.roles
-               or "number" in u.roles for u in units)
+    return all(u.unknown or u.roles.keys() & {"name", "alias", "filler", "number", "conj"}
+               for u in units)
 
 
 def _says_also(text: str, words: list[str]) -> bool:

@@ -1,0 +1,223 @@
+"""Follow-ups to a plan that waits for approval revise it instead of starting over.
+
+Everything plans against the saved homelab snapshot (tests/fixtures/homelab.json:
+containers nextcloud-app, nextcloud-redis, nextcloud-db, portainer, n8n …, services
+nginx, postgresql, redis-server …). No test approves a plan, and each checks that
+nothing ran (the journal holds no transaction).
+
+Each follow-up kind is said in several voices; each case names the revised plan's
+commands exactly and a sentence saying what changed.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reos.engine import ReasoningEngine, Reply
+from reos.model import Kind
+from tests.understanding.evaluate import engines
+
+NEXTCLOUD = "restart the nextcloud containers"
+ALL_THREE = ["docker restart nextcloud-app", "docker restart nextcloud-redis",
+             "docker restart nextcloud-db"]
+SERVICES = "restart nginx and postgresql"
+
+
+@pytest.fixture
+def engine() -> ReasoningEngine:
+    return engines()["apt"]
+
+
+def waiting(engine: ReasoningEngine, request: str, commands: list[str]) -> Reply:
+    reply = engine.respond(request)
+    assert reply.awaiting_approval and engine.pending is reply.plan, reply.text
+    assert [s.command for s in reply.plan.steps] == commands
+    return reply
+
+
+def revised(engine: ReasoningEngine, said: str, commands: list[str], change: str) -> Reply:
+    """`said` revised the pending plan into `commands`, saying `change`; nothing ran."""
+    before = engine.pending
+    reply = engine.respond(said)
+    plan = reply.plan
+    assert plan is not None and plan is not before, reply.text
+    assert plan.kind == Kind.ACTION, reply.text
+    assert [s.command for s in plan.steps] == commands, reply.text
+    assert [s.id for s in plan.steps] == [f"s{n}" for n in range(1, len(commands) + 1)]
+    assert reply.awaiting_approval and engine.pending is plan
+    assert reply.text.startswith(change), reply.text
+    assert "Proceed? [y/N]" in reply.text
+    assert {"stage": "revising", "said": change} in plan.trace
+    assert engine.history() == []  # nothing ran
+    return reply
+
+
+# -- narrowing ----------------------------------------------------------------------------
+@pytest.mark.parametrize("said", [
+    "only the redis one", "just redis", "only nextcloud-redis", "the redis one",
+    "redis only", "just the redis container please"])
+def test_only_keeps_the_targets_it_names(engine, said: str) -> None:
+    waiting(engine, NEXTCLOUD, ALL_THREE)
+    reply = revised(engine, said, ["docker restart nextcloud-redis"],
+                    "Okay, only nextcloud-redis now.")
+    assert [t.name for t in reply.plan.targets] == ["nextcloud-redis"]
+    assert "This will restart 1 container:" in reply.text
+
+
+@pytest.mark.parametrize("said", ["only the app and the db", "just nextcloud-app and nextcloud-db",
+                                  "the app and db ones"])
+def test_only_keeps_several_targets_in_the_plans_order(engine, said: str) -> None:
+    waiting(engine, NEXTCLOUD, ALL_THREE)
+    revised(engine, said, ["docker restart nextcloud-app", "docker restart nextcloud-db"],
+            "Okay, only nextcloud-app and nextcloud-db now.")
+
+
+@pytest.mark.parametrize("said", ["only nginx", "just the nginx one", "nginx only"])
+def test_only_narrows_a_plan_of_services(engine, said: str) -> None:
+    waiting(engine, SERVICES, ["sudo -n systemctl restart nginx.service",
+                               "sudo -n systemctl restart postgresql.service"])
+    revised(engine, said, ["sudo -n systemctl restart nginx.service"],
+            "Okay, only nginx.service now.")
+
+
+@pytest.mark.parametrize("said", ["only apache", "just the apache one"])
+def test_only_naming_nothing_in_the_plan_changes_nothing_and_says_so(engine,
+                                                                     said: str) -> None:
+    first = waiting(engine, NEXTCLOUD, ALL_THREE)
+    reply = engine.respond(said)
+    assert reply.text.startswith("Nothing in this plan is called apache"), reply.text
+    assert [s.command for s in reply.plan.steps] == ALL_THREE
+    assert reply.awaiting_approval and engine.pending is reply.plan
+    assert first.plan.steps == reply.plan.steps and engine.history() == []
+
+
+# -- adding -------------------------------------------------------------------------------
+@pytest.mark.parametrize("said", [
+    "also restart portainer", "and portainer too", "restart portainer as well",
+    "portainer too", "plus portainer"])
+def test_also_adds_the_same_verb_on_a_new_target(engine, said: str) -> None:
+    waiting(engine, NEXTCLOUD, ALL_THREE)
+    reply = revised(engine, said, [*ALL_THREE, "docker restart portainer"],
+                    "Okay, I'll also restart portainer.")
+    assert [t.name for t in reply.plan.targets][-1] == "portainer"
+    assert "This will restart 4 containers:" in reply.text
+
+
+@pytest.mark.parametrize("said", ["also stop n8n", "stop n8n too", "and also stop n8n",
+                                  "stop n8n as well"])
+def test_also_adds_another_verb_as_steps_after_the_plans(engine, said: str) -> None:
+    waiting(engine, NEXTCLOUD, ALL_THREE)
+    reply = revised(engine, said, [*ALL_THREE, "docker stop n8n"],
+                    "Okay, I'll also stop n8n.")
+    assert "Here's the plan (4 steps):" in reply.text and "4. Stop n8n" in reply.text
+
+
+@pytest.mark.parametrize("said", ["also install tor and enable it",
+                                  "install tor and enable it too",
+                                  "install tor and enable it as well"])
+def test_added_steps_are_renumbered_with_what_they_depend_on(engine, said: str) -> None:
+    waiting(engine, NEXTCLOUD, ALL_THREE)
+    reply = revised(engine, said, [
+        *ALL_THREE,
+        "sudo -n apt-get install -y -o Dpkg::Options::=--force-confdef"
+        " -o Dpkg::Options::=--force-confold tor",
+        "sudo -n systemctl enable --now tor.service"], "Okay, I'll also install tor.")
+    assert [s.depends_on for s in reply.plan.steps] == [[], [], [], [], ["s4"]]
+
+
+def test_also_naming_what_the_plan_already_does_changes_nothing(engine) -> None:
+    waiting(engine, NEXTCLOUD, ALL_THREE)
+    reply = engine.respond("also restart nextcloud-db")
+    assert reply.text.startswith("That is in the plan already"), reply.text
+    assert [s.command for s in reply.plan.steps] == ALL_THREE
+
+
+# -- leaving out ----------------------------------------------------------------------------
+@pytest.mark.parametrize("said", [
+    "not nextcloud-db", "leave the db alone", "but not the db", "except nextcloud-db",
+    "don't restart the db", "without the db", "skip the db", "spare nextcloud-db"])
+def test_not_drops_the_steps_on_that_target(engine, said: str) -> None:
+    waiting(engine, NEXTCLOUD, ALL_THREE)
+    reply = revised(engine, said, ALL_THREE[:2], "Okay, leaving out nextcloud-db.")
+    assert "nextcloud-db" not in [t.name for t in reply.plan.targets]
+
+
+@pytest.mark.parametrize("said", ["not nginx", "leave nginx alone", "except nginx",
+                                  "don't touch nginx"])
+def test_not_drops_a_service_from_a_plan_of_services(engine, said: str) -> None:
+    waiting(engine, SERVICES, ["sudo -n systemctl restart nginx.service",
+                               "sudo -n systemctl restart postgresql.service"])
+    revised(engine, said, ["sudo -n systemctl restart postgresql.service"],
+            "Okay, leaving out nginx.service.")
+
+
+@pytest.mark.parametrize("said", ["not apache", "leave apache2 alone"])
+def test_leaving_out_what_is_not_in_the_plan_changes_nothing(engine, said: str) -> None:
+    waiting(engine, NEXTCLOUD, ALL_THREE)
+    reply = engine.respond(said)
+    assert "isn't part of this plan, so nothing changed" in reply.text, reply.text
+    assert [s.command for s in reply.plan.steps] == ALL_THREE and reply.awaiting_approval
+
+
+def test_leaving_out_everything_keeps_the_plan_and_says_how_to_drop_it(engine) -> None:
+    waiting(engine, "restart portainer", ["docker restart portainer"])
+    reply = engine.respond("not portainer")
+    assert "leaves nothing to do" in reply.text and "say no" in reply.text, reply.text
+    assert engine.pending is reply.plan
+    assert [s.command for s in reply.plan.steps] == ["docker restart portainer"]
+
+
+# -- a time -----------------------------------------------------------------------------------
+@pytest.mark.parametrize(("said", "when"), [
+    ("do it at 11pm", "at 11pm"), ("at 11pm", "at 11pm"), ("run it tonight", "tonight"),
+    ("can you do that tomorrow morning", "tomorrow morning"), ("in an hour", "in an hour"),
+    ("schedule this for 23:00", "at 23:00")])
+def test_a_time_is_answered_plainly_and_the_plan_still_waits(engine, said: str,
+                                                            when: str) -> None:
+    waiting(engine, NEXTCLOUD, ALL_THREE)
+    reply = engine.respond(said)
+    assert reply.text.startswith(f"I can't run it {when}: reos doesn't schedule"), reply.text
+    assert [s.command for s in reply.plan.steps] == ALL_THREE
+    assert reply.awaiting_approval and engine.pending is reply.plan
+    assert engine.history() == []
+
+
+# -- what is not a follow-up ------------------------------------------------------------------
+def test_a_new_action_while_a_plan_waits_is_a_new_plan(engine) -> None:
+    waiting(engine, NEXTCLOUD, ALL_THREE)
+    reply = engine.respond("restart portainer")
+    assert [s.command for s in reply.plan.steps] == ["docker restart portainer"]
+    assert not reply.text.startswith("Okay"), reply.text
+    assert engine.pending is reply.plan
+
+
+def test_a_new_action_with_its_own_exclusion_is_a_new_plan(engine) -> None:
+    waiting(engine, SERVICES, ["sudo -n systemctl restart nginx.service",
+                               "sudo -n systemctl restart postgresql.service"])
+    reply = engine.respond("stop the nextcloud containers except the db")
+    assert [s.command for s in reply.plan.steps] == [
+        "docker stop nextcloud-app", "docker stop nextcloud-redis"], reply.text
+
+
+def test_a_new_request_with_a_time_is_not_answered_as_a_time(engine) -> None:
+    waiting(engine, NEXTCLOUD, ALL_THREE)
+    reply = engine.respond("stop portainer at 11pm")
+    assert [s.command for s in reply.plan.steps] == ["docker stop portainer"], reply.text
+    assert "schedule" not in reply.text
+
+
+def test_no_after_a_revision_declines_the_revised_plan(engine) -> None:
+    waiting(engine, NEXTCLOUD, ALL_THREE)
+    revised(engine, "only the redis one", ["docker restart nextcloud-redis"],
+            "Okay, only nextcloud-redis now.")
+    assert engine.respond("no").text == "Okay, I won't do that. Nothing was changed."
+    assert engine.pending is None and engine.history() == []
+
+
+def test_revisions_stack(engine) -> None:
+    waiting(engine, NEXTCLOUD, ALL_THREE)
+    revised(engine, "not the db", ALL_THREE[:2], "Okay, leaving out nextcloud-db.")
+    revised(engine, "also restart portainer", [*ALL_THREE[:2], "docker restart portainer"],
+            "Okay, I'll also restart portainer.")
+    revised(engine, "leave the app alone", [ALL_THREE[1], "docker restart portainer"],
+            "Okay, leaving out nextcloud-app.")
