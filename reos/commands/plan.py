@@ -20,6 +20,10 @@ from reos.errors import (
 )
 from reos.model import Kind, Plan
 
+TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
+if TYPE_CHECKING:
+    from reos.model import ExecutionReport
+
 _EXIT_FOR_KIND = {Kind.UNKNOWN: EXIT_NOTHING, Kind.CLARIFY: EXIT_NOTHING,
                   Kind.REFUSE: EXIT_BLOCKED}
 
@@ -82,11 +86,24 @@ def _confirm(plan: Plan, question: str | None = None) -> bool:
 
 
 def _approve_fix(explanation: str) -> bool:
+    """The terminal's answer to a recovery fix that needs approval (default no)."""
     import typer
 
+    from reos.reasoning.narrate import fix_question
     from reos.text import clean  # the explanation can quote a failed command's output
 
-    return typer.confirm(f"{clean(explanation).rstrip(chr(0x2026))}. OK?", default=False)
+    return typer.confirm(fix_question(clean(explanation)), default=False)
+
+
+def _confirm_resume(report: ExecutionReport) -> bool:
+    """The terminal's answer at a resumable stop: where the run is, then whether to go on
+    (default no)."""
+    import typer
+
+    from reos.reasoning.narrate import paused, resume_question
+
+    say(paused(report))
+    return typer.confirm(resume_question(report), default=False)
 
 
 def _meta_exit_code(reply: Reply) -> int:
@@ -188,20 +205,14 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
         say("Okay, I won't do that. Nothing was changed.")
         return EXIT_DECLINED
     ensure_sudo(plan)
-    report = engine.execute(plan, event_printer(engine.voice, quiet=as_json),
-                            approve=_approve_fix if interactive() and not as_json else None)
-    while report.resumable and interactive() and not as_json:
-        import typer
+    from reos.approving import run_approved
 
-        say(f"Completed: {len(report.completed)} steps; pending: {len(report.pending)}; "
-            f"time elapsed: {report.seconds:.0f}s.")
-        from reos.model import StopReason
-
-        question = ("Continue with the remaining steps?" if report.stop is StopReason.REVIEW
-                    else "Continue? (This resets the operation counter)")
-        if not typer.confirm(question, default=False):
-            break
-        report = engine.resume(report)
+    asking = interactive() and not as_json  # a person at a terminal answers these
+    ran = run_approved(engine, plan, event_printer(engine.voice, quiet=as_json),
+                       approve_fix=_approve_fix if asking else None,
+                       confirm_resume=_confirm_resume if asking else None)
+    report = ran.report
+    assert report is not None  # run_approved always ran the plan
     record_ran(report)  # the shell snippet's history (reos shell-init), when it asks
     if as_json:
         data = plan.to_dict()
@@ -223,8 +234,5 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
         }
         emit_json(data)
     else:
-        from reos.execution.gates import summary
-        from reos.reasoning.conversation import execution_summary
-
-        say(execution_summary(report, plan, summary(report)))
+        say(ran.text)
     return EXIT_OK if report.ok else EXIT_FAILED
