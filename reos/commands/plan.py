@@ -9,7 +9,6 @@ from pathlib import Path
 from reos.commands.common import make_engine
 from reos.commands.output import StagePrinter, emit_json, event_printer, say
 from reos.commands.shell_init import record_ran
-from reos.commands.shell_init import record_ran
 from reos.engine import ReasoningEngine, Reply
 from reos.errors import (
     EXIT_BLOCKED,
@@ -214,7 +213,6 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
                        confirm_resume=_confirm_resume if asking else None)
     report = ran.report
     assert report is not None  # run_approved always ran the plan
-    record_ran(report)  # the shell snippet's history (reos shell-init), when it asks
     record_ran(report)  # the shell snippet's history (reos shell-init), when it asks
     if as_json:
         data = plan.to_dict()
