@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 
 from textual import work
@@ -35,21 +36,14 @@ from textual.widgets import Footer, Header, Input
 
 from reos.engine import ReasoningEngine, Reply
 from reos.errors import ReosError
-from reos.execution.events import (
-    Event,
-    ModelText,
-    Notice,
-    Said,
-    Stage,
-    StepFinished,
-    StepOutput,
-    StepStarted,
-)
-from reos.model import Plan
+from reos.execution.events import Event
+from reos.model import ExecutionReport, Plan
 from reos.reasoning import conversation
+from reos.reasoning.narrate import fix_question, narrate, paused, resume_question
 from reos.text import clean
 from reos.tui.live import Activity, MachineLine, toasts
 from reos.tui.panels import SidePanels
+from reos.tui.screens import ConfirmScreen
 from reos.tui.status import StatusLine, Thought, resting
 from reos.tui.widgets import Bubble, PlanCard
 
@@ -117,6 +111,8 @@ class ReosApp(App[None]):
         self.problems_said: set[str] = set()  # why the model is not used, said once
         self.problems: list[str] = []  # settings and template problems, said at start
         self.last_trace: int | None = None  # the audit trail of the latest reply
+        # a typed "yes" runs the plan through the engine too: it asks these modals
+        engine.approve_fix, engine.confirm_resume = self.ask_fix, self.ask_resume
 
     def compose(self) -> ComposeResult:
         log = VerticalScroll(Bubble(GREETING, "reos"), id="log")
@@ -165,27 +161,14 @@ class ReosApp(App[None]):
         log.scroll_end(animate=False)
 
     def show_event(self, event: Event) -> None:
-        voice = self.engine.voice
         self.query_one(Activity).track(event)
-        if isinstance(event, StepStarted):
-            line = conversation.step_started(event.step, voice)
-            if line:
-                self.say(line, "step")
-        elif isinstance(event, StepOutput):
-            if voice.show_commands and not voice.brief and event.line.strip():
-                self.say(f"    \u2502 {event.line}", "step")
-        elif isinstance(event, StepFinished):
-            detail = event.result.stderr.strip().splitlines()[-1:] if not event.result.ok else []
-            self.say(conversation.step_finished(event.step, event.result.ok,
-                                                detail[0] if detail else ""), "step")
-        elif isinstance(event, Said):
-            self.say(event.text)
-        elif isinstance(event, Notice):
-            self.say(event.text, "problem")
-        elif isinstance(event, Stage):
-            self.status.reached(event.stage)
-        elif isinstance(event, ModelText):
-            self.think(event.text)
+        for line in narrate(event, self.engine.voice):  # the words every surface shows
+            if line.style == "stage":
+                self.status.reached(line.text)
+            elif line.style == "thought":
+                self.think(line.text)
+            else:
+                self.say(line.text, "reos" if line.style == "said" else line.style)
 
     def think(self, text: str) -> None:
         """The model's thought so far: one line, mounted once per request, then rewritten."""
@@ -279,8 +262,33 @@ class ReosApp(App[None]):
         self._start(lambda: self.engine.respond(text, self._relay), "understanding")
 
     def approve_pending(self, approved: bool) -> None:
-        self._start(lambda: self.engine.approve(self._relay) if approved
-                    else self.engine.decline(), "running the plan" if approved else "declining")
+        self._start(lambda: self.engine.approve(self._relay, self.ask_fix, self.ask_resume)
+                    if approved else self.engine.decline(),
+                    "running the plan" if approved else "declining")
+
+    def ask(self, question: str) -> bool:
+        """Ask `question` in a modal screen and wait for the answer. Called from the
+        engine's worker thread: the UI thread only pushes the screen and keeps drawing.
+        From the UI thread itself, or once the app is closing, the answer is no."""
+        answer: Future[bool] = Future()
+        try:
+            self.call_from_thread(self.push_screen, ConfirmScreen(question), answer.set_result)
+        except RuntimeError:  # the UI thread, or an app that is no longer running
+            return False
+        while self.is_running:
+            try:
+                return answer.result(timeout=0.2)
+            except TimeoutError:  # still open: look again whether the app is closing
+                continue
+        return False
+
+    def ask_fix(self, explanation: str) -> bool:
+        """May this recovery fix run? (the executor's approval callback)"""
+        return self.ask(fix_question(explanation))
+
+    def ask_resume(self, report: ExecutionReport) -> bool:
+        """Continue past this pause (the operations limit, or a pause for review)?"""
+        return self.ask(f"{paused(report)}\n{resume_question(report)}")
 
     def _relay(self, event: Event) -> None:
         self.call_from_thread(self.show_event, event)
