@@ -291,3 +291,18 @@ def test_snapshot_age_in_words() -> None:
     assert live.age("2026-11-22T11:57:00Z", now) == "3 min old"
     assert live.age("2026-11-21T22:00:00Z", now) == "14 h old"
     assert live.age("not a time", now) == "unknown age"
+
+
+def test_the_sudo_probe_never_prompts_and_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[tuple[list[str], float]] = []
+
+    def probe(argv: list[str], request: str, timeout: float) -> StepResult:
+        asked.append((argv, timeout))
+        return StepResult("probe", False, 1, stderr="sudo: a password is required")
+
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    monkeypatch.setattr(live.shutil, "which", lambda name: "/usr/bin/sudo")
+    assert live.probe_sudo(probe) == live.SUDO_PASSWORD
+    assert asked == [(["sudo", "-n", "true"], live.SUDO_SECONDS)]  # -n: never a prompt
+    monkeypatch.setattr(live.shutil, "which", lambda name: None)
+    assert live.probe_sudo(probe) == live.NO_SUDO and len(asked) == 1  # nothing to ask

@@ -28,6 +28,7 @@ from textual.widgets import Static
 
 from reos.execution.events import Event, StepFinished, StepStarted
 from reos.model import StepResult
+from reos.system.privilege import as_root
 from reos.text import clean
 
 SPINNER = "\u280b\u2819\u2839\u2838\u283c\u2834\u2826\u2827\u2807\u280f"
@@ -133,7 +134,7 @@ def probe_sudo(probe: Callable[..., StepResult] | None = None) -> str:
 
         probe = reads.probe
     try:
-        return sudo_state(False, probe(["sudo", "-n", "true"], "may reos use sudo",
+        return sudo_state(False, probe(as_root(["true"], False), "may reos use sudo",
                                        timeout=SUDO_SECONDS))
     except Exception:  # noqa: BLE001 - a status line never breaks the chat
         return NO_SUDO
