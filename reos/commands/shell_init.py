@@ -164,7 +164,7 @@ def ran_commands(report: ExecutionReport) -> list[str]:
     cannot be one line of history."""
     lines = []
     for step in report.completed:  # the executor lists a step there once it succeeded
-        line = clean(shlex.join(step.argv))
+        line = shlex.join(clean(arg) for arg in step.argv)  # quoted as it is shown
         if line.strip() and "\n" not in line:
             lines.append(line)
     return lines
