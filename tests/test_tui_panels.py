@@ -306,3 +306,21 @@ def test_the_sudo_probe_never_prompts_and_is_bounded(monkeypatch: pytest.MonkeyP
     assert asked == [(["sudo", "-n", "true"], live.SUDO_SECONDS)]  # -n: never a prompt
     monkeypatch.setattr(live.shutil, "which", lambda name: None)
     assert live.probe_sudo(probe) == live.NO_SUDO and len(asked) == 1  # nothing to ask
+
+
+async def test_undo_from_the_panel_waits_for_a_plan_to_be_decided(one_undoable: Path) -> None:
+    engine = ReasoningEngine(Settings(), snapshot=SNAPSHOT)
+    app = chat(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f3")
+        await pilot.click("#prompt")
+        await pilot.press(*"stop the nextcloud containers", "enter")
+        await settle(app, pilot)
+        assert engine.pending is not None
+        app.query_one(HistoryPanel).options.focus()
+        await pilot.press("u")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ConfirmUndo)
+        assert app.toasts[-1].startswith("A plan is waiting")
+        assert one_undoable.read_text() == "port 9090\n" and engine.pending is not None

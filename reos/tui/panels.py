@@ -256,7 +256,11 @@ class SidePanels(Vertical):
     def on_mount(self) -> None:
         self._arrange()
         self.refresh_all()
-        self.set_interval(REFRESH_SECONDS, self.refresh_machine)
+        self.set_interval(REFRESH_SECONDS, self._tick)
+
+    def _tick(self) -> None:
+        if self.choice.get("machine") and self.display:  # nobody looks: nothing to collect
+            self.refresh_machine()
 
     def panel(self, name: str) -> Panel | HistoryPanel:
         return self.query_one(f"#panel-{name}", Panel | HistoryPanel)  # type: ignore[arg-type]
@@ -319,9 +323,14 @@ class SidePanels(Vertical):
             self.app.notify("Still working on the last request; undo when I'm done.",
                             markup=False, severity="warning")
             return
+        if self.engine.pending is not None:  # made for the machine as it is before the undo
+            self.app.notify("A plan is waiting: approve or deny it first, then undo.",
+                            markup=False, severity="warning")
+            return
 
         def answered(yes: bool | None) -> None:
             if yes:
+                self._working(True)
                 self._undo(message.tx_id)
             else:
                 self.app.notify("Not undone: nothing was changed.", markup=False)
@@ -331,12 +340,35 @@ class SidePanels(Vertical):
     @work(thread=True, exclusive=True, exit_on_error=False, group="engine")
     def _undo(self, tx_id: int) -> None:
         try:
+            newest = self.engine.journal.undoable(limit=1)
+            if not newest or newest[0].id != tx_id:  # another reos changed something since
+                self.app.call_from_thread(self._failed, clean(
+                    f"#{tx_id} is no longer the newest change that can be undone; nothing "
+                    "was undone. Look at the history again."))
+                self.app.call_from_thread(self.refresh_all)
+                return
             report = self.engine.undo()
         except Exception as exc:  # noqa: BLE001 - said in a toast, never a traceback
-            self.app.call_from_thread(self.app.notify, clean(f"Undo failed: {exc}"),
-                                      markup=False, severity="error")
+            self.app.call_from_thread(self._failed, clean(f"Undo failed: {exc}"))
             return
         self.post_message(self.Undone(report))
+
+    def _working(self, busy: bool) -> None:
+        """The chat is busy while undo runs: a request typed meanwhile waits in the input,
+        and the spinner says what is going on."""
+        from reos.tui.live import Activity
+
+        self.app.busy = busy  # type: ignore[attr-defined]
+        for activity in self.app.query(Activity):
+            if busy:
+                activity.begin("undoing")
+            else:
+                activity.end()
+        self.app.refresh_bindings()
+
+    def _failed(self, text: str) -> None:
+        self._working(False)
+        self.app.notify(text, markup=False, severity="error")
 
     def on_side_panels_looked(self, message: Looked) -> None:
         from reos.tui.live import MachineLine
@@ -345,6 +377,7 @@ class SidePanels(Vertical):
             line.machine(message.host, message.collected_at)
 
     def on_side_panels_undone(self, message: Undone) -> None:
+        self._working(False)
         report = message.report
         self.app.notify(clean(report.describe()), markup=False,
                         severity="information" if report.ok else "warning")
