@@ -68,6 +68,7 @@ class ReosApp(App[None]):
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit"),
         Binding("ctrl+y", "approve", "Approve plan"),
+        Binding("escape", "deny", "Deny plan", show=False),
         Binding("ctrl+n", "deny", "Deny plan"),
         Binding("ctrl+r", "reasoning", "Reasoning"),
         Binding("ctrl+l", "learned", "Learned"),
@@ -162,6 +163,8 @@ class ReosApp(App[None]):
 
     def show_event(self, event: Event) -> None:
         self.query_one(Activity).track(event)
+        for card in self.query(PlanCard):  # the step's line and output in its plan's card
+            card.record(event)
         for line in narrate(event, self.engine.voice):  # the words every surface shows
             if line.style == "stage":
                 self.status.reached(line.text)
@@ -324,8 +327,12 @@ class ReosApp(App[None]):
         """Approve or decline `plan`, if it is still the one waiting and nothing is running."""
         if plan is None or plan is not self.waiting:
             return
+        # a plan that loses something for good is asked about again: its card stays open
+        again = approved and self.engine.confirming is not plan \
+            and self.engine.second_question(plan) is not None
+        self.say("You approved the plan." if approved else "You declined the plan.", "you")
         for card in self.query(PlanCard):
-            if card.plan is plan and not card.closed:
+            if card.plan is plan and not card.closed and not again:
                 card.close("Approved: running it." if approved
                            else "Declined: nothing was changed.")
         self.approve_pending(approved)
@@ -362,12 +369,17 @@ class ReosApp(App[None]):
         self._sync_cards(reply)
         if reply.awaiting_approval and reply.plan is not None \
                 and reply.plan is self.engine.pending:
-            before = reply.text.partition(reply.plan.message)[0].strip()
-            if before:
-                self.say(before)
-            log = self.query_one("#log", VerticalScroll)
-            log.mount(PlanCard(reply.plan.message, reply.plan))
-            log.scroll_end(animate=False)
+            shown = [c for c in self.query(PlanCard)
+                     if c.plan is reply.plan and not c.closed]
+            if shown:  # approved once, and it loses something for good: asked again
+                shown[-1].ask_again(reply.text)
+            else:
+                before = reply.text.partition(reply.plan.message)[0].strip()
+                if before:
+                    self.say(before)
+                log = self.query_one("#log", VerticalScroll)
+                log.mount(PlanCard(reply.plan.message, reply.plan))
+                log.scroll_end(animate=False)
         else:
             self.say(reply.text)
             if self.engine.pending is not None:  # something else was said; the plan waits
@@ -397,6 +409,19 @@ class ReosApp(App[None]):
 
     def on_plan_card_denied(self, message: PlanCard.Denied) -> None:
         self._decide(message.plan, False)
+
+    def on_plan_card_edited(self, message: PlanCard.Edited) -> None:
+        """A step's command edited on its card: judged again before it counts."""
+        from reos.editing import edit_step
+
+        plan = message.plan
+        refusal = "this plan is no longer waiting" if plan is None or plan is not self.waiting \
+            else edit_step(plan, message.step_id, message.text)
+        if refusal is None:
+            self.engine.confirming = None  # what is lost may have changed: ask again
+        self.say(f"You edited step {message.step_id}: {message.text}"
+                 + ("" if refusal is None else f" \u2014 refused: {refusal}"), "you")
+        message.card.judged(message.step_id, refusal)
 
 
 def run_tui() -> int:
