@@ -44,6 +44,9 @@ def fast_route(args: list[str]) -> Callable[[], int] | None:
             i += 1
         elif arg.startswith("--context=") and len(arg) > len("--context="):
             options["context"] = Path(arg.split("=", 1)[1])
+        elif arg == "--" and request is None and i + 2 == len(rest):
+            request = rest[i + 1]  # `reos plan -- "-x is odd"`: the request, whatever it says
+            i += 1
         elif arg.startswith("-") or request is not None:
             return None  # unusual: let typer explain
         else:
