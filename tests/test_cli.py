@@ -91,6 +91,7 @@ def test_version(app) -> None:
     ["plan", "--context=" + CONTEXT, "--json", "stop the nextcloud containers"],
     ["plan", "--json", "--context", CONTEXT, "restart redis"],
     ["plan", "--json", "--context", CONTEXT, "stop gitlab"],
+    ["plan", "--json", "--context", CONTEXT, "--", "restart portainer"],
     ["undo", "--json"],
 ])
 def test_fast_path_and_typer_agree(app, args, capsys) -> None:
