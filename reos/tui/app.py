@@ -41,10 +41,13 @@ from reos.model import ExecutionReport, Plan
 from reos.reasoning import conversation
 from reos.reasoning.narrate import fix_question, narrate, paused, resume_question
 from reos.text import clean
+from reos.tui.help import HelpScreen, keys_now
 from reos.tui.live import Activity, MachineLine, toasts
+from reos.tui.palette import ReosCommands
 from reos.tui.panels import SidePanels
 from reos.tui.screens import ConfirmScreen
 from reos.tui.status import StatusLine, Thought, resting
+from reos.tui.transcript import PromptInput, RequestHistory, Transcript, TranscriptSearch
 from reos.tui.widgets import Bubble, PlanCard
 
 GREETING = (
@@ -65,13 +68,24 @@ class ReosApp(App[None]):
     #main { height: 1fr; }
     #bottom { dock: bottom; height: auto; padding: 0 1 1 1; }
     """
+    COMMANDS = {ReosCommands}  # reos's commands and live targets replace Textual's own
     BINDINGS = [
-        Binding("ctrl+q", "quit", "Quit"),
-        Binding("ctrl+y", "approve", "Approve plan"),
+        Binding("ctrl+q", "quit", "Quit", key_display="ctrl+q"),
+        Binding("f1", "help", "Help", key_display="F1"),
+        Binding("ctrl+p", "command_palette", "Commands", key_display="ctrl+p",
+                show=False),  # the footer shows it at its right end
+        Binding("ctrl+y", "approve", "Approve plan", key_display="ctrl+y"),
         Binding("escape", "deny", "Deny plan", show=False),
-        Binding("ctrl+n", "deny", "Deny plan"),
-        Binding("ctrl+r", "reasoning", "Reasoning"),
-        Binding("ctrl+l", "learned", "Learned"),
+        Binding("ctrl+n", "deny", "Deny plan", key_display="ctrl+n"),
+        Binding("ctrl+r", "reasoning", "Reasoning of the latest reply", key_display="ctrl+r",
+                show=False),
+        Binding("ctrl+l", "learned", "What reos has learned", key_display="ctrl+l",
+                show=False),
+        # ? and / are text inside a request: check_action lets them through to the input
+        Binding("question_mark", "help", "Help", show=False, priority=True),
+        Binding("slash", "search", "Search the conversation", show=False, priority=True),
+        Binding("pageup", "log_page(-1)", "Scroll back", show=False),
+        Binding("pagedown", "log_page(1)", "Scroll forward", show=False),
         Binding("f2", "panel('machine')", "Machine"),
         Binding("f3", "panel('history')", "History"),
         Binding("f4", "panel('reasoning')", "Reasoning panel"),
@@ -116,7 +130,7 @@ class ReosApp(App[None]):
         engine.approve_fix, engine.confirm_resume = self.ask_fix, self.ask_resume
 
     def compose(self) -> ComposeResult:
-        log = VerticalScroll(Bubble(GREETING, "reos"), id="log")
+        log = Transcript(Bubble(GREETING, "reos"), id="log")
         log.can_focus = False  # a click in the conversation must not take the typing away
         yield Header()
         with Horizontal(id="main"):  # the conversation, and the side panels beside it
@@ -126,9 +140,11 @@ class ReosApp(App[None]):
             yield Activity(id="activity")
             yield MachineLine(id="machine-line")
             yield StatusLine(self._resting(), id="llm-status")
-            yield Input(placeholder="Ask reos\u2026  (e.g. what containers are running)",
-                        id="prompt")
-        yield Footer()
+            yield TranscriptSearch("log", id="search")
+            yield PromptInput(RequestHistory(),
+                              placeholder="Ask reos\u2026  (e.g. what containers are running)"
+                              "  \u00b7  F1 help", id="prompt")
+        yield Footer(compact=True)  # 80 columns hold every key valid at once
 
     def on_mount(self) -> None:
         self.prompt.focus()
@@ -157,9 +173,8 @@ class ReosApp(App[None]):
 
     # -- showing -------------------------------------------------------------------
     def say(self, text: str, who: str = "reos") -> None:
-        log = self.query_one("#log", VerticalScroll)
-        log.mount(Bubble(text, who))
-        log.scroll_end(animate=False)
+        # the transcript follows by itself (anchored) unless the person scrolled back
+        self.query_one("#log", VerticalScroll).mount(Bubble(text, who))
 
     def show_event(self, event: Event) -> None:
         self.query_one(Activity).track(event)
@@ -182,7 +197,6 @@ class ReosApp(App[None]):
             self.thought = Thought()
             log.mount(self.thought)
         self.thought.grow(text)
-        log.scroll_end(animate=False)
 
     def say_problem_once(self, problem: str | None) -> None:
         """Why the model cannot be used, said once a session (the engine words it)."""
@@ -300,7 +314,35 @@ class ReosApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("approve", "deny"):
             return self.waiting is not None  # shown in the footer only while a plan waits
+        if action in ("help", "search") and isinstance(self.focused, Input):
+            # typed into a request (or the search line), ? and / are just text
+            return not self.focused.value and not isinstance(self.focused, TranscriptSearch)
         return True
+
+    def action_help(self) -> None:
+        """Keys for the focused widget (its own first) and what reos understands."""
+        if isinstance(self.screen, HelpScreen):
+            return
+        self.push_screen(HelpScreen(keys_now(self),
+                                    list(self.engine.templates.operations.values())))
+
+    def action_search(self) -> None:
+        self.query_one(TranscriptSearch).open()
+
+    def action_log_page(self, step: int) -> None:
+        self.query_one(Transcript).page(step)
+
+    def action_context(self) -> None:
+        """What reos sees on this machine, looked at again."""
+        self.engine.forget_snapshot()
+        self.look_around()
+
+    def action_doctor(self) -> None:
+        self.say(f"Understanding requests: {self._resting()}. For the Ollama server, docker "
+                 "and sudo in detail, run \u201creos doctor\u201d in a terminal.", "hint")
+
+    def on_transcript_search_closed(self, message: TranscriptSearch.Closed) -> None:
+        self.prompt.focus()
 
     def action_reasoning(self) -> None:
         """The inspector: the audit trail of the latest reply (stages, alternatives,
@@ -339,6 +381,8 @@ class ReosApp(App[None]):
 
     # -- reacting ------------------------------------------------------------------
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input is not self.prompt:
+            return
         text = event.value.strip()
         if self.busy:
             self.tell(STILL_WORKING)  # the line stays in the input, neither sent nor lost
@@ -348,6 +392,15 @@ class ReosApp(App[None]):
                 self.say(f"A plan is waiting: {SHORT_HINT}", "hint")
             return
         event.input.value = ""
+        self.send_request(text)
+
+    def send_request(self, text: str) -> None:
+        """Send `text` to the engine as if typed (the palette's entries come here too)."""
+        if self.busy:
+            self.prompt.value = text  # kept, neither sent nor lost
+            self.tell(STILL_WORKING)
+            return
+        self.query_one(PromptInput).remember(text)
         self.say(f"You: {text}", "you")
         self.ask_engine(text)
 

@@ -1,0 +1,212 @@
+"""The chat's transcript and input line: following, paging, searching, recalling.
+
+`Transcript` is the scrolling log of the conversation. It is anchored: it follows new
+messages (also across a resize) until the person scrolls back, and follows again once
+they scroll to the end. `page` scrolls it by a screen while the focus stays in the input.
+`TranscriptSearch` is the `/` search line: it marks every message containing the text
+and scrolls to one (Enter: the next), Escape closes it. `PromptInput` is the request
+line; up / down recall earlier requests, kept by `RequestHistory` in a file under the
+data directory across sessions.
+
+What is recalled is a request the person typed, cleaned, one line each, at most
+`HISTORY_LIMIT` lines. Answers to an approval (yes / no and their synonyms, as the
+engine perceives them) are never kept: recalling "yes" and pressing Enter out of habit
+must never approve the plan of the day. Not responsible for what a request means (the
+engine is) nor for the messages' look (reos/tui/widgets.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Input
+
+from reos import paths
+from reos.text import clean
+
+HISTORY_LIMIT = 500
+HISTORY_FILE = "requests.history"
+MATCH = "-search-match"  # the class marking a message that contains the searched text
+CURRENT = "-search-current"
+
+
+class RequestHistory:
+    """Requests typed earlier, oldest first, kept in a file under the data directory."""
+
+    def __init__(self, path: Path | None = None, limit: int = HISTORY_LIMIT) -> None:
+        self.path = path or paths.data_dir() / HISTORY_FILE
+        self.limit = limit
+        self.lines: list[str] = self._read()
+
+    def _read(self) -> list[str]:
+        try:
+            text = self.path.read_text(encoding="utf-8", errors="replace")
+        except OSError:  # none yet, or unreadable: start with an empty memory
+            return []
+        return [line for line in (clean(raw).strip() for raw in text.splitlines()) if line
+                ][-self.limit:]
+
+    @staticmethod
+    def keeps(text: str) -> bool:
+        """Whether a line is worth recalling: not empty, not an answer to an approval."""
+        from reos.reasoning.perception import perceive
+
+        meta = perceive(text)
+        return bool(text.strip()) and (meta is None or meta.action not in ("yes", "no"))
+
+    def add(self, text: str) -> None:
+        line = " ".join(clean(text).split())
+        if not self.keeps(line):
+            return
+        if self.lines and self.lines[-1] == line:
+            return  # the same request twice in a row is recalled once
+        self.lines = [*self.lines, line][-self.limit:]
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_text("\n".join(self.lines) + "\n", encoding="utf-8")
+        except OSError:
+            pass  # a read-only home loses the memory, never the chat
+
+
+class PromptInput(Input):
+    """The request line; up and down walk through the requests typed before."""
+
+    BINDINGS = [
+        Binding("up", "recall(-1)", "Earlier request", show=False),
+        Binding("down", "recall(1)", "Later request", show=False),
+        # an input line has nothing to page; the conversation above it does
+        Binding("pageup", "app.log_page(-1)", "Scroll the conversation back", show=False),
+        Binding("pagedown", "app.log_page(1)", "Scroll the conversation on", show=False),
+    ]
+
+    def __init__(self, history: RequestHistory, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.history = history
+        self.recalling: int | None = None  # index into history.lines while walking it
+        self.draft = ""  # what was typed before walking back, restored at the end
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        # on an empty line ? and / are the chat's keys (help, search); inside a request, text
+        if character in ("?", "/") and not self.value:
+            return False
+        return super().check_consume_key(key, character)
+
+    def remember(self, text: str) -> None:
+        self.history.add(text)
+        self.recalling = None
+
+    def action_recall(self, step: int) -> None:
+        lines = self.history.lines
+        if not lines:
+            return
+        if self.recalling is None:
+            if step > 0:
+                return
+            self.draft = self.value
+            index = len(lines) - 1
+        else:
+            index = self.recalling + step
+        if index < 0:
+            index = 0
+        if index >= len(lines):
+            self.recalling = None
+            self.value = self.draft
+        else:
+            self.recalling = index
+            self.value = lines[index]
+        self.cursor_position = len(self.value)
+
+
+class Transcript(VerticalScroll):
+    """The conversation; follows new messages unless the person scrolled back."""
+
+    def on_mount(self) -> None:
+        self.anchor()
+
+    @property
+    def following(self) -> bool:
+        return self.is_anchored and not self._anchor_released
+
+    def page(self, step: int) -> None:
+        """One screen back (-1) or forward (1); back stops following, the end resumes."""
+        if step < 0:
+            self.scroll_page_up(animate=False)
+        else:
+            self.scroll_page_down(animate=False)
+
+
+def searchable(widget: Widget) -> str:
+    """The text a message shows (bubbles and plan cards keep it in `text`)."""
+    text = getattr(widget, "text", "")
+    return text if isinstance(text, str) else ""
+
+
+class TranscriptSearch(Input):
+    """The `/` search line over the transcript: marks matches, Enter goes to the next."""
+
+    DEFAULT_CSS = "TranscriptSearch { display: none; }"
+    BINDINGS = [Binding("escape", "close", "Close search")]
+
+    class Closed(Message):
+        """The person closed the search; the focus goes back to the request line."""
+
+    def __init__(self, transcript_id: str, **kwargs: object) -> None:
+        super().__init__(placeholder="Find in the conversation (Enter: next, Escape: close)",
+                         **kwargs)  # type: ignore[arg-type]
+        self.transcript_id = transcript_id
+        self.matches: list[Widget] = []
+        self.current = -1
+
+    @property
+    def transcript(self) -> Transcript:
+        return self.app.query_one(f"#{self.transcript_id}", Transcript)
+
+    def open(self) -> None:
+        self.display = True
+        self.value = ""
+        self.focus()
+
+    def find(self, text: str) -> list[Widget]:
+        """Mark every message containing `text` (any case); the first is scrolled to."""
+        wanted = clean(text).strip().casefold()
+        self.clear_marks()
+        self.matches = [w for w in self.transcript.children
+                        if wanted and wanted in searchable(w).casefold()]
+        for widget in self.matches:
+            widget.add_class(MATCH)
+        self.current = -1
+        if self.matches:
+            self.next_match()
+        return self.matches
+
+    def next_match(self) -> None:
+        if not self.matches:
+            return
+        if self.current >= 0:
+            self.matches[self.current].remove_class(CURRENT)
+        self.current = (self.current + 1) % len(self.matches)
+        widget = self.matches[self.current]
+        widget.add_class(CURRENT)
+        self.transcript.scroll_to_widget(widget, animate=False, top=True)
+
+    def clear_marks(self) -> None:
+        for widget in self.transcript.query(f".{MATCH}"):
+            widget.remove_class(MATCH, CURRENT)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.find(event.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()  # never a request: the app only sends the prompt's lines
+        self.next_match()
+
+    def action_close(self) -> None:
+        self.clear_marks()
+        self.matches, self.current = [], -1
+        self.display = False
+        self.post_message(self.Closed())
