@@ -204,3 +204,69 @@ def test_an_answered_question_is_not_answered_twice(engine) -> None:
 def test_other_answers_to_a_single_option_pick_nothing(engine, answer: str) -> None:
     ask(engine, UNSURE)
     assert_not_a_choice(engine, engine.respond(answer))
+
+
+# -- "demo-web or demo-db?" (issue 13): answers in several voices --------------------------------
+DEMO = "restart demo"  # two options: the containers demo-web and demo-db
+
+
+def with_demo() -> ReasoningEngine:
+    """Homelab plus the containers demo-web (nginx) and demo-db (postgres)."""
+    data = json.loads(FIXTURE.read_text())
+    for name, image in (("demo-web", "nginx:1.27"), ("demo-db", "postgres:16")):
+        data["containers"].append({**data["containers"][0], "name": name, "image": image,
+                                   "labels": {}})
+    return ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+
+
+DEMO_WEB = [
+    "demo-web", "Demo-Web", "demo-web please", "demo-web, please", "demo-web.",
+    "the demo-web one", "the web one", "web", "the web container", "I meant demo-web",
+    "go with demo-web", "i'll take demo-web", "hmm, the web one I guess",
+    "1", "#1", "the first", "first one", "number one", "option one", "choice 1",
+    "the former", "the top one",
+    # by saying which one it is not
+    "not demo-db", "not the db one", "the one that isn't the db", "demo-web not demo-db",
+    "demo-web, not the db", "anything except demo-db",
+]
+DEMO_DB = [
+    "demo-db", "db", "the db one", "let's do the db", "2", "the second", "number two",
+    "option two", "the latter", "the last one", "the bottom one", "not demo-web",
+    "not the web one", "the one that is not web",
+]
+
+
+@pytest.mark.parametrize(("answer", "name"), [*((a, "demo-web") for a in DEMO_WEB),
+                                              *((a, "demo-db") for a in DEMO_DB)])
+def test_demo_web_or_demo_db_is_answered(answer: str, name: str) -> None:
+    engine = with_demo()
+    reply = ask(engine, DEMO)
+    assert [label for label, _ in reply.plan.options] == [
+        "the container demo-web", "the container demo-db"]
+    assert_chose(engine, engine.respond(answer), name, f"docker restart {name}")
+
+
+@pytest.mark.parametrize("answer", ["not the container one", "demo-web and demo-db",
+                                    "not demo-web or demo-db", "option three", "the top"])
+def test_demo_answers_that_pick_nothing(answer: str) -> None:
+    engine = with_demo()
+    ask(engine, DEMO)
+    assert_not_a_choice(engine, engine.respond(answer))
+
+
+@pytest.mark.parametrize(("answer", "name"), [
+    ("not the service", None),  # two containers remain: no answer
+    ("the container, not redis-cache", "nextcloud-redis"),
+    ("not a container", "redis-server.service"),
+    ("neither container", "redis-server.service"),
+])
+def test_saying_what_it_is_not_leaves_the_one_remaining(engine, answer: str,
+                                                        name: str | None) -> None:
+    ask(engine, REDIS)
+    reply = engine.respond(answer)
+    if name is None:
+        assert_not_a_choice(engine, reply)
+    else:
+        command = (SERVICE.format(name.removesuffix(".service")) if name.endswith(".service")
+                   else f"docker restart {name}")
+        assert_chose(engine, reply, name, command)
