@@ -221,3 +221,39 @@ def test_revisions_stack(engine) -> None:
             "Okay, I'll also restart portainer.")
     revised(engine, "leave the app alone", [ALL_THREE[1], "docker restart portainer"],
             "Okay, leaving out nextcloud-app.")
+
+
+# -- revising a revised plan -------------------------------------------------------------------
+TOR = ["sudo -n apt-get install -y -o Dpkg::Options::=--force-confdef"
+       " -o Dpkg::Options::=--force-confold tor", "sudo -n systemctl enable --now tor.service"]
+
+
+def test_leaving_out_part_of_a_plan_of_two_verbs_keeps_each_steps_own_verb(engine) -> None:
+    waiting(engine, "restart nginx", ["sudo -n systemctl restart nginx.service"])
+    revised(engine, "also stop n8n", ["sudo -n systemctl restart nginx.service",
+                                      "docker stop n8n"], "Okay, I'll also stop n8n.")
+    revised(engine, "not nginx", ["docker stop n8n"], "Okay, leaving out nginx.service.")
+
+
+def test_a_step_that_depends_on_one_left_out_goes_with_it(engine) -> None:
+    waiting(engine, "restart portainer", ["docker restart portainer"])
+    revised(engine, "also install tor and enable it", ["docker restart portainer", *TOR],
+            "Okay, I'll also install tor.")
+    reply = revised(engine, "not tor", ["docker restart portainer"],
+                    "Okay, leaving out tor and tor.service.")
+    assert [s.depends_on for s in reply.plan.steps] == [[]]
+
+
+def test_leaving_out_a_packages_service_keeps_its_install(engine) -> None:
+    waiting(engine, "install tor and enable it", TOR)
+    reply = revised(engine, "not tor.service", TOR[:1], "Okay, leaving out tor.service.")
+    assert "This will install 1 package:" in reply.text
+
+
+def test_what_was_said_about_a_plan_is_said_once(engine) -> None:
+    waiting(engine, NEXTCLOUD, ALL_THREE)
+    revised(engine, "not the db", ALL_THREE[:2], "Okay, leaving out nextcloud-db.")
+    reply = engine.respond("at 11pm")
+    assert reply.text.startswith("I can't run it at 11pm"), reply.text
+    assert "Okay, leaving out" not in reply.text
+    assert [s.command for s in reply.plan.steps] == ALL_THREE[:2]

@@ -100,13 +100,15 @@ def follow_up(pending: Plan, text: str, builder: Any) -> Plan | None:
     intent = copy.deepcopy(pending.intent)
     assert intent is not None  # revise returns None for a plan without one
     if revision.kind in ("narrow", "drop"):
-        kept = revision.keep or [t for t in pending.targets if t not in revision.drop]
+        kept = revision.keep or [t for t in _targets(pending) if t not in revision.drop]
         intent.targets = [t.name for t in kept]
         intent.plural, intent.exclude, intent.qualifiers = len(kept) > 1, [], []
         plan = builder.build(pending.request, intent, trace=[
             *pending.trace, {"stage": "revising", "said": revision.said}])
-        if sorted(t.name for t in plan.targets) != sorted(intent.targets):
-            plan = _without(pending, kept, builder)  # the names read back otherwise
+        if [s.argv for s in plan.steps] != [s.argv for s in _kept_steps(pending, kept)]:
+            # planned anew it is not the same steps (a merged plan of several verbs, a
+            # package's service to enable): the plan's own steps on what is kept
+            plan = _without(pending, kept, builder)
     elif revision.kind == "add" and revision.added is not None:
         added = builder.build(text, revision.added)
         if not added.steps or added.kind not in (Kind.ACTION, Kind.COMBINED):
@@ -204,7 +206,12 @@ def _matching(pending: Plan, names: list[str], templates: TemplateSet) -> list[T
         for phrase, known in table.items():
             if phrase in wanted:
                 wanted |= {k.lower() for k in known}
-    return [t for t in pending.targets if wanted & words_of_name(t.name)]
+    return [t for t in _targets(pending) if wanted & words_of_name(t.name)]
+
+
+def _targets(plan: Plan) -> list[Target]:
+    """What the plan acts on: its targets and its steps' (a package's service too)."""
+    return list(dict.fromkeys([*plan.targets, *(s.target for s in plan.steps if s.target)]))
 
 
 def _leave_out(pending: Plan, names: list[str], templates: TemplateSet) -> Revision:
@@ -212,7 +219,7 @@ def _leave_out(pending: Plan, names: list[str], templates: TemplateSet) -> Revis
     said = ", ".join(names)
     if not drop:
         return Revision("none", f"{said} isn't part of this plan, so nothing changed.")
-    if len(drop) == len(pending.targets):
+    if len(drop) == len(_targets(pending)):
         return Revision("none", f"Leaving out {said} leaves nothing to do; the plan is "
                         "unchanged (say no to drop it).")
     return Revision("drop", f"Okay, leaving out {_listed(drop)}.", drop=drop)
@@ -223,7 +230,7 @@ def _narrow(pending: Plan, names: list[str], templates: TemplateSet) -> Revision
     if not keep:
         return Revision("none", f"Nothing in this plan is called {' '.join(names)}, so "
                         "nothing changed.")
-    if len(keep) == len(pending.targets):
+    if len(keep) == len(_targets(pending)):
         return Revision("none", "That is the whole plan already; nothing changed.")
     return Revision("narrow", f"Okay, only {_listed(keep)} now.", keep=keep)
 
@@ -242,7 +249,7 @@ def _also(pending: Plan, text: str, found: Parse, templates: TemplateSet,
         assert intent is not None
         intent.targets, intent.exclude, intent.qualifiers = names, [], []
         intent.plural = len(names) > 1
-    known = {t.name for t in pending.targets}
+    known = {t.name for t in _targets(pending)}
     if set(intent.targets) <= known:
         return Revision("none", "That is in the plan already; nothing changed.")
     what = f"{intent.action or 'do'} {', '.join(intent.targets)}"
@@ -259,14 +266,31 @@ def _unchanged(pending: Plan, builder: Any, said: str) -> Plan:
     """The pending plan, offered again with what was said about it."""
     plan = replace(pending, lead=[said, *pending.lead], trace=[
         *pending.trace, {"stage": "revising", "said": said}])
-    plan.message = f"{said}\n{pending.message}"
+    said_before = [t["said"] for t in pending.trace if t.get("stage") == "revising"]
+    message = pending.message
+    if said_before and message.startswith(said_before[-1] + "\n"):  # said once, not twice
+        message = message[len(said_before[-1]) + 1:]
+    plan.message = f"{said}\n{message}"
     return plan
 
 
+def _kept_steps(pending: Plan, kept: list[Target]) -> list[Any]:
+    """The pending plan's steps on `kept` (and on no target), less any step that depends
+    on one left out (enabling a service whose install is gone)."""
+    steps, gone = [], set()
+    for step in pending.steps:
+        if (step.target is not None and step.target not in kept) or gone & set(
+                step.depends_on):
+            gone.add(step.id)
+        else:
+            steps.append(step)
+    return steps
+
+
 def _without(pending: Plan, kept: list[Target], builder: Any) -> Plan:
-    """The pending plan's own steps on `kept` (and steps on no target), renumbered."""
-    steps = [s for s in pending.steps if s.target is None or s.target in kept]
-    return _finished(replace(pending, targets=list(kept), lead=[]), steps, builder)
+    """The pending plan's own steps on `kept`, renumbered."""
+    return _finished(replace(pending, targets=list(kept), lead=[]),
+                     _kept_steps(pending, kept), builder)
 
 
 def _merged(pending: Plan, added: Plan, builder: Any) -> Plan:
