@@ -277,7 +277,8 @@ def _unchanged(pending: Plan, builder: Any, said: str) -> Plan:
 def _kept_steps(pending: Plan, kept: list[Target]) -> list[Any]:
     """The pending plan's steps on `kept` (and on no target), less any step that depends
     on one left out (enabling a service whose install is gone)."""
-    steps, gone = [], set()
+    steps: list[Any] = []
+    gone: set[str] = set()
     for step in pending.steps:
         if (step.target is not None and step.target not in kept) or gone & set(
                 step.depends_on):
