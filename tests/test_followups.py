@@ -257,3 +257,50 @@ def test_what_was_said_about_a_plan_is_said_once(engine) -> None:
     assert reply.text.startswith("I can't run it at 11pm"), reply.text
     assert "Okay, leaving out" not in reply.text
     assert [s.command for s in reply.plan.steps] == ALL_THREE[:2]
+
+
+# -- in the chat (Pilot, the saved homelab snapshot) -------------------------------------------
+async def settle(app, pilot) -> None:  # noqa: ANN001
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_in_the_chat_a_follow_up_replaces_the_card_with_the_revised_plan() -> None:
+    from reos.tui.app import ReosApp
+    from reos.tui.widgets import PlanCard
+
+    app = ReosApp(engines()["apt"])
+    async with app.run_test(size=(120, 45)) as pilot:
+        await settle(app, pilot)
+        await pilot.click("#prompt")
+        await pilot.press(*NEXTCLOUD, "enter")
+        await settle(app, pilot)
+        await pilot.press(*"only the redis one", "enter")
+        await settle(app, pilot)
+        old, new = app.query(PlanCard)
+        assert old.closed and not new.closed
+        assert new.plan is app.engine.pending
+        assert [s.command for s in new.plan.steps] == ["docker restart nextcloud-redis"]
+        assert "Okay, only nextcloud-redis now." in new.text
+        assert "nextcloud-app" not in new.text
+        assert app.engine.history() == []
+
+
+async def test_in_the_chat_a_question_is_answered_by_its_number() -> None:
+    from reos.tui.app import ReosApp
+    from reos.tui.widgets import PlanCard
+
+    app = ReosApp(engines()["apt"])
+    async with app.run_test(size=(120, 45)) as pilot:
+        await settle(app, pilot)
+        await pilot.click("#prompt")
+        await pilot.press(*"restart redis", "enter")
+        await settle(app, pilot)
+        assert app.engine.asking is not None and not app.query(PlanCard)
+        await pilot.press("2", "enter")
+        await settle(app, pilot)
+        card = app.query_one(PlanCard)
+        assert [s.command for s in card.plan.steps] == ["docker restart redis-cache"]
+        assert card.plan is app.engine.pending and app.engine.asking is None
+        assert app.engine.history() == []
