@@ -207,3 +207,27 @@ def test_the_questions_of_a_run_are_worded_once() -> None:
     assert paused(review) == "Completed: 1 steps; pending: 2; time elapsed: 3s."
     review.stop = StopReason.OPERATIONS
     assert resume_question(review) == "Continue? (This resets the operation counter)"
+
+
+# -- the command line passes terminal prompts into the same flow -------------------------------
+@pytest.mark.parametrize("go_on", [True, False])
+def test_reos_plan_asks_on_the_terminal_to_continue_past_the_limit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        go_on: bool) -> None:
+    import typer
+
+    from reos.commands import plan as plan_cmd
+    from reos.errors import EXIT_FAILED, EXIT_OK
+
+    eng = limited()
+    eng.plan = lambda text, on_event=None: marks(tmp_path, 2)  # type: ignore[method-assign]
+    asked: list[str] = []
+    monkeypatch.setattr(plan_cmd, "make_engine", lambda context: eng)
+    monkeypatch.setattr(plan_cmd, "interactive", lambda: True)
+    monkeypatch.setattr(typer, "confirm", lambda text, default: asked.append(text) or (
+        text == "Proceed?" or go_on))
+    code = plan_cmd.run("mark files", allow_other_host=True)
+    assert asked == ["Proceed?", "Continue? (This resets the operation counter)"]
+    assert "Completed: 1 steps; pending: 1; time elapsed: 0s." in capsys.readouterr().out
+    assert (tmp_path / "m2").exists() is go_on
+    assert code == (EXIT_OK if go_on else EXIT_FAILED)
