@@ -261,7 +261,8 @@ async def test_the_status_lines_show_host_user_sudo_and_understanding() -> None:
     async with app.run_test(size=WIDE) as pilot:
         await settle(app, pilot)
         line = app.query_one(MachineLine).text
-        assert line.startswith("homelab  \u00b7  user ")
+        assert app.sub_title == line  # in the header: no row of its own at 80x24
+        assert line.startswith("homelab \u00b7 user ")
         assert f"user {live.user()}" in line
         expected = live.ROOT if os.geteuid() == 0 else live.probe_sudo()
         assert expected in line and live.SUDO_UNKNOWN not in line

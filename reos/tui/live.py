@@ -4,9 +4,10 @@
 that is running (from `StepStarted` to `StepFinished`) or, between steps, for the request
 the engine is working on; it is hidden when nothing runs. `MachineLine` says where reos
 works: host, user, what sudo allows (probed once with `sudo -n true`, bounded, never
-prompting) and the snapshot's age; which understanding answers stays on the StatusLine
-(reos/tui/status.py). `toasts` turns a reply's
-typed outcome (a paused plan, a rollback, an undo) into short notifications.
+prompting) and the snapshot's age, in the header's sub-title, so it costs no row of an
+80x24 screen; which understanding answers stays on the StatusLine (reos/tui/status.py).
+`toasts` turns a reply's typed outcome (a paused plan, a rollback, an undo) into short
+notifications.
 
 Not responsible for what runs or when (the engine), for the stage line of a request
 (reos/tui/status.py), or for how a step's output is written into the conversation (the
@@ -24,6 +25,7 @@ from datetime import UTC, datetime
 
 from textual import work
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Static
 
 from reos.execution.events import Event, StepFinished, StepStarted
@@ -164,24 +166,25 @@ def user() -> str:
         return str(os.geteuid())
 
 
-class MachineLine(Static):
-    """host · user · sudo state · snapshot age, kept up to date (which understanding
-    answers is on the StatusLine below it)."""
+class MachineLine(Widget):
+    """host · user · sudo state · snapshot age, kept up to date in the header's sub-title
+    (the header is there anyway; a row of its own would cost the conversation a line at
+    80x24). Which understanding answers is on the StatusLine above the input."""
 
     DEFAULT_CSS = """
-    MachineLine { height: 1; padding: 0 1; color: $text-muted; }
+    MachineLine { display: none; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__("", markup=False, id=id)
+        super().__init__(id=id)
         self.host = "this machine"
         self.user = clean(user())
         self.sudo = SUDO_UNKNOWN
         self.collected_at = ""
         self.text = ""
-        self._show()
 
     def on_mount(self) -> None:
+        self._show()
         self.set_interval(30.0, self._show)  # the snapshot's age moves on by itself
         self._probe_sudo()
 
@@ -202,8 +205,9 @@ class MachineLine(Static):
         parts = [self.host, f"user {self.user}", self.sudo]
         if self.collected_at:
             parts.append(f"snapshot {age(self.collected_at)}")
-        self.text = "  \u00b7  ".join(parts)
-        self.update(self.text)
+        self.text = " \u00b7 ".join(parts)
+        if self.is_attached:
+            self.app.sub_title = self.text  # shown as plain text (Content), never markup
 
 
 # -- toasts ----------------------------------------------------------------------------
