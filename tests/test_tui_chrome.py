@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from textual.command import CommandList, CommandPalette
 from textual.widgets import Footer
 
@@ -18,6 +19,7 @@ from reos.tui.app import ReosApp
 from reos.tui.help import HelpScreen
 from reos.tui.transcript import HISTORY_FILE, Transcript, TranscriptSearch
 from reos.tui.widgets import Bubble, PlanCard
+from tests.conftest import Containers
 
 SNAPSHOT = SystemSnapshot.from_dict(json.loads(
     (Path(__file__).parent / "fixtures" / "homelab.json").read_text()))
@@ -227,6 +229,43 @@ async def test_80x24_shows_the_input_and_the_last_message() -> None:
         last = app.query(Bubble).last()
         assert last.text == said(app)[-1] and visible(app, last)
         assert last.size.width <= 80 and last.virtual_size.width <= 80  # wrapped, not cut
+
+
+def note_of(card: PlanCard) -> str:
+    return str(card.query_one("#plan-note").render())
+
+
+@pytest.mark.docker
+async def test_plan_cards_stay_with_their_outcome_ran_declined_undone(
+        containers: Containers) -> None:
+    name = containers.run("kept")
+    app = ReosApp(ReasoningEngine(Settings()))
+    async with app.run_test(size=(120, 45)) as pilot:
+        await settle(app, pilot)
+        await pilot.press(*f"stop {name}", "enter")
+        await settle(app, pilot)
+        await pilot.press(*"yes", "enter")
+        await settle(app, pilot)
+        ran = app.query(PlanCard).last()
+        assert containers.state(name) == "exited"
+        assert note_of(ran).startswith("Approved: it ran to the end")
+
+        await pilot.press(*f"start {name}", "enter")
+        await settle(app, pilot)
+        await pilot.press(*"no", "enter")
+        await settle(app, pilot)
+        declined = app.query(PlanCard).last()
+        assert declined is not ran and note_of(declined) == "Declined: nothing was changed."
+
+        await pilot.press(*"undo", "enter")
+        await settle(app, pilot)
+        if app.engine.pending is not None:  # always_confirm: the undo asks first
+            await pilot.press(*"yes", "enter")
+            await settle(app, pilot)
+        assert containers.state(name) == "running"
+        cards = list(app.query(PlanCard))
+        assert ran in cards and declined in cards  # both still in the transcript
+        assert note_of(ran).endswith("Undone later: its changes were reverted.")
 
 
 # -- SVG snapshots (pytest-textual-snapshot): deterministic screens ---------------------

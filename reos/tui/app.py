@@ -47,7 +47,13 @@ from reos.tui.palette import ReosCommands
 from reos.tui.panels import SidePanels
 from reos.tui.screens import ConfirmScreen
 from reos.tui.status import StatusLine, Thought, resting
-from reos.tui.transcript import PromptInput, RequestHistory, Transcript, TranscriptSearch
+from reos.tui.transcript import (
+    CardOutcomes,
+    PromptInput,
+    RequestHistory,
+    Transcript,
+    TranscriptSearch,
+)
 from reos.tui.widgets import Bubble, PlanCard
 
 GREETING = (
@@ -126,6 +132,7 @@ class ReosApp(App[None]):
         self.problems_said: set[str] = set()  # why the model is not used, said once
         self.problems: list[str] = []  # settings and template problems, said at start
         self.last_trace: int | None = None  # the audit trail of the latest reply
+        self.card_outcomes = CardOutcomes()  # each plan card keeps what became of its plan
         # a typed "yes" runs the plan through the engine too: it asks these modals
         engine.approve_fix, engine.confirm_resume = self.ask_fix, self.ask_resume
 
@@ -212,6 +219,8 @@ class ReosApp(App[None]):
 
     def _sync_cards(self, reply: Reply | None = None) -> None:
         """Close every open card whose plan is no longer the one the engine holds."""
+        if reply is not None:  # the card of a plan this reply ran, declined or undid
+            self.card_outcomes.settle(reply, list(self.query(PlanCard)), self.engine.pending)
         pending = self.engine.pending
         for card in self.query(PlanCard):
             if card.closed or card.plan is pending:

@@ -6,7 +6,9 @@ they scroll to the end. `page` scrolls it by a screen while the focus stays in t
 `TranscriptSearch` is the `/` search line: it marks every message containing the text
 and scrolls to one (Enter: the next), Escape closes it. `PromptInput` is the request
 line; up / down recall earlier requests, kept by `RequestHistory` in a file under the
-data directory across sessions.
+data directory across sessions. `CardOutcomes` keeps each plan card in the transcript
+with what became of its plan (ran, paused, failed, rolled back, declined, later undone),
+through the card's `close(note)`, read from the reply's typed outcome, never its words.
 
 What is recalled is a request the person typed, cleaned, one line each, at most
 `HISTORY_LIMIT` lines. Answers to an approval (yes / no and their synonyms, as the
@@ -18,6 +20,7 @@ engine is) nor for the messages' look (reos/tui/widgets.py).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -210,3 +213,45 @@ class TranscriptSearch(Input):
         self.matches, self.current = [], -1
         self.display = False
         self.post_message(self.Closed())
+
+
+# What became of a decided plan, by the reply's typed outcome (reos.outcome.Outcome).
+NOTES = {
+    "ran": "Approved: it ran to the end (see below).",
+    "paused": "Approved: it ran and paused before the end; it can be continued (see below).",
+    "failed": "Approved: a step failed (see below); nothing was rolled back.",
+    "rolled_back": "Approved: a step failed, and what had run was rolled back (see below).",
+    "declined": "Declined: nothing was changed.",
+}
+UNDONE = "Undone later: its changes were reverted."
+UNDO_FAILED = "Undo was tried later and did not finish (see below)."
+
+
+class CardOutcomes:
+    """Notes each plan card with its plan's outcome, and later with its undo."""
+
+    def __init__(self) -> None:
+        self.ran: dict[int, tuple[Any, str]] = {}  # transaction id -> (card, its note)
+
+    def settle(self, reply: Any, cards: list[Any], pending: Any = None) -> None:
+        """After `reply`: note the card of the plan it decided or ran, or the card whose
+        transaction it undid. Cards still waiting or untouched by the reply are left.
+        A typed "no" names no plan: it declined the open card that no longer waits."""
+        outcome = getattr(getattr(reply, "outcome", None), "value", None)
+        for card in cards:
+            declined_by_word = outcome == "declined" and reply.plan is None \
+                and not card.closed and card.plan is not pending
+            if card.plan is None or (reply.plan is not card.plan and not declined_by_word):
+                continue
+            note = NOTES.get(outcome or "")
+            if note is None:
+                continue
+            card.close(note)
+            tx = reply.report.tx_id if reply.report is not None else None
+            if tx is not None:
+                self.ran[tx] = (card, note)
+        undone: Any = getattr(reply, "undone", None)
+        transaction = getattr(undone, "transaction", None)
+        if transaction is not None and transaction.id in self.ran:
+            card, note = self.ran[transaction.id]
+            card.close(f"{note} {UNDONE if undone.ok else UNDO_FAILED}")
