@@ -325,3 +325,24 @@ async def test_undo_from_the_panel_waits_for_a_plan_to_be_decided(one_undoable: 
         assert not isinstance(app.screen, ConfirmUndo)
         assert app.toasts[-1].startswith("A plan is waiting")
         assert one_undoable.read_text() == "port 9090\n" and engine.pending is not None
+
+
+async def test_the_inspector_follows_the_focus_into_a_plan_card() -> None:
+    from textual.widgets import Button
+
+    app = chat()
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f4")
+        await pilot.click("#prompt")
+        await pilot.press(*"restart portainer", "enter")
+        await settle(app, pilot)
+        await pilot.press(*"what containers are running", "enter")  # a later reply
+        await settle(app, pilot)
+        inspector = app.query_one("#panel-reasoning", Panel)
+        assert "Goal: what containers are running" in inspector.text
+        card = next(node for node in app.query("PlanCard") if not getattr(node, "closed", True))
+        card.query(Button).first().focus()  # the person moves into the waiting card
+        await settle(app, pilot)
+        assert "Goal: restart portainer" in inspector.text
+        assert app.engine.pending is not None  # looking changed nothing

@@ -10,7 +10,8 @@ columns) the panels are hidden so the conversation stays usable.
 - *history*: recent transactions (`engine.history()`), undoable ones marked; `u` on the
   newest undoable one asks in a modal, then undoes it in a worker, and a toast says how
   it went;
-- *reasoning*: the audit trail of the latest reply (`engine.reasoning_of`).
+- *reasoning*: the audit trail of the latest reply (`engine.reasoning_of`), or of the
+  plan card the focus is in.
 
 Everything shown goes through `reos.text.clean` without markup. Not responsible for
 what undo does (the engine and reos/execution/undo.py) nor for collecting the snapshot.
@@ -29,6 +30,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Button, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -257,6 +259,17 @@ class SidePanels(Vertical):
         self._arrange()
         self.refresh_all()
         self.set_interval(REFRESH_SECONDS, self._tick)
+        self.watch(self.screen, "focused", self._focus_moved, init=False)
+
+    def _focus_moved(self, focused: Widget | None) -> None:
+        """The focus went into a plan card: the inspector shows that reply's reasoning."""
+        for node in focused.ancestors_with_self if focused is not None else []:
+            trace = getattr(getattr(node, "plan", None), "trace_id", None)
+            if isinstance(trace, int):
+                if trace != self.trace_id:
+                    self.trace_id = trace
+                    self._read_journal()
+                return
 
     def _tick(self) -> None:
         if self.choice.get("machine") and self.display:  # nobody looks: nothing to collect
