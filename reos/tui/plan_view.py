@@ -37,9 +37,9 @@ from reos.execution.events import Event, StepFinished, StepOutput, StepStarted
 from reos.model import Plan, RiskLevel, Step, render
 from reos.text import clean
 
-APPROVAL_HINT = ("Type yes to run it or no to cancel (or ctrl+y / ctrl+n). "
-                 "Anything else you type is a new request; this plan keeps waiting. "
-                 "Tab into the card for its keys: \u2191\u2193 step, e edit, x explain, c copy.")
+APPROVAL_HINT = ("Type yes to run it or no to cancel (or ctrl+y / ctrl+n); anything else "
+                 "is a new request and this plan keeps waiting. "
+                 "Tab into the card: \u2191\u2193 step, e edit, x explain, c copy.")
 AGAIN_HINT = ("Nothing has run yet. Say yes again (or ctrl+y, or the button) to go ahead; "
               "no or Escape cancels.")
 BADGES = {RiskLevel.SAFE: "bold black on green", RiskLevel.LOW: "bold black on cyan",
@@ -117,15 +117,13 @@ class PlanCard(Vertical):
     PlanCard { border: round $warning; padding: 0 1; height: auto; margin: 0 0 1 0; }
     PlanCard.closed { border: round $panel; }
     PlanCard.confirming { border: heavy $error; }
-    PlanCard #plan-steps { height: auto; margin: 1 0 0 0; }
-    PlanCard #plan-detail { height: auto; margin: 1 0 0 0; padding: 0 1;
-                            border-left: thick $accent; }
-    PlanCard #plan-explain { height: auto; margin: 1 0 0 0; color: $text-muted; }
-    PlanCard #plan-again { height: auto; margin: 1 0 0 0; color: $error;
-                           text-style: bold; }
+    PlanCard #plan-steps { height: auto; }
+    PlanCard #plan-detail { height: auto; padding: 0 1; border-left: thick $accent; }
+    PlanCard #plan-explain { height: auto; color: $text-muted; }
+    PlanCard #plan-again { height: auto; color: $error; text-style: bold; }
     PlanCard #plan-edit-note { height: auto; }
-    PlanCard Horizontal { height: auto; margin: 1 0 0 0; }
-    PlanCard Button { margin: 0 1 0 0; }
+    PlanCard Horizontal { height: auto; }
+    PlanCard Button { margin: 0 2 0 0; }
     PlanCard #plan-note { color: $text-muted; text-style: italic; }
     """
     # Only active while the focus is inside the card, which the person must put there.
@@ -198,8 +196,9 @@ class PlanCard(Vertical):
         yield Static("", markup=False, id="plan-again")
         yield Static(APPROVAL_HINT, markup=False, id="plan-note")
         with Horizontal():
-            yield Button("Approve", id="approve", variant="success")
-            yield Button("Deny", id="deny", variant="error")
+            # one line each: a card stays short enough to read whole at 80x24
+            yield Button("Approve", id="approve", variant="success", compact=True)
+            yield Button("Deny", id="deny", variant="error", compact=True)
 
     def on_mount(self) -> None:
         for ident in ("#plan-explain", "#plan-edit", "#plan-edit-note", "#plan-again"):
@@ -257,21 +256,26 @@ class PlanCard(Vertical):
             grid.add_row("output", Text(clean("\n".join(lines[-OUTPUT_LINES:]))))
         return grid
 
-    def _explanation(self) -> Text:
+    def _explanation(self) -> Table:
+        """Why the chosen step is there, and the stages that led to the plan (its trace)."""
         step = self.step
         assert step is not None
-        text = Text(f"Why step {self.selected + 1}: ", style="bold")
-        text.append(clean(step.why or f"it is part of what you asked: "
-                          f"\u201c{self.plan.request if self.plan else ''}\u201d"))
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(style="bold", no_wrap=True)
+        grid.add_column(overflow="fold")
+        grid.add_row(f"Why step {self.selected + 1}:", Text(clean(
+            step.why or "it is part of what you asked: "
+            f"\u201c{self.plan.request if self.plan else ''}\u201d")))
         if step.risk_reasons:
-            text.append(clean("\nRisk " + step.risk.label + ": "
-                              + "; ".join(step.risk_reasons)))
+            grid.add_row(f"Risk {step.risk.label}:",
+                         Text(clean("; ".join(step.risk_reasons))))
         trace = self.plan.trace if self.plan is not None else []
         if trace:
-            text.append("\nHow I got here:", style="bold")
-            for stage in trace:
-                text.append(clean(f"\n  {stage.get('stage', '')}: {stage.get('said', '')}"))
-        return text
+            grid.add_row("How I got here:", "")
+        for stage in trace:
+            grid.add_row(Text(clean(f"  {stage.get('stage', '')}:"), style="dim"),
+                         Text(clean(stage.get("said", ""))))
+        return grid
 
     # -- the person's keys ---------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
