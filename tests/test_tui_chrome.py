@@ -17,7 +17,7 @@ from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from reos.tui.app import ReosApp
 from reos.tui.help import HelpScreen
-from reos.tui.transcript import HISTORY_FILE, Transcript, TranscriptSearch
+from reos.tui.transcript import HISTORY_FILE, Hanging, Transcript, TranscriptSearch
 from reos.tui.widgets import Bubble, PlanCard
 from tests.conftest import Containers
 
@@ -229,6 +229,21 @@ async def test_80x24_shows_the_input_and_the_last_message() -> None:
         last = app.query(Bubble).last()
         assert last.text == said(app)[-1] and visible(app, last)
         assert last.size.width <= 80 and last.virtual_size.width <= 80  # wrapped, not cut
+
+
+def test_long_lines_wrap_under_their_own_text_at_80_columns() -> None:
+    from rich.console import Console
+
+    console = Console(width=80, record=True)
+    step = ("  1. Restart nginx.service   $ sudo -n systemctl restart nginx.service "
+            "--and-a-flag-long-enough-to-wrap --another one")
+    console.print(Hanging(f"This will restart 1 service:\n{step}\nplain"))
+    lines = console.export_text().splitlines()
+    assert lines[0] == "This will restart 1 service:"
+    assert lines[1].startswith("  1. Restart nginx.service") and len(lines[1]) <= 80
+    assert lines[2].startswith("     ") and lines[2].strip()  # continues under "Restart"
+    assert " ".join(" ".join(lines[1:-1]).split()) == " ".join(step.split())  # nothing lost
+    assert lines[-1] == "plain"
 
 
 def note_of(card: PlanCard) -> str:

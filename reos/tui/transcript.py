@@ -19,6 +19,7 @@ engine is) nor for the messages' look (reos/tui/widgets.py).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -255,3 +256,38 @@ class CardOutcomes:
         if transaction is not None and transaction.id in self.ran:
             card, note = self.ran[transaction.id]
             card.close(f"{note} {UNDONE if undone.ok else UNDO_FAILED}")
+
+
+_LEAD = re.compile(r"^(\s*)((?:[-\u2022\u2502*]|\d+[.)]|\$)\s+)?")
+
+
+class Hanging:
+    """Text that wraps with a hanging indent: a wrapped line continues under the start
+    of its own text (after its indentation and any bullet, number or `$`), so a long
+    command or step stays readable at 80 columns. A Rich renderable; the text is shown
+    as given (clean it first)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        from rich.text import Text
+
+        width = max(options.max_width, 1)
+        for raw in self.text.split("\n"):
+            lead = _LEAD.match(raw)
+            hang = len(lead.group(0)) if lead else 0
+            if hang > width // 2:
+                hang = 0  # a deep indent on a narrow screen: wrap plainly
+            lines = Text(raw).wrap(console, width)
+            if len(lines) <= 1:
+                yield Text(raw)
+                continue
+            first = lines[0].plain.rstrip()
+            yield Text(first)
+            tail = raw[len(first):].strip()
+            for line in Text(tail).wrap(console, width - hang):
+                yield Text(" " * hang + line.plain.rstrip())
