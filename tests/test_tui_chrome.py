@@ -284,21 +284,28 @@ async def test_plan_cards_stay_with_their_outcome_ran_declined_undone(
 
 
 # -- SVG snapshots (pytest-textual-snapshot): deterministic screens ---------------------
+@pytest.fixture
+def steady_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The header's machine line without this machine or the clock in it: a fixed user,
+    sudo state and snapshot age (reos/tui/live.py), so the SVGs are the same everywhere."""
+    from reos.tui import live
+
+    for name, value in (("user", "alice"), ("probe_sudo", "sudo ok"), ("age", "1 h old")):
+        if hasattr(live, name):
+            monkeypatch.setattr(live, name, lambda *_a, _v=value, **_k: _v)
+
+
 async def _steady(pilot) -> None:  # noqa: ANN001
-    """Let the first look finish; hide what carries a clock (the snapshot's age, the user)."""
-    app = pilot.app
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-    for line in app.query("#machine-line"):
-        line.display = False
+    """Let the first look (and the sudo probe) finish before the picture is taken."""
+    await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 
 
-def test_snapshot_welcome(snap_compare) -> None:  # noqa: ANN001
+def test_snapshot_welcome(snap_compare, steady_machine) -> None:  # noqa: ANN001
     assert snap_compare(chat(), terminal_size=(120, 45), run_before=_steady)
 
 
-def test_snapshot_help(snap_compare) -> None:  # noqa: ANN001
+def test_snapshot_help(snap_compare, steady_machine) -> None:  # noqa: ANN001
     async def run_before(pilot) -> None:  # noqa: ANN001
         await _steady(pilot)
         await pilot.press("f1")
@@ -307,7 +314,7 @@ def test_snapshot_help(snap_compare) -> None:  # noqa: ANN001
     assert snap_compare(chat(), terminal_size=(120, 45), run_before=run_before)
 
 
-def test_snapshot_80x24(snap_compare) -> None:  # noqa: ANN001
+def test_snapshot_80x24(snap_compare, steady_machine) -> None:  # noqa: ANN001
     async def run_before(pilot) -> None:  # noqa: ANN001
         await _steady(pilot)
         await pilot.press(*"what can you undo", "enter")

@@ -19,7 +19,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
 from reos.reasoning.catalogue import Operation
 from reos.text import clean
@@ -67,21 +67,31 @@ def understood(operations: Iterable[Operation]) -> list[str]:
 Section = tuple[str, list[tuple[str, str]]]
 
 
+# What the person calls the widgets that bind keys of their own.
+PLACES = {"PromptInput": "the request line", "TranscriptSearch": "the search line",
+          "PlanCard": "the plan card"}
+
+
 def keys_now(app: App[Any]) -> list[Section]:
-    """The keys valid now: the chat's own, then the focused widget's (its editing keys)."""
-    focused = app.focused
+    """The keys valid now: the chat's own, then those of the focused widget and the
+    widgets around it (a plan card's keys while one of its buttons has the focus)."""
     mine: list[tuple[str, str]] = []
     theirs: list[tuple[str, str]] = []
+    places: list[str] = []
     for active in app.screen.active_bindings.values():
         binding = active.binding
         if not active.enabled or not binding.description:
             continue
         key = binding.key_display or app.get_key_display(binding)
-        (theirs if focused is not None and active.node is focused else mine).append(
-            (key, binding.description))
-    where = "the request line" if isinstance(focused, Input) else \
-        type(focused).__name__ if focused is not None else "the chat"
-    return [("Keys", mine), (f"In {where}", theirs)]
+        if active.node is app or active.node is app.screen:
+            mine.append((key, binding.description))
+        else:
+            theirs.append((key, binding.description))
+            name = type(active.node).__name__
+            place = PLACES.get(name, name)
+            if place not in places:
+                places.append(place)
+    return [("Keys", mine), (f"In {' / '.join(places) or 'the chat'}", theirs)]
 
 
 def help_text(sections: Iterable[Section], operations: Iterable[Operation]) -> str:

@@ -152,7 +152,12 @@ def searchable(widget: Widget) -> str:
 class TranscriptSearch(Input):
     """The `/` search line over the transcript: marks matches, Enter goes to the next."""
 
-    DEFAULT_CSS = "TranscriptSearch { display: none; }"
+    SCOPED_CSS = False  # the marks are drawn on the transcript's messages
+    DEFAULT_CSS = """
+    TranscriptSearch { display: none; }
+    .-search-match { background: $warning 15%; }
+    .-search-current { background: $warning 35%; }
+    """
     BINDINGS = [Binding("escape", "close", "Close search")]
 
     class Closed(Message):
