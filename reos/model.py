@@ -167,7 +167,7 @@ class Step:
             "risk_reasons": list(self.risk_reasons),
             **({"also_affects": list(self.also)} if self.also is not None else {}),
             **({"why": self.why} if self.why else {}),
-            "edited": self.edited,
+            **({"edited": True} if self.edited else {}),  # only when the person changed it
         }
 
 
