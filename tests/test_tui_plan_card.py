@@ -266,9 +266,15 @@ async def test_an_edit_to_another_command_has_no_undo_so_it_asks_again(ran: Reco
         await settle(app, pilot)
         assert ran.ran == [] and card.asking_again  # what is lost is said first
         assert "docker kill nextcloud-app" in shown(card.query_one("#plan-again"))
+        await edit(app, pilot, card, "docker kill -s TERM nextcloud-app")  # changed again:
+        assert not card.asking_again  # what is lost is asked anew, not taken as answered
         await pilot.press("y")
         await settle(app, pilot)
-        assert ran.ran == [["docker", "kill", "nextcloud-app"], STOPS[1]]
+        assert ran.ran == [] and card.asking_again
+        assert "docker kill -s TERM nextcloud-app" in shown(card.query_one("#plan-again"))
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert ran.ran == [["docker", "kill", "-s", "TERM", "nextcloud-app"], STOPS[1]]
 
 
 @pytest.mark.xfail(strict=True, reason="needs the executor to pass edited=step.edited to "

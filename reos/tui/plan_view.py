@@ -340,6 +340,11 @@ class PlanCard(Vertical):
     def judged(self, step_id: str, refusal: str | None) -> None:
         """The edit of `step_id` was taken (refusal None) or refused, and why."""
         if refusal is None:
+            if self.has_class("confirming"):  # what is lost is asked anew at the next yes
+                self.remove_class("confirming")
+                self.query_one("#plan-again", Static).display = False
+                self.query_one("#plan-note", Static).update(APPROVAL_HINT)
+                self.query_one("#approve", Button).label = "Approve"
             self.stop_editing(f"Step {self.selected + 1} now runs your command "
                               "(judged again: see its risk and undo).")
         else:
