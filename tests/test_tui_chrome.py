@@ -104,6 +104,25 @@ async def test_palette_offers_reos_commands_and_live_targets_and_sends_the_choic
         assert app.engine.history() == []  # choosing ran nothing
 
 
+async def test_palette_views_open_in_the_chat_without_a_request() -> None:
+    app = chat()
+    async with app.run_test(size=(120, 45)) as pilot:
+        await settle(app, pilot)
+        before = said(app)
+        await pilot.press("ctrl+p", *"Search the conversation")
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.query_one(TranscriptSearch).display and app.focused is not app.prompt
+        await pilot.press("escape")
+        await pilot.press("ctrl+p", *"Help")
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HelpScreen)
+        assert said(app) == before  # nothing was sent to the engine
+
+
 async def test_footer_shows_approve_only_while_a_plan_waits() -> None:
     app = chat()
     async with app.run_test(size=(120, 45)) as pilot:
