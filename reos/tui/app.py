@@ -16,6 +16,13 @@ input); a status line says which understanding answers and, during a request, th
 the engine reports with the seconds elapsed; the model's thought streams into one line
 of the conversation (reos/tui/status.py). Why the model cannot be used is said once.
 
+Finding one's way: F1 or `?` (on an empty input) opens help (reos/tui/help.py); ctrl+p
+offers reos's commands and the machine's targets, sent as if typed (reos/tui/palette.py);
+the footer shows only the keys valid now. The transcript follows new messages unless
+scrolled back, pages with PageUp/PageDown while typing, is searched with `/`, keeps each
+plan card with its outcome, and the input recalls earlier requests with up / down
+(reos/tui/transcript.py).
+
 Everything shown goes through `reos.text.clean` (in the widgets) and is rendered without
 markup. Not responsible for what a plan means or whether it may run: the engine is.
 """
