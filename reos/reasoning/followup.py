@@ -308,7 +308,6 @@ def _merged(pending: Plan, added: Plan, builder: Any) -> Plan:
 
 def _finished(plan: Plan, steps: list[Any], builder: Any) -> Plan:
     """`steps` renumbered s1… (with what each depends on), judged and said again."""
-    from reos.reasoning import conversation
 
     renumbered = []
     seen: dict[str, str] = {}  # an old id -> its new one, as far as the steps go
@@ -320,16 +319,4 @@ def _finished(plan: Plan, steps: list[Any], builder: Any) -> Plan:
         renumbered.append(new)
     plan.steps = renumbered
     plan.message = ""
-    said = None
-    if builder.assess and plan.steps:
-        from reos.reasoning import quality
-
-        assessment = quality.assess(plan, max_steps=builder.max_steps, verify=builder.verify)
-        plan.quality = assessment.to_dict()
-        said = quality.describe(assessment, brief=not builder.voice.detailed)
-    if builder.preflight is not None and plan.steps and not plan.blocked:
-        refused = builder.preflight(plan)
-        if refused:
-            plan.blocked, plan.blocked_reason = True, refused
-    conversation.render(plan, builder.voice, said)
-    return plan
+    return builder.finish(plan)

@@ -86,12 +86,19 @@ class PlanBuilder:
                 self.machine.simulate(plan)
                 amend.learn(plan, self.machine, self.snapshot.is_root)
         plan.lead[:0] = [*(lead or []), *([measured] if measured else [])]
+        return self.finish(plan)
+
+    def finish(self, plan: Plan) -> Plan:
+        """The last of building, for every plan however it was made (built here, or merged
+        from a follow-up): what execution's pre-flight gate would refuse is said before
+        approval, the quality is assessed, and the message is rendered once."""
         if self.preflight is not None and plan.steps and not plan.read_only and (
                 not plan.blocked):
-            refused = self.preflight(plan)  # what execution's pre-flight gate would refuse,
-            if refused:  # said before approval instead of after
+            refused = self.preflight(plan)
+            if refused:
                 plan.blocked, plan.blocked_reason = True, refused
         said = None
+        intent = plan.intent
         if self.assess and plan.steps:
             from reos.reasoning import quality
             from reos.reasoning.templates import origin_is_user
