@@ -277,8 +277,6 @@ async def test_an_edit_to_another_command_has_no_undo_so_it_asks_again(ran: Reco
         assert ran.ran == [["docker", "kill", "-s", "TERM", "nextcloud-app"], STOPS[1]]
 
 
-@pytest.mark.xfail(strict=True, reason="needs the executor to pass edited=step.edited to "
-                   "Journal.begin_step (the hook asked of the lead)")
 async def test_the_journal_row_of_an_edited_step_says_edited(ran: Recorder) -> None:
     app = chat()
     async with app.run_test(size=(120, 45)) as pilot:

@@ -315,7 +315,8 @@ class Executor:
             return None
         why = f"blocked by the safety check: {admission.reason}"
         row = self.journal.begin_step(tx_id, seq, step.id, step.title, step.argv,
-                                      action=step.action, reversible=False)
+                                      action=step.action, reversible=False,
+                                      edited=step.edited)
         self.journal.finish_step(row, "blocked", None, why)
         self.on_event(Notice(f"\u26d4 Not run: {step.command} \u2014 {why}."))
         return StepResult(step.id, False, None, "", why, 0.0, blocked=True)
@@ -340,6 +341,7 @@ class Executor:
             target_kind=target.kind if target else None,
             target_name=target.name if target else None,
             prior_state=prior, rollback=rollback, reversible=step.reversible,
+            edited=step.edited,
         )
         if self.checks.backups is not None and not step.read_only:
             self._back_up(tx_id, seq, row, step)
