@@ -447,8 +447,7 @@ class ReosApp(App[None]):
                 if before:
                     self.say(before)
                 log = self.query_one("#log", VerticalScroll)
-                log.mount(PlanCard(reply.plan.message, reply.plan))
-                log.scroll_end(animate=False)
+                log.mount(PlanCard(reply.plan.message, reply.plan))  # followed by the log
         else:
             self.say(reply.text)
             if self.engine.pending is not None:  # something else was said; the plan waits
