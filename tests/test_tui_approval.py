@@ -266,3 +266,57 @@ def test_in_a_real_terminal_wait_what_and_enter_never_run_the_plan(
     assert not terminal.alive()
     assert started_at(containers, name) == before
     assert reos_json("history", "--json")["transactions"] == []
+
+
+@pytest.fixture
+def wide_terminal(reos_home: Path) -> Iterator[Terminal]:
+    """140×42, said to the app too (COLUMNS/LINES win over the pane's size in Python)."""
+    need_tmux()
+    term = Terminal(reos_home, ["env", "COLUMNS=140", "LINES=42", str(REOS_BIN)])
+    yield term
+    term.close()
+
+
+def test_end_to_end_request_enter_approve_then_undo_from_the_history_panel(
+        containers: Containers, wide_terminal: Terminal) -> None:
+    """The installed `reos` in a real terminal against the real docker engine: a request,
+    Enter on the plan (nothing runs), y to approve, the result, then undo from the
+    history panel (F3, u, a yes in the confirmation)."""
+    terminal = wide_terminal
+    name = containers.run("e2e")
+    terminal.wait_for("I can see ")
+    terminal.type(f"stop {name}")
+    terminal.key("Enter")
+    terminal.wait_for("This will stop")
+    terminal.key("Enter")  # Enter alone never approves
+    terminal.wait_for("A plan is waiting:")
+    time.sleep(1)
+    assert containers.state(name) == "running"
+
+    terminal.type("y")
+    terminal.key("Enter")
+    terminal.wait_for("Done! Stopped")
+    assert containers.state(name) == "exited"
+
+    terminal.key("F3")
+    terminal.wait_for("History (F3)")
+    for _ in range(6):  # move the focus from the request line into the history list
+        if "(u: undo)" in terminal.screen() and _history_focused(terminal):
+            break
+        terminal.key("Tab")
+        time.sleep(0.3)
+    terminal.key("u")
+    terminal.wait_for("Yes, undo")
+    terminal.key("y")
+    deadline = time.monotonic() + 30
+    while containers.state(name) != "running" and time.monotonic() < deadline:
+        time.sleep(0.3)
+    assert containers.state(name) == "running"  # undone: the container runs again
+    stopped = next(tx for tx in reos_json("history", "--json")["transactions"]
+                   if tx["request"] == f"stop {name}")
+    assert stopped["status"] == "undone"
+
+
+def _history_focused(terminal: Terminal) -> bool:
+    """Whether the footer offers the history list's own key (it has the focus)."""
+    return "Undo selected" in terminal.screen()
