@@ -56,3 +56,38 @@ def test_snapshot_side_panels(snap_compare, steady_machine) -> None:  # noqa: AN
             await _steady(pilot)
 
     assert snap_compare(chat(), terminal_size=(140, 45), run_before=run_before)
+
+
+class _StillClock:
+    """Time that stands still for reos/tui/live.py, so the spinner's seconds never move."""
+
+    @staticmethod
+    def monotonic() -> float:
+        return 100.0
+
+
+def test_snapshot_running_plan_with_progress(snap_compare, steady_machine,  # noqa: ANN001, F811
+                                             monkeypatch) -> None:  # noqa: ANN001
+    """A plan on its way: its card approved, the first step done with its output, the
+    second one spinning with its seconds (the events are the engine's own kinds, sent as
+    the engine sends them; nothing runs)."""
+    from reos.execution.events import StepFinished, StepOutput, StepStarted
+    from reos.model import StepResult
+    from reos.tui import live
+
+    monkeypatch.setattr(live, "time", _StillClock)
+    monkeypatch.setattr(live, "TICK", 3600.0)  # the spinner keeps its first frame
+
+    async def run_before(pilot) -> None:  # noqa: ANN001
+        await asking("stop the nextcloud containers")(pilot)
+        app = pilot.app
+        plan = app.engine.pending
+        first, second = plan.steps
+        app.query_one(live.Activity).begin("running the plan")
+        for event in (StepStarted(first), StepOutput(first, first.target.name, "stdout"),
+                      StepFinished(first, StepResult(first.id, True, 0)),
+                      StepStarted(second)):
+            app.show_event(event)
+        await pilot.pause()
+
+    assert snap_compare(chat(), terminal_size=(120, 45), run_before=run_before)
