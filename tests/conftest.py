@@ -129,3 +129,26 @@ def bed(docker_client: object) -> Iterator[object]:
     started = debian_bed.start()
     yield started
     debian_bed.stop(started)
+
+
+@pytest.fixture
+def one_undoable(tmp_path: Path) -> Path:
+    """A journal with one undoable transaction: a real file (returned) edited with a real
+    `sed -i` through the executor, backed up as reos does."""
+    from reos import paths
+    from reos.execution.executor import Checks, Executor
+    from reos.model import Kind, Plan, Step
+    from reos.safety.backups import BackupStore
+    from reos.settings import LimitsSettings
+    from reos.store.db import Database
+    from reos.store.journal import Journal
+
+    target = tmp_path / "app.conf"
+    target.write_text("port 8080\n")
+    journal = Journal(Database(paths.database_file()))
+    executor = Executor(journal, LimitsSettings(),
+                        checks=Checks(backups=BackupStore(paths.backups_dir())))
+    step = Step(id="s1", title="Edit the config", argv=["sed", "-i", "s/8080/9090/", str(target)])
+    assert executor.execute(Plan("edit the config", Kind.ACTION, steps=[step])).ok
+    assert target.read_text() == "port 9090\n"
+    return target

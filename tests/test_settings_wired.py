@@ -109,27 +109,7 @@ def test_the_chat_asks_the_second_question_before_anything_runs() -> None:
 
 
 # -- [reasoning] always_confirm -----------------------------------------------------------------
-@pytest.fixture
-def one_undoable(tmp_path: Path) -> None:
-    """A journal with one undoable transaction: a real file edited through the executor."""
-    from reos.execution.executor import Checks, Executor
-    from reos.safety.backups import BackupStore
-    from reos.settings import LimitsSettings
-    from reos.store.db import Database
-    from reos.store.journal import Journal
-
-    target = tmp_path / "app.conf"
-    target.write_text("port 8080\n")
-    journal = Journal(Database(paths.database_file()))
-    executor = Executor(journal, LimitsSettings(),
-                        checks=Checks(backups=BackupStore(paths.backups_dir())))
-    step = Step(id="s1", title="Edit the config", argv=["sed", "-i", "s/8080/9090/", str(target)])
-    assert executor.execute(Plan("edit the config", Kind.ACTION, steps=[step])).ok
-    assert target.read_text() == "port 9090\n"
-    return None
-
-
-def test_always_confirm_makes_undo_ask_in_the_chat(one_undoable: None) -> None:
+def test_always_confirm_makes_undo_ask_in_the_chat(one_undoable: Path) -> None:
     relaxed = _engine()
     assert relaxed.journal.undoable(limit=1)
     strict = _engine(reasoning__always_confirm=True)
@@ -145,7 +125,7 @@ def test_always_confirm_makes_undo_ask_in_the_chat(one_undoable: None) -> None:
     assert relaxed.respond("undo").undone is not None
 
 
-def test_always_confirm_makes_reos_undo_ask_on_the_command_line(one_undoable: None) -> None:
+def test_always_confirm_makes_reos_undo_ask_on_the_command_line(one_undoable: Path) -> None:
     settings = Path(os.environ["REOS_HOME"]) / "config" / "settings.toml"
     settings.parent.mkdir(parents=True, exist_ok=True)
     settings.write_text("[reasoning]\nalways_confirm = true\n")

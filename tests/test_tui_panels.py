@@ -16,7 +16,7 @@ import pytest
 from reos import paths
 from reos.engine import ReasoningEngine, Reply
 from reos.execution.events import EventSink, StepFinished, StepStarted
-from reos.model import ExecutionReport, Kind, Plan, Step, StepResult, StopReason
+from reos.model import ExecutionReport, Step, StepResult, StopReason
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from reos.tui import live
@@ -56,26 +56,6 @@ def shown(app: ReosApp) -> dict[str, bool]:
     side = app.query_one(SidePanels)
     return {name: side.display and side.panel(name).display
             for name in ("machine", "history", "reasoning")}
-
-
-@pytest.fixture
-def one_undoable(tmp_path: Path) -> Path:
-    """A journal with one undoable transaction: a real file edited through the executor."""
-    from reos.execution.executor import Checks, Executor
-    from reos.safety.backups import BackupStore
-    from reos.settings import LimitsSettings
-    from reos.store.db import Database
-    from reos.store.journal import Journal
-
-    target = tmp_path / "app.conf"
-    target.write_text("port 8080\n")
-    journal = Journal(Database(paths.database_file()))
-    executor = Executor(journal, LimitsSettings(),
-                        checks=Checks(backups=BackupStore(paths.backups_dir())))
-    step = Step(id="s1", title="Edit the config", argv=["sed", "-i", "s/8080/9090/", str(target)])
-    assert executor.execute(Plan("edit the config", Kind.ACTION, steps=[step])).ok
-    assert target.read_text() == "port 9090\n"
-    return target
 
 
 # -- panels ----------------------------------------------------------------------------------
