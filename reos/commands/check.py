@@ -2,8 +2,10 @@
 
 The command is first held to reos's input limits (`reos.inputs.check_command`: at most
 64 KB of UTF-8 text, no NUL bytes); a command outside them is a usage error (exit 2),
-reported by the CLI's guard like any other. Not responsible for judging (that is
-`reos.safety.risk`) or for running anything.
+reported by the CLI's guard like any other. `read_only` is true only when the read-only
+grammar proves it; otherwise the output names the word that decided it (`why_not_read_only`
+in `--json`). Not responsible for judging (that is `reos.safety.risk`) or for running
+anything.
 """
 
 from __future__ import annotations
@@ -29,4 +31,6 @@ def run(command: str, *, as_json: bool = False) -> int:
             say("  (cannot be undone)")
         if verdict.read_only:
             say("  (only reads)")
+        elif not verdict.blocked and verdict.why_not_read_only:
+            say(f"  (not read-only: {verdict.why_not_read_only})")
     return EXIT_BLOCKED if verdict.blocked else EXIT_OK

@@ -20,10 +20,101 @@ _VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]{0,63}|[0-9]{1,3}|[@*])(\[[^\]]
 # variables whose value is known well enough to judge a path (`rm -rf /home/$USER`)
 _KNOWN_ENOUGH = {"USER": "user", "LOGNAME": "user", "PWD": ".", "OLDPWD": "..",
                  "TMPDIR": "/tmp"}
+MAX_VALUE = 4096  # characters of a substituted value; longer ones stay unknown
+TOO_BIG = "$__TOO_BIG__"  # what stands for a value too long to be worked out
 _ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.){0,4096})'")
 
 
 # -- expansion -----------------------------------------------------------------------------
+
+_EXPANDS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789{(@*#?$!-")
+
+
+def substitutions(text: str, limit: int = 8) -> list[str]:
+    """The commands of the `$(…)` and backquotes written in a text (balanced, bounded)."""
+    found: list[str] = []
+    i, n = 0, len(text)
+    while i < n and len(found) < limit:
+        if text.startswith("$(", i) and not text.startswith("$((", i):
+            depth, j = 1, i + 2
+            while j < n and depth:
+                depth += {"(": 1, ")": -1}.get(text[j], 0)
+                j += 1
+            found.append(text[i + 2:j - 1] if not depth else text[i + 2:])
+            i = j
+        elif text[i] == "`":
+            end = text.find("`", i + 1)
+            found.append(text[i + 1:end] if end > 0 else text[i + 1:])
+            i = n if end < 0 else end + 1
+        else:
+            i += 1
+    return [f for f in found if f.strip() and "$__UNKNOWN__" not in f]
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+
+
+def hidden_code(raw: str, env: dict[str, str]) -> list[str]:
+    """Commands bash runs that a parser does not show as commands: a `$(…)` inside a
+    parameter expansion's operator (`${x:-$(cmd)}`), and the values arithmetic evaluates
+    (`$((x))`, `((x))` with `x='a[$(cmd)]'`: bash expands the subscript and runs it)."""
+    raw = _unquoted(raw)
+    found: list[str] = []
+    at = raw.find("${")
+    while at >= 0 and len(found) < 8:
+        end = _closing_brace(raw, at + 2)
+        found += substitutions(raw[at + 2:end])
+        at = raw.find("${", end)
+    if "((" in raw:
+        for name in _NAME.findall(raw)[:64]:
+            value = env.get(name)
+            if value and ("$(" in value or "`" in value):
+                found += substitutions(value) or [value]
+    return found[:8]
+
+
+def _unquoted(raw: str) -> str:
+    """The raw word with its single-quoted parts blanked out (bash takes them literally)."""
+    out: list[str] = []
+    single = double = False
+    for ch in raw:
+        if ch == "'" and not double:
+            single = not single
+            out.append(" ")
+            continue
+        if ch == '"' and not single:
+            double = not double
+        out.append(" " if single else ch)
+    return "".join(out)
+
+
+def _closing_brace(text: str, i: int) -> int:
+    depth, n = 1, len(text)
+    while i < n and depth:
+        depth += {"{": 1, "}": -1}.get(text[i], 0)
+        i += 1
+    return i
+
+
+def live_expansion(raw: str) -> bool:
+    """Whether a raw word holds a `$…` or a backquote the shell expands (outside single
+    quotes): its value is then known only when it runs, unless it was substituted."""
+    i, single, double, n = 0, False, False, len(raw)
+    while i < n:
+        ch = raw[i]
+        if ch == "\\" and not single:
+            i += 2
+            continue
+        if ch == "'" and not double:
+            single = not single
+        elif ch == '"' and not single:
+            double = not double
+        elif not single and (ch == "`" or (ch == "$" and i + 1 < n and raw[i + 1] in
+                                            _EXPANDS)):
+            return True
+        i += 1
+    return False
+
 
 def expand_word(raw: str, env: dict[str, str], fallback: str = "") -> list[str]:
     """One raw word → the words a shell would make of it (as far as statically known)."""
@@ -134,6 +225,8 @@ def _variable(m: re.Match[str], env: dict[str, str], double: bool) -> str:
     value = _operate(value, operation)
     if value is None:
         return m.group(0)
+    if len(value) > MAX_VALUE or TOO_BIG in value:  # a=$a$a …: bounded work, and said so
+        return TOO_BIG
     if not double and env.get("IFS"):  # IFS=, makes commas split words
         value = "".join(" " if c in env["IFS"] else c for c in value)
     if double and (name == "@" or subscript in ("[@]", "[*]") and name != "*"):

@@ -3,9 +3,11 @@
 Plan steps, recovery fixes, template steps, steps a model proposed and rollback commands
 read back from the journal all pass through `admit_argv` just before they run (the
 executor, undo and the engine's query answering call it; nothing else runs commands).
-It never trusts a claim made elsewhere: a step that says it is read-only is read-only
-only when the risk engine verifies it, and a blocked command never runs, whatever the
-plan, the template or the journal said about it.
+It never trusts a claim made elsewhere: a step that runs without approval must be proven
+read-only by the exact read-only grammar (`grammar.reads_only`: the program resolved on
+the system's PATH, every option parsed as the program parses it) and by the rest of the
+risk engine; a blocked command never runs, whatever the plan, the template or the journal
+said about it.
 
 Not responsible for deciding what the person meant, asking for approval, or running
 anything: it only says yes or no, and why.
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from reos.safety.grammar import reads_only
 from reos.safety.risk import assess_argv
 from reos.safety.verdict import Verdict
 
@@ -48,11 +51,17 @@ def admit_argv(argv: list[str], *, claimed_read_only: bool = False,
         verdict.raise_to(verdict.risk.CRITICAL, "not a command reos can judge", block=True)
         return Admission(False, verdict, False, "it is not a list of words reos can judge")
     verdict = assess_argv(argv, requested=requested, formats=formats, live=True)
-    read_only = verdict.read_only
+    # what may run unasked is decided by the read-only grammar itself, even if the rest
+    # of the risk engine were wrong: both must agree
+    proof = reads_only(argv)
+    read_only = verdict.read_only and proof.ok
     if verdict.blocked:
         return Admission(False, verdict, read_only, "; ".join(verdict.reasons) or "blocked")
     if claimed_read_only and not read_only and not approved:
+        why = proof.why if not proof.ok else (verdict.why_not_read_only or
+                                              "; ".join(verdict.reasons))
         return Admission(False, verdict, False,
-                         "it was said to only read, but it can change the machine ("
-                         + ("; ".join(verdict.reasons) or "not on the read-only list") + ")")
+                         "it was said to only read, but it is not shown to only read ("
+                         + (why or "not on the read-only list") + "), so it needs your "
+                         "approval")
     return Admission(True, verdict, read_only)

@@ -15,6 +15,9 @@ import shlex
 from dataclasses import replace
 
 from reos.model import RiskLevel
+from reos.safety.expand import substitutions
+from reos.safety.grammar import reads_only, reads_only_whatever, spec_for
+from reos.safety.grammar_checks import safe_assignment
 from reos.safety.judge_code import CodeJudge
 from reos.safety.judge_memory import Memory
 from reos.safety.launchers import Launch, open_launcher
@@ -34,8 +37,8 @@ from reos.safety.programs import (
     INTERPRETERS,
     SHELLS,
     interpreter_name,
+    resolve,
 )
-from reos.safety.readonly import PURE, is_read_only
 from reos.safety.rules import FILE_HANDLERS, Context, judge_write
 from reos.safety.rules_system import handler_for
 from reos.safety.signs import NETCATS, SHELL_OR_CODE, fork_bomb_text, netcat_exec, requested_exactly
@@ -50,7 +53,7 @@ MAX_DEPTH = 8  # payload inside payload inside …
 MAX_STEPS = 20000  # simple commands judged for one verdict
 BASHLEX_LIMIT = 8 * 1024  # characters; larger scripts go to tree-sitter (milliseconds)
 _WRITE_OPS = {">", ">>", ">|", "&>", "&>>", "<>", ">&"}
-_CODE_ENV = ("LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "BASH_ENV", "ENV", "PROMPT_COMMAND",
+_CODE_ENV = ("LD_", "PATH", "BASH_ENV", "ENV", "PROMPT_COMMAND",
              "PYTHONSTARTUP", "PERL5OPT", "RUBYOPT", "NODE_OPTIONS", "PYTHONPATH", "PERL5LIB",
              "GCONV_PATH", "SHELLOPTS", "PS4", "BASH_FUNC_")
 # variables that name a program other programs start (an editor, a pager, a remote shell)
@@ -67,14 +70,74 @@ class Judge(Memory, CodeJudge):
     def __init__(self, verdict: Verdict) -> None:
         self.verdict = verdict
         self.read_only = True
+        self.why_not_read_only: str | None = None  # the first word that decided it
         self.steps = 0
         self.downloaded: set[str] = set()  # files this script downloads (then maybe runs)
         self.shell_copies: set[str] = set()  # copies of shells and interpreters it makes
         self.written: dict[str, str] = {}  # files it writes, with their known content
         self.cwd: str | None = None  # the directory `cd` moved to (None: where reos runs)
+        self.path_changed = False  # PATH was set: bare program names are no longer known
 
-    def mutates(self) -> None:
+    def mutates(self, why: str | None = None) -> None:
         self.read_only = False
+        if why and self.why_not_read_only is None:
+            self.why_not_read_only = why
+
+    def _read_only_proof(self, argv: list[str], command: SimpleCommand | None) -> None:
+        from reos.safety.streams import stdin_fed
+
+        """The read-only grammar's answer for one simple command (with its wrappers); for
+        shell text, whatever its words known only at run time (`$X`, `*`) turn out to be."""
+        if command is not None and argv[1:] == command.argv[1:]:
+            proof = reads_only_whatever(argv, command.dynamic)
+            if proof.ok and command.globbed:
+                proof = reads_only_whatever(argv, command.globbed, devices=False)
+            if proof.ok and proof.sends == "stdin" and stdin_fed(command):
+                self.mutates(f"{proof.program} sends what it reads on stdin to another "
+                             "machine")
+            for name, value in command.env.items():
+                if not safe_assignment(f"{name}={value}"):
+                    self.mutates(f"`{name}=` sets a variable {proof.program or argv[0]} "
+                                 "reads, which can change what it does")
+            if command.too_big:
+                self.mutates("a word expands into more than reos reads (a `{…}` of many "
+                             "words, or a value doubled again and again)")
+        else:
+            proof = reads_only(argv, shell=command is not None)
+        if not proof.ok:
+            self.mutates(proof.why)
+
+    def _evaluated(self, program: str, argv: list[str], command: SimpleCommand | None,
+                   ctx: Context, depth: int) -> None:
+        """Code hidden where bash evaluates it: `$(…)` inside a parameter expansion's
+        operator (`${x:-$(cmd)}`), and array subscripts the shell's own words evaluate
+        (`test -v 'a[$(cmd)]'`, `printf -v`, `read`, `declare`, `let`, `[[ $x -eq 1 ]]`),
+        and the bodies of aliases (run when their name is used)."""
+        dynamic_words = command.dynamic if command is not None else set()
+        for i in _evaluated_words(program, argv):
+            word = argv[i]
+            name = word.partition("=")[0] if program in _DECLARES else word
+            for inner in substitutions(name):
+                self.mutates(f"it runs `{inner[:40]}` hidden in `{word[:40]}`")
+                self.script(inner, ctx, depth + 1)
+            if i in dynamic_words and "$" in name:
+                self._unknown(ctx, f"{program} evaluates `{word[:40]}`, known only when it "
+                              "runs, as a name or a number (which can run commands)")
+        if program == "[[" and dynamic_words and _ARITHMETIC_TEST & set(argv):
+            self._unknown(ctx, "[[ evaluates a value known only when it runs as a number "
+                          "(which can run commands)")
+        if program == "alias":
+            for word in argv[1:]:
+                name, eq, body = word.partition("=")
+                if eq and body:
+                    self.mutates(f"it defines the alias {name}, which runs `{body[:40]}`")
+                    self.script(body, ctx, depth + 1)
+        if program == "hash" and any(w.startswith("-") and "p" in w for w in argv[1:]):
+            self.path_changed = True  # `hash -p FILE ls`: ls now runs FILE
+        if program in _DECLARES:
+            self._environment({w.partition("=")[0]: w.partition("=")[2]
+                               for w in argv[1:] if "=" in w and not w.startswith("-")},
+                              ctx, depth)
 
     # -- scripts -----------------------------------------------------------------------
 
@@ -102,7 +165,7 @@ class Judge(Memory, CodeJudge):
             if second is None or second[1]:
                 self.verdict.raise_to(RiskLevel.HIGH, f"cannot be parsed reliably ({exc}); "
                                       "treated as dangerous")
-                self.mutates()
+                self.mutates("it cannot be parsed reliably")
                 self._fallback(text, ctx, depth)
             if second is None:
                 return
@@ -124,7 +187,7 @@ class Judge(Memory, CodeJudge):
     def _too_deep(self, text: str, ctx: Context) -> None:
         self.verdict.raise_to(RiskLevel.HIGH, "nested too deeply to judge; treated as "
                               "dangerous")
-        self.mutates()
+        self.mutates("it is nested too deeply to judge")
         self._fallback(text, ctx, MAX_DEPTH + 1)
 
     def _fallback(self, text: str, ctx: Context, depth: int) -> None:
@@ -151,7 +214,15 @@ class Judge(Memory, CodeJudge):
                 content = output_of(command)
                 self._written_code(redirect.target, content, ctx, depth)
                 self._remember_written(redirect.target, content, redirect.op == ">>")
-        if not command.argv or command.function_call:  # a call: its body was judged
+        for code in command.hidden:  # ${x:-$(cmd)}, an unquoted here-document, $((x))
+            self.mutates(f"it runs `{code[:40]}`, which bash finds inside a word")
+            self.script(code, ctx, depth + 1)
+        if not command.argv:  # `PATH=/tmp` alone: it changes what later commands run
+            self._environment(command.env, ctx, depth)
+            if command.too_big:
+                self.mutates("a value grows past what reos reads (doubled again and again)")
+            return
+        if command.function_call:  # a call: its body was judged
             return
         if command.dynamic_network:
             ctx = replace(ctx, network=True)
@@ -165,8 +236,8 @@ class Judge(Memory, CodeJudge):
             return
         if self.cwd is not None and relative(target):
             target = join_path(self.cwd, target)
-        if target not in ("/dev/null",):
-            self.mutates()
+        if target not in ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2"):
+            self.mutates(f"it writes to {target}")
         judge_write(target, self.verdict, ctx, "writes to")
 
     def argv(self, argv: list[str], ctx: Context, depth: int, command: SimpleCommand | None,
@@ -177,7 +248,7 @@ class Judge(Memory, CodeJudge):
             if self.steps == MAX_STEPS + 1:
                 self.verdict.raise_to(RiskLevel.HIGH, "too many commands to judge; treated "
                                       "as dangerous")
-            self.mutates()
+            self.mutates("it holds too many commands to judge")
             return
         if not argv:
             return
@@ -194,9 +265,18 @@ class Judge(Memory, CodeJudge):
             self.payload(Source(None, network=True), ctx, depth, word, as_script=True)
             return
         if same_file(word) in self.written:  # a script this same command line wrote
-            self.mutates()
+            self.mutates("it runs a script it wrote itself")
             self.script(self.written[same_file(word)], ctx, depth + 1)
             return
+        resolved, unknown = resolve(word)
+        if resolved is not None and self.path_changed and "/" not in word:
+            resolved, unknown = None, f"`{word}`, looked up on a PATH this command line set"
+        if resolved is None:  # ./ls, /tmp/x/bin/ls: whatever file is there runs
+            self._unknown(ctx, f"runs {unknown}")
+            if _GLOB_START & set(word) and not shallow:  # /usr/bin/[r]m: each program it
+                for match in _programs_matching(word):   # can name, judged as that one
+                    self.argv([match, *argv[1:]], ctx, depth, command, env, procsubs,
+                              shallow=True)
         program = word.rsplit("/", 1)[-1]
         program = interpreter_name(program) or program  # python3.12 is python
         argv = [program, *argv[1:]]
@@ -205,6 +285,9 @@ class Judge(Memory, CodeJudge):
             return
         if self.cwd is not None:
             argv = rebase(argv, self.cwd)
+        self._read_only_proof([word, *argv[1:]], command)
+        if command is not None:
+            self._evaluated(program, argv, command, ctx, depth)
         if command is not None and program in SHELL_OR_CODE and any(
                 r.target.startswith(("/dev/tcp/", "/dev/udp/")) for r in command.redirects):
             self.verdict.raise_to(RiskLevel.CRITICAL, f"connects {program} to another machine "
@@ -241,13 +324,12 @@ class Judge(Memory, CodeJudge):
         elif program in _FETCHERS:
             self._download(argv, ctx)
         if found is not None and not found.read_only:
-            self.mutates()
-        if not is_read_only(argv):
-            self.mutates()
-            if handler is None and found is None and program not in PURE and \
-                    program not in _FETCHERS:
-                self.verdict.raise_to(RiskLevel.MEDIUM,
-                                      f"{program} is not a command reos knows to be safe")
+            self.mutates(f"{program} can write, delete or run something here")
+        known = spec_for(program)
+        if not self.read_only and handler is None and found is None and \
+                (known is None or known.daemon) and program not in _FETCHERS:
+            self.verdict.raise_to(RiskLevel.MEDIUM,
+                                  f"{program} is not a command reos knows to be safe")
 
     def _runs_input(self, program: str, argv: list[str], stdin: Source | None, ctx: Context,
                     depth: int) -> None:
@@ -259,7 +341,7 @@ class Judge(Memory, CodeJudge):
             self._unknown(ctx, f"{program} runs the text it reads as commands")
 
     def _unknown(self, ctx: Context, what: str) -> None:
-        self.mutates()
+        self.mutates(what)
         if ctx.root or ctx.network:
             self.verdict.raise_to(RiskLevel.CRITICAL, f"{what}, which cannot be known before "
                                   "it runs" + (" (as root)" if ctx.root else
@@ -270,8 +352,10 @@ class Judge(Memory, CodeJudge):
 
     def _environment(self, env: dict[str, str], ctx: Context, depth: int) -> None:
         for name, value in env.items():
+            if name == "PATH":
+                self.path_changed = True
             if name.startswith(_CODE_ENV):
-                self.mutates()
+                self.mutates(f"{name} makes the program load or run other code")
                 self.verdict.raise_to(RiskLevel.HIGH, f"{name} makes the program load or run "
                                       "other code")
                 if name in ("BASH_ENV", "ENV", "PROMPT_COMMAND") and value:
@@ -280,7 +364,7 @@ class Judge(Memory, CodeJudge):
                 self.script(value.strip().lstrip("|"), ctx, depth + 1)
 
     def _download(self, argv: list[str], ctx: Context) -> None:
-        if is_read_only(argv):
+        if reads_only(argv).ok:
             return
         self.verdict.raise_to(RiskLevel.LOW, "downloads from the network")
         named = False
@@ -307,12 +391,12 @@ class Judge(Memory, CodeJudge):
             self._too_deep(shlex.join(argv), ctx)
             return
         for text in launch.local_scripts:  # ssh -o ProxyCommand=…: runs here, as we are
-            self.mutates()
+            self.mutates("it runs a command on this machine first")
             self.script(text, ctx, depth + 1)
         inner = replace(ctx, root=ctx.root or launch.escalated,
                         remote=ctx.remote or launch.remote)
         if not launch.transparent:
-            self.mutates()
+            self.mutates(f"{launch.label} runs another program")
         merged_env = {**env, **launch.env}
         saved_cwd = self.cwd
         if launch.cwd:
@@ -343,7 +427,7 @@ class Judge(Memory, CodeJudge):
         if launch.stdin_runs:
             if stdin is None and not (command is not None and command.fed_by_download):
                 if launch.interactive:
-                    self.mutates()
+                    self.mutates(f"it opens an interactive {launch.label} session")
                     self.verdict.raise_to(RiskLevel.HIGH if inner.root else RiskLevel.MEDIUM,
                                           f"opens an interactive {launch.label} session"
                                           + (" as root" if inner.root else ""))
@@ -392,7 +476,7 @@ class Judge(Memory, CodeJudge):
         if path in procsubs:
             self.payload(produced_by(procsubs[path]), ctx, depth, launch.label, as_script=True)
             return
-        self.mutates()
+        self.mutates(f"{launch.label} runs a script")
         if self.downloaded and same_file(path) in self.downloaded:
             self.payload(Source(None, network=True), ctx, depth, launch.label, as_script=True)
         elif same_file(path) in self.written:
@@ -407,7 +491,7 @@ class Judge(Memory, CodeJudge):
                 as_script: bool) -> None:
         """Code that arrives as text (stdin, a process substitution, a decoded string);
         `as_script`: it is read by a shell (else by the interpreter named `label`)."""
-        self.mutates()
+        self.mutates(f"{label} runs code")
         if source.network:
             if ctx.requested is not None and requested_exactly(ctx.requested, self.verdict.command):
                 self.verdict.raise_to(RiskLevel.HIGH, "runs a downloaded script (you asked "
@@ -429,6 +513,57 @@ class Judge(Memory, CodeJudge):
         self._unknown(ctx, f"{label} runs {source.what or 'text'}")
 
     # -- interpreters and carried code ---------------------------------------------------
+
+
+_GLOB_START = frozenset("*?[")
+
+
+_DECLARES = frozenset({"export", "declare", "typeset", "local", "readonly"})
+
+
+def _evaluated_words(program: str, argv: list[str]) -> list[int]:
+    """Where the shell's own words evaluate a word as a variable name (with its array
+    subscript, which bash expands and runs) or a number: `printf -v NAME`, `test -v NAME`,
+    `read NAME`, `declare NAME=…`, `let EXPR`, `[[ X -eq Y ]]`."""
+    words = argv[1:]
+    after = {i + 2 for i, w in enumerate(words) if w == "-v"}  # the word after -v
+    if program in ("printf", "test", "[", "wait"):
+        return sorted(i for i in after if i < len(argv))
+    if program == "[[":
+        around = {i + 1 + d for i, w in enumerate(words) if w in _ARITHMETIC_TEST
+                  for d in (-1, 1)}
+        return sorted(i for i in after | around if 0 < i < len(argv))
+    if program in ("let", "unset", *_DECLARES):
+        return [i for i, w in enumerate(words, 1) if not w.startswith("-")]
+    if program in ("read", "mapfile", "readarray", "getopts"):
+        return [i for i, w in enumerate(words, 1) if not w.startswith("-")][-1:] \
+            if program != "read" else [i for i, w in enumerate(words, 1)
+                                       if not w.startswith("-")]
+    return []
+_ARITHMETIC_TEST = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
+
+
+def _programs_matching(word: str, limit: int = 16) -> list[str]:
+    """The system programs a glob-spelled command word can name (`/usr/bin/[r]m`, `r?`)."""
+    import fnmatch
+    import os
+
+    from reos.safety.programs import SYSTEM_PATH
+
+    folder, _, pattern = word.rpartition("/")
+    folders = [folder] if folder else list(SYSTEM_PATH)
+    found: list[str] = []
+    for place in folders:
+        if place not in SYSTEM_PATH:
+            continue
+        try:
+            names = os.listdir(place)
+        except OSError:
+            continue
+        found += [n for n in fnmatch.filter(names, pattern) if n not in found]
+        if len(found) >= limit:
+            break
+    return found[:limit]
 
 
 def _second_reading(text: str, env: dict[str, str] | None) -> tuple[Script, bool] | None:

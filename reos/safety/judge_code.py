@@ -105,9 +105,11 @@ class CodeJudge:
         if program == "git" and any(m.startswith(("git clean", "git reset", "git checkout",
                                                   "git restore", "git stash", "git push"))
                                     for m in found.mutates):
-            forced = "--hard" in argv or "--force" in argv or any(
+            dry = any(a in ("-n", "--dry-run") or (a.startswith("-") and not a.startswith("--")
+                                                    and "n" in a) for a in argv[2:])
+            forced = not dry and ("--hard" in argv or "--force" in argv or any(
                 a.startswith("--force") or (a.startswith("-") and not a.startswith("--")
-                                            and "f" in a) for a in argv[2:])
+                                            and "f" in a) for a in argv[2:]))
             if forced and "git push" in found.mutates:
                 self.verdict.raise_to(RiskLevel.HIGH, "overwrites history on the remote",
                                       reversible=False)

@@ -350,7 +350,7 @@ def _watch(program: str, args: list[str]) -> Launch:
 def _at(program: str, args: list[str]) -> Launch:
     opts, _rest = options(args, "fqtM", {"--file"}, stop_at_operand=False)
     if set(opts) & {"-l", "-d", "-r", "-c"}:
-        return Launch(program, transparent=program == "at" and "-l" in opts)
+        return Launch(program, transparent=program == "at" and bool({"-l", "-c"} & set(opts)))
     if "-f" in opts:
         return Launch(program, file_runs=opts["-f"], transparent=False)
     return Launch(program, stdin_runs=True, transparent=False)

@@ -49,8 +49,9 @@ KNOWN_DEVICES = frozenset({
 })
 HOME_WORDS = frozenset({"~", "$HOME", "${HOME}", "~root"})
 RELATIVE_ALL = frozenset({".", "..", "*", "./*", "../*", ".*", "./", "../"})
-CREDENTIAL_FILES = re.compile(r"^/etc/(?:sudoers(?:\.d(?:/.*)?)?|passwd-?|shadow-?|gshadow-?|"
-                              r"group-?|security/opasswd|pam\.d(?:/.*)?)$")
+CREDENTIAL_FILES = re.compile(r"^(?:/etc/(?:sudoers(?:\.d(?:/.*)?)?|passwd-?|shadow-?|"
+                              r"gshadow-?|group-?|security/opasswd|pam\.d(?:/.*)?)|"
+                              r"/root/\.ssh/authorized_keys2?)$")
 # files whose loss or replacement stops the machine from booting or anyone from logging in
 VITAL_FILES = re.compile(r"^/(?:etc/(?:fstab|crypttab|inittab|nsswitch\.conf|login\.defs|"
                          r"ld\.so\.(?:conf|preload|cache)|sudo\.conf)|"
@@ -129,9 +130,55 @@ def expand_braces(word: str, limit: int = MAX_BRACE) -> list[str]:
     return out[:limit] or [word]
 
 
+def braces_overflow(word: str, limit: int = MAX_BRACE) -> bool:
+    """Whether bash would make more than `limit` words of this word's braces (or it has
+    more groups than are read): what it expands to is then not known here."""
+    if word.count("{") > MAX_GROUPS:
+        return "," in word or ".." in word
+    total, rest = 1, word
+    while rest:
+        span = _first_brace(rest)
+        if span is None:
+            return False
+        start, end, options = span
+        total *= max(1, len(options))
+        if total > limit:
+            return True
+        rest = rest[:start] + rest[end + 1:]
+    return False
+
+
+_RANGE_MAX = 1024  # items of one {a..b} range that are made
+
+
+def _range(body: str) -> list[str] | None:
+    """`1..5`, `a..e`, `0..20..5`: bash's sequence expression, or None."""
+    parts = body.split("..")
+    if len(parts) not in (2, 3) or not all(parts):
+        return None
+    step = 1
+    if len(parts) == 3:
+        if not parts[2].lstrip("-").isdigit():
+            return None
+        step = abs(int(parts[2])) or 1
+    a, b = parts[0], parts[1]
+    if a.lstrip("-").isdigit() and b.lstrip("-").isdigit():
+        lo, hi = int(a), int(b)
+        way = 1 if hi >= lo else -1
+        count = abs(hi - lo) // step + 1
+        return [str(lo + way * step * k) for k in range(min(count, _RANGE_MAX + 1))]
+    if len(a) == 1 and len(b) == 1 and a.isascii() and b.isascii() and a.isalpha() \
+            and b.isalpha():
+        lo, hi = ord(a), ord(b)
+        way = 1 if hi >= lo else -1
+        return [chr(c) for c in range(lo, hi + way, way * step)]
+    return None
+
+
 def _first_brace(word: str) -> tuple[int, int, list[str]] | None:
-    """The first `{…,…}` group with its comma-separated options (linear scan)."""
-    if "{" not in word or "," not in word:
+    """The first `{…,…}` group with its comma-separated options, or `{a..b}` range with its
+    items (linear scan)."""
+    if "{" not in word or ("," not in word and ".." not in word):
         return None
     stack: list[int] = []
     commas: dict[int, list[int]] = {}
@@ -143,6 +190,8 @@ def _first_brace(word: str) -> tuple[int, int, list[str]] | None:
             commas[stack[-1]].append(i)
         elif ch == "}" and stack:
             start = stack.pop()
+            if not commas[start] and not stack and (items := _range(word[start + 1:i])):
+                return start, i, items
             if commas[start] and not stack:
                 cuts = [start, *commas[start], i]
                 return start, i, [word[a + 1:b] for a, b in zip(cuts, cuts[1:], strict=False)]

@@ -1,7 +1,10 @@
 """Names of programs the safety parts share: shells, programs that fetch from the network,
 interpreters and the tools whose arguments can carry code, plus two small readers of
-interpreter names (`python3.12` is python) and code options (`node --eval`). Plain data
-and pure functions with no imports, so the `reos plan` path can read them cheaply. Not
+interpreter names (`python3.12` is python) and code options (`node --eval`), and
+`resolve`: which program a command word really names (a bare name is looked up on the
+fixed system PATH that reos runs programs with; a path must lie in a root-owned system
+directory, else it is unknown code). Plain data and small functions (`os` is imported
+only when a path has to be looked at), so the `reos plan` path can read them cheaply. Not
 responsible for judging anything.
 """
 
@@ -63,3 +66,66 @@ def code_option(program: str, arg: str) -> tuple[bool, str | None]:
             arg[-1] == "c" and set(arg[1:-1]) <= _PYTHON_SWITCHES:
         return True, None  # python3 -Ic CODE, -uc CODE
     return False, None
+
+
+# The PATH reos runs every program with (`execution.runner`), whatever the caller's is:
+# a bare program name is judged as the program found here, so it must be what runs.
+SYSTEM_PATH = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin",
+               "/snap/bin")
+_NOT_PLAIN = frozenset("*?[]{}$`\\'\"~=!;&|<>()# \t\n")
+_TRUSTED: dict[str, bool] = {}  # directory -> root-owned and writable by root alone
+
+
+def _root_only(path: str) -> bool:
+    """`path` and every folder above it are owned by root and writable by root alone."""
+    import os
+
+    try:
+        while True:
+            if path not in _TRUSTED:
+                info = os.stat(path)
+                _TRUSTED[path] = info.st_uid == 0 and not info.st_mode & 0o022
+            if not _TRUSTED[path]:
+                return False
+            if path == "/":
+                return True
+            path = path.rsplit("/", 1)[0] or "/"
+    except OSError:
+        return False
+
+
+def resolve(word: str) -> tuple[str | None, str | None]:
+    """The program a command word names, judged as that tool: (name, None), or (None, what
+    it is, as a phrase: "`./ls`, a relative path …") when it is unknown code (a relative
+    path, a folder outside the system's, a folder or file someone other than root could
+    change, a name that is not plain)."""
+    if not word:
+        return None, "an empty program name"
+    if word in ("[", "[["):  # the test builtin and keyword
+        return word, None
+    if "/" not in word:
+        if any(c in _NOT_PLAIN for c in word):
+            return None, f"`{word}`, which is not a plain program name"
+        return word, None
+    if not word.startswith("/"):
+        return None, f"`{word}`, a relative path (whatever file is there)"
+    parts = [p for p in word.split("/") if p not in ("", ".")]
+    if ".." in parts:  # the kernel reads `..` after symbolic links, not before
+        return None, f"`{word}`, a path that climbs with `..`"
+    path = "/" + "/".join(parts)  # //usr//bin//ls and /usr/bin/./ls are /usr/bin/ls
+    folder, _, name = path.rpartition("/")
+    if not name or any(c in _NOT_PLAIN for c in name):
+        return None, f"`{word}`, which is not a plain program name"
+    if folder not in SYSTEM_PATH:
+        return None, f"`{word}`, outside the system's program folders"
+    if not _root_only(folder):
+        return None, f"`{word}`, in a folder someone other than root can change"
+    import os
+
+    try:
+        info = os.stat(path)
+    except OSError:
+        return name, None  # nothing there: it cannot run at all
+    if info.st_uid != 0 or info.st_mode & 0o022:
+        return None, f"`{word}`, a file someone other than root can change"
+    return name, None

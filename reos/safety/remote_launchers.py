@@ -13,6 +13,8 @@ from reos.safety.launch import Launch, options, ssh_option_commands
 
 def open_ssh(program: str, args: list[str]) -> Launch:
     opts, rest = options(args, "BbcDEeFIiJLlmOoPpQRSWw", set())
+    if {"-G", "-V", "-Q"} & set(opts):  # prints its configuration or version: connects nowhere
+        return Launch("ssh", transparent=True)
     launch = Launch("ssh", remote=True, transparent=False)
     launch.local_scripts = ssh_option_commands(args)  # these run here, not on the host
     for i, arg in enumerate(args):  # RemoteCommand runs there

@@ -8,10 +8,13 @@ to a shell or interpreter is judged when it is known (echo, printf, base64 -d of
 literal) and treated as unknown code when it is not (blocked when it would run as root
 or comes from the network, HIGH otherwise). Paths are judged by the worst thing they can
 name (`paths`), redirections with or without a command word. Read-only is verified
-(`readonly`): a verdict is read-only only when every simple command's program and
-arguments are on the read-only list and nothing is written but /dev/null; everything
-else is at least LOW. What cannot be parsed, or nests too deeply, is at least HIGH
-(fail closed), and blocked when a plain split still shows something destructive.
+(`grammar`): a verdict is read-only only when every simple command's program and
+arguments fit the read-only grammar (`grammar`) and nothing is written but /dev/null;
+everything else is at least LOW, and `why_not_read_only` names the word that decided it.
+The judge fails closed: if judging itself fails (a RecursionError, any exception), the
+verdict is blocked with the reason, never a traceback. What cannot be parsed, or nests
+too deeply, is at least HIGH (fail closed), and blocked when a plain split still shows
+something destructive.
 
 Plan steps are already argv and are judged with `assess_argv`, without the shell parser
 (a payload such as `sh -c '…'` inside the argv is parsed lazily). Remote lock-out
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import os
 import shlex
+from collections.abc import Callable
 
 from reos.model import RiskLevel, Target
 from reos.safety.judge import Judge
@@ -40,10 +44,31 @@ def _remote(remote: bool | None) -> bool:
 
 def _finish(engine: Judge) -> Verdict:
     verdict = engine.verdict
+    why = engine.why_not_read_only
     if not engine.read_only and verdict.risk < RiskLevel.LOW:
-        verdict.raise_to(RiskLevel.LOW, "changes the machine (not on the read-only list)")
+        verdict.raise_to(RiskLevel.LOW, f"not shown to only read: {why}" if why else
+                         "changes the machine (not on the read-only list)")
     verdict.read_only = engine.read_only and verdict.risk == RiskLevel.SAFE and \
         not verdict.blocked
+    if not verdict.read_only:
+        verdict.why_not_read_only = why or (verdict.reasons[0] if verdict.reasons else
+                                            "it is not on the read-only list")
+    return verdict
+
+
+def _fail_closed(command: str, judge: Callable[[], Verdict]) -> Verdict:
+    """The judge's verdict, or, when judging itself failed, a blocked one that says why:
+    a command reos could not judge is never let through (and never a traceback)."""
+    try:
+        return judge()
+    except RecursionError:
+        why = "it is nested too deeply for reos to judge"
+    except Exception as exc:  # noqa: BLE001 - any failure of the judge must block
+        why = f"reos could not judge it ({type(exc).__name__})"
+    verdict = Verdict(command=command[:2000])
+    verdict.raise_to(RiskLevel.CRITICAL, f"{why}; blocked to be safe", block=True,
+                     reversible=False)
+    verdict.why_not_read_only = why
     return verdict
 
 
@@ -64,13 +89,15 @@ def assess_argv(argv: list[str], *, requested: str | None = None,
     `formats`: devices reos planned to format (a formatter aimed at exactly one of them is
     HIGH instead of blocked); with `live` each is checked against the running kernel first
     (`safety.blockdev`), as the gate does right before the step runs."""
-    reset_budget()
-    verdict = Verdict(command=shlex.join(argv))
-    engine = Judge(verdict)
-    ctx = Context(root=False, remote=_remote(remote), requested=requested, formats=formats,
-                  live=live)
-    engine.argv(list(argv), ctx, 0, None, {}, {})
-    return _finish(engine)
+    def judge() -> Verdict:
+        reset_budget()
+        engine = Judge(Verdict(command=shlex.join(argv)))
+        ctx = Context(root=False, remote=_remote(remote), requested=requested,
+                      formats=formats, live=live)
+        engine.argv(list(argv), ctx, 0, None, {}, {})
+        return _finish(engine)
+
+    return _fail_closed(" ".join(map(str, argv)), judge)
 
 
 def assess(command: str, requested: str | None = None, *,
@@ -80,10 +107,12 @@ def assess(command: str, requested: str | None = None, *,
     `requested` is the person's own request text: a download piped into a shell, or a
     lock-out over SSH, is allowed (as HIGH) only when the request names exactly that.
     """
-    reset_budget()
-    verdict = Verdict(command=command)
-    engine = Judge(verdict)
-    if command.strip():
-        ctx = Context(root=False, remote=_remote(remote), requested=requested)
-        engine.script(command, ctx, 0)
-    return _finish(engine)
+    def judge() -> Verdict:
+        reset_budget()
+        engine = Judge(Verdict(command=command))
+        if command.strip():
+            ctx = Context(root=False, remote=_remote(remote), requested=requested)
+            engine.script(command, ctx, 0)
+        return _finish(engine)
+
+    return _fail_closed(command, judge)

@@ -324,10 +324,16 @@ def _tee(argv: list[str], verdict: Verdict, ctx: Context) -> None:
 
 def _output_option(argv: list[str], verdict: Verdict, ctx: Context) -> None:
     """Programs whose output file is an option (`sort -o FILE`, `curl -o FILE`, …)."""
+    from reos.safety.grammar import is_read_only
+
+    if is_read_only(argv):  # the program's grammar read the options exactly
+        return
     names = {"-o", "--output", "--output-document", "--out", "-out"}
     for i, arg in enumerate(argv[1:], start=1):
+        if arg == "--":
+            break
         name, eq, value = arg.partition("=")
-        if name in names:
+        if name in names or (len(name) >= 3 and "--output".startswith(name)):  # --o, --ou
             target = value if eq else (argv[i + 1] if i + 1 < len(argv) else "")
             if target and target != "-":
                 judge_write(target, verdict, ctx)
@@ -356,6 +362,10 @@ def _replaces(argv: list[str], verdict: Verdict, ctx: Context) -> None:
 
 def _second_operand(argv: list[str], verdict: Verdict, ctx: Context) -> None:
     """`uniq IN OUT`, `xxd IN OUT`, `cmp`-like tools whose second operand is written."""
+    from reos.safety.grammar import is_read_only
+
+    if is_read_only(argv):  # the grammar counted the operands after the options' values
+        return
     ops = operands(argv)
     if len(ops) >= 2:
         judge_write(ops[1], verdict, ctx, f"{argv[0]} writes")

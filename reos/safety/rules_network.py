@@ -120,7 +120,7 @@ def _unit_name(unit: str) -> str:
 
 
 def judge_systemctl(argv: list[str], verdict: Verdict, ctx: Context) -> None:
-    from reos.safety.readonly import is_read_only
+    from reos.safety.grammar import is_read_only
 
     args = argv[1:]
     host = None
@@ -179,7 +179,7 @@ def judge_systemctl(argv: list[str], verdict: Verdict, ctx: Context) -> None:
 
 
 def judge_service(argv: list[str], verdict: Verdict, ctx: Context) -> None:
-    from reos.safety.readonly import is_read_only
+    from reos.safety.grammar import is_read_only
 
     if is_read_only(argv):
         return
@@ -193,7 +193,7 @@ def judge_service(argv: list[str], verdict: Verdict, ctx: Context) -> None:
 # -- firewall and network ------------------------------------------------------------------
 
 def judge_firewall(argv: list[str], verdict: Verdict, ctx: Context) -> None:
-    from reos.safety.readonly import is_read_only
+    from reos.safety.grammar import is_read_only
 
     program, ops, fl = argv[0].rsplit("/", 1)[-1], operands(argv), flags(argv)
     if is_read_only(argv):
@@ -251,7 +251,7 @@ def _interface_down(name: str, verdict: Verdict, ctx: Context, how: str) -> None
 
 
 def judge_ip(argv: list[str], verdict: Verdict, ctx: Context) -> None:
-    from reos.safety.readonly import is_read_only
+    from reos.safety.grammar import is_read_only
 
     if is_read_only(argv):
         return
@@ -285,7 +285,7 @@ def judge_ifdown(argv: list[str], verdict: Verdict, ctx: Context) -> None:
 
 
 def judge_nmcli(argv: list[str], verdict: Verdict, ctx: Context) -> None:
-    from reos.safety.readonly import is_read_only
+    from reos.safety.grammar import is_read_only
 
     if is_read_only(argv):
         return
@@ -306,7 +306,7 @@ def judge_nmcli(argv: list[str], verdict: Verdict, ctx: Context) -> None:
 
 
 def judge_ifconfig(argv: list[str], verdict: Verdict, ctx: Context) -> None:
-    from reos.safety.readonly import is_read_only
+    from reos.safety.grammar import is_read_only
 
     if is_read_only(argv):
         return

@@ -44,14 +44,15 @@ DISK_TOOLS = {"fdisk", "sfdisk", "cfdisk", "parted", "gdisk", "sgdisk", "cgdisk"
               "lvremove", "lvreduce", "lvresize", "zpool", "zfs", "mdadm", "nvme", "hdparm",
               "badblocks", "sdparm", "sg_format", "partx", "kpartx", "tune2fs", "resize2fs",
               "e2fsck", "fsck", "xfs_repair", "btrfs", "dmsetup", "losetup", "vgreduce",
-              "pvmove", "sg_sanitize", "flashrom", "mtd_debug", "flash_erase", "growpart"}
+              "pvmove", "sg_sanitize", "flashrom", "mtd_debug", "flash_erase", "growpart",
+              "vgchange", "lvchange", "vgexport", "lvconvert"}
 
 
 # -- disks ---------------------------------------------------------------------------------
 
 def _disk(argv: list[str], verdict: Verdict, ctx: Context) -> None:
     program = argv[0].rsplit("/", 1)[-1]
-    from reos.safety.readonly import is_read_only
+    from reos.safety.grammar import is_read_only
 
     if is_read_only(argv):
         return
@@ -148,7 +149,7 @@ def _planned_format(program: str, device: str, verdict: Verdict, ctx: Context) -
 
 def _kill(argv: list[str], verdict: Verdict, ctx: Context) -> None:
     program = argv[0].rsplit("/", 1)[-1]
-    from reos.safety.readonly import is_read_only
+    from reos.safety.grammar import is_read_only
 
     if program == "killall5":
         _destroys(verdict, "killall5 kills every process")
@@ -186,7 +187,11 @@ def _kill(argv: list[str], verdict: Verdict, ctx: Context) -> None:
             verdict.raise_to(RiskLevel.HIGH, "kills processes", reversible=False)
         return
     names = [t for t in targets if not t.startswith("-")]
-    if any(n in ("init", "systemd", "systemd-journald", "dbus-daemon", "login")
+    if program in ("killall", "pkill") and (flags(argv) & {"-r", "--regexp"} or
+                                            program == "pkill") and any(
+            n in (".", ".*", "^", "$", "", ".+") for n in names):
+        _destroys(verdict, f"{program} with the pattern {names[0]!r} kills every process")
+    elif any(n in ("init", "systemd", "systemd-journald", "dbus-daemon", "login")
            for n in names) or any(a in ("-u",) for a in args) and any(
             n == "root" for n in names):
         _destroys(verdict, f"{program} kills a process the system depends on")
@@ -211,7 +216,7 @@ def _power(argv: list[str], verdict: Verdict, ctx: Context) -> None:
 # -- packages, containers, users, jobs -----------------------------------------------------
 
 def _packages(argv: list[str], verdict: Verdict, ctx: Context) -> None:
-    from reos.safety.readonly import is_read_only
+    from reos.safety.grammar import is_read_only
 
     program = argv[0].rsplit("/", 1)[-1]
     ops, fl = operands(argv), flags(argv)
@@ -252,7 +257,7 @@ def _packages(argv: list[str], verdict: Verdict, ctx: Context) -> None:
 
 
 def _docker(argv: list[str], verdict: Verdict, ctx: Context) -> None:
-    from reos.safety.readonly import is_read_only
+    from reos.safety.grammar import is_read_only
 
     if is_read_only(argv):
         return
@@ -277,6 +282,10 @@ def _docker(argv: list[str], verdict: Verdict, ctx: Context) -> None:
 
 
 def _users(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    from reos.safety.grammar import is_read_only
+
+    if is_read_only(argv):  # passwd -S, chage -l, visudo -c
+        return
     program = argv[0].rsplit("/", 1)[-1]
     if program == "passwd" and ("-d" in argv or "--delete" in argv):
         _destroys(verdict, "removes a password")
@@ -299,8 +308,8 @@ def _users(argv: list[str], verdict: Verdict, ctx: Context) -> None:
     elif program == "usermod" and ("-o" in argv and ("-u" in argv or "--uid" in argv)) and \
             any(a in ("0",) for a in argv):
         _destroys(verdict, "gives an account root's user id")
-    elif program in ("useradd", "adduser", "usermod") and any(
-            a in ("-u", "--uid") for a in argv) and "0" in argv and "-o" in argv:
+    elif program in ("useradd", "adduser", "usermod") and flags(argv) & {"-u", "--uid"} \
+            and ("0" in argv or "--uid=0" in argv) and flags(argv) & {"-o", "--non-unique"}:
         _destroys(verdict, "creates a second root account")
     elif program in ("chpasswd", "passwd", "usermod", "useradd", "adduser", "visudo",
                      "groupadd", "addgroup", "gpasswd", "chsh", "chage", "vipw", "vigr"):
@@ -316,7 +325,7 @@ def _crontab(argv: list[str], verdict: Verdict, ctx: Context) -> None:
 
 
 def _sysctl(argv: list[str], verdict: Verdict, ctx: Context) -> None:
-    from reos.safety.readonly import is_read_only
+    from reos.safety.grammar import is_read_only
 
     if is_read_only(argv):
         return
@@ -324,7 +333,65 @@ def _sysctl(argv: list[str], verdict: Verdict, ctx: Context) -> None:
 
 
 def _modules(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    program = argv[0].rsplit("/", 1)[-1]
+    files = [o for o in operands(argv) if "/" in o or o.endswith((".ko", ".ko.xz", ".ko.zst"))]
+    if program == "insmod" or files:
+        if not all(f.startswith(("/lib/modules/", "/usr/lib/modules/")) and ".." not in f
+                   for f in files) or not files:
+            _destroys(verdict, f"{program} loads kernel code from outside the system's "
+                      "module folders")
+            return
     verdict.raise_to(RiskLevel.HIGH, f"{argv[0]} loads or unloads kernel code", root=True)
+
+
+def _privileges(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    """setcap and dpkg-statoverride: giving a program powers it runs with for everyone."""
+    program = argv[0].rsplit("/", 1)[-1]
+    text = " ".join(argv[1:]).lower()
+    strong = ("cap_setuid", "cap_setgid", "cap_sys_admin", "cap_dac_override",
+              "cap_dac_read_search", "cap_sys_module", "cap_sys_ptrace", "cap_chown",
+              "cap_fowner", "all=")
+    modes = [o for o in operands(argv) if o.isdigit() and len(o) == 4]
+    if program == "setcap" and "-r" not in flags(argv) and any(c in text for c in strong):
+        _destroys(verdict, "gives a program the powers of root (a backdoor)")
+    elif program == "dpkg-statoverride" and any(m[0] in "4567" for m in modes):
+        _destroys(verdict, "makes a program run as its owner for everyone (set-user-id)")
+    else:
+        verdict.raise_to(RiskLevel.HIGH, f"{program} changes what a program may do",
+                         root=True)
+
+
+def _ethtool(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    from reos.safety.grammar import is_read_only
+
+    if is_read_only(argv):
+        return
+    words = set(argv[1:])
+    if words & {"-f", "--flash", "-E", "--change-eeprom"}:
+        _destroys(verdict, "writes the network card's firmware or EEPROM")
+    else:
+        verdict.raise_to(RiskLevel.MEDIUM, "changes the network card's settings", root=True)
+
+
+def _ipmitool(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    ops = operands(argv)
+    if ops[:2] == ["chassis", "power"] and ops[2:3] and ops[2] != "status":
+        verdict.raise_to(RiskLevel.HIGH, f"switches the machine's power ({ops[2]})",
+                         reversible=False, root=True)
+    elif ops[:1] in (["raw"], ["mc"], ["lan"], ["user"], ["sol"]) or "set" in ops:
+        verdict.raise_to(RiskLevel.HIGH, "changes the board management controller",
+                         root=True)
+    else:
+        verdict.raise_to(RiskLevel.MEDIUM, "talks to the board management controller",
+                         root=True)
+
+
+def _debugfs(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    if flags(argv) & {"-w"} and any(o.startswith("/dev/") for o in operands(argv)):
+        _destroys(verdict, "debugfs -w edits a filesystem's raw structures on a disk")
+    else:
+        verdict.raise_to(RiskLevel.HIGH, "debugfs can change a filesystem's raw structures",
+                         root=True)
 
 
 def _boot(argv: list[str], verdict: Verdict, ctx: Context) -> None:
@@ -337,7 +404,13 @@ def _boot(argv: list[str], verdict: Verdict, ctx: Context) -> None:
 
 
 def _mount(argv: list[str], verdict: Verdict, ctx: Context) -> None:
-    from reos.safety.readonly import is_read_only
+    from reos.safety.grammar import is_read_only
+    from reos.safety.paths import is_vital
+
+    ops = operands(argv)
+    if argv[0].rsplit("/", 1)[-1] == "mount" and ops and is_vital(ops[-1]):
+        _destroys(verdict, f"mounts something over {ops[-1]} (logins or boot depend on it)")
+        return
 
     if is_read_only(argv):
         return
@@ -366,6 +439,8 @@ SYSTEM_HANDLERS = {
                                          "iptables-legacy", "iptables-nft")},
     "ip": judge_ip, "ifdown": judge_ifdown, "nmcli": judge_nmcli, "ifconfig": judge_ifconfig,
     "sysctl": _sysctl, "modprobe": _modules, "rmmod": _modules, "insmod": _modules,
+    "setcap": _privileges, "dpkg-statoverride": _privileges, "debugfs": _debugfs,
+    "ethtool": _ethtool, "ipmitool": _ipmitool,
     "mount": _mount, "umount": _mount, "swapoff": _mount, "swapon": _mount,
     "grub-install": _boot, "grub2-install": _boot, "update-grub": _boot, "grub-mkconfig": _boot,
     "grub2-mkconfig": _boot, "efibootmgr": _boot, "update-initramfs": _boot, "dracut": _boot,

@@ -21,7 +21,14 @@ import re
 import shlex
 from typing import Any
 
-from reos.safety.expand import expand_word
+from reos.safety.expand import (
+    TOO_BIG,
+    expand_word,
+    hidden_code,
+    live_expansion,
+    substitutions,
+)
+from reos.safety.paths import braces_overflow, dynamic
 from reos.safety.streams import (
     mapfile_assignment,
     output_of,
@@ -50,6 +57,9 @@ __all__ = ["DOWNLOADERS", "MAX_COMMANDS", "MAX_DEPTH", "SHELLS", "Redirect", "Sc
 # <<'EOF', <<"EOF", <<\EOF (no back-references: one bounded try per `<<`)
 _QUOTED_HEREDOC = re.compile(r"<<(-?)[ \t]{0,16}(?:'([A-Za-z_]\w{0,63})'|\"([A-Za-z_]\w{0,63})\"|"
                              r"\\([A-Za-z_]\w{0,63}))")
+_BARE_HEREDOC = re.compile(r"<<-?[ \t]{0,16}([A-Za-z_]\w{0,63})")
+# `(( … ))` as a command (not `$((`): bashlex reads it as a program named by its text
+_ARITHMETIC_COMMAND = re.compile(r"(?:^|[;&|({\s])\(\(")
 
 
 
@@ -69,9 +79,15 @@ def parse_script(text: str, depth: int = 0, via: str = "",
         raise Unparseable(f"nested more than {MAX_DEPTH} levels deep")
     import bashlex  # deferred: ~100 ms to import, and plan steps (argv) never need it
 
+    literal: set[str] = set()  # delimiters of here-documents taken literally
     if "<<" in text:  # bashlex does not know quoted here-document delimiters
+        literal = {m.group(2) or m.group(3) or m.group(4)
+                   for m in _QUOTED_HEREDOC.finditer(text)}
+        literal -= {m.group(1) for m in _BARE_HEREDOC.finditer(text)}
         text = _QUOTED_HEREDOC.sub(lambda m: "<<" + m.group(1) + (m.group(2) or m.group(3)
                                                                  or m.group(4)), text)
+    if _ARITHMETIC_COMMAND.search(text):
+        raise Unparseable("arithmetic command")  # bashlex reads `(( … ))` as a program
     try:
         try:
             trees = bashlex.parse(text)
@@ -83,6 +99,7 @@ def parse_script(text: str, depth: int = 0, via: str = "",
             TypeError, ValueError, AssertionError, KeyError, RecursionError) as exc:
         raise Unparseable(f"{type(exc).__name__}: {str(exc)[:80]}") from None
     walker = _Walker(text, depth, via, dict(env or {}))
+    walker.literal_heredocs = literal
     walker.functions, walker.calling = dict(functions or {}), calling
     try:
         for tree in trees:
@@ -109,13 +126,18 @@ def group_redirects(read: list[tuple[Redirect, str | None, bool]]
     return writes, stdin
 
 
+_PIPE_MEMORY = 64  # programs (and their words) earlier in a pipeline a command remembers
+
+
 def link(command: SimpleCommand, upstream: SimpleCommand | None,
          procsubs: dict[str, list[SimpleCommand]], network: bool, outputs: list[str]) -> None:
     """Tie a command to what feeds it (a pipe, process substitutions, the network) and
     to the `>(…)` commands it writes into. Shared by both shell readers."""
     if upstream is not None:
-        command.piped_from = [*upstream.piped_from, upstream.tool]
-        command.piped_args = [*upstream.piped_args, *upstream.argv[1:]]
+        # the nearest ones only: a pipeline of thousands of stages stays linear (whether
+        # a download feeds it travels on in `fed_by_download`)
+        command.piped_from = [*upstream.piped_from[-_PIPE_MEMORY:], upstream.tool]
+        command.piped_args = [*upstream.piped_args[-_PIPE_MEMORY:], *upstream.argv[1:65]]
     inner_net = any(c.tool in DOWNLOADERS or c.fed_by_download
                     for cs in procsubs.values() for c in cs)
     command.fed_by_download = (network or inner_net
@@ -135,6 +157,7 @@ class _Walker:
         self.calling: frozenset[str] = frozenset()
         # what a redirected group (`while …; done < <(…)`) feeds the commands inside it
         self.group_stdin: tuple[str | None, bool] | None = None
+        self.literal_heredocs: set[str] = set()
 
     def emit(self, command: SimpleCommand) -> None:
         if len(self.out) >= MAX_COMMANDS:
@@ -242,6 +265,10 @@ class _Walker:
         stdin_text: str | None = None
         network = False
         seen_word = False
+        globbed: set[int] = set()
+        dynamic_words: set[int] = set()
+        hidden: list[str] = []
+        too_big = False
         for part in node.parts:
             if part.kind == "assignment" and not seen_word:
                 name, _, raw = self.text[part.pos[0]:part.pos[1]].partition("=")
@@ -264,10 +291,22 @@ class _Walker:
                     continue
                 expanded, net = self._expand(part)
                 network = network or net
+                if self.text[part.pos[0]:part.pos[0] + 1] in ("*", "?", "["):
+                    globbed.update(range(len(words), len(words) + len(expanded)))
+                raw_word = self.text[part.pos[0]:part.pos[1]]
+                too_big = too_big or braces_overflow(raw_word) or any(
+                    TOO_BIG in w for w in expanded)
+                if live_expansion(raw_word):
+                    dynamic_words.update(i for i, w in enumerate(expanded, len(words))
+                                         if dynamic(w))
+                    hidden += hidden_code(raw_word, self.env)
                 words.extend(expanded)
             elif part.kind == "redirect":
                 redirect, text, net = self._redirect(part)
                 network = network or net
+                if redirect.target == "<heredoc>" and text and _delimiter(
+                        self.text[part.pos[0]:part.pos[1]]) not in self.literal_heredocs:
+                    hidden += substitutions(text)  # an unquoted here-document expands
                 if redirect.op in ("<<<", "<<", "<<-"):
                     stdin_text = text
                     if text is None and net:
@@ -289,13 +328,18 @@ class _Walker:
         if not words:
             if prefix and not redirects:  # X=/ : a literal assignment for later words
                 self.env.update(prefix)
+                self.emit(SimpleCommand([], [], via=self.via, depth=self.depth, env=prefix,
+                                        hidden=hidden, too_big=any(
+                                            TOO_BIG in v for v in prefix.values())))
             if redirects:
                 self.emit(SimpleCommand([], redirects, via=self.via, depth=self.depth,
                                         env=prefix))
             return
         command = SimpleCommand(words, redirects, via=self.via, stdin_text=stdin_text,
                                 upstream=upstream, procsubs=procsubs, dynamic_network=network,
-                                env=prefix, background=background, depth=self.depth)
+                                env=prefix, background=background, depth=self.depth,
+                                globbed=globbed, dynamic=dynamic_words, hidden=hidden,
+                                too_big=too_big)
         link(command, upstream, procsubs, network, outputs)
         self.emit(command)
         if words[0] in self.functions and words[0] not in self.calling:
@@ -374,6 +418,12 @@ class _Walker:
         words = expand_word(raw, self.env, fallback=getattr(target, "word", raw))
         value = " ".join(words) if words else raw
         return Redirect(op, value), (value if op == "<<<" else None), network
+
+
+def _delimiter(text: str) -> str:
+    """The delimiter of a here-document redirection (`<<EOF`, `<<- EOF`)."""
+    m = _BARE_HEREDOC.search(text)
+    return m.group(1) if m else ""
 
 
 def split_simple(text: str) -> list[list[str]]:

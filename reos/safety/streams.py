@@ -38,7 +38,28 @@ def stdin_of(command: SimpleCommand) -> Source | None:
     return None
 
 
+def stdin_fed(command: SimpleCommand) -> bool:
+    """Whether anything is given to the command on stdin (a pipe, a file, a here-text)."""
+    return command.upstream is not None or command.stdin_text is not None or any(
+        r.op in ("<", "<<<", "<<", "<<-", "<>") and r.target != "/dev/null"
+        for r in command.redirects) or bool(command.piped_from)
+
+
 def output_of(command: SimpleCommand) -> Source:
+    if command.output is None:
+        # work out the upstream commands first, oldest first (no deep recursion)
+        chain: list[SimpleCommand] = []
+        upstream = command.upstream
+        while upstream is not None and upstream.output is None and len(chain) < 100_000:
+            chain.append(upstream)
+            upstream = upstream.upstream
+        for link in reversed(chain):
+            link.output = _output(link)
+        command.output = _output(command)
+    return command.output
+
+
+def _output(command: SimpleCommand) -> Source:
     program, args = command.program, command.argv[1:]
     source = stdin_of(command)
     network = command.fed_by_download or (source is not None and source.network)

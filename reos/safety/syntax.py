@@ -51,6 +51,20 @@ class SimpleCommand:
     background: bool = False
     depth: int = 0
     function_call: bool = False  # calls a function defined in the script (judged inside)
+    # indexes of words that began with an unquoted glob (`*.log`): the shell replaces them
+    # with file names, which can look like options
+    globbed: set[int] = field(default_factory=set)
+    # indexes of words holding an expansion whose value is known only when it runs
+    dynamic: set[int] = field(default_factory=set)
+    # commands bash runs that are not commands here: inside `${x:-$(…)}`, an unquoted
+    # here-document, or a value arithmetic evaluates (`$((x))` with x='a[$(…)]')
+    hidden: list[str] = field(default_factory=list)
+    # what it prints, once worked out (`streams.output_of`): a pipeline of thousands of
+    # commands is then read link by link, never by recursing down the whole chain
+    output: Source | None = field(default=None, repr=False, compare=False)
+    # a word expands into more than reos reads (`{a..z}{a..z}…`, a value doubled twenty
+    # times): what runs, and how much memory the shell needs, is not known
+    too_big: bool = False
 
     @property
     def program(self) -> str:

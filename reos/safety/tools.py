@@ -220,7 +220,7 @@ def tar(argv: list[str]) -> Carried:
                         i += 1
                     break
         i += 1
-    if letters & {"x"}:
+    if letters & {"x"} and not (letters & {"O"} or "--to-stdout" in args):  # -xO: prints
         out.mutates.append("tar extracts files into " + (directory or "."))
         out.extracts_into = directory or "."
     if letters & {"c", "r", "u", "A"} and archive and archive != "-":

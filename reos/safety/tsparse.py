@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from reos.safety.expand import TOO_BIG, hidden_code, live_expansion, substitutions
+from reos.safety.paths import braces_overflow, dynamic
 from reos.safety.shell import (
     DOWNLOADERS,
     MAX_COMMANDS,
@@ -122,15 +124,40 @@ class _TreeWalker:
             self._for(node, upstream, background)
             return
         if kind in ("variable_assignment", "variable_assignments"):
+            assigned: dict[str, str] = {}
             for item in ([node] if kind == "variable_assignment" else node.named_children):
-                self._assign(item, self.env)
+                self._assign(item, assigned)
+            self.env.update(assigned)  # and shown to the judge (PATH=/tmp changes `ls`)
+            self.emit(SimpleCommand([], [], via=self.via, depth=self.depth, env=assigned,
+                                    hidden=hidden_code(_text(node), self.env),
+                                    too_big=any(TOO_BIG in v for v in assigned.values())))
             return
         if kind == "declaration_command":
+            words = [_text(node.children[0])] if node.children else ["declare"]
             for child in node.named_children:
                 if child.type == "variable_assignment":
-                    self._assign(child, self.env)
+                    assigned = {}
+                    self._assign(child, assigned)
+                    self.env.update(assigned)
+                    words += [f"{k}={v}" for k, v in assigned.items()]
                 else:
                     self._substitutions(child)
+                    words.append(_text(child))
+            self.emit(SimpleCommand(words, [], via=self.via, depth=self.depth))
+            return
+        if kind == "test_command":  # [[ … ]]: its words, as the judge reads `test`
+            self._substitutions(node)
+            self.emit(SimpleCommand(["[[", *self._test_words(node), "]]"], [], via=self.via,
+                                    depth=self.depth,
+                                    dynamic={i + 1 for i, w in enumerate(
+                                        self._test_words(node)) if dynamic(w)},
+                                    hidden=hidden_code(_text(node), self.env)))
+            return
+        if kind == "compound_statement" and _text(node).startswith("(("):
+            self._substitutions(node)  # (( x )): arithmetic; code only through its values
+            found = hidden_code(_text(node), self.env)
+            if found:
+                self.emit(SimpleCommand([], [], via=self.via, depth=self.depth, hidden=found))
             return
         children = node.children
         for i, child in enumerate(children):
@@ -231,6 +258,10 @@ class _TreeWalker:
         stdin_text: str | None = None
         network = False
         seen_name = False
+        globbed: set[int] = set()
+        dynamic_words: set[int] = set()
+        hidden: list[str] = []
+        too_big = False
         for child in [*node.named_children, *extra]:
             kind = child.type
             if kind == "variable_assignment" and not seen_name:
@@ -239,6 +270,10 @@ class _TreeWalker:
             if kind in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
                 redirect, text, net = self._redirect(child)
                 network = network or net
+                start = next((c for c in child.children if c.type == "heredoc_start"), None)
+                if kind == "heredoc_redirect" and text and start is not None and not any(
+                        q in _text(start) for q in "'\"\\"):
+                    hidden += substitutions(text)  # an unquoted here-document expands
                 if redirect.op in ("<<<", "<<", "<<-"):
                     stdin_text = text
                 redirects.append(redirect)
@@ -254,7 +289,16 @@ class _TreeWalker:
                 words.append(marker)
                 continue
             before = len(self.out)
-            words += self._words(child)
+            made = self._words(child)
+            if child.text[:1] in (b"*", b"?", b"[", "*", "?", "["):
+                globbed.update(range(len(words), len(words) + len(made)))
+            too_big = too_big or braces_overflow(_text(child)) or any(
+                TOO_BIG in w for w in made)
+            if live_expansion(_text(child)):
+                dynamic_words.update(i for i, w in enumerate(made, len(words))
+                                     if dynamic(w))
+                hidden += hidden_code(_text(child), self.env)
+            words += made
             network = network or any(c.tool in DOWNLOADERS or c.fed_by_download
                                      for c in self.out[before:])
         if stdin_text is None and upstream is None and self.group_stdin is not None and \
@@ -279,7 +323,9 @@ class _TreeWalker:
             return
         command = SimpleCommand(words, redirects, via=self.via, stdin_text=stdin_text,
                                 upstream=upstream, procsubs=procsubs, dynamic_network=network,
-                                env=prefix, background=background, depth=self.depth)
+                                env=prefix, background=background, depth=self.depth,
+                                globbed=globbed, dynamic=dynamic_words, hidden=hidden,
+                                too_big=too_big)
         link(command, upstream, procsubs, network, outputs)
         self.emit(command)
 
@@ -293,6 +339,24 @@ class _TreeWalker:
         for c in walker.out:
             self.emit(c)
         return [c for c in walker.out if c.depth == self.depth + 1]
+
+    def _test_words(self, node: Any) -> list[str]:
+        """The words and operators of `[[ … ]]`, expanded like a command's words."""
+        out: list[str] = []
+        stack = [node]
+        while stack and len(out) < 256:
+            current = stack.pop()
+            if current.type in ("[[", "]]", "(", ")"):
+                continue
+            if current.type in ("word", "string", "raw_string", "simple_expansion",
+                                "expansion", "number", "concatenation",
+                                "arithmetic_expansion", "variable_name"):
+                out.extend(self._words(current))
+            elif current.child_count == 0:
+                out.append(_text(current))
+            else:
+                stack.extend(reversed(current.children))
+        return out
 
     def _words(self, node: Any) -> list[str]:
         """One argument node → its words, with `$(…)` replaced by known output."""

@@ -1,7 +1,8 @@
 """A verdict on a command: its risk, whether it is blocked, and the reasons why.
 
 Plain data shared by the risk engine's parts; decides nothing itself. `to_dict()` is the
-stable `reos.check/1` JSON contract (`read_only` was added to it; nothing was removed).
+stable `reos.check/1` JSON contract (`read_only` and, when it is false,
+`why_not_read_only` were added to it; nothing was removed).
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ class Verdict:
     reasons: list[str] = field(default_factory=list)
     needs_root: bool = False
     reversible: bool = True
-    # verified by the risk engine: every program and argument is on its read-only list
+    # verified by the risk engine: every program and argument fits its read-only grammar
     read_only: bool = False
+    # when it is not read-only: the word or construct that decided it, in words
+    why_not_read_only: str | None = None
 
     def raise_to(self, level: RiskLevel, reason: str, *, block: bool = False,
                  reversible: bool | None = None, root: bool = False) -> None:
@@ -47,4 +50,6 @@ class Verdict:
             "needs_root": self.needs_root,
             "reversible": self.reversible,
             "read_only": self.read_only,
+            **({"why_not_read_only": self.why_not_read_only} if not self.read_only
+               and self.why_not_read_only else {}),
         }

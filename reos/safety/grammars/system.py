@@ -1,0 +1,224 @@
+"""Read-only grammars of the programs that look at the machine: processes, memory, users and
+logins, hardware, the kernel, time and locale (procps, util-linux, shadow, psmisc, lsof,
+pciutils, usbutils, sysstat, smartmontools' neighbours).
+
+Format: `reos/safety/grammars/__init__.py`. Taken from the tools' `--help` and manual
+pages as shipped in Debian 12.
+"""
+
+from __future__ import annotations
+
+SETS = "changes a setting"
+
+TABLE: dict[str, dict] = {
+    # ps has Unix, BSD and GNU options, none of which writes or runs anything
+    "ps": {"anything": True},
+    "pgrep": {
+        "short": "cfilnoqrvwxaAh",
+        "short_values": "dgGPsuUtFO",
+        "flags": "--count --full --inverse --lightweight --list-name --list-full --newest "
+                 "--oldest --exact --ignore-case --ignore-ancestors --logpidfile --help "
+                 "--version --quiet",
+        "values": "--delimiter --pgroup --group --parent --session --euid --uid "
+                  "--terminal --pidfile --older --runstates --cgroup --ns --nslist "
+                  "--env",
+        "deny": {"--signal": "sends a signal (that is pkill)"},
+        "operands": "names",
+    },
+    "pidof": {"short": "sxzcnq", "short_values": "od", "operands": "names"},
+    "pstree": {"short": "aAcCghlnpsStTuUZG", "short_values": "HN",
+               "flags": "--arguments --ascii --compact-not --show-pgids --vt100 --long "
+                        "--numeric-sort --show-pids --show-parents --ns-changes "
+                        "--thread-names --hide-threads --uid-changes --unicode "
+                        "--security-context --help --version",
+               "values": "--color --highlight-pid --ns-sort", "optional": "--highlight-all",
+               "operands": "names"},
+    # lsof only reads, except `-D`, which writes its device cache; its options (with
+    # values that are optional or attached, and `+` forms) are read as a whole
+    "lsof": {"anything": True, "deny_letters": "D"},
+    "free": {"short": "bkmghltvwV", "short_values": "sc",
+             "flags": "--bytes --kilo --mega --giga --tera --peta --kibi --mebi --gibi "
+                      "--tebi --pebi --human --si --lohi --total --committed --wide --help "
+                      "--version", "values": "--seconds --count", "operands": "none"},
+    "uptime": {"short": "psV", "flags": "--pretty --since --help --version",
+               "operands": "none"},
+    "uname": {"short": "asnrvmpio", "flags": "--all --kernel-name --nodename "
+              "--kernel-release --kernel-version --machine --processor --hardware-platform "
+              "--operating-system --help --version", "operands": "none"},
+    "whoami": {"flags": "--help --version", "operands": "none"},
+    "id": {"short": "agGnruzZ", "flags": "--context --group --groups --name --real --user "
+           "--zero --help --version", "operands": "names"},
+    "groups": {"flags": "--help --version", "operands": "names"},
+    "users": {"flags": "--help --version"},
+    "who": {"short": "abdHlmpqrstTuw", "flags": "--all --boot --dead --heading --ips "
+            "--login --lookup --process --count --runlevel --short --time --mesg --message "
+            "--writable --users --help --version"},
+    "w": {"short": "hufoisV", "flags": "--no-header --no-current --short --from "
+          "--old-style --ip-addr --pids --help --version", "operands": "names"},
+    "last": {"short": "adFiRwxV", "short_values": "fnstp", "numeric": True,
+             "flags": "--hostlast --dns --fulltimes --ip --nohostname --fullnames --system "
+                      "--help --version",
+             "values": "--file --limit --since --until --present --time-format",
+             "operands": "names"},
+    "lastb": {"short": "adFiRwxV", "short_values": "fnstp", "numeric": True,
+              "flags": "--hostlast --dns --fulltimes --ip --nohostname --fullnames "
+                       "--system --help --version",
+              "values": "--file --limit --since --until --present --time-format",
+              "operands": "names"},
+    "lastlog": {"short": "h", "short_values": "btuR", "flags": "--help",
+                "values": "--before --time --user",
+                "deny": {"-C --clear -S --set": "changes the login records",
+                         "--root": "reads another root"},
+                "operands": "none"},
+    "getent": {"sends": "words", "short": "Ai", "short_values": "s",
+               "flags": "--no-addrconfig --no-idn --help --usage --version",
+               "values": "--service",
+               "checks": {"-s": "word", "--service": "word"}, "operands": "names"},
+    "chage": {"short": "ilh", "flags": "--iso8601 --list --help", "operands": "need:-l|--list",
+              "deny": {"-d --lastday -E --expiredate -I --inactive -m --mindays -M "
+                       "--maxdays -W --warndays": SETS, "-R --root -P --prefix":
+                       "works in another root"}, "values": "", "short_values": ""},
+    "passwd": {"short": "aSq", "flags": "--all --status --quiet --help",
+               "operands": "need:-S|--status",
+               "deny": {"-d --delete -e --expire -k --keep-tokens -i --inactive -l --lock "
+                        "-n --mindays -u --unlock -w --warndays -x --maxdays -r "
+                        "--repository -R --root -P --prefix": SETS}},
+    "faillock": {"flags": "--help", "values": "--dir --user",
+                 "deny": {"--reset": "clears the failure records"}},
+    "hostname": {"short": "adfiIsAVyh", "flags": "--alias --domain --fqdn --long "
+                 "--ip-address --all-ip-addresses --all-fqdns --short --yp --nis --help "
+                 "--version", "deny": {"-F --file -b --boot": "sets the host name"},
+                 "operands": "none"},
+    "date": {"short": "uRIj", "short_values": "dfr", "flags": "--debug --rfc-email "
+             "--universal --utc --help --version", "values": "--date --file --reference",
+             "optional": "--iso-8601 --rfc-3339 --resolution",
+             "deny": {"-s --set": "sets the clock"}, "operands": "date"},
+    "printenv": {"short": "0", "flags": "--null --help --version", "operands": "names"},
+    "tty": {"short": "s", "flags": "--silent --quiet --help --version", "operands": "none"},
+    "arch": {"flags": "--help --version", "operands": "none"},
+    "nproc": {"flags": "--all --help --version", "values": "--ignore", "operands": "none"},
+    "locale": {"short": "acmkvV", "flags": "--all-locales --charmaps --category-name "
+               "--keyword-name --verbose --help --usage --version", "operands": "names"},
+    "lscpu": {"short": "abBcJxyhV", "short_values": "s", "flags": "--all --online --bytes "
+              "--offline --json --hex --physical --output-all --help --version",
+              "values": "--sysroot", "optional": "--caches --extended --parse",
+              "operands": "none"},
+    "lsmod": {"flags": "--help --version", "operands": "none"},
+    "lsns": {"short": "JlnruWhV", "short_values": "optT", "flags": "--json --list "
+             "--noheadings --output-all --raw --notruncate --nowrap --help --version",
+             "values": "--output --task --type --tree", "operands": "names"},
+    "lslocks": {"short": "bJinruhV", "short_values": "op", "flags": "--bytes --json "
+                "--noinaccessible --noheadings --output-all --raw --notruncate --help "
+                "--version", "values": "--output --pid", "operands": "none"},
+    "lsipc": {"short": "qmsgeclnrJbPtyhV", "short_values": "io", "flags": "--queues "
+              "--shmems --semaphores --global --export --newline --noheadings --raw "
+              "--json --bytes --creator --numeric-perms --time --shell --list "
+              "--notruncate --help --version", "values": "--id --time-format",
+              "optional": "--output", "operands": "none"},
+    # -x and -xx read the standard header; -xxx and -xxxx read the whole configuration
+    # space, which crashes some devices (`grammar_checks.whole`)
+    "lspci": {"whole": "lspci"},
+    "lsusb": {"short": "vthV", "short_values": "sD", "flags": "--verbose --tree --help "
+              "--version", "operands": "none"},
+    "lshw": {"style": "single", "flags": "-short -businfo -json -xml -html -sanitize "
+             "-numeric -quiet -notime -version -help",
+             "values": "-class -C -disable -enable",
+             "deny": {"-dump": "writes a database file"}, "operands": "none"},
+    "vmstat": {"short": "afmnsdDtwyhV", "short_values": "pS", "flags": "--active --forks "
+               "--slabs --one-header --stats --disk --disk-sum --timestamp --wide "
+               "--no-first --help --version", "values": "--partition --unit",
+               "operands": "names"},
+    "iostat": {"short": "cdhkmNstxyzHV", "short_values": "gjop", "abbrev": False,
+               "flags": "--human --compact --pretty", "values": "--dec",
+               "checks": {"--dec": "one-of:0|1|2"},
+               "operands": "names"},
+    "mpstat": {"short": "AHITuV", "short_values": "NPo", "abbrev": False,
+               "values": "--dec", "checks": {"--dec": "one-of:0|1|2"}, "operands": "names"},
+    "pidstat": {"short": "dHhIlrRsStuUvVw", "short_values": "eGpTC", "abbrev": False,
+                "flags": "--human", "values": "--dec", "checks": {"--dec": "one-of:0|1|2"},
+                "operands": "names"},
+    "top": {"short": "bcHiSsV1", "short_values": "dnopuUEe", "maybe": "-w",
+            "checks": {"-w": "count"}, "abbrev": False,
+            "operands": "need:-b"},  # interactive top can kill and renice
+    "sensors": {"short": "uAjfh", "flags": "--no-adapter --fahrenheit --help --version",
+                "deny": {"-s --set": "writes sensor settings", "-c --config-file":
+                         "reads another configuration"}, "operands": "names"},
+    "dmidecode": {"short": "quV", "short_values": "sStH", "flags": "--quiet --dump "
+                  "--no-sysfs --help --version --no-quirks",
+                  "values": "--string --type --handle --oem-string --from-dump",
+                  "deny": {"--dump-bin": "writes a file", "-d --dev-mem":
+                           "reads another memory device"}, "operands": "none"},
+    "dmesg": {
+        "short": "HJkPprSuwWxdeTtL",
+        "short_values": "Ffls",
+        "flags": "--human --json --kernel --nopager --force-prefix --raw --syslog "
+                 "--userspace --follow --follow-new --decode --show-delta --reltime "
+                 "--ctime --notime --noescape --help --version",
+        "values": "--file --facility --level --buffer-size --time-format --since --until",
+        "optional": "--color",
+        "deny": {"-C --clear -c --read-clear": "clears the kernel's messages",
+                 "-n --console-level -D --console-off -E --console-on":
+                     "changes what the console prints"},
+        "operands": "none",
+    },
+    "sysctl": {"short": "naeNqbhVrdoxX", "short_values": "", "flags": "--all --values "
+               "--names --binary --ignore --quiet --help --version", "values": "--pattern",
+               "deny": {"-w --write -p --load -f --system": SETS},
+               "operands": "no-assign"},  # `sysctl key=value` sets it
+    "kill": {"whole": "kill"},
+    "modinfo": {"short": "0adlnpV", "short_values": "Fkb", "abbrev": False,
+                "flags": "--null --author --description --license --filename --parameters "
+                         "--version --help",
+                "values": "--field --set-version --basedir", "operands": "names"},
+    "ldconfig": {"short": "p", "flags": "--print-cache", "abbrev": False,
+                 "operands": "need:-p|--print-cache"},
+    "update-alternatives": {"abbrev": False, "flags": "--display --list --query "
+                            "--get-selections --help --version --verbose --quiet",
+                            "deny": {"--config --set --install --remove --remove-all --auto "
+                                     "--all --set-selections --altdir --admindir --root "
+                                     "--log": "changes which program a name runs"},
+                            "operands": "need:--display|--list|--query|--get-selections|"
+                                        "--help|--version"},
+    "logrotate": {"short": "dv", "abbrev": False, "flags": "--debug --verbose",
+                  "deny": {"-f --force -s --state -m --mail -l --log": "rotates or writes "
+                           "files"}, "operands": "need:-d|--debug"},
+    "efibootmgr": {"short": "v", "abbrev": False, "flags": "--verbose", "operands": "none"},
+    "visudo": {"short": "cqs", "short_values": "f", "abbrev": False, "flags": "--check "
+               "--quiet --strict", "values": "--file", "operands": "need:-c|--check"},
+    "taskset": {"short": "pac", "abbrev": False, "flags": "--pid --all-tasks --cpu-list",
+                "operands": "taskset"},
+    "prlimit": {"short_values": "po", "abbrev": False, "flags": "--noheadings --raw "
+                "--verbose --help --version", "values": "--pid --output", "operands": "none"},
+    "at": {"short": "l", "short_values": "qc", "abbrev": False, "operands": "need:-l|-c"},
+    "postqueue": {"short": "p", "short_values": "c", "abbrev": False, "operands": "need:-p"},
+    "mailq": {"abbrev": False, "operands": "none"},
+    "fail2ban-client": {"abbrev": False, "flags": "--help --version -h -V",
+                        "verbs": {"status ping version banned": "names",
+                                  "get": "names"},
+                        "actions": "start stop reload restart set unban add reload"},
+    "supervisorctl": {"abbrev": False, "verbs": {"status avail version pid": "names"},
+                      "actions": "start stop restart reload reread update add remove "
+                                 "clear shutdown signal fg"},
+    "busctl": {"abbrev": False, "flags": "--no-pager --no-legend --system --user --full "
+               "--acquired --activatable --unique --show-machine --augment-creds=yes "
+               "--augment-creds=no --quiet --verbose --help --version",
+               "values": "--json --match --timeout --size", "checks": {
+                   "--json": "one-of:off|short|pretty"},
+               "deny": {"-H --host -M --machine --address": "talks to another machine"},
+               "verbs": {"list status monitor tree introspect get-property": "names"},
+               "actions": "call emit set-property wait capture"},
+    "udevadm": {"abbrev": False, "flags": "--help --version", "sub": {
+        "info": {"abbrev": False, "short": "raeh", "short_values": "qnpdx",
+                 "flags": "--root --attribute-walk --export-db --export --help "
+                          "--wait-for-initialization --tree",
+                 "values": "--query --path --name --device-id-of-file --property "
+                           "--export-prefix --subsystem-match --json",
+                 "deny": {"-c --cleanup-db": "deletes udev's database"}, "operands": "any"},
+        "monitor": {"abbrev": False, "short": "pku", "short_values": "st",
+                    "flags": "--property --kernel --udev", "values": "--subsystem-match "
+                    "--tag-match", "operands": "none"}}},
+    "crontab": {"short": "l", "short_values": "u", "abbrev": False,
+                "deny": {"-e -r -i": "changes the cron table", "-n": "changes the host"},
+                "operands": "need:-l"},
+    "atq": {"short": "Vv", "short_values": "q", "operands": "none"},
+}
