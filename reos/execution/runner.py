@@ -1,4 +1,6 @@
-"""Running one argv: no shell, a timeout, output streamed line by line and captured.
+"""Running one argv: no shell, a timeout, output streamed line by line and captured, with
+the system's fixed PATH (`safety.programs.SYSTEM_PATH`: a bare name runs the program the
+risk engine judged, never one earlier on the caller's PATH).
 
 Not responsible for deciding whether to run (safety and the executor do) or for
 recording anything (the journal does).
@@ -13,6 +15,7 @@ import time
 from collections.abc import Callable
 
 from reos.model import StepResult
+from reos.safety.programs import SYSTEM_PATH
 
 LineSink = Callable[[str, str], None]  # (stream, line)
 
@@ -20,7 +23,10 @@ LineSink = Callable[[str, str], None]  # (stream, line)
 def run_argv(argv: list[str], *, timeout: float, on_line: LineSink | None = None,
              step_id: str = "") -> StepResult:
     started = time.monotonic()
-    env = dict(os.environ, LC_ALL="C.UTF-8", DEBIAN_FRONTEND="noninteractive")
+    # a bare program name is judged as the program on the system's PATH, so that is the
+    # one that runs, whatever PATH reos itself was started with
+    env = dict(os.environ, LC_ALL="C.UTF-8", DEBIAN_FRONTEND="noninteractive",
+               PATH=":".join(SYSTEM_PATH))
     # A new session keeps Ctrl-C in the terminal from hitting the step half-way. But sudo
     # remembers the password per terminal, so a sudo step must keep the controlling
     # terminal or the password given once up front (`sudo -v`) would not count.

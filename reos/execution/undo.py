@@ -7,15 +7,16 @@ older transactions.
 
 The journal is read as untrusted input. The transaction is first claimed atomically
 (`Journal.claim_undo`), so a second `reos undo` running at the same moment says it is
-already being undone instead of reverting it twice. Every recorded undo command is judged
-again by the one gate (`reos.safety.gate.admit_argv`) right before it would run; one the
-gate refuses, or a damaged row, is reported and never run. File restores go through
-`BackupStore.restore`, which refuses to write through symbolic links or over a file
-someone else put in place.
+already being undone instead of reverting it twice. A recorded undo command runs only
+when it is one reos itself derives from that step's action, target and prior state
+(`rederive.expected_rollbacks`) and the one gate (`reos.safety.gate.admit_argv`) admits
+it right before it would run; anything else, or a damaged row, is reported and never
+run. File restores go through `BackupStore.restore`, which refuses to write through
+symbolic links or over a file someone else put in place.
 
-Not responsible for computing restore commands (they were computed from prior state
-when the step ran), for judging commands (the gate does), or for understanding the word
-"undo".
+Not responsible for computing restore commands (the executor records them when a step
+runs; `rederive` works them out again to check what the journal says), for judging
+commands (the gate does), or for understanding the word "undo".
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from reos.execution.rederive import expected_rollbacks
 from reos.execution.runner import run_argv
 from reos.model import StepResult, UndoneStep, UndoReport, render
 from reos.store.journal import (
@@ -134,10 +136,16 @@ def _run_rollback(journal: Journal, undo_tx: int, seq: int, step: StepRecord,
     row = journal.begin_step(undo_tx, seq, f"u{seq}", title, argv,
                              target_kind=step.target_kind, target_name=step.target_name)
     admission = admit_argv(argv, approved=True)
-    if not admission.allowed:
+    reason: str | None
+    if admission.allowed and argv not in expected_rollbacks(step, _manager()):
+        reason = ("it is not the undo reos works out from that step's action, target and "
+                  "prior state (the journal may have been changed)")
+    else:
+        reason = None if admission.allowed else (admission.reason or
+                                                 "the safety check refused it")
+    if reason is not None:
         output = (f"I didn't run the recorded undo `{render(argv)}` because "
-                  f"{admission.reason or 'the safety check refused it'}; check it and run "
-                  "it by hand if it is right")
+                  f"{reason}; check it and run it by hand if it is right")
         journal.finish_step(row, "blocked", None, output)
         report.steps.append(UndoneStep(step.title, argv, False, output, refused=True))
         return None
@@ -196,6 +204,12 @@ def _restore(journal: Journal, undo_tx: int, seq: int, step: StepRecord,
         journal.mark_restored(step.row, backup_id if type(backup_id) is int else None)
     report.steps.append(UndoneStep(title, equivalent, ok, output, refused=refused))
     return ok
+
+
+def _manager() -> str | None:
+    from reos.system.collectors import package_manager
+
+    return package_manager()
 
 
 def describe(report: UndoReport) -> str:

@@ -91,6 +91,12 @@ def rule_name(argv: list[str]) -> str:
     return "firewall"
 
 
+def rule_chain(name: str) -> list[str] | None:
+    """The family, table and chain words of an nftables rule's name, or None."""
+    found = _NFT_RULE.match(name)
+    return found[1].split() if found else None
+
+
 def backend_of(name: str) -> str:
     if name.startswith("nft "):
         return "nftables"
