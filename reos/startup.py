@@ -1,9 +1,10 @@
 """Starting reos: an engine from the settings file, with the problems of the user's files.
 
-Settings problems, and problems with the user's template files (each skipped file, with
-its line and key), go to a `warn` callable: stderr for the commands, the chat for the
-TUI. Not responsible for reading or checking those files (settings, templates and
-snapshot modules do that) or for showing anything itself.
+Settings problems, problems with the user's template files (each skipped file, with its
+line and key), and a data folder an older reos left readable by other users (made
+private here, `store.db.make_private`) go to a `warn` callable: stderr for the commands,
+the chat for the TUI. Not responsible for reading or checking those files (settings,
+templates and snapshot modules do that) or for showing anything itself.
 """
 
 from __future__ import annotations
@@ -26,10 +27,16 @@ def open_engine(context: Path | None = None, warn: Callable[[str], None] = ignor
     file; its problems, and problems with the user's template files (each skipped file,
     with its line and key), go to `warn` (stderr for commands, the chat for the TUI)."""
     from reos import settings as settings_module
+    from reos.store.db import make_private
 
     settings = settings_module.load()
     for text in settings.warnings:
         warn(text)
+    try:  # an older reos left its data readable by other users: say it, once, and fix it
+        for text in make_private(paths.data_dir()):
+            warn(text)
+    except OSError as exc:
+        warn(f"Couldn't make {paths.data_dir()} private: {exc.strerror}")
     snapshot = SystemSnapshot.load(context) if context else None
     engine = ReasoningEngine(settings, snapshot=snapshot)
     # Only the user's files can be broken (the test suite checks the built-in ones), so

@@ -246,11 +246,45 @@ def now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+_OTHERS = 0o077  # permission bits for the group and everyone else
+
+
+def make_private(folder: Path) -> list[str]:
+    """Keep reos's data to its owner: `folder` (made if missing) 0700, the database and
+    its WAL files 0600. Returns what had to be tightened (an older reos created them
+    readable by every local user), in words, or [] when nothing was open."""
+    notes: list[str] = []
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    for path in (folder, *(folder / n for n in ("reos.db", "reos.db-wal", "reos.db-shm"))):
+        try:
+            mode = path.stat().st_mode & 0o777
+        except OSError:
+            continue
+        if mode & _OTHERS:
+            path.chmod(mode & ~_OTHERS)
+            notes.append(f"{path} was readable by other users ({mode:o}); reos made it "
+                         f"private ({mode & ~_OTHERS:o})")
+    return notes
+
+
+def _create_private(path: Path) -> None:
+    """The database file, created 0600 before SQLite opens it (SQLite gives its WAL files
+    the database file's mode), so no other user reads requests, commands or output."""
+    import os
+
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+
+
 class Database:
-    """Connections to one database file, one per thread, migrated on first open."""
+    """Connections to one database file, one per thread, migrated on first open; the
+    folder is kept 0700 and the file 0600 (`make_private`)."""
 
     def __init__(self, path: Path):
         self.path = Path(path)
+        self.tightened: list[str] = []  # what `make_private` had to tighten on opening
         self._local = threading.local()
         self._migrated = False
         self._lock = threading.Lock()
@@ -260,7 +294,8 @@ class Database:
         if conn is not None:
             return conn
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.tightened = make_private(self.path.parent)
+            _create_private(self.path)
             conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
             conn.row_factory = sqlite3.Row
             conn.execute("PRAGMA busy_timeout = 30000")
