@@ -393,8 +393,9 @@ class PlanBuilder:
                 read_only = rs.read_only and verdict.read_only
                 if rs.read_only and not read_only:
                     plan.notes.append(f"\u201c{title}\u201d is said to only read, but "
-                                      f"`{render(argv)}` can change the "
-                                      "machine, so I'll ask first")
+                                      f"`{render(argv)}` is not shown to only read ("
+                                      f"{verdict.why_not_read_only or 'not on the list'}"
+                                      "), so I'll ask first")
                 tracked = target
                 if tracked is None and recipe.tracks and not read_only:
                     tracked = Target(recipe.tracks, _tracked_name(recipe.tracks, argv), "")

@@ -1,9 +1,10 @@
 """A command a model proposed for a request no operation covers, judged by reos itself.
 
 The model's answer carries an argv, its purpose and whether it "only reads"; that claim
-is ignored. The risk engine decides: a command it verifies as read-only may run at once
-as the answer to a question; anything else is an action, shown with its risk and
-approved like any plan; a blocked command is refused. Undo: only when the risk engine
+is ignored. The risk engine decides: a command its read-only grammar proves only reads
+may run at once as the answer to a question; anything else is an action, shown with its
+risk and the reason it asks (the word that made it not read-only), approved like any
+plan; a blocked command is refused. Undo: only when the risk engine
 names the files the command changes (`safety.backups.files_changed`), which the executor
 backs up before it runs; otherwise the plan says plainly that it cannot be undone.
 `sudo -n` is added (never taken from the model) when the command needs root and reos is
@@ -53,7 +54,9 @@ def plan_command(plan: Plan, intent: Intent, is_root: bool, voice: Voice) -> Non
         plan.notes = []
         return
     plan.kind = Kind.ACTION
-    plan.notes.append(f"{origin}: it changes the machine (risk {verdict.risk.label}).")
+    plan.notes.append(f"{origin}: it is not shown to only read "
+                      f"({clean(verdict.why_not_read_only or 'not on the read-only list')}),"
+                      f" so I'll ask before running it (risk {verdict.risk.label}).")
     if changed:
         plan.notes.append("Undo restores " + ", ".join(changed[:5]) + " from the copy I keep "
                           "before it runs; anything else it changes stays changed.")

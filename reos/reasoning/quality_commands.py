@@ -12,9 +12,11 @@ step, or the payload of `sh -c`) is split into simple commands by a small tokeni
 (`_commands`), and wrappers such as `sudo -n`, `env X=1`, `nice` are looked through.
 
 Pure and fast (it runs for every step of every plan): no I/O, no subprocess, no
-settings; imports only `re` and `reos.text`. Not responsible for the score, the label,
-the other layers' reasons or the rendering (reos.reasoning.quality does those), nor for
-parsing shell exactly: it reads shell text well enough to name habits, never to run it.
+settings; imports only `re`, `reos.text` and, to look through wrappers, the risk
+engine's wrapper table (`reos.safety.wrappers`, the one table both read). Not
+responsible for the score, the label, the other layers' reasons or the rendering
+(reos.reasoning.quality does those), nor for parsing shell exactly: it reads shell text
+well enough to name habits, never to run it.
 """
 
 from __future__ import annotations
@@ -44,9 +46,6 @@ WHY = {
 }
 
 SHELLS = {"sh", "bash", "dash", "zsh", "ksh", "ash"}
-_WRAPPER_ARG = {"sudo": {"-u", "-g", "-C", "-h", "-p", "-U", "-r", "-t", "-D"},
-                "nice": {"-n"}, "env": {"-u", "-C", "-S"}, "timeout": {"-s", "-k"},
-                "nohup": set(), "ionice": {"-c", "-n", "-p"}, "stdbuf": set()}
 _PACKAGERS = {"apt-get", "apt", "aptitude", "dnf", "yum", "microdnf", "zypper", "pacman",
               "apk", "pip", "pip3"}
 _APT_CHANGES = {"install", "remove", "purge", "upgrade", "dist-upgrade", "full-upgrade",
@@ -213,26 +212,16 @@ def _package_change(prog: str, args: list[str], words: list[str]) -> bool:
 
 
 def _unwrapped(argv: list[str]) -> list[str]:
-    """argv without the programs that only run another one (sudo -n, env X=1, nice…)."""
+    """argv without the programs that only run another one (sudo -n, env X=1, nice…),
+    read with the risk engine's own wrapper table (`safety.wrappers`)."""
+    from reos.safety.wrappers import unwrap
+
     i = 0
-    while i < len(argv):
-        word = argv[i]
-        if "=" in word and not word.startswith("-") and word.split("=", 1)[0].isidentifier():
-            i += 1  # VAR=value before a command (shell text) or after env
-            continue
-        wrapper = _WRAPPER_ARG.get(_base(word))
-        if wrapper is None:
-            break
-        i += 1
-        while i < len(argv) and argv[i].startswith("-"):
-            i += 2 if argv[i] in wrapper else 1
-            if argv[i - 1] == "--":
-                break
-        if _base(word) == "timeout" and i < len(argv):
-            i += 1  # the duration
-        if _base(word) == "nice" and i < len(argv) and argv[i].lstrip("-").isdigit():
-            i += 1
-    return argv[i:]
+    while i < len(argv) and "=" in argv[i] and not argv[i].startswith("-") and \
+            argv[i].split("=", 1)[0].isidentifier():
+        i += 1  # VAR=value before a command (shell text)
+    real, _escalated = unwrap(argv[i:])
+    return real
 
 
 def _base(program: str) -> str:
