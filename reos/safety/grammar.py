@@ -203,16 +203,13 @@ def _parse(spec: Spec, args: list[str], program: str) -> _Parsed | Proof:
         if arg.startswith("-") and len(arg) > 1 and not (spec.numeric and arg[1:].isdigit()):
             if spec.style == "single" or arg.startswith("--"):
                 name, eq, val = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+                if spec.style == "single" and "=" in arg and name not in spec.flags:
+                    name, eq, val = arg.partition("=")  # openssl's `-out=FILE`
                 if name in spec.runs:  # find -exec CMD {} ;: judged as a command
-                    end = next((k for k in range(i + 1, n) if args[k] in (";", "+")), None)
-                    if end is None:
-                        return _no(f"{program}'s `{name}` has no end", program)
-                    inner = [("./x" if w == "{}" else w) for w in args[i + 1:end]]
-                    proof = _reads(inner, 1) if inner else _no(f"`{name}` runs nothing")
-                    if not proof.ok:
-                        return _no(f"{program}'s `{name}` runs `{' '.join(inner)[:60]}`: "
-                                   f"{proof.why}", program)
-                    i = end + 1
+                    why = _runs(args, i, program, name)
+                    if isinstance(why, str):
+                        return _no(why, program)
+                    i = why + 1
                     continue
                 if spec.style == "single" and name not in spec.flags and name not in \
                         spec.values and name not in spec.denied:
@@ -305,6 +302,31 @@ def _parse(spec: Spec, args: list[str], program: str) -> _Parsed | Proof:
             operands.append(arg)
         i += 1
     return _Parsed(operands, seen)
+
+
+def _runs(args: list[str], i: int, program: str, option: str) -> int | str:
+    """`find … -exec CMD ARGS ;` or `-exec CMD ARGS {} +`: the index of its end, or why it
+    is not read-only. It ends at `;`, or at `+` right after `{}` (as find reads it); each
+    `{}` is a file find found, which can be a device or, with `+`, many files; a `{}`
+    inside a word (`{}1`) is substituted too, so it is refused."""
+    end = None
+    for k in range(i + 1, len(args)):
+        if args[k] == ";" or (args[k] == "+" and args[k - 1] == "{}"):
+            end = k
+            break
+    if end is None:
+        return f"{program}'s `{option}` has no end"
+    inner = args[i + 1:end]
+    if not inner:
+        return f"{program}'s `{option}` runs nothing"
+    if any("{}" in w and w != "{}" for w in inner):
+        return f"{program}'s `{option}` puts a found file's name inside a word"
+    found = {j for j, w in enumerate(inner) if w == "{}"}
+    proof = reads_only_whatever([("./x" if w == "{}" else w) for w in inner], found,
+                                devices=True, shell=False)
+    if not proof.ok:
+        return f"{program}'s `{option}` runs `{' '.join(inner)[:60]}`: {proof.why}"
+    return end
 
 
 def _judge(spec: Spec, args: list[str], program: str, depth: int) -> Proof:

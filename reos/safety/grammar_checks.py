@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 _DATA_DEVICES = {"null", "zero", "full", "random", "urandom", "stdin", "stdout", "stderr",
                  "kmsg"}
 _DISK = re.compile(r"(?:[shv]d[a-z]{1,3}|xvd[a-z]{1,3}|nvme\d{1,3}n\d{1,3}|mmcblk\d{1,3}|"
-                   r"md\d{1,4}|dm-\d{1,5}|loop\d{1,5}|sr\d{1,3}|nbd\d{1,4}|zram\d{1,3}|"
+                   r"md\d{1,4}|dm-\d{1,5}|loop\d{1,5}|nbd\d{1,4}|zram\d{1,3}|"
                    r"sg\d{1,3}|nvme\d{1,3})(?:p?\d{1,4})?")
 _DEVICE_FOLDERS = ("mapper/", "disk/by-id/", "disk/by-uuid/", "disk/by-label/",
                    "disk/by-path/", "disk/by-partuuid/", "disk/by-partlabel/",
@@ -64,6 +64,8 @@ _CONSUMED = ("kmsg", "trace_pipe", "trace_pipe_raw", "tracing/trace_pipe", "ueve
 
 def device(word: str) -> str | None:
     """Why reading `word` may act on a device, or None."""
+    if word.startswith("@"):  # binutils' response files: @FILE is read
+        word = word[1:]
     if word.startswith(("/proc/", "/sys/")) and word.rstrip("/").endswith(_CONSUMED):
         return f"reading `{word}` takes the messages away from the ones that wait for them"
     name = _device_name(word)
@@ -127,8 +129,12 @@ def _word(value: str) -> str | None:
 
 
 def _no_at(value: str) -> str | None:
-    """curl's `@file` reads a file and sends it."""
-    return f"`{value}` reads a file and sends it" if value.startswith("@") else device(value)
+    """curl's `@file` reads a file and sends it; `%output{FILE}` (curl 8.3) writes one."""
+    if value.startswith("@"):
+        return f"`{value}` reads a file and sends it"
+    if "%output" in value:
+        return f"`{value}` writes to a file"
+    return device(value)
 
 
 _BOOT = re.compile(r"[+-]?\d{1,6}|[0-9a-f]{32}(?:[+-]\d{1,6})?|all")
@@ -347,8 +353,10 @@ def _parted(operands: list[str], seen: list[str]) -> str | None:
             i += 2 if i + 1 < len(commands) and commands[i + 1] in _PRINT_WHAT else 1
         elif word == "unit" and i + 1 < len(commands):
             i += 2
-        elif word in ("help", "version"):
-            i = len(commands)
+        elif word == "help":  # help takes one word, and parted goes on after it
+            i += 2
+        elif word == "version":
+            i += 1
         else:
             return f"`{word}` is a parted command that is not known to only read"
     return None
@@ -441,13 +449,18 @@ def _kill(args: list[str]) -> str | None:
     only; every other form sends a signal."""
     if args[:1] in (["-l"], ["-L"], ["--list"], ["--table"]):
         return None if all(a.isdigit() for a in args[1:]) else "it sends a signal"
-    if args[:1] in (["-0"], ["-s0"], ["-SIG0"]) or args[:2] == ["-s", "0"]:
-        return None  # signal 0 only asks whether the processes exist
+    rest = args[2:] if args[:2] == ["-s", "0"] else args[1:] if args[:1] in (
+        ["-0"], ["-s0"], ["-SIG0"]) else None
+    if rest is not None:  # signal 0 only asks whether the processes exist; a later -s
+        words = [a for a in rest if a != "--"]  # would set another signal again
+        if words and all(a.lstrip("-").isdigit() and not a.startswith("--")
+                         for a in words) and not any(a in ("-0",) for a in words[:0]):
+            return None
     return "kill without `-0` or `-l` sends a signal"
 
 
-_LSPCI_FLAGS = set("mtvnkDPbQMJx")
-_LSPCI_VALUES = set("AisdpO")
+_LSPCI_FLAGS = set("mtvnkDPbMJx")  # not -q/-Q (the ID database over DNS, and a cache)
+_LSPCI_VALUES = set("isdpO")  # not -A (another way to the bus, like -H)
 
 
 def _lspci(args: list[str]) -> str | None:
@@ -494,6 +507,9 @@ _VALUES: dict[str, Callable[[str], str | None]] = {
     "boot": _boot, "count": _count,
     "any": _any, "local": _local, "devnull": _devnull, "number": _number, "word": _word,
     "no-at": _no_at, "web-url": _web_url,
+    "ping-interval": lambda v: None if _number(v) is None and float(v) >= 0.2 else
+    f"`{v}` sends faster than ordinary ping does",
+    "digit-start": lambda v: None if v[:1].isdigit() else f"`{v}` is not a number",
     "smart-log": lambda v: f"`{v}` sets the drive's timers" if v.startswith(
         ("scterc,", "scttempint")) else None,
     "ssh-option": lambda v: f"`{v}` runs a command" if v.split("=", 1)[0].split()[0].lower()
@@ -526,7 +542,9 @@ _SED_READ = set("rR")  # read a file into the output
 
 
 def sed_script(script: str) -> str | None:
-    """None when a sed script only prints (no `w`, `W`, `e`, `s///w`, `s///e`)."""
+    """None when a sed script only prints (no `w`, `W`, `e`, `s///w`, `s///e`). Read the
+    way GNU sed reads it: a label ends at a blank, `;`, `}` or `#`, and a `[…]` in a
+    regular expression is one unit (a delimiter inside it ends nothing)."""
     i, n = 0, len(script)
 
     def to_end(k: int) -> int:
@@ -538,6 +556,9 @@ def sed_script(script: str) -> str | None:
         if ch in " \t\n;!}":
             i += 1
             continue
+        if ch == "#":
+            i = to_end(i)
+            continue
         if ch.isdigit() or ch in "$,~+":
             i += 1
             continue
@@ -545,7 +566,7 @@ def sed_script(script: str) -> str | None:
             delim = "/" if ch == "/" else (script[i + 1] if i + 1 < n else "")
             if not delim or delim == "\n":
                 return "its sed script cannot be read"
-            i = _delimited(script, i + (1 if ch == "/" else 2), delim)
+            i = _regex_end(script, i + (1 if ch == "/" else 2), delim)
             if i < 0:
                 return "its sed script cannot be read"
             while i < n and script[i] in "IM":
@@ -554,19 +575,25 @@ def sed_script(script: str) -> str | None:
         if ch in _SED_SIMPLE:
             i += 1
             continue
-        if ch in _SED_TEXT or ch in _SED_LABEL or ch in _SED_READ:
+        if ch in _SED_LABEL:
+            i += 1
+            while i < n and script[i] in " \t":
+                i += 1
+            while i < n and script[i] not in " \t\n;}#":
+                i += 1
+            continue
+        if ch in _SED_TEXT or ch in _SED_READ:
             if ch in _SED_READ:
                 why = device(script[i + 1:to_end(i + 1)].strip())
                 if why:
                     return why
-            i = to_end(i + 1) if ch in _SED_TEXT or ch in _SED_READ else \
-                min([p for p in (script.find(";", i), script.find("\n", i)) if p >= 0] or [n])
+            i = to_end(i + 1)
             continue
         if ch in "sy":
             if i + 1 >= n or script[i + 1] in "\n\\":
                 return "its sed script cannot be read"
             delim = script[i + 1]
-            j = _delimited(script, i + 2, delim)
+            j = _regex_end(script, i + 2, delim)
             j = _delimited(script, j, delim) if j >= 0 else -1
             if j < 0:
                 return "its sed script cannot be read"
@@ -589,6 +616,35 @@ def sed_script(script: str) -> str | None:
     return None
 
 
+def _regex_end(text: str, i: int, delim: str) -> int:
+    """The index after a regular expression's closing `delim`, a `[…]` read as one unit
+    (as sed's match_slash does), or -1."""
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "[":
+            j = i + 1
+            if j < n and text[j] == "^":
+                j += 1
+            if j < n and text[j] == "]":
+                j += 1
+            while j < n and text[j] != "]":
+                j += 1
+            if j >= n:
+                return -1
+            i = j + 1
+            continue
+        if ch == delim:
+            return i + 1
+        if ch == "\n":
+            return -1
+        i += 1
+    return -1
+
+
 def _delimited(text: str, i: int, delim: str) -> int:
     """The index after the closing `delim` (backslash escapes it), or -1."""
     n = len(text)
@@ -609,9 +665,10 @@ _AWK_OPERAND_END = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123
 
 def awk_program(code: str) -> str | None:
     """None when an awk program only reads and prints to its output: no `system`, no
-    pipes (`|`, `|&`), no `print > FILE`, no `@load`/`@include`, no network files."""
+    pipes (`|`, `|&`), no `print > FILE`, no `@load`/`@include`, and `getline < FILE`
+    only from one plain string naming no device and no network (`/inet/…`)."""
     i, n = 0, len(code)
-    last = ""  # the last significant character outside strings and regular expressions
+    last = ""  # the last two significant characters outside strings and regexes
     depth = 0  # parentheses and brackets
     in_print = False  # inside a print/printf statement (where a bare `>` redirects)
     word = ""
@@ -621,19 +678,13 @@ def awk_program(code: str) -> str | None:
             end = _delimited(code, i + 1, '"')
             if end < 0:
                 return "its awk program cannot be read"
-            literal = code[i + 1:end - 1]
-            if "/inet" in literal:
-                return "its awk program opens a network connection"
-            why = device(literal) if literal.startswith(("/dev", "../")) else None
-            if why:
-                return why
-            i, last = end, "a"
+            i, last = end, last[-1:] + "a"
             continue
-        if ch == "/" and last not in _AWK_OPERAND_END:
-            end = _delimited(code, i + 1, "/")
+        if ch == "/" and not _awk_operand_before(last):
+            end = _regex_end(code, i + 1, "/")
             if end < 0:
                 return "its awk program cannot be read"
-            i, last = end, "a"
+            i, last = end, last[-1:] + "a"
             continue
         if ch == "#":
             i = code.find("\n", i)
@@ -642,20 +693,24 @@ def awk_program(code: str) -> str | None:
         if ch.isalnum() or ch == "_":
             word += ch
             i += 1
-            last = ch
+            last = last[-1:] + ch
             continue
         if word:
             if word == "system":
                 return "its awk program runs commands (`system`)"
             if word in ("print", "printf"):
                 in_print, depth = True, 0
+            if word == "getline":
+                why = _getline_source(code, i)
+                if why:
+                    return why
             word = ""
         if ch == "@":
             return "its awk program loads code (`@load`, `@include`)"
         if ch == "|":
             if i + 1 < n and code[i + 1] == "|":
                 i += 2
-                last = "|"
+                last = "||"
                 continue
             return "its awk program pipes to or from a command"
         if ch in "([":
@@ -667,11 +722,50 @@ def awk_program(code: str) -> str | None:
         elif ch == ">" and in_print and depth <= 0:
             return "its awk program writes to a file (`print >`)"
         if not ch.isspace():
-            last = ch
+            last = last[-1:] + ch
         i += 1
     if word == "system":
         return "its awk program runs commands (`system`)"
+    if word == "getline":
+        return _getline_source(code, n)
     return None
+
+
+def _awk_operand_before(last: str) -> bool:
+    """Whether a `/` here divides (an operand ends just before it: a name, a number, `)`,
+    `]`, `$`, or a postfix `++`/`--`) rather than starting a regular expression."""
+    return bool(last) and (last[-1] in _AWK_OPERAND_END or last in ("++", "--"))
+
+
+def _getline_source(code: str, i: int) -> str | None:
+    """After `getline [var]`: a `< FILE` must be one plain string, no device, no network."""
+    n = len(code)
+    j = i
+    while j < n and code[j] in " \t":
+        j += 1
+    while j < n and (code[j].isalnum() or code[j] in "_$[]"):  # an optional variable
+        j += 1
+    while j < n and code[j] in " \t":
+        j += 1
+    if j >= n or code[j] != "<":
+        return None
+    j += 1
+    while j < n and code[j] in " \t":
+        j += 1
+    if j >= n or code[j] != '"':
+        return "its awk program reads a file whose name it works out when it runs"
+    end = _delimited(code, j + 1, '"')
+    if end < 0:
+        return "its awk program cannot be read"
+    name = code[j + 1:end - 1]
+    k = end
+    while k < n and code[k] in " \t":
+        k += 1
+    if k < n and code[k] not in ";}\n)":
+        return "its awk program reads a file whose name it works out when it runs"
+    if "/inet" in name:
+        return "its awk program opens a network connection"
+    return device(name)
 
 
 # -- wrappers ----------------------------------------------------------------------------------

@@ -125,6 +125,9 @@ _HELM_READ = {"abbrev": False, "short": "aAq", "short_values": "no",
                        "--repository-config --repository-cache --plugins --post-renderer":
                        ELSEWHERE}}
 
+# podman's `top` with ps options runs ps inside the container: podman reads without it
+_PODMAN = {**_DOCKER, "sub": {k: v for k, v in _DOCKER_SUBS.items() if k != "top"}}
+
 TABLE: dict[str, dict] = {
     "helm": {"style": "posix", "abbrev": False, "short_values": "n",
              "values": "--namespace --kube-context", "flags": "--debug --help",
@@ -135,7 +138,7 @@ TABLE: dict[str, dict] = {
                      "version": {"abbrev": False, "flags": "--short --client", "values":
                                  "--template", "operands": "none"}}},
     "docker": _DOCKER,
-    "podman": _DOCKER,
+    "podman": _PODMAN,
     "kubectl": {
         "style": "posix",
         **_kube(sub={

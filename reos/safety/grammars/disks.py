@@ -140,7 +140,8 @@ TABLE: dict[str, dict] = {
         "flags": "--direct --verbose --Istdout",
         # these show a setting alone and change it with a value
         "getset": "-a -A -B -c -d -m -M -P -Q -r -W -u -n -R",
-        "checks": {o: "number" for o in "-a -A -B -c -d -m -M -P -Q -r -W -u -n -R".split()},
+        # hdparm takes any next word that begins with a digit as the value (`-W 0I`)
+        "checks": {o: "digit-start" for o in "-a -A -B -c -d -m -M -P -Q -r -W -u -n -R".split()},
         "deny": {"-b -D -E -f -F -J -k -K -L -N -p -q -s -S -U -w -x -X -y -Y -z -Z "
                  "--security-freeze "
                  "--security-unlock --security-set-pass --security-disable "
@@ -230,8 +231,9 @@ TABLE: dict[str, dict] = {
                          "trim import export upgrade online offline clear reguid set split "
                          "labelclear initialize sync"},
     # a check that answers "no" to every question opens the filesystem read-only
-    "e2fsck": {"short": "nfvt", "short_values": "bBjlLzE", "abbrev": False,
-               "deny": {"-p -y -a -c -D -k": "repairs the filesystem"},
+    "e2fsck": {"short": "nfvt", "short_values": "bBjlLE", "abbrev": False,
+               "deny": {"-p -y -a -c -D -k": "repairs the filesystem",
+                        "-z": "writes an undo file"},
                "operands": "need:-n"},
     "fsck": {"short": "NATVRs", "short_values": "tC", "abbrev": False,
              "operands": "need:-N"},
@@ -283,7 +285,7 @@ TABLE: dict[str, dict] = {
     "tree": {"short": "adlfxpsugDFqNQrtvUSnCAJhi", "short_values": "LPIH",
              "flags": "--noreport --inodes --device --dirsfirst --filesfirst --du --si "
                       "--prune --help --version --gitignore --info --matchdirs "
-                      "--ignore-case --fromfile",
+                      "--ignore-case",
              "values": "--timefmt --charset --filelimit --sort",
              "abbrev": False, "deny": {"-o -R": "writes files"}, "operands": "names"},
 }

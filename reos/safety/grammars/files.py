@@ -12,6 +12,7 @@ from __future__ import annotations
 
 WRITES = "writes a file"
 RUNS = "runs another program"
+LIST = "opens the files a list names, which this command line does not show"
 
 TABLE: dict[str, dict] = {
     "ls": {
@@ -38,7 +39,7 @@ TABLE: dict[str, dict] = {
              "values": "--bytes --lines --max-unchanged-stats --pid --sleep-interval",
              "optional": "--follow"},
     "wc": {"short": "clmwL", "flags": "--bytes --chars --lines --words --max-line-length "
-           "--help --version", "values": "--files0-from --total"},
+           "--help --version", "values": "--total", "deny": {"--files0-from": LIST}},
     "grep": {
         "short": "EFGPyivwxcLloqsbHhnTZzaIrRU",
         "short_values": "efmABCdD",
@@ -50,6 +51,7 @@ TABLE: dict[str, dict] = {
                  "--quiet --silent --text --recursive --dereference-recursive "
                  "--files-without-match --files-with-matches --count --initial-tab --null "
                  "--binary --no-group-separator",
+        "checks": {"-D": "one-of:skip", "--devices": "one-of:skip"},  # read opens devices
         "values": "--regexp --file --max-count --label --binary-files --directories "
                   "--devices --exclude --exclude-from --exclude-dir --include "
                   "--after-context --before-context --context --group-separator",
@@ -63,9 +65,9 @@ TABLE: dict[str, dict] = {
                  "--human-numeric-sort --numeric-sort --random-sort --reverse --version-sort "
                  "--merge --stable --unique --zero-terminated --debug --help --version",
         "values": "--sort --batch-size --key --field-separator --buffer-size --parallel "
-                  "--files0-from --random-source",
+                  "--random-source",
         "optional": "--check",
-        "deny": {"-o --output": WRITES, "--compress-program": RUNS,
+        "deny": {"-o --output": WRITES, "--compress-program": RUNS, "--files0-from": LIST,
                  "-T --temporary-directory": "writes temporary files in a folder it is given"},
     },
     "uniq": {"short": "cdDiuz", "short_values": "fsw", "numeric": True,
@@ -95,7 +97,7 @@ TABLE: dict[str, dict] = {
     "fmt": {"short": "cstu", "short_values": "pwg", "numeric": True,
             "flags": "--crown-margin --tagged-paragraph --split-only --uniform-spacing "
                      "--help --version", "values": "--prefix --width --goal"},
-    "column": {"short": "JxLnrtTeh", "short_values": "cCdEHilNOoRsWS",
+    "column": {"short": "JxLtedh", "short_values": "cCEHilnNOoRrsTWS",
                "flags": "--table --json --fillrows --keep-empty-lines --table-noheadings "
                         "--table-header-repeat --table-noextreme --help --version",
                "values": "--columns --separator --output-separator --table-columns "
@@ -140,16 +142,15 @@ TABLE: dict[str, dict] = {
              "operands": "names"},
     "file": {
         "short": "bcdEhiklLNnprsSvz0",
-        "short_values": "efFmP",
+        "short_values": "eFmP",
         "flags": "--brief --checking-printout --debug --keep-going --list --dereference "
                  "--no-dereference --no-pad --no-buffer --preserve-date --raw "
                  "--special-files --uncompress --uncompress-noreport --mime-type "
                  "--mime-encoding --extension --apple --print0 --no-sandbox --help "
                  "--version",
-        "values": "--exclude --exclude-quiet --files-from --separator --magic-file "
-                  "--parameter",
+        "values": "--exclude --exclude-quiet --separator --magic-file --parameter",
         "optional": "--mime",
-        "deny": {"-C --compile": "writes a compiled magic file"},
+        "deny": {"-C --compile": "writes a compiled magic file", "-f --files-from": LIST},
     },
     "du": {
         "short": "0abcDhHklLmPsSx",
@@ -157,8 +158,9 @@ TABLE: dict[str, dict] = {
         "flags": "--null --all --apparent-size --bytes --total --dereference-args "
                  "--human-readable --inodes --count-links --dereference --no-dereference "
                  "--separate-dirs --si --summarize --one-file-system --help --version",
-        "values": "--block-size --max-depth --files0-from --threshold --time-style "
+        "values": "--block-size --max-depth --threshold --time-style "
                   "--exclude-from --exclude",
+        "deny": {"--files0-from": LIST},
         "optional": "--time",
         "operands": "names",
     },
@@ -169,7 +171,7 @@ TABLE: dict[str, dict] = {
                  "--sync --total --print-type --help --version",
         "values": "--block-size --type --exclude-type",
         "optional": "--output",  # the columns to show, not a file
-        "operands": "names",
+        "operands": "any",  # df opens each file it is given
     },
     "dd": {"flags": "--help --version", "abbrev": False, "operands": "dd"},
     "echo": {"short": "neE", "style": "posix", "flags": "--help --version",
@@ -186,14 +188,14 @@ TABLE: dict[str, dict] = {
                "--help --version", "values": "--wrap", "operands": "max1"},
     "base32": {"short": "di", "short_values": "w", "flags": "--decode --ignore-garbage "
                "--help --version", "values": "--wrap", "operands": "max1"},
-    "od": {"short": "abcdfilosxv", "short_values": "AjNStw",
+    "od": {"short": "abcdfilosxv", "short_values": "AjNSt",
            "flags": "--output-duplicates --traditional --help --version",
            "values": "--address-radix --endian --skip-bytes --read-bytes --format",
-           "optional": "--strings --width"},
-    "hexdump": {"short": "bcCdoxv", "short_values": "efnsL",
+           "optional": "--strings --width -w"},
+    "hexdump": {"short": "bcCdoxv", "short_values": "efns",
                 "flags": "--one-byte-octal --one-byte-char --canonical --two-bytes-decimal "
                          "--two-bytes-octal --two-bytes-hex --no-squeezing --help --version",
-                "values": "--format --format-file --length --skip", "optional": "--color"},
+                "values": "--format --format-file --length --skip", "optional": "--color -L"},
     "xxd": {"short": "abCeEiuprdv", "short_values": "cgnlosR", "style": "single",
             "flags": "-a -autoskip -b -bits -C -capitalize -e -E -EBCDIC -i -include -u -p "
                      "-ps -postscript -plain -r -revert -d -v -version -h -help",
@@ -246,8 +248,8 @@ TABLE: dict[str, dict] = {
               "flags": "--force --quiet --verbose --list --keep --test --no-warn --robot "
                        "--help --long-help --version --compress --decompress --extreme "
                        "--stdout",
-              "values": "--threads --format --files --files0 --memlimit "
-                        "--memlimit-decompress"},
+              "values": "--threads --format --memlimit --memlimit-decompress",
+              "deny": {"--files --files0": LIST}},
     "dpkg-deb": {"short": "cIfW", "abbrev": False, "flags": "--contents --info --field "
                  "--show --help --version", "values": "--showformat",
                  "deny": {"-x --extract -X --vextract -R --raw-extract -e --control "
@@ -322,7 +324,8 @@ TABLE: dict[str, dict] = {
         # listing only: `tar -tvf FILE` (`tar tvf FILE` is read by `grammars.old_tar`)
         "short": "txvzjJaZkmpsSOBiRh",
         "short_values": "fbCHKNTX",
-        "flags": "--list --extract --get --to-stdout --verbose --gzip --gunzip --ungzip "
+        "flags": "--list --extract --get --to-stdout --exclude-vcs --verbose --gzip --gunzip "
+                 "--ungzip "
                  "--bzip2 --xz --lzip --lzma "
                  "--lzop --zstd --auto-compress --no-auto-compress --compress --uncompress "
                  "--block-number --ignore-zeros --numeric-owner --wildcards --no-wildcards "
@@ -332,10 +335,11 @@ TABLE: dict[str, dict] = {
                  "--no-unquote --verbatim-files-from "
                  "--no-verbatim-files-from --dereference --check-links --totals --help "
                  "--usage --version --read-full-records --seek --no-seek",
+        "optional": "--occurrence",
         "values": "--file --blocking-factor --directory --exclude --exclude-from "
-                  "--files-from --format --label --starting-file --occurrence "
+                  "--files-from --format --label --starting-file "
                   "--strip-components --transform --xform --newer --newer-mtime --after-date "
-                  "--exclude-vcs --exclude-tag --exclude-tag-all --exclude-tag-under "
+                  "--exclude-tag --exclude-tag-all --exclude-tag-under "
                   "--sort --quoting-style --quote-chars --no-quote-chars --record-size",
         "checks": {"-f": "local", "--file": "local"},
         "deny": {"-c --create -r --append -u --update -A --catenate "

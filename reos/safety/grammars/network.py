@@ -74,7 +74,7 @@ TABLE: dict[str, dict] = {
             "nexthop nh": _ip_object(),
             "tunnel": _ip_object(),
             "vrf": _ip_object(),
-            "monitor": {"style": "single", "operands": "names", "actions": _IP_CHANGES},
+            "monitor": {"style": "single", "operands": "any", "actions": _IP_CHANGES},
             "netns": {"style": "single", "verbs": {"list identify list-id pids": "names"},
                       "default": "list", "actions": _IP_CHANGES},
         },
@@ -95,6 +95,7 @@ TABLE: dict[str, dict] = {
     "ping": {"sends": "words", 
         "short": "46aAbBdDhLnOqrRUvV",
         "short_values": "ceFiIlmMpQsStTwW",
+        "checks": {"-i": "ping-interval", "-l": "one-of:1|2|3"},
         "abbrev": False,
         "deny": {"-f": "floods the network"},
         "operands": "names",
@@ -102,6 +103,7 @@ TABLE: dict[str, dict] = {
     "ping6": {"sends": "words", 
         "short": "aAbBdDhLnOqrRUvV",
         "short_values": "ceFiIlmMpQsStTwW",
+        "checks": {"-i": "ping-interval", "-l": "one-of:1|2|3"},
         "abbrev": False,
         "deny": {"-f": "floods the network"},
         "operands": "names",
@@ -120,10 +122,9 @@ TABLE: dict[str, dict] = {
         "short": "AbDdeJKLlnNOpqStuUvxX#",
         "short_values": "BcEFijmMQrsTVy",
         "flags": "--list-interfaces --list-time-stamp-types --immediate-mode --no-promiscuous-"
-                 "mode --number --print --version --help",
+                 "mode --number --print --version --help --count --nano --micro",
         "values": "--interface --buffer-size --direction --time-stamp-type "
-                  "--time-stamp-precision --count --snapshot-length --linktype --nano "
-                  "--micro",
+                  "--time-stamp-precision --snapshot-length --linktype",
         "checks": {"-F": "any", "-r": "any", "-V": "any"},
         "deny": {"-w -C -G -W": WRITES, "-z": "runs a program on each file it writes",
                  "-Z --relinquish-privileges": "changes the user it runs as"},
@@ -150,7 +151,8 @@ TABLE: dict[str, dict] = {
                  "--show-permaddr --show-eee --show-fec --show-rxfh -x --show-rxfh-indir "
                  "-n -u --show-nfc --show-ntuple -d --register-dump -e --eeprom-dump "
                  "--show-priv-flags --show-tunnels --show-mm --show-pse --json -I "
-                 "--include-statistics -h --help --version --debug -Q --per-queue",
+                 "--include-statistics -h --help --version -Q --per-queue",
+        "values": "--debug",
         "deny": {"-s --change -K --features --offload -A --pause -G --set-ring -C "
                  "--coalesce -L --set-channels -E --change-eeprom -r --negotiate -N -U "
                  "--config-nfc --config-ntuple -X --set-rxfh-indir --set-priv-flags "
@@ -162,9 +164,9 @@ TABLE: dict[str, dict] = {
     },
     "iptables": _IPTABLES, "ip6tables": _IPTABLES, "iptables-legacy": _IPTABLES,
     "ip6tables-legacy": _IPTABLES, "iptables-nft": _IPTABLES, "ip6tables-nft": _IPTABLES,
-    "iptables-save": {"short": "cV", "short_values": "tM", "abbrev": False,
+    "iptables-save": {"short": "cV", "short_values": "t", "abbrev": False,
                       "flags": "--counters --version", "values": "--table",
-                      "deny": {"-f --file": WRITES, "--modprobe": "runs a program"},
+                      "deny": {"-f --file": WRITES, "-M --modprobe": "runs a program"},
                       "operands": "none"},
     "nft": {
         "short": "jansSNyptcehv",
@@ -313,8 +315,8 @@ TABLE: dict[str, dict] = {
             "s_client": {"style": "single", "sends": "stdin", "flags": "-showcerts -brief -quiet "
                          "-verify_return_error -tls1 -tls1_1 -tls1_2 -tls1_3 -no_tls1_3 "
                          "-status -crlf -4 -6 -ign_eof -help -prexit -state -debug "
-                         "-msg -nbio_test",
-                         "values": _OPENSSL_COMMON + " -verify -verify_depth -timeout",
+                         "-msg -nbio_test -timeout",
+                         "values": _OPENSSL_COMMON + " -verify -verify_depth",
                          "deny": {**_OPENSSL_DENY, "-proxy": "goes through another host"},
                          "operands": "none"},
             "version": {"style": "single", "flags": "-a -v -b -o -f -p -d -e -m -r -c",
@@ -326,8 +328,8 @@ TABLE: dict[str, dict] = {
                      "-cipher-commands -digest-algorithms -cipher-algorithms "
                      "-public-key-algorithms -public-key-methods -mac-algorithms "
                      "-kdf-algorithms -key-managers -signature-algorithms "
-                     "-key-exchange-algorithms -providers -options -verbose -help",
-                     "operands": "none"},
+                     "-key-exchange-algorithms -providers -verbose -help",
+                     "values": "-options", "operands": "none"},
             "rsa ec pkey dsa": {"style": "single", "flags": "-noout -text -check -pubin "
                                 "-pubout -modulus -help", "values": _OPENSSL_COMMON,
                                 "deny": _OPENSSL_DENY, "operands": "none"},
@@ -342,7 +344,8 @@ TABLE: dict[str, dict] = {
     },
     # only what prints without connecting: the resolved configuration (-G), the version,
     # what it supports (-Q)
-    "ssh": {"short": "G46V", "short_values": "FlpoQJ", "abbrev": False,
+    "ssh": {"short": "G46V", "short_values": "lpoQJ", "abbrev": False,
+            "deny": {"-F": "reads another configuration (its `Match exec` runs commands)"},
             "checks": {"-o": "ssh-option"}, "operands": "ssh-print"},
     "ssh-keygen": {
         "short": "lyLBvq",

@@ -100,8 +100,7 @@ TABLE: dict[str, dict] = {
                    "values": "--format", "deny": _APT_GLOBAL_DENY,
                    "verbs": {"dump shell": "names"}},
     "rpm": {
-        "short": "qVailcdsRvp",
-        "short_values": "f",
+        "short": "qVailcdsRvpf",
         "abbrev": False,
         "flags": "--query --verify --all --list --configfiles --docfiles --licensefiles "
                  "--state --requires --provides --whatprovides --whatrequires "
@@ -164,7 +163,8 @@ TABLE: dict[str, dict] = {
             "info if": {"short": "s", "abbrev": False, "flags": "--requires --recommends "
                         "--provides --conflicts --obsoletes --supplements --suggests",
                         "values": "--type --repo"},
-            "repos lr": {"short": "dupaEe", "abbrev": False, "flags": "--details --uri "
+            "repos lr": {"short": "dupaE", "abbrev": False,
+                         "deny": {"-e --export": "writes the repositories to a file"}, "flags": "--details --uri "
                          "--priority --alias --name --refresh --sort-by-uri "
                          "--sort-by-priority --sort-by-alias --sort-by-name --show-enabled-only"},
             "list-updates lu": {"short": "a", "abbrev": False, "flags": "--all "

@@ -102,7 +102,8 @@ TABLE: dict[str, dict] = {
         "actions": "set-hostname set-icon-name set-chassis set-deployment set-location",
     },
     "timedatectl": {
-        "short": "ap",
+        "short": "a",
+        "short_values": "p",
         "flags": "--all --value --no-pager --no-ask-password --monitor --help --version",
         "values": "--property",
         "deny": {"-H --host -M --machine": ELSEWHERE,
@@ -121,8 +122,8 @@ TABLE: dict[str, dict] = {
         "actions": "set-locale set-keymap set-x11-keymap",
     },
     "loginctl": {
-        "short": "alp",
-        "short_values": "Pnos",
+        "short": "al",
+        "short_values": "Pnosp",
         "flags": "--all --full --value --no-pager --no-legend --no-ask-password --help "
                  "--version",
         "values": "--property --lines --output --kill-whom --signal",
@@ -152,7 +153,8 @@ TABLE: dict[str, dict] = {
         "values": "--json --legend --interface --type --class --protocol --service "
                   "--service-address "
                   "--service-txt --cname --validate --synthesize --cache --zone "
-                  "--trust-anchor --network --search --raw",
+                  "--trust-anchor --network --search",
+        "optional": "--raw",
         "verbs": {"status query service openpgp tlsa statistics show-cache "
                   "show-server-state monitor": "names",
                   "dns domain default-route llmnr mdns dnssec dnsovertls nta": "max1",

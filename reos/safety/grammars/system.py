@@ -14,8 +14,8 @@ TABLE: dict[str, dict] = {
     # ps has Unix, BSD and GNU options, none of which writes or runs anything
     "ps": {"anything": True},
     "pgrep": {
-        "short": "cfilnoqrvwxaAh",
-        "short_values": "dgGPsuUtFO",
+        "short": "cfilnoqvwxaAh",
+        "short_values": "dgGPsuUtFOr",
         "flags": "--count --full --inverse --lightweight --list-name --list-full --newest "
                  "--oldest --exact --ignore-case --ignore-ancestors --logpidfile --help "
                  "--version --quiet",
@@ -26,7 +26,7 @@ TABLE: dict[str, dict] = {
         "operands": "names",
     },
     "pidof": {"short": "sxzcnq", "short_values": "od", "operands": "names"},
-    "pstree": {"short": "aAcCghlnpsStTuUZG", "short_values": "HN",
+    "pstree": {"short": "aAcghlnpsStTuUZG", "short_values": "HNC",
                "flags": "--arguments --ascii --compact-not --show-pgids --vt100 --long "
                         "--numeric-sort --show-pids --show-parents --ns-changes "
                         "--thread-names --hide-threads --uid-changes --unicode "
@@ -65,10 +65,10 @@ TABLE: dict[str, dict] = {
                        "--system --help --version",
               "values": "--file --limit --since --until --present --time-format",
               "operands": "names"},
-    "lastlog": {"short": "h", "short_values": "btuR", "flags": "--help",
+    "lastlog": {"short": "h", "short_values": "btu", "flags": "--help",
                 "values": "--before --time --user",
                 "deny": {"-C --clear -S --set": "changes the login records",
-                         "--root": "reads another root"},
+                         "-R --root": "reads another root's accounts (and its modules)"},
                 "operands": "none"},
     "getent": {"sends": "words", "short": "Ai", "short_values": "s",
                "flags": "--no-addrconfig --no-idn --help --usage --version",
@@ -134,7 +134,8 @@ TABLE: dict[str, dict] = {
                "operands": "names"},
     "mpstat": {"short": "AHITuV", "short_values": "NPo", "abbrev": False,
                "values": "--dec", "checks": {"--dec": "one-of:0|1|2"}, "operands": "names"},
-    "pidstat": {"short": "dHhIlrRsStuUvVw", "short_values": "eGpTC", "abbrev": False,
+    "pidstat": {"short": "dHhIlrRsStuUvVw", "short_values": "GpTC", "abbrev": False,
+                "deny": {"-e": "runs a program to watch"},
                 "flags": "--human", "values": "--dec", "checks": {"--dec": "one-of:0|1|2"},
                 "operands": "names"},
     "top": {"short": "bcHiSsV1", "short_values": "dnopuUEe", "maybe": "-w",
@@ -190,7 +191,8 @@ TABLE: dict[str, dict] = {
     "prlimit": {"short_values": "po", "abbrev": False, "flags": "--noheadings --raw "
                 "--verbose --help --version", "values": "--pid --output", "operands": "none"},
     "at": {"short": "l", "short_values": "qc", "abbrev": False, "operands": "need:-l|-c"},
-    "postqueue": {"short": "p", "short_values": "c", "abbrev": False, "operands": "need:-p"},
+    "postqueue": {"short": "p", "abbrev": False, "operands": "need:-p",
+                  "deny": {"-c": "reads another configuration, which names what it runs"}},
     "mailq": {"abbrev": False, "operands": "none"},
     "fail2ban-client": {"abbrev": False, "flags": "--help --version -h -V",
                         "verbs": {"status ping version banned": "names",
@@ -205,10 +207,12 @@ TABLE: dict[str, dict] = {
                "values": "--json --match --timeout --size", "checks": {
                    "--json": "one-of:off|short|pretty"},
                "deny": {"-H --host -M --machine --address": "talks to another machine"},
-               "verbs": {"list status monitor tree introspect get-property": "names"},
-               "actions": "call emit set-property wait capture"},
+               # tree, introspect and get-property ask the service itself, which can start
+               # it (D-Bus activation): not read-only
+               "verbs": {"list status": "names"},
+               "actions": "call emit set-property wait capture tree introspect get-property"},
     "udevadm": {"abbrev": False, "flags": "--help --version", "sub": {
-        "info": {"abbrev": False, "short": "raeh", "short_values": "qnpdx",
+        "info": {"abbrev": False, "short": "raehx", "short_values": "qnpd",
                  "flags": "--root --attribute-walk --export-db --export --help "
                           "--wait-for-initialization --tree",
                  "values": "--query --path --name --device-id-of-file --property "
