@@ -84,14 +84,14 @@ class Judge(Memory, CodeJudge):
             self.why_not_read_only = why
 
     def _read_only_proof(self, argv: list[str], command: SimpleCommand | None) -> None:
-        from reos.safety.streams import stdin_fed
-
         """The read-only grammar's answer for one simple command (with its wrappers); for
         shell text, whatever its words known only at run time (`$X`, `*`) turn out to be."""
         if command is not None and argv[1:] == command.argv[1:]:
             proof = reads_only_whatever(argv, command.dynamic)
             if proof.ok and command.globbed:
                 proof = reads_only_whatever(argv, command.globbed, devices=False)
+            from reos.safety.streams import stdin_fed  # shell text only: plan steps skip it
+
             if proof.ok and proof.sends == "stdin" and stdin_fed(command):
                 self.mutates(f"{proof.program} sends what it reads on stdin to another "
                              "machine")

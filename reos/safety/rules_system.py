@@ -386,6 +386,18 @@ def _ipmitool(argv: list[str], verdict: Verdict, ctx: Context) -> None:
                          root=True)
 
 
+def _raw_writers(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    """flashrom writing or erasing firmware; xfs_db in expert (writing) mode."""
+    program = argv[0].rsplit("/", 1)[-1]
+    fl = flags(argv)
+    if program == "flashrom" and fl & {"-w", "--write", "-E", "--erase"}:
+        _destroys(verdict, "writes or erases the machine's firmware")
+    elif program == "xfs_db" and fl & {"-x"}:
+        _destroys(verdict, "xfs_db -x edits a filesystem's raw structures")
+    else:
+        _disk(argv, verdict, ctx)
+
+
 def _debugfs(argv: list[str], verdict: Verdict, ctx: Context) -> None:
     if flags(argv) & {"-w"} and any(o.startswith("/dev/") for o in operands(argv)):
         _destroys(verdict, "debugfs -w edits a filesystem's raw structures on a disk")
@@ -440,7 +452,8 @@ SYSTEM_HANDLERS = {
     "ip": judge_ip, "ifdown": judge_ifdown, "nmcli": judge_nmcli, "ifconfig": judge_ifconfig,
     "sysctl": _sysctl, "modprobe": _modules, "rmmod": _modules, "insmod": _modules,
     "setcap": _privileges, "dpkg-statoverride": _privileges, "debugfs": _debugfs,
-    "ethtool": _ethtool, "ipmitool": _ipmitool,
+    "ethtool": _ethtool, "ipmitool": _ipmitool, "flashrom": _raw_writers,
+    "xfs_db": _raw_writers,
     "mount": _mount, "umount": _mount, "swapoff": _mount, "swapon": _mount,
     "grub-install": _boot, "grub2-install": _boot, "update-grub": _boot, "grub-mkconfig": _boot,
     "grub2-mkconfig": _boot, "efibootmgr": _boot, "update-initramfs": _boot, "dracut": _boot,

@@ -74,6 +74,22 @@ def parse_tree(text: str, env: dict[str, str] | None = None) -> tuple[Script, bo
     return Script(walker.out, walker.fork_bombs), tree.root_node.has_error
 
 
+def _as_subshells(text: str) -> str | None:
+    """`((…))` read as two nested subshells instead of arithmetic, when that reading runs
+    a program of this system (bash falls back to it where the arithmetic does not parse;
+    which it does is not worth guessing): that text, to be judged too, else None."""
+    import shutil
+
+    from reos.safety.programs import SYSTEM_PATH
+
+    inner = text[2:-2] if text.endswith("))") else text[2:]
+    alternative = f"( ({inner}) )"
+    words = inner.replace("(", " ").replace(")", " ").split()
+    if words and shutil.which(words[0], path=":".join(SYSTEM_PATH)) is not None:
+        return alternative
+    return None
+
+
 def _text(node: Any) -> str:
     return node.text.decode("utf-8", "replace")
 
@@ -156,6 +172,9 @@ class _TreeWalker:
         if kind == "compound_statement" and _text(node).startswith("(("):
             self._substitutions(node)  # (( x )): arithmetic; code only through its values
             found = hidden_code(_text(node), self.env)
+            nested = _as_subshells(_text(node))
+            if nested is not None:  # bash may read it as subshells: `((rm -f x) )`
+                found.append(nested)
             if found:
                 self.emit(SimpleCommand([], [], via=self.via, depth=self.depth, hidden=found))
             return

@@ -242,8 +242,9 @@ TABLE: dict[str, dict] = {
              "--best --fast --license --rsyncable --synchronous --help --version",
              "values": "--suffix", "deny": {"-r --recursive": "works on whole folders"},
              "operands": "need:-c|--stdout|--to-stdout|-l|--list|-t|--test"},
-    "bzcat": {"short": "fqsvk", "flags": "--force --quiet --small --verbose --keep --help "
-              "--version"},
+    "bzcat": {"short": "fqsvkcdzt123456789", "flags": "--force --quiet --small --verbose "
+              "--keep --help --version --best --fast --compress --decompress --license "
+              "--stdout --test"},
     "xzcat": {"short": "fqvlQktdzce0123456789", "short_values": "TF",
               "flags": "--force --quiet --verbose --list --keep --test --no-warn --robot "
                        "--help --long-help --version --compress --decompress --extreme "

@@ -117,7 +117,7 @@ TABLE: dict[str, dict] = {
     },
     "host": {"sends": "words", "short": "aACdlirsTUvVw46", "short_values": "cNRtWm",
              "abbrev": False, "operands": "names"},
-    "nslookup": {"sends": "words", "anything": True},
+    "nslookup": {"sends": "stdin", "anything": True},  # `nslookup - SERVER < FILE` asks it
     "tcpdump": {
         "short": "AbDdeJKLlnNOpqStuUvxX#",
         "short_values": "BcEFijmMQrsTVy",
@@ -169,8 +169,8 @@ TABLE: dict[str, dict] = {
                       "deny": {"-f --file": WRITES, "-M --modprobe": "runs a program"},
                       "operands": "none"},
     "nft": {
-        "short": "jansSNyptcehv",
-        "flags": "--json --handle --numeric --stateless --service --reversedns "
+        "short": "jansSNyptcehvu",
+        "flags": "--json --handle --numeric --stateless --service --reversedns --guid "
                  "--numeric-priority --numeric-protocol --numeric-time --terse --check "
                  "--echo --help --version --version-long",
         "values": "--debug",

@@ -164,9 +164,10 @@ TABLE: dict[str, dict] = {
                         "--provides --conflicts --obsoletes --supplements --suggests",
                         "values": "--type --repo"},
             "repos lr": {"short": "dupaE", "abbrev": False,
-                         "deny": {"-e --export": "writes the repositories to a file"}, "flags": "--details --uri "
-                         "--priority --alias --name --refresh --sort-by-uri "
-                         "--sort-by-priority --sort-by-alias --sort-by-name --show-enabled-only"},
+                         "deny": {"-e --export": "writes the repositories to a file"},
+                         "flags": "--details --uri --priority --alias --name --refresh "
+                                  "--sort-by-uri --sort-by-priority --sort-by-alias "
+                                  "--sort-by-name --show-enabled-only"},
             "list-updates lu": {"short": "a", "abbrev": False, "flags": "--all "
                                 "--best-effort", "values": "--type --repo"},
             "packages pa": {"short": "iu", "abbrev": False, "flags": "--installed-only "

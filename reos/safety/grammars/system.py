@@ -163,7 +163,8 @@ TABLE: dict[str, dict] = {
         "operands": "none",
     },
     "sysctl": {"short": "naeNqbhVrdoxX", "short_values": "", "flags": "--all --values "
-               "--names --binary --ignore --quiet --help --version", "values": "--pattern",
+               "--names --binary --ignore --quiet --help --version --deprecated --dry-run",
+               "values": "--pattern",
                "deny": {"-w --write -p --load -f --system": SETS},
                "operands": "no-assign"},  # `sysctl key=value` sets it
     "kill": {"whole": "kill"},

@@ -60,7 +60,9 @@ TABLE: dict[str, dict] = {
     "read": SHELL_ONLY, "mapfile": {**SHELL_ONLY, "deny_letters": "C"},
     "readarray": {**SHELL_ONLY, "deny_letters": "C"}, "shift": SHELL_ONLY,
     "return": SHELL_ONLY, "exit": SHELL_ONLY, "break": SHELL_ONLY, "continue": SHELL_ONLY,
-    ":": SHELL_ONLY, "getopts": SHELL_ONLY, "wait": SHELL_ONLY, "umask": SHELL_ONLY,
+    ":": SHELL_ONLY, "getopts": SHELL_ONLY, "wait": SHELL_ONLY,
+    # umask shows the mask; with one it sets what every later file is created with
+    "umask": {"short": "Sp", "builtin": True, "operands": "none"},
     "set": SHELL_ONLY, "let": SHELL_ONLY, "type": SHELL_ONLY,
     "hash": {"short": "rltd", "deny": {"-p": "makes a name run another file"},
              "operands": "names", "builtin": True},
