@@ -4,7 +4,8 @@ Each input is judged by `reos.safety.risk.assess` in this process (best of N run
 one warm-up so bashlex is imported once), and one 64 KB command also end to end through
 `reos check` in a fresh process. Inputs over 64 KB are refused by `reos check` before
 any work (exit 2), so the hostile 130 KB-class shapes are measured on `assess` directly
-at 64 KB. Target (issue 8): every input under 1 s.
+at 64 KB. Target (issues 8 and 20): every input under 1 s, and never a traceback (the
+judge fails closed: a verdict it cannot reach is a blocked one).
 
     .venv/bin/python bench/check_speed.py [--runs 3]
 """
@@ -52,6 +53,16 @@ INPUTS = {
     "unclosed ${": fill("${", "echo "),
     "distinct globs": "rm -rf " + " ".join(f"/e*c/{i}?" for i in range(7000)),
     "long parameter operation": "x=" + "a" * 60000 + "; echo ${x%%*a}",
+    # issue 20: the shapes that crashed or hung the judge before
+    "3,000-stage pipeline": "cat /etc/hostname" + " | cat" * 3000,
+    "deepest pipeline in 64 KB": fill(" | cat", "cat /etc/hostname"),
+    "variable doubling chain (30)": "a0=x; " + "; ".join(
+        f"a{i}=$a{i - 1}$a{i - 1}" for i in range(1, 31)) + "; echo $a30",
+    "variable doubling in place": fill("; a=$a$a", "a=xxxxxxxx", "; echo $a"),
+    "brace range bomb": fill("{a..z}", "echo "),
+    "nested subshells": fill("( ", "", "true") + ")" * 100,
+    "nested $( in quotes": fill('"$(echo ', "echo "),
+    "array subscripts evaluated": fill("a[$(id)]=1; ", "declare "),
 }
 
 

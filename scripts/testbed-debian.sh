@@ -3,7 +3,8 @@
 #
 #   1. debootstrap a minimal Debian bookworm (systemd, dbus, nginx-light, python3, sudo,
 #      cron; the firewall tools ufw, nftables and iptables; ping; mount, losetup and
-#      mkfs for the mount tests), cached as a tarball under $STATE_DIR and imported as an
+#      mkfs for the mount tests; sfdisk for the read-only policy tests; man-db), cached
+#      as a tarball under $STATE_DIR and imported as an
 #      image;
 #   2. configure it (users, a slow-stopping demo service, the local apt repository as its
 #      only package source) and commit that as reos-test/debian-systemd:$VERSION;
@@ -13,7 +14,7 @@
 # Needs the docker engine (scripts/testbed-docker.sh). Prints what it did; exit 1 when the
 # bed cannot be built here (the tests then skip, or fail under REOS_REQUIRE_TESTBED=1).
 set -u
-VERSION=4
+VERSION=5
 REPO_VERSION=$VERSION.1  # the repository's contents; the image does not change with it
 IMAGE=reos-test/debian-systemd:$VERSION
 STATE_DIR=${REOS_TESTBED_DIR:-/var/tmp/reos-testbed}
@@ -43,7 +44,7 @@ if ! docker image inspect "$IMAGE" >/dev/null 2>&1; then
     rm -rf "$rootfs"
     say "debootstrap bookworm (about a minute; log: $STATE_DIR/debootstrap.log)"
     debootstrap --variant=minbase \
-      --include=systemd,systemd-sysv,dbus,nginx-light,python3,python3-venv,procps,iproute2,sudo,cron,ufw,nftables,iptables,iputils-ping,mount,util-linux,e2fsprogs \
+      --include=systemd,systemd-sysv,dbus,nginx-light,python3,python3-venv,procps,iproute2,sudo,cron,ufw,nftables,iptables,iputils-ping,mount,util-linux,e2fsprogs,fdisk,man-db \
       bookworm "$rootfs" "$MIRROR" >"$STATE_DIR/debootstrap.log" 2>&1 \
       || { say "debootstrap failed; see $STATE_DIR/debootstrap.log"; tail -3 "$STATE_DIR/debootstrap.log"; exit 1; }
     rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*_Packages

@@ -19,12 +19,20 @@ from pathlib import Path
 
 import pytest
 
-from tests.fake_ollama import fake_ollama  # noqa: F401  (fixture)
+from tests.fake_ollama import FakeOllama
 
 IMAGE = "reos-test/busybox:latest"
 RUN_ID = "rt" + uuid.uuid4().hex[:6]
 REOS_BIN = Path(sys.executable).parent / "reos"
 FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture
+def fake_ollama() -> Iterator[FakeOllama]:
+    """A started FakeOllama (tests/fake_ollama.py) serving llama3.2, stopped after the
+    test."""
+    with FakeOllama() as fake:
+        yield fake
 
 
 @pytest.fixture(autouse=True)

@@ -19,7 +19,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-IMAGE = "reos-test/debian-systemd:4"
+IMAGE = "reos-test/debian-systemd:5"
 STATE_DIR = Path("/var/tmp/reos-testbed")
 
 

@@ -24,13 +24,11 @@ import socketserver
 import sys
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-
-import pytest
 
 Content = str | Callable[[dict], str]
 
@@ -117,8 +115,8 @@ class FakeOllama:
         self._thread: threading.Thread | None = None
 
     # -- life cycle -------------------------------------------------------------------
-    def start(self) -> FakeOllama:
-        self._server = _Server(self)
+    def start(self, port: int = 0) -> FakeOllama:
+        self._server = _Server(self, port)
         port = self._server.server_address[1]
         self.url = f"http://127.0.0.1:{port}"
         # A short poll interval keeps stop()/kill() fast: shutdown() waits for one poll.
@@ -205,9 +203,9 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False  # stop() cuts connections itself; never wait on a hung client
 
-    def __init__(self, fake: FakeOllama):
+    def __init__(self, fake: FakeOllama, port: int = 0):
         self.fake = fake
-        super().__init__(("127.0.0.1", 0), _Handler)
+        super().__init__(("127.0.0.1", port), _Handler)
 
     def server_bind(self) -> None:
         # HTTPServer.server_bind looks up the host's FQDN, which can stall on DNS here.
@@ -402,8 +400,24 @@ _ROUTES: dict[tuple[str, str], Callable[[_Handler, Any], None]] = {
 }
 
 
-@pytest.fixture
-def fake_ollama() -> Iterator[FakeOllama]:
-    """A started FakeOllama serving llama3.2, stopped after the test."""
-    with FakeOllama() as fake:
-        yield fake
+def main(argv: list[str]) -> int:
+    """`python3 fake_ollama.py --port N --answer FILE`: serve on 127.0.0.1:N (inside the
+    Debian test bed, which has no network), answering every chat with FILE's text, read
+    anew for each request so a test can change it between requests."""
+    import argparse
+    import time
+    from pathlib import Path
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, default=11434)
+    parser.add_argument("--answer", required=True)
+    args = parser.parse_args(argv)
+    fake = FakeOllama()
+    fake.default = lambda body: Path(args.answer).read_text()
+    fake.start(port=args.port)
+    while True:
+        time.sleep(3600)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -118,16 +118,22 @@ def test_a_rollback_that_reverted_a_transaction_is_rolled_back() -> None:
 def test_undo_is_undone_and_nothing_to_undo_is_only_said(tmp_path: Path) -> None:
     eng = engine()
     assert eng.respond("undo").outcome is Outcome.SAID  # nothing to undo yet
+    from reos import paths
+    from reos.safety.backups import BackupStore
+
     marker = tmp_path / "m1"
-    marker.touch()
+    marker.write_text("before\n")
     tx = eng.journal.begin("mark a file")
-    row = eng.journal.begin_step(tx, 0, "s1", "Mark 1", ["touch", str(marker)],
-                                 rollback=["rm", "-f", str(marker)])
+    row = eng.journal.begin_step(tx, 0, "s1", "Mark 1", ["tee", str(marker)])
+    saved = BackupStore(paths.backups_dir()).save(str(marker), "tx1-1")
+    assert saved is not None
+    eng.journal.add_backup(row, saved.to_dict())
+    marker.write_text("after\n")
     eng.journal.finish_step(row, "done", 0)
     eng.journal.finish(tx, "completed")
     reply = eng.respond("undo")
     assert reply.outcome is Outcome.UNDONE and reply.undone is not None and reply.undone.ok
-    assert not marker.exists()
+    assert marker.read_text() == "before\n"  # put back from the copy taken before
 
 
 # -- callbacks: resuming past a limit --------------------------------------------------------

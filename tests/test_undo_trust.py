@@ -315,6 +315,31 @@ def test_a_tampered_undo_command_is_shown_and_never_run(tmp_path: Path, rollback
     assert reos("undo").returncode == 4  # reported once; it no longer blocks anything
 
 
+@pytest.mark.parametrize("rollback", [
+    ["sh", "-c", "touch /tmp/reos-should-not-exist"],  # not blocked, and not reos's undo
+    ["docker", "rm", "-f", "web"],  # a docker command, not the one the prior state gives
+    ["docker", "start", "db"],  # reos's kind of undo, for another target
+    ["sudo", "-n", "docker", "start", "web"],  # the step itself did not run through sudo
+])
+def test_a_rollback_reos_would_not_have_written_is_refused(rollback: list[str]) -> None:
+    _stopped(journal(), json.dumps(rollback))
+    done = reos("undo")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "not the undo reos works out" in done.stdout, done.stdout
+    assert not Path("/tmp/reos-should-not-exist").exists()
+
+
+def test_the_undo_reos_works_out_is_the_one_it_recorded() -> None:
+    from reos.execution.rederive import expected_rollbacks
+
+    j = journal()
+    tx = _stopped(j, json.dumps(["docker", "start", "web"]))
+    record = j.transaction(tx)
+    assert record is not None
+    (step,) = record.steps
+    assert expected_rollbacks(step, "apt") == [["docker", "start", "web"]]
+
+
 def test_a_refused_recorded_undo_names_the_command_and_the_reason() -> None:
     _stopped(journal(), json.dumps(["rm", "-rf", "/"]))
     out = json.loads(reos("undo", "--json").stdout)

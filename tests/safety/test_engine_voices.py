@@ -9,7 +9,7 @@ import pytest
 from reos.model import RiskLevel as R
 from reos.safety.risk import assess
 
-B, H, A, S, RO = "block", "high", "allowed", "safe", "ro"
+B, H, A, S, RO, NRO = "block", "high", "allowed", "safe", "ro", "not-ro"
 CASES = [
     (B, 'command -p rm -rf /'),
     (B, 'exec -a foo rm -rf /'),
@@ -142,14 +142,16 @@ CASES = [
     (RO, 'git branch -a'),
     (RO, 'git remote -v'),
     (RO, 'unzip -l x.zip'),
-    (RO, 'watch -n 2 df -h'),
-    (RO, "find . -name '*.py' | xargs grep TODO"),
+    # watch hands its words to `sh -c`, xargs adds words read from a pipe (which can be
+    # options): neither fits a read-only grammar, so each is asked about (issue 20)
+    (NRO, 'watch -n 2 df -h'),
+    (NRO, "find . -name '*.py' | xargs grep TODO"),
     (RO, 'for f in *.log; do wc -l "$f"; done'),
     (RO, 'while read l; do echo $l; done < file'),
     (RO, 'if [ -f /etc/os-release ]; then cat /etc/os-release; fi'),
     (RO, '[ -x /usr/bin/docker ] && docker ps'),
     (RO, 'cat <<EOF\nrm -rf /\nEOF'),
-    (RO, 'export PATH=$PATH:/opt/bin'),
+    (NRO, 'export PATH=$PATH:/opt/bin'),  # PATH decides what later commands run
     (RO, 'cd /tmp && ls'),
     (RO, 'time ls'),
     (RO, 'diff <(ls a) <(ls b)'),
@@ -436,5 +438,6 @@ def test_each_voice_gets_its_rule(category: str, command: str) -> None:
     v = assess(command)
     ok = {B: v.blocked and v.risk == R.CRITICAL, H: v.risk >= R.HIGH and not v.blocked,
           A: not v.blocked, S: v.risk <= R.LOW and not v.blocked,
-          RO: v.read_only and v.risk == R.SAFE}[category]
+          RO: v.read_only and v.risk == R.SAFE,
+          NRO: not v.read_only and not v.blocked and bool(v.why_not_read_only)}[category]
     assert ok, (category, v.to_dict())
