@@ -412,6 +412,12 @@ def _ssh_print(operands: list[str], seen: list[str]) -> str | None:
     return "without -G it connects to another machine"
 
 
+def _wg_show(operands: list[str], seen: list[str]) -> str | None:
+    if {"private-key", "preshared-keys"} & set(operands):
+        return "it would print secret keys"
+    return None if len(operands) <= 2 else f"`{operands[2]}` is more than wg show takes"
+
+
 def _no_assign(operands: list[str], seen: list[str]) -> str | None:
     for word in operands:
         if "=" in word:
@@ -440,7 +446,7 @@ _OPERANDS: dict[str, Callable[[list[str], list[str]], str | None]] = {
     "dnf-history": _first_of("list", "info"),
     "dnf-module": _first_of("list", "info", "provides"),
     "web-urls": _web_urls, "wget": _wget, "plain-words": _plain_words,
-    "ufw-status": _ufw_status,
+    "ufw-status": _ufw_status, "wg-show": _wg_show,
 }
 
 

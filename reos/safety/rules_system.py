@@ -333,6 +333,10 @@ def _sysctl(argv: list[str], verdict: Verdict, ctx: Context) -> None:
 
 
 def _modules(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    from reos.safety.grammar import is_read_only
+
+    if is_read_only(argv):  # modprobe -n, -c, --show-depends
+        return
     program = argv[0].rsplit("/", 1)[-1]
     files = [o for o in operands(argv) if "/" in o or o.endswith((".ko", ".ko.xz", ".ko.zst"))]
     if program == "insmod" or files:

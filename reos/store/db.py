@@ -251,8 +251,8 @@ _OTHERS = 0o077  # permission bits for the group and everyone else
 
 def make_private(folder: Path) -> list[str]:
     """Keep reos's data to its owner: `folder` (made if missing) and its backups folder
-    0700, the database and its WAL files 0600. Returns what had to be tightened (an older reos created them
-    readable by every local user), in words, or [] when nothing was open."""
+    0700, the database and its WAL files 0600. Returns what had to be tightened (an older
+    reos created them readable by every local user), in words, or [] when nothing was."""
     notes: list[str] = []
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     for path in (folder, *(folder / n for n in ("reos.db", "reos.db-wal", "reos.db-shm",

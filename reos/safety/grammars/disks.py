@@ -215,6 +215,10 @@ TABLE: dict[str, dict] = {
                     "stats": {"abbrev": False, "short": "c", "flags": "--check",
                               "deny": {"-z --reset": "resets the counters"},
                               "operands": "any"}}},
+                "check": {"abbrev": False, "flags": "--readonly --progress",
+                          "deny": {"--repair --init-csum-tree --init-extent-tree "
+                                   "--clear-space-cache": "repairs the filesystem"},
+                          "operands": "need:--readonly"},
                 "scrub balance replace": {"abbrev": False, "sub": {
                     "status": {"abbrev": False, "short": "dR", "operands": "any"}}},
                 "qgroup": {"abbrev": False, "sub": {
@@ -225,10 +229,11 @@ TABLE: dict[str, dict] = {
             "actions": "create destroy snapshot rollback clone "
             "promote rename set inherit mount unmount share unshare send receive recv "
             "allow unallow upgrade hold release load-key unload-key change-key"},
-    "zpool": {"abbrev": False, "verbs": {"list status iostat history get": "names"},
+    "zpool": {"abbrev": False, "verbs": {"list status iostat history get": "names",
+                                         "import": "none"},  # alone: what could be
               "short": "HpvxLPgilq", "short_values": "oT",
               "actions": "create destroy add remove attach detach replace scrub resilver "
-                         "trim import export upgrade online offline clear reguid set split "
+                         "trim export upgrade online offline clear reguid set split "
                          "labelclear initialize sync"},
     # a check that answers "no" to every question opens the filesystem read-only
     "e2fsck": {"short": "nfvt", "short_values": "bBjlLE", "abbrev": False,
@@ -237,6 +242,26 @@ TABLE: dict[str, dict] = {
                "operands": "need:-n"},
     "fsck": {"short": "NATVRs", "short_values": "tC", "abbrev": False,
              "operands": "need:-N"},
+    "resize2fs": {"short": "P", "abbrev": False, "operands": "need:-P"},  # the minimum size
+    "xfs_repair": {"short": "nvf", "abbrev": False, "operands": "need:-n",
+                   "deny": {"-L": "zeroes the log", "-m -o -t -l -r -c": "changes how it "
+                            "repairs"}},
+    "xfs_admin": {"short": "lu", "abbrev": False, "operands": "need:-l|-u",
+                  "deny": {"-L -U -c -e -j -p -O -r": "changes the filesystem"}},
+    "qemu-img": {"abbrev": False, "flags": "--help --version", "sub": {
+        "info": {"abbrev": False, "short": "U", "short_values": "f",
+                 "flags": "--backing-chain --force-share --image-opts", "values":
+                 "--output", "operands": "max1"},
+        "check": {"abbrev": False, "short": "qU", "short_values": "fT", "flags":
+                  "--force-share --quiet --image-opts", "values": "--output",
+                  "deny": {"-r": "repairs the image"}, "operands": "max1"},
+        "snapshot": {"abbrev": False, "short": "lqU", "short_values": "f",
+                     "flags": "--force-share --image-opts",
+                     "deny": {"-a -c -d": "changes the image's snapshots"},
+                     "operands": "need:-l"},
+        "measure map": {"abbrev": False, "short": "U", "short_values": "fO",
+                        "flags": "--force-share --image-opts", "values": "--output --size",
+                        "operands": "max1"}}},
     "dumpe2fs": {"short": "hxbV", "abbrev": False, "deny": {"-i": "reads an image file "
                  "as a filesystem"}, "short_values": "oE", "operands": "any"},
     "tune2fs": {"short": "l", "abbrev": False, "operands": "need:-l"},

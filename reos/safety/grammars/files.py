@@ -251,6 +251,27 @@ TABLE: dict[str, dict] = {
                        "--stdout",
               "values": "--threads --format --memlimit --memlimit-decompress",
               "deny": {"--files --files0": LIST}},
+    # binutils' readers, the initramfs lister, the login-record dumper: no option of theirs
+    # writes or runs anything (utmpdump -o does: refused)
+    "readelf": {"anything": True}, "objdump": {"anything": True}, "nm": {"anything": True},
+    "size": {"anything": True}, "lsinitramfs": {"anything": True},
+    "utmpdump": {"anything": True, "deny_letters": "or",
+                 "deny": {"--output --reverse": "writes a login-records file"}},
+    "iconv": {"short": "cs", "short_values": "ft", "flags": "--list --silent --verbose "
+              "--help --usage --version", "values": "--from-code --to-code",
+              "deny": {"-o --output": WRITES}},
+    "xz": {"short": "dzkfctlqvQ0123456789e", "short_values": "TF",
+           "flags": "--decompress --uncompress --compress --keep --force --stdout "
+                    "--to-stdout --test --list --quiet --verbose --no-warn --robot "
+                    "--extreme --help --long-help --version",
+           "values": "--threads --format --memlimit --memlimit-decompress",
+           "deny": {"--files --files0": LIST, "-S --suffix": "names the files it writes"},
+           "operands": "need:-c|--stdout|--to-stdout|-t|--test|-l|--list"},
+    "zstd": {"short": "dckltqvf0123456789", "abbrev": False,
+             "flags": "--decompress --stdout --keep --list --test --quiet --verbose --force "
+                      "--help --version",
+             "deny": {"-o --rm --output-dir-flat --output-dir-mirror --filelist": WRITES},
+             "operands": "need:-c|--stdout|-t|--test|-l|--list"},
     "dpkg-deb": {"short": "cIfW", "abbrev": False, "flags": "--contents --info --field "
                  "--show --help --version", "values": "--showformat",
                  "deny": {"-x --extract -X --vextract -R --raw-extract -e --control "

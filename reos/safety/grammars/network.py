@@ -337,6 +337,8 @@ TABLE: dict[str, dict] = {
                           "values": "-in -inform -offset -length -strparse -dlimit",
                           "deny": {**_OPENSSL_DENY, "-genstr -genconf": WRITES},
                           "operands": "none"},
+            "rand": {"style": "single", "flags": "-hex -base64 -help", "deny": _OPENSSL_DENY,
+                     "operands": "max1"},
             "dgst": {"style": "single", "flags": "-sha1 -sha256 -sha384 -sha512 -md5 "
                      "-sha3-256 -r -hex -c -help", "deny": _OPENSSL_DENY,
                      "operands": "any"},
@@ -347,6 +349,32 @@ TABLE: dict[str, dict] = {
     "ssh": {"short": "G46V", "short_values": "lpoQJ", "abbrev": False,
             "deny": {"-F": "reads another configuration (its `Match exec` runs commands)"},
             "checks": {"-o": "ssh-option"}, "operands": "ssh-print"},
+    "tc": {
+        "style": "single",
+        "flags": "-s -stats -statistics -d -details -r -raw -p -pretty -i -iec -g -graph "
+                 "-j -json -t -timestamp -ts -tshort -nm -name -h -help -V -Version",
+        "values": "-n -netns",
+        "checks": {"-n": "word", "-netns": "word"},
+        "deny": {"-b -batch": "runs commands from a file", "-force": "goes on after errors"},
+        "sub": {"qdisc class filter action chain monitor": {
+            "style": "single", "verbs": {"show list ls": "names"}, "default": "show",
+            "abbrev": False,
+            "actions": "add del delete change replace link get flush exec"}},
+    },
+    "conntrack": {
+        "short": "LSCGEn",
+        "short_values": "opsdfmtw",
+        "abbrev": False,
+        "flags": "--dump --stats --count --get --event",
+        "values": "--output --proto --src --dst --reply-src --reply-dst --sport --dport "
+                  "--family --mark --timeout --zone --state --status",
+        "deny": {"-D --delete -F --flush -U --update -I --create -R --load-file -z --zero "
+                 "-i": "changes or empties the connection table"},
+        "operands": "need:-L|--dump|-S|--stats|-C|--count|-G|--get|-E|--event",
+    },
+    # `wg show` (and `wg` alone) shows interfaces and peers; never their private keys
+    "wg": {"abbrev": False, "sub": {"show": {"abbrev": False, "operands": "wg-show"}},
+           "default": "show"},
     "ssh-keygen": {
         "short": "lyLBvq",
         "short_values": "FEf",

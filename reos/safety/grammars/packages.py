@@ -18,14 +18,15 @@ _APT_GLOBAL_DENY = {"-o --option -c --config-file": CONFIG,
                     "-y --yes --assume-yes --force-yes --allow-downgrades "
                     "--allow-remove-essential --allow-change-held-packages": CHANGES}
 
-_DPKG_READS = ("-l --list -L --listfiles -s --status -S --search -p --print-avail -V "
+_DPKG_READS = ("-c --contents -I --info "
+               "-l --list -L --listfiles -s --status -S --search -p --print-avail -V "
                "--verify -C --audit --get-selections --print-architecture "
                "--print-foreign-architectures --compare-versions --yet-to-unpack "
                "--version --help")
 
 TABLE: dict[str, dict] = {
     "dpkg": {
-        "short": "lLsSpVC",
+        "short": "lLsSpVCcI",
         "abbrev": False,
         "flags": " ".join(w for w in _DPKG_READS.split() if w.startswith("--")) +
                  " --no-pager",

@@ -168,6 +168,42 @@ TABLE: dict[str, dict] = {
                "deny": {"-w --write -p --load -f --system": SETS},
                "operands": "no-assign"},  # `sysctl key=value` sets it
     "kill": {"whole": "kill"},
+    "pmap": {"anything": True}, "systemd-delta": {"anything": True},
+    "sadf": {"anything": True}, "pg_lsclusters": {"anything": True},
+    "pg_isready": {"anything": True},
+    "sar": {"anything": True, "deny_letters": "o"},  # -o writes its data file
+    # modprobe only shows with these: a dry run, its configuration, what it would load
+    "modprobe": {"short": "nvcDqR", "short_values": "SCd", "abbrev": False,
+                 "flags": "--dry-run --show --verbose --showconfig --show-config "
+                          "--show-depends --quiet --resolve-alias --first-time",
+                 "values": "--set-version --config --dirname",
+                 "checks": {"-C": "etc", "--config": "etc", "-d": "etc", "--dirname": "etc"},
+                 "deny": {"-r --remove -a --all -i --ignore-install --ignore-remove -f "
+                          "--force --force-modversion --force-vermagic -w --wait": "loads or "
+                          "removes modules"},
+                 "operands": "need:-n|--dry-run|--show|-c|--showconfig|--show-config|-D|"
+                             "--show-depends|-R|--resolve-alias"},
+    "auditctl": {"short": "ls", "abbrev": False, "operands": "need:-l|-s"},
+    "rfkill": {"abbrev": False, "short": "nrJ", "short_values": "o",
+               "flags": "--noheadings --raw --json --help --version", "values": "--output",
+               "verbs": {"list event": "names"}, "default": "list",
+               "actions": "block unblock toggle"},
+    "chronyc": {"short": "nN46ac", "abbrev": False,
+                "deny": {"-h -p -f": "talks to another daemon or reads another "
+                         "configuration", "-m": "runs several commands"},
+                "verbs": {"tracking sources sourcestats activity ntpdata serverstats "
+                          "rtcdata smoothing selectdata authdata clients": "names"},
+                "default": "tracking",
+                "actions": "makestep burst online offline settime reload dump writertc "
+                           "cyclelogs delete add local manual maxdelay maxpoll minpoll "
+                           "polltarget reselect refresh reset shutdown trimrtc"},
+    "ntpq": {"short": "pn46w", "abbrev": False,
+             "deny": {"-c -i -a -k": "runs its own commands or asks questions"},
+             "operands": "names"},
+    "postconf": {"short": "ndhMPFAbflmtvx", "short_values": "c", "abbrev": False,
+                 "checks": {"-c": "etc"},
+                 "deny": {"-e -X -# -o": "edits or overrides the configuration"},
+                 "operands": "no-assign"},
     "modinfo": {"short": "0adlnpV", "short_values": "Fkb", "abbrev": False,
                 "flags": "--null --author --description --license --filename --parameters "
                          "--version --help",

@@ -67,7 +67,9 @@ TABLE: dict[str, dict] = {
     "hash": {"short": "rltd", "deny": {"-p": "makes a name run another file"},
              "operands": "names", "builtin": True},
     "jobs": SHELL_ONLY, "history": {**SHELL_ONLY, "deny_letters": "cdawrns"},
-    "ulimit": SHELL_ONLY, "[[": SHELL_ONLY, "shopt": SHELL_ONLY,
+    "ulimit": SHELL_ONLY,
+    "exec": {"builtin": True, "operands": "none"},  # alone: only its redirections act
+    "[[": SHELL_ONLY, "shopt": SHELL_ONLY,
     "which": {"short": "as", "operands": "names"},
     "whereis": {"short": "bmsulfBMS", "abbrev": False, "operands": "names"},
     "apropos": {"short": "delrwav", "short_values": "LsSmM", "abbrev": False,
@@ -78,7 +80,8 @@ TABLE: dict[str, dict] = {
                "operands": "names"},
     # daemons whose configuration test only reads; anything else starts or signals them
     "nginx": {"short": "tTq", "abbrev": False, "operands": "config-test", "daemon": True},
-    "sshd": {"short": "tT", "abbrev": False, "operands": "config-test", "daemon": True},
+    "sshd": {"short": "tT", "short_values": "C", "abbrev": False, "operands": "config-test",
+             "daemon": True},  # -C: the connection the extended test (-T) is for
     "apache2ctl": {"short": "tS", "abbrev": False, "operands": "apache-test",
                    "daemon": True},
     "apachectl": {"short": "tS", "abbrev": False, "operands": "apache-test", "daemon": True},
