@@ -62,7 +62,8 @@ class Spec:
     __slots__ = ("name", "flags", "values", "optional", "maybe", "getset", "denied",
                  "longs", "abbrev", "style", "numeric", "anything", "deny_letters",
                  "operands", "sub", "verbs", "default", "actions", "wrapper",
-                 "bundle_first", "runs", "whole", "sends", "daemon", "builtin")
+                 "bundle_first", "runs", "whole", "sends", "daemon", "builtin",
+                 "response_files")
 
     def __init__(self, name: str, *, flags: frozenset[str] = frozenset(),
                  values: dict[str, str] | None = None, optional: dict[str, str] | None = None,
@@ -73,7 +74,8 @@ class Spec:
                  default: str | None = None, actions: frozenset[str] = frozenset(),
                  wrapper: bool = False, bundle_first: bool = False,
                  runs: frozenset[str] = frozenset(), whole: str | None = None,
-                 sends: str = "", daemon: bool = False, builtin: bool = False) -> None:
+                 sends: str = "", daemon: bool = False, builtin: bool = False,
+                 response_files: bool = False) -> None:
         self.name = name
         self.flags = flags  # options without a value
         self.values = values or {}  # option -> check of its value
@@ -103,6 +105,9 @@ class Spec:
         self.sends = sends  # "words" / "stdin": what it is given, or reads, goes out
         self.daemon = daemon  # only its test form is known: anything else starts it
         self.builtin = builtin  # a shell's own word (cd, export): no program of the name
+        # the program reads more arguments from `@FILE` (binutils), which the command
+        # line does not show: such a word is refused
+        self.response_files = response_files
 
     def option(self, word: str) -> tuple[str | None, str | None]:
         """A long option as the program resolves it: (its full name, or None; why not)."""
@@ -159,7 +164,8 @@ def compile_entry(name: str, entry: dict) -> Spec:
         bundle_first=entry.get("bundle_first", False),
         runs=frozenset(_words(entry.get("runs"))), whole=entry.get("whole"),
         sends=entry.get("sends", ""), daemon=entry.get("daemon", False),
-        builtin=entry.get("builtin", False))
+        builtin=entry.get("builtin", False),
+        response_files=entry.get("response_files", False))
     if "sub" in entry:
         spec.sub = {}
         for sub_name, sub_entry in entry["sub"].items():
@@ -352,6 +358,11 @@ def _runs(args: list[str], i: int, program: str, option: str) -> int | str:
 
 
 def _judge(spec: Spec, args: list[str], program: str, depth: int) -> Proof:
+    if spec.response_files:
+        hidden = next((w for w in args if w.startswith("@")), None)
+        if hidden is not None:
+            return _no(f"{program} reads more arguments from `{hidden}`, which this command "
+                       "line does not show", program)
     if spec.whole is not None:
         why = checks.whole(spec.whole, args)
         return _no(f"{program}: {why}", program) if why else Proof(True, None, program,

@@ -63,11 +63,54 @@ _CONSUMED = ("kmsg", "trace_pipe", "trace_pipe_raw", "tracing/trace_pipe", "ueve
 
 
 def device(word: str) -> str | None:
-    """Why reading `word` may act on a device, or None."""
-    if word.startswith("@"):  # binutils' response files: @FILE is read
-        word = word[1:]
-    if word.startswith(("/proc/", "/sys/")) and word.rstrip("/").endswith(_CONSUMED):
-        return f"reading `{word}` takes the messages away from the ones that wait for them"
+    """Why reading `word` may act on a device, or None. Every place in the word that a
+    program may take as a path is looked at: the word itself, what follows `@` (a response
+    file), `=`, `:` or `,` (`if=/dev/x`, `file:/dev/x`, `a,/dev/x`)."""
+    if "\0" in word:
+        return f"`{word}` holds a NUL byte"
+    why = _one_device(word)
+    if why is None:
+        for at in _PATH_STARTS.finditer(word):
+            why = _one_device(word[at.end():])
+            if why is not None:
+                break
+    return why
+
+
+# where a path may start inside a word: after these marks, or a quote
+_PATH_STARTS = re.compile(r"[@=:,'\"]+(?=[/.]|dev/)")
+# files of a process that are doors into it or its files: a process's root or working
+# folder, its open files, its mapped files (the devices it holds open among them)
+_PROCESS_DOORS = re.compile(r"/proc/(?:\d+|self|thread-self)(?:/task/\d+)?/"
+                            r"(?:root|cwd|fd|map_files)(?:/|$)")
+# PCI configuration and memory: reading some registers acts on the device
+_PCI_RAW = re.compile(r"/sys/(?:bus/pci/devices|devices/pci[^/]*(?:/[^/]+)*)/[^/]+/"
+                      r"(?:config|resource\d*(?:_wc)?|rom)$")
+
+
+# what a /proc or /sys pattern must not match (`/proc/*/fd/0`)
+_ACTING_SAMPLES = ("/proc/kmsg", *(f"/proc/{p}/{door}{rest}" for p in ("1", "self")
+                                   for door in ("root", "cwd", "fd", "map_files")
+                                   for rest in ("", "/0", "/dev/watchdog")),
+                   "/proc/1/task/1/fd/0", "/sys/kernel/tracing/trace_pipe",
+                   "/sys/bus/pci/devices/0000:00:00.0/config",
+                   "/sys/bus/pci/devices/0000:00:00.0/resource0")
+
+
+def _one_device(word: str) -> str | None:
+    if word.startswith(("/proc/", "/sys/")):
+        if word.rstrip("/").endswith(_CONSUMED):
+            return f"reading `{word}` takes the messages away from the ones that wait for them"
+        if _PROCESS_DOORS.match(posixpath.normpath(word) + ("/" if word.endswith("/") else "")):
+            return (f"`{word}` reaches into another process's files, where it may open a "
+                    "device")
+        if _PCI_RAW.match(posixpath.normpath(word)):
+            return f"`{word}` is a device's raw registers; reading some of them acts"
+    if set("*?[") & set(word) and word.startswith(("/proc/", "/sys/")):
+        import fnmatch
+
+        if any(fnmatch.fnmatchcase(sample, word) for sample in _ACTING_SAMPLES):
+            return f"`{word}` may match a file whose reading acts"
     name = _device_name(word)
     if name is None:
         name = _linked_device(word)
@@ -86,12 +129,15 @@ def device(word: str) -> str | None:
 
 
 def _linked_device(word: str) -> str | None:
-    """A path that is a symbolic link into /dev (read only for words that are paths)."""
-    if "/" not in word or "\0" in word:
+    """A path that is a symbolic link into /dev; a word is looked up only when something
+    of that name exists (a link `wd` in the working folder names /dev/watchdog)."""
+    if not word or "\0" in word or len(word) > 4096:
         return None
     import os
 
     try:
+        if "/" not in word and not os.path.islink(word):
+            return None
         real = os.path.realpath(word)
     except (OSError, ValueError):
         return None
@@ -155,6 +201,8 @@ def words(args: list[str]) -> str | None:
     """Every word is harmless to read (for programs with no option that acts)."""
     for word in args:
         why = device(word)
+        if why is None and word[:1] in "-+" and len(word) > 2 and word[1] != "-":
+            why = device(word[2:])  # `-o/dev/x`: a letter with its value attached
         if why:
             return why
     return None
@@ -162,6 +210,39 @@ def words(args: list[str]) -> str | None:
 
 def _paths(operands: list[str], seen: list[str]) -> str | None:
     return words(operands)
+
+
+_RECURSIVE = {"-r", "-R", "--recursive", "--dereference-recursive", "-d", "--directories"}
+_SPECIAL_TREES = ("/dev", "/proc", "/sys")
+
+
+def special_tree(folder: str) -> bool:
+    """Whether every file below `folder` includes /proc's, /sys's or /dev's files."""
+    import os
+
+    try:
+        real = os.path.realpath(folder)
+    except (OSError, ValueError):
+        return True
+    return real == "/" or real in _SPECIAL_TREES or \
+        real.startswith(tuple(t + "/" for t in _SPECIAL_TREES))
+
+
+def _tree_reader(operands: list[str], seen: list[str], pattern: bool = False) -> str | None:
+    """grep -r, diff -r: every file below a folder is opened. Below /proc and /sys some
+    files act when read or never end (/proc/kmsg, trace_pipe), and /dev holds devices; the
+    root holds all three. With no folder named, grep -r reads the working folder (the
+    judge checks a folder `cd` moved to)."""
+    why = words(operands)
+    if why is not None or not (_RECURSIVE & set(seen)):
+        return why
+    if pattern and not ({"-e", "--regexp", "-f", "--file"} & set(seen)):
+        operands = operands[1:]  # the first operand is the pattern
+    for folder in [o for o in operands if o != "-"] or ["."]:
+        if special_tree(folder):
+            return (f"reading every file below `{folder}` opens /proc, /sys or /dev files, "
+                    "and reading some of them acts or never ends")
+    return None
 
 
 def _names(operands: list[str], seen: list[str]) -> str | None:
@@ -413,16 +494,32 @@ def _ssh_print(operands: list[str], seen: list[str]) -> str | None:
 
 
 def _wg_show(operands: list[str], seen: list[str]) -> str | None:
-    if {"private-key", "preshared-keys"} & set(operands):
+    if {"private-key", "preshared-keys", "dump"} & set(operands):
         return "it would print secret keys"
     return None if len(operands) <= 2 else f"`{operands[2]}` is more than wg show takes"
+
+
+def _local_image(operands: list[str], seen: list[str]) -> str | None:
+    """One image file on this machine: `nbd://…`, `json:{…}`, `file:…` reach elsewhere."""
+    if len(operands) != 1:
+        return "it takes one image file"
+    word = operands[0]
+    if ":" in word.split("/", 1)[0] or "://" in word:
+        return f"`{word[:40]}` is not a plain file name (a protocol or a JSON description)"
+    return words(operands)
+
+
+def _snapshot_list(operands: list[str], seen: list[str]) -> str | None:
+    if "-l" not in seen:
+        return "it reads only with `-l`"
+    return _local_image(operands, seen)
 
 
 def _no_assign(operands: list[str], seen: list[str]) -> str | None:
     for word in operands:
         if "=" in word:
             return f"`{word}` sets a value"
-    return None
+    return words(operands)
 
 
 def _sysv_status(operands: list[str], seen: list[str]) -> str | None:
@@ -434,7 +531,9 @@ def _sysv_status(operands: list[str], seen: list[str]) -> str | None:
 
 
 _OPERANDS: dict[str, Callable[[list[str], list[str]], str | None]] = {
-    "any": _paths, "names": _names, "none": _none, "max1": _at_most(1),
+    "any": _paths, "tree": _tree_reader,
+    "grep-tree": lambda o, s: _tree_reader(o, s, pattern=True), "names": _names,
+    "none": _none, "max1": _at_most(1),
     "max2": _at_most(2), "devnull": _all_devnull, "date": _date, "dd": _dd,
     "config-test": _config_test, "sed": _sed, "awk": _awk, "man": _man,
     "needs-list": _exactly_one_of("-l", "--list"),
@@ -446,7 +545,8 @@ _OPERANDS: dict[str, Callable[[list[str], list[str]], str | None]] = {
     "dnf-history": _first_of("list", "info"),
     "dnf-module": _first_of("list", "info", "provides"),
     "web-urls": _web_urls, "wget": _wget, "plain-words": _plain_words,
-    "ufw-status": _ufw_status, "wg-show": _wg_show,
+    "ufw-status": _ufw_status, "wg-show": _wg_show, "local-image": _local_image,
+    "snapshot-list": _snapshot_list,
 }
 
 

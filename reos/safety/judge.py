@@ -17,7 +17,7 @@ from dataclasses import replace
 from reos.model import RiskLevel
 from reos.safety.expand import substitutions
 from reos.safety.grammar import reads_only, reads_only_whatever, spec_for
-from reos.safety.grammar_checks import safe_assignment
+from reos.safety.grammar_checks import safe_assignment, special_tree
 from reos.safety.judge_code import CodeJudge
 from reos.safety.judge_memory import Memory
 from reos.safety.launchers import Launch, open_launcher
@@ -66,6 +66,10 @@ _FETCHERS = DOWNLOADERS - {"rsync", "scp", "sftp", "nc", "ncat", "netcat", "soca
                            "gsutil", "s3cmd"}
 
 
+# text that cannot be parsed is split plainly; each different command is judged, up to this
+_FALLBACK_COMMANDS = 500
+
+
 class Judge(Memory, CodeJudge):
     def __init__(self, verdict: Verdict) -> None:
         self.verdict = verdict
@@ -83,9 +87,10 @@ class Judge(Memory, CodeJudge):
         if why and self.why_not_read_only is None:
             self.why_not_read_only = why
 
-    def _read_only_proof(self, argv: list[str], command: SimpleCommand | None) -> None:
+    def _read_only_proof(self, argv: list[str], command: SimpleCommand | None) -> bool:
         """The read-only grammar's answer for one simple command (with its wrappers); for
-        shell text, whatever its words known only at run time (`$X`, `*`) turn out to be."""
+        shell text, whatever its words known only at run time (`$X`, `*`) turn out to be.
+        True when the grammar proved it only reads."""
         if command is not None and argv[1:] == command.argv[1:]:
             proof = reads_only_whatever(argv, command.dynamic)
             if proof.ok and command.globbed:
@@ -96,7 +101,7 @@ class Judge(Memory, CodeJudge):
                 self.mutates(f"{proof.program} sends what it reads on stdin to another "
                              "machine")
             for name, value in command.env.items():
-                if not safe_assignment(f"{name}={value}"):
+                if not safe_assignment(f"{name}={value}") and not _shell_own(name):
                     self.mutates(f"`{name}=` sets a variable {proof.program or argv[0]} "
                                  "reads, which can change what it does")
             if command.too_big:
@@ -106,6 +111,13 @@ class Judge(Memory, CodeJudge):
             proof = reads_only(argv, shell=command is not None)
         if not proof.ok:
             self.mutates(proof.why)
+        elif self.cwd is not None and special_tree(self.cwd):  # `cd /proc; grep -r x`
+            spec = spec_for(proof.program) if proof.program else None
+            if spec is not None and spec.operands in ("tree", "grep-tree"):
+                here = reads_only([*argv, self.cwd], shell=command is not None)
+                if not here.ok:
+                    self.mutates(here.why)
+        return proof.ok
 
     def _evaluated(self, program: str, argv: list[str], command: SimpleCommand | None,
                    ctx: Context, depth: int) -> None:
@@ -196,7 +208,17 @@ class Judge(Memory, CodeJudge):
 
         if fork_bomb_text(text):
             self.verdict.raise_to(RiskLevel.CRITICAL, "fork bomb", block=True)
-        for argv, redirects in split_fallback(text)[:500]:
+        seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+        for argv, redirects in split_fallback(text):
+            key = (tuple(argv), tuple(f"{r.op}{r.target}" for r in redirects))
+            if key in seen:  # 5,000 copies of `true` are judged once
+                continue
+            if len(seen) >= _FALLBACK_COMMANDS:
+                self.verdict.raise_to(RiskLevel.CRITICAL, "more different commands than "
+                                      f"reos judges in text it cannot parse (over "
+                                      f"{_FALLBACK_COMMANDS})", block=True)
+                return
+            seen.add(key)
             for redirect in redirects:
                 self.redirect(redirect, ctx)
             if argv:
@@ -229,6 +251,12 @@ class Judge(Memory, CodeJudge):
         self.argv(command.argv, ctx, depth, command, command.env, command.procsubs)
 
     def redirect(self, redirect: Redirect, ctx: Context) -> None:
+        if redirect.op in ("<", "<&") and not redirect.target.isdigit():
+            from reos.safety.grammar_checks import device
+
+            why = device(redirect.target)  # `< /dev/watchdog`: opening it acts
+            if why:
+                self.mutates(why)
         if redirect.op not in _WRITE_OPS:
             return
         target = redirect.target
@@ -285,7 +313,9 @@ class Judge(Memory, CodeJudge):
             return
         if self.cwd is not None:
             argv = rebase(argv, self.cwd)
-        self._read_only_proof([word, *argv[1:]], command)
+        # proved to only read: the program's own rules (rm, mkfs, the interpreters) judge
+        # what it does otherwise, which this form does not (`rm --help`, `mke2fs -n`)
+        proved = self._read_only_proof([word, *argv[1:]], command)
         if command is not None:
             self._evaluated(program, argv, command, ctx, depth)
         if command is not None and program in SHELL_OR_CODE and any(
@@ -300,7 +330,7 @@ class Judge(Memory, CodeJudge):
         if launch is not None:
             self.launch(launch, argv, ctx, depth, command, stdin, env, procsubs)
             return
-        if program in INTERPRETERS:
+        if program in INTERPRETERS and not proved:
             self.interpreter(argv, ctx, depth, stdin, procsubs)
             return
         found = None
@@ -313,7 +343,7 @@ class Judge(Memory, CodeJudge):
             if found.runs_input:
                 self._runs_input(program, argv, stdin, ctx, depth)
         handler = FILE_HANDLERS.get(program) or handler_for(program)
-        if handler is not None:
+        if handler is not None and not proved:
             handler(argv, self.verdict, ctx)
         if stdin is not None and program in ("tee", "crontab", "dd", "cp", "install"):
             self._stdin_lands(program, argv, stdin, ctx, depth)
@@ -351,7 +381,12 @@ class Judge(Memory, CodeJudge):
                                   "runs")
 
     def _environment(self, env: dict[str, str], ctx: Context, depth: int) -> None:
+        """Variables set for later commands (`X=1` alone, `export X=1`): one that programs
+        read (GIT_DIR, http_proxy, LESSOPEN) can change what a reader does."""
         for name, value in env.items():
+            if not safe_assignment(f"{name}={value}") and not _shell_own(name):
+                self.mutates(f"`{name}=` sets a variable later programs may read, which can "
+                             "change what they do")
             if name == "PATH":
                 self.path_changed = True
             if name.startswith(_CODE_ENV):
@@ -519,6 +554,13 @@ _GLOB_START = frozenset("*?[")
 
 
 _DECLARES = frozenset({"export", "declare", "typeset", "local", "readonly"})
+_SHELL_OWN = frozenset({"IFS", "OPTIND", "OPTARG", "REPLY"})
+
+
+def _shell_own(name: str) -> bool:
+    """A variable only the shell script itself uses: lower-case by custom (programs read
+    upper-case names, except the proxy settings), or the shell's own (IFS)."""
+    return name in _SHELL_OWN or (name == name.lower() and "proxy" not in name)
 
 
 def _evaluated_words(program: str, argv: list[str]) -> list[int]:

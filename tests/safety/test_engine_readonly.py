@@ -62,3 +62,30 @@ def test_anything_else_is_not_read_only_and_at_least_low(command: str) -> None:
 ])
 def test_assess_argv_verifies_read_only_too(argv: list[str], read_only: bool) -> None:
     assert assess_argv(argv).read_only is read_only
+
+
+@pytest.mark.parametrize("command", [
+    "GIT_DIR=/tmp/x; git log", "export LESSOPEN='|/tmp/x %s'; less f",
+    "declare -x GIT_CONFIG_GLOBAL=/tmp/g; git log", "export http_proxy=h; curl -sI http://a",
+    "cat < /dev/watchdog", "cd / && grep -r foo", "cd /proc; diff -r a b",
+])
+def test_what_a_shell_line_sets_or_opens_around_a_reader_counts(command: str) -> None:
+    verdict = assess(command)
+    assert not verdict.read_only and verdict.why_not_read_only, command
+
+
+@pytest.mark.parametrize("command", [
+    "n=5; head -n $n /etc/passwd", "IFS=: read a b <<< 'x:y'", "cd /etc && grep -r foo",
+])
+def test_the_scripts_own_variables_and_a_plain_folder_keep_it_read_only(command: str) -> None:
+    assert assess(command).read_only, command
+
+
+def test_text_too_long_to_parse_is_judged_command_by_command_to_its_end() -> None:
+    tail = ["rm", "-rf", "--no-preserve-root", "/"]
+    verdict = assess(" && ".join(["true"] * 5000 + [" ".join(tail)]))
+    assert verdict.blocked and verdict.risk == RiskLevel.CRITICAL
+    many = assess(" && ".join(f"echo {i}" for i in range(3000)))  # too many to judge
+    assert many.blocked
+    same = assess(" && ".join(["true"] * 5000))  # one command, many times: not blocked
+    assert not same.blocked and not same.read_only

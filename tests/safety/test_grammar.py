@@ -242,3 +242,35 @@ def test_check_names_the_option_that_made_it_not_read_only(capsys) -> None:
 ])
 def test_what_the_review_of_the_table_found_is_not_read_only(argv: list[str]) -> None:
     assert not reads_only(argv).ok, argv
+
+
+# A second independent review of the table (issue 20): each a cause in its general form.
+@pytest.mark.parametrize("argv", [
+    ["objdump", "-d", "@opts"], ["strings", "@/tmp/more"],  # binutils' response files
+    ["readelf", "-a", "--plugin", "x.so", "/bin/ls"],
+    ["md5sum", "-c", "sums"], ["tar", "-tf", "a.tar", "-T", "list"],  # lists it opens
+    ["pmap", "-n", "1"], ["sadf", "-O", "pcparchive=/tmp/x"], ["dmidecode", "--no-sysfs"],
+    ["chronyc"], ["ntpq"], ["mtr", "-F", "hosts.txt"], ["wg", "show", "wg0", "dump"],
+    ["ethtool", "-d", "eth0", "file", "/dev/watchdog"],
+    ["qemu-img", "info", "--backing-chain", "a.qcow2"], ["qemu-img", "info", "nbd://h/x"],
+    ["qemu-img", "map", "a.qcow2"], ["postconf", "-d", "x=y"],
+    ["kubectl", "config", "view", "--raw"], ["virsh", "dominfo", "--security-info", "vm"],
+    # a path inside a word, a process's doors into its files, raw PCI registers
+    ["grep", "x", "file:/dev/watchdog"], ["readelf", "-a", "-/dev/watchdog"],
+    ["cat", "/proc/self/root/dev/watchdog"], ["cat", "/proc/1/fd/3"],
+    ["cat", "/sys/bus/pci/devices/0000:00:02.0/resource0"], ["cat", "/proc/*/fd/0"],
+    # every file below a tree that holds devices, /proc and /sys
+    ["grep", "-R", "x", "/dev/"], ["grep", "-r", "x", "/"], ["grep", "-r", "-e", "x", "/"],
+    ["grep", "-d", "recurse", "x", "/sys"], ["diff", "-r", "/proc", "/tmp"],
+])
+def test_what_the_second_review_found_is_not_read_only(argv: list[str]) -> None:
+    assert not reads_only(argv).ok, argv
+
+
+@pytest.mark.parametrize("argv", [
+    ["pmap", "1"], ["ntpq", "-p"], ["chronyc", "tracking"], ["md5sum", "/etc/hosts"],
+    ["qemu-img", "info", "a.qcow2"], ["grep", "-rn", "x", "/etc"], ["diff", "-r", "a", "b"],
+    ["cat", "/proc/self/status"], ["ls", "-l", "/proc/self/fd"], ["strings", "-n4", "f"],
+])
+def test_the_same_programs_still_read_in_their_plain_forms(argv: list[str]) -> None:
+    assert reads_only(argv).ok, argv

@@ -30,7 +30,10 @@ An entry is a dict with these keys (all optional):
   `whole`: a named check of the whole argument list (`kill`, `lspci`);
 - `sends`: "words" or "stdin" when what it is given, or reads, goes to another machine
   (a word known only at run time, or a file on stdin, is then not read-only);
-- `daemon`: only its configuration-test form is known; anything else starts it.
+- `daemon`: only its configuration-test form is known; anything else starts it;
+- `response_files`: the program reads more arguments from `@FILE` (binutils), which the
+  command line does not show, so a word beginning with `@` is refused;
+- `builtin`: a shell's own word (cd, export): read-only only inside shell text.
 
 Not responsible for parsing (`grammar`) or for the named checks (`grammar_checks`).
 """

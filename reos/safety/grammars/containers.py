@@ -165,7 +165,7 @@ TABLE: dict[str, dict] = {
             "cluster-info": _kube(),
             "config": _kube(verbs={"view get-contexts current-context get-clusters "
                                    "get-users": "names"},
-                            flags="--minify --flatten --raw --no-headers",
+                            flags="--minify --flatten --no-headers",
                             short_values="o", values="--output"),
             # can-i's operands are verbs and resources it asks about, never acts on
             "auth": {**_kube(verbs={"can-i whoami": "names"}, short="A",
@@ -190,7 +190,7 @@ TABLE: dict[str, dict] = {
                             "flags": "--all --inactive --name --uuid --title --details "
                                      "--state-running --state-shutoff --state-paused "
                                      "--persistent --transient --autostart --no-autostart "
-                                     "--table --tree --security-info --migratable --full "
+                                     "--table --tree --migratable --full "
                                      "--human --source --interface",
                             "values": "--domain --pool --network --type --cap",
                             "operands": "names",

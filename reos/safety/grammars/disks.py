@@ -12,6 +12,7 @@ taken: `fdisk -l`, `sfdisk --list` (and only when no option that writes comes wi
 from __future__ import annotations
 
 DESTROYS = "writes to the disk"
+QEMU_ELSEWHERE = {"--backing-chain --image-opts": "opens files or hosts the image names"}
 CHANGES = "changes the storage configuration"
 
 _LVM_REPORT = {
@@ -249,19 +250,20 @@ TABLE: dict[str, dict] = {
     "xfs_admin": {"short": "lu", "abbrev": False, "operands": "need:-l|-u",
                   "deny": {"-L -U -c -e -j -p -O -r": "changes the filesystem"}},
     "qemu-img": {"abbrev": False, "flags": "--help --version", "sub": {
+        # one local image file: no protocol (nbd://, json:), no chain of backing files
+        # whose names come from the image itself
         "info": {"abbrev": False, "short": "U", "short_values": "f",
-                 "flags": "--backing-chain --force-share --image-opts", "values":
-                 "--output", "operands": "max1"},
+                 "flags": "--force-share", "values": "--output",
+                 "deny": QEMU_ELSEWHERE, "operands": "local-image"},
         "check": {"abbrev": False, "short": "qU", "short_values": "fT", "flags":
-                  "--force-share --quiet --image-opts", "values": "--output",
-                  "deny": {"-r": "repairs the image"}, "operands": "max1"},
+                  "--force-share --quiet", "values": "--output",
+                  "deny": {**QEMU_ELSEWHERE, "-r": "repairs the image"},
+                  "operands": "local-image"},
         "snapshot": {"abbrev": False, "short": "lqU", "short_values": "f",
-                     "flags": "--force-share --image-opts",
-                     "deny": {"-a -c -d": "changes the image's snapshots"},
-                     "operands": "need:-l"},
-        "measure map": {"abbrev": False, "short": "U", "short_values": "fO",
-                        "flags": "--force-share --image-opts", "values": "--output --size",
-                        "operands": "max1"}}},
+                     "flags": "--force-share", "deny": {**QEMU_ELSEWHERE,
+                                                        "-a -c -d": "changes the image's "
+                                                        "snapshots"},
+                     "operands": "snapshot-list"}}},
     "dumpe2fs": {"short": "hxbV", "abbrev": False, "deny": {"-i": "reads an image file "
                  "as a filesystem"}, "short_values": "oE", "operands": "any"},
     "tune2fs": {"short": "l", "abbrev": False, "operands": "need:-l"},

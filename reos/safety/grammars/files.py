@@ -13,6 +13,10 @@ from __future__ import annotations
 WRITES = "writes a file"
 RUNS = "runs another program"
 LIST = "opens the files a list names, which this command line does not show"
+# binutils' readers: nothing they do writes, except loading a plugin; `@FILE` reads more
+# options from a file this command line does not show
+BINUTILS = {"anything": True, "response_files": True,
+            "deny": {"--plugin": "loads a shared library"}}
 
 TABLE: dict[str, dict] = {
     "ls": {
@@ -56,6 +60,7 @@ TABLE: dict[str, dict] = {
                   "--devices --exclude --exclude-from --exclude-dir --include "
                   "--after-context --before-context --context --group-separator",
         "optional": "--color --colour",
+        "operands": "grep-tree",  # -r: every file below a folder
     },
     "sort": {
         "short": "bdfghiMnRrVcCmsuz",
@@ -124,6 +129,7 @@ TABLE: dict[str, dict] = {
                   "--old-line-format --new-line-format --unchanged-line-format "
                   "--horizon-lines --palette",
         "optional": "--context --unified --color",
+        "operands": "tree",
     },
     "cmp": {"short": "blsv", "short_values": "inI", "flags": "--print-bytes --verbose "
             "--quiet --silent --help --version", "values": "--ignore-initial --bytes"},
@@ -202,17 +208,20 @@ TABLE: dict[str, dict] = {
             "values": "-c -cols -g -groupsize -n -name -l -len -o -offset -s -seek -R",
             "operands": "max1"},  # xxd IN OUT writes OUT
     "strings": {"short": "adfwhv", "short_values": "nteTs", "numeric": True,
+                "response_files": True,
                 "flags": "--all --data --print-file-name --include-all-whitespace --help "
                          "--version",
                 "values": "--bytes --radix --encoding --target --output-separator "
                           "--unicode"},
-    "md5sum": {"short": "bctwz", "flags": "--binary --check --tag --text --zero "
-               "--ignore-missing --quiet --status --strict --warn --help --version"},
-    "b2sum": {"short": "bctwz", "short_values": "l", "flags": "--binary --check --tag "
+    "md5sum": {"short": "btwz", "flags": "--binary --tag --text --zero "
+               "--ignore-missing --quiet --status --strict --warn --help --version",
+               "deny": {"-c --check": LIST}},
+    "b2sum": {"short": "btwz", "short_values": "l", "flags": "--binary --tag "
               "--text --zero --ignore-missing --quiet --status --strict --warn --help "
-              "--version", "values": "--length"},
+              "--version", "values": "--length", "deny": {"-c --check": LIST}},
     "sum": {"short": "rs", "flags": "--sysv --help --version"},
-    "cksum": {"short": "crswz", "short_values": "al", "flags": "--check --raw --tag "
+    "cksum": {"short": "rswz", "short_values": "al", "deny": {"-c --check": LIST},
+              "flags": "--raw --tag "
               "--untagged --zero --ignore-missing --quiet --status --strict --warn --debug "
               "--base64 --help --version", "values": "--algorithm --length"},
     "seq": {"short": "w", "short_values": "fs", "numeric": True, "flags": "--equal-width "
@@ -253,8 +262,8 @@ TABLE: dict[str, dict] = {
               "deny": {"--files --files0": LIST}},
     # binutils' readers, the initramfs lister, the login-record dumper: no option of theirs
     # writes or runs anything (utmpdump -o does: refused)
-    "readelf": {"anything": True}, "objdump": {"anything": True}, "nm": {"anything": True},
-    "size": {"anything": True}, "lsinitramfs": {"anything": True},
+    "readelf": BINUTILS, "objdump": BINUTILS, "nm": BINUTILS, "size": BINUTILS,
+    "lsinitramfs": {"anything": True},
     "utmpdump": {"anything": True, "deny_letters": "or",
                  "deny": {"--output --reverse": "writes a login-records file"}},
     "iconv": {"short": "cs", "short_values": "ft", "flags": "--list --silent --verbose "
@@ -345,7 +354,7 @@ TABLE: dict[str, dict] = {
     "tar": {
         # listing only: `tar -tvf FILE` (`tar tvf FILE` is read by `grammars.old_tar`)
         "short": "txvzjJaZkmpsSOBiRh",
-        "short_values": "fbCHKNTX",
+        "short_values": "fbCHKNX",
         "flags": "--list --extract --get --to-stdout --exclude-vcs --verbose --gzip --gunzip "
                  "--ungzip "
                  "--bzip2 --xz --lzip --lzma "
@@ -359,7 +368,7 @@ TABLE: dict[str, dict] = {
                  "--usage --version --read-full-records --seek --no-seek",
         "optional": "--occurrence",
         "values": "--file --blocking-factor --directory --exclude --exclude-from "
-                  "--files-from --format --label --starting-file "
+                  "--format --label --starting-file "
                   "--strip-components --transform --xform --newer --newer-mtime --after-date "
                   "--exclude-tag --exclude-tag-all --exclude-tag-under "
                   "--sort --quoting-style --quote-chars --no-quote-chars --record-size",
@@ -370,6 +379,7 @@ TABLE: dict[str, dict] = {
                  "-I --use-compress-program --to-command --info-script --new-volume-script "
                  "-F --rsh-command --rmt-command --checkpoint-action": RUNS,
                  "-g --listed-incremental --index-file --volno-file": WRITES,
+                 "-T --files-from": LIST,
                  "-w --interactive --confirmation -M --multi-volume -L --tape-length":
                      "asks questions on the terminal",
                  "--absolute-names --acls --add-file --atime-preserve --backup "

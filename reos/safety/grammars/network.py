@@ -133,7 +133,16 @@ TABLE: dict[str, dict] = {
     },
     "traceroute": {"sends": "words", "anything": True},
     "tracepath": {"sends": "words", "anything": True},
-    "mtr": {"sends": "words", "anything": True, "deny_letters": ""},
+    "mtr": {"sends": "words", "short": "46uTerwjxClptgnbzhv",
+            "short_values": "IafmUPLsBiGQZMcoyY",
+            "flags": "--udp --tcp --mpls --report --report-wide --json --xml --csv --raw "
+                     "--split --curses --gtk --no-dns --show-ips --aslookup --help --version",
+            "values": "--interface --address --first-ttl --max-ttl --max-unknown --port "
+                      "--localport --psize --bitpattern --interval --gracetime --tos "
+                      "--timeout --mark --report-cycles --displaymode --order --ipinfo",
+            "checks": {"-i": "ping-interval", "--interval": "ping-interval"},
+            "deny": {"-F --filename": "sends the names a file holds"},
+            "operands": "names"},
     "netstat": {"anything": True},
     "arp": {"short": "anveD", "short_values": "iHAt", "abbrev": False,
             "flags": "--all --numeric --verbose --device --help --version",
@@ -160,7 +169,7 @@ TABLE: dict[str, dict] = {
                  "--reset --set-phy-tunable --cable-test --cable-test-tdr": CHANGES,
                  "-p --identify": "blinks the port", "-t --test": "takes the link down "
                  "to test it", "-f --flash": "writes firmware"},
-        "operands": "names",
+        "operands": "any",  # `ethtool -d eth0 file FILE` opens FILE
     },
     "iptables": _IPTABLES, "ip6tables": _IPTABLES, "iptables-legacy": _IPTABLES,
     "ip6tables-legacy": _IPTABLES, "iptables-nft": _IPTABLES, "ip6tables-nft": _IPTABLES,

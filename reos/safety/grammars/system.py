@@ -9,6 +9,7 @@ pages as shipped in Debian 12.
 from __future__ import annotations
 
 SETS = "changes a setting"
+WRITES = "writes a file"
 
 TABLE: dict[str, dict] = {
     # ps has Unix, BSD and GNU options, none of which writes or runs anything
@@ -145,9 +146,9 @@ TABLE: dict[str, dict] = {
                 "deny": {"-s --set": "writes sensor settings", "-c --config-file":
                          "reads another configuration"}, "operands": "names"},
     "dmidecode": {"short": "quV", "short_values": "sStH", "flags": "--quiet --dump "
-                  "--no-sysfs --help --version --no-quirks",
+                  "--help --version --no-quirks",
                   "values": "--string --type --handle --oem-string --from-dump",
-                  "deny": {"--dump-bin": "writes a file", "-d --dev-mem":
+                  "deny": {"--dump-bin": "writes a file", "-d --dev-mem --no-sysfs":
                            "reads another memory device"}, "operands": "none"},
     "dmesg": {
         "short": "HJkPprSuwWxdeTtL",
@@ -168,9 +169,14 @@ TABLE: dict[str, dict] = {
                "deny": {"-w --write -p --load -f --system": SETS},
                "operands": "no-assign"},  # `sysctl key=value` sets it
     "kill": {"whole": "kill"},
-    "pmap": {"anything": True}, "systemd-delta": {"anything": True},
-    "sadf": {"anything": True}, "pg_lsclusters": {"anything": True},
-    "pg_isready": {"anything": True},
+    "pmap": {"short": "xXdqpc", "short_values": "AC", "flags": "--extended --device "
+             "--quiet --show-path --read-rc --help --version", "values": "--range "
+             "--read-rc-from", "deny": {"-n --create-rc -N --create-rc-to": WRITES},
+             "operands": "names"},
+    "systemd-delta": {"anything": True},
+    "sadf": {"anything": True, "deny_letters": "O"},  # -O pcparchive=FILE writes
+    "pg_lsclusters": {"anything": True},
+    "pg_isready": {"anything": True, "sends": "words"},
     "sar": {"anything": True, "deny_letters": "o"},  # -o writes its data file
     # modprobe only shows with these: a dry run, its configuration, what it would load
     "modprobe": {"short": "nvcDqR", "short_values": "SCd", "abbrev": False,
@@ -193,13 +199,12 @@ TABLE: dict[str, dict] = {
                          "configuration", "-m": "runs several commands"},
                 "verbs": {"tracking sources sourcestats activity ntpdata serverstats "
                           "rtcdata smoothing selectdata authdata clients": "names"},
-                "default": "tracking",
                 "actions": "makestep burst online offline settime reload dump writertc "
                            "cyclelogs delete add local manual maxdelay maxpoll minpoll "
                            "polltarget reselect refresh reset shutdown trimrtc"},
     "ntpq": {"short": "pn46w", "abbrev": False,
              "deny": {"-c -i -a -k": "runs its own commands or asks questions"},
-             "operands": "names"},
+             "operands": "need:-p"},  # without it, ntpq reads its commands
     "postconf": {"short": "ndhMPFAbflmtvx", "short_values": "c", "abbrev": False,
                  "checks": {"-c": "etc"},
                  "deny": {"-e -X -# -o": "edits or overrides the configuration"},
