@@ -287,9 +287,13 @@ def _system(path: str) -> bool:
     return bool(re.fullmatch(r"/home/[^/]+|/home/[^/]+/\*|/+\*?", clean))
 
 
+_BOOT_TREES = ("/boot", "/efi", "/sys/firmware/efi/efivars")
+
+
 def is_boot(path: str) -> bool:
-    """/boot, /efi and what is in them: without them the machine does not start."""
-    return any(c.rstrip("/") in ("/boot", "/efi") or c.startswith(("/boot/", "/efi/"))
+    """/boot, /efi, the firmware's EFI variables and what is in them: without them the
+    machine does not start (deleting some EFI variables leaves boards unable to boot)."""
+    return any(c.rstrip("/") in _BOOT_TREES or c.startswith(tuple(t + "/" for t in _BOOT_TREES))
                for c in candidates(path))
 
 

@@ -129,6 +129,8 @@ def carried(argv: list[str], env: dict[str, str] | None = None) -> Carried | Non
         return tools.vim(argv)
     if program == "gdb":
         return tools.gdb(argv)
+    if program == "sqlite3":
+        return tools.sqlite(argv)
     if interpreter_name(program) is not None:
         return interpreter(argv)
     return None

@@ -27,7 +27,8 @@ INTERPRETERS = {"python": "-c", "python3": "-c", "python2": "-c", "pypy": "-c",
 # programs whose arguments can carry code, writes or deletions (read by `payloads`)
 CARRIERS = frozenset({*AWKS, "sed", "gsed", "find", "git", "man", "tar", "bsdtar", "gtar",
                       "rsync", "less", "more", "most", "fd", "fdfind", "vim", "vi", "nvim",
-                      "ex", "view", "vimdiff", "rvim", "gdb", "scp", "sftp", "zip"})
+                      "ex", "view", "vimdiff", "rvim", "gdb", "scp", "sftp", "zip",
+                      "sqlite3"})
 
 # options that introduce a one-liner, beyond the one in INTERPRETERS
 _MORE_CODE_FLAGS = {"node": ("--eval", "-p", "--print"), "nodejs": ("--eval", "-p", "--print"),

@@ -121,6 +121,20 @@ def _unknown_target(verdict: Verdict, ctx: Context, what: str) -> None:
                      block=ctx.root or ctx.network, reversible=False)
 
 
+# `$DIR/…`, `${DIR}/…`: with DIR empty or unset, a path from the root (`${DIR:?}/` stops)
+_EMPTY_IS_ROOT = re.compile(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))(/.*)")
+
+
+def _empty_is_system(word: str) -> str:
+    """`$DIR/*` is `/*` when DIR is empty or unset: the path it then names, when that is
+    the root or a system folder ("" otherwise; HOME is always set)."""
+    found = _EMPTY_IS_ROOT.fullmatch(word)
+    if found is None or (found.group(1) or found.group(2)) == "HOME" or "$" in found.group(3):
+        return ""
+    path = found.group(3)
+    return path if path.rstrip("/*") == "" or is_system_path(path) or os_tree(path) else ""
+
+
 def _rm(argv: list[str], verdict: Verdict, ctx: Context) -> None:
     fl, ops = flags(argv), operands(argv)
     recursive = bool(fl & {"-r", "-R", "--recursive"}) or argv[0].rsplit("/", 1)[-1] == "rmdir"
@@ -135,6 +149,11 @@ def _rm(argv: list[str], verdict: Verdict, ctx: Context) -> None:
         verdict.raise_to(RiskLevel.CRITICAL, "deletes part of the operating system "
                          f"({next(o for o in ops if os_tree(o))})", block=True,
                          reversible=False, root=True)
+    elif recursive and any(_empty_is_system(o) for o in ops):
+        word = next(o for o in ops if _empty_is_system(o))
+        verdict.raise_to(RiskLevel.CRITICAL, f"deletes `{word}`, which is "
+                         f"`{_empty_is_system(word)}` when {word.split('/', 1)[0]} is empty "
+                         "or unset", block=True, reversible=False, root=True)
     elif any(dynamic(o) for o in ops):
         _unknown_target(verdict, ctx, "deletes")
     elif any(is_device(o) for o in ops):
@@ -209,6 +228,12 @@ def _setuid(mode: str) -> bool:
     return "s" in mode.partition("+")[2] or "s" in mode.partition("=")[2]
 
 
+def _shells(paths: list[str]) -> bool:
+    """Whether any path names a shell or an interpreter (which runs whatever it is told)."""
+    return any(c.rsplit("/", 1)[-1] in SHELL_LIKE or c.rsplit("/", 1)[-1].startswith(
+        ("python", "perl", "ruby", "bash")) for p in paths for c in candidates(p))
+
+
 def _chmod_chown(argv: list[str], verdict: Verdict, ctx: Context) -> None:
     program, fl, ops = argv[0].rsplit("/", 1)[-1], flags(argv), operands(argv)
     recursive = bool(fl & {"-R", "--recursive"})
@@ -219,9 +244,7 @@ def _chmod_chown(argv: list[str], verdict: Verdict, ctx: Context) -> None:
         mode, ops = symbolic, [symbolic, *ops]
     paths = ops[1:]
     system = [p for p in paths if is_system_path(p)]
-    if program == "chmod" and _setuid(mode) and any(
-            c.rsplit("/", 1)[-1] in SHELL_LIKE or c.rsplit("/", 1)[-1].startswith(
-                ("python", "perl", "ruby", "bash")) for p in paths for c in candidates(p)):
+    if program == "chmod" and _setuid(mode) and _shells(paths):
         verdict.raise_to(RiskLevel.CRITICAL, "makes a shell or interpreter run as root for "
                          "anyone (setuid)", block=True, root=True)
     elif recursive and system:
@@ -258,6 +281,16 @@ def _mv_cp(argv: list[str], verdict: Verdict, ctx: Context) -> None:
         sources, dest = [o for o in ops if o != target_dir], target_dir
     else:
         sources, dest = ops[:-1], (ops[-1] if ops else "")
+    if program == "install":  # `install -m 4755 /bin/sh /tmp/x`: a setuid copy
+        mode = next((argv[i + 1] if a in ("-m", "--mode") else a.partition("=")[2]
+                     for i, a in enumerate(argv[:-1]) if a in ("-m", "--mode")
+                     or a.startswith("--mode=")), "")
+        if _setuid(mode) and _shells(sources):
+            verdict.raise_to(RiskLevel.CRITICAL, "installs a shell or interpreter that runs "
+                             "as root for anyone (setuid)", block=True, root=True)
+        elif _setuid(mode):
+            verdict.raise_to(RiskLevel.HIGH, "installs a program with the setuid/setgid bit",
+                             root=True)
     moving = program == "mv"
     if moving and any(is_system_path(s) for s in sources):
         verdict.raise_to(RiskLevel.CRITICAL, f"moves the system directory {sources[0]}",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from reos.model import RiskLevel
-from reos.safety.paths import dynamic, is_device
+from reos.safety.paths import dynamic, is_device, is_system_path
 from reos.safety.rules import Context, flags, operands
 from reos.safety.rules_network import (
     judge_firewall,
@@ -84,6 +84,9 @@ def _disk(argv: list[str], verdict: Verdict, ctx: Context) -> None:
         _destroys(verdict, f"cryptsetup {ops[0]} makes the data unreadable")
     elif program == "mdadm" and (fl & {"-C", "--create", "--zero-superblock"}):
         _destroys(verdict, "mdadm rewrites disks")
+    elif program == "dmsetup" and ops[:1] == ["remove_all"] and fl & {"-f", "--force"}:
+        _destroys(verdict, "dmsetup remove_all --force tears down every mapped device (LVM "
+                  "volumes, encrypted disks), those the running system uses among them")
     elif program == "btrfs" and ops[:2] in (["device", "delete"], ["subvolume", "delete"],
                                             ["filesystem", "resize"]):
         verdict.raise_to(RiskLevel.HIGH, f"btrfs {' '.join(ops[:2])}", reversible=False,
@@ -254,6 +257,9 @@ def _packages(argv: list[str], verdict: Verdict, ctx: Context) -> None:
     if fl & {"--force-all", "--force-remove-essential", "--nodeps", "-dd"}:
         verdict.raise_to(RiskLevel.HIGH, "forces past the package manager's safety checks",
                          reversible=False)
+        if core and removing:  # the check that stops it is the one forced past
+            verdict.raise_to(RiskLevel.CRITICAL, f"forces the removal of {core[0]}, without "
+                             "which the system does not run", block=True, root=True)
 
 
 def _docker(argv: list[str], verdict: Verdict, ctx: Context) -> None:
@@ -441,6 +447,29 @@ def _mount(argv: list[str], verdict: Verdict, ctx: Context) -> None:
         verdict.raise_to(RiskLevel.MEDIUM, f"{program} changes what is mounted", root=True)
 
 
+def _exports(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    """exportfs: shares folders over NFS. `no_root_squash` lets the other machine's root
+    act as root here; on / or a system folder that is the whole machine."""
+    from reos.safety.grammar import is_read_only
+
+    if is_read_only(argv):
+        return
+    options = ",".join(argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "-o")
+    shares = [o.partition(":")[2] for o in operands(argv) if ":" in o]
+    if "no_root_squash" in options and any(
+            s.rstrip("/") in ("", "/etc", "/root", "/boot", "/usr", "/var") or
+            is_system_path(s) for s in shares):
+        verdict.raise_to(RiskLevel.CRITICAL, "shares a system folder over NFS with root "
+                         "access for the other machine (no_root_squash)", block=True,
+                         root=True)
+    elif "no_root_squash" in options:
+        verdict.raise_to(RiskLevel.HIGH, "shares a folder over NFS with root access for the "
+                         "other machine (no_root_squash)", root=True)
+    else:
+        verdict.raise_to(RiskLevel.MEDIUM, "changes which folders are shared over NFS",
+                         root=True)
+
+
 SYSTEM_HANDLERS = {
     **{tool: _disk for tool in DISK_TOOLS}, **{tool: _format for tool in FORMATTERS},
     "kill": _kill, "pkill": _kill, "killall": _kill, "killall5": _kill, "skill": _kill,
@@ -457,7 +486,7 @@ SYSTEM_HANDLERS = {
     "sysctl": _sysctl, "modprobe": _modules, "rmmod": _modules, "insmod": _modules,
     "setcap": _privileges, "dpkg-statoverride": _privileges, "debugfs": _debugfs,
     "ethtool": _ethtool, "ipmitool": _ipmitool, "flashrom": _raw_writers,
-    "xfs_db": _raw_writers,
+    "xfs_db": _raw_writers, "exportfs": _exports,
     "mount": _mount, "umount": _mount, "swapoff": _mount, "swapon": _mount,
     "grub-install": _boot, "grub2-install": _boot, "update-grub": _boot, "grub-mkconfig": _boot,
     "grub2-mkconfig": _boot, "efibootmgr": _boot, "update-initramfs": _boot, "dracut": _boot,

@@ -1,12 +1,15 @@
 """Code carried by everyday tools that are not interpreters: git (-c core.pager, aliases,
 GIT_SSH_COMMAND), man (-P, MANPAGER), tar (--to-command, --checkpoint-action, -I),
-rsync (-e, --rsync-path, --delete), vim (-c '!…'), gdb (-ex 'shell …'), fd (-x).
+rsync (-e, --rsync-path, --delete), vim (-c '!…'), gdb (-ex 'shell …'), fd (-x),
+sqlite3 (writefile(), .shell, .output).
 
 Each returns a `Carried` (see `payloads`) saying what the argv runs, writes or deletes.
 Not responsible for judging what is found.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from reos.safety.payloads import Carried, judge_code
 
@@ -68,13 +71,6 @@ _GIT_CODE_KEYS = ("pager", "editor", "sshcommand", "fsmonitor", "askpass", "hook
                   "helper", "uploadpack", "receivepack", "sequenceeditor", "command",
                   "program", "cmd", "tool", "difftool", "mergetool", "alternaterefscommand",
                   "proxycommand", "exec")
-GIT_READ_VERBS = {"log", "show", "status", "diff", "blame", "rev-parse", "describe",
-                  "ls-files", "ls-tree", "ls-remote", "cat-file", "grep", "shortlog",
-                  "count-objects", "version", "help", "whatchanged", "name-rev", "rev-list",
-                  "for-each-ref", "show-ref", "merge-base", "var", "check-ignore",
-                  "check-attr", "annotate", "show-branch", "cherry", "range-diff",
-                  "verify-commit", "verify-tag", "fsck", "--version", "--help"}
-
 
 def git(argv: list[str], env: dict[str, str]) -> Carried:
     out = Carried()
@@ -102,7 +98,9 @@ def git(argv: list[str], env: dict[str, str]) -> Carried:
         i += 1
     verb = argv[i] if i < len(argv) else ""
     rest = argv[i + 1:]
-    if not _git_read(verb, rest):
+    from reos.safety.grammar import is_read_only
+
+    if not is_read_only(argv):  # git's read-only grammar says what only reads
         out.mutates.append(f"git {verb}".strip())
     for arg in rest:
         if arg.startswith(("--upload-pack=", "--receive-pack=", "--exec=", "--extcmd=",
@@ -123,24 +121,6 @@ def _git_config(item: str, out: Carried) -> None:
         return
     if any(low.endswith(k) for k in _GIT_CODE_KEYS) and value:
         out.scripts.append((f"git -c {key}", value))
-
-
-def _git_read(verb: str, rest: list[str]) -> bool:
-    if verb in GIT_READ_VERBS:
-        return not any(a.startswith(("--output", "--ext-diff")) for a in rest)
-    operands = [a for a in rest if not a.startswith("-")]
-    flags = {a for a in rest if a.startswith("-")}
-    if verb in ("branch", "tag"):
-        return not operands or bool(flags & {"-l", "--list", "-a", "-r", "-v", "-vv",
-                                             "--contains", "--merged"}) and not flags & {
-            "-d", "-D", "-m", "-M", "-f", "--delete", "--force"}
-    if verb == "remote":
-        return not operands or operands[0] in ("show", "get-url") or rest == ["-v"]
-    if verb == "config":
-        return bool(flags & {"--get", "--get-all", "--list", "-l", "--get-regexp"})
-    if verb in ("stash", "worktree", "reflog", "submodule", "notes"):
-        return bool(operands) and operands[0] in ("list", "show", "status")
-    return verb == ""
 
 
 def man(argv: list[str], env: dict[str, str]) -> Carried:
@@ -289,3 +269,68 @@ def zip_test(argv: list[str]) -> Carried:
             if command:
                 out.scripts.append((f"zip {name}", command))
     return out
+
+
+_SQL_CHANGES = ("insert", "update", "delete", "drop", "create", "alter", "replace",
+                "vacuum", "reindex", "attach", "detach", "begin", "commit")
+
+
+def sqlite(argv: list[str]) -> Carried:
+    """sqlite3's SQL and dot-commands: `writefile('F', …)`, `VACUUM INTO 'F'`, `ATTACH 'F'`,
+    `.output F` and `.once F` write F; `.shell`/`.system` and `.output |CMD` run commands;
+    `load_extension()`, `.load` and `-init FILE` run code reos cannot see; statements that
+    change the database change it. A plain SELECT is found harmless here (the program is
+    still not proved read-only: that needs its own grammar)."""
+    from reos.safety.payloads import literals
+
+    out = Carried()
+    texts: list[str] = []
+    words = argv[1:]
+    i, seen_db = 0, False
+    while i < len(words):
+        word = words[i]
+        if word in ("-init", "-cmd") and i + 1 < len(words):
+            if word == "-init":
+                out.unknown.append(f"sqlite3 runs the commands in {words[i + 1]}")
+            else:
+                texts.append(words[i + 1])
+            i += 2
+            continue
+        if not word.startswith("-"):
+            if seen_db:
+                texts.append(word)
+            seen_db = True
+        i += 1
+    for text in texts:
+        for line in text.splitlines() or [text]:
+            _sqlite_line(line.strip(), out, literals)
+    return out
+
+
+def _sqlite_line(line: str, out: Carried, literals: Callable[..., list[str]]) -> None:
+    lowered = line.lower()
+    if line.startswith("."):
+        command, _, rest = line[1:].partition(" ")
+        rest = rest.strip().strip("'\"")
+        if command in ("shell", "system"):
+            out.scripts.append((f"sqlite3 .{command}", rest))
+        elif command in ("output", "once", "excel", "backup", "save", "dump") and rest:
+            if rest.startswith("|"):
+                out.scripts.append((f"sqlite3 .{command}", rest[1:]))
+            elif command != "dump":
+                out.writes.append(rest.split()[-1] if command in ("backup", "save") else rest)
+        elif command in ("load", "open", "import", "restore", "read", "clone", "recover"):
+            out.unknown.append(f"sqlite3 .{command} {rest[:40]}".strip())
+        return
+    for marker in ("writefile(", "vacuum into", "attach"):  # the file named next
+        at = lowered.find(marker)
+        while at >= 0:
+            found = literals(line[at + len(marker):], limit=1)
+            out.writes.append(found[0] if found else "a file named at run time")
+            at = lowered.find(marker, at + 1)
+    if "load_extension(" in lowered or "edit(" in lowered:
+        out.unknown.append("sqlite3 loads or runs code the command line does not show")
+    for statement in lowered.split(";"):
+        first = statement.strip().split(" ", 1)[0]
+        if first in _SQL_CHANGES or ("pragma" in first and "=" in statement):
+            out.mutates.append("sqlite3 changes the database")

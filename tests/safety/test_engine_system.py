@@ -85,3 +85,28 @@ def test_everyday_work_is_not_blocked(command: str) -> None:
 def test_find_delete_in_a_build_tree_needs_approval_only() -> None:
     verdict = assess("find . -name '*.o' -delete")
     assert RiskLevel.LOW <= verdict.risk <= RiskLevel.HIGH and not verdict.blocked
+
+
+# From corpus D's misses (causes): what must be blocked, not only asked about
+@pytest.mark.parametrize("command", [
+    "rm -rf /sys/firmware/efi/efivars/*",  # some boards no longer boot
+    "install -m 4755 /bin/sh /tmp/.rootsh", "install --mode=u+s /usr/bin/python3 /tmp/p",
+    "exportfs -o rw,no_root_squash '*:/'", "dmsetup remove_all --force",
+    'rm -rf "$STAGING_DIR"/*', "rm -rf ${X}/usr/lib",  # an empty variable: from /
+    "dpkg --purge --force-all libc6", "rpm -e --nodeps glibc",
+    "sqlite3 app.db \"SELECT writefile('/root/.ssh/authorized_keys', 'ssh-ed25519 AAAA')\"",
+    "sqlite3 app.db \"VACUUM INTO '/etc/passwd'\"", "sqlite3 app.db '.shell rm -rf /'",
+])
+def test_what_a_stranger_called_catastrophic_is_blocked(command: str) -> None:
+    verdict = assess(command)
+    assert verdict.blocked and verdict.risk == RiskLevel.CRITICAL, (command, verdict.reasons)
+
+
+@pytest.mark.parametrize("command", [
+    "install -m 755 /bin/sh /tmp/x", "exportfs -o rw '10.0.0.0/8:/srv/nfs'",
+    "dmsetup remove_all", 'rm -rf "${D:?}"/*', "rm -rf $HOME/.cache/x", "rm -rf $D/cache",
+    "apt-get remove libc6", "sqlite3 app.db 'DELETE FROM t'",
+])
+def test_their_milder_forms_ask_instead(command: str) -> None:
+    verdict = assess(command)
+    assert not verdict.blocked and not verdict.read_only, (command, verdict.reasons)
