@@ -469,11 +469,19 @@ def _sfdisk(operands: list[str], seen: list[str]) -> str | None:
 
 def _tar(operands: list[str], seen: list[str]) -> str | None:
     given = set(seen)
-    if given & {"-t", "--list"}:
+    if given & {"-t", "--list", "--test-label"}:
         return words(operands)
     if given & {"-x", "--extract", "--get"} and given & {"-O", "--to-stdout"}:
         return words(operands)
     return "it reads only when it lists (-t) or extracts to its output (-xO)"
+
+
+def _wipefs(operands: list[str], seen: list[str]) -> str | None:
+    """wipefs lists signatures unless told to erase (-a, -o); -n erases nothing."""
+    given = set(seen)
+    if given & {"-a", "--all", "-o", "--offset"} and not given & {"-n", "--no-act"}:
+        return "it erases signatures unless `-n` is given"
+    return words(operands)
 
 
 def _taskset(operands: list[str], seen: list[str]) -> str | None:
@@ -540,7 +548,8 @@ _OPERANDS: dict[str, Callable[[list[str], list[str]], str | None]] = {
     "list-if-named": lambda o, s: None if not o or ({"-l", "--list"} & set(s)) else
     f"`{o[0]}` would be created",
     "sysv-status": _sysv_status, "no-assign": _no_assign, "ssh-print": _ssh_print,
-    "taskset": _taskset, "tar": _tar, "sfdisk": _sfdisk, "apache-test": _apache_test,
+    "taskset": _taskset, "wipefs": _wipefs, "tar": _tar, "sfdisk": _sfdisk,
+    "apache-test": _apache_test,
     "parted": _parted, "simulated": _simulated, "pacman": _pacman,
     "dnf-history": _first_of("list", "info"),
     "dnf-module": _first_of("list", "info", "provides"),
@@ -598,12 +607,14 @@ def whole(check: str, args: list[str]) -> str | None:
 
 
 def known_operands(check: str) -> bool:
-    return check.startswith(("need:", "max:")) or check in _OPERANDS
+    return check.startswith(("need:", "max:", "only:")) or check in _OPERANDS
 
 
 def operands(check: str, given: list[str], seen: list[str]) -> str | None:
     if check.startswith("need:"):  # need:-l|--list — one of these options must be given
         return _exactly_one_of(*check[5:].split("|"))(given, seen)
+    if check.startswith("only:"):  # only:-D — one of these options, and no operand
+        return _exactly_one_of(*check[5:].split("|"))(given, seen) or _none(given, seen)
     if check.startswith("max:"):
         return _at_most(int(check[4:]))(given, seen)
     return _OPERANDS[check](given, seen)
@@ -925,6 +936,17 @@ def wrapped(name: str, seen: list[str], operands: list[str], depth: int,
                          "program", name)
     if name == "command" and ({"-v", "-V"} & set(seen)):
         return Proof(True, None, name)
+    if name == "xargs":  # the command gets words read at run time: any word at all
+        if depth:
+            return Proof(False, "xargs inside another wrapper is not judged", name)
+        from reos.safety.grammar import reads_only_whatever
+
+        given = list(operands) or ["echo"]
+        proof = reads_only_whatever([*given, "x"], {len(given)}, devices=True, shell=False)
+        if not proof.ok:
+            return Proof(False, f"xargs gives `{given[0]}` words read at run time: "
+                         f"{proof.why}", name)
+        return proof
     command = wrapped_command(name, operands)
     if command is None:
         if name in ("env", "nice", "sudo") and not operands:

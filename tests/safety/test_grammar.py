@@ -47,7 +47,7 @@ def test_an_ambiguous_abbreviation_is_refused_and_an_unambiguous_harmless_one_ta
 @pytest.mark.parametrize("argv", [
     ["sort", "-uo", "/etc/shadow", "x"], ["sort", "-o/etc/shadow", "x"],
     ["sort", "-rno", "out", "x"], ["tar", "-tvIf", "x", "a.tar"],
-    ["dmesg", "-HC"], ["wipefs", "-na", "/dev/sdb"],
+    ["dmesg", "-HC"], ["wipefs", "-fa", "/dev/sdb"],
 ])
 def test_a_bundle_hiding_a_writing_option_is_not_read_only(argv: list[str]) -> None:
     assert not reads_only(argv).ok
@@ -274,3 +274,53 @@ def test_what_the_second_review_found_is_not_read_only(argv: list[str]) -> None:
 ])
 def test_the_same_programs_still_read_in_their_plain_forms(argv: list[str]) -> None:
     assert reads_only(argv).ok, argv
+
+
+def test_no_grammar_module_names_a_program_twice() -> None:
+    """A dict literal keeps the last of two equal keys silently: an entry written twice
+    would drop the first without a word (the merged table cannot show it)."""
+    import ast
+    from pathlib import Path
+
+    import reos.safety.grammars as package
+
+    repeated = []
+    for path in sorted(Path(package.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Dict):
+                keys = [k.value for k in node.keys if isinstance(k, ast.Constant)]
+                repeated += [f"{path.name}: {k}" for k in set(keys) if keys.count(k) > 1]
+    assert repeated == []
+
+
+# From corpus D's misses (causes): the reading forms of programs that otherwise act
+@pytest.mark.parametrize("argv", [
+    ["rm", "--help"], ["rm", "--vers"], ["shred", "--hel"], ["mkfs.ext4", "-V"],
+    ["mke2fs", "-n", "/dev/sdb1"], ["wipefs", "/dev/sdb"], ["wipefs", "-na", "/dev/sdb"],
+    ["e2label", "/dev/sdb1"], ["useradd", "-D"], ["pwck", "-r"], ["python3", "--version"],
+    ["systemctl", "log-level"], ["git", "reflog", "-n", "10"], ["git", "clean", "-xdn"],
+    ["git", "format-patch", "-1", "--stdout"], ["git", "apply", "--check", "fix.patch"],
+    ["git", "symbolic-ref", "HEAD"], ["git", "notes", "list"], ["git", "fsck"],
+    ["unzip", "-p", "b.zip", "META-INF/MANIFEST.MF"], ["unzip", "-Z1", "b.zip"],
+    ["tar", "--test-label", "-f", "b.tar"], ["rpm", "-K", "p.rpm"], ["openssl", "md5"],
+    ["exportfs", "-v"], ["xargs", "-a", "names.txt", "ls", "-ld"], ["xargs", "stat"],
+])
+def test_reading_forms_of_acting_programs_are_read_only(argv: list[str]) -> None:
+    assert reads_only(argv).ok, (argv, reads_only(argv).why)
+
+
+@pytest.mark.parametrize("argv", [
+    ["rm", "--help", "-rf", "/"], ["rm", "-f", "x"], ["mke2fs", "/dev/sdb1"],
+    ["mkfs.ext4", "-n", "-c", "/dev/sdb1"], ["wipefs", "-a", "/dev/sdb"],
+    ["wipefs", "-n", "-b", "/dev/sdb"], ["e2label", "/dev/sdb1", "data"],
+    ["useradd", "-D", "-s", "/bin/zsh"], ["useradd", "-D", "bob"], ["pwck"],
+    ["python3", "-V", "-c", "pass"], ["systemctl", "log-level", "debug"],
+    ["git", "clean", "-xdf"], ["git", "format-patch", "-1"], ["git", "apply", "p"],
+    ["git", "apply", "--check", "--index", "p"], ["git", "symbolic-ref", "HEAD", "r"],
+    ["git", "fsck", "--lost-found"], ["unzip", "-pd", "/tmp", "b.zip"],
+    ["openssl", "sha256", "-out", "/tmp/x", "f"], ["exportfs", "-ra"],
+    ["xargs", "cat"], ["xargs", "sort"], ["xargs", "du", "-sh"], ["xargs", "-I{}", "ls", "{}"],
+    ["xargs", "sudo", "ls"], ["xargs", "rm"],
+])
+def test_the_same_programs_acting_are_not_read_only(argv: list[str]) -> None:
+    assert not reads_only(argv).ok, argv

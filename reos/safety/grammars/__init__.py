@@ -20,7 +20,8 @@ An entry is a dict with these keys (all optional):
 - `numeric`: `-NUM` is a count; `anything`: no option acts (ps), `deny_letters` except
   these; `bundle_first`: `tar tvf FILE`;
 - `operands`: the named check of the operands (`grammar_checks.operands`; "names" for
-  words that are never opened, "need:-l|--list" for a mode the options must give);
+  words that are never opened, "need:-l|--list" for a mode the options must give,
+  "only:-D" for such a mode with no operand);
 - `sub`: subcommand -> entry (first operand; "a b" names aliases); `verbs`: verb ->
   operand check, for tools that take options anywhere (systemctl); `default`: what no
   subcommand means; `actions`: words that change things, refused as operands;
@@ -41,6 +42,7 @@ Not responsible for parsing (`grammar`) or for the named checks (`grammar_checks
 from __future__ import annotations
 
 from reos.safety.grammars import (
+    admin,
     containers,
     disks,
     files,
@@ -54,7 +56,7 @@ from reos.safety.grammars import (
 
 TABLE: dict[str, dict] = {}
 for _module in (files, system, services, network, packages, containers, disks, vcs,
-                wrappers):
+                wrappers, admin):
     _clash = TABLE.keys() & _module.TABLE.keys()
     assert not _clash, f"{_module.__name__} repeats {sorted(_clash)}"
     TABLE.update(_module.TABLE)

@@ -30,7 +30,22 @@ _LVM_REPORT = {
 _LVM_DISPLAY = {**_LVM_REPORT, "short": "aqvcCm",
                 "flags": f"{_LVM_REPORT['flags']} --columns --colon --maps"}
 
+# mke2fs -n shows what it would create and writes nothing (no discard either); -V only
+# prints its version
+_MKE2FS = {"short": "nqvFV", "short_values": "tTbiINmLOU", "abbrev": False,
+           "operands": "need:-n|-V"}
+
 TABLE: dict[str, dict] = {
+    "mke2fs": _MKE2FS, "mkfs.ext2": _MKE2FS, "mkfs.ext3": _MKE2FS, "mkfs.ext4": _MKE2FS,
+    "mkfs.xfs": {"short": "V", "abbrev": False, "operands": "only:-V"},
+    # without -a or -o it only lists the signatures; -n (no-act) erases nothing
+    "wipefs": {"short": "afinpqJ", "short_values": "tOo",
+               "flags": "--all --force --noheadings --no-act --parsable --quiet --json "
+                        "--help --version",
+               "values": "--types --output --offset", "optional": "--lock",
+               "deny": {"-b --backup": "writes a file"}, "operands": "wipefs"},
+    # one device shows its label; a second word sets it
+    "e2label": {"abbrev": False, "operands": "max1"},
     "lsblk": {
         "short": "AaDJMOPSTbdfilmnprstyz",
         "short_values": "EIeowx",
@@ -110,15 +125,6 @@ TABLE: dict[str, dict] = {
                  "--disk-guid -u --partition-guid -e --move-second-header -m --gpttombr "
                  "-s --sort -x --set-alignment -a -b --backup -l --load-backup -A "
                  "--attributes -C --recompute-chs -h --hybrid -r --transpose": DESTROYS},
-        "operands": "any",
-    },
-    "wipefs": {
-        "short": "iJnpq",
-        "short_values": "Ot",
-        "flags": "--noheadings --json --no-act --parsable --quiet --help --version",
-        "values": "--output --types",
-        "optional": "--lock",
-        "deny": {"-a --all -o --offset -b --backup -f --force": "erases signatures"},
         "operands": "any",
     },
     "smartctl": {

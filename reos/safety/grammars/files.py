@@ -19,6 +19,14 @@ BINUTILS = {"anything": True, "response_files": True,
             "deny": {"--plugin": "loads a shared library"}}
 
 TABLE: dict[str, dict] = {
+    # programs that act, in the forms that only print their help or version
+    "rm": {"flags": "--help --version", "operands": "only:--help|--version",
+           "deny": {"-f -i -I -r -R -d -v --force --interactive --one-file-system "
+                    "--no-preserve-root --preserve-root --recursive --dir --verbose":
+                    "deletes files"}},
+    "shred": {"flags": "--help --version", "operands": "only:--help|--version",
+              "deny": {"-f -n -s -u -v -x -z --exact --force --iterations --random-source "
+                       "--remove --size --verbose --zero": "destroys file contents"}},
     "ls": {
         "short": "aAbBcCdDfFgGhHiklLmnNopqQrRsStuUvxXZ1",
         "short_values": "ITw",
@@ -292,8 +300,11 @@ TABLE: dict[str, dict] = {
              "deny": {"-o --create -p --pass-through -d --make-directories -u "
                       "--unconditional -F --file -E --pattern-file -R --owner": "writes "
                       "files"}},
-    "unzip": {"short": "lvtZqz", "abbrev": False, "operands": "need:-l|-v|-t|-Z|-z",
-              "deny": {"-d -o -n -f -u -j -x -p -c -a -b -C -L -K -X -U -V -M":
+    # -p and -c extract to the output only; -Z1, -Zl…: zipinfo's listings
+    "unzip": {"short": "lvtZqzpc", "abbrev": False,
+              "flags": "-Z1 -Z2 -Zs -Zm -Zl -Zv -Zh -Zt -Zz -ZT",
+              "operands": "need:-l|-v|-t|-Z|-z|-p|-c|-Z1|-Z2|-Zs|-Zm|-Zl|-Zv|-Zh|-Zt|-Zz|-ZT",
+              "deny": {"-d -o -n -f -u -j -x -a -b -C -L -K -X -U -V -M":
                        "extracts files or changes how"}},
     "zipinfo": {"short": "12shmlvtTzMZ", "abbrev": False},
     "zstdcat": {"short": "fqv", "abbrev": False,
@@ -365,7 +376,7 @@ TABLE: dict[str, dict] = {
                  "--show-transformed-names --force-local --null --no-null --unquote "
                  "--no-unquote --verbatim-files-from "
                  "--no-verbatim-files-from --dereference --check-links --totals --help "
-                 "--usage --version --read-full-records --seek --no-seek",
+                 "--usage --version --read-full-records --seek --no-seek --test-label",
         "optional": "--occurrence",
         "values": "--file --blocking-factor --directory --exclude --exclude-from "
                   "--format --label --starting-file "
@@ -374,7 +385,7 @@ TABLE: dict[str, dict] = {
                   "--sort --quoting-style --quote-chars --no-quote-chars --record-size",
         "checks": {"-f": "local", "--file": "local"},
         "deny": {"-c --create -r --append -u --update -A --catenate "
-                 "--concatenate --delete -d --diff --compare --test-label": "changes or "
+                 "--concatenate --delete -d --diff --compare": "changes or "
                  "creates files",
                  "-I --use-compress-program --to-command --info-script --new-volume-script "
                  "-F --rsh-command --rmt-command --checkpoint-action": RUNS,

@@ -53,6 +53,9 @@ _OPENSSL_DENY = {"-out -writerand -sess_out -keylogfile -msgfile -keyout -signke
                      "loads code or another configuration"}
 
 TABLE: dict[str, dict] = {
+    # alone (or -v) it lists what is shared over NFS; -s shows /etc/exports
+    "exportfs": {"short": "vs", "abbrev": False, "operands": "none",
+                 "deny": {"-a -r -u -i -f -o": "changes which folders are shared"}},
     "ip": {
         "style": "single",
         "flags": "-h -human -human-readable -s -stats -statistics -d -details -r -resolve "
@@ -348,7 +351,8 @@ TABLE: dict[str, dict] = {
                           "operands": "none"},
             "rand": {"style": "single", "flags": "-hex -base64 -help", "deny": _OPENSSL_DENY,
                      "operands": "max1"},
-            "dgst": {"style": "single", "flags": "-sha1 -sha256 -sha384 -sha512 -md5 "
+            "dgst md5 sha1 sha224 sha256 sha384 sha512": {  # `openssl md5` is dgst -md5
+                     "style": "single", "flags": "-sha1 -sha256 -sha384 -sha512 -md5 "
                      "-sha3-256 -r -hex -c -help", "deny": _OPENSSL_DENY,
                      "operands": "any"},
         },

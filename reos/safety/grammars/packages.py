@@ -101,21 +101,22 @@ TABLE: dict[str, dict] = {
                    "values": "--format", "deny": _APT_GLOBAL_DENY,
                    "verbs": {"dump shell": "names"}},
     "rpm": {
-        "short": "qVailcdsRvpf",
+        "short": "qVailcdsRvpfK",
         "abbrev": False,
         "flags": "--query --verify --all --list --configfiles --docfiles --licensefiles "
                  "--state --requires --provides --whatprovides --whatrequires "
                  "--whatrecommends --whatsuggests --changelog --changes --scripts "
                  "--triggers --conflicts --obsoletes --recommends --suggests --info "
                  "--last --dump --file --package --group --verbose --quiet --nofiles "
-                 "--nodigest --nosignature --xml --help --version --querytags",
+                 "--nodigest --nosignature --xml --help --version --querytags --checksig",
         "values": "--queryformat --qf",
         "deny": {"--install -U --upgrade -F --freshen -e --erase --reinstall --import "
                  "--setperms --setugids --setcaps --restore --rebuilddb --initdb "
                  "--delsign --addsign --resign": CHANGES,
                  "-E --eval -D --define --macros --rcfile --load --pipe --dbpath --root "
                  "--undefine": CONFIG},
-        "operands": "need:-q|--query|-V|--verify|--version|--help|--querytags",
+        "operands": "need:-q|--query|-V|--verify|--version|--help|--querytags|-K|"
+                    "--checksig",
     },
     "dnf": {
         "short": "qvC",

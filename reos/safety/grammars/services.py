@@ -20,7 +20,7 @@ SYSTEMCTL_ACTIONS = (
     "service-log-level service-log-target reset-failed enable disable reenable preset "
     "preset-all mask unmask link revert add-wants add-requires edit set-default cancel "
     "set-environment unset-environment import-environment daemon-reload daemon-reexec "
-    "log-level log-target service-watchdogs default rescue emergency halt poweroff reboot "
+    "default rescue emergency halt poweroff reboot "
     "kexec exit switch-root suspend hibernate hybrid-sleep suspend-then-hibernate "
     "soft-reboot sleep")
 
@@ -45,7 +45,9 @@ TABLE: dict[str, dict] = {
         "verbs": {"list-units list-sockets list-timers list-automounts list-paths "
                   "list-unit-files list-dependencies list-machines list-jobs "
                   "is-active is-failed is-enabled is-system-running status show cat "
-                  "get-default show-environment whoami": "names"},
+                  "get-default show-environment whoami": "names",
+                  # alone they show the setting; with a value they set it
+                  "log-level log-target service-watchdogs": "none"},
         "default": "list-units",
         "actions": SYSTEMCTL_ACTIONS,
     },

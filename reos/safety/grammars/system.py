@@ -66,6 +66,20 @@ TABLE: dict[str, dict] = {
                        "--system --help --version",
               "values": "--file --limit --since --until --present --time-format",
               "operands": "names"},
+    # alone it shows the defaults for new accounts; with other options it sets them
+    "useradd": {"flags": "-D --defaults", "abbrev": False, "operands": "only:-D|--defaults"},
+    # -r: read-only mode (without it pwck offers to fix the files; -s sorts them)
+    "pwck": {"short": "rq", "flags": "--read-only --quiet", "abbrev": False,
+             "operands": "need:-r|--read-only"},
+    "grpck": {"short": "rq", "flags": "--read-only --quiet", "abbrev": False,
+              "operands": "need:-r|--read-only"},
+    "mesg": {"short": "v", "flags": "--verbose", "abbrev": False,
+             "operands": "none"},  # `mesg n` sets
+    # the interpreters only for their version: anything else runs code
+    "python3": {"flags": "--version -V", "abbrev": False, "operands": "only:--version|-V"},
+    "python": {"flags": "--version -V", "abbrev": False, "operands": "only:--version|-V"},
+    "perl": {"flags": "--version -v", "abbrev": False, "operands": "only:--version|-v"},
+    "node": {"flags": "--version -v", "abbrev": False, "operands": "only:--version|-v"},
     "lastlog": {"short": "h", "short_values": "btu", "flags": "--help",
                 "values": "--before --time --user",
                 "deny": {"-C --clear -S --set": "changes the login records",

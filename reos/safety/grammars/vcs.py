@@ -208,6 +208,44 @@ TABLE: dict[str, dict] = {
                       "operands": "need:-n|--dry-run"},
             "check-ignore": {"abbrev": False, "short": "vnqz", "flags": "--verbose "
                              "--non-matching --quiet --no-index"},
+            # patches on stdout; without --stdout each is written to a file
+            "format-patch": {"abbrev": False, "numeric": True,
+                             "flags": _DIFF_FLAGS + " --stdout -n --numbered -N "
+                                      "--no-numbered -k --keep-subject --cover-letter "
+                                      "--no-cover-letter --no-attach --no-thread --signoff "
+                                      "--no-signature --zero-commit --progress --no-binary "
+                                      "--ignore-if-in-upstream --always --no-notes",
+                             "values": _DIFF_VALUES + " --start-number --subject-prefix "
+                                       "--in-reply-to --to --cc --signature "
+                                       "--signature-file --interdiff --range-diff "
+                                       "--creation-factor -v --reroll-count --suffix "
+                                       "--cover-from-description --add-header",
+                             "optional": _DIFF_OPTIONAL + " --from --thread --attach "
+                                         "--inline --rfc --notes --base",
+                             "deny": {**_DIFF_DENY, "-o --output-directory": WRITES},
+                             "operands": "need:--stdout"},
+            "notes": {"abbrev": False, "values": "--ref",
+                      "sub": {"list show": {"abbrev": False, "operands": "max1"}},
+                      "default": "list"},
+            "fsck": {"abbrev": False, "flags": "--unreachable --dangling --no-dangling "
+                     "--root --tags --cache --no-reflogs --full --no-full "
+                     "--connectivity-only --strict --verbose -v --name-objects "
+                     "--no-progress --progress",
+                     "deny": {"--lost-found": WRITES}},
+            # one name shows where it points; a second sets it
+            "symbolic-ref": {"abbrev": False, "short": "q", "flags": "--quiet --short "
+                             "--no-recurse --recurse",
+                             "deny": {"-d --delete -m": CHANGES}, "operands": "max1"},
+            # only checks or summarises the patch; without these it applies it
+            "apply": {"abbrev": False, "short": "Rvqz", "short_values": "pC",
+                      "flags": "--check --stat --numstat --summary --reverse --verbose "
+                               "--quiet --unidiff-zero --recount --allow-empty "
+                               "--inaccurate-eof --no-add --allow-overlap",
+                      "values": "--include --exclude --directory --whitespace",
+                      "deny": {"--apply --index --cached --intent-to-add -N --3way -3 "
+                               "--build-fake-ancestor --reject --unsafe-paths":
+                               CHANGES},
+                      "operands": "need:--check|--stat|--numstat|--summary"},
         },
     },
 }

@@ -1,7 +1,7 @@
 """Read-only grammars of the programs that run another command unchanged (sudo, timeout,
 nice, ionice, stdbuf, env, command, time), of the shell's own words that only change the
 shell (export, read, cd, …) and of the daemons whose configuration test only reads
-(`nginx -t`, `sshd -t`, `apachectl configtest`).
+(`sshd -t`, `apachectl configtest`; nginx is in `admin`).
 
 A wrapper is read-only when its own options are (no `sudo -E`, `-i`, `-s`, `-D`, `-R`;
 no `env` variable that changes what the program loads or runs: only LC_*, LANG, TZ and
@@ -31,6 +31,16 @@ TABLE: dict[str, dict] = {
                  "-t --type": "changes where or how the program runs",
                  "-A --askpass": "runs the askpass program"},
     },
+    # the command runs with words xargs reads (stdin, -a FILE): judged whatever they are
+    "xargs": {"wrapper": True, "style": "posix", "short": "0rtx", "short_values": "adEnLPs",
+              "optional": "-e -l --eof", "abbrev": True,
+              "flags": "--null --no-run-if-empty --verbose --exit --show-limits --help "
+                       "--version",
+              "values": "--arg-file --delimiter --max-args --max-lines --max-procs "
+                        "--max-chars",
+              "deny": {"-I -i --replace": "puts each word inside the command's own words",
+                       "-p --interactive -o --open-tty": "uses the terminal",
+                       "--process-slot-var": "sets a variable for the command"}},
     "timeout": {"wrapper": True, "style": "posix", "short": "v", "short_values": "ks",
                 "flags": "--preserve-status --foreground --verbose --help --version",
                 "values": "--kill-after --signal"},
@@ -79,7 +89,6 @@ TABLE: dict[str, dict] = {
                "deny": {"-C --config-file": "reads another configuration"},
                "operands": "names"},
     # daemons whose configuration test only reads; anything else starts or signals them
-    "nginx": {"short": "tTq", "abbrev": False, "operands": "config-test", "daemon": True},
     "sshd": {"short": "tT", "short_values": "C", "abbrev": False, "operands": "config-test",
              "daemon": True},  # -C: the connection the extended test (-T) is for
     "apache2ctl": {"short": "tS", "abbrev": False, "operands": "apache-test",
