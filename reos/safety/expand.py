@@ -96,6 +96,16 @@ def _closing_brace(text: str, i: int) -> int:
     return i
 
 
+def one_word(raw: str) -> bool | None:
+    """For a word wholly inside double quotes (`"$c"`, `"/etc/$x"`), which expands to one
+    word: whether it begins with a literal other than `-`. None for any other word (it
+    may split, or begin with anything). Inner quotes are not followed: such a word is
+    taken as one that may split."""
+    if len(raw) < 2 or raw[0] != '"' or raw[-1] != '"' or '"' in raw[1:-1]:
+        return None
+    return raw[1] not in "$`-\\"
+
+
 def live_expansion(raw: str) -> bool:
     """Whether a raw word holds a `$…` or a backquote the shell expands (outside single
     quotes): its value is then known only when it runs, unless it was substituted."""

@@ -228,13 +228,15 @@ def _parse(spec: Spec, args: list[str], program: str) -> _Parsed | Proof:
         if arg == "--" and spec.style != "single":
             operands.extend(args[i + 1:])
             break
-        if arg.startswith("-") and len(arg) > 1 and not (spec.numeric and arg[1:].isdigit()):
+        if spec.numeric and arg[:1] == "-" and arg[1:].isdigit():  # `-20`: a count
+            seen.append("-NUM")
+        elif arg.startswith("-") and len(arg) > 1:
             if spec.style == "single" or arg.startswith("--"):
                 name, eq, val = arg.partition("=") if arg.startswith("--") else (arg, "", "")
                 if spec.style == "single" and "=" in arg and name not in spec.flags:
                     name, eq, val = arg.partition("=")  # openssl's `-out=FILE`
                 if name in spec.runs:  # find -exec CMD {} ;: judged as a command
-                    after = _runs(args, i, program, name)
+                    after = _runs(args, i, program, name, _only_regular(args[:i]))
                     if isinstance(after, str):
                         return _no(after, program)
                     i = after + 1
@@ -332,11 +334,34 @@ def _parse(spec: Spec, args: list[str], program: str) -> _Parsed | Proof:
     return _Parsed(operands, seen)
 
 
-def _runs(args: list[str], i: int, program: str, option: str) -> int | str:
+def _only_regular(before: list[str]) -> bool:
+    """Whether find's expression before `-exec` keeps only regular files (`-type f`,
+    with nothing that could let another file through: `-o`, `!`, `,`, parentheses), and
+    none from /proc or /sys."""
+    from reos.safety.acting_files import special_tree
+
+    # -L and -follow test where a link leads (a link to /proc/kmsg is then a regular file)
+    plain = not {"-o", "-or", "!", "-not", ",", "(", ")", "-L", "-follow"} & set(before)
+    starts = []
+    for word in before:
+        if word in ("-H", "-P"):
+            continue
+        if word.startswith("-") or word in ("!", "("):
+            break
+        starts.append(word)
+    # below /proc and /sys even regular files act when read (/proc/kmsg)
+    inside = not any(special_tree(p) for p in starts or ["."])
+    return plain and inside and any(w == "-type" and before[k + 1:k + 2] == ["f"]
+                                    for k, w in enumerate(before))
+
+
+def _runs(args: list[str], i: int, program: str, option: str,
+          regular: bool = False) -> int | str:
     """`find … -exec CMD ARGS ;` or `-exec CMD ARGS {} +`: the index of its end, or why it
     is not read-only. It ends at `;`, or at `+` right after `{}` (as find reads it); each
-    `{}` is a file find found, which can be a device or, with `+`, many files; a `{}`
-    inside a word (`{}1`) is substituted too, so it is refused."""
+    `{}` is a file find found, which can be a device (unless `-type f` kept only regular
+    files) or, with `+`, many files; a `{}` inside a word (`{}1`) is substituted too, so
+    it is refused."""
     end = None
     for k in range(i + 1, len(args)):
         if args[k] == ";" or (args[k] == "+" and args[k - 1] == "{}"):
@@ -351,7 +376,7 @@ def _runs(args: list[str], i: int, program: str, option: str) -> int | str:
         return f"{program}'s `{option}` puts a found file's name inside a word"
     found = {j for j, w in enumerate(inner) if w == "{}"}
     proof = reads_only_whatever([("./x" if w == "{}" else w) for w in inner], found,
-                                devices=True, shell=False)
+                                devices=not regular, shell=False)
     if not proof.ok:
         return f"{program}'s `{option}` runs `{' '.join(inner)[:60]}`: {proof.why}"
     return end
@@ -374,7 +399,7 @@ def _judge(spec: Spec, args: list[str], program: str, depth: int) -> Proof:
             if word.startswith("--") and any(d.startswith(word.partition("=")[0])
                                              for d in spec.denied if d.startswith("--")):
                 return _no(f"{program}'s `{word}` writes or acts", program)
-        why = checks.words(args)
+        why = checks.operands(spec.operands, args, [])  # "names": none of them is opened
         return _no(f"{program}: {why}", program) if why else Proof(True, None, program,
                                                                      sends=spec.sends)
     if spec.bundle_first and args and not args[0].startswith("-"):
@@ -389,6 +414,10 @@ def _judge(spec: Spec, args: list[str], program: str, depth: int) -> Proof:
         return checks.wrapped(spec.name, parsed.seen, operands, depth,
                               lambda inner: _reads(inner, depth + 1))
     if spec.sub is not None:
+        if spec.operands != "any":  # a check of the options and words together (nft -c -f)
+            why = checks.operands(spec.operands, operands, parsed.seen)
+            if why is not None:
+                return _no(f"{program}: {why}", program)
         if not operands:
             if spec.default is None:
                 return _no(f"{program} with no subcommand is not known to only read", program)
@@ -536,12 +565,15 @@ _TWO_WORDS = ["x", "/etc/passwd"]  # an unquoted `$X` can become two words (uniq
 
 
 def reads_only_whatever(argv: list[str], unknown: set[int], devices: bool = True,
-                        shell: bool = True) -> Proof:
+                        shell: bool = True, quoted: dict[int, bool] | None = None) -> Proof:
     """Whether `argv` only reads whatever the words at the indexes in `unknown` turn out to
     be (`$X`; a glob's file names, with `devices=False`): the grammar is asked again with
     each such word replaced by every option the programs involved know to act, by a
     second operand (a word can split in two, a glob can match two files) and by a device
-    file. A stand-in the program would reject as unknown is harmless (it does nothing)."""
+    file. A stand-in the program would reject as unknown is harmless (it does nothing).
+    A word in `quoted` stays one word, and one that begins with a literal other than `-`
+    is no option: those stand-ins are not tried for it."""
+    quoted = quoted or {}
     positions = sorted(i for i in unknown if 0 < i < len(argv))
     if not positions:
         return reads_only(argv, shell)
@@ -559,6 +591,9 @@ def reads_only_whatever(argv: list[str], unknown: set[int], devices: bool = True
                    proof.program)
     for i in positions:
         for stand_in in _stand_ins(argv, devices):
+            if i in quoted and (len(stand_in) > 1 or (
+                    quoted[i] and stand_in[0].startswith("-"))):
+                continue
             trial = [*argv[:i], *stand_in, *argv[i + 1:]]
             for j in positions:
                 if j != i:

@@ -3,148 +3,22 @@ some readers take (a sed script, an awk program) and the wrappers that run anoth
 command (sudo, timeout, nice, env, …).
 
 Each check answers None when the words only read, or why not, in words that name the
-word. Every check is strict: what it does not recognise is refused (fail closed). Device
-files are read with care: opening some of them acts (a watchdog reboots the machine, a
-tape rewinds), so a word naming a device must name a disk, a partition or one of the
-plain data devices (`/dev/null`, `/dev/zero`, `/dev/urandom`, `/dev/stdin`…).
+word. Every check is strict: what it does not recognise is refused (fail closed). A word
+that may name a file whose opening acts is refused (`acting_files.device`).
 
 Not responsible for parsing options (`grammar`) or for the table (`grammars`).
 """
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Callable
+
+from reos.safety.acting_files import device, special_tree
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from reos.safety.grammar import Proof
-
-# -- device files ----------------------------------------------------------------------------
-
-_DATA_DEVICES = {"null", "zero", "full", "random", "urandom", "stdin", "stdout", "stderr",
-                 "kmsg"}
-_DISK = re.compile(r"(?:[shv]d[a-z]{1,3}|xvd[a-z]{1,3}|nvme\d{1,3}n\d{1,3}|mmcblk\d{1,3}|"
-                   r"md\d{1,4}|dm-\d{1,5}|loop\d{1,5}|nbd\d{1,4}|zram\d{1,3}|"
-                   r"sg\d{1,3}|nvme\d{1,3})(?:p?\d{1,4})?")
-_DEVICE_FOLDERS = ("mapper/", "disk/by-id/", "disk/by-uuid/", "disk/by-label/",
-                   "disk/by-path/", "disk/by-partuuid/", "disk/by-partlabel/",
-                   "disk/by-diskseq/", "fd/")
-# devices whose opening acts, for judging a pattern (`/dev/w*`): what it must not match
-_ACTING_DEVICES = ("watchdog", "watchdog0", "st0", "nst0", "ht0", "nht0", "tty", "tty0",
-                   "ttyS0", "console", "mem", "kmem", "port", "kvm", "fuse", "rfkill",
-                   "uinput", "vhost-net", "snd/controlC0", "video0", "input/event0",
-                   "mcelog", "cpu/0/msr", "i2c-0", "hidraw0", "sg0")
-
-
-def _device_name(word: str) -> str | None:
-    """What follows /dev/ when `word` names something in /dev (or may, climbing out of
-    an unknown folder with `..`); None when it does not."""
-    text = word.partition("=")[2] if "=" in word and not word.startswith("/") else word
-    if "/dev" not in text and not text.startswith(("dev/", "../")):
-        return None
-    path = posixpath.normpath(text) if text else text
-    parts = [p for p in path.split("/") if p]
-    if "dev" not in parts:
-        return None
-    at = parts.index("dev")
-    before = parts[:at]
-    if path.startswith("/") and before:
-        return None  # /home/me/dev/x: an ordinary folder
-    if not path.startswith("/") and any(p != ".." for p in before):
-        return None  # proj/dev/x
-    return "/".join(parts[at + 1:])
-
-
-# files whose reading takes what it reads away from others (the kernel log that syslog
-# reads, a trace buffer), by their last part (any /proc or /sys path ending so)
-_CONSUMED = ("kmsg", "trace_pipe", "trace_pipe_raw", "tracing/trace_pipe", "uevent_seqnum")
-
-
-def device(word: str) -> str | None:
-    """Why reading `word` may act on a device, or None. Every place in the word that a
-    program may take as a path is looked at: the word itself, what follows `@` (a response
-    file), `=`, `:` or `,` (`if=/dev/x`, `file:/dev/x`, `a,/dev/x`)."""
-    if "\0" in word:
-        return f"`{word}` holds a NUL byte"
-    why = _one_device(word)
-    if why is None:
-        for at in _PATH_STARTS.finditer(word):
-            why = _one_device(word[at.end():])
-            if why is not None:
-                break
-    return why
-
-
-# where a path may start inside a word: after these marks, or a quote
-_PATH_STARTS = re.compile(r"[@=:,'\"]+(?=[/.]|dev/)")
-# files of a process that are doors into it or its files: a process's root or working
-# folder, its open files, its mapped files (the devices it holds open among them)
-_PROCESS_DOORS = re.compile(r"/proc/(?:\d+|self|thread-self)(?:/task/\d+)?/"
-                            r"(?:root|cwd|fd|map_files)(?:/|$)")
-# PCI configuration and memory: reading some registers acts on the device
-_PCI_RAW = re.compile(r"/sys/(?:bus/pci/devices|devices/pci[^/]*(?:/[^/]+)*)/[^/]+/"
-                      r"(?:config|resource\d*(?:_wc)?|rom)$")
-
-
-# what a /proc or /sys pattern must not match (`/proc/*/fd/0`)
-_ACTING_SAMPLES = ("/proc/kmsg", *(f"/proc/{p}/{door}{rest}" for p in ("1", "self")
-                                   for door in ("root", "cwd", "fd", "map_files")
-                                   for rest in ("", "/0", "/dev/watchdog")),
-                   "/proc/1/task/1/fd/0", "/sys/kernel/tracing/trace_pipe",
-                   "/sys/bus/pci/devices/0000:00:00.0/config",
-                   "/sys/bus/pci/devices/0000:00:00.0/resource0")
-
-
-def _one_device(word: str) -> str | None:
-    if word.startswith(("/proc/", "/sys/")):
-        if word.rstrip("/").endswith(_CONSUMED):
-            return f"reading `{word}` takes the messages away from the ones that wait for them"
-        if _PROCESS_DOORS.match(posixpath.normpath(word) + ("/" if word.endswith("/") else "")):
-            return (f"`{word}` reaches into another process's files, where it may open a "
-                    "device")
-        if _PCI_RAW.match(posixpath.normpath(word)):
-            return f"`{word}` is a device's raw registers; reading some of them acts"
-    if set("*?[") & set(word) and word.startswith(("/proc/", "/sys/")):
-        import fnmatch
-
-        if any(fnmatch.fnmatchcase(sample, word) for sample in _ACTING_SAMPLES):
-            return f"`{word}` may match a file whose reading acts"
-    name = _device_name(word)
-    if name is None:
-        name = _linked_device(word)
-        if name is None:
-            return None
-    if set("*?[") & set(name):  # /dev/sd?: whatever it can match must be harmless
-        import fnmatch
-
-        if not any(fnmatch.fnmatchcase(d, name) for d in _ACTING_DEVICES):
-            return None
-    elif name == "" or name in _DATA_DEVICES or _DISK.fullmatch(name) or (
-            name.startswith(_DEVICE_FOLDERS) and "/" not in name.split("/", 2)[-1]
-            and ".." not in name):
-        return None
-    return f"`{word}` is a device file, and opening some devices acts (a watchdog, a tape)"
-
-
-def _linked_device(word: str) -> str | None:
-    """A path that is a symbolic link into /dev; a word is looked up only when something
-    of that name exists (a link `wd` in the working folder names /dev/watchdog)."""
-    if not word or "\0" in word or len(word) > 4096:
-        return None
-    import os
-
-    try:
-        if "/" not in word and not os.path.islink(word):
-            return None
-        real = os.path.realpath(word)
-    except (OSError, ValueError):
-        return None
-    if real.startswith("/dev/"):
-        return real[5:]
-    return None
-
 
 # -- option values -----------------------------------------------------------------------------
 
@@ -183,6 +57,23 @@ def _no_at(value: str) -> str | None:
     return device(value)
 
 
+def _rev(value: str) -> str | None:
+    """A revision or name (`git branch --contains abc1234`): anything but an option."""
+    return f"`{value}` is an option" if value.startswith("-") else None
+
+
+# `git -c KEY=VALUE` that only changes how git prints (colours, quoting, dates)
+_GIT_SHOWING = re.compile(r"(?i)color\.[a-z.-]+|core\.quotepath|log\.date|log\.decorate|"
+                          r"column\.ui")
+
+
+def _git_showing(value: str) -> str | None:
+    key, eq, setting = value.partition("=")
+    if _GIT_SHOWING.fullmatch(key) and "!" not in setting and "`" not in setting:
+        return None
+    return f"`{key}` is a setting that can change what git runs or reads"
+
+
 _BOOT = re.compile(r"[+-]?\d{1,6}|[0-9a-f]{32}(?:[+-]\d{1,6})?|all")
 _COUNT = re.compile(r"\+?\d{1,12}|all")
 
@@ -213,21 +104,6 @@ def _paths(operands: list[str], seen: list[str]) -> str | None:
 
 
 _RECURSIVE = {"-r", "-R", "--recursive", "--dereference-recursive", "-d", "--directories"}
-_SPECIAL_TREES = ("/dev", "/proc", "/sys")
-
-
-def special_tree(folder: str) -> bool:
-    """Whether every file below `folder` includes /proc's, /sys's or /dev's files."""
-    import os
-
-    try:
-        real = os.path.realpath(folder)
-    except (OSError, ValueError):
-        return True
-    return real == "/" or real in _SPECIAL_TREES or \
-        real.startswith(tuple(t + "/" for t in _SPECIAL_TREES))
-
-
 def _tree_reader(operands: list[str], seen: list[str], pattern: bool = False) -> str | None:
     """grep -r, diff -r: every file below a folder is opened. Below /proc and /sys some
     files act when read or never end (/proc/kmsg, trace_pipe), and /dev holds devices; the
@@ -281,20 +157,18 @@ _DD_KEYS = {"if", "of", "bs", "ibs", "obs", "cbs", "count", "skip", "iseek", "st
 
 
 def _dd(operands: list[str], seen: list[str]) -> str | None:
-    wrote = False
+    """dd copying to its output (no `of=`, or /dev/null) from a file or disk only reads."""
     for word in operands:
         key, eq, val = word.partition("=")
         if not eq or key not in _DD_KEYS:
             return f"`{word}` is not a dd operand known to only read"
-        if key == "of":
-            if val != "/dev/null":
-                return f"`{word}` writes to {val}"
-            wrote = True
-        elif key == "if":
+        if key == "of" and val != "/dev/null":
+            return f"`{word}` writes to {val}"
+        if key == "if":
             why = device(val)
             if why:
                 return why
-    return None if wrote else "dd without `of=/dev/null` writes to its output"
+    return None
 
 
 def _config_test(operands: list[str], seen: list[str]) -> str | None:
@@ -476,6 +350,41 @@ def _tar(operands: list[str], seen: list[str]) -> str | None:
     return "it reads only when it lists (-t) or extracts to its output (-xO)"
 
 
+def _git_config(operands: list[str], seen: list[str]) -> str | None:
+    """`git config --get K`, `git config -l`, or `git config K` (one name: its value). A
+    name has a dot (`user.email`): a word without one is a subcommand of newer gits
+    (`git config edit` opens an editor)."""
+    if {"-l", "--list", "--get", "--get-all", "--get-regexp", "--get-urlmatch"} & set(seen):
+        return words(operands)
+    if len(operands) == 1:
+        return None if "." in operands[0] else \
+            f"`{operands[0]}` is no setting's name (newer gits run it as a subcommand)"
+    return "`git config` with a name and a value sets it" if operands else \
+        "`git config` alone does nothing it is known to only read"
+
+
+def _nft(operands: list[str], seen: list[str]) -> str | None:
+    """`nft -f FILE` runs the commands in FILE; with `-c` it only checks them."""
+    if not {"-f", "--file"} & set(seen):
+        return None
+    if not {"-c", "--check"} & set(seen):
+        return "`-f` runs the commands in the file (only `-c` checks them without running)"
+    return f"`{operands[0]}` is a command beside `-f`" if operands else None
+
+
+_DPKG_FILES = {"-c", "--contents", "-I", "--info"}
+
+
+def _dpkg(operands: list[str], seen: list[str]) -> str | None:
+    """dpkg's reading actions: `-c`/`-I` open the .deb files named; the others take
+    package names or patterns, which it never opens."""
+    from reos.safety.grammars.packages import DPKG_READS
+
+    if not set(DPKG_READS) & set(seen):
+        return "it reads only with one of its query actions (-l, -L, -s, -S, -c, -I, …)"
+    return words(operands) if _DPKG_FILES & set(seen) else None
+
+
 def _wipefs(operands: list[str], seen: list[str]) -> str | None:
     """wipefs lists signatures unless told to erase (-a, -o); -n erases nothing."""
     given = set(seen)
@@ -548,7 +457,8 @@ _OPERANDS: dict[str, Callable[[list[str], list[str]], str | None]] = {
     "list-if-named": lambda o, s: None if not o or ({"-l", "--list"} & set(s)) else
     f"`{o[0]}` would be created",
     "sysv-status": _sysv_status, "no-assign": _no_assign, "ssh-print": _ssh_print,
-    "taskset": _taskset, "wipefs": _wipefs, "tar": _tar, "sfdisk": _sfdisk,
+    "taskset": _taskset, "wipefs": _wipefs, "git-config": _git_config,
+    "dpkg": _dpkg, "nft": _nft, "tar": _tar, "sfdisk": _sfdisk,
     "apache-test": _apache_test,
     "parted": _parted, "simulated": _simulated, "pacman": _pacman,
     "dnf-history": _first_of("list", "info"),
@@ -623,7 +533,8 @@ def operands(check: str, given: list[str], seen: list[str]) -> str | None:
 _VALUES: dict[str, Callable[[str], str | None]] = {
     "boot": _boot, "count": _count,
     "any": _any, "local": _local, "devnull": _devnull, "number": _number, "word": _word,
-    "no-at": _no_at, "web-url": _web_url,
+    "no-at": _no_at, "web-url": _web_url, "rev": _rev, "git-showing": _git_showing,
+    "text": lambda value: None,  # a name or pattern the program never opens
     "ping-interval": lambda v: None if _number(v) is None and float(v) >= 0.2 else
     f"`{v}` sends faster than ordinary ping does",
     "digit-start": lambda v: None if v[:1].isdigit() else f"`{v}` is not a number",

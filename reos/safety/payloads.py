@@ -37,6 +37,11 @@ _COPIES = ("copy", "cpSync", "FileUtils.cp", "FileUtils.install", "FileUtils.ln"
 _WRITE_OPENS = ("'w'", '"w"', "'wb'", '"wb"', "'a'", '"a"', "'w+'", '"w+"', "'r+'", '"r+"',
                 ">", "O_WRONLY", "O_RDWR", "O_TRUNC")
 MAX_LITERALS = 200
+# a one-liner that opens a network connection and gives it a shell: a reverse shell
+_CONNECTS = ("socket", "fsockopen", "TCPSocket", "net.Socket", "IO::Socket", "connect(",
+             "/dev/tcp/")
+_SHELL_HANDS = ("/bin/sh", "/bin/bash", "sh -i", "bash -i", "pty.spawn", "dup2(",
+                "'sh'", '"sh"', "'bash'", '"bash"', "cmd.exe")
 
 
 @dataclass
@@ -49,6 +54,7 @@ class Carried:
     mutates: list[str] = field(default_factory=list)  # other changes (not read-only)
     code_paths: list[str] = field(default_factory=list)  # paths a one-liner deletes/writes
     fork_bomb: bool = False
+    reverse_shell: bool = False  # opens a connection and hands it a shell
     runs_input: bool = False  # runs the text it reads (awk system($0), sed e) as commands
     extracts_into: str | None = None  # tar -x: the directory files are unpacked into
 
@@ -518,5 +524,7 @@ def judge_code(code: str, program: str, out: Carried) -> None:
     if "fork" in code and any(w in code for w in ("while", "for", "loop", "until", "times",
                                                    "each", "repeat")):
         out.fork_bomb = True
+    if any(w in code for w in _CONNECTS) and any(w in code for w in _SHELL_HANDS):
+        out.reverse_shell = True
     if not (shells_out or deletes or copies):
         out.mutates.append(f"runs a {program} one-liner")

@@ -14,7 +14,8 @@ SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "ash", "rbash", "t
           "busybox-sh", "yash", "posh"}
 DOWNLOADERS = {"curl", "wget", "fetch", "aria2c", "lynx", "links", "w3m", "nc", "ncat",
                "netcat", "socat", "scp", "sftp", "tftp", "ftp", "rsync", "http", "https",
-               "xh", "curlie", "s3cmd", "gsutil", "aws"}
+               "xh", "curlie", "s3cmd", "gsutil", "aws", "telnet", "nc.openbsd",
+               "nc.traditional"}
 
 AWKS = {"awk", "gawk", "mawk", "nawk", "busybox-awk"}
 INTERPRETERS = {"python": "-c", "python3": "-c", "python2": "-c", "pypy": "-c",

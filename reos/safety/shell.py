@@ -26,6 +26,7 @@ from reos.safety.expand import (
     expand_word,
     hidden_code,
     live_expansion,
+    one_word,
     substitutions,
 )
 from reos.safety.paths import braces_overflow, dynamic
@@ -267,6 +268,7 @@ class _Walker:
         seen_word = False
         globbed: set[int] = set()
         dynamic_words: set[int] = set()
+        quoted: dict[int, bool] = {}
         hidden: list[str] = []
         too_big = False
         for part in node.parts:
@@ -300,6 +302,8 @@ class _Walker:
                     dynamic_words.update(i for i, w in enumerate(expanded, len(words))
                                          if dynamic(w))
                     hidden += hidden_code(raw_word, self.env)
+                    if len(expanded) == 1 and (fixed := one_word(raw_word)) is not None:
+                        quoted[len(words)] = fixed
                 words.extend(expanded)
             elif part.kind == "redirect":
                 redirect, text, net = self._redirect(part)
@@ -338,8 +342,8 @@ class _Walker:
         command = SimpleCommand(words, redirects, via=self.via, stdin_text=stdin_text,
                                 upstream=upstream, procsubs=procsubs, dynamic_network=network,
                                 env=prefix, background=background, depth=self.depth,
-                                globbed=globbed, dynamic=dynamic_words, hidden=hidden,
-                                too_big=too_big)
+                                globbed=globbed, dynamic=dynamic_words, quoted=quoted,
+                                hidden=hidden, too_big=too_big)
         link(command, upstream, procsubs, network, outputs)
         self.emit(command)
         if words[0] in self.functions and words[0] not in self.calling:

@@ -56,6 +56,9 @@ class SimpleCommand:
     globbed: set[int] = field(default_factory=set)
     # indexes of words holding an expansion whose value is known only when it runs
     dynamic: set[int] = field(default_factory=set)
+    # of those, the ones wholly inside double quotes ("$c"), which stay one word: index ->
+    # whether the word begins with a literal other than `-` ("/etc/$c" is no option)
+    quoted: dict[int, bool] = field(default_factory=dict)
     # commands bash runs that are not commands here: inside `${x:-$(…)}`, an unquoted
     # here-document, or a value arithmetic evaluates (`$((x))` with x='a[$(…)]')
     hidden: list[str] = field(default_factory=list)

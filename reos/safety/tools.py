@@ -77,7 +77,7 @@ def git(argv: list[str], env: dict[str, str]) -> Carried:
     for name in ("GIT_PAGER", "GIT_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS",
                  "GIT_EXTERNAL_DIFF", "GIT_SEQUENCE_EDITOR", "PAGER", "EDITOR", "VISUAL",
                  "GIT_PROXY_COMMAND", "SSH_ASKPASS", "LESSOPEN"):
-        if name in env:
+        if name in env and not _plain_pager(name, env[name]):
             out.scripts.append((f"git {name}", env[name].lstrip("|")))
     i = 1
     while i < len(argv) and argv[i].startswith("-"):
@@ -112,8 +112,9 @@ def git(argv: list[str], env: dict[str, str]) -> Carried:
 
 
 def _git_config(item: str, out: Carried) -> None:
+    """`git -c KEY=VALUE`: the code a key runs (a pager, an alias); whether the key keeps
+    the command read-only is the grammar's to say."""
     key, _, value = item.partition("=")
-    out.mutates.append(f"git -c {key}")
     low = key.lower()
     if low.startswith("alias."):
         if value.startswith("!"):
@@ -126,7 +127,7 @@ def _git_config(item: str, out: Carried) -> None:
 def man(argv: list[str], env: dict[str, str]) -> Carried:
     out = Carried()
     for name in ("MANPAGER", "PAGER", "BROWSER", "MANROFFSEQ", "LESSOPEN", "MANOPT"):
-        if name in env:
+        if name in env and not _plain_pager(name, env[name]):
             out.scripts.append((f"man {name}", env[name].lstrip("|")))
     for i, arg in enumerate(argv[1:], start=1):
         value = None
@@ -139,9 +140,17 @@ def man(argv: list[str], env: dict[str, str]) -> Carried:
             value = arg[2:]
         elif arg in ("-H", "--html"):
             out.mutates.append("man opens a browser")
-        if value is not None:
+        if value is not None and not _plain_pager("PAGER", value):
             out.scripts.append(("man pager", value))
     return out
+
+
+def _plain_pager(name: str, value: str) -> bool:
+    """`PAGER=cat`, `-P less`: a pager that only shows the text (the same list the
+    read-only grammar takes for *PAGER variables)."""
+    from reos.safety.grammar_checks import safe_assignment
+
+    return name.endswith("PAGER") and safe_assignment(f"{name}={value}")
 
 
 # -- tar, rsync ----------------------------------------------------------------------------

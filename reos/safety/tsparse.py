@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reos.safety.expand import TOO_BIG, hidden_code, live_expansion, substitutions
+from reos.safety.expand import TOO_BIG, hidden_code, live_expansion, one_word, substitutions
 from reos.safety.paths import braces_overflow, dynamic
 from reos.safety.shell import (
     DOWNLOADERS,
@@ -122,6 +122,19 @@ class _TreeWalker:
                 self.statement(child, previous, background)
                 made = [c for c in self.out[before:] if c.depth == self.depth]
                 previous = made[-1] if made else previous
+            return
+        if kind == "list":  # `a && b || c`: nested to the left, read here without recursing
+            parts: list[Any] = []
+            current = node
+            while current.type == "list" and current.named_children:
+                parts.extend(reversed(current.named_children[1:]))
+                current = current.named_children[0]
+            parts.append(current)
+            for i, child in enumerate(reversed(parts)):
+                if child.type in _STATEMENTS:
+                    self.statement(child, upstream if i == 0 else None, background)
+                else:
+                    self._substitutions(child)
             return
         if kind == "redirected_statement":
             body = node.child_by_field_name("body") or (node.named_children or [None])[0]
@@ -279,6 +292,7 @@ class _TreeWalker:
         seen_name = False
         globbed: set[int] = set()
         dynamic_words: set[int] = set()
+        quoted: dict[int, bool] = {}
         hidden: list[str] = []
         too_big = False
         for child in [*node.named_children, *extra]:
@@ -317,6 +331,8 @@ class _TreeWalker:
                 dynamic_words.update(i for i, w in enumerate(made, len(words))
                                      if dynamic(w))
                 hidden += hidden_code(_text(child), self.env)
+                if len(made) == 1 and (fixed := one_word(_text(child))) is not None:
+                    quoted[len(words)] = fixed
             words += made
             network = network or any(c.tool in DOWNLOADERS or c.fed_by_download
                                      for c in self.out[before:])
@@ -343,8 +359,8 @@ class _TreeWalker:
         command = SimpleCommand(words, redirects, via=self.via, stdin_text=stdin_text,
                                 upstream=upstream, procsubs=procsubs, dynamic_network=network,
                                 env=prefix, background=background, depth=self.depth,
-                                globbed=globbed, dynamic=dynamic_words, hidden=hidden,
-                                too_big=too_big)
+                                globbed=globbed, dynamic=dynamic_words, quoted=quoted,
+                                hidden=hidden, too_big=too_big)
         link(command, upstream, procsubs, network, outputs)
         self.emit(command)
 

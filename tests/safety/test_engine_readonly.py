@@ -83,9 +83,43 @@ def test_the_scripts_own_variables_and_a_plain_folder_keep_it_read_only(command:
 
 def test_text_too_long_to_parse_is_judged_command_by_command_to_its_end() -> None:
     tail = ["rm", "-rf", "--no-preserve-root", "/"]
-    verdict = assess(" && ".join(["true"] * 5000 + [" ".join(tail)]))
+    verdict = assess(" && ".join(["true"] * 5000 + [" ".join(tail)]))  # tree-sitter reads it
     assert verdict.blocked and verdict.risk == RiskLevel.CRITICAL
-    many = assess(" && ".join(f"echo {i}" for i in range(3000)))  # too many to judge
+    broken = " )"  # and neither parser reads these: split plainly, each command judged
+    verdict = assess(" && ".join(["true"] * 5000 + [" ".join(tail)]) + broken)
+    assert verdict.blocked and verdict.risk == RiskLevel.CRITICAL
+    many = assess(" && ".join(f"echo {i}" for i in range(3000)) + broken)  # too many
     assert many.blocked
-    same = assess(" && ".join(["true"] * 5000))  # one command, many times: not blocked
+    same = assess(" && ".join(["true"] * 5000) + broken)  # one command, many times
     assert not same.blocked and not same.read_only
+
+
+def test_a_long_chain_of_readers_is_read_by_tree_sitter_without_recursing() -> None:
+    chain = " && ".join(["uname -r", "df -h /", "free -m", "id -u"] * 800)
+    verdict = assess(chain)
+    assert verdict.read_only and not verdict.blocked, verdict.reasons
+
+
+@pytest.mark.parametrize("command", [
+    'ps -o pid,rss,cmd -p "$(pgrep -d, nginx)"',  # values and names it never opens
+    'for u in $(cut -d: -f1 /etc/passwd); do crontab -l -u "$u"; done',
+    'kubectl get pods -n "$ns" --no-headers', "GIT_PAGER=cat git log -3 --stat",
+    "PAGER=cat man 5 crontab",
+])
+def test_words_a_reader_never_opens_may_be_anything(command: str) -> None:
+    verdict = assess(command)
+    assert verdict.read_only, (command, verdict.why_not_read_only)
+
+
+@pytest.mark.parametrize("command", [
+    'GIT_PAGER="sh -c id" git log', 'man -P "sh -c id" ls',
+    'dpkg -S "$(cat /tmp/name)"',  # a quoted word can still be `--add-architecture`
+    "uniq $X",  # unquoted, it can split into IN OUT
+])
+def test_words_that_can_still_act_keep_it_asking(command: str) -> None:
+    assert not assess(command).read_only, command
+
+
+def test_a_quoted_word_stays_one_word() -> None:
+    assert "/etc/passwd" in (assess("uniq $X").why_not_read_only or "")  # IN OUT
+    assert "/etc/passwd" not in (assess('uniq "$X"').why_not_read_only or "")

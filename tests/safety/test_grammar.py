@@ -324,3 +324,32 @@ def test_reading_forms_of_acting_programs_are_read_only(argv: list[str]) -> None
 ])
 def test_the_same_programs_acting_are_not_read_only(argv: list[str]) -> None:
     assert not reads_only(argv).ok, argv
+
+
+# From corpus E's misses (causes)
+@pytest.mark.parametrize("argv", [
+    ["git", "reflog", "-10"], ["git", "branch", "--contains", "abc1234"],
+    ["git", "config", "user.email"], ["git", "submodule", "status"],
+    ["git", "-c", "color.ui=never", "log", "--oneline", "-5"],
+    ["sudo", "dd", "if=/dev/sda", "bs=512", "count=1"], ["chronyc", "sources", "-v"],
+    ["nft", "-c", "-f", "/etc/nftables.conf"], ["podman", "pod", "ps"],
+    ["podman", "generate", "systemd", "--name", "web"], ["dpkg", "-S", "/usr/bin/ls"],
+    ["find", "/etc", "-type", "f", "-name", "*.conf", "-exec", "grep", "-l", "x", "{}", "+"],
+])
+def test_what_corpus_e_found_only_reads_is_read_only(argv: list[str]) -> None:
+    assert reads_only(argv).ok, (argv, reads_only(argv).why)
+
+
+@pytest.mark.parametrize("argv", [
+    ["git", "branch", "--contains", "abc", "new"], ["git", "config", "user.email", "x"],
+    ["git", "config", "edit"], ["git", "submodule", "foreach", "rm"],
+    ["git", "-c", "core.pager=sh -c id", "log"], ["git", "-c", "alias.x=!id", "x"],
+    ["dd", "if=/dev/watchdog"], ["nft", "-f", "/etc/nftables.conf"],
+    ["nft", "-c", "-f", "x", "list", "ruleset"], ["podman", "generate", "systemd", "--files"],
+    ["find", "/proc", "-type", "f", "-exec", "cat", "{}", "+"],  # /proc/kmsg is regular
+    ["find", "-L", "/etc", "-type", "f", "-exec", "cat", "{}", "+"],  # a link to a device
+    ["find", "/", "-type", "f", "-o", "-type", "c", "-exec", "head", "-c1", "{}", "+"],
+    ["dpkg", "-c", "/dev/watchdog"],
+])
+def test_what_corpus_e_found_acting_is_not_read_only(argv: list[str]) -> None:
+    assert not reads_only(argv).ok, argv

@@ -18,7 +18,7 @@ An entry is a dict with these keys (all optional):
 - `style`: "gnu" (options anywhere), "posix" (options end at the first operand) or
   "single" (single-dash long options, as `find -name` and `ip -json`);
 - `numeric`: `-NUM` is a count; `anything`: no option acts (ps), `deny_letters` except
-  these; `bundle_first`: `tar tvf FILE`;
+  these (every word is then judged by the operand check); `bundle_first`: `tar tvf FILE`;
 - `operands`: the named check of the operands (`grammar_checks.operands`; "names" for
   words that are never opened, "need:-l|--list" for a mode the options must give,
   "only:-D" for such a mode with no operand);

@@ -109,8 +109,12 @@ def _kube(**entry: object) -> dict:
     values = f"{_KUBE_GLOBAL['values']} {entry.pop('values', '')}"
     short = str(entry.pop("short", ""))
     short_values = str(_KUBE_GLOBAL["short_values"]) + str(entry.pop("short_values", ""))
+    # names, selectors, formats: kubectl opens none of them (a template file excepted)
+    checks = {w: "text" for w in (*values.split(), *(f"-{c}" for c in short_values))
+              if w != "--template"}
     return {"abbrev": False, "flags": flags, "values": values, "short": short,
-            "short_values": short_values, "deny": _KUBE_DENY,
+            "short_values": short_values, "deny": _KUBE_DENY, "checks": checks,
+            "operands": "names",
             "actions": "delete apply create edit patch replace scale rollout exec cp "
                        "drain cordon uncordon taint label annotate expose run set "
                        "port-forward proxy attach debug dump", **entry}
@@ -126,7 +130,22 @@ _HELM_READ = {"abbrev": False, "short": "aAq", "short_values": "no",
                        ELSEWHERE}}
 
 # podman's `top` with ps options runs ps inside the container: podman reads without it
-_PODMAN = {**_DOCKER, "sub": {k: v for k, v in _DOCKER_SUBS.items() if k != "top"}}
+# podman's `pod` listings, and the unit files `generate systemd` prints (with --files it
+# writes them)
+_PODMAN = {**_DOCKER, "sub": {
+    **{k: v for k, v in _DOCKER_SUBS.items() if k != "top"},
+    "pod": {"abbrev": False, "sub": {
+        "ps ls list": _sub(short="q", short_values="f", flags="--quiet --no-trunc --ctr-ids "
+                           "--ctr-names --ctr-status --latest --namespace --ns",
+                           values="--filter --format --sort", operands="none"),
+        "inspect": _INSPECT, "stats": _STATS}},
+    "generate": {"abbrev": False, "sub": {
+        "systemd": _sub(short="n", flags="--name --new --no-header",
+                        values="--container-prefix --pod-prefix --separator --restart-policy "
+                               "--restart-sec --start-timeout --stop-timeout --wants "
+                               "--after --requires --env --format",
+                        deny={"-f --files": "writes the unit files"}, operands="names")}},
+}}
 
 TABLE: dict[str, dict] = {
     "helm": {"style": "posix", "abbrev": False, "short_values": "n",

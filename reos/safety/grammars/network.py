@@ -185,9 +185,11 @@ TABLE: dict[str, dict] = {
         "flags": "--json --handle --numeric --stateless --service --reversedns --guid "
                  "--numeric-priority --numeric-protocol --numeric-time --terse --check "
                  "--echo --help --version --version-long",
-        "values": "--debug",
-        "deny": {"-f --file -i --interactive -I --includepath -D --define": "runs "
+        "short_values": "f", "values": "--debug --file",
+        "deny": {"-i --interactive -I --includepath -D --define": "runs "
                  "commands from elsewhere", "-o --optimize": "rewrites the rules"},
+        "operands": "nft",  # -f FILE only with -c, which checks it without applying
+        "default": "usage",
         "sub": {"list": {"operands": "plain-words", "actions": "add create insert replace "
                          "delete destroy flush reset rename"},
                 "describe": {"operands": "plain-words"},

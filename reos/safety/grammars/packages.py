@@ -23,6 +23,7 @@ _DPKG_READS = ("-c --contents -I --info "
                "--verify -C --audit --get-selections --print-architecture "
                "--print-foreign-architectures --compare-versions --yet-to-unpack "
                "--version --help")
+DPKG_READS = _DPKG_READS.split()  # dpkg's query actions (grammar_checks' "dpkg" check)
 
 TABLE: dict[str, dict] = {
     "dpkg": {
@@ -36,7 +37,7 @@ TABLE: dict[str, dict] = {
                  "--merge-avail --clear-avail --forget-old-unavail --add-architecture "
                  "--remove-architecture -R --recursive -a --pending": CHANGES,
                  "--root --instdir": "acts on another root"},
-        "operands": "need:" + "|".join(_DPKG_READS.split()),
+        "operands": "dpkg",
     },
     "dpkg-query": {
         "short": "spLlWSc",
@@ -46,6 +47,7 @@ TABLE: dict[str, dict] = {
                  "--control-list --control-show --load-avail --no-pager --help --version",
         "values": "--showformat --admindir",
         "deny": {"--root --instdir": "acts on another root"},
+        "operands": "names",  # package names and patterns
     },
     "apt-cache": {
         "short": "qnfiah",

@@ -73,6 +73,7 @@ TABLE: dict[str, dict] = {
                      "makes journald change its files",
                  "--setup-keys --update-catalog --force": "writes files",
                  "-M --machine --image": ELSEWHERE},
+        "operands": "names",  # matches, or an executable's path it only looks up
     },
     "systemd-analyze": {
         "short": "q",

@@ -13,7 +13,7 @@ WRITES = "writes a file"
 
 TABLE: dict[str, dict] = {
     # ps has Unix, BSD and GNU options, none of which writes or runs anything
-    "ps": {"anything": True},
+    "ps": {"anything": True, "operands": "names"},  # it opens no file its words name
     "pgrep": {
         "short": "cfilnoqvwxaAh",
         "short_values": "dgGPsuUtFOr",
@@ -208,7 +208,7 @@ TABLE: dict[str, dict] = {
                "flags": "--noheadings --raw --json --help --version", "values": "--output",
                "verbs": {"list event": "names"}, "default": "list",
                "actions": "block unblock toggle"},
-    "chronyc": {"short": "nN46ac", "abbrev": False,
+    "chronyc": {"short": "nN46acv", "abbrev": False,  # -v: `sources -v`'s legend
                 "deny": {"-h -p -f": "talks to another daemon or reads another "
                          "configuration", "-m": "runs several commands"},
                 "verbs": {"tracking sources sourcestats activity ntpdata serverstats "
@@ -277,7 +277,7 @@ TABLE: dict[str, dict] = {
         "monitor": {"abbrev": False, "short": "pku", "short_values": "st",
                     "flags": "--property --kernel --udev", "values": "--subsystem-match "
                     "--tag-match", "operands": "none"}}},
-    "crontab": {"short": "l", "short_values": "u", "abbrev": False,
+    "crontab": {"short": "l", "short_values": "u", "abbrev": False, "checks": {"-u": "text"},
                 "deny": {"-e -r -i": "changes the cron table", "-n": "changes the host"},
                 "operands": "need:-l"},
     "atq": {"short": "Vv", "short_values": "q", "operands": "none"},

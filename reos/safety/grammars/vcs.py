@@ -1,8 +1,9 @@
 """Read-only grammar of git: the subcommands that only look at a repository.
 
-Global options that choose another configuration or repository layout (`-c`,
-`--config-env`, `--git-dir`, `--work-tree`, `--exec-path=`) are never read-only: a
-configuration decides which pager, diff driver, hook and fsmonitor git runs. Options that
+Global options that choose another configuration or repository layout (`--config-env`,
+`--git-dir`, `--work-tree`, `--exec-path=`, and `-c` but for the settings that only change
+how it prints: colours, quoting, dates) are never read-only: a configuration decides
+which pager, diff driver, hook and fsmonitor git runs. Options that
 write (`--output`) or run a program (`--ext-diff`, `--textconv`, `grep -O`, `tag -v`,
 which runs gpg) are refused, as are the forms that create or delete (`git branch NAME`,
 `git config KEY VALUE`). Only full option names are taken. Format:
@@ -58,10 +59,11 @@ TABLE: dict[str, dict] = {
     "git": {
         "style": "posix",
         "abbrev": False,
-        "short_values": "C",
+        "short_values": "Cc",
+        "checks": {"-c": "git-showing"},  # only settings that change how it prints
         "flags": "--no-pager -P --no-optional-locks --literal-pathspecs --glob-pathspecs "
                  "--noglob-pathspecs --icase-pathspecs --no-replace-objects --version",
-        "deny": {"-c --config-env --git-dir --work-tree --namespace --exec-path --bare "
+        "deny": {"--config-env --git-dir --work-tree --namespace --exec-path --bare "
                  "--super-prefix": "reads another configuration, which decides what git "
                  "runs", "-p --paginate": "runs a pager", "--help -h": "opens the manual"},
         "sub": {
@@ -78,8 +80,10 @@ TABLE: dict[str, dict] = {
                        "--verbose --list --show-current --no-color --no-column "
                        "--ignore-case --omit-empty",
                        "values": "--sort --format --points-at",
-                       "optional": "--merged --no-merged --contains --no-contains "
-                                   "--color --column --abbrev",
+                       "maybe": "--merged --no-merged --contains --no-contains",
+                       "checks": {"--merged": "rev", "--no-merged": "rev",
+                                  "--contains": "rev", "--no-contains": "rev"},
+                       "optional": "--color --column --abbrev",
                        "deny": {"-d -D --delete -m -M --move -c -C --copy "
                                 "--set-upstream-to -u --unset-upstream "
                                 "--edit-description -f --force -t --track --no-track "
@@ -147,12 +151,18 @@ TABLE: dict[str, dict] = {
                        "deny": {"--add --unset --unset-all --replace-all --rename-section "
                                 "--remove-section -e --edit --get-color --get-colorbool":
                                 CHANGES},
-                       "operands": "need:-l|--list|--get|--get-all|--get-regexp|"
-                                   "--get-urlmatch"},
+                       "operands": "git-config"},
             "reflog": {"abbrev": False, "verbs": {"show": "names"}, "default": "show",
                        "numeric": True, "values": "-n --max-count --format --date",
                        "flags": "--oneline --all", "actions": "expire delete exists"},
             "stash": {"abbrev": False, "sub": {"list": _LOG, "show": _DIFF}},
+            "submodule": {"abbrev": False, "short": "q", "flags": "--quiet",
+                          "sub": {"status": {"abbrev": False, "flags": "--cached "
+                                             "--recursive"},
+                                  "summary": {"abbrev": False, "short_values": "n",
+                                              "flags": "--cached --files",
+                                              "values": "--summary-limit"}},
+                          "default": "status"},
             "cat-file": {"abbrev": False, "short": "tspe", "flags": "--allow-unknown-type "
                          "--mailmap --use-mailmap --buffer",
                          "deny": {"--textconv --filters": RUNS,
