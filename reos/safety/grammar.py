@@ -208,13 +208,12 @@ def _fits(spec: Spec, option: str, word: str) -> bool:
     return checks.value(spec.maybe[option], word) is None
 
 
-def _value(spec: Spec, option: str, value: str, program: str) -> str | None:
+def _bad_value(spec: Spec, option: str, value: str, program: str) -> Proof | None:
+    """The refusal when an option's value fails its check, else None."""
     check = (spec.values.get(option) or spec.optional.get(option) or spec.maybe.get(option)
              or "any")
     why = checks.value(check, value)
-    if why is not None:
-        return f"{program}'s `{option}` {why}"
-    return None
+    return None if why is None else _no(f"{program}'s `{option}` {why}", program)
 
 
 def _parse(spec: Spec, args: list[str], program: str) -> _Parsed | Proof:
@@ -265,18 +264,15 @@ def _parse(spec: Spec, args: list[str], program: str) -> _Parsed | Proof:
                         if i >= n:
                             return _no(f"{program}'s `{full}` has no value", program)
                         val = args[i]
-                    why = _value(spec, full, val, program)
-                    if why:
-                        return _no(why, program)
+                    if (bad := _bad_value(spec, full, val, program)) is not None:
+                        return bad
                 elif full in spec.optional and eq:
-                    why = _value(spec, full, val, program)
-                    if why:
-                        return _no(why, program)
+                    if (bad := _bad_value(spec, full, val, program)) is not None:
+                        return bad
                 elif full in spec.maybe:
                     if eq:
-                        why = _value(spec, full, val, program)
-                        if why:
-                            return _no(why, program)
+                        if (bad := _bad_value(spec, full, val, program)) is not None:
+                            return bad
                     elif i + 1 < n and _fits(spec, full, args[i + 1]):
                         i += 1
             elif arg in spec.flags:  # `-xx`: a repeated letter with a meaning of its own
@@ -304,9 +300,8 @@ def _parse(spec: Spec, args: list[str], program: str) -> _Parsed | Proof:
                     if option in spec.maybe:
                         val = arg[j + 1:]
                         if val:
-                            why = _value(spec, option, val, program)
-                            if why:
-                                return _no(why, program)
+                            if (bad := _bad_value(spec, option, val, program)) is not None:
+                                return bad
                         elif i + 1 < n and _fits(spec, option, args[i + 1]):
                             i += 1
                         break
@@ -318,9 +313,8 @@ def _parse(spec: Spec, args: list[str], program: str) -> _Parsed | Proof:
                                 return _no(f"{program}'s `{option}` has no value", program)
                             val = args[i]
                         if val or option in spec.values:
-                            why = _value(spec, option, val, program)
-                            if why:
-                                return _no(why, program)
+                            if (bad := _bad_value(spec, option, val, program)) is not None:
+                                return bad
                         break
                     return _no(f"`{option}`" + (f" (in `{arg}`)" if len(arg) > 2 else "")
                                + f" is not an option {program} is known to only read with",

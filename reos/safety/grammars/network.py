@@ -52,6 +52,10 @@ _OPENSSL_DENY = {"-out -writerand -sess_out -keylogfile -msgfile -keyout -signke
                  "-engine -provider -provider-path -propquery -config -ssl_config -conf":
                      "loads code or another configuration"}
 
+PING = {"sends": "words", "short": "46aAbBdDhLnOqrRUvV", "short_values": "ceFiIlmMpQsStTwW",
+        "checks": {"-i": "ping-interval", "-l": "one-of:1|2|3"}, "abbrev": False,
+        "deny": {"-f": "floods the network"}, "operands": "names"}
+
 TABLE: dict[str, dict] = {
     # alone (or -v) it lists what is shared over NFS; -s shows /etc/exports
     "exportfs": {"short": "vs", "abbrev": False, "operands": "none",
@@ -95,23 +99,9 @@ TABLE: dict[str, dict] = {
         "deny": {"-K --kill": "closes the sockets it lists", "-D --diag": WRITES},
         "operands": "names",
     },
-    "ping": {"sends": "words", 
-        "short": "46aAbBdDhLnOqrRUvV",
-        "short_values": "ceFiIlmMpQsStTwW",
-        "checks": {"-i": "ping-interval", "-l": "one-of:1|2|3"},
-        "abbrev": False,
-        "deny": {"-f": "floods the network"},
-        "operands": "names",
-    },
-    "ping6": {"sends": "words", 
-        "short": "aAbBdDhLnOqrRUvV",
-        "short_values": "ceFiIlmMpQsStTwW",
-        "checks": {"-i": "ping-interval", "-l": "one-of:1|2|3"},
-        "abbrev": False,
-        "deny": {"-f": "floods the network"},
-        "operands": "names",
-    },
-    "dig": {"sends": "words", 
+    "ping": PING,
+    "ping6": {**PING, "short": "aAbBdDhLnOqrRUvV"},  # ping without -4 and -6
+    "dig": {"sends": "words",
         "short": "46hmruv",
         "short_values": "bcpqtx",
         "abbrev": False,
