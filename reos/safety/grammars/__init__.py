@@ -44,6 +44,7 @@ from __future__ import annotations
 from reos.safety.grammars import (
     admin,
     containers,
+    desktop,
     disks,
     files,
     network,
@@ -56,7 +57,7 @@ from reos.safety.grammars import (
 
 TABLE: dict[str, dict] = {}
 for _module in (files, system, services, network, packages, containers, disks, vcs,
-                wrappers, admin):
+                wrappers, admin, desktop):
     _clash = TABLE.keys() & _module.TABLE.keys()
     assert not _clash, f"{_module.__name__} repeats {sorted(_clash)}"
     TABLE.update(_module.TABLE)
