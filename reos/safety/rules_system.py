@@ -97,8 +97,51 @@ def _disk(argv: list[str], verdict: Verdict, ctx: Context) -> None:
         verdict.raise_to(RiskLevel.HIGH, f"{program} changes disks or filesystems", root=True)
     elif devices or any(dynamic(o) for o in ops) or not ops:
         _destroys(verdict, f"{program} changes disks or partitions")
+    elif program in _BY_NAME:  # volume groups, volumes, mappings: named, not paths
+        verdict.raise_to(RiskLevel.HIGH, f"{program} changes {_BY_NAME[program]} (the "
+                         "running system may live on them)", root=True)
     else:  # a disk image or other regular file
         verdict.raise_to(RiskLevel.MEDIUM, f"{program} changes a disk image", root=False)
+
+
+# disk tools whose operands are names of volumes or mappings rather than files
+_BY_NAME = {"vgchange": "volume groups", "lvchange": "logical volumes",
+            "vgexport": "volume groups", "lvconvert": "logical volumes",
+            "vgreduce": "volume groups", "lvresize": "logical volumes",
+            "cryptsetup": "encrypted devices",
+            "zpool": "storage pools", "zfs": "datasets"}
+
+
+_QEMU_VALUES = {"-f", "-F", "-O", "-o", "-b", "-B", "-l", "-s", "-t", "-T", "-S", "-m",
+                "-r", "-a", "-d", "--object", "--image-opts", "--target-image-opts"}
+
+
+def _qemu_img(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    """qemu-img writes the image it converts to, creates, resizes or rebases: onto a disk
+    that is the disk's data gone."""
+    from reos.safety.grammar import is_read_only
+    from reos.safety.rules import judge_write
+
+    if is_read_only(argv):
+        return
+    ops: list[str] = []
+    words = iter(argv[1:])
+    for word in words:
+        if word in _QEMU_VALUES:
+            next(words, None)
+        elif not word.startswith("-"):
+            ops.append(word)
+    verb, files = (ops[0], ops[1:]) if ops else ("", [])
+    if verb == "dd":
+        targets = [o[3:] for o in files if o.startswith("of=")]
+    elif verb == "convert":
+        targets = files[-1:]
+    else:  # create, resize, commit, rebase, amend, snapshot, bitmap: the image named
+        targets = [f for f in files if not f[:1].isdigit() and not f.startswith("+")][:1]
+    for target in targets:
+        judge_write(target, verdict, ctx, f"qemu-img {verb} writes")
+    verdict.raise_to(RiskLevel.MEDIUM, f"qemu-img {verb} changes a disk image".replace(
+        "  ", " "))
 
 
 def _destroys(verdict: Verdict, reason: str) -> None:
@@ -486,7 +529,7 @@ SYSTEM_HANDLERS = {
     "sysctl": _sysctl, "modprobe": _modules, "rmmod": _modules, "insmod": _modules,
     "setcap": _privileges, "dpkg-statoverride": _privileges, "debugfs": _debugfs,
     "ethtool": _ethtool, "ipmitool": _ipmitool, "flashrom": _raw_writers,
-    "xfs_db": _raw_writers, "exportfs": _exports,
+    "xfs_db": _raw_writers, "exportfs": _exports, "qemu-img": _qemu_img,
     "mount": _mount, "umount": _mount, "swapoff": _mount, "swapon": _mount,
     "grub-install": _boot, "grub2-install": _boot, "update-grub": _boot, "grub-mkconfig": _boot,
     "grub2-mkconfig": _boot, "efibootmgr": _boot, "update-initramfs": _boot, "dracut": _boot,
