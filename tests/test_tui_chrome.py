@@ -315,7 +315,12 @@ def steady_machine(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def _steady(pilot) -> None:  # noqa: ANN001
-    """Let the first look (and the sudo probe) finish before the picture is taken."""
+    """Let the first look (and the sudo probe) finish before the picture is taken, with
+    the input's cursor held still (a blinking one is drawn or not by the clock)."""
+    from textual.widgets import Input
+
+    for field in pilot.app.query(Input):
+        field.cursor_blink = False
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 
