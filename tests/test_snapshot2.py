@@ -25,13 +25,13 @@ from tests.conftest import FIXTURES, reos, reos_json
 
 # The contract, written out here on purpose (not imported from the code it checks).
 FIELDS = {
-    "users": {"name", "uid", "gid", "home", "shell", "groups", "locked", "system"},
+    "users": {"name", "uid", "gid", "home", "shell", "groups", "locked", "system", "gecos"},
     "groups": {"name", "gid", "members"},
     "processes": {"pid", "ppid", "name", "user", "cmdline", "cpu_percent", "memory_rss"},
-    "mounts": {"device", "mountpoint", "fstype", "options", "total", "used", "free"},
+    "mounts": {"device", "mountpoint", "fstype", "options", "total", "used", "free", "label"},
     "block_devices": {"name", "path", "type", "size", "model", "removable", "fstype",
-                      "mountpoints"},
-    "interfaces": {"name", "state", "mac", "addresses", "mtu"},
+                      "mountpoints", "label", "vendor"},
+    "interfaces": {"name", "state", "mac", "addresses", "mtu", "kind"},
     "listening": {"proto", "address", "port", "pid", "process"},
     "timers": {"name", "unit", "next", "last"},
 }
@@ -43,7 +43,7 @@ TYPES: dict[str, Any] = {
     "path": str, "type": str, "size": int, "model": str, "removable": bool,
     "mountpoints": list, "state": str, "mac": str, "addresses": list, "mtu": int,
     "proto": str, "address": str, "port": int, "process": str, "unit": str, "next": str,
-    "last": str,
+    "last": str, "gecos": str, "label": str, "vendor": str, "kind": str,
 }
 
 

@@ -222,7 +222,7 @@ def test_unknown_sections_and_nulls_are_still_accepted(tmp_path: Path) -> None:
     """Newer writers may add keys; unknown sections are null, not []."""
     data = homelab()
     data["extra"] = {"anything": [1, {"deep": True}]}
-    data["containers"][0]["ports"] = [80, 443]
+    data["containers"][0]["healthcheck"] = [80, 443]
     data["packages"] = None
     data["unavailable"] = {"packages": "no package manager"}
     path = tmp_path / "newer.json"

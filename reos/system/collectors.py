@@ -104,9 +104,25 @@ def containers() -> list[Container]:
                 state=attrs.get("State", "unknown"),
                 status=attrs.get("Status", ""),
                 labels=dict(attrs.get("Labels") or {}),
+                ports=_ports(attrs.get("Ports") or []),
             )
         )
     return sorted(out, key=lambda c: c.name)
+
+
+def _ports(ports: list[Any]) -> list[str]:
+    """Published ports as `docker ps` prints them ("0.0.0.0:8080->80/tcp"); exposed-only
+    ones as "80/tcp"."""
+    out = []
+    for p in ports:
+        if not isinstance(p, dict) or not p.get("PrivatePort"):
+            continue
+        inside = f"{p['PrivatePort']}/{p.get('Type') or 'tcp'}"
+        public = p.get("PublicPort")
+        item = f"{p.get('IP') or '0.0.0.0'}:{public}->{inside}" if public else inside
+        if item not in out:
+            out.append(item)
+    return out
 
 
 def systemd_running() -> bool:
@@ -150,12 +166,15 @@ def package_manager() -> str | None:
 def packages() -> list[Package]:
     manager = package_manager()
     if manager == "apt":
-        text = _run(["dpkg-query", "-W", "-f", "${db:Status-Abbrev}\t${Package}\t${Version}\n"])
+        text = _run(["dpkg-query", "-W", "-f",
+                     "${db:Status-Abbrev}\t${Package}\t${Version}\t${binary:Summary}\n"])
         rows = [line.split("\t") for line in text.splitlines()]
-        found = [Package(r[1], r[2]) for r in rows if len(r) == 3 and r[0].startswith("ii")]
+        found = [Package(r[1], r[2], r[3]) for r in rows
+                 if len(r) == 4 and r[0].startswith("ii")]
     elif manager in ("dnf", "zypper"):
-        text = _run(["rpm", "-qa", "--qf", "%{NAME}\t%{VERSION}-%{RELEASE}\n"])
-        found = [Package(*line.split("\t", 1)) for line in text.splitlines() if "\t" in line]
+        text = _run(["rpm", "-qa", "--qf", "%{NAME}\t%{VERSION}-%{RELEASE}\t%{SUMMARY}\n"])
+        found = [Package(*line.split("\t", 2)) for line in text.splitlines()
+                 if line.count("\t") == 2]
     elif manager == "pacman":
         text = _run(["pacman", "-Q"])
         found = [Package(*line.split(" ", 1)) for line in text.splitlines() if " " in line]
@@ -217,6 +236,17 @@ SECTIONS = {"containers": containers, "services": services, "packages": packages
                 "listening", "timers", "firewall")}}
 
 
+def _label_mounts(snap: SystemSnapshot) -> None:
+    """Each mount takes the label of the device it is on (lsblk knows it, psutil not)."""
+    if not snap.mounts or not snap.block_devices:
+        return
+    import dataclasses
+
+    labels = {d.path: d.label for d in snap.block_devices if d.label and d.path}
+    snap.mounts = [dataclasses.replace(m, label=labels[m.device]) if m.device in labels
+                   else m for m in snap.mounts]
+
+
 def collect(timeout: float = COLLECT_TIMEOUT) -> SystemSnapshot:
     """Collect every section concurrently; a failing one becomes None plus a reason."""
     snap = SystemSnapshot(collected_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
@@ -232,6 +262,7 @@ def collect(timeout: float = COLLECT_TIMEOUT) -> SystemSnapshot:
             snap.unavailable[name] = str(exc)
         except Exception as exc:  # a collector bug must not take planning down with it
             snap.unavailable[name] = f"unexpected error: {type(exc).__name__}: {exc}"
+    _label_mounts(snap)
     try:
         snap.host = host_future.result(timeout=timeout)
     except Exception as exc:

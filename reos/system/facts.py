@@ -81,6 +81,7 @@ def users() -> list[User]:
             name=a.pw_name, uid=a.pw_uid, gid=a.pw_gid, home=a.pw_dir, shell=a.pw_shell,
             groups=[primary, *extra], locked=a.pw_name in locked,
             system=a.pw_uid < FIRST_PERSON_UID or shell_name in NO_LOGIN,
+            gecos=a.pw_gecos,
         ))
     return out
 
@@ -207,7 +208,8 @@ def mounts() -> list[Mount]:
     return out
 
 
-LSBLK = ["lsblk", "-J", "-b", "-o", "NAME,PATH,TYPE,SIZE,MODEL,RM,FSTYPE,MOUNTPOINTS"]
+LSBLK = ["lsblk", "-J", "-b", "-o",
+         "NAME,PATH,TYPE,SIZE,MODEL,VENDOR,LABEL,RM,FSTYPE,MOUNTPOINTS"]
 
 
 def block_devices() -> list[BlockDevice]:
@@ -236,6 +238,8 @@ def block_devices() -> list[BlockDevice]:
                 removable=d.get("rm") in (True, 1, "1", "true"),
                 fstype=str(d.get("fstype") or ""),
                 mountpoints=[str(p) for p in points if p],
+                label=str(d.get("label") or "").strip(),
+                vendor=str(d.get("vendor") or "").strip(),
             ))
             walk(d.get("children") or [])
 
@@ -255,7 +259,7 @@ def _int(value: Any) -> int:
 
 def interfaces() -> list[Interface]:
     try:
-        links = json.loads(_run(["ip", "-j", "addr", "show"], timeout=3) or "[]")
+        links = json.loads(_run(["ip", "-j", "-d", "addr", "show"], timeout=3) or "[]")
     except ValueError:
         raise Unavailable("ip printed something that is not its JSON") from None
     return [Interface(
@@ -264,7 +268,29 @@ def interfaces() -> list[Interface]:
         addresses=[f"{a['local']}/{a.get('prefixlen', '')}".rstrip("/")
                    for a in link.get("addr_info") or [] if a.get("local")],
         mtu=_int(link.get("mtu")),
-    ) for link in links if link.get("ifname")]
+        kind=_link_kind(link),
+    ) for link in links if isinstance(link, dict) and link.get("ifname")]
+
+
+_LINK_KINDS = {"wireguard": "wireguard", "bridge": "bridge", "vlan": "vlan", "bond": "bond",
+               "veth": "veth", "tun": "tun", "macvlan": "vlan", "vxlan": "vlan"}
+
+
+def _link_kind(link: dict[str, Any]) -> str:
+    """What kind of link `ip -d` says it is; a plain ether link is wifi when the kernel
+    gives it a wireless directory, else ethernet; "" when nothing says."""
+    info = link.get("linkinfo")
+    kind = info.get("info_kind") if isinstance(info, dict) else None
+    if isinstance(kind, str) and kind:
+        return _LINK_KINDS.get(kind, kind if kind.isalnum() else "")
+    if link.get("link_type") == "loopback":
+        return "loopback"
+    if link.get("link_type") == "none":  # a tunnel with no kind: wireguard in a container
+        return "tun"
+    if link.get("link_type") == "ether":
+        wireless = Path("/sys/class/net") / str(link.get("ifname")) / "wireless"
+        return "wifi" if wireless.is_dir() else "ethernet"
+    return ""
 
 
 def timers() -> list[Timer]:

@@ -33,6 +33,8 @@ class Container:
     state: str = "unknown"  # running | exited | created | paused | restarting | dead
     status: str = ""  # "Up 2 hours", as docker says it
     labels: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+    # published ports as docker prints them: "0.0.0.0:8080->80/tcp"
+    ports: list[str] = field(default_factory=list, hash=False, compare=False)
 
     @property
     def project(self) -> str | None:
@@ -57,6 +59,7 @@ class Service:
 class Package:
     name: str
     version: str = ""
+    description: str = ""  # the one-line summary, where the package manager has one
 
 
 def _strings() -> Any:
@@ -73,6 +76,7 @@ class User:
     groups: list[str] = _strings()  # primary group first, then supplementary ones
     locked: bool = False  # password field starts with "!" or "*" (false when unreadable)
     system: bool = False  # uid below 1000, or a shell that refuses logins
+    gecos: str = ""  # the comment field: usually the full name ("Maria Lopez,,,")
 
 
 @dataclass(frozen=True, eq=False, repr=False)  # cheap to define: `reos plan` starts faster
@@ -102,6 +106,7 @@ class Mount:
     total: int = 0  # bytes; 0 when the filesystem could not be measured
     used: int = 0
     free: int = 0  # available to unprivileged users
+    label: str = ""  # the filesystem's label, where it has one
 
 
 @dataclass(frozen=True, eq=False, repr=False)  # cheap to define: `reos plan` starts faster
@@ -114,6 +119,8 @@ class BlockDevice:
     removable: bool = False
     fstype: str = ""
     mountpoints: list[str] = _strings()
+    label: str = ""  # the filesystem's label
+    vendor: str = ""  # as the device reports it ("ATA", "WDC", "Kingston")
 
 
 @dataclass(frozen=True, eq=False, repr=False)  # cheap to define: `reos plan` starts faster
@@ -123,6 +130,8 @@ class Interface:
     mac: str = ""
     addresses: list[str] = _strings()  # "192.168.1.5/24", "fe80::1/64"
     mtu: int = 0
+    # ethernet | wifi | wireguard | bridge | vlan | bond | veth | tun | loopback | "" (unknown)
+    kind: str = ""
 
 
 @dataclass(frozen=True, eq=False, repr=False)  # cheap to define: `reos plan` starts faster
@@ -280,7 +289,8 @@ OPTIONAL_TEXT = {(kind, name): "str?" for kind, name in (
     ("Process", "user"), ("Process", "cmdline"), ("Mount", "options"),
     ("BlockDevice", "path"), ("BlockDevice", "model"), ("BlockDevice", "fstype"),
     ("Interface", "mac"), ("Listening", "process"), ("Timer", "next"), ("Timer", "last"),
-    ("Timer", "unit"))}
+    ("Timer", "unit"), ("Package", "description"), ("User", "gecos"), ("Mount", "label"),
+    ("BlockDevice", "label"), ("BlockDevice", "vendor"), ("Interface", "kind"))}
 
 
 class _Checker:
