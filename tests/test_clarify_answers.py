@@ -21,7 +21,7 @@ from reos.system.snapshot import SystemSnapshot
 from tests.understanding.evaluate import FIXTURE, engines
 
 REDIS = "restart redis"  # three options: two containers and a service
-DATABASE = "restart the database"  # two options: two services
+DATABASE = "restart the database service"  # two options: two services
 UNSURE = "restart nginx blorp frobnicate"  # one option: words reos could not place
 
 

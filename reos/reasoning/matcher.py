@@ -66,12 +66,16 @@ class _Index:
     """Name, token, project, alias and description lookups for one kind of resource."""
 
     def __init__(self, kind: str, targets: list[Target], projects: dict[str, list[Target]],
-                 aliases: dict[str, list[str]], descriptions: dict[Target, str]):
+                 aliases: dict[str, list[str]], descriptions: dict[Target, str],
+                 identities: dict[str, list[Target]] | None = None):
         self.kind = kind
         self.targets = targets
         self.projects = projects
         self.aliases = aliases
         self.descriptions = descriptions
+        # what a thing is, besides its name: a container's image, a person's full name,
+        # a filesystem's label, a link's kind (`identity_words`)
+        self.identities = identities or {}
         self.by_name: dict[str, Target] = {}
         for t in targets:
             self.by_name.setdefault(stem(t.name).lower(), t)
@@ -113,8 +117,8 @@ class _Index:
                 if all(each):
                     both = [t for t in each[0] if all(t in group for group in each[1:])]
                     found += [Candidate(GROUP, t, "exact name") for t in both]
-            hits = [self.by_name[n.lower()] for n in self.aliases.get(phrase, [])
-                    if n.lower() in self.by_name]
+            found += self._identified(phrase)
+            hits = self._aliased(phrase)
             return found or [Candidate(GROUP, t, "alias") for t in hits] or self._fuzzy_lookup(
                 phrase)
         for variant in _variants(phrase):
@@ -122,10 +126,11 @@ class _Index:
                       for t in self.projects.get(variant, [])]
         if " " not in phrase:
             found += [Candidate(GROUP, t, "name token") for t in self.by_token.get(phrase, [])]
-        for name in self.aliases.get(phrase, []):
-            t = self.by_name.get(name.lower())
-            if t is not None:
-                found.append(Candidate(GROUP, t, "alias"))
+        found += self._identified(phrase)
+        found += [Candidate(GROUP, t, "alias") for t in self._aliased(phrase)]
+        if found:
+            return found
+        found = self._together(phrase)
         if found:
             return found
         stems = [(t, stem(t.name).lower()) for t in self.targets]
@@ -144,6 +149,56 @@ class _Index:
             if found:
                 return found
         return self._fuzzy_lookup(phrase)
+
+    def _together(self, phrase: str) -> list[Candidate]:
+        """"the nextcloud database": words that each name a group, together naming what is
+        in both (the database of project nextcloud). Exact tiers only, never guessed."""
+        words = phrase.split()
+        if not 1 < len(words) <= 4:
+            return []
+        for cut in range(1, len(words)):
+            left, right = " ".join(words[:cut]), " ".join(words[cut:])
+            first, second = self._named(left), self._named(right)
+            both = [t for t in first if t in second]
+            if both:
+                return [Candidate(GROUP, t, "words together") for t in both]
+        return []
+
+    def _named(self, phrase: str) -> list[Target]:
+        """Everything a phrase names exactly: by name, project, word, what it is, alias."""
+        found = [self.by_name[v] for v in _variants(phrase) if v in self.by_name]
+        for variant in _variants(phrase):
+            found += self.projects.get(variant, [])
+        if " " not in phrase and self.kind not in EXACT_ONLY:
+            found += self.by_token.get(phrase, [])
+        found += [c.target for c in self._identified(phrase)]
+        found += self._aliased(phrase)
+        return list(dict.fromkeys(found))
+
+    def _identified(self, phrase: str) -> list[Candidate]:
+        """Things the phrase names by what they are ("bookstack": the container running
+        that image; "maria lopez": the account with that full name)."""
+        for variant in _variants(phrase):
+            if variant in self.identities:
+                return [Candidate(GROUP, t, "what it is") for t in self.identities[variant]]
+        return []
+
+    def _aliased(self, phrase: str) -> list[Target]:
+        """What an alias or role word stands for here: each name it lists, found by name,
+        by what a thing is, or (containers, services) by a word of its name."""
+        hits: list[Target] = []
+        for name in self.aliases.get(phrase, []):
+            key = name.lower()
+            if key in self.by_name:
+                found = [self.by_name[key]]
+            elif key in self.identities:
+                found = self.identities[key]
+            elif self.kind not in EXACT_ONLY:
+                found = self.by_token.get(key, [])
+            else:
+                found = []
+            hits += [t for t in found if t not in hits]
+        return hits
 
     def _fuzzy_lookup(self, phrase: str) -> list[Candidate]:
         """Names one typo away ("jelyfin", "nextclod"): whole names, and for containers and
@@ -189,6 +244,7 @@ class TargetMatcher:
             return self._indexes[kind]
         projects: dict[str, list[Target]] = defaultdict(list)
         descriptions: dict[Target, str] = {}
+        identities: dict[str, list[Target]] = defaultdict(list)
         if kind == "container" and self.snapshot.containers is not None:
             targets = []
             for c in self.snapshot.containers:
@@ -196,6 +252,9 @@ class TargetMatcher:
                 targets.append(t)
                 if c.project:
                     projects[c.project.lower()].append(t)
+                for word in _image_words(c.image) | _compose_service(c.labels, c.name):
+                    if t not in identities[word]:
+                        identities[word].append(t)
         elif kind == "service" and self.snapshot.services is not None:
             targets = []
             for s in self.snapshot.services:
@@ -211,15 +270,24 @@ class TargetMatcher:
             if found is None:
                 return None
             targets = found
+            if kind in _IDENTITIES:
+                _IDENTITIES[kind](self.snapshot, targets, identities)
         else:
             return None
-        index = _Index(kind, targets, projects, self.aliases.get(kind, {}), descriptions)
+        index = _Index(kind, targets, projects, self.aliases.get(kind, {}), descriptions,
+                       identities)
         self._indexes[kind] = index
         return index
 
     def resolve(self, phrases: list[str], kinds: list[str], plural: bool) -> MatchResult:
         result = MatchResult()
         indexes = [i for i in (self.index(k) for k in kinds) if i is not None]
+        tops = {}
+        for phrase in (p.lower() for p in phrases):
+            candidates = [c for index in indexes for c in index.lookup(phrase, plural)]
+            best = max((c.score for c in candidates), default=0)
+            tops[phrase] = _unique([c for c in candidates if c.score == best])
+        _within_named(tops)
         for phrase in (p.lower() for p in phrases):
             if phrase == "all":
                 for index in indexes:
@@ -228,12 +296,10 @@ class TargetMatcher:
                         if t not in result.targets:
                             result.targets.append(t)
                 continue
-            candidates = [c for index in indexes for c in index.lookup(phrase, plural)]
-            if not candidates:
+            top = tops[phrase]
+            if not top:
                 result.missing.append(phrase)
                 continue
-            best = max(c.score for c in candidates)
-            top = _unique([c for c in candidates if c.score == best])
             top_kinds = {c.target.kind for c in top}
             group = any(c.strategy in GROUPING for c in top)
             if len(top_kinds) > 1 or (len(top) > 1 and not plural and not group):
@@ -246,6 +312,21 @@ class TargetMatcher:
                 if c.target not in result.targets:
                     result.targets.append(c.target)
         return result
+
+
+def _within_named(tops: dict[str, list[Candidate]]) -> None:
+    """"the gitea stack and its database": a phrase that fits several things by what they
+    are keeps those another phrase of the request names as a group (gitea's database,
+    not every database here)."""
+    for phrase, top in tops.items():
+        if len(top) < 2 or any(c.strategy in GROUPING for c in top):
+            continue
+        for other, named in tops.items():
+            group = {c.target for c in named if c.strategy in GROUPING}
+            inside = [c for c in top if c.target in group]
+            if other != phrase and inside and len(inside) < len(top):
+                tops[phrase] = inside
+                break
 
 
 def _unique(candidates: list[Candidate]) -> list[Candidate]:
@@ -368,7 +449,9 @@ def _disk_words(snapshot: SystemSnapshot) -> dict[str, set[str]]:
                 parts[owner].append(d.name)
     out: dict[str, set[str]] = {}
     for disk in disks:
-        words = _model_words(disk.model or "") | _size_words(disk.size or 0)
+        vendor = {w for w in _model_words(getattr(disk, "vendor", "") or "")
+                  if w.isalpha() and w not in _VENDOR_NOISE}
+        words = _model_words(disk.model or "") | vendor | _size_words(disk.size or 0)
         if disk.name.startswith("nvme"):
             words.add("nvme")  # its kind of drive, as people say it ("the nvme")
         if words:
@@ -409,13 +492,8 @@ def _devices(snapshot: SystemSnapshot, by_path: dict[str, list[Target]]) -> list
     return targets
 
 
-# what people call an interface by its kind, from the kernel's naming (en*/eth*: a wired
-# port, wl*: wireless); "the wifi" is the machine's only wireless interface, or a question
-_LINK_KINDS = (("en", ("wired", "ethernet", "lan", "cable")),
-               ("eth", ("wired", "ethernet", "lan", "cable")),
-               ("wl", ("wireless", "wifi", "wi-fi", "wlan")))
-
-
+# what people call an interface by its kind; "the wifi" is the machine's only wireless
+# interface, or a question
 def _interfaces(snapshot: SystemSnapshot,
                 by_kind: dict[str, list[Target]]) -> list[Target] | None:
     interfaces = getattr(snapshot, "interfaces", None)
@@ -425,12 +503,26 @@ def _interfaces(snapshot: SystemSnapshot,
     for i in interfaces:
         t = Target("interface", i.name, i.state.lower())
         targets.append(t)
-        for prefix, words in _LINK_KINDS:
-            if i.name.startswith(prefix):
-                for word in words:
-                    by_kind[word].append(t)
-                break
+        kind = (i.kind or "").lower() or next(
+            (k for prefix, k in _NAMED_KINDS if i.name.startswith(prefix)), "")
+        for word in _KIND_WORDS.get(kind, ()):
+            by_kind[word].append(t)
     return targets
+
+
+# the kind of a link, from `ip -d` (the snapshot's `kind`) or else from the kernel's
+# naming (en*/eth*: wired, wl*: wireless, wg*: wireguard), and the words people use for it
+_NAMED_KINDS = (("en", "ethernet"), ("eth", "ethernet"), ("wl", "wifi"), ("wg", "wireguard"),
+                ("br", "bridge"), ("tun", "tun"), ("tap", "tun"))
+_KIND_WORDS = {
+    "ethernet": ("wired", "ethernet", "lan", "cable"),
+    "wifi": ("wireless", "wifi", "wi-fi", "wlan"),
+    "wireguard": ("wireguard", "vpn", "wg", "tunnel"),
+    "tun": ("vpn", "tunnel", "tun"),
+    "bridge": ("bridge",),
+    "bond": ("bond", "bonded"),
+    "vlan": ("vlan",),
+}
 
 
 def _timers(snapshot: SystemSnapshot, by_unit: dict[str, list[Target]]) -> list[Target] | None:
@@ -443,6 +535,85 @@ def _timers(snapshot: SystemSnapshot, by_unit: dict[str, list[Target]]) -> list[
         targets.append(t)
         by_unit[tm.unit.lower()].append(t)
     return targets
+
+
+# -- what a thing is, besides its name ------------------------------------------------------
+
+_IMAGE_NOISE = {"latest", "stable", "library", "linuxserver", "lscr", "ghcr", "docker", "io",
+                "server", "app", "image", "official", "alpine", "slim", "main", "release"}
+
+
+def _image_words(image: str) -> set[str]:
+    """The words an image gives a container: its repository's last part ("bookstack" of
+    lscr.io/linuxserver/bookstack:24.1), that part's words, and with the tag's version
+    ("postgres-14", "postgres14" of postgres:14-alpine) for "the one on postgres 14"."""
+    if not image or image.startswith("sha256:"):
+        return set()
+    image = image.lower().split("@")[0]
+    path, _, tag = image.rpartition(":") if ":" in image.rsplit("/", 1)[-1] else (
+        image, "", "")
+    parts = path.split("/")
+    if len(parts) > 1 and ("." in parts[0] or ":" in parts[0] or parts[0] == "localhost"):
+        parts = parts[1:]  # the registry's host is not what the image is
+    base = parts[-1]
+    if not base:
+        return set()
+    words = {p for p in parts if p not in _IMAGE_NOISE}  # vaultwarden of vaultwarden/server
+    words |= {w for w in _TOKENS.split(base) if len(w) >= 3}
+    version = re.match(r"v?(\d+)", tag)
+    if version:
+        for name in words & {base, *parts[:-1]}:
+            words |= {f"{name}-{version.group(1)}", f"{name}{version.group(1)}"}
+    return words - _IMAGE_NOISE
+
+
+def _compose_service(labels: dict[str, str], name: str) -> set[str]:
+    """The compose service a container runs ("db" of project nextcloud)."""
+    service = (labels or {}).get("com.docker.compose.service", "").lower()
+    return {service} if len(service) >= 2 and service != name.lower() else set()
+
+
+def _full_names(snapshot: SystemSnapshot, targets: list[Target],
+                found: dict[str, list[Target]]) -> None:
+    """A person's account by their full name, first name or surname (GECOS's first field);
+    system accounts' comments ("PostgreSQL administrator") name no person."""
+    by_name = {t.name: t for t in targets}
+    for u in getattr(snapshot, "users", None) or []:
+        full = (u.gecos or "").split(",", 1)[0].strip().lower()
+        if u.system or not full or u.name not in by_name:
+            continue
+        words = [w for w in re.split(r"\s+", full) if len(w) >= 2 and w.isalpha()]
+        for key in {*words, "-".join(words)} if words else ():
+            if by_name[u.name] not in found[key]:
+                found[key].append(by_name[u.name])
+
+
+def _labels_of_mounts(snapshot: SystemSnapshot, targets: list[Target],
+                      found: dict[str, list[Target]]) -> None:
+    """A mount by its filesystem's label ("BACKUP")."""
+    labels = {d.path: d.label for d in getattr(snapshot, "block_devices", None) or []
+              if d.label}
+    by_point = {t.name: t for t in targets}
+    for m in getattr(snapshot, "mounts", None) or []:
+        label = (m.label or labels.get(m.device, "")).lower()
+        if len(label) >= 2 and m.mountpoint in by_point:
+            found[label].append(by_point[m.mountpoint])
+
+
+_VENDOR_NOISE = {"ata", "usb", "scsi", "generic", "mass", "storage", "device", "disk"}
+
+
+def _labels_of_devices(snapshot: SystemSnapshot, targets: list[Target],
+                       found: dict[str, list[Target]]) -> None:
+    """A device by its filesystem's label (its vendor is one of its model words)."""
+    by_name = {t.name: t for t in targets}
+    for d in getattr(snapshot, "block_devices", None) or []:
+        label = (d.label or "").lower()
+        if len(label) >= 2 and d.name in by_name:
+            found[label].append(by_name[d.name])
+
+
+_IDENTITIES = {"user": _full_names, "mount": _labels_of_mounts, "device": _labels_of_devices}
 
 
 def section(kind: str) -> str:

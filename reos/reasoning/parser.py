@@ -417,7 +417,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                 if unit not in called:
                     reading.explained[units.index(unit)] = "description"
             target_units = called
-    reading.targets = list(dict.fromkeys(_phrases(target_units)))  # "curl ... just curl"
+    reading.targets = list(dict.fromkeys(_phrases(target_units, units)))  # "curl … just curl"
     guessed = [u for u in target_units if not _names(u, op.target)]
     if op.creates:  # new names are single words, and not words other operations use
         reading.score -= sum(1 for u in guessed if u.roles) + max(

@@ -59,7 +59,8 @@ class Unit:
 # -- units -----------------------------------------------------------------------------
 
 class Names:
-    """Snapshot names a word can be: container, compose project, service, package."""
+    """Snapshot names a word can be: a name, a compose project, a word of a container's or
+    service's name, or what a thing is (an image, a full name, a label)."""
 
     def __init__(self, matcher: Any):
         self.matcher = matcher
@@ -75,7 +76,8 @@ class Names:
                 continue
             if word in index.by_name or word in index.projects:
                 found.add(kind)
-            elif tokens and kind in _BY_TOKEN and len(word) >= 3 and word in index.by_token:
+            elif tokens and len(word) >= 3 and (
+                    kind in _BY_TOKEN and word in index.by_token or word in index.identities):
                 found.add(kind)
         return found
 
@@ -119,11 +121,28 @@ def units_of(words: list[str], lex: Lexicon, names: Names) -> list[Unit]:
         text = " ".join([word, *words[i + 1:i + size]]) if size > 1 else word
         units.append(Unit(text, i, size, roles, said))
         i += size
+    _versions(units, names)
     _times(units)
     moments.tag(units)  # moments, ranges, sizes and time zones by city
     _split_verbs(units, lex)
     _passives(units, lex)
     return units
+
+
+def _versions(units: list[Unit], names: Names) -> None:
+    """"postgres 14": a name and the version after it are one name when something here is
+    known by both (a container running postgres:14), not a name and a count."""
+    n = 0
+    while n + 1 < len(units):
+        this, after = units[n], units[n + 1]
+        if "name" in this.roles and after.text.isdigit() and after.start == this.start + \
+                this.size:
+            kinds = names.kinds(f"{this.text}-{after.text}")
+            if kinds:
+                units[n] = Unit(f"{this.text} {after.text}", this.start, this.size + 1,
+                                {"name": kinds}, f"{this.said} {after.said}")
+                del units[n + 1]
+        n += 1
 
 
 _BE = {"be", "been", "get", "got", "is", "are", "was", "were", "gets", "being"}
@@ -241,10 +260,15 @@ def _exclusions(units: list[Unit]) -> tuple[set[int], list[str]]:
         tail = after < len(units) and units[after].text in _KEEP_TAILS
         if "keep" in unit.roles and unit.text in _NEEDS_TAIL and not tail:
             continue  # "keep nginx from starting at boot" is not an exclusion
-        if "negation" in unit.roles and "exclude" not in unit.roles and (not all(
-                "name" in units[m].roles or "alias" in units[m].roles for m in taken)
-                or after < len(units) and "verb" in units[after].roles):
-            continue  # "not X" leaves out only a real name ("won't X start" is no exclusion)
+        if "negation" in unit.roles and "exclude" not in unit.roles:
+            # "not X" leaves out only a real name ("won't X start" is no exclusion); words
+            # after the name that name nothing ("not the wiki app itself") stay unused
+            named = [m for m in taken if "name" in units[m].roles or "alias" in units[m].roles]
+            if not named or named[0] != taken[0] or (
+                    after < len(units) and "verb" in units[after].roles):
+                continue
+            taken = named[:next((k for k in range(1, len(named))
+                                 if named[k] != named[k - 1] + 1), len(named))]
         if taken:
             marked.add(n)
             marked.update(taken)
@@ -272,15 +296,33 @@ def _names_after(units: list[Unit], start: int) -> list[int]:
     return taken
 
 
-def _phrases(units: list[Unit]) -> list[str]:
-    """Adjacent name units joined: [nextcloud, redis] -> "nextcloud redis"."""
+_OWNED_BY = {"of", "from", "in", "for"}  # "the db of crm": the crm project's db
+
+
+def _owned_by(gap: list[str]) -> bool:
+    """The words between two names say the second holds the first ("of", "in the")."""
+    return 0 < len(gap) <= 2 and gap[0] in _OWNED_BY and all(
+        w in ("the", "a", "an", "my", "our", "that") for w in gap[1:])
+
+
+def _phrases(units: list[Unit], every: list[Unit] | None = None) -> list[str]:
+    """Adjacent name units joined: [nextcloud, redis] -> "nextcloud redis"; a name of a
+    name ("the db of crm", with every unit of the request given) is one phrase too, said
+    the other way round ("crm db"), so the matcher finds what both name."""
+    between = {u.start: u.text for u in every or ()}
     phrases: list[str] = []
     last = -2
+    owned = False
     for unit in units:
         if unit.start == last and phrases:
             phrases[-1] += " " + unit.text
+        elif phrases and not owned and " " not in phrases[-1] and _owned_by(
+                [between.get(at, "") for at in range(last, unit.start)]):
+            phrases[-1] = f"{unit.text} {phrases[-1]}"
+            owned = True
         else:
             phrases.append(unit.text)
+            owned = False
         last = unit.start + unit.size
     return phrases
 

@@ -32,6 +32,13 @@ _PRONOUNS = frozenset({"him", "her", "them", "he", "she", "they", "his", "hers",
                        "it", "this", "that", "these", "those"})
 
 
+MAX_EACH = 6  # a question about more things than this fit asks which one instead
+
+# how a user, a mount, a device… may be found without asking "did you mean": its exact
+# name, an alias, or what it is (a full name, a filesystem label, a link's kind)
+SURE = ("exact name", "alias", "what it is", "words together")
+
+
 def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSnapshot,
           recipe: Callable[[str | None, str | None], Any]) -> list[Target]:
     """The real resources a request's words name, narrowed by its qualifiers and
@@ -91,6 +98,15 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
             return selection.select(plan, intent, every, matcher)
         return selection.one_of(plan, intent, every, matcher)
     result = matcher.resolve(intent.targets, kinds, intent.plural)
+    if result.question and intent.kind == Kind.QUERY and not intent.plural:
+        # a question costs nothing to answer for each: "is the mail server running?"
+        # looks at postfix and dovecot both rather than asking which
+        each = matcher.resolve(intent.targets, kinds, True)
+        if not each.question and not each.missing and 1 < len(each.targets) <= MAX_EACH:
+            plan.notes.append(f"\u201c{result.phrase}\u201d fits "
+                              f"{conversation.join_names([t.name for t in each.targets])}"
+                              ": I look at each.")
+            result = each
     if guards.destroys(intent.action) and set(kinds) <= {"device", "mount"} and (
             result.missing or result.question or any(
                 result.strategies.get(t.name) not in ("exact name", "alias")
@@ -122,7 +138,7 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
         return []
     if EXACT_ONLY & {t.kind for t in result.targets}:
         loose = [t.name for t in result.targets if t.kind in EXACT_ONLY
-                 and result.strategies.get(t.name) not in ("exact name", "alias")]
+                 and result.strategies.get(t.name) not in SURE]
         if loose:  # never remove a package we only guessed at
             plan.kind = Kind.CLARIFY
             plan.question = plan.message = (

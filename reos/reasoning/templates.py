@@ -230,7 +230,15 @@ def load_file(path: Path, into: TemplateSet, data: dict[str, Any] | None = None,
         into.vocabulary.add(built.vocabulary)
     for kind, table in built.aliases.items():
         for phrase, names in table.items():
-            into.aliases.setdefault(kind, {})[phrase.lower()] = list(names)
+            if kind == "role":  # software by its job: a container or a service may do it
+                for each in ROLE_KINDS:
+                    known = into.aliases.setdefault(each, {}).setdefault(phrase.lower(), [])
+                    known += [n for n in names if n not in known]
+            else:
+                into.aliases.setdefault(kind, {})[phrase.lower()] = list(names)
+
+
+ROLE_KINDS = ("container", "service")  # what [aliases.role] phrases may name
 
 
 def _cached(files: list[Path], cache: TemplateCache

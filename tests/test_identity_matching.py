@@ -1,0 +1,133 @@
+"""Things found by what they are, not only by name (issue 21).
+
+The snapshot (tests/fixtures/identities.json) names nothing after its software: a container
+"wiki" runs BookStack, "vw" runs Vaultwarden, two compose projects each have a "db" on a
+different postgres, two accounts belong to a Maria, the USB disk is found by its label or
+vendor, the VPN link is called "staffnet". Each request below would miss or guess without
+the image, full name, label, vendor or link kind; ties must still ask.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from reos.engine import ReasoningEngine
+from reos.reasoning.matcher import TargetMatcher
+from reos.settings import Settings
+from reos.system import collectors, facts
+from reos.system.snapshot import SystemSnapshot
+from tests.conftest import FIXTURES
+
+SNAPSHOT = SystemSnapshot.from_dict(json.loads((FIXTURES / "identities.json").read_text()))
+
+
+@pytest.fixture(autouse=True)
+def _no_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REOS_LLM", "off")
+
+
+def plan(say: str):
+    return ReasoningEngine(Settings(), snapshot=SNAPSHOT).plan(say)
+
+
+def commands(say: str) -> list[str]:
+    return [s.command for s in plan(say).steps]
+
+
+@pytest.mark.parametrize(("say", "command"), [
+    ("restart bookstack", "docker restart wiki"),  # the image's name
+    ("restart the password manager", "docker restart vw"),  # a role, through the image
+    ("restart the media server", "docker restart jf"),
+    ("restart postgres 14", "docker restart crm-db"),  # image and tag
+    ("stop the one on postgres 16", "docker stop erp-db"),
+    ("restart the db of crm", "docker restart crm-db"),  # compose service of a project
+    ("restart the db in the erp project", "docker restart erp-db"),
+    ("restart the ups monitor", "sudo -n systemctl restart nut-monitor.service"),
+    ("lock maria lopez", "sudo -n usermod -L mlopez"),  # a full name
+    ("lock tom brandt", "sudo -n usermod -L tbrandt"),
+    ("unmount OFFSITE", "sudo -n umount /mnt/usb"),  # the filesystem's label
+    ("unmount the seagate", "sudo -n umount /mnt/usb"),  # the disk's vendor
+    ("take the vpn down", "sudo -n ip link set staffnet down"),  # the link's kind
+    ("what is the ip of the wireguard interface", "ip -j addr show dev staffnet"),
+])
+def test_found_by_what_it_is(say: str, command: str) -> None:
+    assert commands(say) == [command]
+
+
+@pytest.mark.parametrize(("say", "choices"), [
+    ("restart postgres", {"crm-db", "erp-db"}),  # two containers run postgres
+    ("lock maria", {"mlopez", "mkeller"}),  # two Marias
+    ("restart the db", {"crm-db", "erp-db"}),
+])
+def test_two_that_fit_make_a_question(say: str, choices: set[str]) -> None:
+    p = plan(say)
+    assert p.kind.value == "clarify" and not p.steps
+    assert {label.rsplit(" ", 1)[-1] for label, _ in p.options} == choices
+
+
+def test_a_role_nothing_here_does_is_not_guessed() -> None:
+    p = plan("restart the git server")  # no gitea, gitlab, forgejo here
+    assert not p.steps
+    assert "git server" in p.message
+
+
+def test_destroying_a_disk_found_only_by_label_is_refused() -> None:
+    p = plan("format OFFSITE")  # never a guess for a destructive step on a disk
+    assert not p.steps
+
+
+def test_a_full_name_is_not_a_system_accounts_comment() -> None:
+    data = json.loads((FIXTURES / "identities.json").read_text())
+    data["users"].append({"name": "postgres", "uid": 105, "gid": 105, "home": "/var/lib/pg",
+                          "shell": "/bin/bash", "groups": ["postgres"], "system": True,
+                          "gecos": "PostgreSQL administrator,,,"})
+    matcher = TargetMatcher(SystemSnapshot.from_dict(data))
+    assert "administrator" not in matcher.index("user").identities
+    assert "lopez" in matcher.index("user").identities
+
+
+def test_older_snapshots_without_the_new_fields_still_match_by_name() -> None:
+    data = json.loads((FIXTURES / "identities.json").read_text())
+    for section in ("containers", "users", "mounts", "block_devices", "interfaces"):
+        for item in data[section]:
+            for key in ("ports", "gecos", "label", "vendor", "kind"):
+                item.pop(key, None)
+    engine = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+    assert [s.command for s in engine.plan("lock mlopez").steps] == ["sudo -n usermod -L mlopez"]
+    assert not engine.plan("lock maria lopez").steps
+
+
+# -- the collectors fill the new fields ----------------------------------------------------
+
+def test_published_ports_read_as_docker_prints_them() -> None:
+    ports = [{"IP": "0.0.0.0", "PrivatePort": 80, "PublicPort": 8080, "Type": "tcp"},
+             {"IP": "::", "PrivatePort": 80, "PublicPort": 8080, "Type": "tcp"},
+             {"PrivatePort": 5432, "Type": "tcp"}, "junk", {"PublicPort": 1}]
+    assert collectors._ports(ports) == ["0.0.0.0:8080->80/tcp", ":::8080->80/tcp", "5432/tcp"]
+
+
+@pytest.mark.parametrize(("link", "kind"), [
+    ({"ifname": "wg0", "link_type": "none", "linkinfo": {"info_kind": "wireguard"}},
+     "wireguard"),
+    ({"ifname": "br0", "link_type": "ether", "linkinfo": {"info_kind": "bridge"}}, "bridge"),
+    ({"ifname": "lo", "link_type": "loopback"}, "loopback"),
+    ({"ifname": "tun0", "link_type": "none"}, "tun"),
+    ({"ifname": "x", "link_type": "ether", "linkinfo": {"info_kind": "we\x1bird"}}, ""),
+    ({"ifname": "x", "link_type": "ether", "linkinfo": "not a table"}, "ethernet"),
+])
+def test_link_kinds_from_ip_details(link: dict, kind: str) -> None:
+    assert facts._link_kind(link) == kind
+
+
+@pytest.mark.skipif(not os.path.exists("/sys/class/net/lo"), reason="no /sys/class/net")
+def test_the_live_snapshot_has_the_new_fields() -> None:
+    interfaces = {i.name: i for i in facts.interfaces()}
+    assert interfaces["lo"].kind == "loopback"
+    me = next(u for u in facts.users() if u.name == "root")
+    assert isinstance(me.gecos, str)
+    if collectors.package_manager() == "apt":
+        adduser = next(p for p in collectors.packages() if p.name == "adduser")
+        assert "users" in adduser.description
