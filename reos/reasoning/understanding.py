@@ -130,7 +130,60 @@ def _understand(text: str, templates: TemplateSet, matcher: Any = None, *,
             if subject.lower() not in _PRONOUNS and names:
                 intent.condition_subject = (names, kinds.pop() if len(kinds) == 1 else None)
             return intent
-    return read(cleaned, templates, matcher, remote=remote)
+    whole = read(cleaned, templates, matcher, remote=remote)
+    return _focus(cleaned, whole, templates, matcher, remote=remote)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=\S)")
+_ASKING = re.compile(r"^(?:please|pls|kindly|can|could|would|will|i\s+need|i\s+want|"
+                     r"i'd\s+like|i\s+would\s+like|we\s+need|let's|help\s+me)\b|\?$",
+                     re.IGNORECASE)
+_REFERS = re.compile(r"\b(?:it|them|him|her|his)\b", re.IGNORECASE)
+_SETTLED = (Kind.QUERY, Kind.ACTION, Kind.COMBINED, Kind.REFUSE)
+
+
+def _focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, *,
+           remote: bool) -> Intent:
+    """A request told with its story ("We moved to Prometheus last month and the old
+    agent keeps failing. Please stop it.") is read by its asking sentence when the whole
+    text could not be read cleanly: the sentence that asks (please, can you, a question
+    mark) first, later ones before earlier ones; "it" there is what the story named."""
+    if whole.kind not in (Kind.UNKNOWN, Kind.CLARIFY) and len(whole.unexplained) < 2:
+        return whole
+    sentences = [s.strip(" .!?;") for s in _SENTENCE_END.split(text)]
+    sentences = [s for s in sentences if s]
+    if not 1 < len(sentences) <= 12:
+        return whole
+    order = sorted(range(len(sentences)),
+                   key=lambda n: (not _ASKING.search(sentences[n]), -n))
+    for n in order:
+        sentence = _referents(sentences[n], sentences[:n], templates, matcher)
+        intent = read(sentence, templates, matcher, remote=remote)
+        if intent.kind in _SETTLED:
+            return intent
+    return whole
+
+
+def _referents(sentence: str, before: list[str], templates: TemplateSet,
+               matcher: Any) -> str:
+    """The sentence with "it"/"them" replaced by the last thing the sentences before it
+    named, when it names nothing itself."""
+    if not before or not _REFERS.search(sentence):
+        return sentence
+    own = parser.parse(sentence, templates, matcher)
+    if any("name" in u.roles or "alias" in u.roles for u in own.units):
+        return sentence
+    for earlier in reversed(before):
+        units = parser.parse(earlier, templates, matcher).units
+        named = [u for u in units if "name" in u.roles or "alias" in u.roles]
+        if named:
+            last = [named[-1]]
+            for u in reversed(named[:-1]):  # "the old Zabbix agent": the whole name
+                if u.start + u.size != last[0].start:
+                    break
+                last.insert(0, u)
+            return _REFERS.sub(" ".join(u.text for u in last), sentence)
+    return sentence
 
 
 def read(text: str, templates: TemplateSet, matcher: Any = None, *,
