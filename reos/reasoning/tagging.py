@@ -264,7 +264,9 @@ def _exclusions(units: list[Unit]) -> tuple[set[int], list[str]]:
             # "not X" leaves out only a real name ("won't X start" is no exclusion); words
             # after the name that name nothing ("not the wiki app itself") stay unused
             named = [m for m in taken if "name" in units[m].roles or "alias" in units[m].roles]
+            aside = "conj" in units[n - 1].roles  # ", not X …" / "and not X …"
             if not named or named[0] != taken[0] or (
+                    len(named) < len(taken) and not aside) or (
                     after < len(units) and "verb" in units[after].roles):
                 continue
             taken = named[:next((k for k in range(1, len(named))

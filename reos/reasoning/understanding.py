@@ -32,6 +32,9 @@ ASK_BELOW = 0.75  # an action resting on fewer explained words than this is aske
 SHELL_REASON = ("The request holds shell text ({shell}), and I never run shell text from a "
                 "request. Say what you want in words, or check a command with `reos check`.")
 
+AS_QUESTION = ("That is put as a question, and I have nothing that answers it; I change "
+               "nothing for a question.")
+
 _PRONOUNS = {"it", "them", "they", "that", "this", "those", "these"}
 
 
@@ -148,18 +151,18 @@ def _focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, *,
     agent keeps failing. Please stop it.") is read by its asking sentence when the whole
     text could not be read cleanly: the sentence that asks (please, can you, a question
     mark) first, later ones before earlier ones; "it" there is what the story named."""
-    if whole.kind not in (Kind.UNKNOWN, Kind.CLARIFY) and len(whole.unexplained) < 2:
+    settled = whole.kind not in (Kind.UNKNOWN, Kind.CLARIFY)
+    if settled and len(whole.unexplained) < 3:
         return whole
-    sentences = [s.strip(" .!?;") for s in _SENTENCE_END.split(text)]
-    sentences = [s for s in sentences if s]
-    if not 1 < len(sentences) <= 12:
+    said = [s.strip() for s in _SENTENCE_END.split(text) if s.strip(" .!?;")]
+    if not 1 < len(said) <= 12:
         return whole
-    order = sorted(range(len(sentences)),
-                   key=lambda n: (not _ASKING.search(sentences[n]), -n))
+    order = sorted(range(len(said)), key=lambda n: (not _ASKING.search(said[n]), -n))
+    sentences = [s.strip(" .!?;") for s in said]
     for n in order:
         sentence = _referents(sentences[n], sentences[:n], templates, matcher)
         intent = read(sentence, templates, matcher, remote=remote)
-        if intent.kind in _SETTLED:
+        if intent.kind in _SETTLED and (not settled or len(intent.unexplained) <= 1):
             return intent
     return whole
 
@@ -192,7 +195,7 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
     if found.refusal is not None:
         return Intent(Kind.REFUSE, action="refuse", source="catalogue",
                       operation=found.refusal.id, reason=found.refusal.reason)
-    best = found.best
+    best = next((r for r in found.readings if not _acts_unasked(r, found, templates)), None)
     lenient = best is not None and best.op.kind == "query" and bool(
         best.evidence & {"noun", "idiom", "verb"})  # a question costs nothing to answer
     if best is None or best.score < MIN_SCORE or (
@@ -206,6 +209,10 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
                      None)
         if query is not None:
             best = query
+        else:  # nothing answers it: a question is never turned into a change unasked
+            intent = intent_of(best, found)
+            return Intent(Kind.CLARIFY, source="catalogue", confidence=best.confidence,
+                          options=[intent], question=AS_QUESTION, ignored=found.shell)
     rivals = _rivals(found, best)
     intent = intent_of(best, found)
     zones = intent.params.get("timezone", "").split("|")
@@ -225,8 +232,23 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
     return intent
 
 
-_QUESTION_WORDS = {"what", "which", "who", "how", "is", "are", "does", "do", "did", "has",
-                   "have", "where", "when", "why", "whats"}
+def _acts_unasked(reading: Reading, found: Parse, templates: TemplateSet) -> bool:
+    """An action no verb or idiom of the request asked for, while the request's asking
+    word or a verb only questions use ("check", "show") is left unused: "check the
+    filesystem on sdc1" is not "format sdc1", nor "check the ssh config" "purge ssh"."""
+    if reading.op.kind != "action" or reading.evidence & {"verb", "idiom"}:
+        return False
+    ops = templates.operations
+    return any(n not in reading.explained and ("ask" in u.roles or u.roles.get("verb") and all(
+        ops[i].kind == "query" for i in u.roles["verb"] if i in ops))
+        for n, u in enumerate(found.units))
+
+
+_QUESTION_WORDS = {"what", "which", "who", "how", "is", "are", "where", "when", "why",
+                   "whats"}
+_AUXILIARIES = {"does", "do", "did", "has", "have"}
+_ASKED_OF = {"the", "this", "that", "it", "i", "we", "you", "they", "he", "she", "my", "our",
+             "any", "anything", "anyone", "somebody", "someone", "these", "those", "a", "an"}
 
 
 _CHECK_WORDS = {"check", "see", "tell", "find", "verify", "confirm", "know", "wonder"}
@@ -238,7 +260,11 @@ def _asks(found: Parse) -> bool:
     """Whether the request is put as a question ("what …", "is …", "which …", "check
     whether …", "see if …")."""
     texts = [u.text for u in found.units if u.text != "," and u.text not in _POLITE]
-    first = texts[0].split()[0] if texts else ""
+    words = " ".join(texts).split()
+    first = words[0] if words else ""
+    if first in _AUXILIARIES:  # "does the machine need…" asks; "do not kill…", "have
+        # apache start at boot" tell
+        return len(words) > 1 and words[1] in _ASKED_OF
     return first in _QUESTION_WORDS or (first in _CHECK_WORDS and bool(
         {"if", "whether"} & set(texts[1:4])))
 
