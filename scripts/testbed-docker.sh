@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Make a docker engine and the local test image available for the test suite.
 #
-# - installs docker.io, busybox-static and tmux (the real-terminal tests drive reos in it)
-#   from the distribution when missing (root + apt);
+# - installs docker.io, busybox-static, tmux (the real-terminal tests drive reos in it) and
+#   man-db (the fallback that names manual pages) from the distribution when missing
+#   (root + apt), and builds man-db's index when there is none;
 # - starts dockerd detached (setsid, log file, no pipe of ours held open) when no engine
 #   answers;
 # - builds reos-test/busybox:latest with `docker import` from a busybox rootfs, since no
@@ -20,16 +21,22 @@ engine_up() { timeout 10 docker info >/dev/null 2>&1; }
 
 if ! command -v dockerd >/dev/null 2>&1 || ! command -v busybox >/dev/null 2>&1 \
     || ! [ -x /bin/busybox ] || ! command -v docker >/dev/null 2>&1 \
-    || ! command -v tmux >/dev/null 2>&1; then
+    || ! command -v tmux >/dev/null 2>&1 || ! command -v apropos >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    say "installing docker.io, busybox-static and tmux (apt)"
+    say "installing docker.io, busybox-static, tmux and man-db (apt)"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq >"$STATE_DIR/apt.log" 2>&1
-    apt-get install -y -qq docker.io busybox-static tmux >>"$STATE_DIR/apt.log" 2>&1 \
+    apt-get install -y -qq docker.io busybox-static tmux man-db >>"$STATE_DIR/apt.log" 2>&1 \
       || { say "apt-get install failed; see $STATE_DIR/apt.log"; exit 1; }
   else
-    say "docker, busybox or tmux missing and cannot install them (need root and apt)"; exit 1
+    say "docker, busybox, tmux or man-db missing and cannot install them (need root and apt)"
+    exit 1
   fi
+fi
+
+if [ "$(id -u)" = 0 ] && ! [ -s /var/cache/man/index.db ]; then
+  say "building man-db's index (mandb)"
+  mandb -q >"$STATE_DIR/mandb.log" 2>&1 || say "mandb failed; see $STATE_DIR/mandb.log"
 fi
 
 if ! engine_up; then

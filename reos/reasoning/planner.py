@@ -51,6 +51,7 @@ class PlanBuilder:
         self.assess = True  # assess the plan's quality ([reasoning] enabled)
         self.max_steps = 25  # the scope the quality assessment accepts ([limits])
         self.verify = True  # execution verifies each step ([safety] verify_each_step)
+        self.manual = True  # name the machine's manual pages when nothing in the catalogue fits
         # why execution's pre-flight gate would refuse a plan, or None (the engine's)
         self.preflight: Callable[[Plan], str | None] | None = None
         self.snapshot = snapshot
@@ -120,6 +121,12 @@ class PlanBuilder:
             said = replies.not_understood(intent)
             if intent is not None and intent.said:  # the model's words: shown, never acted on
                 said = f"{intent.said}\n" + said.removeprefix("Sorry, I didn't understand that. ")
+            elif intent is not None and self.manual:
+                from reos.reasoning import manpages  # the long tail: the machine's manual
+
+                pages = manpages.related(request)
+                if pages:
+                    said = replies.no_recipe(pages, intent)
             return Plan(request, Kind.UNKNOWN, intent=intent,
                         source=intent.source if intent else "none", message=said)
         plan = Plan(request, intent.kind, source=intent.source, intent=intent)

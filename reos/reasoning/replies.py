@@ -16,6 +16,10 @@ from reos.reasoning.catalogue import Operation
 from reos.reasoning.conversation import PLURALS
 from reos.text import clean
 
+TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
+if TYPE_CHECKING:
+    from typing import Any
+
 _SHOWN = 60  # characters of a quoted word shown back
 
 
@@ -136,6 +140,16 @@ def not_understood(intent: Intent | None) -> str:
         parts.append("The closest things I can do: " + "; ".join(intent.closest) + ".")
     parts.append("Say \u201chelp\u201d for a tour.")
     return " ".join(parts)
+
+
+def no_recipe(pages: list[Any], intent: Intent) -> str:
+    """Nothing in the catalogue fits, but this machine's manual has pages on the words."""
+    lines = ["I have no recipe for that. These commands on this machine relate to it "
+             "(read more with `man NAME`; I changed nothing):"]
+    lines += [f"  {clean(p.name)} ({p.section}) \u2014 {clean(p.summary)}" for p in pages]
+    if intent.closest:
+        lines.append("The closest things I can do: " + "; ".join(intent.closest) + ".")
+    return "\n".join(lines)
 
 
 AREAS = {"container": "Containers", "service": "Services", "package": "Packages",
