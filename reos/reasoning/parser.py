@@ -317,9 +317,9 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             if "filler" in roles or "ask" in roles and op.kind == "query":
                 reading.explained[n] = "filler"
                 continue
-            if not takes:
+            if not takes and not (op.kind == "action" and "only" in names):
                 reading.explained[n] = "filler"  # "what os am I running": nothing to filter
-                continue
+                continue  # but "install only the security updates" is not every update
             if names & _EFFECTS.get(op.action or "", set()):
                 reading.explained[n] = "filler"  # "have apache start at boot": the result
                 continue
