@@ -131,3 +131,26 @@ def test_the_live_snapshot_has_the_new_fields() -> None:
     if collectors.package_manager() == "apt":
         adduser = next(p for p in collectors.packages() if p.name == "adduser")
         assert "users" in adduser.description
+
+
+# -- typos in names, and a unit template's instance ----------------------------------------
+
+@pytest.mark.parametrize(("say", "command"), [
+    ("restart portainr", "docker restart portainer"),
+    ("start the jellyfim container", "docker start media_jellyfin_1"),
+    ("logs for nextclod redis", "docker logs --tail 50 --timestamps nextcloud-redis"),
+])
+def test_a_name_one_typo_away_is_found(say: str, command: str) -> None:
+    from tests.understanding.evaluate import engines
+
+    assert [s.command for s in engines()["apt"].plan(say).steps] == [command]
+
+
+def test_a_role_finds_a_unit_templates_instance() -> None:
+    data = json.loads((FIXTURES / "identities.json").read_text())
+    data["services"].append({"name": "wg-quick@wg0.service", "description": "WireGuard via "
+                             "wg-quick(8) for wg0", "load": "loaded", "active": "active",
+                             "sub": "exited", "enabled": "enabled"})
+    engine = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+    assert [s.command for s in engine.plan("restart the vpn service").steps] == [
+        "sudo -n systemctl restart wg-quick@wg0.service"]

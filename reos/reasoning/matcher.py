@@ -193,8 +193,10 @@ class _Index:
                 found = [self.by_name[key]]
             elif key in self.identities:
                 found = self.identities[key]
-            elif self.kind not in EXACT_ONLY:
-                found = self.by_token.get(key, [])
+            elif self.kind not in EXACT_ONLY:  # a word of a name, or a unit template's
+                # instance ("wg-quick" is wg-quick@wg0.service)
+                found = self.by_token.get(key, []) or [
+                    t for t in self.targets if t.name.lower().startswith(key + "@")]
             else:
                 found = []
             hits += [t for t in found if t not in hits]

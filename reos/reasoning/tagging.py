@@ -82,6 +82,20 @@ class Names:
         return found
 
 
+    def close(self, word: str) -> set[str]:
+        """Kinds with a name, project or name word one typo from `word` (the matcher's
+        fuzzy tier then finds it, and says what it took the word for)."""
+        if self.matcher is None or len(word) < 4 or not word.isalpha():
+            return set()
+        found: set[str] = set()
+        for kind in ALL_KINDS:
+            index = self.matcher.index(kind)
+            if index is not None and (kind != "package" or len(word) >= 5) and \
+                    index._fuzzy_lookup(word):
+                found.add(kind)
+        return found
+
+
 def units_of(words: list[str], lex: Lexicon, names: Names) -> list[Unit]:
     units: list[Unit] = []
     i = 0
@@ -107,6 +121,8 @@ def units_of(words: list[str], lex: Lexicon, names: Names) -> list[Unit]:
                 else:
                     if fixed and not roles:  # "lsat hour": the time words read it as "last"
                         word, roles = fixed, lex.longest([fixed], 0)[1]
+                if not roles and not fixed:  # "alertmanger", "ngnix": a name one typo away
+                    kinds = names.close(word)
             if kinds:
                 roles = {**roles, "name": kinds}
             _typed(word, roles)
