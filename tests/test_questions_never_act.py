@@ -27,26 +27,31 @@ def acting(engine, say: str) -> list[str]:
     "check the filesystem on sdc1",  # was mkfs.ext4 -F /dev/sdc1
     "check the ssh server config",  # was apt-get purge openssh-server
     "does the machine need a reboot",  # was systemctl reboot
+    "is it a good idea to upgrade all packages now",
     "which packages can be upgraded",  # was a full upgrade
     "are automatic updates turned on",  # was read as starting a container
     "does anything need restarting after the upgrade",
     "show the firewall config",
+    "the machine need a reboot after the updates?",  # put as a question by its mark only
+    "nginx restarted after the upgrade?",
 ])
 def test_a_question_or_a_check_plans_no_change(engine, say: str) -> None:
     assert acting(engine, say) == []
 
 
 def test_a_question_nothing_answers_says_so_and_offers_the_action(engine) -> None:
-    plan = engine.plan("does the machine need a reboot")
+    plan = engine.plan("is it safe to shut down the machine")
     assert plan.kind.value == "clarify" and not plan.steps
     assert AS_QUESTION in plan.message
-    assert len(plan.options) == 1  # "yes" still reboots, when that was meant
+    assert len(plan.options) == 1  # "yes" still shuts it down, when that was meant
 
 
 @pytest.mark.parametrize(("say", "command"), [
     ("do not kill portainer, stop it cleanly", "docker stop portainer"),
     ("have apache start automatically at boot", "sudo -n systemctl enable apache2.service"),
     ("can you restart nginx?", "sudo -n systemctl restart nginx.service"),
+    ("could you stop portainer?", "docker stop portainer"),
+    ("please stop the printer service", "sudo -n systemctl stop cups.service"),
 ])
 def test_telling_is_not_asking(engine, say: str, command: str) -> None:
     assert acting(engine, say) == [command]

@@ -133,8 +133,8 @@ def _understand(text: str, templates: TemplateSet, matcher: Any = None, *,
             if subject.lower() not in _PRONOUNS and names:
                 intent.condition_subject = (names, kinds.pop() if len(kinds) == 1 else None)
             return intent
-    whole = read(cleaned, templates, matcher, remote=remote)
-    return _focus(cleaned, whole, templates, matcher, remote=remote)
+    whole = read(cleaned, templates, matcher, remote=remote, asked=_marked(text))
+    return _focus(re.sub(r"\s+", " ", text.strip()), whole, templates, matcher, remote=remote)
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=\S)")
@@ -161,7 +161,7 @@ def _focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, *,
     sentences = [s.strip(" .!?;") for s in said]
     for n in order:
         sentence = _referents(sentences[n], sentences[:n], templates, matcher)
-        intent = read(sentence, templates, matcher, remote=remote)
+        intent = read(sentence, templates, matcher, remote=remote, asked=_marked(said[n]))
         if intent.kind in _SETTLED and (not settled or len(intent.unexplained) <= 1):
             return intent
     return whole
@@ -189,8 +189,18 @@ def _referents(sentence: str, before: list[str], templates: TemplateSet,
     return sentence
 
 
+_POLITE_ASK = re.compile(r"^\s*(?:please|pls|can|could|would|will|may|shall|mind)\b",
+                         re.IGNORECASE)
+
+
+def _marked(text: str) -> bool:
+    """Put as a question by its question mark ("the server need a restart after the
+    updates?"), unless it is a polite request ("can you restart nginx?")."""
+    return text.rstrip().endswith("?") and not _POLITE_ASK.match(text)
+
+
 def read(text: str, templates: TemplateSet, matcher: Any = None, *,
-         remote: bool = False) -> Intent:
+         remote: bool = False, asked: bool = False) -> Intent:
     found = parser.parse(text, templates, matcher, remote=remote)
     if found.refusal is not None:
         return Intent(Kind.REFUSE, action="refuse", source="catalogue",
@@ -201,7 +211,7 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
     if best is None or best.score < MIN_SCORE or (
             best.confidence < MIN_CONFIDENCE and not lenient):
         return _not_understood(found, templates)
-    if best.op.kind == "action" and _asks(found):
+    if best.op.kind == "action" and (asked or _asks(found)):
         # "what services start at boot?", "which containers are stopped": a question is
         # answered, never turned into a change
         query = next((r for r in found.readings if r.op.kind == "query"
