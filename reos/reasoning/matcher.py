@@ -255,8 +255,7 @@ class TargetMatcher:
                 if c.project:
                     projects[c.project.lower()].append(t)
                 for word in _image_words(c.image) | _compose_service(c.labels, c.name):
-                    if t not in identities[word]:
-                        identities[word].append(t)
+                    identities[word].append(t)  # a set of words: each container once
         elif kind == "service" and self.snapshot.services is not None:
             targets = []
             for s in self.snapshot.services:
@@ -586,8 +585,7 @@ def _full_names(snapshot: SystemSnapshot, targets: list[Target],
             continue
         words = [w for w in re.split(r"\s+", full) if len(w) >= 2 and w.isalpha()]
         for key in {*words, "-".join(words)} if words else ():
-            if by_name[u.name] not in found[key]:
-                found[key].append(by_name[u.name])
+            found[key].append(by_name[u.name])  # a set of keys: each account once
 
 
 def _labels_of_mounts(snapshot: SystemSnapshot, targets: list[Target],
