@@ -450,8 +450,8 @@ def _disk_words(snapshot: SystemSnapshot) -> dict[str, set[str]]:
                 parts[owner].append(d.name)
     out: dict[str, set[str]] = {}
     for disk in disks:
-        vendor = {w for w in _model_words(getattr(disk, "vendor", "") or "")
-                  if w.isalpha() and w not in _VENDOR_NOISE}
+        vendor = {w for w in re.split(r"[\s_-]+", (getattr(disk, "vendor", "") or "").lower())
+                  if len(w) >= 2 and w.isalpha() and w not in _VENDOR_NOISE}  # "wd" too
         words = _model_words(disk.model or "") | vendor | _size_words(disk.size or 0)
         if disk.name.startswith("nvme"):
             words.add("nvme")  # its kind of drive, as people say it ("the nvme")
