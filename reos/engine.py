@@ -43,6 +43,13 @@ if TYPE_CHECKING:
     from reos.system.cache import SnapshotCache
 
 
+CHAT = {  # small talk gets a word back, never a plan
+    "thanks": "You're welcome.",
+    "hello": "Hello. Tell me what to do or ask about this machine, in your own words; "
+             "\u201chelp\u201d shows what I can do.",
+}
+
+
 class ReasoningEngine:
     def __init__(self, settings: Settings, snapshot: SystemSnapshot | None = None,
                  journal: Journal | None = None):
@@ -436,6 +443,8 @@ class ReasoningEngine:
 
             return Reply(tour(list(self.templates.operations.values()), self.voice.brief),
                          Outcome.SAID)
+        if meta.action == "chat":
+            return Reply(CHAT.get(meta.value or "", "Okay."), Outcome.SAID)
         return Reply("Okay.", Outcome.SAID)
 
     def meta_plan(self, text: str, *, perform: bool) -> tuple[Plan, Reply] | None:

@@ -72,3 +72,18 @@ def test_not_x_after_a_comma_leaves_x_out(engine) -> None:
     said = "restart the nextcloud containers, not the nextcloud-db one itself"
     commands = acting(engine, said)
     assert commands and not any("nextcloud-db" in c for c in commands)
+
+
+@pytest.mark.parametrize(("say", "reply"), [
+    ("thanks!", "You're welcome."), ("Thank you very much", "You're welcome."),
+    ("hello", "Hello."), ("good morning", "Hello."),
+])
+def test_small_talk_gets_a_word_back_and_no_plan(engine, say: str, reply: str) -> None:
+    plan, answer = engine.meta_plan(say, perform=True)
+    assert plan.kind.value == "meta" and not plan.steps
+    assert answer.text.startswith(reply)
+
+
+def test_thanks_inside_a_request_is_still_the_request(engine) -> None:
+    assert acting(engine, "thanks, now restart nginx") == [
+        "sudo -n systemctl restart nginx.service"]

@@ -1,4 +1,5 @@
-"""Meta utterances: undo, "what can you undo?", yes / no, "be brief", the `plan:` prefix.
+"""Meta utterances: undo, "what can you undo?", yes / no, "be brief", thanks and hello, the
+`plan:` prefix.
 
 These are matched as whole utterances only, after light normalisation, so that
 "yesterday's logs" is never "yes" and "now restart nginx" is never "no".
@@ -48,12 +49,19 @@ _WHY = re.compile(
     r"what\s+made\s+you|for\s+what\s+reason\s+did\s+you)\s+(?P<what>.+)$")
 _DID_YOU = re.compile(r"^(?:did|have|had)\s+you\s+(?:just\s+|already\s+)?(?P<what>.+)$")
 _HELP = {"?", "help", "help me", "help please", "what can you do", "what can you do for me"}
+# small talk: answered in a word, never planned
+_THANKS = {"thanks", "thank you", "thanks a lot", "thank you very much", "thx", "ty", "cheers",
+           "thanks mate", "thank you so much", "many thanks", "great thanks", "great, thanks",
+           "perfect thanks", "perfect, thanks", "awesome thanks", "nice one", "good job",
+           "well done", "thanks for the help", "thank you for your help"}
+_HELLO = {"hi", "hello", "hey", "hey there", "hi there", "hello there", "good morning",
+          "good afternoon", "good evening", "morning", "yo", "howdy", "hiya", "greetings"}
 _PLAN_PREFIX = re.compile(r"^\s*plan\s*:\s*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class Meta:
-    action: str  # undo | list_undo | yes | no | verbosity | why | help
+    action: str  # undo | list_undo | yes | no | verbosity | why | help | chat
     value: str | None = None
 
 
@@ -82,6 +90,8 @@ def perceive(text: str) -> Meta | None:
         (_BRIEF, Meta("verbosity", "minimal")),
         (_DETAILED, Meta("verbosity", "detailed")),
         (_NORMAL, Meta("verbosity", "normal")),
+        (_THANKS, Meta("chat", "thanks")),
+        (_HELLO, Meta("chat", "hello")),
     ):
         if said in words:
             return meta
