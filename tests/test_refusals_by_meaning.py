@@ -35,6 +35,9 @@ def test_refused(engine, say: str) -> None:
     "open port 443",
     "show the raid status",
     "add carol to the sudo group",
+    "A user says her mail client keeps asking for her password. Could you look at the "
+    "dovecot log for authentication failures?",
+    "read the nginx log",
 ])
 def test_the_ordinary_request_beside_it_is_not(engine, say: str) -> None:
     assert engine.plan(say).kind.value != "refuse"
