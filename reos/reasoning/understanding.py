@@ -137,7 +137,7 @@ def _understand(text: str, templates: TemplateSet, matcher: Any = None, *,
     return _focus(re.sub(r"\s+", " ", text.strip()), whole, templates, matcher, remote=remote)
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=\S)")
+_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+(?=\S)")
 _ASKING = re.compile(r"^(?:please|pls|kindly|can|could|would|will|i\s+need|i\s+want|"
                      r"i'd\s+like|i\s+would\s+like|we\s+need|let's|help\s+me)\b|\?$",
                      re.IGNORECASE)
@@ -154,11 +154,11 @@ def _focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, *,
     settled = whole.kind not in (Kind.UNKNOWN, Kind.CLARIFY)
     if settled and len(whole.unexplained) < 3:
         return whole
-    said = [s.strip() for s in _SENTENCE_END.split(text) if s.strip(" .!?;")]
+    said = [s.strip() for s in _SENTENCE_END.split(text) if s.strip(" .!?;:")]
     if not 1 < len(said) <= 12:
         return whole
     order = sorted(range(len(said)), key=lambda n: (not _ASKING.search(said[n]), -n))
-    sentences = [s.strip(" .!?;") for s in said]
+    sentences = [s.strip(" .!?;:") for s in said]
     for n in order:
         sentence = _referents(sentences[n], sentences[:n], templates, matcher)
         intent = read(sentence, templates, matcher, remote=remote, asked=_marked(said[n]))
