@@ -50,6 +50,13 @@ CHAT = {  # small talk gets a word back, never a plan
 }
 
 
+def _manual_pages(text: str) -> list[Any]:
+    """man-db's pages on a request's words (system/manual.py, imported when asked)."""
+    from reos.system import manual
+
+    return manual.related(text)
+
+
 class ReasoningEngine:
     def __init__(self, settings: Settings, snapshot: SystemSnapshot | None = None,
                  journal: Journal | None = None):
@@ -123,6 +130,7 @@ class ReasoningEngine:
         builder.assess = self.settings.reasoning.enabled
         builder.max_steps = self.settings.limits.max_operations
         builder.verify = self.settings.safety.verify_each_step
+        builder.manual = _manual_pages  # when nothing fits: what this machine's manual has
         # what the pre-flight gate would refuse is said before approval
         builder.preflight = partial(refusal, max_operations=self.settings.limits.max_operations)
         return builder

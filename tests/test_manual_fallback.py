@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from reos.reasoning import manpages
+from reos.system import manual as manpages
 from tests.understanding.evaluate import engines
 
 TIMESTAMPS = "how do I change the timestamps of a file"  # no operation; touch(1) is it

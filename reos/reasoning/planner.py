@@ -37,6 +37,7 @@ from reos.system.state import restore_argv
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
     from reos.reasoning.amend import Machine
 
@@ -51,7 +52,8 @@ class PlanBuilder:
         self.assess = True  # assess the plan's quality ([reasoning] enabled)
         self.max_steps = 25  # the scope the quality assessment accepts ([limits])
         self.verify = True  # execution verifies each step ([safety] verify_each_step)
-        self.manual = True  # name the machine's manual pages when nothing in the catalogue fits
+        # the manual pages this machine has on a request's words (the engine's; None: none)
+        self.manual: Callable[[str], list[Any]] | None = None
         # why execution's pre-flight gate would refuse a plan, or None (the engine's)
         self.preflight: Callable[[Plan], str | None] | None = None
         self.snapshot = snapshot
@@ -121,10 +123,8 @@ class PlanBuilder:
             said = replies.not_understood(intent)
             if intent is not None and intent.said:  # the model's words: shown, never acted on
                 said = f"{intent.said}\n" + said.removeprefix("Sorry, I didn't understand that. ")
-            elif intent is not None and self.manual:
-                from reos.reasoning import manpages  # the long tail: the machine's manual
-
-                pages = manpages.related(request)
+            elif intent is not None and self.manual is not None:
+                pages = self.manual(request)  # the long tail: the machine's own manual
                 if pages:
                     said = replies.no_recipe(pages, intent)
             return Plan(request, Kind.UNKNOWN, intent=intent,

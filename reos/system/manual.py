@@ -12,8 +12,10 @@ regular expressions), argv only, never a shell. Its output is untrusted text: es
 are stripped and each line is bounded. No man-db, no index, a timeout or an error: no
 pages, said as nothing found.
 
-Not responsible for understanding requests (`understanding`) or for the reply around
-the pages (`replies.no_recipe`).
+Here with the collectors because it runs a program; the engine hands `related` to the
+planner, which only calls it when nothing fits. Not responsible for understanding
+requests (`reasoning.understanding`) or for the reply around the pages
+(`reasoning.replies.no_recipe`).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ something still tell than thank thanks that the their them then there these they
 those to too up us very want wanted was we were what whats when where which while who why
 will with would yes you your hi hello hey ok okay help thing things stuff box server
 machine computer system today yesterday kindly quickly maybe really actually currently
+make makes made give gives take takes put puts go goes going want wants try use using
 """.split())
 
 
