@@ -1,5 +1,8 @@
 """Answers about disks in words: space and inodes per filesystem, the biggest
-directories, the disks and partitions, and SMART health.
+directories, the disks and partitions, and SMART health; and, for
+templates/disks_more.toml, software RAID (/proc/mdstat), the UUIDs and
+labels of the filesystems (`lsblk -f -J`), /etc/fstab and a read-only filesystem check
+(`e2fsck -n`).
 
 Each renderer reads the output of the read-only steps of templates/disks.toml
 (`df -P -B1`, `df -i -P`, `du -x -d 1 -B1`, `lsblk -J -b`, `smartctl -H` or `--scan`) and
@@ -12,6 +15,7 @@ Not responsible for running anything or for choosing the commands (recipes do).
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from reos.model import StepResult
@@ -319,8 +323,173 @@ def mount_status(results: list[StepResult], params: dict[str, str], _voice: Voic
     return "\n".join(said)
 
 
+def _why_not(result: StepResult) -> str:
+    text = clean(result.stderr or result.stdout)
+    if "password is required" in text or "a terminal is required" in text:
+        return "it needs root, and sudo asked for a password"
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1][:200] if lines else f"exit code {result.exit_code}"
+
+
+_ARRAY = re.compile(r"^(md\w+)\s*:\s*(active|inactive)(?:\s+\(([^)]*)\))?\s*(\S*)\s*(.*)$")
+_HEALTH = re.compile(r"\[(\d+)/(\d+)\]\s*\[([U_]+)\]")
+_PROGRESS = re.compile(r"(recovery|resync|reshape|check)\s*=\s*([\d.]+%)(?:.*finish=(\S+))?")
+
+
+def raid(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+    """/proc/mdstat ("md0 : active raid1 sdb1[1] sda1[0]" then "[2/2] [UU]" and maybe a
+    "recovery = 12.6%" line); an array the request named is said alone."""
+    if not results:
+        return "I couldn't read the RAID state."
+    mdstat = results[0]
+    if not mdstat.ok:
+        if "No such file" in mdstat.stderr:
+            return ("There is no software RAID here: the md driver is not loaded "
+                    "(/proc/mdstat does not exist).")
+        return f"I couldn't read /proc/mdstat ({_why_not(mdstat)})."
+    arrays: list[dict[str, Any]] = []
+    for line in mdstat.stdout.splitlines():
+        if found := _ARRAY.match(line.strip()):
+            members = found[5].split()
+            arrays.append({"name": found[1], "state": found[2], "level": found[4] or "?",
+                           "members": members, "failed": [m for m in members if "(F)" in m]})
+        elif arrays and (health := _HEALTH.search(line)):
+            arrays[-1]["health"] = health.groups()
+        elif arrays and (progress := _PROGRESS.search(line)):
+            arrays[-1]["progress"] = progress.groups()
+    wanted = params.get("device", "")
+    if wanted:
+        named = [a for a in arrays if a["name"] == wanted]
+        if not named:
+            return (f"/proc/mdstat lists no array called {clean(wanted)}"
+                    + (f" (it lists {', '.join(clean(a['name']) for a in arrays)})."
+                       if arrays else "; there is no software RAID array here."))
+        arrays = named
+    said = []
+    for array in arrays:
+        text = f"{clean(array['name'])} ({clean(array['level'])}, {array['state']})"
+        health = array.get("health")
+        if health:
+            wanted_disks, working, marks = int(health[0]), int(health[1]), health[2]
+            text += (f": {working} of {wanted_disks} disks working [{marks}]"
+                     + (" \u2014 healthy" if working == wanted_disks and "_" not in marks else
+                        " \u2014 DEGRADED: replace the missing disk soon"))
+        if array["failed"]:
+            text += f"; failed: {', '.join(clean(m) for m in array['failed'])}"
+        if array.get("progress"):
+            kind, done, finish = array["progress"]
+            text += f"; {kind} {done} done" + (f", about {finish} to go" if finish else "")
+        if not voice.brief:
+            text += f"; members {' '.join(clean(m) for m in array['members'])}"
+        said.append(f"  {text}")
+    if not arrays:
+        return "There is no software RAID array on this machine (/proc/mdstat lists none)."
+    degraded = [a for a in arrays if a.get("health") and (
+        "_" in a["health"][2] or a["health"][0] != a["health"][1])]
+    return (f"{count(len(arrays), 'RAID array')}"
+            + (f", {len(degraded)} degraded" if degraded else ", all healthy") + ":\n"
+            + "\n".join(said))
+
+
+def _ids(device: dict[str, Any], wanted: str, depth: int, out: list[str]) -> None:
+    name = clean(str(device.get("name", "?")))
+    if device.get("fstype") and (not wanted or name == wanted):
+        text = f"  {name}: {clean(str(device['fstype']))}"
+        if device.get("label"):
+            text += f", label {clean(str(device['label']))}"
+        text += f", UUID {clean(str(device.get('uuid') or 'none'))}"
+        points = _points(device)
+        text += f", mounted on {', '.join(points)}" if points else ", not mounted"
+        out.append(text)
+    for child in device.get("children") or []:
+        if isinstance(child, dict):
+            _ids(child, "" if wanted == name else wanted, depth + 1, out)
+
+
+def disk_ids(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+    """`lsblk -f -J`: name, fstype, label, uuid, mountpoints of each device."""
+    problem = _failed(results[0], "the filesystems") if results else "I couldn't read them."
+    if problem:
+        return problem
+    wanted = clean(params.get("device", ""))
+    lines: list[str] = []
+    for device in _lsblk(results[0].stdout):
+        _ids(device, wanted, 0, lines)
+    if not lines:
+        return (f"{wanted} holds no filesystem lsblk can name." if wanted
+                else "No device holds a filesystem lsblk can name.")
+    shown = lines[: 8 if voice.brief else 80]
+    return ("The filesystems with their types, labels and UUIDs (fstab takes UUID=\u2026 or "
+            "LABEL=\u2026):\n" + "\n".join(shown))
+
+
+def fstab(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    """/etc/fstab: device, mount point, type, options, dump, pass (comments left out)."""
+    if not results or not results[0].ok:
+        return "I couldn't read /etc/fstab" + (
+            f" ({_why_not(results[0])})." if results else ".")
+    entries = []
+    for line in clean(results[0].stdout).splitlines():
+        fields = line.split("#", 1)[0].split()
+        if len(fields) >= 3:
+            entries.append(fields)
+    if not entries:
+        return "/etc/fstab lists nothing: no filesystem is mounted from it at boot."
+    lines = []
+    for fields in entries[: 10 if voice.brief else 100]:
+        device, point, kind = fields[0], fields[1], fields[2]
+        options = fields[3] if len(fields) > 3 else "defaults"
+        words = {"noauto": "not mounted at boot", "nofail": "boot goes on without it",
+                 "ro": "read-only"}
+        notes = [w for w in words if w in options.split(",")]
+        what = "swap" if kind == "swap" else point
+        lines.append(f"  {what} \u2190 {device} ({kind}, {options})"
+                     + (f": {', '.join(words[n] for n in notes)}" if notes else ""))
+    return (f"/etc/fstab lists {count(len(entries), 'filesystem')} mounted at boot "
+            "(mount point \u2190 device):\n" + "\n".join(lines))
+
+
+def fs_check(results: list[StepResult], params: dict[str, str], _voice: Voice) -> str:
+    """`e2fsck -n PATH`: exit 0 clean, 4 errors left uncorrected (-n repairs nothing),
+    8 it could not check (not an ext filesystem, no such device)."""
+    where = clean(params.get("path", "") or "it")
+    short = where.removeprefix("/dev/")
+    if not results:
+        return f"I couldn't check {where}."
+    result = results[0]
+    text = clean(result.stdout + "\n" + result.stderr)
+    if "password is required" in text or "a terminal is required" in text:
+        return (f"Checking {where} needs root, and sudo asked for a password. Run "
+                "`sudo -v` first, or run reos as root.")
+    if "Bad magic number" in text or "bad magic number" in text or (
+            "couldn't find valid filesystem superblock" in text.lower()):
+        return (f"{where} does not hold an ext2, ext3 or ext4 filesystem, and e2fsck only "
+                "checks those (for others: xfs_repair -n, fsck.vfat -n or fsck.exfat -n, "
+                "unmounted, by hand).")
+    if "is mounted" in text:
+        return (f"{where} is mounted, so this check means nothing: the filesystem changes "
+                "while it is read and the errors e2fsck lists need not be real. Unmount it "
+                f"first (\u201cunmount {short}\u201d), then ask again.")
+    summary = next((line.strip() for line in text.splitlines()
+                    if "files" in line and "blocks" in line and ":" in line), "")
+    if result.exit_code == 0:
+        return (f"The filesystem on {where} is clean: e2fsck found no errors"
+                + (f" ({summary})." if summary else ".") + " Nothing was changed.")
+    if result.exit_code is not None and result.exit_code & 4:
+        found = [line.strip() for line in text.splitlines()
+                 if line.strip() and not line.startswith(("Pass ", "e2fsck "))][:8]
+        return (f"The filesystem on {where} has errors e2fsck would fix (nothing was changed: "
+                "the check only read). A repair runs on the unmounted filesystem "
+                f"(`e2fsck -p {where}`), after a backup.\n"
+                + "\n".join(f"  {f}" for f in found))
+    return f"I couldn't check {where} ({_why_not(result)})."
+
+
 ANSWERS = {"disk_usage": disk_usage, "mount_status": mount_status, "disk_inodes": disk_inodes,
-           "biggest_dirs": biggest_dirs, "block_devices": block_devices, "smart": smart}
+           "biggest_dirs": biggest_dirs, "block_devices": block_devices, "smart": smart,
+           "raid": raid, "disk_ids": disk_ids, "fstab": fstab, "fs_check": fs_check}
 # a non-zero exit is part of the answer: du meets unreadable directories, smartctl's exit
-# code is a bit mask of findings (and it may not be installed)
-TOLERANT = {"biggest_dirs", "smart", "mount_status"}
+# code is a bit mask of findings (and it may not be installed); /proc/mdstat is missing
+# without the md driver, e2fsck exits 4 when it finds errors and 8 when the device holds no
+# ext filesystem
+TOLERANT = {"biggest_dirs", "smart", "mount_status", "raid", "fs_check"}

@@ -6,9 +6,13 @@ routes and the default gateway (`ip -j route`, `ip -j -6 route`), name servers
 (/etc/resolv.conf and `resolvectl dns`), a bounded ping, whether the internet answers
 (a ping and a name lookup), listening sockets (`ss -H -tulnp`), interface counters
 (`ip -j -s link`) and the firewall (`ufw status verbose`, `firewall-cmd --state`
-and `--list-all`, or `nft -j list ruleset`, whichever backend the machine has). Each
-says what matters first and cites the output lines it rests on; everything shown is
-cleaned of control characters.
+and `--list-all`, or `nft -j list ruleset`, whichever backend the machine has). And, for
+templates/network_more.toml and security.toml: WireGuard (`wg show`), a name looked up
+(`getent ahosts`), the neighbour table (`ip -j neigh`), the established connections
+(`ss -H -tnp state established`), the path to a host (`tracepath -n`), fail2ban's jails
+and bans (`fail2ban-client status`, `banned`) and the SSH server's configuration check
+(`sshd -t`). Each says what matters first and cites the output lines it rests on;
+everything shown is cleaned of control characters.
 
 Not responsible for running commands or choosing them (recipes do).
 """
@@ -28,8 +32,12 @@ Summariser = Callable[[list[StepResult], dict[str, str], Voice], str]
 
 # answers whose steps may end non-zero as part of the answer: ping exits 1 when nothing
 # answered and 2 when the name is unknown; resolvectl is missing without
-# systemd-resolved; ufw needs root and may not be installed
-TOLERANT = {"net_dns", "net_ping", "net_online", "firewall_status"}
+# systemd-resolved; ufw needs root and may not be installed; getent exits 2 for a name
+# that does not resolve; wg and fail2ban-client need root (and may not be installed);
+# sshd -t exits 255 when the configuration is wrong; tracepath exits 1 when the host is
+# not reached
+TOLERANT = {"net_dns", "net_ping", "net_online", "firewall_status", "wireguard", "resolve",
+            "trace", "fail2ban", "sshd_check"}
 
 
 def _plural(n: int, noun: str) -> str:
@@ -261,6 +269,7 @@ def net_online(results: list[StepResult], _params: dict[str, str], _voice: Voice
 # -- sockets and counters ----------------------------------------------------------------------
 
 _SS_PROCESS = re.compile(r'users:\(\("([^"]+)",pid=(\d+)')
+_SS_USERS = re.compile(r'\("([^"]+)",pid=(\d+)')
 _LOOPBACK = ("127.", "[::1]", "::1")
 
 
@@ -446,6 +455,279 @@ def _firewalld_status(results: list[StepResult], voice: Voice) -> str:
     return head + "\nRich rules:\n" + "\n".join(f"  {r}" for r in rich[:60])
 
 
+def _root_refused(result: StepResult) -> bool:
+    text = result.stderr + result.stdout
+    return "password is required" in text or "a terminal is required" in text
+
+
+_ROOT = "it needs root, and sudo asked for a password (run `sudo -v` first, or reos as root)"
+
+
+# -- WireGuard ---------------------------------------------------------------------------------
+
+def _wg_blocks(text: str) -> list[dict[str, Any]]:
+    """`wg show`: "interface: wg0" blocks, each with "peer: KEY" blocks of "key: value"."""
+    tunnels: list[dict[str, Any]] = []
+    current: dict[str, Any] | None = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        key, colon, value = line.partition(":")
+        if not colon:
+            continue
+        key, value = key.strip(), value.strip()
+        if key == "interface":
+            tunnels.append({"name": value, "peers": []})
+        elif key == "peer" and tunnels:
+            current = {"key": value}
+            tunnels[-1]["peers"].append(current)
+        elif tunnels and current is not None and tunnels[-1]["peers"]:
+            current[key] = value
+        elif tunnels:
+            tunnels[-1][key] = value
+    return tunnels
+
+
+def _seconds_ago(text: str) -> int | None:
+    units = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 604800}
+    total, seen = 0, False
+    for amount, unit in re.findall(r"(\d+) (second|minute|hour|day|week)s?", text):
+        total += int(amount) * units[unit]
+        seen = True
+    return total if seen else None
+
+
+def wireguard(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    if not results:
+        return "I couldn't read WireGuard's state."
+    result = results[0]
+    if _root_refused(result):
+        return f"I couldn't read WireGuard's state: {_ROOT}."
+    tunnels = _wg_blocks(clean(result.stdout))
+    if not tunnels:
+        if not result.ok:
+            return f"I couldn't read WireGuard's state ({_reason(result)})."
+        return "There is no WireGuard tunnel up on this machine."
+    said = []
+    for tunnel in tunnels:
+        peers = tunnel["peers"]
+        head = f"{tunnel['name']}: {_plural(len(peers), 'peer')}"
+        if tunnel.get("listening port"):
+            head += f", listening on UDP port {tunnel['listening port']}"
+        said.append(head)
+        for peer in peers[: 5 if voice.brief else 50]:
+            handshake = peer.get("latest handshake", "")
+            ago = _seconds_ago(handshake) if handshake else None
+            state = ("never connected" if not handshake else
+                     "connected" if ago is not None and ago <= 180 else
+                     f"quiet: last handshake {handshake}")
+            if state == "connected":
+                state += f" (last handshake {handshake})"
+            where = peer.get("endpoint", "no endpoint known")
+            line = f"  {peer['key'][:10]}\u2026 ({where}, {peer.get('allowed ips', '?')}): {state}"
+            if peer.get("transfer") and not voice.brief:
+                line += f"; {peer['transfer']}"
+            said.append(line)
+    if not voice.brief:
+        said.append("A peer that handshook in the last 3 minutes is connected; WireGuard "
+                    "talks only when there is traffic, so a quiet peer may just be idle.")
+    return "\n".join(said)
+
+
+# -- names, neighbours, connections, paths ----------------------------------------------------
+
+def resolve(results: list[StepResult], params: dict[str, str], _voice: Voice) -> str:
+    """`getent ahosts NAME`: "ADDRESS STREAM NAME" lines, each address three times."""
+    host = clean(params.get("host", "that name"))
+    if not results:
+        return f"I couldn't look up {host}."
+    result = results[0]
+    addresses = list(dict.fromkeys(line.split()[0] for line in clean(result.stdout).splitlines()
+                                   if line.split()))
+    if not addresses:
+        if result.exit_code == 2 or result.ok:
+            return (f"{host} does not resolve from this machine: no address in /etc/hosts, "
+                    "DNS or whatever else nsswitch.conf asks.")
+        return f"I couldn't look up {host} ({_reason(result)})."
+    v4 = [a for a in addresses if ":" not in a]
+    v6 = [a for a in addresses if ":" in a]
+    said = [f"{host} resolves to"]
+    if v4:
+        said.append(f"{', '.join(v4)} (IPv4)")
+    if v6:
+        said.append(("and " if v4 else "") + f"{', '.join(v6)} (IPv6)")
+    return " ".join(said) + "."
+
+
+def neighbours(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    entries = _json_list(results[0]) if results else None
+    if entries is None:
+        return "I couldn't read the neighbour table" + (
+            f" ({_reason(results[0])})." if results else ".")
+    rows = []
+    for entry in entries:
+        state = [str(s).lower() for s in entry.get("state") or []]
+        rows.append((str(entry.get("dev", "?")), str(entry.get("dst", "?")),
+                     str(entry.get("lladdr") or "no MAC address"),
+                     "not answering" if {"failed", "incomplete"} & set(state) else
+                     ", ".join(state) or "?", "router" in entry))
+    if not rows:
+        return ("The neighbour table is empty: this machine has not talked to anything on its "
+                "links lately.")
+    rows.sort()
+    answering = [r for r in rows if r[3] != "not answering"]
+    shown = rows[: 10 if voice.brief else 100]
+    lines = [f"  {clean(dst)} \u2192 {clean(mac)} on {clean(dev)} ({clean(state)})"
+             + (", a router" if router else "") for dev, dst, mac, state, router in shown]
+    return (f"{_plural(len(rows), 'neighbour')} on the local links ({len(answering)} answering; "
+            "machines this one talked to lately):\n" + "\n".join(lines))
+
+
+def connections(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+    """`ss -H -tnp state established`: Recv-Q Send-Q LOCAL PEER [users:(("name",pid=N,…))]
+    (the filter leaves the state column out)."""
+    rows = []
+    for line in clean(results[0].stdout if results else "").splitlines():
+        parts = line.split()
+        if len(parts) < 4 or not parts[0].isdigit():
+            continue
+        who = [f"{n} (pid {p})" for n, p in _SS_USERS.findall(line)] or ["?"]
+        rows.append((who[0], parts[2], parts[3]))
+    if not rows:
+        if results and not results[0].ok:
+            return f"I couldn't list the connections ({_reason(results[0])})."
+        port = params.get("port")
+        return (f"No TCP connection is open on port {port}." if port else
+                "No TCP connection is open right now.")
+    by_program: dict[str, int] = {}
+    for program, _, _ in rows:
+        by_program[program] = by_program.get(program, 0) + 1
+    busiest = sorted(by_program.items(), key=lambda kv: -kv[1])[:6]
+    said = (f"{_plural(len(rows), 'TCP connection')} open right now; by program: "
+            + ", ".join(f"{w} {n}" for w, n in busiest) + ".")
+    if "?" in by_program:
+        said += " (\u201c?\u201d: another user's program, which only root may see.)"
+    shown = rows[: 8 if voice.brief else 40]
+    return said + "\n" + "\n".join(f"  {w}: {local} \u2194 {peer}" for w, local, peer in shown)
+
+
+_HOP = re.compile(r"^\s*(\d+)\??:\s+(\S+)\s*(.*)$")
+
+
+def trace(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+    """`tracepath -n HOST`: " 1:  192.168.1.1  0.512ms" per probe, "no reply", then
+    "Resume: pmtu 1500 hops 8 back 8"."""
+    host = clean(params.get("host", "that host"))
+    if not results:
+        return f"I couldn't trace the path to {host}."
+    result = results[0]
+    hops: dict[int, tuple[str, str]] = {}
+    for line in clean(result.stdout).splitlines():
+        found = _HOP.match(line)
+        if not found or found[2] == "[LOCALHOST]":
+            continue
+        number = int(found[1])
+        if found[2] == "no":  # "no reply"
+            hops.setdefault(number, ("no reply", ""))
+            continue
+        timing = re.search(r"([\d.]+ms)", found[3])
+        if number not in hops or hops[number][0] == "no reply":
+            hops[number] = (found[2], timing[1] if timing else "")
+    if not hops:
+        return f"I couldn't trace the path to {host} ({_reason(result)})."
+    reached = re.search(r"Resume:.*hops (\d+)", result.stdout)
+    lines = [f"  {n:>2}. {where}" + (f" ({ms})" if ms else "")
+             for n, (where, ms) in sorted(hops.items())][: 30]
+    head = (f"{host} is reached in {reached[1]} hops" if reached else
+            f"{host} was not reached within {max(hops)} hops")
+    silent = [n for n, (where, _) in hops.items() if where == "no reply"]
+    if silent and not voice.brief:
+        head += ("; routers that do not answer probes (\u201cno reply\u201d) are common and "
+                 "not a fault on their own")
+    return head + ":\n" + "\n".join(lines)
+
+
+# -- fail2ban and the SSH server ---------------------------------------------------------------
+
+def _banned(text: str) -> dict[str, list[str]]:
+    """`fail2ban-client banned`: [{'sshd': ['1.2.3.4']}, {'recidive': []}] (read as data)."""
+    import ast
+
+    if len(text) > 1_000_000:
+        return {}
+    try:
+        loaded = ast.literal_eval(text.strip() or "[]")
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return {}
+    out: dict[str, list[str]] = {}
+    for item in loaded if isinstance(loaded, list) else []:
+        if isinstance(item, dict):
+            for jail, addresses in item.items():
+                if isinstance(addresses, list):
+                    out[clean(str(jail))] = [clean(str(a)) for a in addresses]
+    return out
+
+
+def fail2ban(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+    if not results:
+        return "I couldn't read fail2ban's state."
+    status = results[0]
+    if _root_refused(status):
+        return f"I couldn't read fail2ban's state: {_ROOT}."
+    if not status.ok:
+        text = status.stderr + status.stdout
+        if "fail2ban.sock" in text or "Is fail2ban running" in text:
+            return ("fail2ban is not running (its socket does not answer): nothing is banned by "
+                    "it now.")
+        return f"I couldn't read fail2ban's state ({_reason(status)})."
+    jails_line = next((line for line in status.stdout.splitlines() if "Jail list" in line), "")
+    jails = [j.strip() for j in jails_line.partition(":")[2].split(",") if j.strip()]
+    banned = _banned(results[1].stdout) if len(results) > 1 and results[1].ok else {}
+    host = params.get("host")
+    if host:
+        holding = [jail for jail, addresses in banned.items() if host in addresses]
+        if holding:
+            return (f"Yes: {clean(host)} is banned in {join_names(holding)} (say "
+                    f"\u201cunban {clean(host)}\u201d to let it in again).")
+        if banned or (len(results) > 1 and results[1].ok):
+            return f"No: {clean(host)} is not banned in any of fail2ban's jails."
+    said = (f"fail2ban runs {_plural(len(jails), 'jail')}"
+            + (f": {', '.join(clean(j) for j in jails)}" if jails else "") + ".")
+    total = sum(len(a) for a in banned.values())
+    if banned:
+        said += f" {_plural(total, 'address')} banned now" + ("." if not total else ":")
+        for jail, addresses in sorted(banned.items()):
+            if addresses:
+                shown = addresses[: 10 if voice.brief else 100]
+                more = (f" and {len(addresses) - len(shown)} more"
+                        if len(addresses) > len(shown) else "")
+                said += f"\n  {jail}: {', '.join(shown)}{more}"
+    elif len(results) > 1 and not results[1].ok:
+        said += (" (This fail2ban cannot list its bans in one go; ask `fail2ban-client status "
+                 "JAIL`.)")
+    return said
+
+
+def sshd_check(results: list[StepResult], _params: dict[str, str], _voice: Voice) -> str:
+    """`sshd -t`: silent and 0 when the configuration is valid, else the problems (255)."""
+    if not results:
+        return "I couldn't check the SSH server's configuration."
+    result = results[0]
+    if _root_refused(result):
+        return f"I couldn't check the SSH server's configuration: {_ROOT}."
+    problems = [line.strip() for line in clean(result.stderr + "\n" + result.stdout).splitlines()
+                if line.strip()]
+    if result.ok:
+        said = ("The SSH server's configuration is valid: sshd -t found no errors, so a reload "
+                "or restart of ssh will not fail on it.")
+        return said + ("\nIt warned:\n" + "\n".join(f"  {p}" for p in problems[:10])
+                       if problems else "")
+    if result.exit_code == 127 or "not found" in " ".join(problems):
+        return "sshd is not installed here, so there is no SSH server configuration to check."
+    return ("The SSH server's configuration has errors: reloading or restarting ssh now would "
+            "fail (the running server keeps its old settings until then):\n"
+            + "\n".join(f"  {p}" for p in problems[:15]))
+
+
 ANSWERS: dict[str, Summariser] = {
     "net_addresses": net_addresses,
     "net_routes": net_routes,
@@ -455,4 +737,11 @@ ANSWERS: dict[str, Summariser] = {
     "net_listening": net_listening,
     "net_stats": net_stats,
     "firewall_status": firewall_status,
+    "wireguard": wireguard,
+    "resolve": resolve,
+    "neighbours": neighbours,
+    "connections": connections,
+    "trace": trace,
+    "fail2ban": fail2ban,
+    "sshd_check": sshd_check,
 }

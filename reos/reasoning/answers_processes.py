@@ -1,5 +1,8 @@
 """Answers about processes: the busiest ones, the biggest ones, one program, one user's
-processes (`pgrep -a -u`), and what holds a port, in words.
+processes (`pgrep -a -u`), what holds a port and the process tree (`ps -e --forest`), in
+words; and, as containers are processes too, what containers use and run: `docker stats`,
+`docker top`, `docker port`, the images (`docker image ls`) and the compose projects
+(`docker compose ls`).
 
 The renderers read the output of read-only `ps` and `ss` steps: `ps` with the columns
 pid, user, %cpu or %mem, rss (KiB) and the whole command line last (`args`, so its spaces
@@ -13,15 +16,33 @@ Not responsible for running anything or choosing the command (recipes do).
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from reos.model import StepResult
 from reos.reasoning.conversation import Voice
 from reos.text import clean
 
+Summariser = Callable[[list[StepResult], dict[str, str], Voice], str]
 _ETIME = re.compile(r"^(?:\d+-)?(?:\d{1,2}:)?\d{1,2}:\d{2}$")
 _SS_USERS = re.compile(r'\("([^"]+)",pid=(\d+)')
+
+
+def _each(render: Summariser) -> Summariser:
+    """A renderer of one target's step, run once per step when a request named several
+    ("the unit files of nginx and ssh"), each with its own target's name."""
+    def each(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+        if len(results) <= 1:
+            return render(results, params, voice)
+        shared = {k: v for k, v in params.items() if not k.startswith("target:")}
+        return "\n\n".join(
+            render([r], {**shared, "target:" + r.step_id: params.get(f"target:{r.step_id}",
+                                                                    "?")}, voice)
+            for r in results)
+    return each
 
 
 def _count(n: int) -> str:
@@ -201,12 +222,230 @@ def port(results: list[StepResult], params: dict[str, str], _voice: Voice) -> st
     return "Listening sockets by process:\n" + "\n".join(lines)
 
 
+def tree(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+    """`ps -e --forest -o pid,ppid,user,args`: the kernel's own threads left out."""
+    lines = (results[0].stdout if results else "").splitlines()
+    kept = []
+    for line in lines[1:]:  # the header
+        parts = line.split(None, 3)
+        if len(parts) < 4 or not parts[0].isdigit():
+            continue
+        if parts[0] == "2" or parts[1] == "2" or parts[0] == params.get("self_pid"):
+            continue  # kthreadd and its kernel threads; reos itself
+        kept.append(clean(line.rstrip()))
+    if not kept:
+        return "I couldn't read the process list."
+    cap = 25 if voice.brief else 400 if voice.detailed else 80
+    limit = 400 if voice.detailed else 110
+    shown = [ln if len(ln) <= limit else ln[: limit - 1] + "\u2026" for ln in kept[:cap]]
+    more = f"\n  \u2026 and {len(kept) - cap} more (say \u201cbe detailed\u201d for all)" if (
+        len(kept) > cap) else ""
+    return (f"The process tree ({_count(len(kept))}, kernel threads left out; each one is "
+            "under the process that started it):\n      PID    PPID USER     COMMAND\n"
+            + "\n".join(f"  {ln}" for ln in shown) + more)
+
+
+def _json_lines(text: str) -> list[dict[str, Any]]:
+    out = []
+    for line in text.splitlines():
+        try:
+            item = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(item, dict):
+            out.append(item)
+    return out
+
+
+def _failure(result: StepResult) -> str:
+    lines = [ln for ln in clean(result.stderr or result.stdout).splitlines() if ln.strip()]
+    return lines[-1].strip()[:200] if lines else f"exit code {result.exit_code}"
+
+
+def _percent(text: Any) -> float:
+    try:
+        return float(str(text).strip().rstrip("%"))
+    except ValueError:
+        return 0.0
+
+
+def container_stats(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    """`docker stats --no-stream --format '{{json .}}' [NAME]`: one JSON object a line."""
+    if not results:
+        return "I couldn't read what the containers use."
+    result = next((r for r in results if not r.ok), results[0])
+    rows_ = [row for r in results for row in _json_lines(r.stdout)]
+    if not rows_:
+        if not result.ok:
+            return f"I couldn't read what the containers use ({_failure(result)})."
+        return "No container is running, so none uses any CPU or memory."
+    rows_.sort(key=lambda r: _percent(r.get("CPUPerc")), reverse=True)
+    lines = []
+    stopped = []
+    for row in rows_[: 8 if voice.brief else 40]:
+        name = clean(str(row.get("Name") or row.get("Container") or "?"))
+        memory = clean(str(row.get("MemUsage") or "?"))
+        if str(row.get("PIDs", "")) == "0" and memory.startswith("0B"):
+            stopped.append(name)
+            continue
+        line = (f"  {name}: {clean(str(row.get('CPUPerc') or '?'))} CPU, memory {memory}"
+                f" ({clean(str(row.get('MemPerc') or '?'))})")
+        if not voice.brief:
+            field = {k: clean(str(row.get(k) or "?")) for k in ("PIDs", "NetIO", "BlockIO")}
+            line += (f", {field['PIDs']} processes, network {field['NetIO']}, "
+                     f"disk {field['BlockIO']}")
+        lines.append(line)
+    said = []
+    if lines:
+        total = sum(_percent(r.get("CPUPerc")) for r in rows_)
+        said.append(("What the containers use right now (100% CPU is one full core; "
+                     f"{total:.1f}% in all):" if len(lines) > 1 else
+                     "What it uses right now (100% CPU is one full core):") + "\n"
+                    + "\n".join(lines))
+    if stopped:
+        said.append(f"{', '.join(stopped)} {'is' if len(stopped) == 1 else 'are'} not running, "
+                    "so uses nothing.")
+    return "\n".join(said)
+
+
+def container_top(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+    """`docker top NAME`: ps's columns (UID PID PPID C STIME TTY TIME CMD)."""
+    name = clean(next((v for k, v in params.items() if k.startswith("target:")),
+                      "that container"))
+    if not results:
+        return f"I couldn't list the processes in {name}."
+    result = results[0]
+    lines = [ln for ln in clean(result.stdout).splitlines() if ln.strip()]
+    if not result.ok or len(lines) < 2:
+        if "is not running" in result.stderr or "not running" in result.stderr:
+            return f"{name} is not running, so nothing runs inside it."
+        return f"I couldn't list the processes in {name} ({_failure(result)})."
+    header = lines[0].split()
+    cmd_at = header.index("CMD") if "CMD" in header else len(header) - 1
+    found = []
+    for line in lines[1:]:
+        parts = line.split(None, cmd_at)
+        if len(parts) > cmd_at:
+            pid = parts[header.index("PID")] if "PID" in header else "?"
+            user = parts[0]
+            found.append(f"  pid {pid} ({user}): {parts[cmd_at][:200]}")
+    cap = 8 if voice.brief else 40
+    more = f"\n  and {len(found) - cap} more" if len(found) > cap else ""
+    return (f"{name} runs {_count(len(found))} (pids as this machine numbers them):\n"
+            + "\n".join(found[:cap]) + more)
+
+
+def container_ports(results: list[StepResult], params: dict[str, str], _voice: Voice) -> str:
+    """`docker port NAME`: "80/tcp -> 0.0.0.0:8080" lines."""
+    name = clean(next((v for k, v in params.items() if k.startswith("target:")),
+                      "that container"))
+    if not results:
+        return f"I couldn't read the ports of {name}."
+    result = results[0]
+    published: dict[str, list[str]] = {}
+    for line in clean(result.stdout).splitlines():
+        inside, arrow, outside = line.partition("->")
+        if arrow:
+            published.setdefault(inside.strip(), []).append(outside.strip())
+    if not published:
+        if not result.ok:
+            return f"I couldn't read the ports of {name} ({_failure(result)})."
+        return (f"{name} publishes no port on this machine (it may still be reached on a "
+                "docker network by other containers).")
+    said = []
+    for inside, outsides in sorted(published.items()):
+        where = []
+        for out in outsides:
+            address, _, host_port = out.rpartition(":")
+            anywhere = address in ("0.0.0.0", "[::]", "::")
+            where.append(f"host port {host_port}" + (" on every address" if anywhere else
+                                                      f" on {address}"))
+        said.append(f"  container port {inside} \u2192 " + " and ".join(dict.fromkeys(where)))
+    return f"{name} publishes:\n" + "\n".join(said)
+
+
+_SIZE = re.compile(r"^([\d.]+)\s*([kKMGT]?B)$")
+_SCALE = {"B": 1, "kB": 1e3, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12}
+
+
+def _bytes(text: str) -> float:
+    found = _SIZE.match(text.strip())
+    return float(found[1]) * _SCALE[found[2]] if found else 0.0
+
+
+def container_images(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    """`docker image ls --format '{{json .}}'`: Repository, Tag, ID, Size, CreatedSince."""
+    if not results:
+        return "I couldn't list the images."
+    result = results[0]
+    images = _json_lines(result.stdout)
+    if not images:
+        if not result.ok:
+            return f"I couldn't list the images ({_failure(result)})."
+        return "There are no container images on this machine."
+    total = sum(_bytes(str(i.get("Size", ""))) for i in images)
+    dangling = [i for i in images if str(i.get("Repository")) == "<none>"]
+    lines = []
+    for image in images[: 8 if voice.brief else 60]:
+        repo, tag = clean(str(image.get("Repository", "?"))), clean(str(image.get("Tag", "?")))
+        label = "(dangling, no tag)" if repo == "<none>" else f"{repo}:{tag}"
+        lines.append(f"  {label}: {clean(str(image.get('Size', '?')))}, made "
+                     f"{clean(str(image.get('CreatedSince', '?')))}")
+    more = f"\n  \u2026 and {len(images) - len(lines)} more" if len(images) > len(lines) else ""
+    said = (f"{count_of(len(images), 'image')}, {total / 1e9:.1f} GB as docker counts them "
+            "(layers they share are counted in each):\n" + "\n".join(lines) + more)
+    if dangling and not voice.brief:
+        said += (f"\n{count_of(len(dangling), 'image')} {'is' if len(dangling) == 1 else 'are'}"
+                 " dangling: say \u201cremove dangling images\u201d to delete them.")
+    return said
+
+
+def count_of(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def compose_projects(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    """`docker compose ls --all --format json`: [{"Name", "Status", "ConfigFiles"}]."""
+    if not results:
+        return "I couldn't list the compose projects."
+    result = results[0]
+    try:
+        loaded = json.loads(result.stdout or "[]")
+    except ValueError:
+        loaded = None
+    if not isinstance(loaded, list):
+        if "is not a docker command" in result.stderr or "unknown command" in result.stderr:
+            return ("docker compose is not installed here (the compose plugin), so there are "
+                    "no compose projects to list.")
+        return f"I couldn't list the compose projects ({_failure(result)})."
+    projects = [p for p in loaded if isinstance(p, dict)]
+    if not projects:
+        return "There are no compose projects on this machine."
+    lines = []
+    for project in projects[: 10 if voice.brief else 60]:
+        line = (f"  {clean(str(project.get('Name', '?')))}: "
+                f"{clean(str(project.get('Status', '?')))}")
+        if not voice.brief and project.get("ConfigFiles"):
+            line += f" ({clean(str(project['ConfigFiles']))})"
+        lines.append(line)
+    return f"{count_of(len(projects), 'compose project')}:\n" + "\n".join(lines)
+
+
 ANSWERS = {
     "process_top_cpu": top_cpu,
     "process_top_memory": top_memory,
     "process_find": find,
     "process_by_user": by_user,
     "process_port": port,
+    "process_tree": tree,
+    "container_stats": container_stats,
+    "container_top": _each(container_top),
+    "container_ports": _each(container_ports),
+    "container_images": container_images,
+    "compose_projects": compose_projects,
 }
-# `ps -p`, `pgrep` and `ss` exit 1 when nothing matches: that is the answer, not a failure
-TOLERANT = {"process_find", "process_by_user", "process_port"}
+# `ps -p`, `pgrep` and `ss` exit 1 when nothing matches: that is the answer, not a failure;
+# docker top of a stopped container, docker port and compose without the plugin fail, and
+# the answer says why
+TOLERANT = {"process_find", "process_by_user", "process_port", "container_top",
+            "container_ports", "compose_projects", "container_stats"}

@@ -5,8 +5,13 @@ or `hostnamectl --json=short`), the time zone (`timedatectl show`), the processo
 (`lscpu -J`), systemd timers (`systemctl list-timers --output=json`), cron jobs
 (/etc/crontab, the cron directories, `crontab -l`), the kernel's messages and warnings
 (`journalctl`), the journal's size (`journalctl --disk-usage`) and a bounded follow of the
-journal (`timeout 30 journalctl -f`). Each says what matters first and cites the output
-lines it rests on; everything shown is cleaned of control characters.
+journal (`timeout 30 journalctl -f`). And, for templates/services_more.toml,
+system_more.toml and logs.toml: a unit's file (`systemctl cat`) and what it depends on
+(`systemctl list-dependencies`), whether a reboot is waiting (/run/reboot-required), the
+locale (`localectl status`), how long the boot took (`systemd-analyze time` and `blame`),
+the hardware (`hostnamectl status` and `lscpu -J`), the loaded kernel modules (`lsmod`)
+and the boots the journal holds (`journalctl --list-boots`). Each says what matters first
+and cites the output lines it rests on; everything shown is cleaned of control characters.
 
 Not responsible for running commands or choosing them (recipes do).
 """
@@ -27,9 +32,25 @@ from reos.text import clean
 Summariser = Callable[[list[StepResult], dict[str, str], Voice], str]
 
 # answers whose steps may end non-zero as part of the answer: `crontab -l` without a
-# crontab exits 1, `timeout` ends a follow with 124
-TOLERANT = {"cron", "follow"}
+# crontab exits 1, `timeout` ends a follow with 124, /run/reboot-required is missing when no
+# reboot is waiting, `systemd-analyze time` fails while the boot is not finished, and
+# `systemctl cat` of a unit without a file says so
+TOLERANT = {"cron", "follow", "reboot_required", "boot_time", "unit_file", "unit_dependencies"}
 TIMED_OUT = 124  # `timeout`'s exit code when the time ran out
+
+
+def _each(render: Summariser) -> Summariser:
+    """A renderer of one target's step, run once per step when a request named several
+    ("the unit files of nginx and ssh"), each with its own target's name."""
+    def each(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+        if len(results) <= 1:
+            return render(results, params, voice)
+        shared = {k: v for k, v in params.items() if not k.startswith("target:")}
+        return "\n\n".join(
+            render([r], {**shared, "target:" + r.step_id: params.get(f"target:{r.step_id}",
+                                                                    "?")}, voice)
+            for r in results)
+    return each
 
 
 def _plural(n: int, noun: str) -> str:
@@ -423,8 +444,219 @@ def follow(results: list[StepResult], _params: dict[str, str], voice: Voice) -> 
             "the 20 before I started included):\n" + "\n".join(f"  {s}" for s in shown))
 
 
+# -- systemd units ---------------------------------------------------------------------------
+
+def _unit(params: dict[str, str]) -> str:
+    return clean(next((v for k, v in params.items() if k.startswith("target:")), "that unit"))
+
+
+def unit_file(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+    """`systemctl cat UNIT`: each file under a "# /path" line, the unit's own file first."""
+    name = _unit(params)
+    text = _out(results)
+    if not text.strip():
+        return f"I couldn't read the unit file of {name}" + (
+            f" ({_reason(results[0])})." if results else ".")
+    paths = [line[2:].strip() for line in text.splitlines()
+             if line.startswith("# /") and line[2:].strip().startswith("/")]
+    said = f"{name} is defined in {paths[0]}" if paths else f"The unit file of {name}"
+    if len(paths) > 1:
+        said += (f", with {_plural(len(paths) - 1, 'drop-in')} that change"
+                 f"{'s' if len(paths) == 2 else ''} it: {', '.join(paths[1:])}")
+    execs = [line.strip() for line in text.splitlines() if line.strip().startswith("ExecStart=")]
+    if execs and execs[-1] != "ExecStart=":
+        said += f". It runs {execs[-1].removeprefix('ExecStart=')}"
+    lines = text.splitlines()
+    cap = 40 if voice.brief else 400
+    shown = "\n".join(f"  {line}" for line in lines[:cap])
+    more = f"\n  \u2026 and {len(lines) - cap} more lines" if len(lines) > cap else ""
+    return said + ".\n" + shown + more
+
+
+def unit_dependencies(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+    """`systemctl list-dependencies --plain UNIT`: the unit, then what it needs, indented
+    one level per step away from it."""
+    name = _unit(params)
+    rows = []
+    for line in _out(results).splitlines()[1:]:
+        stripped = line.lstrip(" \u25cf\u25cb*\u2502\u251c\u2514\u2500")
+        if stripped.strip():
+            rows.append((len(line) - len(line.lstrip()), stripped.strip().split()[0]))
+    if not rows:
+        if results and not results[0].ok:
+            return f"I couldn't list what {name} depends on ({_reason(results[0])})."
+        return f"{name} depends on no other unit."
+    top = min(depth for depth, _ in rows)
+    direct = [unit for depth, unit in rows if depth == top]
+    cap = 10 if voice.brief else 60
+    said = (f"{name} needs {_plural(len(direct), 'unit')} directly"
+            + (f" ({len(rows)} counting what those need in turn)" if len(rows) > len(direct)
+               else "") + ": " + ", ".join(direct[:cap]))
+    if len(direct) > cap:
+        said += f" and {len(direct) - cap} more"
+    return said + "."
+
+
+# -- the machine ------------------------------------------------------------------------------
+
+def reboot_required(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    """/run/reboot-required exists once a package asked for a reboot; .pkgs lists which."""
+    if not results:
+        return "I couldn't check whether a reboot is needed."
+    mark = results[0]
+    if not mark.ok:
+        if "No such file" in mark.stderr:
+            return ("No: nothing is waiting for a reboot (there is no /run/reboot-required, "
+                    "which Debian and Ubuntu leave when an upgrade needs one).")
+        return f"I couldn't check whether a reboot is needed ({_reason(mark)})."
+    packages = []
+    if len(results) > 1 and results[1].ok:
+        packages = list(dict.fromkeys(line.strip() for line in _out(results, 1).splitlines()
+                                      if line.strip()))
+    said = "Yes: a reboot is waiting (/run/reboot-required is there)"
+    if packages:
+        shown = packages[: 5 if voice.brief else 30]
+        said += (f"; {'it was' if len(packages) == 1 else 'they were'} asked for by "
+                 f"{join_names(shown)}" + (f" and {len(packages) - len(shown)} more"
+                                           if len(packages) > len(shown) else ""))
+    return said + ". Say \u201creboot\u201d when it suits you."
+
+
+def _colon_fields(text: str) -> dict[str, str]:
+    """ "Key: value" lines (hostnamectl, localectl); a line with no key continues the last."""
+    out: dict[str, str] = {}
+    last = ""
+    for line in text.splitlines():
+        key, colon, value = line.partition(":")
+        if colon and key.strip() and "=" not in key:
+            last = key.strip()
+            out[last] = value.strip()
+        elif last and line.strip():
+            out[last] += " " + line.strip()
+    return out
+
+
+def locale(results: list[StepResult], _params: dict[str, str], _voice: Voice) -> str:
+    fields = _colon_fields(_out(results))
+    system = fields.get("System Locale", "")
+    if not fields:
+        return "I couldn't read the locale" + (f" ({_reason(results[0])})." if results else ".")
+    settings = dict(part.split("=", 1) for part in system.split() if "=" in part)
+    lang = settings.get("LANG")
+    said = [f"The system language is {lang} (LANG)" if lang else
+            f"The system locale is {system or 'not set'}"]
+    others = [f"{k}={v}" for k, v in settings.items() if k != "LANG"]
+    if others:
+        said[0] += f", with {', '.join(others)}"
+    keys = [f"the console keymap is {fields['VC Keymap']}" if fields.get("VC Keymap") else "",
+            f"the X11 keyboard layout is {fields['X11 Layout']}" if fields.get("X11 Layout")
+            else ""]
+    keys = [k for k in keys if k and not k.endswith("(unset)") and "n/a" not in k]
+    return said[0] + (f"; {' and '.join(keys)}" if keys else "") + "."
+
+
+_FINISHED = re.compile(r"Startup finished in (.+?)=\s*([^\n]+)")
+
+
+def boot_time(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    """`systemd-analyze time` ("Startup finished in 1s (kernel) + 5s (userspace) = 6s"),
+    then `systemd-analyze blame` for what took longest."""
+    text = _out(results)
+    found = _FINISHED.search(text)
+    if not found:
+        reason = _reason(results[0]) if results else ""
+        if "not yet finished" in (text + (results[0].stderr if results else "")):
+            return "The boot is not finished yet (systemd is still starting units)."
+        return "I couldn't read how long the boot took" + (f" ({reason})." if reason else ".")
+    said = (f"The last boot took {found[2].strip()}: "
+            + ", ".join(part.strip() for part in found[1].split("+")) + ".")
+    slowest = []
+    if len(results) > 1:
+        for line in _out(results, 1).splitlines():
+            parts = line.split()
+            if len(parts) >= 2 and re.fullmatch(r"[\d.]+(?:ms|s|min)", parts[-2]):
+                slowest.append(f"{parts[-1]} ({' '.join(parts[:-1])})")
+    if slowest and not voice.brief:
+        said += "\nWhat took longest to start: " + ", ".join(slowest[:5]) + "."
+        said += " Say \u201cmake boot faster\u201d for what could be left out."
+    return said
+
+
+def hardware(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    fields = _colon_fields(_out(results))
+    cpu_ = cpu_facts(_out(results, 1)) if len(results) > 1 else {}
+    if not fields and not cpu_:
+        return "I couldn't read the hardware" + (f" ({_reason(results[0])})." if results
+                                                  else ".")
+    vendor, model = fields.get("Hardware Vendor", ""), fields.get("Hardware Model", "")
+    chassis = fields.get("Chassis", "").split()[0] if fields.get("Chassis") else ""
+    said = []
+    if vendor or model:
+        said.append(f"This is a {' '.join(p for p in (vendor, model) if p)}"
+                    + (f" ({chassis})" if chassis else "") + ".")
+    elif chassis:
+        said.append(f"This is a {chassis} (the firmware names no vendor or model).")
+    virt = fields.get("Virtualization", "")
+    said.append(f"It is a virtual machine or container ({virt})." if virt else
+                "It runs on real hardware (hostnamectl names no virtualization).")
+    if cpu_.get("Model name"):
+        cores = cpu_.get("CPU(s)")
+        said.append(f"Processor: {cpu_['Model name']}" + (f", {cores} CPUs" if cores else "")
+                    + ".")
+    if not voice.brief:
+        for key in ("Firmware Version", "Firmware Date", "Architecture", "Operating System",
+                    "Kernel"):
+            if fields.get(key):
+                said.append(f"{key}: {fields[key]}.")
+    return " ".join(said)
+
+
+def modules(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    """`lsmod`: Module Size "Used by" (count, then the modules that use it)."""
+    rows = [line.split() for line in _out(results).splitlines()[1:] if line.strip()]
+    rows = [r for r in rows if len(r) >= 3 and r[1].isdigit()]
+    if not rows:
+        return "I couldn't list the kernel modules" + (
+            f" ({_reason(results[0])})." if results else ".")
+    names = sorted(r[0] for r in rows)
+    cap = 20 if voice.brief else 400
+    return (f"{_plural(len(names), 'kernel module')} loaded: " + ", ".join(names[:cap])
+            + (f" and {len(names) - cap} more" if len(names) > cap else "") + ".")
+
+
+_BOOT = re.compile(r"^\s*(-?\d+)\s+([0-9a-f]{32})\s+(.+)$")
+
+
+def boots(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    """`journalctl --list-boots`: "IDX BOOT-ID FIRST-ENTRY LAST-ENTRY" (dates with a
+    weekday, time and zone: "Mon 2026-11-16 01:02:03 UTC")."""
+    found = []
+    for line in _out(results).splitlines():
+        match = _BOOT.match(line)
+        if match:
+            dates = re.findall(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}(?::\d{2})?", match[3])
+            found.append((int(match[1]), dates))
+    if not found:
+        return "I couldn't list the boots" + (f" ({_reason(results[0])})." if results else ".")
+    found.sort()
+    first = found[0][1][0] if found[0][1] else "?"
+    said = (f"The journal holds {_plural(len(found), 'boot')}, the first on {first}"
+            if len(found) > 1 else
+            "The journal holds only this boot (it is not kept across reboots here, or was "
+            "cleared)")
+    lines = []
+    for index, dates in found[-(3 if voice.brief else 15):]:
+        start = dates[0] if dates else "?"
+        end = dates[1] if len(dates) > 1 else "?"
+        lines.append(f"  {index:>4}: {start} \u2192 " + ("now" if index == 0 else end))
+    return said + ":\n" + "\n".join(lines)
+
+
 ANSWERS: dict[str, Summariser] = {
     "hostname": hostname, "timezone": timezone, "cpu": cpu, "timers": timers,
     "cron": cron, "kernel_log": kernel_log, "warnings": warnings,
-    "journal_size": journal_size, "follow": follow,
+    "journal_size": journal_size, "follow": follow, "unit_file": _each(unit_file),
+    "unit_dependencies": _each(unit_dependencies), "reboot_required": reboot_required,
+    "locale": locale, "boot_time": boot_time, "hardware": hardware, "modules": modules,
+    "boots": boots,
 }

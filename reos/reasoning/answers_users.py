@@ -1,5 +1,7 @@
 """Answers about accounts and groups, in words: who has sudo, which groups an account is
-in, an account's details, the groups there are and who is in one.
+in, an account's details, the groups there are and who is in one; and, for
+templates/users_more.toml and security.toml, the latest logins (`last`, `lastlog`), an
+account's password ageing (`chage -l`) and the failed SSH logins the journal holds.
 
 Each renderer reads the output of `getent group`, `getent passwd` or `id` (the steps of
 the recipes in templates/users.toml), says what matters first and cites the line it
@@ -19,8 +21,23 @@ from reos.reasoning.conversation import Voice, count, join_names
 from reos.text import clean
 
 SHOWN = 25  # names listed before "and N more"
+Render = Callable[[list[StepResult], dict[str, str], Voice], str]
 ADMIN_GROUPS = ("sudo", "wheel", "admin")  # membership gives sudo on Debian, Fedora, Arch…
 _ID_PART = re.compile(r"(\d+)\(([^)]*)\)")
+
+
+def _each(render: Render) -> Render:
+    """A renderer of one target's step, run once per step when a request named several
+    ("the unit files of nginx and ssh"), each with its own target's name."""
+    def each(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+        if len(results) <= 1:
+            return render(results, params, voice)
+        shared = {k: v for k, v in params.items() if not k.startswith("target:")}
+        return "\n\n".join(
+            render([r], {**shared, "target:" + r.step_id: params.get(f"target:{r.step_id}",
+                                                                    "?")}, voice)
+            for r in results)
+    return each
 
 
 def _names(names: list[str], brief: bool) -> str:
@@ -206,9 +223,154 @@ def group_members(results: list[StepResult], _params: dict[str, str], voice: Voi
     return text
 
 
+def _why_not(result: StepResult) -> str:
+    text = clean(result.stderr or result.stdout)
+    if "password is required" in text or "a terminal is required" in text:
+        return "it needs root, and sudo asked for a password"
+    if result.exit_code == 127 or "not found" in text and "command" in text:
+        return "the command is not installed here"
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1][:200] if lines else f"exit code {result.exit_code}"
+
+
+_LAST_SKIP = ("wtmp begins", "btmp begins", "reboot ", "shutdown ", "runlevel ")
+
+
+def _last_lines(text: str) -> list[str]:
+    return [clean(line.rstrip()) for line in text.splitlines()
+            if line.strip() and not line.startswith(_LAST_SKIP)]
+
+
+def last_logins(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+    """`last -n N -F [-w] [USER]` (one login a line, the newest first; "still logged in"),
+    and for one account `lastlog -u USER` (its latest login, or "**Never logged in**")."""
+    user = clean(params.get("user", ""))
+    if not results:
+        return "I couldn't read the logins."
+    last = results[0]
+    said = []
+    if last.ok:
+        logins = _last_lines(last.stdout)
+        reboots = sum(1 for line in last.stdout.splitlines() if line.startswith("reboot "))
+        if logins:
+            cap = 5 if voice.brief else 25
+            said.append((f"The latest logins of {user}" if user else "The latest logins")
+                        + " (newest first):\n" + "\n".join(f"  {line}" for line in
+                                                            logins[:cap]))
+            if reboots and not user and not voice.brief:
+                said.append(f"The machine rebooted {reboots} time"
+                            f"{'s' if reboots != 1 else ''} in that stretch.")
+        else:
+            said.append(f"{user} has not logged in since the login records begin." if user
+                        else "Nobody has logged in since the login records begin.")
+    elif "wtmp" in last.stderr or "No such file" in last.stderr:
+        said.append("This machine keeps no login records in /var/log/wtmp (newer systems keep "
+                    "them in wtmpdb, which I can't read yet).")
+    else:
+        said.append(f"I couldn't read the login records ({_why_not(last)}).")
+    if user and len(results) > 1:
+        lastlog = results[1]
+        lines = [clean(line.strip()) for line in lastlog.stdout.splitlines()[1:] if line.strip()]
+        if lastlog.ok and lines:
+            if "Never logged in" in lines[0]:
+                said.append(f"lastlog: {user} has never logged in.")
+            else:
+                said.append(f"lastlog, the latest login of {user}: {lines[0]}")
+        elif not voice.brief and not lastlog.ok:
+            said.append(f"(lastlog could not be read: {_why_not(lastlog)}.)")
+    return "\n".join(said)
+
+
+def password_status(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+    """`chage -l NAME`: "Last password change : Nov 20, 2026", "Password expires : never"."""
+    name = clean(next((v for k, v in params.items() if k.startswith("target:")), "that account"))
+    if not results:
+        return f"I couldn't read the password ageing of {name}."
+    result = results[0]
+    fields = {}
+    for line in clean(result.stdout).splitlines():
+        key, colon, value = line.partition(":")
+        if colon:
+            fields[key.strip().lower()] = value.strip()
+    if not result.ok or not fields:
+        return f"I couldn't read the password ageing of {name} ({_why_not(result)})."
+    changed = fields.get("last password change", "?")
+    expires = fields.get("password expires", "?")
+    said = []
+    if "must be changed" in changed:
+        said.append(f"{name} must choose a new password at the next login.")
+    else:
+        said.append(f"The password of {name} was last changed on {changed}.")
+    said.append("It never expires." if expires == "never" else f"It expires on {expires}.")
+    maximum = fields.get("maximum number of days between password change", "")
+    if not voice.brief:
+        if maximum and maximum not in ("99999", "-1"):
+            said.append(f"It must be changed every {maximum} days.")
+        inactive = fields.get("password inactive", "")
+        if inactive and inactive != "never":
+            said.append(f"After it expires, the account is locked on {inactive}.")
+        account = fields.get("account expires", "")
+        if account:
+            said.append("The account itself never expires." if account == "never" else
+                        f"The account itself expires on {account}.")
+    return " ".join(said)
+
+
+_FAILED_FROM = re.compile(
+    r"(?:Failed (?:password|publickey|keyboard-interactive/pam) for (?:invalid user )?(\S+)"
+    r"|Invalid user (\S*)) from ([0-9A-Fa-f.:]+)")
+_PAM_FAILURE = re.compile(r"authentication failure;.*?rhost=([0-9A-Fa-f.:]+)(?:\s+user=(\S+))?")
+
+
+def failed_logins(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+    """The SSH server's journal lines about failed passwords, unknown users and PAM
+    authentication failures, counted by the address they came from and the name tried."""
+    from reos.reasoning.slots import describe
+
+    when = (" " + describe(params["since"])) if params.get("since") else \
+        " in the latest journal entries"
+    lines = [clean(line) for r in results for line in r.stdout.splitlines()
+             if line.strip() and not line.startswith("-- ")]
+    if not lines:
+        failed = next((r for r in results if not r.ok and r.stderr.strip()), None)
+        if failed is not None and "No entries" not in failed.stderr:
+            return f"I couldn't search the SSH server's log ({_why_not(failed)})."
+        return f"No failed SSH logins{when}."
+    by_address: dict[str, int] = {}
+    by_name: dict[str, int] = {}
+    attempts = 0
+    for line in lines:
+        found = _FAILED_FROM.search(line)
+        if found:
+            name, address = found[1] or found[2] or "?", found[3]
+        elif pam := _PAM_FAILURE.search(line):
+            address, name = pam[1], pam[2] or "?"
+        else:
+            continue
+        attempts += 1
+        by_address[address] = by_address.get(address, 0) + 1
+        by_name[name] = by_name.get(name, 0) + 1
+    if not attempts:
+        return f"No failed SSH logins{when}."
+    top = sorted(by_address.items(), key=lambda kv: -kv[1])[: 3 if voice.brief else 10]
+    names = sorted(by_name.items(), key=lambda kv: -kv[1])[: 5 if voice.brief else 12]
+    places = len(by_address)
+    said = (f"{count(attempts, 'failed SSH login')}{when}, from {places} "
+            f"address{'es' if places != 1 else ''}" + (
+                " (the search stopped at the line limit)" if len(lines) >= 500 else "") + ".")
+    said += "\nFrom: " + ", ".join(f"{a} ({n})" for a, n in top) + "."
+    said += "\nNames tried: " + ", ".join(f"{clean(u)} ({n})" for u, n in names) + "."
+    if not voice.brief:
+        said += ("\nThe latest:\n" + "\n".join(f"  {line}" for line in lines[-5:]))
+    return said
+
+
 ANSWERS: dict[str, Callable[[list[StepResult], dict[str, str], Voice], str]] = {
     "sudoers": sudoers, "user_groups": user_groups, "user_info": user_info,
-    "group_list": group_list, "group_members": group_members,
+    "group_list": group_list, "group_members": group_members, "last_logins": last_logins,
+    "password_status": _each(password_status), "failed_logins": failed_logins,
 }
-# reading the sudo rules needs root: without it the answer from the groups alone stands
-TOLERANT = {"sudoers"}
+# reading the sudo rules needs root: without it the answer from the groups alone stands;
+# last and lastlog may be missing (wtmpdb, lastlog2), chage -l needs root, and
+# journalctl --grep exits 1 when nothing matched
+TOLERANT = {"sudoers", "last_logins", "password_status", "failed_logins"}

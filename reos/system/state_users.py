@@ -1,12 +1,13 @@
 """The live state of a local account or group, and the command that puts it back.
 
-`current` reads an account (`pwd`, `grp`, and the lock and expiry fields of /etc/shadow,
-never the password itself) or a group right before a step changes it; the journal keeps
-that as the step's prior state. `restore` turns a prior state into the one argv that
-brings back what the action changed: the account's supplementary groups, lock, shell or
-expiry, the account itself (recreated with its uid, primary group, groups, shell and
-home; not its password) or the group. `problem` says what is wrong with the state a step
-left. No shell: argv lists only.
+`current` reads an account (`pwd`, `grp`, and the lock, last-change and expiry fields of
+/etc/shadow, never the password itself) or a group right before a step changes it; the
+journal keeps that as the step's prior state. `restore` turns a prior state into the one
+argv that brings back what the action changed: the account's supplementary groups, lock,
+shell, expiry or the date of its last password change (a password change forced at the
+next login is taken back by setting that date again), the account itself (recreated with
+its uid, primary group, groups, shell and home; not its password) or the group.
+`problem` says what is wrong with the state a step left. No shell: argv lists only.
 
 Not responsible for running anything (the executor does) or for choosing the steps
 (recipes in templates/users.toml do).
@@ -22,14 +23,17 @@ SHADOW = "/etc/shadow"
 
 
 def _shadow(name: str) -> dict[str, Any]:
-    """The lock and expiry of an account from /etc/shadow ({} when it cannot be read).
-    The password hash is looked at for its lock mark only and never kept."""
+    """The lock, last password change and expiry of an account from /etc/shadow ({} when
+    it cannot be read). The password hash is looked at for its lock mark only and never
+    kept. The last change is days since 1970 ("0": a new password is due at the next
+    login; "": password ageing is off)."""
     try:
         with open(SHADOW, encoding="utf-8", errors="replace") as handle:
             for line in handle:
                 fields = line.rstrip("\n").split(":")
                 if len(fields) >= 8 and fields[0] == name:
-                    return {"locked": fields[1].startswith("!"), "expiry": fields[7]}
+                    return {"locked": fields[1].startswith("!"), "expiry": fields[7],
+                            "last_change": fields[2]}
     except OSError:
         pass
     return {}
@@ -64,6 +68,7 @@ def _user(name: str) -> dict[str, Any]:
     if shadow:
         state["state"] = "locked" if shadow["locked"] else "active"
         state["expiry"] = shadow["expiry"]
+        state["last_change"] = shadow["last_change"]
     else:
         state["state"] = "unknown"  # not root: the lock cannot be read
         state["reason"] = f"cannot read {SHADOW}"
@@ -127,6 +132,15 @@ def restore(kind: str, name: str, prior: dict[str, Any] | None,
             return None
         # the shadow field is days since 1970 (chage -E takes that too); empty: never
         return ["chage", "-E", expiry if expiry.isdigit() else "-1", name]
+    if action == "expire_password":
+        # the date of the last change, as /etc/shadow had it (days since 1970): with it the
+        # password is no longer due at the next login; an empty field (ageing off) or one
+        # not read (reos was not root at plan time) gives no undo, and undo says so
+        last = prior.get("last_change")
+        if not isinstance(last, str) or not last.isdigit() or len(last) > 6 or not _exists(
+                prior):
+            return None
+        return ["chage", "-d", str(int(last)), name]
     if action == "delete":
         return _recreate(name, prior)
     return None
@@ -173,4 +187,6 @@ def problem(kind: str, action: str | None, state: dict[str, Any]) -> str | None:
         return "is still unlocked"
     if action == "unlock" and now == "locked":
         return "is still locked"
+    if action == "expire_password" and state.get("last_change") not in (None, "0"):
+        return "does not have to change its password at the next login"
     return None
