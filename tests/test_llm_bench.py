@@ -54,3 +54,43 @@ def test_understanding_bench_without_a_server_says_so_and_exits_2() -> None:
     assert done.returncode == 2
     assert done.stdout.strip().startswith("No Ollama server answers at")
     assert len(done.stdout.strip().splitlines()) == 1 and not done.stderr
+
+
+def test_understanding_bench_reports_requests_and_the_parser_alone() -> None:
+    done = run("understanding_llm.py", "--fake", "--limit", "12", "--cases")
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert "request: first (warm-up)" in out and ", p90 " in out
+    assert "of the requests asked: sent back for repair" in out
+    assert "accuracy: evaluation" in out and "expected op" in out and "expected kind" in out
+    assert "parser alone (REOS_LLM=off), same cases: evaluation" in out
+    assert sum(line.startswith(("ok ", "FAIL ")) for line in out.splitlines()) == 12
+
+
+def test_understanding_bench_asks_the_model_for_every_case_even_after_a_timeout(
+        monkeypatch) -> None:
+    """One slow answer must not make the rest of a run the parser's: the engine rests the
+    model after a timeout (reos/llm/session.py), and the bench lifts that rest per case."""
+    import importlib.util
+
+    from tests.fake_ollama import FakeOllama
+    from tests.understanding import evaluate
+
+    monkeypatch.delenv("REOS_LLM", raising=False)
+    found = importlib.util.spec_from_file_location("understanding_llm",
+                                                   BENCH / "understanding_llm.py")
+    assert found is not None and found.loader is not None
+    bench = importlib.util.module_from_spec(found)
+    found.loader.exec_module(bench)
+    cases = [c for c in bench.selected_cases("catalogue")
+             if c["kind"] in ("query", "action")][:3]
+    with FakeOllama() as fake:
+        fake.reply("{}", delay=2.0)  # the first answer comes after the timeout
+        fake.default = bench.EchoModel(next(iter(evaluate.engines().values())))
+        results = bench.evaluate_all(cases, fake.url, "llama3.2", "first", 0.5,
+                                     progress=False)
+    assert bench.fallback_reason(results[0][1]) == "timeout"
+    asked = [any(s["stage"] == "asking the model" for s in plan.trace)
+             for _, plan in results]
+    assert asked == [True, True, True]
+    assert [plan.source for _, plan in results[1:]] == ["llm", "llm"]

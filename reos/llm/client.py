@@ -43,6 +43,7 @@ class ChatResult:
     prompt_tokens: int = 0
     reply_tokens: int = 0
     load_ms: float = 0.0  # time the server spent loading the model (a cold start)
+    cut: bool = False  # the server stopped it at max_tokens (done_reason "length")
 
 
 @dataclass
@@ -108,9 +109,16 @@ class Client:
 
     # -- asking ------------------------------------------------------------------------
     def chat(self, messages: list[dict[str, str]], schema: dict[str, Any],
-             on_text: Callable[[str], None] | None = None) -> ChatResult:
-        """One streamed /api/chat call with the answer constrained to `schema`."""
+             on_text: Callable[[str], None] | None = None,
+             max_tokens: int | None = None) -> ChatResult:
+        """One streamed /api/chat call with the answer constrained to `schema` and, with
+        `max_tokens`, to that many tokens (Ollama's num_predict: its default is no limit,
+        and a model that runs on fills the context, which Ollama then shifts out from
+        under the prompt)."""
         s = self.settings
+        options: dict[str, Any] = {"temperature": 0, "num_ctx": s.num_ctx, "seed": 0}
+        if max_tokens is not None:
+            options["num_predict"] = max_tokens
         started = time.monotonic()
         deadline = started + s.timeout_seconds
         pieces: list[str] = []
@@ -119,8 +127,7 @@ class Client:
         try:
             stream = self._client.chat(
                 model=s.model, messages=messages, stream=True, format=schema, think=False,
-                keep_alive=s.keep_alive,
-                options={"temperature": 0, "num_ctx": s.num_ctx, "seed": 0})
+                keep_alive=s.keep_alive, options=options)
             for part in stream:
                 last = part
                 piece = (part.message.content if part.message else "") or ""
@@ -140,7 +147,8 @@ class Client:
         return ChatResult("".join(pieces), ms,
                           prompt_tokens=int(getattr(last, "prompt_eval_count", 0) or 0),
                           reply_tokens=int(getattr(last, "eval_count", 0) or 0),
-                          load_ms=(getattr(last, "load_duration", 0) or 0) / 1e6)
+                          load_ms=(getattr(last, "load_duration", 0) or 0) / 1e6,
+                          cut=getattr(last, "done_reason", None) == "length")
 
     def warm(self) -> None:
         """Load the model into memory (an empty generate), so the first request is quick."""

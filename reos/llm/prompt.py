@@ -6,8 +6,8 @@ prompt cache reuses it. The user message starts with what changes slowly (the ho
 containers and services in name order, what reos learned here) and ends with what is
 particular to this request: the packages, users, processes, mounts, ports, interfaces,
 devices and timers whose names are closest to its words, the last few turns, and the
-request itself. Everything is cut to a budget derived from `num_ctx` (about four
-characters a token), each cut said ("and 40 more").
+request itself. Everything is cut to a budget derived from `num_ctx` (three characters
+a token, on the safe side), each cut said ("and 40 more").
 
 Everything taken from the machine is untrusted: names are cleaned of control
 sequences, shortened and written as JSON strings, and the rules say that facts and
@@ -32,7 +32,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-CHARS_PER_TOKEN = 4
+# Characters a token, counted low so the prompt cannot outgrow num_ctx: this prompt is
+# names, ids and JSON, not prose, and a small model's tokenizer makes ~3.3 characters a
+# token of it (SmolLM2, measured: at 4, a big machine's prompt took 7,977 of 8,192 tokens
+# and left the answer 215 of its 700; tests/test_real_model.py counts with the real one).
+CHARS_PER_TOKEN = 3
 REPLY_TOKENS = 700  # room left for the answer
 MAX_NAME = 80
 TURNS = 3

@@ -7,8 +7,9 @@ mode), never with `mode = "off"`, `[llm] enabled = false`, `REOS_LLM=off` or
 when the parser is not confident or left words unexplained.
 
 `ask()` builds the prompt (prompt.py), makes one streamed call with the answer
-constrained to the catalogue's schema (client.py), takes the first JSON object of the
-reply and checks it (validate.py). An invalid answer gets one repair call carrying the
+constrained to the catalogue's schema and to the room the prompt left it (REPLY_TOKENS,
+client.py), takes the first JSON object of the reply and checks it (validate.py). An
+invalid answer (or one cut off at that room) gets one repair call carrying the
 errors; still invalid, a timeout, a refused connection or a missing model give `None`
 and the caller keeps the parser's reading. Every stage is emitted as an event and kept
 in the trace. A confident-sounding model is not trusted more: an action it is unsure of
@@ -132,7 +133,8 @@ def ask(request: str, *, templates: Any, matcher: Any, snapshot: Any, settings: 
                    "asked again with what was wrong: " + "; ".join(errors[:4]))
             buffer.clear()
             said_so_far[0] = ""
-            result = client.chat(messages, shape_, on_text)
+            # the answer gets the room the prompt left it, and no more
+            result = client.chat(messages, shape_, on_text, max_tokens=prompt.REPLY_TOKENS)
             text = result.text
             loading = f", {result.load_ms / 1000:.1f} s of it loading the model" \
                 if result.load_ms > 1500 else ""
@@ -140,7 +142,11 @@ def ask(request: str, *, templates: Any, matcher: Any, snapshot: Any, settings: 
                    f"{result.ms:.0f} ms, {result.prompt_tokens} prompt tokens, "
                    f"{result.reply_tokens} answer tokens{loading}", result.ms)
             answer = validate.first_object(text)
-            if answer is None:
+            if answer is None and result.cut:
+                intent, errors = None, [f"the answer ran past {prompt.REPLY_TOKENS} tokens and "
+                                        "was cut off: give one short JSON object, a thought of "
+                                        "one line, no repeated names"]
+            elif answer is None:
                 intent, errors = None, ["the reply held no JSON object"]
             else:
                 intent, errors = validate.check(answer, templates, matcher, checked)
