@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from reos.model import StepResult
 from reos.reasoning.conversation import Voice, count
+from reos.reasoning.conversation import each_target as _each
 from reos.text import clean
 
 Summariser = Callable[[list[StepResult], dict[str, str], Voice], str]
@@ -30,19 +31,6 @@ _DNF = re.compile(r"^([A-Za-z0-9_.+-]+?)-(?:\d+:)?[0-9][^ ]*\s+:\s")  # dnf prov
 _APK = re.compile(r"^([a-z0-9_.+-]+?)-[0-9][^ ]*$")  # apk search
 _ZYPPER = re.compile(r"^\s*[a-z ]?\s*\|\s*([A-Za-z0-9_.+-]+)\s*\|")  # zypper se table
 
-
-def _each(render: Summariser) -> Summariser:
-    """A renderer of one target's step, run once per step when a request named several
-    ("the unit files of nginx and ssh"), each with its own target's name."""
-    def each(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
-        if len(results) <= 1:
-            return render(results, params, voice)
-        shared = {k: v for k, v in params.items() if not k.startswith("target:")}
-        return "\n\n".join(
-            render([r], {**shared, "target:" + r.step_id: params.get(f"target:{r.step_id}",
-                                                                    "?")}, voice)
-            for r in results)
-    return each
 
 
 def _packages(line: str) -> tuple[list[str], str] | None:

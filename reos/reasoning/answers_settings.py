@@ -27,6 +27,7 @@ from typing import Any
 
 from reos.model import StepResult
 from reos.reasoning.conversation import Voice, join_names
+from reos.reasoning.conversation import each_target as _each
 from reos.text import clean
 
 Summariser = Callable[[list[StepResult], dict[str, str], Voice], str]
@@ -38,19 +39,6 @@ Summariser = Callable[[list[StepResult], dict[str, str], Voice], str]
 TOLERANT = {"cron", "follow", "reboot_required", "boot_time", "unit_file", "unit_dependencies"}
 TIMED_OUT = 124  # `timeout`'s exit code when the time ran out
 
-
-def _each(render: Summariser) -> Summariser:
-    """A renderer of one target's step, run once per step when a request named several
-    ("the unit files of nginx and ssh"), each with its own target's name."""
-    def each(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
-        if len(results) <= 1:
-            return render(results, params, voice)
-        shared = {k: v for k, v in params.items() if not k.startswith("target:")}
-        return "\n\n".join(
-            render([r], {**shared, "target:" + r.step_id: params.get(f"target:{r.step_id}",
-                                                                    "?")}, voice)
-            for r in results)
-    return each
 
 
 def _plural(n: int, noun: str) -> str:

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from reos.model import StepResult
 from reos.reasoning.conversation import Voice, count, join_names
+from reos.reasoning.conversation import each_target as _each
 from reos.text import clean
 
 SHOWN = 25  # names listed before "and N more"
@@ -25,19 +26,6 @@ Render = Callable[[list[StepResult], dict[str, str], Voice], str]
 ADMIN_GROUPS = ("sudo", "wheel", "admin")  # membership gives sudo on Debian, Fedora, Arch…
 _ID_PART = re.compile(r"(\d+)\(([^)]*)\)")
 
-
-def _each(render: Render) -> Render:
-    """A renderer of one target's step, run once per step when a request named several
-    ("the unit files of nginx and ssh"), each with its own target's name."""
-    def each(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
-        if len(results) <= 1:
-            return render(results, params, voice)
-        shared = {k: v for k, v in params.items() if not k.startswith("target:")}
-        return "\n\n".join(
-            render([r], {**shared, "target:" + r.step_id: params.get(f"target:{r.step_id}",
-                                                                    "?")}, voice)
-            for r in results)
-    return each
 
 
 def _names(names: list[str], brief: bool) -> str:

@@ -346,3 +346,17 @@ def undo_preview(candidates: list[Any]) -> str:
         how = " ".join(step.rollback) if step.rollback else "restore the files it changed"
         lines.append(f"  {step.title}: {how}")
     return "\n".join(lines)
+
+
+def each_target(render: Any) -> Any:
+    """A renderer of one target's step, run once per step when a request named several
+    ("the unit files of nginx and ssh"), each with its own target's name."""
+    def each(results: list[Any], params: dict[str, str], voice: Voice) -> str:
+        if len(results) <= 1:
+            return str(render(results, params, voice))
+        shared = {k: v for k, v in params.items() if not k.startswith("target:")}
+        return "\n\n".join(
+            render([r], {**shared, "target:" + r.step_id: params.get(f"target:{r.step_id}",
+                                                                    "?")}, voice)
+            for r in results)
+    return each
