@@ -21,15 +21,17 @@ pytestmark = [pytest.mark.docker, pytest.mark.slow]
 
 FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "users": {"name": str, "uid": int, "gid": int, "home": str, "shell": str, "groups": list,
-              "locked": bool, "system": bool},
+              "locked": bool, "system": bool, "gecos": str},
     "groups": {"name": str, "gid": int, "members": list},
     "processes": {"pid": int, "ppid": int, "name": str, "user": str, "cmdline": str,
                   "cpu_percent": (int, float), "memory_rss": int},
     "mounts": {"device": str, "mountpoint": str, "fstype": str, "options": str, "total": int,
-               "used": int, "free": int},
+               "used": int, "free": int, "label": str},
     "block_devices": {"name": str, "path": str, "type": str, "size": int, "model": str,
-                      "removable": bool, "fstype": str, "mountpoints": list},
-    "interfaces": {"name": str, "state": str, "mac": str, "addresses": list, "mtu": int},
+                      "removable": bool, "fstype": str, "mountpoints": list, "label": str,
+                      "vendor": str},
+    "interfaces": {"name": str, "state": str, "mac": str, "addresses": list, "mtu": int,
+                   "kind": str},
     "listening": {"proto": str, "address": str, "port": int, "pid": (int, type(None)),
                   "process": str},
     "timers": {"name": str, "unit": str, "next": str, "last": str},
@@ -110,3 +112,11 @@ def test_the_values_are_the_beds_own(bed, context) -> None:  # noqa: ANN001
     assert units and all(unit in listed for unit in units)
     ports = {(s["proto"], s["port"]) for s in context["listening"]}
     assert ("tcp", 80) in ports  # nginx-light
+
+
+def test_links_say_their_kind_from_ip_details(context) -> None:  # noqa: ANN001
+    """`ip -j -d` in the bed: the loopback is "loopback", and no link's kind is unread
+    text (each is one of the words the matcher knows, or empty)."""
+    kinds = {i["name"]: i["kind"] for i in context["interfaces"]}
+    assert kinds["lo"] == "loopback"
+    assert all(k == "" or k.isalnum() for k in kinds.values()), kinds
