@@ -181,6 +181,8 @@ def _source(plan: Plan, intent: Intent | None) -> str:
     if source.startswith("llm"):
         repaired = " after one repair" if source == "llm-repaired" else ""
         return f"the model's reading{repaired}, checked by reos's validation and kept"
+    if source == "typed":
+        return "the command line as typed, judged by the risk engine"
     if source in ("catalogue", "template", "regex"):
         said = "the catalogue parser's reading"
         model = next((t.get("said", "") for t in plan.trace if t.get("stage") == "model needed"),

@@ -1,6 +1,8 @@
-"""A command a model proposed for a request no operation covers, judged by reos itself.
+"""A command a model proposed, or a person typed, that no operation covers, judged by
+reos itself.
 
-The model's answer carries an argv, its purpose and whether it "only reads"; that claim
+A typed command ("ss -tlnp", found by `typed.py`) is judged the same way. The model's
+answer carries an argv, its purpose and whether it "only reads"; that claim
 is ignored. The risk engine decides: a command its read-only grammar proves only reads
 may run at once as the answer to a question; anything else is an action, shown with its
 risk and the reason it asks (the word that made it not read-only), approved like any
@@ -33,8 +35,8 @@ def plan_command(plan: Plan, intent: Intent, is_root: bool, voice: Voice) -> Non
         plan.kind = Kind.REFUSE
         plan.blocked = True
         plan.blocked_reason = "; ".join(verdict.reasons) or "the risk engine blocks it"
-        plan.message = (f"The model suggested `{shown}`, and I won't run it: "
-                        f"{plan.blocked_reason}.")
+        who = "You typed" if intent.source == "typed" else "The model suggested"
+        plan.message = f"{who} `{shown}`, and I won't run it: {plan.blocked_reason}."
         return
     if verdict.needs_root:
         argv = as_root(argv, is_root)
@@ -45,7 +47,9 @@ def plan_command(plan: Plan, intent: Intent, is_root: bool, voice: Voice) -> Non
                 risk_reasons=list(verdict.reasons), action="command")
     plan.steps = [step]
     plan.verb = None
-    origin = ("No operation of mine covers that, so I asked the model, which suggested a "
+    origin = ("You typed a command, and no operation of mine reads it fully, so I take "
+              "it as typed. I judged it myself" if intent.source == "typed" else
+              "No operation of mine covers that, so I asked the model, which suggested a "
               "command. I judged it myself")
     if verdict.read_only:
         plan.kind = Kind.QUERY
