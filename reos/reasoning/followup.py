@@ -74,7 +74,8 @@ def revise(pending: Plan, text: str, templates: TemplateSet, matcher: Any = None
     words = [u.text for u in units]
     verbs = _verbs(found)
     plan_op = pending.intent.operation
-    own = not verbs or plan_op in verbs  # no verb, or one that can be the plan's own
+    # no verb, one that can be the plan's own, or one said of the plan ("run it tonight")
+    own = not verbs or plan_op in verbs or bool(_PLAN_WORDS & set(words[1:3]))
     when = _when(units, [w.lower().strip(".,!?") for w in text.split()])
     if when and own and not any("name" in u.roles or "alias" in u.roles for u in units):
         return Revision("time", _not_scheduled(when))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import astuple, dataclass
+from dataclasses import astuple, dataclass, replace
 
 from reos.model import Intent, Kind
 from reos.reasoning import parser
@@ -100,6 +100,10 @@ def understand(text: str, templates: TemplateSet, matcher: Any = None, *,
                remote: bool = False) -> Intent | None:
     """The Intent of `text`: an operation, a question, a refusal; None when empty."""
     intent = _understand(text, templates, matcher, remote=remote)
+    if intent is not None and (intent.kind in (Kind.UNKNOWN, Kind.CLARIFY) or intent.unexplained):
+        typed_in = _typed(text, intent, templates)
+        if typed_in is not None:
+            return typed_in
     acting = intent is not None and (intent.kind in (Kind.ACTION, Kind.COMBINED) or any(
         o.kind in (Kind.ACTION, Kind.COMBINED) for o in intent.options))
     if intent is not None and acting and intent.ignored:
@@ -109,6 +113,27 @@ def understand(text: str, templates: TemplateSet, matcher: Any = None, *,
                       reason=SHELL_REASON.format(shell="\u201c" + clean(intent.ignored)[:60]
                                                  + "\u201d"), ignored=intent.ignored)
     return intent
+
+
+def _typed(text: str, intent: Intent, templates: TemplateSet) -> Intent | None:
+    """The request as a typed command ("ss -tlnp", "usermod -aG www-data bob") when the
+    catalogue could not read it fully: not understood, an option or path of the command
+    left unexplained, or asked about while it holds an option ("apt cache zorblax", with
+    none, stays a question about what was meant)."""
+    from reos.reasoning import typed
+    from reos.reasoning.lexicon import lexicon
+
+    phrases = lexicon(templates).phrases
+    english = {word for word, entries in phrases.items() if any(
+        len(words) == 1 and role not in ("noun", "resource", "alias")
+        for words, role, _ in entries)}
+    argv = typed.command_line(text, english)
+    if argv is None:
+        return None
+    if intent.kind == Kind.UNKNOWN or typed.options_left(argv, intent.unexplained) or (
+            intent.kind == Kind.CLARIFY and typed.flagged(argv)):
+        return typed.typed_intent(argv)
+    return None
 
 
 def _understand(text: str, templates: TemplateSet, matcher: Any = None, *,
@@ -133,8 +158,61 @@ def _understand(text: str, templates: TemplateSet, matcher: Any = None, *,
             if subject.lower() not in _PRONOUNS and names:
                 intent.condition_subject = (names, kinds.pop() if len(kinds) == 1 else None)
             return intent
-    whole = read(cleaned, templates, matcher, remote=remote, asked=_marked(text))
+    said = [c for c in _SENTENCE_END.split(re.sub(r"\s+", " ", text.strip())) if c.strip()]
+    asked = any(map(_marked, said)) and not any(
+        _ASKING.match(c) or _imperative(c, templates, matcher) for c in said
+        if not _marked(c))  # "The volume is mounted? I am not sure after the reboot."
+    whole = read_asking(cleaned, templates, matcher, remote=remote, asked=asked)
     return _focus(re.sub(r"\s+", " ", text.strip()), whole, templates, matcher, remote=remote)
+
+
+# a reason begun without a comma: "reinstall php-fpm its config got messed"
+_UNMARKED = re.compile(r"(?<!\band)(?<!\bor)(?<!\bof)(?<!\bwith)(?<!\bfor)(?<!\bto)(?<!\bthat)"
+                       r"(?<!\bon)(?<!\bin)(?<!\bby)"
+                       r"(?<!,)\s+(?=(?:because|cause|coz|cuz|its|it's|we|we're|nobody|"
+                       r"they're)\s+\S+\s+\S)", re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(r"\s*(?:[,;]|\s[-\u2013\u2014]\s)\s*")
+_STATEMENT = re.compile(
+    r"^(?:because|since|as|cause|coz|cuz|cos|we|we're|we've|i|i'm|i've|it|it's|its|they|"
+    r"they're|nobody|no\s+one|everyone|everybody|he|she|he's|she's|that's|there's|which|"
+    r"who)\b|^[\w.@-]+\s+(?:owns|handles|does|runs|uses|took|replaced|is|was|has|keeps|"
+    r"seems|needs)\b", re.IGNORECASE)
+_STATEMENT_ASKS = re.compile(r"^(?:i|we)\s+(?:need|want|would|'d|must|have\s+to)\b|"
+                             r"^(?:it|they)\s+(?:needs?|should|must)\b", re.IGNORECASE)
+
+
+def _statement(clause: str) -> bool:
+    """Whether a clause tells rather than asks: a reason or a remark ("ufw owns the
+    firewall", "it's acting weird", "we use node_exporter now", "since nobody uses it")."""
+    return bool(_STATEMENT.match(clause)) and not (
+        _ASKING.search(clause) or _STATEMENT_ASKS.match(clause))
+
+
+def read_asking(sentence: str, templates: TemplateSet, matcher: Any = None, *,
+                remote: bool = False, asked: bool = False) -> Intent:
+    """A sentence read by its asking clauses when others only tell why: "mask nftables,
+    ufw owns the firewall" masks nftables; ufw, named in the reason, is not a target.
+    "it"/"them" in the asking part is what the telling part named ("nginx is down, start
+    it"). When the asking part alone is not understood, the whole sentence is read."""
+    clauses = [c for c in _CLAUSE_BREAK.split(_UNMARKED.sub(", ", sentence))
+               if c.strip(" .!?")]
+    whole = read(sentence, templates, matcher, remote=remote, asked=asked)
+    if not 1 < len(clauses) <= 8 or _SENTENCE_END.search(sentence.strip()):
+        return whole  # several sentences: `_focus` reads each
+    telling = [_statement(c) for c in clauses]
+    if not any(telling) or all(telling):
+        return whole
+    reasons = [c for c, t in zip(clauses, telling, strict=True) if t]
+    asking = ", ".join(c for c, t in zip(clauses, telling, strict=True) if not t)
+    asking = _referents(asking, reasons, templates, matcher)
+    intent = read(asking, templates, matcher, remote=remote, asked=asked)
+    if intent.kind in _SETTLED or whole.kind not in _SETTLED:
+        # the reasons' words nothing knows are said back, never dropped in silence
+        told = parser.parse(", ".join(reasons), templates, matcher).units
+        intent.unexplained = list(dict.fromkeys(
+            [*intent.unexplained, *(u.text for u in told if u.unknown)]))
+        return intent
+    return whole
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+(?=\S)")
@@ -161,10 +239,27 @@ def _focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, *,
     sentences = [s.strip(" .!?;:") for s in said]
     for n in order:
         sentence = _referents(sentences[n], sentences[:n], templates, matcher)
-        intent = read(sentence, templates, matcher, remote=remote, asked=_marked(said[n]))
+        intent = read_asking(sentence, templates, matcher, remote=remote,
+                             asked=_marked(said[n]))
+        if intent.kind in (Kind.ACTION, Kind.COMBINED) and not _ASKING.search(said[n]) and (
+                not _imperative(sentence, templates, matcher)):
+            continue  # "The archive job should run every hour.": the story, not the ask
         if intent.kind in _SETTLED and (not settled or len(intent.unexplained) <= 1):
             return intent
     return whole
+
+
+_LEADING = {"please", "pls", "just", "now", "so", "then", "and", "ok", "okay", "also",
+            "kindly", "quickly", "hey", "oh", "right"}
+
+
+def _imperative(sentence: str, templates: TemplateSet, matcher: Any) -> bool:
+    """Whether a sentence tells reos to do something: its first word (after "please",
+    "just", "so"…) is a verb ("Stop the old agent."), not a subject ("The job should run
+    every hour.", "I am new in the team")."""
+    units = parser.parse(sentence, templates, matcher).units
+    first = next((u for u in units if u.text not in _LEADING), None)
+    return first is not None and "verb" in first.roles
 
 
 def _referents(sentence: str, before: list[str], templates: TemplateSet,
@@ -217,18 +312,26 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
         query = next((r for r in found.readings if r.op.kind == "query"
                       and r.score >= MIN_SCORE and r.evidence & {"noun", "idiom", "verb"}),
                      None)
+        status = templates.operations.get(f"{best.op.target}.status")
         if query is not None:
             best = query
+        elif status is not None and status.kind == "query" and best.targets:
+            # "is the MariaDB enabled to start at boot?": a question about a named thing
+            # that no operation answers as asked is answered by its state
+            intent = intent_of(best, found)
+            return replace(intent, kind=Kind.QUERY, action=status.action, operation=status.id,
+                           template=status.id, summary=status.summary, then=[],
+                           note=status.note, value=status.value, qualifiers=[],
+                           unhonoured=[], unexplained=[*intent.unexplained,
+                                                       *intent.unhonoured])
         else:  # nothing answers it: a question is never turned into a change unasked
             intent = intent_of(best, found)
             return Intent(Kind.CLARIFY, source="catalogue", confidence=best.confidence,
                           options=[intent], question=AS_QUESTION, ignored=found.shell)
-    rivals = _rivals(found, best)
+    rivals = _rivals(found, best, asking=asked or _asks(found))
     intent = intent_of(best, found)
     zones = intent.params.get("timezone", "").split("|")
     if len(zones) > 1:  # a city several zones are named after ("eastern"): which one
-        from dataclasses import replace
-
         return Intent(Kind.CLARIFY, source="catalogue", confidence=best.confidence,
                       options=[replace(intent, params={**intent.params, "timezone": zone},
                                        summary=f"{intent.summary} to {zone}")
@@ -262,13 +365,15 @@ _ASKED_OF = {"the", "this", "that", "it", "i", "we", "you", "they", "he", "she",
 
 
 _CHECK_WORDS = {"check", "see", "tell", "find", "verify", "confirm", "know", "wonder"}
+# "check whether…", "tell me which…", "find out how…": what is checked is a question
+_CHECKED = {"if", "whether", "which", "what", "who", "how", "where", "when", "why"}
 _POLITE = {"could", "can", "would", "will", "you", "please", "kindly", "me", "us", "hey",
            "ok", "okay", "so", "i", "want", "to", "need", "like", "just", "quickly"}
 
 
 def _asks(found: Parse) -> bool:
     """Whether the request is put as a question ("what …", "is …", "which …", "check
-    whether …", "see if …")."""
+    whether …", "see if …", "tell me which …")."""
     texts = [u.text for u in found.units if u.text != "," and u.text not in _POLITE]
     words = " ".join(texts).split()
     first = words[0] if words else ""
@@ -276,7 +381,7 @@ def _asks(found: Parse) -> bool:
         # apache start at boot" tell
         return len(words) > 1 and words[1] in _ASKED_OF
     return first in _QUESTION_WORDS or (first in _CHECK_WORDS and bool(
-        {"if", "whether"} & set(texts[1:4])))
+        _CHECKED & set(texts[1:4])))
 
 
 @dataclass
@@ -323,14 +428,20 @@ def _same_meaning(a: Reading, b: Reading) -> bool:
     return a.op.action == b.op.action and a.op.kind == b.op.kind
 
 
-def _rivals(found: Parse, best: Reading) -> list[Reading]:
-    """Readings close to the best that mean something else (at most two)."""
+def _rivals(found: Parse, best: Reading, asking: bool = False) -> list[Reading]:
+    """Readings close to the best that mean something else (at most two). A question's
+    answer has no acting rival: "which kernel is running?" is never "run a job"."""
     rivals: list[Reading] = []
     for other in found.readings[1:]:
         if best.score - other.score >= CLOSE:
             break
         if _same_meaning(best, other) or any(_same_meaning(r, other) for r in rivals):
             continue
+        if asking and best.op.kind == "query" and other.op.kind == "action":
+            continue
+        if best.op.kind == "action" and "verb" in best.evidence and other.op.kind == "query" \
+                and "verb" not in other.evidence:
+            continue  # "kill all processes of bob": the verb said acts; no list is meant
         if other.op.id in found.negated or not other.evidence & {"verb", "idiom"}:
             continue
         if best.op.kind == "query" and other.op.kind == "query":
