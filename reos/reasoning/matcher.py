@@ -51,7 +51,27 @@ class MatchResult:
     strategies: dict[str, str] = field(default_factory=dict)  # target name -> strategy
 
 
-def _variants(phrase: str) -> list[str]:
+_WORD = re.compile(r"[a-z][a-z0-9]+")
+# description words too common to tell one thing from another
+_COMMON = frozenset({
+    "service", "services", "daemon", "server", "system", "systemd", "manager", "with",
+    "from", "that", "this", "into", "over", "using", "user", "users", "file", "files",
+    "unit", "units", "support", "network", "data", "default", "target", "client",
+    "clients", "local", "remote", "linux", "debian", "ubuntu", "tool", "tools", "agent",
+    "the", "and", "for", "daily", "weekly", "load", "start", "stop", "main", "base",
+    "core", "common", "simple", "small", "light", "lightweight", "fast", "high",
+    "performance", "version", "instance", "run", "runs", "running", "new", "old", "all",
+    "any", "more", "other", "some", "such", "only", "own", "same", "than", "very", "can",
+    "will", "just", "when", "where", "which", "while", "about", "after", "before", "under",
+    "again", "then", "once", "here", "there", "each", "both", "few", "most", "not", "its",
+    "are", "was", "has", "have", "per", "via", "onto", "your", "you", "our",
+    "config", "configuration", "interface", "interfaces", "watch", "make", "makes", "keep",
+    "keeps", "up", "down", "out", "off", "on", "one", "two", "first", "last", "next", "now",
+    "time", "times", "set", "sets", "get", "gets", "use", "used", "uses", "work", "works",
+})
+
+
+def spellings(phrase: str) -> list[str]:
     """'nextcloud redis' may be written nextcloud-redis, nextcloud_redis, nextcloudredis."""
     if " " not in phrase:
         return [phrase]
@@ -67,7 +87,8 @@ class _Index:
 
     def __init__(self, kind: str, targets: list[Target], projects: dict[str, list[Target]],
                  aliases: dict[str, list[str]], descriptions: dict[Target, str],
-                 identities: dict[str, list[Target]] | None = None):
+                 identities: dict[str, list[Target]] | None = None,
+                 named_only: list[Target] | None = None):
         self.kind = kind
         self.targets = targets
         self.projects = projects
@@ -77,27 +98,45 @@ class _Index:
         # a filesystem's label, a link's kind (`identity_words`)
         self.identities = identities or {}
         self.by_name: dict[str, Target] = {}
-        for t in targets:
+        # things found by their name or a word of it, never listed by "all" or a state
+        self.named_only = named_only or []
+        for t in [*targets, *self.named_only]:
             self.by_name.setdefault(stem(t.name).lower(), t)
             self.by_name.setdefault(t.name.lower(), t)
         self._by_token: dict[str, list[Target]] | None = None
         self._fuzzy: dict[str, list[str]] | None = None
+        self._described: dict[str, list[Target]] | None = None
 
     @property
     def by_token(self) -> dict[str, list[Target]]:
         """Name tokens ("redis" in nextcloud-redis), built on the first token lookup."""
         if self._by_token is None:
             self._by_token = defaultdict(list)
-            for t in self.targets:
+            for t in [*self.targets, *self.named_only]:
                 s = stem(t.name).lower()
                 for token in set(_TOKENS.split(s)):
                     if token and token != s:
                         self._by_token[token].append(t)
         return self._by_token
 
+    @property
+    def described(self) -> dict[str, list[Target]]:
+        """Words that set one or two things apart in their descriptions ("kessler" of
+        "Laravel queue worker for the Kessler Bau client portal", "milter" of "OpenDKIM
+        Milter"), built on first use. A word in more descriptions, or a common one, says
+        nothing about which thing is meant."""
+        if self._described is None:
+            found: dict[str, list[Target]] = defaultdict(list)
+            for t, text in self.descriptions.items():
+                for word in set(_WORD.findall(text)):
+                    if len(word) >= 3 and word not in _COMMON:
+                        found[word].append(t)
+            self._described = {w: ts for w, ts in found.items() if len(ts) <= 2}
+        return self._described
+
     def lookup(self, phrase: str, plural: bool = False) -> list[Candidate]:
         found: list[Candidate] = []
-        for variant in _variants(phrase):
+        for variant in spellings(phrase):
             if variant in self.by_name:
                 exact = self.by_name[variant]
                 if not plural:
@@ -121,7 +160,7 @@ class _Index:
             hits = self._aliased(phrase)
             return found or [Candidate(GROUP, t, "alias") for t in hits] or self._fuzzy_lookup(
                 phrase)
-        for variant in _variants(phrase):
+        for variant in spellings(phrase):
             found += [Candidate(GROUP, t, "compose project")
                       for t in self.projects.get(variant, [])]
         if " " not in phrase:
@@ -134,7 +173,7 @@ class _Index:
         if found:
             return found
         stems = [(t, stem(t.name).lower()) for t in self.targets]
-        variants = _variants(phrase)
+        variants = spellings(phrase)
         found = [Candidate(AFFIX, t, "prefix/suffix") for t, s in stems
                  if any(s.startswith(v) or s.endswith(v) for v in variants)]
         if found or len(phrase) < 3:
@@ -144,8 +183,12 @@ class _Index:
         if found:
             return found
         if len(phrase) >= 4:
+            # every word of the phrase in the description, in any order ("the queue worker
+            # of the kessler portal")
+            words = [{w, w.removesuffix("s"), f"{w}s"} for w in phrase.split()]
             found = [Candidate(DESCRIPTION, t, "description")
-                     for t, text in self.descriptions.items() if phrase in text]
+                     for t, text in self.descriptions.items()
+                     if phrase in text or all(w & set(_WORD.findall(text)) for w in words)]
             if found:
                 return found
         return self._fuzzy_lookup(phrase)
@@ -166,8 +209,8 @@ class _Index:
 
     def _named(self, phrase: str) -> list[Target]:
         """Everything a phrase names exactly: by name, project, word, what it is, alias."""
-        found = [self.by_name[v] for v in _variants(phrase) if v in self.by_name]
-        for variant in _variants(phrase):
+        found = [self.by_name[v] for v in spellings(phrase) if v in self.by_name]
+        for variant in spellings(phrase):
             found += self.projects.get(variant, [])
         if " " not in phrase and self.kind not in EXACT_ONLY:
             found += self.by_token.get(phrase, [])
@@ -178,7 +221,7 @@ class _Index:
     def _identified(self, phrase: str) -> list[Candidate]:
         """Things the phrase names by what they are ("bookstack": the container running
         that image; "maria lopez": the account with that full name)."""
-        for variant in _variants(phrase):
+        for variant in spellings(phrase):
             if variant in self.identities:
                 return [Candidate(GROUP, t, "what it is") for t in self.identities[variant]]
         return []
@@ -247,6 +290,7 @@ class TargetMatcher:
         projects: dict[str, list[Target]] = defaultdict(list)
         descriptions: dict[Target, str] = {}
         identities: dict[str, list[Target]] = defaultdict(list)
+        jobs: list[Target] = []
         if kind == "container" and self.snapshot.containers is not None:
             targets = []
             for c in self.snapshot.containers:
@@ -263,6 +307,14 @@ class TargetMatcher:
                 targets.append(t)
                 if s.description:
                     descriptions[t] = s.description.lower()
+            # a timer's service is a unit too, though no unit list showed it (a job that
+            # only runs when its timer fires is not loaded in between): found by its
+            # name, never by "all" or a state ("start the stopped services")
+            listed = {s.name for s in self.snapshot.services}
+            for tm in getattr(self.snapshot, "timers", None) or []:
+                if tm.unit.endswith(".service") and tm.unit not in listed:
+                    listed.add(tm.unit)
+                    jobs.append(Target("service", tm.unit, "inactive"))
         elif kind == "package" and self.snapshot.packages is not None:
             targets = [Target("package", p.name, "installed", version=p.version)
                        for p in self.snapshot.packages]
@@ -276,7 +328,7 @@ class TargetMatcher:
         else:
             return None
         index = _Index(kind, targets, projects, self.aliases.get(kind, {}), descriptions,
-                       identities)
+                       identities, named_only=jobs)
         self._indexes[kind] = index
         return index
 

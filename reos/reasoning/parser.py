@@ -124,14 +124,26 @@ _SLOT_NOUNS = {"port": {"port", "ports"}, "priority": {"priority", "niceness", "
 _NAMING = {"to", "as", "called", "named", "into", "become", "becomes"}  # "…hostname to web01"
 
 
+_SLOT_PREPOSITIONS = {"to", "into", "from", "in"}  # "add bob *to* www-data"
+_ARTICLES = {"the", "a", "an", "our", "my", "their"}
+
+
 def _names_its_slot(op: Operation, units: list[Unit], n: int) -> bool:
     """Whether unit `n` is a name followed by the noun of one of the operation's slots
-    ("the www-data *group*"): then it fills that slot even if it could be the target."""
-    if n + 1 >= len(units) or "name" not in units[n].roles:
+    ("the www-data *group*"), or after "to"/"from" ("add bob to www-data", where www-data
+    is a user too): then it fills that slot even if it could be the target."""
+    if "name" not in units[n].roles:
         return False
-    following = units[n + 1].roles.get("resource", set())
-    return any(k in op.slots and k in following and k in units[n].roles["name"]
-               for k in _ENTITY_SLOTS)
+    kinds = units[n].roles["name"]
+    slots = [k for k in _ENTITY_SLOTS if k in op.slots and k != op.target and k in kinds]
+    if not slots:
+        return False
+    if n + 1 < len(units) and set(slots) & units[n + 1].roles.get("resource", set()):
+        return True
+    before = n - 1
+    while before >= 0 and units[before].text in _ARTICLES:
+        before -= 1
+    return before >= 0 and units[before].text in _SLOT_PREPOSITIONS
 
 
 def _slot(op: Operation, units: list[Unit], n: int) -> tuple[str, str | None] | None:
@@ -226,6 +238,9 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
     for n, unit in enumerate(units):
         roles = unit.roles
         if n in skip and n not in idiom_units:
+            if reading.claims_exclusion and unit.unknown:
+                _unplaced(reading, n, unit, 0.5)  # "but keep nextcloud-app zorblax": the
+                # idiom took the name; the word after it names nothing and is said back
             continue
         if n in idiom_units and n not in held:
             reading.explained[n] = "idiom"

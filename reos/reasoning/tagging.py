@@ -15,7 +15,7 @@ import re
 
 from reos.reasoning import moments
 from reos.reasoning.lexicon import Lexicon, _base_forms, correct
-from reos.reasoning.matcher import ALL_KINDS
+from reos.reasoning.matcher import ALL_KINDS, spellings
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ _NEEDS_TAIL = {"leave", "keep"}  # "leave X alone"; "spare X", "skip X" need non
 class Unit:
     """One or more words the parse treats as one thing, with every role they can play."""
 
-    __slots__ = ("text", "start", "size", "roles", "said")
+    __slots__ = ("text", "start", "size", "roles", "said", "apart")
 
     def __init__(self, text: str, start: int, size: int,
                  roles: dict[str, Any] | None = None, said: str = ""):
@@ -47,6 +47,7 @@ class Unit:
         self.size = size  # how many words
         self.roles: dict[str, Any] = roles if roles is not None else {}
         self.said = said  # the words as written (before base forms and typo fixes)
+        self.apart = False  # a whole name after another one: not one name's words
 
     @property
     def unknown(self) -> bool:
@@ -65,8 +66,9 @@ class Names:
     def __init__(self, matcher: Any):
         self.matcher = matcher
 
-    def kinds(self, word: str, tokens: bool = True) -> set[str]:
-        """Kinds `word` names; name tokens ("redis" of nextcloud-redis) only if `tokens`."""
+    def kinds(self, word: str, tokens: bool = True, described: bool = False) -> set[str]:
+        """Kinds `word` names; name tokens ("redis" of nextcloud-redis) only if `tokens`;
+        a word that sets a thing apart in its description ("kessler") only if `described`."""
         found: set[str] = set()
         if self.matcher is None or len(word) < 2:
             return found
@@ -79,8 +81,16 @@ class Names:
             elif tokens and len(word) >= 3 and (
                     kind in _BY_TOKEN and word in index.by_token or word in index.identities):
                 found.add(kind)
+            elif described and index.descriptions and word in index.described:
+                found.add(kind)
         return found
 
+
+    def whole(self, word: str) -> bool:
+        """Whether `word` is the whole name of something here (a user, a group, a unit)."""
+        return self.matcher is not None and any(
+            (index := self.matcher.index(kind)) is not None and (
+                word in index.by_name or word in index.projects) for kind in ALL_KINDS)
 
     def close(self, word: str) -> set[str]:
         """Kinds with a name, project or name word one typo from `word` (the matcher's
@@ -104,7 +114,7 @@ def units_of(words: list[str], lex: Lexicon, names: Names) -> list[Unit]:
         size, roles = lex.longest(words, i) if word in lex.phrases else (0, {})
         if size == 0:
             size = 1
-            kinds = names.kinds(word)
+            kinds = names.kinds(word, described=True)
             if not kinds:
                 fixed = correct(word, lex)
                 forms = _base_forms(word)
@@ -138,11 +148,23 @@ def units_of(words: list[str], lex: Lexicon, names: Names) -> list[Unit]:
         units.append(Unit(text, i, size, roles, said))
         i += size
     _versions(units, names)
+    _apart_names(units, names)
     _times(units)
     moments.tag(units)  # moments, ranges, sizes and time zones by city
     _split_verbs(units, lex)
     _passives(units, lex)
     return units
+
+
+def _apart_names(units: list[Unit], names: Names) -> None:
+    """"usermod -aG www-data jkowalski": two whole names side by side, which together name
+    nothing ("nextcloud redis" is nextcloud-redis), are two things."""
+    for before, unit in zip(units, units[1:], strict=False):
+        if "name" in before.roles and "name" in unit.roles and names.whole(before.text) \
+                and names.whole(unit.text) and not any(
+                    names.kinds(joined, tokens=False)
+                    for joined in spellings(f"{before.text} {unit.text}")):
+            unit.apart = True
 
 
 def _versions(units: list[Unit], names: Names) -> None:
@@ -326,13 +348,15 @@ def _owned_by(gap: list[str]) -> bool:
 def _phrases(units: list[Unit], every: list[Unit] | None = None) -> list[str]:
     """Adjacent name units joined: [nextcloud, redis] -> "nextcloud redis"; a name of a
     name ("the db of crm", with every unit of the request given) is one phrase too, said
-    the other way round ("crm db"), so the matcher finds what both name."""
+    the other way round ("crm db"), so the matcher finds what both name. Names of
+    different kinds side by side stay apart (`_apart`)."""
     between = {u.start: u.text for u in every or ()}
     phrases: list[str] = []
     last = -2
     owned = False
+    previous: Unit | None = None
     for unit in units:
-        if unit.start == last and phrases:
+        if unit.start == last and phrases and not _apart(previous, unit):
             phrases[-1] += " " + unit.text
         elif phrases and not owned and " " not in phrases[-1] and _owned_by(
                 [between.get(at, "") for at in range(last, unit.start)]):
@@ -342,7 +366,20 @@ def _phrases(units: list[Unit], every: list[Unit] | None = None) -> list[str]:
             phrases.append(unit.text)
             owned = False
         last = unit.start + unit.size
+        previous = unit
     return phrases
+
+
+def _apart(before: Unit | None, unit: Unit) -> bool:
+    """Two names side by side that name different kinds of thing ("usermod -aG docker
+    bob": a group, then a user), or two whole names ("www-data jkowalski"), are two
+    targets, not one name's words."""
+    if before is None:
+        return False
+    kinds, others = before.roles.get("name"), unit.roles.get("name")
+    if not kinds or not others:
+        return False
+    return unit.apart or not set(kinds) & set(others)  # "www-data jkowalski"; "docker bob"
 
 
 def _negated(units: list[Unit]) -> tuple[set[str], set[int]]:
