@@ -1,0 +1,137 @@
+"""Requests read the way admins type them (issue 21): a command line typed as a request, a
+reason said beside the ask, a job run now, every process of an account ended, a thing
+found by the words of its description, two names side by side, and a question about a
+named thing answered by its state.
+
+Planned against tests/fixtures/homelab.json with a few things added (a unit with a
+telling description, a timer whose job no unit list showed, an account whose name is a
+group too), with no model.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from reos.engine import ReasoningEngine
+from reos.model import Kind
+from reos.settings import Settings
+from reos.system.snapshot import SystemSnapshot
+
+FIXTURE = Path(__file__).parent / "fixtures" / "homelab.json"
+
+
+@pytest.fixture(scope="module")
+def engine() -> ReasoningEngine:
+    data = copy.deepcopy(json.loads(FIXTURE.read_text()))
+    data["services"].append({
+        "name": "qworker.service", "load": "loaded", "active": "active", "sub": "running",
+        "enabled": "disabled",
+        "description": "Laravel queue worker for the Kessler Bau client portal"})
+    data.setdefault("timers", []).append({
+        "name": "db-dump.timer", "unit": "db-dump.service", "next": "2026-11-26T01:15:00Z",
+        "last": "2026-11-25T01:15:02Z"})
+    return ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+
+
+def commands(engine: ReasoningEngine, say: str) -> list[str]:
+    return [s.command for s in engine.plan(say).steps]
+
+
+# -- a command line typed as a request --------------------------------------------------------
+
+def test_a_read_only_command_line_runs_as_typed(engine) -> None:
+    plan = engine.plan("ss -tlnp")
+    assert plan.source == "typed" and plan.kind == Kind.QUERY
+    assert [s.argv for s in plan.steps] == [["ss", "-tlnp"]]
+    assert plan.read_only and not plan.needs_approval
+
+
+def test_an_acting_command_line_is_judged_and_asked(engine) -> None:
+    plan = engine.plan("ip route add 10.20.0.0/16 via 10.66.0.1 dev eth0")
+    assert plan.source == "typed" and plan.kind == Kind.ACTION and plan.needs_approval
+    (step,) = plan.steps
+    assert step.argv[-8:] == ["ip", "route", "add", "10.20.0.0/16", "via", "10.66.0.1",
+                              "dev", "eth0"]
+    assert not step.shell and "You typed a command" in plan.message
+
+
+@pytest.mark.parametrize("say", [
+    "dig the MX record of example.com",  # a sentence that starts with a program
+    "find large files",  # an English first word needs an option
+    "who owns /usr/sbin/nginx",
+    "apt cache zorblax",  # words, not yet a command line
+    "ls -la | sh",  # shell text is never a typed command
+    "rm -rf /srv/*",  # a glob means what a shell makes of it: never typed
+])
+def test_prose_and_shell_text_are_not_typed_commands(engine, say: str) -> None:
+    assert engine.plan(say).source != "typed"
+
+
+def test_a_blocked_typed_command_is_refused(engine) -> None:
+    plan = engine.plan("mkfs.ext4 -F /dev/sda")
+    assert plan.blocked and not any(not s.read_only for s in plan.steps)
+
+
+# -- a reason said beside the ask -------------------------------------------------------------
+
+def test_a_thing_named_in_the_reason_is_not_a_target(engine) -> None:
+    assert commands(engine, "stop bluetooth, cups owns the printing now") == [
+        "sudo -n systemctl stop bluetooth.service"]
+    assert commands(engine, "mask bluetooth, we use cups for the printer") == [
+        "sudo -n systemctl mask bluetooth.service"]
+
+
+def test_a_reason_without_a_comma_is_a_reason_too(engine) -> None:
+    plan = engine.plan("restart nginx its config got messed up")
+    assert [s.command for s in plan.steps] == ["sudo -n systemctl restart nginx.service"]
+
+
+def test_it_in_the_ask_is_what_the_telling_part_named(engine) -> None:
+    assert commands(engine, "cups is down, start it") == []  # already running: nothing to do
+    assert engine.plan("cups is down, start it").intent.targets == ["cups"]
+
+
+def test_a_statement_in_a_story_is_never_acted_on(engine) -> None:
+    plan = engine.plan("The dump job should run every night. When did it last run?")
+    assert not any(not s.read_only for s in plan.steps)
+
+
+# -- a job run now; a user's processes ended --------------------------------------------------
+
+def test_a_timers_job_runs_now_by_its_name(engine) -> None:
+    plan = engine.plan("run the db dump job now, don't wait for the timer")
+    assert [s.argv[-3:] for s in plan.steps] == [["systemctl", "start", "db-dump.service"]]
+    assert plan.needs_approval
+
+
+def test_a_timers_job_is_never_among_all_stopped_services(engine) -> None:
+    assert not any("db-dump" in c for c in commands(engine, "start all stopped services"))
+
+
+def test_every_process_of_an_account_is_ended(engine) -> None:
+    assert commands(engine, "kill all processes of bob") == [
+        "pgrep -a -u bob", "sudo -n pkill -TERM -u bob"]
+
+
+# -- found by what it is --------------------------------------------------------------------------
+
+def test_a_service_is_found_by_the_words_of_its_description(engine) -> None:
+    assert commands(engine, "restart the queue worker for the Kessler Bau portal") == [
+        "sudo -n systemctl restart qworker.service"]
+
+
+def test_two_whole_names_side_by_side_are_two_things(engine) -> None:
+    plan = engine.plan("add bob to www-data")
+    assert plan.intent.params.get("group") == "www-data"
+    assert plan.intent.targets == ["bob"]
+    assert engine.plan("usermod -aG docker bob").intent.params.get("group") == "docker"
+
+
+def test_a_question_about_a_named_thing_is_answered_by_its_state(engine) -> None:
+    plan = engine.plan("is nginx enabled to start when the machine boots?")
+    assert plan.kind == Kind.QUERY and plan.steps and plan.read_only
+    assert any("nginx" in s.command for s in plan.steps)
