@@ -193,6 +193,11 @@ def evaluate_all(cases: list[dict], host: str, model: str, mode: str,
     engines = evaluate.engines()
     for engine in engines.values():
         prepare(engine, host, model, mode, timeout)
+    # as the chat does: the model loaded and the system message read before the first
+    # request (the server's prompt cache keeps it; every engine sends the same one)
+    started = time.monotonic()
+    state = engines["apt"].warm_model()
+    print(f"warm-up: {state}, {(time.monotonic() - started) * 1000:.0f} ms", file=sys.stderr)
     results = []
     try:
         for n, case in enumerate(cases, 1):

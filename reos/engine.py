@@ -233,8 +233,13 @@ class ReasoningEngine:
 
     def warm_model(self) -> str:
         """Load the model ahead of the first request (the chat calls this in the
-        background); returns the state to show."""
-        return self.model.warm()
+        background), with the system message every request starts with read once;
+        returns the state to show."""
+        if not self.model.may_ask():
+            return self.model.warm()
+        from reos.llm.prompt import system_message
+
+        return self.model.warm(system_message(self.templates))
 
     def choose(self, text: str) -> Plan | None:
         """The answer to an open question ("2", "demo-web", "the web one"), as the plan of

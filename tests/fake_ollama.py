@@ -170,6 +170,11 @@ class FakeOllama:
     def chats(self) -> list[dict]:
         return [r["body"] for r in self.requests if r["path"] == "/api/chat"]
 
+    def asked(self) -> list[dict]:
+        """The chats that ask something (a user message), not a warm-up's system message."""
+        return [c for c in self.chats()
+                if any(m.get("role") == "user" for m in c.get("messages") or [])]
+
     def knows(self, name: str) -> bool:
         return full_name(name) in {full_name(m) for m in self.models}
 
@@ -347,6 +352,12 @@ class _Handler(BaseHTTPRequestHandler):
                                     "message": {"role": "assistant", "content": ""},
                                     "done": True, "done_reason": "unload"})
         self.server.fake._set_loaded(name, True)
+        if not any(m.get("role") == "user" for m in body.get("messages") or []):
+            # a system message alone primes the prompt cache (reos's warm-up): Ollama reads
+            # it and answers its one token; no scripted answer is spent on it
+            return self._json(200, {"model": name, "created_at": _now(),
+                                    "message": {"role": "assistant", "content": ""},
+                                    "done": True, "done_reason": "length", **_stats(body, "")})
         self._answer(body, name, lambda piece: {"message": {"role": "assistant", "content": piece}})
 
     def _generate(self, body: dict) -> None:

@@ -124,6 +124,20 @@ def test_the_system_message_is_the_same_for_different_requests(
     assert second["messages"][-1]["content"].endswith(json.dumps("is nginx running?"))
 
 
+def test_the_warm_up_reads_the_system_message_every_request_starts_with(
+        llm_on: None, fake_ollama: FakeOllama) -> None:
+    engine = engine_for(fake_ollama.url, mode="first")
+    assert engine.warm_model().startswith("model")
+    fake_ollama.reply(said(STOP_NEXTCLOUD))
+    assert engine.plan(CONFIDENT).source == "llm"  # the warm-up spent no scripted answer
+
+    warm, asked = fake_ollama.chats()
+    # the server's prompt cache keeps what the warm-up read: the request reads only the rest
+    assert warm["messages"] == [asked["messages"][0]] and warm["messages"][0]["role"] == "system"
+    assert warm["options"]["num_predict"] == 1 and warm["stream"] is False
+    assert warm["options"]["num_ctx"] == asked["options"]["num_ctx"]
+
+
 def test_an_invalid_answer_gets_one_repair_call_carrying_the_errors(
         llm_on: None, fake_ollama: FakeOllama) -> None:
     engine = engine_for(fake_ollama.url)

@@ -76,7 +76,9 @@ async def test_the_status_line_names_the_model_once_it_is_warmed(
         assert status(app) == "model llama3.2"
         loads = [r["body"] for r in fake_ollama.requests if r["path"] == "/api/generate"]
         assert len(loads) == 1 and loads[0]["model"] == "llama3.2"
-        assert loads[0]["prompt"] == "" and fake_ollama.chats() == []  # loaded, not asked
+        assert loads[0]["prompt"] == "" and fake_ollama.asked() == []  # loaded, not asked
+        (primed,) = fake_ollama.chats()  # the system message read once, for the cache
+        assert [m["role"] for m in primed["messages"]] == ["system"]
         assert not any(UNREACHABLE in line for line in said(app))
 
 
@@ -126,7 +128,7 @@ async def test_an_unreadable_request_streams_the_models_thought_then_shows_the_p
         release.set()
         await settle(app, pilot)
 
-        assert len(fake_ollama.chats()) == 1
+        assert len(fake_ollama.asked()) == 1
         lines = app.query(Thought)
         assert len(lines) == 1  # rewritten as it streamed, not one line per chunk
         shown = lines.first().text

@@ -150,11 +150,19 @@ class Client:
                           load_ms=(getattr(last, "load_duration", 0) or 0) / 1e6,
                           cut=getattr(last, "done_reason", None) == "length")
 
-    def warm(self) -> None:
-        """Load the model into memory (an empty generate), so the first request is quick."""
+    def warm(self, system: str | None = None) -> None:
+        """Load the model into memory (an empty generate), so the first request is quick;
+        with `system`, also read that system message once (one token answered): every
+        request starts with it, and the server keeps what it read of it (Ollama's and
+        llama.cpp's prompt cache), so the first request reads only its own part."""
+        s = self.settings
         try:
-            self._client.generate(model=self.settings.model, prompt="",
-                                  keep_alive=self.settings.keep_alive)
+            self._client.generate(model=s.model, prompt="", keep_alive=s.keep_alive)
+            if system:
+                self._client.chat(model=s.model, messages=[{"role": "system", "content": system}],
+                                  stream=False, think=False, keep_alive=s.keep_alive,
+                                  options={"temperature": 0, "num_ctx": s.num_ctx, "seed": 0,
+                                           "num_predict": 1})
         except Exception as exc:  # noqa: BLE001
             raise self._error(exc) from None
 

@@ -110,8 +110,9 @@ class ModelSession:
             return parsed, []
         return intent, []
 
-    def warm(self) -> str:
-        """Load the model ahead of the first request; returns the state to show."""
+    def warm(self, system: str | None = None) -> str:
+        """Load the model ahead of the first request (and read `system`, the system
+        message every request starts with); returns the state to show."""
         if not self.may_ask():
             self.state = "built-in understanding (the model is off)"
             return self.state
@@ -120,7 +121,7 @@ class ModelSession:
         try:
             if self._client is None:
                 self._client = Client(self.settings.llm)
-            self._client.warm()
+            self._client.warm(system)
             self.state = f"model {self.settings.llm.model}"
         except LlmError as exc:
             self._failed(exc.kind, str(exc), rest=False)  # a request may still try it

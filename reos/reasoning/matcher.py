@@ -71,11 +71,38 @@ _COMMON = frozenset({
 })
 
 
+_SUFFIXES = ("isations", "izations", "isation", "ization", "ations", "ation", "ising",
+             "izing", "ised", "ized", "iser", "izer", "ise", "ize", "ers", "ing", "ed", "er",
+             "es", "s", "e")
+
+
+def stem_of(word: str) -> str:
+    """A description word without its ending ("optimisation", "optimise" and "optimiser"
+    are "optim"; "images" and "image" are "imag"), so either form finds the other."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+_SEPARATORS = ("-", "_", "", ".")
+
+
 def spellings(phrase: str) -> list[str]:
-    """'nextcloud redis' may be written nextcloud-redis, nextcloud_redis, nextcloudredis."""
+    """'nextcloud redis' may be written nextcloud-redis, nextcloud_redis, nextcloudredis;
+    a name of up to four words with a different mark between each ("php 8.1 fpm" is
+    php8.1-fpm), the same mark everywhere first."""
     if " " not in phrase:
         return [phrase]
-    return [phrase.replace(" ", sep) for sep in ("-", "_", "", ".")]
+    same = [phrase.replace(" ", sep) for sep in _SEPARATORS]
+    words = phrase.split()
+    if not 2 < len(words) <= 4:
+        return same
+    import itertools
+
+    mixed = ["".join(w + sep for w, sep in zip(words, (*seps, ""), strict=True))
+             for seps in itertools.product(_SEPARATORS, repeat=len(words) - 1)]
+    return [*same, *(m for m in mixed if m not in same)]
 
 
 def stem(name: str) -> str:
@@ -128,8 +155,8 @@ class _Index:
         if self._described is None:
             found: dict[str, list[Target]] = defaultdict(list)
             for t, text in self.descriptions.items():
-                for word in set(_WORD.findall(text)):
-                    if len(word) >= 3 and word not in _COMMON:
+                for word in {stem_of(w) for w in _WORD.findall(text) if w not in _COMMON}:
+                    if len(word) >= 3:
                         found[word].append(t)
             self._described = {w: ts for w, ts in found.items() if len(ts) <= 2}
         return self._described
@@ -185,10 +212,10 @@ class _Index:
         if len(phrase) >= 4:
             # every word of the phrase in the description, in any order ("the queue worker
             # of the kessler portal")
-            words = [{w, w.removesuffix("s"), f"{w}s"} for w in phrase.split()]
+            words = {stem_of(w) for w in phrase.split()}
             found = [Candidate(DESCRIPTION, t, "description")
                      for t, text in self.descriptions.items()
-                     if phrase in text or all(w & set(_WORD.findall(text)) for w in words)]
+                     if phrase in text or words <= {stem_of(w) for w in _WORD.findall(text)}]
             if found:
                 return found
         return self._fuzzy_lookup(phrase)
@@ -201,11 +228,18 @@ class _Index:
             return []
         for cut in range(1, len(words)):
             left, right = " ".join(words[:cut]), " ".join(words[cut:])
-            first, second = self._named(left), self._named(right)
+            first, second = self._stack(self._named(left)), self._named(right)
             both = [t for t in first if t in second]
             if both:
                 return [Candidate(GROUP, t, "words together") for t in both]
         return []
+
+    def _stack(self, found: list[Target]) -> list[Target]:
+        """What was named, with the rest of each one's compose project ("matomo" names the
+        container running matomo; "the matomo db" is the database of its project)."""
+        stacks = [members for members in self.projects.values()
+                  if any(t in members for t in found)]
+        return list(dict.fromkeys([*found, *(t for group in stacks for t in group)]))
 
     def _named(self, phrase: str) -> list[Target]:
         """Everything a phrase names exactly: by name, project, word, what it is, alias."""

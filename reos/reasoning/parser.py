@@ -62,6 +62,7 @@ class Reading:
         self.explained: dict[int, str] = {}  # unit index -> role used
         self.targets: list[str] = []
         self.named_kinds: set[str] = set()  # kinds the target names are
+        self.exact = False  # a target is the whole name of a thing of its kind
         self.unexplained: list[str] = []
         self.conflicts: list[str] = []  # words naming something else
         self.qualifiers: list[str] = []
@@ -262,6 +263,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             reading.explained[n] = "target"
             target_units.append(unit)
             reading.named_kinds |= roles.get("name", set()) & {op.target}
+            reading.exact = reading.exact or op.target in unit.exact
             continue
         slot = _slot(op, units, n) if op.slots else None
         if slot is not None:
@@ -269,6 +271,9 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             if slot[1]:
                 reading.params[slot[0]] = slot[1]
                 reading.score += 0.5  # a value this operation takes: it fits the words
+            elif op.id in roles.get("noun", ()):
+                reading.score += 2  # "who's got port 3306": the slot's noun is this
+                reading.evidence.add("noun")  # operation's own noun too
             continue
         if op.id in roles.get("verb", ()):
             if not verb_seen and _shared(op, roles["verb"]) and unit.text not in op.alone:

@@ -15,7 +15,7 @@ import re
 
 from reos.reasoning import moments
 from reos.reasoning.lexicon import Lexicon, _base_forms, correct
-from reos.reasoning.matcher import ALL_KINDS, spellings
+from reos.reasoning.matcher import ALL_KINDS, spellings, stem_of
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ _NEEDS_TAIL = {"leave", "keep"}  # "leave X alone"; "spare X", "skip X" need non
 class Unit:
     """One or more words the parse treats as one thing, with every role they can play."""
 
-    __slots__ = ("text", "start", "size", "roles", "said", "apart")
+    __slots__ = ("text", "start", "size", "roles", "said", "apart", "exact")
 
     def __init__(self, text: str, start: int, size: int,
                  roles: dict[str, Any] | None = None, said: str = ""):
@@ -48,6 +48,7 @@ class Unit:
         self.roles: dict[str, Any] = roles if roles is not None else {}
         self.said = said  # the words as written (before base forms and typo fixes)
         self.apart = False  # a whole name after another one: not one name's words
+        self.exact: set[str] = set()  # kinds it is the whole name of ("wg0": an interface)
 
     @property
     def unknown(self) -> bool:
@@ -81,16 +82,21 @@ class Names:
             elif tokens and len(word) >= 3 and (
                     kind in _BY_TOKEN and word in index.by_token or word in index.identities):
                 found.add(kind)
-            elif described and index.descriptions and word in index.described:
+            elif described and index.descriptions and stem_of(word) in index.described:
                 found.add(kind)
         return found
 
 
     def whole(self, word: str) -> bool:
         """Whether `word` is the whole name of something here (a user, a group, a unit)."""
-        return self.matcher is not None and any(
-            (index := self.matcher.index(kind)) is not None and (
-                word in index.by_name or word in index.projects) for kind in ALL_KINDS)
+        return bool(self.exact(word))
+
+    def exact(self, word: str) -> set[str]:
+        """Kinds `word` is the whole name (or compose project) of."""
+        if self.matcher is None:
+            return set()
+        return {kind for kind in ALL_KINDS if (index := self.matcher.index(kind)) is not None
+                and (word in index.by_name or word in index.projects)}
 
     def close(self, word: str) -> set[str]:
         """Kinds with a name, project or name word one typo from `word` (the matcher's
@@ -148,12 +154,39 @@ def units_of(words: list[str], lex: Lexicon, names: Names) -> list[Unit]:
         units.append(Unit(text, i, size, roles, said))
         i += size
     _versions(units, names)
+    _spelled_apart(units, names)
+    for unit in units:
+        if "name" in unit.roles:
+            unit.exact = names.exact(unit.text)
     _apart_names(units, names)
     _times(units)
     moments.tag(units)  # moments, ranges, sizes and time zones by city
     _split_verbs(units, lex)
     _passives(units, lex)
+    _progressives(units)
     return units
+
+
+def _spelled_apart(units: list[Unit], names: Names) -> None:
+    """"php 8.1 fpm", "redis server": two to four words side by side that together are
+    one name here, written with marks between them (php8.1-fpm), are one name."""
+    n = 0
+    while n + 1 < len(units):
+        for size in (4, 3, 2):
+            group = units[n:n + size]
+            if len(group) < size or not all(
+                    u.size == 1 and ("name" in u.roles or "number" in u.roles or u.unknown)
+                    for u in group) or not any("name" in u.roles for u in group):
+                continue
+            kinds: set[str] = set()
+            for spelled in spellings(" ".join(u.text for u in group)):
+                kinds |= names.kinds(spelled, tokens=False)
+            if kinds:
+                units[n:n + size] = [Unit(" ".join(u.text for u in group), group[0].start,
+                                          size, {"name": kinds},
+                                          " ".join(u.said for u in group))]
+                break
+        n += 1
 
 
 def _apart_names(units: list[Unit], names: Names) -> None:
@@ -198,6 +231,16 @@ def _passives(units: list[Unit], lex: Lexicon) -> None:
             if "verb" in roles:
                 unit.roles = {**unit.roles, "verb": roles["verb"]}
                 break
+
+
+def _progressives(units: list[Unit]) -> None:
+    """"how many workers are running", "which kernel is running": a state after be, not
+    the verb it comes from ("run a job")."""
+    for n in range(1, len(units)):
+        unit = units[n]
+        if units[n - 1].text in _BE and "qualifier" in unit.roles and "verb" in unit.roles \
+                and unit.said.endswith("ing"):
+            unit.roles = {k: v for k, v in unit.roles.items() if k != "verb"}
 
 
 _PARTICLES = {"off", "down", "up", "out", "back", "on", "over"}

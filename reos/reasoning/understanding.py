@@ -170,10 +170,12 @@ def _understand(text: str, templates: TemplateSet, matcher: Any = None, *,
 _UNMARKED = re.compile(r"(?<!\band)(?<!\bor)(?<!\bof)(?<!\bwith)(?<!\bfor)(?<!\bto)(?<!\bthat)"
                        r"(?<!\bon)(?<!\bin)(?<!\bby)"
                        r"(?<!,)\s+(?=(?:because|cause|coz|cuz|its|it's|we|we're|nobody|"
-                       r"they're)\s+\S+\s+\S)", re.IGNORECASE)
+                       r"they're|so\s+(?:that\s+)?(?:i|we|you|they|it|he|she))\s+\S+\s+\S)",
+                       re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"\s*(?:[,;]|\s[-\u2013\u2014]\s)\s*")
 _STATEMENT = re.compile(
-    r"^(?:because|since|as|cause|coz|cuz|cos|we|we're|we've|i|i'm|i've|it|it's|its|they|"
+    r"^(?:so\s+(?:that\s+)?(?:i|we|you|they|it|he|she)|because|since|as|cause|coz|cuz|cos|"
+    r"we|we're|we've|i|i'm|i've|it|it's|its|they|"
     r"they're|nobody|no\s+one|everyone|everybody|he|she|he's|she's|that's|there's|which|"
     r"who)\b|^[\w.@-]+\s+(?:owns|handles|does|runs|uses|took|replaced|is|was|has|keeps|"
     r"seems|needs)\b", re.IGNORECASE)
@@ -244,8 +246,12 @@ def _focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, *,
         if intent.kind in (Kind.ACTION, Kind.COMBINED) and not _ASKING.search(said[n]) and (
                 not _imperative(sentence, templates, matcher)):
             continue  # "The archive job should run every hour.": the story, not the ask
-        if intent.kind in _SETTLED and (not settled or len(intent.unexplained) <= 1):
-            return intent
+        if intent.kind in _SETTLED and (not settled or len(intent.unexplained) <= 1 or (
+                _ASKING.search(said[n]) and len(intent.unexplained) < len(whole.unexplained))):
+            return intent  # the asking sentence, read better than the whole story
+        if intent.kind == Kind.QUERY and whole.kind in (Kind.ACTION, Kind.COMBINED) and (
+                _ASKING.search(said[n])):
+            return intent  # "… I would like to know when that job last ran": it asks
     return whole
 
 
@@ -442,6 +448,8 @@ def _rivals(found: Parse, best: Reading, asking: bool = False) -> list[Reading]:
         if best.op.kind == "action" and "verb" in best.evidence and other.op.kind == "query" \
                 and "verb" not in other.evidence:
             continue  # "kill all processes of bob": the verb said acts; no list is meant
+        if best.exact and not other.exact and other.op.target != best.op.target:
+            continue  # "bring wg0 back up": the interface wg0, not a word of wg-quick@wg0
         if other.op.id in found.negated or not other.evidence & {"verb", "idiom"}:
             continue
         if best.op.kind == "query" and other.op.kind == "query":
