@@ -34,6 +34,23 @@ def engine() -> ReasoningEngine:
     data.setdefault("timers", []).append({
         "name": "db-dump.timer", "unit": "db-dump.service", "next": "2026-11-26T01:15:00Z",
         "last": "2026-11-25T01:15:02Z"})
+    data["services"].append({
+        "name": "imgopt.service", "load": "loaded", "active": "active", "sub": "running",
+        "enabled": "enabled",
+        "description": "Watch upload folders and losslessly optimise new images"})
+    data["packages"].append({"name": "php8.1-fpm", "version": "8.1.30-1"})
+    data["services"].append({
+        "name": "php8.1-fpm.service", "load": "loaded", "active": "active", "sub": "running",
+        "enabled": "enabled", "description": "The PHP 8.1 FastCGI Process Manager"})
+    for name, image in (("stats", "matomo:5.1.2-apache"), ("analytics-db-1", "mariadb:11")):
+        data["containers"].append({
+            "name": name, "id": name, "image": image, "state": "running", "status": "Up",
+            "labels": {"com.docker.compose.project": "analytics"}})
+    data["interfaces"].append({"name": "wg0", "state": "down", "mac": "", "addresses": [],
+                               "mtu": 1420, "kind": "wireguard"})
+    data["services"].append({
+        "name": "wg-quick@wg0.service", "load": "loaded", "active": "inactive",
+        "sub": "dead", "enabled": "enabled", "description": "WireGuard via wg-quick for wg0"})
     return ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
 
 
@@ -135,3 +152,41 @@ def test_a_question_about_a_named_thing_is_answered_by_its_state(engine) -> None
     plan = engine.plan("is nginx enabled to start when the machine boots?")
     assert plan.kind == Kind.QUERY and plan.steps and plan.read_only
     assert any("nginx" in s.command for s in plan.steps)
+
+
+# -- words read better ------------------------------------------------------------------------
+
+def test_a_slots_noun_is_its_operations_noun_too(engine) -> None:
+    assert commands(engine, "who's got port 5432") == ["ss -H -tulnp 'sport = :5432'"]
+
+
+def test_a_name_spelled_with_mixed_marks_is_one_name(engine) -> None:
+    assert commands(engine, "remove the package of php 8.1 fpm") == [
+        "sudo -n apt-get remove -y php8.1-fpm"]
+    assert commands(engine, "restart php 8.1 fpm") == [
+        "sudo -n systemctl restart php8.1-fpm.service"]
+
+
+def test_running_after_be_is_a_state_not_a_job_run(engine) -> None:
+    plan = engine.plan("which kernel is running")
+    assert plan.kind == Kind.QUERY and plan.read_only
+
+
+def test_a_purpose_clause_is_a_reason(engine) -> None:
+    plan = engine.plan("install mtr so I can trace network paths")
+    assert [s.argv[-1] for s in plan.steps if not s.read_only] == ["mtr"]
+
+
+def test_description_words_match_by_their_stems(engine) -> None:
+    assert commands(engine, "restart the image optimisation service") == [
+        "sudo -n systemctl restart imgopt.service"]
+
+
+def test_a_project_is_named_by_what_one_of_its_containers_runs(engine) -> None:
+    assert commands(engine, "restart the matomo db container") == [
+        "docker restart analytics-db-1"]
+
+
+def test_an_exact_name_outranks_a_word_of_another_kinds_name(engine) -> None:
+    plan = engine.plan("bring wg0 back up")
+    assert plan.kind == Kind.ACTION and plan.intent.operation == "net.interface_up"
