@@ -489,6 +489,22 @@ def _inner_fix(word: str, lex: Any, names: Names) -> str:
     return fixed if fixed and fixed not in lex.phrases else word
 
 
+def _candidates(lex: Any, units: list[Unit], flat: Flat) -> list[Operation]:
+    """The operations that can read the request at all: each needs a verb or noun of its
+    own said, its resource noun (a list), or an idiom whose every word was said; the rest
+    score nothing (`score` returns None without such evidence), so they are not scored."""
+    named: set[str] = set()
+    resources: set[str] = set()
+    for unit in units:
+        named |= unit.roles.get("verb", set()) | unit.roles.get("noun", set())
+        resources |= unit.roles.get("resource", set())
+    said = flat.at.keys()
+    return [op for op in lex.operations if op.id in named or (
+        op.kind == "query" and op.action == "list" and op.target == "none"
+        and (op.target in resources or op.resource in resources)) or any(
+        literal <= said for _, literal in idioms_of(op))]
+
+
 def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
           remote: bool = False) -> Parse:
     """Tag every word of `text` and score every operation of the catalogue."""
@@ -520,7 +536,7 @@ def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
     clauses = _clauses(units)
     listed = frozenset(k for k in _LISTED if matcher is not None
                        and matcher.index(k) is not None)
-    readings = [r for op in lex.operations
+    readings = [r for op in _candidates(lex, units, flat)
                 if (r := score(op, units, skip, found.negated, words, flat, clauses, listed))
                 is not None]
     readings.sort(key=lambda r: (-r.score, r.op.priority))

@@ -14,6 +14,8 @@ Not responsible for understanding words, running anything, or asking for approva
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from reos.model import Intent, Kind, Plan, RiskLevel, Step, Target, render
 from reos.reasoning import (
     conditions,
@@ -26,7 +28,7 @@ from reos.reasoning import (
     targeting,
 )
 from reos.reasoning.conversation import Voice
-from reos.reasoning.matcher import TargetMatcher
+from reos.reasoning.matcher import ALL_KINDS, TargetMatcher
 from reos.reasoning.names import SAFE_NAMES
 from reos.reasoning.templates import SLOT, Recipe, TemplateSet
 from reos.safety.risk import assess_argv, formats_for
@@ -42,6 +44,11 @@ if TYPE_CHECKING:
     from reos.reasoning.amend import Machine
 
 HELP = "Say \u201chelp\u201d for a tour of what I can do."
+
+
+# qualifiers that pick one of several, never a state: said of one named thing, they
+# describe it ("the old reporting db", "that runaway clamscan")
+_DESCRIBING = frozenset({"unused", "busiest", "biggest"})
 
 
 class PlanBuilder:
@@ -136,6 +143,15 @@ class PlanBuilder:
             plan.blocked_reason = intent.reason
             plan.message = f"I won't do that. {intent.reason}"
             return plan
+        qualifiers = self.templates.vocabulary.qualifiers
+        if intent.kind != Kind.CLARIFY and intent.unhonoured and all(
+                any(w in qualifiers.get(q, ()) for q in _DESCRIBING)
+                for w in intent.unhonoured) and self._describes_one(intent):
+            # "remove the old reporting db", "kill that runaway clamscan": one thing here
+            # is called so; the word describes it, it cannot narrow anything
+            plan.notes.append(replies.described(intent.unhonoured))
+            intent = replace(intent, unhonoured=[])
+            plan.intent = intent
         if intent.kind == Kind.CLARIFY or intent.unhonoured:
             self._ask(plan, intent)
             return plan
@@ -161,6 +177,20 @@ class PlanBuilder:
                 plan.message += " " + " ".join(n[0].upper() + n[1:] + "." for n in plan.notes)
             plan.notes = []
         return plan
+
+    def _describes_one(self, intent: Intent) -> bool:
+        """Whether each named phrase is one thing here, found without a question (so a
+        state or a "which one" word said with it can only describe it)."""
+        if not intent.targets or intent.plural or intent.exclude:
+            return False
+        kinds = [intent.resource] if intent.resource else [
+            k for k in ALL_KINDS if self.recipe(k, intent.action)]
+        kinds = [k for k in kinds if k != "package"]
+        if not kinds:
+            return False
+        found = self.matcher.resolve(intent.targets, kinds, False)
+        return (not found.question and not found.missing and
+                len(found.targets) == len(intent.targets))
 
     def _ask(self, plan: Plan, intent: Intent) -> None:
         """A question instead of a plan: close readings, words nothing explained, or a

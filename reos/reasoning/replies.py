@@ -71,6 +71,11 @@ def cannot_filter(words: list[str], resource: str | None) -> str:
             "or say which state you mean (running, stopped, failed, enabled, disabled).")
 
 
+def described(words: list[str]) -> str:
+    return (f"I took {_quote(words)} to describe what you named: only one thing here is "
+            "called so.")
+
+
 def which_targets(intent: Intent) -> str:
     things = PLURALS.get(intent.resource or "", "things")
     if intent.kind.value == "query":

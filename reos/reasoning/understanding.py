@@ -4,7 +4,10 @@ The parser (`parser.py`) tags every word and scores every operation; this module
 its best reading into an Intent, or into a question when two readings are close or an
 action would rest on words nothing explained, or into an Intent-less "not understood"
 that names the closest operations. Conditional requests ("is X running? if so stop it",
-"restart Y if Z is running") are split first and the action part read on its own.
+"restart Y if Z is running") are split first and the action part read on its own. A
+clause that only tells why ("mask nftables, ufw owns the firewall") is left out of the
+reading, a story is read by its asking sentence, and a command line the catalogue cannot
+read fully is taken as typed (`typed.py`).
 
 Not responsible for knowing whether the targets exist (the matcher does) or for steps
 (the plan builder does). An LLM understander slots in before this one (ARCHITECTURE §7).
@@ -170,7 +173,7 @@ def _understand(text: str, templates: TemplateSet, matcher: Any = None, *,
 _UNMARKED = re.compile(r"(?<!\band)(?<!\bor)(?<!\bof)(?<!\bwith)(?<!\bfor)(?<!\bto)(?<!\bthat)"
                        r"(?<!\bon)(?<!\bin)(?<!\bby)"
                        r"(?<!,)\s+(?=(?:because|cause|coz|cuz|its|it's|we|we're|nobody|"
-                       r"they're|so\s+(?:that\s+)?(?:i|we|you|they|it|he|she))\s+\S+\s+\S)",
+                       r"they're|so\s+(?:that\s+)?(?:i|we|you|they|it|he|she))\s+\S)",
                        re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"\s*(?:[,;]|\s[-\u2013\u2014]\s)\s*")
 _STATEMENT = re.compile(
@@ -202,6 +205,12 @@ def read_asking(sentence: str, templates: TemplateSet, matcher: Any = None, *,
     if not 1 < len(clauses) <= 8 or _SENTENCE_END.search(sentence.strip()):
         return whole  # several sentences: `_focus` reads each
     telling = [_statement(c) for c in clauses]
+    if any(_ASKING.match(c) for c in clauses):
+        # "the process clamd takes too much memory, please restart it": beside a clause
+        # that asks, one that neither asks nor starts with a verb tells
+        telling = [t or not (_ASKING.match(c) or _imperative(c, templates, matcher)
+                             or _listing(c, templates, matcher))
+                   for t, c in zip(telling, clauses, strict=True)]
     if not any(telling) or all(telling):
         return whole
     reasons = [c for c, t in zip(clauses, telling, strict=True) if t]
@@ -255,6 +264,13 @@ def _focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, *,
     return whole
 
 
+def _listing(clause: str, templates: TemplateSet, matcher: Any) -> bool:
+    """Whether a clause only goes on naming things ("please install htop, jq and tmux")."""
+    units = parser.parse(clause, templates, matcher).units
+    return all({"name", "alias", "conj", "filler", "qualifier"} & set(u.roles) or (
+        u.unknown and len(units) <= 3) for u in units)
+
+
 _LEADING = {"please", "pls", "just", "now", "so", "then", "and", "ok", "okay", "also",
             "kindly", "quickly", "hey", "oh", "right"}
 
@@ -286,6 +302,11 @@ def _referents(sentence: str, before: list[str], templates: TemplateSet,
                 if u.start + u.size != last[0].start:
                     break
                 last.insert(0, u)
+            for u in units[units.index(named[-1]) + 1:]:  # "the php 8.2": its version too
+                if u.start != last[-1].start + last[-1].size or not (
+                        "number" in u.roles or u.unknown) or not any(c.isdigit() for c in u.text):
+                    break
+                last.append(u)
             return _REFERS.sub(" ".join(u.text for u in last), sentence)
     return sentence
 
