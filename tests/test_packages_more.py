@@ -318,3 +318,44 @@ def test_bed_hold_then_undo(bed) -> None:
         assert "nginx" not in held()
     finally:
         bed.run("apt-mark", "unhold", "nginx")
+
+
+# -- which package a file belongs to ----------------------------------------------------------
+
+@pytest.mark.parametrize(("manager", "argv"), [
+    ("apt", ["dpkg", "-S", "/usr/sbin/nginx"]),
+    ("dnf", ["rpm", "-qf", "--queryformat", "%{NAME}\n", "/usr/sbin/nginx"]),
+    ("pacman", ["pacman", "-Qo", "/usr/sbin/nginx"]),
+])
+def test_the_owner_of_a_path_is_looked_up_by_each_manager(engines, manager, argv) -> None:
+    for said in ("which package owns /usr/sbin/nginx", "who owns /usr/sbin/nginx"):
+        plan = engines[manager].plan(said)
+        assert plan.intent.operation == "package.owner" and plan.read_only
+        assert _argvs(plan) == [argv]
+
+
+def test_a_port_is_still_a_port_not_a_path(engines) -> None:
+    assert engines["apt"].plan("who owns port 80").intent.operation == "process.port"
+
+
+def test_the_owner_is_said_from_the_real_dpkg() -> None:
+    import shutil
+    import subprocess
+
+    from reos.model import StepResult
+    from reos.reasoning.answers_packages import ANSWERS
+    from reos.reasoning.conversation import Voice
+
+    if shutil.which("dpkg") is None:
+        pytest.skip("no dpkg here")
+    found = subprocess.run(["dpkg", "-S", "/usr/bin/dpkg"], capture_output=True, text=True,
+                           check=False)
+    said = ANSWERS["package_owner"]([StepResult("s1", True, 0, found.stdout, "")],
+                                    {"path": "/usr/bin/dpkg"}, Voice())
+    assert said == "/usr/bin/dpkg belongs to the package dpkg."
+    missing = subprocess.run(["dpkg", "-S", "/usr/bin/no-such-file-here"],
+                             capture_output=True, text=True, check=False)
+    said = ANSWERS["package_owner"]([StepResult("s1", False, missing.returncode,
+                                                missing.stdout, missing.stderr)],
+                                    {"path": "/usr/bin/no-such-file-here"}, Voice())
+    assert said.startswith("No installed package owns /usr/bin/no-such-file-here")

@@ -1,4 +1,5 @@
 """Package answers in words: which package provides a command (package.provides), which
+package an installed file belongs to (package.owner), which
 packages have an update waiting (package.upgradable), the files a package installed
 (package.files), the packages held at their version (package.held) and the installed
 kernels (system.kernels).
@@ -75,6 +76,28 @@ def provides(results: list[StepResult], params: dict[str, str], _voice: Voice) -
     if len(names) == 1:
         return f"The {command} command comes from the package {shown}."
     return f"The {command} command is in these packages: {shown}{more}."
+
+
+def owner(results: list[StepResult], params: dict[str, str], _voice: Voice) -> str:
+    """The package an installed file belongs to (dpkg -S, rpm -qf, pacman -Qo PATH)."""
+    path = clean(params.get("path", "") or "that file")
+    names: list[str] = []
+    for result in results:
+        if not result.ok:
+            continue
+        for line in result.stdout.splitlines():
+            found = _packages(clean(line))
+            if found:
+                names += found[0]
+            elif _NAME.match(line.strip()):
+                names.append(line.strip())  # rpm -qf --queryformat '%{NAME}\n'
+    names = list(dict.fromkeys(names))
+    if not names:
+        return (f"No installed package owns {path}: it was put there by hand, by a "
+                "program at run time, or it does not exist.")
+    if len(names) == 1:
+        return f"{path} belongs to the package {names[0]}."
+    return f"{path} belongs to these packages: {', '.join(names[:8])}."
 
 
 def _failure(result: StepResult) -> str:
@@ -273,9 +296,11 @@ def kernels(results: list[StepResult], _params: dict[str, str], voice: Voice) ->
     return said
 
 
-ANSWERS = {"package_provides": provides, "package_upgradable": upgradable,
+ANSWERS = {"package_provides": provides, "package_owner": owner,
+           "package_upgradable": upgradable,
            "package_files": _each(files), "package_held": held, "kernels": kernels}
 # "no path found" is an answer, not a failure; dnf check-update exits 100 with updates and
 # pacman -Qu 1 without; dpkg -L of a missing package and rpm -q of a kernel flavour this
 # machine does not have exit 1
-TOLERANT = {"package_provides", "package_upgradable", "package_files", "kernels"}
+TOLERANT = {"package_provides", "package_owner", "package_upgradable", "package_files",
+            "kernels"}

@@ -107,10 +107,15 @@ class Parse:
 
 # -- scoring ---------------------------------------------------------------------------
 
+_NEVER_A_PATH = {"package", "user", "group", "container", "service", "interface", "timer"}
+
+
 def _names(unit: Unit, kind: str) -> bool:
-    """Whether a unit is a snapshot name or alias of `kind` (or a typed value)."""
+    """Whether a unit is a snapshot name or alias of `kind` (or a path, for the kinds a
+    path can name: mounts, devices, files; "/usr/sbin/nginx" is no package's name)."""
     roles = unit.roles
-    return kind in roles.get("name", ()) or kind in roles.get("alias", ()) or "path" in roles
+    return kind in roles.get("name", ()) or kind in roles.get("alias", ()) or (
+        "path" in roles and kind not in _NEVER_A_PATH)
 
 
 def _shared(op: Operation, verbs: set[str]) -> bool:
