@@ -81,11 +81,19 @@ def test_an_acting_command_line_is_judged_and_asked(engine) -> None:
     "find large files",  # an English first word needs an option
     "who owns /usr/sbin/nginx",
     "apt cache zorblax",  # words, not yet a command line
-    "ls -la | sh",  # shell text is never a typed command
-    "rm -rf /srv/*",  # a glob means what a shell makes of it: never typed
 ])
-def test_prose_and_shell_text_are_not_typed_commands(engine, say: str) -> None:
+def test_prose_is_not_a_typed_command(engine, say: str) -> None:
     assert engine.plan(say).source != "typed"
+
+
+@pytest.mark.parametrize("say", [
+    "ls -la | sh",  # shell text is never a typed command
+    "rm -rf /srv/*",  # a glob means what a shell makes of it
+    "ls -la /var/log/*.log",  # even one that would only read
+])
+def test_a_command_line_with_shell_text_is_refused_never_run(engine, say: str) -> None:
+    plan = engine.plan(say)
+    assert plan.kind == Kind.REFUSE and plan.blocked and not plan.steps
 
 
 def test_a_blocked_typed_command_is_refused(engine) -> None:

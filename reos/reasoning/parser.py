@@ -291,7 +291,8 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                 # something does; nobody asks for an action that way
                 reading.score += 1.5 if _describes(unit) else 3
                 verb_seen = True
-            reading.evidence.add("verb")
+            if not (_describes(unit) and op.kind == "action"):
+                reading.evidence.add("verb")  # "the node stuff runs in docker" runs nothing
             continue
         if op.id in roles.get("noun", ()):
             reading.explained[n] = "noun"

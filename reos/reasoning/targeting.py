@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from reos.model import Intent, Kind, Plan, Target
 from reos.reasoning import conversation, guards, named, replies, selection
-from reos.reasoning.matcher import ALL_KINDS, EXACT_ONLY, KINDS, TargetMatcher, section
+from reos.reasoning.matcher import ALL_KINDS, EXACT_ONLY, KINDS, MatchResult, TargetMatcher, section
 from reos.reasoning.names import SAFE_NAMES
 from reos.system.snapshot import SystemSnapshot
 
@@ -102,6 +102,11 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
         # a question costs nothing to answer for each: "is the mail server running?"
         # looks at postfix and dovecot both rather than asking which
         each = matcher.resolve(intent.targets, kinds, True)
+        if each.question and len(intent.targets) == 1 and 1 < len(each.choices) <= MAX_EACH:
+            # "is redis running?": the redis container and the redis service both fit;
+            # each is looked at with its own kind's steps
+            each = MatchResult(targets=list(each.choices), phrase=each.phrase,
+                               strategies={t.name: "each" for t in each.choices})
         if not each.question and not each.missing and 1 < len(each.targets) <= MAX_EACH:
             plan.notes.append(f"\u201c{result.phrase}\u201d fits "
                               f"{conversation.join_names([t.name for t in each.targets])}"

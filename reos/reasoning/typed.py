@@ -83,6 +83,25 @@ def command_line(text: str, english: set[str]) -> list[str] | None:
     return argv
 
 
+def shell_line(text: str) -> str | None:
+    """A command line typed with shell syntax or a glob ("rm -rf /srv/data/*"): what the
+    risk engine says of it as a shell would run it (its reasons, or "" when it does not
+    block it), or None when the text is no such command line. Such a line is never run
+    and never read as words either: without a shell it would not do what was typed."""
+    text = text.strip().rstrip("?").strip()
+    first = text.split(maxsplit=1)[0] if text else ""
+    if len(text) > 400 or not _SHELL.search(text) or not _known(first.lower()):
+        return None
+    words = text.split()
+    if not any(re.match(r"-{1,2}[A-Za-z]", w) or w.startswith("/") for w in words[1:]):
+        return None  # "kill -9 ..." needs an option or a path to be a command line
+    from reos.safety.risk import assess
+
+    verdict = assess(text)
+    return "; ".join(verdict.reasons) or "the risk engine blocks it" if verdict.blocked \
+        else ""
+
+
 def flagged(argv: list[str]) -> bool:
     """Whether the command line holds an option ("-tlnp", "--failed")."""
     return any(re.match(r"-{1,2}[A-Za-z]", a) for a in argv[1:])

@@ -103,7 +103,9 @@ def understand(text: str, templates: TemplateSet, matcher: Any = None, *,
                remote: bool = False) -> Intent | None:
     """The Intent of `text`: an operation, a question, a refusal; None when empty."""
     intent = _understand(text, templates, matcher, remote=remote)
-    if intent is not None and (intent.kind in (Kind.UNKNOWN, Kind.CLARIFY) or intent.unexplained):
+    if intent is not None and intent.kind != Kind.REFUSE and (
+            intent.kind in (Kind.UNKNOWN, Kind.CLARIFY) or intent.unexplained
+            or _SHELLISH.search(text)):
         typed_in = _typed(text, intent, templates)
         if typed_in is not None:
             return typed_in
@@ -116,6 +118,9 @@ def understand(text: str, templates: TemplateSet, matcher: Any = None, *,
                       reason=SHELL_REASON.format(shell="\u201c" + clean(intent.ignored)[:60]
                                                  + "\u201d"), ignored=intent.ignored)
     return intent
+
+
+_SHELLISH = re.compile(r"[|;&<>`*\[~$]")
 
 
 def _typed(text: str, intent: Intent, templates: TemplateSet) -> Intent | None:
@@ -132,7 +137,16 @@ def _typed(text: str, intent: Intent, templates: TemplateSet) -> Intent | None:
         for words, role, _ in entries)}
     argv = typed.command_line(text, english)
     if argv is None:
-        return None
+        judged = typed.shell_line(text)
+        if judged is None:
+            return None
+        from reos.text import clean
+
+        shown = "\u201c" + clean(text)[:60] + "\u201d"
+        return Intent(Kind.REFUSE, action="refuse", source="typed", operation="refuse.shell",
+                      reason=(f"As a shell would run it, {shown} is blocked: "
+                              f"{clean(judged)[:300]}." if judged else
+                              SHELL_REASON.format(shell=shown)))
     if intent.kind == Kind.UNKNOWN or typed.options_left(argv, intent.unexplained) or (
             intent.kind == Kind.CLARIFY and typed.flagged(argv)):
         return typed.typed_intent(argv)
@@ -171,17 +185,26 @@ def _understand(text: str, templates: TemplateSet, matcher: Any = None, *,
 
 # a reason begun without a comma: "reinstall php-fpm its config got messed"
 _UNMARKED = re.compile(r"(?<!\band)(?<!\bor)(?<!\bof)(?<!\bwith)(?<!\bfor)(?<!\bto)(?<!\bthat)"
-                       r"(?<!\bon)(?<!\bin)(?<!\bby)"
-                       r"(?<!,)\s+(?=(?:because|cause|coz|cuz|its|it's|we|we're|nobody|"
-                       r"they're|so\s+(?:that\s+)?(?:i|we|you|they|it|he|she))\s+\S)",
+                       r"(?<!\bon)(?<!\bin)(?<!\bby)(?<!\ball)(?<!\bso)"
+                       r"(?<!,)\s+(?=(?:because|cause|coz|cuz|it's|we|we're|nobody|"
+                       r"they're|so\s+(?:that\s+)?(?:i|we|you|they|it|he|she|nobody|no\s+one|"
+                       r"everyone|anyone))\s+\S|"
+                       # "its" for "it's" ("reinstall cups its broken"), not "its config"
+                       r"its\s+(?:\w+ed|\w+ing|broken|down|dead|full|slow|gone|stuck|not|"
+                       r"been|a|an|the|too|very|so|still|always|never|just|fine|ok|okay)\b|"
+                       r"its\s+\w+\s+(?:got|is|was|has|had|keeps|kept|broke|died|crashed|stopped|"
+                       r"failed|seems|went|looks)\b)",
                        re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"\s*(?:[,;]|\s[-\u2013\u2014]\s)\s*")
 _STATEMENT = re.compile(
-    r"^(?:so\s+(?:that\s+)?(?:i|we|you|they|it|he|she)|because|since|as|cause|coz|cuz|cos|"
+    r"^(?:so\s+(?:that\s+)?(?:i|we|you|they|it|he|she|nobody|no\s+one|everyone|anyone)|"
+    r"because|since|as|cause|coz|cuz|cos|"
     r"we|we're|we've|i|i'm|i've|it|it's|its|they|"
-    r"they're|nobody|no\s+one|everyone|everybody|he|she|he's|she's|that's|there's|which|"
-    r"who)\b|^[\w.@-]+\s+(?:owns|handles|does|runs|uses|took|replaced|is|was|has|keeps|"
-    r"seems|needs)\b", re.IGNORECASE)
+    r"they're|nobody|no\s+one|everyone|everybody|he|she|he's|she's|that's|there's)\b|"
+    r"^(?!(?:what|which|who|whose|how|where|when|why|is|are|do|does|did|can|could|will|"
+    r"would|should|has|have)\b)[\w.@-]+(?:\s+[\w.@-]+){0,4}\s+(?:owns|handles|does|runs|"
+    r"uses|took|replaced|"
+    r"is|are|was|were|has|have|keeps|seems|needs|lives|sits|works)\b", re.IGNORECASE)
 _STATEMENT_ASKS = re.compile(r"^(?:i|we)\s+(?:need|want|would|'d|must|have\s+to)\b|"
                              r"^(?:it|they)\s+(?:needs?|should|must)\b", re.IGNORECASE)
 
@@ -204,7 +227,7 @@ def read_asking(sentence: str, templates: TemplateSet, matcher: Any = None, *,
     whole = read(sentence, templates, matcher, remote=remote, asked=asked)
     if not 1 < len(clauses) <= 8 or _SENTENCE_END.search(sentence.strip()):
         return whole  # several sentences: `_focus` reads each
-    telling = [_statement(c) for c in clauses]
+    telling = [_statement(c) and not _imperative(c, templates, matcher) for c in clauses]
     if any(_ASKING.match(c) for c in clauses):
         # "the process clamd takes too much memory, please restart it": beside a clause
         # that asks, one that neither asks nor starts with a verb tells
@@ -215,13 +238,17 @@ def read_asking(sentence: str, templates: TemplateSet, matcher: Any = None, *,
         return whole
     reasons = [c for c, t in zip(clauses, telling, strict=True) if t]
     asking = ", ".join(c for c, t in zip(clauses, telling, strict=True) if not t)
-    asking = _referents(asking, reasons, templates, matcher)
+    first = telling.index(False)  # "it" is what was told before the ask, else after it
+    told = [c for c, t in zip(clauses[:first], telling[:first], strict=True) if t] or reasons
+    asking = _referents(asking, told, templates, matcher)
     intent = read(asking, templates, matcher, remote=remote, asked=asked)
-    if intent.kind in _SETTLED or whole.kind not in _SETTLED:
+    if not intent.targets and whole.targets and intent.operation == whole.operation:
+        return whole  # "i don't want portainer removed, just restarted": the name was told
+    if intent.kind in _SETTLED:
         # the reasons' words nothing knows are said back, never dropped in silence
-        told = parser.parse(", ".join(reasons), templates, matcher).units
+        words = parser.parse(", ".join(reasons), templates, matcher).units
         intent.unexplained = list(dict.fromkeys(
-            [*intent.unexplained, *(u.text for u in told if u.unknown)]))
+            [*intent.unexplained, *(u.text for u in words if u.unknown)]))
         return intent
     return whole
 
@@ -230,7 +257,8 @@ _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+(?=\S)")
 _ASKING = re.compile(r"^(?:please|pls|kindly|can|could|would|will|i\s+need|i\s+want|"
                      r"i'd\s+like|i\s+would\s+like|we\s+need|let's|help\s+me)\b|\?$",
                      re.IGNORECASE)
-_REFERS = re.compile(r"\b(?:it|them|him|her|his)\b", re.IGNORECASE)
+_REFERS = re.compile(r"\b(?:it|them|him|her|his|its|their)\b", re.IGNORECASE)
+_PERSONAL = re.compile(r"\b(?:him|her|his)\b", re.IGNORECASE)
 _SETTLED = (Kind.QUERY, Kind.ACTION, Kind.COMBINED, Kind.REFUSE)
 
 
@@ -291,11 +319,15 @@ def _referents(sentence: str, before: list[str], templates: TemplateSet,
     if not before or not _REFERS.search(sentence):
         return sentence
     own = parser.parse(sentence, templates, matcher)
-    if any("name" in u.roles or "alias" in u.roles for u in own.units):
-        return sentence
+    personal = bool(_PERSONAL.search(sentence))
+    if any("user" in u.roles.get("name", ()) if personal else (
+            "name" in u.roles or "alias" in u.roles) for u in own.units):
+        return sentence  # it names its own (a person, for him/her: "the docker group")
     for earlier in reversed(before):
         units = parser.parse(earlier, templates, matcher).units
         named = [u for u in units if "name" in u.roles or "alias" in u.roles]
+        if personal:  # "carol needs docker, make her a member": her is a person
+            named = [u for u in named if "user" in u.roles.get("name", ())] or named
         if named:
             last = [named[-1]]
             for u in reversed(named[:-1]):  # "the old Zabbix agent": the whole name
@@ -311,7 +343,8 @@ def _referents(sentence: str, before: list[str], templates: TemplateSet,
     return sentence
 
 
-_POLITE_ASK = re.compile(r"^\s*(?:please|pls|can|could|would|will|may|shall|mind)\b",
+_POLITE_ASK = re.compile(r"^\s*(?:(?:hey|hi|ok|okay|so|and|also|oh|right)[,!\s]+)*"
+                         r"(?:please|pls|can|could|would|will|may|shall|mind)\b",
                          re.IGNORECASE)
 
 
