@@ -141,6 +141,7 @@ def test_unexplained_words_are_said_back(case: tuple[str, list[str]]) -> None:
     intent = understanding.understand(text, engine().templates, _matcher())
     assert intent is not None
     assume(intent.kind not in (Kind.REFUSE, Kind.META))
+    assume(intent.source != "typed")  # a command line typed as such: each word is its own
     best = found.best
     if best is not None and best.unexplained and intent.kind != Kind.UNKNOWN and (
             intent.operation == best.op.id):  # a question may be read by another operation

@@ -440,8 +440,14 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                   and units[at - 1].text in ("called", "named")]
         if called:
             for unit in target_units:
-                if unit not in called:
-                    reading.explained[units.index(unit)] = "description"
+                if unit in called:
+                    continue
+                at = units.index(unit)
+                if unit.start < called[-1].start:
+                    reading.explained[at] = "description"
+                else:  # "a user called bob zorblax": after the name, a word names nothing
+                    reading.explained.pop(at, None)
+                    _unplaced(reading, at, unit, 0.5)
             target_units = called
     reading.targets = list(dict.fromkeys(_phrases(target_units, units)))  # "curl … just curl"
     guessed = [u for u in target_units if not _names(u, op.target)]

@@ -387,7 +387,8 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
         else:  # nothing answers it: a question is never turned into a change unasked
             intent = intent_of(best, found)
             return Intent(Kind.CLARIFY, source="catalogue", confidence=best.confidence,
-                          options=[intent], question=AS_QUESTION, ignored=found.shell)
+                          options=[intent], question=AS_QUESTION, ignored=found.shell,
+                          unexplained=list(intent.unexplained))
     rivals = _rivals(found, best, asking=asked or _asks(found))
     intent = intent_of(best, found)
     zones = intent.params.get("timezone", "").split("|")
