@@ -156,6 +156,17 @@ TABLE: dict[str, dict] = {
     "top": {"short": "bcHiSsV1", "short_values": "dnopuUEe", "maybe": "-w",
             "checks": {"-w": "count"}, "abbrev": False,
             "operands": "need:-b"},  # interactive top can kill and renice
+    # NVIDIA's GPU report: the query forms only; -f writes a file, -l repeats until
+    # stopped, and every option that sets something (-pm, -pl, -r, -c, -ac…) is no
+    # option here, so it is refused
+    "nvidia-smi": {"short": "Lqxh", "short_values": "idu", "abbrev": False,
+                   "flags": "--list-gpus --query --xml-format --help --version",
+                   "values": "--id --display --query-gpu --query-compute-apps "
+                   "--query-accounted-apps --query-retired-pages --format",
+                   "deny": {"-f --filename": "writes its report to a file",
+                            "-l --loop": "repeats until it is stopped",
+                            "-r --gpu-reset": "resets the GPU"},
+                   "operands": "none"},
     "sensors": {"short": "uAjfh", "flags": "--no-adapter --fahrenheit --help --version",
                 "deny": {"-s --set": "writes sensor settings", "-c --config-file":
                          "reads another configuration"}, "operands": "names"},
