@@ -146,6 +146,8 @@ def _names_its_slot(op: Operation, units: list[Unit], n: int) -> bool:
         return False
     if n + 1 < len(units) and set(slots) & units[n + 1].roles.get("resource", set()):
         return True
+    if n and set(slots) & units[n - 1].roles.get("resource", set()):
+        return True  # "remove from the group docker the user bob": the group's noun first
     before = n - 1
     while before >= 0 and units[before].text in _ARTICLES:
         before -= 1

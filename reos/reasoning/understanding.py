@@ -193,7 +193,11 @@ _UNMARKED = re.compile(r"(?<!\band)(?<!\bor)(?<!\bof)(?<!\bwith)(?<!\bfor)(?<!\b
                        r"its\s+(?:\w+ed|\w+ing|broken|down|dead|full|slow|gone|stuck|not|"
                        r"been|a|an|the|too|very|so|still|always|never|just|fine|ok|okay)\b|"
                        r"its\s+\w+\s+(?:got|is|was|has|had|keeps|kept|broke|died|crashed|stopped|"
-                       r"failed|seems|went|looks)\b)",
+                       r"failed|seems|went|looks)\b|"
+                       # "reinstall munge pls auth is broken": a thing and its state told
+                       r"(?!(?:that|which|who|whatever|what|everything|anything|all|those|"
+                       r"these|it)\b)\w+\s+(?:is|are|seems|keeps)\s+(?:broken|dead|slow|stuck|"
+                       r"gone|failing|hanging|crashing|acting)\b)",
                        re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"\s*(?:[,;]|\s[-\u2013\u2014]\s)\s*")
 _STATEMENT = re.compile(
