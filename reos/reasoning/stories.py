@@ -1,0 +1,210 @@
+"""A request's sentences and clauses: which ask and which only tell.
+
+"mask nftables, ufw owns the firewall" asks in its first clause and tells why in its
+second; "We moved to Prometheus. Please stop the old agent." tells a story and asks in its
+last sentence. This module finds the asking part (`read_asking`, `focus`), what "it" in it
+refers to (the thing the telling part named, a person for him/her), and whether a request
+only asks a question (`only_asks`, `marked`). The reading itself is the caller's (`read`,
+handed in: understanding.read), so this module never scores an operation.
+
+Not responsible for the operations or the targets: it only chooses which words to read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from reos.model import Intent, Kind
+from reos.reasoning import parser
+from reos.reasoning.templates import TemplateSet
+
+TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
+if TYPE_CHECKING:
+    from typing import Any
+
+Reader = Callable[..., Intent]  # understanding.read(text, templates, matcher, *, remote, asked)
+
+
+def only_asks(text: str, templates: TemplateSet, matcher: Any) -> bool:
+    """Whether the request is put as a question and asks nothing else: a sentence with a
+    question mark, and no other sentence that asks or tells reos to do something ("The
+    volume is mounted? I am not sure after the reboot.")."""
+    said = [c for c in _SENTENCE_END.split(re.sub(r"\s+", " ", text.strip())) if c.strip()]
+    return any(map(marked, said)) and not any(
+        _ASKING.match(c) or _imperative(c, templates, matcher) for c in said if not marked(c))
+
+
+# a reason begun without a comma: "reinstall php-fpm its config got messed"
+_UNMARKED = re.compile(r"(?<!\band)(?<!\bor)(?<!\bof)(?<!\bwith)(?<!\bfor)(?<!\bto)(?<!\bthat)"
+                       r"(?<!\bon)(?<!\bin)(?<!\bby)(?<!\ball)(?<!\bso)"
+                       r"(?<!,)\s+(?=(?:because|cause|coz|cuz|it's|we|we're|nobody|"
+                       r"they're|so\s+(?:that\s+)?(?:i|we|you|they|it|he|she|nobody|no\s+one|"
+                       r"everyone|anyone))\s+\S|"
+                       # "its" for "it's" ("reinstall cups its broken"), not "its config"
+                       r"its\s+(?:\w+ed|\w+ing|broken|down|dead|full|slow|gone|stuck|not|"
+                       r"been|a|an|the|too|very|so|still|always|never|just|fine|ok|okay)\b|"
+                       r"its\s+\w+\s+(?:got|is|was|has|had|keeps|kept|broke|died|crashed|stopped|"
+                       r"failed|seems|went|looks)\b|"
+                       # "reinstall munge pls auth is broken": a thing and its state told
+                       r"(?!(?:that|which|who|whatever|what|everything|anything|all|those|"
+                       r"these|it)\b)\w+\s+(?:is|are|seems|keeps)\s+(?:broken|dead|slow|stuck|"
+                       r"gone|failing|hanging|crashing|acting)\b)",
+                       re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(r"\s*(?:[,;]|\s[-\u2013\u2014]\s)\s*")
+_STATEMENT = re.compile(
+    r"^(?:so\s+(?:that\s+)?(?:i|we|you|they|it|he|she|nobody|no\s+one|everyone|anyone)|"
+    r"because|since|as|cause|coz|cuz|cos|"
+    r"we|we're|we've|i|i'm|i've|it|it's|its|they|"
+    r"they're|nobody|no\s+one|everyone|everybody|he|she|he's|she's|that's|there's)\b|"
+    r"^(?!(?:what|which|who|whose|how|where|when|why|is|are|do|does|did|can|could|will|"
+    r"would|should|has|have)\b)[\w.@-]+(?:\s+[\w.@-]+){0,4}\s+(?:owns|handles|does|runs|"
+    r"uses|took|replaced|"
+    r"is|are|was|were|has|have|keeps|seems|needs|lives|sits|works)\b", re.IGNORECASE)
+_STATEMENT_ASKS = re.compile(r"^(?:i|we)\s+(?:need|want|would|'d|must|have\s+to)\b|"
+                             r"^(?:it|they)\s+(?:needs?|should|must)\b", re.IGNORECASE)
+
+
+def _statement(clause: str) -> bool:
+    """Whether a clause tells rather than asks: a reason or a remark ("ufw owns the
+    firewall", "it's acting weird", "we use node_exporter now", "since nobody uses it")."""
+    return bool(_STATEMENT.match(clause)) and not (
+        _ASKING.search(clause) or _STATEMENT_ASKS.match(clause))
+
+
+def read_asking(sentence: str, templates: TemplateSet, matcher: Any, read: Reader, *,
+                remote: bool = False, asked: bool = False) -> Intent:
+    """A sentence read by its asking clauses when others only tell why: "mask nftables,
+    ufw owns the firewall" masks nftables; ufw, named in the reason, is not a target.
+    "it"/"them" in the asking part is what the telling part named ("nginx is down, start
+    it"). When the asking part alone is not understood, the whole sentence is read."""
+    clauses = [c for c in _CLAUSE_BREAK.split(_UNMARKED.sub(", ", sentence))
+               if c.strip(" .!?")]
+    whole = read(sentence, templates, matcher, remote=remote, asked=asked)
+    if not 1 < len(clauses) <= 8 or _SENTENCE_END.search(sentence.strip()):
+        return whole  # several sentences: `_focus` reads each
+    telling = [_statement(c) and not _imperative(c, templates, matcher) for c in clauses]
+    if any(_ASKING.match(c) for c in clauses):
+        # "the process clamd takes too much memory, please restart it": beside a clause
+        # that asks, one that neither asks nor starts with a verb tells
+        telling = [t or not (_ASKING.match(c) or _imperative(c, templates, matcher)
+                             or _listing(c, templates, matcher))
+                   for t, c in zip(telling, clauses, strict=True)]
+    if not any(telling) or all(telling):
+        return whole
+    reasons = [c for c, t in zip(clauses, telling, strict=True) if t]
+    asking = ", ".join(c for c, t in zip(clauses, telling, strict=True) if not t)
+    first = telling.index(False)  # "it" is what was told before the ask, else after it
+    told = [c for c, t in zip(clauses[:first], telling[:first], strict=True) if t] or reasons
+    asking = _referents(asking, told, templates, matcher)
+    intent = read(asking, templates, matcher, remote=remote, asked=asked)
+    if not intent.targets and whole.targets and intent.operation == whole.operation:
+        return whole  # "i don't want portainer removed, just restarted": the name was told
+    if intent.kind in _SETTLED:
+        # the reasons' words nothing knows are said back, never dropped in silence
+        words = parser.parse(", ".join(reasons), templates, matcher).units
+        intent.unexplained = list(dict.fromkeys(
+            [*intent.unexplained, *(u.text for u in words if u.unknown)]))
+        return intent
+    return whole
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+(?=\S)")
+_ASKING = re.compile(r"^(?:please|pls|kindly|can|could|would|will|i\s+need|i\s+want|"
+                     r"i'd\s+like|i\s+would\s+like|we\s+need|let's|help\s+me)\b|\?$",
+                     re.IGNORECASE)
+_REFERS = re.compile(r"\b(?:it|them|him|her|his|its|their)\b", re.IGNORECASE)
+_PERSONAL = re.compile(r"\b(?:him|her|his)\b", re.IGNORECASE)
+_SETTLED = (Kind.QUERY, Kind.ACTION, Kind.COMBINED, Kind.REFUSE)
+
+
+def focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: Reader, *,
+          remote: bool) -> Intent:
+    """A request told with its story ("We moved to Prometheus last month and the old
+    agent keeps failing. Please stop it.") is read by its asking sentence when the whole
+    text could not be read cleanly: the sentence that asks (please, can you, a question
+    mark) first, later ones before earlier ones; "it" there is what the story named."""
+    settled = whole.kind not in (Kind.UNKNOWN, Kind.CLARIFY)
+    if settled and len(whole.unexplained) < 3:
+        return whole
+    said = [s.strip() for s in _SENTENCE_END.split(text) if s.strip(" .!?;:")]
+    if not 1 < len(said) <= 12:
+        return whole
+    order = sorted(range(len(said)), key=lambda n: (not _ASKING.search(said[n]), -n))
+    sentences = [s.strip(" .!?;:") for s in said]
+    for n in order:
+        sentence = _referents(sentences[n], sentences[:n], templates, matcher)
+        intent = read_asking(sentence, templates, matcher, read, remote=remote,
+                             asked=marked(said[n]))
+        if intent.kind in (Kind.ACTION, Kind.COMBINED) and not _ASKING.search(said[n]) and (
+                not _imperative(sentence, templates, matcher)):
+            continue  # "The archive job should run every hour.": the story, not the ask
+        if intent.kind in _SETTLED and (not settled or len(intent.unexplained) <= 1 or (
+                _ASKING.search(said[n]) and len(intent.unexplained) < len(whole.unexplained))):
+            return intent  # the asking sentence, read better than the whole story
+        if intent.kind == Kind.QUERY and whole.kind in (Kind.ACTION, Kind.COMBINED) and (
+                _ASKING.search(said[n])):
+            return intent  # "… I would like to know when that job last ran": it asks
+    return whole
+
+
+def _listing(clause: str, templates: TemplateSet, matcher: Any) -> bool:
+    """Whether a clause only goes on naming things ("please install htop, jq and tmux")."""
+    units = parser.parse(clause, templates, matcher).units
+    return all({"name", "alias", "conj", "filler", "qualifier"} & set(u.roles) or (
+        u.unknown and len(units) <= 3) for u in units)
+
+
+_LEADING = {"please", "pls", "just", "now", "so", "then", "and", "ok", "okay", "also",
+            "kindly", "quickly", "hey", "oh", "right"}
+
+
+def _imperative(sentence: str, templates: TemplateSet, matcher: Any) -> bool:
+    """Whether a sentence tells reos to do something: its first word (after "please",
+    "just", "so"…) is a verb ("Stop the old agent."), not a subject ("The job should run
+    every hour.", "I am new in the team")."""
+    units = parser.parse(sentence, templates, matcher).units
+    first = next((u for u in units if u.text not in _LEADING), None)
+    return first is not None and "verb" in first.roles
+
+
+def _referents(sentence: str, before: list[str], templates: TemplateSet,
+               matcher: Any) -> str:
+    """The sentence with "it"/"them" replaced by the last thing the sentences before it
+    named, when it names nothing itself."""
+    if not before or not _REFERS.search(sentence):
+        return sentence
+    own = parser.parse(sentence, templates, matcher)
+    personal = bool(_PERSONAL.search(sentence))
+    if any("user" in u.roles.get("name", ()) if personal else (
+            "name" in u.roles or "alias" in u.roles) for u in own.units):
+        return sentence  # it names its own (a person, for him/her: "the docker group")
+    for earlier in reversed(before):
+        units = parser.parse(earlier, templates, matcher).units
+        named = [u for u in units if "name" in u.roles or "alias" in u.roles]
+        if personal:  # "carol needs docker, make her a member": her is a person
+            named = [u for u in named if "user" in u.roles.get("name", ())] or named
+        if named:
+            last = [named[-1]]
+            for u in reversed(named[:-1]):  # "the old Zabbix agent": the whole name
+                if u.start + u.size != last[0].start:
+                    break
+                last.insert(0, u)
+            for u in units[units.index(named[-1]) + 1:]:  # "the php 8.2": its version too
+                if u.start != last[-1].start + last[-1].size or not (
+                        "number" in u.roles or u.unknown) or not any(c.isdigit() for c in u.text):
+                    break
+                last.append(u)
+            return _REFERS.sub(" ".join(u.text for u in last), sentence)
+    return sentence
+
+
+_POLITE_ASK = re.compile(r"^\s*(?:(?:hey|hi|ok|okay|so|and|also|oh|right)[,!\s]+)*"
+                         r"(?:please|pls|can|could|would|will|may|shall|mind)\b",
+                         re.IGNORECASE)
+
+
+def marked(text: str) -> bool:
+    """Put as a question by its question mark ("the server need a restart after the
+    updates?"), unless it is a polite request ("can you restart nginx?")."""
+    return text.rstrip().endswith("?") and not _POLITE_ASK.match(text)
