@@ -9,7 +9,9 @@ invents a target.
 Lookups go through dictionaries built once per snapshot and kind, on first use; the
 scanning strategies only run for a phrase the indexes missed, and the fuzzy one only
 compares names with the same first letter and a similar length, so a snapshot with
-10,000 packages is not scored word by word.
+10,000 packages is not scored word by word. What a thing is besides its name (image,
+full name, label, description words) is read by `identity.py`; the snapshot's other facts
+become targets in `facts.py`.
 Not responsible for deciding what to do with the targets.
 """
 
@@ -21,6 +23,15 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from reos.model import Target
+from reos.reasoning.facts import FACTS
+from reos.reasoning.identity import (
+    COMMON,
+    IDENTITIES,
+    WORD,
+    compose_service,
+    image_words,
+    stem_of,
+)
 from reos.system.snapshot import SystemSnapshot
 
 EXACT, GROUP, AFFIX, SUBSTRING, DESCRIPTION, FUZZY = 100, 90, 60, 40, 30, 20
@@ -49,40 +60,6 @@ class MatchResult:
     choices: list[Target] = field(default_factory=list)
     phrase: str | None = None  # the words the question is about
     strategies: dict[str, str] = field(default_factory=dict)  # target name -> strategy
-
-
-_WORD = re.compile(r"[a-z][a-z0-9]+")
-# description words too common to tell one thing from another
-_COMMON = frozenset({
-    "service", "services", "daemon", "server", "system", "systemd", "manager", "with",
-    "from", "that", "this", "into", "over", "using", "user", "users", "file", "files",
-    "unit", "units", "support", "network", "data", "default", "target", "client",
-    "clients", "local", "remote", "linux", "debian", "ubuntu", "tool", "tools", "agent",
-    "the", "and", "for", "daily", "weekly", "load", "start", "stop", "main", "base",
-    "core", "common", "simple", "small", "light", "lightweight", "fast", "high",
-    "performance", "version", "instance", "run", "runs", "running", "new", "old", "all",
-    "any", "more", "other", "some", "such", "only", "own", "same", "than", "very", "can",
-    "will", "just", "when", "where", "which", "while", "about", "after", "before", "under",
-    "again", "then", "once", "here", "there", "each", "both", "few", "most", "not", "its",
-    "are", "was", "has", "have", "per", "via", "onto", "your", "you", "our",
-    "config", "configuration", "interface", "interfaces", "watch", "make", "makes", "keep",
-    "keeps", "up", "down", "out", "off", "on", "one", "two", "first", "last", "next", "now",
-    "time", "times", "set", "sets", "get", "gets", "use", "used", "uses", "work", "works",
-})
-
-
-_SUFFIXES = ("isations", "izations", "isation", "ization", "ations", "ation", "ising",
-             "izing", "ised", "ized", "iser", "izer", "ise", "ize", "ers", "ing", "ed", "er",
-             "es", "s", "e")
-
-
-def stem_of(word: str) -> str:
-    """A description word without its ending ("optimisation", "optimise" and "optimiser"
-    are "optim"; "images" and "image" are "imag"), so either form finds the other."""
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
-    return word
 
 
 _SEPARATORS = ("-", "_", "", ".")
@@ -155,7 +132,7 @@ class _Index:
         if self._described is None:
             found: dict[str, list[Target]] = defaultdict(list)
             for t, text in self.descriptions.items():
-                for word in {stem_of(w) for w in _WORD.findall(text) if w not in _COMMON}:
+                for word in {stem_of(w) for w in WORD.findall(text) if w not in COMMON}:
                     if len(word) >= 3:
                         found[word].append(t)
             self._described = {w: ts for w, ts in found.items() if len(ts) <= 2}
@@ -215,7 +192,7 @@ class _Index:
             words = {stem_of(w) for w in phrase.split()}
             found = [Candidate(DESCRIPTION, t, "description")
                      for t, text in self.descriptions.items()
-                     if phrase in text or words <= {stem_of(w) for w in _WORD.findall(text)}]
+                     if phrase in text or words <= {stem_of(w) for w in WORD.findall(text)}]
             if found:
                 return found
         return self._fuzzy_lookup(phrase)
@@ -332,7 +309,7 @@ class TargetMatcher:
                 targets.append(t)
                 if c.project:
                     projects[c.project.lower()].append(t)
-                for word in _image_words(c.image) | _compose_service(c.labels, c.name):
+                for word in image_words(c.image) | compose_service(c.labels, c.name):
                     identities[word].append(t)  # a set of words: each container once
         elif kind == "service" and self.snapshot.services is not None:
             targets = []
@@ -352,13 +329,13 @@ class TargetMatcher:
         elif kind == "package" and self.snapshot.packages is not None:
             targets = [Target("package", p.name, "installed", version=p.version)
                        for p in self.snapshot.packages]
-        elif kind in _FACTS:
-            found = _FACTS[kind](self.snapshot, projects)
+        elif kind in FACTS:
+            found = FACTS[kind](self.snapshot, projects)
             if found is None:
                 return None
             targets = found
-            if kind in _IDENTITIES:
-                _IDENTITIES[kind](self.snapshot, targets, identities)
+            if kind in IDENTITIES:
+                IDENTITIES[kind](self.snapshot, targets, identities)
         else:
             return None
         index = _Index(kind, targets, projects, self.aliases.get(kind, {}), descriptions,
@@ -433,279 +410,8 @@ def _question(phrase: str, targets: list[Target]) -> str:
     return f"\u201c{phrase}\u201d could mean several things. Do you mean {listed}{more}?"
 
 
-# -- the snapshot /2 kinds: each fact as a Target, and what groups several of them --------
-
-def _users(snapshot: SystemSnapshot, _groups: dict[str, list[Target]]) -> list[Target] | None:
-    users = getattr(snapshot, "users", None)
-    if users is None:
-        return None
-    return [Target("user", u.name, "locked" if u.locked else "active") for u in users]
-
-
-def _groups(snapshot: SystemSnapshot, _groups: dict[str, list[Target]]) -> list[Target] | None:
-    groups = getattr(snapshot, "groups", None)
-    if groups is None:
-        return None
-    return [Target("group", g.name, "present") for g in groups]
-
-
-def _processes(snapshot: SystemSnapshot,
-               by_program: dict[str, list[Target]]) -> list[Target] | None:
-    """A process is named by its pid; its program name ("nginx") names every process of
-    that program, as a compose project names its containers."""
-    processes = getattr(snapshot, "processes", None)
-    if processes is None:
-        return None
-    targets = []
-    for p in processes:
-        t = Target("process", str(p.pid), p.name, detail=p.cmdline)
-        targets.append(t)
-        program = p.name.lower()
-        by_program[program].append(t)
-        plain = program.rstrip("0123456789.")  # "python" is python3, "php" php8.2
-        if plain != program and len(plain) >= 3:
-            by_program[plain].append(t)
-    return targets
-
-
-def _mounts(snapshot: SystemSnapshot, by_device: dict[str, list[Target]]) -> list[Target] | None:
-    """A mount by its mountpoint; its device and the last word of its path ("backup" for
-    /mnt/backup) find it too."""
-    mounts = getattr(snapshot, "mounts", None)
-    if mounts is None:
-        return None
-    targets = []
-    described = _disk_words(snapshot)
-    removable = {d.name for d in getattr(snapshot, "block_devices", None) or [] if d.removable}
-    for m in mounts:
-        on_usb = m.device.rsplit("/", 1)[-1] in removable
-        t = Target("mount", m.mountpoint, "mounted",
-                   detail=f"{m.device}, removable" if on_usb else m.device)
-        targets.append(t)
-        by_device[m.device.lower()].append(t)
-        name = m.device.rsplit("/", 1)[-1].lower()
-        by_device[name].append(t)
-        for word in described.get(name, ()):  # "unmount the sandisk": its only mount
-            by_device[word].append(t)
-        last = m.mountpoint.rstrip("/").rsplit("/", 1)[-1].lower()
-        if len(last) >= 3:
-            by_device[last].append(t)
-    return targets
-
-
-def _model_words(model: str) -> set[str]:
-    """The words a person calls a disk by: its model's words ("sandisk", "ultra") and the
-    letters a model number starts with ("wd" of WD20EFRX, the vendor's code)."""
-    words = set()
-    for word in re.split(r"[\s_-]+", model.lower()):
-        if len(word) >= 3:
-            words.add(word)
-        letters = re.match(r"[a-z]+", word)
-        if letters and len(letters.group(0)) >= 2 and letters.group(0) != word:
-            words.add(letters.group(0))
-    return words
-
-
-_CAPACITIES = (1, 2, 4, 8, 16, 32, 64, 120, 128, 240, 250, 256, 480, 500, 512, 960)
-
-
-def _size_words(size: int) -> set[str]:
-    """How people say a disk's size: "2tb" for 2.0 TB, "62gb" and the capacity it was sold
-    as ("64gb" for 61.5 GB); the request's "2 TB" is joined to "2tb" when it is read."""
-    if size <= 0:
-        return set()
-    gb = size / 10**9
-    if gb >= 999:
-        tb = size / 10**12
-        return {f"{tb:.0f}tb", f"{tb:.1f}tb".replace(".0tb", "tb")}
-    sold = next((c for c in _CAPACITIES if c >= gb * 0.95), None)
-    return {f"{gb:.0f}gb"} | ({f"{sold}gb"} if sold else set())
-
-
-def _disk_words(snapshot: SystemSnapshot) -> dict[str, set[str]]:
-    """Device name -> the model words that name it. A disk with exactly one partition
-    lends its words to that partition (mounting or formatting "the sandisk" means the
-    partition on it); a disk with several keeps them, and a question follows."""
-    devices = getattr(snapshot, "block_devices", None) or []
-    parts: dict[str, list[str]] = defaultdict(list)
-    disks = [d for d in devices if d.type == "disk"]
-    for d in devices:
-        if d.type == "part":
-            owner = next((k.name for k in disks if d.name.startswith(k.name)), None)
-            if owner:
-                parts[owner].append(d.name)
-    out: dict[str, set[str]] = {}
-    for disk in disks:
-        vendor = {w for w in re.split(r"[\s_-]+", (getattr(disk, "vendor", "") or "").lower())
-                  if len(w) >= 2 and w.isalpha() and w not in _VENDOR_NOISE}  # "wd" too
-        words = _model_words(disk.model or "") | vendor | _size_words(disk.size or 0)
-        if disk.name.startswith("nvme"):
-            words.add("nvme")  # its kind of drive, as people say it ("the nvme")
-        if words:
-            mine = parts.get(disk.name, [])
-            out[mine[0] if len(mine) == 1 else disk.name] = words
-    return out
-
-
-def _size(size: int) -> str:
-    for unit, scale in (("TB", 10**12), ("GB", 10**9), ("MB", 10**6)):
-        if size >= scale:
-            return f"{size / scale:.0f} {unit}"
-    return f"{size} bytes"
-
-
-def _devices(snapshot: SystemSnapshot, by_path: dict[str, list[Target]]) -> list[Target] | None:
-    """A block device by name (sdb) or path; its model's words ("sandisk") find the disk and
-    its partitions, and the plan says size and model so nobody erases the wrong one."""
-    devices = getattr(snapshot, "block_devices", None)
-    if devices is None:
-        return None
-    disks = {d.name: d for d in devices if d.type == "disk"}
-    described = _disk_words(snapshot)
-    targets = []
-    for d in devices:
-        disk = d if d.type == "disk" else next(
-            (v for k, v in disks.items() if d.name.startswith(k)), d)
-        model = (d.model or disk.model or "").strip()
-        detail = " ".join(p for p in (_size(d.size) if d.size else "", model,
-                                      "removable" if disk.removable else "") if p)
-        t = Target("device", d.name, "mounted" if d.mountpoints else "unmounted", detail=detail)
-        targets.append(t)
-        by_path[d.path.lower()].append(t)
-        for word in described.get(d.name, ()):
-            by_path[word].append(t)
-        for point in d.mountpoints or []:  # "format /home": the partition mounted there
-            by_path[point.lower()].append(t)
-    return targets
-
-
-# what people call an interface by its kind; "the wifi" is the machine's only wireless
-# interface, or a question
-def _interfaces(snapshot: SystemSnapshot,
-                by_kind: dict[str, list[Target]]) -> list[Target] | None:
-    interfaces = getattr(snapshot, "interfaces", None)
-    if interfaces is None:
-        return None
-    targets = []
-    for i in interfaces:
-        t = Target("interface", i.name, i.state.lower())
-        targets.append(t)
-        kind = (i.kind or "").lower() or next(
-            (k for prefix, k in _NAMED_KINDS if i.name.startswith(prefix)), "")
-        for word in _KIND_WORDS.get(kind, ()):
-            by_kind[word].append(t)
-    return targets
-
-
-# the kind of a link, from `ip -d` (the snapshot's `kind`) or else from the kernel's
-# naming (en*/eth*: wired, wl*: wireless, wg*: wireguard), and the words people use for it
-_NAMED_KINDS = (("en", "ethernet"), ("eth", "ethernet"), ("wl", "wifi"), ("wg", "wireguard"),
-                ("br", "bridge"), ("tun", "tun"), ("tap", "tun"))
-_KIND_WORDS = {
-    "ethernet": ("wired", "ethernet", "lan", "cable"),
-    "wifi": ("wireless", "wifi", "wi-fi", "wlan"),
-    "wireguard": ("wireguard", "vpn", "wg", "tunnel"),
-    "tun": ("vpn", "tunnel", "tun"),
-    "bridge": ("bridge",),
-    "bond": ("bond", "bonded"),
-    "vlan": ("vlan",),
-}
-
-
-def _timers(snapshot: SystemSnapshot, by_unit: dict[str, list[Target]]) -> list[Target] | None:
-    timers = getattr(snapshot, "timers", None)
-    if timers is None:
-        return None
-    targets = []
-    for tm in timers:
-        t = Target("timer", tm.name, "waiting")
-        targets.append(t)
-        by_unit[tm.unit.lower()].append(t)
-    return targets
-
-
-# -- what a thing is, besides its name ------------------------------------------------------
-
-_IMAGE_NOISE = {"latest", "stable", "library", "linuxserver", "lscr", "ghcr", "docker", "io",
-                "server", "app", "image", "official", "alpine", "slim", "main", "release"}
-
-
-def _image_words(image: str) -> set[str]:
-    """The words an image gives a container: its repository's last part ("bookstack" of
-    lscr.io/linuxserver/bookstack:24.1), that part's words, and with the tag's version
-    ("postgres-14", "postgres14" of postgres:14-alpine) for "the one on postgres 14"."""
-    if not image or image.startswith("sha256:"):
-        return set()
-    image = image.lower().split("@")[0]
-    path, _, tag = image.rpartition(":") if ":" in image.rsplit("/", 1)[-1] else (
-        image, "", "")
-    parts = path.split("/")
-    if len(parts) > 1 and ("." in parts[0] or ":" in parts[0] or parts[0] == "localhost"):
-        parts = parts[1:]  # the registry's host is not what the image is
-    base = parts[-1]
-    if not base:
-        return set()
-    words = {p for p in parts if p not in _IMAGE_NOISE}  # vaultwarden of vaultwarden/server
-    words |= {w for w in _TOKENS.split(base) if len(w) >= 3}
-    version = re.match(r"v?(\d+)", tag)
-    if version:
-        for name in words & {base, *parts[:-1]}:
-            words |= {f"{name}-{version.group(1)}", f"{name}{version.group(1)}"}
-    return words - _IMAGE_NOISE
-
-
-def _compose_service(labels: dict[str, str], name: str) -> set[str]:
-    """The compose service a container runs ("db" of project nextcloud)."""
-    service = (labels or {}).get("com.docker.compose.service", "").lower()
-    return {service} if len(service) >= 2 and service != name.lower() else set()
-
-
-def _full_names(snapshot: SystemSnapshot, targets: list[Target],
-                found: dict[str, list[Target]]) -> None:
-    """A person's account by their full name, first name or surname (GECOS's first field);
-    system accounts' comments ("PostgreSQL administrator") name no person."""
-    by_name = {t.name: t for t in targets}
-    for u in getattr(snapshot, "users", None) or []:
-        full = (u.gecos or "").split(",", 1)[0].strip().lower()
-        if u.system or not full or u.name not in by_name:
-            continue
-        words = [w for w in re.split(r"\s+", full) if len(w) >= 2 and w.isalpha()]
-        for key in {*words, "-".join(words)} if words else ():
-            found[key].append(by_name[u.name])  # a set of keys: each account once
-
-
-def _labels_of_mounts(snapshot: SystemSnapshot, targets: list[Target],
-                      found: dict[str, list[Target]]) -> None:
-    """A mount by its filesystem's label ("BACKUP")."""
-    labels = {d.path: d.label for d in getattr(snapshot, "block_devices", None) or []
-              if d.label}
-    by_point = {t.name: t for t in targets}
-    for m in getattr(snapshot, "mounts", None) or []:
-        label = (m.label or labels.get(m.device, "")).lower()
-        if len(label) >= 2 and m.mountpoint in by_point:
-            found[label].append(by_point[m.mountpoint])
-
-
-_VENDOR_NOISE = {"ata", "usb", "scsi", "generic", "mass", "storage", "device", "disk"}
-
-
-def _labels_of_devices(snapshot: SystemSnapshot, targets: list[Target],
-                       found: dict[str, list[Target]]) -> None:
-    """A device by its filesystem's label (its vendor is one of its model words)."""
-    by_name = {t.name: t for t in targets}
-    for d in getattr(snapshot, "block_devices", None) or []:
-        label = (d.label or "").lower()
-        if len(label) >= 2 and d.name in by_name:
-            found[label].append(by_name[d.name])
-
-
-_IDENTITIES = {"user": _full_names, "mount": _labels_of_mounts, "device": _labels_of_devices}
-
-
 def section(kind: str) -> str:
     """The snapshot section a kind of resource comes from."""
     return {"process": "processes", "device": "block_devices"}.get(kind, kind + "s")
 
 
-_FACTS = {"user": _users, "group": _groups, "process": _processes, "mount": _mounts,
-          "device": _devices, "interface": _interfaces, "timer": _timers}

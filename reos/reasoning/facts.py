@@ -1,0 +1,211 @@
+"""The snapshot's facts as targets: users, groups, processes, mounts, devices, interfaces
+and timers, each a Target, with what groups several of them (a device's partitions, a
+disk's model and size words, a link's kind: "the wireguard tunnel", "the 2 TB WD drive").
+
+The matcher (`matcher.py`) builds its indexes from these. Not responsible for looking
+anything up; containers, services and packages are read by the matcher itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from reos.model import Target
+from reos.reasoning.identity import VENDOR_NOISE
+from reos.system.snapshot import SystemSnapshot
+
+_TOKENS = re.compile(r"[-_.@]+")
+
+
+def _users(snapshot: SystemSnapshot, _groups: dict[str, list[Target]]) -> list[Target] | None:
+    users = getattr(snapshot, "users", None)
+    if users is None:
+        return None
+    return [Target("user", u.name, "locked" if u.locked else "active") for u in users]
+
+
+def _groups(snapshot: SystemSnapshot, _groups: dict[str, list[Target]]) -> list[Target] | None:
+    groups = getattr(snapshot, "groups", None)
+    if groups is None:
+        return None
+    return [Target("group", g.name, "present") for g in groups]
+
+
+def _processes(snapshot: SystemSnapshot,
+               by_program: dict[str, list[Target]]) -> list[Target] | None:
+    """A process is named by its pid; its program name ("nginx") names every process of
+    that program, as a compose project names its containers."""
+    processes = getattr(snapshot, "processes", None)
+    if processes is None:
+        return None
+    targets = []
+    for p in processes:
+        t = Target("process", str(p.pid), p.name, detail=p.cmdline)
+        targets.append(t)
+        program = p.name.lower()
+        by_program[program].append(t)
+        plain = program.rstrip("0123456789.")  # "python" is python3, "php" php8.2
+        if plain != program and len(plain) >= 3:
+            by_program[plain].append(t)
+    return targets
+
+
+def _mounts(snapshot: SystemSnapshot, by_device: dict[str, list[Target]]) -> list[Target] | None:
+    """A mount by its mountpoint; its device and the last word of its path ("backup" for
+    /mnt/backup) find it too."""
+    mounts = getattr(snapshot, "mounts", None)
+    if mounts is None:
+        return None
+    targets = []
+    described = _disk_words(snapshot)
+    removable = {d.name for d in getattr(snapshot, "block_devices", None) or [] if d.removable}
+    for m in mounts:
+        on_usb = m.device.rsplit("/", 1)[-1] in removable
+        t = Target("mount", m.mountpoint, "mounted",
+                   detail=f"{m.device}, removable" if on_usb else m.device)
+        targets.append(t)
+        by_device[m.device.lower()].append(t)
+        name = m.device.rsplit("/", 1)[-1].lower()
+        by_device[name].append(t)
+        for word in described.get(name, ()):  # "unmount the sandisk": its only mount
+            by_device[word].append(t)
+        last = m.mountpoint.rstrip("/").rsplit("/", 1)[-1].lower()
+        if len(last) >= 3:
+            by_device[last].append(t)
+    return targets
+
+
+def _model_words(model: str) -> set[str]:
+    """The words a person calls a disk by: its model's words ("sandisk", "ultra") and the
+    letters a model number starts with ("wd" of WD20EFRX, the vendor's code)."""
+    words = set()
+    for word in re.split(r"[\s_-]+", model.lower()):
+        if len(word) >= 3:
+            words.add(word)
+        letters = re.match(r"[a-z]+", word)
+        if letters and len(letters.group(0)) >= 2 and letters.group(0) != word:
+            words.add(letters.group(0))
+    return words
+
+
+_CAPACITIES = (1, 2, 4, 8, 16, 32, 64, 120, 128, 240, 250, 256, 480, 500, 512, 960)
+
+
+def _size_words(size: int) -> set[str]:
+    """How people say a disk's size: "2tb" for 2.0 TB, "62gb" and the capacity it was sold
+    as ("64gb" for 61.5 GB); the request's "2 TB" is joined to "2tb" when it is read."""
+    if size <= 0:
+        return set()
+    gb = size / 10**9
+    if gb >= 999:
+        tb = size / 10**12
+        return {f"{tb:.0f}tb", f"{tb:.1f}tb".replace(".0tb", "tb")}
+    sold = next((c for c in _CAPACITIES if c >= gb * 0.95), None)
+    return {f"{gb:.0f}gb"} | ({f"{sold}gb"} if sold else set())
+
+
+def _disk_words(snapshot: SystemSnapshot) -> dict[str, set[str]]:
+    """Device name -> the model words that name it. A disk with exactly one partition
+    lends its words to that partition (mounting or formatting "the sandisk" means the
+    partition on it); a disk with several keeps them, and a question follows."""
+    devices = getattr(snapshot, "block_devices", None) or []
+    parts: dict[str, list[str]] = defaultdict(list)
+    disks = [d for d in devices if d.type == "disk"]
+    for d in devices:
+        if d.type == "part":
+            owner = next((k.name for k in disks if d.name.startswith(k.name)), None)
+            if owner:
+                parts[owner].append(d.name)
+    out: dict[str, set[str]] = {}
+    for disk in disks:
+        vendor = {w for w in re.split(r"[\s_-]+", (getattr(disk, "vendor", "") or "").lower())
+                  if len(w) >= 2 and w.isalpha() and w not in VENDOR_NOISE}  # "wd" too
+        words = _model_words(disk.model or "") | vendor | _size_words(disk.size or 0)
+        if disk.name.startswith("nvme"):
+            words.add("nvme")  # its kind of drive, as people say it ("the nvme")
+        if words:
+            mine = parts.get(disk.name, [])
+            out[mine[0] if len(mine) == 1 else disk.name] = words
+    return out
+
+
+def _size(size: int) -> str:
+    for unit, scale in (("TB", 10**12), ("GB", 10**9), ("MB", 10**6)):
+        if size >= scale:
+            return f"{size / scale:.0f} {unit}"
+    return f"{size} bytes"
+
+
+def _devices(snapshot: SystemSnapshot, by_path: dict[str, list[Target]]) -> list[Target] | None:
+    """A block device by name (sdb) or path; its model's words ("sandisk") find the disk and
+    its partitions, and the plan says size and model so nobody erases the wrong one."""
+    devices = getattr(snapshot, "block_devices", None)
+    if devices is None:
+        return None
+    disks = {d.name: d for d in devices if d.type == "disk"}
+    described = _disk_words(snapshot)
+    targets = []
+    for d in devices:
+        disk = d if d.type == "disk" else next(
+            (v for k, v in disks.items() if d.name.startswith(k)), d)
+        model = (d.model or disk.model or "").strip()
+        detail = " ".join(p for p in (_size(d.size) if d.size else "", model,
+                                      "removable" if disk.removable else "") if p)
+        t = Target("device", d.name, "mounted" if d.mountpoints else "unmounted", detail=detail)
+        targets.append(t)
+        by_path[d.path.lower()].append(t)
+        for word in described.get(d.name, ()):
+            by_path[word].append(t)
+        for point in d.mountpoints or []:  # "format /home": the partition mounted there
+            by_path[point.lower()].append(t)
+    return targets
+
+
+# what people call an interface by its kind; "the wifi" is the machine's only wireless
+# interface, or a question
+def _interfaces(snapshot: SystemSnapshot,
+                by_kind: dict[str, list[Target]]) -> list[Target] | None:
+    interfaces = getattr(snapshot, "interfaces", None)
+    if interfaces is None:
+        return None
+    targets = []
+    for i in interfaces:
+        t = Target("interface", i.name, i.state.lower())
+        targets.append(t)
+        kind = (i.kind or "").lower() or next(
+            (k for prefix, k in _NAMED_KINDS if i.name.startswith(prefix)), "")
+        for word in _KIND_WORDS.get(kind, ()):
+            by_kind[word].append(t)
+    return targets
+
+
+# the kind of a link, from `ip -d` (the snapshot's `kind`) or else from the kernel's
+# naming (en*/eth*: wired, wl*: wireless, wg*: wireguard), and the words people use for it
+_NAMED_KINDS = (("en", "ethernet"), ("eth", "ethernet"), ("wl", "wifi"), ("wg", "wireguard"),
+                ("br", "bridge"), ("tun", "tun"), ("tap", "tun"))
+_KIND_WORDS = {
+    "ethernet": ("wired", "ethernet", "lan", "cable"),
+    "wifi": ("wireless", "wifi", "wi-fi", "wlan"),
+    "wireguard": ("wireguard", "vpn", "wg", "tunnel"),
+    "tun": ("vpn", "tunnel", "tun"),
+    "bridge": ("bridge",),
+    "bond": ("bond", "bonded"),
+    "vlan": ("vlan",),
+}
+
+
+def _timers(snapshot: SystemSnapshot, by_unit: dict[str, list[Target]]) -> list[Target] | None:
+    timers = getattr(snapshot, "timers", None)
+    if timers is None:
+        return None
+    targets = []
+    for tm in timers:
+        t = Target("timer", tm.name, "waiting")
+        targets.append(t)
+        by_unit[tm.unit.lower()].append(t)
+    return targets
+
+
+FACTS = {"user": _users, "group": _groups, "process": _processes, "mount": _mounts,
+          "device": _devices, "interface": _interfaces, "timer": _timers}

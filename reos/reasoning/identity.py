@@ -1,0 +1,129 @@
+"""What a thing is called besides its name: the words that identify it.
+
+A container by its image ("bookstack" of lscr.io/linuxserver/bookstack:24.1, "postgres-14"
+of postgres:14-alpine) and its compose service; an account by its owner's full name
+(GECOS); a mount and a device by its filesystem's label; a unit by the words of its
+Description that set it apart, matched by their stems ("optimisation" finds "optimise").
+The matcher (`matcher.py`) indexes these; this module only reads them off the snapshot.
+
+Not responsible for looking anything up or for questions on ties (the matcher).
+"""
+
+from __future__ import annotations
+
+import re
+
+from reos.model import Target
+from reos.system.snapshot import SystemSnapshot
+
+_TOKENS = re.compile(r"[-_.@]+")
+
+
+WORD = re.compile(r"[a-z][a-z0-9]+")
+# description words too common to tell one thing from another
+COMMON = frozenset({
+    "service", "services", "daemon", "server", "system", "systemd", "manager", "with",
+    "from", "that", "this", "into", "over", "using", "user", "users", "file", "files",
+    "unit", "units", "support", "network", "data", "default", "target", "client",
+    "clients", "local", "remote", "linux", "debian", "ubuntu", "tool", "tools", "agent",
+    "the", "and", "for", "daily", "weekly", "load", "start", "stop", "main", "base",
+    "core", "common", "simple", "small", "light", "lightweight", "fast", "high",
+    "performance", "version", "instance", "run", "runs", "running", "new", "old", "all",
+    "any", "more", "other", "some", "such", "only", "own", "same", "than", "very", "can",
+    "will", "just", "when", "where", "which", "while", "about", "after", "before", "under",
+    "again", "then", "once", "here", "there", "each", "both", "few", "most", "not", "its",
+    "are", "was", "has", "have", "per", "via", "onto", "your", "you", "our",
+    "config", "configuration", "interface", "interfaces", "watch", "make", "makes", "keep",
+    "keeps", "up", "down", "out", "off", "on", "one", "two", "first", "last", "next", "now",
+    "time", "times", "set", "sets", "get", "gets", "use", "used", "uses", "work", "works",
+})
+
+
+_SUFFIXES = ("isations", "izations", "isation", "ization", "ations", "ation", "ising",
+             "izing", "ised", "ized", "iser", "izer", "ise", "ize", "ers", "ing", "ed", "er",
+             "es", "s", "e")
+
+
+def stem_of(word: str) -> str:
+    """A description word without its ending ("optimisation", "optimise" and "optimiser"
+    are "optim"; "images" and "image" are "imag"), so either form finds the other."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+_IMAGE_NOISE = {"latest", "stable", "library", "linuxserver", "lscr", "ghcr", "docker", "io",
+                "server", "app", "image", "official", "alpine", "slim", "main", "release"}
+
+
+def image_words(image: str) -> set[str]:
+    """The words an image gives a container: its repository's last part ("bookstack" of
+    lscr.io/linuxserver/bookstack:24.1), that part's words, and with the tag's version
+    ("postgres-14", "postgres14" of postgres:14-alpine) for "the one on postgres 14"."""
+    if not image or image.startswith("sha256:"):
+        return set()
+    image = image.lower().split("@")[0]
+    path, _, tag = image.rpartition(":") if ":" in image.rsplit("/", 1)[-1] else (
+        image, "", "")
+    parts = path.split("/")
+    if len(parts) > 1 and ("." in parts[0] or ":" in parts[0] or parts[0] == "localhost"):
+        parts = parts[1:]  # the registry's host is not what the image is
+    base = parts[-1]
+    if not base:
+        return set()
+    words = {p for p in parts if p not in _IMAGE_NOISE}  # vaultwarden of vaultwarden/server
+    words |= {w for w in _TOKENS.split(base) if len(w) >= 3}
+    version = re.match(r"v?(\d+)", tag)
+    if version:
+        for name in words & {base, *parts[:-1]}:
+            words |= {f"{name}-{version.group(1)}", f"{name}{version.group(1)}"}
+    return words - _IMAGE_NOISE
+
+
+def compose_service(labels: dict[str, str], name: str) -> set[str]:
+    """The compose service a container runs ("db" of project nextcloud)."""
+    service = (labels or {}).get("com.docker.compose.service", "").lower()
+    return {service} if len(service) >= 2 and service != name.lower() else set()
+
+
+def _full_names(snapshot: SystemSnapshot, targets: list[Target],
+                found: dict[str, list[Target]]) -> None:
+    """A person's account by their full name, first name or surname (GECOS's first field);
+    system accounts' comments ("PostgreSQL administrator") name no person."""
+    by_name = {t.name: t for t in targets}
+    for u in getattr(snapshot, "users", None) or []:
+        full = (u.gecos or "").split(",", 1)[0].strip().lower()
+        if u.system or not full or u.name not in by_name:
+            continue
+        words = [w for w in re.split(r"\s+", full) if len(w) >= 2 and w.isalpha()]
+        for key in {*words, "-".join(words)} if words else ():
+            found[key].append(by_name[u.name])  # a set of keys: each account once
+
+
+def _labels_of_mounts(snapshot: SystemSnapshot, targets: list[Target],
+                      found: dict[str, list[Target]]) -> None:
+    """A mount by its filesystem's label ("BACKUP")."""
+    labels = {d.path: d.label for d in getattr(snapshot, "block_devices", None) or []
+              if d.label}
+    by_point = {t.name: t for t in targets}
+    for m in getattr(snapshot, "mounts", None) or []:
+        label = (m.label or labels.get(m.device, "")).lower()
+        if len(label) >= 2 and m.mountpoint in by_point:
+            found[label].append(by_point[m.mountpoint])
+
+
+VENDOR_NOISE = {"ata", "usb", "scsi", "generic", "mass", "storage", "device", "disk"}
+
+
+def _labels_of_devices(snapshot: SystemSnapshot, targets: list[Target],
+                       found: dict[str, list[Target]]) -> None:
+    """A device by its filesystem's label (its vendor is one of its model words)."""
+    by_name = {t.name: t for t in targets}
+    for d in getattr(snapshot, "block_devices", None) or []:
+        label = (d.label or "").lower()
+        if len(label) >= 2 and d.name in by_name:
+            found[label].append(by_name[d.name])
+
+
+IDENTITIES = {"user": _full_names, "mount": _labels_of_mounts, "device": _labels_of_devices}
