@@ -18,7 +18,7 @@ Not responsible for running the lookups or for installing anything.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from reos.model import StepResult
 from reos.reasoning.conversation import Voice, count
@@ -54,18 +54,27 @@ def _packages(line: str) -> tuple[list[str], str] | None:
     return None
 
 
-def provides(results: list[StepResult], params: dict[str, str], _voice: Voice) -> str:
-    command = next((v for k, v in params.items() if k.startswith("target:")), "that command")
-    command = clean(command)
-    where: dict[str, str] = {}
+def _looked_up(results: list[StepResult], bare: bool = False) -> Iterator[tuple[list[str], str]]:
+    """(package names, what matched) of each line the lookups that ran printed; with
+    `bare`, a line that is only a package name too (rpm -qf --queryformat '%{NAME}\\n')."""
     for result in results:
         if not result.ok:
             continue
         for line in result.stdout.splitlines():
             found = _packages(clean(line))
             if found:
-                for name in found[0]:
-                    where.setdefault(name, found[1])
+                yield found
+            elif bare and _NAME.match(line.strip()):
+                yield [line.strip()], ""
+
+
+def provides(results: list[StepResult], params: dict[str, str], _voice: Voice) -> str:
+    command = next((v for k, v in params.items() if k.startswith("target:")), "that command")
+    command = clean(command)
+    where: dict[str, str] = {}
+    for names, matched in _looked_up(results):
+        for name in names:
+            where.setdefault(name, matched)
     if not where:
         return (f"I couldn't find a package with a {command} command among what the package "
                 "manager knows here (for apt: only installed packages, unless apt-file is "
@@ -81,17 +90,7 @@ def provides(results: list[StepResult], params: dict[str, str], _voice: Voice) -
 def owner(results: list[StepResult], params: dict[str, str], _voice: Voice) -> str:
     """The package an installed file belongs to (dpkg -S, rpm -qf, pacman -Qo PATH)."""
     path = clean(params.get("path", "") or "that file")
-    names: list[str] = []
-    for result in results:
-        if not result.ok:
-            continue
-        for line in result.stdout.splitlines():
-            found = _packages(clean(line))
-            if found:
-                names += found[0]
-            elif _NAME.match(line.strip()):
-                names.append(line.strip())  # rpm -qf --queryformat '%{NAME}\n'
-    names = list(dict.fromkeys(names))
+    names = list(dict.fromkeys(n for found, _ in _looked_up(results, bare=True) for n in found))
     if not names:
         return (f"No installed package owns {path}: it was put there by hand, by a "
                 "program at run time, or it does not exist.")
