@@ -10,10 +10,8 @@ words. Nothing here runs any of these commands.
 
 from __future__ import annotations
 
-import copy
 import json
 import shlex
-from pathlib import Path
 
 import pytest
 
@@ -22,10 +20,7 @@ from reos.reasoning import templates
 from reos.reasoning.answers import ANSWERS, TOLERANT
 from reos.reasoning.conversation import Voice
 from reos.safety.risk import assess, assess_argv
-from reos.system.snapshot import SystemSnapshot
 
-FIXTURE = Path(__file__).parent / "fixtures" / "homelab.json"
-MANAGERS = ("apt", "dnf", "pacman", "zypper", "apk")
 NEW_FILES = ("packages_extra.toml", "containers_extra.toml", "services_more.toml",
              "users_more.toml", "system_more.toml", "disks_more.toml", "network_more.toml",
              "logs.toml", "security.toml")
@@ -36,16 +31,10 @@ JOURNAL = ["--no-pager", "-n", "200", "--output=short-iso"]
 
 @pytest.fixture(scope="module")
 def engines() -> dict:
-    from reos.engine import ReasoningEngine
-    from reos.settings import Settings
+    """One engine per package manager, on the homelab snapshot (the evaluation's own)."""
+    from tests.understanding.evaluate import engines as per_manager
 
-    base = json.loads(FIXTURE.read_text())
-    out = {}
-    for manager in MANAGERS:
-        data = copy.deepcopy(base)
-        data["host"]["package_manager"] = manager
-        out[manager] = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
-    return out
+    return per_manager()
 
 
 @pytest.fixture(scope="module")

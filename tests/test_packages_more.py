@@ -7,34 +7,20 @@ risk engine as `reos check` judges it; and, in the Debian test bed, a real hold 
 
 from __future__ import annotations
 
-import copy
-import json
-from pathlib import Path
-
 import pytest
 
 from reos.model import Kind, RiskLevel
 from reos.reasoning import templates
 from reos.safety.risk import assess_argv
-from reos.system.snapshot import SystemSnapshot
 from reos.system.state import restore_argv
-
-FIXTURE = Path(__file__).parent / "fixtures" / "homelab.json"
-MANAGERS = ("apt", "dnf", "pacman", "zypper", "apk")
 
 
 @pytest.fixture(scope="module")
 def engines() -> dict:
-    from reos.engine import ReasoningEngine
-    from reos.settings import Settings
+    """One engine per package manager, on the homelab snapshot (the evaluation's own)."""
+    from tests.understanding.evaluate import engines as per_manager
 
-    base = json.loads(FIXTURE.read_text())
-    out = {}
-    for manager in MANAGERS:
-        data = copy.deepcopy(base)
-        data["host"]["package_manager"] = manager
-        out[manager] = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
-    return out
+    return per_manager()
 
 
 def _argvs(plan) -> list[list[str]]:
