@@ -30,6 +30,10 @@ def test_the_query_forms_only_read(argv: list[str]) -> None:
     ["nvidia-smi", "-pl", "150"], ["nvidia-smi", "-f", "/etc/passwd"],
     ["nvidia-smi", "-l", "1"], ["nvidia-smi", "--persistence-mode=1"],
     ["nvidia-smi", "-c", "EXCLUSIVE_PROCESS"], ["nvidia-smi", "mig", "-cgi", "9"],
+    # a flag never swallows the option after it, and a value is never an option
+    ["nvidia-smi", "-u", "--gpu-reset"], ["nvidia-smi", "-u", "--persistence-mode=1"],
+    ["nvidia-smi", "-i", "--gpu-reset"], ["nvidia-smi", "--id=-r"],
+    ["nvidia-smi", "-i", "0", "-u", "--power-limit=100"],
 ])
 def test_every_setting_a_file_or_a_loop_is_not_read_only(argv: list[str]) -> None:
     assert not reads_only(argv).ok and not assess_argv(argv).read_only

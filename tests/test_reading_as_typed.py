@@ -96,6 +96,32 @@ def test_a_command_line_with_shell_text_is_refused_never_run(engine, say: str) -
     assert plan.kind == Kind.REFUSE and plan.blocked and not plan.steps
 
 
+def test_a_typed_line_says_run_and_addresses_count(engine) -> None:
+    assert [s.argv for s in engine.plan("run ss -tlnp").steps] == [["ss", "-tlnp"]]
+    plan = engine.plan("ip route add 10.20.0.0/16 via 10.66.0.1")
+    assert plan.source == "typed" and plan.needs_approval
+
+
+@pytest.mark.parametrize("say", ["sudo sudo -n cat /etc/shadow", "sudo sudo ls -la /root",
+                                 "sudo -u git git log -1"])
+def test_reos_alone_decides_how_to_be_root(engine, say: str) -> None:
+    plan = engine.plan(say)
+    assert plan.source != "typed" or plan.kind == Kind.REFUSE
+    assert all(s.argv[:2] != ["sudo", "sudo"] and s.argv[:1] != ["git"] for s in plan.steps)
+    assert not any(s.argv[:1] == ["sudo"] and "-n" not in s.argv for s in plan.steps)
+
+
+@pytest.mark.parametrize("say", ["cat /etc/shadow", "grep root /etc/shadow",
+                                 "head -n 5 /etc/sudoers", "cat /home/bob/.ssh/id_ed25519"])
+def test_a_typed_line_that_prints_secrets_is_refused(engine, say: str) -> None:
+    plan = engine.plan(say)
+    assert plan.kind == Kind.REFUSE and plan.blocked and not plan.steps
+
+
+def test_a_comment_mark_is_shell_text(engine) -> None:
+    assert engine.plan("ss -tlnp # which ports").kind == Kind.REFUSE
+
+
 def test_a_blocked_typed_command_is_refused(engine) -> None:
     plan = engine.plan("mkfs.ext4 -F /dev/sda")
     assert plan.blocked and not any(not s.read_only for s in plan.steps)

@@ -34,7 +34,9 @@ def gpus(results: list[StepResult], _params: dict[str, str], _voice: Voice) -> s
     lines = [f"GPU {index} {name}: {busy}% busy, {_mib(used)} of {_mib(total)} memory, "
              f"{temp} \u00b0C" for index, name, busy, used, total, temp, *_ in cards[:16]]
     apps = [r for r in (_rows(results[1]) if len(results) > 1 else []) if len(r) >= 4]
-    if apps:
+    if len(results) < 2 or not results[1].ok:
+        lines.append("I couldn't read which processes use GPU memory.")
+    elif apps:
         lines.append("Using GPU memory: " + "; ".join(
             f"pid {pid} {name} ({_mib(used)}, {gpu})" for pid, name, used, gpu, *_ in apps[:12]))
     else:

@@ -12,10 +12,9 @@ import re
 from collections import defaultdict
 
 from reos.model import Target
-from reos.reasoning.identity import VENDOR_NOISE
 from reos.system.snapshot import SystemSnapshot
 
-_TOKENS = re.compile(r"[-_.@]+")
+VENDOR_NOISE = {"ata", "usb", "scsi", "generic", "mass", "storage", "device", "disk"}
 
 
 def _users(snapshot: SystemSnapshot, _groups: dict[str, list[Target]]) -> list[Target] | None:

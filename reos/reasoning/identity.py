@@ -3,8 +3,9 @@
 A container by its image ("bookstack" of lscr.io/linuxserver/bookstack:24.1, "postgres-14"
 of postgres:14-alpine) and its compose service; an account by its owner's full name
 (GECOS); a mount and a device by its filesystem's label; a unit by the words of its
-Description that set it apart, matched by their stems ("optimisation" finds "optimise").
-The matcher (`matcher.py`) indexes these; this module only reads them off the snapshot.
+Description that set it apart, matched by their stems ("optimisation" finds "optimise"):
+the words and stems are made here (`stem_of`, `WORD`, `COMMON`), the matcher reads the
+descriptions with them. The matcher (`matcher.py`) indexes all of these.
 
 Not responsible for looking anything up or for questions on ties (the matcher).
 """
@@ -16,7 +17,7 @@ import re
 from reos.model import Target
 from reos.system.snapshot import SystemSnapshot
 
-_TOKENS = re.compile(r"[-_.@]+")
+TOKENS = re.compile(r"[-_.@]+")  # the marks between the words of a name
 
 
 WORD = re.compile(r"[a-z][a-z0-9]+")
@@ -36,6 +37,8 @@ COMMON = frozenset({
     "config", "configuration", "interface", "interfaces", "watch", "make", "makes", "keep",
     "keeps", "up", "down", "out", "off", "on", "one", "two", "first", "last", "next", "now",
     "time", "times", "set", "sets", "get", "gets", "use", "used", "uses", "work", "works",
+    "worked", "working", "application", "applications", "engine", "engines", "container",
+    "containers", "program", "programs", "process", "processes", "thing", "things",
 })
 
 
@@ -73,7 +76,7 @@ def image_words(image: str) -> set[str]:
     if not base:
         return set()
     words = {p for p in parts if p not in _IMAGE_NOISE}  # vaultwarden of vaultwarden/server
-    words |= {w for w in _TOKENS.split(base) if len(w) >= 3}
+    words |= {w for w in TOKENS.split(base) if len(w) >= 3}
     version = re.match(r"v?(\d+)", tag)
     if version:
         for name in words & {base, *parts[:-1]}:
@@ -113,12 +116,9 @@ def _labels_of_mounts(snapshot: SystemSnapshot, targets: list[Target],
             found[label].append(by_point[m.mountpoint])
 
 
-VENDOR_NOISE = {"ata", "usb", "scsi", "generic", "mass", "storage", "device", "disk"}
-
-
 def _labels_of_devices(snapshot: SystemSnapshot, targets: list[Target],
                        found: dict[str, list[Target]]) -> None:
-    """A device by its filesystem's label (its vendor is one of its model words)."""
+    """A device by its filesystem's label."""
     by_name = {t.name: t for t in targets}
     for d in getattr(snapshot, "block_devices", None) or []:
         label = (d.label or "").lower()

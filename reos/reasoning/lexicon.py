@@ -64,6 +64,7 @@ class Lexicon:
         for word in vocab.numbers:
             self._add(word, "number", vocab.numbers[word])
         self._typos: tuple[list[str], set[str], set[str]] | None = None
+        self._english: set[str] | None = None
 
     def typo_words(self) -> tuple[list[str], set[str], set[str]]:
         """(words a typo may be corrected to, the same as a set, words never corrected),
@@ -85,6 +86,15 @@ class Lexicon:
                      for w in text.replace("{target}", " ").split()} | set(self.phrases)
             self._typos = (meaningful, set(meaningful), known)
         return self._typos
+
+    def english(self) -> set[str]:
+        """Single words the catalogue reads as English (verbs, glue, question words), not
+        as a thing's noun: "find", "kill", "who". Built on first use."""
+        if self._english is None:
+            self._english = {word for word, entries in self.phrases.items() if any(
+                len(words) == 1 and role not in ("noun", "resource", "alias")
+                for words, role, _ in entries)}
+        return self._english
 
     def _add(self, phrase: str, role: str, value: Any) -> None:
         words = tuple(phrase.split())

@@ -18,7 +18,6 @@ Not responsible for deciding what to do with the targets.
 from __future__ import annotations
 
 import difflib
-import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -27,6 +26,7 @@ from reos.reasoning.facts import FACTS
 from reos.reasoning.identity import (
     COMMON,
     IDENTITIES,
+    TOKENS,
     WORD,
     compose_service,
     image_words,
@@ -35,7 +35,6 @@ from reos.reasoning.identity import (
 from reos.system.snapshot import SystemSnapshot
 
 EXACT, GROUP, AFFIX, SUBSTRING, DESCRIPTION, FUZZY = 100, 90, 60, 40, 30, 20
-_TOKENS = re.compile(r"[-_.@]+")
 KINDS = ("container", "service", "package")  # what an unnamed kind of thing may be
 # every kind the snapshot can name (reos.snapshot/2), and the section each comes from
 EXACT_ONLY = frozenset({"package", "user", "group", "process", "mount", "device", "interface",
@@ -118,7 +117,7 @@ class _Index:
             self._by_token = defaultdict(list)
             for t in [*self.targets, *self.named_only]:
                 s = stem(t.name).lower()
-                for token in set(_TOKENS.split(s)):
+                for token in set(TOKENS.split(s)):
                     if token and token != s:
                         self._by_token[token].append(t)
         return self._by_token
@@ -189,10 +188,11 @@ class _Index:
         if len(phrase) >= 4:
             # every word of the phrase in the description, in any order ("the queue worker
             # of the kessler portal")
-            words = {stem_of(w) for w in phrase.split()}
+            words = {stem_of(w) for w in phrase.split() if w not in COMMON}
             found = [Candidate(DESCRIPTION, t, "description")
                      for t, text in self.descriptions.items()
-                     if phrase in text or words <= {stem_of(w) for w in WORD.findall(text)}]
+                     if phrase in text or words and words <= {
+                         stem_of(w) for w in WORD.findall(text)}]
             if found:
                 return found
         return self._fuzzy_lookup(phrase)

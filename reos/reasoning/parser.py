@@ -515,7 +515,7 @@ def _candidates(lex: Any, units: list[Unit], flat: Flat) -> list[Operation]:
     said = flat.at.keys()
     return [op for op in lex.operations if op.id in named or (
         op.kind == "query" and op.action == "list" and op.target == "none"
-        and (op.target in resources or op.resource in resources)) or any(
+        and op.resource in resources) or any(
         literal <= said for _, literal in idioms_of(op))]
 
 

@@ -6,7 +6,8 @@ answer carries an argv, its purpose and whether it "only reads"; that claim
 is ignored. The risk engine decides: a command its read-only grammar proves only reads
 may run at once as the answer to a question; anything else is an action, shown with its
 risk and the reason it asks (the word that made it not read-only), approved like any
-plan; a blocked command is refused. Undo: only when the risk engine
+plan; a blocked command is refused, and so is one that names a secret file (/etc/shadow,
+a private key), which only reads but would print someone's secrets. Undo: only when the risk engine
 names the files the command changes (`safety.backups.files_changed`), which the executor
 backs up before it runs; otherwise the plan says plainly that it cannot be undone.
 `sudo -n` is added (never taken from the model) when the command needs root and reos is
@@ -26,8 +27,29 @@ from reos.system.privilege import as_root
 from reos.text import clean
 
 
+def _secret(argv: list[str]) -> str | None:
+    """The secret file an argv names (/etc/shadow, a private key), or None."""
+    from reos.reasoning.typed import SECRET_FILE
+
+    for word in argv[1:]:
+        for part in (word, word.split("=", 1)[-1]):
+            if SECRET_FILE.search(part):
+                return part
+    return None
+
+
 def plan_command(plan: Plan, intent: Intent, is_root: bool, voice: Voice) -> None:
     argv = list(intent.argv)
+    secret = _secret(argv)
+    if secret is not None:  # "cat /etc/shadow" only reads, and prints someone's secrets
+        who = "You typed" if intent.source == "typed" else "The model suggested"
+        plan.kind = Kind.REFUSE
+        plan.blocked = True
+        plan.blocked_reason = (f"it names {clean(secret)[:80]}, which holds secrets (password "
+                               "hashes or a private key) that I never print or copy")
+        plan.message = (f"{who} `{clean(' '.join(argv))[:120]}`, and I won't run it: "
+                        f"{plan.blocked_reason}.")
+        return
     verdict = assess_argv(argv)
     purpose = clean(intent.purpose or "run a command")[:200]
     shown = clean(" ".join(argv))[:120]

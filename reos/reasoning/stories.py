@@ -5,7 +5,7 @@ second; "We moved to Prometheus. Please stop the old agent." tells a story and a
 last sentence. This module finds the asking part (`read_asking`, `focus`), what "it" in it
 refers to (the thing the telling part named, a person for him/her), and whether a request
 only asks a question (`only_asks`, `marked`). The reading itself is the caller's (`read`,
-handed in: understanding.read), so this module never scores an operation.
+handed in: understanding.read); this module parses a clause only to see how it starts.
 
 Not responsible for the operations or the targets: it only chooses which words to read.
 """
@@ -37,7 +37,9 @@ def only_asks(text: str, templates: TemplateSet, matcher: Any) -> bool:
 
 # a reason begun without a comma: "reinstall php-fpm its config got messed"
 _UNMARKED = re.compile(r"(?<!\band)(?<!\bor)(?<!\bof)(?<!\bwith)(?<!\bfor)(?<!\bto)(?<!\bthat)"
-                       r"(?<!\bon)(?<!\bin)(?<!\bby)(?<!\ball)(?<!\bso)"
+                       r"(?<!\bon)(?<!\bin)(?<!\bby)(?<!\ball)(?<!\bso)(?<!\bwhichever)"
+                       r"(?<!\bwhether)(?<!\bif)(?<!\bwhy)(?<!\bhow)(?<!\bwhen)(?<!\bwhat)"
+                       r"(?<!\bwhich)(?<!\bwhere)"
                        r"(?<!,)\s+(?=(?:because|cause|coz|cuz|it's|we|we're|nobody|"
                        r"they're|so\s+(?:that\s+)?(?:i|we|you|they|it|he|she|nobody|no\s+one|"
                        r"everyone|anyone))\s+\S|"

@@ -83,14 +83,11 @@ class Names:
             elif tokens and len(word) >= 3 and (
                     kind in _BY_TOKEN and word in index.by_token or word in index.identities):
                 found.add(kind)
-            elif described and index.descriptions and stem_of(word) in index.described:
+            elif described and len(word) >= 5 and index.descriptions and (
+                    stem_of(word) in index.described):
                 found.add(kind)
         return found
 
-
-    def whole(self, word: str) -> bool:
-        """Whether `word` is the whole name of something here (a user, a group, a unit)."""
-        return bool(self.exact(word))
 
     def exact(self, word: str) -> set[str]:
         """Kinds `word` is the whole name (or compose project) of."""
@@ -194,8 +191,8 @@ def _apart_names(units: list[Unit], names: Names) -> None:
     """"usermod -aG www-data jkowalski": two whole names side by side, which together name
     nothing ("nextcloud redis" is nextcloud-redis), are two things."""
     for before, unit in zip(units, units[1:], strict=False):
-        if "name" in before.roles and "name" in unit.roles and names.whole(before.text) \
-                and names.whole(unit.text) and not any(
+        if "name" in before.roles and "name" in unit.roles and before.exact \
+                and unit.exact and not any(
                     names.kinds(joined, tokens=False)
                     for joined in spellings(f"{before.text} {unit.text}")):
             unit.apart = True

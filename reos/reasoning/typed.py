@@ -47,9 +47,17 @@ _PROSE = frozenset({"the", "a", "an", "of", "my", "our", "your", "me", "please",
                     "was", "what", "which", "how", "why", "that", "this", "it", "them",
                     "for", "and", "so", "i", "we", "you", "inside", "within", "into",
                     "onto"})
-_SHELL = re.compile(r"[|;&<>`*?\[~$]|\n")
+# shell syntax and globs (a "?" only inside the line: one at its end asks)
+SHELL_SYNTAX = re.compile(r"[|;&<>`*\[~$#]|\n")
+_SHELL = re.compile(r"[|;&<>`*?\[~$#]|\n")
+# "please run", "sudo" or "sudo -n" before the command: reos adds sudo -n itself; any other
+# sudo option (-u USER, -i, -s) or a second sudo makes it no typed command at all
 _LEAD = re.compile(r"^(?:(?:please|pls|can\s+you|could\s+you|just)\s+)?(?:run\s+|exec\s+)?"
-                   r"(?:sudo\s+(?:-\S+\s+)*)?", re.IGNORECASE)
+                   r"(?:sudo\s+(?:-n\s+)?)?", re.IGNORECASE)
+_ELEVATORS = frozenset({"sudo", "doas", "su", "runuser", "pkexec", "sudoedit"})
+# files whose contents are someone's secret: never printed as the answer to a typed line
+SECRET_FILE = re.compile(r"^/etc/(?:g?shadow-?|sudoers(?:\.d(?:/.*)?)?|ssh/ssh_host_\w+_key)$|"
+                         r"(?:^|/)\.ssh/id_[a-z0-9_]+$|\.key$|(?:^|/)\.(?:pgpass|netrc)$")
 
 
 def _known(program: str) -> bool:
@@ -72,6 +80,8 @@ def command_line(text: str, english: set[str]) -> list[str] | None:
         return None
     if len(argv) < 2 or not re.fullmatch(r"[a-z][a-z0-9._+-]*", argv[0]):
         return None
+    if argv[0] in _ELEVATORS:
+        return None  # "sudo sudo …", "sudo -u git …": reos alone decides how to be root
     if not _known(argv[0]):
         return None
     if argv[0] in english and not flagged(argv):
@@ -88,7 +98,7 @@ def shell_line(text: str) -> str | None:
     risk engine says of it as a shell would run it (its reasons, or "" when it does not
     block it), or None when the text is no such command line. Such a line is never run
     and never read as words either: without a shell it would not do what was typed."""
-    text = text.strip().rstrip("?").strip()
+    text = _LEAD.sub("", text.strip().rstrip("?").strip(), count=1)
     first = text.split(maxsplit=1)[0] if text else ""
     if len(text) > 400 or not _SHELL.search(text) or not _known(first.lower()):
         return None
@@ -113,8 +123,12 @@ def typed_intent(argv: list[str]) -> Intent:
                   argv=list(argv), purpose="run the command you typed")
 
 
-def options_left(argv: list[str], unexplained: list[str]) -> bool:
-    """Whether a reading left an option or a path of the typed command unexplained
-    ("ss -tlnp" read as "show ports" without "-tlnp" is not what was typed)."""
+def options_left(argv: list[str], unexplained: list[str], targets: list[str]) -> bool:
+    """Whether a reading left an option, a path or an address of the typed command
+    unexplained ("ss -tlnp" read as "show ports" without "-tlnp", "ip route add
+    10.20.0.0/16 via 10.66.0.1" as a route listing), or took one as a name ("run ss
+    -tlnp" as a job called "ss -tlnp")."""
     loose = {w.lower() for w in unexplained}
-    return any(a.lower() in loose for a in argv[1:] if a.startswith(("-", "/")))
+    named = " ".join(targets).lower().split()
+    return any(a.lower() in loose or a.lower() in named for a in argv[1:]
+               if a.startswith(("-", "/")) or re.search(r"[0-9./:=@]", a))

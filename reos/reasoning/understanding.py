@@ -105,7 +105,7 @@ def understand(text: str, templates: TemplateSet, matcher: Any = None, *,
     intent = _understand(text, templates, matcher, remote=remote)
     if intent is not None and intent.kind != Kind.REFUSE and (
             intent.kind in (Kind.UNKNOWN, Kind.CLARIFY) or intent.unexplained
-            or _SHELLISH.search(text)):
+            or _shellish(text) or any(" -" in f" {t}" for t in intent.targets)):
         typed_in = _typed(text, intent, templates)
         if typed_in is not None:
             return typed_in
@@ -120,7 +120,12 @@ def understand(text: str, templates: TemplateSet, matcher: Any = None, *,
     return intent
 
 
-_SHELLISH = re.compile(r"[|;&<>`*\[~$]")
+
+
+def _shellish(text: str) -> bool:
+    from reos.reasoning.typed import SHELL_SYNTAX
+
+    return bool(SHELL_SYNTAX.search(text))
 
 
 def _typed(text: str, intent: Intent, templates: TemplateSet) -> Intent | None:
@@ -131,11 +136,7 @@ def _typed(text: str, intent: Intent, templates: TemplateSet) -> Intent | None:
     from reos.reasoning import typed
     from reos.reasoning.lexicon import lexicon
 
-    phrases = lexicon(templates).phrases
-    english = {word for word, entries in phrases.items() if any(
-        len(words) == 1 and role not in ("noun", "resource", "alias")
-        for words, role, _ in entries)}
-    argv = typed.command_line(text, english)
+    argv = typed.command_line(text, lexicon(templates).english())
     if argv is None:
         judged = typed.shell_line(text)
         if judged is None:
@@ -147,7 +148,8 @@ def _typed(text: str, intent: Intent, templates: TemplateSet) -> Intent | None:
                       reason=(f"As a shell would run it, {shown} is blocked: "
                               f"{clean(judged)[:300]}." if judged else
                               SHELL_REASON.format(shell=shown)))
-    if intent.kind == Kind.UNKNOWN or typed.options_left(argv, intent.unexplained) or (
+    if intent.kind == Kind.UNKNOWN or typed.options_left(
+            argv, intent.unexplained, intent.targets) or (
             intent.kind == Kind.CLARIFY and typed.flagged(argv)):
         return typed.typed_intent(argv)
     return None

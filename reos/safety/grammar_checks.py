@@ -538,6 +538,9 @@ _VALUES: dict[str, Callable[[str], str | None]] = {
     "ping-interval": lambda v: None if _number(v) is None and float(v) >= 0.2 else
     f"`{v}` sends faster than ordinary ping does",
     "digit-start": lambda v: None if v[:1].isdigit() else f"`{v}` is not a number",
+    # a list of ids or fields ("0,1", "index,name"): never an option or a path taken as one
+    "fields": lambda v: None if v and not v.startswith("-") and "/" not in v else
+    f"`{v}` is not a list of ids or fields",
     "smart-log": lambda v: f"`{v}` sets the drive's timers" if v.startswith(
         ("scterc,", "scttempint")) else None,
     "ssh-option": lambda v: f"`{v}` runs a command" if v.split("=", 1)[0].split()[0].lower()

@@ -157,15 +157,24 @@ TABLE: dict[str, dict] = {
             "checks": {"-w": "count"}, "abbrev": False,
             "operands": "need:-b"},  # interactive top can kill and renice
     # NVIDIA's GPU report: the query forms only; -f writes a file, -l repeats until
-    # stopped, and every option that sets something (-pm, -pl, -r, -c, -ac…) is no
-    # option here, so it is refused
-    "nvidia-smi": {"short": "Lqxh", "short_values": "idu", "abbrev": False,
-                   "flags": "--list-gpus --query --xml-format --help --version",
+    # stopped, and every option that sets something is refused (those named below, and
+    # any other, being no option here); a value is ids or fields, never an option
+    "nvidia-smi": {"short": "Lqxhu", "short_values": "id", "abbrev": False,
+                   "flags": "--list-gpus --query --xml-format --unit --help --version",
                    "values": "--id --display --query-gpu --query-compute-apps "
                    "--query-accounted-apps --query-retired-pages --format",
+                   "checks": {"-i": "fields", "-d": "fields", "--id": "fields",
+                              "--display": "fields", "--query-gpu": "fields",
+                              "--query-compute-apps": "fields",
+                              "--query-accounted-apps": "fields",
+                              "--query-retired-pages": "fields", "--format": "fields"},
                    "deny": {"-f --filename": "writes its report to a file",
-                            "-l --loop": "repeats until it is stopped",
-                            "-r --gpu-reset": "resets the GPU"},
+                            "-l --loop -lms --loop-ms": "repeats until it is stopped",
+                            "-r --gpu-reset": "resets the GPU",
+                            "--persistence-mode --power-limit --compute-mode "
+                            "--ecc-config --applications-clocks --lock-gpu-clocks "
+                            "--reset-gpu-clocks --accounting-mode --clear-accounted-apps "
+                            "--reset-ecc-errors": "changes the GPU's settings"},
                    "operands": "none"},
     "sensors": {"short": "uAjfh", "flags": "--no-adapter --fahrenheit --help --version",
                 "deny": {"-s --set": "writes sensor settings", "-c --config-file":
