@@ -119,6 +119,10 @@ class Client:
         options: dict[str, Any] = {"temperature": 0, "num_ctx": s.num_ctx, "seed": 0}
         if max_tokens is not None:
             options["num_predict"] = max_tokens
+        # text that cannot be UTF-8 (a lone surrogate the model itself sent, quoted back in
+        # a repair) would break the request before it leaves: it goes as "?"
+        messages = [{**m, "content": str(m.get("content", "")).encode(
+            "utf-8", "replace").decode("utf-8")} for m in messages]
         started = time.monotonic()
         deadline = started + s.timeout_seconds
         pieces: list[str] = []

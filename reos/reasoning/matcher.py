@@ -101,7 +101,7 @@ class _Index:
         # a filesystem's label, a link's kind (`identity_words`)
         self.identities = identities or {}
         self.by_name: dict[str, Target] = {}
-        # things found by their name or a word of it, never listed by "all" or a state
+        # things found by their name, or a word no listed thing has, never by "all" or a state
         self.named_only = named_only or []
         for t in [*targets, *self.named_only]:
             self.by_name.setdefault(stem(t.name).lower(), t)
@@ -115,9 +115,15 @@ class _Index:
         """Name tokens ("redis" in nextcloud-redis), built on the first token lookup."""
         if self._by_token is None:
             self._by_token = defaultdict(list)
-            for t in [*self.targets, *self.named_only]:
+            for t in self.targets:
                 s = stem(t.name).lower()
                 for token in set(TOKENS.split(s)):
+                    if token and token != s:
+                        self._by_token[token].append(t)
+            listed = set(self._by_token)
+            for t in self.named_only:  # a timer's job: by a word only it has ("dump")
+                s = stem(t.name).lower()
+                for token in set(TOKENS.split(s)) - listed:
                     if token and token != s:
                         self._by_token[token].append(t)
         return self._by_token
