@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from reos.model import StepResult
-from reos.reasoning.conversation import Voice, count
+from reos.reasoning.conversation import Voice, count, target_named
 from reos.reasoning.conversation import each_target as _each
 from reos.text import clean
 
@@ -69,8 +69,7 @@ def _looked_up(results: list[StepResult], bare: bool = False) -> Iterator[tuple[
 
 
 def provides(results: list[StepResult], params: dict[str, str], _voice: Voice) -> str:
-    command = next((v for k, v in params.items() if k.startswith("target:")), "that command")
-    command = clean(command)
+    command = target_named(params, "that command")
     where: dict[str, str] = {}
     for names, matched in _looked_up(results):
         for name in names:
@@ -167,8 +166,6 @@ def upgradable(results: list[StepResult], _params: dict[str, str], voice: Voice)
     return said
 
 
-def _target(params: dict[str, str], default: str) -> str:
-    return clean(next((v for k, v in params.items() if k.startswith("target:")), default))
 
 
 def _file_list(text: str) -> list[str]:
@@ -188,7 +185,7 @@ def _file_list(text: str) -> list[str]:
 
 
 def files(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
-    name = _target(params, "that package")
+    name = target_named(params, "that package")
     if not results:
         return f"I couldn't list the files of {name}."
     result = results[0]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reos.model import StepResult
-from reos.reasoning.conversation import Voice
+from reos.reasoning.conversation import Voice, target_named
 from reos.reasoning.conversation import each_target as _each
 from reos.text import clean
 
@@ -298,8 +298,7 @@ def container_stats(results: list[StepResult], _params: dict[str, str], voice: V
 
 def container_top(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
     """`docker top NAME`: ps's columns (UID PID PPID C STIME TTY TIME CMD)."""
-    name = clean(next((v for k, v in params.items() if k.startswith("target:")),
-                      "that container"))
+    name = target_named(params, "that container")
     if not results:
         return f"I couldn't list the processes in {name}."
     result = results[0]
@@ -325,8 +324,7 @@ def container_top(results: list[StepResult], params: dict[str, str], voice: Voic
 
 def container_ports(results: list[StepResult], params: dict[str, str], _voice: Voice) -> str:
     """`docker port NAME`: "80/tcp -> 0.0.0.0:8080" lines."""
-    name = clean(next((v for k, v in params.items() if k.startswith("target:")),
-                      "that container"))
+    name = target_named(params, "that container")
     if not results:
         return f"I couldn't read the ports of {name}."
     result = results[0]

@@ -26,7 +26,7 @@ from datetime import datetime
 from typing import Any
 
 from reos.model import StepResult
-from reos.reasoning.conversation import Voice, join_names
+from reos.reasoning.conversation import Voice, join_names, target_named
 from reos.reasoning.conversation import each_target as _each
 from reos.text import clean
 
@@ -435,7 +435,7 @@ def follow(results: list[StepResult], _params: dict[str, str], voice: Voice) -> 
 # -- systemd units ---------------------------------------------------------------------------
 
 def _unit(params: dict[str, str]) -> str:
-    return clean(next((v for k, v in params.items() if k.startswith("target:")), "that unit"))
+    return target_named(params, "that unit")
 
 
 def unit_file(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:

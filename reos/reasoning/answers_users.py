@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 
 from reos.model import StepResult
-from reos.reasoning.conversation import Voice, count, join_names
+from reos.reasoning.conversation import Voice, count, join_names, target_named
 from reos.reasoning.conversation import each_target as _each
 from reos.text import clean
 
@@ -271,7 +271,7 @@ def last_logins(results: list[StepResult], params: dict[str, str], voice: Voice)
 
 def password_status(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
     """`chage -l NAME`: "Last password change : Nov 20, 2026", "Password expires : never"."""
-    name = clean(next((v for k, v in params.items() if k.startswith("target:")), "that account"))
+    name = target_named(params, "that account")
     if not results:
         return f"I couldn't read the password ageing of {name}."
     result = results[0]

@@ -348,6 +348,13 @@ def undo_preview(candidates: list[Any]) -> str:
     return "\n".join(lines)
 
 
+def target_named(params: dict[str, str], default: str) -> str:
+    """The target an answer is about (its "target:" parameter), cleaned, or `default`."""
+    from reos.text import clean
+
+    return clean(next((v for k, v in params.items() if k.startswith("target:")), default))
+
+
 def each_target(render: Any) -> Any:
     """A renderer of one target's step, run once per step when a request named several
     ("the unit files of nginx and ssh"), each with its own target's name."""
