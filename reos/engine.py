@@ -274,6 +274,9 @@ class ReasoningEngine:
         assert plan.read_only, "only read-only plans are answered directly"
         if plan.blocked:  # nothing of a blocked plan runs, not even its read-only steps
             return Found(f"I won't run any of that: {plan.blocked_reason}.")
+        if plan.parts:  # several questions: each answered in turn
+            return Found("\n\n".join(self.run_query(part, on_event).text if part.steps
+                                      else part.message for part in plan.parts))
         if self.settings.reasoning.depth == "deep" and plan.intent and plan.targets and (
                 plan.intent.operation in ("service.why_failed", "container.why_failed")):
             return Found(self._investigate(plan, on_event))

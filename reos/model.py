@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 import shlex
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
@@ -79,6 +79,8 @@ class Intent:
     question: str | None = None  # the understander's own question, when it asks one
     consequence: str | None = None  # what choosing this option means ("no downtime")
     said: str | None = None  # the model's reply in words (untrusted: shown, never acted on)
+    # a request that asks for several things ("stop X and start Y"): each ask's reading
+    parts: list[Intent] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -92,6 +94,7 @@ class Intent:
             "exclude": list(self.exclude),
             "unexplained": list(self.unexplained),
             **({"argv": list(self.argv), "purpose": self.purpose} if self.argv else {}),
+            **({"parts": [p.to_dict() for p in self.parts]} if self.parts else {}),
         }
 
 
@@ -202,6 +205,8 @@ class Plan:
     lead: list[str] = field(default_factory=list)  # sentences said before the steps
     quality: dict[str, Any] | None = None  # reasoning/quality.py's assessment, as JSON
     trace_id: int | None = None  # the audit trail's record of how this plan was decided
+    # a request that asks several questions: each one's plan, answered in turn
+    parts: list[Plan] = field(default_factory=list)
 
     @property
     def risk(self) -> RiskLevel:
@@ -239,6 +244,25 @@ class Plan:
             "trace": [dict(t) for t in self.trace],
             **({"quality": self.quality} if self.quality is not None else {}),
         }
+
+
+def renumbered(steps: list[Step], *, once: bool = False) -> list[Step]:
+    """Steps gathered from several plans, numbered s1… again, each depending on the
+    renumbered steps before it that it depended on (ids repeat between two plans). With
+    `once`, a command already in the list is not run twice ("stop and remove X": the
+    removal stops X itself)."""
+    out: list[Step] = []
+    seen: dict[str, str] = {}  # an old id -> its new one, as far as the steps go
+    done: dict[tuple[str, ...], str] = {}  # a command -> the new id of its step
+    for step in steps:
+        if once and tuple(step.argv) in done:
+            seen[step.id] = done[tuple(step.argv)]
+            continue
+        new = replace(step, id=f"s{len(out) + 1}", depends_on=[
+            seen[d] for d in step.depends_on if d in seen])
+        seen[step.id] = done[tuple(step.argv)] = new.id
+        out.append(new)
+    return out
 
 
 @dataclass

@@ -23,7 +23,7 @@ import copy
 import re
 from dataclasses import dataclass, field, replace
 
-from reos.model import Intent, Kind, Plan, Target
+from reos.model import Intent, Kind, Plan, Target, renumbered
 from reos.reasoning import moments
 from reos.reasoning.choice import words_of_name
 
@@ -309,15 +309,6 @@ def _merged(pending: Plan, added: Plan, builder: Any) -> Plan:
 
 def _finished(plan: Plan, steps: list[Any], builder: Any) -> Plan:
     """`steps` renumbered s1… (with what each depends on), judged and said again."""
-
-    renumbered = []
-    seen: dict[str, str] = {}  # an old id -> its new one, as far as the steps go
-    for n, step in enumerate(steps, start=1):
-        # ids repeat between two plans: a step's dependencies are the ones before it
-        new = replace(step, id=f"s{n}", depends_on=[seen[d] for d in step.depends_on
-                                                    if d in seen])
-        seen[step.id] = new.id
-        renumbered.append(new)
-    plan.steps = renumbered
+    plan.steps = renumbered(steps)
     plan.message = ""
     return builder.finish(plan)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from reos.model import Intent, Kind, Plan, RiskLevel, Step, Target, render
+from reos.model import Intent, Kind, Plan, RiskLevel, Step, Target, render, renumbered
 from reos.reasoning import (
     conditions,
     conversation,
@@ -143,6 +143,8 @@ class PlanBuilder:
             plan.blocked_reason = intent.reason
             plan.message = f"I won't do that. {intent.reason}"
             return plan
+        if intent.parts:
+            return self._several(request, intent)
         qualifiers = self.templates.vocabulary.qualifiers
         if intent.kind != Kind.CLARIFY and intent.unhonoured and all(
                 any(w in qualifiers.get(q, ()) for q in _DESCRIBING)
@@ -177,6 +179,48 @@ class PlanBuilder:
                 plan.message += " " + " ".join(n[0].upper() + n[1:] + "." for n in plan.notes)
             plan.notes = []
         return plan
+
+    def _several(self, request: str, intent: Intent) -> Plan:
+        """A request that asks for several things: each part planned on its own. Several
+        questions are answered in turn; actions are one plan to approve, in the order
+        asked, and a question beside them waits until they are done. A part that asks
+        back or cannot be planned is said instead of all of it: nothing is done by halves
+        unasked."""
+        plans = [self._build(request, part) for part in intent.parts]
+        for plan in plans:
+            if plan.blocked or plan.kind in (Kind.REFUSE, Kind.CLARIFY, Kind.UNKNOWN):
+                if plan.kind == Kind.CLARIFY:
+                    plan.lead.insert(0, replies.one_part_first(len(plans)))
+                return plan
+        merged = Plan(request, intent.kind, source=intent.source, intent=intent,
+                      forced=intent.forced)
+        acting = [p for p in plans if p.kind in (Kind.ACTION, Kind.COMBINED)]
+        if not acting:  # questions: each answered in turn
+            merged.parts = plans
+            merged.steps = renumbered([s for p in plans for s in p.steps])
+            merged.targets = [t for p in plans for t in p.targets]
+            merged.message = (conversation.investigating(merged, self.voice) if merged.steps
+                              else "\n\n".join(p.message for p in plans))
+            return merged
+        merged.kind = Kind.ACTION
+        merged.steps = renumbered([s for p in acting for s in p.steps], once=True)
+        merged.targets = [t for p in acting for t in p.targets]
+        merged.preconditions = [c for p in acting for c in p.preconditions]
+        merged.notes = list(dict.fromkeys(n for p in acting for n in p.notes))
+        # a part with nothing to do ("already running", "no containers match") is said
+        # first, so that nobody approves the rest without reading it
+        merged.lead = [p.message for p in acting if not p.steps and p.message]
+        merged.verb = acting[0].verb if len({p.verb for p in acting}) == 1 else None
+        merged.confirm_reason = next((p.confirm_reason for p in acting if p.confirm_reason),
+                                     None)
+        waiting = [p.intent.summary or p.intent.operation or "" for p in plans
+                   if p not in acting and p.intent is not None]
+        if waiting:
+            merged.notes.append(replies.question_waits(waiting))
+        if not merged.steps:  # nothing to do for any part
+            merged.message = "\n".join([*merged.lead, *merged.notes])
+            merged.lead, merged.notes = [], []
+        return merged
 
     def _describes_one(self, intent: Intent) -> bool:
         """Whether each named phrase is one thing here, found without a question (so a

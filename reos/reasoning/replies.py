@@ -125,6 +125,17 @@ def ignored_shell(text: str) -> str:
             "command")
 
 
+def one_part_first(parts: int) -> str:
+    return (f"You asked for {parts} things; this one needs an answer first "
+            "(ask me for the others once it is settled).")
+
+
+def question_waits(questions: list[str]) -> str:
+    return ("I answer questions on their own, so this waits: "
+            + "; ".join(f"\u201c{q}\u201d" for q in questions)
+            + " (ask me again once this is done)")
+
+
 def unused_words(words: list[str]) -> str:
     return f"I didn't use {_quote(words)}"
 

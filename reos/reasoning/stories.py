@@ -32,7 +32,7 @@ def only_asks(text: str, templates: TemplateSet, matcher: Any) -> bool:
     volume is mounted? I am not sure after the reboot.")."""
     said = [c for c in _SENTENCE_END.split(re.sub(r"\s+", " ", text.strip())) if c.strip()]
     return any(map(marked, said)) and not any(
-        _ASKING.match(c) or _imperative(c, templates, matcher) for c in said if not marked(c))
+        _ASKING.match(c) or imperative(c, templates, matcher) for c in said if not marked(c))
 
 
 # a reason begun without a comma: "reinstall php-fpm its config got messed"
@@ -85,12 +85,12 @@ def read_asking(sentence: str, templates: TemplateSet, matcher: Any, read: Reade
     whole = read(sentence, templates, matcher, remote=remote, asked=asked)
     if not 1 < len(clauses) <= 8 or _SENTENCE_END.search(sentence.strip()):
         return whole  # several sentences: `_focus` reads each
-    telling = [_statement(c) and not _imperative(c, templates, matcher) for c in clauses]
+    telling = [_statement(c) and not imperative(c, templates, matcher) for c in clauses]
     if any(_ASKING.match(c) for c in clauses):
         # "the process clamd takes too much memory, please restart it": beside a clause
         # that asks, one that neither asks nor starts with a verb tells
-        telling = [t or not (_ASKING.match(c) or _imperative(c, templates, matcher)
-                             or _listing(c, templates, matcher))
+        telling = [t or not (_ASKING.match(c) or imperative(c, templates, matcher)
+                             or listing(c, templates, matcher))
                    for t, c in zip(telling, clauses, strict=True)]
     if not any(telling) or all(telling):
         return whole
@@ -98,7 +98,7 @@ def read_asking(sentence: str, templates: TemplateSet, matcher: Any, read: Reade
     asking = ", ".join(c for c, t in zip(clauses, telling, strict=True) if not t)
     first = telling.index(False)  # "it" is what was told before the ask, else after it
     told = [c for c, t in zip(clauses[:first], telling[:first], strict=True) if t] or reasons
-    asking = _referents(asking, told, templates, matcher)
+    asking = referents(asking, told, templates, matcher)
     intent = read(asking, templates, matcher, remote=remote, asked=asked)
     if not intent.targets and whole.targets and intent.operation == whole.operation:
         return whole  # "i don't want portainer removed, just restarted": the name was told
@@ -135,11 +135,11 @@ def focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
     order = sorted(range(len(said)), key=lambda n: (not _ASKING.search(said[n]), -n))
     sentences = [s.strip(" .!?;:") for s in said]
     for n in order:
-        sentence = _referents(sentences[n], sentences[:n], templates, matcher)
+        sentence = referents(sentences[n], sentences[:n], templates, matcher)
         intent = read_asking(sentence, templates, matcher, read, remote=remote,
                              asked=marked(said[n]))
         if intent.kind in (Kind.ACTION, Kind.COMBINED) and not _ASKING.search(said[n]) and (
-                not _imperative(sentence, templates, matcher)):
+                not imperative(sentence, templates, matcher)):
             continue  # "The archive job should run every hour.": the story, not the ask
         if intent.kind in _SETTLED and (not settled or len(intent.unexplained) <= 1 or (
                 _ASKING.search(said[n]) and len(intent.unexplained) < len(whole.unexplained))):
@@ -150,7 +150,7 @@ def focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
     return whole
 
 
-def _listing(clause: str, templates: TemplateSet, matcher: Any) -> bool:
+def listing(clause: str, templates: TemplateSet, matcher: Any) -> bool:
     """Whether a clause only goes on naming things ("please install htop, jq and tmux")."""
     units = parser.parse(clause, templates, matcher).units
     return all({"name", "alias", "conj", "filler", "qualifier"} & set(u.roles) or (
@@ -161,7 +161,7 @@ _LEADING = {"please", "pls", "just", "now", "so", "then", "and", "ok", "okay", "
             "kindly", "quickly", "hey", "oh", "right"}
 
 
-def _imperative(sentence: str, templates: TemplateSet, matcher: Any) -> bool:
+def imperative(sentence: str, templates: TemplateSet, matcher: Any) -> bool:
     """Whether a sentence tells reos to do something: its first word (after "please",
     "just", "so"…) is a verb ("Stop the old agent."), not a subject ("The job should run
     every hour.", "I am new in the team")."""
@@ -170,7 +170,7 @@ def _imperative(sentence: str, templates: TemplateSet, matcher: Any) -> bool:
     return first is not None and "verb" in first.roles
 
 
-def _referents(sentence: str, before: list[str], templates: TemplateSet,
+def referents(sentence: str, before: list[str], templates: TemplateSet,
                matcher: Any) -> str:
     """The sentence with "it"/"them" replaced by the last thing the sentences before it
     named, when it names nothing itself."""

@@ -179,8 +179,11 @@ def _understand(text: str, templates: TemplateSet, matcher: Any = None, *,
             return intent
     asked = stories.only_asks(text, templates, matcher)
     whole = stories.read_asking(cleaned, templates, matcher, read, remote=remote, asked=asked)
-    return stories.focus(re.sub(r"\s+", " ", text.strip()), whole, templates, matcher, read,
-                         remote=remote)
+    intent = stories.focus(re.sub(r"\s+", " ", text.strip()), whole, templates, matcher, read,
+                           remote=remote)
+    from reos.reasoning import parts  # several asks, each read on its own?
+
+    return parts.split(cleaned, whole, templates, matcher, read, remote=remote) or intent
 
 
 def read(text: str, templates: TemplateSet, matcher: Any = None, *,

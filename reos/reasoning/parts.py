@@ -1,0 +1,148 @@
+"""A request that asks for several things at once: "stop paperless and start vaultwarden",
+"how long has it been up and what is the load", "lock karl and take him out of docker".
+
+The request is cut where "and", "then", a comma or a semicolon is followed by a new ask (a
+verb, a question word, "please"); what follows a join without one goes on naming things
+("stop paperless and vaultwarden" is one ask). A bare verb shares the next ask's object
+("stop and remove the old container"). "it"/"him" in a later ask is what an earlier one
+named. The request is read as its parts only when each part reads on its own as a query
+or an action, they ask for different things, and together they explain more than the whole
+reading does, which would otherwise drop a verb and apply the other one to every name.
+A part the catalogue refuses refuses the whole request.
+
+Not responsible for planning the parts (planner) or reading each one (`read`, handed in:
+understanding.read).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from reos.model import Intent, Kind
+from reos.reasoning import parser, stories
+from reos.reasoning.templates import TemplateSet
+
+TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
+if TYPE_CHECKING:
+    from typing import Any
+
+Reader = Callable[..., Intent]
+
+MAX_PARTS = 4  # more asks than this in one breath are said back, not guessed at
+
+# where a new ask may begin: "and", "then", "and then", "plus", a comma or a semicolon
+_JOIN = re.compile(r"(\s*(?:[,;]\s*|[.!?]\s+)"
+                   r"(?:(?:and\s+)?then\s+|and\s+(?:also\s+)?|also\s+|after\s+that\s+)?"
+                   r"|\s+(?:and\s+then|and\s+also|and|then|plus|after\s+that)\s+)",
+                   re.IGNORECASE)
+# a question asked as a part: "… and what is the load", "… and when did it last run"
+_QUESTION = re.compile(r"^(?:what|what's|whats|which|who|whose|how|where|when|why|is|are|"
+                       r"was|were|does|do|did|has|have|show|list|tell|check|give)\b",
+                       re.IGNORECASE)
+_LEADING = {"please", "pls", "plz", "just", "now", "so", "also", "kindly", "quickly"}
+_POLITE = re.compile(r"^\s*(?:(?:could|can|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?)",
+                     re.IGNORECASE)
+# a condition or a time said in a part: the conditional reading's work, never split off
+_CONDITION = re.compile(r"\b(?:if|unless|when|whenever|once|otherwise|else|until|in\s+case)\b",
+                        re.IGNORECASE)
+
+
+def split(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: Reader, *,
+          remote: bool = False) -> Intent | None:
+    """The request as its parts (an Intent whose `parts` are read one by one), a refusal
+    when one part is refused, or None when it is one ask or the whole reads as well."""
+    if whole.kind == Kind.REFUSE or whole.parts:
+        return None
+    if whole.kind in (Kind.QUERY, Kind.ACTION, Kind.COMBINED) and not whole.unexplained:
+        return None  # "install nginx and enable it": one operation says it all
+    groups = _asks(text.strip().rstrip(".!?"), templates, matcher)
+    if not 2 <= len(groups) <= MAX_PARTS or not all(
+            _begins_ask(g, templates, matcher) for g in groups) or any(
+            _CONDITION.search(g) for g in groups[1:]):
+        return None
+    said = [stories.referents(g, groups[:n], templates, matcher) if n else g
+            for n, g in enumerate(groups)]
+    intents = [read(g, templates, matcher, remote=remote) for g in said]
+    refused = next((i for i in intents if i.kind == Kind.REFUSE), None)
+    if refused is not None:
+        return refused
+    if not all(i.kind in (Kind.QUERY, Kind.ACTION) and i.operation and not i.options
+               and not i.unhonoured and not i.ignored for i in intents):
+        return None
+    if len({(i.operation, tuple(i.targets)) for i in intents}) < len(intents):
+        return None  # the same ask twice: the whole reading holds it
+    left = [w for i in intents for w in i.unexplained]
+    if whole.kind in (Kind.QUERY, Kind.ACTION, Kind.COMBINED) and (
+            len(left) >= len(whole.unexplained)):
+        return None
+    acting = any(i.kind == Kind.ACTION for i in intents)
+    return Intent(Kind.ACTION if acting else Kind.QUERY, action="several",
+                  operation="several", source=intents[0].source,
+                  targets=[t for i in intents for t in i.targets],
+                  confidence=min(i.confidence for i in intents),
+                  unexplained=list(dict.fromkeys(left)), parts=intents,
+                  summary="; ".join(i.summary or i.operation or "" for i in intents))
+
+
+def _asks(text: str, templates: TemplateSet, matcher: Any) -> list[str]:
+    """The request's asks, in order: a piece after a join begins a new one when it asks
+    itself; otherwise it goes on the one before ("and vaultwarden")."""
+    pieces = _JOIN.split(text)
+    if len(pieces) < 3:
+        return [text]
+    groups = [pieces[0]]
+    verb = _verb_of(pieces[0], templates, matcher)
+    for join, piece in zip(pieces[1::2], pieces[2::2], strict=True):
+        if piece.strip() and _begins_ask(piece, templates, matcher):
+            groups.append(piece)
+        elif verb and _names_more(piece, templates, matcher):
+            groups.append(f"{verb} {piece}")  # "show the uptime and the load": show both
+        else:
+            groups[-1] += join + piece
+    return _shared_objects([g.strip() for g in groups if g.strip()], templates, matcher)
+
+
+def _verb_of(text: str, templates: TemplateSet, matcher: Any) -> str | None:
+    """The asking word a request begins with ("show", "list"), or None: only a question
+    shares its verb with what follows; an action's verb never reaches further than said
+    ("wipe fail2ban, configs and all" wipes nothing else)."""
+    units = [u for u in parser.parse(_POLITE.sub("", text), templates, matcher).units
+             if u.text not in _LEADING]
+    return units[0].text if units and "ask" in units[0].roles and (
+        "verb" not in units[0].roles) else None
+
+
+def _names_more(piece: str, templates: TemplateSet, matcher: Any) -> bool:
+    """Whether a piece names something else to show ("and the load"), rather than going
+    on naming things ("and vaultwarden") or qualifying them ("and all")."""
+    units = parser.parse(piece, templates, matcher).units
+    return any("noun" in u.roles for u in units) and not any(
+        u.roles.keys() & {"verb", "qualifier"} for u in units)
+
+
+def _begins_ask(piece: str, templates: TemplateSet, matcher: Any) -> bool:
+    """Whether a piece asks: it begins with a verb or a question word, after "please"
+    or "could you"."""
+    words = _POLITE.sub("", piece).split()
+    while words and words[0].lower() in _LEADING:
+        words = words[1:]
+    if not words:
+        return False
+    return bool(_QUESTION.match(words[0])) or stories.imperative(
+        " ".join(words), templates, matcher)
+
+
+def _shared_objects(groups: list[str], templates: TemplateSet, matcher: Any) -> list[str]:
+    """"stop and remove the old container": a part that is only a verb takes the object
+    of the next part."""
+    shared = list(groups)
+    for n in range(len(shared) - 2, -1, -1):
+        units = parser.parse(shared[n], templates, matcher).units
+        if units and all("verb" in u.roles or u.text in _LEADING for u in units):
+            rest = shared[n + 1].split()
+            while rest and rest[0].lower() in _LEADING:
+                rest = rest[1:]
+            if len(rest) > 1:
+                shared[n] = f"{shared[n]} {' '.join(rest[1:])}"
+    return shared

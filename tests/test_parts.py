@@ -1,0 +1,120 @@
+"""Several asks in one request (issue 21): "stop X and start Y" does both and nothing else,
+questions are answered in turn, a bare verb shares its object, a refused part refuses the
+whole, and a condition or a qualifier is never split off.
+
+Planned against tests/fixtures/homelab.json with no model; the two questions are answered
+from this machine's own /proc (read-only).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from reos.engine import ReasoningEngine
+from reos.model import Kind
+from reos.settings import Settings
+from reos.system.snapshot import SystemSnapshot
+
+FIXTURE = Path(__file__).parent / "fixtures" / "homelab.json"
+
+
+@pytest.fixture(scope="module")
+def engine() -> ReasoningEngine:
+    snapshot = SystemSnapshot.from_dict(json.loads(FIXTURE.read_text()))
+    return ReasoningEngine(Settings(), snapshot=snapshot)
+
+
+def commands(engine: ReasoningEngine, say: str) -> list[str]:
+    return [s.command for s in engine.plan(say).steps]
+
+
+def test_each_verb_applies_to_its_own_names_only(engine: ReasoningEngine) -> None:
+    plan = engine.plan("stop portainer and start nextcloud-db")
+    assert plan.kind == Kind.ACTION
+    assert [s.command for s in plan.steps] == ["docker stop portainer",
+                                               "docker start nextcloud-db"]
+    assert [s.id for s in plan.steps] == ["s1", "s2"]
+    assert [p["operation"] for p in plan.to_dict()["intent"]["parts"]] == [
+        "container.stop", "container.start"]
+
+
+def test_a_pronoun_in_a_later_part_is_what_an_earlier_one_named(
+        engine: ReasoningEngine) -> None:
+    got = commands(engine, "lock bob and remove him from the docker group")
+    assert got == ["sudo -n usermod -L bob", "sudo -n gpasswd -d bob docker"]
+
+
+def test_a_bare_verb_shares_the_next_object_and_a_command_runs_once(
+        engine: ReasoningEngine) -> None:
+    assert commands(engine, "stop and remove portainer") == [
+        "docker stop portainer", "docker rm portainer"]
+
+
+def test_names_after_and_stay_one_ask(engine: ReasoningEngine) -> None:
+    plan = engine.plan("stop portainer and n8n")
+    assert plan.intent is not None and not plan.intent.parts
+    assert [s.command for s in plan.steps] == ["docker stop portainer", "docker stop n8n"]
+
+
+def test_one_operation_that_says_it_all_is_not_split(engine: ReasoningEngine) -> None:
+    plan = engine.plan("install nginx and enable it")
+    assert plan.intent is not None and not plan.intent.parts
+    assert plan.intent.operation == "package.install_and_enable"
+
+
+def test_two_questions_are_answered_in_turn(engine: ReasoningEngine) -> None:
+    plan = engine.plan("show the uptime and the load")
+    assert plan.kind == Kind.QUERY and len(plan.parts) == 2
+    assert not plan.needs_approval
+    answer = engine.run_query(plan).text
+    uptime, load = answer.split("\n\n")
+    assert "has been up" in uptime
+    assert "load" in load and "CPU" in load
+
+
+def test_a_polite_question_of_two_halves(engine: ReasoningEngine) -> None:
+    plan = engine.plan(
+        "Could you tell me how long the machine has been running and what the load is?")
+    assert [p.intent.operation for p in plan.parts if p.intent] == [
+        "system.uptime", "system.load"]
+
+
+def test_an_action_verb_is_never_lent_to_a_qualifier(engine: ReasoningEngine) -> None:
+    """"configs and all" qualifies the package: no "wipe all" of every container."""
+    plan = engine.plan("wipe fail2ban off this box, configs and all")
+    assert not any(s.command.startswith("docker") for s in plan.steps)
+
+
+def test_a_condition_is_never_split_off(engine: ReasoningEngine) -> None:
+    plan = engine.plan("check if redis-cache is running and restart it if it is")
+    restarts = [s for s in plan.steps if s.command == "docker restart redis-cache"]
+    assert not restarts or plan.preconditions
+
+
+def test_a_refused_part_refuses_the_whole(engine: ReasoningEngine) -> None:
+    plan = engine.plan("restart nginx and drop all databases")
+    assert plan.kind == Kind.REFUSE and not plan.steps
+
+
+def test_a_part_with_nothing_to_do_is_said_before_the_steps(engine: ReasoningEngine) -> None:
+    plan = engine.plan("stop portainer and delete every volume; then reboot")
+    assert [s.command for s in plan.steps][0] == "docker stop portainer"
+    assert plan.message.index("No containers match") < plan.message.index("1. Stop")
+
+
+def test_a_question_beside_an_action_waits_and_is_said_so(engine: ReasoningEngine) -> None:
+    plan = engine.plan("stop portainer, then show me the disk usage")
+    assert [s.command for s in plan.steps] == ["docker stop portainer"]
+    assert "show disk space used and free" in plan.message
+    assert "ask me again" in plan.message
+
+
+def test_a_part_that_asks_back_asks_and_says_so(engine: ReasoningEngine) -> None:
+    """Three things here are called redis: the question comes first, nothing runs."""
+    plan = engine.plan("stop portainer and restart the redis")
+    assert plan.kind == Kind.CLARIFY and not plan.steps
+    assert "You asked for 2 things" in plan.message
+    assert "redis-cache" in plan.message and "redis-server.service" in plan.message
