@@ -109,6 +109,17 @@ def test_allow_a_port_then_undo(bed) -> None:  # noqa: ANN001
     assert _numbered(bed) == []
 
 
+def test_allow_a_port_from_one_network_only_then_undo(bed) -> None:  # noqa: ANN001
+    _ufw(bed, "allow 80/tcp")
+    out = bed.approved("allow 8123 from 10.8.0.0/24")
+    assert "$ ufw allow from 10.8.0.0/24 to any port 8123 proto tcp" in out, out
+    assert _numbered(bed) == ["[ 1] 80/tcp ALLOW IN Anywhere",
+                              "[ 2] 8123/tcp ALLOW IN 10.8.0.0/24"]
+    undo = bed.undone()
+    assert "(ran: ufw delete allow from 10.8.0.0/24 to any port 8123 proto tcp)" in undo, undo
+    assert _numbered(bed) == ["[ 1] 80/tcp ALLOW IN Anywhere"]
+
+
 def test_deny_a_port_and_delete_a_rule_then_undo(bed) -> None:  # noqa: ANN001
     _ufw(bed, "allow 8081/tcp")
     out = bed.approved("block port 2323")

@@ -289,3 +289,45 @@ def test_a_port_list_rule_covers_each_listed_port_and_is_never_replaced_in_place
     assert placed.replaces is None  # "deny 80/tcp" does not update "80,443/tcp" in ufw
     placed = fr.place(rules, fr.new_rule("ufw", "deny 8080/tcp"))
     assert placed.before is None and placed.partial == []
+
+
+# -- a port opened to one address or network only ("allow 8123 from 10.8.0.0/24") ------------
+
+def test_a_port_opened_to_a_network_only_on_each_backend() -> None:
+    say = "allow 8123 from 10.8.0.0/24"
+    plan = _engine({"backend": "ufw", "active": True, "rules": []}).plan(say)
+    argv = ["ufw", "allow", "from", "10.8.0.0/24", "to", "any", "port", "8123", "proto", "tcp"]
+    assert [s.argv[2:] for s in plan.steps] == [argv]
+    assert plan.steps[0].rollback[2:] == ["ufw", "delete", *argv[1:]]
+    plan = _engine(NFT).plan(say)
+    assert plan.steps[0].argv[-7:] == ["ip", "saddr", "10.8.0.0/24", "tcp", "dport", "8123",
+                                       "accept"]
+    assert plan.steps[0].target.name.endswith(": ip saddr 10.8.0.0/24 tcp dport 8123 accept")
+    plan = _engine({"backend": "firewalld", "active": True, "rules": []}).plan(say)
+    rich = 'rule family="ipv4" source address="10.8.0.0/24" port port="8123" protocol="tcp" accept'
+    assert [s.argv[2:] for s in plan.steps] == [
+        ["firewall-cmd", f"--add-rich-rule={rich}"],
+        ["firewall-cmd", "--permanent", f"--add-rich-rule={rich}"]]
+    assert plan.steps[1].rollback[2:] == ["firewall-cmd", "--permanent",
+                                          f"--remove-rich-rule={rich}"]
+
+
+def test_an_address_alone_is_allowed_whole_and_a_bare_allow_asks_for_the_port() -> None:
+    engine = _engine({"backend": "ufw", "active": True, "rules": []})
+    plan = engine.plan("allow 10.0.0.5")
+    assert [s.argv[2:] for s in plan.steps] == [["ufw", "allow", "from", "10.0.0.5"]]
+    asked = engine.plan("open a port")
+    assert asked.question == "Tell me the port (1 to 65535), please: say it again with that in it."
+
+
+def test_a_source_rule_is_read_back_from_ufw_status_and_placed_behind_a_ban() -> None:
+    rows = state_net.ufw_rows("8123/tcp                   ALLOW       10.8.0.0/24\n"
+                              "Anywhere                   DENY        203.0.113.9\n")
+    rule = "allow from 10.8.0.0/24 to any port 8123 proto tcp"
+    assert state_net.valid("firewall", rule)
+    assert state_net.has_rule(rows, rule)
+    assert not state_net.has_rule(rows, "allow from 10.8.0.0/24 to any port 8124 proto tcp")
+    assert not state_net.has_rule(rows, "allow from 10.8.0.0/24")  # to every port: not so
+    assert not state_net.valid("firewall", rule + "; reboot")
+    new = fr.new_rule("ufw", rule)
+    assert new == fr.Rule("allow", (8123, 8123), "tcp", "10.8.0.0/24")

@@ -357,10 +357,11 @@ def new_rule(backend: str | None, name: str) -> Rule | None:
         if body.startswith("rich-rule="):
             return _rich(body[len("rich-rule="):])
         return None
-    found = re.fullmatch(r"(allow|deny) (?:(\d{1,5}(?::\d{1,5})?)/(tcp|udp)|from (\S+))", name)
+    found = re.fullmatch(r"(allow|deny) (?:(\d{1,5}(?::\d{1,5})?)/(tcp|udp)|from (\S+)"
+                         r"(?: to any port (\d{1,5}) proto (tcp|udp))?)", name)
     if not found:
         return None
-    return Rule(found[1], _ports(found[2] or ""), found[3], found[4])
+    return Rule(found[1], _ports(found[2] or found[5] or ""), found[3] or found[6], found[4])
 
 
 def adjust(plan: object, firewall: dict[str, object] | None) -> None:

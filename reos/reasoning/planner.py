@@ -450,8 +450,10 @@ class PlanBuilder:
                         self.optional |= set(rs.when_slot) - given.keys()
                     continue
                 lacking = slots.needs(rs.argv) - given.keys()
+                if "port" in lacking:
+                    lacking.discard("proto")  # comes with the port (TCP unless said)
                 if lacking:
-                    if not rs.when_slot and not rs.unless_slot:
+                    if not rs.when_slot:  # it applies as asked, and lacks a value
                         self.lacking |= lacking  # asked for below, never guessed
                     continue
                 if target is not None and not _applies(rs, target):

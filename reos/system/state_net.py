@@ -11,7 +11,8 @@ and `problem` says what is wrong with the state a step left.
 
 A firewall rule is named by `rule_name` from the command that changes it:
 - ufw, as ufw's own command line names it without the `ufw`: "allow 8080/tcp",
-  "deny 23/tcp", "deny from 203.0.113.7";
+  "deny 23/tcp", "deny from 203.0.113.7", "allow from 10.8.0.0/24 to any port 8123
+  proto tcp";
 - nftables, "nft FAMILY TABLE CHAIN: EXPRESSION": "nft inet filter input: tcp dport 8080
   accept", "nft inet filter input: ip saddr 203.0.113.7 drop";
 - firewalld, "firewalld: [--permanent] --add-…" in the form that adds it:
@@ -40,7 +41,7 @@ _INTERFACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,14}$")
 _PORTS = r"\d{1,5}(?:[,:]\d{1,5})*/(?:tcp|udp)"
 _HOST = r"(?:\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?|[0-9a-fA-F:]{2,39}(?:/\d{1,3})?)"
 _PORT_RULE = re.compile(rf"^(allow|deny) ({_PORTS})$")
-_FROM_RULE = re.compile(rf"^(deny|allow) from ({_HOST})$")
+_FROM_RULE = re.compile(rf"^(deny|allow) from ({_HOST})(?: to any port (\d{{1,5}}) proto (tcp|udp))?$")
 _NFT_WHERE = r"(?:inet|ip|ip6) [A-Za-z0-9_-]{1,32} [A-Za-z0-9_-]{1,32}"
 _NFT_EXPR = (rf"(?:ip6? saddr {_HOST} )?(?:(?:tcp|udp) dport \d{{1,5}}(?:-\d{{1,5}})? )?"
              r"(?:accept|drop|reject)")
@@ -151,8 +152,9 @@ def has_rule(rows: list[dict[str, str]], rule: str) -> bool:
     source = _FROM_RULE.match(rule)
     if source:
         action, host = source[1].upper(), source[2]
-        return any(r["to"] in ("Anywhere", "Anywhere (v6)") and r["action"] == action
-                   and r["from"] == host for r in rows)
+        to = (f"{source[3]}/{source[4]}",) if source[3] else ("Anywhere", "Anywhere (v6)")
+        return any(r["to"] in to and r["action"] == action and r["from"] == host
+                   for r in rows)
     return False
 
 
