@@ -41,7 +41,8 @@ _INTERFACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,14}$")
 _PORTS = r"\d{1,5}(?:[,:]\d{1,5})*/(?:tcp|udp)"
 _HOST = r"(?:\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?|[0-9a-fA-F:]{2,39}(?:/\d{1,3})?)"
 _PORT_RULE = re.compile(rf"^(allow|deny) ({_PORTS})$")
-_FROM_RULE = re.compile(rf"^(deny|allow) from ({_HOST})(?: to any port (\d{{1,5}}) proto (tcp|udp))?$")
+_FROM_RULE = re.compile(rf"^(deny|allow) from ({_HOST})"
+                        r"(?: to any port (\d{1,5}) proto (tcp|udp))?$")
 _NFT_WHERE = r"(?:inet|ip|ip6) [A-Za-z0-9_-]{1,32} [A-Za-z0-9_-]{1,32}"
 _NFT_EXPR = (rf"(?:ip6? saddr {_HOST} )?(?:(?:tcp|udp) dport \d{{1,5}}(?:-\d{{1,5}})? )?"
              r"(?:accept|drop|reject)")
