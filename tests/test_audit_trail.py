@@ -42,7 +42,7 @@ KINDS = {
     "query": ("is nginx running?", "answered a query with 1 read-only step"),
     "action": ("stop the nextcloud containers", "plan created with 2 stop operations"),
     "combined": ("is portainer running? if so stop it", "plan created with 1 stop operation"),
-    "clarify": ("restart nginx and show its status", "asked which one (1 choice)"),
+    "clarify": ("restart the redis", "asked which one (3 choices)"),
     "refuse": ("wipe the hard drive", "refused: Wiping or formatting a disk"),
     "unknown": ("frobnicate the quux", "not understood"),
     "meta": ("undo", "a chat command (undo), no plan"),

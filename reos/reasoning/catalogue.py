@@ -41,7 +41,7 @@ OPERATION_KEYS = {
     "value": _S, "alone": _L, "creates": _B,
 }
 REFUSAL_KEYS = {"id": _S, "verbs": _L, "objects": "nonempty strs",
-                "reason": _S, "remote": _B, "unless": _L}
+                "reason": _S, "remote": _B, "unless": _L, "trees": _B}
 VOCABULARY_LISTS = ("fillers", "ask", "conjunctions", "exclusions", "keep_words",
                     "keep_tails", "negations")
 VOCABULARY_TABLES = ("contractions", "qualifiers", "resources", "numbers")
@@ -86,6 +86,7 @@ class Refusal:
     remote: bool = False  # only when reos runs over SSH
     unless: list[str] = field(default_factory=list)  # words that show another meaning
     origin: str = ""
+    trees: bool = False  # an object that is a path names every path under it too
 
 
 @dataclass
@@ -213,7 +214,8 @@ def refusal(raw: Any, index: int, origin: str, checked: bool = False) -> Refusal
     if checked:
         return Refusal(id=raw["id"], reason=raw["reason"], remote=raw.get("remote", False),
                        origin=origin, verbs=_normalised(raw, "verbs"),
-                       objects=_normalised(raw, "objects"), unless=_normalised(raw, "unless"))
+                       objects=_normalised(raw, "objects"), unless=_normalised(raw, "unless"),
+                       trees=raw.get("trees", False))
     where = Where(("refusal",), index)
     if not isinstance(raw, dict):
         raise TemplateError("each [[refusal]] must be a table", where)
@@ -223,7 +225,8 @@ def refusal(raw: Any, index: int, origin: str, checked: bool = False) -> Refusal
     return Refusal(id=raw["id"], reason=raw["reason"], remote=raw.get("remote", False),
                    origin=origin, verbs=_phrases(raw, "verbs", label, where),
                    objects=_phrases(raw, "objects", label, where),
-                   unless=_phrases(raw, "unless", label, where))
+                   unless=_phrases(raw, "unless", label, where),
+                   trees=raw.get("trees", False))
 
 
 def vocabulary(raw: Any) -> Vocabulary:

@@ -1,9 +1,11 @@
 """Refusals by meaning: the catalogue's `[[refusal]]`s matched on a request's words.
 
 A refusal holds when one of its verbs and one of its objects both occur (typos fixed
-first, by the caller), unless one of its `unless` words does; one without verbs matches
-its objects on the raw text (fork bombs are mostly punctuation). Every disk device is
-also said as "/dev/disk", so one object names them all.
+first, by the caller), unless one of its `unless` words does. With `trees`, an object
+that is a path also names the paths under it ("/opt" names "/opt/compose"); an object
+with an apostrophe ("'s password") is also looked for in the raw text, and one without
+verbs matches its objects there only (fork bombs are mostly punctuation). Every disk
+device is also said as "/dev/disk", so one object names them all.
 
 Not responsible for scoring operations (see `parser`) or for the words themselves
 (`lexicon`).
@@ -45,7 +47,7 @@ def refusal_for(text: str, words: list[str], lex: Lexicon, remote: bool) -> Refu
     """The first refusal whose verb and object both occur (an object alone when the
     refusal has no verbs, matched on the raw text: fork bombs are mostly punctuation)."""
     words = _refusal_words(words)
-    raw = text.lower()
+    raw = text.lower().replace("\u2019", "'")
     for refusal in lex.refusals:
         if refusal.remote and not remote:
             continue
@@ -56,6 +58,16 @@ def refusal_for(text: str, words: list[str], lex: Lexicon, remote: bool) -> Refu
                 return refusal
             continue
         if any(contains(words, v) for v in refusal.verbs) and any(
-                contains(words, o) for o in refusal.objects):
+                contains(words, o) or (refusal.trees and _under(words, o))
+                or ("'" in o and o in raw) for o in refusal.objects):  # "marit's password"
             return refusal
     return None
+
+
+def _under(words: list[str], path: str) -> bool:
+    """Whether a word is a path under `path` ("/opt/compose" under "/opt"); "/" itself
+    names only itself here, or every path would be under it."""
+    if not path.startswith("/") or " " in path or len(path.rstrip("/*")) < 2:
+        return False
+    prefix = path.rstrip("/*") + "/"
+    return any(w.startswith(prefix) for w in words)
