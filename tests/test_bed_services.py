@@ -207,3 +207,17 @@ def test_sudo_password_is_asked_once_on_a_terminal(bed) -> None:
     history = bed.reos_json("history", user="carol", home="/home/carol/r")["transactions"]
     assert history[0]["status"] == "completed"
     assert all(s["argv"][:2] == ["sudo", "-n"] for s in history[0]["steps"])
+
+
+def test_switch_a_timer_off_then_undo_puts_it_back_on(bed) -> None:
+    assert bed.state("man-db.timer") == ("active", "enabled")
+    try:
+        done = bed.reos("plan", "--yes", "turn off the man-db timer")
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "$ systemctl disable --now man-db.timer" in done.stdout, done.stdout
+        assert bed.state("man-db.timer") == ("inactive", "disabled")
+        undo = bed.reos("undo")
+        assert "(ran: systemctl enable --now man-db.timer)" in undo.stdout, undo.stdout
+        assert bed.state("man-db.timer") == ("active", "enabled")
+    finally:
+        bed.run("systemctl", "enable", "--now", "man-db.timer")

@@ -224,3 +224,10 @@ def test_a_project_is_named_by_what_one_of_its_containers_runs(engine) -> None:
 def test_an_exact_name_outranks_a_word_of_another_kinds_name(engine) -> None:
     plan = engine.plan("bring wg0 back up")
     assert plan.kind == Kind.ACTION and plan.intent.operation == "net.interface_up"
+
+
+def test_a_passing_word_that_names_a_group_here_is_that_group(engine: ReasoningEngine) -> None:
+    """"sudo restart nginx": sudo said in passing; "remove sudo from bob": the group sudo,
+    never "remove bob" (the account deleted)."""
+    assert not any("userdel" in c for c in commands(engine, "remove sudo from bob"))
+    assert commands(engine, "sudo restart nginx") == ["sudo -n systemctl restart nginx.service"]

@@ -37,8 +37,7 @@ from reos.system.snapshot import SystemSnapshot
 EXACT, GROUP, AFFIX, SUBSTRING, DESCRIPTION, FUZZY = 100, 90, 60, 40, 30, 20
 KINDS = ("container", "service", "package")  # what an unnamed kind of thing may be
 # every kind the snapshot can name (reos.snapshot/2), and the section each comes from
-EXACT_ONLY = frozenset({"package", "user", "group", "process", "mount", "device", "interface",
-                        "timer"})
+EXACT_ONLY = frozenset({"package", "user", "group", "process", "mount", "device", "interface"})
 ALL_KINDS = ("container", "service", "package", "user", "group", "process", "mount",
              "device", "interface", "timer")
 GROUPING = ("compose project", "exact name")  # several hits here are one thing, not a tie
@@ -82,7 +81,11 @@ def spellings(phrase: str) -> list[str]:
 
 
 def stem(name: str) -> str:
-    return name[: -len(".service")] if name.endswith(".service") else name
+    """A unit's name without its type (nginx.service, fstrim.timer): what people say."""
+    for suffix in (".service", ".timer"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
 
 
 class _Index:

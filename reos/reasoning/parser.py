@@ -220,19 +220,21 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
           listed: frozenset[str] = frozenset()) -> Reading | None:
     """How well `op` explains the units. `listed`: kinds whose every name the snapshot
     holds (users, disks…): a word none of them is called is unlikely to mean one."""
-    if any(not contains(words, w) for w in op.requires):
+    if op.requires and not any(contains(words, w) or any(  # "kernel"; "x.timer" for "timer"
+            x.endswith("." + w) for x in words) for w in op.requires):
         return None
     reading = Reading(op)
     held: list[int] = []
     idiom_units: set[int] = set()
     flat = flat or Flat(units)
     said = flat.at.keys()
+    fixed: frozenset[str] = frozenset()  # the chosen idiom's own words
     for idiom, literal in idioms_of(op):
         if not literal <= said:
             continue  # a word of it was never said: most idioms of most operations
         spans = idiom_spans(idiom, units, flat)
         if spans and len(spans[0]) > len(idiom_units):
-            idiom_units, held = spans
+            (idiom_units, held), fixed = spans, literal
     if idiom_units:
         reading.evidence.add("idiom")
         # "upgrade everything except docker": the idiom takes the excluded words as its
@@ -250,14 +252,19 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                 _unplaced(reading, n, unit, 0.5)  # "but keep nextcloud-app zorblax": the
                 # idiom took the name; the word after it names nothing and is said back
             continue
-        if n in idiom_units and n not in held:
+        own_noun = "resource" in roles and (op.target in roles["resource"]
+                                            or op.resource in roles["resource"])
+        if n in idiom_units and n not in held and (unit.text in fixed or own_noun or (
+                "resource" not in roles)):
             reading.explained[n] = "idiom"
+            continue
+        if n in idiom_units and "resource" in roles and not own_noun and "name" not in roles:
+            reading.explained[n] = "resource"  # "turn the man-db *timer* off": the gap
+            reading.conflicts.append(unit.text)  # holds a noun of another kind of thing
             continue
         if n in idiom_units and not could_name(unit):
             reading.explained[n] = "filler"  # "the" inside an idiom's {target}
             continue
-        own_noun = "resource" in roles and (op.target in roles["resource"]
-                                            or op.resource in roles["resource"])
         if op.slots and n not in held and _names_its_slot(op, units, n):
             slot = _slot(op, units, n)  # "add deploy to the www-data group": the group
             if slot is not None:
@@ -553,6 +560,7 @@ def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
     readings = [r for op in _candidates(lex, units, flat)
                 if (r := score(op, units, skip, found.negated, words, flat, clauses, listed))
                 is not None]
-    readings.sort(key=lambda r: (-r.score, r.op.priority))
+    # a tie goes to the reading no word contradicts ("the b2 backup *timer*": not a service)
+    readings.sort(key=lambda r: (-r.score, bool(r.conflicts), r.op.priority))
     found.readings = readings
     return found

@@ -22,7 +22,8 @@ TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts
 if TYPE_CHECKING:
     from typing import Any
 
-_BY_TOKEN = {"container", "service"}  # kinds whose names are found by one of their words
+_BY_TOKEN = {"container", "service", "timer"}  # kinds found by one word of their names
+_CODE = re.compile(r"^(?:[a-z]\d|\d[a-z])$")  # a two-character name word: "b2" of restic-b2
 
 _TIME_UNITS = {"second": "s", "seconds": "s", "sec": "s", "secs": "s", "minute": "m",
                "minutes": "m", "min": "m", "mins": "m", "hour": "h", "hours": "h",
@@ -80,7 +81,7 @@ class Names:
                 continue
             if word in index.by_name or word in index.projects:
                 found.add(kind)
-            elif tokens and len(word) >= 3 and (
+            elif tokens and (len(word) >= 3 or _CODE.match(word)) and (
                     kind in _BY_TOKEN and word in index.by_token or word in index.identities):
                 found.add(kind)
             elif described and len(word) >= 5 and index.descriptions and (
@@ -162,7 +163,18 @@ def units_of(words: list[str], lex: Lexicon, names: Names) -> list[Unit]:
     _split_verbs(units, lex)
     _passives(units, lex)
     _progressives(units)
+    _named_fillers(units)
     return units
+
+
+def _named_fillers(units: list[Unit]) -> None:
+    """A word said only in passing ("sudo restart nginx") that this machine also names
+    ("remove sudo from bob": the group sudo) is the name once the request has begun."""
+    begun = False
+    for unit in units:
+        if "filler" in unit.roles and "name" in unit.roles and begun:
+            unit.roles = {k: v for k, v in unit.roles.items() if k != "filler"}
+        begun = begun or "filler" not in unit.roles
 
 
 def _spelled_apart(units: list[Unit], names: Names) -> None:

@@ -341,6 +341,8 @@ def _rivals(found: Parse, best: Reading, asking: bool = False) -> list[Reading]:
             continue
         if best.op.kind == "query" and other.op.kind == "query":
             continue  # two questions: answering the better one costs nothing
+        if other.conflicts and not best.conflicts:
+            continue  # a word said which kind of thing is meant, and it is not the rival's
         rivals.append(other)
         if len(rivals) == 2:
             break

@@ -86,7 +86,7 @@ def current_state(kind: str, name: str) -> dict[str, Any] | None:
         return module.current(kind, name)
     if kind == "container":
         return _container(name)
-    if kind == "service":
+    if kind in ("service", "timer"):  # a timer is a unit too
         return _service(name)
     if kind == "package":
         return _package(name)
@@ -182,7 +182,7 @@ def restore_argv(kind: str, name: str, prior: dict[str, Any] | None,
         if state in ("exited", "created", "dead"):
             return ["docker", "stop", name]
         return None
-    if kind == "service":
+    if kind in ("service", "timer"):  # a timer is a unit too
         return _restore_service(name, prior, action)
     if kind == "package" and manager in PACKAGE_REMOVE:
         state, version = prior.get("state"), prior.get("version")
@@ -258,7 +258,7 @@ def intended_state_problem(kind: str, action: str | None, state: dict[str, Any])
             return "is still running"
         if action in ("start", "restart") and not running:
             return f"is {state.get('state', 'not running')}, not running"
-    elif kind == "service":
+    elif kind in ("service", "timer"):
         active = state.get("active") in ACTIVE_STATES
         enabled = state.get("enabled", "")
         if action in ("start", "restart", "reload", "enable_now") and not active:
