@@ -196,12 +196,22 @@ def _sizes(words: list[str]) -> list[str]:
 
 
 def _spelled(word: str, lex: Lexicon) -> list[str]:
-    """A word with its contraction spelled out and a possessive 's dropped."""
+    """A word with its contraction spelled out, a possessive 's dropped, and a British
+    spelling as the catalogue spells it ("synchronised" -> "synchronized")."""
     if word in lex.vocab.contractions:
         return lex.vocab.contractions[word].split()
     if word.endswith("'s") and len(word) > 2:
         word = word[:-2]
-    return [word.replace("'", "")]
+    word = word.replace("'", "")
+    british = _BRITISH.match(word)
+    if british and word not in lex.phrases:
+        american = f"{british[1]}iz{british[2]}"
+        if american in lex.phrases or american in lex.typo_words()[2]:
+            return [american]
+    return [word]
+
+
+_BRITISH = re.compile(r"^(\w{3,})is(e|ed|es|ing|ation|ations|er|ers)$")
 
 
 def _base_forms(word: str) -> list[str]:

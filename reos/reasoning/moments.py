@@ -88,6 +88,7 @@ def tag(units: list[Any]) -> None:
     role (`time`, `size`, `timezone`); the words around the value are explained with it."""
     texts = [u.text for u in units]
     _tag_sizes(units, texts)
+    _tag_dates(units, texts)
     _tag_times(units, texts)
     if any(t in _ZONE_WORDS for t in texts) or "in" in texts:
         _tag_zones(units, texts)
@@ -295,6 +296,60 @@ def _time_at(texts: list[str], n: int) -> tuple[int, int, str] | None:
     if said is not None and (word == "on" or word in _FULL_DAYS) and said[0] != "today":
         return n, said[1], "=" + said[0]
     return None
+
+
+_MONTH_NAMES = {name: n for n, names in enumerate((
+    ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
+    ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
+    ("october", "oct"), ("november", "nov"), ("december", "dec")), start=1) for name in names}
+_DAY = re.compile(r"^([12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?$")
+_YEAR = re.compile(r"^20\d\d$")
+
+
+def _tag_dates(units: list[Any], texts: list[str]) -> None:
+    """A calendar date said in words ("19 December 2026", "March 31st", "the 31st of
+    march") as the `date` role, YYYY-MM-DD; without a year, the next such day."""
+    n = 0
+    while n < len(texts):
+        found = _date_at(texts, n)
+        if found is None or not all(_free(u) or u.text == "," or u.roles.keys() <= {
+                "number", "filler", "noun"} for u in units[n:found[1]]):
+            n += 1
+            continue
+        _mark(units, n, found[1], "date", found[0])
+        n = found[1]
+
+
+def _date_at(texts: list[str], n: int) -> tuple[str, int] | None:
+    import datetime
+
+    words = texts[n:n + 5]
+    day = month = None
+    size = 0
+    first = _DAY.match(words[0]) if words else None
+    second = _DAY.match(words[1]) if len(words) >= 2 else None
+    if first is not None and len(words) >= 2:  # 31 march, 31st of march
+        at = 2 if words[1] == "of" and len(words) > 2 else 1
+        if words[at] in _MONTH_NAMES:
+            day, month, size = int(first[1]), _MONTH_NAMES[words[at]], at + 1
+    elif second is not None and words[0] in _MONTH_NAMES:
+        day, month, size = int(second[1]), _MONTH_NAMES[words[0]], 2  # march 31
+    if day is None or month is None or (words[0] == "may" and size == 2 and n == 0):
+        return None
+    rest = words[size:]
+    year = None
+    if rest[:1] == [","] and len(rest) > 1:
+        rest = rest[1:]
+    if rest and _YEAR.match(rest[0]):
+        year, size = int(rest[0]), len(words) - len(rest) + 1
+    today = datetime.date.today()
+    try:
+        when = datetime.date(year or today.year, month, day)
+        if year is None and when < today:
+            when = datetime.date(today.year + 1, month, day)
+    except ValueError:  # 31 February
+        return None
+    return when.isoformat(), n + size
 
 
 def _free(unit: Any) -> bool:

@@ -1,0 +1,64 @@
+"""Dates and spellings as people write them (issue 21): "19 December 2026", "March 31st"
+and "the 31st of march" are the date an account expires (the next such day when no year
+is said); British spellings read as the catalogue's ("synchronised"); "would you be able
+to" only asks.
+
+Planned against tests/fixtures/homelab.json with no model.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from pathlib import Path
+
+import pytest
+
+from reos.engine import ReasoningEngine
+from reos.settings import Settings
+from reos.system.snapshot import SystemSnapshot
+
+FIXTURE = Path(__file__).parent / "fixtures" / "homelab.json"
+
+
+@pytest.fixture(scope="module")
+def engine() -> ReasoningEngine:
+    return ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(
+        json.loads(FIXTURE.read_text())))
+
+
+def commands(engine: ReasoningEngine, say: str) -> list[str]:
+    return [s.command for s in engine.plan(say).steps]
+
+
+def _next(month: int, day: int) -> str:
+    today = datetime.date.today()
+    when = datetime.date(today.year, month, day)
+    return (when if when >= today else datetime.date(today.year + 1, month, day)).isoformat()
+
+
+@pytest.mark.parametrize(("say", "date"), [
+    ("set the account expiry of carol to December 19, 2026", "2026-12-19"),
+    ("Would you please set an expiry date of 19 December 2026 on carol's account?",
+     "2026-12-19"),
+    ("make carol's account expire on 31 March", _next(3, 31)),
+    ("carol's account should expire on the 31st of march", _next(3, 31)),
+])
+def test_a_date_in_words_is_the_expiry_date(engine: ReasoningEngine, say: str,
+                                            date: str) -> None:
+    assert commands(engine, say) == [f"sudo -n chage -E {date} carol"]
+
+
+def test_an_impossible_date_is_never_made_up(engine: ReasoningEngine) -> None:
+    plan = engine.plan("make carol's account expire on 31 February 2027")
+    assert not any("2027-02" in c or "2027-03" in c for c in (s.command for s in plan.steps))
+
+
+@pytest.mark.parametrize("say", [
+    "Could you please tell me if the clock is synchronised properly?",
+    "Would you be able to check whether the clock is in sync?",
+])
+def test_british_and_polite_words_are_read(engine: ReasoningEngine, say: str) -> None:
+    plan = engine.plan(say)
+    assert [s.command for s in plan.steps] == ["timedatectl show"]
+    assert "didn't use" not in plan.message
