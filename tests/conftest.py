@@ -78,14 +78,15 @@ class Containers:
         self.created: list[object] = []
 
     def run(self, suffix: str, project: str | None = None, running: bool = True,
-            joined: bool = False) -> str:
-        """Start `<prefix>-<suffix>` (or `<prefix><suffix>` when joined, sharing no token)."""
+            joined: bool = False, network: str | None = None) -> str:
+        """Start `<prefix>-<suffix>` (or `<prefix><suffix>` when joined, sharing no token),
+        on no network unless one is named."""
         name = f"{self.prefix}{'' if joined else '-'}{suffix}" if suffix else self.prefix
         labels = {"reos.test.run": RUN_ID}
         if project:
             labels["com.docker.compose.project"] = project
         container = self.client.containers.run(  # type: ignore[attr-defined]
-            IMAGE, name=name, detach=True, network_mode="none", labels=labels
+            IMAGE, name=name, detach=True, network_mode=network or "none", labels=labels
         )
         if not running:
             container.stop(timeout=5)
