@@ -331,3 +331,17 @@ def test_a_source_rule_is_read_back_from_ufw_status_and_placed_behind_a_ban() ->
     assert not state_net.valid("firewall", rule + "; reboot")
     new = fr.new_rule("ufw", rule)
     assert new == fr.Rule("allow", (8123, 8123), "tcp", "10.8.0.0/24")
+
+
+@pytest.mark.parametrize("say", ["allow from 0.0.0.0/0", "allow 22 from 999.1.1.1",
+                                 "allow 22 from example.com", "allow 22 from 10.8.0.5/24"])
+def test_a_source_that_is_no_address_or_network_is_asked_about_never_widened(say) -> None:  # noqa: ANN001
+    plan = _engine({"backend": "ufw", "active": True, "rules": []}).plan(say)
+    assert not plan.steps and plan.question and "which address or network" in plan.question
+
+
+def test_a_port_closed_to_one_address_only() -> None:
+    plan = _engine({"backend": "ufw", "active": True, "rules": []}).plan(
+        "deny 8123 from 10.8.0.5")
+    assert [s.argv[2:] for s in plan.steps] == [
+        ["ufw", "deny", "from", "10.8.0.5", "to", "any", "port", "8123", "proto", "tcp"]]

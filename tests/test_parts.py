@@ -92,6 +92,23 @@ def test_a_condition_is_never_split_off(engine: ReasoningEngine) -> None:
     plan = engine.plan("check if redis-cache is running and restart it if it is")
     restarts = [s for s in plan.steps if s.command == "docker restart redis-cache"]
     assert not restarts or plan.preconditions
+    assert restarts or "restart" in plan.message  # never dropped in silence
+    for say in ("when the disk is full, stop portainer",
+                "remove redis-cache once portainer is stopped, then restart n8n",
+                "restart nginx at 3am and stop portainer"):
+        plan = engine.plan(say)
+        assert not any(not s.read_only for s in plan.steps), (say, plan.message)
+
+
+@pytest.mark.parametrize("say", [
+    "stop it and start n8n",  # "it" names nothing: the whole reading would stop n8n
+    "add bob and carol to docker and lock them",  # "them" of several is not guessed
+    "stop portainer and n8n, then remove them",
+])
+def test_a_part_whose_names_are_unclear_is_asked_about(engine: ReasoningEngine,
+                                                       say: str) -> None:
+    plan = engine.plan(say)
+    assert plan.kind == Kind.CLARIFY and not plan.steps, (say, plan.message)
 
 
 def test_a_refused_part_refuses_the_whole(engine: ReasoningEngine) -> None:

@@ -229,5 +229,6 @@ def test_an_exact_name_outranks_a_word_of_another_kinds_name(engine) -> None:
 def test_a_passing_word_that_names_a_group_here_is_that_group(engine: ReasoningEngine) -> None:
     """"sudo restart nginx": sudo said in passing; "remove sudo from bob": the group sudo,
     never "remove bob" (the account deleted)."""
-    assert not any("userdel" in c for c in commands(engine, "remove sudo from bob"))
+    said = commands(engine, "remove sudo from bob")
+    assert all(c.startswith("sudo -n gpasswd -d bob sudo") for c in said), said
     assert commands(engine, "sudo restart nginx") == ["sudo -n systemctl restart nginx.service"]

@@ -66,6 +66,10 @@ def test_refused(engine, say: str) -> None:
     "show me when bob's password expires",
     "chmod 755 /opt/app/bin/run.sh",
     "which home folders are world-readable",
+    "disable the login on the deploy account",
+    "give www-data write access to /var/www/nextcloud/data",
+    "list the vault containers",
+    "make sure not everyone has sudo",
 ])
 def test_the_ordinary_request_beside_it_is_not(engine, say: str) -> None:
     assert engine.plan(say).kind.value != "refuse"

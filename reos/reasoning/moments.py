@@ -343,13 +343,14 @@ def _date_at(texts: list[str], n: int) -> tuple[str, int] | None:
     if rest and _YEAR.match(rest[0]):
         year, size = int(rest[0]), len(words) - len(rest) + 1
     today = datetime.date.today()
-    try:
-        when = datetime.date(year or today.year, month, day)
-        if year is None and when < today:
-            when = datetime.date(today.year + 1, month, day)
-    except ValueError:  # 31 February
-        return None
-    return when.isoformat(), n + size
+    for candidate in [year] if year else range(today.year, today.year + 9):
+        try:
+            when = datetime.date(candidate, month, day)
+        except ValueError:  # 31 February; 29 February of a common year
+            continue
+        if year or when >= today:
+            return when.isoformat(), n + size
+    return None
 
 
 def _free(unit: Any) -> bool:

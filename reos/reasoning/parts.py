@@ -5,10 +5,11 @@ The request is cut where "and", "then", a comma or a semicolon is followed by a 
 verb, a question word, "please"); what follows a join without one goes on naming things
 ("stop paperless and vaultwarden" is one ask). A bare verb shares the next ask's object
 ("stop and remove the old container"). "it"/"him" in a later ask is what an earlier one
-named. The request is read as its parts only when each part reads on its own as a query
-or an action, they ask for different things, and together they explain more than the whole
-reading does, which would otherwise drop a verb and apply the other one to every name.
-A part the catalogue refuses refuses the whole request.
+named. The request is read as its parts only when the whole reading leaves words out (it would
+drop a verb and apply the other one to every name), each part reads on its own, whole, as
+a query or an action, and they ask for different things. A condition or a time ("when the
+disk is full", "once X stopped"), a pronoun for several things ("them") or one nothing
+earlier named keeps the request whole. A part the catalogue refuses refuses the whole.
 
 Not responsible for planning the parts (planner) or reading each one (`read`, handed in:
 understanding.read).
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
 Reader = Callable[..., Intent]
 
 MAX_PARTS = 4  # more asks than this in one breath are said back, not guessed at
+ONE_AT_A_TIME = ("That asks for several things, and I can't tell which names each one is "
+                 "about, so I won't guess. Ask me for them one at a time.")
 
 # where a new ask may begin: "and", "then", "and then", "plus", a comma or a semicolon
 _JOIN = re.compile(r"(\s*(?:[,;]\s*|[.!?]\s+)"
@@ -44,8 +47,12 @@ _LEADING = {"please", "pls", "plz", "just", "now", "so", "also", "kindly", "quic
 _POLITE = re.compile(r"^\s*(?:(?:could|can|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?)",
                      re.IGNORECASE)
 # a condition or a time said in a part: the conditional reading's work, never split off
-_CONDITION = re.compile(r"\b(?:if|unless|when|whenever|once|otherwise|else|until|in\s+case)\b",
-                        re.IGNORECASE)
+# ("when did it last run" asks; "when the disk is full" sets a condition)
+_CONDITION = re.compile(r"\b(?:if|unless|whenever|once|otherwise|else|until|in\s+case|"
+                        r"when(?!\s+(?:did|does|do|is|was|will|are|were|has|have|can|"
+                        r"should|would)\b))\b", re.IGNORECASE)
+# a pronoun for several things ("stop A and B, then remove them"): which ones is not guessed
+_PLURAL = re.compile(r"\b(?:them|they|their|those|these|both)\b", re.IGNORECASE)
 
 
 def split(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: Reader, *,
@@ -58,30 +65,37 @@ def split(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
         return None  # "install nginx and enable it": one operation says it all
     groups = _asks(text.strip().rstrip(".!?"), templates, matcher)
     if not 2 <= len(groups) <= MAX_PARTS or not all(
-            _begins_ask(g, templates, matcher) for g in groups) or any(
-            _CONDITION.search(g) for g in groups[1:]):
+            _begins_ask(g, templates, matcher) for g in groups):
         return None
+    # the whole reading acts with a verb of another part left out ("stop it and start
+    # n8n" would stop n8n): when the parts cannot be read one by one, it is asked about
+    verbs = {_verb_of(g, templates, matcher, acting=True) for g in groups} - {None}
+    dropped = whole.kind in (Kind.ACTION, Kind.COMBINED) and bool(
+        verbs & set(whole.unexplained))
+    fallback = Intent(Kind.CLARIFY, source="catalogue", question=ONE_AT_A_TIME,
+                      unexplained=list(whole.unexplained)) if dropped else None
+    if any(_CONDITION.search(g) for g in groups):
+        return fallback
     said = [stories.referents(g, groups[:n], templates, matcher) if n else g
             for n, g in enumerate(groups)]
+    if any(_PLURAL.search(g) or (said[n] == g and stories.refers(g))
+           for n, g in enumerate(groups)):
+        return fallback  # "remove them" of several, or an "it" nothing earlier named
     intents = [read(g, templates, matcher, remote=remote) for g in said]
     refused = next((i for i in intents if i.kind == Kind.REFUSE), None)
     if refused is not None:
         return refused
     if not all(i.kind in (Kind.QUERY, Kind.ACTION) and i.operation and not i.options
-               and not i.unhonoured and not i.ignored for i in intents):
-        return None
+               and not i.unhonoured and not i.ignored and not i.unexplained
+               for i in intents):
+        return fallback  # each part is read whole, or the request is not read in parts
     if len({(i.operation, tuple(i.targets)) for i in intents}) < len(intents):
         return None  # the same ask twice: the whole reading holds it
-    left = [w for i in intents for w in i.unexplained]
-    if whole.kind in (Kind.QUERY, Kind.ACTION, Kind.COMBINED) and (
-            len(left) >= len(whole.unexplained)):
-        return None
     acting = any(i.kind == Kind.ACTION for i in intents)
     return Intent(Kind.ACTION if acting else Kind.QUERY, action="several",
                   operation="several", source=intents[0].source,
                   targets=[t for i in intents for t in i.targets],
-                  confidence=min(i.confidence for i in intents),
-                  unexplained=list(dict.fromkeys(left)), parts=intents,
+                  confidence=min(i.confidence for i in intents), parts=intents,
                   summary="; ".join(i.summary or i.operation or "" for i in intents))
 
 
@@ -103,14 +117,19 @@ def _asks(text: str, templates: TemplateSet, matcher: Any) -> list[str]:
     return _shared_objects([g.strip() for g in groups if g.strip()], templates, matcher)
 
 
-def _verb_of(text: str, templates: TemplateSet, matcher: Any) -> str | None:
+def _verb_of(text: str, templates: TemplateSet, matcher: Any, *,
+             acting: bool = False) -> str | None:
     """The asking word a request begins with ("show", "list"), or None: only a question
     shares its verb with what follows; an action's verb never reaches further than said
-    ("wipe fail2ban, configs and all" wipes nothing else)."""
+    ("wipe fail2ban, configs and all" wipes nothing else). With `acting`, the acting verb
+    it begins with ("stop") instead."""
     units = [u for u in parser.parse(_POLITE.sub("", text), templates, matcher).units
              if u.text not in _LEADING]
-    return units[0].text if units and "ask" in units[0].roles and (
-        "verb" not in units[0].roles) else None
+    if not units:
+        return None
+    if acting:
+        return units[0].text if "verb" in units[0].roles else None
+    return units[0].text if "ask" in units[0].roles and "verb" not in units[0].roles else None
 
 
 def _names_more(piece: str, templates: TemplateSet, matcher: Any) -> bool:

@@ -242,6 +242,8 @@ class PlanBuilder:
         plan.kind = Kind.CLARIFY
         if intent.unhonoured:
             plan.message = replies.cannot_filter(intent.unhonoured, intent.resource)
+        elif intent.question and not intent.options and intent.operation is None:
+            plan.message = intent.question  # nothing to offer: "one at a time, please"
         else:
             options = intent.options or [intent]
             plan.options = [(replies.label(o), o) for o in options]
@@ -452,9 +454,8 @@ class PlanBuilder:
                 lacking = slots.needs(rs.argv) - given.keys()
                 if "port" in lacking:
                     lacking.discard("proto")  # comes with the port (TCP unless said)
-                if lacking:
-                    if not rs.when_slot:  # it applies as asked, and lacks a value
-                        self.lacking |= lacking  # asked for below, never guessed
+                if lacking:  # it applies as asked, and lacks a value (or was given one
+                    self.lacking |= lacking  # in a form never passed on): asked, never guessed
                     continue
                 if target is not None and not _applies(rs, target):
                     if rs.skip_note:

@@ -35,7 +35,7 @@ MAX_LINES = 100_000
 SLOTS = ("lines", "since", "until", "journal_since", "journal_until", "unit_state",
          "file_state", "docker_status", "user", "group", "shell", "hostname", "timezone",
          "date", "priority", "port", "interface", "host", "path", "device", "vacuum_size",
-         "vacuum_time", "proto", "program")
+         "vacuum_time", "proto", "program", "source")
 # what a value taken from the request must look like before it may fill a recipe
 _CHECKS = LazyPatterns({
     "user": (r"^[a-z_][a-z0-9_.-]{0,31}$"),
@@ -64,6 +64,20 @@ _POINT = re.compile(rf"^({_DAY})?(?:@([01]\d|2[0-3]):([0-5]\d))?$")
 _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
+def _source(text: str) -> str | None:
+    """An IPv4 address or network a firewall rule may name as its source, or None: each
+    part 0-255, a network no wider than /8 (a /0 would be every address there is)."""
+    import ipaddress
+
+    if not re.fullmatch(r"\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?", text):
+        return None
+    try:
+        network = ipaddress.IPv4Network(text, strict=True)
+    except ValueError:  # 999.1.1.1, or host bits set under a prefix (10.8.0.5/24)
+        return None
+    return text if network.prefixlen >= 8 else None
+
+
 def values(params: dict[str, str], defaults: dict[str, int],
            today: date | None = None) -> dict[str, str]:
     """slot name -> the text that fills it; a slot missing here was not given."""
@@ -85,6 +99,9 @@ def values(params: dict[str, str], defaults: dict[str, int],
     priority = params.get("priority", "")
     if priority.lstrip("-").isdigit() and -20 <= int(priority) <= 19:
         out["priority"] = str(int(priority))
+    source = _source(params.get("host", ""))
+    if source is not None:
+        out["source"] = source
     port = params.get("port", "")
     if port.isdigit() and 1 <= int(port) <= 65535:
         out["port"] = str(int(port))

@@ -171,6 +171,11 @@ def imperative(sentence: str, templates: TemplateSet, matcher: Any) -> bool:
     return first is not None and "verb" in first.roles
 
 
+def refers(sentence: str) -> bool:
+    """Whether the sentence says "it", "them", "him"… for something named elsewhere."""
+    return bool(_REFERS.search(sentence))
+
+
 def referents(sentence: str, before: list[str], templates: TemplateSet,
                matcher: Any) -> str:
     """The sentence with "it"/"them" replaced by the last thing the sentences before it

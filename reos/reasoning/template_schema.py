@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from reos.reasoning.slots import SLOTS
+
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
@@ -22,12 +24,8 @@ if TYPE_CHECKING:
 RISKS = frozenset({"safe", "low", "medium", "high", "critical"})
 SLOT = "{name}"  # a validated target name from the snapshot
 # values the parser reads from the request and the plan builder checks and renders itself
-# (never request text): a count of lines, a time as docker and as journalctl take it
-VALUE_SLOTS = ("{lines}", "{since}", "{until}", "{journal_since}", "{journal_until}",
-               "{unit_state}", "{file_state}", "{docker_status}", "{user}", "{group}",
-               "{shell}", "{hostname}", "{timezone}", "{date}", "{priority}", "{port}",
-               "{interface}", "{host}", "{path}", "{device}", "{vacuum_size}",
-               "{vacuum_time}", "{proto}", "{program}")
+# (never request text): a count of lines, a time as docker and as journalctl take it, …
+VALUE_SLOTS = tuple(f"{{{name}}}" for name in SLOTS)
 SLOTS_IN_ARGV = (SLOT, *VALUE_SLOTS)
 
 MAX_FILE_BYTES = 1_000_000
