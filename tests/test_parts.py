@@ -135,3 +135,11 @@ def test_a_part_that_asks_back_asks_and_says_so(engine: ReasoningEngine) -> None
     assert plan.kind == Kind.CLARIFY and not plan.steps
     assert "You asked for 2 things" in plan.message
     assert "redis-cache" in plan.message and "redis-server.service" in plan.message
+
+
+def test_a_second_address_is_the_same_ask_again_never_dropped(engine: ReasoningEngine) -> None:
+    assert commands(engine, "allow 22 from 10.0.0.1 and 10.0.0.2") == [
+        "sudo -n ufw allow from 10.0.0.1 to any port 22 proto tcp",
+        "sudo -n ufw allow from 10.0.0.2 to any port 22 proto tcp"]
+    assert commands(engine, "block 203.0.113.7 and 203.0.113.8") == [
+        "sudo -n ufw prepend deny from 203.0.113.7", "sudo -n ufw prepend deny from 203.0.113.8"]

@@ -280,6 +280,10 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             reading.exact = reading.exact or op.target in unit.exact
             continue
         slot = _slot(op, units, n) if op.slots else None
+        if slot is not None and slot[0] == "host" and slot[1] and reading.params.get(
+                "host") not in (None, slot[1]):
+            _unplaced(reading, n, unit, 1)  # a second address for one rule: said back,
+            continue  # never silently put in place of the first
         if slot is not None:
             reading.explained[n] = "slot"
             if slot[1]:

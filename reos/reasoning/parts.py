@@ -44,6 +44,9 @@ _QUESTION = re.compile(r"^(?:what|what's|whats|which|who|whose|how|where|when|wh
                        r"was|were|does|do|did|has|have|show|list|tell|check|give)\b",
                        re.IGNORECASE)
 _LEADING = {"please", "pls", "plz", "just", "now", "so", "also", "kindly", "quickly"}
+# a value said again for the same ask: an address (or network), a port or a count
+_VALUES = (re.compile(r"(?<![\w./-])\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?(?![\w./-])"),
+           re.compile(r"(?<![\w./-])\d{1,5}(?![\w./-])"))
 _POLITE = re.compile(r"^\s*(?:(?:could|can|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?)",
                      re.IGNORECASE)
 # a condition or a time said in a part: the conditional reading's work, never split off
@@ -89,7 +92,8 @@ def split(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
                and not i.unhonoured and not i.ignored and not i.unexplained
                for i in intents):
         return fallback  # each part is read whole, or the request is not read in parts
-    if len({(i.operation, tuple(i.targets)) for i in intents}) < len(intents):
+    if len({(i.operation, tuple(i.targets), tuple(sorted(i.params.items())))
+            for i in intents}) < len(intents):
         return None  # the same ask twice: the whole reading holds it
     acting = any(i.kind == Kind.ACTION for i in intents)
     return Intent(Kind.ACTION if acting else Kind.QUERY, action="several",
@@ -108,8 +112,13 @@ def _asks(text: str, templates: TemplateSet, matcher: Any) -> list[str]:
     groups = [pieces[0]]
     verb = _verb_of(pieces[0], templates, matcher)
     for join, piece in zip(pieces[1::2], pieces[2::2], strict=True):
+        form = next((f for f in _VALUES if f.fullmatch(piece.strip())), None)
         if piece.strip() and _begins_ask(piece, templates, matcher):
             groups.append(piece)
+        elif form is not None and len(form.findall(groups[-1])) == 1:
+            # "allow 22 from 10.0.0.1 and 10.0.0.2": the same ask again for the other value
+            start, end = form.search(groups[-1]).span()  # type: ignore[union-attr]
+            groups.append(groups[-1][:start] + piece.strip() + groups[-1][end:])
         elif verb and _names_more(piece, templates, matcher):
             groups.append(f"{verb} {piece}")  # "show the uptime and the load": show both
         else:
