@@ -172,7 +172,8 @@ def _named_fillers(units: list[Unit]) -> None:
     ("remove sudo from bob": the group sudo) is the name once the request has begun."""
     begun = False
     for unit in units:
-        if "filler" in unit.roles and "name" in unit.roles and begun:
+        if "filler" in unit.roles and unit.roles.get("name", set()) - {"package"} and begun:
+            # (a package called so is not enough: "at", "time" and "less" are packages)
             unit.roles = {k: v for k, v in unit.roles.items() if k != "filler"}
         begun = begun or "filler" not in unit.roles
 
