@@ -232,3 +232,15 @@ def test_a_passing_word_that_names_a_group_here_is_that_group(engine: ReasoningE
     said = commands(engine, "remove sudo from bob")
     assert all(c.startswith("sudo -n gpasswd -d bob sudo") for c in said), said
     assert commands(engine, "sudo restart nginx") == ["sudo -n systemctl restart nginx.service"]
+
+
+def test_a_disk_word_names_its_mounted_filesystem(engine: ReasoningEngine) -> None:
+    """"unmount the backup disk": the disk's filesystem is what is mounted; a partition
+    of a removable disk is removable even when only the disk says so."""
+    assert commands(engine, "unmount the backup disk") == ["sudo -n umount /mnt/backup"]
+    data = copy.deepcopy(json.loads(FIXTURE.read_text()))
+    for device in data["block_devices"]:
+        if device["name"] == "sdb1":
+            device["removable"] = False  # as some tools report a partition
+    quirky = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+    assert commands(quirky, "unmount the usb stick") == ["sudo -n umount /mnt/backup"]

@@ -60,7 +60,9 @@ def _mounts(snapshot: SystemSnapshot, by_device: dict[str, list[Target]]) -> lis
     described = _disk_words(snapshot)
     removable = {d.name for d in getattr(snapshot, "block_devices", None) or [] if d.removable}
     for m in mounts:
-        on_usb = m.device.rsplit("/", 1)[-1] in removable
+        device = m.device.rsplit("/", 1)[-1]
+        # a partition of a removable disk is removable too (sdc1 of sdc, mmcblk0p1)
+        on_usb = device in removable or _disk_of(device) in removable
         t = Target("mount", m.mountpoint, "mounted",
                    detail=f"{m.device}, removable" if on_usb else m.device)
         targets.append(t)
@@ -204,6 +206,13 @@ def _timers(snapshot: SystemSnapshot, by_unit: dict[str, list[Target]]) -> list[
         targets.append(t)
         by_unit[tm.unit.lower()].append(t)
     return targets
+
+
+def _disk_of(partition: str) -> str:
+    """The disk a partition's name belongs to: sdc1 -> sdc, nvme0n1p2 -> nvme0n1."""
+    if re.fullmatch(r"(?:nvme\d+n\d+|mmcblk\d+)p\d+", partition):
+        return partition.rsplit("p", 1)[0]
+    return partition.rstrip("0123456789")
 
 
 FACTS = {"user": _users, "group": _groups, "process": _processes, "mount": _mounts,

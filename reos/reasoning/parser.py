@@ -330,6 +330,11 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                 # "the usb stick": a noun that also says which one
                 reading.qualifiers += [q for q in roles.get("qualifier", ())
                                        if q in op.qualifiers][:1]
+            elif op.target == "mount" and "device" in roles["resource"]:
+                reading.explained[n] = "resource"  # "unmount the backup disk": a disk's
+                reading.evidence.add("resource")  # filesystem is what is mounted
+                reading.qualifiers += [q for q in roles.get("qualifier", ())
+                                       if q in op.qualifiers][:1]  # "the usb stick"
             elif takes and "name" in roles:
                 reading.explained[n] = "target"  # "docker": a service name, not a noun
                 target_units.append(unit)
