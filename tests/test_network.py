@@ -269,3 +269,10 @@ def test_a_host_that_is_no_host_never_reaches_ping(engine) -> None:  # noqa: ANN
     plan = engine.plan("ping -f 1.1.1.1")
     assert plan.source == "typed" and plan.needs_approval and not plan.read_only
     assert any("floods" in r for s in plan.steps for r in s.risk_reasons), plan.steps
+
+
+def test_the_dns_cache_is_flushed_and_only_with_dns_said(engine) -> None:  # noqa: ANN001
+    plan = engine.plan("flush the dns cache")
+    assert [s.argv for s in plan.steps] == [["sudo", "-n", "resolvectl", "flush-caches"]]
+    assert plan.needs_approval
+    assert not any("resolvectl" in s.command for s in engine.plan("clear the apt cache").steps)
