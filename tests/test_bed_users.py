@@ -94,6 +94,17 @@ def test_change_shell_then_undo_sets_the_old_one(bed) -> None:
     assert _lines(bed, "reosgus") == before
 
 
+def test_password_age_then_undo_sets_the_old_one_back(bed) -> None:
+    _account(bed, "reoshal")
+    before = _lines(bed, "reoshal")
+    out = bed.approved("max password age 90 days for reoshal")
+    assert "chage -M 90 reoshal" in out, out
+    assert _lines(bed, "reoshal")["/etc/shadow"][0].split(":")[4] == "90"
+    undo = bed.undone()
+    assert "chage -M 99999 reoshal" in undo or "chage -M -1 reoshal" in undo, undo
+    assert _lines(bed, "reoshal") == before
+
+
 def test_delete_keeps_the_home_and_undo_recreates_the_account(bed) -> None:
     _account(bed, "reoshal", "reosops")
     bed.run("usermod", "-c", "Hal of the bed", "reoshal", check=True)

@@ -71,3 +71,19 @@ def test_british_and_polite_words_are_read(engine: ReasoningEngine, say: str) ->
     plan = engine.plan(say)
     assert [s.command for s in plan.steps] == ["timedatectl show"]
     assert "didn't use" not in plan.message
+
+
+@pytest.mark.parametrize(("say", "days"), [
+    ("max password age 90 days for bob", "90"),
+    ("Put the limit of password age for carol to 180 days.", "180"),
+    ("make alice change her password every 12 weeks", "84"),
+])
+def test_a_span_of_days_is_a_password_age(engine: ReasoningEngine, say: str,
+                                          days: str) -> None:
+    [command] = commands(engine, say)
+    assert command.startswith(f"sudo -n chage -M {days} ")
+
+
+def test_a_password_age_without_days_is_asked_for(engine: ReasoningEngine) -> None:
+    plan = engine.plan("set the password age of bob")
+    assert not plan.steps and plan.question and "how many days" in plan.question

@@ -131,6 +131,7 @@ _NAMING = {"to", "as", "called", "named", "into", "become", "becomes"}  # "…ho
 
 
 _SLOT_PREPOSITIONS = {"to", "into", "from", "in"}  # "add bob *to* www-data"
+_SPAN = re.compile(r"(\d{1,5})([dw])")  # a time span as the tagger writes it: 90d, 12w
 _ARTICLES = {"the", "a", "an", "our", "my", "their"}
 
 
@@ -374,6 +375,12 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             continue
         if "time" in roles:
             moment = roles["time"]
+            if "days" in op.slots:  # "every 90 days", "for 12 weeks": a number of days
+                span = _SPAN.fullmatch(str(moment))
+                if span:
+                    reading.params["days"] = str(int(span[1]) * (7 if span[2] == "w" else 1))
+                reading.explained[n] = "days"
+                continue
             if "date" in op.slots and "since" not in op.slots:
                 # "expire bob on 2026-12-31": a day, for an operation that takes a date
                 day = moment[1:] if isinstance(moment, str) and moment.startswith("=") else ""
@@ -402,7 +409,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             reading.score += 0.5
             continue
         if "number" in roles:
-            slot_name = next((s for s in ("lines", "count", "port", "priority")
+            slot_name = next((s for s in ("lines", "count", "port", "priority", "days")
                               if s in op.slots), None)
             if slot_name:
                 reading.explained[n] = slot_name

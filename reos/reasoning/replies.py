@@ -104,15 +104,17 @@ def unknown_exclusion(words: list[str], kinds: set[str]) -> str:
             "exception.")
 
 
-_VALUE_WORDS = {"group": "which group", "user": "which user", "shell": "which shell (bash, zsh,"
-                " fish, nologin…)", "hostname": "the new host name", "timezone": "which time "
-                "zone (for example Europe/Berlin or UTC)", "date": "the date (YYYY-MM-DD)",
-                "priority": "the priority (-20 to 19)", "port": "the port (1 to 65535)",
-                "interface": "which network interface", "host": "which host (a name like "
-                "debian.org or an address like 9.9.9.9)", "source": "which address or "
-                "network (like 10.8.0.5 or 10.8.0.0/24, no wider than /8)",
-                "path": "which path (starting "
-                "with /)", "device": "which disk or partition (sdb1, /dev/sdb1)"}
+_VALUE_WORDS = {
+    "group": "which group", "user": "which user",
+    "shell": "which shell (bash, zsh, fish, nologin…)", "hostname": "the new host name",
+    "timezone": "which time zone (for example Europe/Berlin or UTC)",
+    "date": "the date (YYYY-MM-DD)", "priority": "the priority (-20 to 19)",
+    "port": "the port (1 to 65535)", "interface": "which network interface",
+    "host": "which host (a name like debian.org or an address like 9.9.9.9)",
+    "days": "how many days (1 to 99999)",
+    "source": "which address or network (like 10.8.0.5 or 10.8.0.0/24, no wider than /8)",
+    "path": "which path (starting with /)",
+    "device": "which disk or partition (sdb1, /dev/sdb1)"}
 
 
 def which_value(lacking: list[str], recipe: object) -> str:

@@ -35,7 +35,7 @@ MAX_LINES = 100_000
 SLOTS = ("lines", "since", "until", "journal_since", "journal_until", "unit_state",
          "file_state", "docker_status", "user", "group", "shell", "hostname", "timezone",
          "date", "priority", "port", "interface", "host", "path", "device", "vacuum_size",
-         "vacuum_time", "proto", "program", "source")
+         "vacuum_time", "proto", "program", "source", "days")
 # what a value taken from the request must look like before it may fill a recipe
 _CHECKS = LazyPatterns({
     "user": (r"^[a-z_][a-z0-9_.-]{0,31}$"),
@@ -102,6 +102,9 @@ def values(params: dict[str, str], defaults: dict[str, int],
     source = _source(params.get("host", ""))
     if source is not None:
         out["source"] = source
+    days = params.get("days", "")
+    if days.isdigit() and 1 <= int(days) <= 99999:
+        out["days"] = str(int(days))
     port = params.get("port", "")
     if port.isdigit() and 1 <= int(port) <= 65535:
         out["port"] = str(int(port))

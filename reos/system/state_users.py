@@ -23,7 +23,8 @@ SHADOW = "/etc/shadow"
 
 
 def _shadow(name: str) -> dict[str, Any]:
-    """The lock, last password change and expiry of an account from /etc/shadow ({} when
+    """The lock, last password change, maximum password age and expiry of an account
+    from /etc/shadow ({} when
     it cannot be read). The password hash is looked at for its lock mark only and never
     kept. The last change is days since 1970 ("0": a new password is due at the next
     login; "": password ageing is off)."""
@@ -33,7 +34,7 @@ def _shadow(name: str) -> dict[str, Any]:
                 fields = line.rstrip("\n").split(":")
                 if len(fields) >= 8 and fields[0] == name:
                     return {"locked": fields[1].startswith("!"), "expiry": fields[7],
-                            "last_change": fields[2]}
+                            "last_change": fields[2], "max_days": fields[4]}
     except OSError:
         pass
     return {}
@@ -69,6 +70,7 @@ def _user(name: str) -> dict[str, Any]:
         state["state"] = "locked" if shadow["locked"] else "active"
         state["expiry"] = shadow["expiry"]
         state["last_change"] = shadow["last_change"]
+        state["max_days"] = shadow["max_days"]
     else:
         state["state"] = "unknown"  # not root: the lock cannot be read
         state["reason"] = f"cannot read {SHADOW}"
@@ -141,6 +143,13 @@ def restore(kind: str, name: str, prior: dict[str, Any] | None,
                 prior):
             return None
         return ["chage", "-d", str(int(last)), name]
+    if action == "password_max_age":
+        # the maximum password age /etc/shadow had (days); empty: none, which -1 sets back
+        days = prior.get("max_days")
+        if not isinstance(days, str) or not (days.isdigit() or days == "") or len(
+                days) > 5 or not _exists(prior):
+            return None
+        return ["chage", "-M", days or "-1", name]
     if action == "delete":
         return _recreate(name, prior)
     return None
