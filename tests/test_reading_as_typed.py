@@ -244,3 +244,31 @@ def test_a_disk_word_names_its_mounted_filesystem(engine: ReasoningEngine) -> No
             device["removable"] = False  # as some tools report a partition
     quirky = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
     assert commands(quirky, "unmount the usb stick") == ["sudo -n umount /mnt/backup"]
+
+
+def test_a_polite_question_is_never_a_change(engine: ReasoningEngine) -> None:
+    """"Would you mind checking whether X is switched on?" asks; "can you show me the
+    last run of the job" shows, never runs it; "checking" is never a name taken from a
+    unit's Description."""
+    for say in ("Would you mind checking whether bluetooth is even switched on?",
+                "Can you show me the last run of the db-dump job and its log?"):
+        plan = engine.plan(say)
+        assert plan.kind != Kind.ACTION and not any(
+            not s.read_only for s in plan.steps), (say, plan.message)
+
+
+def test_an_idiom_word_is_not_a_package_name(engine: ReasoningEngine) -> None:
+    """"apt upgrade" upgrades everything; it is not a question about a package named apt."""
+    plan = engine.plan("apt upgrade")
+    assert plan.kind == Kind.ACTION
+    assert any("apt-get upgrade" in s.command for s in plan.steps)
+
+
+def test_a_disk_is_found_by_a_word_of_its_label() -> None:
+    data = copy.deepcopy(json.loads(FIXTURE.read_text()))
+    data["mounts"].append({"device": "/dev/sdc1", "mountpoint": "/media/marek/HERON-BACKUP",
+                           "fstype": "ext4", "options": "rw", "total": 1, "used": 0,
+                           "free": 1, "label": "HERON-BACKUP"})
+    found = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+    assert commands(found, "unmount the heron drive") == [
+        "sudo -n umount /media/marek/HERON-BACKUP"]

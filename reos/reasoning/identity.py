@@ -106,14 +106,18 @@ def _full_names(snapshot: SystemSnapshot, targets: list[Target],
 
 def _labels_of_mounts(snapshot: SystemSnapshot, targets: list[Target],
                       found: dict[str, list[Target]]) -> None:
-    """A mount by its filesystem's label ("BACKUP")."""
+    """A mount by its filesystem's label ("BACKUP") and by each word of it ("backup" of
+    HERON-BACKUP), as people name the disk they plugged in."""
     labels = {d.path: d.label for d in getattr(snapshot, "block_devices", None) or []
               if d.label}
     by_point = {t.name: t for t in targets}
     for m in getattr(snapshot, "mounts", None) or []:
         label = (m.label or labels.get(m.device, "")).lower()
         if len(label) >= 2 and m.mountpoint in by_point:
-            found[label].append(by_point[m.mountpoint])
+            target = by_point[m.mountpoint]
+            for word in {label} | {w for w in TOKENS.split(label) if len(w) >= 3}:
+                if target not in found[word]:
+                    found[word].append(target)
 
 
 def _labels_of_devices(snapshot: SystemSnapshot, targets: list[Target],

@@ -132,6 +132,7 @@ _NAMING = {"to", "as", "called", "named", "into", "become", "becomes"}  # "…ho
 
 _SLOT_PREPOSITIONS = {"to", "into", "from", "in"}  # "add bob *to* www-data"
 _SPAN = re.compile(r"(\d{1,5})([dw])")  # a time span as the tagger writes it: 90d, 12w
+_SHOWING = {"show", "list", "display", "print", "tell", "give", "view"}  # words that only ask
 _ARTICLES = {"the", "a", "an", "our", "my", "their"}
 
 
@@ -422,8 +423,11 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
         if "ask" in roles:
             if op.kind in ("query", "meta"):
                 reading.explained[n] = "ask"
-            else:
-                _unplaced(reading, n, unit, 0.5)
+            else:  # "can you show me the last run of the job": the request shows, it
+                # does not run; an asking word that leads says more against an action
+                leads = "verb" not in roles and unit.text in _SHOWING and all(
+                    "filler" in u.roles for u in units[:n])
+                _unplaced(reading, n, unit, 3 if leads else 0.5)
             continue
         if takes and ("name" in roles or unit.unknown or "alias" in roles or "path" in roles
                       or "number" in roles or not roles.keys() - {"noun"}):

@@ -119,7 +119,10 @@ def units_of(words: list[str], lex: Lexicon, names: Names) -> list[Unit]:
         size, roles = lex.longest(words, i) if word in lex.phrases else (0, {})
         if size == 0:
             size = 1
-            kinds = names.kinds(word, described=True)
+            # a description's word is a name only when it is not a word the catalogue reads
+            # ("checking" is check, never e2scrub_reap's "Check" in its Description)
+            kinds = names.kinds(word, described=not any(
+                form in lex.phrases for form in _base_forms(word)))
             if not kinds:
                 fixed = correct(word, lex)
                 forms = _base_forms(word)

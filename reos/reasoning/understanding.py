@@ -261,7 +261,8 @@ _CHECK_WORDS = {"check", "see", "tell", "find", "verify", "confirm", "know", "wo
 # "check whether…", "tell me which…", "find out how…": what is checked is a question
 _CHECKED = {"if", "whether", "which", "what", "who", "how", "where", "when", "why"}
 _POLITE = {"could", "can", "would", "will", "you", "please", "kindly", "me", "us", "hey",
-           "ok", "okay", "so", "i", "want", "to", "need", "like", "just", "quickly"}
+           "ok", "okay", "so", "i", "want", "to", "need", "like", "just", "quickly",
+           "mind", "would you mind", "do you mind"}
 
 
 def _asks(found: Parse) -> bool:
@@ -343,6 +344,10 @@ def _rivals(found: Parse, best: Reading, asking: bool = False) -> list[Reading]:
             continue  # two questions: answering the better one costs nothing
         if other.conflicts and not best.conflicts:
             continue  # a word said which kind of thing is meant, and it is not the rival's
+        if other.targets and "idiom" in best.evidence and {
+                w for t in other.targets for w in t.split()} <= {
+                found.units[n].text for n, role in best.explained.items() if role == "idiom"}:
+            continue  # "apt upgrade": the idiom's own word, not a package called apt
         rivals.append(other)
         if len(rivals) == 2:
             break
