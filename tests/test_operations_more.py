@@ -301,7 +301,8 @@ def test_the_shadow_file_gives_the_last_change_and_never_the_hash(tmp_path, monk
     shadow = tmp_path / "shadow"
     shadow.write_text("bob:$y$secret:20045:0:99999:7:::\ncarol:!:0:0:99999:7::20500:\n")
     monkeypatch.setattr(state_users, "SHADOW", str(shadow))
-    assert state_users._shadow("bob") == {"locked": False, "expiry": "", "last_change": "20045"}
+    assert state_users._shadow("bob") == {"locked": False, "expiry": "", "last_change": "20045",
+                                          "max_days": "99999"}
     assert state_users._shadow("carol")["last_change"] == "0"
     assert "secret" not in json.dumps(state_users._shadow("bob"))
 
