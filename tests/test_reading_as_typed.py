@@ -272,3 +272,17 @@ def test_a_disk_is_found_by_a_word_of_its_label() -> None:
     found = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
     assert commands(found, "unmount the heron drive") == [
         "sudo -n umount /media/marek/HERON-BACKUP"]
+
+
+def test_a_program_is_found_by_the_application_its_path_names() -> None:
+    """"kill libreoffice": soffice.bin and oosplash live under /usr/lib/libreoffice/; the
+    owner's home folder in a path names no application."""
+    data = copy.deepcopy(json.loads(FIXTURE.read_text()))
+    for pid, name, cmd in ((8790, "oosplash", "/usr/lib/libreoffice/program/oosplash --writer"),
+                           (8802, "soffice.bin", "/usr/lib/libreoffice/program/soffice.bin"),
+                           (9901, "cargo", "/home/alice/.cargo/bin/cargo build --release")):
+        data["processes"].append({"pid": pid, "ppid": 1, "name": name, "user": "alice",
+                                  "cmdline": cmd, "cpu_percent": 1.0, "memory_rss": 1})
+    found = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+    assert commands(found, "kill libreoffice") == ["kill -9 8790", "kill -9 8802"]
+    assert not any("9901" in c for c in commands(found, "kill alice"))

@@ -47,7 +47,36 @@ def _processes(snapshot: SystemSnapshot,
         plain = program.rstrip("0123456789.")  # "python" is python3, "php" php8.2
         if plain != program and len(plain) >= 3:
             by_program[plain].append(t)
+        for word in _app_words(p.cmdline) - {program, plain}:
+            by_program[word].append(t)  # "libreoffice" of /usr/lib/libreoffice/program/…
     return targets
+
+
+# folders every program lives under: they say nothing about which application it is
+_GENERIC_DIRS = frozenset({"usr", "lib", "lib32", "lib64", "libexec", "bin", "sbin", "local",
+                           "share", "opt", "program", "programs", "home", "snap", "current",
+                           "root", "var", "run", "tmp", "etc", "app", "apps", "node_modules",
+                           "resources", "dist", "build", "target", "release", "debug",
+                           "toolchains", "stable", "x86_64", "amd64", "jre", "jdk"})
+
+
+def _app_words(cmdline: str) -> set[str]:
+    """The application a program's path names ("libreoffice" of
+    /usr/lib/libreoffice/program/soffice.bin, "cargo" of ~/.cargo/bin/cargo): the folders
+    of its first word, without the generic ones and without a home folder's owner."""
+    first = (cmdline or "").split(" ", 1)[0]
+    if not first.startswith("/"):
+        return set()
+    parts = first.lower().split("/")[1:-1]
+    words = set()
+    for n, part in enumerate(parts):
+        part = part.lstrip(".")
+        if n and parts[n - 1] == "home":
+            continue  # /home/marek/...: the owner, not the application
+        if len(part) >= 4 and part.isascii() and part[0].isalpha() and (
+                part not in _GENERIC_DIRS) and re.fullmatch(r"[a-z][a-z0-9_.+-]*", part):
+            words.add(part)
+    return words
 
 
 def _mounts(snapshot: SystemSnapshot, by_device: dict[str, list[Target]]) -> list[Target] | None:

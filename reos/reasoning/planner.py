@@ -48,7 +48,7 @@ HELP = "Say \u201chelp\u201d for a tour of what I can do."
 
 # qualifiers that pick one of several, never a state: said of one named thing, they
 # describe it ("the old reporting db", "that runaway clamscan")
-_DESCRIBING = frozenset({"unused", "busiest", "biggest"})
+_DESCRIBING = frozenset({"unused", "busiest", "biggest", "paused"})
 
 
 class PlanBuilder:
