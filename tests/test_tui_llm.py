@@ -46,8 +46,9 @@ def status(app: ReosApp) -> str:
 
 
 async def until(pilot, check: Callable[[], bool]) -> bool:
-    """Let the app run until `check()` holds (a bound on waiting, not a timing claim)."""
-    for _ in range(400):
+    """Let the app run until `check()` holds (a bound on waiting, not a timing claim: a
+    loaded CI machine once needed more than 10 s; what must come first is asserted after)."""
+    for _ in range(1600):
         if check():
             return True
         await pilot.pause(0.025)
