@@ -43,7 +43,6 @@ _JOIN = re.compile(r"(\s*(?:[,;]\s*|[.!?]\s+)"
 _QUESTION = re.compile(r"^(?:what|what's|whats|which|who|whose|how|where|when|why|is|are|"
                        r"was|were|does|do|did|has|have|show|list|tell|check|give)\b",
                        re.IGNORECASE)
-_LEADING = {"please", "pls", "plz", "just", "now", "so", "also", "kindly", "quickly"}
 # a value said again for the same ask: an address (or network), a port or a count
 _VALUES = (re.compile(r"(?<![\w./-])\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?(?![\w./-])"),
            re.compile(r"(?<![\w./-])\d{1,5}(?![\w./-])"))
@@ -133,7 +132,7 @@ def _verb_of(text: str, templates: TemplateSet, matcher: Any, *,
     ("wipe fail2ban, configs and all" wipes nothing else). With `acting`, the acting verb
     it begins with ("stop") instead."""
     units = [u for u in parser.parse(_POLITE.sub("", text), templates, matcher).units
-             if u.text not in _LEADING]
+             if u.text not in stories.LEADING]
     if not units:
         return None
     if acting:
@@ -153,7 +152,7 @@ def _begins_ask(piece: str, templates: TemplateSet, matcher: Any) -> bool:
     """Whether a piece asks: it begins with a verb or a question word, after "please"
     or "could you"."""
     words = _POLITE.sub("", piece).split()
-    while words and words[0].lower() in _LEADING:
+    while words and words[0].lower() in stories.LEADING:
         words = words[1:]
     if not words:
         return False
@@ -167,9 +166,9 @@ def _shared_objects(groups: list[str], templates: TemplateSet, matcher: Any) -> 
     shared = list(groups)
     for n in range(len(shared) - 2, -1, -1):
         units = parser.parse(shared[n], templates, matcher).units
-        if units and all("verb" in u.roles or u.text in _LEADING for u in units):
+        if units and all("verb" in u.roles or u.text in stories.LEADING for u in units):
             rest = shared[n + 1].split()
-            while rest and rest[0].lower() in _LEADING:
+            while rest and rest[0].lower() in stories.LEADING:
                 rest = rest[1:]
             if len(rest) > 1:
                 shared[n] = f"{shared[n]} {' '.join(rest[1:])}"

@@ -158,8 +158,9 @@ def listing(clause: str, templates: TemplateSet, matcher: Any) -> bool:
         u.unknown and len(units) <= 3) for u in units)
 
 
-_LEADING = {"please", "pls", "just", "now", "so", "then", "and", "ok", "okay", "also",
-            "kindly", "quickly", "hey", "oh", "right"}
+# words said before the ask itself ("please", "just", "so"): parts.py reads past them too
+LEADING = {"please", "pls", "plz", "just", "now", "so", "then", "and", "ok", "okay", "also",
+           "kindly", "quickly", "hey", "oh", "right"}
 
 
 def imperative(sentence: str, templates: TemplateSet, matcher: Any) -> bool:
@@ -167,7 +168,7 @@ def imperative(sentence: str, templates: TemplateSet, matcher: Any) -> bool:
     "just", "so"…) is a verb ("Stop the old agent."), not a subject ("The job should run
     every hour.", "I am new in the team")."""
     units = parser.parse(sentence, templates, matcher).units
-    first = next((u for u in units if u.text not in _LEADING), None)
+    first = next((u for u in units if u.text not in LEADING), None)
     return first is not None and "verb" in first.roles
 
 
