@@ -375,7 +375,7 @@ def _more() -> None:
     ANSWERS["services"] = listings.services
     ANSWERS["accounts"] = listings.accounts
     for name in ("answers_users", "answers_processes", "answers_settings", "answers_net",
-                 "answers_disks", "answers_packages", "answers_gpu"):
+                 "answers_disks", "answers_packages", "answers_gpu", "answers_desktop"):
         try:
             module = importlib.import_module(f"reos.reasoning.{name}")
         except ImportError:  # a domain not written yet

@@ -83,7 +83,9 @@ class Lexicon:
             # every word the catalogue uses anywhere: never "corrected" into another
             known = {w for op in self.operations
                      for text in (*op.idioms, *op.examples, *op.verbs, *op.nouns)
-                     for w in text.replace("{target}", " ").split()} | set(self.phrases)
+                     for w in text.replace("{target}", " ").split()} | set(self.phrases) | {
+                w for r in self.refusals for text in (*r.verbs, *r.objects, *r.unless)
+                for w in text.split()}  # a refusal's "audit" is meant, never "audio"
             self._typos = (meaningful, set(meaningful), known)
         return self._typos
 

@@ -295,4 +295,15 @@ def load(extra_dirs: list[Path] | None = None, cache: TemplateCache | None = Non
             passed.add(str(path))
     if not from_cache or passed != checked:
         _keep(cache, files, parsed, passed)
+    _spell_out(found)
     return found
+
+
+def _spell_out(found: TemplateSet) -> None:
+    """Idioms are matched against the request as it is read, with its contractions spelled
+    out ("isn't" is read "is not"): so an idiom's own contractions are spelled out too."""
+    table = found.vocabulary.contractions
+    for op in found.operations.values():
+        if any("'" in idiom for idiom in op.idioms):
+            op.idioms = [" ".join(table.get(word, word) for word in idiom.split())
+                         for idiom in op.idioms]

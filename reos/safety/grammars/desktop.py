@@ -3,7 +3,9 @@ desktop settings (gsettings, dconf), display, sound and brightness getters (xran
 pactl, amixer, brightnessctl, powerprofilesctl), file type queries (xdg-mime), calendars,
 the locate family, kernel slab and I/O monitors in their one-shot forms (slabtop, iotop),
 host key and port probes (ssh-keyscan, nc), package checksums (debsums), the trust
-store's listing, run-parts' listing forms, iptables-restore's test form and usb-devices.
+store's listing, run-parts' listing forms, iptables-restore's test form, usb-devices, and
+the desktop services' reporters (lpstat, wpctl status, systemd-inhibit --list, fwupdmgr's
+listings).
 
 Plain data in the format described in `reos.safety.grammars`. Not responsible for
 parsing (`reos.safety.grammar`) or for the named checks (`reos.safety.grammar_checks`).
@@ -191,6 +193,25 @@ TABLE: dict[str, dict] = {
     "netcat": _NETCAT,
     "ncat": _NETCAT,
     "usb-devices": {"abbrev": False, "operands": "none"},
+    # CUPS's lpstat only reports; its reporting letters take an optional list of printers,
+    # classes or users (accepted here as names); -h names another server
+    "lpstat": {"abbrev": False, "short": "adelorpRstvuWc", "short_values": "",
+               "deny": {"-h -E -U": "talks to another print server or as another user"},
+               "operands": "names"},
+    # wpctl (WirePlumber): status and the getters; set-*, clear-default and settings change
+    "wpctl": {"abbrev": False, "sub": {
+        "status": _exact("none", short="kn", flags="--nick --name"),
+        "get-volume inspect": _exact("max1", short="ar", flags="--referenced --associated"),
+    }},
+    # systemd-inhibit runs the program it is given while holding the lock; only --list reads
+    "systemd-inhibit": {"abbrev": False,
+                        "flags": "--list --no-pager --no-legend --help --version",
+                        "operands": "only:--list"},
+    # fwupdmgr's listings; refresh downloads metadata, update/install flash firmware
+    "fwupdmgr": {"abbrev": False, "sub": {
+        "get-updates get-upgrades get-devices get-history get-remotes security": _exact(
+            "max1", flags="--json --no-unreported-check --no-metadata-check "
+                          "--no-remote-check --no-history --no-security-fix")}},
     # debsums (Getopt::Long, bundling): verifying installed packages by name only. A
     # `.deb` operand is unpacked into a temporary folder, and no check here tells a
     # package name from a file, so operands are refused

@@ -232,9 +232,16 @@ TABLE: dict[str, dict] = {
                                       "actions": "up down modify add edit clone delete "
                                                  "monitor reload load import export "
                                                  "migrate", "abbrev": False},
-            "device d dev": {"verbs": {"status show": "names", "lldp": "names"},
-                             "default": "status", "actions": "set connect reapply modify "
-                             "disconnect delete monitor up down wifi", "abbrev": False},
+            # `device wifi list` reads the networks in range (a scan when the list is
+            # old); connect, hotspot, rescan and show-password (a secret) do not read
+            "device d dev": {"abbrev": False, "default": "status", "sub": {
+                "status": {"abbrev": False, "operands": "none"},
+                "show lldp": {"abbrev": False, "operands": "names"},
+                "wifi": {"abbrev": False, "default": "list", "sub": {
+                    "list": {"abbrev": False, "values": "--rescan",
+                             "checks": {"--rescan": "one-of:yes|no|auto"},
+                             "operands": "names"}}},
+            }},
         },
     },
     "curl": {
