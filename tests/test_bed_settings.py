@@ -394,3 +394,26 @@ def test_trimming_the_journal_says_it_cannot_be_undone(engine) -> None:  # noqa:
     assert "--vacuum-time=2weeks" in step.argv and not step.reversible
     assert step.risk.label in ("high", "critical")
     assert "cannot be undone" in plan.message and "deleted for good" in plan.message
+
+
+def _scheduled(bed) -> str:  # noqa: ANN001
+    done = bed.run("cat", "/run/systemd/shutdown/scheduled")
+    return done.stdout if done.returncode == 0 else ""
+
+
+@pytest.mark.docker
+@pytest.mark.slow
+def test_a_reboot_scheduled_for_later_is_cancelled_by_undo(bed) -> None:  # noqa: ANN001
+    # ten hours ahead, and cancelled in `finally`: the bed never reboots under a test
+    assert not _scheduled(bed), "a shutdown was already scheduled in the bed"
+    try:
+        done = bed.reos("plan", "--yes", "reboot the box in 10 hours")
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "$ shutdown -r +600" in done.stdout
+        assert "MODE=reboot" in _scheduled(bed)
+        undo = bed.reos("undo")
+        assert undo.returncode == 0, undo.stdout + undo.stderr
+        assert "(ran: shutdown -c)" in undo.stdout
+        assert not _scheduled(bed)
+    finally:
+        bed.run("shutdown", "-c")

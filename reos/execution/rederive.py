@@ -21,7 +21,7 @@ from reos.system.privilege import as_root, strip_sudo
 from reos.system.state import PACKAGE_REMOVE, reinstall_argv, restore_argv
 
 # the kinds the planner names with SAFE_NAMES; tracked settings carry their own names
-_SETTINGS = {"hostname", "timezone", "system", "firewall"}
+_SETTINGS = {"hostname", "timezone", "system", "firewall", "shutdown"}
 
 
 def expected_rollbacks(step: StepRecord, manager: str | None) -> list[list[str]]:

@@ -90,6 +90,7 @@ def tag(units: list[Any]) -> None:
     _tag_sizes(units, texts)
     _tag_dates(units, texts)
     _tag_times(units, texts)
+    _tag_clocks(units, texts)
     if any(t in _ZONE_WORDS for t in texts) or "in" in texts:
         _tag_zones(units, texts)
 
@@ -153,6 +154,20 @@ def _clock_at(texts: list[str], n: int, bare: bool) -> tuple[str, int, bool] | N
     if hour > 23:
         return None
     return f"{hour:02d}:{minute:02d}", end, bool(half or found[2])
+
+
+def _tag_clocks(units: list[Any], texts: list[str]) -> None:
+    """"at 3am", "at 23:30", "at midnight": a time of day said for when something should
+    happen (role `clock`, HH:MM). Not a `time`: a change said with one must be scheduled
+    or asked about, never done now, and a log reader takes it as the hour from then."""
+    for n, word in enumerate(texts[:-1]):
+        found = _clock_at(texts, n + 1, bare=False) if word == "at" else None
+        if found is None:
+            continue  # a bare "at 3" is a count or a level as often as an hour
+        clock, end, _said = found
+        if all(_free(units[k]) or set(units[k].roles) <= {"filler", "number"}
+               for k in range(n + 1, end)):
+            _mark(units, n, end, "clock", clock)
 
 
 def _day_at(texts: list[str], n: int) -> tuple[str, int, str | None] | None:

@@ -132,6 +132,16 @@ _NAMING = {"to", "as", "called", "named", "into", "become", "becomes"}  # "…ho
 
 _SLOT_PREPOSITIONS = {"to", "into", "from", "in"}  # "add bob *to* www-data"
 _SPAN = re.compile(r"(\d{1,5})([dw])")  # a time span as the tagger writes it: 90d, 12w
+_LATER = re.compile(r"(\d{1,4})([mh])")  # "in 10 minutes", "in 2 hours": from now
+
+
+def _hour_from(clock: str) -> str:
+    """The hour from a time of day, as a range of today ("at 3am": 03:00 to 04:00)."""
+    hour, minute = int(clock[:2]), clock[3:]
+    end = f"{hour + 1:02d}:{minute}" if hour < 23 else "23:59"
+    return f"today@{clock}~today@{end}"
+
+
 _SHOWING = {"show", "list", "display", "print", "tell", "give", "view"}  # words that only ask
 _ARTICLES = {"the", "a", "an", "our", "my", "their"}
 
@@ -374,8 +384,35 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             reading.explained[n] = "qualifier"
             reading.score -= 1
             continue
+        if "clock" in roles:  # "at 3am": when the thing should happen
+            clock = str(roles["clock"])
+            if "when" in op.slots:
+                reading.params["when"] = clock
+                reading.explained[n] = "slot"
+            elif "since" in op.slots:  # "the logs at 3am": the hour from then
+                reading.params["since"] = _hour_from(clock)
+                reading.explained[n] = "time"
+            elif op.kind == "action":  # never done now instead: asked, as a qualifier is
+                reading.params["clock"] = clock
+                reading.unhonoured.append(unit.text)
+                reading.unhonoured_at.append(n)
+                reading.explained[n] = "qualifier"
+                reading.score -= 1
+            else:
+                _unplaced(reading, n, unit, 1)
+            continue
         if "time" in roles:
             moment = roles["time"]
+            if "when" in op.slots:  # "shut down in 10 minutes"
+                later = _LATER.fullmatch(str(moment))
+                if moment is True:  # a word of the phrase before its value ("10 min")
+                    reading.explained[n] = "slot"
+                    continue
+                if later:
+                    reading.params["when"] = "+" + str(
+                        int(later[1]) * (60 if later[2] == "h" else 1))
+                    reading.explained[n] = "slot"
+                    continue
             if "days" in op.slots:  # "every 90 days", "for 12 weeks": a number of days
                 span = _SPAN.fullmatch(str(moment))
                 if span:

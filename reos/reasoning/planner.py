@@ -240,7 +240,9 @@ class PlanBuilder:
         """A question instead of a plan: close readings, words nothing explained, or a
         qualifier that cannot be applied (never a wider plan)."""
         plan.kind = Kind.CLARIFY
-        if intent.unhonoured:
+        if intent.unhonoured and intent.params.get("clock"):
+            plan.message = replies.cannot_schedule(intent.params["clock"])
+        elif intent.unhonoured:
             plan.message = replies.cannot_filter(intent.unhonoured, intent.resource)
         elif intent.question and not intent.options and intent.operation is None:
             plan.message = intent.question  # nothing to offer: "one at a time, please"

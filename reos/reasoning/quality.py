@@ -81,7 +81,7 @@ CHECKABLE: dict[str, frozenset[str] | None] = {
     "mount": frozenset({"unmount", "remount_ro"}),
     "firewall": frozenset({"allow", "deny", "delete_rule"}),
     "timer": frozenset({"enable_now", "disable_now"}),
-    "interface": None, "hostname": None, "timezone": None, "system": None,
+    "interface": None, "hostname": None, "timezone": None, "system": None, "shutdown": None,
 }
 
 

@@ -71,6 +71,11 @@ def cannot_filter(words: list[str], resource: str | None) -> str:
             "or say which state you mean (running, stopped, failed, enabled, disabled).")
 
 
+def cannot_schedule(clock: str) -> str:
+    return (f"I can't schedule that for {clean(clock)[:5]}, and I won't do it now instead. "
+            "Say it again without the time to do it now, or come back then.")
+
+
 def described(words: list[str]) -> str:
     return (f"I took {_quote(words)} to describe what you named: only one thing here is "
             "called so.")
@@ -112,6 +117,7 @@ _VALUE_WORDS = {
     "port": "the port (1 to 65535)", "interface": "which network interface",
     "host": "which host (a name like debian.org or an address like 9.9.9.9)",
     "days": "how many days (1 to 99999)",
+    "when": "when (in 10 minutes, at 23:30)",
     "source": "which address or network (like 10.8.0.5 or 10.8.0.0/24, no wider than /8)",
     "path": "which path (starting with /)",
     "device": "which disk or partition (sdb1, /dev/sdb1)"}

@@ -4,8 +4,9 @@ The parser reads them as canonical values (`lines` a number; `since` one of yest
 today, boot, boot-1 (the boot before this one), an amount and a unit such as 15m, 2h, 3d,
 a moment such as `yesterday@15:00`, `mon`, `2026-11-20@08:00`, a whole day `=mon`, or a
 range `today@09:00~today@10:00`; `size` such as 500M; `timezone` a zone of this machine's
-list); this module checks them and renders each the way a tool takes it: `{lines}` a
-bounded count, `{since}`/`{until}` for docker (a Go duration or a date),
+list; `when` a shutdown's time, +10 or 23:30); this module checks them and renders each
+the way a tool takes it: `{lines}` a bounded count, `{since}`/`{until}` for docker (a Go
+duration or a date),
 `{journal_since}`/`{journal_until}` for journalctl (-15m, yesterday, 2026-11-21 15:00:00;
 yesterday ends today), `boot` and `previous_boot` for recipes that read a boot with `-b`,
 `{vacuum_size}`/`{vacuum_time}` for trimming the journal. Nothing from the request
@@ -35,7 +36,7 @@ MAX_LINES = 100_000
 SLOTS = ("lines", "since", "until", "journal_since", "journal_until", "unit_state",
          "file_state", "docker_status", "user", "group", "shell", "hostname", "timezone",
          "date", "priority", "port", "interface", "host", "path", "device", "vacuum_size",
-         "vacuum_time", "proto", "program", "source", "days")
+         "vacuum_time", "proto", "program", "source", "days", "when")
 # what a value taken from the request must look like before it may fill a recipe
 _CHECKS = LazyPatterns({
     "user": (r"^[a-z_][a-z0-9_.-]{0,31}$"),
@@ -51,6 +52,9 @@ _CHECKS = LazyPatterns({
     "path": (r"^/(?:[A-Za-z0-9._+-]+/?)*$"),
     "device": (r"^[a-z][a-z0-9_-]{0,31}$"),
     "program": (r"^[a-z0-9][a-z0-9_.+-]{0,14}$"),  # a process name (ps -C takes it as is)
+    # when a shutdown is due, as shutdown(8) takes it: minutes from now (+10, at most a
+    # week) or a time of day (23:30)
+    "when": (r"^(?:\+(?:[1-9]\d{0,3}|10080)|(?:[01]\d|2[0-3]):[0-5]\d)$"),
 })
 # a qualifier as each tool filters by it (systemctl active state, unit-file state, docker)
 _UNIT_STATE = {"running": "running", "stopped": "inactive", "failed": "failed"}

@@ -255,6 +255,12 @@ def _power(argv: list[str], verdict: Verdict, ctx: Context) -> None:
     if program == "shutdown" and "-c" in argv:
         verdict.raise_to(RiskLevel.LOW, "cancels a shutdown", root=True)
         return
+    when = operands(argv)[:1]
+    if program == "shutdown" and when and when[0] not in ("now", "+0", "0"):
+        # a shutdown at a later time: `shutdown -c` takes it back until then
+        verdict.raise_to(RiskLevel.HIGH, "schedules a shutdown or restart of the machine",
+                         root=True)
+        return
     verdict.raise_to(RiskLevel.HIGH, "shuts down or restarts the machine", reversible=False,
                      root=True)
 

@@ -61,6 +61,7 @@ def _read(argv: list[str]) -> subprocess.CompletedProcess[str] | None:
 # `restore(name, prior, action)` and `problem(action, state)`, imported on first use.
 KIND_MODULES = {"user": "state_users", "group": "state_users", "process": "state_processes",
                 "hostname": "state_settings", "timezone": "state_settings",
+                "shutdown": "state_settings",
                 "system": "state_settings", "mount": "state_disks", "device": "state_disks",
                 "interface": "state_net",
                 "firewall": "state_net"}

@@ -1,4 +1,5 @@
-"""The machine's settings as state: its hostname and its time zone.
+"""The machine's settings as state: its hostname, its time zone, and whether a shutdown
+or reboot is scheduled (systemd keeps that in /run/systemd/shutdown/scheduled).
 
 `current` reads the setting right before a step changes it (the journal keeps that as the
 step's prior state: `{"state": value, ...}`), `restore` turns a recorded value into the
@@ -21,7 +22,7 @@ from reos.system.state import _read
 if TYPE_CHECKING:
     pass
 
-KINDS = ("hostname", "timezone")
+KINDS = ("hostname", "timezone", "shutdown")
 _HOSTNAME = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
 _TIMEZONE = re.compile(r"^(?:[A-Z][A-Za-z]*(?:_[A-Z][A-Za-z]*)*/[A-Za-z0-9_+-]+"
                        r"(?:/[A-Za-z0-9_+-]+)?|[A-Z][A-Za-z0-9+-]{1,15})$")  # CET, Japan
@@ -31,6 +32,7 @@ _ZONEINFO = "/usr/share/zoneinfo/"
 HOSTNAME_FILE = Path("/etc/hostname")
 TIMEZONE_FILE = Path("/etc/timezone")
 LOCALTIME = Path("/etc/localtime")
+SCHEDULED = Path("/run/systemd/shutdown/scheduled")
 
 
 def _file(path: Path) -> str:
@@ -97,8 +99,26 @@ def _timezone() -> dict[str, Any]:
     return {"state": zone, "source": source}
 
 
+def _shutdown() -> dict[str, Any]:
+    """"none", or "scheduled" with its mode (poweroff, reboot…) and when (µs since 1970),
+    from the file systemd-logind writes while a shutdown is due."""
+    try:
+        text = SCHEDULED.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return {"state": "none"}
+    except OSError as exc:
+        return {"state": "unknown", "reason": f"{SCHEDULED} could not be read ({exc.strerror})"}
+    fields = dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
+    mode = fields.get("MODE", "")
+    usec = fields.get("USEC", "")
+    return {"state": "scheduled", "mode": mode if mode.isalnum() else "",
+            "usec": int(usec) if usec.isdigit() else None}
+
+
 def current(kind: str, _name: str) -> dict[str, Any] | None:
     """The setting as it is now, or None for a kind this module does not track."""
+    if kind == "shutdown":
+        return _shutdown()
     if kind == "hostname":
         return _hostname()
     if kind == "timezone":
@@ -113,6 +133,10 @@ def restore(kind: str, _name: str, prior: dict[str, Any] | None,
     """The command that sets the recorded value again, or None when none can (the value
     was not read, or does not look like one the tool takes)."""
     value = (prior or {}).get("state")
+    if kind == "shutdown":  # nothing was due: cancel what the step scheduled. A shutdown
+        # that was due already is left as the step made it (its time is not set back)
+        return ["shutdown", "-c"] if value == "none" and action in (
+            "poweroff_later", "reboot_later") else None
     if not valid(kind, value):
         return None
     if kind == "hostname" and action in (None, "set_hostname"):
@@ -130,6 +154,12 @@ def problem(kind: str, action: str | None, state: dict[str, Any] | None) -> str 
     if kind not in KINDS or not isinstance(state, dict):
         return None
     value = state.get("state")
+    if kind == "shutdown":
+        want = "none" if action == "cancel_shutdown" else "scheduled"
+        if value not in ("none", "scheduled"):
+            return f"could not be read back ({state.get('reason') or 'unknown'})"
+        return None if value == want else (
+            "is still scheduled" if want == "none" else "is not scheduled")
     if not isinstance(value, str) or value in ("", "unknown"):
         return f"could not be read back ({state.get('reason') or 'unknown'})"
     if kind == "hostname" and action == "set_hostname":

@@ -1,0 +1,78 @@
+"""A shutdown or reboot said with a time ("in 10 minutes", "at 3am", "at 23:30") is
+scheduled with shutdown(8) and undone by cancelling it when none was due before; a
+change said with a time of day no operation can schedule is asked about, never done now;
+a log question "at 3am" reads the hour from then. The bed test
+(tests/test_bed_settings.py) schedules a real reboot and cancels it with `reos undo`.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from reos.model import Kind
+from reos.settings import Settings
+from reos.system import state_settings
+from reos.system.snapshot import SCHEMA, SystemSnapshot
+from tests.conftest import FIXTURES
+
+
+@pytest.fixture(scope="module")
+def engine():  # noqa: ANN201
+    from reos.engine import ReasoningEngine
+
+    data = json.loads((FIXTURES / "homelab.json").read_text())
+    data["schema"] = SCHEMA
+    return ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+
+
+@pytest.mark.parametrize(("said", "argv"), [
+    ("shutdown in 10 min", ["shutdown", "-h", "+10"]),
+    ("reboot at 3am", ["shutdown", "-r", "03:00"]),
+    ("could you power off the laptop at 23:30 please", ["shutdown", "-h", "23:30"]),
+    ("restart the server in 2 hours", ["shutdown", "-r", "+120"]),
+    ("reboot at midnight", ["shutdown", "-r", "00:00"]),
+])
+def test_a_time_said_schedules_the_shutdown(engine, said: str, argv: list[str]) -> None:  # noqa: ANN001
+    plan = engine.plan(said)
+    assert plan.kind == Kind.ACTION, (said, plan.message)
+    assert [s.argv[2:] for s in plan.steps] == [argv], said
+    assert plan.needs_approval and plan.steps[0].reversible
+
+
+def test_without_a_time_it_is_now_and_a_time_alone_is_asked_for(engine) -> None:  # noqa: ANN001
+    assert [s.argv[2:] for s in engine.plan("reboot").steps] == [["systemctl", "reboot"]]
+    assert [s.argv[2:] for s in engine.plan("shut down now").steps] == [
+        ["systemctl", "poweroff"]]
+    plan = engine.plan("schedule a reboot")
+    assert plan.kind == Kind.CLARIFY and not plan.steps and "when" in plan.message
+
+
+def test_a_change_at_a_time_no_operation_schedules_is_never_done_now(engine) -> None:  # noqa: ANN001
+    plan = engine.plan("restart nginx at 3am")
+    assert plan.kind == Kind.CLARIFY and not plan.steps
+    assert "03:00" in plan.message and "won't do it now" in plan.message
+
+
+def test_the_logs_at_a_time_are_that_hour(engine) -> None:  # noqa: ANN001
+    plan = engine.plan("show the logs at 3am")
+    [step] = plan.steps
+    since, until = step.argv[step.argv.index("--since") + 1], step.argv[
+        step.argv.index("--until") + 1]
+    assert since.endswith(" 03:00:00") and until.endswith(" 04:00:00")
+
+
+def test_cancelling_asks_and_the_state_reads_systemds_schedule(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    scheduled = tmp_path / "scheduled"
+    monkeypatch.setattr(state_settings, "SCHEDULED", scheduled)
+    assert state_settings.current("shutdown", "shutdown") == {"state": "none"}
+    assert state_settings.restore("shutdown", "shutdown", {"state": "none"},
+                                  "reboot_later") == ["shutdown", "-c"]
+    scheduled.write_text("USEC=1796000000000000\nWARN_WALL=1\nMODE=reboot\n")
+    now = state_settings.current("shutdown", "shutdown")
+    assert now == {"state": "scheduled", "mode": "reboot", "usec": 1796000000000000}
+    # one was due before the step: cancelling would take that one too, so undo does not
+    assert state_settings.restore("shutdown", "shutdown", now, "reboot_later") is None
+    assert state_settings.problem("shutdown", "reboot_later", now) is None
+    assert state_settings.problem("shutdown", "cancel_shutdown", now) == "is still scheduled"
