@@ -198,13 +198,17 @@ def _sizes(words: list[str]) -> list[str]:
 
 
 def _spelled(word: str, lex: Lexicon) -> list[str]:
-    """A word with its contraction spelled out, a possessive 's dropped, and a British
-    spelling as the catalogue spells it ("synchronised" -> "synchronized")."""
+    """A word with its contraction spelled out, a possessive 's dropped, a dropped final g
+    put back ("eatin" -> "eating"), and a British spelling as the catalogue spells it
+    ("synchronised" -> "synchronized")."""
     if word in lex.vocab.contractions:
         return lex.vocab.contractions[word].split()
     if word.endswith("'s") and len(word) > 2:
         word = word[:-2]
     word = word.replace("'", "")
+    if word.endswith("in") and len(word) > 4 and word not in lex.phrases and (
+            word + "g" in lex.phrases or word + "g" in lex.typo_words()[2]):
+        return [word + "g"]  # said as spoken: "eatin'", "hangin" are eating, hanging
     british = _BRITISH.match(word)
     if british and word not in lex.phrases:
         american = f"{british[1]}iz{british[2]}"

@@ -449,6 +449,10 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
         if "number" in roles:
             slot_name = next((s for s in ("lines", "count", "port", "priority", "days")
                               if s in op.slots), None)
+            given = reading.params.get(slot_name or "")
+            if slot_name and given is not None and given != str(roles["number"]):
+                _unplaced(reading, n, unit, 1)  # a second port is never dropped for the first
+                continue
             if slot_name:
                 reading.explained[n] = slot_name
                 reading.params[slot_name] = str(roles["number"])

@@ -1,0 +1,53 @@
+"""Requests as people type them: a dropped final g ("eatin'"), chat shorthand ("rn",
+"gimme"), a reason told after the ask ("… for making space in /boot"), a list of ports
+where one is never dropped for the other, and old kernels, which are the package
+manager's to remove (never a refused delete of /boot, which stays refused).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from reos.model import Kind
+from reos.reasoning import lexicon
+from reos.settings import Settings
+from reos.system.snapshot import SCHEMA, SystemSnapshot
+from tests.conftest import FIXTURES
+
+
+@pytest.fixture(scope="module")
+def engine():  # noqa: ANN201
+    from reos.engine import ReasoningEngine
+
+    data = json.loads((FIXTURES / "homelab.json").read_text())
+    data["schema"] = SCHEMA
+    return ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+
+
+def test_a_dropped_g_and_chat_shorthand_are_read(engine) -> None:  # noqa: ANN001
+    plan = engine.plan("what's eatin all my ram rn")
+    assert plan.kind == Kind.QUERY and "--sort=-pmem" in plan.steps[0].argv, plan.message
+    assert "didn't use" not in plan.message
+    # only where the word with its g is one the catalogue knows: "admin" is not "adming"
+    lex = lexicon.lexicon(engine.templates)
+    assert [lexicon._spelled(w, lex) for w in ("eatin", "runnin", "admin", "login")] == [
+        ["eating"], ["running"], ["admin"], ["login"]]
+
+
+def test_every_port_of_a_list_is_allowed(engine) -> None:  # noqa: ANN001
+    plan = engine.plan("allow port 8123 and 9000")
+    assert [s.argv[-1] for s in plan.steps] == ["8123/tcp", "9000/tcp"]
+    plan = engine.plan("allow 80, 443 and 8080")
+    assert [s.argv[-1] for s in plan.steps] == ["80/tcp", "443/tcp", "8080/tcp"]
+
+
+def test_old_kernels_are_removed_by_the_package_manager_and_boot_stays_refused(engine
+                                                                              ) -> None:  # noqa: ANN001
+    for said in ("remove old kernels", "Please delete the old kernel for making space in /boot."):
+        plan = engine.plan(said)
+        assert plan.kind == Kind.ACTION, (said, plan.message)
+        assert [s.argv[2:4] for s in plan.steps] == [["apt-get", "autoremove"]], said
+    for said in ("delete /boot", "delete everything in /boot", "rm -rf /boot to make space"):
+        assert engine.plan(said).kind == Kind.REFUSE, said
