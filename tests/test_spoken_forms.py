@@ -51,3 +51,21 @@ def test_old_kernels_are_removed_by_the_package_manager_and_boot_stays_refused(e
         assert [s.argv[2:4] for s in plan.steps] == [["apt-get", "autoremove"]], said
     for said in ("delete /boot", "delete everything in /boot", "rm -rf /boot to make space"):
         assert engine.plan(said).kind == Kind.REFUSE, said
+
+
+def test_the_group_and_the_account_are_found_either_way_round(engine) -> None:  # noqa: ANN001
+    for said in ("remove sudo from bob", "remove bob from sudo", "take bob out of the sudo group"):
+        plan = engine.plan(said)
+        assert [s.argv[2:] for s in plan.steps] == [["gpasswd", "-d", "bob", "sudo"]], said
+    plan = engine.plan("add docker to carol")
+    assert [s.argv[2:] for s in plan.steps] == [["usermod", "-aG", "docker", "carol"]]
+
+
+def test_a_change_ending_on_a_name_nothing_has_is_not_planned(engine) -> None:  # noqa: ANN001
+    # no account "zoe" here: removing the sudo *package* instead would be a disaster
+    for said in ("remove sudo from zoe", "remove docker from zoe"):
+        plan = engine.plan(said)
+        assert not plan.steps and "zoe" in plan.message, (said, plan.message)
+    # a name in a sentence that only tells is not such an end
+    plan = engine.plan("Please remove tmux? I've switched to zellij.")
+    assert plan.kind != Kind.CLARIFY or "zellij" not in plan.message

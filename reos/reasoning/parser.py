@@ -193,6 +193,23 @@ def _slot(op: Operation, units: list[Unit], n: int) -> tuple[str, str | None] | 
     return None
 
 
+def _account_and_group(reading: Reading, units: list[Unit],
+                       target_units: list[Unit]) -> list[Unit]:
+    """"remove sudo from bob": the group said where the account goes and the account where
+    the group goes, as people put them either way round. Swapped when the words taken for
+    the account name only a group and the group's word names an account."""
+    group = reading.params.get("group")
+    if len(target_units) != 1 or not group:
+        return target_units
+    said = target_units[0].roles.get("name", set())
+    other = next((u for u in units if u.text == group), None)
+    if other is None or "user" in said or "group" not in said or (
+            "user" not in other.roles.get("name", set())):
+        return target_units
+    reading.params["group"] = target_units[0].text
+    return [other]
+
+
 def _unplaced(reading: Reading, n: int, unit: Unit, cost: float) -> None:
     reading.unexplained.append(unit.text)
     reading.unplaced[n] = cost
@@ -519,6 +536,8 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                     reading.explained.pop(at, None)
                     _unplaced(reading, at, unit, 0.5)
             target_units = called
+    if op.target == "user" and "group" in op.slots:
+        target_units = _account_and_group(reading, units, target_units)
     reading.targets = list(dict.fromkeys(_phrases(target_units, units)))  # "curl … just curl"
     guessed = [u for u in target_units if not _names(u, op.target)]
     if op.creates:  # new names are single words, and not words other operations use

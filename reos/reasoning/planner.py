@@ -164,6 +164,12 @@ class PlanBuilder:
 
             plan_command(plan, intent, self.snapshot.is_root, self.voice)
             return plan
+        lost = _lost_place(request, intent, self.templates) if (
+            intent.kind != Kind.QUERY) else None
+        if lost:  # "remove sudo from bob" with no bob here: never the change without him
+            plan.kind = Kind.CLARIFY
+            plan.message = replies.place_not_found(lost)
+            return plan
         if intent.kind == Kind.QUERY:
             self._query(plan, intent)
         else:
@@ -509,6 +515,26 @@ class PlanBuilder:
                     plan.blocked_reason = "; ".join(verdict.reasons)
                 plan.steps.append(step)
                 previous = step.id
+
+def _lost_place(request: str, intent: Intent, templates: TemplateSet) -> str | None:
+    """The name a change on its target ends on ("remove sudo from bob", "add docker to
+    alice"), left out of the reading because nothing here is called so and the catalogue
+    gives it no meaning: the change would land somewhere else than asked, so it is not
+    planned."""
+    import re
+
+    from reos.reasoning.lexicon import lexicon
+
+    lex = lexicon(templates)
+    named = {w for t in intent.targets for w in t.lower().split()}
+    for word in intent.unexplained:
+        found = word.isalnum() and word not in lex.phrases and re.search(
+            rf"(\S+)\s+(?:from|to|into)\s+(?:the\s+|user\s+|group\s+)?{re.escape(word)}"
+            r"\s*(?:$|[,.;!?])", request, re.IGNORECASE)
+        if found and found[1].lower() in named:
+            return word
+    return None
+
 
 def _applies(rs: object, target: Target) -> bool:
     when_state = getattr(rs, "when_state", None)

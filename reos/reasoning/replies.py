@@ -71,6 +71,12 @@ def cannot_filter(words: list[str], resource: str | None) -> str:
             "or say which state you mean (running, stopped, failed, enabled, disabled).")
 
 
+def place_not_found(word: str) -> str:
+    return (f"I can't find \u201c{clean(word)[:_SHOWN]}\u201d here, and the change is about "
+            "it, so I won't do it without knowing what it is. Check the name (users, groups "
+            "and the rest are listed when you ask for them).")
+
+
 def cannot_schedule(clock: str) -> str:
     return (f"I can't schedule that for {clean(clock)[:5]}, and I won't do it now instead. "
             "Say it again without the time to do it now, or come back then.")
