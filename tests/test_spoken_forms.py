@@ -69,3 +69,34 @@ def test_a_change_ending_on_a_name_nothing_has_is_not_planned(engine) -> None:  
     # a name in a sentence that only tells is not such an end
     plan = engine.plan("Please remove tmux? I've switched to zellij.")
     assert plan.kind != Kind.CLARIFY or "zellij" not in plan.message
+
+
+def test_me_is_the_person_reos_works_for(engine) -> None:  # noqa: ANN001
+    from reos.engine import ReasoningEngine
+
+    data = json.loads((FIXTURES / "homelab.json").read_text())
+    data["schema"] = SCHEMA
+    data["host"]["user"] = "carol"
+    mine = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+    for said, argv in [("add me to the docker group", ["usermod", "-aG", "docker", "carol"]),
+                       ("change my shell to zsh", ["usermod", "-s", "/bin/zsh", "carol"]),
+                       ("what groups am i in", ["id", "-nG", "carol"])]:
+        assert [s.argv[-len(argv):] for s in mine.plan(said).steps] == [argv], said
+    # "show me" is not an account, and without knowing who "me" is reos asks
+    assert mine.plan("show me the users").steps[0].argv == ["getent", "passwd"]
+    assert not engine.plan("add me to the docker group").steps
+
+
+def test_the_person_is_the_account_that_ran_sudo(monkeypatch) -> None:  # noqa: ANN001
+    import os
+    import pwd
+
+    from reos.system import collectors
+
+    own = pwd.getpwuid(os.geteuid()).pw_name
+    monkeypatch.delenv("SUDO_USER", raising=False)
+    assert collectors._person() == own
+    monkeypatch.setenv("SUDO_USER", "nobody")
+    assert collectors._person() == "nobody"
+    monkeypatch.setenv("SUDO_USER", "no-such-account-here")
+    assert collectors._person() == ""

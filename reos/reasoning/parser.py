@@ -606,6 +606,24 @@ def _candidates(lex: Any, units: list[Unit], flat: Flat) -> list[Operation]:
         literal <= said for _, literal in idioms_of(op))]
 
 
+_MYSELF = {"me", "myself", "i", "my", "mine"}
+
+
+def _myself(readings: list[Reading], units: list[Unit], matcher: Any) -> None:
+    """"add me to the docker group", "which groups am I in": an account operation with no
+    account named is about the person's own, when the snapshot says who that is."""
+    host = getattr(getattr(matcher, "snapshot", None), "host", None) or {}
+    me = host.get("user")
+    if not isinstance(me, str) or not me or not any(
+            w in _MYSELF for u in units for w in u.text.split()):
+        return
+    for reading in readings:
+        if reading.op.target == "user" and not reading.targets and not reading.op.creates:
+            reading.targets = [me]
+            reading.score += 2.5
+            reading.evidence.add("target")
+
+
 def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
           remote: bool = False) -> Parse:
     """Tag every word of `text` and score every operation of the catalogue."""
@@ -640,6 +658,7 @@ def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
     readings = [r for op in _candidates(lex, units, flat)
                 if (r := score(op, units, skip, found.negated, words, flat, clauses, listed))
                 is not None]
+    _myself(readings, units, matcher)
     # a tie goes to the reading no word contradicts ("the b2 backup *timer*": not a service)
     readings.sort(key=lambda r: (-r.score, bool(r.conflicts), r.op.priority))
     found.readings = readings

@@ -210,6 +210,7 @@ def host() -> dict[str, Any]:
         "distro_version": release.get("VERSION_ID", ""),
         "kernel": platform.release(),
         "is_root": os.geteuid() == 0,
+        "user": _person(),
         "init": "systemd" if systemd_running() else Path("/proc/1/comm").read_text().strip(),
         "package_manager": package_manager(),
         "container_runtime": runtime,
@@ -217,6 +218,20 @@ def host() -> dict[str, Any]:
         "memory_total_bytes": psutil.virtual_memory().total,
         "boot_time": datetime.fromtimestamp(psutil.boot_time(), UTC).isoformat(),
     }
+
+
+def _person() -> str:
+    """The account of the person reos works for: the one that ran sudo when reos runs
+    under it, else the one it runs as ("add me to the docker group")."""
+    import pwd
+
+    by_sudo = os.environ.get("SUDO_USER", "")
+    try:
+        if by_sudo and by_sudo != "root":
+            return pwd.getpwnam(by_sudo).pw_name
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        return ""
 
 
 def _fact(name: str) -> Any:
