@@ -100,3 +100,29 @@ def test_the_person_is_the_account_that_ran_sudo(monkeypatch) -> None:  # noqa: 
     assert collectors._person() == "nobody"
     monkeypatch.setenv("SUDO_USER", "no-such-account-here")
     assert collectors._person() == ""
+
+
+def test_a_process_is_named_by_what_it_was_started_to_do() -> None:
+    from reos.engine import ReasoningEngine
+
+    data = json.loads((FIXTURES / "homelab.json").read_text())
+    data["schema"] = SCHEMA
+    data["processes"].append({"pid": 9901, "ppid": 1, "name": "cargo", "user": "bob",
+                              "cmdline": "/home/bob/.cargo/bin/cargo build --release",
+                              "cpu_percent": 99.0, "memory_rss": 199229440})
+    data["processes"].append({"pid": 9950, "ppid": 1, "name": "cargo", "user": "bob",
+                              "cmdline": "/home/bob/.cargo/bin/cargo watch",
+                              "cpu_percent": 0.1, "memory_rss": 19922944})
+    engine = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+    plan = engine.plan("kill the cargo build")
+    assert [s.argv[-3:] for s in plan.steps] == [["kill", "-9", "9901"]], plan.message
+    # the word alone is no name: "build" names nothing by itself
+    assert not any("9901" in s.argv for s in engine.plan("kill the build").steps)
+
+
+def test_do_the_deed_is_a_request_not_a_question(engine) -> None:  # noqa: ANN001
+    plan = engine.plan("Please do the trim of the SSD now.")
+    assert plan.kind == Kind.ACTION and "fstrim" in plan.steps[0].argv, plan.message
+    assert engine.plan("does the machine need a reboot").kind == Kind.QUERY
+    plan = engine.plan("set bob's password to expire every 90 days")
+    assert [s.argv[2:] for s in plan.steps] == [["chage", "-M", "90", "bob"]], plan.message

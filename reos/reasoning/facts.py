@@ -49,7 +49,21 @@ def _processes(snapshot: SystemSnapshot,
             by_program[plain].append(t)
         for word in _app_words(p.cmdline) - {program, plain}:
             by_program[word].append(t)  # "libreoffice" of /usr/lib/libreoffice/program/…
+        for word in _task_words(p.cmdline) - {program, plain}:
+            by_program[f"{plain or program}-{word}"].append(t)  # "the cargo build"
     return targets
+
+
+def _task_words(cmdline: str) -> set[str]:
+    """What a program was started to do, said after its name ("the cargo build": `cargo
+    build --release`; "the node vite": `node …/.bin/vite`): the first word after the
+    program that is no option, as a file's name without its folders and extension."""
+    for arg in (cmdline or "").split()[1:3]:
+        if arg.startswith("-"):
+            continue
+        name = arg.rsplit("/", 1)[-1].split(".", 1)[0].lower()
+        return {name} if len(name) >= 3 and re.fullmatch(r"[a-z][a-z0-9_-]*", name) else set()
+    return set()
 
 
 # folders every program lives under: they say nothing about which application it is

@@ -160,8 +160,9 @@ class _Index:
         if self.kind in EXACT_ONLY:
             # packages, users, disks… are never guessed at: an exact name (for a disk or a
             # mount also its device), an alias, or a suggestion
-            found += [Candidate(GROUP, t, "exact name")
-                      for t in self.projects.get(phrase, []) if self.kind != "package"]
+            found += [Candidate(GROUP, t, "exact name") for t in dict.fromkeys(
+                t for variant in spellings(phrase) for t in self.projects.get(variant, []))
+                      if self.kind != "package"]  # "cargo build" is cargo-build too
             if not found and " " in phrase and self.kind != "package":
                 # "the 2 TB WD drive": every word names it, so together they name it
                 each = [self.projects.get(w, []) for w in phrase.split()]

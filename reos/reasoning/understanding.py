@@ -273,6 +273,9 @@ def _asks(found: Parse) -> bool:
     first = words[0] if words else ""
     if first in _AUXILIARIES:  # "does the machine need…" asks; "do not kill…", "have
         # apache start at boot" tell
+        if first == "do" and len(words) > 2 and words[1] in ("the", "a", "an") and any(
+                "verb" in u.roles for u in found.units if u.text == words[2]):
+            return False  # "do the trim of the ssd", "do an update": the deed, named
         return len(words) > 1 and words[1] in _ASKED_OF
     return first in _QUESTION_WORDS or (first in _CHECK_WORDS and bool(
         _CHECKED & set(texts[1:4])))
