@@ -126,3 +126,24 @@ def test_do_the_deed_is_a_request_not_a_question(engine) -> None:  # noqa: ANN00
     assert engine.plan("does the machine need a reboot").kind == Kind.QUERY
     plan = engine.plan("set bob's password to expire every 90 days")
     assert [s.argv[2:] for s in plan.steps] == [["chage", "-M", "90", "bob"]], plan.message
+
+
+def test_a_mount_names_its_disk_and_its_place(engine) -> None:  # noqa: ANN001
+    # /mnt/backup is /dev/sdb1 in the fixture: "the backup disk" is either, as asked
+    for said, argv in [("smart status of the backup disk", ["smartctl", "-H", "/dev/sdb1"]),
+                       ("how much space is left on the backup drive",
+                        ["df", "-P", "-B1", "/mnt/backup"]),
+                       ("check the filesystem on the backup drive",
+                        ["e2fsck", "-n", "/dev/sdb1"])]:
+        plan = engine.plan(said)
+        assert argv in [s.argv[-len(argv):] for s in plan.steps], (said, plan.message)
+        assert "didn't use" not in plan.message, said
+
+
+def test_updates_in_a_question_are_listed_and_in_a_request_installed(engine) -> None:  # noqa: ANN001
+    for said in ("is there updates", "how many updates r pending", "updates?"):
+        plan = engine.plan(said)
+        assert plan.kind == Kind.QUERY and ["apt", "list", "--upgradable"] in [
+            s.argv for s in plan.steps], (said, plan.message)
+    plan = engine.plan("install the updates")
+    assert plan.kind == Kind.ACTION and any("upgrade" in s.argv for s in plan.steps)

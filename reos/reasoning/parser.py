@@ -179,6 +179,11 @@ def _slot(op: Operation, units: list[Unit], n: int) -> tuple[str, str | None] | 
                 return kind, unit.text
             if kind in roles.get("resource", ()):
                 return kind, None
+    if op.target != "mount" and "mount" in roles.get("name", ()):
+        if "device" in op.slots:  # "smart status of the backup disk": the disk it is on
+            return "device", unit.text
+        if "path" in op.slots:  # "space left on the backup drive": where it is mounted
+            return "path", unit.text
     for kind in _VALUE_SLOTS:
         if kind in op.slots and kind in roles:
             return kind, str(roles[kind])

@@ -432,8 +432,18 @@ class PlanBuilder:
             if params.get(kind):
                 found = self.matcher.resolve([params[kind]], [kind], False)
                 named = {t.name for t in found.targets}
+                if not named and kind == "device":  # "the backup disk": what it is mounted
+                    found = self.matcher.resolve([params[kind]], ["mount"], False)  # from
+                    named = {(t.detail or "").split(",")[0].rsplit("/", 1)[-1]
+                             for t in found.targets} - {""}
                 if len(named) == 1 and not found.missing:
                     params[kind] = named.pop()
+        if params.get("path") and not params["path"].startswith("/"):
+            found = self.matcher.resolve([params["path"]], ["mount"], False)
+            if len(found.targets) == 1 and not found.missing:  # a mount's name: its place,
+                mount = found.targets[0]  # or for a filesystem check, its device
+                params["path"] = (mount.detail or "").split(",")[0] if (
+                    recipe.action in _CHECKS_A_DEVICE) else mount.name
         given = slots.values(params, recipe.defaults)
         for target in targets:
             if target is not None and not SAFE_NAMES[target.kind].match(target.name):
@@ -515,6 +525,10 @@ class PlanBuilder:
                     plan.blocked_reason = "; ".join(verdict.reasons)
                 plan.steps.append(step)
                 previous = step.id
+
+# operations whose `path` is the filesystem's device ("check the backup drive": /dev/sdb1)
+_CHECKS_A_DEVICE = {"check"}
+
 
 def _lost_place(request: str, intent: Intent, templates: TemplateSet) -> str | None:
     """The name a change on its target ends on ("remove sudo from bob", "add docker to
