@@ -276,3 +276,24 @@ def test_the_dns_cache_is_flushed_and_only_with_dns_said(engine) -> None:  # noq
     assert [s.argv for s in plan.steps] == [["sudo", "-n", "resolvectl", "flush-caches"]]
     assert plan.needs_approval
     assert not any("resolvectl" in s.command for s in engine.plan("clear the apt cache").steps)
+
+
+def test_the_tailscale_status_says_the_address_and_the_peers(engine) -> None:  # noqa: ANN001
+    plan = engine.plan("what's my tailscale ip")
+    assert [s.argv for s in plan.steps] == [["tailscale", "status", "--json"]]
+    assert plan.read_only and not plan.needs_approval
+    status = {"BackendState": "Running",
+              "Self": {"HostName": "heron", "TailscaleIPs": ["100.101.7.12", "fd7a::c"]},
+              "Peer": {"a": {"HostName": "phone\x1b[31m", "TailscaleIPs": ["100.70.1.2"],
+                             "Online": True},
+                       "b": {"HostName": "nas", "TailscaleIPs": ["100.70.1.3"],
+                             "Online": False}}}
+    text = answers.tailscale([StepResult("s1", True, 0, json.dumps(status))], {}, Voice())
+    assert "on its tailnet as heron (100.101.7.12, fd7a::c)" in text
+    assert "1 of 2 peers online:" in text and "phone" in text and "\x1b" not in text
+    stopped = answers.tailscale([StepResult("s1", True, 0, '{"BackendState": "Stopped"}')],
+                                {}, Voice())
+    assert "not on its tailnet" in stopped and "tailscale up" in stopped
+    from reos.safety.grammar import reads_only
+
+    assert not reads_only(["tailscale", "up"]).ok and not reads_only(["tailscale", "logout"]).ok

@@ -728,7 +728,43 @@ def sshd_check(results: list[StepResult], _params: dict[str, str], _voice: Voice
             + "\n".join(f"  {p}" for p in problems[:15]))
 
 
+def tailscale(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    """`tailscale status --json`: whether this machine is on its tailnet, its addresses,
+    and the peers (names are chosen by their owners: cleaned and cut)."""
+    result = results[0] if results else None
+    if result is None or not result.stdout.strip():
+        said = clean(result.stderr if result else "").strip().splitlines()
+        return ("I couldn't read Tailscale's status" +
+                (f" ({said[0][:120]})." if said else " (is tailscale installed?)."))
+    try:
+        data = json.loads(result.stdout)
+    except json.JSONDecodeError:
+        return "Tailscale's status could not be read."
+    if not isinstance(data, dict):
+        return "Tailscale's status could not be read."
+    state = clean(str(data.get("BackendState") or "unknown"))[:30]
+    me: dict[str, Any] = data["Self"] if isinstance(data.get("Self"), dict) else {}
+    ips = [clean(str(ip))[:45] for ip in me.get("TailscaleIPs") or [] if isinstance(ip, str)]
+    if state != "Running":
+        hint = {"Stopped": "it is switched off (`tailscale up` connects it)",
+                "NeedsLogin": "it needs a login (`tailscale up`)"}.get(state, f"it is {state}")
+        return f"This machine is not on its tailnet: {hint}."
+    lines = [f"This machine is on its tailnet as {clean(str(me.get('HostName') or '?'))[:40]}"
+             f" ({', '.join(ips) or 'no address yet'})."]
+    peers = [p for p in (data.get("Peer") or {}).values() if isinstance(p, dict)]
+    online = [p for p in peers if p.get("Online")]
+    if peers:
+        lines.append(f"{len(online)} of {len(peers)} peer{'s' if len(peers) != 1 else ''} "
+                     "online" + (":" if online else "."))
+        for peer in online[: 5 if voice.brief else 20]:
+            address = next((str(ip) for ip in peer.get("TailscaleIPs") or []), "")
+            lines.append(f"  {clean(str(peer.get('HostName') or '?'))[:40]} "
+                         f"{clean(address)[:45]}".rstrip())
+    return "\n".join(lines)
+
+
 ANSWERS: dict[str, Summariser] = {
+    "tailscale": tailscale,
     "net_addresses": net_addresses,
     "net_routes": net_routes,
     "net_dns": net_dns,

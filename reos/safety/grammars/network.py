@@ -211,6 +211,14 @@ TABLE: dict[str, dict] = {
                   "--helper",
         "operands": "none",
     },
+    # tailscale's reports; up, down, set, login, logout, serve and funnel change things
+    "tailscale": {"abbrev": False, "sub": {
+        "status": {"abbrev": False, "flags": "--json --peers --active --self --browser=false",
+                   "operands": "none"},
+        "ip": {"abbrev": False, "short": "", "flags": "-4 -6 -1", "operands": "max1"},
+        "netcheck version": {"abbrev": False, "flags": "--format=json --verbose",
+                             "operands": "none"},
+    }},
     "nmcli": {
         "short": "tph",
         "short_values": "mfgewc",
