@@ -147,3 +147,12 @@ def test_updates_in_a_question_are_listed_and_in_a_request_installed(engine) -> 
             s.argv for s in plan.steps], (said, plan.message)
     plan = engine.plan("install the updates")
     assert plan.kind == Kind.ACTION and any("upgrade" in s.argv for s in plan.steps)
+
+
+def test_slang_verbs_of_removal_and_membership(engine) -> None:  # noqa: ANN001
+    for said, argv in [("nuke the dangling docker images", ["docker", "image", "prune", "-f"]),
+                       ("ditch bob's login", ["userdel", "bob"]),
+                       ("chuck bob in the docker group", ["usermod", "-aG", "docker", "bob"])]:
+        plan = engine.plan(said)
+        assert [s.argv[-len(argv):] for s in plan.steps] == [argv], (said, plan.message)
+        assert plan.needs_approval, said
