@@ -156,3 +156,23 @@ def test_slang_verbs_of_removal_and_membership(engine) -> None:  # noqa: ANN001
         plan = engine.plan(said)
         assert [s.argv[-len(argv):] for s in plan.steps] == [argv], (said, plan.message)
         assert plan.needs_approval, said
+
+
+def test_stop_and_make_sure_it_does_not_come_back_is_disable_now(engine) -> None:  # noqa: ANN001
+    for said in ("stop avahi-daemon and make sure it doesn't come back after a reboot",
+                 "The avahi daemon keeps failing. Please stop it and make sure it does not "
+                 "come back at boot."):
+        plan = engine.plan(said)
+        assert [s.argv[-3:] for s in plan.steps] == [
+            ["disable", "--now", "avahi-daemon.service"]], (said, plan.message)
+
+
+def test_it_in_the_asking_sentence_is_what_the_story_named_even_beside_a_group_it() -> None:
+    from reos.engine import ReasoningEngine
+
+    data = json.loads((FIXTURES / "homelab.json").read_text())
+    data["schema"] = SCHEMA
+    data["groups"].append({"name": "it", "gid": 1500, "members": []})  # the IT department
+    engine = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+    plan = engine.plan("A colleague installed nginx last month for a test. Please remove it.")
+    assert [s.argv[-1] for s in plan.steps] == ["nginx"], plan.message

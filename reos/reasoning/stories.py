@@ -190,7 +190,8 @@ def referents(sentence: str, before: list[str], templates: TemplateSet,
     own = parser.parse(sentence, templates, matcher)
     personal = bool(_PERSONAL.search(sentence))
     if any("user" in u.roles.get("name", ()) if personal else (
-            "name" in u.roles or "alias" in u.roles) for u in own.units):
+            "name" in u.roles or "alias" in u.roles) for u in own.units
+            if not _REFERS.fullmatch(u.text)):  # a group called "it" is still "it" here
         return sentence  # it names its own (a person, for him/her: "the docker group")
     for earlier in reversed(before):
         units = parser.parse(earlier, templates, matcher).units
