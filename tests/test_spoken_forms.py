@@ -176,3 +176,9 @@ def test_it_in_the_asking_sentence_is_what_the_story_named_even_beside_a_group_i
     engine = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
     plan = engine.plan("A colleague installed nginx last month for a test. Please remove it.")
     assert [s.argv[-1] for s in plan.steps] == ["nginx"], plan.message
+
+
+def test_you_can_x_is_a_request_and_the_password_of_x_expires(engine) -> None:  # noqa: ANN001
+    plan = engine.plan("You can make the password of bob expire at the next login?")
+    assert [s.argv[-4:] for s in plan.steps] == [["chage", "-d", "0", "bob"]], plan.message
+    assert engine.plan("you can tell me if nginx is running?").kind == Kind.QUERY
