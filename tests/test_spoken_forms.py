@@ -182,3 +182,25 @@ def test_you_can_x_is_a_request_and_the_password_of_x_expires(engine) -> None:  
     plan = engine.plan("You can make the password of bob expire at the next login?")
     assert [s.argv[-4:] for s in plan.steps] == [["chage", "-d", "0", "bob"]], plan.message
     assert engine.plan("you can tell me if nginx is running?").kind == Kind.QUERY
+
+
+def test_the_lan_is_this_machines_own_network(engine) -> None:  # noqa: ANN001
+    # enp3s0 is 192.168.1.50/24 in the fixture; docker's and the VPN's links are not the lan
+    for said, verb, port in [("allow 8080 from the lan", "allow", "8080"),
+                             ("block port 3000 from my home network", "deny", "3000")]:
+        plan = engine.plan(said)
+        [step] = plan.steps
+        assert step.argv[step.argv.index("ufw"):] == [
+            "ufw", verb, "from", "192.168.1.0/24", "to", "any", "port", port, "proto", "tcp"], (
+            said, step.argv)
+    # on two networks, "the lan" is asked about, never guessed
+    from reos.engine import ReasoningEngine
+
+    data = json.loads((FIXTURES / "homelab.json").read_text())
+    data["schema"] = SCHEMA
+    for link in data["interfaces"]:
+        if link["name"] == "wlp2s0":
+            link.update(state="up", addresses=["10.20.0.7/24"])
+    two = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+    plan = two.plan("allow 8080 from the lan")
+    assert not plan.steps and "which address or network" in plan.message, plan.message

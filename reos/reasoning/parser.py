@@ -193,6 +193,8 @@ def _slot(op: Operation, units: list[Unit], n: int) -> tuple[str, str | None] | 
     if ("hostname" in op.slots and n and units[n - 1].text in _NAMING
             and (unit.unknown or "name" in roles)):
         return "hostname", unit.text
+    if "host" in op.slots and unit.text in _LAN_WORDS:
+        return "host", "lan"  # "allow 8080 from the lan": this machine's own network
     if "host" in op.slots and ("ip" in roles or (unit.unknown and "." in unit.text)):
         return "host", unit.text  # "ping 1.1.1.1", "can you reach example.org"
     return None
@@ -611,6 +613,8 @@ def _candidates(lex: Any, units: list[Unit], flat: Flat) -> list[Operation]:
         literal <= said for _, literal in idioms_of(op))]
 
 
+_LAN_WORDS = {"lan", "local network", "home network", "local net", "internal network",
+              "my network", "office network", "home lan", "local lan"}
 _MYSELF = {"me", "myself", "i", "my", "mine"}
 
 

@@ -438,6 +438,8 @@ class PlanBuilder:
                              for t in found.targets} - {""}
                 if len(named) == 1 and not found.missing:
                     params[kind] = named.pop()
+        if params.get("host") == "lan":  # this machine's own network, when it has one
+            params["host"] = _lan(self.snapshot) or "lan"  # unknown: asked, never widened
         if params.get("path") and not params["path"].startswith("/"):
             found = self.matcher.resolve([params["path"]], ["mount"], False)
             if len(found.targets) == 1 and not found.missing:  # a mount's name: its place,
@@ -525,6 +527,28 @@ class PlanBuilder:
                     plan.blocked_reason = "; ".join(verdict.reasons)
                 plan.steps.append(step)
                 previous = step.id
+
+def _lan(snapshot: SystemSnapshot) -> str | None:
+    """The private IPv4 network this machine is on ("the lan", "my home network"), when it
+    is on exactly one: 192.168.1.0/24 of a wifi or wired link's 192.168.1.47/24. Links of
+    containers, VPNs and bridges are not the lan."""
+    import ipaddress
+
+    found = set()
+    for link in getattr(snapshot, "interfaces", None) or []:
+        if link.state != "up" or link.kind in ("loopback", "bridge", "veth", "tun",
+                                               "wireguard") or link.name.startswith(
+                ("docker", "br-", "veth", "virbr", "tailscale", "wg", "lo")):
+            continue
+        for address in link.addresses:
+            try:
+                network = ipaddress.ip_interface(address).network
+            except ValueError:
+                continue
+            if network.version == 4 and network.is_private and 8 <= network.prefixlen < 32:
+                found.add(str(network))
+    return found.pop() if len(found) == 1 else None
+
 
 # operations whose `path` is the filesystem's device ("check the backup drive": /dev/sdb1)
 _CHECKS_A_DEVICE = {"check"}
