@@ -229,8 +229,13 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
                       options=[replace(intent, params={**intent.params, "timezone": zone},
                                        summary=f"{intent.summary} to {zone}")
                                for zone in zones[:6]], ignored=found.shell)
+    # a removal that leaves out an account the request names ("yank margaret from sudo"
+    # read as removing the sudo package) is asked about, never planned without it
+    named_left = best.op.action in _REMOVALS and best.op.target not in ("user", "group") and any(
+        found.units[n].roles.get("name", set()) & {"user", "group"} for n in best.unplaced
+        if n < len(found.units))
     unsure = intent.kind == Kind.ACTION and intent.unexplained and (
-        best.confidence < ASK_BELOW or not best.named_kinds)
+        best.confidence < ASK_BELOW or not best.named_kinds or named_left)
     if rivals or unsure:
         return Intent(Kind.CLARIFY, source="catalogue", confidence=best.confidence,
                       options=[intent, *(intent_of(r, found) for r in rivals)],
@@ -263,6 +268,9 @@ _CHECKED = {"if", "whether", "which", "what", "who", "how", "where", "when", "wh
 _POLITE = {"could", "can", "would", "will", "you", "please", "kindly", "me", "us", "hey",
            "ok", "okay", "so", "i", "want", "to", "need", "like", "just", "quickly",
            "mind", "would you mind", "do you mind"}
+
+
+_REMOVALS = {"remove", "purge", "delete", "uninstall", "kill", "prune"}
 
 
 def _asks(found: Parse) -> bool:
