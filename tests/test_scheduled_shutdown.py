@@ -76,3 +76,39 @@ def test_cancelling_asks_and_the_state_reads_systemds_schedule(tmp_path, monkeyp
     assert state_settings.restore("shutdown", "shutdown", now, "reboot_later") is None
     assert state_settings.problem("shutdown", "reboot_later", now) is None
     assert state_settings.problem("shutdown", "cancel_shutdown", now) == "is still scheduled"
+
+
+def test_times_add_up_conflict_or_stay_unsaid(engine) -> None:  # noqa: ANN001
+    plan = engine.plan("reboot in 1 hour 30 minutes")
+    assert [s.argv[2:] for s in plan.steps] == [["shutdown", "-r", "+90"]]
+    for said in ("reboot at 3am in 10 minutes", "reboot at 5"):  # two times; which 5
+        plan = engine.plan(said)
+        assert plan.kind == Kind.CLARIFY and not plan.steps, (said, plan.message)
+
+
+@pytest.mark.parametrize("said", ["restart nginx in an hour", "restart nginx in 10 minutes",
+                                  "restart nginx at 5", "shutdown in 10 minutes and reboot"])
+def test_a_change_for_later_that_cannot_be_scheduled_is_not_done_now(engine, said: str  # noqa: ANN001
+                                                                   ) -> None:
+    plan = engine.plan(said)
+    assert plan.kind == Kind.CLARIFY and not plan.steps, (said, plan.message)
+    assert "won't do it now" in plan.message, (said, plan.message)
+
+
+@pytest.mark.parametrize("said", ["shut down postgres in 10 min",
+                                  "restart the plex server in 10 minutes",
+                                  "reboot 192.168.1.20 at 3am"])
+def test_a_named_thing_or_another_host_is_never_this_machine_later(engine, said: str  # noqa: ANN001
+                                                                ) -> None:
+    plan = engine.plan(said)
+    assert not plan.steps, (said, plan.message)
+    assert not any((o.operation or "").startswith("machine.") for _, o in plan.options or []), (
+        said, plan.options)
+
+
+def test_shutdown_now_said_as_plus_zero_cannot_be_undone() -> None:
+    from reos.safety.risk import assess_argv
+
+    for argv in (["shutdown", "-h", "+0"], ["shutdown", "-r", "+00"], ["shutdown", "now"]):
+        assert not assess_argv(argv).reversible, argv
+    assert assess_argv(["shutdown", "-r", "+10"]).reversible

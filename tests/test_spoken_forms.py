@@ -204,3 +204,34 @@ def test_the_lan_is_this_machines_own_network(engine) -> None:  # noqa: ANN001
     two = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
     plan = two.plan("allow 8080 from the lan")
     assert not plan.steps and "which address or network" in plan.message, plan.message
+
+
+def test_i_as_the_subject_is_nobodys_account() -> None:
+    from reos.engine import ReasoningEngine
+
+    data = json.loads((FIXTURES / "homelab.json").read_text())
+    data["schema"] = SCHEMA
+    data["host"]["user"] = "carol"
+    mine = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+    for said in ("i want to delete a user", "can i delete a user", "delete my old account",
+                 "remove the account i don't need anymore", "lock my account"):
+        plan = mine.plan(said)
+        assert not any("carol" in s.argv for s in plan.steps), (said, plan.message)
+    plan = mine.plan("add me and bob to sudo")
+    assert sorted(s.argv[-1] for s in plan.steps) == ["bob", "carol"]
+    data["host"]["user"] = "\x1b]0;x\x07carol"  # a hostile snapshot's account is no one
+    odd = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+    assert not odd.plan("add me to the docker group").steps
+
+
+def test_review_findings_stay_fixed(engine) -> None:  # noqa: ANN001
+    # "you can …?" is a request only as a learner's plain ask
+    assert engine.plan("you can restart nginx?").kind == Kind.ACTION
+    for said in ("so you can delete bob?", "you can delete bob, right?"):
+        assert not engine.plan(said).steps, said
+    # /boot is still never deleted because kernels are mentioned beside it
+    assert engine.plan("delete /boot and the old kernels").kind == Kind.REFUSE
+    # one print job is not every print job
+    assert not any("-a" in s.argv for s in engine.plan("kill the print job").steps)
+    # "after the next reboot" is not a filter that picks every enabled service
+    assert not engine.plan("disable everything after the next reboot").steps

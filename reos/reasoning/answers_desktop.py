@@ -297,10 +297,12 @@ def firmware(results: list[StepResult], _params: dict[str, str], _voice: Voice) 
             return "No firmware update is offered for this machine's devices."
         return _failed(result, "the firmware updates", "fwupdmgr")
     lines = []
-    for device in data.get("Devices", [])[:_SHOWN]:
+    devices = data.get("Devices")
+    for device in devices[:_SHOWN] if isinstance(devices, list) else []:
         if not isinstance(device, dict):
             continue
-        releases = [r for r in device.get("Releases", []) if isinstance(r, dict)]
+        offered = device.get("Releases")
+        releases = [r for r in offered if isinstance(r, dict)] if isinstance(offered, list) else []
         newest = releases[0].get("Version") if releases else None
         if newest:
             lines.append(f"  {_text(device.get('Name'))}: {_text(device.get('Version'), 30)}"

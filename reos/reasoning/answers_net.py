@@ -744,20 +744,24 @@ def tailscale(results: list[StepResult], _params: dict[str, str], voice: Voice) 
         return "Tailscale's status could not be read."
     state = clean(str(data.get("BackendState") or "unknown"))[:30]
     me: dict[str, Any] = data["Self"] if isinstance(data.get("Self"), dict) else {}
-    ips = [clean(str(ip))[:45] for ip in me.get("TailscaleIPs") or [] if isinstance(ip, str)]
+    listed = me.get("TailscaleIPs")
+    ips = [clean(ip)[:45] for ip in listed if isinstance(ip, str)] if isinstance(
+        listed, list) else []
     if state != "Running":
         hint = {"Stopped": "it is switched off (`tailscale up` connects it)",
                 "NeedsLogin": "it needs a login (`tailscale up`)"}.get(state, f"it is {state}")
         return f"This machine is not on its tailnet: {hint}."
     lines = [f"This machine is on its tailnet as {clean(str(me.get('HostName') or '?'))[:40]}"
              f" ({', '.join(ips) or 'no address yet'})."]
-    peers = [p for p in (data.get("Peer") or {}).values() if isinstance(p, dict)]
+    table = data.get("Peer")
+    peers = [p for p in table.values() if isinstance(p, dict)] if isinstance(table, dict) else []
     online = [p for p in peers if p.get("Online")]
     if peers:
         lines.append(f"{len(online)} of {len(peers)} peer{'s' if len(peers) != 1 else ''} "
                      "online" + (":" if online else "."))
         for peer in online[: 5 if voice.brief else 20]:
-            address = next((str(ip) for ip in peer.get("TailscaleIPs") or []), "")
+            held = peer.get("TailscaleIPs")
+            address = next((str(ip) for ip in held), "") if isinstance(held, list) else ""
             lines.append(f"  {clean(str(peer.get('HostName') or '?'))[:40]} "
                          f"{clean(address)[:45]}".rstrip())
     return "\n".join(lines)

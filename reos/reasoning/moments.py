@@ -161,10 +161,13 @@ def _tag_clocks(units: list[Any], texts: list[str]) -> None:
     happen (role `clock`, HH:MM). Not a `time`: a change said with one must be scheduled
     or asked about, never done now, and a log reader takes it as the hour from then."""
     for n, word in enumerate(texts[:-1]):
-        found = _clock_at(texts, n + 1, bare=False) if word == "at" else None
-        if found is None:
-            continue  # a bare "at 3" is a count or a level as often as an hour
-        clock, end, _said = found
+        found = _clock_at(texts, n + 1, bare=True) if word == "at" else None
+        if found is None or (not found[2] and found[1] < len(texts) and texts[found[1]] in (
+                "%", "percent", "gb", "mb", "tb", "g", "m", "k", "cores", "cpus", "degrees")):
+            continue  # "at 90%", "at 4 gb": a level, not an hour
+        clock, end, said = found
+        clock = clock if said or texts[n + 1] in ("noon", "midday", "midnight") else (
+            clock + "?")  # "at 5": 05:00 or 17:00, which is not said
         if all(_free(units[k]) or set(units[k].roles) <= {"filler", "number"}
                for k in range(n + 1, end)):
             _mark(units, n, end, "clock", clock)
@@ -272,7 +275,7 @@ def _time_at(texts: list[str], n: int) -> tuple[int, int, str] | None:
             first -= 1
         return (first, n + 1, f"{min(amount, 99) * 30}d") if amount else None
     if word in ("a", "an", "one") and following in _ONE_UNIT and n and texts[n - 1] in (
-            "than", "last", "past", "for", "within", "about"):
+            "than", "last", "past", "for", "within", "about", "in"):
         first = n - 1 if texts[n - 1] in ("last", "past") else n
         return first, n + 2, _ONE_UNIT[following]  # "older than a week", "the past an hour"
     ranged = word == "between" or word == "from"

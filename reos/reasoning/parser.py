@@ -136,10 +136,32 @@ _LATER = re.compile(r"(\d{1,4})([mh])")  # "in 10 minutes", "in 2 hours": from n
 
 
 def _hour_from(clock: str) -> str:
-    """The hour from a time of day, as a range of today ("at 3am": 03:00 to 04:00)."""
+    """The hour from the last time of day it was ("at 3am": 03:00 to 04:00 today, or
+    yesterday's when it is not 3am yet)."""
+    from datetime import datetime
+
     hour, minute = int(clock[:2]), clock[3:]
+    day = "today" if datetime.now().strftime("%H:%M") >= clock else "yesterday"
     end = f"{hour + 1:02d}:{minute}" if hour < 23 else "23:59"
-    return f"today@{clock}~today@{end}"
+    return f"{day}@{clock}~{day}@{end}"
+
+
+def _said_ahead(units: list[Unit], n: int) -> bool:
+    """Whether the time span ending at unit `n` is said as from now ("in 10 minutes")."""
+    start = n
+    while start > 0 and units[start - 1].roles.get("time") is True:
+        start -= 1
+    return start > 0 and units[start - 1].text in ("in", "within", "after")
+
+
+def _not_now(reading: Reading, n: int, unit: Unit, when: str) -> None:
+    """A change said for later that this operation cannot schedule: asked about, never
+    done now instead."""
+    reading.params["clock"] = when
+    reading.unhonoured.append(unit.text)
+    reading.unhonoured_at.append(n)
+    reading.explained[n] = "qualifier"
+    reading.score -= 1
 
 
 _SHOWING = {"show", "list", "display", "print", "tell", "give", "view"}  # words that only ask
@@ -410,32 +432,44 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             continue
         if "clock" in roles:  # "at 3am": when the thing should happen
             clock = str(roles["clock"])
-            if "when" in op.slots:
-                reading.params["when"] = clock
+            exact = not clock.endswith("?")  # "at 5": which 5 is not said
+            if "when" in op.slots and reading.params.get("when", clock) == clock:
+                if exact:  # "at 5" leaves the time unsaid: reos asks for it
+                    reading.params["when"] = clock
                 reading.explained[n] = "slot"
-            elif "since" in op.slots:  # "the logs at 3am": the hour from then
+            elif "since" in op.slots and exact:  # "the logs at 3am": the hour from then
                 reading.params["since"] = _hour_from(clock)
                 reading.explained[n] = "time"
             elif op.kind == "action":  # never done now instead: asked, as a qualifier is
-                reading.params["clock"] = clock
-                reading.unhonoured.append(unit.text)
-                reading.unhonoured_at.append(n)
-                reading.explained[n] = "qualifier"
-                reading.score -= 1
+                _not_now(reading, n, unit, clock)
             else:
                 _unplaced(reading, n, unit, 1)
             continue
         if "time" in roles:
             moment = roles["time"]
-            if "when" in op.slots:  # "shut down in 10 minutes"
-                later = _LATER.fullmatch(str(moment))
+            later = _LATER.fullmatch(str(moment))
+            if "when" in op.slots:  # "shut down in 10 minutes", "in 1 hour 30 minutes"
                 if moment is True:  # a word of the phrase before its value ("10 min")
                     reading.explained[n] = "slot"
                     continue
-                if later:
-                    reading.params["when"] = "+" + str(
-                        int(later[1]) * (60 if later[2] == "h" else 1))
+                due = reading.params.get("when", "+0")
+                if later and due.startswith("+"):
+                    reading.params["when"] = "+" + str(int(due[1:]) + int(later[1]) * (
+                        60 if later[2] == "h" else 1))
                     reading.explained[n] = "slot"
+                    continue
+                if later:  # "at 3am in 10 minutes": two times, neither dropped
+                    _unplaced(reading, n, unit, 1)
+                    continue
+            if op.kind == "action" and "since" not in op.slots and "days" not in op.slots:
+                if later and _said_ahead(units, n):
+                    _not_now(reading, n, unit, "in " + later[0])  # "restart nginx in an hour"
+                    continue
+                ahead = next((u for u in units[n + 1:] if isinstance(u.roles.get("time"), str)),
+                             None)
+                if moment is True and ahead is not None and _LATER.fullmatch(
+                        str(ahead.roles["time"])) and _said_ahead(units, units.index(ahead)):
+                    reading.explained[n] = "qualifier"  # "10" of "in 10 minutes"
                     continue
             if "days" in op.slots:  # "every 90 days", "for 12 weeks": a number of days
                 span = _SPAN.fullmatch(str(moment))
@@ -545,6 +579,10 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             target_units = called
     if op.target == "user" and "group" in op.slots:
         target_units = _account_and_group(reading, units, target_units)
+    if "when" in op.slots and any(  # "shut down postgres in 10 min" is not this machine
+            "name" in units[n].roles or "ip" in units[n].roles or units[n].unknown
+            for n in reading.unplaced):
+        return None
     reading.targets = list(dict.fromkeys(_phrases(target_units, units)))  # "curl … just curl"
     guessed = [u for u in target_units if not _names(u, op.target)]
     if op.creates:  # new names are single words, and not words other operations use
@@ -615,21 +653,36 @@ def _candidates(lex: Any, units: list[Unit], flat: Flat) -> list[Operation]:
 
 _LAN_WORDS = {"lan", "local network", "home network", "local net", "internal network",
               "my network", "office network", "home lan", "local lan"}
-_MYSELF = {"me", "myself", "i", "my", "mine"}
+_ACCOUNT_WORDS = {"account", "user", "login", "shell", "groups", "group", "username",
+                  "user account", "login shell"}
+# what a person's own account is never taken for without naming it: deleting, locking or
+# expiring oneself is asked about like any other account left unnamed
+_NOT_ON_MYSELF = {"delete", "delete_with_home", "lock", "expire_password", "set_expiry"}
 
 
 def _myself(readings: list[Reading], units: list[Unit], matcher: Any) -> None:
-    """"add me to the docker group", "which groups am I in": an account operation with no
-    account named is about the person's own, when the snapshot says who that is."""
+    """"add me to the docker group", "change my shell", "which groups am I in": an account
+    operation whose account is the person themself, when the snapshot says who that is.
+    Only "me"/"myself", "my" before an account word, or "I" in a question about accounts
+    say so; "I want to delete a user" does not."""
+    from reos.reasoning.names import SAFE_NAMES
+
     host = getattr(getattr(matcher, "snapshot", None), "host", None) or {}
     me = host.get("user")
-    if not isinstance(me, str) or not me or not any(
-            w in _MYSELF for u in units for w in u.text.split()):
+    if not isinstance(me, str) or not SAFE_NAMES["user"].match(me):
         return
+    words = [w for u in units for w in u.text.split()]
+    said = {"me", "myself"} & set(words) or {
+        w for w, after in zip(words, words[1:], strict=False)
+        if w == "my" and after in _ACCOUNT_WORDS}
     for reading in readings:
-        if reading.op.target == "user" and not reading.targets and not reading.op.creates:
-            reading.targets = [me]
-            reading.score += 2.5
+        op = reading.op
+        if op.target != "user" or op.creates or op.action in _NOT_ON_MYSELF:
+            continue
+        asked_as_i = op.kind == "query" and "i" in words and not reading.targets
+        if (said or asked_as_i) and me not in reading.targets:
+            reading.targets = [*reading.targets, me]
+            reading.score += 2.5 if len(reading.targets) == 1 else 0.5
             reading.evidence.add("target")
 
 

@@ -530,15 +530,15 @@ class PlanBuilder:
 
 def _lan(snapshot: SystemSnapshot) -> str | None:
     """The private IPv4 network this machine is on ("the lan", "my home network"), when it
-    is on exactly one: 192.168.1.0/24 of a wifi or wired link's 192.168.1.47/24. Links of
-    containers, VPNs and bridges are not the lan."""
+    is on exactly one: 192.168.1.0/24 of a wifi or wired link's 192.168.1.47/24. Only wired
+    and wifi links count: containers', VPNs' and bridges' networks are not the lan."""
     import ipaddress
 
     found = set()
     for link in getattr(snapshot, "interfaces", None) or []:
-        if link.state != "up" or link.kind in ("loopback", "bridge", "veth", "tun",
-                                               "wireguard") or link.name.startswith(
-                ("docker", "br-", "veth", "virbr", "tailscale", "wg", "lo")):
+        wired_or_wifi = link.kind in ("ethernet", "wifi") or (
+            not link.kind and link.name.startswith(("en", "eth", "wl")))
+        if link.state != "up" or not wired_or_wifi:
             continue
         for address in link.addresses:
             try:
@@ -566,7 +566,7 @@ def _lost_place(request: str, intent: Intent, templates: TemplateSet) -> str | N
     lex = lexicon(templates)
     named = {w for t in intent.targets for w in t.lower().split()}
     for word in intent.unexplained:
-        found = word.isalnum() and word not in lex.phrases and re.search(
+        found = re.fullmatch(r"[\w.-]+", word) and word not in lex.phrases and re.search(
             rf"(\S+)\s+(?:from|to|into)\s+(?:the\s+|user\s+|group\s+)?{re.escape(word)}"
             r"\s*(?:$|[,.;!?])", request, re.IGNORECASE)
         if found and found[1].lower() in named:

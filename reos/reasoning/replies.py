@@ -77,9 +77,15 @@ def place_not_found(word: str) -> str:
             "and the rest are listed when you ask for them).")
 
 
-def cannot_schedule(clock: str) -> str:
-    return (f"I can't schedule that for {clean(clock)[:5]}, and I won't do it now instead. "
-            "Say it again without the time to do it now, or come back then.")
+def cannot_schedule(when: str) -> str:
+    said = clean(when)[:12].rstrip("?")
+    units = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+    if said.startswith("in ") and said[-1:] in units:  # "in 10m": in 10 minutes
+        said = f"{said[:-1]} {units[said[-1]]}".replace(" 1 hours", " an hour").replace(
+            " 1 minutes", " a minute")
+    said = f"for {said}" if said[:1].isdigit() else said
+    return (f"I can't schedule that {said}, and I won't do it now instead. Say it again "
+            "without the time to do it now, or come back then.")
 
 
 def described(words: list[str]) -> str:

@@ -214,13 +214,18 @@ def referents(sentence: str, before: list[str], templates: TemplateSet,
 
 
 _POLITE_ASK = re.compile(r"^\s*(?:(?:hey|hi|ok|okay|so|and|also|oh|right)[,!\s]+)*"
-                         r"(?:please|pls|can|could|would|will|may|shall|mind|"
-                         r"you\s+(?:can|could)\s+(?!see|tell|check|show)\w+)\b",
+                         r"(?:please|pls|can|could|would|will|may|shall|mind)\b",
                          re.IGNORECASE)
+
+
+# a learner's "can you …?": "You can make …?" (not "so you can …?", "you can …, right?")
+_LEARNER_ASK = re.compile(r"^\s*you\s+can\s+(?!see|tell|check|show|\w+\s+it\b)\w+\b(?!.*"
+                          r"(?:,\s*right|isn't it|no|yes)\?\s*$)", re.IGNORECASE)
 
 
 def marked(text: str) -> bool:
     """Put as a question by its question mark ("the server need a restart after the
     updates?"), unless it is a polite request ("can you restart nginx?", and as a learner
     puts it, "you can restart nginx?")."""
-    return text.rstrip().endswith("?") and not _POLITE_ASK.match(text)
+    return text.rstrip().endswith("?") and not (
+        _POLITE_ASK.match(text) or _LEARNER_ASK.match(text))

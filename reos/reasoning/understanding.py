@@ -221,8 +221,10 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
             return Intent(Kind.CLARIFY, source="catalogue", confidence=best.confidence,
                           options=[intent], question=AS_QUESTION, ignored=found.shell,
                           unexplained=list(intent.unexplained))
-    rivals = _rivals(found, best, asking=asked or _asks(found))
     intent = intent_of(best, found)
+    if intent.params.get("clock") and intent.unhonoured:
+        return intent  # said for a time it cannot be done at: said so, no other reading
+    rivals = _rivals(found, best, asking=asked or _asks(found))
     zones = intent.params.get("timezone", "").split("|")
     if len(zones) > 1:  # a city several zones are named after ("eastern"): which one
         return Intent(Kind.CLARIFY, source="catalogue", confidence=best.confidence,

@@ -256,7 +256,8 @@ def _power(argv: list[str], verdict: Verdict, ctx: Context) -> None:
         verdict.raise_to(RiskLevel.LOW, "cancels a shutdown", root=True)
         return
     when = operands(argv)[:1]
-    if program == "shutdown" and when and when[0] not in ("now", "+0", "0"):
+    if program == "shutdown" and when and when[0] != "now" and not re.fullmatch(
+            r"\+?0+", when[0]):
         # a shutdown at a later time: `shutdown -c` takes it back until then
         verdict.raise_to(RiskLevel.HIGH, "schedules a shutdown or restart of the machine",
                          root=True)

@@ -195,7 +195,8 @@ TABLE: dict[str, dict] = {
     "usb-devices": {"abbrev": False, "operands": "none"},
     # CUPS's lpstat only reports; its reporting letters take an optional list of printers,
     # classes or users (accepted here as names); -h names another server
-    "lpstat": {"abbrev": False, "short": "adelorpRstvuWc", "short_values": "",
+    # -v and -t print each queue's device URI, which can carry a password (smb://user:pw@)
+    "lpstat": {"abbrev": False, "short": "adelorpRsuWc", "short_values": "",
                "deny": {"-h -E -U": "talks to another print server or as another user"},
                "operands": "names"},
     # wpctl (WirePlumber): status and the getters; set-*, clear-default and settings change
