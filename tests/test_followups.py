@@ -202,8 +202,11 @@ def test_a_new_action_with_its_own_exclusion_is_a_new_plan(engine) -> None:
 def test_a_new_request_with_a_time_is_not_answered_as_a_time(engine) -> None:
     waiting(engine, NEXTCLOUD, ALL_THREE)
     reply = engine.respond("stop portainer at 11pm")
-    assert [s.command for s in reply.plan.steps] == ["docker stop portainer"], reply.text
-    assert "schedule" not in reply.text
+    # read as the new request it is, not as a time for the waiting restarts; and a change
+    # said for 11pm that nothing here can schedule is not done now instead
+    assert reply.plan.request == "stop portainer at 11pm" and not reply.plan.steps, reply.text
+    assert "23:00" in reply.text and "won't do it now" in reply.text
+    assert not any("restart" in s.command for s in reply.plan.steps)
 
 
 def test_no_after_a_revision_declines_the_revised_plan(engine) -> None:

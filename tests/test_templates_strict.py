@@ -80,7 +80,7 @@ def assert_rejected(path: Path, line: int, *words: str) -> str:
     ("verbz = ['x']\n", "verbz", "did you mean 'verbs'"),
     ("qualifer = ['all']\n", "qualifer", "did you mean 'qualifiers'"),
     ("qualifiers = ['running', 'sleepy']\n", "qualifiers", "'sleepy' is not one of"),
-    ("slots = ['when']\n", "slots", "'when' is not one of"),
+    ("slots = ['whenever']\n", "slots", "'whenever' is not one of"),
     ("slots = 'since'\n", "slots", "must be a list of strings"),
     ("idioms = ['probe {target} now']\n", "idiom", "takes no target"),
     ("idioms = ['probe {thing} now']\n", "idioms", "no other braces"),

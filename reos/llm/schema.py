@@ -95,11 +95,13 @@ def _build(templates: TemplateSet) -> tuple[dict[str, Any], str]:
         },
         "required": ["thought", "kind", "op", "confidence"],
     }
-    lines = ["Operations (id | kind | what it acts on | slots | qualifiers | what it does):"]
+    # one line an operation, fields apart by "|" alone: the list is most of the system
+    # message, and every character of it is paid on every request
+    lines = ["Operations (id|kind|what it acts on|slots|qualifiers|what it does):"]
     for op in ops:
-        lines.append(" | ".join([op.id, op.kind, op.target, ",".join(op.slots) or "-",
-                                 ",".join(op.qualifiers) or "-", op.summary]))
-    lines.append(f"{COMMAND} | query or action | - | - | - | no operation above covers the "
+        lines.append("|".join([op.id, op.kind, op.target, ",".join(op.slots) or "-",
+                               ",".join(op.qualifiers) or "-", op.summary]))
+    lines.append(f"{COMMAND}|query or action|-|-|-|no operation above covers the "
                  "request: give \"command\" {argv, purpose, read_only}")
     lines.append("")
     lines.append("Slot values:")
