@@ -185,6 +185,9 @@ def _not_scheduled(when: str) -> str:
 def _when(units: list[Any], texts: list[str]) -> str | None:
     """A time the plan is asked to run at ("at 11pm", "tonight", "in an hour"), in the
     words said, or None."""
+    ahead = _IN_A_WHILE.search(" ".join(texts))  # "in an hour": said whole, "in" with it
+    if ahead:
+        return ahead[0]
     for unit in units:
         if "time" in unit.roles and unit.roles["time"] is not True:
             return unit.said
@@ -195,8 +198,7 @@ def _when(units: list[Any], texts: list[str]) -> str | None:
             return ("" if lead else "at ") + " ".join(texts[n - 1 if lead else n:clock[1]])
         if word in ("tomorrow", "tonight", "later"):
             return " ".join(texts[n:n + 2]) if texts[n + 1:n + 2] == ["morning"] else word
-    found = _IN_A_WHILE.search(" ".join(texts))
-    return found[0] if found else None
+    return None
 
 
 # -- what changes ---------------------------------------------------------------------------
