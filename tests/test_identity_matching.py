@@ -41,6 +41,8 @@ def commands(say: str) -> list[str]:
     ("restart bookstack", "docker restart wiki"),  # the image's name
     ("restart the password manager", "docker restart vw"),  # a role, through the image
     ("restart the media server", "docker restart jf"),
+    ("How much memory is using the password manager container?",  # a role, words reordered
+     "docker stats --no-stream --format '{{json .}}' vw"),
     ("restart postgres 14", "docker restart crm-db"),  # image and tag
     ("stop the one on postgres 16", "docker stop erp-db"),
     ("restart the db of crm", "docker restart crm-db"),  # compose service of a project
@@ -48,6 +50,11 @@ def commands(say: str) -> list[str]:
     ("restart the ups monitor", "sudo -n systemctl restart nut-monitor.service"),
     ("lock maria lopez", "sudo -n usermod -L mlopez"),  # a full name
     ("lock tom brandt", "sudo -n usermod -L tbrandt"),
+    ("add chris to the docker group", "sudo -n usermod -aG docker cwalsh"),  # a short form
+    ("set toms shell to zsh", "sudo -n usermod -s /bin/zsh tbrandt"),  # no apostrophe
+    ("list the processes owned by christopher", "pgrep -a -u cwalsh"),  # a slot
+    ("what is using the cpu under chris's account",
+     "ps -u cwalsh -o pid,user,pcpu,rss,args --sort=-pcpu --no-headers"),
     ("unmount OFFSITE", "sudo -n umount /mnt/usb"),  # the filesystem's label
     ("unmount the seagate", "sudo -n umount /mnt/usb"),  # the disk's vendor
     ("take the vpn down", "sudo -n ip link set staffnet down"),  # the link's kind
@@ -60,6 +67,7 @@ def test_found_by_what_it_is(say: str, command: str) -> None:
 @pytest.mark.parametrize(("say", "choices"), [
     ("restart postgres", {"crm-db", "erp-db"}),  # two containers run postgres
     ("lock maria", {"mlopez", "mkeller"}),  # two Marias
+    ("lock mar", {"mlopez", "mkeller"}),  # short for either
     ("restart the db", {"crm-db", "erp-db"}),
 ])
 def test_two_that_fit_make_a_question(say: str, choices: set[str]) -> None:

@@ -100,8 +100,17 @@ def _full_names(snapshot: SystemSnapshot, targets: list[Target],
         if u.system or not full or u.name not in by_name:
             continue
         words = [w for w in re.split(r"\s+", full) if len(w) >= 2 and w.isalpha()]
-        for key in {*words, "-".join(words)} if words else ():
+        for key in {*words, "-".join(words), *_short_forms(words)} if words else ():
             found[key].append(by_name[u.name])  # a set of keys: each account once
+
+
+def _short_forms(words: list[str]) -> set[str]:
+    """What people call a person besides their full names: the first name cut short
+    ("dan" of Daniel, "chris" of Christopher; at least three letters, two left off) and
+    the possessive typed without its apostrophe ("dans shell", "margarets printer")."""
+    first = words[0]
+    shorts = {first[:n] for n in range(3, len(first) - 1)}
+    return shorts | {f"{w}s" for w in {*shorts, *words} if not w.endswith("s")}
 
 
 def _labels_of_mounts(snapshot: SystemSnapshot, targets: list[Target],

@@ -428,7 +428,8 @@ class PlanBuilder:
         if recipe.answer:
             plan.summariser = recipe.answer
         params = dict(plan.intent.params) if plan.intent else {}
-        for kind in ("device", "interface"):  # "the ssd", "the wired one": what it names
+        # "the ssd", "the wired one", "dan" (Daniel's account): the name of what it names
+        for kind in ("device", "interface", "user", "group"):
             if params.get(kind):
                 found = self.matcher.resolve([params[kind]], [kind], False)
                 named = {t.name for t in found.targets}
