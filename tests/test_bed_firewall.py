@@ -97,6 +97,10 @@ def test_firewall_status_on_ufw(bed) -> None:  # noqa: ANN001
     context = bed.reos_json("context")
     assert context["firewall"]["backend"] == "ufw" and context["firewall"]["active"] is True
     assert "2222/tcp ALLOW Anywhere" in context["firewall"]["rules"]
+    numbered = bed.reos("plan", "show the firewall rules with their numbers")
+    assert numbered.returncode == 0, numbered.stdout + numbered.stderr
+    assert "The firewall (ufw) is on with 2 rules" in numbered.stdout, numbered.stdout
+    assert "[ 1] 2222/tcp" in numbered.stdout, numbered.stdout  # the number ufw deletes by
 
 
 def test_allow_a_port_then_undo(bed) -> None:  # noqa: ANN001

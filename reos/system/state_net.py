@@ -52,7 +52,9 @@ _RICH = (r'rule(?: priority="-?\d{1,5}")?(?: family="ipv[46]")?'
          r'protocol="(?:tcp|udp)")? (?:accept|drop|reject)')
 _FIREWALLD_RULE = re.compile(rf"^firewalld:( --permanent)? --add-(port=\d{{1,5}}(?:-\d{{1,5}})?"
                              rf"/(?:tcp|udp)|rich-rule={_RICH})$")
-_STATUS_ROW = re.compile(r"^(?P<to>\S+(?: \(v6\))?)\s+(?P<action>ALLOW|DENY|REJECT|LIMIT)"
+# a rule's row; `ufw status numbered` puts "[ 1] " before it
+_STATUS_ROW = re.compile(r"^(?:\[\s*\d+\]\s*)?(?P<to>\S+(?: \(v6\))?)\s+"
+                         r"(?P<action>ALLOW|DENY|REJECT|LIMIT)"
                          r"(?: (?:IN|OUT|FWD))?\s+(?P<src>\S+(?: \(v6\))?)")
 
 
