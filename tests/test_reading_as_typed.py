@@ -46,6 +46,17 @@ def engine() -> ReasoningEngine:
         data["containers"].append({
             "name": name, "id": name, "image": image, "state": "running", "status": "Up",
             "labels": {"com.docker.compose.project": "analytics"}})
+    data["services"].append({
+        "name": "ModemManager.service", "load": "loaded", "active": "active",
+        "sub": "running", "enabled": "enabled", "description": "Modem Manager"})
+    for name in ("NetworkManager.service", "NetworkManager-wait-online.service"):
+        data["services"].append({
+            "name": name, "load": "loaded", "active": "active", "sub": "running",
+            "enabled": "enabled", "description": "Network Manager"})
+    for pid, name in ((605, "NetworkManager"), (702, "ModemManager")):
+        data["processes"].append({"pid": pid, "ppid": 1, "name": name, "user": "root",
+                                  "cmdline": f"/usr/sbin/{name}", "cpu_percent": 0.0,
+                                  "memory_rss": 10485760})
     data["interfaces"].append({"name": "wg0", "state": "down", "mac": "", "addresses": [],
                                "mtu": 1420, "kind": "wireguard"})
     data["services"].append({
@@ -199,6 +210,16 @@ def test_a_name_spelled_with_mixed_marks_is_one_name(engine) -> None:
         "sudo -n apt-get remove -y php8.1-fpm"]
     assert commands(engine, "restart php 8.1 fpm") == [
         "sudo -n systemctl restart php8.1-fpm.service"]
+
+
+def test_a_name_written_apart_is_no_typo_of_a_catalogue_word(engine) -> None:
+    # "modem" alone is one letter from "model"; beside "manager" it is ModemManager
+    from reos.reasoning import parser
+
+    units = parser.parse("disable the modem manager", engine.templates, engine._matcher).units
+    assert [u.text for u in units if "name" in u.roles] == ["modem manager"]
+    assert commands(engine, "disable the modem manager") == [
+        "sudo -n systemctl disable ModemManager.service"]
 
 
 def test_running_after_be_is_a_state_not_a_job_run(engine) -> None:

@@ -628,6 +628,16 @@ def _describes(unit: Unit) -> bool:
                                                              unit.text + "es")
 
 
+def _joins_a_name(words: list[str], n: int, names: Names) -> bool:
+    """Whether word `n` and a word beside it are one name here, written apart ("modem
+    manager" is ModemManager): then neither is a typo of a catalogue word ("model")."""
+    from reos.reasoning.matcher import spellings
+
+    pairs = [words[m:m + 2] for m in (n - 1, n) if m >= 0 and m + 2 <= len(words)]
+    return any(names.kinds(spelled, tokens=False) for pair in pairs
+               if all(w.isalpha() for w in pair) for spelled in spellings(" ".join(pair)))
+
+
 def _inner_fix(word: str, lex: Any, names: Names) -> str:
     if word in lex.phrases or names.kinds(word):
         return word
@@ -700,7 +710,8 @@ def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
     names = Names(matcher)
     # a typo of a word that only ever follows another ("dns setings"): the tagger corrects
     # words that start a phrase, so these are corrected before it reads the phrase
-    words = [_inner_fix(w, lex, names) for w in words]
+    words = [w if (fixed := _inner_fix(w, lex, names)) == w or _joins_a_name(words, n, names)
+             else fixed for n, w in enumerate(words)]
     units = units_of(words, lex, names)
     found.units = units
     fixed = [w if w in lex.phrases or names.kinds(w) else correct(w, lex) or w
