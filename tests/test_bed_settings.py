@@ -99,6 +99,13 @@ def test_setting_queries_in_the_bed(bed) -> None:  # noqa: ANN001
     assert f"{len(listed)} systemd timer" in timers.stdout
     for row in listed:
         assert row["unit"] in timers.stdout
+    # the timers a word names, through systemctl's own pattern ("*apt*"): no others
+    apt = bed.reos("plan", "when does apt run next")
+    assert apt.returncode == 0, apt.stdout + apt.stderr
+    named = [row["unit"] for row in listed if "apt" in row["unit"]]
+    assert named and f"{len(named)} systemd timer" in apt.stdout, apt.stdout
+    for row in listed:
+        assert (row["unit"] in apt.stdout) == (row["unit"] in named), apt.stdout
     size = bed.reos("plan", "how big is the journal")
     assert "The journal takes up" in size.stdout, size.stdout
 

@@ -222,6 +222,13 @@ def test_a_name_written_apart_is_no_typo_of_a_catalogue_word(engine) -> None:
         "sudo -n systemctl disable ModemManager.service"]
 
 
+def test_a_timer_named_in_a_question_about_when_is_the_timer_listed(engine) -> None:
+    listed = "systemctl list-timers --all --output=json --no-pager"
+    assert commands(engine, "when does the db dump run next") == [f"{listed} db-dump.timer"]
+    assert commands(engine, "when is the next apt run") == [f"{listed} '*apt*'"]  # two
+    assert commands(engine, "which timers run next") == [listed]
+
+
 def test_running_after_be_is_a_state_not_a_job_run(engine) -> None:
     plan = engine.plan("which kernel is running")
     assert plan.kind == Kind.QUERY and plan.read_only

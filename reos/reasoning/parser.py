@@ -123,7 +123,7 @@ def _shared(op: Operation, verbs: set[str]) -> bool:
     return any(other != op.id for other in verbs)
 
 
-_ENTITY_SLOTS = ("user", "group", "interface", "device")  # filled by a snapshot name
+_ENTITY_SLOTS = ("user", "group", "interface", "device", "timer")  # filled by a name here
 _VALUE_SLOTS = ("shell", "timezone", "date", "path", "size")  # slots filled by a typed word
 _SLOT_NOUNS = {"port": {"port", "ports"}, "priority": {"priority", "niceness", "nice value"},
                "shell": {"shell", "login shell"}, "date": {"date"}}
@@ -710,8 +710,8 @@ def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
     names = Names(matcher)
     # a typo of a word that only ever follows another ("dns setings"): the tagger corrects
     # words that start a phrase, so these are corrected before it reads the phrase
-    words = [w if (fixed := _inner_fix(w, lex, names)) == w or _joins_a_name(words, n, names)
-             else fixed for n, w in enumerate(words)]
+    words = [w if (mended := _inner_fix(w, lex, names)) == w or _joins_a_name(words, n, names)
+             else mended for n, w in enumerate(words)]
     units = units_of(words, lex, names)
     found.units = units
     fixed = [w if w in lex.phrases or names.kinds(w) else correct(w, lex) or w

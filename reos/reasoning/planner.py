@@ -14,6 +14,7 @@ Not responsible for understanding words, running anything, or asking for approva
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from reos.model import Intent, Kind, Plan, RiskLevel, Step, Target, render, renumbered
@@ -439,6 +440,8 @@ class PlanBuilder:
                              for t in found.targets} - {""}
                 if len(named) == 1 and not found.missing:
                     params[kind] = named.pop()
+        if params.get("timer"):  # "when does the backup run next": its timers
+            params["timer"] = _timers(self.matcher, params["timer"])
         if params.get("host") == "lan":  # this machine's own network, when it has one
             params["host"] = _lan(self.snapshot) or "lan"  # unknown: asked, never widened
         if params.get("path") and not params["path"].startswith("/"):
@@ -528,6 +531,17 @@ class PlanBuilder:
                     plan.blocked_reason = "; ".join(verdict.reasons)
                 plan.steps.append(step)
                 previous = step.id
+
+def _timers(matcher: TargetMatcher, word: str) -> str:
+    """The timer a word names, or the pattern systemctl finds each of several by
+    ("backup" of restic-backup.timer and db-backup.timer: *backup*); the word as it was
+    when it names none (then the slot's check leaves it out, and every timer is listed)."""
+    found = matcher.resolve([word], ["timer"], True)
+    names = sorted({t.name for t in found.targets})
+    if len(names) == 1 and not found.missing:
+        return names[0]
+    return f"*{word}*" if names and re.fullmatch(r"[a-z0-9-]{2,64}", word) else word
+
 
 def _lan(snapshot: SystemSnapshot) -> str | None:
     """The private IPv4 network this machine is on ("the lan", "my home network"), when it

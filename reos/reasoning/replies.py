@@ -129,7 +129,7 @@ _VALUE_WORDS = {
     "port": "the port (1 to 65535)", "interface": "which network interface",
     "host": "which host (a name like debian.org or an address like 9.9.9.9)",
     "days": "how many days (1 to 99999)",
-    "when": "when (in 10 minutes, at 23:30)",
+    "when": "when (in 10 minutes, at 23:30)", "timer": "which timer",
     "source": "which address or network (like 10.8.0.5 or 10.8.0.0/24, no wider than /8)",
     "path": "which path (starting with /)",
     "device": "which disk or partition (sdb1, /dev/sdb1)"}

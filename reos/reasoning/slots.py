@@ -36,7 +36,7 @@ MAX_LINES = 100_000
 SLOTS = ("lines", "since", "until", "journal_since", "journal_until", "unit_state",
          "file_state", "docker_status", "user", "group", "shell", "hostname", "timezone",
          "date", "priority", "port", "interface", "host", "path", "device", "vacuum_size",
-         "vacuum_time", "proto", "program", "source", "days", "when")
+         "vacuum_time", "proto", "program", "source", "days", "when", "timer")
 # what a value taken from the request must look like before it may fill a recipe
 _CHECKS = LazyPatterns({
     "user": (r"^[a-z_][a-z0-9_.-]{0,31}$"),
@@ -52,6 +52,8 @@ _CHECKS = LazyPatterns({
     "path": (r"^/(?:[A-Za-z0-9._+-]+/?)*$"),
     "device": (r"^[a-z][a-z0-9_-]{0,31}$"),
     "program": (r"^[a-z0-9][a-z0-9_.+-]{0,14}$"),  # a process name (ps -C takes it as is)
+    # a timer unit, or a pattern systemctl matches timers by (*backup*: every backup timer)
+    "timer": (r"^(?:[A-Za-z0-9][A-Za-z0-9@_.:-]{0,250}\.timer|\*[a-z0-9-]{2,64}\*)$"),
     # when a shutdown is due, as shutdown(8) takes it: minutes from now (+10, at most a
     # week) or a time of day (23:30)
     "when": (r"^(?:\+(?:[1-9]\d{0,3}|10080)|(?:[01]\d|2[0-3]):[0-5]\d)$"),
