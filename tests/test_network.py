@@ -175,6 +175,11 @@ def test_ufw_rules_are_read_and_found() -> None:
                               "DENY        203.0.113.7\n22/tcp (v6)                ALLOW       "
                               "Anywhere (v6)\n")
     assert [r["to"] for r in rows] == ["22/tcp", "Anywhere", "22/tcp (v6)"]
+    numbered = state_net.ufw_rows("Status: active\n\n     To          Action      From\n"
+                                  "[ 1] 22/tcp      ALLOW IN    Anywhere\n"
+                                  "[12] 8080        DENY IN     203.0.113.7\n")
+    assert [(r["to"], r["action"], r["from"]) for r in numbered] == [
+        ("22/tcp", "ALLOW", "Anywhere"), ("8080", "DENY", "203.0.113.7")]
     assert state_net.has_rule(rows, "allow 22/tcp")
     assert state_net.has_rule(rows, "deny from 203.0.113.7")
     assert not state_net.has_rule(rows, "deny 22/tcp")
@@ -238,6 +243,11 @@ def test_queries_only_read(engine) -> None:  # noqa: ANN001
                        ("interface statistics for enp3s0",
                         ["ip", "-j", "-s", "link", "show", "dev", "enp3s0"]),
                        ("addresses of docker0", ["ip", "-j", "addr", "show", "dev", "docker0"]),
+                       # an alias of the interface ("the wireless card") names it too
+                       ("Which is the MAC address of the wireless card?",
+                        ["ip", "-j", "addr", "show", "dev", "wlp2s0"]),
+                       ("show the firewall rules with their numbers",
+                        ["sudo", "-n", "ufw", "status", "numbered"]),
                        ("show the firewall rules", ["sudo", "-n", "ufw", "status", "verbose"])]:
         plan = engine.plan(said)
         assert plan.kind == Kind.QUERY, (said, plan.message)

@@ -197,8 +197,8 @@ def _slot(op: Operation, units: list[Unit], n: int) -> tuple[str, str | None] | 
     roles = unit.roles
     for kind in _ENTITY_SLOTS:
         if kind in op.slots and kind != op.target:
-            if kind in roles.get("name", ()):
-                return kind, unit.text
+            if kind in roles.get("name", ()) or kind in roles.get("alias", ()):
+                return kind, unit.text  # an alias ("the wireless card"): the planner's
             if kind in roles.get("resource", ()):
                 return kind, None
     if op.target != "mount" and "mount" in roles.get("name", ()):
