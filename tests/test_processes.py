@@ -77,6 +77,24 @@ def test_end_one_process_by_pid_or_name(engine, said: str, argv: list[str]) -> N
 
 
 @pytest.mark.parametrize(("said", "argv"), [
+    ("kill www-data's nginx", [["kill", "-9", p] for p in ("1022", "1023")]),  # whose
+    ("kill the nginx of root", [["kill", "-9", "1021"]]),
+    ("kill alice's node", [["kill", "-9", "3300"]]),
+    ("kill the avahi process", [["kill", "-9", "611"]]),  # by its name's first word
+])
+def test_a_process_said_with_its_owner_is_that_owners(engine, said: str,
+                                                       argv: list[list[str]]) -> None:
+    plan = engine.plan(said)
+    assert plan.kind == Kind.ACTION, plan.message
+    assert sorted(_argvs(plan)) == argv
+
+
+def test_an_owner_with_no_such_process_finds_none_of_anyone_elses(engine) -> None:
+    plan = engine.plan("kill bob's node")  # node runs as alice only
+    assert not plan.steps and "bob's node" in plan.message
+
+
+@pytest.mark.parametrize(("said", "argv"), [
     ("stop the java process gracefully", ["kill", "4242"]),
     ("Could you please stop process 3300?", ["kill", "3300"]),
     ("stop the node process nicely", ["kill", "3300"]),

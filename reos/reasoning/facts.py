@@ -51,7 +51,22 @@ def _processes(snapshot: SystemSnapshot,
             by_program[word].append(t)  # "libreoffice" of /usr/lib/libreoffice/program/…
         for word in _task_words(p.cmdline) - {program, plain}:
             by_program[f"{plain or program}-{word}"].append(t)  # "the cargo build"
+    _first_words(targets, by_program)
     return targets
+
+
+def _first_words(targets: list[Target], by_program: dict[str, list[Target]]) -> None:
+    """A program by the first word of its name, when no other program starts so
+    ("firefox" of firefox-esr, "tracker" of tracker-miner-f; never "gnome" for both
+    gnome-shell and gnome-session)."""
+    programs: dict[str, set[str]] = {}
+    for t in targets:
+        first = re.split(r"[-_.]", (t.state or "").lower(), maxsplit=1)[0]
+        if len(first) >= 4 and first.isalpha() and first != (t.state or "").lower():
+            programs.setdefault(first, set()).add((t.state or "").lower())
+    for first, names in programs.items():
+        if len(names) == 1 and first not in by_program:
+            by_program[first] = [t for t in targets if (t.state or "").lower() in names]
 
 
 def _task_words(cmdline: str) -> set[str]:

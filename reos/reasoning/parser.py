@@ -188,6 +188,13 @@ def _names_its_slot(op: Operation, units: list[Unit], n: int) -> bool:
     return before >= 0 and units[before].text in _SLOT_PREPOSITIONS
 
 
+def _owner(roles: dict[str, Any]) -> bool:
+    """Whether a word names only a person's account, never a program: said with a
+    process ("kill dan's tracker", "the zoom of margaret"), it says whose process."""
+    kinds = roles.get("name", set())
+    return "user" in kinds and "process" not in kinds and "verb" not in roles
+
+
 def _slot(op: Operation, units: list[Unit], n: int) -> tuple[str, str | None] | None:
     """(slot, value) when unit `n` fills one of the operation's slots other than its
     target: another kind's name ("add bob to the *docker* group"), that kind's noun
@@ -322,6 +329,10 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             continue
         if n in idiom_units and not could_name(unit):
             reading.explained[n] = "filler"  # "the" inside an idiom's {target}
+            continue
+        if op.target == "process" and n not in held and _owner(roles):
+            reading.explained[n] = "slot"  # "kill dan's tracker": whose tracker
+            reading.params["owner"] = unit.text
             continue
         if op.slots and n not in held and _names_its_slot(op, units, n):
             slot = _slot(op, units, n)  # "add deploy to the www-data group": the group

@@ -98,6 +98,8 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
             return selection.select(plan, intent, every, matcher)
         return selection.one_of(plan, intent, every, matcher)
     result = matcher.resolve(intent.targets, kinds, intent.plural)
+    if intent.params.get("owner") and "process" in kinds:
+        result = _owned(result, intent.params["owner"], intent.targets, matcher, snapshot)
     if result.question and intent.kind == Kind.QUERY and not intent.plural:
         # a question costs nothing to answer for each: "is the mail server running?"
         # looks at postfix and dovecot both rather than asking which
@@ -155,6 +157,27 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
                 for name in loose]
             return []
     return selection.select(plan, intent, result.targets, matcher)
+
+
+def _owned(result: MatchResult, owner: str, phrases: list[str], matcher: TargetMatcher,
+           snapshot: SystemSnapshot) -> MatchResult:
+    """The processes found that run as the account `owner` names ("dan's tracker":
+    Daniel's, not Margaret's); none of them is not found, never someone else's."""
+    accounts = matcher.resolve([owner], ["user"], False)
+    account = accounts.targets[0].name if len(accounts.targets) == 1 and not (
+        accounts.missing or accounts.question) else owner
+    runs_as = {str(p.pid): p.user for p in getattr(snapshot, "processes", None) or []}
+    mine = [t for t in (result.choices if result.question else result.targets)
+            if t.kind != "process" or runs_as.get(t.name) == account]
+    if not mine:
+        return MatchResult(missing=result.missing or [f"{owner}'s {p}" for p in phrases])
+    if result.question and len(mine) == 1:
+        return MatchResult(targets=mine, strategies={mine[0].name: "owner"})
+    if result.question:
+        result.choices = mine
+        return result
+    result.targets = mine
+    return result
 
 
 def no_match(phrases: list[str], resource: str | None, kinds: list[str],
