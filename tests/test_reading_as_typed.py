@@ -199,6 +199,18 @@ def test_a_question_about_a_named_thing_is_answered_by_its_state(engine) -> None
     assert any("nginx" in s.command for s in plan.steps)
 
 
+@pytest.mark.parametrize(("said", "command"), [
+    ("was the server rebooted?", "cat /proc/uptime"),  # machine.reboot asked: uptime
+    ("When was the last time the computer was restarted?", "cat /proc/uptime"),
+    ("is fail2ban banning somebody right now?", "sudo -n fail2ban-client banned"),
+])
+def test_a_change_put_as_a_question_is_answered_by_what_it_asks(engine, said: str,
+                                                                 command: str) -> None:
+    plan = engine.plan(said)
+    assert plan.kind == Kind.QUERY and plan.read_only, plan.message
+    assert command in [s.command for s in plan.steps]
+
+
 # -- words read better ------------------------------------------------------------------------
 
 def test_a_slots_noun_is_its_operations_noun_too(engine) -> None:

@@ -38,7 +38,7 @@ OPERATION_KEYS = {
     "id": _S, "kind": _S, "summary": _S, "verbs": _L, "nouns": _L, "idioms": _L,
     "examples": _L, "target": _S, "qualifiers": _L, "slots": _L, "risk": _S, "undo": _S,
     "resource": _S, "action": _S, "then": _L, "note": _S, "requires": _L, "priority": _I,
-    "value": _S, "alone": _L, "creates": _B,
+    "value": _S, "alone": _L, "creates": _B, "asked": _S,
 }
 REFUSAL_KEYS = {"id": _S, "verbs": _L, "objects": "nonempty strs",
                 "reason": _S, "remote": _B, "unless": _L, "trees": _B}
@@ -72,6 +72,9 @@ class Operation:
     priority: int = 50
     value: str | None = None
     creates: bool = False  # its target need not exist yet (install): words are new names
+    # the query that answers this change put as a question ("when was the machine last
+    # rebooted?" is uptime); by default its target's status ("is nginx enabled?")
+    asked: str | None = None
     origin: str = ""
 
 
@@ -206,7 +209,7 @@ def _operation(raw: dict[str, Any], resource: str, action: str, origin: str,
         slots=list(raw.get("slots", [])), risk=raw.get("risk", "safe"),
         undo=raw.get("undo"), then=list(raw.get("then", [])), note=raw.get("note"),
         priority=raw.get("priority", 50), value=raw.get("value"),
-        creates=raw.get("creates", False), origin=origin, **lists)
+        creates=raw.get("creates", False), asked=raw.get("asked"), origin=origin, **lists)
 
 
 def refusal(raw: Any, index: int, origin: str, checked: bool = False) -> Refusal:

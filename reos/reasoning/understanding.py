@@ -204,14 +204,16 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
         query = next((r for r in found.readings if r.op.kind == "query"
                       and r.score >= MIN_SCORE and r.evidence & {"noun", "idiom", "verb"}),
                      None)
-        status = templates.operations.get(f"{best.op.target}.status")
+        status = templates.operations.get(best.op.asked or f"{best.op.target}.status")
         if query is not None:
             best = query
-        elif status is not None and status.kind == "query" and best.targets:
+        elif status is not None and status.kind == "query" and (
+                best.targets or best.op.asked and status.target == "none"):
             # "is the MariaDB enabled to start at boot?": a question about a named thing
             # that no operation answers as asked is answered by its state
             intent = intent_of(best, found)
-            return replace(intent, kind=Kind.QUERY, action=status.action, operation=status.id,
+            return replace(intent, kind=Kind.QUERY, resource=status.resource,
+                           action=status.action, operation=status.id,
                            template=status.id, summary=status.summary, then=[],
                            note=status.note, value=status.value, qualifiers=[],
                            unhonoured=[], unexplained=[*intent.unexplained,
