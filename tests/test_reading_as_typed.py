@@ -203,6 +203,8 @@ def test_a_question_about_a_named_thing_is_answered_by_its_state(engine) -> None
     ("was the server rebooted?", "cat /proc/uptime"),  # machine.reboot asked: uptime
     ("When was the last time the computer was restarted?", "cat /proc/uptime"),
     ("is fail2ban banning somebody right now?", "sudo -n fail2ban-client banned"),
+    ("is port 8080 open in the firewall?", "sudo -n ufw status verbose"),  # not ss
+    ("which ports are open", "ss -H -tulnp"),  # a question whose every word is read
 ])
 def test_a_change_put_as_a_question_is_answered_by_what_it_asks(engine, said: str,
                                                                  command: str) -> None:

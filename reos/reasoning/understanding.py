@@ -205,7 +205,9 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
                       and r.score >= MIN_SCORE and r.evidence & {"noun", "idiom", "verb"}),
                      None)
         status = templates.operations.get(best.op.asked or f"{best.op.target}.status")
-        if query is not None:
+        if query is not None and (not best.op.asked or not query.unexplained):
+            # the best question, unless it leaves words out ("is port 22 *allowed*?")
+            # and the operation names its own answer (the firewall's rules)
             best = query
         elif status is not None and status.kind == "query" and (
                 best.targets or best.op.asked and status.target == "none"):
