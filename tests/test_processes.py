@@ -179,6 +179,26 @@ def test_top_cpu_answer_names_real_processes(engine, sleeper) -> None:
         assert psutil.pid_exists(int(row.pid)) or row.program == "ps"
 
 
+def test_zombies_answer_names_a_real_zombie_and_its_parent(engine) -> None:
+    plan = engine.plan("are there any zombie processes?")
+    assert plan.kind == Kind.QUERY and plan.read_only
+    child = subprocess.Popen(["true"])  # ends at once; not waited for, it stays a zombie
+    try:
+        deadline = time.monotonic() + 10
+        while psutil.Process(child.pid).status() != psutil.STATUS_ZOMBIE:
+            assert time.monotonic() < deadline, "the child never became a zombie"
+            time.sleep(0.05)
+        said = ANSWERS["process_zombies"]([_run(plan.steps[0].argv)], {}, Voice())
+    finally:
+        child.wait()
+    assert "is a zombie" in said or "are zombies" in said, said
+    assert f"under {os.getpid()} (" in said and str(child.pid) in said, said
+    healthy = ANSWERS["process_zombies"](
+        [StepResult("s1", True, 0, "  PID  PPID STAT USER COMMAND\n  1 0 Ss root /sbin/init\n",
+                    "", 0.1)], {}, Voice())
+    assert healthy == "No zombie processes among 1 process."
+
+
 def test_find_answers_from_ps_and_says_when_gone(sleeper) -> None:
     argv = ["ps", "-o", "pid,user,pcpu,rss,etime,args", "--no-headers", "-p", str(sleeper.pid)]
     text = ANSWERS["process_find"]([_run(argv)], {"target:s1": str(sleeper.pid)}, Voice())

@@ -1,6 +1,7 @@
 """Answers about processes: the busiest ones, the biggest ones, one program, one user's
-processes (`pgrep -a -u`), what holds a port and the process tree (`ps -e --forest`), in
-words; and, as containers are processes too, what containers use and run: `docker stats`,
+processes (`pgrep -a -u`), what holds a port, the process tree (`ps -e --forest`) and the
+zombies with the parents that should reap them, in words; and, as containers are processes
+too, what containers use and run: `docker stats`,
 `docker top`, `docker port`, the images (`docker image ls`) and the compose projects
 (`docker compose ls`).
 
@@ -233,6 +234,32 @@ def tree(results: list[StepResult], params: dict[str, str], voice: Voice) -> str
             + "\n".join(f"  {ln}" for ln in shown) + more)
 
 
+def zombies(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    """`ps -e -o pid,ppid,stat,user,args`: the processes in state Z, each with the
+    parent that has not reaped it (a zombie cannot be killed; its parent can be told to
+    reap it, restarted, or ended)."""
+    lines = (results[0].stdout if results else "").splitlines()
+    rows = [parts for line in lines[1:] if len(parts := line.split(None, 4)) >= 4
+            and parts[0].isdigit() and parts[1].isdigit()]
+    if not rows:
+        return "I couldn't read the process list."
+    named = {r[0]: clean(r[4]) if len(r) > 4 else "?" for r in rows}
+    dead = [r for r in rows if r[2].startswith("Z")]
+    if not dead:
+        return f"No zombie processes among {_count(len(rows))}."
+    parents: dict[str, list[list[str]]] = {}
+    for r in dead:
+        parents.setdefault(r[1], []).append(r)
+    lines = [f"  {len(kids)} under {ppid} ({named.get(ppid, 'gone')[:80]}): pids "
+             + ", ".join(k[0] for k in kids[:20]) + (" …" if len(kids) > 20 else "")
+             for ppid, kids in sorted(parents.items(), key=lambda p: -len(p[1]))]
+    head = (f"{_count(len(dead))} {'is a zombie' if len(dead) == 1 else 'are zombies'}: "
+            "ended, but not yet reaped by the parent that started "
+            f"{'it' if len(dead) == 1 else 'them'}. A zombie holds no memory and can't be "
+            "killed; restarting or ending its parent clears it.")
+    return head if voice.brief else head + "\n" + "\n".join(lines[:40])
+
+
 def _json_lines(text: str) -> list[dict[str, Any]]:
     out = []
     for line in text.splitlines():
@@ -424,6 +451,7 @@ ANSWERS = {
     "process_by_user": by_user,
     "process_port": port,
     "process_tree": tree,
+    "process_zombies": zombies,
     "container_stats": container_stats,
     "container_top": _each(container_top),
     "container_ports": _each(container_ports),
