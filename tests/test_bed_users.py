@@ -129,3 +129,11 @@ def test_questions_about_accounts_answer_in_words(bed) -> None:
     assert members.returncode == 0 and "reosida" in members.stdout, members.stdout
     sudoers = bed.reos("plan", "who has sudo")
     assert sudoers.returncode == 0 and "bob" in sudoers.stdout, sudoers.stdout
+    # who can log in: every account whose shell is a real one, as getent says
+    shells = bed.reos("plan", "which accounts have a real login shell?")
+    assert shells.returncode == 0 and "With a login shell:" in shells.stdout, shells.stdout
+    said = shells.stdout.split("With a login shell:", 1)[1]
+    for line in bed.run("getent", "passwd", check=True).stdout.splitlines():
+        name, shell = line.split(":")[0], line.split(":")[6]
+        if name in ("reosida", "root", "nobody"):
+            assert (f"{name} (" in said) == (not shell.endswith(("nologin", "false"))), said

@@ -40,18 +40,27 @@ def services(results: list[StepResult], params: dict[str, str], voice: Voice) ->
 
 
 def accounts(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
-    """`getent passwd`: people (uid 1000 and up, and root) first, then system accounts."""
+    """`getent passwd`: people (uid 1000 and up, and root) first, then system accounts,
+    then which accounts have a login shell (what "who can log in" asks; a shell that is
+    nologin, false or empty lets nobody in)."""
     people: list[str] = []
     system: list[str] = []
+    logins: list[str] = []
     for line in results[0].stdout.splitlines():
         fields = line.split(":")
         if len(fields) < 7 or not fields[2].isdigit():
             continue
-        uid, shell = int(fields[2]), fields[6]
-        login = not shell.endswith(("nologin", "false"))
+        uid, shell = int(fields[2]), fields[6].strip()
+        login = bool(shell) and not shell.endswith(("nologin", "false"))
         (people if (uid >= 1000 and uid != 65534) or uid == 0 or (login and uid >= 1000)
          else system).append(fields[0])
+        if login and shell != "/bin/sync":
+            logins.append(f"{fields[0]} ({shell.rsplit('/', 1)[-1]})")
     if not people and not system:
         return "I couldn't read any user accounts."
     said = f"{count(len(people), 'user account')} for people: {_names(people, voice.brief)}"
-    return said + f", and {count(len(system), 'system account')}."
+    said += f", and {count(len(system), 'system account')}."
+    if voice.brief:
+        return said
+    return said + (f" With a login shell: {_names(logins, False)}." if logins else
+                   " None has a login shell.")
