@@ -178,6 +178,14 @@ def test_it_in_the_asking_sentence_is_what_the_story_named_even_beside_a_group_i
     assert [s.argv[-1] for s in plan.steps] == ["nginx"], plan.message
 
 
+def test_it_is_the_port_the_story_named_not_a_person_nor_where(engine) -> None:  # noqa: ANN001
+    # "nobody" is an account here; "in the firewall" says where, not what "it" is
+    plan = engine.plan("Since the proxy fronts it now, nobody needs to reach port 3001 "
+                       "directly any more. Please close it in the firewall.")
+    assert [s.argv[-1] for s in plan.steps] == ["3001/tcp"], plan.message
+    assert plan.steps[0].argv[-2] == "deny"
+
+
 def test_you_can_x_is_a_request_and_the_password_of_x_expires(engine) -> None:  # noqa: ANN001
     plan = engine.plan("You can make the password of bob expire at the next login?")
     assert [s.argv[-4:] for s in plan.steps] == [["chage", "-d", "0", "bob"]], plan.message

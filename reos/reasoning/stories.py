@@ -187,17 +187,24 @@ def referents(sentence: str, before: list[str], templates: TemplateSet,
     named, when it names nothing itself."""
     if not before or not _REFERS.search(sentence):
         return sentence
-    own = parser.parse(sentence, templates, matcher)
+    own = parser.parse(sentence, templates, matcher).units
     personal = bool(_PERSONAL.search(sentence))
     if any("user" in u.roles.get("name", ()) if personal else (
-            "name" in u.roles or "alias" in u.roles) for u in own.units
-            if not _REFERS.fullmatch(u.text)):  # a group called "it" is still "it" here
-        return sentence  # it names its own (a person, for him/her: "the docker group")
+            "name" in u.roles or "alias" in u.roles) for n, u in enumerate(own)
+            if not _REFERS.fullmatch(u.text) and not _where(own, n)):  # a group called
+        return sentence  # "it" is still "it" here; it names its own (a person, for
+        # him/her: "the docker group"), not only where ("close it in the firewall")
     for earlier in reversed(before):
         units = parser.parse(earlier, templates, matcher).units
         named = [u for u in units if "name" in u.roles or "alias" in u.roles]
         if personal:  # "carol needs docker, make her a member": her is a person
             named = [u for u in named if "user" in u.roles.get("name", ())] or named
+        if not personal:  # "it" is never a person ("nobody" is an account too)
+            named = [u for u in named if "alias" in u.roles or (
+                u.roles.get("name", set()) - {"user"})]
+            at, port = _port_named(units)
+            if port and (not named or at > named[-1].start):
+                return _REFERS.sub(port, sentence)  # "…reach port 3001. Close it"
         if named:
             last = [named[-1]]
             for u in reversed(named[:-1]):  # "the old Zabbix agent": the whole name
@@ -211,6 +218,26 @@ def referents(sentence: str, before: list[str], templates: TemplateSet,
                 last.append(u)
             return _REFERS.sub(" ".join(u.text for u in last), sentence)
     return sentence
+
+
+_WHERE = {"in", "on", "at", "through", "via", "inside", "within"}
+
+
+def _where(units: list[Any], n: int) -> bool:
+    """Whether unit `n` only says where ("in the firewall", "on this box")."""
+    before = n - 1
+    while before >= 0 and units[before].text in ("the", "a", "an", "this", "our", "my"):
+        before -= 1
+    return before >= 0 and units[before].text in _WHERE
+
+
+def _port_named(units: list[Any]) -> tuple[int, str]:
+    """Where and how a sentence last names a port by number ("port 3001"), or (-1, "")."""
+    found = (-1, "")
+    for before, unit in zip(units, units[1:], strict=False):
+        if before.text in ("port", "tcp port", "udp port") and "number" in unit.roles:
+            found = (unit.start, f"port {unit.roles['number']}")
+    return found
 
 
 _POLITE_ASK = re.compile(r"^\s*(?:(?:hey|hi|ok|okay|so|and|also|oh|right)[,!\s]+)*"
