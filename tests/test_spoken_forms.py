@@ -186,6 +186,13 @@ def test_it_is_the_port_the_story_named_not_a_person_nor_where(engine) -> None: 
     assert plan.steps[0].argv[-2] == "deny"
 
 
+def test_the_space_of_one_disk_and_the_current_one_of_a_story(engine) -> None:  # noqa: ANN001
+    assert [s.command for s in engine.plan("how much space is used on the backup disk").steps
+            ] == ["df -P -B1 /mnt/backup"]  # that disk, not every filesystem
+    plan = engine.plan("We want a bigger backup disk. How big is the current one?")
+    assert [s.command for s in plan.steps] == ["df -P -B1 /mnt/backup"], plan.message
+
+
 def test_you_can_x_is_a_request_and_the_password_of_x_expires(engine) -> None:  # noqa: ANN001
     plan = engine.plan("You can make the password of bob expire at the next login?")
     assert [s.argv[-4:] for s in plan.steps] == [["chage", "-d", "0", "bob"]], plan.message

@@ -120,7 +120,8 @@ _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+(?=\S)")
 _ASKING = re.compile(r"^(?:please|pls|kindly|can|could|would|will|i\s+need|i\s+want|"
                      r"i'd\s+like|i\s+would\s+like|we\s+need|let's|help\s+me)\b|\?$",
                      re.IGNORECASE)
-_REFERS = re.compile(r"\b(?:it|them|him|her|his|its|their)\b", re.IGNORECASE)
+_REFERS = re.compile(r"\b(?:it|them|him|her|his|its|their|that one|this one|"
+                     r"the (?:current|existing|same|present) one)\b", re.IGNORECASE)
 _PERSONAL = re.compile(r"\b(?:him|her|his)\b", re.IGNORECASE)
 _SETTLED = (Kind.QUERY, Kind.ACTION, Kind.COMBINED, Kind.REFUSE)
 
