@@ -104,6 +104,13 @@ def test_an_invented_target_is_an_error(engine: ReasoningEngine) -> None:
     assert 'there is no container called "ghost"' in said
 
 
+def test_an_unsaid_name_only_near_a_real_one_is_an_error(engine: ReasoningEngine) -> None:
+    # "install htop" names nothing here; the model's "nginx2" is one typo from nginx,
+    # which is the matcher's guess, not a name this machine has
+    said = errors(engine, "install htop", op="package.files", targets=["nginx2"], kind="query")
+    assert 'there is no package called "nginx2"' in said
+
+
 def test_a_missing_target_is_not_swapped_for_another(engine: ReasoningEngine) -> None:
     # 'ghost' names nothing here: the model's 'portainer' is only offered as a question
     intent, found = check(engine, "stop the container called ghost", op="container.stop",

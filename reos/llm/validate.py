@@ -86,6 +86,10 @@ def shown(value: object, limit: int = shape.MAX_TEXT) -> str | None:
     return said or None
 
 
+# how the matcher found a name only by guessing at it (one typo away, part of a name)
+_GUESSED = frozenset({"fuzzy (typo)", "prefix/suffix", "substring"})
+
+
 class Request:
     """What the checks need to know about the request itself (from the catalogue parse)."""
 
@@ -198,6 +202,12 @@ class Checker:
                     self.request.aliased):
                 if self.request.named:
                     self.errors.append(f"{json.dumps(name)} is not named in the request")
+                    continue
+                if set(found.strategies.values()) <= _GUESSED:
+                    # a name the request never said is one this machine has: the
+                    # matcher's near guess ("nginx" for "nginx2") is not the model's name
+                    self.errors.append(f"there is no {op.target} called {json.dumps(name)} "
+                                       "on this machine; use a name from the facts")
                     continue
                 self.inferred.append(name)
             kept.append(name)
