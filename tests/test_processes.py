@@ -89,6 +89,21 @@ def test_a_process_said_with_its_owner_is_that_owners(engine, said: str,
     assert sorted(_argvs(plan)) == argv
 
 
+def test_a_state_said_of_one_programs_processes_describes_them() -> None:
+    from reos.engine import ReasoningEngine
+    from reos.settings import Settings
+    from reos.system.snapshot import SystemSnapshot
+
+    data = json.loads(FIXTURE.read_text())
+    for pid, name in ((8790, "oosplash"), (8802, "soffice.bin")):  # one application
+        data["processes"].append({"pid": pid, "ppid": 1, "name": name, "user": "alice",
+                                  "cmdline": f"/usr/lib/libreoffice/program/{name} --writer",
+                                  "cpu_percent": 0.0, "memory_rss": 1})
+    plan = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data)).plan(
+        "libreoffice is frozen kill it")
+    assert sorted(_argvs(plan)) == [["kill", "-9", "8790"], ["kill", "-9", "8802"]], plan.message
+
+
 def test_an_owner_with_no_such_process_finds_none_of_anyone_elses(engine) -> None:
     plan = engine.plan("kill bob's node")  # node runs as alice only
     assert not plan.steps and "bob's node" in plan.message

@@ -239,9 +239,15 @@ class PlanBuilder:
         kinds = [k for k in kinds if k != "package"]
         if not kinds:
             return False
-        found = self.matcher.resolve(intent.targets, kinds, False)
-        return (not found.question and not found.missing and
-                len(found.targets) == len(intent.targets))
+        for phrase in intent.targets:
+            found = self.matcher.resolve([phrase], kinds, False)
+            if found.question or found.missing or not found.targets:
+                return False
+            # the processes a program name finds are that one program ("libreoffice is
+            # frozen, kill it": soffice.bin and its oosplash)
+            if len(found.targets) > 1 and {t.kind for t in found.targets} != {"process"}:
+                return False
+        return True
 
     def _ask(self, plan: Plan, intent: Intent) -> None:
         """A question instead of a plan: close readings, words nothing explained, or a
