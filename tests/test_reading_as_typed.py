@@ -213,6 +213,16 @@ def test_a_change_put_as_a_question_is_answered_by_what_it_asks(engine, said: st
     assert command in [s.command for s in plan.steps]
 
 
+@pytest.mark.parametrize(("said", "command"), [
+    ("portainer dead?", "docker inspect --type container portainer"),
+    ("nginx running?", "systemctl show nginx.service"),
+])
+def test_a_name_and_a_state_alone_ask_whether_it_is_so(engine, said: str, command: str) -> None:
+    plan = engine.plan(said)
+    assert plan.kind == Kind.QUERY and plan.read_only, plan.message
+    assert any(s.command.startswith(command) for s in plan.steps), plan.message
+
+
 # -- words read better ------------------------------------------------------------------------
 
 def test_a_slots_noun_is_its_operations_noun_too(engine) -> None:

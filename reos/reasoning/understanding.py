@@ -197,6 +197,8 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
         best.evidence & {"noun", "idiom", "verb"})  # a question costs nothing to answer
     if best is None or best.score < MIN_SCORE or (
             best.confidence < MIN_CONFIDENCE and not lenient):
+        if _name_and_state(found):  # "portainer dead?", "nginx running": is it?
+            return read(f"is {text}", templates, matcher, remote=remote, asked=True)
         return _not_understood(found, templates)
     if best.op.kind == "action" and (asked or _asks(found)):
         # "what services start at boot?", "which containers are stopped": a question is
@@ -369,6 +371,14 @@ def _rivals(found: Parse, best: Reading, asking: bool = False) -> list[Reading]:
         if len(rivals) == 2:
             break
     return rivals
+
+
+def _name_and_state(found: Parse) -> bool:
+    """Whether a request is only names of things here and one state ("portainer dead?",
+    "nginx running"): the terse form of asking whether they are so."""
+    units = found.units
+    return len(units) >= 2 and "qualifier" in units[-1].roles and all(
+        "name" in u.roles or "alias" in u.roles for u in units[:-1])
 
 
 def intent_of(reading: Reading, found: Parse) -> Intent:
