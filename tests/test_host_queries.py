@@ -393,3 +393,18 @@ def test_the_bed_answers_timers_and_port_80_as_systemd_and_psutil_say(bed) -> No
     assert port.returncode == 0, port.stdout + port.stderr
     held = re.findall(r"nginx \(pid (\d+)\)", port.stdout)
     assert held and {int(p) for p in held} <= set(pids), (port.stdout, pids)
+
+
+def test_the_account_list_says_who_has_a_login_shell() -> None:
+    from reos.model import StepResult
+    from reos.reasoning.answers import ANSWERS
+    from reos.reasoning.conversation import Voice
+
+    passwd = ("root:x:0:0:root:/root:/bin/bash\n"
+              "daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"
+              "svc:x:1005:1005::/home/svc:\n"  # an empty shell is /bin/sh (passwd(5))
+              "kiosk:x:1006:1006::/home/kiosk:/bin/false\n")
+    said = ANSWERS["accounts"]([StepResult("s1", True, 0, passwd, "", 0.1)], {}, Voice())
+    logins = said.split("With a login shell:", 1)[1]
+    assert "root (bash)" in logins and "svc (sh)" in logins, said
+    assert "kiosk" not in logins and "daemon" not in logins, said

@@ -162,3 +162,25 @@ def test_a_role_finds_a_unit_templates_instance() -> None:
     engine = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
     assert [s.command for s in engine.plan("restart the vpn service").steps] == [
         "sudo -n systemctl restart wg-quick@wg0.service"]
+
+
+def test_a_short_form_never_takes_a_login_or_its_possessive() -> None:
+    data = json.loads((FIXTURES / "identities.json").read_text())
+    for name, uid, gecos in (("bob", 1010, "Bob Marley"), ("btables", 1011, "Bobby Tables"),
+                             ("alice", 1012, "Alice Doe"), ("alwin", 1013, "Alicia Winter")):
+        data["users"].append({"name": name, "uid": uid, "gid": uid, "home": f"/home/{name}",
+                              "shell": "/bin/bash", "groups": [name], "locked": False,
+                              "system": False, "gecos": gecos})
+    engine = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+    assert [s.command for s in engine.plan("set bobs shell to zsh").steps] == [
+        "sudo -n usermod -s /bin/zsh bob"]  # bob's, not Bobby's
+    assert not any("alwin" in s.command for s in engine.plan("lock alic").steps)
+
+
+def test_a_group_slot_is_never_a_guess() -> None:
+    plan = plan_of("add tbrandt to the dock group")  # no group dock; docker is root's peer
+    assert not any("docker" in s.argv for s in plan.steps), plan.message
+
+
+def plan_of(say: str):
+    return ReasoningEngine(Settings(), snapshot=SNAPSHOT).plan(say)

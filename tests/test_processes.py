@@ -104,9 +104,26 @@ def test_a_state_said_of_one_programs_processes_describes_them() -> None:
     assert sorted(_argvs(plan)) == [["kill", "-9", "8790"], ["kill", "-9", "8802"]], plan.message
 
 
-def test_an_owner_with_no_such_process_finds_none_of_anyone_elses(engine) -> None:
-    plan = engine.plan("kill bob's node")  # node runs as alice only
-    assert not plan.steps and "bob's node" in plan.message
+@pytest.mark.parametrize("said", [
+    "kill bob's node",  # node runs as alice only
+    "renice bob's node to 10",  # the owner said inside an idiom's {target}
+    "kill bob's node gracefully",
+    "kill alcie's node",  # an owner is never guessed from a typo
+])
+def test_an_owner_with_no_such_process_finds_none_of_anyone_elses(engine, said: str) -> None:
+    plan = engine.plan(said)
+    assert not plan.steps and "'s node" in plan.message, plan.message
+
+
+def test_an_owner_said_once_for_two_programs_drops_neither_in_silence(engine) -> None:
+    plan = engine.plan("kill java and node of alice")  # java runs as deploy
+    assert not plan.steps and "alice's java" in plan.message, plan.message
+
+
+def test_a_first_word_another_program_also_starts_with_names_neither(engine) -> None:
+    # docker-proxy and dockerd both start with "docker": "docker" is never docker-proxy
+    for said in ("kill docker", "kill the docker process"):
+        assert ["kill", "-9", "1502"] not in _argvs(engine.plan(said)), said
 
 
 @pytest.mark.parametrize(("said", "argv"), [

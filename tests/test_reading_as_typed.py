@@ -205,6 +205,7 @@ def test_a_question_about_a_named_thing_is_answered_by_its_state(engine) -> None
     ("is fail2ban banning somebody right now?", "sudo -n fail2ban-client banned"),
     ("is port 8080 open in the firewall?", "sudo -n ufw status verbose"),  # not ss
     ("which ports are open", "ss -H -tulnp"),  # a question whose every word is read
+    ("must I restart the machine?", "cat /run/reboot-required"),  # not when it last did
 ])
 def test_a_change_put_as_a_question_is_answered_by_what_it_asks(engine, said: str,
                                                                  command: str) -> None:
@@ -251,6 +252,13 @@ def test_a_timer_named_in_a_question_about_when_is_the_timer_listed(engine) -> N
     assert commands(engine, "when does the db dump run next") == [f"{listed} db-dump.timer"]
     assert commands(engine, "when is the next apt run") == [f"{listed} '*apt*'"]  # two
     assert commands(engine, "which timers run next") == [listed]
+
+
+def test_a_timer_word_with_a_typo_is_no_pattern(engine) -> None:
+    listed = "systemctl list-timers --all --output=json --no-pager"
+    commands_of = commands(engine, "when does logrotat run next")  # one typo: logrotate's
+    assert commands_of == [f"{listed} logrotate.timer"]
+    assert not any("*" in c for c in commands(engine, "when does aptt run next"))
 
 
 def test_running_after_be_is_a_state_not_a_job_run(engine) -> None:

@@ -186,6 +186,11 @@ def test_it_is_the_port_the_story_named_not_a_person_nor_where(engine) -> None: 
     assert plan.steps[0].argv[-2] == "deny"
 
 
+def test_a_port_the_story_named_is_it_only_for_the_firewall(engine) -> None:  # noqa: ANN001
+    plan = engine.plan("Nginx proxies everything to port 3000. Please restart it.")
+    assert [s.command for s in plan.steps] == ["sudo -n systemctl restart nginx.service"]
+
+
 def test_the_space_of_one_disk_and_the_current_one_of_a_story(engine) -> None:  # noqa: ANN001
     assert [s.command for s in engine.plan("how much space is used on the backup disk").steps
             ] == ["df -P -B1 /mnt/backup"]  # that disk, not every filesystem

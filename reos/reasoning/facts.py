@@ -56,17 +56,19 @@ def _processes(snapshot: SystemSnapshot,
 
 
 def _first_words(targets: list[Target], by_program: dict[str, list[Target]]) -> None:
-    """A program by the first word of its name, when no other program starts so
-    ("firefox" of firefox-esr, "tracker" of tracker-miner-f; never "gnome" for both
-    gnome-shell and gnome-session)."""
+    """A program by the first word of its name, when no other program's name starts
+    with that word ("firefox" of firefox-esr, "tracker" of tracker-miner-f; never "gnome"
+    for gnome-shell and gnome-session, nor "docker" for docker-proxy beside dockerd)."""
+    names = {(t.state or "").lower() for t in targets}
     programs: dict[str, set[str]] = {}
-    for t in targets:
-        first = re.split(r"[-_.]", (t.state or "").lower(), maxsplit=1)[0]
-        if len(first) >= 4 and first.isalpha() and first != (t.state or "").lower():
-            programs.setdefault(first, set()).add((t.state or "").lower())
-    for first, names in programs.items():
-        if len(names) == 1 and first not in by_program:
-            by_program[first] = [t for t in targets if (t.state or "").lower() in names]
+    for name in names:
+        first = re.split(r"[-_.]", name, maxsplit=1)[0]
+        if len(first) >= 4 and first.isalpha() and first != name:
+            programs.setdefault(first, set()).add(name)
+    for first, named in programs.items():
+        others = {n for n in names if n.startswith(first)} - named
+        if len(named) == 1 and not others and first not in by_program:
+            by_program[first] = [t for t in targets if (t.state or "").lower() in named]
 
 
 def _task_words(cmdline: str) -> set[str]:

@@ -95,22 +95,29 @@ def _full_names(snapshot: SystemSnapshot, targets: list[Target],
     """A person's account by their full name, first name or surname (GECOS's first field);
     system accounts' comments ("PostgreSQL administrator") name no person."""
     by_name = {t.name: t for t in targets}
+    logins = {t.name.lower() for t in targets}
     for u in getattr(snapshot, "users", None) or []:
-        full = (u.gecos or "").split(",", 1)[0].strip().lower()
-        if u.system or not full or u.name not in by_name:
+        if u.system or u.name not in by_name:
             continue
+        if not u.name.endswith("s") and f"{u.name}s".lower() not in logins:
+            found[f"{u.name}s".lower()].append(by_name[u.name])  # "bobs shell": bob's
+        full = (u.gecos or "").split(",", 1)[0].strip().lower()
         words = [w for w in re.split(r"\s+", full) if len(w) >= 2 and w.isalpha()]
-        for key in {*words, "-".join(words), *_short_forms(words)} if words else ():
+        for key in {*words, "-".join(words), *_short_forms(words, logins)} if words else ():
             found[key].append(by_name[u.name])  # a set of keys: each account once
 
 
-def _short_forms(words: list[str]) -> set[str]:
+def _short_forms(words: list[str], logins: set[str]) -> set[str]:
     """What people call a person besides their full names: the first name cut short
     ("dan" of Daniel, "chris" of Christopher; at least three letters, two left off) and
-    the possessive typed without its apostrophe ("dans shell", "margarets printer")."""
+    the possessive typed without its apostrophe ("dans shell", "margarets printer").
+    Never a short form that begins an account's login ("ali" and "alic" stay alice's
+    typos, not Alicia's), nor the possessive of a login ("bobs" is bob's)."""
     first = words[0]
     shorts = {first[:n] for n in range(3, len(first) - 1)}
-    return shorts | {f"{w}s" for w in {*shorts, *words} if not w.endswith("s")}
+    shorts = {s for s in shorts if not any(login.startswith(s) for login in logins)}
+    return {w for w in shorts | {f"{w}s" for w in {*shorts, *words} if not w.endswith("s")}
+            if w not in logins and not (w.endswith("s") and w[:-1] in logins)}
 
 
 def _labels_of_mounts(snapshot: SystemSnapshot, targets: list[Target],

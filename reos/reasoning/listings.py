@@ -41,8 +41,8 @@ def services(results: list[StepResult], params: dict[str, str], voice: Voice) ->
 
 def accounts(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
     """`getent passwd`: people (uid 1000 and up, and root) first, then system accounts,
-    then which accounts have a login shell (what "who can log in" asks; a shell that is
-    nologin, false or empty lets nobody in)."""
+    then which accounts have a login shell (what "who can log in" asks; nologin and false
+    let nobody in, an empty shell field is /bin/sh)."""
     people: list[str] = []
     system: list[str] = []
     logins: list[str] = []
@@ -50,8 +50,8 @@ def accounts(results: list[StepResult], _params: dict[str, str], voice: Voice) -
         fields = line.split(":")
         if len(fields) < 7 or not fields[2].isdigit():
             continue
-        uid, shell = int(fields[2]), fields[6].strip()
-        login = bool(shell) and not shell.endswith(("nologin", "false"))
+        uid, shell = int(fields[2]), fields[6].strip() or "/bin/sh"  # empty: sh (passwd(5))
+        login = not shell.endswith(("nologin", "false"))
         (people if (uid >= 1000 and uid != 65534) or uid == 0 or (login and uid >= 1000)
          else system).append(fields[0])
         if login and shell != "/bin/sync":

@@ -330,7 +330,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
         if n in idiom_units and not could_name(unit):
             reading.explained[n] = "filler"  # "the" inside an idiom's {target}
             continue
-        if op.target == "process" and n not in held and _owner(roles):
+        if op.target == "process" and _owner(roles):  # also inside an idiom's {target}
             reading.explained[n] = "slot"  # "kill dan's tracker": whose tracker
             reading.params["owner"] = unit.text
             continue

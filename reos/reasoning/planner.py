@@ -444,8 +444,9 @@ class PlanBuilder:
                     found = self.matcher.resolve([params[kind]], ["mount"], False)  # from
                     named = {(t.detail or "").split(",")[0].rsplit("/", 1)[-1]
                              for t in found.targets} - {""}
-                if len(named) == 1 and not found.missing:
-                    params[kind] = named.pop()
+                if len(named) == 1 and not found.missing and (
+                        kind not in ("user", "group") or _sure(found)):
+                    params[kind] = named.pop()  # an account or group never by a guess
         if params.get("timer"):  # "when does the backup run next": its timers
             params["timer"] = _timers(self.matcher, params["timer"])
         if params.get("host") == "lan":  # this machine's own network, when it has one
@@ -538,6 +539,12 @@ class PlanBuilder:
                 plan.steps.append(step)
                 previous = step.id
 
+def _sure(found: Any) -> bool:
+    """Whether the matcher found a name as it is, not by guessing at a typo or a part."""
+    return all(how in targeting.SURE or how == "compose project"
+               for how in found.strategies.values())
+
+
 def _timers(matcher: TargetMatcher, word: str) -> str:
     """The timer a word names, or the pattern systemctl finds each of several by
     ("backup" of restic-backup.timer and db-backup.timer: *backup*); the word as it was
@@ -546,7 +553,8 @@ def _timers(matcher: TargetMatcher, word: str) -> str:
     names = sorted({t.name for t in found.targets})
     if len(names) == 1 and not found.missing:
         return names[0]
-    return f"*{word}*" if names and re.fullmatch(r"[a-z0-9-]{2,64}", word) else word
+    return f"*{word}*" if names and re.fullmatch(r"[a-z0-9-]{2,64}", word) and all(
+        word in n.lower() for n in names) else word  # a typo's pattern would match none
 
 
 def _lan(snapshot: SystemSnapshot) -> str | None:

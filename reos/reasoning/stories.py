@@ -204,8 +204,9 @@ def referents(sentence: str, before: list[str], templates: TemplateSet,
             named = [u for u in named if "alias" in u.roles or (
                 u.roles.get("name", set()) - {"user"})]
             at, port = _port_named(units)
-            if port and (not named or at > named[-1].start):
-                return _REFERS.sub(port, sentence)  # "…reach port 3001. Close it"
+            if port and (not named or at > named[-1].start) and _about_ports(own):
+                return _REFERS.sub(port, sentence)  # "…reach port 3001. Close it in the
+                # firewall"; "nginx proxies to port 3000. Restart it" is still nginx
         if named:
             last = [named[-1]]
             for u in reversed(named[:-1]):  # "the old Zabbix agent": the whole name
@@ -230,6 +231,13 @@ def _where(units: list[Any], n: int) -> bool:
     while before >= 0 and units[before].text in ("the", "a", "an", "this", "our", "my"):
         before -= 1
     return before >= 0 and units[before].text in _WHERE
+
+
+def _about_ports(units: list[Any]) -> bool:
+    """Whether a sentence is about the firewall or ports ("close it in the firewall")."""
+    return any(op.startswith("firewall.") for u in units
+               for role in ("noun", "verb", "resource") for op in u.roles.get(role, ())
+               if isinstance(op, str))
 
 
 def _port_named(units: list[Any]) -> tuple[int, str]:

@@ -99,7 +99,8 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
         return selection.one_of(plan, intent, every, matcher)
     result = matcher.resolve(intent.targets, kinds, intent.plural)
     if intent.params.get("owner") and "process" in kinds:
-        result = _owned(result, intent.params["owner"], intent.targets, matcher, snapshot)
+        result = _owned(intent.params["owner"], intent.targets, kinds, intent.plural,
+                        matcher, snapshot)
     if result.question and intent.kind == Kind.QUERY and not intent.plural:
         # a question costs nothing to answer for each: "is the mail server running?"
         # looks at postfix and dovecot both rather than asking which
@@ -159,25 +160,34 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
     return selection.select(plan, intent, result.targets, matcher)
 
 
-def _owned(result: MatchResult, owner: str, phrases: list[str], matcher: TargetMatcher,
-           snapshot: SystemSnapshot) -> MatchResult:
-    """The processes found that run as the account `owner` names ("dan's tracker":
-    Daniel's, not Margaret's); none of them is not found, never someone else's."""
+def _owned(owner: str, phrases: list[str], kinds: list[str], plural: bool,
+           matcher: TargetMatcher, snapshot: SystemSnapshot) -> MatchResult:
+    """The processes each phrase finds that run as the account `owner` names ("dan's
+    tracker": Daniel's, not Margaret's). The account is found as it is said, never by a
+    guess; a phrase none of whose processes are that account's is not found, never
+    someone else's, and never dropped in silence."""
     accounts = matcher.resolve([owner], ["user"], False)
-    account = accounts.targets[0].name if len(accounts.targets) == 1 and not (
-        accounts.missing or accounts.question) else owner
+    sure = all(how in SURE for how in accounts.strategies.values())
+    if len(accounts.targets) != 1 or accounts.missing or accounts.question or not sure:
+        return MatchResult(missing=[f"{owner}'s {p}" for p in phrases])
+    account = accounts.targets[0].name
     runs_as = {str(p.pid): p.user for p in getattr(snapshot, "processes", None) or []}
-    mine = [t for t in (result.choices if result.question else result.targets)
-            if t.kind != "process" or runs_as.get(t.name) == account]
-    if not mine:
-        return MatchResult(missing=result.missing or [f"{owner}'s {p}" for p in phrases])
-    if result.question and len(mine) == 1:
-        return MatchResult(targets=mine, strategies={mine[0].name: "owner"})
-    if result.question:
-        result.choices = mine
-        return result
-    result.targets = mine
-    return result
+    out = MatchResult()
+    for phrase in phrases:
+        found = matcher.resolve([phrase], kinds, plural)
+        mine = [t for t in (found.choices if found.question else found.targets)
+                if t.kind != "process" or runs_as.get(t.name) == account]
+        if found.missing or not mine:
+            out.missing.append(f"{owner}'s {phrase}")
+            continue
+        if len(mine) > 1 and found.question:
+            out.question, out.choices, out.phrase = found.question, mine, found.phrase
+            return out
+        for t in mine:
+            out.strategies.setdefault(t.name, found.strategies.get(t.name, "owner"))
+            if t not in out.targets:
+                out.targets.append(t)
+    return out
 
 
 def no_match(phrases: list[str], resource: str | None, kinds: list[str],

@@ -206,13 +206,14 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
         query = next((r for r in found.readings if r.op.kind == "query"
                       and r.score >= MIN_SCORE and r.evidence & {"noun", "idiom", "verb"}),
                      None)
-        status = templates.operations.get(best.op.asked or f"{best.op.target}.status")
-        if query is not None and (not best.op.asked or not query.unexplained):
+        answered_by = best.op.asked if _said_done(found, best) else None
+        status = templates.operations.get(answered_by or f"{best.op.target}.status")
+        if query is not None and (not answered_by or not query.unexplained):
             # the best question, unless it leaves words out ("is port 22 *allowed*?")
             # and the operation names its own answer (the firewall's rules)
             best = query
         elif status is not None and status.kind == "query" and (
-                best.targets or best.op.asked and status.target == "none"):
+                best.targets or answered_by and status.target == "none"):
             # "is the MariaDB enabled to start at boot?": a question about a named thing
             # that no operation answers as asked is answered by its state
             intent = intent_of(best, found)
@@ -371,6 +372,15 @@ def _rivals(found: Parse, best: Reading, asking: bool = False) -> list[Reading]:
         if len(rivals) == 2:
             break
     return rivals
+
+
+def _said_done(found: Parse, reading: Reading) -> bool:
+    """Whether the change's verb was said as done ("was the server *rebooted*?", "is port
+    22 *allowed*?"): a question about what happened or holds, which the operation's
+    `asked` query answers; "must I restart the machine?" asks something else."""
+    return any(role == "verb" and found.units[n].said.endswith("ed")
+               and found.units[n].said != found.units[n].text
+               for n, role in reading.explained.items())
 
 
 def _name_and_state(found: Parse) -> bool:
