@@ -175,6 +175,12 @@ def test_a_short_form_never_takes_a_login_or_its_possessive() -> None:
     assert [s.command for s in engine.plan("set bobs shell to zsh").steps] == [
         "sudo -n usermod -s /bin/zsh bob"]  # bob's, not Bobby's
     assert not any("alwin" in s.command for s in engine.plan("lock alic").steps)
+    data["users"].append({"name": "amarley", "uid": 1014, "gid": 1014, "home": "/home/am",
+                          "shell": "/bin/bash", "groups": [], "locked": False,
+                          "system": False, "gecos": "Bob Amarley"})
+    engine = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+    plan = engine.plan("lock bobs account")  # the login bob, and a Bob by his first name
+    assert plan.kind.value == "clarify" and not plan.steps, plan.message
 
 
 def test_a_group_slot_is_never_a_guess() -> None:

@@ -206,6 +206,7 @@ def test_a_question_about_a_named_thing_is_answered_by_its_state(engine) -> None
     ("is port 8080 open in the firewall?", "sudo -n ufw status verbose"),  # not ss
     ("which ports are open", "ss -H -tulnp"),  # a question whose every word is read
     ("must I restart the machine?", "cat /run/reboot-required"),  # not when it last did
+    ("is ssh open to the internet?", "sudo -n ufw status verbose"),  # a state: the rules
 ])
 def test_a_change_put_as_a_question_is_answered_by_what_it_asks(engine, said: str,
                                                                  command: str) -> None:

@@ -112,12 +112,13 @@ def _short_forms(words: list[str], logins: set[str]) -> set[str]:
     ("dan" of Daniel, "chris" of Christopher; at least three letters, two left off) and
     the possessive typed without its apostrophe ("dans shell", "margarets printer").
     Never a short form that begins an account's login ("ali" and "alic" stay alice's
-    typos, not Alicia's), nor the possessive of a login ("bobs" is bob's)."""
+    typos, not Alicia's; "bob" and "bobs" stay bob's, not Bobby's). A whole name keeps its
+    possessive ("jans" is jan's and Jan Kowalski's: a question)."""
     first = words[0]
     shorts = {first[:n] for n in range(3, len(first) - 1)}
     shorts = {s for s in shorts if not any(login.startswith(s) for login in logins)}
-    return {w for w in shorts | {f"{w}s" for w in {*shorts, *words} if not w.endswith("s")}
-            if w not in logins and not (w.endswith("s") and w[:-1] in logins)}
+    return shorts | {f"{w}s" for w in {*shorts, *words} if not w.endswith("s")
+                     and f"{w}s" not in logins}
 
 
 def _labels_of_mounts(snapshot: SystemSnapshot, targets: list[Target],

@@ -375,9 +375,12 @@ def _rivals(found: Parse, best: Reading, asking: bool = False) -> list[Reading]:
 
 
 def _said_done(found: Parse, reading: Reading) -> bool:
-    """Whether the change's verb was said as done ("was the server *rebooted*?", "is port
-    22 *allowed*?"): a question about what happened or holds, which the operation's
-    `asked` query answers; "must I restart the machine?" asks something else."""
+    """Whether the change was said as done or as a state ("was the server *rebooted*?",
+    "is port 22 *allowed*?", "*is* ssh *open* to the internet?"): a question about what
+    happened or holds, which the operation's `asked` query answers; "must I restart the
+    machine?" asks something else."""
+    if found.units and found.units[0].text in ("is", "are", "was", "were"):
+        return True
     return any(role == "verb" and found.units[n].said.endswith("ed")
                and found.units[n].said != found.units[n].text
                for n, role in reading.explained.items())
