@@ -190,3 +190,27 @@ def test_a_group_slot_is_never_a_guess() -> None:
 
 def plan_of(say: str):
     return ReasoningEngine(Settings(), snapshot=SNAPSHOT).plan(say)
+
+
+def _notebooks() -> ReasoningEngine:
+    """Each person's notebook container is named after their login, as JupyterHub does."""
+    data = json.loads((FIXTURES / "identities.json").read_text())
+    for login in ("mlopez", "mkeller", "tbrandt"):
+        data["containers"].append({
+            "name": f"jupyter-{login}", "id": login, "state": "running", "status": "Up",
+            "image": "quay.io/jupyter/scipy-notebook:2024-10-07", "labels": {}})
+    return ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+
+
+def test_a_container_is_found_by_the_person_it_is_named_after() -> None:
+    engine = _notebooks()
+    assert [s.command for s in engine.plan("restart tom's notebook").steps] == [
+        "docker restart jupyter-tbrandt"]
+    # the notebooks are three; whose it is narrows them to hers, never all three
+    assert [s.command for s in engine.plan(
+        "restart the notebook container of maria lopez").steps] == [
+        "docker restart jupyter-mlopez"]
+    plan = engine.plan("restart the container of maria")  # two Marias: asked
+    assert plan.kind.value == "clarify" and not plan.steps
+    assert {label.rsplit(" ", 1)[-1] for label, _ in plan.options} == {
+        "jupyter-mlopez", "jupyter-mkeller"}

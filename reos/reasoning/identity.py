@@ -90,21 +90,43 @@ def compose_service(labels: dict[str, str], name: str) -> set[str]:
     return {service} if len(service) >= 2 and service != name.lower() else set()
 
 
-def _full_names(snapshot: SystemSnapshot, targets: list[Target],
-                found: dict[str, list[Target]]) -> None:
-    """A person's account by their full name, first name or surname (GECOS's first field);
-    system accounts' comments ("PostgreSQL administrator") name no person."""
-    by_name = {t.name: t for t in targets}
-    logins = {t.name.lower() for t in targets}
-    for u in getattr(snapshot, "users", None) or []:
-        if u.system or u.name not in by_name:
+def people(snapshot: SystemSnapshot) -> dict[str, set[str]]:
+    """Each person's login and the words that name them besides it: their full name,
+    first name or surname (GECOS's first field), short forms and possessives. System
+    accounts' comments ("PostgreSQL administrator") name no person."""
+    users = getattr(snapshot, "users", None) or []
+    logins = {u.name.lower() for u in users}
+    keys: dict[str, set[str]] = {}
+    for u in users:
+        if u.system:
             continue
+        mine = keys.setdefault(u.name, set())
         if not u.name.endswith("s") and f"{u.name}s".lower() not in logins:
-            found[f"{u.name}s".lower()].append(by_name[u.name])  # "bobs shell": bob's
+            mine.add(f"{u.name}s".lower())  # "bobs shell": bob's
         full = (u.gecos or "").split(",", 1)[0].strip().lower()
         words = [w for w in re.split(r"\s+", full) if len(w) >= 2 and w.isalpha()]
-        for key in {*words, "-".join(words), *_short_forms(words, logins)} if words else ():
-            found[key].append(by_name[u.name])  # a set of keys: each account once
+        if words:
+            mine |= {*words, "-".join(words), *_short_forms(words, logins)}
+    return keys
+
+
+def _full_names(snapshot: SystemSnapshot, targets: list[Target],
+                found: dict[str, list[Target]]) -> None:
+    """A person's account by what they are called (`people`)."""
+    by_name = {t.name: t for t in targets}
+    for login, keys in people(snapshot).items():
+        if login in by_name:
+            for key in keys:
+                found[key].append(by_name[login])  # a set of keys: each account once
+
+
+def owners(snapshot: SystemSnapshot, name: str,
+           who: dict[str, set[str]]) -> set[str]:
+    """The words of the people a thing's name is named after ("jupyter-aschmidt" is Anna
+    Schmidt's: "anna", "schmidt", "aschmidt"), from the logins among its name's parts."""
+    parts = {p for p in TOKENS.split(name.lower()) if len(p) >= 3}
+    return {key for login, keys in who.items() if login.lower() in parts
+            for key in {login.lower(), *keys}}
 
 
 def _short_forms(words: list[str], logins: set[str]) -> set[str]:

@@ -30,6 +30,8 @@ from reos.reasoning.identity import (
     WORD,
     compose_service,
     image_words,
+    owners,
+    people,
     stem_of,
 )
 from reos.system.snapshot import SystemSnapshot
@@ -88,13 +90,17 @@ def stem(name: str) -> str:
     return name
 
 
+WHOSE = "whose it is"  # a container found by the person it is named after
+
+
 class _Index:
     """Name, token, project, alias and description lookups for one kind of resource."""
 
     def __init__(self, kind: str, targets: list[Target], projects: dict[str, list[Target]],
                  aliases: dict[str, list[str]], descriptions: dict[Target, str],
                  identities: dict[str, list[Target]] | None = None,
-                 named_only: list[Target] | None = None):
+                 named_only: list[Target] | None = None,
+                 whose: dict[str, list[Target]] | None = None):
         self.kind = kind
         self.targets = targets
         self.projects = projects
@@ -103,6 +109,8 @@ class _Index:
         # what a thing is, besides its name: a container's image, a person's full name,
         # a filesystem's label, a link's kind (`identity_words`)
         self.identities = identities or {}
+        # whose it is: the person a container is named after ("anna": jupyter-aschmidt)
+        self.whose = whose or {}
         self.by_name: dict[str, Target] = {}
         # things found by their name, or a word no listed thing has, never by "all" or a state
         self.named_only = named_only or []
@@ -245,6 +253,8 @@ class _Index:
         for variant in spellings(phrase):
             if variant in self.identities:
                 return [Candidate(GROUP, t, "what it is") for t in self.identities[variant]]
+            if variant in self.whose:
+                return [Candidate(GROUP, t, WHOSE) for t in self.whose[variant]]
         return []
 
     def _aliased(self, phrase: str) -> list[Target]:
@@ -311,9 +321,11 @@ class TargetMatcher:
         projects: dict[str, list[Target]] = defaultdict(list)
         descriptions: dict[Target, str] = {}
         identities: dict[str, list[Target]] = defaultdict(list)
+        whose: dict[str, list[Target]] = defaultdict(list)
         jobs: list[Target] = []
         if kind == "container" and self.snapshot.containers is not None:
             targets = []
+            who = people(self.snapshot)
             for c in self.snapshot.containers:
                 t = Target("container", c.name, c.state)
                 targets.append(t)
@@ -321,6 +333,8 @@ class TargetMatcher:
                     projects[c.project.lower()].append(t)
                 for word in image_words(c.image) | compose_service(c.labels, c.name):
                     identities[word].append(t)  # a set of words: each container once
+                for word in owners(self.snapshot, c.name, who) - set(identities):
+                    whose[word].append(t)  # "anna's container": jupyter-aschmidt
         elif kind == "service" and self.snapshot.services is not None:
             targets = []
             for s in self.snapshot.services:
@@ -349,7 +363,7 @@ class TargetMatcher:
         else:
             return None
         index = _Index(kind, targets, projects, self.aliases.get(kind, {}), descriptions,
-                       identities, named_only=jobs)
+                       identities, named_only=jobs, whose=whose)
         self._indexes[kind] = index
         return index
 
@@ -362,6 +376,7 @@ class TargetMatcher:
             best = max((c.score for c in candidates), default=0)
             tops[phrase] = _unique([c for c in candidates if c.score == best])
         _within_named(tops)
+        _whose(tops)
         for phrase in (p.lower() for p in phrases):
             if phrase == "all":
                 for index in indexes:
@@ -401,6 +416,21 @@ def _within_named(tops: dict[str, list[Candidate]]) -> None:
             if other != phrase and inside and len(inside) < len(top):
                 tops[phrase] = inside
                 break
+
+
+def _whose(tops: dict[str, list[Candidate]]) -> None:
+    """"the notebook container of anna schmidt": a phrase that says only whose a thing is
+    narrows the other phrases to the things that are that person's; together they are one
+    thing, never every notebook and hers too."""
+    for phrase, top in list(tops.items()):
+        if not top or any(c.strategy != WHOSE for c in top):
+            continue
+        hers = {c.target for c in top}
+        for other, named in tops.items():
+            inside = [c for c in named if c.target in hers]
+            if other != phrase and inside and any(c.strategy != WHOSE for c in named):
+                tops[other] = inside
+                tops[phrase] = inside
 
 
 def _unique(candidates: list[Candidate]) -> list[Candidate]:

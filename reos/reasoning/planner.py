@@ -232,22 +232,21 @@ class PlanBuilder:
     def _describes_one(self, intent: Intent) -> bool:
         """Whether each named phrase is one thing here, found without a question (so a
         state or a "which one" word said with it can only describe it)."""
-        if not intent.targets or intent.plural or intent.exclude:
+        if not intent.targets or intent.exclude:
             return False
         kinds = [intent.resource] if intent.resource else [
             k for k in ALL_KINDS if self.recipe(k, intent.action)]
         kinds = [k for k in kinds if k != "package"]
         if not kinds:
             return False
-        for phrase in intent.targets:
-            found = self.matcher.resolve([phrase], kinds, False)
-            if found.question or found.missing or not found.targets:
-                return False
-            # the processes a program name finds are that one program ("libreoffice is
-            # frozen, kill it": soffice.bin and its oosplash)
-            if len(found.targets) > 1 and {t.kind for t in found.targets} != {"process"}:
-                return False
-        return True
+        found = self.matcher.resolve(intent.targets, kinds, False)
+        if found.question or found.missing or not found.targets:
+            return False
+        # the processes a program name finds are that one program ("libreoffice is frozen,
+        # kill it": soffice.bin and its oosplash); "volkov's old jupyter container" is one
+        things = len([t for t in found.targets if t.kind != "process"])
+        return things <= (1 if intent.plural else len(intent.targets))  # "the old ones"
+        # could be several of them, narrowed by the word: asked, never described
 
     def _ask(self, plan: Plan, intent: Intent) -> None:
         """A question instead of a plan: close readings, words nothing explained, or a

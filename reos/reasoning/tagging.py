@@ -82,7 +82,8 @@ class Names:
             if word in index.by_name or word in index.projects:
                 found.add(kind)
             elif tokens and (len(word) >= 3 or _CODE.match(word)) and (
-                    kind in _BY_TOKEN and word in index.by_token or word in index.identities):
+                    kind in _BY_TOKEN and word in index.by_token or word in index.identities
+                    or word in index.whose):
                 found.add(kind)
             elif described and len(word) >= 5 and index.descriptions and (
                     stem_of(word) in index.described):
