@@ -379,11 +379,13 @@ def _said_done(found: Parse, reading: Reading) -> bool:
     "is port 22 *allowed*?", "*is* ssh *open* to the internet?"): a question about what
     happened or holds, which the operation's `asked` query answers; "must I restart the
     machine?" asks something else."""
-    if found.units and found.units[0].text in ("is", "are", "was", "were"):
-        return True
-    return any(role == "verb" and found.units[n].said.endswith("ed")
-               and found.units[n].said != found.units[n].text
-               for n, role in reading.explained.items())
+    units = found.units
+    verbs = [n for n, role in reading.explained.items() if role == "verb"]
+    if units and units[0].text in ("is", "are", "was", "were") and verbs and all(
+            n and units[n - 1].text != "to" for n in verbs):
+        return True  # "is ssh open?"; "is it safe to shut down?" asks about doing it
+    return any(units[n].said.endswith("ed") and units[n].said != units[n].text
+               for n in verbs)
 
 
 def _name_and_state(found: Parse) -> bool:
