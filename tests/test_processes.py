@@ -115,6 +115,25 @@ def test_an_owner_with_no_such_process_finds_none_of_anyone_elses(engine, said: 
     assert not plan.steps and "'s node" in plan.message, plan.message
 
 
+def test_a_script_run_by_an_interpreter_is_named_by_its_words() -> None:
+    from reos.engine import ReasoningEngine
+    from reos.settings import Settings
+    from reos.system.snapshot import SystemSnapshot
+
+    data = json.loads(FIXTURE.read_text())
+    for pid, user, script in ((7001, "alice", "train_seg.py"), (7002, "bob", "train.py"),
+                              (7003, "alice", "finetune_llm.py")):
+        data["processes"].append({"pid": pid, "ppid": 1, "name": "python", "user": user,
+                                  "cmdline": f"python -u {script} --config c.yaml",
+                                  "cpu_percent": 90.0, "memory_rss": 1})
+    engine = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+    plan = engine.plan("lower the priority of alice's training")  # train_seg.py: hers
+    assert _argvs(plan) == [["renice", "-n", "10", "-p", "7001"]], plan.message
+    plan = engine.plan("kill bob's training")
+    assert _argvs(plan) == [["kill", "-9", "7002"]], plan.message
+    assert _argvs(engine.plan("kill the finetuning")) == [["kill", "-9", "7003"]]
+
+
 def test_an_owner_said_once_for_two_programs_drops_neither_in_silence(engine) -> None:
     plan = engine.plan("kill java and node of alice")  # java runs as deploy
     assert not plan.steps and "alice's java" in plan.message, plan.message

@@ -51,8 +51,28 @@ def _processes(snapshot: SystemSnapshot,
             by_program[word].append(t)  # "libreoffice" of /usr/lib/libreoffice/program/…
         for word in _task_words(p.cmdline) - {program, plain}:
             by_program[f"{plain or program}-{word}"].append(t)  # "the cargo build"
+            if (plain or program) in _INTERPRETERS:
+                for key in _script_words(word):  # "priya's training": her train_seg.py
+                    by_program[key].append(t)
     _first_words(targets, by_program)
     return targets
+
+
+# programs that run a script: the script is what the process is ("python train.py")
+_INTERPRETERS = frozenset({"python", "node", "ruby", "perl", "php", "rscript", "julia",
+                           "bash", "sh", "zsh", "deno", "bun", "java"})
+# a script's words too common to say which process it is
+_PLAIN_WORDS = frozenset({"main", "server", "launcher", "script", "scripts", "worker",
+                          "runner", "index", "config", "start", "run", "app", "test"})
+
+
+def _script_words(script: str) -> set[str]:
+    """The words a script is called by: its name and each word of it ("train_seg":
+    train_seg, train, seg), with the -ing form a person says of a run ("training",
+    "finetuning")."""
+    pieces = {w for w in re.split(r"[-_]", script) if len(w) >= 5 and w.isalpha()}
+    words = ({script} | pieces) - _PLAIN_WORDS
+    return words | {(w[:-1] if w.endswith("e") else w) + "ing" for w in words if w.isalpha()}
 
 
 def _first_words(targets: list[Target], by_program: dict[str, list[Target]]) -> None:
@@ -75,9 +95,12 @@ def _task_words(cmdline: str) -> set[str]:
     """What a program was started to do, said after its name ("the cargo build": `cargo
     build --release`; "the node vite": `node …/.bin/vite`): the first word after the
     program that is no option, as a file's name without its folders and extension."""
-    for arg in (cmdline or "").split()[1:3]:
+    args = (cmdline or "").split()
+    for n, arg in enumerate(args[1:3], start=1):
         if arg.startswith("-"):
             continue
+        if args[n - 1] == "-m":  # python -m http.server: the module, dots as dashes
+            arg = arg.replace(".", "-")
         name = arg.rsplit("/", 1)[-1].split(".", 1)[0].lower()
         return {name} if len(name) >= 3 and re.fullmatch(r"[a-z][a-z0-9_-]*", name) else set()
     return set()
