@@ -244,9 +244,10 @@ class PlanBuilder:
             return False
         # the processes a program name finds are that one program ("libreoffice is frozen,
         # kill it": soffice.bin and its oosplash); "volkov's old jupyter container" is one
+        # said in the plural ("the old ones"), more than one would be narrowed by the
+        # word: asked, never described
         things = len([t for t in found.targets if t.kind != "process"])
-        return things <= (1 if intent.plural else len(intent.targets))  # "the old ones"
-        # could be several of them, narrowed by the word: asked, never described
+        return things <= (1 if intent.plural else len(intent.targets))
 
     def _ask(self, plan: Plan, intent: Intent) -> None:
         """A question instead of a plan: close readings, words nothing explained, or a
@@ -444,7 +445,7 @@ class PlanBuilder:
                     named = {(t.detail or "").split(",")[0].rsplit("/", 1)[-1]
                              for t in found.targets} - {""}
                 if len(named) == 1 and not found.missing and (
-                        kind not in ("user", "group") or _sure(found)):
+                        kind not in ("user", "group") or targeting.sure(found)):
                     params[kind] = named.pop()  # an account or group never by a guess
         if params.get("timer"):  # "when does the backup run next": its timers
             params["timer"] = _timers(self.matcher, params["timer"])
@@ -537,11 +538,6 @@ class PlanBuilder:
                     plan.blocked_reason = "; ".join(verdict.reasons)
                 plan.steps.append(step)
                 previous = step.id
-
-def _sure(found: Any) -> bool:
-    """Whether the matcher found a name as it is, not by guessing at a typo or a part."""
-    return all(how in targeting.SURE or how == "compose project"
-               for how in found.strategies.values())
 
 
 def _timers(matcher: TargetMatcher, word: str) -> str:

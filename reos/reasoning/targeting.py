@@ -160,6 +160,11 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
     return selection.select(plan, intent, result.targets, matcher)
 
 
+def sure(found: MatchResult) -> bool:
+    """Whether the matcher found each name as it is, not by guessing at a typo or a part."""
+    return all(how in SURE or how == "compose project" for how in found.strategies.values())
+
+
 def _owned(owner: str, phrases: list[str], kinds: list[str], plural: bool,
            matcher: TargetMatcher, snapshot: SystemSnapshot) -> MatchResult:
     """The processes each phrase finds that run as the account `owner` names ("dan's
@@ -167,8 +172,8 @@ def _owned(owner: str, phrases: list[str], kinds: list[str], plural: bool,
     guess; a phrase none of whose processes are that account's is not found, never
     someone else's, and never dropped in silence."""
     accounts = matcher.resolve([owner], ["user"], False)
-    sure = all(how in SURE for how in accounts.strategies.values())
-    if len(accounts.targets) != 1 or accounts.missing or accounts.question or not sure:
+    if len(accounts.targets) != 1 or accounts.missing or accounts.question or not sure(
+            accounts):
         return MatchResult(missing=[f"{owner}'s {p}" for p in phrases])
     account = accounts.targets[0].name
     runs_as = {str(p.pid): p.user for p in getattr(snapshot, "processes", None) or []}
