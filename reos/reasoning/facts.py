@@ -54,6 +54,8 @@ def _processes(snapshot: SystemSnapshot,
             if (plain or program) in _INTERPRETERS:
                 for key in _script_words(word):  # "priya's training": her train_seg.py
                     by_program[key].append(t)
+        if (plain or program) in _INTERPRETERS and (script := _script_file(p.cmdline)):
+            by_program[script].append(t)  # "kill train.py": the script as it is called
     _first_words(targets, by_program)
     return targets
 
@@ -104,6 +106,19 @@ def _task_words(cmdline: str) -> set[str]:
         name = arg.rsplit("/", 1)[-1].split(".", 1)[0].lower()
         return {name} if len(name) >= 3 and re.fullmatch(r"[a-z][a-z0-9_-]*", name) else set()
     return set()
+
+
+def _script_file(cmdline: str) -> str:
+    """The file or module an interpreter runs, as its name is written ("train.py" of
+    `python train.py --gpus 0`, "backup.sh" of `bash /opt/backup.sh`, "http.server" of
+    `python3 -m http.server 8888`), or ""."""
+    args = (cmdline or "").split()
+    if len(args) > 2 and args[1] == "-m":
+        module = args[2].lower()
+        return module if re.fullmatch(r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+", module) else ""
+    script = next((a for a in args[1:3] if not a.startswith("-")), "")
+    name = script.rsplit("/", 1)[-1].lower()
+    return name if re.fullmatch(r"[a-z0-9][a-z0-9_-]*\.[a-z]{1,4}", name) else ""
 
 
 # folders every program lives under: they say nothing about which application it is
