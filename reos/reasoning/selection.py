@@ -37,7 +37,9 @@ Test = Callable[[Target], bool]
 FILTERS: dict[str, dict[str, Test]] = {
     "running": {"container": lambda t: t.state in RUNNING_STATES,
                 "service": lambda t: t.state in _ACTIVE,
-                "interface": lambda t: t.state == "up"},
+                "interface": lambda t: t.state == "up",
+                # "the du jonas is running": every listed process runs, but a zombie
+                "process": lambda t: "<defunct>" not in (t.detail or "")},
     "stopped": {"container": lambda t: t.state in _STOPPED_CONTAINER,
                 "service": lambda t: t.state in ("inactive", "failed", "deactivating"),
                 "interface": lambda t: t.state == "down"},
