@@ -377,6 +377,11 @@ class TargetMatcher:
             tops[phrase] = _unique([c for c in candidates if c.score == best])
         _within_named(tops)
         _whose(tops)
+        for phrase, top in tops.items():
+            own = [c for c in top if stem(c.target.name).lower() not in UPKEEP]
+            if own and len(own) < len(top) and all(c.strategy not in (
+                    "exact name", "alias") for c in top):
+                tops[phrase] = own  # "run the backup": borg-backup, not dpkg-db-backup
         for phrase in (p.lower() for p in phrases):
             if phrase == "all":
                 for index in indexes:
@@ -401,6 +406,18 @@ class TargetMatcher:
                 if c.target not in result.targets:
                     result.targets.append(c.target)
         return result
+
+
+# units every Debian or Ubuntu system runs for its own upkeep: a word one shares with the
+# machine's own units ("backup", "update", "clean") means the machine's, not the distro's
+UPKEEP = frozenset({
+    "apt-daily", "apt-daily-upgrade", "dpkg-db-backup", "man-db", "logrotate",
+    "e2scrub_all", "e2scrub_reap", "fstrim", "systemd-tmpfiles-clean", "plocate-updatedb",
+    "mlocate", "updatedb", "phpsessionclean", "sysstat-collect", "sysstat-summary",
+    "exim4-base", "motd-news", "fwupd-refresh", "apt-news", "esm-cache", "ua-timer",
+    "ua-reboot-cmds", "systemd-journal-flush", "systemd-update-utmp", "mdcheck_start",
+    "mdcheck_continue", "mdmonitor-oneshot", "btrfs-scrub", "update-notifier-download",
+    "update-notifier-motd", "snapd.snap-repair", "certbot-renew-hook"})
 
 
 def _within_named(tops: dict[str, list[Candidate]]) -> None:
