@@ -167,8 +167,26 @@ def units_of(words: list[str], lex: Lexicon, names: Names) -> list[Unit]:
     _split_verbs(units, lex)
     _passives(units, lex)
     _progressives(units)
+    _possessed(units)
     _named_fillers(units)
     return units
+
+
+_POSSESSIVES = {"its", "his", "her", "their", "my", "our", "your"}
+_ORDINALS = {"last", "next", "previous", "latest", "first"}
+
+
+def _possessed(units: list[Unit]) -> None:
+    """"what the backup logged on its last run", "before the next update": a verb's word
+    said as a thing someone has (after its, his, my…, or the last/next) is a noun there,
+    never the ask ("do a restart" and "give it an update" still ask)."""
+    for n in range(1, len(units)):
+        unit, before = units[n], units[n - 1].text
+        if "verb" not in unit.roles or unit.size != 1:
+            continue
+        if before in _POSSESSIVES or (before in _ORDINALS and n >= 2 and (
+                units[n - 2].text in _POSSESSIVES | {"the"})):
+            unit.roles = {k: v for k, v in unit.roles.items() if k != "verb"}
 
 
 def _named_fillers(units: list[Unit]) -> None:
