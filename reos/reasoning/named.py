@@ -1,5 +1,6 @@
 """Targets that are named, not found: packages to install, new users and groups, the
-process holding a port, and packages asked about by a name they are known by.
+process holding a port, the work a person runs ("his process"), and packages asked
+about by a name they are known by.
 
 Each function checks the words (strict name patterns, already there or not) and says
 what it found on the plan. Not responsible for matching names of things that exist (the
@@ -9,11 +10,17 @@ matcher does) or for steps (the plan builder does).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from reos.model import Intent, Kind, Plan, Target
+from reos.reasoning import replies
 from reos.reasoning.matcher import TargetMatcher
 from reos.reasoning.names import SAFE_NAMES
 from reos.system.snapshot import SystemSnapshot
+
+TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def to_install(plan: Plan, phrases: list[str], snapshot: SystemSnapshot,
@@ -67,6 +74,58 @@ def listener(plan: Plan, intent: Intent, snapshot: SystemSnapshot,
                         + ("" if listening else " (I couldn't read the listening ports)")
                         + ", so there's nothing to do.")
         return []
+    plan.targets = targets
+    return targets
+
+
+# what keeps a person's session going, not the work they run in it: their systemd
+# manager, login shells, terminal multiplexers, ssh and the agents and buses of a desktop
+_SESSION = frozenset({"systemd", "(sd-pam)", "sd-pam", "sshd", "ssh-agent", "gpg-agent",
+                      "dbus-daemon", "dbus-broker", "tmux", "screen", "mosh-server",
+                      "bash", "zsh", "sh", "dash", "fish", "ksh", "tcsh", "login",
+                      "pipewire", "pipewire-pulse", "wireplumber", "pulseaudio",
+                      "gnome-keyring-daemon", "at-spi-bus-launcher", "at-spi2-registryd"})
+
+
+def session(process: Any) -> bool:
+    """Whether a process only keeps its owner's session going (a login shell, tmux, the
+    user's systemd), or is a zombie: what "his process" never means."""
+    name = process.name.split(":", 1)[0].strip().lower()
+    args = (process.cmdline or "").split()
+    if "<defunct>" in (process.cmdline or ""):
+        return True
+    if name in ("bash", "zsh", "sh", "dash", "fish", "ksh", "tcsh"):
+        return len(args) <= 1 or args[1].startswith("-")  # not `bash backup.sh`
+    return name in _SESSION
+
+
+def owners_work(plan: Plan, intent: Intent, account: str, snapshot: SystemSnapshot,
+                matcher: TargetMatcher) -> list[Target]:
+    """"lower the priority of rafael's process", "kill his job": what the account runs
+    beyond its session. One program (with its workers, children running the same
+    command) is that process; several are asked about, unless all were asked for."""
+    mine = [p for p in getattr(snapshot, "processes", None) or []
+            if p.user == account and not session(p)]
+    index = matcher.index("process")
+    known = {t.name: t for t in index.targets} if index is not None else {}
+    if not mine:
+        plan.message = (f"{account} runs nothing here besides their session (shells, "
+                        "tmux, their systemd), so there's nothing to do.")
+        return []
+    by_pid = {p.pid: p for p in mine}
+    programs = [p for p in mine if not (
+        p.ppid in by_pid and by_pid[p.ppid].cmdline == p.cmdline)]
+    if len(programs) > 1 and not intent.plural:
+        plan.kind = Kind.CLARIFY
+        plan.options = [(f"the process {p.pid} ({p.cmdline or p.name})", replace(
+            intent, targets=[str(p.pid)], resource="process", plural=False,
+            params={k: v for k, v in intent.params.items() if k != "owner"}))
+            for p in programs]
+        plan.question = plan.message = replies.which_target(
+            f"{account}'s process", plan.options)
+        return []
+    targets = [known.get(str(p.pid)) or Target("process", str(p.pid), p.name,
+                                                detail=p.cmdline) for p in mine]
     plan.targets = targets
     return targets
 

@@ -350,6 +350,18 @@ class PlanBuilder:
             recipe = self.recipe("process", intent.action) if targets else None
             if not targets:
                 return
+        elif not intent.targets and intent.resource == "process" and (
+                intent.params.get("owner")):
+            present = []  # "lower the priority of rafael's process": the work he runs
+            account = targeting.account(intent.params["owner"], self.matcher)
+            targets = named.owners_work(plan, intent, account, self.snapshot,
+                                        self.matcher) if account else []
+            if not account:
+                plan.message = targeting.no_match([intent.params["owner"]], "user", ["user"],
+                                                  self.matcher, self.snapshot)
+            recipe = self.recipe("process", intent.action) if targets else None
+            if not targets:
+                return
         elif not intent.targets and self._takes_target(intent) and not (
                 intent.qualifiers or intent.plural):
             plan.kind = Kind.CLARIFY  # "stop the container": which one is never guessed

@@ -157,12 +157,44 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
                 intent, targets=[name], resource=kinds_of[name], plural=False))
                 for name in loose]
             return []
+    if _several_peoples(plan, intent, result, snapshot):
+        return []
     return selection.select(plan, intent, result.targets, matcher)
+
+
+def _several_peoples(plan: Plan, intent: Intent, result: MatchResult,
+                     snapshot: SystemSnapshot) -> bool:
+    """"kill train.py" where Chen and Priya each run one: one thing was asked for, and
+    whose is asked, never both people's work stopped. True when the plan asks."""
+    if intent.plural or intent.params.get("owner") or not result.targets or any(
+            t.kind != "process" for t in result.targets):
+        return False
+    people = {u.name for u in getattr(snapshot, "users", None) or [] if not u.system}
+    runs_as = {str(p.pid): p.user for p in getattr(snapshot, "processes", None) or []}
+    whose = [who for who in dict.fromkeys(runs_as.get(t.name, "") for t in result.targets)
+             if who in people]  # nginx's root master and www-data workers are one thing
+    if len(whose) < 2:
+        return False
+    plan.kind = Kind.CLARIFY
+    phrase = result.phrase or " ".join(intent.targets)
+    plan.options = [(f"{who}'s {phrase}", replace(intent, params={**intent.params,
+                                                                   "owner": who}))
+                    for who in whose]
+    plan.question = plan.message = replies.which_target(phrase, plan.options)
+    return True
 
 
 def sure(found: MatchResult) -> bool:
     """Whether the matcher found each name as it is, not by guessing at a typo or a part."""
     return all(how in SURE or how == "compose project" for how in found.strategies.values())
+
+
+def account(owner: str, matcher: TargetMatcher) -> str | None:
+    """The one account a person's name finds as it is said ("rafael": rsantos), or None."""
+    found = matcher.resolve([owner], ["user"], False)
+    if len(found.targets) != 1 or found.missing or found.question or not sure(found):
+        return None
+    return found.targets[0].name
 
 
 def _owned(owner: str, phrases: list[str], kinds: list[str], plural: bool,
@@ -171,17 +203,15 @@ def _owned(owner: str, phrases: list[str], kinds: list[str], plural: bool,
     tracker": Daniel's, not Margaret's). The account is found as it is said, never by a
     guess; a phrase none of whose processes are that account's is not found, never
     someone else's, and never dropped in silence."""
-    accounts = matcher.resolve([owner], ["user"], False)
-    if len(accounts.targets) != 1 or accounts.missing or accounts.question or not sure(
-            accounts):
+    account_name = account(owner, matcher)
+    if account_name is None:
         return MatchResult(missing=[f"{owner}'s {p}" for p in phrases])
-    account = accounts.targets[0].name
     runs_as = {str(p.pid): p.user for p in getattr(snapshot, "processes", None) or []}
     out = MatchResult()
     for phrase in phrases:
         found = matcher.resolve([phrase], kinds, plural)
         mine = [t for t in (found.choices if found.question else found.targets)
-                if t.kind != "process" or runs_as.get(t.name) == account]
+                if t.kind != "process" or runs_as.get(t.name) == account_name]
         if found.missing or not mine:
             out.missing.append(f"{owner}'s {phrase}")
             continue
