@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 
 from reos.model import Intent, Kind
-from reos.reasoning import parser
+from reos.reasoning import parser, targeting
 from reos.reasoning.templates import TemplateSet
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
@@ -120,30 +120,47 @@ _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+(?=\S)")
 _ASKING = re.compile(r"^(?:please|pls|kindly|can|could|would|will|i\s+need|i\s+want|"
                      r"i'd\s+like|i\s+would\s+like|we\s+need|let's|help\s+me)\b|\?$",
                      re.IGNORECASE)
-_REFERS = re.compile(r"\b(?:it|them|him|her|his|its|their|that one|this one|"
+_REFERS = re.compile(r"\b(?:it|them|him|her|his|he|she|its|their|that one|this one|"
                      r"the (?:current|existing|same|present) one)\b", re.IGNORECASE)
-_PERSONAL = re.compile(r"\b(?:him|her|his)\b", re.IGNORECASE)
+_PERSONAL = re.compile(r"\b(?:him|her|his|he|she)\b", re.IGNORECASE)
+# where a sentence goes on to say why or when: "Priya's container isn't needed since we
+# moved to MLflow" is about the container, not MLflow
+_SUBORDINATE = re.compile(r"\s(?:since|because|as|after|before|until|now\s+that|while|"
+                          r"ever\s+since|so\s+that)\s(?!(?:then|that|now|well|soon|"
+                          r"long|usual|always)\b)", re.IGNORECASE)  # not "since then"
 _SETTLED = (Kind.QUERY, Kind.ACTION, Kind.COMBINED, Kind.REFUSE)
 
 
 def focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: Reader, *,
-          remote: bool) -> Intent:
+          remote: bool, several: Callable[[str, Intent], Intent | None] | None = None
+          ) -> Intent:
     """A request told with its story ("We moved to Prometheus last month and the old
     agent keeps failing. Please stop it.") is read by its asking sentence when the whole
     text could not be read cleanly: the sentence that asks (please, can you, a question
-    mark) first, later ones before earlier ones; "it" there is what the story named."""
+    mark) first, later ones before earlier ones; "it" there is what the story named.
+    `several` reads a sentence that asks for several things as its parts (parts.split)."""
     settled = whole.kind not in (Kind.UNKNOWN, Kind.CLARIFY)
-    if settled and len(whole.unexplained) < 3:
-        return whole
     said = [s.strip() for s in _SENTENCE_END.split(text) if s.strip(" .!?;:")]
     if not 1 < len(said) <= 12:
         return whole
     order = sorted(range(len(said)), key=lambda n: (not _ASKING.search(said[n]), -n))
     sentences = [s.strip(" .!?;:") for s in said]
+    if settled and len(whole.unexplained) < 3:
+        n = order[0]  # read whole, unless the sentence that asks says the same ask cleanly
+        if not _ASKING.search(said[n]):  # ("… Lena agreed her run can go slower. Please
+            return whole  # lower the priority of her process.": the story's words are no
+        asking = read_asking(referents(sentences[n], sentences[:n], templates, matcher),
+                             templates, matcher, read, remote=remote, asked=marked(said[n]))
+        clean = asking.kind in _SETTLED and not asking.unexplained and (
+            asking.operation == whole.operation)
+        return asking if clean else whole  # targets of hers)
     for n in order:
         sentence = referents(sentences[n], sentences[:n], templates, matcher)
         intent = read_asking(sentence, templates, matcher, read, remote=remote,
                              asked=marked(said[n]))
+        if several is not None and intent.kind not in _SETTLED:
+            intent = several(sentence, intent) or intent  # "kill her process and take
+            # her out of lab-data": two asks in the asking sentence
         if intent.kind in (Kind.ACTION, Kind.COMBINED) and not _ASKING.search(said[n]) and (
                 not imperative(sentence, templates, matcher)):
             continue  # "The archive job should run every hour.": the story, not the ask
@@ -196,10 +213,18 @@ def referents(sentence: str, before: list[str], templates: TemplateSet,
         return sentence  # "it" is still "it" here; it names its own (a person, for
         # him/her: "the docker group"), not only where ("close it in the firewall")
     for earlier in reversed(before):
-        units = parser.parse(earlier, templates, matcher).units
-        named = [u for u in units if "name" in u.roles or "alias" in u.roles]
+        units, named = _named(earlier, templates, matcher)
+        main = _SUBORDINATE.split(earlier, maxsplit=1)[0]
+        if main != earlier and (told := _named(main, templates, matcher))[1]:
+            units, named = told  # what the sentence is about, not its why nor its when
         if personal:  # "carol needs docker, make her a member": her is a person
-            named = [u for u in named if "user" in u.roles.get("name", ())] or named
+            people = [u for u in named if "user" in u.roles.get("name", ()) and _person(
+                u.text, matcher)]
+            apart = {u.text for u, before in zip(people, [None, *people], strict=False)
+                     if before is None or before.start + before.size != u.start}
+            if len(apart) > 1:  # "jan kowalski" is one person, said in two words
+                return sentence  # "chen and rafael both run jobs; stop his": which is asked
+            named = people  # "her home is archived" names no one: the one before does
         if not personal:  # "it" is never a person ("nobody" is an account too)
             named = [u for u in named if "alias" in u.roles or (
                 u.roles.get("name", set()) - {"user"})]
@@ -218,8 +243,21 @@ def referents(sentence: str, before: list[str], templates: TemplateSet,
                         "number" in u.roles or u.unknown) or not any(c.isdigit() for c in u.text):
                     break
                 last.append(u)
-            return _REFERS.sub(" ".join(u.text for u in last), sentence)
+            said = _PERSONAL if personal else _REFERS  # "she said it's fine to kill it":
+            return said.sub(" ".join(u.text for u in last), sentence)  # she is a person
     return sentence
+
+
+def _person(word: str, matcher: Any) -> bool:
+    """Whether a word names one account as it is said (a login, a full or first name),
+    never by a guess at a typo ("says" is not the account sys)."""
+    return targeting.account(word, matcher) is not None
+
+
+def _named(sentence: str, templates: TemplateSet, matcher: Any) -> tuple[list[Any], list[Any]]:
+    """A sentence's units, and those that name something."""
+    units = parser.parse(sentence, templates, matcher).units
+    return units, [u for u in units if "name" in u.roles or "alias" in u.roles]
 
 
 _WHERE = {"in", "on", "at", "through", "via", "inside", "within"}

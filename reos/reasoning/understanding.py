@@ -179,9 +179,11 @@ def _understand(text: str, templates: TemplateSet, matcher: Any = None, *,
             return intent
     asked = stories.only_asks(text, templates, matcher)
     whole = stories.read_asking(cleaned, templates, matcher, read, remote=remote, asked=asked)
-    intent = stories.focus(re.sub(r"\s+", " ", text.strip()), whole, templates, matcher, read,
-                           remote=remote)
     from reos.reasoning import parts  # several asks, each read on its own?
+
+    intent = stories.focus(re.sub(r"\s+", " ", text.strip()), whole, templates, matcher, read,
+                           remote=remote, several=lambda sentence, one: parts.split(
+                               sentence, one, templates, matcher, read, remote=remote))
 
     return parts.split(cleaned, whole, templates, matcher, read, remote=remote) or intent
 
