@@ -235,6 +235,39 @@ def test_an_unknown_interface_is_never_acted_on(engine) -> None:  # noqa: ANN001
     assert not any("eth7" in s.argv for s in plan.steps)
 
 
+def test_the_address_of_this_machine_or_a_link_by_its_kind(engine) -> None:  # noqa: ANN001
+    # the machine itself is no host name to look up
+    for said in ("whats the ip of this box", "what is the ip address of this machine"):
+        assert [s.argv for s in engine.plan(said).steps] == [["ip", "-j", "addr"]], said
+    assert [s.argv for s in engine.plan("ip of the wifi").steps] == [
+        ["ip", "-j", "addr", "show", "dev", "wlp2s0"]]
+
+def test_a_link_the_machine_lacks_is_said_never_run() -> None:
+    from reos.engine import ReasoningEngine
+
+    data = json.loads((FIXTURES / "homelab.json").read_text())
+    data["schema"] = SCHEMA
+    data["interfaces"] = [i for i in data["interfaces"] if i["name"] != "wlp2s0"]
+    plan = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data)).plan(
+        "ip of the wifi")
+    assert not plan.steps and "wifi" in plan.message  # never `ip addr show dev wifi`
+
+
+def test_two_links_of_a_kind_are_asked_about() -> None:
+    from reos.engine import ReasoningEngine
+
+    data = json.loads((FIXTURES / "homelab.json").read_text())
+    data["schema"] = SCHEMA
+    data["interfaces"] += [{"name": n, "kind": "wireguard", "state": "up", "addresses": []}
+                           for n in ("wg0", "wg1")]
+    plan = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data)).plan(
+        "what is the address of the wireguard interface")
+    assert plan.kind == Kind.CLARIFY and not plan.steps
+    assert {label for label, _ in plan.options} == {"the interface wg0", "the interface wg1"}
+    chosen = plan.options[1][1]
+    assert chosen.params["interface"] == "wg1"
+
+
 def test_queries_only_read(engine) -> None:  # noqa: ANN001
     for said, argv in [("show the routing table", ["ip", "-j", "route"]),
                        ("which dns servers does this box use", ["cat", "/etc/resolv.conf"]),

@@ -459,6 +459,21 @@ class PlanBuilder:
                 if len(named) == 1 and not found.missing and (
                         kind not in ("user", "group") or targeting.sure(found)):
                     params[kind] = named.pop()  # an account or group never by a guess
+                elif kind == "interface" and self.matcher.known(kind) and plan.intent and (
+                        found.question or len(named) != 1):
+                    # "the ip of the wifi" where there is none: said, never `dev wifi`;
+                    # "the ip of the vpn" with two: which one is asked
+                    if found.question or named:
+                        plan.kind = Kind.CLARIFY
+                        plan.options = [(f"the {kind} {t.name}", replace(
+                            plan.intent, params={**plan.intent.params, kind: t.name}))
+                            for t in found.choices or found.targets]
+                        plan.question = plan.message = replies.which_target(
+                            params[kind], plan.options)
+                    else:
+                        plan.message = targeting.no_match([params[kind]], kind, [kind],
+                                                          self.matcher, self.snapshot)
+                    return
         if params.get("timer"):  # "when does the backup run next": its timers
             params["timer"] = _timers(self.matcher, params["timer"])
         if params.get("host") == "lan":  # this machine's own network, when it has one
