@@ -123,11 +123,10 @@ _ASKING = re.compile(r"^(?:please|pls|kindly|can|could|would|will|i\s+need|i\s+w
 _REFERS = re.compile(r"\b(?:it|them|him|her|his|he|she|its|their|that one|this one|"
                      r"the (?:current|existing|same|present) one)\b", re.IGNORECASE)
 _PERSONAL = re.compile(r"\b(?:him|her|his|he|she)\b", re.IGNORECASE)
-# where a sentence goes on to say why or when: "Priya's container isn't needed since we
-# moved to MLflow" is about the container, not MLflow
-_SUBORDINATE = re.compile(r"\s(?:since|because|as|after|before|until|now\s+that|while|"
-                          r"ever\s+since|so\s+that)\s(?!(?:then|that|now|well|soon|"
-                          r"long|usual|always)\b)", re.IGNORECASE)  # not "since then"
+_THINGS = re.compile(r"\b(?:it|them|its|their|that one|this one|"
+                     r"the (?:current|existing|same|present) one)\b", re.IGNORECASE)
+# "them", "those", "both": several things, which "it" resolution never narrows to one
+_SEVERAL = re.compile(r"\b(?:them|they|their|those|these|both)\b", re.IGNORECASE)
 _SETTLED = (Kind.QUERY, Kind.ACTION, Kind.COMBINED, Kind.REFUSE)
 
 
@@ -145,22 +144,26 @@ def focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
         return whole
     order = sorted(range(len(said)), key=lambda n: (not _ASKING.search(said[n]), -n))
     sentences = [s.strip(" .!?;:") for s in said]
-    if settled and len(whole.unexplained) < 3:
-        n = order[0]  # read whole, unless the sentence that asks says the same ask cleanly
-        if not _ASKING.search(said[n]):  # ("… Lena agreed her run can go slower. Please
-            return whole  # lower the priority of her process.": the story's words are no
-        asking = read_asking(referents(sentences[n], sentences[:n], templates, matcher),
-                             templates, matcher, read, remote=remote, asked=marked(said[n]))
-        clean = asking.kind in _SETTLED and not asking.unexplained and (
-            asking.operation == whole.operation)
-        return asking if clean else whole  # targets of hers)
-    for n in order:
+
+    def reading(n: int) -> tuple[str, Intent]:
         sentence = referents(sentences[n], sentences[:n], templates, matcher)
         intent = read_asking(sentence, templates, matcher, read, remote=remote,
                              asked=marked(said[n]))
-        if several is not None and intent.kind not in _SETTLED:
+        if several is not None and (intent.kind not in _SETTLED or intent.unexplained):
             intent = several(sentence, intent) or intent  # "kill her process and take
             # her out of lab-data": two asks in the asking sentence
+        return sentence, intent
+
+    if settled and len(whole.unexplained) < 3:
+        n = order[0]  # read whole, unless the sentence that asks says the same ask cleanly
+        if not _ASKING.search(said[n]) or _SEVERAL.search(said[n]):
+            return whole  # ("… Lena agreed her run can go slower. Please lower the
+        asking = reading(n)[1]  # priority of her process.": the story's words are no
+        clean = asking.kind in _SETTLED and not asking.unexplained and (  # targets of
+            asking.operation == whole.operation)  # hers; "restart them" is every one the
+        return asking if clean else whole  # story named, never the last alone)
+    for n in order:
+        sentence, intent = reading(n)
         if intent.kind in (Kind.ACTION, Kind.COMBINED) and not _ASKING.search(said[n]) and (
                 not imperative(sentence, templates, matcher)):
             continue  # "The archive job should run every hour.": the story, not the ask
@@ -202,36 +205,75 @@ def refers(sentence: str) -> bool:
 def referents(sentence: str, before: list[str], templates: TemplateSet,
                matcher: Any) -> str:
     """The sentence with "it"/"them" replaced by the last thing the sentences before it
-    named, when it names nothing itself."""
+    named, and "him"/"her"/"his" (and "he"/"she" inside a clause) by the one person
+    they named, when the sentence names none of its own."""
     if not before or not _REFERS.search(sentence):
         return sentence
     own = parser.parse(sentence, templates, matcher).units
-    personal = bool(_PERSONAL.search(sentence))
-    if any("user" in u.roles.get("name", ()) if personal else (
-            "name" in u.roles or "alias" in u.roles) for n, u in enumerate(own)
-            if not _REFERS.fullmatch(u.text) and not _where(own, n)):  # a group called
-        return sentence  # "it" is still "it" here; it names its own (a person, for
-        # him/her: "the docker group"), not only where ("close it in the firewall")
+    if _personal(sentence) and not any(
+            "user" in u.roles.get("name", ()) for u in own if not _REFERS.fullmatch(u.text)):
+        sentence = _to_person(sentence, before, templates, matcher)
+    if _THINGS.search(sentence) and not any(
+            ("name" in u.roles or "alias" in u.roles) for n, u in enumerate(own)
+            if not _REFERS.fullmatch(u.text) and not _where(own, n)):
+        # "it" is still "it" when the sentence names its own thing, not only where it is
+        # ("close it in the firewall")
+        sentence = _to_thing(sentence, before, own, templates, matcher)
+    return sentence
+
+
+# a clause begins here: "delete it, he said it's fine" tells who agreed, names no target
+_CLAUSE_START = re.compile(r"(?:^|[,;:]|\b(?:and|but|so|because|since|as|if|when|though|"
+                           r"although|while|cause|cuz)\s*)\s*$", re.IGNORECASE)
+
+
+def _personal(sentence: str) -> list[re.Match[str]]:
+    """The words in a sentence that stand for a person: him, her, his anywhere; he and
+    she only inside a clause ("what groups is she in"), never as a clause's subject
+    ("…, she agreed")."""
+    return [m for m in _PERSONAL.finditer(sentence)
+            if m[0].lower() not in ("he", "she") or not _CLAUSE_START.search(
+                sentence[:m.start()])]
+
+
+def _to_person(sentence: str, before: list[str], templates: TemplateSet,
+               matcher: Any) -> str:
+    """Him/her/his as the one account the story named (by login, full or first name);
+    left as said when it named none, or two (never a guess at which one)."""
+    accounts: list[str] = []
+    for earlier in before:
+        _, named = _named(earlier, templates, matcher)
+        people = [u for u in named if "user" in u.roles.get("name", ())]
+        group: list[Any] = []
+        for u in [*people, None]:
+            if u is not None and (not group or group[-1].start + group[-1].size == u.start):
+                group.append(u)  # "jan kowalski": one person in two words
+                continue
+            whole = targeting.account(" ".join(g.text for g in group), matcher)
+            found = [whole] if whole else [  # each word alone, never by a guess
+                login for g in group if (login := targeting.account(g.text, matcher))]
+            accounts += [login for login in found if login not in accounts]
+            group = [u] if u is not None else []
+    if len(accounts) != 1:
+        return sentence  # "Hanna left. Tom took over her scripts. Kill her process": asked
+    spans = _personal(sentence)
+    for m in reversed(spans):
+        sentence = sentence[:m.start()] + accounts[0] + sentence[m.end():]
+    return sentence
+
+
+def _to_thing(sentence: str, before: list[str], own: list[Any], templates: TemplateSet,
+              matcher: Any) -> str:
+    """It/them as the last thing the sentences before named (never a person)."""
     for earlier in reversed(before):
         units, named = _named(earlier, templates, matcher)
-        main = _SUBORDINATE.split(earlier, maxsplit=1)[0]
-        if main != earlier and (told := _named(main, templates, matcher))[1]:
-            units, named = told  # what the sentence is about, not its why nor its when
-        if personal:  # "carol needs docker, make her a member": her is a person
-            people = [u for u in named if "user" in u.roles.get("name", ()) and _person(
-                u.text, matcher)]
-            apart = {u.text for u, before in zip(people, [None, *people], strict=False)
-                     if before is None or before.start + before.size != u.start}
-            if len(apart) > 1:  # "jan kowalski" is one person, said in two words
-                return sentence  # "chen and rafael both run jobs; stop his": which is asked
-            named = people  # "her home is archived" names no one: the one before does
-        if not personal:  # "it" is never a person ("nobody" is an account too)
-            named = [u for u in named if "alias" in u.roles or (
-                u.roles.get("name", set()) - {"user"})]
-            at, port = _port_named(units)
-            if port and (not named or at > named[-1].start) and _about_ports(own):
-                return _REFERS.sub(port, sentence)  # "…reach port 3001. Close it in the
-                # firewall"; "nginx proxies to port 3000. Restart it" is still nginx
+        full = _full_names(named, matcher)  # "Jan Kowalski" is a person, not group jan
+        named = [u for u in named if u not in full and ("alias" in u.roles or (
+            u.roles.get("name", set()) - {"user"}))]  # "nobody" is an account too
+        at, port = _port_named(units)
+        if port and (not named or at > named[-1].start) and _about_ports(own):
+            return _THINGS.sub(port, sentence)  # "…reach port 3001. Close it in the
+            # firewall"; "nginx proxies to port 3000. Restart it" is still nginx
         if named:
             last = [named[-1]]
             for u in reversed(named[:-1]):  # "the old Zabbix agent": the whole name
@@ -243,15 +285,19 @@ def referents(sentence: str, before: list[str], templates: TemplateSet,
                         "number" in u.roles or u.unknown) or not any(c.isdigit() for c in u.text):
                     break
                 last.append(u)
-            said = _PERSONAL if personal else _REFERS  # "she said it's fine to kill it":
-            return said.sub(" ".join(u.text for u in last), sentence)  # she is a person
+            return _THINGS.sub(" ".join(u.text for u in last), sentence)
     return sentence
 
 
-def _person(word: str, matcher: Any) -> bool:
-    """Whether a word names one account as it is said (a login, a full or first name),
-    never by a guess at a typo ("says" is not the account sys)."""
-    return targeting.account(word, matcher) is not None
+def _full_names(named: list[Any], matcher: Any) -> list[Any]:
+    """The units that together say one person's full name ("jan kowalski")."""
+    people = [u for u in named if "user" in u.roles.get("name", ())]
+    found: list[Any] = []
+    for u, after in zip(people, people[1:], strict=False):
+        if u.start + u.size == after.start and targeting.account(
+                f"{u.text} {after.text}", matcher):
+            found += [u, after]
+    return found
 
 
 def _named(sentence: str, templates: TemplateSet, matcher: Any) -> tuple[list[Any], list[Any]]:
