@@ -377,11 +377,12 @@ class TargetMatcher:
             tops[phrase] = _unique([c for c in candidates if c.score == best])
         _within_named(tops)
         _whose(tops)
-        for phrase, top in tops.items():
+        for phrase, top in tops.items() if not plural else ():
             own = [c for c in top if stem(c.target.name).lower() not in UPKEEP]
             if own and len(own) < len(top) and all(c.strategy not in (
                     "exact name", "alias") for c in top):
-                tops[phrase] = own  # "run the backup": borg-backup, not dpkg-db-backup
+                tops[phrase] = own  # "run the backup": borg-backup, not dpkg-db-backup;
+                # "all the backup timers" are every one
         for phrase in (p.lower() for p in phrases):
             if phrase == "all":
                 for index in indexes:
