@@ -13,7 +13,7 @@ import re
 from dataclasses import replace
 
 from reos.model import Intent, Kind, Plan, Target
-from reos.reasoning import replies
+from reos.reasoning import guards, replies
 from reos.reasoning.matcher import TargetMatcher
 from reos.reasoning.names import SAFE_NAMES
 from reos.system.snapshot import SystemSnapshot
@@ -104,10 +104,12 @@ def owners_work(plan: Plan, intent: Intent, account: str, snapshot: SystemSnapsh
     """"lower the priority of rafael's process", "kill his job": what the account runs
     beyond its session. One program (with its workers, children running the same
     command) is that process; several are asked about, unless all were asked for."""
-    mine = [p for p in getattr(snapshot, "processes", None) or []
-            if p.user == account and not session(p)]
     index = matcher.index("process")
     known = {t.name: t for t in index.targets} if index is not None else {}
+    mine = [p for p in getattr(snapshot, "processes", None) or []
+            if p.user == account and not session(p) and guards.untouchable(
+                known.get(str(p.pid)) or Target("process", str(p.pid), p.name),
+                intent.action or "", snapshot) is None]  # never reos itself
     if not mine:
         plan.message = (f"{account} runs nothing here besides their session (shells, "
                         "tmux, their systemd), so there's nothing to do.")
@@ -130,6 +132,11 @@ def owners_work(plan: Plan, intent: Intent, account: str, snapshot: SystemSnapsh
     return targets
 
 
+# words that say how many, never what a new thing is called
+_QUANTIFIERS = frozenset({"all", "everything", "every", "each", "any", "anything", "none",
+                          "nothing", "everyone", "everybody", "both"})
+
+
 def to_create(plan: Plan, kind: str, phrases: list[str],
               matcher: TargetMatcher) -> list[Target]:
     """New names ("create user dave"): each must look like a name of that kind and not
@@ -142,6 +149,10 @@ def to_create(plan: Plan, kind: str, phrases: list[str],
         return []
     targets = []
     for phrase in phrases:
+        if phrase.lower() in _QUANTIFIERS:  # "create everything": no name was given
+            plan.kind = Kind.CLARIFY
+            plan.question = plan.message = f"What should the new {kind} be called?"
+            return []
         if not SAFE_NAMES[kind].match(phrase):
             plan.message = (f"\u201c{phrase}\u201d can't be a {kind} name (lowercase"
                             " letters, digits, - and _).")

@@ -21,6 +21,7 @@ from reos.reasoning import conversation, guards, named, replies, selection
 from reos.reasoning.matcher import ALL_KINDS, EXACT_ONLY, KINDS, MatchResult, TargetMatcher, section
 from reos.reasoning.names import SAFE_NAMES
 from reos.system.snapshot import SystemSnapshot
+from reos.text import clean
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
@@ -157,31 +158,46 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
                 intent, targets=[name], resource=kinds_of[name], plural=False))
                 for name in loose]
             return []
-    if _several_peoples(plan, intent, result, snapshot):
+    if _several_peoples(plan, intent, result, matcher, snapshot):
         return []
     return selection.select(plan, intent, result.targets, matcher)
 
 
-def _several_peoples(plan: Plan, intent: Intent, result: MatchResult,
+def _several_peoples(plan: Plan, intent: Intent, result: MatchResult, matcher: TargetMatcher,
                      snapshot: SystemSnapshot) -> bool:
-    """"kill train.py" where Chen and Priya each run one: one thing was asked for, and
-    whose is asked, never both people's work stopped. True when the plan asks."""
-    if intent.plural or intent.params.get("owner") or not result.targets or any(
+    """"kill train.py" where Chen and Priya each run one: one program was asked for, and
+    which person's is asked, never both people's work stopped. Asked for each name of a
+    list ("kill train.py and du"), unless all were asked for ("all python processes").
+    True when the plan asks."""
+    if intent.params.get("owner") or not result.targets or any(
             t.kind != "process" for t in result.targets):
         return False
+    if intent.plural and (len(intent.targets) < 2 or "all" in intent.qualifiers):
+        return False  # "kill all python processes": every one, as asked
     people = {u.name for u in getattr(snapshot, "users", None) or [] if not u.system}
-    runs_as = {str(p.pid): p.user for p in getattr(snapshot, "processes", None) or []}
-    whose = [who for who in dict.fromkeys(runs_as.get(t.name, "") for t in result.targets)
-             if who in people]  # nginx's root master and www-data workers are one thing
-    if len(whose) < 2:
-        return False
-    plan.kind = Kind.CLARIFY
-    phrase = result.phrase or " ".join(intent.targets)
-    plan.options = [(f"{who}'s {phrase}", replace(intent, params={**intent.params,
-                                                                   "owner": who}))
-                    for who in whose]
-    plan.question = plan.message = replies.which_target(phrase, plan.options)
-    return True
+    processes = {str(p.pid): p for p in getattr(snapshot, "processes", None) or []}
+    for phrase in intent.targets:
+        found = [processes[t.name] for t in matcher.resolve([phrase], ["process"], True).targets
+                 if t.name in processes and t in result.targets]
+        live = [p for p in found if p.user in people and not named.session(p)]
+        if len({p.user for p in live}) < 2:
+            continue
+        alive = {p.pid for p in live}  # a program with its workers is one choice
+        programs = [p for p in live if not (p.ppid in alive and processes[str(p.ppid)].cmdline
+                                            == p.cmdline)]
+        plan.kind = Kind.CLARIFY
+        plan.options = []
+        for p in programs:
+            pids = [str(x.pid) for x in live if x.pid == p.pid or (
+                x.ppid == p.pid and x.cmdline == p.cmdline)]
+            rest = [t for t in intent.targets if t != phrase]  # "… and du" stays asked
+            plan.options.append((
+                f"{p.user}'s {clean(p.cmdline or p.name)[:80]} (process {p.pid})",
+                replace(intent, targets=[*pids, *rest], resource="process",
+                        plural=len(pids) + len(rest) > 1)))
+        plan.question = plan.message = replies.which_target(phrase, plan.options)
+        return True
+    return False
 
 
 def sure(found: MatchResult) -> bool:
