@@ -1,6 +1,7 @@
-"""Docker networks and the build cache on the real engine (issue 21): "which docker
-networks exist" lists them and the containers on each; "remove the docker networks no
-container uses" prunes only the unused ones; "clear the docker build cache" measures, then
+"""Docker networks, disk use and the build cache on the real engine (issue 21): "which
+docker networks exist" lists them and the containers on each; "remove the docker networks
+no container uses" prunes only the unused ones; "how much space is docker using" reads
+`docker system df` and says it in words; "clear the docker build cache" measures, then
 runs `docker builder prune -f`. Each change is approved first, as a person would."""
 
 from __future__ import annotations
@@ -61,3 +62,15 @@ def test_the_build_cache_is_measured_then_cleared() -> None:
     assert "$ docker system df" in done.stdout
     assert "$ docker builder prune -f" in done.stdout
     assert "Done" in done.stdout
+
+
+def test_dockers_disk_use_is_said_in_words(containers: Containers) -> None:
+    containers.run("web")  # at least one image and one container to count
+    said = reos("plan", "--yes", "how much space is docker using?")
+    assert said.returncode == 0, said.stderr
+    assert "Docker uses" in said.stdout and "GB of disk" in said.stdout, said.stdout
+    for kind in ("images:", "containers:", "volumes:", "build cache:"):
+        assert kind in said.stdout, said.stdout
+    line = said.stdout.split("containers:", 1)[1].splitlines()[0]
+    assert "in use" in line and "0 in use" not in line, said.stdout  # ours runs
+

@@ -2,8 +2,8 @@
 processes (`pgrep -a -u`), what holds a port, the process tree (`ps -e --forest`) and the
 zombies with the parents that should reap them, in words; and, as containers are processes
 too, what containers use and run: `docker stats`,
-`docker top`, `docker port`, the images (`docker image ls`) and the compose projects
-(`docker compose ls`).
+`docker top`, `docker port`, the images (`docker image ls`), docker's disk use (`docker
+system df`) and the compose projects (`docker compose ls`).
 
 The renderers read the output of read-only `ps` and `ss` steps: `ps` with the columns
 pid, user, %cpu or %mem, rss (KiB) and the whole command line last (`args`, so its spaces
@@ -413,6 +413,34 @@ def container_images(results: list[StepResult], _params: dict[str, str], voice: 
     return said
 
 
+# `docker system df` types, in the words of the answer
+_DF_TYPES = {"Images": "images", "Containers": "containers", "Local Volumes": "volumes",
+             "Build Cache": "build cache"}
+
+
+def docker_disk(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    """`docker system df --format '{{json .}}'`: one line per Type (Images, Containers,
+    Local Volumes, Build Cache) with TotalCount, Active, Size and Reclaimable."""
+    if not results:
+        return "I couldn't read how much disk docker uses."
+    result = results[0]
+    rows = [r for r in _json_lines(result.stdout) if r.get("Type")]
+    if not rows:
+        return f"I couldn't read how much disk docker uses ({_failure(result)})."
+    total = sum(_bytes(str(r.get("Size", ""))) for r in rows)
+    lines = []
+    for row in rows:
+        kind = _DF_TYPES.get(str(row.get("Type")), clean(str(row.get("Type")))[:40])
+        line = (f"  {kind}: {clean(str(row.get('Size', '?')))} "
+                f"({clean(str(row.get('TotalCount', '?')))}, "
+                f"{clean(str(row.get('Active', '?')))} in use)")
+        if not voice.brief and str(row.get("Reclaimable", "0B")).split(" ")[0] not in (
+                "0B", "0"):
+            line += f", {clean(str(row['Reclaimable']))} could be freed"
+        lines.append(line)
+    return (f"Docker uses {total / 1e9:.1f} GB of disk:\n" + "\n".join(lines))
+
+
 def count_of(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
@@ -456,6 +484,7 @@ ANSWERS = {
     "container_top": _each(container_top),
     "container_ports": _each(container_ports),
     "container_images": container_images,
+    "docker_disk": docker_disk,
     "compose_projects": compose_projects,
 }
 # `ps -p`, `pgrep` and `ss` exit 1 when nothing matches: that is the answer, not a failure;
