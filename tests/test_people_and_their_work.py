@@ -43,6 +43,7 @@ def _snapshot() -> SystemSnapshot:
         _process(2300, 2003, "obakker", "python3", "[python3] <defunct>"),
         # Tove runs nothing beyond her session, but a file server she left up
         _process(3100, 3003, "tquist", "python3", "python3 -m http.server 8888"),
+        _process(3200, 3003, "tquist", "reos", "/usr/bin/python3 /usr/local/bin/reos chat"),
     ]
     return SystemSnapshot.from_dict({
         "schema": "reos.snapshot/2",
@@ -90,6 +91,23 @@ def test_she_in_the_asking_sentence_is_the_person_the_story_named() -> None:
     assert plan("What groups is she in?").kind.value == "clarify"
 
 
+def test_a_clause_that_says_who_agreed_names_no_target() -> None:
+    # "she agreed" tells; "it" is still the thing the story named
+    assert commands("Otto started the rsync. Please kill it, he agreed.") == [
+        "kill -9 2200"]
+
+
+def test_it_and_them_stay_things_beside_a_person() -> None:
+    # "he said it's fine" tells who agreed: "it" is the job, never his account
+    said = "Otto owns the restic-nightly-backup job. Please disable it, he said it's fine."
+    assert not any("userdel" in c or "obakker" in c for c in commands(said))
+    # "them" is every thing named, never the last one alone
+    said = "ssh and restic-nightly-backup were updated last night. Please restart them."
+    assert commands(said) == [
+        "sudo -n systemctl restart ssh.service",
+        "sudo -n systemctl restart restic-nightly-backup.service"]
+
+
 def test_two_people_in_the_last_sentence_leave_his_unresolved() -> None:
     said = "Otto and Lena both run fits. Please lower the priority of his process."
     result = plan(said)
@@ -100,9 +118,13 @@ def test_a_persons_process_is_the_work_they_run_beyond_their_session() -> None:
     # Lena's one program, with its workers; never her shell, tmux or systemd --user
     assert commands("lower the priority of Lena's process") == [
         f"sudo -n renice -n 10 -p {pid}" for pid in (1100, 1101, 1102)]
-    said = ("Otto's fit is competing with Lena's, and her deadline is sooner. "
-            "Lena agreed her run can go slower. Please lower the priority of her process.")
+    said = ("Lena's fit has been running for two days. She agreed it can go slower. "
+            "Please lower the priority of her process.")
     assert commands(said) == [f"sudo -n renice -n 10 -p {pid}" for pid in (1100, 1101, 1102)]
+    # a story with two people: whose "her" is, is asked, never the last one named
+    said = ("Lena left the group. Tove took over her scripts. Please kill her process.")
+    result = plan(said)
+    assert not result.steps and result.kind.value == "clarify", result.message
 
 
 def test_two_programs_of_one_person_are_asked_about() -> None:
@@ -115,12 +137,16 @@ def test_two_programs_of_one_person_are_asked_about() -> None:
 
 def test_a_person_who_runs_nothing_is_told_so() -> None:
     snapshot = _snapshot()
-    processes = [p for p in snapshot.processes if p.pid != 3100]
+    processes = [p for p in snapshot.processes if p.pid not in (3100, 3200)]
     quiet = SystemSnapshot.from_dict({**snapshot.to_dict(), "processes": [
         {"pid": p.pid, "ppid": p.ppid, "name": p.name, "user": p.user,
          "cmdline": p.cmdline} for p in processes]})
     result = ReasoningEngine(Settings(), snapshot=quiet).plan("kill tove's process")
     assert not result.steps and "nothing" in result.message
+
+
+def test_reos_itself_is_never_a_persons_process() -> None:
+    assert commands("kill tove's process") == ["kill -9 3100"]  # not her reos chat
 
 
 def test_a_module_is_found_as_written_and_running_keeps_every_live_process() -> None:
@@ -134,6 +160,19 @@ def test_a_script_is_found_by_its_file_name_and_two_peoples_copies_ask_whose() -
     result = plan("kill fit_curves.py")
     assert result.kind.value == "clarify" and not result.steps
     assert {label.split("'")[0] for label, _ in result.options} == {"lfarrow", "obakker"}
+    # each choice is one person's program with its workers, as its words say
+    chosen = {label.split("'")[0]: intent for label, intent in result.options}
+    assert sorted(chosen["lfarrow"].targets) == ["1100", "1101", "1102"]
+    assert chosen["obakker"].targets == ["2100"]
+    # asked also when it is one name of a list; the rest of the list stays in each choice
+    result = plan("kill fit_curves.py and rsync")
+    assert result.kind.value == "clarify" and not result.steps
+    assert all("rsync" in intent.targets for _, intent in result.options)
+    # a zombie is no one's program: "python3" is Tove's server (and Otto's defunct
+    # child, which no signal reaches), so whose is not asked
+    result = plan("kill python3")
+    assert result.kind.value == "action" and "kill -9 3100" in [
+        s.command for s in result.steps], result.message
     # asked for all of them, all of them
     assert set(commands("kill all fit_curves.py processes")) == {
         f"kill -9 {pid}" for pid in (1100, 1101, 1102, 2100)}
@@ -142,6 +181,10 @@ def test_a_script_is_found_by_its_file_name_and_two_peoples_copies_ask_whose() -
 def test_the_distributions_upkeep_never_ties_with_the_machines_own_job() -> None:
     assert commands("run the backup now") == [
         "sudo -n systemctl start restic-nightly-backup.service"]
+    # all of them are all of them
+    assert set(commands("disable all the backup timers")) == {
+        f"sudo -n systemctl disable --now {unit}.timer"
+        for unit in ("dpkg-db-backup", "restic-nightly-backup")}
     # named as it is, the distribution's own job is still found
     assert commands("run dpkg-db-backup now") == [
         "sudo -n systemctl start dpkg-db-backup.service"]
@@ -154,3 +197,19 @@ def test_a_verb_said_as_something_had_is_not_the_ask() -> None:
                  "when is the next run of the backup"):
         result = plan(said)
         assert not any("systemctl start" in s.command for s in result.steps), said
+
+
+def test_a_quantifier_is_never_a_new_accounts_name() -> None:
+    # found by the answer fuzzer: a model's user.create with the target "everything"
+    # planned `useradd all`; whatever reads the words, no new account is called so
+    from reos.model import Kind, Plan
+    from reos.reasoning import named
+    from reos.reasoning.matcher import TargetMatcher
+
+    matcher = TargetMatcher(_snapshot())
+    for word in ("everything", "all", "nobody-else", "both"):
+        said = Plan(request=f"create user {word}", kind=Kind.ACTION)
+        made = named.to_create(said, "user", [word], matcher)
+        assert (made == []) == (word != "nobody-else"), word
+        if not made:
+            assert said.kind == Kind.CLARIFY and "called" in said.message
