@@ -213,3 +213,12 @@ def test_a_quantifier_is_never_a_new_accounts_name() -> None:
         assert (made == []) == (word != "nobody-else"), word
         if not made:
             assert said.kind == Kind.CLARIFY and "called" in said.message
+
+
+def test_how_a_jobs_last_run_went_is_its_status() -> None:
+    for said in ("did the backup fail", "did the backup flop again", "last backup result",
+                 "did the backup finish ok"):
+        result = plan(said)
+        assert result.kind.value == "query", (said, result.message)
+        assert [s.argv[:3] for s in result.steps] == [
+            ["systemctl", "show", "restic-nightly-backup.service"]], said
