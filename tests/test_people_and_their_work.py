@@ -222,3 +222,12 @@ def test_how_a_jobs_last_run_went_is_its_status() -> None:
         assert result.kind.value == "query", (said, result.message)
         assert [s.argv[:3] for s in result.steps] == [
             ["systemctl", "show", "restic-nightly-backup.service"]], said
+
+
+def test_stopping_a_program_that_is_no_container_or_service_ends_it() -> None:
+    # the rsync is a process, not a unit: it is asked to end (SIGTERM), never killed
+    assert commands("stop the rsync") == ["kill 2200"]
+    assert "isn't running" in plan("stop ssh").message  # the unit, still a unit
+    # nothing runs by that name: said, never guessed
+    result = plan("stop the zorkd")
+    assert not result.steps and "zorkd" in result.message

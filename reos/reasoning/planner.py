@@ -378,6 +378,7 @@ class PlanBuilder:
             targets = self._match(plan, intent)
             if plan.message:  # a question or a plain answer
                 return
+            intent = plan.intent or intent  # "stop the http.server": a process, ended
             kinds = {t.kind for t in targets}
             recipe = self.recipe(kinds.pop(), intent.action) if len(kinds) == 1 else None
         if recipe is None:

@@ -132,6 +132,18 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
             result.targets += packages.targets
             result.strategies.update(packages.strategies)
             result.missing = []
+    if intent.resource is None and intent.action == "stop" and result.missing and not (
+            result.targets or result.question):
+        # "stop the http.server yuna left up": no container or service, but a program
+        # running here; a process is stopped by asking it to end (SIGTERM)
+        running = matcher.resolve(result.missing, ["process"], intent.plural)
+        if running.targets and not running.missing and not running.question and all(
+                how in SURE for how in running.strategies.values()):
+            intent = replace(intent, action="terminate", resource="process",
+                             operation="process.terminate", template="process.terminate")
+            plan.intent, result = intent, running
+            plan.notes.append("no container or service is called that: the program "
+                              "running here is asked to end (SIGTERM)")
     if result.question:
         plan.kind = Kind.CLARIFY
         plan.options = [(f"the {t.kind} {t.name}", replace(
