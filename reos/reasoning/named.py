@@ -137,12 +137,18 @@ _QUANTIFIERS = frozenset({"all", "everything", "every", "each", "any", "anything
                           "nothing", "everyone", "everybody", "both"})
 
 
+_PRONOUNS = frozenset({"me", "you", "him", "her", "us", "them", "it", "he", "she", "they",
+                       "we", "i", "his", "their", "my", "our", "your"})
+
+
 def to_create(plan: Plan, kind: str, phrases: list[str],
               matcher: TargetMatcher) -> list[Target]:
     """New names ("create user dave"): each must look like a name of that kind and not
     exist yet; the plan says so otherwise."""
     index = matcher.index(kind)
     existing = {t.name.lower() for t in index.targets} if index is not None else set()
+    # "create her an account as smarchetti": her is whom it is for, never its name
+    phrases = [p for p in phrases if p.lower() not in _PRONOUNS]
     if not phrases:
         plan.kind = Kind.CLARIFY
         plan.question = plan.message = f"What should the new {kind} be called?"
