@@ -246,6 +246,11 @@ def _account_and_group(reading: Reading, units: list[Unit],
     return [other]
 
 
+# slots one value fills, where a second one is another thing asked for (a second address,
+# a second group), not a correction ("/home is full … under /home/deploy": the last path)
+_ONE_ONLY = frozenset({"host", "group"})
+
+
 def _unplaced(reading: Reading, n: int, unit: Unit, cost: float) -> None:
     reading.unexplained.append(unit.text)
     reading.unplaced[n] = cost
@@ -336,6 +341,10 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             continue
         if op.slots and n not in held and _names_its_slot(op, units, n):
             slot = _slot(op, units, n)  # "add deploy to the www-data group": the group
+            if slot is not None and slot[0] in _ONE_ONLY and slot[1] and reading.params.get(
+                    slot[0]) not in (None, slot[1]):
+                _unplaced(reading, n, unit, 1)  # "in the office and scanner groups":
+                continue  # a second value for one slot is said back, never dropped
             if slot is not None:
                 reading.explained[n] = "slot"
                 if slot[1]:
@@ -349,10 +358,10 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             reading.exact = reading.exact or op.target in unit.exact
             continue
         slot = _slot(op, units, n) if op.slots else None
-        if slot is not None and slot[0] == "host" and slot[1] and reading.params.get(
-                "host") not in (None, slot[1]):
-            _unplaced(reading, n, unit, 1)  # a second address for one rule: said back,
-            continue  # never silently put in place of the first
+        if slot is not None and slot[0] in _ONE_ONLY and slot[1] and reading.params.get(
+                slot[0]) not in (None, slot[1]):
+            _unplaced(reading, n, unit, 1)  # a second address for one rule, a second
+            continue  # group: said back, never silently put in place of the first
         if slot is not None:
             reading.explained[n] = "slot"
             if slot[1]:
