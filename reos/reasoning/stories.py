@@ -58,6 +58,11 @@ _UNMARKED = re.compile(r"(?<!\band)(?<!\bor)(?<!\bof)(?<!\bwith)(?<!\bfor)(?<!\b
                        r"these|it)\b)\w+\s+(?:is|are|seems|keeps)\s+(?:broken|dead|slow|stuck|"
                        r"gone|failing|hanging|crashing|acting)\b)",
                        re.IGNORECASE)
+# a clause that goes on with the ask's own words ("…, in the office and scanner groups",
+# "…, without admin rights"), not a reason beside it
+_COMPLEMENT = re.compile(r"^\s*(?:in|into|to|from|on|onto|with|for|as|at|under|"
+                         r"via|using)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?\S",
+                         re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"\s*(?:[,;]|\s[-\u2013\u2014]\s)\s*")
 _STATEMENT = re.compile(
     r"^(?:so\s+(?:that\s+)?(?:i|we|you|they|it|he|she|nobody|no\s+one|everyone|anyone)|"
@@ -95,7 +100,7 @@ def read_asking(sentence: str, templates: TemplateSet, matcher: Any, read: Reade
         # "the process clamd takes too much memory, please restart it": beside a clause
         # that asks, one that neither asks nor starts with a verb tells
         telling = [t or not (_ASKING.match(c) or imperative(c, templates, matcher)
-                             or listing(c, templates, matcher))
+                             or listing(c, templates, matcher) or _COMPLEMENT.match(c))
                    for t, c in zip(telling, clauses, strict=True)]
     if not any(telling) or all(telling):
         return whole
