@@ -44,6 +44,21 @@ def test_create_an_account_then_undo_removes_it_and_its_home(bed) -> None:
     assert bed.run("test", "-e", "/home/reosnew").returncode != 0
 
 
+def test_create_an_account_in_a_group_then_undo_leaves_the_group_as_it_was(bed) -> None:
+    bed.run("userdel", "-r", "reosgina")
+    bed.run("groupadd", "-f", "reoslab", check=True)
+    group_before = [line for line in bed.read("/etc/group").decode().splitlines()
+                    if line.startswith("reoslab:")]
+    out = bed.approved("create user reosgina in the reoslab group")
+    assert "useradd -m -s /bin/bash -G reoslab reosgina" in out
+    assert any(line.startswith("reoslab:") and "reosgina" in line.split(":")[-1].split(",")
+               for line in bed.read("/etc/group").decode().splitlines())
+    bed.undone()
+    assert _lines(bed, "reosgina")["/etc/passwd"] == []
+    assert [line for line in bed.read("/etc/group").decode().splitlines()
+            if line.startswith("reoslab:")] == group_before
+
+
 def test_create_a_group_then_undo_deletes_it(bed) -> None:
     bed.run("groupdel", "reosteam")
     out = bed.approved("create a group called reosteam")

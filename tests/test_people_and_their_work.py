@@ -231,3 +231,19 @@ def test_stopping_a_program_that_is_no_container_or_service_ends_it() -> None:
     # nothing runs by that name: said, never guessed
     result = plan("stop the zorkd")
     assert not result.steps and "zorkd" in result.message
+
+
+def test_a_new_account_in_a_group_and_whom_it_is_for() -> None:
+    assert commands("create user gina in the lab group") == [
+        "sudo -n useradd -m -s /bin/bash -G lab gina"]  # one step: undo deletes it whole
+    assert commands("create user gina with zsh as shell in the lab group") == [
+        "sudo -n useradd -m -s /bin/zsh -G lab gina"]
+    # "her" is whom the account is for, never its name; the group clause is the ask's
+    said = "We hired Gina Holt. Please create her an account as gholt, in the lab group."
+    assert commands(said) == ["sudo -n useradd -m -s /bin/bash -G lab gholt"]
+
+
+def test_a_second_group_is_said_back_never_dropped() -> None:
+    result = plan("add tove to lab and docker")
+    assert [s.command for s in result.steps] == ["sudo -n usermod -aG lab tquist"]
+    assert "docker" in result.message  # "I didn't use “docker”"
