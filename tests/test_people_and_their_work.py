@@ -116,8 +116,9 @@ def test_two_people_in_the_last_sentence_leave_his_unresolved() -> None:
 
 def test_a_persons_process_is_the_work_they_run_beyond_their_session() -> None:
     # Lena's one program, with its workers; never her shell, tmux or systemd --user
-    assert commands("lower the priority of Lena's process") == [
-        f"sudo -n renice -n 10 -p {pid}" for pid in (1100, 1101, 1102)]
+    for said in ("lower the priority of Lena's process", "lower prio of lenas process"):
+        assert commands(said) == [
+            f"sudo -n renice -n 10 -p {pid}" for pid in (1100, 1101, 1102)], said
     said = ("Lena's fit has been running for two days. She agreed it can go slower. "
             "Please lower the priority of her process.")
     assert commands(said) == [f"sudo -n renice -n 10 -p {pid}" for pid in (1100, 1101, 1102)]
