@@ -246,9 +246,19 @@ def _account_and_group(reading: Reading, units: list[Unit],
     return [other]
 
 
-# slots one value fills, where a second one is another thing asked for (a second address,
-# a second group), not a correction ("/home is full … under /home/deploy": the last path)
-_ONE_ONLY = frozenset({"host", "group"})
+# slots one value fills, where a second one is another thing said (a second group), not
+# a correction ("/home is full … under /home/deploy": the last path, nothing said back)
+_ONE_ONLY = frozenset({"group"})
+
+
+def _replaced(reading: Reading, units: list[Unit], slot: str) -> None:
+    """The value a slot held, said back: a later one takes its place ("add tove to lab
+    and docker" adds to docker and says it did not use lab)."""
+    held = reading.params.pop(slot)
+    for n, role in list(reading.explained.items()):
+        if role == "slot" and units[n].text == held:
+            del reading.explained[n]
+            _unplaced(reading, n, units[n], 1)
 
 
 def _unplaced(reading: Reading, n: int, unit: Unit, cost: float) -> None:
@@ -343,8 +353,8 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             slot = _slot(op, units, n)  # "add deploy to the www-data group": the group
             if slot is not None and slot[0] in _ONE_ONLY and slot[1] and reading.params.get(
                     slot[0]) not in (None, slot[1]):
-                _unplaced(reading, n, unit, 1)  # "in the office and scanner groups":
-                continue  # a second value for one slot is said back, never dropped
+                _replaced(reading, units, slot[0])  # "give ewan macaskill the newsroom
+                # group": the group said last is the one, the other is said back
             if slot is not None:
                 reading.explained[n] = "slot"
                 if slot[1]:
@@ -358,10 +368,13 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             reading.exact = reading.exact or op.target in unit.exact
             continue
         slot = _slot(op, units, n) if op.slots else None
+        if slot is not None and slot[0] == "host" and slot[1] and reading.params.get(
+                "host") not in (None, slot[1]):
+            _unplaced(reading, n, unit, 1)  # a second address for one rule: said back,
+            continue  # never silently put in place of the first
         if slot is not None and slot[0] in _ONE_ONLY and slot[1] and reading.params.get(
                 slot[0]) not in (None, slot[1]):
-            _unplaced(reading, n, unit, 1)  # a second address for one rule, a second
-            continue  # group: said back, never silently put in place of the first
+            _replaced(reading, units, slot[0])  # a second group: the last is the one
         if slot is not None:
             reading.explained[n] = "slot"
             if slot[1]:
