@@ -246,5 +246,13 @@ def test_a_new_account_in_a_group_and_whom_it_is_for() -> None:
 
 def test_a_second_group_is_said_back_never_dropped() -> None:
     result = plan("add tove to lab and docker")
-    assert [s.command for s in result.steps] == ["sudo -n usermod -aG lab tquist"]
-    assert "docker" in result.message  # "I didn't use “docker”"
+    assert [s.command for s in result.steps] == ["sudo -n usermod -aG docker tquist"]
+    assert "“lab”" in result.message  # "I didn't use “lab”"
+
+
+def test_a_clean_asking_sentence_beats_a_story_read_whole_as_another_ask() -> None:
+    # read whole, the story's words became names of new accounts in the lab group
+    said = ("Otto Bakker from the lab tried to use the arrow keys on the server and "
+            "everything was weird; it turns out his account was created with plain sh as "
+            "the shell. Everyone else has bash. Please switch his shell to bash.")
+    assert commands(said) == ["sudo -n usermod -s /bin/bash obakker"]

@@ -164,9 +164,10 @@ def focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
         if not _ASKING.search(said[n]) or _SEVERAL.search(said[n]):
             return whole  # ("… Lena agreed her run can go slower. Please lower the
         asking = reading(n)[1]  # priority of her process.": the story's words are no
-        clean = asking.kind in _SETTLED and not asking.unexplained and (  # targets of
-            asking.operation == whole.operation)  # hers; "restart them" is every one the
-        return asking if clean else whole  # story named, never the last alone)
+        clean = asking.kind in _SETTLED and len(asking.unexplained) <= 1 and (  # targets
+            asking.operation == whole.operation or len(whole.targets) > len(  # of hers;
+                asking.targets) + 1)  # "restart them" is every one the story named)
+        return asking if clean else whole
     for n in order:
         sentence, intent = reading(n)
         if intent.kind in (Kind.ACTION, Kind.COMBINED) and not _ASKING.search(said[n]) and (
