@@ -60,7 +60,7 @@ _UNMARKED = re.compile(r"(?<!\band)(?<!\bor)(?<!\bof)(?<!\bwith)(?<!\bfor)(?<!\b
                        re.IGNORECASE)
 # a clause that goes on with the ask's own words ("…, in the office and scanner groups",
 # "…, without admin rights"), not a reason beside it
-_COMPLEMENT = re.compile(r"^\s*(?:in|into|to|from|on|onto|with|for|as|at|under|"
+_COMPLEMENT = re.compile(r"^\s*(?:in|into|on|onto|with|at|under|"
                          r"via|using)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?\S",
                          re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"\s*(?:[,;]|\s[-\u2013\u2014]\s)\s*")
