@@ -255,3 +255,14 @@ def test_review_findings_stay_fixed(engine) -> None:  # noqa: ANN001
     assert not any("-a" in s.argv for s in engine.plan("kill the print job").steps)
     # "after the next reboot" is not a filter that picks every enabled service
     assert not engine.plan("disable everything after the next reboot").steps
+
+
+def test_a_unit_by_its_name_without_the_version_it_carries(engine) -> None:  # noqa: ANN001
+    # apache2.service is "apache"; the greeting before a question keeps it a question
+    for said in ("hows apache doin", "yo is apache up rn or nah", "hey is apache running"):
+        plan = engine.plan(said)
+        assert plan.kind == Kind.QUERY, (said, plan.message)
+        assert [s.argv[:3] for s in plan.steps] == [
+            ["systemctl", "show", "apache2.service"]], said
+    assert [s.argv[-2:] for s in engine.plan("restart apache").steps] == [
+        ["restart", "apache2.service"]]

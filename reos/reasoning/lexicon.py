@@ -206,7 +206,7 @@ def _spelled(word: str, lex: Lexicon) -> list[str]:
     if word.endswith("'s") and len(word) > 2:
         word = word[:-2]
     word = word.replace("'", "")
-    if word.endswith("in") and len(word) > 4 and word not in lex.phrases and (
+    if word.endswith("in") and len(word) >= 4 and word not in lex.phrases and (
             word + "g" in lex.phrases or word + "g" in lex.typo_words()[2]):
         return [word + "g"]  # said as spoken: "eatin'", "hangin" are eating, hanging
     british = _BRITISH.match(word)

@@ -117,6 +117,11 @@ class _Index:
         for t in [*targets, *self.named_only]:
             self.by_name.setdefault(stem(t.name).lower(), t)
             self.by_name.setdefault(t.name.lower(), t)
+        if kind == "service":  # "icecast" is icecast2.service, "apache" apache2.service,
+            for t in targets:  # when no other unit is called so
+                plain = stem(t.name).lower().rstrip("0123456789.")
+                if len(plain) >= 4 and plain[-1].isalpha():
+                    self.by_name.setdefault(plain, t)
         self._by_token: dict[str, list[Target]] | None = None
         self._fuzzy: dict[str, list[str]] | None = None
         self._described: dict[str, list[Target]] | None = None

@@ -284,10 +284,17 @@ _POLITE = {"could", "can", "would", "will", "you", "please", "kindly", "me", "us
 _REMOVALS = {"remove", "purge", "delete", "uninstall", "kill", "prune"}
 
 
+# said before a request to open it, never part of what it asks
+_INTERJECTIONS = frozenset({"yo", "hey", "hi", "hello", "ok", "okay", "so", "well", "oh",
+                            "um", "uh", "hmm", "alright", "btw", "quick", "quickly"})
+
+
 def _asks(found: Parse) -> bool:
     """Whether the request is put as a question ("what …", "is …", "which …", "check
     whether …", "see if …", "tell me which …")."""
     texts = [u.text for u in found.units if u.text != "," and u.text not in _POLITE]
+    while texts and texts[0] in _INTERJECTIONS:
+        texts = texts[1:]  # "yo is the icecast box vibing rn": still a question
     words = " ".join(texts).split()
     first = words[0] if words else ""
     if first in _AUXILIARIES:  # "does the machine need…" asks; "do not kill…", "have
