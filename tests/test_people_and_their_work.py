@@ -256,3 +256,15 @@ def test_a_clean_asking_sentence_beats_a_story_read_whole_as_another_ask() -> No
             "everything was weird; it turns out his account was created with plain sh as "
             "the shell. Everyone else has bash. Please switch his shell to bash.")
     assert commands(said) == ["sudo -n usermod -s /bin/bash obakker"]
+
+
+def test_a_parent_loop_in_a_hostile_snapshot_never_hangs() -> None:
+    data = _snapshot().to_dict()
+    data["processes"] = [  # each the other's parent, and a third whose parents loop
+        _process(7001, 7002, "obakker", "python", "python loop.py"),
+        _process(7002, 7003, "obakker", "python", "python loop.py"),
+        _process(7003, 7002, "obakker", "python", "python loop.py")]
+    engine = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+    result = engine.plan("kill otto's process")
+    assert result.kind.value in ("action", "clarify")
+    assert {s.command for s in result.steps} <= {f"kill -9 {p}" for p in (7001, 7002, 7003)}

@@ -81,10 +81,10 @@ def listener(plan: Plan, intent: Intent, snapshot: SystemSnapshot,
 # what keeps a person's session going, not the work they run in it: their systemd
 # manager, login shells, terminal multiplexers, ssh and the agents and buses of a desktop
 _SESSION = frozenset({"systemd", "(sd-pam)", "sd-pam", "sshd", "ssh-agent", "gpg-agent",
-                      "dbus-daemon", "dbus-broker", "tmux", "screen", "mosh-server",
-                      "bash", "zsh", "sh", "dash", "fish", "ksh", "tcsh", "login",
+                      "dbus-daemon", "dbus-broker", "tmux", "screen", "mosh-server", "login",
                       "pipewire", "pipewire-pulse", "wireplumber", "pulseaudio",
                       "gnome-keyring-daemon", "at-spi-bus-launcher", "at-spi2-registryd"})
+_SHELLS = frozenset({"bash", "zsh", "sh", "dash", "fish", "ksh", "tcsh"})
 
 
 def session(process: Any) -> bool:
@@ -94,9 +94,24 @@ def session(process: Any) -> bool:
     args = (process.cmdline or "").split()
     if "<defunct>" in (process.cmdline or ""):
         return True
-    if name in ("bash", "zsh", "sh", "dash", "fish", "ksh", "tcsh"):
+    if name in _SHELLS:
         return len(args) <= 1 or args[1].startswith("-")  # not `bash backup.sh`
     return name in _SESSION
+
+
+def programs(processes: list[Any]) -> dict[Any, list[Any]]:
+    """Each program among `processes` with its workers: a process whose parent (among
+    them) runs the same command line belongs to that parent's program."""
+    by_pid = {p.pid: p for p in processes}
+    found: dict[Any, list[Any]] = {}
+    for p in processes:
+        root, seen = p, {p.pid}
+        while root.ppid in by_pid and root.ppid not in seen and (
+                by_pid[root.ppid].cmdline == root.cmdline):  # a hostile snapshot's
+            root = by_pid[root.ppid]  # parent loop ends here
+            seen.add(root.pid)
+        found.setdefault(root, []).append(p)
+    return found
 
 
 def owners_work(plan: Plan, intent: Intent, account: str, snapshot: SystemSnapshot,
@@ -114,15 +129,13 @@ def owners_work(plan: Plan, intent: Intent, account: str, snapshot: SystemSnapsh
         plan.message = (f"{account} runs nothing here besides their session (shells, "
                         "tmux, their systemd), so there's nothing to do.")
         return []
-    by_pid = {p.pid: p for p in mine}
-    programs = [p for p in mine if not (
-        p.ppid in by_pid and by_pid[p.ppid].cmdline == p.cmdline)]
-    if len(programs) > 1 and not intent.plural:
+    roots = list(programs(mine))
+    if len(roots) > 1 and not intent.plural:
         plan.kind = Kind.CLARIFY
         plan.options = [(f"the process {p.pid} ({p.cmdline or p.name})", replace(
             intent, targets=[str(p.pid)], resource="process", plural=False,
             params={k: v for k, v in intent.params.items() if k != "owner"}))
-            for p in programs]
+            for p in roots]
         plan.question = plan.message = replies.which_target(
             f"{account}'s process", plan.options)
         return []
@@ -147,18 +160,15 @@ def to_create(plan: Plan, kind: str, phrases: list[str],
     exist yet; the plan says so otherwise."""
     index = matcher.index(kind)
     existing = {t.name.lower() for t in index.targets} if index is not None else set()
-    # "create her an account as smarchetti": her is whom it is for, never its name
+    # "create her an account as smarchetti": her is whom it is for, never its name;
+    # "create everything" gives no name at all
     phrases = [p for p in phrases if p.lower() not in _PRONOUNS]
-    if not phrases:
+    if not phrases or any(p.lower() in _QUANTIFIERS for p in phrases):
         plan.kind = Kind.CLARIFY
         plan.question = plan.message = f"What should the new {kind} be called?"
         return []
     targets = []
     for phrase in phrases:
-        if phrase.lower() in _QUANTIFIERS:  # "create everything": no name was given
-            plan.kind = Kind.CLARIFY
-            plan.question = plan.message = f"What should the new {kind} be called?"
-            return []
         if not SAFE_NAMES[kind].match(phrase):
             plan.message = (f"\u201c{phrase}\u201d can't be a {kind} name (lowercase"
                             " letters, digits, - and _).")

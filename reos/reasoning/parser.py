@@ -251,10 +251,15 @@ def _account_and_group(reading: Reading, units: list[Unit],
 _ONE_ONLY = frozenset({"group"})
 
 
-def _replaced(reading: Reading, units: list[Unit], slot: str) -> None:
-    """The value a slot held, said back: a later one takes its place ("add tove to lab
-    and docker" adds to docker and says it did not use lab)."""
-    held = reading.params.pop(slot)
+def _second_value(reading: Reading, units: list[Unit],
+                  slot: tuple[str, str | None] | None) -> None:
+    """A second value for a slot one value fills: the value it held is said back and the
+    later one takes its place ("add tove to lab and docker" adds to docker and says it
+    did not use lab)."""
+    if slot is None or slot[0] not in _ONE_ONLY or not slot[1] or reading.params.get(
+            slot[0]) in (None, slot[1]):
+        return
+    held = reading.params.pop(slot[0])
     for n, role in list(reading.explained.items()):
         if role == "slot" and units[n].text == held:
             del reading.explained[n]
@@ -351,10 +356,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             continue
         if op.slots and n not in held and _names_its_slot(op, units, n):
             slot = _slot(op, units, n)  # "add deploy to the www-data group": the group
-            if slot is not None and slot[0] in _ONE_ONLY and slot[1] and reading.params.get(
-                    slot[0]) not in (None, slot[1]):
-                _replaced(reading, units, slot[0])  # "give ewan macaskill the newsroom
-                # group": the group said last is the one, the other is said back
+            _second_value(reading, units, slot)  # "give ewan macaskill the newsroom group"
             if slot is not None:
                 reading.explained[n] = "slot"
                 if slot[1]:
@@ -372,9 +374,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                 "host") not in (None, slot[1]):
             _unplaced(reading, n, unit, 1)  # a second address for one rule: said back,
             continue  # never silently put in place of the first
-        if slot is not None and slot[0] in _ONE_ONLY and slot[1] and reading.params.get(
-                slot[0]) not in (None, slot[1]):
-            _replaced(reading, units, slot[0])  # a second group: the last is the one
+        _second_value(reading, units, slot)  # a second group: the last is the one
         if slot is not None:
             reading.explained[n] = "slot"
             if slot[1]:

@@ -194,14 +194,10 @@ def _several_peoples(plan: Plan, intent: Intent, result: MatchResult, matcher: T
         live = [p for p in found if p.user in people and not named.session(p)]
         if len({p.user for p in live}) < 2:
             continue
-        alive = {p.pid for p in live}  # a program with its workers is one choice
-        programs = [p for p in live if not (p.ppid in alive and processes[str(p.ppid)].cmdline
-                                            == p.cmdline)]
         plan.kind = Kind.CLARIFY
         plan.options = []
-        for p in programs:
-            pids = [str(x.pid) for x in live if x.pid == p.pid or (
-                x.ppid == p.pid and x.cmdline == p.cmdline)]
+        for p, workers in named.programs(live).items():  # a program and its workers
+            pids = [str(x.pid) for x in workers]  # are one choice
             rest = [t for t in intent.targets if t != phrase]  # "… and du" stays asked
             plan.options.append((
                 f"{p.user}'s {clean(p.cmdline or p.name)[:80]} (process {p.pid})",
