@@ -183,7 +183,8 @@ class PlanBuilder:
             plan.lead = []  # what a query will look at is all it says
             plan.message = conversation.investigating(plan, self.voice)
             if intent.ignored or intent.unexplained:
-                plan.message += " " + " ".join(n[0].upper() + n[1:] + "." for n in plan.notes)
+                plan.message += " " + " ".join(n[0].upper() + n[1:].rstrip(".") + "."
+                                               for n in plan.notes)
             plan.notes = []
         return plan
 
@@ -410,7 +411,7 @@ class PlanBuilder:
             plan.question = plan.message = replies.which_value(sorted(self.lacking), recipe)
             return
         if not plan.steps:
-            said = " ".join(n[0].upper() + n[1:] + "." for n in plan.notes)
+            said = " ".join(n[0].upper() + n[1:].rstrip(".") + "." for n in plan.notes)
             plan.message = (plan.message + " " + said).strip() or "There's nothing to do."
             plan.notes = []
             return
