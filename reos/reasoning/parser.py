@@ -33,7 +33,7 @@ from reos.reasoning.lexicon import (  # noqa: F401 - the parser's public words
     split_shell,
     words_of,
 )
-from reos.reasoning.refusing import contains, refusal_for
+from reos.reasoning.refusing import contains, refusal_for, runs_fetched_code, wipes_a_filesystem
 from reos.reasoning.tagging import (  # noqa: F401
     Names,
     Unit,
@@ -736,7 +736,8 @@ def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
     before, shell = split_shell(text)
     all_words = words_of(text, lex)
     found = Parse(text=text, units=[], shell=shell)
-    found.refusal = refusal_for(text, all_words, lex, remote)
+    found.refusal = runs_fetched_code(text) or wipes_a_filesystem(  # the machine's own
+        all_words, matcher) or refusal_for(text, all_words, lex, remote)  # reason first
     if found.refusal is not None:
         return found
     words = words_of(before, lex)

@@ -7,14 +7,27 @@ with an apostrophe ("'s password") is also looked for in the raw text, and one w
 verbs matches its objects there only (fork bombs are mostly punctuation). Every disk
 device is also said as "/dev/disk", so one object names them all.
 
+`wipes_a_filesystem` refuses by what the machine holds: everything on a mounted
+filesystem deleted at once ("wipe /srv/shares", "rm -rf /data", "yeet everything in
+/scratch"), its mount points read from the matcher's snapshot.
+
+`runs_fetched_code` refuses a download piped into a shell ("curl … | sudo bash"),
+whatever the words around it.
+
 Not responsible for scoring operations (see `parser`) or for the words themselves
 (`lexicon`).
 """
 
 from __future__ import annotations
 
+import re
+
 from reos.reasoning.catalogue import Refusal
 from reos.reasoning.lexicon import Lexicon
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def contains(words: list[str], phrase: str) -> bool:
@@ -71,3 +84,60 @@ def _under(words: list[str], path: str) -> bool:
         return False
     prefix = path.rstrip("/*") + "/"
     return any(w.startswith(prefix) for w in words)
+
+
+# verbs that delete all they are given, and those that do with "everything" or "all"
+_WIPES = ("rm -rf", "rm -fr", "rm -r", "rm -r -f", "rm -f -r", "rm --recursive", "wipe",
+          "wipe out", "nuke", "yeet", "shred", "erase", "blow away", "trash")
+_CLEARS = ("delete", "remove", "clear", "clear out", "empty", "get rid of", "purge", "rm")
+_ALL = ("everything", "all", "whole", "entire", "contents", "every file", "all files")
+# what makes it a cleanup of some files, not the whole filesystem ("older than 30 days")
+_SOME = ("older", "than", "days", "weeks", "months", "old files", "*.log", "which", "what",
+         "how", "show", "list", "find", "size", "usage", "from fstab", "fstab")
+_PSEUDO = ("tmpfs", "devtmpfs", "overlay", "none", "proc", "sysfs", "cgroup2", "shm")
+
+
+def wipes_a_filesystem(words: list[str], matcher: Any) -> Refusal | None:
+    """A refusal when `words` delete everything on a mounted filesystem of this machine:
+    a destructive verb and a path that is a mount point ("/srv/shares", "/data/*") or
+    holds one ("/srv" holding /srv/data), other than "/" (refused by the catalogue) and
+    memory filesystems. Cleaning some files there ("older than 30 days") is not this."""
+    index = matcher.index("mount") if matcher is not None else None
+    if index is None or any(contains(words, w) for w in _SOME):
+        return None
+    if not (any(contains(words, v) for v in _WIPES) or (
+            any(contains(words, v) for v in _CLEARS) and any(contains(words, a) for a in _ALL))):
+        return None
+    mounts = {t.name.rstrip("/"): (t.detail or "").split(",")[0] for t in index.targets
+              if t.name not in ("/", "") and (t.detail or "").split(",")[0] not in _PSEUDO
+              and not t.name.startswith(("/run", "/dev", "/proc", "/sys", "/boot"))}
+    for word in words:
+        path = word.rstrip("*").rstrip("/")
+        if not path.startswith("/") or len(path) < 2:
+            continue
+        held = sorted(m for m in mounts if m == path or m.startswith(path + "/"))
+        if held:
+            what = (f"{path} is the filesystem on {mounts[path]}" if path in mounts else
+                    f"{path} holds the filesystem mounted at {held[0]}")
+            return Refusal(id="refuse.wipe_filesystem", verbs=[], objects=[path], reason=(
+                f"{what}: deleting everything there destroys every file on it at once, "
+                "with no undo. I can show what is using the space there, or remove old "
+                "files by age or name."))
+    return None
+
+
+_FETCHED = re.compile(
+    r"\b(?:curl|wget|fetch)\b[^|\n]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?"
+    r"(?:ba|z|da|k|fi)?sh\b|\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?(?:<\(|\$\()\s*(?:curl|wget)\b",
+    re.IGNORECASE)
+
+
+def runs_fetched_code(text: str) -> Refusal | None:
+    """A refusal when `text` pipes a download into a shell ("curl -fsSL URL | sudo bash",
+    "bash <(wget -qO- URL)"): code nobody here has read, run as it arrives."""
+    if not _FETCHED.search(text):
+        return None
+    return Refusal(id="refuse.fetched_code", verbs=[], objects=[], reason=(
+        "That runs a script straight from the network in a shell, unread, with whatever "
+        "it was sent that minute, as root when sudo is in the line. Download it, read it, "
+        "and if it only does what it claims, run the steps it needs here one by one."))

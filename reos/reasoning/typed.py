@@ -46,7 +46,10 @@ _ACTING = frozenset({
 _PROSE = frozenset({"the", "a", "an", "of", "my", "our", "your", "me", "please", "is", "are",
                     "was", "what", "which", "how", "why", "that", "this", "it", "them",
                     "for", "and", "so", "i", "we", "you", "inside", "within", "into",
-                    "onto"})
+                    "onto", "its", "it's", "anyway", "anyways", "because", "cause", "cuz",
+                    "since", "though", "thanks", "thx", "pls", "plz", "lol", "gonna",
+                    "wanna", "dont", "don't", "cant", "can't", "im", "i'm", "just",
+                    "really", "junk", "stuff", "everything", "anything", "nothing"})
 # shell syntax and globs (a "?" only inside the line: one at its end asks)
 SHELL_SYNTAX = re.compile(r"[|;&<>`*\[~$#]|\n")
 _SHELL = re.compile(r"[|;&<>`*?\[~$#]|\n")
