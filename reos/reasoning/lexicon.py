@@ -257,7 +257,8 @@ def correct(word: str, lex: Lexicon) -> str | None:
     """The one catalogue word a typo most likely meant, or None.
 
     Only for words the catalogue itself never uses, of five letters or more with the
-    same first letter (one edit; two from eight letters), or four letters with two
+    same first letter (one edit; two from eight letters, never two letters missing or
+    added: "tracking" is no "taking"), or four letters with two
     neighbours swapped ("lsit") or one letter dropped ("rout", "grup"), or three letters
     whose doubled last letter was said once ("kil"): a real word one
     letter from a catalogue word ("step", "crash", "most") is far more often meant as
@@ -279,7 +280,7 @@ def correct(word: str, lex: Lexicon) -> str | None:
         return hits[0] if len(hits) == 1 else None
     limit = 1 if len(word) < 8 else 2
     found = [(d, w) for w in meaningful if w[0] == word[0] and len(w) >= 5
-             and abs(len(w) - len(word)) <= limit and (d := _distance(word, w, limit)) <= limit]
+             and abs(len(w) - len(word)) <= 1 and (d := _distance(word, w, limit)) <= limit]
     if not found:
         return None
     found.sort()
