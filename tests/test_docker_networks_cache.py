@@ -1,8 +1,9 @@
 """Docker networks, disk use and the build cache on the real engine (issue 21): "which
 docker networks exist" lists them and the containers on each; "remove the docker networks
 no container uses" prunes only the unused ones; "how much space is docker using" reads
-`docker system df` and says it in words; "clear the docker build cache" measures, then
-runs `docker builder prune -f`. Each change is approved first, as a person would."""
+`docker system df` and says it in words; "how big are my containers" reads `docker ps
+--size`, each container's own layer, biggest first; "clear the docker build cache"
+measures, then runs `docker builder prune -f`. Each change is approved first, as a person would."""
 
 from __future__ import annotations
 
@@ -74,3 +75,19 @@ def test_dockers_disk_use_is_said_in_words(containers: Containers) -> None:
     line = said.stdout.split("containers:", 1)[1].splitlines()[0]
     assert "in use" in line and "0 in use" not in line, said.stdout  # ours runs
 
+
+
+def test_each_containers_own_disk_is_said_biggest_first(containers: Containers) -> None:
+    small = containers.run("small")
+    big = containers.run("big")
+    wrote = containers.client.containers.get(big).exec_run(  # type: ignore[attr-defined]
+        ["sh", "-c", "head -c 3000000 /dev/urandom > /big.bin"])
+    assert wrote.exit_code == 0, wrote.output
+    said = reos("plan", "--yes", "how big are my containers on disk?")
+    assert said.returncode == 0, said.stderr
+    assert "written" in said.stdout and "on top of their images" in said.stdout, said.stdout
+    lines = said.stdout.splitlines()
+    at = {name: next(n for n, line in enumerate(lines) if f"{name}:" in line)
+          for name in (big, small)}
+    assert at[big] < at[small], said.stdout  # biggest first
+    assert "MB written" in lines[at[big]], said.stdout

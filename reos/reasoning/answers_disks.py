@@ -485,11 +485,32 @@ def fs_check(results: list[StepResult], params: dict[str, str], _voice: Voice) -
     return f"I couldn't check {where} ({_why_not(result)})."
 
 
-ANSWERS = {"disk_usage": disk_usage, "mount_status": mount_status, "disk_inodes": disk_inodes,
+def dir_size(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
+    """`du -s -x -B1 PATH`: the directory's total on its own filesystem."""
+    where = clean(params.get("path") or "that directory")
+    if not results:
+        return f"I couldn't measure {where}."
+    result = results[0]
+    number = result.stdout.split("\t", 1)[0].strip()
+    if not number.isdigit():
+        last = (result.stderr.strip().splitlines() or [""])[-1]
+        return f"I couldn't measure {where}" + (f" ({clean(last[:200])})." if last else ".")
+    said = f"{where} holds {size(int(number))}"
+    denied = sum(1 for line in result.stderr.splitlines() if "Permission denied" in line)
+    if denied:
+        said += (f", not counting {count(denied, 'directory')} I could not read without "
+                 "root")
+    if voice.brief:
+        return said + "."
+    return said + " (on its own filesystem; mounts below it are not counted)."
+
+
+ANSWERS = {"disk_usage": disk_usage, "dir_size": dir_size, "mount_status": mount_status,
+           "disk_inodes": disk_inodes,
            "biggest_dirs": biggest_dirs, "block_devices": block_devices, "smart": smart,
            "raid": raid, "disk_ids": disk_ids, "fstab": fstab, "fs_check": fs_check}
 # a non-zero exit is part of the answer: du meets unreadable directories, smartctl's exit
 # code is a bit mask of findings (and it may not be installed); /proc/mdstat is missing
 # without the md driver, e2fsck exits 4 when it finds errors and 8 when the device holds no
 # ext filesystem
-TOLERANT = {"biggest_dirs", "smart", "mount_status", "raid", "fs_check"}
+TOLERANT = {"biggest_dirs", "dir_size", "smart", "mount_status", "raid", "fs_check"}

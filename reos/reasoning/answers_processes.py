@@ -441,6 +441,31 @@ def docker_disk(results: list[StepResult], _params: dict[str, str], voice: Voice
     return (f"Docker uses {total / 1e9:.1f} GB of disk:\n" + "\n".join(lines))
 
 
+def container_sizes(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
+    """`docker ps --all --size --format '{{json .}}'`: Names and Size ("12.3kB (virtual
+    1.2GB)": what the container wrote, then with its image), biggest first."""
+    if not results:
+        return "I couldn't read the containers' sizes."
+    result = results[0]
+    rows = [r for r in _json_lines(result.stdout) if r.get("Names")]
+    if not rows:
+        return (f"I couldn't read the containers' sizes ({_failure(result)})." if not result.ok
+                else "There are no containers on this machine.")
+    sized = []
+    for row in rows:
+        own, _, rest = str(row.get("Size", "")).partition(" (virtual ")
+        sized.append((_bytes(own), clean(str(row["Names"]))[:60], clean(own)[:20] or "?",
+                      clean(rest.rstrip(")"))[:20]))
+    sized.sort(key=lambda r: -r[0])
+    shown = sized[: 8 if voice.brief else 25]
+    lines = [f"  {name}: {own} written" + (f" ({virtual} with its image)" if virtual else "")
+             for _, name, own, virtual in shown]
+    more = f"\n  … and {len(sized) - len(shown)} more" if len(sized) > len(shown) else ""
+    total = sum(r[0] for r in sized)
+    return (f"{count_of(len(sized), 'container')} have written {total / 1e9:.2f} GB on top "
+            "of their images, biggest first:\n" + "\n".join(lines) + more)
+
+
 def count_of(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
@@ -485,6 +510,7 @@ ANSWERS = {
     "container_ports": _each(container_ports),
     "container_images": container_images,
     "docker_disk": docker_disk,
+    "container_sizes": container_sizes,
     "compose_projects": compose_projects,
 }
 # `ps -p`, `pgrep` and `ss` exit 1 when nothing matches: that is the answer, not a failure;

@@ -325,7 +325,9 @@ class PlanBuilder:
                 self._fill(plan, recipe, [t for t in targets if t.kind == kind])
         if recipe is not None and plan.steps and not plan.read_only:
             self._finish(plan, recipe)  # a "question" that can change things is an action
-        elif recipe is not None and not plan.steps and self.lacking and not plan.message:
+        elif recipe is not None and not plan.steps and (
+                self.lacking or self.optional) and not plan.message:
+            self.lacking = self.lacking or self.optional  # "how big is it": which path
             plan.kind = Kind.CLARIFY  # "ping it": which host is asked, never guessed
             plan.question = plan.message = replies.which_value(sorted(self.lacking), recipe)
 
