@@ -525,3 +525,25 @@ def test_the_remaining_answers_read_their_tools() -> None:
         "curl put 2 files on the disk (1 of them documentation).\nCommands: /usr/bin/curl.")
     assert "2 packages are held" in _say("package_held", [_ok("docker.io\nlinux-image-amd64\n")])
     assert _say("package_held", [_ok("")]).startswith("No package is held")
+
+
+def test_a_directorys_size_and_each_containers_disk_are_read_whatever_comes_back() -> None:
+    assert _say("dir_size", [_ok("3221225472\t/srv/media\n")], path="/srv/media").startswith(
+        "/srv/media holds 3.0 GiB")
+    denied = _say("dir_size", [_ok("4096\t/home\n", 1, "du: cannot read directory "
+                                   "'/home/x': Permission denied\n")], path="/home")
+    assert "1 directory I could not read" in denied
+    for garbage in ("\u00b2\t/srv", "", "\x1b[31mboom\x1b[0m", "12 34"):
+        said = _say("dir_size", [_ok(garbage, 1, "du: \x1b[2Jno")], path="/srv")
+        assert said.startswith("I couldn't measure /srv") and "\x1b" not in said, said
+    rows = [{"Names": "small", "Size": "12kB (virtual 5MB)"},
+            {"Names": "big", "Size": "3.5MB (virtual 90MB)"},
+            {"Names": "odd", "Size": "1.2.3kB"}, {"Names": "none", "Size": None},
+            {"Names": "\x1b[2Jx", "Size": ".kB"}]
+    said = _say("container_sizes", [_ok("\n".join(json.dumps(r) for r in rows) + "\nnot json\n")])
+    lines = said.splitlines()
+    assert lines[0].startswith("5 containers have written"), said
+    assert lines[1].startswith("  big: 3.5MB written (90MB with its image)"), said
+    assert "None" not in said and "\x1b" not in said, said
+    one = _say("container_sizes", [_ok(json.dumps(rows[0]))])
+    assert one.startswith("1 container has written"), one

@@ -16,7 +16,6 @@ import pytest
 
 from reos.engine import ReasoningEngine
 from reos.model import Kind
-from reos.reasoning.lexicon import correct, lexicon
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 
@@ -24,10 +23,10 @@ TB = 1 << 40
 
 
 def _device(name: str, kind: str, size: int, fstype: str = "", mounted: str = "",
-            removable: bool = False, model: str = "") -> dict:
+            removable: bool = False, model: str = "", label: str = "") -> dict:
     return {"name": name, "path": f"/dev/{name}", "type": kind, "size": size, "model": model,
             "removable": removable, "fstype": fstype,
-            "mountpoints": [mounted] if mounted else [], "label": "", "vendor": ""}
+            "mountpoints": [mounted] if mounted else [], "label": label, "vendor": ""}
 
 
 def _mount(device: str, where: str, fstype: str = "ext4", total: int = TB) -> dict:
@@ -57,9 +56,9 @@ def _snapshot() -> SystemSnapshot:
             _device("nvme0n1", "disk", TB, model="Samsung SSD 980"),
             _device("nvme0n1p1", "part", TB, "ext4", "/"),
             _device("sda", "disk", 4 * TB, model="WDC WD40EFPX"),
-            _device("sda1", "part", 4 * TB, "linux_raid_member"),
+            _device("sda1", "part", 4 * TB, "linux_raid_member", label="kiln:0"),
             _device("sdb", "disk", 4 * TB, model="WDC WD40EFPX"),
-            _device("sdb1", "part", 4 * TB, "linux_raid_member"),
+            _device("sdb1", "part", 4 * TB, "linux_raid_member", label="kiln:0"),
             _device("md0", "raid1", 4 * TB, "ext4", "/srv/archive"),
             _device("sdc", "disk", 2 * TB, model="CT2000MX500SSD1"),
             _device("sdc1", "part", 2 * TB, "xfs", "/srv/media"),
@@ -67,13 +66,19 @@ def _snapshot() -> SystemSnapshot:
             _device("sdd1", "part", TB, "ext4"),
             _device("sde", "disk", 64 << 30, removable=True, model="SanDisk Ultra"),
             _device("sde1", "part", 64 << 30, "vfat", "/media/stick", removable=True),
+            _device("sdf", "disk", TB, model="WD Red"),  # nothing on it; sdfa is another
+            _device("sdfa", "disk", TB, model="WD Red"),
+            _device("sdfa1", "part", TB, "ext4", "/bulk"),
+            _device("sdg", "disk", TB, model="WD Red"),
+            _device("sdg1", "part", TB, "crypto_LUKS"),
             _device("nvme1n1", "disk", TB, model="Samsung SSD 970"),
             _device("nvme1n1p1", "part", TB, "ext4", "/scratch"),
         ],
         "mounts": [_mount("/dev/nvme0n1p1", "/"), _mount("/dev/md0", "/srv/archive"),
                    _mount("/dev/sdc1", "/srv/media", "xfs"),
                    _mount("/dev/sde1", "/media/stick", "vfat", 64 << 30),
-                   _mount("/dev/nvme1n1p1", "/scratch"),
+                   _mount("/dev/nvme1n1p1", "/scratch"), _mount("/dev/sdfa1", "/bulk"),
+                   _mount("/dev/sdx1", "/media/bob/BACKUP"),
                    _mount("tmpfs", "/run", "tmpfs", 1 << 30)],
     })
 
@@ -104,6 +109,8 @@ def argvs(p) -> list[list[str]]:
     ("format md0", "mounted at /srv/archive"),
     ("reformat /dev/sdc as exfat so windows can read it", "sdc1, mounted at /srv/media"),
     ("format sdc1 as xfs", "mounted at /srv/media"),
+    ("format sde", "sde holds sde1, mounted at /media/stick"),  # its whole disk: not unmounted
+    ("format sdg1", "LUKS-encrypted volume"),
 ])
 def test_a_device_in_use_is_never_formatted(snapshot, say: str, said: str) -> None:
     p = plan(snapshot, say)
@@ -114,6 +121,8 @@ def test_a_device_in_use_is_never_formatted(snapshot, say: str, said: str) -> No
 def test_a_spare_partition_and_a_mounted_stick_still_get_their_plans(snapshot) -> None:
     spare = plan(snapshot, "format sdd1 as ext4")
     assert spare.kind == Kind.ACTION and argvs(spare) == [["mkfs.ext4", "-F", "/dev/sdd1"]]
+    other = plan(snapshot, "format sdf")  # sdfa1 is mounted: another disk, not a partition
+    assert other.kind == Kind.ACTION and argvs(other) == [["mkfs.ext4", "-F", "/dev/sdf"]]
     stick = plan(snapshot, "format the sandisk as exfat")  # its recipe unmounts it first
     assert stick.kind == Kind.ACTION, stick.message
     assert argvs(stick) == [["umount", "/dev/sde1"], ["mkfs.exfat", "/dev/sde1"]]
@@ -122,6 +131,8 @@ def test_a_spare_partition_and_a_mounted_stick_still_get_their_plans(snapshot) -
 @pytest.mark.parametrize("say", [
     "wipe /srv/media", "rm -rf /scratch/*", "yeet everything in /scratch, it's all temp anyway",
     "just rm -rf /srv/archive its full anyway", "delete everything in /srv", "nuke /srv/media/",
+    "rm -rvf /srv/media", "rm -rf /srv/../srv/./media", "find /srv/media -delete",
+    "rm -rf /media/bob/BACKUP",
 ])
 def test_a_whole_filesystem_is_never_deleted_at_once(snapshot, say: str) -> None:
     p = plan(snapshot, say)
@@ -130,7 +141,11 @@ def test_a_whole_filesystem_is_never_deleted_at_once(snapshot, say: str) -> None
 
 
 @pytest.mark.parametrize("say", ["delete files older than 30 days in /scratch",
-                                 "how big is /scratch", "show what is taking space in /srv"])
+                                 "how big is /scratch", "show what is taking space in /srv",
+                                 "delete all empty directories in /srv/media",
+                                 "trash the core dumps in /srv/media",
+                                 "find /srv/media -name core -delete",
+                                 "wipe /media/stick and make it exfat"])
 def test_cleaning_or_measuring_a_filesystem_is_not_wiping_it(snapshot, say: str) -> None:
     assert plan(snapshot, say).kind != Kind.REFUSE, say
 
@@ -138,6 +153,8 @@ def test_cleaning_or_measuring_a_filesystem_is_not_wiping_it(snapshot, say: str)
 def test_a_typed_command_followed_by_prose_is_never_run_with_the_prose(snapshot) -> None:
     p = plan(snapshot, "rm -rf /tmp/build its all old junk anyway")
     assert not any("junk" in a or "anyway" in a for argv in argvs(p) for a in argv), argvs(p)
+    # one such word alone may be an argument: "just" is a package, "junk" a pattern
+    assert argvs(plan(snapshot, "pkill -f junk")) == [["pkill", "-f", "junk"]]
 
 
 def test_a_directory_is_measured_on_its_own(snapshot) -> None:
@@ -181,6 +198,10 @@ NEAR_MISSES = [
     "who has passwordless sudo", "is root ssh login allowed",
     "remove unused docker volumes", "copy /etc to the backup disk",
     "which shares are writable by anyone", "show password expiry for bob",
+    "kill all processes using port 8080", "copy the new .bashrc into all home directories",
+    "show the private key permissions", "remove the wiki containers and volumes",
+    "let me see when the last root login was", "clean up /var/log/btmp, it is 2 GB",
+    "does the samba share allow anonymous write access",
 ]
 
 
@@ -195,25 +216,3 @@ def test_harm_is_refused_by_meaning(snapshot, refusal: str, say: str) -> None:
 @pytest.mark.parametrize("say", NEAR_MISSES)
 def test_the_same_words_in_an_ordinary_request_are_not_refused(snapshot, say: str) -> None:
     assert plan(snapshot, say).kind != Kind.REFUSE, say
-
-
-# -- words read as said -----------------------------------------------------------------
-
-def test_a_particle_before_a_determiner_starts_its_own_phrase(snapshot) -> None:
-    # "check … on this machine" is no "check on": the list of disabled services
-    p = plan(snapshot, "Would you check which services are disabled on this machine?")
-    assert argvs(p) == [["systemctl", "list-unit-files", "--type=service", "--state=disabled",
-                         "--no-legend", "--no-pager"]], p.message
-    assert argvs(plan(snapshot, "shut donw the machine")) == [["systemctl", "poweroff"]]
-
-
-def test_in_detail_is_how_to_answer_not_what_to_do(snapshot) -> None:
-    assert argvs(plan(snapshot, "show the firewall rules in detail")) == [
-        ["ufw", "status", "verbose"]]
-    assert plan(snapshot, "tell me in detail").kind == Kind.META
-
-
-def test_a_real_word_two_letters_longer_is_no_typo() -> None:
-    lex = lexicon(ReasoningEngine(Settings()).templates)
-    assert correct("tracking", lex) is None  # never "taking"
-    assert correct("restrat", lex) == "restart"

@@ -492,7 +492,7 @@ def dir_size(results: list[StepResult], params: dict[str, str], voice: Voice) ->
         return f"I couldn't measure {where}."
     result = results[0]
     number = result.stdout.split("\t", 1)[0].strip()
-    if not number.isdigit():
+    if not (number.isascii() and number.isdigit()):
         last = (result.stderr.strip().splitlines() or [""])[-1]
         return f"I couldn't measure {where}" + (f" ({clean(last[:200])})." if last else ".")
     said = f"{where} holds {size(int(number))}"

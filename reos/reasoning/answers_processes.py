@@ -377,7 +377,7 @@ def container_ports(results: list[StepResult], params: dict[str, str], _voice: V
     return f"{name} publishes:\n" + "\n".join(said)
 
 
-_SIZE = re.compile(r"^([\d.]+)\s*([kKMGT]?B)$")
+_SIZE = re.compile(r"^(\d+(?:\.\d+)?)\s*([kKMGT]?B)$", re.ASCII)  # "1.2.3kB" is no size
 _SCALE = {"B": 1, "kB": 1e3, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12}
 
 
@@ -453,7 +453,7 @@ def container_sizes(results: list[StepResult], _params: dict[str, str], voice: V
                 else "There are no containers on this machine.")
     sized = []
     for row in rows:
-        own, _, rest = str(row.get("Size", "")).partition(" (virtual ")
+        own, _, rest = str(row.get("Size") or "").partition(" (virtual ")
         sized.append((_bytes(own), clean(str(row["Names"]))[:60], clean(own)[:20] or "?",
                       clean(rest.rstrip(")"))[:20]))
     sized.sort(key=lambda r: -r[0])
@@ -462,7 +462,8 @@ def container_sizes(results: list[StepResult], _params: dict[str, str], voice: V
              for _, name, own, virtual in shown]
     more = f"\n  … and {len(sized) - len(shown)} more" if len(sized) > len(shown) else ""
     total = sum(r[0] for r in sized)
-    return (f"{count_of(len(sized), 'container')} have written {total / 1e9:.2f} GB on top "
+    have = "has" if len(sized) == 1 else "have"
+    return (f"{count_of(len(sized), 'container')} {have} written {total / 1e9:.2f} GB on top "
             "of their images, biggest first:\n" + "\n".join(lines) + more)
 
 

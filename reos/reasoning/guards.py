@@ -1,7 +1,7 @@
 """Targets no plan may touch, whatever the words: init, reos itself and the shell it runs
 in, the root account, the disk holding the root filesystem, and a device whose data is in
-use (mounted, swap, or a member of a RAID array or LVM volume group) for an action that
-erases it.
+use (mounted, swap, or a device another is built on: RAID, LVM, LUKS, ZFS, bcache, btrfs)
+for an action that erases it.
 
 `untouchable` is asked for every target of a step that changes something; it says why a
 target is left out and whether the whole plan is a refusal. Not responsible for refusing
@@ -11,6 +11,7 @@ by meaning before anything is matched (the parser's refusals do that).
 from __future__ import annotations
 
 import os
+import re
 
 from reos.model import Target
 from reos.system.snapshot import SystemSnapshot
@@ -47,36 +48,54 @@ def root_disk(snapshot: SystemSnapshot) -> set[str]:
 
 
 
-def in_use(snapshot: SystemSnapshot) -> dict[str, str]:
-    """Devices whose data is in use, by name and path (lower-case), each with a sentence
-    saying what holds it: a mounted filesystem or active swap on the device or on a
-    partition of its disk (a removable one aside: formatting a stick unmounts it first),
-    or a member of a RAID array or an LVM volume group. (mkfs itself refuses a mounted
+def _part_of(part: str, disk: str) -> bool:
+    """Whether `part` is a partition of `disk` by the kernel's naming: sdb1 of sdb,
+    nvme0n1p2 of nvme0n1, md1p1 of md1 (never sdba1 of sdb, nor nvme0n10p1 of nvme0n1)."""
+    return bool(re.fullmatch(re.escape(disk) + r"p?\d+", part))
+
+
+# signatures of a device whose data another device is built on: (what it is, what to do)
+_MEMBERS = {"linux_raid_member": ("a member of the RAID array", "take it out of its array"),
+            "lvm2_member": ("a member of an LVM volume group",
+                            "take it out of its volume group"),
+            "crypto_luks": ("a LUKS-encrypted volume", "close and retire it"),
+            "zfs_member": ("a member of a ZFS pool", "take it out of its pool"),
+            "bcache": ("a bcache device", "detach it"),
+            "btrfs": ("part of a btrfs filesystem", "remove it from the filesystem")}
+
+
+def in_use(snapshot: SystemSnapshot) -> dict[str, tuple[str, str]]:
+    """Devices whose data is in use, by name and path (lower-case): (a sentence saying
+    what holds it, what to do first). In use is a mounted filesystem or active swap on
+    the device or a partition of it (a mounted removable partition aside: formatting a
+    stick unmounts it first, but its whole disk is in use), or a device another one is
+    built on (RAID, LVM, LUKS, ZFS, bcache, btrfs). (mkfs itself refuses a mounted
     filesystem; this says so before anything runs.)"""
     devices = getattr(snapshot, "block_devices", None) or []
-    arrays = [d for d in devices if d.type.startswith("raid") and d.mountpoints]
-    what: dict[str, str] = {}
-    removable = {d.name.lower() for d in devices if d.removable}
+    names = {d.name.lower() for d in devices}
+    what: dict[str, tuple[str, str]] = {}  # every device in use, removable or not
     for d in devices:
         places = [m for m in d.mountpoints or [] if m]
         fstype = (d.fstype or "").lower()
-        if places and d.name.lower() in removable:
-            continue  # a stick or an external disk: its recipe unmounts it first
         if places:
-            what[d.name.lower()] = ("swap in use" if places == ["[SWAP]"]
-                                    else "mounted at " + ", ".join(places))
-        elif fstype == "linux_raid_member":
-            array = (f" {arrays[0].name} (mounted at {', '.join(arrays[0].mountpoints)})"
-                     if len(arrays) == 1 else "")
-            what[d.name.lower()] = f"a member of the RAID array{array}"
-        elif fstype == "lvm2_member":
-            what[d.name.lower()] = "a member of an LVM volume group"
-    why = {n: f"{n} is {w}" for n, w in what.items()}
-    for d in devices:  # a whole disk is in use when one of its partitions is
+            what[d.name.lower()] = ("swap in use" if places == ["[SWAP]"] else
+                                    "mounted at " + ", ".join(places), "unmount it")
+        elif fstype in _MEMBERS:
+            said, first = _MEMBERS[fstype]
+            array = f"md{(d.label or '').rsplit(':', 1)[-1]}"  # mdadm's "host:N" is mdN
+            if fstype == "linux_raid_member" and (d.label or "").count(":") == 1 and (
+                    array in names):
+                said += f" {array}"
+            what[d.name.lower()] = (said, first)
+    removable = {d.name.lower() for d in devices if d.removable}
+    why = {n: (f"{n} is {w}", first) for n, (w, first) in what.items()
+           if not (n in removable and w.startswith("mounted"))}
+    for d in devices:  # a disk or an array is in use when one of its partitions is
         name = d.name.lower()
-        parts = sorted(n for n in what if n != name and n.startswith(name))
-        if d.type == "disk" and name not in what and parts:
-            why[name] = f"{name} holds {parts[0]}, {what[parts[0]]}"
+        parts = sorted(n for n in what if _part_of(n, name))
+        if name not in what and parts:
+            said, first = what[parts[0]]
+            why[name] = (f"{name} holds {parts[0]}, {said}", first)
     return why | {f"/dev/{n}": w for n, w in why.items()}
 
 
@@ -110,8 +129,8 @@ def untouchable(target: Target, action: str, snapshot: SystemSnapshot) -> tuple[
     if target.kind in ("device", "mount") and action.startswith(_DESTROYS):
         held = in_use(snapshot).get(target.name.lower())
         if held:
-            first = "take it out of its array" if "member" in held else "unmount it"
-            return (f"{held}: formatting or wiping it destroys the data in use there "
+            said, first = held
+            return (f"{said}: formatting or wiping it destroys the data in use there "
                     f"({first} first, then ask again)", True)
     if target.kind == "user" and target.name == "root":
         return "reos never deletes, locks or changes the root account", False

@@ -20,6 +20,7 @@ Not responsible for scoring operations (see `parser`) or for the words themselve
 
 from __future__ import annotations
 
+import posixpath
 import re
 
 from reos.reasoning.catalogue import Refusal
@@ -86,39 +87,65 @@ def _under(words: list[str], path: str) -> bool:
     return any(w.startswith(prefix) for w in words)
 
 
-# verbs that delete all they are given, and those that do with "everything" or "all"
-_WIPES = ("rm -rf", "rm -fr", "rm -r", "rm -r -f", "rm -f -r", "rm --recursive", "wipe",
-          "wipe out", "nuke", "yeet", "shred", "erase", "blow away", "trash")
+# verbs that delete all they are given, and those that do with "everything" or "all files"
+_WIPES = ("wipe", "wipe out", "nuke", "yeet", "shred", "erase", "blow away")
 _CLEARS = ("delete", "remove", "clear", "clear out", "empty", "get rid of", "purge", "rm")
-_ALL = ("everything", "all", "whole", "entire", "contents", "every file", "all files")
-# what makes it a cleanup of some files, not the whole filesystem ("older than 30 days")
+_ALL = ("everything", "whole", "entire", "contents", "every file", "all files",
+        "all the files", "all of it")
+# what makes it a cleanup of some files, or a format, not the whole filesystem deleted
 _SOME = ("older", "than", "days", "weeks", "months", "old files", "*.log", "which", "what",
-         "how", "show", "list", "find", "size", "usage", "from fstab", "fstab")
+         "how", "show", "list", "size", "usage", "from fstab", "fstab", "-name", "-iname",
+         "-mtime", "-mmin", "-type", "-size", "-newer", "format", "exfat", "ext4", "xfs",
+         "vfat", "fat32", "ntfs", "mkfs")
+# words that may stand between the verb and the place it wipes ("everything in /scratch")
+_BETWEEN = {"the", "all", "everything", "in", "on", "of", "out", "contents", "whole",
+            "entire", "files", "every", "file", "folder", "directory", "dir", "under",
+            "inside", "from", "just", "sudo", "-f", "--force", "--no-preserve-root"}
 _PSEUDO = ("tmpfs", "devtmpfs", "overlay", "none", "proc", "sysfs", "cgroup2", "shm")
+
+
+def _recursive_rm(words: list[str], at: int) -> bool:
+    """Whether `rm` at `at` is given a recursive option ("-rf", "-Rv", "--recursive")."""
+    return any(re.fullmatch(r"-[a-z]*r[a-z]*", w) or w == "--recursive"
+               for w in words[at + 1:at + 4])
 
 
 def wipes_a_filesystem(words: list[str], matcher: Any) -> Refusal | None:
     """A refusal when `words` delete everything on a mounted filesystem of this machine:
-    a destructive verb and a path that is a mount point ("/srv/shares", "/data/*") or
-    holds one ("/srv" holding /srv/data), other than "/" (refused by the catalogue) and
-    memory filesystems. Cleaning some files there ("older than 30 days") is not this."""
+    a destructive verb ("wipe", a recursive rm, "delete everything in") whose object is a
+    path that is a mount point ("/srv/shares", "/data/*") or holds one ("/srv" holding
+    /srv/data), other than "/" (refused by the catalogue) and memory filesystems. Cleaning
+    some files there ("older than 30 days", "the core dumps in") or formatting is not
+    this."""
     index = matcher.index("mount") if matcher is not None else None
     if index is None or any(contains(words, w) for w in _SOME):
         return None
-    if not (any(contains(words, v) for v in _WIPES) or (
-            any(contains(words, v) for v in _CLEARS) and any(contains(words, a) for a in _ALL))):
+    starts = [n for n, w in enumerate(words) if w == "rm" and _recursive_rm(words, n) or (
+        w == "find" and "-delete" in words)]  # "find /srv/media -delete": all it finds
+    wide = any(contains(words, a) for a in _ALL)
+    for size in (1, 2):
+        phrases = {" ".join(words[n:n + size]): n for n in range(len(words) - size + 1)}
+        starts += [n + size - 1 for p, n in phrases.items()
+                   if p in _WIPES or (wide and p in _CLEARS and p != "rm")]
+    if not starts:
         return None
-    mounts = {t.name.rstrip("/"): (t.detail or "").split(",")[0] for t in index.targets
-              if t.name not in ("/", "") and (t.detail or "").split(",")[0] not in _PSEUDO
-              and not t.name.startswith(("/run", "/dev", "/proc", "/sys", "/boot"))}
-    for word in words:
-        path = word.rstrip("*").rstrip("/")
-        if not path.startswith("/") or len(path) < 2:
-            continue
-        held = sorted(m for m in mounts if m == path or m.startswith(path + "/"))
-        if held:
-            what = (f"{path} is the filesystem on {mounts[path]}" if path in mounts else
-                    f"{path} holds the filesystem mounted at {held[0]}")
+    mounts = {posixpath.normpath(t.name).lower(): (t.name, (t.detail or "").split(",")[0])
+              for t in index.targets if t.name not in ("/", "")
+              and (t.detail or "").split(",")[0] not in _PSEUDO
+              and not t.name.startswith(("/dev", "/proc", "/sys"))}
+    for at in starts:
+        for word in words[at + 1:]:
+            if word.startswith("-") or word in _BETWEEN:
+                continue
+            if not word.startswith("/"):
+                break  # "trash the core dumps in …": something smaller is the object
+            path = posixpath.normpath(word.rstrip("*")).lower()
+            held = sorted(m for m in mounts if m == path or m.startswith(path + "/"))
+            if path == "/" or not held:
+                break
+            name, device = mounts.get(path, ("", ""))
+            what = (f"{name} is the filesystem on {device}" if name else
+                    f"{word.rstrip('*')} holds the filesystem mounted at {mounts[held[0]][0]}")
             return Refusal(id="refuse.wipe_filesystem", verbs=[], objects=[path], reason=(
                 f"{what}: deleting everything there destroys every file on it at once, "
                 "with no undo. I can show what is using the space there, or remove old "
@@ -127,7 +154,7 @@ def wipes_a_filesystem(words: list[str], matcher: Any) -> Refusal | None:
 
 
 _FETCHED = re.compile(
-    r"\b(?:curl|wget|fetch)\b[^|\n]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?"
+    r"\b(?:curl|wget|fetch)\b[^|\n]{0,400}\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?"
     r"(?:ba|z|da|k|fi)?sh\b|\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?(?:<\(|\$\()\s*(?:curl|wget)\b",
     re.IGNORECASE)
 

@@ -281,8 +281,9 @@ _PARTICLES = {"off", "down", "up", "out", "back", "on", "over"}
 
 def _split_verbs(units: list[Unit], lex: Lexicon) -> None:
     """"turn the computer off", "shut this box down": a two-word verb said around its
-    object is the verb; the particle is explained with it. A particle followed by a
-    determiner starts a phrase of its own ("check which … are disabled on this machine")."""
+    object is the verb; the particle is explained with it. "on" or "over" away from the verb
+    and followed by a determiner starts a phrase of its own ("check which … are disabled
+    on this machine")."""
     for n, unit in enumerate(units):
         if "verb" in unit.roles or unit.size != 1:
             continue
@@ -291,7 +292,8 @@ def _split_verbs(units: list[Unit], lex: Lexicon) -> None:
                 continue
             for m in range(n + 1, min(n + 6, len(units))):
                 if units[m].text == phrase[1] and "verb" not in units[m].roles and not (
-                        m > n + 1 and m + 1 < len(units) and units[m + 1].text in _DETERMINERS):
+                        m > n + 1 and phrase[1] in _PREPOSITIONS and m + 1 < len(units)
+                        and units[m + 1].text in _DETERMINERS):
                     _, roles = lex.longest(list(phrase), 0)
                     unit.roles = {**roles, **({"name": unit.roles["name"]}
                                               if "name" in unit.roles else {})}
@@ -303,6 +305,7 @@ def _split_verbs(units: list[Unit], lex: Lexicon) -> None:
                 break
 
 
+_PREPOSITIONS = frozenset({"on", "over"})  # particles that also start a place: "on this box"
 _DETERMINERS = frozenset({"the", "this", "that", "these", "those", "a", "an", "my", "our",
                           "your", "his", "her", "their", "all", "every", "each"})
 _IPV4 = re.compile(r"^(?:\d{1,3}\.){3}\d{1,3}(?:/\d{1,2})?$")

@@ -46,10 +46,14 @@ _ACTING = frozenset({
 _PROSE = frozenset({"the", "a", "an", "of", "my", "our", "your", "me", "please", "is", "are",
                     "was", "what", "which", "how", "why", "that", "this", "it", "them",
                     "for", "and", "so", "i", "we", "you", "inside", "within", "into",
-                    "onto", "its", "it's", "anyway", "anyways", "because", "cause", "cuz",
-                    "since", "though", "thanks", "thx", "pls", "plz", "lol", "gonna",
-                    "wanna", "dont", "don't", "cant", "can't", "im", "i'm", "just",
-                    "really", "junk", "stuff", "everything", "anything", "nothing"})
+                    "onto"})
+# chatter after a command ("… its all old junk anyway"): two of these make it a sentence
+# (one alone may be an argument: "apt-get install just", "pkill -f junk")
+_CHATTER = frozenset({"its", "it's", "anyway", "anyways", "because", "cause", "cuz",
+                      "since", "though", "thanks", "thx", "pls", "plz", "lol", "gonna",
+                      "wanna", "dont", "don't", "cant", "can't", "im", "i'm", "just",
+                      "really", "junk", "stuff", "everything", "anything", "nothing",
+                      "all", "old", "later", "full"})
 # shell syntax and globs (a "?" only inside the line: one at its end asks)
 SHELL_SYNTAX = re.compile(r"[|;&<>`*\[~$#]|\n")
 _SHELL = re.compile(r"[|;&<>`*?\[~$#]|\n")
@@ -89,7 +93,8 @@ def command_line(text: str, english: set[str]) -> list[str] | None:
         return None
     if argv[0] in english and not flagged(argv):
         return None
-    if any(a.lower() in _PROSE for a in argv[1:]):
+    if any(a.lower() in _PROSE for a in argv[1:]) or len(
+            {a.lower() for a in argv[1:]} & _CHATTER) >= 2:
         return None  # "dig the MX record of example.com": a sentence that starts with one
     if not flagged(argv) and not any(re.search(r"[0-9/.@:=_-]", a) for a in argv[1:]):
         return None  # "apt cache zorblax": words, not yet a command line
