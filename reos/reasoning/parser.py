@@ -273,6 +273,7 @@ def _unplaced(reading: Reading, n: int, unit: Unit, cost: float) -> None:
 
 
 # what an action leaves behind: said with it, a state is its result, not a filter
+_AT_BOOT = {"at boot", "on boot", "at startup", "on startup"}
 _EFFECTS = {"start": {"running"}, "restart": {"running"}, "stop": {"stopped"},
             "enable": {"enabled"}, "disable": {"disabled"}, "pause": {"paused"}}
 
@@ -297,6 +298,20 @@ def _background(reading: Reading, clauses: list[int]) -> None:
             reading.explained[at] = "background"
             reading.score += 1
             del reading.unhonoured[n], reading.unhonoured_at[n]
+
+
+def _negates_idiom(units: list[Unit], idiom_units: set[int], skip: set[int],
+                   fixed: frozenset[str]) -> bool:
+    """Whether a negation that is not a word of the idiom points at a verb inside it
+    ("make sure nginx does *not* start at boot" against "make {target} start at boot"):
+    the idiom is said not to happen. An idiom holding its own negation ("do not start
+    {target} at boot") is what is asked."""
+    for m in sorted(idiom_units):
+        if m in skip and "verb" in units[m].roles:
+            for n in range(m - 1, max(m - 5, -1), -1):
+                if "negation" in units[n].roles:
+                    return n in skip and not set(units[n].text.split()) <= fixed
+    return False
 
 
 def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
@@ -327,6 +342,8 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
         reading.claims_exclusion = bool(idiom_units & skip)
         borrowed = sum(1 for h in held if units[h].roles and not _names(units[h], op.target))
         reading.score += 4 + len(idiom_units) - len(held) - 2 * borrowed
+        if _negates_idiom(units, idiom_units, skip, fixed):
+            reading.score -= 6  # "make sure nginx does not start at boot" is no enable
     takes = op.target != "none"
     target_units: list[Unit] = []
     verb_seen = shared_verb = False
@@ -437,6 +454,10 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                 reading.conflicts.append(unit.text)
                 reading.score -= 2.5
             continue
+        if "qualifier" in roles and unit.text in _AT_BOOT and (op.action or "").startswith(
+                ("enable", "disable")):
+            reading.explained[n] = "filler"  # "enable it at boot", "disable it at boot":
+            continue  # when it acts, never which ones
         if "qualifier" in roles:
             names = roles["qualifier"]
             # every operation on named things takes "all" and "only", except packages:

@@ -53,6 +53,8 @@ _POLITE = re.compile(r"^\s*(?:(?:could|can|would|will)\s+(?:you|u)\s+(?:please\s
 _CONDITION = re.compile(r"\b(?:if|unless|whenever|once|otherwise|else|until|in\s+case|"
                         r"when(?!\s+(?:did|does|do|is|was|will|are|were|has|have|can|"
                         r"should|would)\b))\b", re.IGNORECASE)
+# an ask put as the state it should leave ("make sure it starts at boot")
+_ENSURE = re.compile(r"^(?:make\s+sure|make\s+certain|ensure|be\s+sure)\b", re.IGNORECASE)
 # a pronoun for several things ("stop A and B, then remove them"): which ones is not guessed
 _PLURAL = re.compile(r"\b(?:them|they|their|those|these|both)\b", re.IGNORECASE)
 
@@ -63,8 +65,10 @@ def split(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
     when one part is refused, or None when it is one ask or the whole reads as well."""
     if whole.kind == Kind.REFUSE or whole.parts:
         return None
-    if whole.kind in (Kind.QUERY, Kind.ACTION, Kind.COMBINED) and not whole.unexplained:
-        return None  # "install nginx and enable it": one operation says it all
+    if whole.kind in (Kind.QUERY, Kind.ACTION, Kind.COMBINED) and not (
+            whole.unexplained or whole.unhonoured):
+        return None  # "install nginx and enable it": one operation says it all (a
+        # qualifier it cannot apply, "start it and make sure it starts at boot", is not)
     groups = _asks(text.strip().rstrip(".!?"), templates, matcher)
     if not 2 <= len(groups) <= MAX_PARTS or not all(
             _begins_ask(g, templates, matcher) for g in groups):
@@ -156,6 +160,8 @@ def _begins_ask(piece: str, templates: TemplateSet, matcher: Any) -> bool:
         words = words[1:]
     if not words:
         return False
+    if _ENSURE.match(" ".join(words)):
+        return True  # "… and make sure it starts at boot": an ask of its own
     return bool(_QUESTION.match(words[0])) or stories.imperative(
         " ".join(words), templates, matcher)
 

@@ -1,0 +1,98 @@
+"""Words read as they were said (issue 21): a negation outside an idiom turns it down
+("make sure nginx does not start at boot" is no enable); "… and make sure it starts at
+boot" is an ask of its own; "at boot" says when enable and disable act, never which
+units; a particle before a determiner starts its own phrase; "in detail" says how to
+answer; a real word is no typo of a shorter one. The snapshot is built here.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reos.engine import ReasoningEngine
+from reos.model import Kind
+from reos.reasoning.lexicon import correct, lexicon
+from reos.settings import Settings
+from reos.system.snapshot import SystemSnapshot
+
+
+def _service(name: str, running: bool, enabled: bool, about: str) -> dict:
+    return {"name": f"{name}.service", "description": about, "load": "loaded",
+            "active": "active" if running else "inactive",
+            "sub": "running" if running else "dead",
+            "enabled": "enabled" if enabled else "disabled"}
+
+
+@pytest.fixture(scope="module")
+def snapshot() -> SystemSnapshot:
+    return SystemSnapshot.from_dict({
+        "schema": "reos.snapshot/2",
+        "host": {"hostname": "loom", "distro_id": "debian", "distro_version": "12",
+                 "init": "systemd", "package_manager": "apt", "is_root": True},
+        "containers": [], "processes": [],
+        "packages": [{"name": "make", "version": "4.3-4.1", "description": "build utility"}],
+        "services": [_service("fail2ban", False, False, "Fail2Ban Service"),
+                     _service("nginx", True, True, "A high performance web server"),
+                     _service("zabbix-agent", True, False, "Zabbix Agent"),  # by hand
+                     _service("ufw", True, True, "Uncomplicated firewall"),
+                     _service("cron", False, False, "Regular background program "
+                              "processing daemon")],
+        "users": [], "groups": [],
+    })
+
+
+@pytest.fixture(autouse=True)
+def _no_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REOS_LLM", "off")
+
+
+def argvs(snapshot: SystemSnapshot, say: str) -> list[list[str]]:
+    return [s.argv for s in ReasoningEngine(Settings(), snapshot=snapshot).plan(say).steps]
+
+
+@pytest.mark.parametrize("say", ["make sure nginx does not start at boot",
+                                 "make sure nginx doesnt start at boot",
+                                 "nginx should not start at boot"])
+def test_a_negation_outside_an_idiom_turns_it_down(snapshot, say: str) -> None:
+    assert argvs(snapshot, say) == [["systemctl", "disable", "nginx.service"]], say
+
+
+def test_an_idiom_said_without_a_negation_still_does_what_it_says(snapshot) -> None:
+    assert argvs(snapshot, "make fail2ban start at boot") == [
+        ["systemctl", "enable", "fail2ban.service"]]
+
+
+def test_make_sure_it_starts_at_boot_is_an_ask_of_its_own(snapshot) -> None:
+    # the package "make" on this machine is no name in "make sure"
+    assert argvs(snapshot, "Could you please turn fail2ban back on and make sure it starts "
+                 "at boot?") == [["systemctl", "start", "fail2ban.service"],
+                                 ["systemctl", "enable", "fail2ban.service"]]
+
+
+def test_at_boot_says_when_disable_acts_never_which_units(snapshot) -> None:
+    # the agent was started by hand: "at boot" never narrows to the enabled units (none)
+    said = ("We moved all monitoring to Prometheus last month, and the old Zabbix agent "
+            "keeps failing. Please stop it and make sure it does not come back at boot.")
+    got = argvs(snapshot, said)
+    assert got in ([["systemctl", "disable", "--now", "zabbix-agent.service"]],
+                   [["systemctl", "stop", "zabbix-agent.service"]]), got
+
+
+def test_a_particle_before_a_determiner_starts_its_own_phrase(snapshot) -> None:
+    # "check … on this machine" is no "check on": the list of disabled services
+    assert argvs(snapshot, "Would you check which services are disabled on this machine?") == [
+        ["systemctl", "list-unit-files", "--type=service", "--state=disabled", "--no-legend",
+         "--no-pager"]]
+    assert argvs(snapshot, "shut donw the machine") == [["systemctl", "poweroff"]]
+
+
+def test_in_detail_is_how_to_answer_not_what_to_do(snapshot) -> None:
+    assert argvs(snapshot, "show the firewall rules in detail") == [["ufw", "status", "verbose"]]
+    plan = ReasoningEngine(Settings(), snapshot=snapshot).plan("tell me in detail")
+    assert plan.kind == Kind.META
+
+
+def test_a_real_word_two_letters_longer_is_no_typo() -> None:
+    lex = lexicon(ReasoningEngine(Settings()).templates)
+    assert correct("tracking", lex) is None  # never "taking"
+    assert correct("restrat", lex) == "restart"
