@@ -2,7 +2,9 @@
 ("make sure nginx does not start at boot" is no enable); "… and make sure it starts at
 boot" is an ask of its own; "at boot" says when enable and disable act, never which
 units; a particle before a determiner starts its own phrase; "in detail" says how to
-answer; a real word is no typo of a shorter one. The snapshot is built here.
+answer; a real word is no typo of a shorter one; "the runaway clamscan" is the busiest
+of its processes; "the reporting PC at 192.168.10.42" describes the address; "make the
+priority of X lower" is nice 10. The snapshot is built here.
 """
 
 from __future__ import annotations
@@ -23,13 +25,22 @@ def _service(name: str, running: bool, enabled: bool, about: str) -> dict:
             "enabled": "enabled" if enabled else "disabled"}
 
 
+def _process(pid: int, user: str, name: str, cmdline: str, cpu: float) -> dict:
+    return {"pid": pid, "ppid": 1, "name": name, "user": user, "cmdline": cmdline,
+            "cpu_percent": cpu, "memory_rss": 1 << 24}
+
+
 @pytest.fixture(scope="module")
 def snapshot() -> SystemSnapshot:
     return SystemSnapshot.from_dict({
         "schema": "reos.snapshot/2",
         "host": {"hostname": "loom", "distro_id": "debian", "distro_version": "12",
                  "init": "systemd", "package_manager": "apt", "is_root": True},
-        "containers": [], "processes": [],
+        "containers": [],
+        "processes": [_process(1, "root", "systemd", "/sbin/init", 0.1),
+                      _process(4100, "clamav", "clamscan", "clamscan -r /srv/a", 2.0),
+                      _process(4200, "clamav", "clamscan", "clamscan -r /srv/b", 97.0)],
+        "firewall": {"backend": "ufw", "active": True, "rules": []},
         "packages": [{"name": "make", "version": "4.3-4.1", "description": "build utility"}],
         "services": [_service("fail2ban", False, False, "Fail2Ban Service"),
                      _service("nginx", True, True, "A high performance web server"),
@@ -96,3 +107,23 @@ def test_a_real_word_two_letters_longer_is_no_typo() -> None:
     lex = lexicon(ReasoningEngine(Settings()).templates)
     assert correct("tracking", lex) is None  # never "taking"
     assert correct("restrat", lex) == "restart"
+
+
+def test_the_runaway_one_is_the_busiest_of_the_processes_so_named(snapshot) -> None:
+    assert argvs(snapshot, "kill off that runaway clamscan") == [["kill", "-9", "4200"]]
+
+
+@pytest.mark.parametrize(("say", "wanted"), [
+    ("Please open port 5432 only for the reporting PC at 192.168.10.42.",
+     ["ufw", "allow", "from", "192.168.10.42", "to", "any", "port", "5432", "proto", "tcp"]),
+    ("allow port 9090 from the department monitoring host 10.42.1.10 in the firewall",
+     ["ufw", "allow", "from", "10.42.1.10", "to", "any", "port", "9090", "proto", "tcp"]),
+])
+def test_words_describing_an_address_are_its_description(snapshot, say: str,
+                                                         wanted: list[str]) -> None:
+    assert argvs(snapshot, say) == [wanted]
+
+
+def test_a_priority_made_lower_is_nice_ten(snapshot) -> None:
+    said = "Please make the priority of the busiest clamscan lower, it must finish."
+    assert argvs(snapshot, said) == [["renice", "-n", "10", "-p", "4200"]]

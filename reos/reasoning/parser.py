@@ -356,6 +356,12 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             continue
         own_noun = "resource" in roles and (op.target in roles["resource"]
                                             or op.resource in roles["resource"])
+        if n in idiom_units and unit.text not in fixed and (kept := [
+                q for q in roles.get("qualifier", ())
+                if q in op.qualifiers and q not in ("all", "only")]):
+            reading.explained[n] = "qualifier"  # "lower the priority of the *busiest*
+            reading.qualifiers.append(kept[0])  # clamscan": which one, never dropped
+            continue
         if n in idiom_units and n not in held and (unit.text in fixed or own_noun or (
                 "resource" not in roles)):
             reading.explained[n] = "idiom"

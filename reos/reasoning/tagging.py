@@ -169,6 +169,7 @@ def units_of(words: list[str], lex: Lexicon, names: Names) -> list[Unit]:
     _progressives(units)
     _possessed(units)
     _named_fillers(units)
+    _described_hosts(units)
     return units
 
 
@@ -187,6 +188,33 @@ def _possessed(units: list[Unit]) -> None:
         if before in _POSSESSIVES or (before in _ORDINALS and n >= 2 and (
                 units[n - 2].text in _POSSESSIVES | {"the"})):
             unit.roles = {k: v for k, v in unit.roles.items() if k != "verb"}
+
+
+_HOST_NOUNS = frozenset({"pc", "host", "server", "machine", "box", "computer", "laptop",
+                         "workstation", "printer", "nas", "node", "router", "camera", "phone",
+                         "vm", "desktop", "client", "instance", "scanner", "terminal"})
+_BY_ADDRESS = frozenset({"at", "on", "with", "ip", "address", "ip:"})
+
+
+def _described_hosts(units: list[Unit]) -> None:
+    """"the reporting PC at 192.168.10.42", "the department monitoring host 10.42.1.10":
+    the words from the determiner to the noun before an address describe that address,
+    so no reading has to place them."""
+    for n, unit in enumerate(units):
+        if "ip" not in unit.roles:
+            continue
+        m = n - 1
+        while m >= 0 and n - m <= 2 and units[m].text in _BY_ADDRESS:
+            m -= 1
+        if m < 1 or units[m].text not in _HOST_NOUNS:
+            continue
+        start = m - 1
+        while start >= 0 and m - start <= 4 and units[start].text not in _DETERMINERS and (
+                not units[start].roles.keys() & {"ip", "number", "conj"}):
+            start -= 1
+        if start >= 0 and units[start].text in _DETERMINERS:
+            for described in units[start + 1:m + 1]:
+                described.roles = {"filler": True}
 
 
 def _named_fillers(units: list[Unit]) -> None:
