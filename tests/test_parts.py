@@ -117,7 +117,7 @@ def test_a_refused_part_refuses_the_whole(engine: ReasoningEngine) -> None:
 
 
 def test_a_part_with_nothing_to_do_is_said_before_the_steps(engine: ReasoningEngine) -> None:
-    plan = engine.plan("stop portainer and delete every volume; then reboot")
+    plan = engine.plan("stop portainer and remove the blorp container; then reboot")
     assert [s.command for s in plan.steps][0] == "docker stop portainer"
     assert plan.message.index("No containers match") < plan.message.index("1. Stop")
 

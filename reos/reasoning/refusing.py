@@ -162,9 +162,14 @@ _FETCHED = re.compile(
 def runs_fetched_code(text: str) -> Refusal | None:
     """A refusal when `text` pipes a download into a shell ("curl -fsSL URL | sudo bash",
     "bash <(wget -qO- URL)"): code nobody here has read, run as it arrives."""
-    if not _FETCHED.search(text):
+    found = _FETCHED.search(text)
+    if not found:
         return None
+    from reos.text import clean
+
+    said = clean(found.group(0))[:80]
     return Refusal(id="refuse.fetched_code", verbs=[], objects=[], reason=(
-        "That runs a script straight from the network in a shell, unread, with whatever "
-        "it was sent that minute, as root when sudo is in the line. Download it, read it, "
-        "and if it only does what it claims, run the steps it needs here one by one."))
+        f"\u201c{said}\u201d runs a script straight from the network in a shell, unread, "
+        "with whatever it was sent that minute, as root when sudo is in the line. Download "
+        "it, read it, and if it only does what it claims, run the steps it needs here one "
+        "by one."))
