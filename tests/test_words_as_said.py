@@ -4,7 +4,8 @@ boot" is an ask of its own; "at boot" says when enable and disable act, never wh
 units; a particle before a determiner starts its own phrase; "in detail" says how to
 answer; a real word is no typo of a shorter one; "the runaway clamscan" is the busiest
 of its processes; "the reporting PC at 192.168.10.42" describes the address; "make the
-priority of X lower" is nice 10. The snapshot is built here.
+priority of X lower" is nice 10; "that rule", "that stack" are what the story said of
+them. The snapshot is built here.
 """
 
 from __future__ import annotations
@@ -25,6 +26,13 @@ def _service(name: str, running: bool, enabled: bool, about: str) -> dict:
             "enabled": "enabled" if enabled else "disabled"}
 
 
+def _container(name: str, project: str) -> dict:
+    return {"name": name, "id": name[:12], "image": f"{name}:1", "state": "running",
+            "status": "Up 3 days", "ports": [],
+            "labels": {"com.docker.compose.project": project,
+                       "com.docker.compose.project.working_dir": f"/opt/{project}"}}
+
+
 def _process(pid: int, user: str, name: str, cmdline: str, cpu: float) -> dict:
     return {"pid": pid, "ppid": 1, "name": name, "user": user, "cmdline": cmdline,
             "cpu_percent": cpu, "memory_rss": 1 << 24}
@@ -36,11 +44,14 @@ def snapshot() -> SystemSnapshot:
         "schema": "reos.snapshot/2",
         "host": {"hostname": "loom", "distro_id": "debian", "distro_version": "12",
                  "init": "systemd", "package_manager": "apt", "is_root": True},
-        "containers": [],
+        "containers": [_container(name, project) for name, project in (
+            ("castopod", "podcast"), ("castopod-db", "podcast"), ("castopod-redis", "podcast"),
+            ("site-db", "website"), ("site-wp", "website"))],
         "processes": [_process(1, "root", "systemd", "/sbin/init", 0.1),
                       _process(4100, "clamav", "clamscan", "clamscan -r /srv/a", 2.0),
                       _process(4200, "clamav", "clamscan", "clamscan -r /srv/b", 97.0)],
-        "firewall": {"backend": "ufw", "active": True, "rules": []},
+        "firewall": {"backend": "ufw", "active": True,
+                     "rules": ["22/tcp ALLOW IN Anywhere", "3001/tcp ALLOW IN Anywhere"]},
         "packages": [{"name": "make", "version": "4.3-4.1", "description": "build utility"}],
         "services": [_service("fail2ban", False, False, "Fail2Ban Service"),
                      _service("nginx", True, True, "A high performance web server"),
@@ -127,3 +138,13 @@ def test_words_describing_an_address_are_its_description(snapshot, say: str,
 def test_a_priority_made_lower_is_nice_ten(snapshot) -> None:
     said = "Please make the priority of the busiest clamscan lower, it must finish."
     assert argvs(snapshot, said) == [["renice", "-n", "10", "-p", "4200"]]
+
+
+def test_that_rule_and_that_stack_are_what_the_story_said(snapshot) -> None:
+    said = ("The consultant said our dashboard is reachable from the whole internet because "
+            "of an old firewall rule for port 3001. It is only for us. Please remove that rule.")
+    assert argvs(snapshot, said) == [["ufw", "delete", "allow", "3001/tcp"]]
+    said = ("We move the episodes this afternoon and Kofi wants the whole podcast setup "
+            "stopped while the copy runs, app, database and cache. Could you stop that stack?")
+    assert argvs(snapshot, said) == [["docker", "stop", name] for name in (
+        "castopod", "castopod-db", "castopod-redis")]

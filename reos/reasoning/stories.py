@@ -212,7 +212,10 @@ def referents(sentence: str, before: list[str], templates: TemplateSet,
                matcher: Any) -> str:
     """The sentence with "it"/"them" replaced by the last thing the sentences before it
     named, and "him"/"her"/"his" (and "he"/"she" inside a clause) by the one person
-    they named, when the sentence names none of its own."""
+    they named, when the sentence names none of its own; "that rule", "that address",
+    "that stack" by what the story said of it (`_demonstrated`)."""
+    if before and _THAT.search(sentence):
+        sentence = _demonstrated(sentence, before, templates, matcher)
     if not before or not _REFERS.search(sentence):
         return sentence
     own = parser.parse(sentence, templates, matcher).units
@@ -226,6 +229,46 @@ def referents(sentence: str, before: list[str], templates: TemplateSet,
         # ("close it in the firewall")
         sentence = _to_thing(sentence, before, own, templates, matcher)
     return sentence
+
+
+# "that rule", "this one address", "that stack": a thing the story said, by its kind
+_THAT = re.compile(r"\b(?:that|this|the\s+same)\s+(?:one\s+)?(?:(?P<address>(?:ip\s+)?address|ip|"
+                   r"host|network|subnet)|(?P<port>(?:firewall\s+)?rule|port)|"
+                   r"(?P<thing>stack|project|container|service|app|timer|job|unit|daemon))\b",
+                   re.IGNORECASE)
+_ADDRESS = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?(?![\w.])")
+
+
+def _demonstrated(sentence: str, before: list[str], templates: TemplateSet,
+                  matcher: Any) -> str:
+    """"that rule" as "the rule for port 3001", "that one address" as "198.51.100.23",
+    "that stack" as "the podcast stack": the last such thing the sentences before said
+    (an address by its digits, a rule or a port by its port number, a stack, container
+    or service by its name). Left as said when the story named none."""
+    found = _THAT.search(sentence)
+    if found is None:
+        return sentence
+    said = ""
+    for earlier in reversed(before):
+        if found["address"]:
+            addresses = _ADDRESS.findall(earlier)
+            said = addresses[-1] if addresses else ""
+        elif found["port"]:
+            _, port = _port_named(parser.parse(earlier, templates, matcher).units)
+            said = f"the {found['port'].lower()} for {port}" if port else ""
+        else:
+            _, named = _named(earlier, templates, matcher)
+            things = [u for u in named if u.roles.get("name", set()) - {"user"} or (
+                "alias" in u.roles)]
+            index = matcher.index("container") if matcher is not None else None
+            if found["thing"].lower() in ("stack", "project") and index is not None:
+                things = [u for u in things if u.text in index.projects] or things
+            said = f"the {things[-1].text} {found['thing'].lower()}" if things else ""
+        if said:
+            break
+    if not said:
+        return sentence
+    return sentence[:found.start()] + said + sentence[found.end():]
 
 
 # a clause begins here: "delete it, he said it's fine" tells who agreed, names no target
