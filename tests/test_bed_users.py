@@ -109,6 +109,17 @@ def test_change_shell_then_undo_sets_the_old_one(bed) -> None:
     assert _lines(bed, "reosgus") == before
 
 
+def test_change_full_name_then_undo_sets_the_old_one(bed) -> None:
+    _account(bed, "reosfay")
+    bed.run("usermod", "-c", "Fay Old,,,", "reosfay", check=True)
+    before = _lines(bed, "reosfay")
+    out = bed.approved("please change the full name of reosfay to 'Fay J. Newton-Ward'")
+    assert "usermod -c 'Fay J. Newton-Ward' reosfay" in out, out
+    assert _lines(bed, "reosfay")["/etc/passwd"][0].split(":")[4] == "Fay J. Newton-Ward"
+    bed.undone()
+    assert _lines(bed, "reosfay") == before  # "Fay Old,,," again, byte for byte
+
+
 def test_password_age_then_undo_sets_the_old_one_back(bed) -> None:
     _account(bed, "reoshal")
     before = _lines(bed, "reoshal")

@@ -59,7 +59,10 @@ def snapshot() -> SystemSnapshot:
                      _service("ufw", True, True, "Uncomplicated firewall"),
                      _service("cron", False, False, "Regular background program "
                               "processing daemon")],
-        "users": [], "groups": [],
+        "users": [{"name": "fay", "uid": 1001, "gid": 1001, "home": "/home/fay",
+                   "shell": "/bin/bash", "groups": ["fay"], "system": False,
+                   "gecos": "Fay Old,,,"}],
+        "groups": [],
     })
 
 
@@ -148,3 +151,21 @@ def test_that_rule_and_that_stack_are_what_the_story_said(snapshot) -> None:
             "stopped while the copy runs, app, database and cache. Could you stop that stack?")
     assert argvs(snapshot, said) == [["docker", "stop", name] for name in (
         "castopod", "castopod-db", "castopod-redis")]
+
+
+@pytest.mark.parametrize(("say", "name"), [
+    ("Please change the full name of fay to 'Fay J. Newton-Ward', she is married now.",
+     "Fay J. Newton-Ward"),  # an initial ends no sentence
+    ("set fay's full name to Fay Newton", "Fay Newton"),
+    ("change the real name of fay to \u201cFay O'Neill\u201d", "Fay O'Neill"),
+])
+def test_a_full_name_is_taken_as_typed(snapshot, say: str, name: str) -> None:
+    assert argvs(snapshot, say) == [["usermod", "-c", name, "fay"]]
+
+
+@pytest.mark.parametrize("say", ["set fay's full name to 'Fay:0:0'",
+                                 "set fay's full name to '-e Fay'",
+                                 "change the full name of fay"])
+def test_a_full_name_that_cannot_be_one_is_asked_for(snapshot, say: str) -> None:
+    plan = ReasoningEngine(Settings(), snapshot=snapshot).plan(say)
+    assert plan.kind == Kind.CLARIFY and not plan.steps and "full name" in plan.message

@@ -300,6 +300,25 @@ def _background(reading: Reading, clauses: list[int]) -> None:
             del reading.unhonoured[n], reading.unhonoured_at[n]
 
 
+_FULL_NAME = re.compile(
+    r"\b(?:full\s+name|real\s+name|display\s+name|gecos(?:\s+field)?|name\s+field)\b"
+    r"[^\"'\u201c\u2018]{0,60}?\b(?:to|as|into)\s+(?:[\"'\u201c\u2018](?P<quoted>[^\"\u201d\u2019\n]"
+    r"{1,64}?)[\"'\u201d\u2019](?=[\s,.;!?]|$)|(?P<bare>(?-i:[A-Z][\w.'-]*)(?:\s+(?-i:[A-Z][\w.'-]*)"
+    r"){0,4}))", re.IGNORECASE)
+
+
+def _full_name(text: str) -> tuple[str, int, int] | None:
+    """A person's full name said as the value of a full-name change ("set alice's full
+    name to 'Alice Smith'", "… real name to Robert Jones"): (the name as typed, where it
+    starts, where it ends), or None."""
+    found = _FULL_NAME.search(text)
+    if found is None:
+        return None
+    group = "quoted" if found["quoted"] is not None else "bare"
+    value = found[group].strip()
+    return (value, found.start(group), found.end(group)) if value else None
+
+
 def _negates_idiom(units: list[Unit], idiom_units: set[int], skip: set[int],
                    fixed: frozenset[str]) -> bool:
     """Whether a negation that is not a word of the idiom points at a verb inside it
@@ -767,6 +786,9 @@ def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
         all_words, matcher) or refusal_for(text, all_words, lex, remote)  # reason first
     if found.refusal is not None:
         return found
+    fullname = _full_name(before)
+    if fullname is not None:  # "… full name to 'Daniel J. Tremblay'": one value, as said
+        before = before[:fullname[1]] + " " + before[fullname[2]:]
     words = words_of(before, lex)
     names = Names(matcher)
     # a typo of a word that only ever follows another ("dns setings"): the tagger corrects
@@ -793,6 +815,11 @@ def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
                 if (r := score(op, units, skip, found.negated, words, flat, clauses, listed))
                 is not None]
     _myself(readings, units, matcher)
+    if fullname is not None:
+        for reading in readings:
+            if "fullname" in reading.op.slots:
+                reading.params["fullname"] = fullname[0]
+                reading.score += 1.5  # the value this operation takes was said
     # a tie goes to the reading no word contradicts ("the b2 backup *timer*": not a service)
     readings.sort(key=lambda r: (-r.score, bool(r.conflicts), r.op.priority))
     found.readings = readings

@@ -124,6 +124,7 @@ def unknown_exclusion(words: list[str], kinds: set[str]) -> str:
 _VALUE_WORDS = {
     "group": "which group", "user": "which user",
     "shell": "which shell (bash, zsh, fish, nologin…)", "hostname": "the new host name",
+    "fullname": "the full name (in quotes: 'Alice Smith')",
     "timezone": "which time zone (for example Europe/Berlin or UTC)",
     "date": "the date (YYYY-MM-DD)", "priority": "the priority (-20 to 19)",
     "port": "the port (1 to 65535)", "interface": "which network interface",

@@ -36,7 +36,7 @@ MAX_LINES = 100_000
 SLOTS = ("lines", "since", "until", "journal_since", "journal_until", "unit_state",
          "file_state", "docker_status", "user", "group", "shell", "hostname", "timezone",
          "date", "priority", "port", "interface", "host", "path", "device", "vacuum_size",
-         "vacuum_time", "proto", "program", "source", "days", "when", "timer")
+         "vacuum_time", "proto", "program", "source", "days", "when", "timer", "fullname")
 # what a value taken from the request must look like before it may fill a recipe
 _CHECKS = LazyPatterns({
     "user": (r"^[a-z_][a-z0-9_.-]{0,31}$"),
@@ -44,6 +44,9 @@ _CHECKS = LazyPatterns({
     "interface": (r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,14}$"),
     "shell": (r"^/(?:usr/)?(?:local/)?s?bin/[a-z0-9]{1,16}$"),
     "hostname": (r"^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$"),
+    # a person's full name as the GECOS field holds it: no ":" (passwd's separator), no
+    # "," (GECOS's), no control character, never an option
+    "fullname": (r"^(?!-)[^:,=\x00-\x1f\x7f]{1,64}$"),
     "timezone": (r"^(?:[A-Z][A-Za-z]*(?:_[A-Z][A-Za-z]*)*/[A-Za-z0-9_+-]+"
                  r"(?:/[A-Za-z0-9_+-]+)?|[A-Z][A-Za-z0-9+-]{1,15})$"),
     "date": (r"^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$"),

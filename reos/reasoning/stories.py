@@ -121,7 +121,8 @@ def read_asking(sentence: str, templates: TemplateSet, matcher: Any, read: Reade
     return whole
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+(?=\S)")
+# a sentence ends after . ! ? ; or : and a space, never after an initial ("Daniel J. Tremblay")
+_SENTENCE_END = re.compile(r"(?<=[.!?;:])(?<!\b[A-Z]\.)\s+(?=\S)")
 _ASKING = re.compile(r"^(?:please|pls|kindly|can|could|would|will|i\s+need|i\s+want|"
                      r"i'd\s+like|i\s+would\s+like|we\s+need|let's|help\s+me)\b|\?$",
                      re.IGNORECASE)

@@ -125,6 +125,10 @@ def restore(kind: str, name: str, prior: dict[str, Any] | None,
         if not isinstance(groups, list) or not _exists(prior):
             return None
         return ["usermod", "-G", ",".join(str(g) for g in groups), name]
+    if action == "set_fullname":
+        gecos = prior.get("gecos")
+        return ["usermod", "-c", gecos, name] if isinstance(gecos, str) and _exists(
+            prior) else None
     if action in ("set_shell", "no_shell"):
         shell = prior.get("shell")
         return ["usermod", "-s", shell, name] if isinstance(shell, str) and shell else None
