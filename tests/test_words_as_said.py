@@ -169,3 +169,7 @@ def test_a_full_name_is_taken_as_typed(snapshot, say: str, name: str) -> None:
 def test_a_full_name_that_cannot_be_one_is_asked_for(snapshot, say: str) -> None:
     plan = ReasoningEngine(Settings(), snapshot=snapshot).plan(say)
     assert plan.kind == Kind.CLARIFY and not plan.steps and "full name" in plan.message
+
+
+def test_turn_of_is_turn_off(snapshot) -> None:
+    assert argvs(snapshot, "turn of nginx") == [["systemctl", "stop", "nginx.service"]]

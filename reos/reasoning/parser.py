@@ -300,6 +300,17 @@ def _background(reading: Reading, clauses: list[int]) -> None:
             del reading.unhonoured[n], reading.unhonoured_at[n]
 
 
+_OFF_VERBS = {"turn", "switch", "shut", "log", "sign", "kick"}
+
+
+def _particle_typos(words: list[str]) -> list[str]:
+    """"turn of wifi", "switch of avahi": "of" after a verb that takes "off" is "off"
+    (never after an article: "the turn of events")."""
+    return [("off" if w == "of" and n and words[n - 1] in _OFF_VERBS and (
+        n < 2 or words[n - 2] not in ("the", "a", "an", "this", "that")) else w)
+            for n, w in enumerate(words)]
+
+
 _FULL_NAME = re.compile(
     r"\b(?:full\s+name|real\s+name|display\s+name|gecos(?:\s+field)?|name\s+field)\b"
     r"[^\"'\u201c\u2018]{0,60}?\b(?:to|as|into)\s+(?:[\"'\u201c\u2018](?P<quoted>[^\"\u201d\u2019\n]"
@@ -789,7 +800,7 @@ def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
     fullname = _full_name(before)
     if fullname is not None:  # "… full name to 'Daniel J. Tremblay'": one value, as said
         before = before[:fullname[1]] + " " + before[fullname[2]:]
-    words = words_of(before, lex)
+    words = _particle_typos(words_of(before, lex))
     names = Names(matcher)
     # a typo of a word that only ever follows another ("dns setings"): the tagger corrects
     # words that start a phrase, so these are corrected before it reads the phrase
