@@ -66,9 +66,10 @@ def split(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
     if whole.kind == Kind.REFUSE or whole.parts:
         return None
     if whole.kind in (Kind.QUERY, Kind.ACTION, Kind.COMBINED) and not (
-            whole.unexplained or whole.unhonoured):
+            whole.unexplained or (whole.unhonoured and not whole.params.get("clock"))):
         return None  # "install nginx and enable it": one operation says it all (a
-        # qualifier it cannot apply, "start it and make sure it starts at boot", is not)
+        # qualifier it cannot apply, "start it and make sure it starts at boot", is not;
+        # a time it cannot keep is asked about, never split off to run the rest now)
     groups = _asks(text.strip().rstrip(".!?"), templates, matcher)
     if not 2 <= len(groups) <= MAX_PARTS or not all(
             _begins_ask(g, templates, matcher) for g in groups):
