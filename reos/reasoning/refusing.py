@@ -57,22 +57,30 @@ def _refusal_words(words: list[str]) -> list[str]:
     return out
 
 
+def _said(words: list[str], said: set[str], phrase: str) -> bool:
+    """`contains`, after a look at the phrase's first word: most phrases of most refusals
+    share no word with a request, and that look is all they cost."""
+    first = phrase.split(" ", 1)[0]
+    return first in said and contains(words, phrase)
+
+
 def refusal_for(text: str, words: list[str], lex: Lexicon, remote: bool) -> Refusal | None:
     """The first refusal whose verb and object both occur (an object alone when the
     refusal has no verbs, matched on the raw text: fork bombs are mostly punctuation)."""
     words = _refusal_words(words)
+    said = set(words)
     raw = text.lower().replace("\u2019", "'")
     for refusal in lex.refusals:
         if refusal.remote and not remote:
             continue
-        if any(contains(words, u) for u in refusal.unless):
+        if any(_said(words, said, u) for u in refusal.unless):
             continue
         if not refusal.verbs:
             if any(o in raw for o in refusal.objects):
                 return refusal
             continue
-        if any(contains(words, v) for v in refusal.verbs) and any(
-                contains(words, o) or (refusal.trees and _under(words, o))
+        if any(_said(words, said, v) for v in refusal.verbs) and any(
+                _said(words, said, o) or (refusal.trees and _under(words, o))
                 or ("'" in o and o in raw) for o in refusal.objects):  # "marit's password"
             return refusal
     return None
