@@ -2,8 +2,8 @@
 ("make sure nginx does not start at boot" is no enable); "… and make sure it starts at
 boot" is an ask of its own; "at boot" says when enable and disable act, never which
 units; a particle before a determiner starts its own phrase; "in detail" says how to
-answer; a real word is no typo of a shorter one; "the runaway clamscan" is the busiest
-of its processes; "the reporting PC at 192.168.10.42" describes the address; "make the
+answer; a real word is no typo of a shorter one; "the runaway clamscan" of two is asked
+about; "the reporting PC at 192.168.10.42" describes the address; "make the
 priority of X lower" is nice 10; "that rule", "that stack" are what the story said of
 them. The snapshot is built here.
 """
@@ -123,8 +123,9 @@ def test_a_real_word_two_letters_longer_is_no_typo() -> None:
     assert correct("restrat", lex) == "restart"
 
 
-def test_the_runaway_one_is_the_busiest_of_the_processes_so_named(snapshot) -> None:
-    assert argvs(snapshot, "kill off that runaway clamscan") == [["kill", "-9", "4200"]]
+def test_a_superlative_said_of_named_processes_is_asked_never_guessed(snapshot) -> None:
+    plan = ReasoningEngine(Settings(), snapshot=snapshot).plan("kill off that runaway clamscan")
+    assert plan.kind == Kind.CLARIFY and not plan.steps, plan.message
 
 
 @pytest.mark.parametrize(("say", "wanted"), [
@@ -138,9 +139,13 @@ def test_words_describing_an_address_are_its_description(snapshot, say: str,
     assert argvs(snapshot, say) == [wanted]
 
 
-def test_a_priority_made_lower_is_nice_ten(snapshot) -> None:
-    said = "Please make the priority of the busiest clamscan lower, it must finish."
-    assert argvs(snapshot, said) == [["renice", "-n", "10", "-p", "4200"]]
+def test_a_priority_made_lower_is_nice_ten_and_its_qualifier_kept(snapshot) -> None:
+    assert argvs(snapshot, "Please make the priority of process 4100 lower.") == [
+        ["renice", "-n", "10", "-p", "4100"]]
+    # "the busiest" inside the idiom is kept: asked about, never both reniced
+    plan = ReasoningEngine(Settings(), snapshot=snapshot).plan(
+        "Please make the priority of the busiest clamscan lower, it must finish.")
+    assert plan.kind == Kind.CLARIFY and not plan.steps, plan.message
 
 
 def test_that_rule_and_that_stack_are_what_the_story_said(snapshot) -> None:
@@ -173,3 +178,41 @@ def test_a_full_name_that_cannot_be_one_is_asked_for(snapshot, say: str) -> None
 
 def test_turn_of_is_turn_off(snapshot) -> None:
     assert argvs(snapshot, "turn of nginx") == [["systemctl", "stop", "nginx.service"]]
+
+
+@pytest.mark.parametrize("say", ["deny all except server 192.168.40.9",
+                                 "allow port 22 from every host except server 192.168.40.9",
+                                 "block every client other than the pc at 192.168.40.7"])
+def test_words_that_set_an_address_apart_are_never_its_description(snapshot, say: str) -> None:
+    plan = ReasoningEngine(Settings(), snapshot=snapshot).plan(say)
+    assert not any("192.168.40" in a for s in plan.steps for a in s.argv), (say, plan.message)
+
+
+@pytest.mark.parametrize("say", [
+    "The scanner at 203.0.113.9 keeps probing us. Please allow port 22 on this host.",
+    "203.0.113.9 keeps scanning us, unlike our partner at 198.51.100.23. Please block that "
+    "address.",  # two addresses: which one is asked
+    "Our partner is 198.51.100.23. Please block this ip: 203.0.113.9.",
+])
+def test_an_address_from_the_story_is_never_guessed(snapshot, say: str) -> None:
+    plan = ReasoningEngine(Settings(), snapshot=snapshot).plan(say)
+    assert not any(a in ("198.51.100.23", "203.0.113.9") and "deny" not in s.argv
+                   for s in plan.steps for a in s.argv), (say, plan.message)
+    assert not any("198.51.100.23" in s.argv for s in plan.steps), (say, plan.message)
+
+
+@pytest.mark.parametrize("say", [
+    "set fay's full name to 'Fay Old' and nginx's full name to 'Web Server'",  # two names
+    "copy the full name of fay to Jbecker",  # one capitalised word is no full name
+    "set fay's full name to 'Fay\u009b2JNewton'",  # a C1 control, hidden when shown
+    "set fay's full name to 'Fay\u202eNewton'",  # a bidi override
+    "set fay's full name to 'Fay\u200bNewton'",  # an invisible space
+])
+def test_a_full_name_that_is_not_one_clear_name_is_asked_for(snapshot, say: str) -> None:
+    plan = ReasoningEngine(Settings(), snapshot=snapshot).plan(say)
+    assert not any(s.argv[:2] == ["usermod", "-c"] for s in plan.steps), (say, plan.message)
+
+
+def test_a_bare_full_name_ends_at_a_full_stop(snapshot) -> None:
+    steps = argvs(snapshot, "set the full name of fay to Fay Newton. Restart nginx.")
+    assert ["usermod", "-c", "Fay Newton", "fay"] in steps, steps

@@ -300,7 +300,7 @@ def _background(reading: Reading, clauses: list[int]) -> None:
             del reading.unhonoured[n], reading.unhonoured_at[n]
 
 
-_OFF_VERBS = {"turn", "switch", "shut", "log", "sign", "kick"}
+_OFF_VERBS = {"turn", "switch", "shut"}
 
 
 def _particle_typos(words: list[str]) -> list[str]:
@@ -313,21 +313,22 @@ def _particle_typos(words: list[str]) -> list[str]:
 
 _FULL_NAME = re.compile(
     r"\b(?:full\s+name|real\s+name|display\s+name|gecos(?:\s+field)?|name\s+field)\b"
-    r"[^\"'\u201c\u2018]{0,60}?\b(?:to|as|into)\s+(?:[\"'\u201c\u2018](?P<quoted>[^\"\u201d\u2019\n]"
-    r"{1,64}?)[\"'\u201d\u2019](?=[\s,.;!?]|$)|(?P<bare>(?-i:[A-Z][\w.'-]*)(?:\s+(?-i:[A-Z][\w.'-]*)"
-    r"){0,4}))", re.IGNORECASE)
+    r"[^\"'\u201c\u2018.]{0,60}?\b(?:to|as|into)\s+(?:[\"'\u201c\u2018](?P<quoted>[^\"\u201d\u2019\n]"
+    r"{1,64}?)[\"'\u201d\u2019](?=[\s,.;!?]|$)|(?P<bare>(?-i:[A-Z](?:\.|[\w'-]*))"
+    r"(?:\s+(?-i:[A-Z](?:\.|[\w'-]*))){1,4}))", re.IGNORECASE)
 
 
 def _full_name(text: str) -> tuple[str, int, int] | None:
     """A person's full name said as the value of a full-name change ("set alice's full
-    name to 'Alice Smith'", "… real name to Robert Jones"): (the name as typed, where it
-    starts, where it ends), or None."""
-    found = _FULL_NAME.search(text)
-    if found is None:
+    name to 'Alice Smith'", "… real name to Robert Jones": at least two capitalised words,
+    never past a full stop), as (the name as typed, where it starts, where it ends); None
+    when none is said, or two are (which goes to whom is asked, never guessed)."""
+    found = list(_FULL_NAME.finditer(text))
+    if len(found) != 1:
         return None
-    group = "quoted" if found["quoted"] is not None else "bare"
-    value = found[group].strip()
-    return (value, found.start(group), found.end(group)) if value else None
+    group = "quoted" if found[0]["quoted"] is not None else "bare"
+    value = found[0][group].strip()
+    return (value, found[0].start(group), found[0].end(group)) if value else None
 
 
 def _negates_idiom(units: list[Unit], idiom_units: set[int], skip: set[int],
@@ -828,9 +829,9 @@ def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
     _myself(readings, units, matcher)
     if fullname is not None:
         for reading in readings:
-            if "fullname" in reading.op.slots:
-                reading.params["fullname"] = fullname[0]
-                reading.score += 1.5  # the value this operation takes was said
+            if "fullname" in reading.op.slots and len(reading.targets) <= 1:
+                reading.params["fullname"] = fullname[0]  # one name for one account: two
+                reading.score += 1.5  # accounts and one name is asked, never given twice
     # a tie goes to the reading no word contradicts ("the b2 backup *timer*": not a service)
     readings.sort(key=lambda r: (-r.score, bool(r.conflicts), r.op.priority))
     found.readings = readings

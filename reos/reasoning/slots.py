@@ -45,8 +45,9 @@ _CHECKS = LazyPatterns({
     "shell": (r"^/(?:usr/)?(?:local/)?s?bin/[a-z0-9]{1,16}$"),
     "hostname": (r"^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$"),
     # a person's full name as the GECOS field holds it: no ":" (passwd's separator), no
-    # "," (GECOS's), no control character, never an option
-    "fullname": (r"^(?!-)[^:,=\x00-\x1f\x7f]{1,64}$"),
+    # "," (GECOS's), no control, bidi or invisible character, never an option
+    "fullname": (r"^(?!-)[^:,=\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f"
+                 r"\ufeff\ufff9-\ufffb]{1,64}$"),
     "timezone": (r"^(?:[A-Z][A-Za-z]*(?:_[A-Z][A-Za-z]*)*/[A-Za-z0-9_+-]+"
                  r"(?:/[A-Za-z0-9_+-]+)?|[A-Z][A-Za-z0-9+-]{1,15})$"),
     "date": (r"^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$"),

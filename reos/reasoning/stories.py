@@ -30,7 +30,7 @@ def only_asks(text: str, templates: TemplateSet, matcher: Any) -> bool:
     """Whether the request is put as a question and asks nothing else: a sentence with a
     question mark, and no other sentence that asks or tells reos to do something ("The
     volume is mounted? I am not sure after the reboot.")."""
-    said = [c for c in _SENTENCE_END.split(re.sub(r"\s+", " ", text.strip())) if c.strip()]
+    said = [c for c in split_sentences(re.sub(r"\s+", " ", text.strip())) if c.strip()]
     return any(map(marked, said)) and not any(
         _ASKING.match(c) or imperative(c, templates, matcher) for c in said if not marked(c))
 
@@ -121,8 +121,21 @@ def read_asking(sentence: str, templates: TemplateSet, matcher: Any, read: Reade
     return whole
 
 
-# a sentence ends after . ! ? ; or : and a space, never after an initial ("Daniel J. Tremblay")
-_SENTENCE_END = re.compile(r"(?<=[.!?;:])(?<!\b[A-Z]\.)\s+(?=\S)")
+_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+(?=\S)")
+_QUOTED = re.compile(r"(?<!\w)['\"\u201c\u2018][^'\"\u201d\u2019\n]{1,64}['\"\u201d\u2019](?!\w)")
+
+
+def split_sentences(text: str) -> list[str]:
+    """The text cut where a sentence ends (". ", "? ", "; "…), never inside something
+    quoted ("… to 'Daniel J. Tremblay'")."""
+    quoted = [m.span() for m in _QUOTED.finditer(text)]
+    cuts = [m for m in _SENTENCE_END.finditer(text)
+            if not any(a < m.start() < b for a, b in quoted)]
+    pieces, at = [], 0
+    for cut in cuts:
+        pieces.append(text[at:cut.start()])
+        at = cut.end()
+    return [*pieces, text[at:]]
 _ASKING = re.compile(r"^(?:please|pls|kindly|can|could|would|will|i\s+need|i\s+want|"
                      r"i'd\s+like|i\s+would\s+like|we\s+need|let's|help\s+me)\b|\?$",
                      re.IGNORECASE)
@@ -145,7 +158,7 @@ def focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
     mark) first, later ones before earlier ones; "it" there is what the story named.
     `several` reads a sentence that asks for several things as its parts (parts.split)."""
     settled = whole.kind not in (Kind.UNKNOWN, Kind.CLARIFY)
-    said = [s.strip() for s in _SENTENCE_END.split(text) if s.strip(" .!?;:")]
+    said = [s.strip() for s in split_sentences(text) if s.strip(" .!?;:")]
     if not 1 < len(said) <= 12:
         return whole
     order = sorted(range(len(said)), key=lambda n: (not _ASKING.search(said[n]), -n))
@@ -232,44 +245,55 @@ def referents(sentence: str, before: list[str], templates: TemplateSet,
     return sentence
 
 
-# "that rule", "this one address", "that stack": a thing the story said, by its kind
-_THAT = re.compile(r"\b(?:that|this|the\s+same)\s+(?:one\s+)?(?:(?P<address>(?:ip\s+)?address|ip|"
-                   r"host|network|subnet)|(?P<port>(?:firewall\s+)?rule|port)|"
-                   r"(?P<thing>stack|project|container|service|app|timer|job|unit|daemon))\b",
-                   re.IGNORECASE)
+# "that rule", "that one address", "that stack": a thing the story said, by its kind ("this
+# host", "this box" is this machine, never an earlier address)
+_THAT = re.compile(r"\b(?:(?:that|the\s+same)\s+(?:one\s+)?(?P<address>(?:ip\s+)?address|ip|host|"
+                   r"network|subnet)|(?:that|this|the\s+same)\s+(?:one\s+)?(?:(?P<port>(?:firewall\s+)?"
+                   r"rule|port)|(?P<thing>stack|project|container)))\b", re.IGNORECASE)
 _ADDRESS = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?(?![\w.])")
 
 
 def _demonstrated(sentence: str, before: list[str], templates: TemplateSet,
                   matcher: Any) -> str:
     """"that rule" as "the rule for port 3001", "that one address" as "198.51.100.23",
-    "that stack" as "the podcast stack": the last such thing the sentences before said
-    (an address by its digits, a rule or a port by its port number, a stack, container
-    or service by its name). Left as said when the story named none."""
+    "that stack" as "the podcast stack": what the sentences before said of that kind (an
+    address by its digits, a rule or a port by its port number, a stack, container or
+    service by its name). Left as said when the asking sentence says its own (an
+    address, a port, a name), or when the story said none or two different ones: which
+    one is then asked, never guessed."""
     found = _THAT.search(sentence)
     if found is None:
         return sentence
-    said = ""
-    for earlier in reversed(before):
+    own_units = parser.parse(sentence, templates, matcher).units
+    if (found["address"] and _ADDRESS.search(sentence)) or (
+            found["port"] and _port_named(own_units)[1]) or (
+            found["thing"] and any("name" in u.roles or "alias" in u.roles for u in own_units)):
+        return sentence  # "block this ip: 203.0.113.9", "stop this service: cups"
+    said: list[str] = []
+    for earlier in before:
         if found["address"]:
-            addresses = _ADDRESS.findall(earlier)
-            said = addresses[-1] if addresses else ""
+            said += _ADDRESS.findall(earlier)
         elif found["port"]:
-            _, port = _port_named(parser.parse(earlier, templates, matcher).units)
-            said = f"the {found['port'].lower()} for {port}" if port else ""
+            units = parser.parse(earlier, templates, matcher).units
+            said += [f"port {u.roles['number']}" for b, u in zip(units, units[1:], strict=False)
+                     if b.text in ("port", "tcp port", "udp port") and "number" in u.roles]
         else:
             _, named = _named(earlier, templates, matcher)
-            things = [u for u in named if u.roles.get("name", set()) - {"user"} or (
+            things = [u.text for u in named if u.roles.get("name", set()) - {"user"} or (
                 "alias" in u.roles)]
             index = matcher.index("container") if matcher is not None else None
             if found["thing"].lower() in ("stack", "project") and index is not None:
-                things = [u for u in things if u.text in index.projects] or things
-            said = f"the {things[-1].text} {found['thing'].lower()}" if things else ""
-        if said:
-            break
-    if not said:
+                things = [t for t in things if t in index.projects] or things
+            said += things
+    if len(set(said)) != 1:
         return sentence
-    return sentence[:found.start()] + said + sentence[found.end():]
+    if found["port"]:
+        value = f"the {found['port'].lower()} for {said[0]}"
+    elif found["thing"]:
+        value = f"the {said[0]} {found['thing'].lower()}"
+    else:
+        value = said[0]
+    return sentence[:found.start()] + value + sentence[found.end():]
 
 
 # a clause begins here: "delete it, he said it's fine" tells who agreed, names no target

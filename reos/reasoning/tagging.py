@@ -194,6 +194,12 @@ _HOST_NOUNS = frozenset({"pc", "host", "server", "machine", "box", "computer", "
                          "workstation", "printer", "nas", "node", "router", "camera", "phone",
                          "vm", "desktop", "client", "instance", "scanner", "terminal"})
 _BY_ADDRESS = frozenset({"at", "on", "with", "ip", "address", "ip:"})
+# the one thing described starts after one of these; a word that sets things apart
+# ("every host *except* server 10.0.0.9") ends the search: nothing is described then
+_ARTICLES = frozenset({"the", "a", "an", "our", "my", "their", "his", "her", "your", "its"})
+_SETTING_APART = frozenset({"except", "but", "not", "other", "than", "besides", "excluding",
+                            "without", "no", "apart", "instead", "only", "all", "every",
+                            "each", "any"})
 
 
 def _described_hosts(units: list[Unit]) -> None:
@@ -209,10 +215,11 @@ def _described_hosts(units: list[Unit]) -> None:
         if m < 1 or units[m].text not in _HOST_NOUNS:
             continue
         start = m - 1
-        while start >= 0 and m - start <= 4 and units[start].text not in _DETERMINERS and (
-                not units[start].roles.keys() & {"ip", "number", "conj"}):
+        while start >= 0 and m - start <= 4 and units[start].text not in _ARTICLES and (
+                units[start].text not in _SETTING_APART) and (
+                not units[start].roles.keys() & {"ip", "number", "conj", "negation"}):
             start -= 1
-        if start >= 0 and units[start].text in _DETERMINERS:
+        if start >= 0 and units[start].text in _ARTICLES:
             for described in units[start + 1:m + 1]:
                 described.roles = {"filler": True}
 

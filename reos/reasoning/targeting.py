@@ -172,14 +172,6 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
             return []
     if _several_peoples(plan, intent, result, matcher, snapshot):
         return []
-    if result.targets and not intent.exclude and all(
-            t.kind == "process" for t in result.targets):
-        top = selection.superlative(result.targets, intent.qualifiers, snapshot)
-        if top:  # "kill the runaway clamscan": the busiest of the processes so named
-            if len(result.targets) > 1:
-                plan.notes.append(selection.why_this_one(top[0], intent.qualifiers, snapshot))
-            plan.targets = top
-            return top
     return selection.select(plan, intent, result.targets, matcher)
 
 
