@@ -183,8 +183,7 @@ class PlanBuilder:
             plan.lead = []  # what a query will look at is all it says
             plan.message = conversation.investigating(plan, self.voice)
             if intent.ignored or intent.unexplained:
-                plan.message += " " + " ".join(n[0].upper() + n[1:].rstrip(".") + "."
-                                               for n in plan.notes)
+                plan.message += " " + _as_sentences(plan.notes)
             plan.notes = []
         return plan
 
@@ -413,7 +412,7 @@ class PlanBuilder:
             plan.question = plan.message = replies.which_value(sorted(self.lacking), recipe)
             return
         if not plan.steps:
-            said = " ".join(n[0].upper() + n[1:].rstrip(".") + "." for n in plan.notes)
+            said = _as_sentences(plan.notes)
             plan.message = (plan.message + " " + said).strip() or "There's nothing to do."
             plan.notes = []
             return
@@ -652,6 +651,11 @@ def _tracked_name(tracks: str, argv: list[str]) -> str:
 # kinds a plan may select all of, or by state ("the stopped containers"); anything else
 # (processes, users, disks…) is only ever acted on by name
 SELECTABLE = {"container", "service"}
+
+
+def _as_sentences(notes: list[str]) -> str:
+    """Notes said as sentences: a capital first, one full stop last."""
+    return " ".join(n[0].upper() + n[1:].rstrip(".") + "." for n in notes if n)
 
 
 def _prior(target: Target) -> dict[str, str | None]:

@@ -151,9 +151,12 @@ def wipes_a_filesystem(words: list[str], matcher: Any) -> Refusal | None:
             held = sorted(m for m in mounts if m == path or m.startswith(path + "/"))
             if path == "/" or not held:
                 break
+            from reos.text import clean  # the path was typed, the mount read: both untrusted
+
             name, device = mounts.get(path, ("", ""))
-            what = (f"{name} is the filesystem on {device}" if name else
-                    f"{word.rstrip('*')} holds the filesystem mounted at {mounts[held[0]][0]}")
+            what = clean(f"{name} is the filesystem on {device}" if name else
+                         f"{word.rstrip('*')} holds the filesystem mounted at "
+                         f"{mounts[held[0]][0]}")[:200]
             return Refusal(id="refuse.wipe_filesystem", verbs=[], objects=[path], reason=(
                 f"{what}: deleting everything there destroys every file on it at once, "
                 "with no undo. I can show what is using the space there, or remove old "

@@ -287,8 +287,9 @@ def _demonstrated(sentence: str, before: list[str], templates: TemplateSet,
             said += things
     if len(set(said)) != 1:
         return sentence
-    if found["port"]:
-        value = f"the {found['port'].lower()} for {said[0]}"
+    if found["port"]:  # "that port" is "port 80"; "that rule", "the rule for port 80"
+        value = said[0] if found["port"].lower() == "port" else (
+            f"the {found['port'].lower()} for {said[0]}")
     elif found["thing"]:
         value = f"the {said[0]} {found['thing'].lower()}"
     else:

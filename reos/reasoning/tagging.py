@@ -204,8 +204,9 @@ _SETTING_APART = frozenset({"except", "but", "not", "other", "than", "besides", 
 
 def _described_hosts(units: list[Unit]) -> None:
     """"the reporting PC at 192.168.10.42", "the department monitoring host 10.42.1.10":
-    the words from the determiner to the noun before an address describe that address,
-    so no reading has to place them."""
+    the words from an article to the noun before an address describe that address, so
+    no reading has to place them; a word that sets things apart before the noun ("every
+    host except server …") leaves them as said."""
     for n, unit in enumerate(units):
         if "ip" not in unit.roles:
             continue
