@@ -5,7 +5,8 @@ units; a particle before a determiner starts its own phrase; "in detail" says ho
 answer; a real word is no typo of a shorter one; "the runaway clamscan" of two is asked
 about; "the reporting PC at 192.168.10.42" describes the address; "make the
 priority of X lower" is nice 10; "that rule", "that stack" are what the story said of
-them. The snapshot is built here.
+them; "why nginx down" asks why it is; "apt", "dnf"… say packages. The snapshot is
+built here.
 """
 
 from __future__ import annotations
@@ -216,3 +217,19 @@ def test_a_full_name_that_is_not_one_clear_name_is_asked_for(snapshot, say: str)
 def test_a_bare_full_name_ends_at_a_full_stop(snapshot) -> None:
     steps = argvs(snapshot, "set the full name of fay to Fay Newton. Restart nginx.")
     assert ["usermod", "-c", "Fay Newton", "fay"] in steps, steps
+
+
+@pytest.mark.parametrize("say", ["why nginx down", "why is nginx down"])
+def test_why_a_name_and_a_state_asks_why_it_is_so(snapshot, say: str) -> None:
+    plan = ReasoningEngine(Settings(), snapshot=snapshot).plan(say)
+    assert plan.intent is not None and plan.intent.operation == "service.why_failed", say
+    assert plan.targets and plan.targets[0].name == "nginx.service"
+
+
+@pytest.mark.parametrize(("say", "op"), [("apt upgradable", "package.upgradable"),
+                                          ("apt updates", "package.upgradable"),
+                                          ("dnf search ripgrep", "package.search")])
+def test_the_package_managers_name_says_packages(snapshot, say: str, op: str) -> None:
+    plan = ReasoningEngine(Settings(), snapshot=snapshot).plan(say)
+    assert plan.intent is not None and plan.intent.operation == op, (say, plan.message)
+    assert not plan.intent.unexplained

@@ -161,7 +161,8 @@ def focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
     said = [s.strip() for s in split_sentences(text) if s.strip(" .!?;:")]
     if not 1 < len(said) <= 12:
         return whole
-    order = sorted(range(len(said)), key=lambda n: (not _ASKING.search(said[n]), -n))
+    asks = [_asks(s, templates, matcher) for s in said]
+    order = sorted(range(len(said)), key=lambda n: (not asks[n], -n))
     sentences = [s.strip(" .!?;:") for s in said]
 
     def reading(n: int) -> tuple[str, Intent]:
@@ -169,13 +170,18 @@ def focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
         intent = read_asking(sentence, templates, matcher, read, remote=remote,
                              asked=marked(said[n]))
         if several is not None and (intent.kind not in _SETTLED or intent.unexplained):
-            intent = several(sentence, intent) or intent  # "kill her process and take
-            # her out of lab-data": two asks in the asking sentence
+            # "kill her process and take her out of lab-data": two asks in the asking
+            # sentence, or in its asking clauses ("before I try anything else, restart
+            # mumble and show its status") when the sentence leaves words out
+            asking = _from_ask(sentence, templates, matcher) if (
+                intent.kind not in _SETTLED or len(intent.unexplained) > 1) else None
+            intent = several(sentence, intent) or (
+                asking and several(asking, intent)) or intent
         return sentence, intent
 
     if settled and len(whole.unexplained) < 3:
         n = order[0]  # read whole, unless the sentence that asks says the same ask cleanly
-        if not _ASKING.search(said[n]) or _SEVERAL.search(said[n]):
+        if not asks[n] or _SEVERAL.search(said[n]):
             return whole  # ("… Lena agreed her run can go slower. Please lower the
         asking = reading(n)[1]  # priority of her process.": the story's words are no
         clean = asking.kind in _SETTLED and len(asking.unexplained) <= 1 and (  # targets
@@ -184,16 +190,41 @@ def focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
         return asking if clean else whole
     for n in order:
         sentence, intent = reading(n)
-        if intent.kind in (Kind.ACTION, Kind.COMBINED) and not _ASKING.search(said[n]) and (
+        if settled and intent.operation == whole.operation and whole.targets and any(
+                t in whole.unexplained and _finds_none(t, intent, matcher)
+                for t in intent.targets):
+            continue  # "… java thing that deploy runs … just make it play nicer": the
+            # sentence takes for a name a word the whole story placed as none, and
+            # nothing here is called that
+        if intent.kind in (Kind.ACTION, Kind.COMBINED) and not asks[n] and (
                 not imperative(sentence, templates, matcher)):
             continue  # "The archive job should run every hour.": the story, not the ask
         if intent.kind in _SETTLED and (not settled or len(intent.unexplained) <= 1 or (
-                _ASKING.search(said[n]) and len(intent.unexplained) < len(whole.unexplained))):
+                asks[n] and len(intent.unexplained) < len(whole.unexplained))):
             return intent  # the asking sentence, read better than the whole story
         if intent.kind == Kind.QUERY and whole.kind in (Kind.ACTION, Kind.COMBINED) and (
-                _ASKING.search(said[n])):
+                asks[n]):
             return intent  # "… I would like to know when that job last ran": it asks
     return whole
+
+
+def _asks(sentence: str, templates: TemplateSet, matcher: Any) -> bool:
+    """Whether a sentence asks: put as a question, or a clause after its first begins as
+    a request ("to keep it quiet during the upgrade, please stop watchtower") or with a
+    verb ("before I try anything fancy, just restart mumble")."""
+    return bool(_ASKING.search(sentence)) or _from_ask(sentence, templates, matcher) is not None
+
+
+def _from_ask(sentence: str, templates: TemplateSet, matcher: Any) -> str | None:
+    """The sentence from its first asking clause after the first one on ("just restart
+    mumble and show its status" of "before I try anything fancy, just restart…"), or
+    None when only its first clause may ask."""
+    breaks = list(_CLAUSE_BREAK.finditer(sentence))
+    for cut, after in zip(breaks, [*breaks[1:], None], strict=False):
+        clause = sentence[cut.end():after.start() if after else len(sentence)]
+        if clause and (_ASKING.match(clause) or imperative(clause, templates, matcher)):
+            return sentence[cut.end():]
+    return None
 
 
 def listing(clause: str, templates: TemplateSet, matcher: Any) -> bool:
@@ -237,10 +268,11 @@ def referents(sentence: str, before: list[str], templates: TemplateSet,
             "user" in u.roles.get("name", ()) for u in own if not _REFERS.fullmatch(u.text)):
         sentence = _to_person(sentence, before, templates, matcher)
     if _THINGS.search(sentence) and not any(
-            ("name" in u.roles or "alias" in u.roles) for n, u in enumerate(own)
-            if not _REFERS.fullmatch(u.text) and not _where(own, n)):
+            ("name" in u.roles or "alias" in u.roles) and not (u.roles.keys() & _WORDS)
+            for n, u in enumerate(own) if not _REFERS.fullmatch(u.text) and not _where(own, n)):
         # "it" is still "it" when the sentence names its own thing, not only where it is
-        # ("close it in the firewall")
+        # ("close it in the firewall"), nor when a word of its ask is also a name ("show
+        # its status" beside a compose project called status)
         sentence = _to_thing(sentence, before, own, templates, matcher)
     return sentence
 
@@ -375,6 +407,13 @@ def _full_names(named: list[Any], matcher: Any) -> list[Any]:
     return found
 
 
+def _finds_none(phrase: str, intent: Intent, matcher: Any) -> bool:
+    """Whether nothing of the kind the intent acts on is called `phrase` here."""
+    if matcher is None or not intent.resource:
+        return False
+    return bool(matcher.resolve([phrase], [intent.resource], intent.plural).missing)
+
+
 def _named(sentence: str, templates: TemplateSet, matcher: Any) -> tuple[list[Any], list[Any]]:
     """A sentence's units, and those that name something."""
     units = parser.parse(sentence, templates, matcher).units
@@ -382,6 +421,7 @@ def _named(sentence: str, templates: TemplateSet, matcher: Any) -> tuple[list[An
 
 
 _WHERE = {"in", "on", "at", "through", "via", "inside", "within"}
+_WORDS = {"noun", "verb", "ask"}  # a unit's roles as a word of the catalogue
 
 
 def _where(units: list[Any], n: int) -> bool:

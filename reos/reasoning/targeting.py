@@ -180,7 +180,9 @@ def _several_peoples(plan: Plan, intent: Intent, result: MatchResult, matcher: T
     """"kill train.py" where Chen and Priya each run one: one program was asked for, and
     which person's is asked, never both people's work stopped. Asked for each name of a
     list ("kill train.py and du"), unless all were asked for ("all python processes").
-    True when the plan asks."""
+    The same when one thing is acted on ("kill the java") and the name finds several
+    programs that are not one family (four game servers, each its own JVM; a browser's
+    children are its family). True when the plan asks."""
     if intent.params.get("owner") or not result.targets or any(
             t.kind != "process" for t in result.targets):
         return False
@@ -192,11 +194,16 @@ def _several_peoples(plan: Plan, intent: Intent, result: MatchResult, matcher: T
         found = [processes[t.name] for t in matcher.resolve([phrase], ["process"], True).targets
                  if t.name in processes and t in result.targets]
         live = [p for p in found if p.user in people and not named.session(p)]
-        if len({p.user for p in live}) < 2:
+        if len({p.user for p in live}) >= 2:
+            groups = named.programs(live)
+        elif intent.kind in (Kind.ACTION, Kind.COMBINED) and not intent.plural and len(
+                groups := _families(found, snapshot)) >= 2:
+            pass
+        else:
             continue
         plan.kind = Kind.CLARIFY
         plan.options = []
-        for p, workers in named.programs(live).items():  # a program and its workers
+        for p, workers in groups.items():  # a program and its workers
             pids = [str(x.pid) for x in workers]  # are one choice
             rest = [t for t in intent.targets if t != phrase]  # "… and du" stays asked
             plan.options.append((
@@ -206,6 +213,20 @@ def _several_peoples(plan: Plan, intent: Intent, result: MatchResult, matcher: T
         plan.question = plan.message = replies.which_target(phrase, plan.options)
         return True
     return False
+
+
+def _families(found: list[Any], snapshot: SystemSnapshot) -> dict[Any, list[Any]]:
+    """The processes found, each under the eldest of its ancestors that was found too."""
+    parent = {p.pid: p.ppid for p in getattr(snapshot, "processes", None) or []}
+    chosen = {p.pid: p for p in found}
+    families: dict[Any, list[Any]] = {}
+    for p in found:
+        root, at, seen = p, p.pid, {p.pid}
+        while (at := parent.get(at)) is not None and at not in seen:  # a hostile
+            seen.add(at)  # snapshot's parent loop ends here
+            root = chosen.get(at, root)
+        families.setdefault(root, []).append(p)
+    return families
 
 
 def sure(found: MatchResult) -> bool:

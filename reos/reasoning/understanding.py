@@ -201,6 +201,9 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
             best.confidence < MIN_CONFIDENCE and not lenient):
         if _name_and_state(found):  # "portainer dead?", "nginx running": is it?
             return read(f"is {text}", templates, matcher, remote=remote, asked=True)
+        if _why_name_and_state(found):  # "why nginx down": why is it?
+            first, rest = text.split(None, 1)
+            return read(f"{first} is {rest}", templates, matcher, remote=remote, asked=True)
         return _not_understood(found, templates)
     if best.op.kind == "action" and (asked or _asks(found)):
         # "what services start at boot?", "which containers are stopped": a question is
@@ -400,9 +403,19 @@ def _said_done(found: Parse, reading: Reading) -> bool:
 def _name_and_state(found: Parse) -> bool:
     """Whether a request is only names of things here and one state ("portainer dead?",
     "nginx running"): the terse form of asking whether they are so."""
-    units = found.units
+    return _names_and_state(found.units)
+
+
+def _names_and_state(units: list[Any]) -> bool:
     return len(units) >= 2 and "qualifier" in units[-1].roles and all(
         "name" in u.roles or "alias" in u.roles for u in units[:-1])
+
+
+def _why_name_and_state(found: Parse) -> bool:
+    """Whether a request is "why", then names of things here and one state ("why
+    creative down"): the terse form of asking why they are so."""
+    units = found.units
+    return len(units) >= 3 and units[0].text == "why" and _names_and_state(units[1:])
 
 
 def intent_of(reading: Reading, found: Parse) -> Intent:
