@@ -204,6 +204,13 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
         if _why_name_and_state(found):  # "why nginx down": why is it?
             first, rest = text.split(None, 1)
             return read(f"{first} is {rest}", templates, matcher, remote=remote, asked=True)
+        if _who_is_someone(found):  # "who is dlindqvist": the account
+            return read(f"details of the account {found.units[-1].text}", templates, matcher,
+                        remote=remote, asked=True)
+        if _bare_port(found):  # "what's on 25565": what is on that port
+            number = str(found.units[-1].roles["number"])
+            return read(re.sub(rf"(?<![\w.]){number}(?![\w.])", f"port {number}", text,
+                               count=1), templates, matcher, remote=remote, asked=True)
         return _not_understood(found, templates)
     if best.op.kind == "action" and (asked or _asks(found)):
         # "what services start at boot?", "which containers are stopped": a question is
@@ -248,13 +255,30 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
     named_left = best.op.action in _REMOVALS and best.op.target not in ("user", "group") and any(
         found.units[n].roles.get("name", set()) & {"user", "group"} for n in best.unplaced
         if n < len(found.units))
+    # a package is never removed past a word it could not place inside what is removed
+    # ("remove the apt source for docker" is no removal of the docker package)
     unsure = intent.kind == Kind.ACTION and intent.unexplained and (
-        best.confidence < ASK_BELOW or not best.named_kinds or named_left)
+        best.confidence < ASK_BELOW or not best.named_kinds or named_left
+        or best.op.target == "package" and best.op.action in _REMOVALS
+        and _inside_object(found, best))
     if rivals or unsure:
         return Intent(Kind.CLARIFY, source="catalogue", confidence=best.confidence,
                       options=[intent, *(intent_of(r, found) for r in rivals)],
                       unexplained=list(best.unexplained), ignored=found.shell)
     return intent
+
+
+def _inside_object(found: Parse, reading: Reading) -> bool:
+    """Whether a word the reading could not place sits between its verb and the last name
+    it acts on ("remove the apt *repository* of docker"), where it could change what is
+    meant; a reason said after ("…, it's at 100 percent") does not."""
+    placed = [n for n, u in enumerate(found.units)
+              if n in reading.explained and ("name" in u.roles or "alias" in u.roles)]
+    verbs = [n for n, u in enumerate(found.units) if n in reading.explained and "verb" in u.roles]
+    if not placed:
+        return False
+    first = min(verbs) if verbs else -1
+    return any(first < n < max(placed) for n in reading.unplaced)
 
 
 def _acts_unasked(reading: Reading, found: Parse, templates: TemplateSet) -> bool:
@@ -264,13 +288,19 @@ def _acts_unasked(reading: Reading, found: Parse, templates: TemplateSet) -> boo
     if reading.op.kind != "action" or reading.evidence & {"verb", "idiom"}:
         return False
     ops = templates.operations
-    return any(n not in reading.explained and ("ask" in u.roles or u.roles.get("verb") and all(
-        ops[i].kind == "query" for i in u.roles["verb"] if i in ops))
+    # a question word inside the request read only as glue is unused too ("explain what a
+    # systemd timer is"); one that opens it makes it a question, answered as one by `read`
+    inside = not _asks(found)
+    return any(n not in reading.explained and "ask" in u.roles or (
+        inside and reading.explained.get(n) == "filler" and u.text in _WH_WORDS) or (
+        n not in reading.explained and u.roles.get("verb") and all(
+            ops[i].kind == "query" for i in u.roles["verb"] if i in ops))
         for n, u in enumerate(found.units))
 
 
 _QUESTION_WORDS = {"what", "which", "who", "how", "is", "are", "where", "when", "why",
                    "whats"}
+_WH_WORDS = _QUESTION_WORDS - {"is", "are"}
 _AUXILIARIES = {"does", "do", "did", "has", "have"}
 _ASKED_OF = {"the", "this", "that", "it", "i", "we", "you", "they", "he", "she", "my", "our",
              "any", "anything", "anyone", "somebody", "someone", "these", "those", "a", "an"}
@@ -300,6 +330,8 @@ def _asks(found: Parse) -> bool:
         texts = texts[1:]  # "yo is the icecast box vibing rn": still a question
     words = " ".join(texts).split()
     first = words[0] if words else ""
+    if words and words[-1] == "why" and len(words) > 1:
+        return True  # "cadvisor restarting again why": asked after the fact
     if first in _AUXILIARIES:  # "does the machine need…" asks; "do not kill…", "have
         # apache start at boot" tell
         if first == "do" and len(words) > 2 and words[1] in ("the", "a", "an") and any(
@@ -409,6 +441,24 @@ def _name_and_state(found: Parse) -> bool:
 def _names_and_state(units: list[Any]) -> bool:
     return len(units) >= 2 and "qualifier" in units[-1].roles and all(
         "name" in u.roles or "alias" in u.roles for u in units[:-1])
+
+
+def _who_is_someone(found: Parse) -> bool:
+    """Whether a request only asks who an account is ("who is dlindqvist?")."""
+    units = found.units
+    return len(units) >= 3 and units[0].text == "who" and "user" in units[-1].roles.get(
+        "name", set()) and all(u.roles.keys() <= {"filler", "ask"} for u in units[1:-1])
+
+
+def _bare_port(found: Parse) -> bool:
+    """Whether a request only asks what is on a number ("what's on 25565", "who is
+    listening on 1883"): a port, said without the word."""
+    units = found.units
+    number = units[-1].roles.get("number") if units else None
+    return isinstance(number, int) and 20 <= number < 65536 and len(units) >= 3 and (
+        units[-2].text in ("on", "at")) and all(
+        u.roles.keys() <= {"filler", "ask"} or u.text in ("listening", "running", "using")
+        for u in units[:-1])
 
 
 def _why_name_and_state(found: Parse) -> bool:
