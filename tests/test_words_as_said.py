@@ -5,7 +5,8 @@ units; a particle before a determiner starts its own phrase; "in detail" says ho
 answer; a real word is no typo of a shorter one; "the runaway clamscan" of two is asked
 about; "the reporting PC at 192.168.10.42" describes the address; "make the
 priority of X lower" is nice 10; "that rule", "that stack" are what the story said of
-them; "why nginx down" asks why it is; "apt", "dnf"… say packages. The snapshot is
+them; "why nginx down" asks why it is; "apt", "dnf"… say packages; "what's on 3001"
+asks about the port; "who is fay" shows the account. The snapshot is
 built here.
 """
 
@@ -233,3 +234,16 @@ def test_the_package_managers_name_says_packages(snapshot, say: str, op: str) ->
     plan = ReasoningEngine(Settings(), snapshot=snapshot).plan(say)
     assert plan.intent is not None and plan.intent.operation == op, (say, plan.message)
     assert not plan.intent.unexplained
+
+
+@pytest.mark.parametrize("say", ["what's on 3001", "whats listening on 3001"])
+def test_a_number_something_is_on_is_a_port(snapshot, say: str) -> None:
+    plan = ReasoningEngine(Settings(), snapshot=snapshot).plan(say)
+    assert plan.kind == Kind.QUERY and any("3001" in " ".join(s.argv) for s in plan.steps), (
+        say, plan.message)
+
+
+def test_who_an_account_is_shows_it(snapshot) -> None:
+    plan = ReasoningEngine(Settings(), snapshot=snapshot).plan("who is fay?")
+    assert plan.intent is not None and plan.intent.operation == "user.info", plan.message
+    assert plan.targets and plan.targets[0].name == "fay"

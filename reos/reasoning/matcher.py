@@ -193,6 +193,13 @@ class _Index:
             found += [Candidate(GROUP, t, "name token") for t in self.by_token.get(phrase, [])]
         found += self._identified(phrase)
         found += [Candidate(GROUP, t, "alias") for t in self._aliased(phrase)]
+        if found and " " in phrase:
+            # "prusa2 octoprint" where every octoprint is called so: a word of the phrase
+            # is a word of fewer names, and the words together name just those
+            together = list(dict.fromkeys(c.target for c in self._together(phrase)))
+            if together and len(together) < len({c.target for c in found}) and any(
+                    set(self.by_token.get(w, ())) == set(together) for w in phrase.split()):
+                return [Candidate(GROUP, t, "words together") for t in together]
         if found:
             return found
         found = self._together(phrase)
@@ -226,12 +233,13 @@ class _Index:
         words = phrase.split()
         if not 1 < len(words) <= 4:
             return []
-        for cut in range(1, len(words)):
-            left, right = " ".join(words[:cut]), " ".join(words[cut:])
-            first, second = self._stack(self._named(left)), self._named(right)
-            both = [t for t in first if t in second]
-            if both:
-                return [Candidate(GROUP, t, "words together") for t in both]
+        for stacked in (False, True):  # what both words name, else what one names and
+            for cut in range(1, len(words)):  # the other's compose project holds
+                left, right = " ".join(words[:cut]), " ".join(words[cut:])
+                first, second = self._named(left), self._named(right)
+                both = [t for t in (self._stack(first) if stacked else first) if t in second]
+                if both:
+                    return [Candidate(GROUP, t, "words together") for t in both]
         return []
 
     def _stack(self, found: list[Target]) -> list[Target]:

@@ -455,7 +455,8 @@ def _names_after(units: list[Unit], start: int) -> list[int]:
     return taken
 
 
-_OWNED_BY = {"of", "from", "in", "for"}  # "the db of crm": the crm project's db
+_OWNED_BY = {"of", "from", "in", "for", "on"}  # "the db of crm": the crm project's db; "the
+# webcam on the voron": the voron's webcam
 
 
 def _owned_by(gap: list[str]) -> bool:
