@@ -5,7 +5,8 @@ please stop watchtower"; "before I try anything fancy, just restart mumble and s
 its status afterwards"); "its status" is the thing named before even when a compose
 project is called "status"; "kill the java" where three servers each run their own
 JVM asks which one, while "kill firefox" ends the browser with its children, and "all
-java" ends every one. The snapshot is built here.
+java" ends every one. A clause after "if" or "since" is never the ask; a trailing "why"
+asks unless told not to; a bare number is read once. The snapshot is built here.
 """
 
 from __future__ import annotations
@@ -105,3 +106,24 @@ def test_all_java_and_a_programs_own_children_are_not_asked_about(
     assert sorted(s.argv[-1] for s in browser.steps) == ["5000", "5001", "5002"]
     looked = engine.plan("show the java process")  # reading all of them costs nothing
     assert looked.kind == Kind.QUERY and len(looked.steps) == 3
+
+
+@pytest.mark.parametrize("say", ["Show me the mumble logs please. If they look bad, stop it.",
+                                 "Please show me the mumble logs. Since Monday, restart loops "
+                                 "hit it."])
+def test_a_clause_after_a_condition_or_a_time_is_no_ask(engine: ReasoningEngine,
+                                                        say: str) -> None:
+    plan = engine.plan(say)
+    assert plan.kind == Kind.QUERY and all(s.read_only for s in plan.steps), (say, plan.message)
+
+
+def test_a_trailing_why_asks_unless_it_is_told_not_to(engine: ReasoningEngine) -> None:
+    assert engine.plan("mumble restarting again why").kind == Kind.QUERY
+    told = engine.plan("restart mumble, do not ask why")
+    assert [s.argv for s in told.steps] == [["systemctl", "restart", "mumble-server.service"]]
+
+
+@pytest.mark.parametrize("say", ["whats on 08080", "what is on 8,080", "what's on 64738"])
+def test_a_bare_number_is_read_once(engine: ReasoningEngine, say: str) -> None:
+    plan = engine.plan(say)  # never read again and again ("08080" is 8080 as a number)
+    assert plan.kind in (Kind.QUERY, Kind.UNKNOWN), (say, plan.kind)

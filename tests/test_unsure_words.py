@@ -1,11 +1,12 @@
 """A change is never planned past words that could change what it touches (issue 21).
 
-"remove the apt repository of docker" is no removal of the docker package (a package
-removal past a word it could not place is asked about); "the webcam on the voron" is the
-voron's webcam, not every webcam; "prusa2 octoprint" is octoprint-prusa2 in any order;
-the wifi ap is hostapd; "explain what a systemd timer is" changes nothing; "cadvisor
-restarting again why" asks; the system's python3 is never removed. The snapshot is
-built here.
+"remove the apt repository of docker" is no removal of the docker package, nor "rm -rf
+the synapse-db volume" of the container (deleting a part is asked about); "the webcam on
+the voron" is the voron's webcam, not every webcam; "prusa2 octoprint" is
+octoprint-prusa2 in any order; the wifi ap is hostapd, "the camera" one of two webcams
+(asked); "lock daniel out" where two people are called Daniel asks which; "explain what a
+systemd timer is" changes nothing; "cadvisor restarting again why" asks; the system's
+python3 is never removed. The snapshot is built here.
 """
 
 from __future__ import annotations
@@ -58,6 +59,11 @@ def engine() -> ReasoningEngine:
         "processes": [{"pid": 2520, "ppid": 1, "name": "python", "user": "991",
                        "cmdline": "python -m synapse.app.homeserver", "cpu_percent": 9.0,
                        "memory_rss": 1 << 28}],
+        "users": [{"name": "daniel", "uid": 1001, "gid": 1001, "home": "/home/daniel",
+                   "shell": "/bin/bash", "groups": [], "gecos": "Daniel Okafor,,,"},
+                  {"name": "dlindqvist", "uid": 1002, "gid": 1002, "home": "/home/dlindqvist",
+                   "shell": "/bin/bash", "groups": [], "gecos": "Daniel Lindqvist"}],
+        "groups": [{"name": "sambashare", "gid": 120, "members": []}],
         "packages": [{"name": n, "version": "1.0"} for n in (
             "python3", "python3-pip", "docker-ce", "apt", "htop")],
     }))
@@ -67,11 +73,16 @@ def acted(plan) -> list[list[str]]:  # noqa: ANN001
     return [s.argv for s in plan.steps]
 
 
-def test_a_removal_past_a_word_it_could_not_place_is_asked(engine: ReasoningEngine) -> None:
-    plan = engine.plan("remove the apt repository of docker")
-    assert plan.kind == Kind.CLARIFY and not plan.steps, plan.message
-    assert "repository" in plan.message
+@pytest.mark.parametrize(("say", "part"), [("remove the apt repository of docker", "repository"),
+                                          ("just rm -rf the synapse-db volume", "volume")])
+def test_deleting_a_part_is_not_deleting_the_thing(engine: ReasoningEngine, say: str,
+                                                   part: str) -> None:
+    plan = engine.plan(say)
+    assert plan.kind == Kind.CLARIFY and not plan.steps, (say, plan.message)
+    assert part in plan.message
     assert acted(engine.plan("remove htop")) == [["apt-get", "remove", "-y", "htop"]]
+    assert acted(engine.plan("remove the synapse-db test container"))[-1] == [
+        "docker", "rm", "synapse-db"]  # a word that describes it is no part of it
 
 
 def test_a_name_on_another_narrows_it(engine: ReasoningEngine) -> None:
@@ -108,3 +119,18 @@ def test_the_systems_python_is_never_removed(
 def test_a_package_named_after_them_is_removed_as_asked(engine: ReasoningEngine) -> None:
     assert acted(engine.plan("remove python3-pip")) == [
         ["apt-get", "remove", "-y", "python3-pip"]]
+
+
+@pytest.mark.parametrize("say", ["lock daniel out", "Please add Daniel to the sambashare group"])
+def test_a_first_name_two_people_share_is_asked_about(engine: ReasoningEngine, say: str) -> None:
+    plan = engine.plan(say)
+    assert plan.kind == Kind.CLARIFY and not plan.steps, (say, plan.message)
+    assert "Daniel Okafor" in plan.message and "Daniel Lindqvist" in plan.message
+    assert [o.targets[0] for _, o in plan.options] == ["daniel", "dlindqvist"]
+    assert acted(engine.plan("lock dlindqvist")) == [["usermod", "-L", "dlindqvist"]]
+    assert engine.plan("who is daniel").kind == Kind.QUERY  # reading both costs nothing
+
+
+def test_a_role_two_things_fill_is_asked_about(engine: ReasoningEngine) -> None:
+    plan = engine.plan("Please restart the camera.")
+    assert plan.kind == Kind.CLARIFY and len(plan.options) == 2, plan.message

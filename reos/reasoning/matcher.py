@@ -195,9 +195,10 @@ class _Index:
         found += [Candidate(GROUP, t, "alias") for t in self._aliased(phrase)]
         if found and " " in phrase:
             # "prusa2 octoprint" where every octoprint is called so: a word of the phrase
-            # is a word of fewer names, and the words together name just those
+            # is a word of fewer of the names found, and the words together name just
+            # those (never one that was not found)
             together = list(dict.fromkeys(c.target for c in self._together(phrase)))
-            if together and len(together) < len({c.target for c in found}) and any(
+            if together and set(together) < {c.target for c in found} and any(
                     set(self.by_token.get(w, ())) == set(together) for w in phrase.split()):
                 return [Candidate(GROUP, t, "words together") for t in together]
         if found:

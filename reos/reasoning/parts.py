@@ -55,6 +55,7 @@ _CONDITION = re.compile(r"\b(?:if|unless|whenever|once|otherwise|else|until|in\s
                         r"should|would)\b))\b", re.IGNORECASE)
 # an ask put as the state it should leave ("make sure it starts at boot")
 _ENSURE = re.compile(r"^(?:make\s+sure|make\s+certain|ensure|be\s+sure)\b", re.IGNORECASE)
+_AFTERWARDS = re.compile(r"\s+(?:afterwards?|after\s+that)\s*$", re.IGNORECASE)
 # a pronoun for several things ("stop A and B, then remove them"): which ones is not guessed
 _PLURAL = re.compile(r"\b(?:them|they|their|those|these|both)\b", re.IGNORECASE)
 
@@ -127,6 +128,9 @@ def _asks(text: str, templates: TemplateSet, matcher: Any) -> list[str]:
             groups.append(f"{verb} {piece}")  # "show the uptime and the load": show both
         else:
             groups[-1] += join + piece
+    # "… and show me its status afterwards": a later ask says it comes after, which its
+    # place in the request already says
+    groups = [groups[0], *(_AFTERWARDS.sub("", g) for g in groups[1:])]
     return _shared_objects([g.strip() for g in groups if g.strip()], templates, matcher)
 
 

@@ -155,14 +155,17 @@ def focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
     """A request told with its story ("We moved to Prometheus last month and the old
     agent keeps failing. Please stop it.") is read by its asking sentence when the whole
     text could not be read cleanly: the sentence that asks (please, can you, a question
-    mark) first, later ones before earlier ones; "it" there is what the story named.
+    mark) first, then one with a clause that asks ("before I try anything fancy, just
+    restart mumble"; never one after "if" or "since"), later ones before earlier ones;
+    "it" there is what the story named.
     `several` reads a sentence that asks for several things as its parts (parts.split)."""
     settled = whole.kind not in (Kind.UNKNOWN, Kind.CLARIFY)
     said = [s.strip() for s in split_sentences(text) if s.strip(" .!?;:")]
     if not 1 < len(said) <= 12:
         return whole
     asks = [_asks(s, templates, matcher) for s in said]
-    order = sorted(range(len(said)), key=lambda n: (not asks[n], -n))
+    order = sorted(range(len(said)), key=lambda n: (  # "please…", "can you…", a question
+        not _ASKING.search(said[n]), not asks[n], -n))  # first, then a clause that asks
     sentences = [s.strip(" .!?;:") for s in said]
 
     def reading(n: int) -> tuple[str, Intent]:
@@ -220,11 +223,21 @@ def _from_ask(sentence: str, templates: TemplateSet, matcher: Any) -> str | None
     mumble and show its status" of "before I try anything fancy, just restart…"), or
     None when only its first clause may ask."""
     breaks = list(_CLAUSE_BREAK.finditer(sentence))
+    begun = 0
     for cut, after in zip(breaks, [*breaks[1:], None], strict=False):
         clause = sentence[cut.end():after.start() if after else len(sentence)]
+        told = sentence[begun:cut.start()]
+        begun = cut.end()
+        if _CONDITIONAL.match(told.strip()):
+            continue  # "if they look bad, stop it", "since Monday, restart loops hit…":
+            # what follows a condition or a time is the conditional reading's, never an ask
         if clause and (_ASKING.match(clause) or imperative(clause, templates, matcher)):
             return sentence[cut.end():]
     return None
+
+
+_CONDITIONAL = re.compile(r"^(?:if|unless|when|whenever|once|since|after|until|in\s+case|"
+                          r"should|otherwise|else|later)\b", re.IGNORECASE)
 
 
 def listing(clause: str, templates: TemplateSet, matcher: Any) -> bool:

@@ -13,6 +13,7 @@ Not responsible for building steps (the plan builder does) or for reading the wo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -170,7 +171,8 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
                 intent, targets=[name], resource=kinds_of[name], plural=False))
                 for name in loose]
             return []
-    if _several_peoples(plan, intent, result, matcher, snapshot):
+    if _several_peoples(plan, intent, result, matcher, snapshot) or _namesakes(
+            plan, intent, result, snapshot):
         return []
     return selection.select(plan, intent, result.targets, matcher)
 
@@ -215,17 +217,55 @@ def _several_peoples(plan: Plan, intent: Intent, result: MatchResult, matcher: T
     return False
 
 
+def _namesakes(plan: Plan, intent: Intent, result: MatchResult,
+               snapshot: SystemSnapshot) -> bool:
+    """"lock daniel out" where daniel is Daniel Okafor and dlindqvist Daniel Lindqvist: a
+    first name said for a change to an account is asked about when another person has
+    it too, even when it is one account's login. True when the plan asks."""
+    if intent.kind not in (Kind.ACTION, Kind.COMBINED):
+        return False
+    users = getattr(snapshot, "users", None) or []
+    for phrase in intent.targets:
+        said = phrase.strip().lower()
+        if re.search(rf"\b(?:user|account|login|username)\s+{re.escape(said)}\b",
+                     plan.request.lower()):
+            continue  # "lock user ewan": the login, said as one
+        login = next((t for t in result.targets if t.kind == "user" and t.name == said), None)
+        others = [u.name for u in users if u.name != said and (
+            (u.gecos or "").split(",")[0].split() or [""])[0].lower() == said]
+        if login is None or not others:
+            continue
+        full = {u.name: clean((u.gecos or "").split(",")[0])[:60] for u in users}
+        plan.kind = Kind.CLARIFY
+        plan.options = [(f"the account {name}" + (f" ({full[name]})" if full.get(name) else ""),
+                         replace(intent, targets=[name if t == phrase else t
+                                                  for t in intent.targets],
+                                 resource="user", plural=False))
+                        for name in [login.name, *others]]
+        plan.question = plan.message = replies.which_target(phrase, plan.options)
+        return True
+    return False
+
+
 def _families(found: list[Any], snapshot: SystemSnapshot) -> dict[Any, list[Any]]:
-    """The processes found, each under the eldest of its ancestors that was found too."""
+    """The processes found, each under the eldest of its ancestors that was found too
+    (each parent is climbed once; a hostile snapshot's parent loop ends the climb)."""
     parent = {p.pid: p.ppid for p in getattr(snapshot, "processes", None) or []}
     chosen = {p.pid: p for p in found}
+    eldest: dict[Any, Any] = {}  # pid -> the eldest process found at or above it, or None
+    for p in found:
+        path, at, seen = [], p.pid, set()
+        while at is not None and at not in eldest and at not in seen:
+            seen.add(at)
+            path.append(at)
+            at = parent.get(at)
+        above = eldest.get(at) if at is not None and at not in seen else None
+        for pid in reversed(path):  # from the top down: the first found is the eldest
+            above = above if above is not None else chosen.get(pid)
+            eldest[pid] = above
     families: dict[Any, list[Any]] = {}
     for p in found:
-        root, at, seen = p, p.pid, {p.pid}
-        while (at := parent.get(at)) is not None and at not in seen:  # a hostile
-            seen.add(at)  # snapshot's parent loop ends here
-            root = chosen.get(at, root)
-        families.setdefault(root, []).append(p)
+        families.setdefault(eldest.get(p.pid) or p, []).append(p)
     return families
 
 

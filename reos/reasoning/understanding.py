@@ -208,9 +208,11 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
             return read(f"details of the account {found.units[-1].text}", templates, matcher,
                         remote=remote, asked=True)
         if _bare_port(found):  # "what's on 25565": what is on that port
-            number = str(found.units[-1].roles["number"])
-            return read(re.sub(rf"(?<![\w.]){number}(?![\w.])", f"port {number}", text,
-                               count=1), templates, matcher, remote=remote, asked=True)
+            said = found.units[-1].text
+            ported = re.sub(rf"(?<![\w.,]){re.escape(said)}(?![\w.,])", f"port {said}", text,
+                            count=1)
+            if ported != text:
+                return read(ported, templates, matcher, remote=remote, asked=True)
         return _not_understood(found, templates)
     if best.op.kind == "action" and (asked or _asks(found)):
         # "what services start at boot?", "which containers are stopped": a question is
@@ -255,12 +257,11 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
     named_left = best.op.action in _REMOVALS and best.op.target not in ("user", "group") and any(
         found.units[n].roles.get("name", set()) & {"user", "group"} for n in best.unplaced
         if n < len(found.units))
-    # a package is never removed past a word it could not place inside what is removed
-    # ("remove the apt source for docker" is no removal of the docker package)
+    # nothing is deleted past a word it could not place inside what is deleted ("remove
+    # the apt source for docker" is no removal of the docker package)
     unsure = intent.kind == Kind.ACTION and intent.unexplained and (
         best.confidence < ASK_BELOW or not best.named_kinds or named_left
-        or best.op.target == "package" and best.op.action in _REMOVALS
-        and _inside_object(found, best))
+        or best.op.action in _DELETIONS and _object_left(found, best))
     if rivals or unsure:
         return Intent(Kind.CLARIFY, source="catalogue", confidence=best.confidence,
                       options=[intent, *(intent_of(r, found) for r in rivals)],
@@ -268,17 +269,31 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
     return intent
 
 
-def _inside_object(found: Parse, reading: Reading) -> bool:
-    """Whether a word the reading could not place sits between its verb and the last name
-    it acts on ("remove the apt *repository* of docker"), where it could change what is
-    meant; a reason said after ("…, it's at 100 percent") does not."""
-    placed = [n for n, u in enumerate(found.units)
+def _object_left(found: Parse, reading: Reading) -> bool:
+    """Whether a word the reading could not place says a part of what is deleted, not the
+    thing itself: between its verb and the last name it acts on ("remove the apt
+    *repository* of docker"), or right after that name ("rm -rf the member db
+    *volume*"). Deleting a part is another deed; "the cuda test container" is still the
+    container, and a reason said after a break ("…, it's at 100 percent") is no part."""
+    units = found.units
+    placed = [n for n, u in enumerate(units)
               if n in reading.explained and ("name" in u.roles or "alias" in u.roles)]
-    verbs = [n for n, u in enumerate(found.units) if n in reading.explained and "verb" in u.roles]
+    verbs = [n for n, u in enumerate(units) if n in reading.explained and "verb" in u.roles]
     if not placed:
         return False
-    first = min(verbs) if verbs else -1
-    return any(first < n < max(placed) for n in reading.unplaced)
+    first, last = (min(verbs) if verbs else -1), max(placed)
+    return any((first < n < last or n == last + 1) and units[n].text in _PARTS
+               for n in reading.unplaced if n < len(units))
+
+
+# what a thing has that can be deleted on its own: deleting it is not deleting the thing
+_PARTS = frozenset({"volume", "volumes", "repository", "repositories", "repo", "repos",
+                    "source", "sources", "key", "keys", "cache", "caches", "image", "images",
+                    "config", "configs", "configuration", "log", "logs", "data", "backup",
+                    "backups", "snapshot", "snapshots", "file", "files", "folder", "folders",
+                    "directory", "directories", "dir", "home", "mailbox", "crontab", "list",
+                    "lock", "override", "overrides", "rule", "rules", "secret", "secrets",
+                    "token", "tokens", "certificate", "certificates", "cert", "certs"})
 
 
 def _acts_unasked(reading: Reading, found: Parse, templates: TemplateSet) -> bool:
@@ -315,6 +330,7 @@ _POLITE = {"could", "can", "would", "will", "you", "please", "kindly", "me", "us
 
 
 _REMOVALS = {"remove", "purge", "delete", "uninstall", "kill", "prune"}
+_DELETIONS = _REMOVALS - {"kill"}  # what is gone afterwards, not only stopped
 
 
 # said before a request to open it, never part of what it asks
@@ -330,8 +346,10 @@ def _asks(found: Parse) -> bool:
         texts = texts[1:]  # "yo is the icecast box vibing rn": still a question
     words = " ".join(texts).split()
     first = words[0] if words else ""
-    if words and words[-1] == "why" and len(words) > 1:
-        return True  # "cadvisor restarting again why": asked after the fact
+    if words and words[-1] == "why" and len(words) > 1 and not any(
+            "negation" in u.roles for u in found.units) and "ask" not in words:
+        return True  # "cadvisor restarting again why": asked after the fact (not "restart
+        # nginx, do not ask why")
     if first in _AUXILIARIES:  # "does the machine need…" asks; "do not kill…", "have
         # apache start at boot" tell
         if first == "do" and len(words) > 2 and words[1] in ("the", "a", "an") and any(
