@@ -182,9 +182,10 @@ def _several_peoples(plan: Plan, intent: Intent, result: MatchResult, matcher: T
     """"kill train.py" where Chen and Priya each run one: one program was asked for, and
     which person's is asked, never both people's work stopped. Asked for each name of a
     list ("kill train.py and du"), unless all were asked for ("all python processes").
-    The same when one thing is acted on ("kill the java") and the name finds several
-    programs that are not one family (four game servers, each its own JVM; a browser's
-    children are its family). True when the plan asks."""
+    The same when one thing is acted on ("kill the java") and the name finds one program
+    started apart several times (four game servers, each its own JVM; a browser's
+    children are its family, a zombie no one's program, libreoffice's two programs one
+    application). True when the plan asks."""
     if intent.params.get("owner") or not result.targets or any(
             t.kind != "process" for t in result.targets):
         return False
@@ -198,8 +199,8 @@ def _several_peoples(plan: Plan, intent: Intent, result: MatchResult, matcher: T
         live = [p for p in found if p.user in people and not named.session(p)]
         if len({p.user for p in live}) >= 2:
             groups = named.programs(live)
-        elif intent.kind in (Kind.ACTION, Kind.COMBINED) and not intent.plural and len(
-                groups := _families(found, snapshot)) >= 2:
+        elif intent.kind in (Kind.ACTION, Kind.COMBINED) and not intent.plural and _twins(
+                groups := _families([p for p in found if not named.session(p)], snapshot)):
             pass
         else:
             continue
@@ -245,6 +246,13 @@ def _namesakes(plan: Plan, intent: Intent, result: MatchResult,
         plan.question = plan.message = replies.which_target(phrase, plan.options)
         return True
     return False
+
+
+def _twins(families: dict[Any, list[Any]]) -> bool:
+    """Whether two of the families are the same program started apart (four JVMs), not
+    the parts of one application (libreoffice's oosplash and soffice.bin)."""
+    names = [root.name for root in families]
+    return len(names) != len(set(names))
 
 
 def _families(found: list[Any], snapshot: SystemSnapshot) -> dict[Any, list[Any]]:
