@@ -21,7 +21,7 @@ from reos.model import Intent, Kind, Plan
 from reos.outcome import Found, Outcome, Reply, outcome_of_plan, outcome_of_undo
 from reos.reasoning import conversation
 from reos.reasoning.conversation import Voice
-from reos.reasoning.perception import Meta, perceive, split_plan_prefix
+from reos.reasoning.perception import Meta, keeps, perceive, split_plan_prefix
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 
@@ -416,7 +416,7 @@ class ReasoningEngine:
                 return self._offer(self._record_trace(revised), on_event)
         plan = self.plan(said, on_event)
         if plan.kind == Kind.META:
-            return self.meta(_meta_of(plan), on_event=on_event)
+            return self.meta(_meta_of(plan, said), on_event=on_event)
         return self._offer(plan, on_event)
 
     def meta(self, meta: Meta, *, perform: bool = True, on_event: EventSink = ignore) -> Reply:
@@ -451,7 +451,7 @@ class ReasoningEngine:
             if not perform:
                 return Reply(f"I'd switch to {meta.value} replies (nothing changed).",
                              Outcome.SAID)
-            return Reply(self.set_verbosity(meta.value), Outcome.SAID)
+            return Reply(self.set_verbosity(meta.value, keep=meta.keep), Outcome.SAID)
         if meta.action == "why" and meta.value:
             return Reply(self.why(meta.value), Outcome.SAID)
         if meta.action == "help":
@@ -472,7 +472,7 @@ class ReasoningEngine:
 
     def meta_reply(self, plan: Plan, *, perform: bool) -> Reply:
         """Do (or with `perform=False` only describe) what a kind-meta plan asks for."""
-        reply = self.meta(_meta_of(plan), perform=perform)
+        reply = self.meta(_meta_of(plan, plan.request), perform=perform)
         plan.message = reply.text
         return reply
 
@@ -499,20 +499,24 @@ class ReasoningEngine:
             return Reply(plan.message + "\nProceed? [y/N]", Outcome.NEEDS_APPROVAL, plan=plan)
         return Reply(plan.message, outcome_of_plan(plan), plan=plan)
 
-    def set_verbosity(self, level: str) -> str:
-        """Change how much reos says, for this session and (saved) for the next ones."""
+    def set_verbosity(self, level: str, *, keep: bool = False) -> str:
+        """Change how much reos says for this session; with `keep` (the person asked to
+        keep it: "always be brief") also in the settings file, for the next ones."""
         from reos.errors import ReosError
         from reos.settings import save_value
 
         self.voice.verbosity = level
-        said = {"minimal": "Okay, keeping it short.",
-                "detailed": "Got it, I'll explain more about what I'm doing.",
-                "normal": "Okay, back to normal."}[level]
+        said = {"minimal": "Okay, keeping it short", "detailed": "Okay, explaining more",
+                "normal": "Okay, back to normal"}[level]
+        still = " (plans still show their commands)" if level == "minimal" else ""
+        if not keep:
+            return (f"{said} for this session{still}. Say \u201calways {_SAYING[level]}"
+                    "\u201d to keep it.")
         try:
-            save_value("conversation", "verbosity", level)
+            where = save_value("conversation", "verbosity", level)
         except (OSError, ReosError) as exc:
-            said += f" (I couldn't save that for next time: {exc})"
-        return said
+            return f"{said} for this session; I couldn't save it for next time: {exc}"
+        return f"{said} from now on (saved as verbosity = \"{level}\" in {where})."
 
     def second_question(self, plan: Plan) -> str | None:
         """What a plan that loses something for good must ask on its own, after the
@@ -538,6 +542,13 @@ class ReasoningEngine:
         return Reply("Okay, I won't do that. Nothing was changed.", Outcome.DECLINED)
 
 
-def _meta_of(plan: Plan) -> Meta:
+# how each verbosity is asked for, to tell how to keep it
+_SAYING = {"minimal": "be brief", "detailed": "be detailed", "normal": "normal verbosity"}
+
+
+def _meta_of(plan: Plan, said: str) -> Meta:
     intent = plan.intent
-    return Meta(intent.action or "", intent.value) if intent else Meta("")
+    if intent is None:
+        return Meta("")
+    return Meta(intent.action or "", intent.value, keep=intent.action == "verbosity"
+                and keeps(said))

@@ -88,7 +88,8 @@ class ConversationSettings:
         default="normal", metadata=_doc('How much reos says: "minimal", "normal" or "detailed".',
                                         choices=VERBOSITY_CHOICES)
     )
-    show_commands: bool = field(default=True, metadata=_doc("Show the commands being run."))
+    show_commands: bool = field(default=True, metadata=_doc(
+        "Show the commands as they run (a plan always shows its commands before approval)."))
 
 
 @dataclass
@@ -407,36 +408,26 @@ def documented_keys() -> dict[str, dict[str, tuple[Any, str]]]:
 
 
 def save_value(section: str, key: str, value: Any, path: Path | None = None) -> Path:
-    """Change one setting in the file, keeping everything else (comments included).
-
-    The value is rendered by tomli-w; the line is replaced in place, or added to its
-    section, or the section is appended. The result is validated before it is written,
-    and written atomically, so a failure leaves the old file as it was.
-    """
-    import tomli_w
+    """Change one setting in the file, keeping everything else (comments and layout
+    included: tomlkit edits the document, not its lines). The result is validated before
+    it is written, and written atomically, so a failure leaves the old file as it was."""
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
 
     if section not in SECTIONS or key not in {f.name for f in fields(SECTIONS[section]())}:
         raise SettingsError(f"[{section}] {key} is not a setting.")
     path = path or paths.settings_file()
-    literal = tomli_w.dumps({key: value}).strip()
-    lines = (read_text(path) or "").splitlines()
-    current, header, done = None, None, False
-    for i, raw in enumerate(lines):
-        line = raw.strip()
-        if line.startswith("[") and line.endswith("]"):
-            current = line.strip("[] ")
-            header = i if current == section else header
-        elif current == section and line.split("=", 1)[0].strip() == key:
-            comment = raw[raw.index("#"):] if "#" in raw.split("=", 1)[1] else ""
-            lines[i] = f"{literal}  {comment}".rstrip()
-            done = True
-            break
-    if not done:
-        if header is not None:
-            lines.insert(header + 1, literal)
-        else:
-            lines += (["" ] if lines else []) + [f"[{section}]", literal]
-    text = "\n".join(lines) + "\n"
+    old = read_text(path) or ""
+    parse(old, path)  # a file reos cannot read is said as such, never overwritten
+    try:
+        document = tomlkit.parse(old)
+        table = document.get(section)
+        if table is None:
+            document[section] = table = tomlkit.table()
+        table[key] = value
+        text = tomlkit.dumps(document)
+    except (TOMLKitError, TypeError, ValueError) as exc:
+        raise SettingsError(f"{path}: could not change [{section}] {key}: {exc}") from None
     parse(text, path)  # never write a file reos itself could not read back
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_suffix(".toml.tmp")

@@ -108,7 +108,8 @@ async def test_typing_works_while_the_model_loads(monkeypatch: pytest.MonkeyPatc
             assert status(app) == "loading model llama3.2\u2026"
             await type_line(pilot, "be brief")
             assert await until(
-                pilot, lambda: answer_to(app, "be brief") == "Okay, keeping it short.")
+                pilot, lambda: (answer_to(app, "be brief") or "").startswith(
+                    "Okay, keeping it short"))
             assert status(app) == "loading model llama3.2\u2026"  # the load is still going
 
             silent.close()  # the connection waiting in the backlog is reset

@@ -127,32 +127,69 @@ def test_ambiguous_description_asks_which_one() -> None:
 
 # -- what reos says ---------------------------------------------------------------------
 
-def test_verbosity_is_saved_and_comments_survive() -> None:
+def test_verbosity_lasts_for_the_session_and_leaves_the_file_alone() -> None:
+    path = paths.settings_file()
+    path.parent.mkdir(parents=True)
+    path.write_text("[conversation]\nverbosity = \"normal\"\n")
+    engine = live()
+    said = engine.respond("be brief").text
+    assert said.startswith("Okay, keeping it short for this session")
+    assert "\u201calways be brief\u201d" in said  # how to keep it is said
+    assert engine.voice.verbosity == "minimal"
+    assert path.read_text() == "[conversation]\nverbosity = \"normal\"\n"
+    assert ReasoningEngine(settings.load()).voice.verbosity == "normal"  # the next session
+
+
+@pytest.mark.parametrize("said", ["always be brief", "be brief by default",
+                                  "keep it short, and remember that", "be concise permanently"])
+def test_verbosity_is_saved_when_asked_and_comments_survive(said: str) -> None:
     path = paths.settings_file()
     path.parent.mkdir(parents=True)
     path.write_text("# my settings\n[conversation]\nverbosity = \"normal\"  # how chatty\n"
-                    "show_commands = true\n")
+                    "show_commands = true\n\n[limits]\nmax_operations = 9  # mine\n")
     engine = live()
-    assert engine.respond("be brief").text == "Okay, keeping it short."
+    answer = engine.respond(said).text
+    assert answer.startswith("Okay, keeping it short from now on") and str(path) in answer
     text = path.read_text()
     assert "# my settings" in text and 'verbosity = "minimal"  # how chatty' in text
+    assert "max_operations = 9  # mine" in text
     assert settings.load().conversation.verbosity == "minimal"
-    engine.respond("be more detailed")
+    engine.respond("always be more detailed")
     assert settings.load().conversation.verbosity == "detailed"
 
 
 def test_verbosity_is_saved_when_there_was_no_file() -> None:
-    live().respond("be concise")
+    live().respond("always be concise")
     assert settings.load().conversation.verbosity == "minimal"
 
 
-def test_show_commands_off_and_minimal_hide_commands() -> None:
+def test_a_settings_file_reos_cannot_read_is_never_overwritten() -> None:
+    path = paths.settings_file()
+    path.parent.mkdir(parents=True)
+    path.write_text("[conversation\nverbosity = 'normal'\n")
+    engine = ReasoningEngine(Settings())
+    answer = engine.respond("always be brief").text
+    assert answer.startswith("Okay, keeping it short for this session; I couldn't save it")
+    assert path.read_text() == "[conversation\nverbosity = 'normal'\n"
+    assert engine.voice.verbosity == "minimal"
+
+
+def test_a_plan_shows_its_commands_at_every_verbosity() -> None:
     engine = homelab()
     assert "$ docker stop portainer" in engine.plan("stop portainer").message
     engine.voice = Voice("minimal", True)
-    assert "$ docker" not in engine.plan("stop portainer").message
+    assert "$ docker stop portainer" in engine.plan("stop portainer").message
     engine.voice = Voice("normal", False)
-    assert "$ docker" not in engine.plan("stop portainer").message
+    assert "$ docker stop portainer" in engine.plan("stop portainer").message
+
+
+def test_show_commands_off_and_minimal_quieten_the_running() -> None:
+    from reos.reasoning.conversation import step_started
+
+    step = homelab().plan("stop portainer").steps[0]
+    assert "$ docker stop portainer" in (step_started(step, Voice("normal", True)) or "")
+    assert "$ docker" not in (step_started(step, Voice("normal", False)) or "")
+    assert step_started(step, Voice("minimal", True)) is None
 
 
 def test_detailed_shows_risk_and_undo() -> None:
@@ -263,3 +300,13 @@ def test_execution_starts_with_a_natural_sentence(containers: Containers) -> Non
     engine.execute(engine.plan(f"restart {name}"),
                    lambda e: said.append(e.text) if isinstance(e, Said) else None)
     assert said == [f"Okay, restarting {name}\u2026"]
+
+
+def test_reos_plan_shows_the_commands_at_minimal_verbosity() -> None:
+    from tests.conftest import reos
+
+    path = paths.settings_file()
+    path.parent.mkdir(parents=True)
+    path.write_text('[conversation]\nverbosity = "minimal"\nshow_commands = false\n')
+    done = reos("plan", "--dry-run", "--context", str(FIXTURE), "stop portainer")
+    assert "$ docker stop portainer" in done.stdout, done.stdout + done.stderr

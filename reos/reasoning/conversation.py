@@ -76,9 +76,9 @@ def present(plan: Plan, voice: Voice, verb: str | None = None) -> str:
         return plan.message
     lines = [summary_line(plan, verb)]
     for n, step in enumerate(plan.steps, start=1):
-        line = f"  {n}. {step.title}"
-        if voice.show_commands and not voice.brief:
-            line += f"   $ {step.command}"
+        # what would run is always shown before approval, at every verbosity: consent
+        # needs the commands (`show_commands` and brevity quieten only the running)
+        line = f"  {n}. {step.title}   $ {step.command}"
         lines.append(line)
         if step.why and voice.explain and not voice.brief:
             lines.append(f"       why: {step.why}")

@@ -39,6 +39,11 @@ _DETAILED = {
     "be verbose", "be more verbose", "tell me more", "longer answers",
 }
 _NORMAL = {"normal verbosity", "be normal", "normal detail", "default verbosity"}
+# a verbosity change lasts for the session; said with one of these it is also saved
+_KEEP = re.compile(
+    r"^always |,? ?(?:and )?(?:always|by default|permanently|for good|every time|"
+    r"(?:next time|in (?:the )?future)(?: too)?|"
+    r"(?:remember|save|keep) (?:it|that|this)(?: for next time| that way)?)$")
 
 # "why did you X", "how come you X", "what made you X", "explain why you X", "did you X?":
 # questions about what reos did are answered from the journal, never read as a request
@@ -63,6 +68,13 @@ _PLAN_PREFIX = re.compile(r"^\s*plan\s*:\s*", re.IGNORECASE)
 class Meta:
     action: str  # undo | list_undo | yes | no | verbosity | why | help | chat
     value: str | None = None
+    keep: bool = False  # verbosity: saved in the settings file, not only for the session
+
+
+def keeps(text: str) -> bool:
+    """Whether a verbosity request asks to keep the change beyond this session ("always
+    be brief", "be brief by default", "keep it short, and remember that")."""
+    return _KEEP.search(normalise(text)) is not None
 
 
 def normalise(text: str) -> str:
@@ -95,6 +107,11 @@ def perceive(text: str) -> Meta | None:
     ):
         if said in words:
             return meta
+    plain = _KEEP.sub("", said, count=1).strip(" ,")
+    if plain != said:
+        for words, level in ((_BRIEF, "minimal"), (_DETAILED, "detailed"), (_NORMAL, "normal")):
+            if plain in words:
+                return Meta("verbosity", level, keep=True)
     return None
 
 

@@ -50,7 +50,7 @@ COMMANDS = [
     Entry("What can you undo?", "the changes that can still be undone",
           "what can you undo"),
     Entry("History of changes", "what reos did, newest first", "show history"),
-    Entry("Verbosity: minimal", "short answers from now on", "be brief"),
+    Entry("Verbosity: minimal", "short answers for this session", "be brief"),
     Entry("Verbosity: normal", "the usual amount of detail", "normal verbosity"),
     Entry("Verbosity: detailed", "commands, risk and undo for every step",
           "be more detailed"),
