@@ -7,9 +7,10 @@ the journal with `journalctl --disk-usage`, containers and images with
 through the gate. `items` turns their output into the things worth cleaning, each with
 its size, its own step, its risk and what undo can (not) do; `apply` puts those on the
 plan with the total said first, or turns the plan into a plain answer when nothing is
-worth cleaning. Only real findings become steps: an exited container by its exact id, a
-dangling image by its exact id, an old kernel package by its exact name - never the
-running kernel, never the newest installed one.
+worth cleaning. Only real findings become steps: an exited container that frees space
+(its own layer, or a dangling image only it holds) by its exact id, a dangling image by
+its exact id, an old kernel package by its exact name - never the running kernel, never
+the newest installed one.
 
 Not responsible for running the measurements (the engine does, through the gate), for
 simulating package removals (execution/packages.py previews the kernel steps) or for
@@ -333,7 +334,16 @@ def _docker(result: StepResult, found: list[Item], said: list[str]) -> None:
         said.append(f"I couldn't ask docker about containers and images: {_failed(result)}")
         return
     containers, images = parsed
-    exited = [c for c in containers if c.state == "exited"]
+    stopped = [c for c in containers if c.state == "exited"]
+    # a container is removed only for the space it frees: its own layer, or a dangling
+    # image only it holds; one that frees nothing (0 B written, or a size docker did not
+    # say) keeps its settings and logs, which removal would lose for good
+    dangling_ids = {i.id for i in images if i.dangling}
+    exited = [c for c in stopped if (c.size or 0) > 0 or c.image in dangling_ids]
+    if len(exited) < len(stopped):
+        left = len(stopped) - len(exited)
+        said.append(f"{left} exited container{' frees' if left == 1 else 's free'} "
+                    f"no space, so I left {'it' if left == 1 else 'them'} alone")
     if exited:
         sizes = sum(c.size or 0 for c in exited)
         listed = _some([f"{c.name or c.id[:12]} ({c.id[:12]}, {words(c.size or 0)})"
@@ -345,7 +355,7 @@ def _docker(result: StepResult, found: list[Item], said: list[str]) -> None:
                           "removed containers cannot be brought back; their volumes are "
                           "kept", needs_root=False, action="delete",
                           ids=[c.id for c in exited]))
-    else:
+    elif not stopped:
         said.append("no exited containers")
     going = {c.id: c.image for c in exited}
     dangling, kept = [], 0

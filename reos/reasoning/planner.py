@@ -33,9 +33,10 @@ from reos.reasoning.matcher import ALL_KINDS, TargetMatcher
 from reos.reasoning.names import SAFE_NAMES
 from reos.reasoning.templates import SLOT, Recipe, TemplateSet
 from reos.safety.risk import assess_argv, formats_for
-from reos.system.privilege import as_root
+from reos.system.privilege import as_root, strip_sudo
 from reos.system.snapshot import SystemSnapshot
 from reos.system.state import restore_argv
+from reos.text import clean
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -86,6 +87,7 @@ class PlanBuilder:
         message rendered once; `lead` is said before it (e.g. why the model was not used),
         `trace` is how the request was understood so far."""
         plan = self._build(request, intent)
+        _without_systemd(plan, self.snapshot)
         plan.trace = trace if trace is not None else plan.trace
         measured = None
         if self.machine is not None and plan.kind != Kind.META:
@@ -568,6 +570,31 @@ class PlanBuilder:
                     plan.blocked_reason = "; ".join(verdict.reasons)
                 plan.steps.append(step)
                 previous = step.id
+
+
+# systemd's own tools: they talk to systemd as the init, so they cannot work without it
+# (journalctl only reads files, and is left to say what it finds)
+_SYSTEMD_TOOLS = frozenset({"systemctl", "systemd-analyze", "systemd-run", "timedatectl",
+                            "hostnamectl", "localectl", "loginctl", "resolvectl", "busctl"})
+
+
+def _without_systemd(plan: Plan, snapshot: SystemSnapshot) -> None:
+    """A plan whose steps need systemd, on a machine the snapshot says runs another init
+    (a container, WSL, a sysvinit box), becomes a plain answer saying so: its commands
+    could only fail. An unknown init keeps the plan."""
+    init = str(snapshot.host.get("init") or "")
+    if not init or init == "systemd" or not plan.steps:
+        return
+    tools = sorted({p for p in (next(iter(strip_sudo(s.argv)), "") for s in plan.steps)
+                    if p.rsplit("/", 1)[-1] in _SYSTEMD_TOOLS})
+    if not tools:
+        return
+    plan.message = (f"This machine does not run systemd (process 1 is {clean(init)[:40]}), "
+                    f"so {' and '.join(tools)} cannot work here and I have planned "
+                    "nothing.")
+    plan.steps, plan.lead, plan.notes = [], [], []
+    if plan.kind in (Kind.QUERY, Kind.COMBINED):
+        plan.kind = Kind.QUERY
 
 
 def _timers(matcher: TargetMatcher, word: str) -> str:

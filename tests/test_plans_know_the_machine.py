@@ -1,0 +1,86 @@
+"""Plans use what reos knows about the machine (issue 22, newcomer item 8): a machine
+that does not run systemd gets no systemctl steps but a plain answer, and freeing disk
+space never offers to remove a container that frees nothing.
+
+The no-systemd machine is the saved homelab snapshot with its init said as a container's
+shell would be; the docker measurement is captured `docker system df -v` output (the one
+tests/test_cleanup.py reads), with one exited container changed to use a tagged image."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reos.engine import ReasoningEngine
+from reos.model import Kind
+from reos.reasoning import cleanup
+from reos.settings import Settings
+from reos.system.snapshot import SystemSnapshot
+from tests.test_cleanup import DOCKER_DF, ran
+
+FIXTURE = Path(__file__).parent / "fixtures" / "homelab.json"
+
+
+def engine(init: str | None) -> ReasoningEngine:
+    data: dict[str, Any] = json.loads(FIXTURE.read_text())
+    if init is None:
+        data["host"].pop("init", None)
+    else:
+        data["host"]["init"] = init
+    return ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+
+
+@pytest.mark.parametrize("request_text", [
+    "restart nginx", "show failed services", "list the timers", "stop ssh",
+    "set the timezone to Europe/Paris"])
+def test_without_systemd_no_systemctl_step_is_planned(request_text: str) -> None:
+    plan = engine("bash").plan(request_text)
+    assert plan.steps == []
+    assert "does not run systemd (process 1 is bash)" in plan.message
+    assert not plan.needs_approval
+
+
+def test_with_systemd_or_an_unknown_init_the_plan_stays() -> None:
+    for init in ("systemd", None):
+        plan = engine(init).plan("restart nginx")
+        assert plan.kind == Kind.ACTION
+        assert plan.steps[0].argv[-2:] == ["restart", "nginx.service"]
+
+
+def test_without_systemd_a_container_is_still_restarted() -> None:
+    plan = engine("bash").plan("restart portainer")
+    assert [s.argv for s in plan.steps] == [["docker", "restart", "portainer"]]
+
+
+def test_a_hostile_init_name_is_said_cleanly() -> None:
+    plan = engine("sh\x1b[2Jx" + "y" * 200).plan("show failed services")
+    assert "\x1b" not in plan.message and len(plan.message) < 200
+
+
+def _df(change: dict[str, str]) -> str:
+    data = json.loads(DOCKER_DF)
+    for c in data["Containers"]:
+        if c["Names"] == "h2cap-b":
+            c.update(change)
+    return json.dumps(data)
+
+
+def test_an_exited_container_that_frees_nothing_is_left_alone() -> None:
+    # h2cap-b wrote nothing and runs a tagged image: removing it frees 0 B
+    found, said = cleanup.items({"docker": ran("docker", _df(
+        {"Image": "reos-test/busybox:latest"}))}, "apt", "6.1.0-20-amd64")
+    containers = [i for i in found if i.key == "containers"]
+    assert len(containers) == 1 and "h2cap-b" not in containers[0].what
+    assert "h2cap-a" in containers[0].what
+    assert "1 exited container frees no space, so I left it alone" in said
+
+
+def test_an_empty_container_holding_a_dangling_image_goes_with_it() -> None:
+    # as captured: h2cap-b wrote 0 B, but it alone holds a 300 kB dangling image
+    found, _ = cleanup.items({"docker": ran("docker", _df({}))}, "apt", "6.1.0-20-amd64")
+    containers = next(i for i in found if i.key == "containers")
+    assert "h2cap-b" in containers.what
+    assert any(i.key == "images" for i in found)
