@@ -12,6 +12,7 @@ import json
 import os
 import shlex
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -48,8 +49,10 @@ def needs(shell: str) -> None:
 
 
 def snippet_file(tmp_path: Path, shell: str) -> Path:
-    """The snippet as the installed `reos shell-init` prints it."""
-    done = reos("shell-init", shell)
+    """The snippet as the installed `reos shell-init` prints it, `reos` on PATH (so the
+    snippet calls it by name, and the shells below find the fake one first)."""
+    done = reos("shell-init", shell, env={"PATH": f"{REOS_BIN.parent}{os.pathsep}"
+                                                  f"{os.environ['PATH']}"})
     assert done.returncode == 0, done.stderr
     path = tmp_path / f"reos.{shell}"
     path.write_text(done.stdout)
@@ -268,3 +271,17 @@ def test_alt_r_in_bash_runs_the_real_plan_after_yes_and_history_gets_its_command
     restart = f"docker restart {shlex.quote(name)}"
     assert restart in history
     assert history[history.index(restart) - 1] == f"reos plan -- 'restart {name}'"
+
+
+def test_the_snippet_works_before_reos_is_on_path(tmp_path: Path) -> None:
+    """A newcomer runs `.venv/bin/reos shell-init bash` before adding the venv to PATH:
+    the snippet calls that program by its full path, and Alt+R's function reaches it."""
+    bare = {**os.environ, "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    snippet = subprocess.run([str(REOS_BIN), "shell-init", "bash"], capture_output=True,
+                             text=True, env=bare, timeout=60).stdout
+    assert f"command {REOS_BIN.resolve()} plan -- " in snippet
+    script = 'eval "$1"; __reos_request="what can you do"; __reos_plan'
+    done = subprocess.run(["bash", "-c", script, "bash", snippet], capture_output=True,
+                          text=True, env=bare, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "command not found" not in done.stderr and "I can" in done.stdout

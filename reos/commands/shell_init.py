@@ -12,6 +12,9 @@ writes there the commands its steps ran successfully (`record_ran`, called with 
 ExecutionReport), one per line, and the snippet adds each line to the shell's history and
 removes the file. A dry run, a declined plan or an answered query writes nothing.
 
+When `reos` is not on PATH, the snippet calls the program that printed it by its full
+path, so `eval "$(.venv/bin/reos shell-init bash)"` works before PATH is set.
+
 Not responsible for: running or approving anything (`reos plan` does), or deciding which
 steps succeeded (the executor fills the report). Imports only the standard library and
 reos.text, so `reos plan` stays fast.
@@ -154,8 +157,21 @@ def run(shell: str) -> int:
         print(f"reos: no shell integration for {clean(shell)!r}; choose one of: "
               f"{', '.join(SNIPPETS)}.", file=sys.stderr)
         return EXIT_USAGE
-    sys.stdout.write(snippet)
+    sys.stdout.write(snippet.replace("reos plan -- ", f"{_program()} plan -- "))
     return EXIT_OK
+
+
+def _program() -> str:
+    """How the snippet calls reos: by name when `reos` is on PATH, else by the path of
+    the program printing it (`.venv/bin/reos shell-init bash` before the venv is on
+    PATH), quoted for the shell."""
+    import shutil
+    from pathlib import Path
+
+    me = Path(sys.argv[0])
+    if shutil.which("reos") is not None or me.name != "reos" or not me.is_file():
+        return "reos"
+    return shlex.quote(str(me.resolve()))
 
 
 def ran_commands(report: ExecutionReport) -> list[str]:
