@@ -168,7 +168,7 @@ def test_many_exited_containers_are_all_removed_and_a_few_named() -> None:
     found, _ = cleanup.items({"docker": ran("docker", json.dumps(data))}, "apt", "6.1")
     assert found[0].argv == ["docker", "rm", *(f"{n:064x}" for n in range(14))]
     assert found[0].what.endswith("old-9 (000000000000, 293 KiB) and 4 more")
-    assert "Remove 14 exited containers (4.0 MiB)" in found[0].what
+    assert "Remove 14 exited containers (4 MiB)" in found[0].what
 
 
 def test_small_things_are_measured_and_said_not_offered() -> None:
@@ -177,7 +177,7 @@ def test_small_things_are_measured_and_said_not_offered() -> None:
         "kernels": ran("kernels", "", NO_KERNELS, 1)}, "apt", "6.18.44-fc-v669")
     assert found == []
     assert said == ["the package cache holds only 8 KiB",
-                    "the journal uses 8.0 MiB, which I'd keep", "no kernel packages are installed"]
+                    "the journal uses 8 MiB, which I'd keep", "no kernel packages are installed"]
 
 
 def test_what_could_not_be_measured_is_said_in_words() -> None:

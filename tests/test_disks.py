@@ -19,8 +19,7 @@ import pytest
 
 from reos.model import Kind, RiskLevel, StepResult
 from reos.reasoning.answers import ANSWERS
-from reos.reasoning.answers_disks import size
-from reos.reasoning.conversation import Voice
+from reos.reasoning.conversation import Voice, size
 from reos.system import state, state_disks
 
 FIXTURE = Path(__file__).parent / "fixtures" / "homelab.json"

@@ -53,7 +53,7 @@ def test_the_answer_names_each_gpu_and_what_uses_it() -> None:
     apps = "48211, python3, 30000, GPU-3f2a\n"
     said = ANSWERS["gpus"]([StepResult("s1", True, 0, cards, ""),
                             StepResult("s2", True, 0, apps, "")], {}, Voice())
-    assert "GPU 0 NVIDIA A100-SXM4-40GB: 87% busy, 30.1 GiB of 40.0 GiB memory, 65 \u00b0C" in said
+    assert "GPU 0 NVIDIA A100-SXM4-40GB: 87% busy, 30.1 GiB of 40 GiB memory, 65 \u00b0C" in said
     assert "GPU 1" in said and "pid 48211 python3 (29.3 GiB" in said
 
 

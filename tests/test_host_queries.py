@@ -324,7 +324,7 @@ def test_interface_counters_lie_between_two_readings_of_ip() -> None:
 def test_timers_are_what_systemctl_lists_or_said_to_be_unknown() -> None:
     said = ask("which timers run next")
     if not Path("/run/systemd/system").is_dir():  # no systemd here (a container, a sandbox)
-        assert said.startswith("I couldn't check that: systemctl list-timers"), said
+        assert said.startswith("This machine does not run systemd"), said
         assert "no systemd timers" not in said.lower()  # never "none" for "unknown"
         return
     done = subprocess.run(["systemctl", "list-timers", "--all", "--output=json", "--no-pager"],

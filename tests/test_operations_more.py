@@ -529,7 +529,7 @@ def test_the_remaining_answers_read_their_tools() -> None:
 
 def test_a_directorys_size_and_each_containers_disk_are_read_whatever_comes_back() -> None:
     assert _say("dir_size", [_ok("3221225472\t/srv/media\n")], path="/srv/media").startswith(
-        "/srv/media holds 3.0 GiB")
+        "/srv/media holds 3 GiB")
     denied = _say("dir_size", [_ok("4096\t/home\n", 1, "du: cannot read directory "
                                    "'/home/x': Permission denied\n")], path="/home")
     assert "1 directory I could not read" in denied

@@ -13,15 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reos.model import StepResult
-from reos.reasoning.conversation import Voice, count, join_names
-
-
-def size(n: float) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if abs(n) < 1024 or unit == "TiB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n:.1f} TiB"
+from reos.reasoning.conversation import Voice, count, join_names, size
 
 
 def duration(seconds: float) -> str:

@@ -19,22 +19,12 @@ import re
 from typing import Any
 
 from reos.model import StepResult
-from reos.reasoning.conversation import Voice, count
+from reos.reasoning.conversation import Voice, count, size
 from reos.text import clean
 
 FULL = 90  # percent used from which a filesystem is said to be nearly full
-_UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
 
 
-def size(n: float) -> str:
-    """Bytes the way people read them: 1.5 GiB, 512 MiB."""
-    value = float(n)
-    for unit in _UNITS:
-        if abs(value) < 1024 or unit == _UNITS[-1]:
-            return f"{value:.0f} {unit}" if unit == "B" or value >= 100 else \
-                f"{value:.1f} {unit}"
-        value /= 1024
-    return f"{value:.1f} PiB"  # not reached
 
 
 def _df_rows(text: str) -> list[tuple[list[str], str]]:

@@ -8,7 +8,7 @@ steps fail there, so the renderer is tolerant). Not responsible for running anyt
 from __future__ import annotations
 
 from reos.model import StepResult
-from reos.reasoning.conversation import Voice
+from reos.reasoning.conversation import Voice, size
 from reos.text import clean
 
 _NO_TOOL = ("I found no NVIDIA GPU to ask: nvidia-smi is not installed here, or the "
@@ -22,7 +22,7 @@ def _rows(result: StepResult) -> list[list[str]]:
 
 def _mib(text: str) -> str:
     try:
-        return f"{float(text) / 1024:.1f} GiB"
+        return size(float(text) * 1024 * 1024)  # nvidia-smi says MiB
     except ValueError:
         return text or "?"
 

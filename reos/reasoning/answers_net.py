@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reos.model import StepResult
-from reos.reasoning.conversation import Voice, join_names
+from reos.reasoning.conversation import Voice, join_names, size
 from reos.text import clean
 
 Summariser = Callable[[list[StepResult], dict[str, str], Voice], str]
@@ -327,13 +327,6 @@ def _num(value: Any) -> int:
     return value if isinstance(value, int) else 0
 
 
-def _size(n: int) -> str:
-    amount = float(n)
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if amount < 1024 or unit == "TiB":
-            return f"{amount:.0f} {unit}" if unit == "B" else f"{amount:.1f} {unit}"
-        amount /= 1024
-    return f"{amount:.1f} TiB"
 
 
 def counters(link: dict[str, Any]) -> dict[str, int]:
@@ -359,8 +352,8 @@ def net_stats(results: list[StepResult], _params: dict[str, str], voice: Voice) 
         if name == "lo" and len(links) > 1 and not voice.detailed:
             continue
         c = counters(link)
-        lines.append(f"  {name} ({_link_state(link)}): received {_size(c['rx_bytes'])}"
-                     f" in {c['rx_packets']:,} packets, sent {_size(c['tx_bytes'])}"
+        lines.append(f"  {name} ({_link_state(link)}): received {size(c['rx_bytes'])}"
+                     f" in {c['rx_packets']:,} packets, sent {size(c['tx_bytes'])}"
                      f" in {c['tx_packets']:,}; errors {c['rx_errors']} in /"
                      f" {c['tx_errors']} out, dropped {c['rx_dropped']} in /"
                      f" {c['tx_dropped']} out")

@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass, field
 
 from reos.model import Kind, Plan, RiskLevel, Step, StepResult, Target
+from reos.reasoning.conversation import size as words
 from reos.reasoning.names import SAFE_NAMES
 from reos.system.privilege import as_root
 from reos.text import clean
@@ -93,13 +94,6 @@ class Item:
     ids: list[str] = field(default_factory=list)  # exact ids or names acted on
 
 
-def words(n: float) -> str:
-    """Bytes as people read them: 812 KiB, 3.4 MiB, 2.1 GiB."""
-    if n < MIB:
-        return f"{n / 1024:.0f} KiB" if n >= 1024 else f"{n:.0f} B"
-    if n < 1024 * MIB:
-        return f"{n / MIB:.1f} MiB"
-    return f"{n / (1024 * MIB):.1f} GiB"
 
 
 # -- what to measure -------------------------------------------------------------------

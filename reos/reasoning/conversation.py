@@ -42,6 +42,21 @@ def count(n: int, noun: str) -> str:
     return f"{n} {noun if n == 1 else PLURALS.get(noun, noun + 's')}"
 
 
+_UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
+
+
+def size(n: float) -> str:
+    """Bytes the way people read them, the one way reos says a size: 812 B, 3.4 MiB,
+    4 MiB, 512 MiB (no decimals from 100 up), 1.5 GiB."""
+    value = float(n)
+    for unit in _UNITS:
+        if abs(value) < 1024 or unit == _UNITS[-1]:
+            break
+        value /= 1024
+    said = f"{value:.0f}" if unit == "B" or abs(value) >= 100 else f"{value:.1f}"
+    return f"{said.removesuffix('.0')} {unit}"
+
+
 def join_names(names: list[str]) -> str:
     if len(names) <= 1:
         return "".join(names)

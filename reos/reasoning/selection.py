@@ -103,7 +103,7 @@ def why_this_one(target: Target, qualifiers: list[str], snapshot: Any) -> str:
         return (f"process {process.pid} ({process.name}) uses the most CPU here: "
                 f"{process.cpu_percent:.0f}% when the snapshot was taken")
     return (f"process {process.pid} ({process.name}) uses the most memory here: "
-            f"{process.memory_rss / 2**20:.0f} MiB when the snapshot was taken")
+            f"{conversation.size(process.memory_rss)} when the snapshot was taken")
 
 
 def partitions_first(targets: list[Target]) -> list[Target]:
