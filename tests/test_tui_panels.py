@@ -11,8 +11,6 @@ import threading
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from reos import paths
 from reos.engine import ReasoningEngine, Reply
 from reos.execution.events import EventSink, StepFinished, StepStarted
@@ -250,18 +248,6 @@ async def test_the_status_lines_show_host_user_sudo_and_understanding() -> None:
         assert app.query_one(StatusLine).text == "built-in understanding"
 
 
-def test_sudo_state_is_read_from_sudo_n_true() -> None:
-    def result(ok: bool, code: int | None, stderr: str = "") -> StepResult:
-        return StepResult("probe", ok, code, stderr=stderr)
-
-    assert live.sudo_state(True, None) == live.ROOT
-    assert live.sudo_state(False, None) == live.NO_SUDO
-    assert live.sudo_state(False, result(True, 0)) == live.SUDO_FREE
-    assert live.sudo_state(False, result(False, 1, "sudo: a password is required")) \
-        == live.SUDO_PASSWORD
-    assert live.sudo_state(False, result(False, 1, "user is not in the sudoers file")) \
-        == live.NO_SUDO
-    assert live.sudo_state(False, result(False, 127, "sudo: command not found")) == live.NO_SUDO
 
 
 def test_snapshot_age_in_words() -> None:
@@ -274,19 +260,6 @@ def test_snapshot_age_in_words() -> None:
     assert live.age("not a time", now) == "unknown age"
 
 
-def test_the_sudo_probe_never_prompts_and_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    asked: list[tuple[list[str], float]] = []
-
-    def probe(argv: list[str], request: str, timeout: float) -> StepResult:
-        asked.append((argv, timeout))
-        return StepResult("probe", False, 1, stderr="sudo: a password is required")
-
-    monkeypatch.setattr(os, "geteuid", lambda: 1000)
-    monkeypatch.setattr(live.shutil, "which", lambda name: "/usr/bin/sudo")
-    assert live.probe_sudo(probe) == live.SUDO_PASSWORD
-    assert asked == [(["sudo", "-n", "true"], live.SUDO_SECONDS)]  # -n: never a prompt
-    monkeypatch.setattr(live.shutil, "which", lambda name: None)
-    assert live.probe_sudo(probe) == live.NO_SUDO and len(asked) == 1  # nothing to ask
 
 
 async def test_undo_from_the_panel_waits_for_a_plan_to_be_decided(one_undoable: Path) -> None:

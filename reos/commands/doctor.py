@@ -17,7 +17,6 @@ judges and words what they find.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -186,29 +185,20 @@ def _docker_check() -> Check:
 
 
 def _sudo_check() -> Check:
-    import shutil
-    import subprocess
+    from reos.system import sudo
 
-    if os.geteuid() == 0:
+    found = sudo.probe(CALL_SECONDS)
+    said = found.said
+    if found.state == sudo.ROOT:
         return Check("sudo", OK, ["reos runs as root here, so sudo is not needed."],
                      {"root": True})
-    if shutil.which("sudo") is None:
-        return Check("sudo", PROBLEM, ["sudo is not installed, so steps that need root "
-                                       "cannot run (run reos as root, or install sudo)."],
-                     {"root": False})
-    try:
-        done = subprocess.run(["sudo", "-n", "true"], capture_output=True, text=True,
-                              stdin=subprocess.DEVNULL, timeout=CALL_SECONDS)
-    except subprocess.TimeoutExpired:
-        return Check("sudo", PROBLEM, [f"sudo -n did not answer within {CALL_SECONDS:g} s."],
-                     {"root": False})
-    except OSError as exc:
-        return Check("sudo", PROBLEM, [f"sudo could not be run ({exc.strerror})."],
-                     {"root": False})
-    if done.returncode == 0:
+    if found.state == sudo.MISSING:
+        return Check("sudo", PROBLEM, [(f"{said}; " if said else "sudo is not installed, so ")
+                                       + "steps that need root cannot run (run reos as "
+                                       "root, or install sudo)."], {"root": False})
+    if found.state == sudo.FREE:
         return Check("sudo", OK, ["sudo works without a password."], {"root": False})
-    said = (done.stderr.strip().splitlines() or ["no answer"])[-1][:200]
-    if "password" in said.lower():
+    if found.state == sudo.PASSWORD:
         return Check("sudo", OK, [f"sudo wants a password (sudo said: {said}); reos asks for "
                                   "it once when a plan needs root."],
                      {"root": False, "password": True})

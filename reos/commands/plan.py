@@ -44,18 +44,17 @@ def ensure_sudo(plan: Plan) -> None:
         return
     import subprocess
 
-    try:
-        probe = subprocess.run(["sudo", "-n", "true"], capture_output=True, text=True,
-                               stdin=subprocess.DEVNULL, timeout=30)
-    except FileNotFoundError:
+    from reos.system import sudo
+
+    found = sudo.probe(30)
+    if found.state == sudo.MISSING:
         raise ReosError("This plan needs root, and sudo is not installed. Nothing was run.",
-                        "Run reos as root, or install sudo.") from None
-    if probe.returncode == 0:
+                        "Run reos as root, or install sudo.")
+    if found.state in (sudo.FREE, sudo.ROOT):
         return
-    said = probe.stderr.strip().splitlines()[-1] if probe.stderr.strip() else "no answer"
     if not interactive():
         raise ReosError(f"This plan needs root, and sudo won't run without a password "
-                        f"(sudo said: {said}). Nothing was run.",
+                        f"(sudo said: {found.said}). Nothing was run.",
                         "Run it in a terminal so I can ask for the password once, or as root.")
     if subprocess.run(["sudo", "-v", "-p", "[reos] password for %u (asked once): "]
                       ).returncode != 0:

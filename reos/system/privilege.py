@@ -5,8 +5,8 @@ reos never asks for a password in the middle of a plan: a step that needs root r
 `as_root` adds that prefix, `strip_sudo` takes it off again (to read what a step really
 runs), `through_sudo` says whether a command has it.
 
-Pure: nothing here runs sudo or checks whether it works (`reos doctor` and `reos plan`
-probe `sudo -n true` themselves), and nothing decides whether a command needs root (the
+Pure: nothing here runs sudo or checks whether it works (`reos.system.sudo` probes
+`sudo -n true` for every surface), and nothing decides whether a command needs root (the
 risk engine does).
 """
 

@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import getpass
 import os
-import shutil
 import time
-from collections.abc import Callable
 from datetime import UTC, datetime
 
 from textual import work
@@ -29,8 +27,6 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from reos.execution.events import Event, StepFinished, StepStarted
-from reos.model import StepResult
-from reos.system.privilege import as_root
 from reos.text import clean
 
 SPINNER = "\u280b\u2819\u2839\u2838\u283c\u2834\u2826\u2827\u2807\u280f"
@@ -114,32 +110,17 @@ class Activity(Static):
 
 
 # -- where reos works ----------------------------------------------------------------
-def sudo_state(is_root: bool, result: StepResult | None) -> str:
-    """What sudo allows, from `sudo -n true`'s result (None: sudo is not installed)."""
-    if is_root:
-        return ROOT
-    if result is None or result.exit_code == 127 or result.blocked:
-        return NO_SUDO  # not installed, or the gate kept it from running
-    if result.ok:
-        return SUDO_FREE
-    return SUDO_PASSWORD if "password" in result.stderr.lower() else NO_SUDO
+def probe_sudo() -> str:
+    """What sudo allows, in the status line's words: `sudo -n true` asked once (never
+    prompting, at most SUDO_SECONDS, `reos.system.sudo`); call it in a worker."""
+    from reos.system import sudo
 
-
-def probe_sudo(probe: Callable[..., StepResult] | None = None) -> str:
-    """Ask `sudo -n true` once (never prompting, at most SUDO_SECONDS); call it in a worker."""
-    if os.geteuid() == 0:
-        return ROOT
-    if shutil.which("sudo") is None:
-        return NO_SUDO
-    if probe is None:
-        from reos.execution import reads  # through the gate, as a read-only probe
-
-        probe = reads.probe
     try:
-        return sudo_state(False, probe(as_root(["true"], False), "may reos use sudo",
-                                       timeout=SUDO_SECONDS))
+        found = sudo.probe(SUDO_SECONDS)
     except Exception:  # noqa: BLE001 - a status line never breaks the chat
         return NO_SUDO
+    return {sudo.ROOT: ROOT, sudo.FREE: SUDO_FREE, sudo.PASSWORD: SUDO_PASSWORD}.get(
+        found.state, NO_SUDO)
 
 
 def age(collected_at: str, now: datetime | None = None) -> str:
