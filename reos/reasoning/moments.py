@@ -27,7 +27,8 @@ _ZONE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_+-]{0,30}(?:/[A-Za-z0-9_+-]{1,30})
 def zones() -> dict[str, tuple[str, ...]]:
     """This machine's time zones: a zone's whole name, its last part ("new_york") and a
     linked name's, lowercase -> the zones so called (read once, from tzdata.zi or the zone
-    tables; empty when the machine has none)."""
+    tables; empty when the machine has none). Not `zoneinfo.available_timezones()`: it
+    opens every file under /usr/share/zoneinfo (80 ms here, against 8 ms for one file)."""
     global _ZONES
     if _ZONES is not None:
         return _ZONES
@@ -379,9 +380,9 @@ def _free(unit: Any) -> bool:
 def _tag_zones(units: list[Any], texts: list[str]) -> None:
     """City and zone names of this machine's list ("berlin", "new york", "cet"), said
     where a time zone is talked about or after "in" ("london time", "we are in tokyo")."""
-    if not zones():
-        return
     context = any(t in _ZONE_WORDS for t in texts)
+    if not (context or "in" in texts[:-1]) or not zones():
+        return  # the zone list is read only when a zone may be talked about (~8 ms)
     n = 0
     while n < len(units):
         if not _free(units[n]) or not (context or n and texts[n - 1] == "in"):
