@@ -467,3 +467,18 @@ def test_any_stored_chain_renders_and_recalls_without_a_traceback(chain: dict) -
     record = TraceRecord(1, "2026-01-01T00:00:00Z", "stop x", "action", None, chain)
     assert recall.why("stop", [record], [], [], now=now())
     assert len(json.dumps(audit.fit(chain), default=str).encode()) <= audit.MAX_BYTES
+
+
+def test_the_migrations_are_the_marked_functions_in_the_order_they_were_written() -> None:
+    import inspect
+
+    from reos.store import db
+
+    marked = sorted((fn for name, fn in vars(db).items() if name.startswith("_m")
+                     and callable(fn)), key=lambda fn: inspect.getsourcelines(fn)[1])
+    assert [fn for _, fn in MIGRATIONS] == marked  # none unmarked, none out of order
+    names = [name for name, _ in MIGRATIONS]
+    assert names[:8] == ["001_journal", "002_backups", "003_knowledge", "004_undo_claims",
+                         "005_link_backups", "006_traces", "007_reflection",
+                         "008_edited_steps"]  # names that ran on people's machines stay
+    assert names == sorted(set(names))

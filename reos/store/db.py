@@ -16,6 +16,16 @@ from pathlib import Path
 
 from reos.errors import JournalError
 
+# the schema's history, in order: each function below marked @migration, by its name
+# without "_m" ("001_journal"); append new ones at the end, never edit or reorder
+MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = []
+
+
+def migration(change: Callable[[sqlite3.Connection], None]
+              ) -> Callable[[sqlite3.Connection], None]:
+    MIGRATIONS.append((change.__name__.removeprefix("_m"), change))
+    return change
+
 
 def _statements(db: sqlite3.Connection, script: str) -> None:
     # not executescript(): it commits first, which would break the migration transaction
@@ -24,6 +34,7 @@ def _statements(db: sqlite3.Connection, script: str) -> None:
             db.execute(statement)
 
 
+@migration
 def _m001_journal(db: sqlite3.Connection) -> None:
     _statements(
         db,
@@ -64,6 +75,7 @@ def _m001_journal(db: sqlite3.Connection) -> None:
     )
 
 
+@migration
 def _m002_backups(db: sqlite3.Connection) -> None:
     _statements(
         db,
@@ -84,6 +96,7 @@ def _m002_backups(db: sqlite3.Connection) -> None:
     )
 
 
+@migration
 def _m003_knowledge(db: sqlite3.Connection) -> None:
     _statements(
         db,
@@ -114,6 +127,7 @@ def _m003_knowledge(db: sqlite3.Connection) -> None:
     )
 
 
+@migration
 def _m004_undo_claims(db: sqlite3.Connection) -> None:
     # who is undoing a transaction (status 'undoing'), so a second `reos undo` keeps off
     # it and a dead claimer's claim can be taken over; and, per backup, the identity of the
@@ -133,11 +147,13 @@ def _m004_undo_claims(db: sqlite3.Connection) -> None:
     )
 
 
+@migration
 def _m005_link_backups(db: sqlite3.Connection) -> None:
     # a symbolic link is backed up as where it pointed, never copied through
     db.execute("ALTER TABLE backups ADD COLUMN link TEXT")
 
 
+@migration
 def _m006_traces(db: sqlite3.Connection) -> None:
     # the reasoning audit trail: one chain per request (what reos decided and why, never
     # command output), linked to its transaction once it runs; kind is the plan's kind
@@ -158,6 +174,7 @@ def _m006_traces(db: sqlite3.Connection) -> None:
     )
 
 
+@migration
 def _m007_reflection(db: sqlite3.Connection) -> None:
     # reflection's rules read outcome records (when, how, which fix) rather than counters;
     # findings keep their evidence and suggestion and are cleared, not deleted; template
@@ -224,22 +241,13 @@ def _m007_reflection(db: sqlite3.Connection) -> None:
                        (kind, name, ok, at))
 
 
+@migration
 def _m008_edited_steps(db: sqlite3.Connection) -> None:
     # a step whose command the person edited before approving it (the plan's own command
     # was replaced; what ran is in argv)
     db.execute("ALTER TABLE steps ADD COLUMN edited INTEGER NOT NULL DEFAULT 0")
 
 
-MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
-    ("001_journal", _m001_journal),
-    ("002_backups", _m002_backups),
-    ("003_knowledge", _m003_knowledge),
-    ("004_undo_claims", _m004_undo_claims),
-    ("005_link_backups", _m005_link_backups),
-    ("006_traces", _m006_traces),
-    ("007_reflection", _m007_reflection),
-    ("008_edited_steps", _m008_edited_steps),
-]
 
 
 def now() -> str:
