@@ -387,6 +387,7 @@ class ReasoningEngine:
     def undo(self) -> UndoReport:
         from reos.execution.undo import undo_latest
 
+        self.memory.last_tx = None  # the undo is now the last change: the journal's newest
         try:
             return undo_latest(self.journal)
         finally:
