@@ -118,6 +118,13 @@ class Target:
         return {"kind": self.kind, "name": self.name}
 
 
+# Actions that leave no prior state to put back: a restart runs the thing again as it was,
+# a reload rereads what it already has. Undo has nothing to restore for them (it says so
+# and runs nothing), and nothing is lost by them either, so they are never "reversible"
+# and never asked about as lost for good.
+RESTARTS = frozenset({"restart", "reload", "daemon_reload"})
+
+
 def render(argv: list[str]) -> str:
     """How a person would type this argv in a shell."""
     return shlex.join(argv)
@@ -149,6 +156,11 @@ class Step:
     @property
     def command(self) -> str:
         return render(self.argv)
+
+    @property
+    def nothing_to_restore(self) -> bool:
+        """A restart or reload (`RESTARTS`): it cannot be undone, and there is nothing to."""
+        return not self.read_only and self.action in RESTARTS
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -15,7 +15,7 @@ import pytest
 from reos.engine import ReasoningEngine
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
-from tests.conftest import Containers, reos
+from tests.conftest import Containers, reos, reos_json
 
 FIXTURE = Path(__file__).parent / "fixtures" / "homelab.json"
 
@@ -62,3 +62,90 @@ def test_that_before_anything_was_done_says_so_plainly() -> None:
     answer = homelab().respond("why did you do that?").text
     assert "wasn't me" not in answer
     assert answer == "I haven't changed anything here yet, so there is nothing to explain."
+
+
+# -- 7. a restart has no prior state: undo restores nothing for it --------------------------
+
+@pytest.mark.parametrize("request_,argv", [
+    ("restart nginx", ["systemctl", "restart", "nginx.service"]),
+    ("reload nginx", ["systemctl", "reload", "nginx.service"]),
+    ("restart portainer", ["docker", "restart", "portainer"]),
+])
+def test_a_restart_step_is_never_called_reversible(request_: str, argv: list[str]) -> None:
+    engine = homelab()
+    plan = engine.plan(request_)
+    [step] = plan.steps
+    assert step.argv[-len(argv):] == argv
+    assert step.reversible is False and step.rollback is None
+    data = plan.to_dict()["steps"][0]
+    assert data["reversible"] is False and data["rollback"] is None
+    assert "cannot be undone: there is nothing to restore" in plan.message
+    # nothing is lost by it, so no second "this can't be taken back" question
+    assert engine.second_question(plan) is None
+
+
+def test_reos_plan_json_does_not_call_a_restart_reversible() -> None:
+    data = reos_json("plan", "--json", "--context", str(FIXTURE), "restart nginx")
+    [step] = data["steps"]
+    assert step["reversible"] is False and step["rollback"] is None
+
+
+@pytest.mark.docker
+def test_undo_restores_the_stop_and_runs_nothing_for_the_restart(
+        containers: Containers) -> None:
+    stopped, bounced = containers.run("stopped"), containers.run("bounced")
+    done = reos("plan", "--yes", f"stop {stopped} and restart {bounced}")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert containers.state(stopped) == "exited" and containers.state(bounced) == "running"
+    undo = reos("undo")
+    assert undo.returncode == 0, undo.stdout + undo.stderr
+    assert f"(ran: docker start {stopped})" in undo.stdout
+    assert f"docker start {bounced}" not in undo.stdout
+    assert (f"\u201cRestart {bounced}\u201d cannot be undone: there is nothing to restore"
+            in undo.stdout), undo.stdout
+    assert containers.state(stopped) == containers.state(bounced) == "running"
+    undo_tx = reos_json("history", "--json")["transactions"][0]
+    assert undo_tx["kind"] == "undo"
+    assert [s["argv"] for s in undo_tx["steps"]] == [["docker", "start", stopped]]
+
+
+@pytest.mark.docker
+def test_undo_of_a_lone_restart_says_so_and_runs_nothing(containers: Containers) -> None:
+    name = containers.run("lone")
+    assert reos("plan", "--yes", f"restart {name}").returncode == 0
+    undo = reos("undo")
+    assert undo.returncode == 4, undo.stdout + undo.stderr  # nothing was undone
+    assert (f"\u201cRestart {name}\u201d cannot be undone: there is nothing to restore"
+            in undo.stdout), undo.stdout
+    assert "Done!" not in undo.stdout
+    assert containers.state(name) == "running"
+    history = reos_json("history", "--json")["transactions"]
+    assert all(s["argv"][:2] != ["docker", "start"] for tx in history for s in tx["steps"])
+
+
+def test_a_restart_recorded_with_an_old_undo_command_is_not_run() -> None:
+    """A journal written before this fix holds `docker start` as a restart's undo: it is
+    never run (the journal is real; nothing here touches docker)."""
+    from reos.execution.undo import undo_latest
+
+    engine = homelab()
+    tx = engine.journal.begin("restart portainer")
+    row = engine.journal.begin_step(tx, 0, "s1", "Restart portainer",
+                                    ["docker", "restart", "portainer"], action="restart",
+                                    target_kind="container", target_name="portainer",
+                                    prior_state={"state": "running"},
+                                    rollback=["docker", "start", "portainer"])
+    engine.journal.finish_step(row, "done", 0)
+    engine.journal.finish(tx, "completed")
+    from reos.model import StepResult
+
+    ran: list[list[str]] = []
+
+    def record(argv: list[str], **_: object) -> StepResult:  # what would have run
+        ran.append(argv)
+        return StepResult("u1", True, 0)
+
+    report = undo_latest(engine.journal, run=record)
+    assert ran == [] and report.steps == []
+    assert "\u201cRestart portainer\u201d cannot be undone: there is nothing to restore" \
+        in report.describe()

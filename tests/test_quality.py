@@ -73,8 +73,11 @@ def test_real_action_plans_are_excellent_with_the_right_reasons(engine, request_
     assert a.label == "excellent" and a.score >= 0.85
     assert not a.anti_patterns and not texts(a, False)
     good = texts(a, True)
+    # a restart has nothing to restore: never "can be undone", and nothing lost either
+    undo = ("Nothing is lost for good (a restart has nothing to restore)"
+            if request_ == "restart nginx" else "Every change can be undone")
     for expected in ("Concise plan with focused steps", "Uses idempotent patterns",
-                     "Includes verification steps", "Every change can be undone",
+                     "Includes verification steps", undo,
                      "Reasoning traced stage by stage"):
         assert expected in good
     assert ("Explicit non-interactive flags" in good) is (request_ == "install htop")
@@ -228,9 +231,13 @@ def test_more_steps_than_the_limit() -> None:
 
 
 def test_irreversible_steps_lower_the_score_and_are_named() -> None:
-    undoable = assess(plan_of(service_step("s1"), service_step("s2")))
-    final = assess(plan_of(service_step("s1", reversible=False),
-                           service_step("s2", reversible=False, risk=RiskLevel.HIGH)))
+    def stop(step: Step) -> Step:  # a restart has nothing to restore: never "lost"
+        step.action, step.title = "stop", step.title.replace("Restart", "Stop")
+        return step
+
+    undoable = assess(plan_of(stop(service_step("s1")), stop(service_step("s2"))))
+    final = assess(plan_of(stop(service_step("s1", reversible=False)),
+                           stop(service_step("s2", reversible=False, risk=RiskLevel.HIGH))))
     assert "Every change can be undone" in texts(undoable, True)
     assert [(r.step_id, r.text) for r in final.reasons if r.text == "Cannot be undone"] == [
         ("s1", "Cannot be undone"), ("s2", "Cannot be undone")]

@@ -223,11 +223,14 @@ def _gates_and_undo(reasons: list[Reason], changing: list[Step], verify: bool) -
                               unchecked[0].id if len(unchecked) == 1 else None))
     else:
         reasons.append(Reason(True, "gates", "Includes verification steps"))
-    final = [s for s in changing if not s.reversible]
+    final = [s for s in changing if not s.reversible and not s.nothing_to_restore]
     if final:
         cost += min(IRREVERSIBLE_CAP, IRREVERSIBLE_COST * len(final))
         for s in final:
             reasons.append(Reason(False, "maintainability", "Cannot be undone", s.id))
+    elif any(s.nothing_to_restore for s in changing):  # never "undone": nothing to restore
+        reasons.append(Reason(True, "maintainability",
+                              "Nothing is lost for good (a restart has nothing to restore)"))
     else:
         reasons.append(Reason(True, "maintainability", "Every change can be undone"))
     return cost
