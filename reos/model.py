@@ -125,6 +125,13 @@ class Target:
 RESTARTS = frozenset({"restart", "reload", "daemon_reload"})
 
 
+def step_words(step_id: str) -> str:
+    """A step's id as a person says it: "s3" is "step 3" (ids stay in JSON and the
+    journal; people count steps as the plan numbers them)."""
+    number = step_id[1:] if step_id[:1] in ("s", "u") else ""
+    return f"step {number}" if number.isdigit() else "a step"
+
+
 def render(argv: list[str]) -> str:
     """How a person would type this argv in a shell."""
     return shlex.join(argv)

@@ -8,11 +8,13 @@ against the homelab snapshot and a real journal in this test's REOS_HOME.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from reos.engine import ReasoningEngine
+from reos.model import Kind, Plan, Step
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from tests.conftest import Containers, reos, reos_json
@@ -149,3 +151,85 @@ def test_a_restart_recorded_with_an_old_undo_command_is_not_run() -> None:
     assert ran == [] and report.steps == []
     assert "\u201cRestart portainer\u201d cannot be undone: there is nothing to restore" \
         in report.describe()
+
+
+# -- 9. reos's own words stay reos's --------------------------------------------------------
+
+def test_the_second_question_numbers_steps_as_people_do() -> None:
+    engine = homelab()
+    plan = engine.plan("remove portainer")
+    question = engine.second_question(plan) or ""
+    assert "s2" not in question and "s1" not in question
+    assert "  2. Remove portainer" in question
+
+
+def test_reos_why_says_step_numbers_and_no_component_names() -> None:
+    from reos.reasoning import audit, recall
+    from reos.store.db import now
+
+    engine = homelab()
+    plan = engine.plan("stop portainer")
+    text = audit.render(audit.chain(plan))
+    assert "catalogue parser" not in text and "  s1." not in text
+    assert "  1. Stop portainer   $ docker stop portainer" in text
+    answer = recall.why("stop portainer", engine.traces.recent(), [], [], now=now())
+    assert "catalogue parser" not in answer and "(my own reading; " in answer
+
+
+def test_a_verbose_plan_names_no_component() -> None:
+    done = reos("plan", "--verbose", "--dry-run", "--context", str(FIXTURE), "restart nginx")
+    assert done.returncode == 0, done.stderr
+    assert "catalogue parser" not in done.stderr and "understanding: " in done.stderr
+
+
+def test_the_post_flight_summary_says_step_numbers() -> None:
+    from reos.execution.gates import postflight
+    from reos.model import ExecutionReport, StepResult
+
+    plan = Plan("stop x", Kind.ACTION, steps=[Step("s1", "Stop x", ["docker", "stop", "x"])])
+    report = ExecutionReport(None, failed=plan.steps[0],
+                             results=[StepResult("s1", False, 1, "", "boom")])
+    said = " ".join(v.said for v in postflight(report))
+    assert "s1" not in said and "step 1" in said
+
+
+def test_an_edit_that_names_a_missing_step_says_a_number() -> None:
+    from reos.editing import edit_step
+
+    plan = homelab().plan("stop portainer")
+    assert edit_step(plan, "s9", "docker stop portainer") == "there is no step 9 in this plan"
+    said = edit_step(plan, "s1", "docker stop 'portainer")
+    assert said is not None and "No closing quotation" not in said
+    assert said == "I can't read that as a command: a quotation mark is not closed"
+
+
+def test_docker_errors_are_one_plain_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
+    from reos.system import collectors
+
+    monkeypatch.setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
+    with pytest.raises(collectors.Unavailable) as caught:
+        collectors.docker_client(timeout=1)
+    said = str(caught.value)
+    assert "Connection aborted" not in said and "FileNotFoundError" not in said
+    assert said == ("Docker does not answer at unix:///nonexistent/docker.sock (is the "
+                    "docker daemon running?)")
+
+
+def test_a_failed_save_of_the_verbosity_is_said_without_the_exception(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import reos.settings as settings
+
+    def refuse(*_: object) -> None:
+        raise PermissionError(13, "Permission denied", str(tmp_path / "settings.toml"))
+
+    monkeypatch.setattr(settings, "save_value", refuse)
+    said = homelab().set_verbosity("minimal")
+    assert "Errno" not in said and "PermissionError" not in said
+    assert said == "Okay, keeping it short. (Saving that for next time failed: permission " \
+        "denied.)"
+
+
+def test_json_keeps_its_step_ids() -> None:
+    data = reos_json("plan", "--json", "--context", str(FIXTURE), "stop portainer")
+    assert data["steps"][0]["id"] == "s1"
+    assert json.dumps(data)  # the contract is untouched

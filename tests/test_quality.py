@@ -107,7 +107,7 @@ def test_shell_step_with_useless_cat_hidden_and_ignored_errors() -> None:
                     "useless-cat": "cat /var/log/syslog | grep"}
     assert a.score < assess(plan_of(replace(step, argv=["grep error /var/log/syslog"]))).score
     assert a.label in ("fair", "poor")
-    assert "Ignores errors (s1)" in texts(a, False)
+    assert "Ignores errors (step 1)" in texts(a, False)
 
 
 @pytest.mark.parametrize("payload, name", [
@@ -143,7 +143,7 @@ def test_model_command_with_hard_coded_ip_and_home_path() -> None:
     assert names(a) == {("s1", "hard-coded-ip"), ("s1", "home-path")}
     assert {p.provided_by for p in a.anti_patterns} == {"model"}
     assert {p.says for p in a.anti_patterns} == {"192.168.1.20", "/home/bob"}
-    assert "Hard-codes an address (s1)" in texts(a, False)
+    assert "Hard-codes an address (step 1)" in texts(a, False)
     # reos's own commands carry only what the request named: no finding
     assert not assess(plan_of(step, request="back up my data")).anti_patterns
     # the person named both themselves: their explicit choice, not a hidden constant
@@ -197,7 +197,7 @@ def test_explicit_yes_is_a_reason_and_its_absence_an_anti_pattern() -> None:
     good = assess(plan_of(changing("s1", ["apt-get", "install", "-y", "foo"])))
     assert "Explicit non-interactive flags" in texts(good, True)
     assert "Explicit non-interactive flags" not in texts(bad, True)
-    assert "May stop at a prompt (s1)" in texts(bad, False)
+    assert "May stop at a prompt (step 1)" in texts(bad, False)
     assert bad.score < good.score
 
 
@@ -252,7 +252,7 @@ def test_verification_needs_a_checkable_target_and_verify_on() -> None:
     unchecked = plan_of(service_step("s1"), changing("s2", ["apt-get", "update"]))
     a = assess(unchecked)
     assert [(r.step_id, r.text) for r in a.reasons if not r.good] == [
-        ("s2", "No state to check afterwards (s2)")]
+        ("s2", "No state to check afterwards (step 2)")]
     # an action the executor cannot read back is no verification either
     odd = plan_of(replace(service_step("s1"), action="frobnicate"))
     assert "Includes verification steps" not in texts(assess(odd), True)
@@ -295,21 +295,21 @@ def test_describe_shows_the_design_notes_block(engine) -> None:
     bad = assess(plan_of(changing("s1", ["sh", "-c", "cat /etc/hosts | grep x || true"]),
                          model=True))
     text = describe(bad)
-    assert "✗ Ignores errors (s1)" in text
-    assert "s1 ignored-errors (from the model): `|| true`" in text
-    assert "s1 useless-cat (from the model): `cat /etc/hosts | grep`" in text
+    assert "✗ Ignores errors (step 1)" in text
+    assert "step 1: ignored-errors (from the model): `|| true`" in text
+    assert "step 1: useless-cat (from the model): `cat /etc/hosts | grep`" in text
     brief = describe(bad, brief=True)
     assert brief.splitlines()[0] == f"Quality {bad.score} ({bad.label})"
-    assert "✓" not in brief and "✗ Ignores errors (s1)" in brief
+    assert "✓" not in brief and "✗ Ignores errors (step 1)" in brief
 
 
 def test_anti_patterns_a_model_or_template_wrote_are_named_for_the_plan() -> None:
     step = changing("s1", ["sh", "-c", "systemctl restart web || true"])
     assert named_anti_patterns(assess(plan_of(step, model=True))) == [
-        "s1: ignored-errors in the command the model wrote (`|| true`): a failure is "
+        "step 1: ignored-errors in the command the model wrote (`|| true`): a failure is "
         "reported as success, so later steps run on a broken state."]
     assert named_anti_patterns(assess(plan_of(step), user_template=True))[0].startswith(
-        "s1: ignored-errors in the command your template wrote")
+        "step 1: ignored-errors in the command your template wrote")
     assert assess(plan_of(step)).anti_patterns
     assert named_anti_patterns(assess(plan_of(step))) == []
 

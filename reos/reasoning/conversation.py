@@ -121,10 +121,11 @@ def lost_for_good(plan: Plan, *, backups_count: bool) -> str | None:
     if not gone and not restored:
         return None
     lines = ["Before I start: this can't be taken back."]
-    lines += [f"  {s.id}. {s.title} — no undo: what it removes or changes is gone"
+    number = {id(s): n for n, s in enumerate(plan.steps, start=1)}  # as the plan shows it
+    lines += [f"  {number[id(s)]}. {s.title} — no undo: what it removes or changes is gone"
               for s in gone]
-    lines += [f"  {s.id}. {s.title} — undo only restores the files I back up first; "
-              "anything else it changes stays changed" for s in restored]
+    lines += [f"  {number[id(s)]}. {s.title} — undo only restores the files I back up "
+              "first; anything else it changes stays changed" for s in restored]
     return "\n".join(lines)
 
 
