@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import shlex
 
-from reos.model import Plan, RiskLevel, Step, render
+from reos.model import Plan, RiskLevel, Step, render, step_words
 
 MAX_EDIT = 4000  # characters: a command line, not a script
 
@@ -37,7 +37,7 @@ def edit_step(plan: Plan, step_id: str, text: str) -> str | None:
     (the step is then unchanged)."""
     step = next((s for s in plan.steps if s.id == step_id), None)
     if step is None:
-        return f"there is no step {step_id} in this plan"
+        return f"there is no {step_words(step_id)} in this plan"
     if plan.blocked:
         return "this plan is blocked; editing a step does not unblock it"
     if len(text) > MAX_EDIT:
@@ -45,7 +45,9 @@ def edit_step(plan: Plan, step_id: str, text: str) -> str | None:
     try:
         argv = shlex.split(text)
     except ValueError as exc:  # an unclosed quote, a trailing backslash
-        return f"I can't read that as a command ({exc})"
+        quote = "quotation" in str(exc)  # shlex's words, never shown as they are
+        return ("I can't read that as a command: " + (
+            "a quotation mark is not closed" if quote else "it ends with a lone backslash"))
     if not argv:
         return "an empty command would do nothing; the step is unchanged"
     if argv == step.argv:

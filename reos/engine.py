@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from reos import paths
 from reos.execution import ignore
-from reos.model import Intent, Kind, Plan
+from reos.model import Intent, Kind, Plan, step_words
 from reos.outcome import Found, Outcome, Reply, outcome_of_plan, outcome_of_undo
 from reos.reasoning import conversation
 from reos.reasoning.conversation import Voice
@@ -174,7 +174,7 @@ class ReasoningEngine:
         started = time.monotonic()
         intent = understanding.understand(request, self.templates, builder.matcher,
                                           remote=bool(os.environ.get("SSH_CONNECTION")))
-        said = "catalogue parser: " + understanding.reading(intent)
+        said = "I read it myself: " + understanding.reading(intent)
         trace = [{"stage": "understanding", "said": said}]
         on_event(Stage("understanding", trace[0]["said"], (time.monotonic() - started) * 1000))
         intent, notes = self.model.consult(
@@ -199,7 +199,8 @@ class ReasoningEngine:
         on_event(Stage("judging risk", judged, (time.monotonic() - started) * 1000))
         for step in plan.steps:
             if step.why:
-                plan.trace.append({"stage": "planning", "said": f"{step.id}: {step.why}"})
+                plan.trace.append({"stage": "planning",
+                                   "said": f"{step_words(step.id)}: {step.why}"})
         if plan.quality is not None:
             plan.trace.append({"stage": "assessing quality", "said": (
                 f"score {plan.quality.get('score')} ({plan.quality.get('label')})")})
@@ -387,6 +388,7 @@ class ReasoningEngine:
     def undo(self) -> UndoReport:
         from reos.execution.undo import undo_latest
 
+        self.memory.last_tx = None  # the undo is now the last change: the journal's newest
         try:
             return undo_latest(self.journal)
         finally:
@@ -502,7 +504,7 @@ class ReasoningEngine:
     def set_verbosity(self, level: str, *, keep: bool = False) -> str:
         """Change how much reos says for this session; with `keep` (the person asked to
         keep it: "always be brief") also in the settings file, for the next ones."""
-        from reos.errors import ReosError
+        from reos.errors import ReosError, plainly
         from reos.settings import save_value
 
         self.voice.verbosity = level
@@ -515,7 +517,8 @@ class ReasoningEngine:
         try:
             where = save_value("conversation", "verbosity", level)
         except (OSError, ReosError) as exc:
-            return f"{said} for this session; I couldn't save it for next time: {exc}"
+            failed = plainly(exc, "Saving it for next time").rstrip(".")
+            return f"{said} for this session; {failed[:1].lower()}{failed[1:]}."
         return f"{said} from now on (saved as verbosity = \"{level}\" in {where})."
 
     def second_question(self, plan: Plan) -> str | None:

@@ -1,7 +1,9 @@
 """The one exception tree every foreseeable problem is reported through.
 
 A `ReosError` carries a message (what happened), a hint (what to do) and the exit code
-the CLI uses. Surfaces print it; nothing here prints or formats anything.
+the CLI uses. Surfaces print it; nothing here prints anything. `plainly(exc, doing)` is the
+one sentence a person sees for any other exception; its raw text goes to the `reos` log
+for developers, never to a person.
 """
 
 from __future__ import annotations
@@ -63,3 +65,20 @@ class UsageError(ReosError):
 
 class JournalError(ReosError):
     """The journal database cannot be opened or written."""
+
+
+def plainly(exc: BaseException, doing: str) -> str:
+    """One plain sentence for a failure while `doing` something ("Saving that for next
+    time"): a ReosError's own words, else the cause in words and what to do. The
+    exception itself (a repr, a library's message) is logged, never said."""
+    if isinstance(exc, ReosError):
+        return exc.message
+    import logging  # deferred: only a failure needs it
+
+    logging.getLogger("reos").warning("%s failed", doing, exc_info=exc)
+    if isinstance(exc, PermissionError):
+        return f"{doing} failed: permission denied."
+    if isinstance(exc, OSError):
+        return f"{doing} failed: the system refused it; check the file and its folder."
+    return (f"{doing} failed because of a problem in reos itself. Try again; if it stays, "
+            "run `reos doctor` and report it.")

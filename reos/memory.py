@@ -5,7 +5,8 @@
 - The knowledge base: outcomes of commands and operations, with reflection's rules
   (reasoning/reflection.py) and the `[reflection]` thresholds.
 - "Why did you …?" (reasoning/recall.py reads the words) from the trail, what was
-  learned and the journal; the chain of one request in words; reflection's findings.
+  learned and the journal, "that" being the last change this session made (else the
+  journal's newest transaction); the chain of one request in words; reflection's findings.
 
 The database is opened on first use, and nothing is created when nothing is asked to be
 kept. Not responsible for deciding anything about a plan, or for the journal itself
@@ -39,6 +40,9 @@ class Memory:
         self._journal = journal
         self._knowledge: Knowledge | None = None
         self._traces: Traces | None = None
+        # the transaction of the last plan this session ran ("why did you do that?");
+        # None: ask the journal for its newest (a fresh `reos plan`, or after an undo)
+        self.last_tx: int | None = None
 
     @property
     def knowledge(self) -> Knowledge:
@@ -83,6 +87,8 @@ class Memory:
 
     def outcome(self, plan: Plan, report: ExecutionReport) -> None:
         """Link the plan's trace to its transaction and add what running it came to."""
+        if report.tx_id is not None:
+            self.last_tx = report.tx_id
         if plan.trace_id is None:
             return
         from reos.errors import ReosError
@@ -102,9 +108,14 @@ class Memory:
 
         if not paths.database_file().exists():
             return recall.why(what, [], [], [], now=now())
+        journal = self._journal()
+        last = None
+        if recall.points_back(what):  # "that": this session's last change, else the journal's
+            last = journal.transaction(self.last_tx) if self.last_tx is not None else None
+            last = last or next(iter(journal.transactions(limit=1)), None)
         return recall.why(what, self.traces.recent(200),
-                          self._journal().transactions(limit=200, kind="action"),
-                          self.knowledge.all(), now=now())
+                          journal.transactions(limit=200, kind="action"),
+                          self.knowledge.all(), now=now(), last=last)
 
     def reasoning_of(self, trace_id: int | None = None) -> str:
         """The chain of one request in the design notes' shape (default: the latest that

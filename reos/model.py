@@ -118,6 +118,20 @@ class Target:
         return {"kind": self.kind, "name": self.name}
 
 
+# Actions that leave no prior state to put back: a restart runs the thing again as it was,
+# a reload rereads what it already has. Undo has nothing to restore for them (it says so
+# and runs nothing), and nothing is lost by them either, so they are never "reversible"
+# and never asked about as lost for good.
+RESTARTS = frozenset({"restart", "reload", "daemon_reload"})
+
+
+def step_words(step_id: str) -> str:
+    """A step's id as a person says it: "s3" is "step 3" (ids stay in JSON and the
+    journal; people count steps as the plan numbers them)."""
+    number = step_id[1:] if step_id[:1] in ("s", "u") else ""
+    return f"step {number}" if number.isdigit() else "a step"
+
+
 def render(argv: list[str]) -> str:
     """How a person would type this argv in a shell."""
     return shlex.join(argv)
@@ -149,6 +163,11 @@ class Step:
     @property
     def command(self) -> str:
         return render(self.argv)
+
+    @property
+    def nothing_to_restore(self) -> bool:
+        """A restart or reload (`RESTARTS`): it cannot be undone, and there is nothing to."""
+        return not self.read_only and self.action in RESTARTS
 
     def to_dict(self) -> dict[str, Any]:
         return {

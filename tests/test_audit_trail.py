@@ -173,11 +173,11 @@ def test_the_design_notes_shape_for_an_action() -> None:
         "Goal: stop the nextcloud containers \u2014 stop nextcloud-app, nextcloud-redis",
         "Context: 5 running containers (7 in all), 16 services (14 active), 22 packages; "
         "package manager apt, host homelab, not root (sudo for changes)"]
-    assert "Step 1: Understanding\n  Rationale: catalogue parser: action container.stop" in text
+    assert "Step 1: Understanding\n  Rationale: I read it myself: action container.stop" in text
     assert ("  Why chosen: one reading (confidence 100%); it changes the machine, so it is "
             "shown as a plan to approve first") in text
-    assert "  Source: the catalogue parser's reading; the model was not needed" in text
-    assert "  s1. Stop nextcloud-app   $ docker stop nextcloud-app" in text
+    assert "  Source: my own reading; the model was not needed" in text
+    assert "  1. Stop nextcloud-app   $ docker stop nextcloud-app" in text
     assert "Conclusion: Plan created with 2 stop operations" in text
 
 
@@ -227,9 +227,9 @@ def test_a_trace_is_linked_to_its_transaction_with_its_outcome(
     assert traces.latest().id == later  # type: ignore[union-attr]
     code, out, _ = cli(capsys, "why", str(tx))
     assert code == 0 and f"(trace #{trace_id}, transaction #{tx}," in out
-    assert f"Outcome: transaction #{tx}, went through; completed: s1, s2" in out
+    assert f"Outcome: transaction #{tx}, went through; completed: step 1, step 2" in out
     assert "  \u2713 pre-flight conflicts: no conflicting operations" in out
-    assert "  \u2717 mid-flight result (s2): a restart is required" in out
+    assert "  \u2717 mid-flight result (step 2): a restart is required" in out
     code, out, _ = cli(capsys, "trace", str(tx), "--json")
     data = json.loads(out)
     assert data["tx"] == tx and data["outcome"]["completed"] == ["s1", "s2"]
@@ -247,7 +247,7 @@ def test_a_failed_execution_says_where_it_stopped() -> None:
     assert outcome["ok"] is False and outcome["pending"] == ["s2"]
     assert outcome["stop_reason"] == "operations"
     text = audit.render(audit.with_outcome(chain, outcome))
-    assert ("Outcome: transaction #7, did not go through; completed: s1; not run: s2; "
+    assert ("Outcome: transaction #7, did not go through; completed: step 1; not run: step 2; "
             "stopped: the limit of 1 operation was reached") in text
     failed = audit.outcome_of(ExecutionReport(8, completed=plan.steps[:1],
                                               failed=plan.steps[1]))
@@ -374,8 +374,8 @@ def test_why_is_answered_from_the_trace() -> None:
     answer = recall.why("stop nextcloud-redis", traces.recent(200),
                         journal.transactions(kind="action"), [], now=now())
     assert answer.startswith("Because you asked me to \u201cstop the nextcloud containers\u201d"
-                             " (just now). I read it as action container.stop nextcloud (the "
-                             "catalogue parser's reading; the model was not needed")
+                             " (just now). I read it as action container.stop nextcloud (my "
+                             "own reading; the model was not needed")
     assert "Why this way: one reading (confidence 100%); it changes the machine" in answer
     assert answer.endswith("I ran: docker stop nextcloud-app; docker stop nextcloud-redis "
                            f"(transaction #{tx}, completed).")

@@ -44,7 +44,7 @@ def test_what_is_not_a_new_command_is_refused(text: str, why: str) -> None:
     _, plan = plan_of("stop the nextcloud containers")
     refusal = edit_step(plan, "s1", text)
     assert refusal is not None and why in refusal and not plan.steps[0].edited
-    assert edit_step(plan, "s9", "true") == "there is no step s9 in this plan"
+    assert edit_step(plan, "s9", "true") == "there is no step 9 in this plan"
 
 
 def test_an_option_changed_keeps_the_undo_and_the_risk() -> None:

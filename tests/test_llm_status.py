@@ -144,7 +144,7 @@ def test_plan_verbose_prints_stages_on_stderr_and_leaves_stdout_alone() -> None:
     assert loud.returncode == quiet.returncode == 0
     assert json.loads(loud.stdout) == json.loads(quiet.stdout)
     lines = loud.stderr.splitlines()
-    assert lines[0].startswith("\u00b7 understanding: catalogue parser: action "
+    assert lines[0].startswith("\u00b7 understanding: I read it myself: action "
                                "container.restart portainer") and lines[0].endswith(" ms)")
     assert "\u00b7 model needed: no: the model is switched off" in loud.stderr
     assert any(line.startswith("\u00b7 judging risk: 1 step(s), risk medium") for line in lines)

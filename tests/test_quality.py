@@ -73,8 +73,11 @@ def test_real_action_plans_are_excellent_with_the_right_reasons(engine, request_
     assert a.label == "excellent" and a.score >= 0.85
     assert not a.anti_patterns and not texts(a, False)
     good = texts(a, True)
+    # a restart has nothing to restore: never "can be undone", and nothing lost either
+    undo = ("Nothing is lost for good (a restart has nothing to restore)"
+            if request_ == "restart nginx" else "Every change can be undone")
     for expected in ("Concise plan with focused steps", "Uses idempotent patterns",
-                     "Includes verification steps", "Every change can be undone",
+                     "Includes verification steps", undo,
                      "Reasoning traced stage by stage"):
         assert expected in good
     assert ("Explicit non-interactive flags" in good) is (request_ == "install htop")
@@ -104,7 +107,7 @@ def test_shell_step_with_useless_cat_hidden_and_ignored_errors() -> None:
                     "useless-cat": "cat /var/log/syslog | grep"}
     assert a.score < assess(plan_of(replace(step, argv=["grep error /var/log/syslog"]))).score
     assert a.label in ("fair", "poor")
-    assert "Ignores errors (s1)" in texts(a, False)
+    assert "Ignores errors (step 1)" in texts(a, False)
 
 
 @pytest.mark.parametrize("payload, name", [
@@ -140,7 +143,7 @@ def test_model_command_with_hard_coded_ip_and_home_path() -> None:
     assert names(a) == {("s1", "hard-coded-ip"), ("s1", "home-path")}
     assert {p.provided_by for p in a.anti_patterns} == {"model"}
     assert {p.says for p in a.anti_patterns} == {"192.168.1.20", "/home/bob"}
-    assert "Hard-codes an address (s1)" in texts(a, False)
+    assert "Hard-codes an address (step 1)" in texts(a, False)
     # reos's own commands carry only what the request named: no finding
     assert not assess(plan_of(step, request="back up my data")).anti_patterns
     # the person named both themselves: their explicit choice, not a hidden constant
@@ -194,7 +197,7 @@ def test_explicit_yes_is_a_reason_and_its_absence_an_anti_pattern() -> None:
     good = assess(plan_of(changing("s1", ["apt-get", "install", "-y", "foo"])))
     assert "Explicit non-interactive flags" in texts(good, True)
     assert "Explicit non-interactive flags" not in texts(bad, True)
-    assert "May stop at a prompt (s1)" in texts(bad, False)
+    assert "May stop at a prompt (step 1)" in texts(bad, False)
     assert bad.score < good.score
 
 
@@ -228,9 +231,13 @@ def test_more_steps_than_the_limit() -> None:
 
 
 def test_irreversible_steps_lower_the_score_and_are_named() -> None:
-    undoable = assess(plan_of(service_step("s1"), service_step("s2")))
-    final = assess(plan_of(service_step("s1", reversible=False),
-                           service_step("s2", reversible=False, risk=RiskLevel.HIGH)))
+    def stop(step: Step) -> Step:  # a restart has nothing to restore: never "lost"
+        step.action, step.title = "stop", step.title.replace("Restart", "Stop")
+        return step
+
+    undoable = assess(plan_of(stop(service_step("s1")), stop(service_step("s2"))))
+    final = assess(plan_of(stop(service_step("s1", reversible=False)),
+                           stop(service_step("s2", reversible=False, risk=RiskLevel.HIGH))))
     assert "Every change can be undone" in texts(undoable, True)
     assert [(r.step_id, r.text) for r in final.reasons if r.text == "Cannot be undone"] == [
         ("s1", "Cannot be undone"), ("s2", "Cannot be undone")]
@@ -245,7 +252,7 @@ def test_verification_needs_a_checkable_target_and_verify_on() -> None:
     unchecked = plan_of(service_step("s1"), changing("s2", ["apt-get", "update"]))
     a = assess(unchecked)
     assert [(r.step_id, r.text) for r in a.reasons if not r.good] == [
-        ("s2", "No state to check afterwards (s2)")]
+        ("s2", "No state to check afterwards (step 2)")]
     # an action the executor cannot read back is no verification either
     odd = plan_of(replace(service_step("s1"), action="frobnicate"))
     assert "Includes verification steps" not in texts(assess(odd), True)
@@ -288,21 +295,21 @@ def test_describe_shows_the_design_notes_block(engine) -> None:
     bad = assess(plan_of(changing("s1", ["sh", "-c", "cat /etc/hosts | grep x || true"]),
                          model=True))
     text = describe(bad)
-    assert "✗ Ignores errors (s1)" in text
-    assert "s1 ignored-errors (from the model): `|| true`" in text
-    assert "s1 useless-cat (from the model): `cat /etc/hosts | grep`" in text
+    assert "✗ Ignores errors (step 1)" in text
+    assert "step 1: ignored-errors (from the model): `|| true`" in text
+    assert "step 1: useless-cat (from the model): `cat /etc/hosts | grep`" in text
     brief = describe(bad, brief=True)
     assert brief.splitlines()[0] == f"Quality {bad.score} ({bad.label})"
-    assert "✓" not in brief and "✗ Ignores errors (s1)" in brief
+    assert "✓" not in brief and "✗ Ignores errors (step 1)" in brief
 
 
 def test_anti_patterns_a_model_or_template_wrote_are_named_for_the_plan() -> None:
     step = changing("s1", ["sh", "-c", "systemctl restart web || true"])
     assert named_anti_patterns(assess(plan_of(step, model=True))) == [
-        "s1: ignored-errors in the command the model wrote (`|| true`): a failure is "
+        "step 1: ignored-errors in the command the model wrote (`|| true`): a failure is "
         "reported as success, so later steps run on a broken state."]
     assert named_anti_patterns(assess(plan_of(step), user_template=True))[0].startswith(
-        "s1: ignored-errors in the command your template wrote")
+        "step 1: ignored-errors in the command your template wrote")
     assert assess(plan_of(step)).anti_patterns
     assert named_anti_patterns(assess(plan_of(step))) == []
 

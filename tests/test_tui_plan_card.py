@@ -229,7 +229,7 @@ async def test_an_edit_is_judged_again_blocked_stays_blocked(ran: Recorder) -> N
         assert note.startswith("Not changed: blocked by the safety check")
         step = card.plan.steps[0]  # type: ignore[union-attr]
         assert step.argv == STOPS[0] and not step.edited
-        assert any(line.startswith("You edited step s1: rm -rf /") and "refused" in line
+        assert any(line.startswith("You edited step 1: rm -rf /") and "refused" in line
                    for line in said(app))
         await pilot.press("escape")  # leave the edit
         await pilot.press("y")
@@ -320,7 +320,7 @@ async def test_explain_shows_the_why_and_how_the_plan_was_reached(ran: Recorder)
         assert explain.display and text.startswith("Why step 1:")
         assert "stop the nextcloud containers" in text  # it is what was asked
         assert "judging risk: 2 step(s), risk medium" in text  # the plan's trace
-        assert "understanding: catalogue parser: action container.stop" in text
+        assert "understanding: I read it myself: action container.stop" in text
         await edit(app, pilot, card, "docker stop -t 30 nextcloud-app")
         assert "you changed its command (it was: docker stop nextcloud-app)" \
             in shown(explain)

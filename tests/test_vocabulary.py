@@ -169,7 +169,7 @@ def test_a_settings_file_reos_cannot_read_is_never_overwritten() -> None:
     path.write_text("[conversation\nverbosity = 'normal'\n")
     engine = ReasoningEngine(Settings())
     answer = engine.respond("always be brief").text
-    assert answer.startswith("Okay, keeping it short for this session; I couldn't save it")
+    assert answer.startswith("Okay, keeping it short for this session; ")
     assert path.read_text() == "[conversation\nverbosity = 'normal'\n"
     assert engine.voice.verbosity == "minimal"
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from reos.commands.output import emit_json, say
-from reos.errors import EXIT_FAILED, EXIT_OK, ReosError
+from reos.errors import EXIT_FAILED, EXIT_OK, ReosError, plainly
 from reos.settings import Settings
 
 TYPE_CHECKING = False
@@ -62,7 +62,7 @@ def _bounded(work: Callable[[], T], seconds: float, failed: Callable[[str], T]
         try:
             box.append(work())
         except Exception as exc:  # noqa: BLE001
-            broke.append(f"the check itself failed ({type(exc).__name__}: {str(exc)[:200]})")
+            broke.append(plainly(exc, "The check itself"))
 
     thread = threading.Thread(target=target, daemon=True)
     thread.start()
@@ -168,7 +168,7 @@ def _docker_check() -> Check:
     try:
         client = docker_client(timeout=CALL_SECONDS)
     except Unavailable as exc:
-        return Check("docker", PROBLEM, [f"The container engine does not answer: {exc}."],
+        return Check("docker", PROBLEM, [f"{exc}."],
                      {"url": url})
     except ImportError:
         return Check("docker", PROBLEM, ["The docker Python package is not installed, so the "

@@ -109,8 +109,8 @@ def _meta_exit_code(reply: Reply) -> int:
     undone = reply.undone
     if undone is None:
         return EXIT_OK
-    if undone.transaction is None or undone.busy_with is not None:
-        return EXIT_NOTHING
+    if undone.transaction is None or undone.busy_with is not None or not undone.steps:
+        return EXIT_NOTHING  # nothing to undo, or nothing to run (a restart)
     return EXIT_OK if undone.ok else EXIT_FAILED
 
 

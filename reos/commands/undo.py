@@ -1,8 +1,9 @@
 """`reos undo`: revert the newest undoable transaction and say exactly what ran.
 
 With `always_confirm` it shows what it would revert and asks first (`--yes` answers).
-Exit 4 when there is nothing to undo or another reos is undoing it right now; 1 when a
-restore failed or was refused. Not responsible for the undo itself (reos.execution.undo).
+Exit 4 when there is nothing to undo (nothing at all, or nothing to run: a restart has
+nothing to restore) or another reos is undoing it right now; 1 when a restore failed or
+was refused. Not responsible for the undo itself (reos.execution.undo).
 """
 
 from __future__ import annotations
@@ -36,6 +37,6 @@ def run(*, as_json: bool = False, yes: bool = False) -> int:
         emit_json(report.to_dict())
     else:
         say(describe(report))
-    if report.transaction is None or report.busy_with is not None:
+    if report.transaction is None or report.busy_with is not None or not report.steps:
         return EXIT_NOTHING
     return EXIT_OK if report.ok else EXIT_FAILED

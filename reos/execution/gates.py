@@ -20,7 +20,15 @@ from __future__ import annotations
 
 import re
 
-from reos.model import ExecutionReport, GateVerdict, Plan, Step, StepResult, StopReason
+from reos.model import (
+    ExecutionReport,
+    GateVerdict,
+    Plan,
+    Step,
+    StepResult,
+    StopReason,
+    step_words,
+)
 from reos.text import clean
 
 __all__ = ["GateVerdict", "midflight", "postflight", "preflight", "summary",
@@ -166,7 +174,8 @@ def postflight(report: ExecutionReport) -> list[GateVerdict]:
                          "end")]
     errors = [r for r in report.results if not r.ok]
     verdicts.append(_verdict("errors", not errors, "no step failed", "; ".join(
-        f"{r.step_id} {'was blocked' if r.blocked else 'failed'}" for r in errors)))
+        f"{step_words(r.step_id)} {'was blocked' if r.blocked else 'failed'}"
+        for r in errors)))
     failed_check = [r for r in errors if r.stderr.startswith("verification failed")]
     if failed_check:
         verdicts.append(_verdict("verified", False, "", clean(failed_check[0].stderr)))

@@ -14,6 +14,11 @@ it right before it would run; anything else, or a damaged row, is reported and n
 run. File restores go through `BackupStore.restore`, which refuses to write through
 symbolic links or over a file someone else put in place.
 
+A restart or reload (`reos.model.RESTARTS`) has no prior state: undo says it cannot be
+undone and that there is nothing to restore, runs nothing for it (not even a command an
+older journal recorded for it), and still reverts the other steps of its transaction; a
+transaction of restarts alone is answered so, never skipped for an older one.
+
 Not responsible for computing restore commands (the executor records them when a step
 runs; `rederive` works them out again to check what the journal says), for judging
 commands (the gate does), or for understanding the word "undo".
@@ -26,7 +31,7 @@ from typing import Any
 
 from reos.execution.rederive import expected_rollbacks
 from reos.execution.runner import run_argv
-from reos.model import StepResult, UndoneStep, UndoReport, render
+from reos.model import RESTARTS, StepResult, UndoneStep, UndoReport, render
 from reos.store.journal import (
     PARTLY_UNDONE,
     UNDOING,
@@ -100,6 +105,10 @@ def _undo(journal: Journal, tx: TransactionRecord, run: Callable[..., StepResult
     undo_tx = journal.begin(f"undo: {tx.request}", kind="undo", undoes=tx.id)
     seq = 0
     for step in tx.undo_steps:
+        if step.action in RESTARTS and step.status == "done" and not step.problems:
+            report.notes.append(nothing_to_restore(step.title))
+            journal.mark_step(step.row, "undone")  # nothing is left to undo for it
+            continue
         ok = True
         for saved in reversed([b for b in step.backups if not b.get("restored")]):
             seq += 1
@@ -124,6 +133,11 @@ def _undo(journal: Journal, tx: TransactionRecord, run: Callable[..., StepResult
     journal.set_status(tx.id, UNDONE if ok else PARTLY_UNDONE)
     journal.finish(undo_tx, "completed" if ok else "failed", describe(report))
     return report
+
+
+def nothing_to_restore(title: str) -> str:
+    return (f"\u201c{title}\u201d cannot be undone: there is nothing to restore (a restart "
+            "or reload leaves nothing to put back), so I ran nothing for it.")
 
 
 def _run_rollback(journal: Journal, undo_tx: int, seq: int, step: StepRecord,

@@ -104,7 +104,7 @@ class ModelSession:
         if intent.kind == Kind.UNKNOWN and parsed is not None:
             if parsed.kind != Kind.UNKNOWN:
                 trace.append({"stage": "understood", "said": "the model could not place it; "
-                              "the catalogue parser's reading is used"})
+                              "my own reading is used"})
                 return parsed, []
             parsed.said, parsed.source = intent.said, intent.source
             return parsed, []

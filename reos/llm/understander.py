@@ -72,11 +72,11 @@ def should_ask(parsed: Intent | None, settings: Settings) -> tuple[bool, str]:
     if parsed.kind in (Kind.QUERY, Kind.ACTION, Kind.COMBINED) and not (
             parsed.unexplained or parsed.unhonoured or parsed.ignored) and (
             parsed.confidence >= CONFIDENT):
-        return False, (f"the catalogue parser is confident ({parsed.confidence:.2f}) and "
+        return False, (f"my own reading is confident ({parsed.confidence:.2f}) and "
                        "explained every word")
-    why = {Kind.UNKNOWN: "the catalogue parser did not understand it",
-           Kind.CLARIFY: "the catalogue parser found more than one reading"}.get(
-        parsed.kind, f"the catalogue parser was not sure ({parsed.confidence:.2f})")
+    why = {Kind.UNKNOWN: "I did not understand it myself",
+           Kind.CLARIFY: "I found more than one reading myself"}.get(
+        parsed.kind, f"my own reading was not sure ({parsed.confidence:.2f})")
     if parsed.unexplained:
         why += f"; it could not place: {', '.join(parsed.unexplained[:5])}"
     return True, why
@@ -164,12 +164,12 @@ def ask(request: str, *, templates: Any, matcher: Any, snapshot: Any, settings: 
                                            turns=turns, learned=learned,
                                            repair=(text, errors), hint=hint)
     except LlmError as exc:
-        _stage(trace, emit, "fell back", f"{exc} The catalogue parser answered instead.")
+        _stage(trace, emit, "fell back", f"{exc} I read it myself instead.")
         return Asked(None, trace, problem=f"{exc} I used my built-in understanding.",
                      problem_kind=exc.kind,
                      ms=(time.monotonic() - started) * 1000)
     _stage(trace, emit, "fell back", "the model's answer was still invalid after a repair ("
-           + "; ".join(errors[:4]) + "); the catalogue parser answered instead")
+           + "; ".join(errors[:4]) + "); I read it myself instead")
     return Asked(None, trace, problem="The model's answers could not be used, so I used my "
                  "built-in understanding.", problem_kind="invalid",
                  ms=(time.monotonic() - started) * 1000)
@@ -189,7 +189,7 @@ def _doubt(intent: Intent, parsed: Intent | None, trace: list[dict[str, str]],
         return intent
     if _confident(parsed) and parsed is not None and (
             parsed.kind == Kind.QUERY or parsed.action != intent.action):
-        _stage(trace, emit, "disagreed", f"the parser read {parsed.operation}, the model "
+        _stage(trace, emit, "disagreed", f"I read {parsed.operation}, the model "
                f"{intent.operation}: asking which")
         return Intent(Kind.CLARIFY, source=intent.source, confidence=intent.confidence,
                       options=[parsed, intent])

@@ -184,11 +184,11 @@ def _source(plan: Plan, intent: Intent | None) -> str:
     if source == "typed":
         return "the command line as typed, judged by the risk engine"
     if source in ("catalogue", "template", "regex"):
-        said = "the catalogue parser's reading"
+        said = "my own reading, without a model"
         model = next((t.get("said", "") for t in plan.trace if t.get("stage") == "model needed"),
                      "")
         if model.startswith("no"):  # why not is said by the "model needed" stage itself
-            return f"{said}; the model was not needed"
+            return "my own reading; the model was not needed"
         if any(t.get("stage") == "understood" for t in plan.trace):
             return f"{said}; the model could not place it"
         return said

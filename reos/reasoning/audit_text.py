@@ -14,6 +14,7 @@ reos.reasoning.redact), storing them (reos.store.traces) or choosing which to sh
 
 from __future__ import annotations
 
+from reos.model import step_words
 from reos.reasoning.redact import MAX_TEXT, safe_text
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
@@ -68,7 +69,8 @@ def render(record: dict[str, Any]) -> str:
         lines += ["", "Decided steps:"]
         for step in steps:
             if isinstance(step, dict):
-                lines.append(f"  {text(step.get('id'))}. {text(step.get('title'))}"
+                number = step_words(text(step.get("id"))).removeprefix("step ")
+                lines.append(f"  {number}. {text(step.get('title'))}"
                              f"   $ {text(step.get('command'))}")
             else:
                 lines.append(f"  {text(step)}")
@@ -92,7 +94,8 @@ def render(record: dict[str, Any]) -> str:
             if isinstance(verdict, dict):
                 passed = verdict.get("passed")
                 mark = "\u2713" if passed is True else "\u2717" if passed is False else "\u00b7"
-                where = f" ({text(verdict.get('step_id'))})" if verdict.get("step_id") else ""
+                where = (f" ({step_words(text(verdict.get('step_id')))})"
+                         if verdict.get("step_id") else "")
                 check = f" {text(verdict.get('check'))}" if verdict.get("check") else ""
                 lines.append(f"  {mark} {text(verdict.get('gate')) or 'gate'}{check}{where}: "
                              f"{text(verdict.get('said'))}")
@@ -110,7 +113,7 @@ def _outcome_line(result: dict[str, Any], text: Any) -> str:
                       ("pending", "not run")):
         ids = _list(result, key)
         if ids:
-            parts.append(f"{said}: {', '.join(text(i) for i in ids)}")
+            parts.append(f"{said}: {', '.join(step_words(text(i)) for i in ids)}")
     if result.get("stop_reason"):
         parts.append(f"stopped: {text(result.get('stopped') or result.get('stop_reason'))}")
     if result.get("rolled_back"):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from reos.model import Plan, RiskLevel, Step
+from reos.model import RESTARTS, Plan, RiskLevel, Step
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -108,12 +108,16 @@ def present(plan: Plan, voice: Voice, verb: str | None = None) -> str:
         lines.append(f"Heads up: this is {plan.risk.label}-risk"
                      + (f" ({'; '.join(why)})." if why else "."))
     changes = [s for s in plan.steps if not s.read_only]
-    irreversible = [s.title for s in changes if not s.reversible]
-    if irreversible and not changes[-1].reversible:  # what the plan is for is lost for good
+    lost = [s for s in changes if not s.reversible and not s.nothing_to_restore]
+    irreversible = [s.title for s in lost]
+    if lost and lost[-1] is changes[-1]:  # what the plan is for is lost for good
         lines.append("This cannot be undone" + (
             f" ({join_names(irreversible)})." if voice.detailed else "."))
     elif irreversible:  # "mount it at /srv/x": undo unmounts, the new directory stays
         lines.append(f"Undo can take back all of this except: {join_names(irreversible)}.")
+    bounced = [s.title for s in changes if s.nothing_to_restore]
+    if bounced:  # nothing is lost, and nothing can be put back either
+        lines.append(f"{join_names(bounced)} cannot be undone: there is nothing to restore.")
     if plan.blocked:
         lines.append(f"\u26d4 I won't run this: {plan.blocked_reason}")
     return "\n".join(line for line in lines if line)
@@ -126,16 +130,17 @@ def lost_for_good(plan: Plan, *, backups_count: bool) -> str | None:
     from reos.safety.backups import files_changed
 
     changes = [s for s in plan.steps if not s.read_only]
-    gone = [s for s in changes if not s.reversible]
+    gone = [s for s in changes if not s.reversible and not s.nothing_to_restore]
     restored = [s for s in changes if s.reversible and not s.rollback
                 and files_changed(s.argv)] if backups_count else []
     if not gone and not restored:
         return None
     lines = ["Before I start: this can't be taken back."]
-    lines += [f"  {s.id}. {s.title} — no undo: what it removes or changes is gone"
+    number = {id(s): n for n, s in enumerate(plan.steps, start=1)}  # as the plan shows it
+    lines += [f"  {number[id(s)]}. {s.title} — no undo: what it removes or changes is gone"
               for s in gone]
-    lines += [f"  {s.id}. {s.title} — undo only restores the files I back up first; "
-              "anything else it changes stays changed" for s in restored]
+    lines += [f"  {number[id(s)]}. {s.title} — undo only restores the files I back up "
+              "first; anything else it changes stays changed" for s in restored]
     return "\n".join(lines)
 
 
@@ -359,6 +364,8 @@ def undo_preview(candidates: list[Any]) -> str:
     lines = [f"Undo would revert \u201c{tx.request}\u201d, newest first:"]
     for step in tx.undo_steps:
         how = " ".join(step.rollback) if step.rollback else "restore the files it changed"
+        if step.action in RESTARTS:
+            how = "nothing to run: a restart cannot be undone, there is nothing to restore"
         lines.append(f"  {step.title}: {how}")
     return "\n".join(lines)
 

@@ -17,7 +17,17 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from reos.model import Intent, Kind, Plan, RiskLevel, Step, Target, render, renumbered
+from reos.model import (
+    RESTARTS,
+    Intent,
+    Kind,
+    Plan,
+    RiskLevel,
+    Step,
+    Target,
+    render,
+    renumbered,
+)
 from reos.reasoning import (
     conditions,
     conversation,
@@ -554,7 +564,9 @@ class PlanBuilder:
                     needs_root=needs_root,
                     risk=max(RiskLevel.parse(rs.risk), verdict.risk,
                              RiskLevel.SAFE if read_only else RiskLevel.LOW),
-                    reversible=rs.reversible and verdict.reversible,
+                    # a restart has no prior state to restore (model.RESTARTS)
+                    reversible=rs.reversible and verdict.reversible
+                    and recipe.action not in RESTARTS,
                     depends_on=[previous] if previous else [],
                     target=tracked,
                     action=recipe.action,

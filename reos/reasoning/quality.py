@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from reos.model import step_words
+
 # Re-exported (`X as X`): these names lived here before the command findings moved out.
 from reos.reasoning.quality_commands import SHELLS as SHELLS
 from reos.reasoning.quality_commands import WHY as WHY
@@ -188,7 +190,7 @@ def _engineering(reasons: list[Reason], found: list[AntiPattern], changing: list
             steps.append(a.step_id)
     for name, steps in names.items():
         layer = "maintainability" if name in ("hard-coded-ip", "home-path") else "engineering"
-        where = steps[0] if len(steps) == 1 else ", ".join(steps)
+        where = ", ".join(step_words(s) for s in steps)
         reasons.append(Reason(False, layer, f"{_SAYS[name]} ({where})",
                               steps[0] if len(steps) == 1 else None))
     if changing and "not-idempotent" not in names:
@@ -218,16 +220,19 @@ def _gates_and_undo(reasons: list[Reason], changing: list[Step], verify: bool) -
         reasons.append(Reason(False, "gates", "Verification is turned off"))
     elif unchecked:
         cost += UNVERIFIED_COST
-        ids = ", ".join(s.id for s in unchecked)
+        ids = ", ".join(step_words(s.id) for s in unchecked)
         reasons.append(Reason(False, "gates", f"No state to check afterwards ({ids})",
                               unchecked[0].id if len(unchecked) == 1 else None))
     else:
         reasons.append(Reason(True, "gates", "Includes verification steps"))
-    final = [s for s in changing if not s.reversible]
+    final = [s for s in changing if not s.reversible and not s.nothing_to_restore]
     if final:
         cost += min(IRREVERSIBLE_CAP, IRREVERSIBLE_COST * len(final))
         for s in final:
             reasons.append(Reason(False, "maintainability", "Cannot be undone", s.id))
+    elif any(s.nothing_to_restore for s in changing):  # never "undone": nothing to restore
+        reasons.append(Reason(True, "maintainability",
+                              "Nothing is lost for good (a restart has nothing to restore)"))
     else:
         reasons.append(Reason(True, "maintainability", "Every change can be undone"))
     return cost
@@ -267,12 +272,13 @@ def describe(assessment: Assessment, *, brief: bool = False) -> str:
     for r in assessment.reasons:
         if brief and r.good:
             continue
-        where = f"{r.step_id}: " if r.step_id and not r.text.endswith(f"({r.step_id})") else ""
+        said = step_words(r.step_id) if r.step_id else ""
+        where = f"{said}: " if said and not r.text.endswith(f"({said})") else ""
         lines.append(f"{'✓' if r.good else '✗'} {where}{clean(r.text)}")
     if assessment.anti_patterns and not brief:
         lines.append("Anti-patterns:")
         for a in assessment.anti_patterns:
-            lines.append(f"  {clean(a.step_id)} {clean(a.name)} (from "
+            lines.append(f"  {step_words(clean(a.step_id))}: {clean(a.name)} (from "
                          f"{_WHO.get(a.provided_by, 'reos')}): `{clean(a.says)}`: {clean(a.why)}")
     return "\n".join(lines)
 
@@ -284,6 +290,7 @@ def named_anti_patterns(assessment: Assessment) -> list[str]:
     """One sentence per anti-pattern in a command a model or the user's template wrote,
     for the plan's notes at every verbosity (reos's own commands are reos's to fix, and
     the full block says them at detailed verbosity)."""
-    return [f"{a.step_id}: {a.name} in the command {_WHO.get(a.provided_by, 'reos')} wrote "
+    return [f"{step_words(a.step_id)}: {a.name} in the command "
+            f"{_WHO.get(a.provided_by, 'reos')} wrote "
             f"(`{clean(a.says)}`): {a.why}." for a in assessment.anti_patterns
             if a.provided_by != "reos"]

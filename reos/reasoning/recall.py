@@ -1,8 +1,12 @@
 """Answering "why did you …?" from what reos kept: the audit trail, what it learned, the
 journal.
 
-`why(what, traces, transactions, learned, now=…)` matches the words of the question
-against the records it is handed, newest first, and says:
+`why(what, traces, transactions, learned, now=…, last=…)` matches the words of the
+question against the records it is handed, newest first, and says:
+- when the words only point back ("why did you do that?", "… make the last change?",
+  "… do what you just did?"), the reasoning behind `last`, the transaction the caller
+  says was reos's last (the session's, else the journal's newest), as for a question
+  that names it; nothing done yet is said so;
 - when the words are about a fix reos learned to apply up front (a refresh of the package
   lists), what it learned and how often, because that is why such a step was there;
 - else, from the reasoning trace of a request that ran whose request or steps the words
@@ -34,11 +38,28 @@ _IGNORED = {"the", "that", "this", "and", "you", "did", "first"}
 _ABOUT_REFRESH = ("update", "refresh", "apt", "cache", "package list")
 NO_RECORD = ("I don't have a record of doing that, so it wasn't me "
              "(or it was before I kept a journal).")
+NOTHING_DONE = "I haven't changed anything here yet, so there is nothing to explain."
+# "that", "it", "the last change", "what you just did": words that name nothing but point
+# back at what reos did last; a question made only of them (and the words around them)
+# is about the last transaction, since no record names "that"
+_POINTING = {"that", "it", "this", "them", "those", "these", "last", "latest", "just"}
+_AROUND = {"do", "did", "done", "doing", "make", "made", "the", "change", "changes", "thing",
+           "things", "what", "you", "step", "action", "again", "then", "now", "all", "a"}
+
+
+def points_back(what: str) -> bool:
+    """Whether "why did you <what>?" names nothing but what reos did last ("do that")."""
+    words = what.lower().replace("?", " ").replace("'", " ").split()
+    return bool(words) and all(w in _POINTING or w in _AROUND for w in words) and any(
+        w in _POINTING for w in words)
 
 
 def why(what: str, traces: Sequence[Any], transactions: Sequence[Any],
-        learned: Sequence[Any], *, now: str) -> str:
-    """The answer to "why did you <what>?" (see the module docstring for the order)."""
+        learned: Sequence[Any], *, now: str, last: Any | None = None) -> str:
+    """The answer to "why did you <what>?" (see the module docstring for the order);
+    `last` is the journal record of the transaction "that" points back to, if any."""
+    if points_back(what):
+        return _about(last, traces, now) if last is not None else NOTHING_DONE
     words = _words(what)
     ran = _matching_trace(words, [t for t in traces if _has_run(t)])
     fix = _learned_fix(what, learned)
@@ -54,6 +75,17 @@ def why(what: str, traces: Sequence[Any], transactions: Sequence[Any],
     # only then what was planned but never ran, or answered by reading
     planned = _matching_trace(words, [t for t in traces if not _has_run(t)])
     return _from_trace(planned, transactions, now) if planned is not None else NO_RECORD
+
+
+def _about(tx: Any, traces: Sequence[Any], now: str) -> str:
+    """The reasoning behind one transaction: its trace (what `reos why TX` shows), or the
+    journal's record when none was kept."""
+    trace = next((t for t in traces if getattr(t, "tx", None) == tx.id
+                  and isinstance(getattr(t, "chain", None), dict) and t.chain), None)
+    if trace is not None:
+        return _from_trace(trace, [tx], now)
+    return (f"Because you asked me to \u201c{_said(tx.request)}\u201d "
+            f"({relative_time(tx.started_at, now)}). I ran: {_ran(tx) or 'nothing yet'}.")
 
 
 def _has_run(trace: Any) -> bool:

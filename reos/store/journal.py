@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from reos.model import RESTARTS
 from reos.store.db import Database, now
 
 # Transaction statuses. "interrupted" is never stored: it is a "running" transaction whose
@@ -341,9 +342,12 @@ def _revertible(step: StepRecord) -> bool:
     saved = any(not b.get("restored") for b in step.backups)
     if step.status == "failed":  # it may have half-changed a file: put that back
         return saved
-    # a damaged row stays listed so that undo reports it instead of skipping it silently
+    # a damaged row stays listed so that undo reports it instead of skipping it silently;
+    # so does a restart, so that undo says there is nothing to restore for it instead of
+    # reverting an older change behind the person's back
     return step.status in ("done", "running") and (
-        bool(step.rollback) or saved or bool(step.problems))
+        bool(step.rollback) or saved or bool(step.problems) or (
+            step.status == "done" and step.action in RESTARTS))
 
 
 _BACKUP_COLUMNS = ("path", "stored", "sha256", "mode", "uid", "gid", "ino", "dev", "dir",

@@ -73,13 +73,21 @@ def docker_client(timeout: float = 5.0) -> Any:
         client = docker.DockerClient(base_url=url, timeout=timeout)
         client.ping()
     except docker.errors.DockerException as exc:
-        reason = str(exc)
-        if "Permission denied" in reason:
+        # the SDK's own words (a urllib3 repr) are for developers: logged, never said
+        _log_raw(f"docker at {url}", exc)
+        if "Permission denied" in str(exc):
             raise Unavailable(
                 f"permission denied on {url} (add your user to the docker group)"
             ) from None
-        raise Unavailable(f"Docker is not reachable at {url}: {reason[:200]}") from None
+        raise Unavailable(f"Docker does not answer at {url} (is the docker daemon "
+                          "running?)") from None
     return client
+
+
+def _log_raw(what: str, exc: BaseException) -> None:
+    import logging  # deferred: only a failure needs it
+
+    logging.getLogger("reos").warning("%s failed", what, exc_info=exc)
 
 
 def containers() -> list[Container]:
@@ -89,7 +97,9 @@ def containers() -> list[Container]:
     try:
         found = client.containers.list(all=True, sparse=True)
     except docker.errors.DockerException as exc:
-        raise Unavailable(f"cannot list containers: {exc}") from None
+        _log_raw("listing containers", exc)
+        raise Unavailable("Docker answered but did not list its containers; try again, or "
+                          "run `reos doctor`") from None
     finally:
         client.close()
     out = []
@@ -276,7 +286,8 @@ def collect(timeout: float = COLLECT_TIMEOUT) -> SystemSnapshot:
         except Unavailable as exc:
             snap.unavailable[name] = str(exc)
         except Exception as exc:  # a collector bug must not take planning down with it
-            snap.unavailable[name] = f"unexpected error: {type(exc).__name__}: {exc}"
+            _log_raw(f"collecting {name}", exc)
+            snap.unavailable[name] = "a problem in reos itself kept it from being read"
     _label_mounts(snap)
     try:
         snap.host = host_future.result(timeout=timeout)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from reos.model import RESTARTS
+
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     import subprocess
@@ -158,8 +160,9 @@ def _package(name: str) -> dict[str, Any]:
 
 def restore_argv(kind: str, name: str, prior: dict[str, Any] | None,
                  action: str | None = None, manager: str | None = None) -> list[str] | None:
-    """The command that returns the resource to `prior`, or None when none can."""
-    if not prior:
+    """The command that returns the resource to `prior`, or None when none can (a restart
+    or reload has no prior state to return to: `reos.model.RESTARTS`)."""
+    if not prior or action in RESTARTS:
         return None
     module = _module(kind)
     if module is not None:
@@ -224,7 +227,7 @@ def _restore_service(name: str, prior: dict[str, Any], action: str | None) -> li
     active = prior.get("active") in ACTIVE_STATES
     enabled_state = prior.get("enabled") or ""
     enabled = enabled_state in ENABLED_STATES
-    if action in ("start", "stop", "restart", "reload"):
+    if action in ("start", "stop"):
         if prior.get("active") in (None, "unknown"):
             return None
         return ["systemctl", "start" if active else "stop", name]

@@ -42,9 +42,9 @@ from textual.message import Message
 from textual.widgets import Footer, Header, Input
 
 from reos.engine import ReasoningEngine, Reply
-from reos.errors import ReosError
+from reos.errors import ReosError, plainly
 from reos.execution.events import Event
-from reos.model import ExecutionReport, Plan
+from reos.model import ExecutionReport, Plan, step_words
 from reos.reasoning import conversation
 from reos.reasoning.narrate import fix_question, narrate, paused, resume_question
 from reos.text import clean
@@ -268,7 +268,8 @@ class ReosApp(App[None]):
         try:
             state = self.engine.warm_model()
         except Exception as exc:  # noqa: BLE001 - the chat keeps working on its own words
-            state, problem = "built-in understanding (server)", f"Loading the model failed: {exc}"
+            state, problem = ("built-in understanding (server)",
+                              plainly(exc, "Loading the model"))
         else:
             if state.startswith("built-in") and "the model is off" not in state:
                 problem = self.engine.llm_problem
@@ -289,7 +290,7 @@ class ReosApp(App[None]):
         except ReosError as exc:
             self.post_message(self.Failed(exc))
         except Exception as exc:  # the chat must come back to life after any failure
-            self.post_message(self.Failed(ReosError(f"Something went wrong: {exc}")))
+            self.post_message(self.Failed(ReosError(plainly(exc, "That"))))
 
     def ask_engine(self, text: str) -> None:
         self._start(lambda: self.engine.respond(text, self._relay), "understanding")
@@ -487,7 +488,7 @@ class ReosApp(App[None]):
             else edit_step(plan, message.step_id, message.text)
         if refusal is None:
             self.engine.confirming = None  # what is lost may have changed: ask again
-        self.say(f"You edited step {message.step_id}: {message.text}"
+        self.say(f"You edited {step_words(message.step_id)}: {message.text}"
                  + ("" if refusal is None else f" \u2014 refused: {refusal}"), "you")
         message.card.judged(message.step_id, refusal)
 

@@ -35,6 +35,7 @@ from textual.widgets import Button, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from reos import paths
+from reos.errors import plainly
 from reos.text import clean
 
 PANELS = ("machine", "history", "reasoning")
@@ -310,7 +311,7 @@ class SidePanels(Vertical):
             host = str(snap.host.get("hostname", "this machine"))
             self.post_message(self.Looked(host, snap.collected_at))
         except Exception as exc:  # noqa: BLE001 - the panel says why instead of the app dying
-            lines = [f"The machine could not be read: {exc}"]
+            lines = [plainly(exc, "Reading the machine")]
         self.app.call_from_thread(self.panel("machine").show_lines, lines)  # type: ignore[union-attr]
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="panel-journal")
@@ -319,7 +320,7 @@ class SidePanels(Vertical):
             records = self.engine.history(limit=HISTORY_LIMIT)
             chain = self.engine.reasoning_of(self.trace_id)
         except Exception as exc:  # noqa: BLE001 - a damaged journal must not end the chat
-            records, chain = [], f"The journal could not be read: {exc}"
+            records, chain = [], plainly(exc, "Reading the journal")
         self.app.call_from_thread(self._show_journal, records, chain)
 
     def _show_journal(self, records: list[Any], chain: str) -> None:
@@ -362,7 +363,7 @@ class SidePanels(Vertical):
                 return
             report = self.engine.undo()
         except Exception as exc:  # noqa: BLE001 - said in a toast, never a traceback
-            self.app.call_from_thread(self._failed, clean(f"Undo failed: {exc}"))
+            self.app.call_from_thread(self._failed, clean(plainly(exc, "Undo")))
             return
         self.post_message(self.Undone(report))
 

@@ -57,6 +57,8 @@ def undo_of(step: Step) -> str:
     """The step's undo in words: the command, or what reos does instead, or none."""
     if step.read_only:
         return "nothing to undo: it only reads"
+    if step.nothing_to_restore:
+        return "cannot be undone: there is nothing to restore (a restart)"
     if not step.reversible:
         return "cannot be undone"
     if step.rollback:
@@ -225,7 +227,7 @@ class PlanCard(Vertical):
         line.append_text(badge(step.risk))
         line.append(" ")
         line.append(clean(step.title))
-        if not step.read_only and not step.reversible:
+        if not step.read_only and not step.reversible and not step.nothing_to_restore:
             line.append("  \u26a0 no undo", style="bold red")
         if step.edited:
             line.append("  \u270e edited", style="bold magenta")
