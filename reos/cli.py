@@ -70,6 +70,11 @@ def _guard(run: Callable[[], int]) -> int:
     except KeyboardInterrupt:
         print("\nInterrupted.", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `reos plan … | head`: the reader left; say nothing more
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # as a shell reports a program ended by SIGPIPE
 
 
 def build_app():  # noqa: ANN201 - typer is imported lazily

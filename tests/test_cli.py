@@ -187,3 +187,19 @@ def test_unwritable_journal_is_a_clear_error(tmp_path: Path) -> None:
     done = reos("undo", env={"REOS_HOME": str(tmp_path)})
     assert done.returncode == 1 and "Cannot open the reos database" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_reader_that_leaves_early_gets_no_traceback() -> None:
+    """`reos plan … | head -1`: the pipe closes before reos writes; reos ends quietly."""
+    import subprocess
+
+    from tests.conftest import FIXTURES, REOS_BIN
+
+    child = subprocess.Popen([str(REOS_BIN), "plan", "--dry-run", "--context",
+                              str(FIXTURES / "homelab.json"), "remove bob from developers"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()  # the reader is gone before anything was written
+    errors = child.stderr.read().decode()
+    assert child.wait(timeout=60) == 141
+    assert "Traceback" not in errors and "BrokenPipe" not in errors

@@ -90,7 +90,7 @@ def test_missing_target_gets_a_plain_answer_and_no_steps(engine) -> None:
 def test_start_of_a_running_container_says_so(engine) -> None:
     plan = engine.plan("start portainer")
     assert plan.steps == []
-    assert plan.message == "Portainer is already running."
+    assert plan.message == "portainer is already running."  # a name keeps its case
 
 
 def test_remove_is_high_risk_and_irreversible(engine) -> None:

@@ -84,3 +84,24 @@ def test_an_empty_container_holding_a_dangling_image_goes_with_it() -> None:
     containers = next(i for i in found if i.key == "containers")
     assert "h2cap-b" in containers.what
     assert any(i.key == "images" for i in found)
+
+
+# -- accounts and their groups, as the snapshot lists them (bob: docker, developers;
+#    alice: sudo, docker) -------------------------------------------------------------------
+
+def test_adding_someone_to_a_group_they_are_in_is_said_not_planned() -> None:
+    plan = engine("systemd").plan("add bob to the docker group")
+    assert plan.steps == [] and plan.message == "bob is already in the docker group."
+    plan = engine("systemd").plan("remove alice from developers")
+    assert plan.steps == [] and plan.message == "alice is not in the developers group."
+
+
+def test_a_group_change_shows_its_undo_before_approval() -> None:
+    from tests.conftest import reos_json
+
+    data = reos_json("plan", "--json", "--context", str(FIXTURE),
+                     "add alice to the developers group")
+    step = data["steps"][0]
+    assert step["argv"][-3:] == ["-aG", "developers", "alice"]
+    assert step["reversible"] is True
+    assert step["rollback"]["argv"][-3:] == ["-G", "sudo,docker", "alice"]  # as she was

@@ -424,7 +424,7 @@ class PlanBuilder:
             plan.question = plan.message = replies.which_value(sorted(self.lacking), recipe)
             return
         if not plan.steps:
-            said = _as_sentences(plan.notes)
+            said = _as_sentences(plan.notes, frozenset(t.name for t in plan.targets))
             plan.message = (plan.message + " " + said).strip() or "There's nothing to do."
             plan.notes = []
             return
@@ -530,9 +530,11 @@ class PlanBuilder:
                 if lacking:  # it applies as asked, and lacks a value (or was given one
                     self.lacking |= lacking  # in a form never passed on): asked, never guessed
                     continue
-                if target is not None and not _applies(rs, target):
+                if target is not None and not (_applies(rs, target) and _member_applies(
+                        rs, target, given, self.snapshot)):
                     if rs.skip_note:
-                        plan.notes.append(rs.skip_note.replace(SLOT, target.name))
+                        plan.notes.append(slots.fill(rs.skip_note.replace(SLOT, target.name),
+                                                     given))
                     continue
                 argv = [slots.fill(a.replace(SLOT, target.name) if target else a, given)
                         for a in rs.argv]
@@ -573,7 +575,8 @@ class PlanBuilder:
                     risk_reasons=verdict.reasons,
                 )
                 if step.reversible and tracked is not None and not step.read_only:
-                    step.rollback = restore_argv(tracked.kind, tracked.name, _prior(tracked),
+                    step.rollback = restore_argv(tracked.kind, tracked.name,
+                                                 _prior(tracked, self.snapshot),
                                                  recipe.action, self.manager)
                     if step.rollback and needs_root:
                         step.rollback = as_root(step.rollback, root)
@@ -677,6 +680,20 @@ def _applies(rs: object, target: Target) -> bool:
     return True
 
 
+def _member_applies(rs: Any, target: Target, given: dict[str, str],
+                    snapshot: SystemSnapshot) -> bool:
+    """A step `when_member` / `unless_member` a group, for an account the snapshot lists:
+    whether it applies (an account the snapshot does not know keeps the step)."""
+    group = rs.when_member or rs.unless_member
+    if not group or target.kind != "user":
+        return True
+    account = next((u for u in snapshot.users or [] if u.name == target.name), None)
+    if account is None:
+        return True
+    member = slots.fill(group, given) in account.groups
+    return member if rs.when_member else not member
+
+
 def _tracked_name(tracks: str, argv: list[str]) -> str:
     """What a tracked change is called for its state: a setting by its own name; a
     firewall rule by the rule ("allow 8080/tcp"), so undo knows which one to take out."""
@@ -692,12 +709,21 @@ def _tracked_name(tracks: str, argv: list[str]) -> str:
 SELECTABLE = {"container", "service"}
 
 
-def _as_sentences(notes: list[str]) -> str:
-    """Notes said as sentences: a capital first, one full stop last."""
-    return " ".join(n[0].upper() + n[1:].rstrip(".") + "." for n in notes if n)
+def _as_sentences(notes: list[str], names: frozenset[str] = frozenset()) -> str:
+    """Notes said as sentences: a capital first (never on a name: "bob is already in the
+    docker group", "ssh.service is already enabled"), one full stop last."""
+    return " ".join((n if n.split(" ", 1)[0] in names else n[0].upper() + n[1:]).rstrip(".")
+                    + "." for n in notes if n)
 
 
-def _prior(target: Target) -> dict[str, str | None]:
+def _prior(target: Target, snapshot: SystemSnapshot) -> dict[str, Any]:
+    """The target's state before the step, as far as the snapshot knows it: what undo
+    would put back (the executor records it again from the live machine when it runs)."""
+    if target.kind == "user":
+        account = next((u for u in snapshot.users or [] if u.name == target.name), None)
+        if account is not None:  # its groups, primary first: usermod -G takes the rest
+            return {"state": target.state, "groups": list(account.groups[1:]),
+                    "shell": account.shell, "gecos": account.gecos}
     if target.kind == "service":
         return {"active": target.state, "enabled": target.enabled}
     if target.kind == "package":

@@ -40,7 +40,8 @@ RECIPE_KEYS: dict[str, str] = {
 STEP_KEYS: dict[str, str] = {
     "title": _STR, "argv": _NONEMPTY_STRS, "risk": _STR, "read_only": _BOOL,
     "needs_root": _BOOL, "reversible": _BOOL, "when_state": _STRS, "when_enabled": _STRS,
-    "skip_note": _STR, "when_slot": _STRS, "unless_slot": _STRS,
+    "skip_note": _STR, "when_slot": _STRS, "unless_slot": _STRS, "when_member": _STR,
+    "unless_member": _STR,
 }
 STEP_REQUIRED = ("title", "argv")
 TOP_KEYS = ("operation", "refusal", "vocabulary", "recipe", "aliases")

@@ -46,6 +46,10 @@ class RecipeStep:
     skip_note: str | None = None  # said for a target the step does not apply to
     when_slot: list[str] | None = None  # only when the request gave these (since, boot...)
     unless_slot: list[str] | None = None  # only when it gave none of these
+    # a group ("{group}" or a name): the step is only for an account in it / not in it
+    # (by the snapshot: "add bob to docker" when he is in docker already is said, not run)
+    when_member: str | None = None
+    unless_member: str | None = None
 
 
 @dataclass
