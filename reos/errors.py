@@ -67,15 +67,25 @@ class JournalError(ReosError):
     """The journal database cannot be opened or written."""
 
 
+def log_raw(doing: str, exc: BaseException) -> None:
+    """Keep a failure's raw text (its exception and traceback) for developers, on the
+    `reos` logger at debug level: never shown to people, never Python's last-resort
+    handler printing a traceback on stderr."""
+    import logging  # deferred: only a failure needs it
+
+    log = logging.getLogger("reos")
+    if not log.handlers:
+        log.addHandler(logging.NullHandler())
+    log.debug("%s failed", doing, exc_info=exc)
+
+
 def plainly(exc: BaseException, doing: str) -> str:
     """One plain sentence for a failure while `doing` something ("Saving that for next
     time"): a ReosError's own words, else the cause in words and what to do. The
     exception itself (a repr, a library's message) is logged, never said."""
     if isinstance(exc, ReosError):
         return exc.message
-    import logging  # deferred: only a failure needs it
-
-    logging.getLogger("reos").warning("%s failed", doing, exc_info=exc)
+    log_raw(doing, exc)
     if isinstance(exc, PermissionError):
         return f"{doing} failed: permission denied."
     if isinstance(exc, OSError):

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from reos.errors import log_raw
 from reos.system.identity import machine_id
 from reos.system.snapshot import Container, Package, Service, SystemSnapshot
 
@@ -74,7 +75,7 @@ def docker_client(timeout: float = 5.0) -> Any:
         client.ping()
     except docker.errors.DockerException as exc:
         # the SDK's own words (a urllib3 repr) are for developers: logged, never said
-        _log_raw(f"docker at {url}", exc)
+        log_raw(f"docker at {url}", exc)
         if "Permission denied" in str(exc):
             raise Unavailable(
                 f"permission denied on {url} (add your user to the docker group)"
@@ -84,12 +85,6 @@ def docker_client(timeout: float = 5.0) -> Any:
     return client
 
 
-def _log_raw(what: str, exc: BaseException) -> None:
-    import logging  # deferred: only a failure needs it
-
-    logging.getLogger("reos").warning("%s failed", what, exc_info=exc)
-
-
 def containers() -> list[Container]:
     import docker.errors
 
@@ -97,7 +92,7 @@ def containers() -> list[Container]:
     try:
         found = client.containers.list(all=True, sparse=True)
     except docker.errors.DockerException as exc:
-        _log_raw("listing containers", exc)
+        log_raw("listing containers", exc)
         raise Unavailable("Docker answered but did not list its containers; try again, or "
                           "run `reos doctor`") from None
     finally:
@@ -286,7 +281,7 @@ def collect(timeout: float = COLLECT_TIMEOUT) -> SystemSnapshot:
         except Unavailable as exc:
             snap.unavailable[name] = str(exc)
         except Exception as exc:  # a collector bug must not take planning down with it
-            _log_raw(f"collecting {name}", exc)
+            log_raw(f"collecting {name}", exc)
             snap.unavailable[name] = "a problem in reos itself kept it from being read"
     _label_mounts(snap)
     try:
