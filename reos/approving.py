@@ -43,10 +43,10 @@ def approve(engine: ReasoningEngine, on_event: EventSink = ignore,
         return Reply("There's nothing waiting for approval.", Outcome.SAID)
     question = engine.second_question(plan)
     if question and engine.confirming is not plan:
-        engine.confirming = plan  # the next yes is the answer to this question
+        engine.session.confirm()  # the next yes is the answer to this question
         return Reply(f"{question}\nSay yes again to go ahead, or no.",
                      Outcome.NEEDS_APPROVAL, plan=plan)
-    engine.pending = engine.confirming = None
+    engine.session.approve()
     return run_approved(engine, plan, on_event, approve_fix or engine.approve_fix,
                         confirm_resume or engine.confirm_resume)
 

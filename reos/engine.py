@@ -22,6 +22,7 @@ from reos.outcome import Found, Outcome, Reply, outcome_of_plan, outcome_of_undo
 from reos.reasoning import conversation
 from reos.reasoning.conversation import Voice
 from reos.reasoning.perception import Meta, keeps, perceive, split_plan_prefix
+from reos.session import Session
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 
@@ -68,17 +69,33 @@ class ReasoningEngine:
         self._cache: SnapshotCache | None = None
         self._journal = journal
         self._templates: TemplateSet | None = None
-        self.pending: Plan | None = None
-        self.asking: Plan | None = None  # a clarify plan whose question is open
-        self.confirming: Plan | None = None  # the pending plan asked about a second time
-        self.undo_waiting = False  # "undo" waits for a yes (always_confirm)
+        self.session = Session()  # what waits for the person, and what runs
         self._matcher = None
         self._executor: Executor | None = None
         self._memory: Memory | None = None
         self._model: ModelSession | None = None
-        self._executing: Plan | None = None  # the plan the executor holds (for resume)
         self.approve_fix: ApproveFix | None = None  # the surface's questions while
         self.confirm_resume: ConfirmResume | None = None  # a plan runs (approving.py)
+
+    # -- the conversation's state (reos/session.py), read here by the surfaces --------
+    @property
+    def pending(self) -> Plan | None:
+        """The plan waiting for approval."""
+        return self.session.waiting
+
+    @property
+    def asking(self) -> Plan | None:
+        """The clarify plan whose question is open."""
+        return self.session.question
+
+    @property
+    def confirming(self) -> Plan | None:
+        """The waiting plan, when its second question is open."""
+        return self.session.confirming
+
+    @property
+    def undo_waiting(self) -> bool:
+        return self.session.undo_waiting
 
     # -- what reos knows -------------------------------------------------------------
     def snapshot(self) -> SystemSnapshot:
@@ -247,7 +264,7 @@ class ReasoningEngine:
         the chosen option, or None when the words pick none of them (a new request)."""
         from reos.reasoning.choice import pick
 
-        asked, self.asking = self.asking, None
+        asked = self.session.take_question()
         if asked is None or not asked.options:
             return None
         picked = pick(text, asked.options, self.templates.aliases)
@@ -255,7 +272,7 @@ class ReasoningEngine:
             return None
         plan = self.builder().build(asked.request, picked)
         if plan.kind == Kind.CLARIFY:
-            self.asking = plan
+            self.session.ask(plan)
         return plan
 
     def other_host(self) -> str | None:
@@ -364,25 +381,32 @@ class ReasoningEngine:
                         knowledge=self.knowledge,
                         confirm_every_fix=self.settings.reasoning.always_confirm)
         executor = Executor(self.journal, self.settings.limits, hooks, checks)
-        self._executor, self._executing = executor, plan
+        self._executor = executor
+        self.session.run(plan)
+        report = None
         try:
             report = executor.execute(plan)
             self.memory.outcome(plan, report)
             return report
         finally:
+            if report is None or not report.resumable:
+                self.session.done()  # a pause keeps the plan for resume
             self.forget_snapshot()
 
     def resume(self, report: ExecutionReport) -> ExecutionReport:
         """Continue a paused execution (`report.resumable`: the operations breaker or a
         pause for review), because the person chose to."""
-        if self._executor is None:
+        running = self.session.running
+        if self._executor is None or running is None:
             return report
+        resumed = None
         try:
-            report = self._executor.resume(report)
-            if self._executing is not None:
-                self.memory.outcome(self._executing, report)
-            return report
+            resumed = self._executor.resume(report)
+            self.memory.outcome(running, resumed)
+            return resumed
         finally:
+            if resumed is None or not resumed.resumable:
+                self.session.done()
             self.forget_snapshot()
 
     def undo(self) -> UndoReport:
@@ -430,15 +454,16 @@ class ReasoningEngine:
         if meta.action == "undo":
             if not perform:
                 return Reply(self.undo_preview(), Outcome.SAID)
-            self.pending = None
+            if self.session.waiting is not None:
+                self.session.decline()  # "undo" instead of the waiting plan
             if self.settings.reasoning.always_confirm and not self.undo_waiting:
                 # every change asks, and an undo is a change
                 preview = self.undo_preview()
                 if not self.journal.undoable(limit=1):
                     return Reply(preview, Outcome.SAID)
-                self.undo_waiting = True
+                self.session.wait_for_undo()
                 return Reply(f"{preview}\nProceed? [y/N]", Outcome.NEEDS_APPROVAL)
-            self.undo_waiting = False
+            self.session.undo_answered()
             undone = self.undo()
             return Reply(describe(undone), outcome_of_undo(undone), undone=undone)
         if meta.action == "list_undo":
@@ -485,11 +510,11 @@ class ReasoningEngine:
     def _offer(self, plan: Plan, on_event: EventSink) -> Reply:
         """Answer a query at once; hold an action for approval; say anything else."""
         if plan.kind == Kind.CLARIFY:
-            self.asking = plan
+            self.session.ask(plan)
         if plan.steps and plan.read_only and not plan.needs_approval and not plan.blocked:
             found = self.run_query(plan, on_event)
             if found.follow_up is not None and found.follow_up.needs_approval:
-                self.pending = found.follow_up
+                self.session.offer(found.follow_up)
                 return Reply(f"{found.text}\n\n{found.follow_up.message}\nWant me to go ahead?",
                              Outcome.NEEDS_APPROVAL, plan=found.follow_up)
             if found.follow_up is not None:
@@ -497,7 +522,7 @@ class ReasoningEngine:
                              plan=plan)
             return Reply(found.text, Outcome.ANSWERED, plan=plan)
         if plan.needs_approval:
-            self.pending, self.confirming, self.undo_waiting = plan, None, False
+            self.session.offer(plan)
             return Reply(plan.message + "\nProceed? [y/N]", Outcome.NEEDS_APPROVAL, plan=plan)
         return Reply(plan.message, outcome_of_plan(plan), plan=plan)
 
@@ -536,9 +561,8 @@ class ReasoningEngine:
         return approve(self, on_event, approve_fix, confirm_resume)
 
     def decline(self) -> Reply:
-        plan, self.pending, self.confirming = self.pending, None, None
-        if self.undo_waiting:
-            self.undo_waiting = False
+        plan, undo = self.session.decline()
+        if undo:
             return Reply("Okay, I won't undo anything.", Outcome.DECLINED)
         if plan is None:
             return Reply("Okay.", Outcome.SAID)

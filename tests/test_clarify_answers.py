@@ -146,7 +146,7 @@ def test_a_kind_picks_the_only_option_of_that_kind(answer: str, name: str,
 
 def test_the_numbers_in_the_question_are_the_options(engine) -> None:
     assert option_index(ask(engine, REDIS), "redis-cache") == 2
-    engine.asking = None
+    engine.session.take_question()
     assert option_index(ask(engine, DATABASE), "redis-server.service") == 2
 
 

@@ -43,7 +43,7 @@ def marks(folder: Path, n: int) -> Plan:
 
 
 def waiting(eng: ReasoningEngine, plan: Plan) -> ReasoningEngine:
-    eng.pending = plan
+    eng.session.offer(plan)
     return eng
 
 

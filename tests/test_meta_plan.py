@@ -47,7 +47,10 @@ def test_verbosity_and_approval_words(reos_home) -> None:
     looked = _json("be brief")
     assert looked["kind"] == "meta" and "nothing changed" in looked["message"]
     assert not settings.exists()
-    done = reos("plan", "be brief")
-    assert done.returncode == 0 and "keeping it short" in done.stdout
+    done = reos("plan", "be brief")  # for this run only: the file is left alone
+    assert done.returncode == 0 and "keeping it short for this session" in done.stdout
+    assert "always be brief" in done.stdout and not settings.exists()
+    done = reos("plan", "always be brief")
+    assert done.returncode == 0 and "keeping it short from now on" in done.stdout
     assert 'verbosity = "minimal"' in settings.read_text()
     assert _json("yes")["message"] == "There's nothing waiting for approval."

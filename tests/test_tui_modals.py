@@ -74,7 +74,7 @@ class Recording(ReosApp):
 async def test_a_plan_paused_by_the_operations_limit_resumes_from_the_modal(
         tmp_path: Path, how: str) -> None:
     engine = limited()
-    engine.pending = marks(tmp_path, 2)
+    engine.session.offer(marks(tmp_path, 2))
     app = Recording(engine)
     async with app.run_test(size=(120, 45)) as pilot:
         await settle(app, pilot)
@@ -96,7 +96,7 @@ async def test_a_plan_paused_by_the_operations_limit_resumes_from_the_modal(
 
 async def test_no_in_the_modal_leaves_the_plan_paused(tmp_path: Path) -> None:
     engine = limited()
-    engine.pending = marks(tmp_path, 2)
+    engine.session.offer(marks(tmp_path, 2))
     app = Recording(engine)
     async with app.run_test(size=(120, 45)) as pilot:
         await settle(app, pilot)
@@ -123,8 +123,8 @@ async def test_a_recovery_fix_is_approved_or_refused_in_a_modal(
     settings.llm.timeout_seconds = 5
     engine = ReasoningEngine(settings, snapshot=SNAPSHOT)
     marker = tmp_path / "marker"
-    engine.pending = Plan("run the frobnicator check", Kind.ACTION, steps=[
-        Step(id="s1", title="Run the check", argv=check(marker))])
+    engine.session.offer(Plan("run the frobnicator check", Kind.ACTION, steps=[
+        Step(id="s1", title="Run the check", argv=check(marker))]))
     app = Recording(engine)
     async with app.run_test(size=(120, 45)) as pilot:
         await settle(app, pilot)

@@ -487,7 +487,7 @@ class ReosApp(App[None]):
         refusal = "this plan is no longer waiting" if plan is None or plan is not self.waiting \
             else edit_step(plan, message.step_id, message.text)
         if refusal is None:
-            self.engine.confirming = None  # what is lost may have changed: ask again
+            self.engine.session.reconsider()  # what is lost may have changed: ask again
         self.say(f"You edited {step_words(message.step_id)}: {message.text}"
                  + ("" if refusal is None else f" \u2014 refused: {refusal}"), "you")
         message.card.judged(message.step_id, refusal)

@@ -1,0 +1,116 @@
+"""The conversation's state, owned in one place: what waits for the person, and what runs.
+
+A chat (and one `reos plan` run, which is a conversation of one request) is at any moment
+in one of these states, `Session.state`:
+
+    idle                nothing waits
+    asking              a question is open ("which redis?"); the answer picks an option
+    awaiting approval   a plan waits for yes or no
+    confirming          the waiting plan loses something for good: its second question
+                        is open, and only a second yes runs it
+    undo waiting        "undo" waits for a yes (`always_confirm`)
+    running             an approved plan runs (a pause for review keeps it here)
+
+A question can be open while a plan waits (a new request asked back; the plan keeps
+waiting), so `state` names the most pressing of them, and `waiting` and `question` are
+each kept. Every change goes through a method named for what happened (`offer`, `ask`,
+`confirm`, `approve`, `decline`…), so no surface or module sets a field by hand.
+
+Not responsible for: deciding what to say or do (reos.engine, reos.approving), or how a
+surface asks (the chat's cards and modals, the CLI's prompts).
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
+if TYPE_CHECKING:
+    from reos.model import Plan
+
+IDLE = "idle"
+ASKING = "asking"
+AWAITING = "awaiting approval"
+CONFIRMING = "confirming"
+UNDO_WAITING = "undo waiting"
+RUNNING = "running"
+
+
+class Session:
+    """One conversation's state (see the module's docstring)."""
+
+    __slots__ = ("_confirming", "_running", "_undo", "question", "waiting")
+
+    def __init__(self) -> None:
+        self.waiting: Plan | None = None  # the plan waiting for approval
+        self.question: Plan | None = None  # a clarify plan whose question is open
+        self._confirming = False  # the waiting plan's second question is open
+        self._undo = False  # "undo" waits for a yes
+        self._running: Plan | None = None  # the plan the executor holds (for resume)
+
+    @property
+    def state(self) -> str:
+        if self._running is not None:
+            return RUNNING
+        if self.waiting is not None:
+            return CONFIRMING if self._confirming else AWAITING
+        if self._undo:
+            return UNDO_WAITING
+        return ASKING if self.question is not None else IDLE
+
+    @property
+    def confirming(self) -> Plan | None:
+        """The waiting plan, when its second question is open."""
+        return self.waiting if self._confirming else None
+
+    @property
+    def undo_waiting(self) -> bool:
+        return self._undo
+
+    @property
+    def running(self) -> Plan | None:
+        return self._running
+
+    # -- what happened ---------------------------------------------------------------
+    def offer(self, plan: Plan) -> None:
+        """`plan` waits for approval (instead of whatever waited, and of a waiting undo)."""
+        self.waiting, self._confirming, self._undo = plan, False, False
+
+    def ask(self, plan: Plan) -> None:
+        """`plan`'s question is open; a plan that waits keeps waiting."""
+        self.question = plan
+
+    def take_question(self) -> Plan | None:
+        """The open question, now answered (or passed over): closed."""
+        asked, self.question = self.question, None
+        return asked
+
+    def confirm(self) -> None:
+        """The waiting plan's second question was asked: the next yes answers it."""
+        self._confirming = self.waiting is not None
+
+    def reconsider(self) -> None:
+        """What the plan loses may have changed (an edited step): ask again on yes."""
+        self._confirming = False
+
+    def wait_for_undo(self) -> None:
+        self.waiting, self._confirming, self._undo = None, False, True
+
+    def undo_answered(self) -> None:
+        self._undo = False
+
+    def approve(self) -> Plan | None:
+        """Yes to the waiting plan: it no longer waits (it is about to run)."""
+        plan, self.waiting, self._confirming = self.waiting, None, False
+        return plan
+
+    def decline(self) -> tuple[Plan | None, bool]:
+        """No: the waiting plan (or None) and whether an undo was what waited."""
+        plan, undo = self.waiting, self._undo
+        self.waiting, self._confirming, self._undo = None, False, False
+        return plan, undo
+
+    def run(self, plan: Plan) -> None:
+        self._running = plan
+
+    def done(self) -> None:
+        """The run ended (completed, failed, or paused for good)."""
+        self._running = None
