@@ -20,7 +20,8 @@ from reos.engine import ReasoningEngine
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from reos.tui.app import ReosApp
-from reos.tui.transcript import Transcript
+from reos.tui.help import HelpScreen
+from reos.tui.transcript import Transcript, TranscriptSearch
 from reos.tui.widgets import Bubble, PlanCard
 
 SNAPSHOT = SystemSnapshot.from_dict(json.loads(
@@ -70,6 +71,42 @@ def burst(app: ReosApp, text: str) -> None:
     """Keys as a terminal delivers quick typing: all posted before any is handled."""
     for char in text:
         app.post_message(events.Key(KEYS.get(char, char), char))
+
+
+# -- 3: a quick ? inside a request is a character ---------------------------------------
+async def test_a_question_mark_typed_quickly_inside_a_request_is_text() -> None:
+    app = chat()
+    async with app.run_test(size=(120, 45)) as pilot:
+        await started(app, pilot)
+        burst(app, "what is on port 80?\r")
+        await until(pilot, lambda: "You: what is on port 80?" in said(app)
+                    or isinstance(app.screen, HelpScreen), "the request sent")
+        assert not isinstance(app.screen, HelpScreen)
+        assert "You: what is on port 80?" in said(app)  # the ? kept, Enter sent it
+        await settle(app, pilot)
+
+        burst(app, "?")  # on an empty input, ? is still help, however quick
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), "help on ?")
+        await pilot.press("escape")
+        assert app.focused is app.prompt and app.prompt.value == ""
+
+        burst(app, "a/b?")  # / too is text inside a request
+        await until(pilot, lambda: app.prompt.value == "a/b?", "a/b? typed")
+        assert not app.query_one(TranscriptSearch).display
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_a_question_mark_outside_the_input_opens_help() -> None:
+    app = chat()
+    async with app.run_test(size=(120, 45)) as pilot:
+        await started(app, pilot)
+        app.prompt.value = "stop the nextcloud containers"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        await pilot.press("tab")  # onto the plan card's button: not a place for text
+        assert app.focused is not None and app.focused.id == "approve"
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
 
 
 # -- 5: Escape after explaining a step ----------------------------------------------------

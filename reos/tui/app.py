@@ -94,9 +94,10 @@ class ReosApp(App[None]):
                 show=False),
         Binding("ctrl+l", "learned", "What reos has learned", key_display="ctrl+l",
                 show=False),
-        # ? and / are text inside a request: check_action lets them through to the input
-        Binding("question_mark", "help", "Help", show=False, priority=True),
-        Binding("slash", "search", "Search the conversation", show=False, priority=True),
+        # ? and / where no text is typed (a plan card's button); on an empty request line
+        # the line itself opens them (PromptInput), inside a request they are text
+        Binding("question_mark", "help", "Help", show=False),
+        Binding("slash", "search", "Search the conversation", show=False),
         Binding("pageup", "log_page(-1)", "Scroll back", show=False),
         Binding("pagedown", "log_page(1)", "Scroll forward", show=False),
         Binding("f2", "panel('machine')", "Machine"),
@@ -330,9 +331,6 @@ class ReosApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("approve", "deny"):
             return self.waiting is not None  # shown in the footer only while a plan waits
-        if action in ("help", "search") and isinstance(self.focused, Input):
-            # typed into a request (or the search line), ? and / are just text
-            return not self.focused.value and not isinstance(self.focused, TranscriptSearch)
         return True
 
     def action_help(self) -> None:

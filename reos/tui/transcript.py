@@ -6,9 +6,11 @@ they scroll to the end. `page` scrolls it by a screen while the focus stays in t
 `TranscriptSearch` is the `/` search line: it marks every message containing the text
 and scrolls to one (Enter: the next), Escape closes it. `PromptInput` is the request
 line; up / down recall earlier requests, kept by `RequestHistory` in a file under the
-data directory across sessions. `CardOutcomes` keeps each plan card in the transcript
-with what became of its plan (ran, paused, failed, rolled back, declined, later undone),
-through the card's `close(note)`, read from the reply's typed outcome, never its words.
+data directory across sessions; on an empty line `?` and `/` open help and the search,
+inside a request they are text, however quickly typed. `CardOutcomes` keeps each plan
+card in the transcript with what became of its plan (ran, paused, failed, rolled back,
+declined, later undone), through the card's `close(note)`, read from the reply's typed
+outcome, never its words.
 
 What is recalled is a request the person typed, cleaned, one line each, at most
 `HISTORY_LIMIT` lines. Answers to an approval (yes / no and their synonyms, as the
@@ -23,6 +25,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from textual import events
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
@@ -36,6 +39,7 @@ HISTORY_LIMIT = 500
 HISTORY_FILE = "requests.history"
 MATCH = "-search-match"  # the class marking a message that contains the searched text
 CURRENT = "-search-current"
+CHAT_KEYS = {"?": "app.help", "/": "app.search"}  # on an empty request line only
 
 
 class RequestHistory:
@@ -77,7 +81,8 @@ class RequestHistory:
 
 
 class PromptInput(Input):
-    """The request line; up and down walk through the requests typed before."""
+    """The request line; up and down walk through the requests typed before, and on an
+    empty line ? and / open help and the search."""
 
     BINDINGS = [
         Binding("up", "recall(-1)", "Earlier request", show=False),
@@ -95,9 +100,18 @@ class PromptInput(Input):
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
         # on an empty line ? and / are the chat's keys (help, search); inside a request, text
-        if character in ("?", "/") and not self.value:
+        if character in CHAT_KEYS and not self.value:
             return False
         return super().check_consume_key(key, character)
+
+    async def _on_key(self, event: events.Key) -> None:
+        # Decided here, where the keys arrive in the order they were typed, never by an app
+        # binding: the app sees a key before this line has taken the ones typed just
+        # before it, so quick typing made the ? of "port 80?" look like one on an empty line.
+        if event.character in CHAT_KEYS and not self.value:
+            event.stop()
+            event.prevent_default()  # not inserted: it opens help or the search instead
+            await self.run_action(CHAT_KEYS[event.character])
 
     def remember(self, text: str) -> None:
         self.history.add(text)
