@@ -73,6 +73,44 @@ def burst(app: ReosApp, text: str) -> None:
         app.post_message(events.Key(KEYS.get(char, char), char))
 
 
+# -- 1: after a search, new answers are followed again ------------------------------------
+async def test_after_a_search_the_view_follows_the_next_answer_again() -> None:
+    app = chat()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await started(app, pilot)
+        log = app.query_one(Transcript)
+        app.say("the needle is here")
+        for n in range(40):
+            app.say(f"hay {n}")
+        await until(pilot, lambda: visible(app, app.query(Bubble).last()), "following")
+        await pilot.press("slash", *"needle")
+        search = app.query_one(TranscriptSearch)
+        await until(pilot, lambda: bool(search.matches) and visible(app, search.matches[0]),
+                    "the view at the older match")
+        needle = search.matches[0]
+
+        app.say("said while the person reads the match")  # reading: the view stays
+        await pilot.pause()
+        await pilot.pause()
+        assert visible(app, needle)
+
+        await pilot.press("escape")  # closed: the next answer is followed
+        app.say("a late answer")
+        await until(pilot, lambda: said(app)[-1] == "a late answer", "the late answer")
+        await until(pilot, lambda: visible(app, app.query(Bubble).last()),
+                    "the late answer on screen after the search closed")
+
+        await pilot.press("pageup", "pageup")  # reading back by hand, then a new request
+        await until(pilot, lambda: not visible(app, app.query(Bubble).last()), "paged back")
+        app.prompt.value = "be brief"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        await until(pilot, lambda: "You: be brief" in said(app)[-2:], "the answer")
+        await until(pilot, lambda: visible(app, app.query(Bubble).last()),
+                    "the answer to a new request on screen")
+        assert log.scroll_y == log.max_scroll_y
+
+
 # -- 3: a quick ? inside a request is a character ---------------------------------------
 async def test_a_question_mark_typed_quickly_inside_a_request_is_text() -> None:
     app = chat()

@@ -19,9 +19,9 @@ of the conversation (reos/tui/status.py). Why the model cannot be used is said o
 Finding one's way: F1 or `?` (on an empty input) opens help (reos/tui/help.py); ctrl+p
 offers reos's commands and the machine's targets, sent as if typed (reos/tui/palette.py);
 the footer shows only the keys valid now. The transcript follows new messages unless
-scrolled back, pages with PageUp/PageDown while typing, is searched with `/`, keeps each
-plan card with its outcome, and the input recalls earlier requests with up / down
-(reos/tui/transcript.py).
+scrolled back (and again once something is sent or a search is closed), pages with
+PageUp/PageDown while typing, is searched with `/`, keeps each plan card with its
+outcome, and the input recalls earlier requests with up / down (reos/tui/transcript.py).
 
 Everything shown goes through `reos.text.clean` (in the widgets) and is rendered without
 markup. Not responsible for what a plan means or whether it may run: the engine is.
@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Footer, Header, Input
 
@@ -189,7 +189,7 @@ class ReosApp(App[None]):
     # -- showing -------------------------------------------------------------------
     def say(self, text: str, who: str = "reos") -> None:
         # the transcript follows by itself (anchored) unless the person scrolled back
-        self.query_one("#log", VerticalScroll).mount(Bubble(text, who))
+        self.query_one(Transcript).add(Bubble(text, who))
 
     def show_event(self, event: Event) -> None:
         self.query_one(Activity).track(event)
@@ -207,10 +207,9 @@ class ReosApp(App[None]):
         """The model's thought so far: one line, mounted once per request, then rewritten."""
         if not text.strip():
             return
-        log = self.query_one("#log", VerticalScroll)
         if self.thought is None:
             self.thought = Thought()
-            log.mount(self.thought)
+            self.query_one(Transcript).add(self.thought)
         self.thought.grow(text)
 
     def say_problem_once(self, problem: str | None) -> None:
@@ -276,6 +275,7 @@ class ReosApp(App[None]):
         self.post_message(self.Warmed(state, problem))
 
     def _start(self, job: Callable[[], Reply], stage: str) -> None:
+        self.query_one(Transcript).follow()  # sent: the answer is what to look at now
         self.busy = True
         self.thought = None
         self.status.begin(stage)
@@ -444,8 +444,7 @@ class ReosApp(App[None]):
                 before = reply.text.partition(reply.plan.message)[0].strip()
                 if before:
                     self.say(before)
-                log = self.query_one("#log", VerticalScroll)
-                log.mount(PlanCard(reply.plan.message, reply.plan))  # followed by the log
+                self.query_one(Transcript).add(PlanCard(reply.plan.message, reply.plan))
         else:
             self.say(reply.text)
             if self.engine.pending is not None:  # something else was said; the plan waits

@@ -2,9 +2,10 @@
 
 `Transcript` is the scrolling log of the conversation. It is anchored: it follows new
 messages (also across a resize) until the person scrolls back, and follows again once
-they scroll to the end. `page` scrolls it by a screen while the focus stays in the input.
-`TranscriptSearch` is the `/` search line: it marks every message containing the text
-and scrolls to one (Enter: the next), Escape closes it. `PromptInput` is the request
+they scroll to the end, send something (`follow`) or close a search that moved the view
+(the next message is followed). `page` scrolls it by a screen while the focus stays in
+the input. `TranscriptSearch` is the `/` search line: it marks every message containing
+the text and scrolls to one (Enter: the next), Escape closes it. `PromptInput` is the request
 line; up / down recall earlier requests, kept by `RequestHistory` in a file under the
 data directory across sessions; on an empty line `?` and `/` open help and the search,
 inside a request they are text, however quickly typed. `CardOutcomes` keeps each plan
@@ -142,12 +143,32 @@ class PromptInput(Input):
 class Transcript(VerticalScroll):
     """The conversation; follows new messages unless the person scrolled back."""
 
+    def __init__(self, *messages: Widget, **kwargs: Any) -> None:
+        super().__init__(*messages, **kwargs)
+        self.follow_next = False  # the next message brings the view back to the end
+
     def on_mount(self) -> None:
         self.anchor()
 
     @property
     def following(self) -> bool:
         return self.is_anchored and not self._anchor_released
+
+    def add(self, message: Widget) -> None:
+        """Show a new message: at the end, and in view unless the person reads back."""
+        self.mount(message)
+        if self.follow_next:
+            self.follow()
+
+    def follow(self) -> None:
+        """Follow the newest message again, wherever the view was (a request was sent)."""
+        self.follow_next = False
+        self.scroll_end(animate=False)  # at the end, Textual's anchor holds again
+
+    def resume_following(self) -> None:
+        """The search closed: the view stays on what was found, and the next message is
+        followed again (a search scrolls like a person, so it let the anchor go)."""
+        self.follow_next = True
 
     def page(self, step: int) -> None:
         """One screen back (-1) or forward (1); back stops following, the end resumes."""
@@ -230,6 +251,8 @@ class TranscriptSearch(Input):
 
     def action_close(self) -> None:
         self.clear_marks()
+        if self.current >= 0:  # the view was taken to a match: new answers bring it back
+            self.transcript.resume_following()
         self.matches, self.current = [], -1
         self.display = False
         self.post_message(self.Closed())
