@@ -14,13 +14,16 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from textual import events
+from textual.widgets import Footer
 
 from reos.engine import ReasoningEngine
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from reos.tui.app import ReosApp
 from reos.tui.help import HelpScreen
+from reos.tui.panels import ConfirmUndo, HistoryPanel, Panel, SidePanels
 from reos.tui.transcript import Transcript, TranscriptSearch
 from reos.tui.widgets import Bubble, PlanCard
 
@@ -145,6 +148,82 @@ async def test_a_question_mark_outside_the_input_opens_help() -> None:
         assert app.focused is not None and app.focused.id == "approve"
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
+
+
+# -- 4: side panels at 80 columns, the history panel's keys, the footer -------------------
+def panel_on_screen(app: ReosApp, name: str) -> bool:
+    side = app.query_one(SidePanels)
+    panel = side.panel(name)
+    region = panel.region
+    return side.display and panel.display and region.width >= 40 and region.height >= 5 \
+        and region.right <= app.size.width
+
+
+async def test_the_panels_open_at_80_columns_and_close_again() -> None:
+    app = chat()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await started(app, pilot)
+        await pilot.press("f2")
+        await settle(app, pilot)
+        await until(pilot, lambda: panel_on_screen(app, "machine"), "the machine panel")
+        machine = app.query_one("#panel-machine", Panel)
+        await until(pilot, lambda: machine.text.startswith("Containers (7)"),
+                    "the machine read into the panel")
+        assert app.focused is app.prompt  # the machine panel takes nothing from the typing
+
+        await pilot.press("f4")  # another panel's key shows that one instead
+        await settle(app, pilot)
+        await until(pilot, lambda: panel_on_screen(app, "reasoning"), "the reasoning panel")
+        assert not panel_on_screen(app, "machine")
+
+        await pilot.press("escape")  # closes it: the conversation is back, whole
+        await until(pilot, lambda: not app.query_one(SidePanels).display, "panel closed")
+        assert app.query_one(Transcript).region.width == 80
+        assert visible(app, app.query(Bubble).last())
+
+
+@pytest.mark.parametrize("size", [(120, 45), (80, 24)])
+async def test_f3_opens_the_history_panel_with_the_keys_in_it_at_once(
+        one_undoable: Path, size: tuple[int, int]) -> None:
+    app = chat()
+    async with app.run_test(size=size) as pilot:
+        await started(app, pilot)
+        await pilot.press("f3")
+        await settle(app, pilot)
+        await until(pilot, lambda: panel_on_screen(app, "history"), "the history panel")
+        history = app.query_one(HistoryPanel)
+        await until(pilot, lambda: bool(history.records), "the journal read")
+        await pilot.press("u")  # no Tab first
+        await until(pilot, lambda: isinstance(app.screen, ConfirmUndo), "undo asked")
+        await pilot.press("n")
+        await settle(app, pilot)
+        assert one_undoable.read_text() == "port 9090\n"  # said no: nothing undone
+        await pilot.press("f3")  # closed again: the typing goes back to the request
+        await settle(app, pilot)
+        assert app.focused is app.prompt
+
+
+async def test_the_footer_reads_at_80_columns_with_a_plan_waiting() -> None:
+    app = chat()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await started(app, pilot)
+        app.prompt.value = "restart nginx.service"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.engine.pending is not None
+        footer = app.query_one(Footer)
+        await until(pilot, lambda: any("ctrl+y" in str(getattr(k, "key_display", ""))
+                                       for k in footer.children), "the approve key shown")
+        await pilot.pause()
+        keys = [k for k in footer.children if k.region.width]
+        labels = [f"{k.key_display} {k.description}" for k in keys]  # type: ignore[attr-defined]
+        assert any(label.startswith("ctrl+y Approve") for label in labels)
+        assert any(label.startswith("ctrl+n Deny") for label in labels)
+        assert any(label.startswith("ctrl+q Quit") for label in labels)
+        spans = sorted((k.region.x, k.region.right) for k in keys)
+        assert all(right <= 80 for _, right in spans), labels  # nothing cut off
+        assert all(a_end <= b_start for (_, a_end), (b_start, _) in zip(spans, spans[1:],
+                                                                        strict=False)), labels
 
 
 # -- 5: Escape after explaining a step ----------------------------------------------------
