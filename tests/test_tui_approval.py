@@ -243,7 +243,7 @@ def test_in_a_real_terminal_wait_what_and_enter_never_run_the_plan(
     terminal.type(f"restart {name}")
     terminal.key("Enter")
     shown = terminal.wait_for("This will restart")
-    assert "Approve plan" in shown  # the footer offers ctrl+y while the plan waits
+    assert "ctrl+y Approve" in shown  # the footer offers ctrl+y while the plan waits
 
     terminal.type("wait what")
     terminal.key("Enter")

@@ -20,7 +20,7 @@ from reos.system.snapshot import SystemSnapshot
 from reos.tui import live
 from reos.tui.app import ReosApp
 from reos.tui.live import Activity, MachineLine
-from reos.tui.panels import ConfirmUndo, HistoryPanel, Panel, SidePanels, load_choice
+from reos.tui.panels import ConfirmUndo, HistoryPanel, Panel, SidePanels, load_choice, save_choice
 from reos.tui.status import StatusLine
 
 SNAPSHOT = SystemSnapshot.from_dict(json.loads(
@@ -94,16 +94,21 @@ async def test_a_damaged_choice_file_is_ignored() -> None:
     assert json.loads(choice.read_text())["machine"] is True  # rewritten whole
 
 
-async def test_panels_collapse_on_a_narrow_screen() -> None:
+async def test_panels_collapse_on_a_narrow_screen_and_a_key_opens_one_over_the_chat() -> None:
+    save_choice({"machine": True, "history": True, "reasoning": True})  # chosen when wide
     app = chat()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
-        for key in ("f2", "f3", "f4"):
-            await pilot.press(key)
-        await settle(app, pilot)
-        assert load_choice() == {"machine": True, "history": True, "reasoning": True}
         assert app.query_one(SidePanels).region.width == 0  # chosen, but no room for them
         assert app.query_one("#log").region.width == 80
+        await pilot.press("f2")  # asked for: that one panel, over the conversation
+        await settle(app, pilot)
+        assert shown(app) == {"machine": True, "history": False, "reasoning": False}
+        assert app.query_one(SidePanels).region.width == 80
+        await pilot.press("f2")
+        await settle(app, pilot)
+        assert app.query_one(SidePanels).region.width == 0
+        assert load_choice() == {"machine": True, "history": True, "reasoning": True}
         await pilot.resize_terminal(*WIDE)
         await settle(app, pilot)
         assert app.query_one(SidePanels).region.width > 0

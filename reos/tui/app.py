@@ -18,8 +18,11 @@ of the conversation (reos/tui/status.py). Why the model cannot be used is said o
 
 Finding one's way: F1 or `?` (on an empty input) opens help (reos/tui/help.py); ctrl+p
 offers reos's commands and the machine's targets, sent as if typed (reos/tui/palette.py);
-the footer shows only the keys valid now. The transcript follows new messages unless
-scrolled back, pages with PageUp/PageDown while typing, is searched with `/`, keeps each
+the footer shows only the keys valid now, fitted to the width (reos/tui/footer.py);
+the side panels open beside the conversation, or over it under 100 columns
+(reos/tui/panels.py), and the history panel takes the keys when it opens. The transcript
+follows new messages unless scrolled back (and again once something is sent or a search
+is closed), pages with PageUp/PageDown while typing, is searched with `/`, keeps each
 plan card with its outcome, and the input recalls earlier requests with up / down
 (reos/tui/transcript.py).
 
@@ -37,9 +40,10 @@ from dataclasses import dataclass
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Footer, Header, Input
+from textual.widget import Widget
+from textual.widgets import Header, Input
 
 from reos.engine import ReasoningEngine, Reply
 from reos.errors import ReosError, plainly
@@ -48,10 +52,11 @@ from reos.model import ExecutionReport, Plan, step_words
 from reos.reasoning import conversation
 from reos.reasoning.narrate import fix_question, narrate, paused, resume_question
 from reos.text import clean
+from reos.tui.footer import ChatFooter
 from reos.tui.help import HelpScreen, keys_now
 from reos.tui.live import Activity, MachineLine, toasts
 from reos.tui.palette import ReosCommands
-from reos.tui.panels import SidePanels
+from reos.tui.panels import HistoryPanel, SidePanels
 from reos.tui.screens import ConfirmScreen
 from reos.tui.status import StatusLine, Thought, resting
 from reos.tui.transcript import (
@@ -78,7 +83,7 @@ class ReosApp(App[None]):
     SUB_TITLE = "plain-language Linux, with undo"
     CSS = """
     #log { height: 1fr; padding: 1 1 0 1; }
-    #main { height: 1fr; }
+    #main { height: 1fr; layers: default panels; }  /* narrow: a panel over the chat */
     #bottom { dock: bottom; height: auto; padding: 0 1 1 1; }
     """
     COMMANDS = {ReosCommands}  # reos's commands and live targets replace Textual's own
@@ -88,15 +93,17 @@ class ReosApp(App[None]):
         Binding("ctrl+p", "command_palette", "Commands", key_display="ctrl+p",
                 show=False),  # the footer shows it at its right end
         Binding("ctrl+y", "approve", "Approve plan", key_display="ctrl+y"),
+        Binding("escape", "leave_panel", "Back to the request", show=False),
         Binding("escape", "deny", "Deny plan", show=False),
         Binding("ctrl+n", "deny", "Deny plan", key_display="ctrl+n"),
         Binding("ctrl+r", "reasoning", "Reasoning of the latest reply", key_display="ctrl+r",
                 show=False),
         Binding("ctrl+l", "learned", "What reos has learned", key_display="ctrl+l",
                 show=False),
-        # ? and / are text inside a request: check_action lets them through to the input
-        Binding("question_mark", "help", "Help", show=False, priority=True),
-        Binding("slash", "search", "Search the conversation", show=False, priority=True),
+        # ? and / where no text is typed (a plan card's button); on an empty request line
+        # the line itself opens them (PromptInput), inside a request they are text
+        Binding("question_mark", "help", "Help", show=False),
+        Binding("slash", "search", "Search the conversation", show=False),
         Binding("pageup", "log_page(-1)", "Scroll back", show=False),
         Binding("pagedown", "log_page(1)", "Scroll forward", show=False),
         Binding("f2", "panel('machine')", "Machine"),
@@ -158,7 +165,7 @@ class ReosApp(App[None]):
             yield PromptInput(RequestHistory(),
                               placeholder="Ask reos\u2026  (e.g. what containers are running)"
                               "  \u00b7  F1 help", id="prompt")
-        yield Footer(compact=True)  # 80 columns hold every key valid at once
+        yield ChatFooter(compact=True)  # fitted: 80 columns never overlap
 
     def on_mount(self) -> None:
         self.prompt.focus()
@@ -188,7 +195,7 @@ class ReosApp(App[None]):
     # -- showing -------------------------------------------------------------------
     def say(self, text: str, who: str = "reos") -> None:
         # the transcript follows by itself (anchored) unless the person scrolled back
-        self.query_one("#log", VerticalScroll).mount(Bubble(text, who))
+        self.query_one(Transcript).add(Bubble(text, who))
 
     def show_event(self, event: Event) -> None:
         self.query_one(Activity).track(event)
@@ -206,10 +213,9 @@ class ReosApp(App[None]):
         """The model's thought so far: one line, mounted once per request, then rewritten."""
         if not text.strip():
             return
-        log = self.query_one("#log", VerticalScroll)
         if self.thought is None:
             self.thought = Thought()
-            log.mount(self.thought)
+            self.query_one(Transcript).add(self.thought)
         self.thought.grow(text)
 
     def say_problem_once(self, problem: str | None) -> None:
@@ -276,6 +282,8 @@ class ReosApp(App[None]):
         self.post_message(self.Warmed(state, problem))
 
     def _start(self, job: Callable[[], Reply], stage: str) -> None:
+        self.query_one(Transcript).follow()  # sent: the answer is what to look at now
+        self.query_one(SidePanels).peek(None)  # and not hidden under a panel
         self.busy = True
         self.thought = None
         self.status.begin(stage)
@@ -331,9 +339,9 @@ class ReosApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("approve", "deny"):
             return self.waiting is not None  # shown in the footer only while a plan waits
-        if action in ("help", "search") and isinstance(self.focused, Input):
-            # typed into a request (or the search line), ? and / are just text
-            return not self.focused.value and not isinstance(self.focused, TranscriptSearch)
+        if action == "leave_panel":  # before Escape declines a plan, it leaves a panel
+            panels = self.query_one(SidePanels)
+            return panels.peeking is not None or self._in(panels)
         return True
 
     def action_help(self) -> None:
@@ -373,8 +381,24 @@ class ReosApp(App[None]):
                  else "Nothing noticed yet: no command keeps failing here.", "hint")
 
     def action_panel(self, name: str) -> None:
-        """Show or hide a side panel (remembered across sessions)."""
-        self.query_one(SidePanels).toggle(name)
+        """Show or hide a side panel: beside the conversation (remembered across
+        sessions), or over it on a narrow screen. The history panel takes the keys when
+        it opens, so `u` works at once; closed, the typing goes back to the request."""
+        panels = self.query_one(SidePanels)
+        shown = panels.peek(name) if self.screen.has_class("-narrow") else panels.toggle(name)
+        if shown and name == "history":
+            panels.query_one(HistoryPanel).options.focus()
+        elif self.focused is None or self._in(panels):
+            self.prompt.focus()
+
+    def action_leave_panel(self) -> None:
+        """Escape: close the panel shown over the conversation, back to the request."""
+        self.query_one(SidePanels).peek(None)
+        self.prompt.focus()
+
+    def _in(self, widget: Widget) -> bool:
+        """Whether the focus is inside `widget`."""
+        return self.focused is not None and widget in self.focused.ancestors_with_self
 
     def action_approve(self) -> None:
         self._decide(self.waiting, True)
@@ -447,8 +471,7 @@ class ReosApp(App[None]):
                 before = reply.text.partition(reply.plan.message)[0].strip()
                 if before:
                     self.say(before)
-                log = self.query_one("#log", VerticalScroll)
-                log.mount(PlanCard(reply.plan.message, reply.plan))  # followed by the log
+                self.query_one(Transcript).add(PlanCard(reply.plan.message, reply.plan))
         else:
             self.say(reply.text)
             if self.engine.pending is not None:  # something else was said; the plan waits

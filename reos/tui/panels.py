@@ -3,7 +3,9 @@
 Each panel is toggled by a key (F2 machine, F3 history, F4 reasoning) and the choice is
 remembered across sessions in `panels.json` under the data directory (a damaged or
 unreadable file is ignored: every panel starts hidden). On a narrow screen (under 100
-columns) the panels are hidden so the conversation stays usable.
+columns) there is no room beside the conversation: the column stays hidden, and a
+panel's key opens that one panel over the conversation, full width (`peek`), until the
+same key, Escape or the next request closes it; that is not remembered.
 
 - *machine*: containers and services with their state, failed units first; refreshed in
   a thread worker after every reply and on a timer, never blocking the input;
@@ -223,13 +225,19 @@ class ConfirmUndo(ModalScreen[bool]):
 
 
 class SidePanels(Vertical):
-    """The column of side panels, docked on the right of the conversation."""
+    """The column of side panels on the right of the conversation, or on a narrow screen
+    the one panel asked for, over it."""
 
-    SCOPED_CSS = False  # the narrow rule starts at the Screen, outside this widget
+    SCOPED_CSS = False  # the narrow rules start at the Screen, outside this widget
     DEFAULT_CSS = """
     SidePanels { width: 46; height: 1fr; display: none; }
     SidePanels.-shown { display: block; }
     Screen.-narrow SidePanels { display: none; }
+    Screen.-narrow SidePanels.-peeking { display: block; layer: panels; width: 100%;
+                                         background: $background; }
+    Screen.-narrow SidePanels.-peeking > Panel { display: none; }
+    Screen.-narrow SidePanels.-peeking > HistoryPanel { display: none; }
+    Screen.-narrow SidePanels.-peeking > .-peeked { display: block; }
     """
 
     @dataclass
@@ -249,6 +257,7 @@ class SidePanels(Vertical):
         super().__init__(id=id)
         self.engine = engine
         self.choice = load_choice()
+        self.peeking: str | None = None  # narrow screen: the panel shown over the chat
         self.trace_id: int | None = None
 
     def compose(self) -> ComposeResult:
@@ -273,24 +282,37 @@ class SidePanels(Vertical):
                 return
 
     def _tick(self) -> None:
-        if self.choice.get("machine") and self.display:  # nobody looks: nothing to collect
+        if self.display and self.panel("machine").display:  # nobody looks: nothing to do
             self.refresh_machine()
 
     def panel(self, name: str) -> Panel | HistoryPanel:
         return self.query_one(f"#panel-{name}", Panel | HistoryPanel)  # type: ignore[arg-type]
 
-    def toggle(self, name: str) -> None:
-        """Show or hide one panel, and remember the choice."""
+    def toggle(self, name: str) -> bool:
+        """Show or hide one panel in the column, and remember the choice; shown now?"""
         self.choice[name] = not self.choice.get(name, False)
         save_choice(self.choice)
         self._arrange()
         if self.choice[name]:
             self.refresh_all()
+        return self.choice[name]
+
+    def peek(self, name: str | None) -> bool:
+        """Show one panel over the conversation (a narrow screen), another panel's in
+        its place, or none (`None`, or the key of the one shown); shown now?"""
+        self.peeking = None if name == self.peeking else name
+        self._arrange()
+        if self.peeking is not None:
+            self.refresh_all()
+        return self.peeking is not None
 
     def _arrange(self) -> None:
         for name in PANELS:
             self.panel(name).set_class(self.choice.get(name, False), "-shown")
+            self.panel(name).set_class(name == self.peeking, "-peeked")
+            self.panel(name).border_subtitle = "Escape closes" if name == self.peeking else ""
         self.set_class(any(self.choice.values()), "-shown")
+        self.set_class(self.peeking is not None, "-peeking")
 
     # -- refreshing ------------------------------------------------------------------------
     def refresh_all(self, trace_id: int | None = None) -> None:

@@ -9,11 +9,13 @@ step events). Long commands wrap with their label column as indentation, so the 
 reads at 80x24.
 
 A card never takes the keyboard focus by itself: the person keeps typing in the input,
-and nothing typed there can approve. Its keys (y approve, n or Escape deny, up/down
-choose a step, e edit the step's command, x explain it, c copy the command) work once the
-person moved the focus into the card (Tab onto its buttons); a click on a step shows it
-without taking the typing away. A plan that loses something for good asks a second
-time (`ask_again`): the card says what is lost and nothing runs until the second yes.
+and nothing typed there can approve. Its keys (y approve, n deny, up/down choose a
+step, e edit the step's command, x explain it, c copy the command) work once the person
+moved the focus into the card (Tab onto its buttons); a click on a step shows it without
+taking the typing away. Escape first closes what is open on the card (an edit, an
+explanation), and only on the bare card denies. A plan that loses something for good
+asks a second time (`ask_again`): the card says what is lost and nothing runs until the
+second yes.
 
 Each widget says what happened by posting a message (`PlanCard.Approved`, `Edited`); the
 app and the engine decide (an edit is judged again by `reos.editing.edit_step`). Every
@@ -132,7 +134,8 @@ class PlanCard(Vertical):
     BINDINGS = [
         Binding("y", "approve", "Approve"),
         Binding("n", "deny", "Deny"),
-        Binding("escape", "escape", "Deny", show=False),
+        Binding("escape", "escape", "Close the edit or explanation, else deny",
+                show=False),
         Binding("up", "choose(-1)", "Step \u2191", show=False),
         Binding("down", "choose(1)", "Step \u2193", show=False),
         Binding("e", "edit", "Edit command"),
@@ -313,8 +316,12 @@ class PlanCard(Vertical):
             self.post_message(self.Denied(self.plan))
 
     def action_escape(self) -> None:
+        """Escape leaves what is open on the card (an edit, an explanation) and only
+        then, on the card itself, declines."""
         if self.editing:
             self.stop_editing("Not changed.")
+        elif self.explaining:
+            self.action_explain()  # closed again: back to the card, the plan still waits
         else:
             self.action_deny()
 

@@ -2,13 +2,16 @@
 
 `Transcript` is the scrolling log of the conversation. It is anchored: it follows new
 messages (also across a resize) until the person scrolls back, and follows again once
-they scroll to the end. `page` scrolls it by a screen while the focus stays in the input.
-`TranscriptSearch` is the `/` search line: it marks every message containing the text
-and scrolls to one (Enter: the next), Escape closes it. `PromptInput` is the request
+they scroll to the end, send something (`follow`) or close a search that moved the view
+(the next message is followed). `page` scrolls it by a screen while the focus stays in
+the input. `TranscriptSearch` is the `/` search line: it marks every message containing
+the text and scrolls to one (Enter: the next), Escape closes it. `PromptInput` is the request
 line; up / down recall earlier requests, kept by `RequestHistory` in a file under the
-data directory across sessions. `CardOutcomes` keeps each plan card in the transcript
-with what became of its plan (ran, paused, failed, rolled back, declined, later undone),
-through the card's `close(note)`, read from the reply's typed outcome, never its words.
+data directory across sessions; on an empty line `?` and `/` open help and the search,
+inside a request they are text, however quickly typed. `CardOutcomes` keeps each plan
+card in the transcript with what became of its plan (ran, paused, failed, rolled back,
+declined, later undone), through the card's `close(note)`, read from the reply's typed
+outcome, never its words.
 
 What is recalled is a request the person typed, cleaned, one line each, at most
 `HISTORY_LIMIT` lines. Answers to an approval (yes / no and their synonyms, as the
@@ -23,6 +26,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from textual import events
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
@@ -36,6 +40,7 @@ HISTORY_LIMIT = 500
 HISTORY_FILE = "requests.history"
 MATCH = "-search-match"  # the class marking a message that contains the searched text
 CURRENT = "-search-current"
+CHAT_KEYS = {"?": "app.help", "/": "app.search"}  # on an empty request line only
 
 
 class RequestHistory:
@@ -77,7 +82,8 @@ class RequestHistory:
 
 
 class PromptInput(Input):
-    """The request line; up and down walk through the requests typed before."""
+    """The request line; up and down walk through the requests typed before, and on an
+    empty line ? and / open help and the search."""
 
     BINDINGS = [
         Binding("up", "recall(-1)", "Earlier request", show=False),
@@ -95,9 +101,18 @@ class PromptInput(Input):
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
         # on an empty line ? and / are the chat's keys (help, search); inside a request, text
-        if character in ("?", "/") and not self.value:
+        if character in CHAT_KEYS and not self.value:
             return False
         return super().check_consume_key(key, character)
+
+    async def _on_key(self, event: events.Key) -> None:
+        # Decided here, where the keys arrive in the order they were typed, never by an app
+        # binding: the app sees a key before this line has taken the ones typed just
+        # before it, so quick typing made the ? of "port 80?" look like one on an empty line.
+        if event.character in CHAT_KEYS and not self.value:
+            event.stop()
+            event.prevent_default()  # not inserted: it opens help or the search instead
+            await self.run_action(CHAT_KEYS[event.character])
 
     def remember(self, text: str) -> None:
         self.history.add(text)
@@ -128,12 +143,32 @@ class PromptInput(Input):
 class Transcript(VerticalScroll):
     """The conversation; follows new messages unless the person scrolled back."""
 
+    def __init__(self, *messages: Widget, **kwargs: Any) -> None:
+        super().__init__(*messages, **kwargs)
+        self.follow_next = False  # the next message brings the view back to the end
+
     def on_mount(self) -> None:
         self.anchor()
 
     @property
     def following(self) -> bool:
         return self.is_anchored and not self._anchor_released
+
+    def add(self, message: Widget) -> None:
+        """Show a new message: at the end, and in view unless the person reads back."""
+        self.mount(message)
+        if self.follow_next:
+            self.follow()
+
+    def follow(self) -> None:
+        """Follow the newest message again, wherever the view was (a request was sent)."""
+        self.follow_next = False
+        self.scroll_end(animate=False)  # at the end, Textual's anchor holds again
+
+    def resume_following(self) -> None:
+        """The search closed: the view stays on what was found, and the next message is
+        followed again (a search scrolls like a person, so it let the anchor go)."""
+        self.follow_next = True
 
     def page(self, step: int) -> None:
         """One screen back (-1) or forward (1); back stops following, the end resumes."""
@@ -216,6 +251,8 @@ class TranscriptSearch(Input):
 
     def action_close(self) -> None:
         self.clear_marks()
+        if self.current >= 0:  # the view was taken to a match: new answers bring it back
+            self.transcript.resume_following()
         self.matches, self.current = [], -1
         self.display = False
         self.post_message(self.Closed())
