@@ -462,7 +462,7 @@ class ReasoningEngine:
                 if not self.journal.undoable(limit=1):
                     return Reply(preview, Outcome.SAID)
                 self.session.wait_for_undo()
-                return Reply(f"{preview}\nProceed? [y/N]", Outcome.NEEDS_APPROVAL)
+                return Reply(preview, Outcome.NEEDS_APPROVAL)  # the surface asks
             self.session.undo_answered()
             undone = self.undo()
             return Reply(describe(undone), outcome_of_undo(undone), undone=undone)
@@ -516,14 +516,14 @@ class ReasoningEngine:
             if found.follow_up is not None and found.follow_up.needs_approval:
                 self.session.offer(found.follow_up)
                 return Reply(f"{found.text}\n\n{found.follow_up.message}\nWant me to go ahead?",
-                             Outcome.NEEDS_APPROVAL, plan=found.follow_up)
+                             Outcome.NEEDS_APPROVAL, plan=found.follow_up, first=found.text)
             if found.follow_up is not None:
                 return Reply(f"{found.text}\n\n{found.follow_up.message}", Outcome.ANSWERED,
                              plan=plan)
             return Reply(found.text, Outcome.ANSWERED, plan=plan)
         if plan.needs_approval:
             self.session.offer(plan)
-            return Reply(plan.message + "\nProceed? [y/N]", Outcome.NEEDS_APPROVAL, plan=plan)
+            return Reply(plan.message, Outcome.NEEDS_APPROVAL, plan=plan)  # the surface asks
         return Reply(plan.message, outcome_of_plan(plan), plan=plan)
 
     def set_verbosity(self, level: str, *, keep: bool = False) -> str:

@@ -226,6 +226,9 @@ class Plan:
     trace_id: int | None = None  # the audit trail's record of how this plan was decided
     # a request that asks several questions: each one's plan, answered in turn
     parts: list[Plan] = field(default_factory=list)
+    # the lines of `message` that list the steps, as rendered (a surface that shows the
+    # steps its own way, like the chat's plan card, leaves exactly these out)
+    listed: list[str] = field(default_factory=list)
 
     @property
     def risk(self) -> RiskLevel:

@@ -82,6 +82,9 @@ class Reply:
     awaiting_approval: bool = False
     report: ExecutionReport | None = None
     undone: UndoReport | None = None  # what an "undo" did
+    # what is said before the plan (a query's answer its follow-up plan comes from); a
+    # surface that shows the plan its own way says this first
+    first: str = ""
 
     def __post_init__(self) -> None:
         if self.awaiting_approval:

@@ -340,3 +340,23 @@ async def test_at_80x24_a_long_command_wraps_under_its_label(ran: Recorder) -> N
         assert command[0].startswith("command $ sudo -n apt-get install")
         assert not command[1].lstrip().startswith(("risk", "affects"))  # the command wrapped
         assert command[1].startswith(" " * len("command"))  # under its label, indented
+
+
+async def test_the_card_leaves_out_exactly_the_listed_steps_and_keeps_the_rest() -> None:
+    # words said before the steps that happen to look like a numbered step (a model's
+    # explanation, a list in a note) stay on the card: only `Plan.listed` is left out
+    from reos.tui.transcript import Transcript
+
+    app = chat()
+    async with app.run_test(size=(120, 45)) as pilot:
+        await settle(app, pilot)
+        plan = app.engine.plan("stop the nextcloud containers")
+        assert plan.listed and all(line in plan.message for line in plan.listed)
+        plan.message = "  1. Both belong to the nextcloud project\n" + plan.message
+        card = PlanCard(plan.message, plan)
+        app.query_one(Transcript).add(card)
+        await pilot.pause()
+        head = shown(card.query_one("#plan-text"))
+        assert "1. Both belong to the nextcloud project" in head
+        assert "$ docker stop" not in head  # the rows show the steps
+        assert len(card.query(StepRow)) == 2

@@ -150,7 +150,7 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
         reply = engine.meta_reply(plan, perform=not dry_run and (yes or not as_json))
         if reply.awaiting_approval and engine.undo_waiting:  # always_confirm: undo asks
             if not as_json:
-                say(plan.message.removesuffix("\nProceed? [y/N]"))
+                say(plan.message)
             if yes or _confirm(plan):
                 reply = engine.approve()
                 plan.message = reply.text

@@ -86,10 +86,12 @@ def render(plan: Plan, voice: Voice, quality: str | None = None) -> None:
 
 
 def present(plan: Plan, voice: Voice, verb: str | None = None) -> str:
-    """The plan as shown before approval."""
+    """The plan as shown before approval; the lines listing its steps are also kept as
+    `plan.listed`."""
     if not plan.steps:
         return plan.message
     lines = [summary_line(plan, verb)]
+    first = len(lines)
     for n, step in enumerate(plan.steps, start=1):
         # what would run is always shown before approval, at every verbosity: consent
         # needs the commands (`show_commands` and brevity quieten only the running)
@@ -101,6 +103,7 @@ def present(plan: Plan, voice: Voice, verb: str | None = None) -> str:
             lines.append(f"       risk {step.risk.label}"
                          + (f" ({'; '.join(step.risk_reasons)})" if step.risk_reasons else "")
                          + (f"; undo: {' '.join(step.rollback)}" if step.rollback else ""))
+    plan.listed = lines[first:]
     for note in plan.notes:
         lines.append(f"({note})" if not voice.brief else "")
     if plan.risk >= RiskLevel.HIGH and not plan.blocked:

@@ -468,13 +468,14 @@ class ReosApp(App[None]):
             if shown:  # approved once, and it loses something for good: asked again
                 shown[-1].ask_again(reply.text)
             else:
-                before = reply.text.partition(reply.plan.message)[0].strip()
-                if before:
-                    self.say(before)
+                if reply.first:
+                    self.say(reply.first)
                 self.query_one(Transcript).add(PlanCard(reply.plan.message, reply.plan))
         else:
             self.say(reply.text)
-            if self.engine.pending is not None:  # something else was said; the plan waits
+            if reply.awaiting_approval and reply.plan is None:  # an undo waits for a yes
+                self.say("Say yes to go ahead, or no.", "hint")
+            elif self.engine.pending is not None:  # something else was said; the plan waits
                 self.say(f"The plan above is still waiting: {SHORT_HINT}", "hint")
         self.refresh_bindings()
         if self.focused is None or self.focused.disabled:

@@ -84,12 +84,14 @@ def affects(step: Step) -> str:
     return "; ".join(parts) or "\u2014"
 
 
-def _is_step_line(line: str, count: int) -> bool:
-    """A line of `conversation.present` that lists a step: shown by the master instead."""
-    if line.startswith("       "):  # a step's why / risk line
-        return True
-    head = line.strip().partition(". ")[0]
-    return line.startswith("  ") and head.isdigit() and 1 <= int(head) <= count
+def _without_steps(text: str, listed: list[str]) -> str:
+    """The plan's words without the lines that list its steps (`Plan.listed`, exactly as
+    they were rendered): the card's rows show the steps instead."""
+    block = "\n".join(listed)
+    for each in (f"\n{block}", f"{block}\n", block):
+        if block and each in text:
+            return text.replace(each, "", 1)
+    return text
 
 
 class StepRow(Static):
@@ -188,8 +190,7 @@ class PlanCard(Vertical):
         if not self.steps:  # a plan without steps (an undo, a question) reads as text
             yield Static(self.text, markup=False, id="plan-text")
         else:
-            head = "\n".join(line for line in self.text.splitlines()
-                             if not _is_step_line(line, len(self.steps)))
+            head = _without_steps(self.text, self.plan.listed if self.plan else [])
             yield Static(head, markup=False, id="plan-text")
             with Vertical(id="plan-steps"):
                 for n in range(len(self.steps)):
