@@ -456,13 +456,10 @@ class ReasoningEngine:
                 return Reply(self.undo_preview(), Outcome.SAID)
             if self.session.waiting is not None:
                 self.session.decline()  # "undo" instead of the waiting plan
-            if self.settings.reasoning.always_confirm and not self.undo_waiting:
-                # every change asks, and an undo is a change
-                preview = self.undo_preview()
-                if not self.journal.undoable(limit=1):
-                    return Reply(preview, Outcome.SAID)
-                self.session.wait_for_undo()
-                return Reply(preview, Outcome.NEEDS_APPROVAL)  # the surface asks
+            if self.settings.reasoning.always_confirm and not self.undo_waiting and (
+                    self.journal.undoable(limit=1)):  # every change asks, an undo too
+                self.session.wait_for_undo()  # (with nothing to undo, the undo says so)
+                return Reply(self.undo_preview(), Outcome.NEEDS_APPROVAL)  # the surface asks
             self.session.undo_answered()
             undone = self.undo()
             return Reply(describe(undone), outcome_of_undo(undone), undone=undone)

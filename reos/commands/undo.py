@@ -11,32 +11,36 @@ from __future__ import annotations
 from reos.commands.common import make_engine
 from reos.commands.output import emit_json, say
 from reos.errors import EXIT_DECLINED, EXIT_FAILED, EXIT_NOTHING, EXIT_OK, ReosError
-from reos.execution.undo import describe
+from reos.reasoning.perception import Meta
 
 
 def run(*, as_json: bool = False, yes: bool = False) -> int:
+    """The chat's "undo", on the command line: the engine decides whether it asks first
+    (`always_confirm`); this surface asks on the terminal, or takes `--yes` as the answer."""
     engine = make_engine()
-    if engine.settings.reasoning.always_confirm and not yes:  # every change asks
-        import sys
+    reply = engine.meta(Meta("undo"))
+    if reply.awaiting_approval:  # always_confirm: the preview waits for a yes
+        if not yes:
+            import sys
 
-        if not engine.journal.undoable(limit=1):
-            pass  # nothing to ask about: the undo below says so
-        elif not sys.stdin.isatty():
-            raise ReosError("always_confirm is on, so undo asks first, and there is no "
-                            "terminal to ask on. Nothing was undone.",
-                            "Rerun with --yes to approve it.", exit_code=EXIT_DECLINED)
-        else:
+            if not sys.stdin.isatty():
+                engine.decline()
+                raise ReosError("always_confirm is on, so undo asks first, and there is no "
+                                "terminal to ask on. Nothing was undone.",
+                                "Rerun with --yes to approve it.", exit_code=EXIT_DECLINED)
             import typer
 
-            say(engine.undo_preview())
+            say(reply.text)
             if not typer.confirm("Proceed?", default=False):
-                say("Okay, I won't undo anything.")
+                say(engine.decline().text)
                 return EXIT_DECLINED
-    report = engine.undo()
+        reply = engine.approve()
+    report = reply.undone
+    assert report is not None  # an undo that did not wait was performed
     if as_json:
         emit_json(report.to_dict())
     else:
-        say(describe(report))
+        say(reply.text)
     if report.transaction is None or report.busy_with is not None or not report.steps:
         return EXIT_NOTHING
     return EXIT_OK if report.ok else EXIT_FAILED
