@@ -196,22 +196,25 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
         return plan_exit_code(plan)
     if not as_json:
         say(plan.message)
+    # the plan waits in the session and is approved through it, as in the chat: this
+    # surface only asks (on the terminal, or --yes answers every question)
+    engine.session.offer(plan)
     if not yes and plan.needs_approval and not _confirm(plan):
-        say("Okay, I won't do that. Nothing was changed.")
+        say(engine.decline().text)
         return EXIT_DECLINED
-    question = engine.second_question(plan)  # --yes answers this one too
-    if question and not yes and not _confirm(plan, question):
-        say("Okay, I won't do that. Nothing was changed.")
-        return EXIT_DECLINED
+    question = engine.second_question(plan)
+    if question:
+        engine.approve()  # the first yes: now the second question waits
+        if not yes and not _confirm(plan, question):
+            say(engine.decline().text)
+            return EXIT_DECLINED
     ensure_sudo(plan)
-    from reos.approving import run_approved
-
     asking = interactive() and not as_json  # a person at a terminal answers these
-    ran = run_approved(engine, plan, event_printer(engine.voice, quiet=as_json),
-                       approve_fix=_approve_fix if asking else None,
-                       confirm_resume=_confirm_resume if asking else None)
+    ran = engine.approve(event_printer(engine.voice, quiet=as_json),
+                         approve_fix=_approve_fix if asking else None,
+                         confirm_resume=_confirm_resume if asking else None)
     report = ran.report
-    assert report is not None  # run_approved always ran the plan
+    assert report is not None  # the second yes ran the plan
     record_ran(report)  # the shell snippet's history (reos shell-init), when it asks
     if as_json:
         data = plan.to_dict()
