@@ -63,5 +63,6 @@ def run_approved(engine: ReasoningEngine, plan: Plan, on_event: EventSink = igno
     report = engine.execute(plan, on_event, approve=approve_fix)
     while report.resumable and confirm_resume is not None and confirm_resume(report):
         report = engine.resume(report)
+    engine.session.done()  # a pause not continued is where the run ends
     return Reply(execution_summary(report, plan, summary(report)), outcome_of(report),
                  plan=plan, report=report)

@@ -456,11 +456,17 @@ class ReasoningEngine:
                 return Reply(self.undo_preview(), Outcome.SAID)
             if self.session.waiting is not None:
                 self.session.decline()  # "undo" instead of the waiting plan
-            if self.settings.reasoning.always_confirm and not self.undo_waiting and (
-                    self.journal.undoable(limit=1)):  # every change asks, an undo too
-                self.session.wait_for_undo()  # (with nothing to undo, the undo says so)
+            newest = self.journal.undoable(limit=1)
+            if self.settings.reasoning.always_confirm and not self.undo_waiting and newest:
+                # every change asks, an undo too (with nothing to undo, the undo says so)
+                self.session.wait_for_undo(newest[0].id)
                 return Reply(self.undo_preview(), Outcome.NEEDS_APPROVAL)  # the surface asks
+            shown = self.session.undo_shown
             self.session.undo_answered()
+            if shown is not None and (not newest or newest[0].id != shown):
+                return Reply("The newest change that can be undone is no longer the one I "
+                             "showed, so nothing was undone. Say undo again to see it.",
+                             Outcome.SAID)
             undone = self.undo()
             return Reply(describe(undone), outcome_of_undo(undone), undone=undone)
         if meta.action == "list_undo":

@@ -118,11 +118,27 @@ class Target:
         return {"kind": self.kind, "name": self.name}
 
 
-# Actions that leave no prior state to put back: a restart runs the thing again as it was,
-# a reload rereads what it already has. Undo has nothing to restore for them (it says so
-# and runs nothing), and nothing is lost by them either, so they are never "reversible"
-# and never asked about as lost for good.
+# Actions that leave a running thing as it was: a restart runs it again, a reload rereads
+# what it already has. For a step that really is one (`restarts(argv)`) of something that
+# was running, undo has nothing to restore (it says so and runs nothing) and nothing is
+# lost, so the step is neither "reversible" nor asked about as lost for good. A restart
+# of something stopped starts it: that has an undo (stop it again), like any start.
 RESTARTS = frozenset({"restart", "reload", "daemon_reload"})
+_RESTART_WORDS = {"docker": {"restart"}, "podman": {"restart"},
+                  "systemctl": {"restart", "reload", "try-restart", "reload-or-restart",
+                                "try-reload-or-restart", "daemon-reload"}}
+
+
+def restarts(argv: list[str]) -> bool:
+    """Whether `argv` (with or without `sudo -n`) only restarts or reloads something."""
+    words = list(argv)
+    while words and (words[0] == "sudo" or words[0].startswith("-")):
+        words = words[1:]  # the privilege prefix (reos.system.privilege) and its options
+    if not words:
+        return False
+    verbs = _RESTART_WORDS.get(words[0].rsplit("/", 1)[-1], set())
+    said = [w for w in words[1:] if not w.startswith("-")]
+    return bool(said) and said[0] in verbs
 
 
 def step_words(step_id: str) -> str:
@@ -166,8 +182,11 @@ class Step:
 
     @property
     def nothing_to_restore(self) -> bool:
-        """A restart or reload (`RESTARTS`): it cannot be undone, and there is nothing to."""
-        return not self.read_only and self.action in RESTARTS
+        """A restart or reload (`RESTARTS`, and its command is one) of something that was
+        running: it cannot be undone, and there is nothing to. One of something stopped
+        has its undo (`rollback`: stop it again)."""
+        return (not self.read_only and self.action in RESTARTS and not self.rollback
+                and restarts(self.argv))
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -43,7 +43,7 @@ class Session:
         self.waiting: Plan | None = None  # the plan waiting for approval
         self.question: Plan | None = None  # a clarify plan whose question is open
         self._confirming = False  # the waiting plan's second question is open
-        self._undo = False  # "undo" waits for a yes
+        self._undo: int | None = None  # "undo" waits for a yes: the transaction shown
         self._running: Plan | None = None  # the plan the executor holds (for resume)
 
     @property
@@ -52,7 +52,7 @@ class Session:
             return RUNNING
         if self.waiting is not None:
             return CONFIRMING if self._confirming else AWAITING
-        if self._undo:
+        if self._undo is not None:
             return UNDO_WAITING
         return ASKING if self.question is not None else IDLE
 
@@ -63,6 +63,11 @@ class Session:
 
     @property
     def undo_waiting(self) -> bool:
+        return self._undo is not None
+
+    @property
+    def undo_shown(self) -> int | None:
+        """The transaction a waiting undo showed (and only that one may be undone)."""
         return self._undo
 
     @property
@@ -72,7 +77,7 @@ class Session:
     # -- what happened ---------------------------------------------------------------
     def offer(self, plan: Plan) -> None:
         """`plan` waits for approval (instead of whatever waited, and of a waiting undo)."""
-        self.waiting, self._confirming, self._undo = plan, False, False
+        self.waiting, self._confirming, self._undo = plan, False, None
 
     def ask(self, plan: Plan) -> None:
         """`plan`'s question is open; a plan that waits keeps waiting."""
@@ -91,11 +96,12 @@ class Session:
         """What the plan loses may have changed (an edited step): ask again on yes."""
         self._confirming = False
 
-    def wait_for_undo(self) -> None:
-        self.waiting, self._confirming, self._undo = None, False, True
+    def wait_for_undo(self, tx_id: int) -> None:
+        """The undo of transaction `tx_id` was shown and waits for a yes."""
+        self.waiting, self._confirming, self._undo = None, False, tx_id
 
     def undo_answered(self) -> None:
-        self._undo = False
+        self._undo = None
 
     def approve(self) -> Plan | None:
         """Yes to the waiting plan: it no longer waits (it is about to run)."""
@@ -104,8 +110,8 @@ class Session:
 
     def decline(self) -> tuple[Plan | None, bool]:
         """No: the waiting plan (or None) and whether an undo was what waited."""
-        plan, undo = self.waiting, self._undo
-        self.waiting, self._confirming, self._undo = None, False, False
+        plan, undo = self.waiting, self._undo is not None
+        self.waiting, self._confirming, self._undo = None, False, None
         return plan, undo
 
     def run(self, plan: Plan) -> None:

@@ -163,8 +163,10 @@ def test_confirm_resume_is_asked_at_each_pause_and_yes_continues(tmp_path: Path)
 
 
 def test_no_to_confirm_resume_leaves_it_paused(tmp_path: Path) -> None:
-    reply = waiting(limited(), marks(tmp_path, 2)).approve(confirm_resume=lambda r: False)
+    eng = waiting(limited(), marks(tmp_path, 2))
+    reply = eng.approve(confirm_resume=lambda r: False)
     assert reply.outcome is Outcome.PAUSED and not (tmp_path / "m2").exists()
+    assert eng.session.state == "idle"  # the run ended there: nothing still "running"
 
 
 def test_a_typed_yes_asks_the_callbacks_the_surface_gave_the_engine(tmp_path: Path) -> None:

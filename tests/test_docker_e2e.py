@@ -122,11 +122,11 @@ def test_unreachable_docker_is_a_clear_answer_not_a_traceback() -> None:
                 env={"DOCKER_HOST": "unix:///nonexistent/docker.sock"})
     assert done.returncode == 4
     assert "can't see any containers" in done.stdout
-    assert "Docker is not reachable" in done.stdout
+    assert "Docker does not answer" in done.stdout
     assert "Traceback" not in done.stderr
     ctx = json.loads(reos("context", "--json",
                           env={"DOCKER_HOST": "unix:///nonexistent/docker.sock"}).stdout)
-    assert ctx["containers"] is None and "Docker is not reachable" in ctx["unavailable"][
+    assert ctx["containers"] is None and "Docker does not answer" in ctx["unavailable"][
         "containers"]
 
 

@@ -233,3 +233,45 @@ def test_json_keeps_its_step_ids() -> None:
     data = reos_json("plan", "--json", "--context", str(FIXTURE), "stop portainer")
     assert data["steps"][0]["id"] == "s1"
     assert json.dumps(data)  # the contract is untouched
+
+
+# -- a restart of something stopped starts it: its undo stops it again ----------------------
+
+def test_a_restart_of_a_stopped_thing_has_an_undo_before_approval() -> None:
+    for request, undo in (("restart nextcloud-db", ["docker", "stop", "nextcloud-db"]),
+                          ("restart apache2", ["systemctl", "stop", "apache2.service"])):
+        step = homelab().plan(request).steps[0]
+        assert step.reversible and not step.nothing_to_restore, request
+        assert step.rollback is not None and step.rollback[-3:] == undo, request
+    running = homelab().plan("restart portainer").steps[0]
+    assert running.nothing_to_restore and not running.reversible and not running.rollback
+
+
+def test_only_the_restart_itself_is_exempt_in_a_restart_recipe(reos_home: Path) -> None:
+    # a user's recipe for "restart" that also empties a file: that step is lost for good,
+    # and the plan asks the second question for it
+    templates = reos_home / "config" / "templates"
+    templates.mkdir(parents=True)
+    (templates / "mine.toml").write_text(
+        '[recipe.container.restart]\nverb = "restart"\nsteps = [\n'
+        '  { title = "Empty the log", argv = ["truncate", "-s", "0", "/var/log/app.log"],'
+        ' reversible = false },\n'
+        '  { title = "Restart {name}", argv = ["docker", "restart", "{name}"] },\n]\n')
+    engine = homelab()
+    plan = engine.plan("restart portainer")
+    emptied, bounced = plan.steps
+    assert not emptied.nothing_to_restore and not emptied.reversible
+    assert bounced.nothing_to_restore
+    assert engine.second_question(plan) is not None  # the emptied log is asked about
+
+
+@pytest.mark.docker
+def test_undo_of_a_restart_that_started_a_stopped_container_stops_it(
+        containers: Containers) -> None:
+    name = containers.run("sleepy", running=False)
+    assert reos("plan", "--yes", f"restart {name}").returncode == 0
+    assert containers.state(name) == "running"
+    undo = reos("undo")
+    assert undo.returncode == 0, undo.stdout + undo.stderr
+    assert f"docker stop {name}" in undo.stdout
+    assert containers.state(name) == "exited"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reos.reasoning.perception import perceive, split_plan_prefix
+from reos.reasoning.perception import Meta, keeps, perceive, split_plan_prefix
 
 
 @pytest.mark.parametrize("text,action", [
@@ -37,3 +37,22 @@ def test_plan_prefix() -> None:
     assert split_plan_prefix("plan: restart portainer") == (True, "restart portainer")
     assert split_plan_prefix("Plan:stop n8n") == (True, "stop n8n")
     assert split_plan_prefix("planet stop") == (False, "planet stop")
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    ("always be brief", True), ("please always be brief", True),
+    ("can you always be brief", True), ("be brief by default please", True),
+    ("keep it short, and remember that", True), ("be concise permanently", True),
+    ("be brief", False), ("be brief, not always", False), ("be brief from now on", False),
+    ("be brief about the backups", False), ("always restart nginx", True),
+])
+def test_keeping_a_verbosity_is_said_in_so_many_words(said: str, kept: bool) -> None:
+    # `keeps` only says whether the words ask to keep it; whether it is a verbosity at
+    # all is perceive's (or the parser's) reading
+    assert keeps(said) is kept
+
+
+def test_a_kept_verbosity_is_perceived_as_one() -> None:
+    assert perceive("please always be brief") == Meta("verbosity", "minimal", keep=True)
+    assert perceive("be brief") == Meta("verbosity", "minimal")
+    assert perceive("be brief, not always") is None

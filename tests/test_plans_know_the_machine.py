@@ -75,7 +75,7 @@ def test_an_exited_container_that_frees_nothing_is_left_alone() -> None:
     containers = [i for i in found if i.key == "containers"]
     assert len(containers) == 1 and "h2cap-b" not in containers[0].what
     assert "h2cap-a" in containers[0].what
-    assert "1 exited container frees no space, so I left it alone" in said
+    assert "1 exited container frees no space that docker reports, so I left it alone" in said
 
 
 def test_an_empty_container_holding_a_dangling_image_goes_with_it() -> None:
@@ -105,3 +105,40 @@ def test_a_group_change_shows_its_undo_before_approval() -> None:
     assert step["argv"][-3:] == ["-aG", "developers", "alice"]
     assert step["reversible"] is True
     assert step["rollback"]["argv"][-3:] == ["-G", "sudo,docker", "alice"]  # as she was
+    assert step["undo"] == step["rollback"]["command"]
+
+
+def test_each_step_says_its_undo_in_words_in_json() -> None:
+    from tests.conftest import reos_json
+
+    data = reos_json("plan", "--json", "--context", str(FIXTURE), "restart portainer")
+    assert data["steps"][0]["undo"].startswith("cannot be undone: there is nothing to")
+    data = reos_json("plan", "--json", "--context", str(FIXTURE), "kill the n8n container")
+    words = [s["undo"] for s in data["steps"]]
+    assert all(isinstance(w, str) and w for w in words)
+    data = reos_json("plan", "--json", "--context", str(FIXTURE), "stop portainer")
+    assert data["steps"][0]["undo"] == "docker start portainer"
+
+
+def test_an_empty_container_whose_image_a_running_one_uses_is_left_alone() -> None:
+    # h2cap-b wrote 0 B; its dangling image is also what the running h2cap-c runs, so
+    # removing h2cap-b frees nothing at all
+    data = json.loads(_df({}))
+    dangling = next(c["Image"] for c in data["Containers"] if c["Names"] == "h2cap-b")
+    for c in data["Containers"]:
+        if c["Names"] == "h2cap-c":
+            c["Image"] = dangling
+    found, said = cleanup.items({"docker": ran("docker", json.dumps(data))}, "apt",
+                                "6.1.0-20-amd64")
+    containers = [i for i in found if i.key == "containers"]
+    assert not any("h2cap-b" in i.what for i in containers)
+    assert not any(i.key == "images" for i in found)  # still used by h2cap-c
+
+
+def test_without_systemd_only_the_systemd_steps_are_left_out() -> None:
+    plan = engine("bash").plan("show failed services and disk usage")
+    assert [s.argv[0] for s in plan.steps] == ["df"]
+    assert "I left out \u201clist failed services\u201d" in plan.message
+    assert all(not p.steps or p.steps[0].argv[0] != "systemctl" for p in plan.parts)
+    plan = engine("bash").plan("restart portainer and show the failed services")
+    assert [s.argv for s in plan.steps] == [["docker", "restart", "portainer"]]

@@ -195,3 +195,18 @@ def test_always_confirm_reaches_the_executor_from_settings(
     _engine(reasoning__always_confirm=True).execute(Plan("nothing", Kind.ACTION, steps=[]))
     _engine().execute(Plan("nothing", Kind.ACTION, steps=[]))
     assert seen == [True, False]
+
+
+def test_a_yes_undoes_only_the_change_that_was_shown(one_undoable: Path) -> None:
+    from reos.model import Kind, Plan, Step
+
+    strict = _engine(reasoning__always_confirm=True)
+    asked = strict.respond("undo")
+    assert asked.awaiting_approval and "edit the config" in asked.text
+    newer = one_undoable.parent / "newer.conf"  # another change lands meanwhile
+    newer.write_text("a\n")
+    assert strict.execute(Plan("edit the newer config", Kind.ACTION, steps=[Step(
+        id="s1", title="Edit it", argv=["sed", "-i", "s/a/b/", str(newer)])])).ok
+    said = strict.respond("yes")
+    assert said.undone is None and "no longer the one I showed" in said.text
+    assert newer.read_text() == "b\n" and one_undoable.read_text() == "port 9090\n"

@@ -114,6 +114,17 @@ def _meta_exit_code(reply: Reply) -> int:
     return EXIT_OK if undone.ok else EXIT_FAILED
 
 
+def as_json_data(plan: Plan) -> dict:
+    """`reos.plan/1`: the plan's own fields, and each step's undo in words (the command
+    when the snapshot says enough, else what will be recorded when the step runs)."""
+    from reos.reasoning.conversation import undo_words
+
+    data = plan.to_dict()
+    for step, shown in zip(plan.steps, data["steps"], strict=True):
+        shown["undo"] = undo_words(step)
+    return data
+
+
 def refuse_other_host(engine: ReasoningEngine, allow_other_host: bool) -> None:
     """A plan made from another machine's snapshot never runs here without a word."""
     why = engine.other_host()
@@ -160,14 +171,14 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
                     say(plan.message)
                 return EXIT_DECLINED
         if as_json:
-            emit_json(plan.to_dict())
+            emit_json(as_json_data(plan))
         else:
             say(plan.message)
         return _meta_exit_code(reply)
     code = plan_exit_code(plan)
     if (as_json and not yes) or dry_run:
         if as_json:
-            emit_json(plan.to_dict())
+            emit_json(as_json_data(plan))
         else:
             say(plan.message)
             if plan.steps and not plan.read_only:
@@ -190,7 +201,7 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
         say("")
     if not plan.steps or plan.blocked:
         if as_json:
-            emit_json(plan.to_dict())
+            emit_json(as_json_data(plan))
         else:
             say(plan.message)
         return plan_exit_code(plan)
@@ -217,7 +228,7 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
     assert report is not None  # the second yes ran the plan
     record_ran(report)  # the shell snippet's history (reos shell-init), when it asks
     if as_json:
-        data = plan.to_dict()
+        data = as_json_data(plan)
         data["execution"] = {
             "transaction": report.tx_id,
             "ok": report.ok,

@@ -157,7 +157,9 @@ def run(shell: str) -> int:
         print(f"reos: no shell integration for {clean(shell)!r}; choose one of: "
               f"{', '.join(SNIPPETS)}.", file=sys.stderr)
         return EXIT_USAGE
-    sys.stdout.write(snippet.replace("reos plan -- ", f"{_program()} plan -- "))
+    # only the call itself: the history lines keep the words `reos plan`, never a path
+    # inside their double quotes (where a shell would expand it)
+    sys.stdout.write(snippet.replace("command reos plan -- ", f"command {_program()} plan -- "))
     return EXIT_OK
 
 

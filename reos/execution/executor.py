@@ -41,7 +41,7 @@ from reos.execution.events import (
 from reos.execution.recovering import recover
 from reos.execution.recovery import Fix
 from reos.execution.runner import run_argv
-from reos.model import ExecutionReport, Plan, Step, StepResult, StopReason
+from reos.model import RESTARTS, ExecutionReport, Plan, Step, StepResult, StopReason, restarts
 from reos.safety.backups import BackupStore, files_changed
 from reos.safety.limits import Breakers, LimitReached
 from reos.safety.scope import Scope
@@ -332,8 +332,11 @@ class Executor:
         rollback = None
         if target is not None and not step.read_only:
             prior = self.probe(target.kind, target.name)
+            # a restart is judged again on the live state: one of something stopped
+            # since the plan was made starts it, and undo must stop it again
             rollback = restore_argv(target.kind, target.name, prior, step.action,
-                                    _manager()) if step.reversible else None
+                                    _manager()) if step.reversible or (
+                step.action in RESTARTS and restarts(step.argv)) else None
             if rollback and step.needs_root:  # as it always was: through sudo -n
                 rollback = as_root(rollback, is_root=False)
         row = self.journal.begin_step(

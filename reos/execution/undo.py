@@ -31,7 +31,7 @@ from typing import Any
 
 from reos.execution.rederive import expected_rollbacks
 from reos.execution.runner import run_argv
-from reos.model import RESTARTS, StepResult, UndoneStep, UndoReport, render
+from reos.model import RESTARTS, StepResult, UndoneStep, UndoReport, render, restarts
 from reos.store.journal import (
     PARTLY_UNDONE,
     UNDOING,
@@ -40,6 +40,7 @@ from reos.store.journal import (
     StepRecord,
     TransactionRecord,
 )
+from reos.system.privilege import strip_sudo
 from reos.system.state import current_state
 
 # re-exported: their old home (the types live in reos.model)
@@ -105,16 +106,14 @@ def _undo(journal: Journal, tx: TransactionRecord, run: Callable[..., StepResult
     undo_tx = journal.begin(f"undo: {tx.request}", kind="undo", undoes=tx.id)
     seq = 0
     for step in tx.undo_steps:
-        if step.action in RESTARTS and step.status == "done" and not step.problems:
-            report.notes.append(nothing_to_restore(step.title))
-            journal.mark_step(step.row, "undone")  # nothing is left to undo for it
-            continue
         ok = True
         for saved in reversed([b for b in step.backups if not b.get("restored")]):
             seq += 1
             ok = _restore(journal, undo_tx, seq, step, saved, report) and ok
         refused = False
-        if step.problems and step.status != "failed":
+        if _restarted_what_ran(step):
+            report.notes.append(nothing_to_restore(step.title))
+        elif step.problems and step.status != "failed":
             seq += 1
             refused = True
             _damaged(journal, undo_tx, seq, step, report)
@@ -133,6 +132,18 @@ def _undo(journal: Journal, tx: TransactionRecord, run: Callable[..., StepResult
     journal.set_status(tx.id, UNDONE if ok else PARTLY_UNDONE)
     journal.finish(undo_tx, "completed" if ok else "failed", describe(report))
     return report
+
+
+def _restarted_what_ran(step: StepRecord) -> bool:
+    """A step that only restarted or reloaded something running (`reos.model.restarts`):
+    nothing to put back. An older journal may hold a "start" as its undo (what was
+    running is started): that is nothing to run either. A restart of something stopped
+    has "stop" as its undo, and runs it."""
+    if step.action not in RESTARTS or not restarts(step.argv) or step.status != "done" \
+            or step.problems:
+        return False
+    undo = strip_sudo(step.rollback or [])
+    return not undo or (len(undo) > 1 and undo[1] == "start")
 
 
 def nothing_to_restore(title: str) -> str:

@@ -332,12 +332,15 @@ def _docker(result: StepResult, found: list[Item], said: list[str]) -> None:
     # a container is removed only for the space it frees: its own layer, or a dangling
     # image only it holds; one that frees nothing (0 B written, or a size docker did not
     # say) keeps its settings and logs, which removal would lose for good
-    dangling_ids = {i.id for i in images if i.dangling}
-    exited = [c for c in stopped if (c.size or 0) > 0 or c.image in dangling_ids]
+    stopped_ids = {c.id for c in stopped}
+    held = {i.id for i in images if i.dangling and all(  # used by no container that runs
+        c.id in stopped_ids for c in containers if c.image == i.id)}
+    exited = [c for c in stopped if (c.size or 0) > 0 or c.image in held]
     if len(exited) < len(stopped):
         left = len(stopped) - len(exited)
         said.append(f"{left} exited container{' frees' if left == 1 else 's free'} "
-                    f"no space, so I left {'it' if left == 1 else 'them'} alone")
+                    f"no space that docker reports, so I left {'it' if left == 1 else 'them'}"
+                    " alone")
     if exited:
         sizes = sum(c.size or 0 for c in exited)
         listed = _some([f"{c.name or c.id[:12]} ({c.id[:12]}, {words(c.size or 0)})"

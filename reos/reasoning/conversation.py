@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 
 from reos.model import RESTARTS, Plan, RiskLevel, Step
+from reos.model import render as command_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -124,6 +125,27 @@ def present(plan: Plan, voice: Voice, verb: str | None = None) -> str:
     if plan.blocked:
         lines.append(f"\u26d4 I won't run this: {plan.blocked_reason}")
     return "\n".join(line for line in lines if line)
+
+
+def undo_words(step: Step) -> str:
+    """A step's undo in words, before it runs: the command when the snapshot says enough
+    to know it, else what undo will do from the state recorded just before the step."""
+    if step.read_only:
+        return "nothing to undo: it only reads"
+    if step.nothing_to_restore:
+        return "cannot be undone: there is nothing to restore (a restart)"
+    if not step.reversible:
+        return "cannot be undone"
+    if step.rollback:
+        return command_line(step.rollback)
+    from reos.safety.backups import files_changed
+
+    if files_changed(step.argv):
+        return "restores the files backed up just before the step runs"
+    if step.target is not None:
+        return (f"puts {step.target.kind} {step.target.name} back as it was: its state is "
+                "recorded just before the step runs")
+    return "no undo is recorded for it"
 
 
 def lost_for_good(plan: Plan, *, backups_count: bool) -> str | None:

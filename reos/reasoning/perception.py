@@ -41,8 +41,8 @@ _DETAILED = {
 _NORMAL = {"normal verbosity", "be normal", "normal detail", "default verbosity"}
 # a verbosity change lasts for the session; said with one of these it is also saved
 _KEEP = re.compile(
-    r"^always |,? ?(?:and )?(?:always|by default|permanently|for good|every time|"
-    r"(?:next time|in (?:the )?future)(?: too)?|"
+    r"^(?:(?:can|could|would|will) you )?always |,? ?(?:and )?(?<!not )(?:always|by default|"
+    r"permanently|for good|every time|(?:next time|in (?:the )?future)(?: too)?|"
     r"(?:remember|save|keep) (?:it|that|this)(?: for next time| that way)?)$")
 
 # "why did you X", "how come you X", "what made you X", "explain why you X", "did you X?":
@@ -73,8 +73,19 @@ class Meta:
 
 def keeps(text: str) -> bool:
     """Whether a verbosity request asks to keep the change beyond this session ("always
-    be brief", "be brief by default", "keep it short, and remember that")."""
-    return _KEEP.search(normalise(text)) is not None
+    be brief", "please be brief by default", "keep it short, and remember that"; never
+    "be brief, not always")."""
+    return _KEEP.search(_plain(text)) is not None
+
+
+def _plain(text: str) -> str:
+    """The utterance normalised, without a "please" at either end."""
+    said = normalise(text)
+    if said.startswith("please "):
+        said = said[len("please "):]
+    if said.endswith(" please"):
+        said = said[: -len(" please")]
+    return said
 
 
 def normalise(text: str) -> str:
@@ -84,11 +95,7 @@ def normalise(text: str) -> str:
 
 
 def perceive(text: str) -> Meta | None:
-    said = normalise(text)
-    if said.startswith("please "):
-        said = said[len("please "):]
-    if said.endswith(" please"):
-        said = said[: -len(" please")]
+    said = _plain(text)
     why = _WHY.match(said) or _DID_YOU.match(said)
     if why:
         return Meta("why", why["what"])

@@ -18,7 +18,6 @@ import re
 from dataclasses import replace
 
 from reos.model import (
-    RESTARTS,
     Intent,
     Kind,
     Plan,
@@ -97,7 +96,7 @@ class PlanBuilder:
         message rendered once; `lead` is said before it (e.g. why the model was not used),
         `trace` is how the request was understood so far."""
         plan = self._build(request, intent)
-        _without_systemd(plan, self.snapshot)
+        _without_systemd(plan, self.snapshot, self.voice)
         plan.trace = trace if trace is not None else plan.trace
         measured = None
         if self.machine is not None and plan.kind != Kind.META:
@@ -566,9 +565,7 @@ class PlanBuilder:
                     needs_root=needs_root,
                     risk=max(RiskLevel.parse(rs.risk), verdict.risk,
                              RiskLevel.SAFE if read_only else RiskLevel.LOW),
-                    # a restart has no prior state to restore (model.RESTARTS)
-                    reversible=rs.reversible and verdict.reversible
-                    and recipe.action not in RESTARTS,
+                    reversible=rs.reversible and verdict.reversible,
                     depends_on=[previous] if previous else [],
                     target=tracked,
                     action=recipe.action,
@@ -580,6 +577,8 @@ class PlanBuilder:
                                                  recipe.action, self.manager)
                     if step.rollback and needs_root:
                         step.rollback = as_root(step.rollback, root)
+                if step.nothing_to_restore:  # a restart of what runs (model.RESTARTS)
+                    step.reversible = False
                 if verdict.blocked:
                     plan.blocked = True
                     plan.blocked_reason = "; ".join(verdict.reasons)
@@ -593,23 +592,46 @@ _SYSTEMD_TOOLS = frozenset({"systemctl", "systemd-analyze", "systemd-run", "time
                             "hostnamectl", "localectl", "loginctl", "resolvectl", "busctl"})
 
 
-def _without_systemd(plan: Plan, snapshot: SystemSnapshot) -> None:
-    """A plan whose steps need systemd, on a machine the snapshot says runs another init
-    (a container, WSL, a sysvinit box), becomes a plain answer saying so: its commands
-    could only fail. An unknown init keeps the plan."""
+def _without_systemd(plan: Plan, snapshot: SystemSnapshot, voice: Voice) -> None:
+    """On a machine the snapshot says runs another init than systemd (a container, WSL, a
+    sysvinit box), the steps that need systemd's tools could only fail: they are left
+    out, with the steps that depend on them, and said so; a plan left with nothing to do
+    becomes a plain answer. An unknown init keeps every step."""
     init = str(snapshot.host.get("init") or "")
     if not init or init == "systemd" or not plan.steps:
         return
-    tools = sorted({p for p in (next(iter(strip_sudo(s.argv)), "") for s in plan.steps)
-                    if p.rsplit("/", 1)[-1] in _SYSTEMD_TOOLS})
-    if not tools:
+    why = f"this machine does not run systemd (process 1 is {clean(init)[:40]})"
+    for part in plan.parts:  # several questions: each answered without its systemd steps
+        _without_systemd(part, snapshot, voice)
+    needing = {s.id for s in plan.steps
+               if next(iter(strip_sudo(s.argv)), "").rsplit("/", 1)[-1] in _SYSTEMD_TOOLS}
+    if not needing:
         return
-    plan.message = (f"This machine does not run systemd (process 1 is {clean(init)[:40]}), "
-                    f"so {' and '.join(tools)} cannot work here and I have planned "
-                    "nothing.")
-    plan.steps, plan.lead, plan.notes = [], [], []
-    if plan.kind in (Kind.QUERY, Kind.COMBINED):
-        plan.kind = Kind.QUERY
+    left_out = []
+    for step in plan.steps:  # in order: what depends on a dropped step goes too
+        if step.id in needing or any(d in needing for d in step.depends_on):
+            needing.add(step.id)
+            left_out.append(step)
+    tools = sorted({next(iter(strip_sudo(s.argv)), "").rsplit("/", 1)[-1] for s in left_out
+                    } & _SYSTEMD_TOOLS)
+    kept = [s for s in plan.steps if s.id not in needing]
+    if not kept:
+        plan.message = (f"{why[0].upper()}{why[1:]}, so {' and '.join(tools)} cannot work "
+                        "here and I have planned nothing.")
+        plan.steps, plan.lead, plan.notes, plan.parts = [], [], [], []
+        if plan.kind == Kind.COMBINED:
+            plan.kind = Kind.QUERY
+        return
+    plan.steps = renumbered(kept)
+    titles = [f"\u201c{t[:1].lower() + t[1:] if t[1:2].islower() else t}\u201d"
+              for t in (s.title for s in left_out)]
+    said = (f"I left out {conversation.join_names(titles)}: {why}, "
+            f"so {' and '.join(tools)} cannot work here")
+    plan.parts = [p for p in plan.parts if p.steps or p.message]
+    if plan.read_only:
+        plan.message = conversation.investigating(plan, voice) + f"\n({said}.)"
+    else:
+        plan.notes.append(said)
 
 
 def _timers(matcher: TargetMatcher, word: str) -> str:
@@ -690,8 +712,10 @@ def _member_applies(rs: Any, target: Target, given: dict[str, str],
     account = next((u for u in snapshot.users or [] if u.name == target.name), None)
     if account is None:
         return True
-    member = slots.fill(group, given) in account.groups
-    return member if rs.when_member else not member
+    named = slots.fill(group, given)
+    if rs.when_member:  # taken out of a group: only a supplementary one can be
+        return named in account.groups[1:]
+    return named not in account.groups  # added: the primary group counts as in
 
 
 def _tracked_name(tracks: str, argv: list[str]) -> str:

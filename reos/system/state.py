@@ -161,9 +161,12 @@ def _package(name: str) -> dict[str, Any]:
 def restore_argv(kind: str, name: str, prior: dict[str, Any] | None,
                  action: str | None = None, manager: str | None = None) -> list[str] | None:
     """The command that returns the resource to `prior`, or None when none can (a restart
-    or reload has no prior state to return to: `reos.model.RESTARTS`)."""
-    if not prior or action in RESTARTS:
+    or reload of something running leaves nothing to return to: `reos.model.RESTARTS`;
+    of something stopped, it started it, and undo stops it again)."""
+    if not prior:
         return None
+    if action in RESTARTS:
+        return _stop_again(kind, name, prior)
     module = _module(kind)
     if module is not None:
         return module.restore(kind, name, prior, action)
@@ -221,6 +224,16 @@ def reinstall_argv(manager: str | None, packages: dict[str, str]) -> list[str] |
     if manager == "zypper":
         return [*_PACKAGE_INSTALL[manager], "--oldpackage", *pins]
     return [*_PACKAGE_INSTALL[manager], *pins]
+
+
+def _stop_again(kind: str, name: str, prior: dict[str, Any]) -> list[str] | None:
+    """Undo of a restart: nothing for what was running (or is not known to have been
+    stopped); for what was stopped, which the restart started, stop it again."""
+    if kind == "container" and prior.get("state") in ("exited", "created", "dead"):
+        return ["docker", "stop", name]
+    if kind in ("service", "timer") and prior.get("active") in ("inactive", "failed"):
+        return ["systemctl", "stop", name]
+    return None
 
 
 def _restore_service(name: str, prior: dict[str, Any], action: str | None) -> list[str] | None:

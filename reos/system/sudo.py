@@ -39,6 +39,7 @@ def probe(timeout: float, *, is_root: bool | None = None) -> Sudo:
     import shutil
     import subprocess
 
+    from reos.system.privilege import as_root
     from reos.text import clean
 
     if os.geteuid() == 0 if is_root is None else is_root:
@@ -46,12 +47,14 @@ def probe(timeout: float, *, is_root: bool | None = None) -> Sudo:
     if shutil.which("sudo") is None:
         return Sudo(MISSING)
     try:
-        done = subprocess.run(["sudo", "-n", "true"], capture_output=True, text=True,
-                              stdin=subprocess.DEVNULL, timeout=timeout, errors="replace")
+        # C locale: "password" in sudo's answer is read in English
+        done = subprocess.run(as_root(["true"], False), capture_output=True, text=True,
+                              stdin=subprocess.DEVNULL, timeout=timeout, errors="replace",
+                              env={**os.environ, "LC_ALL": "C"})
     except subprocess.TimeoutExpired:
         return Sudo(REFUSED, f"sudo -n did not answer within {timeout:g} s")
     except OSError as exc:
-        return Sudo(MISSING, f"sudo could not be run ({exc.strerror})")
+        return Sudo(MISSING, f"sudo could not be run ({exc.strerror or 'no reason given'})")
     if done.returncode == 0:
         return Sudo(FREE)
     lines = [line for line in clean(done.stderr).splitlines() if line.strip()]

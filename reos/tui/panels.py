@@ -359,9 +359,9 @@ class SidePanels(Vertical):
             self.app.notify("Still working on the last request; undo when I'm done.",
                             markup=False, severity="warning")
             return
-        if self.engine.pending is not None:  # made for the machine as it is before the undo
-            self.app.notify("A plan is waiting: approve or deny it first, then undo.",
-                            markup=False, severity="warning")
+        if self.engine.pending is not None or self.engine.undo_waiting:  # decided first
+            self.app.notify("Something is waiting for your yes or no: answer it first, "
+                            "then undo.", markup=False, severity="warning")
             return
 
         def answered(yes: bool | None) -> None:

@@ -36,7 +36,8 @@ from textual.message import Message
 from textual.widgets import Button, Input, Static
 
 from reos.execution.events import Event, StepFinished, StepOutput, StepStarted
-from reos.model import Plan, RiskLevel, Step, render
+from reos.model import Plan, RiskLevel, Step
+from reos.reasoning.conversation import undo_words
 from reos.text import clean
 
 APPROVAL_HINT = ("Type yes to run it or no to cancel (or ctrl+y / ctrl+n); anything else "
@@ -53,25 +54,6 @@ KEPT_LINES = 200  # lines of output a card keeps per step
 
 def badge(risk: RiskLevel) -> Text:
     return Text(f" {risk.label.upper():<8}", style=BADGES[risk])
-
-
-def undo_of(step: Step) -> str:
-    """The step's undo in words: the command, or what reos does instead, or none."""
-    if step.read_only:
-        return "nothing to undo: it only reads"
-    if step.nothing_to_restore:
-        return "cannot be undone: there is nothing to restore (a restart)"
-    if not step.reversible:
-        return "cannot be undone"
-    if step.rollback:
-        return render(step.rollback)
-    from reos.safety.backups import files_changed
-
-    if files_changed(step.argv):
-        return "restores the backed-up files"
-    if step.target is not None:
-        return f"puts {step.target.name} back as it was before the step"
-    return "no undo is recorded for it"
 
 
 def affects(step: Step) -> str:
@@ -253,7 +235,7 @@ class PlanCard(Vertical):
             f" ({'; '.join(clean(r) for r in step.risk_reasons)})"
             if step.risk_reasons else "")))
         grid.add_row("affects", Text(clean(affects(step))))
-        grid.add_row("undo", Text(clean(undo_of(step))))
+        grid.add_row("undo", Text(clean(undo_words(step))))
         grid.add_row("why", Text(clean(step.why or "it is what you asked for")))
         if step.edited:
             grid.add_row("edited", Text("you changed this command; it was judged again"))
