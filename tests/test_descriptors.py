@@ -208,7 +208,7 @@ def test_the_biggest_and_the_busiest_process_are_the_ones_the_snapshot_measured(
     busiest = max(snapshot.processes, key=lambda p: p.cpu_percent)
     plan = engine.plan("kill the biggest process")
     assert _argvs(plan) == [["kill", "-9", str(biggest.pid)]], plan.message
-    assert "uses the most memory" in plan.message and "MiB" in plan.message
+    assert "uses the most memory" in plan.message and "iB when the snapshot" in plan.message
     plan = engine.plan("terminate the busiest process")
     assert _argvs(plan) == [["kill", str(busiest.pid)]], plan.message
 

@@ -54,9 +54,11 @@ def test_old_kernels_are_removed_by_the_package_manager_and_boot_stays_refused(e
 
 
 def test_the_group_and_the_account_are_found_either_way_round(engine) -> None:  # noqa: ANN001
-    for said in ("remove sudo from bob", "remove bob from sudo", "take bob out of the sudo group"):
+    # alice is in sudo (bob is not: taking him out of it is said, not planned)
+    for said in ("remove sudo from alice", "remove alice from sudo",
+                 "take alice out of the sudo group"):
         plan = engine.plan(said)
-        assert [s.argv[2:] for s in plan.steps] == [["gpasswd", "-d", "bob", "sudo"]], said
+        assert [s.argv[2:] for s in plan.steps] == [["gpasswd", "-d", "alice", "sudo"]], said
     plan = engine.plan("add docker to carol")
     assert [s.argv[2:] for s in plan.steps] == [["usermod", "-aG", "docker", "carol"]]
 
@@ -152,7 +154,8 @@ def test_updates_in_a_question_are_listed_and_in_a_request_installed(engine) -> 
 def test_slang_verbs_of_removal_and_membership(engine) -> None:  # noqa: ANN001
     for said, argv in [("nuke the dangling docker images", ["docker", "image", "prune", "-f"]),
                        ("ditch bob's login", ["userdel", "bob"]),
-                       ("chuck bob in the docker group", ["usermod", "-aG", "docker", "bob"])]:
+                       ("chuck carol in the docker group",
+                        ["usermod", "-aG", "docker", "carol"])]:
         plan = engine.plan(said)
         assert [s.argv[-len(argv):] for s in plan.steps] == [argv], (said, plan.message)
         assert plan.needs_approval, said

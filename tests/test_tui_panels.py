@@ -281,7 +281,7 @@ async def test_undo_from_the_panel_waits_for_a_plan_to_be_decided(one_undoable: 
         await pilot.press("u")
         await settle(app, pilot)
         assert not isinstance(app.screen, ConfirmUndo)
-        assert app.toasts[-1].startswith("A plan is waiting")
+        assert app.toasts[-1].startswith("Something is waiting for your yes or no")
         assert one_undoable.read_text() == "port 9090\n" and engine.pending is not None
 
 
