@@ -5,7 +5,6 @@ requests recalled across sessions, and 80×24. Driven with Pilot against a saved
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -14,29 +13,12 @@ from textual.widgets import Footer
 
 from reos.engine import ReasoningEngine
 from reos.settings import Settings
-from reos.system.snapshot import SystemSnapshot
 from reos.tui.app import ReosApp
 from reos.tui.help import HelpScreen
 from reos.tui.transcript import HISTORY_FILE, Hanging, Transcript, TranscriptSearch
 from reos.tui.widgets import Bubble, PlanCard
 from tests.conftest import Containers
-
-SNAPSHOT = SystemSnapshot.from_dict(json.loads(
-    (Path(__file__).parent / "fixtures" / "homelab.json").read_text()))
-
-
-def chat() -> ReosApp:
-    return ReosApp(ReasoningEngine(Settings(), snapshot=SNAPSHOT))
-
-
-def said(app: ReosApp) -> list[str]:
-    return [b.text for b in app.query(Bubble)]
-
-
-async def settle(app: ReosApp, pilot) -> None:  # noqa: ANN001
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
+from tests.pilot import chat, said, settle
 
 
 def footer_keys(app: ReosApp) -> list[str]:

@@ -3,27 +3,15 @@ found on this machine (ctrl+l), driven with Pilot against a saved snapshot."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 from reos.engine import ReasoningEngine
 from reos.settings import Settings
-from reos.system.snapshot import SystemSnapshot
 from reos.tui.app import ReosApp
 from reos.tui.widgets import Bubble, PlanCard
-
-SNAPSHOT = SystemSnapshot.from_dict(json.loads(
-    (Path(__file__).parent / "fixtures" / "homelab.json").read_text()))
+from tests.pilot import SNAPSHOT, settle
 
 
 def said(app: ReosApp) -> list[str]:
     return [str(b.render()) for b in app.query(Bubble)]
-
-
-async def settle(app: ReosApp, pilot) -> None:  # noqa: ANN001
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 async def test_the_inspector_shows_the_reasoning_of_the_latest_reply() -> None:

@@ -16,24 +16,10 @@ import pytest
 from reos.engine import Outcome, ReasoningEngine
 from reos.model import Kind, Plan, Step
 from reos.settings import LimitsSettings, Settings
-from reos.system.snapshot import SystemSnapshot
 from reos.tui.app import ReosApp
 from reos.tui.screens import ConfirmScreen
-from reos.tui.widgets import Bubble
 from tests.fake_ollama import FakeOllama
-
-SNAPSHOT = SystemSnapshot.from_dict(json.loads(
-    (Path(__file__).parent / "fixtures" / "homelab.json").read_text()))
-
-
-def said(app: ReosApp) -> list[str]:
-    return [b.text for b in app.query(Bubble)]
-
-
-async def settle(app: ReosApp, pilot) -> None:  # noqa: ANN001
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
+from tests.pilot import SNAPSHOT, said, settle
 
 
 async def modal(app: ReosApp, pilot) -> ConfirmScreen:  # noqa: ANN001

@@ -10,48 +10,18 @@ counts on a worker or a layout being done after a fixed time.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from textual import events
 from textual.widgets import Footer
 
-from reos.engine import ReasoningEngine
-from reos.settings import Settings
-from reos.system.snapshot import SystemSnapshot
 from reos.tui.app import ReosApp
 from reos.tui.help import HelpScreen
 from reos.tui.panels import ConfirmUndo, HistoryPanel, Panel, SidePanels
 from reos.tui.transcript import Transcript, TranscriptSearch
 from reos.tui.widgets import Bubble, PlanCard
-
-SNAPSHOT = SystemSnapshot.from_dict(json.loads(
-    (Path(__file__).parent / "fixtures" / "homelab.json").read_text()))
-
-
-def chat() -> ReosApp:
-    return ReosApp(ReasoningEngine(Settings(), snapshot=SNAPSHOT))
-
-
-def said(app: ReosApp) -> list[str]:
-    return [b.text for b in app.query(Bubble)]
-
-
-async def settle(app: ReosApp, pilot) -> None:  # noqa: ANN001
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-
-
-async def until(pilot, condition: Callable[[], bool], what: str) -> None:  # noqa: ANN001
-    """Wait (up to ~10 s of a loaded machine) for `condition`; fail saying `what`."""
-    for _ in range(200):
-        if condition():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError(f"never happened: {what}")
+from tests.pilot import chat, said, settle, until
 
 
 async def started(app: ReosApp, pilot) -> None:  # noqa: ANN001

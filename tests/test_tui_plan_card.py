@@ -5,22 +5,13 @@ changed), while the executor, its gate and the journal are the real ones."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
-from reos.engine import ReasoningEngine
 from reos.execution import executor
 from reos.model import StepResult
-from reos.settings import Settings
-from reos.system.snapshot import SystemSnapshot
 from reos.tui.app import ReosApp
 from reos.tui.plan_view import PlanCard, StepRow
-from reos.tui.widgets import Bubble
-
-SNAPSHOT = SystemSnapshot.from_dict(json.loads(
-    (Path(__file__).parent / "fixtures" / "homelab.json").read_text()))
+from tests.pilot import chat, said, settle
 
 
 class Recorder:
@@ -50,20 +41,6 @@ def ran(monkeypatch: pytest.MonkeyPatch) -> Recorder:
 
     monkeypatch.setattr(executor, "Executor", Recording)
     return recorder
-
-
-def chat() -> ReosApp:
-    return ReosApp(ReasoningEngine(Settings(), snapshot=SNAPSHOT))
-
-
-def said(app: ReosApp) -> list[str]:
-    return [b.text for b in app.query(Bubble)]
-
-
-async def settle(app: ReosApp, pilot) -> None:  # noqa: ANN001
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 async def ask(app: ReosApp, pilot, text: str) -> PlanCard:  # noqa: ANN001
