@@ -104,7 +104,8 @@ def test_a_group_change_shows_its_undo_before_approval() -> None:
     step = data["steps"][0]
     assert step["argv"][-3:] == ["-aG", "developers", "alice"]
     assert step["reversible"] is True
-    assert step["rollback"]["argv"][-3:] == ["-G", "sudo,docker", "alice"]  # as she was
+    # exactly the group the step adds: any other group she joins meanwhile stays
+    assert step["rollback"]["argv"][-4:] == ["gpasswd", "-d", "alice", "developers"]
     assert step["undo"] == step["rollback"]["command"]
 
 
@@ -142,3 +143,18 @@ def test_without_systemd_only_the_systemd_steps_are_left_out() -> None:
     assert all(not p.steps or p.steps[0].argv[0] != "systemctl" for p in plan.parts)
     plan = engine("bash").plan("restart portainer and show the failed services")
     assert [s.argv for s in plan.steps] == [["docker", "restart", "portainer"]]
+
+
+def test_a_group_undo_changes_back_only_that_group() -> None:
+    from reos.system.state_users import changed_group, restore
+
+    prior = {"state": "active", "groups": ["docker"], "changed_group": "developers"}
+    assert restore("user", "bob", prior, "add_to_group") == ["gpasswd", "-d", "bob",
+                                                             "developers"]
+    assert restore("user", "bob", {**prior, "groups": ["developers"]}, "add_to_group") is None
+    assert restore("user", "bob", {**prior, "groups": ["developers"]},
+                   "remove_from_group") == ["usermod", "-aG", "developers", "bob"]
+    assert changed_group(["sudo", "-n", "gpasswd", "-d", "bob", "sudo"]) == "sudo"
+    assert changed_group(["usermod", "-aG", "$(id)", "bob"]) is None  # never a non-name
+    old = {"state": "active", "groups": ["docker"]}  # an older journal: the whole list
+    assert restore("user", "bob", old, "add_to_group") == ["usermod", "-G", "docker", "bob"]

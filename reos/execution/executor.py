@@ -57,6 +57,7 @@ from reos.system.state import (
     restore_argv,
     settle_argv,
 )
+from reos.system.state_users import changed_group
 
 # re-exported: their old home; the types live in reos.model, the breakers in safety
 __all__ = ["Checks", "ExecutionReport", "Executor", "Hooks", "LimitReached", "Machine",
@@ -332,6 +333,9 @@ class Executor:
         rollback = None
         if target is not None and not step.read_only:
             prior = self.probe(target.kind, target.name)
+            group = changed_group(step.argv) if target.kind == "user" else None
+            if group and isinstance(prior, dict):  # undo changes back exactly that group
+                prior = {**prior, "changed_group": group}
             # a restart is judged again on the live state: one of something stopped
             # since the plan was made starts it, and undo must stop it again
             rollback = restore_argv(target.kind, target.name, prior, step.action,

@@ -45,6 +45,7 @@ from reos.safety.risk import assess_argv, formats_for
 from reos.system.privilege import as_root, strip_sudo
 from reos.system.snapshot import SystemSnapshot
 from reos.system.state import restore_argv
+from reos.system.state_users import changed_group
 from reos.text import clean
 
 TYPE_CHECKING = False
@@ -573,7 +574,7 @@ class PlanBuilder:
                 )
                 if step.reversible and tracked is not None and not step.read_only:
                     step.rollback = restore_argv(tracked.kind, tracked.name,
-                                                 _prior(tracked, self.snapshot),
+                                                 _prior(tracked, self.snapshot, argv),
                                                  recipe.action, self.manager)
                     if step.rollback and needs_root:
                         step.rollback = as_root(step.rollback, root)
@@ -740,14 +741,15 @@ def _as_sentences(notes: list[str], names: frozenset[str] = frozenset()) -> str:
                     + "." for n in notes if n)
 
 
-def _prior(target: Target, snapshot: SystemSnapshot) -> dict[str, Any]:
+def _prior(target: Target, snapshot: SystemSnapshot, argv: list[str]) -> dict[str, Any]:
     """The target's state before the step, as far as the snapshot knows it: what undo
     would put back (the executor records it again from the live machine when it runs)."""
     if target.kind == "user":
         account = next((u for u in snapshot.users or [] if u.name == target.name), None)
-        if account is not None:  # its groups, primary first: usermod -G takes the rest
+        if account is not None:  # its groups, primary first; the group the step changes
             return {"state": target.state, "groups": list(account.groups[1:]),
-                    "shell": account.shell, "gecos": account.gecos}
+                    "shell": account.shell, "gecos": account.gecos,
+                    "changed_group": changed_group(argv)}
     if target.kind == "service":
         return {"active": target.state, "enabled": target.enabled}
     if target.kind == "package":

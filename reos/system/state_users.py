@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import grp
 import pwd
+import re
 from typing import Any
 
 SHADOW = "/etc/shadow"
@@ -99,6 +100,26 @@ def _exists(prior: dict[str, Any]) -> bool:
     return prior.get("state") in ("active", "locked") or prior.get("account") == "present"
 
 
+_JOINS = ("add_to_group", "grant_admin")
+_LEAVES = ("remove_from_group", "revoke_admin")
+_GROUP_NAME = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
+
+
+def changed_group(argv: list[str]) -> str | None:
+    """The group a membership step changes: `usermod -aG GROUP NAME`, `gpasswd -d|-a NAME
+    GROUP` (with or without the privilege prefix), or None."""
+    words = list(argv)
+    while words and (words[0] == "sudo" or words[0].startswith("-")):
+        words = words[1:]
+    if len(words) == 4 and words[0] == "usermod" and words[1] == "-aG":
+        found = words[2]
+    elif len(words) == 4 and words[0] == "gpasswd" and words[1] in ("-a", "-d"):
+        found = words[3]
+    else:
+        return None
+    return found if _GROUP_NAME.match(found) else None
+
+
 def restore(kind: str, name: str, prior: dict[str, Any] | None,
             action: str | None) -> list[str] | None:
     """The argv that returns `name` to `prior` after `action`, or None when none can (or
@@ -120,10 +141,19 @@ def restore(kind: str, name: str, prior: dict[str, Any] | None,
         if state == "active":
             return ["usermod", "-U", name]
         return None
-    if action in ("add_to_group", "remove_from_group", "grant_admin", "revoke_admin"):
+    if action in _JOINS or action in _LEAVES:
         groups = prior.get("groups")
         if not isinstance(groups, list) or not _exists(prior):
             return None
+        changed = prior.get("changed_group")
+        if isinstance(changed, str) and _GROUP_NAME.match(changed):
+            # exactly the one group the step changed: a group joined or left since by
+            # other means stays as it is
+            was_in = changed in groups
+            if action in _JOINS:
+                return None if was_in else ["gpasswd", "-d", name, changed]
+            return ["usermod", "-aG", changed, name] if was_in else None
+        # recorded before the step's group was kept (an older journal): the whole list
         return ["usermod", "-G", ",".join(str(g) for g in groups), name]
     if action == "set_fullname":
         gecos = prior.get("gecos")
