@@ -40,3 +40,11 @@ async def until(pilot, condition: Callable[[], bool], what: str) -> None:  # noq
             return
         await pilot.pause(0.05)
     raise AssertionError(f"never happened: {what}")
+
+
+async def send(app: ReosApp, pilot, text: str) -> None:  # noqa: ANN001
+    """`text` sent as a request, as if typed (typing it key by key costs seconds), and
+    the engine's answer awaited."""
+    app.prompt.value = text
+    await pilot.press("enter")
+    await settle(app, pilot)

@@ -21,7 +21,7 @@ from reos.tui.help import HelpScreen
 from reos.tui.panels import ConfirmUndo, HistoryPanel, Panel, SidePanels
 from reos.tui.transcript import Transcript, TranscriptSearch
 from reos.tui.widgets import Bubble, PlanCard
-from tests.pilot import chat, said, settle, until
+from tests.pilot import chat, said, send, settle, until
 
 
 async def started(app: ReosApp, pilot) -> None:  # noqa: ANN001
@@ -75,9 +75,7 @@ async def test_after_a_search_the_view_follows_the_next_answer_again() -> None:
 
         await pilot.press("pageup", "pageup")  # reading back by hand, then a new request
         await until(pilot, lambda: not visible(app, app.query(Bubble).last()), "paged back")
-        app.prompt.value = "be brief"
-        await pilot.press("enter")
-        await settle(app, pilot)
+        await send(app, pilot, "be brief")
         await until(pilot, lambda: "You: be brief" in said(app)[-2:], "the answer")
         await until(pilot, lambda: visible(app, app.query(Bubble).last()),
                     "the answer to a new request on screen")
@@ -111,9 +109,7 @@ async def test_a_question_mark_outside_the_input_opens_help() -> None:
     app = chat()
     async with app.run_test(size=(120, 45)) as pilot:
         await started(app, pilot)
-        app.prompt.value = "stop the nextcloud containers"
-        await pilot.press("enter")
-        await settle(app, pilot)
+        await send(app, pilot, "stop the nextcloud containers")
         await pilot.press("tab")  # onto the plan card's button: not a place for text
         assert app.focused is not None and app.focused.id == "approve"
         await pilot.press("question_mark")
@@ -177,9 +173,7 @@ async def test_the_footer_reads_at_80_columns_with_a_plan_waiting() -> None:
     app = chat()
     async with app.run_test(size=(80, 24)) as pilot:
         await started(app, pilot)
-        app.prompt.value = "restart nginx.service"
-        await pilot.press("enter")
-        await settle(app, pilot)
+        await send(app, pilot, "restart nginx.service")
         assert app.engine.pending is not None
         footer = app.query_one(Footer)
         await until(pilot, lambda: any("ctrl+y" in str(getattr(k, "key_display", ""))
@@ -201,9 +195,7 @@ async def test_escape_after_explain_goes_back_to_the_card_and_the_plan_waits() -
     app = chat()
     async with app.run_test(size=(120, 45)) as pilot:
         await started(app, pilot)
-        app.prompt.value = "stop the nextcloud containers"
-        await pilot.press("enter")
-        await settle(app, pilot)
+        await send(app, pilot, "stop the nextcloud containers")
         card = app.query(PlanCard).last()
         explain = card.query_one("#plan-explain")
         await pilot.press("tab", "x")

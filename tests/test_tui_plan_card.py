@@ -11,7 +11,7 @@ from reos.execution import executor
 from reos.model import StepResult
 from reos.tui.app import ReosApp
 from reos.tui.plan_view import PlanCard, StepRow
-from tests.pilot import chat, said, settle
+from tests.pilot import chat, said, send, settle
 
 
 class Recorder:
@@ -44,9 +44,7 @@ def ran(monkeypatch: pytest.MonkeyPatch) -> Recorder:
 
 
 async def ask(app: ReosApp, pilot, text: str) -> PlanCard:  # noqa: ANN001
-    app.prompt.value = text  # as if typed (typing it key by key costs seconds)
-    await pilot.press("enter")
-    await settle(app, pilot)
+    await send(app, pilot, text)
     return app.query(PlanCard).last()
 
 
