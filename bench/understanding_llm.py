@@ -170,11 +170,15 @@ def prepare(engine: Any, host: str, model: str, mode: str, timeout: float) -> No
             started = time.monotonic()
             plan = real_plan(text, events.append)
             planned[text] = plan
-            plan.bench_events = events  # type: ignore[attr-defined]
-            plan.bench_ms = (time.monotonic() - started) * 1000  # type: ignore[attr-defined]
+            TIMED[id(plan)] = (events, (time.monotonic() - started) * 1000)
         return planned[text]
 
     engine.plan = plan_once
+
+
+# each plan the model was asked for (by id; plans are kept in the results): its events
+# and how long it took, in ms
+TIMED: dict[int, tuple[list[Any], float]] = {}
 
 
 def rest(engine: Any) -> None:
@@ -206,7 +210,7 @@ def evaluate_all(cases: list[dict], host: str, model: str, mode: str,
             plan = engine.plan(case["say"])
             results.append((outcome, plan))
             if progress == "each":
-                print(f"  {n:3d}/{len(cases)} {plan.bench_ms / 1000:6.1f} s {plan.source:<12} "
+                print(f"  {n:3d}/{len(cases)} {TIMED[id(plan)][1] / 1000:6.1f} s {plan.source:<12} "
                       f"{'ok  ' if outcome.ok else 'FAIL'} {case['say'][:60]!r}",
                       file=sys.stderr, flush=True)
             elif progress and n % 25 == 0:
@@ -352,13 +356,13 @@ def report(results: list[tuple[Any, Any]], header: str, seconds: float,
         print("  what the first answers got wrong (the repair call's errors, most said first):")
         for said, count in wrong.most_common(8):
             print(f"    {count:3d}  {said}")
-    answered = [e.ms for _, p in results for e in getattr(p, "bench_events", [])
+    answered = [e.ms for _, p in results for e in TIMED.get(id(p), ([], 0))[0]
                 if getattr(e, "stage", None) == "model answered" and e.ms is not None]
     if answered:
         print(f"  model call: median {statistics.median(answered):.0f} ms, p90 "
               f"{percentile(answered, 90):.0f} ms, worst {max(answered):.0f} ms over "
               f"{len(answered)} calls")
-    timed = [p.bench_ms for _, p in results if hasattr(p, "bench_ms")]
+    timed = [TIMED[id(p)][1] for _, p in results if id(p) in TIMED]
     if timed:
         later = timed[1:] or timed
         print(f"  request: first (warm-up) {timed[0]:.0f} ms; the others: median "
@@ -375,7 +379,7 @@ def show_cases(results: list[tuple[Any, Any]]) -> None:
         op_ok, kind_ok = matches(outcome, plan)
         got = plan.intent.operation if plan.intent is not None else None
         fell = fallback_reason(plan)
-        print(f"{'ok  ' if outcome.ok else 'FAIL'} {getattr(plan, 'bench_ms', 0) / 1000:6.1f} s "
+        print(f"{'ok  ' if outcome.ok else 'FAIL'} {TIMED.get(id(plan), ([], 0))[1] / 1000:6.1f} s "
               f"{plan.source:<12} want {outcome.case.get('op', '-')}/{outcome.case['kind']} "
               f"got {got or '-'}/{plan.kind.value}{' (fell back: ' + fell + ')' if fell else ''}"
               f" {outcome.case['say'][:70]!r}")

@@ -11,7 +11,8 @@ Re-exported by reos.engine, so `from reos.engine import Reply` keeps working.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 
@@ -60,8 +61,7 @@ def outcome_of_plan(plan: Plan) -> Outcome:
     return Outcome.SAID
 
 
-@dataclass
-class Found:
+class Found(Struct):
     """What the read-only steps of a query found, in words, and a plan they led to
     (diagnoses)."""
 
@@ -69,8 +69,7 @@ class Found:
     follow_up: Plan | None = None
 
 
-@dataclass
-class Reply:
+class Reply(Struct):
     """What the engine says back to one chat utterance.
 
     `awaiting_approval` and `Outcome.NEEDS_APPROVAL` are the same fact; either one given

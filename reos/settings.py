@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import ClassVar  # msgspec imports typing anyway
+
+from msgspec import Struct, field
 
 from reos import paths
 from reos.errors import SettingsError
@@ -41,122 +43,136 @@ DEPTH_CHOICES = ("quick", "focused", "deep")
 LLM_MODES = ("auto", "first", "off")
 
 
-@dataclass
-class ReasoningSettings:
-    enabled: bool = field(default=True, metadata=_doc(
-        "The reasoning layer's extras: the reasoning trace and the audit trail (reos why), "
-        "the quality assessment, learned fixes added up front, and why each step is there. "
-        "false: plans are built, judged and approved the same, without them."))
-    auto_assess: bool = field(default=True, metadata=_doc(
-        "Route requests by what they are: questions answered at once, changes shown for "
-        'approval. false: every request is shown as a plan to approve (like "plan: ...").'))
-    always_confirm: bool = field(default=False, metadata=_doc(
-        "Ask before every change, even small ones: also before recovery fixes such as a "
-        "package-list refresh or a retry with sudo, and before an undo (reos undo --yes)."))
-    explain_steps: bool = field(default=True, metadata=_doc(
-        "Show why each step is there (from the trace) and the plan's quality before "
-        "approval."))
-    depth: str = field(default="focused", metadata=_doc(
-        'How hard reos thinks: "quick" (never asks the model), "focused" or "deep" '
-        '(diagnoses gather evidence in rounds).', choices=DEPTH_CHOICES))
+class ReasoningSettings(Struct):
+    enabled: bool = True
+    auto_assess: bool = True
+    always_confirm: bool = False
+    explain_steps: bool = True
+    depth: str = "focused"
+
+    DOCS: ClassVar[dict[str, dict[str, Any]]] = {
+            "enabled": _doc(
+            "The reasoning layer's extras: the reasoning trace and the audit trail (reos why), "
+            "the quality assessment, learned fixes added up front, and why each step is there. "
+            "false: plans are built, judged and approved the same, without them."),
+            "auto_assess": _doc(
+            "Route requests by what they are: questions answered at once, changes shown for "
+            'approval. false: every request is shown as a plan to approve (like "plan: ...").'),
+            "always_confirm": _doc(
+            "Ask before every change, even small ones: also before recovery fixes such as a "
+            "package-list refresh or a retry with sudo, and before an undo (reos undo --yes)."),
+            "explain_steps": _doc(
+            "Show why each step is there (from the trace) and the plan's quality before "
+            "approval."),
+            "depth": _doc(
+            'How hard reos thinks: "quick" (never asks the model), "focused" or "deep" '
+            '(diagnoses gather evidence in rounds).', choices=DEPTH_CHOICES),
+    }
 
 
-@dataclass
-class SafetySettings:
-    require_approval_for_permanent: bool = field(
-        default=True, metadata=_doc(
+class SafetySettings(Struct):
+    require_approval_for_permanent: bool = True
+    auto_backup_configs: bool = True
+    verify_each_step: bool = True
+    rollback_on_failure: bool = True
+
+    DOCS: ClassVar[dict[str, dict[str, Any]]] = {
+            "require_approval_for_permanent": _doc(
             "Steps that cannot be undone ask their own second question. false: only steps "
-            "with no undo at all ask; steps undone by restoring a backup do not.")
-    )
-    auto_backup_configs: bool = field(
-        default=True, metadata=_doc("Back up files before a step changes them.")
-    )
-    verify_each_step: bool = field(
-        default=True, metadata=_doc("Check that each step reached the intended state.")
-    )
-    rollback_on_failure: bool = field(
-        default=True, metadata=_doc("Undo completed steps when a plan cannot finish.")
-    )
+            "with no undo at all ask; steps undone by restoring a backup do not."),
+            "auto_backup_configs": _doc("Back up files before a step changes them."),
+            "verify_each_step": _doc("Check that each step reached the intended state."),
+            "rollback_on_failure": _doc("Undo completed steps when a plan cannot finish."),
+    }
 
 
 VERBOSITY_CHOICES = ("minimal", "normal", "detailed")
 
 
-@dataclass
-class ConversationSettings:
-    verbosity: str = field(
-        default="normal", metadata=_doc('How much reos says: "minimal", "normal" or "detailed".',
-                                        choices=VERBOSITY_CHOICES)
-    )
-    show_commands: bool = field(default=True, metadata=_doc(
-        "Show the commands as they run (a plan always shows its commands before approval)."))
+class ConversationSettings(Struct):
+    verbosity: str = "normal"
+    show_commands: bool = True
+
+    DOCS: ClassVar[dict[str, dict[str, Any]]] = {
+            "verbosity": _doc('How much reos says: "minimal", "normal" or "detailed".',
+            choices=VERBOSITY_CHOICES),
+            "show_commands": _doc(
+            "Show the commands as they run (a plan always shows its commands before approval)."),
+    }
 
 
-@dataclass
-class LimitsSettings:
+class LimitsSettings(Struct):
     """Circuit breakers. Only the user changes these; no plan, template or LLM can."""
 
-    max_operations: int = field(
-        default=25, metadata=_doc("Commands per plan execution.", 1, 1000)
-    )
-    max_seconds: int = field(
-        default=300, metadata=_doc("Wall time of one plan execution.", 1, 86400)
-    )
-    max_privilege_escalations: int = field(
-        default=3, metadata=_doc("sudo escalations added during one execution.", 1, 100)
-    )
-    max_injected_steps: int = field(
-        default=5, metadata=_doc("Recovery steps injected into one execution.", 1, 100)
-    )
-    human_checkpoint_after_recoveries: int = field(
-        default=2, metadata=_doc("Recoveries after which a person must review.", 1, 100)
-    )
-    max_learned_patterns: int = field(
-        default=1000, metadata=_doc("Rows kept in the knowledge base.", 1, 1_000_000)
-    )
+    max_operations: int = 25
+    max_seconds: int = 300
+    max_privilege_escalations: int = 3
+    max_injected_steps: int = 5
+    human_checkpoint_after_recoveries: int = 2
+    max_learned_patterns: int = 1000
+
+    DOCS: ClassVar[dict[str, dict[str, Any]]] = {
+        "max_operations": _doc("Commands per plan execution.", 1, 1000),
+        "max_seconds": _doc("Wall time of one plan execution.", 1, 86400),
+        "max_privilege_escalations": _doc("sudo escalations added during one execution.", 1, 100),
+        "max_injected_steps": _doc("Recovery steps injected into one execution.", 1, 100),
+        "human_checkpoint_after_recoveries": _doc(
+            "Recoveries after which a person must review.", 1, 100),
+        "max_learned_patterns": _doc("Rows kept in the knowledge base.", 1, 1_000_000),
+    }
 
 
-@dataclass
-class LlmSettings:
-    enabled: bool = field(default=True, metadata=_doc("Use an Ollama server when one answers."))
-    host: str = field(default="http://127.0.0.1:11434", metadata=_doc("Ollama server URL."))
-    model: str = field(default="llama3.2", metadata=_doc("Model name on that server."))
-    timeout_seconds: float = field(
-        default=20.0, metadata=_doc("Give up on the LLM after this long and fall back.", 0.1, 600)
-    )
-    keep_alive: str = field(
-        default="10m", metadata=_doc('How long Ollama keeps the model loaded ("10m", "1h", "-1").')
-    )
-    num_ctx: int = field(
-        default=8192, metadata=_doc("Context window asked of the model, in tokens.", 512, 262144)
-    )
-    mode: str = field(default="auto", metadata=_doc(
-        '"auto": the model reads what the built-in parser is unsure of; "first": the model '
-        'reads every request; "off": never ask the model.', choices=LLM_MODES))
+class LlmSettings(Struct):
+    enabled: bool = True
+    host: str = "http://127.0.0.1:11434"
+    model: str = "llama3.2"
+    timeout_seconds: float = 20.0
+    keep_alive: str = "10m"
+    num_ctx: int = 8192
+    mode: str = "auto"
+
+    DOCS: ClassVar[dict[str, dict[str, Any]]] = {
+            "enabled": _doc("Use an Ollama server when one answers."),
+            "host": _doc("Ollama server URL."),
+            "model": _doc("Model name on that server."),
+            "timeout_seconds": _doc("Give up on the LLM after this long and fall back.", 0.1, 600),
+            "keep_alive": _doc('How long Ollama keeps the model loaded ("10m", "1h", "-1").'),
+            "num_ctx": _doc("Context window asked of the model, in tokens.", 512, 262144),
+            "mode": _doc(
+            '"auto": the model reads what the built-in parser is unsure of; "first": the model '
+            'reads every request; "off": never ask the model.', choices=LLM_MODES),
+    }
 
 
-@dataclass
-class ReflectionSettings:
+class ReflectionSettings(Struct):
     """Thresholds of the reflection rules (reos/reasoning/reflection.py), run after each
     execution over what happened here."""
 
-    failures_in_a_row: int = field(default=3, metadata=_doc(
-        "Failures in a row of one command before reos flags it and asks first.", 1, 100))
-    timeouts: int = field(default=2, metadata=_doc(
-        "Timeouts of one command before reos suggests a longer timeout.", 1, 100))
-    failure_rate: float = field(default=0.5, metadata=_doc(
-        "Share of failed runs (0.01-1) at which an operation is said to fail on most runs.",
-        0.01, 1.0))
-    min_runs: int = field(default=3, metadata=_doc(
-        "Runs of an operation before its failure rate is judged.", 1, 1000))
-    fix_repeats: int = field(default=3, metadata=_doc(
-        "Times a fix was needed before reos applies it up front.", 1, 100))
-    verification_failures: int = field(default=2, metadata=_doc(
-        "Times a step missed its intended state before reos says so.", 1, 100))
+    failures_in_a_row: int = 3
+    timeouts: int = 2
+    failure_rate: float = 0.5
+    min_runs: int = 3
+    fix_repeats: int = 3
+    verification_failures: int = 2
+
+    DOCS: ClassVar[dict[str, dict[str, Any]]] = {
+            "failures_in_a_row": _doc(
+            "Failures in a row of one command before reos flags it and asks first.", 1, 100),
+            "timeouts": _doc(
+            "Timeouts of one command before reos suggests a longer timeout.", 1, 100),
+            "failure_rate": _doc(
+            "Share of failed runs (0.01-1) at which an operation is said to fail on most runs.",
+            0.01, 1.0),
+            "min_runs": _doc(
+            "Runs of an operation before its failure rate is judged.", 1, 1000),
+            "fix_repeats": _doc(
+            "Times a fix was needed before reos applies it up front.", 1, 100),
+            "verification_failures": _doc(
+            "Times a step missed its intended state before reos says so.", 1, 100),
+    }
 
 
-@dataclass
-class Settings:
+class Settings(Struct):
     reasoning: ReasoningSettings = field(default_factory=ReasoningSettings)
     safety: SafetySettings = field(default_factory=SafetySettings)
     conversation: ConversationSettings = field(default_factory=ConversationSettings)
@@ -167,10 +183,10 @@ class Settings:
     warnings: list[str] = field(default_factory=list)
 
 
-SECTIONS: dict[str, type] = {
-    f.name: f.default_factory  # type: ignore[misc]
-    for f in fields(Settings)
-    if f.name not in ("path", "warnings")
+SECTIONS: dict[str, type[Any]] = {
+    "reasoning": ReasoningSettings, "safety": SafetySettings,
+    "conversation": ConversationSettings, "limits": LimitsSettings, "llm": LlmSettings,
+    "reflection": ReflectionSettings,
 }
 
 
@@ -334,7 +350,7 @@ def parse(text: str, path: Path) -> Settings:
                 "Fix the file by hand; reos has not changed it.",
             )
         target = getattr(settings, section)
-        known = {f.name: f for f in fields(target)}
+        known = {name: target.DOCS.get(name, {}) for name in target.__struct_fields__}
         for key, item in value.items():
             if key not in known:
                 settings.warnings.append(
@@ -344,7 +360,7 @@ def parse(text: str, path: Path) -> Settings:
                 continue
             default = getattr(type(target)(), key)
             setattr(target, key, _check_value(path, text, section, key, item, default,
-                                              known[key].metadata))
+                                              known[key]))
     return settings
 
 
@@ -402,7 +418,8 @@ def documented_keys() -> dict[str, dict[str, tuple[Any, str]]]:
     for section, factory in SECTIONS.items():
         instance = factory()
         out[section] = {
-            f.name: (getattr(instance, f.name), f.metadata.get("doc", "")) for f in fields(instance)
+            name: (getattr(instance, name), instance.DOCS.get(name, {}).get("doc", ""))
+            for name in instance.__struct_fields__
         }
     return out
 
@@ -414,7 +431,7 @@ def save_value(section: str, key: str, value: Any, path: Path | None = None) -> 
     import tomlkit
     from tomlkit.exceptions import TOMLKitError
 
-    if section not in SECTIONS or key not in {f.name for f in fields(SECTIONS[section]())}:
+    if section not in SECTIONS or key not in SECTIONS[section].__struct_fields__:
         raise SettingsError(f"[{section}] {key} is not a setting.")
     path = path or paths.settings_file()
     old = read_text(path) or ""

@@ -23,10 +23,13 @@ CORE = ["reos.system.collectors", "reos.system.snapshot", "reos.system.state",
 FORBIDDEN = ("textual", "ollama")
 # what `reos plan --json` and `reos undo` must not load: the UI, the model client, typer,
 # the docker SDK and what it pulls in (socket, ssl), psutil, the bash parsers, the settings
-# editor, asyncio and argparse (each costs more than a tenth of the start-up budget)
+# editor, asyncio and argparse (each costs more than a tenth of the start-up budget), and
+# dataclasses: reos's records are msgspec Structs, made in C (a dataclass generates its
+# methods from source when it is defined, about 0.6 ms each: 60 of them were a third of
+# the start-up)
 HEAVY = {"textual", "ollama", "typer", "rich", "docker", "psutil", "requests", "bashlex",
          "tree_sitter", "tree_sitter_bash", "socket", "ssl", "asyncio", "tomlkit",
-         "argparse", "logging"}
+         "argparse", "logging", "dataclasses"}
 
 
 def loaded_after(code: str) -> set[str]:

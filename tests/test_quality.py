@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from reos.engine import ReasoningEngine
 from reos.model import Intent, Kind, Plan, RiskLevel, Step, Target

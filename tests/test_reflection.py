@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import fields, replace
 
 import pytest
+from msgspec.structs import replace
 
 from reos import paths
 from reos.errors import SettingsError
@@ -37,7 +37,7 @@ def by_rule(found: list, rule: str) -> list:
 
 # -- the rules, pure --------------------------------------------------------------------
 def test_rules_are_data_with_thresholds_that_are_settings() -> None:
-    keys = {f.name for f in fields(ReflectionSettings)}
+    keys = set(ReflectionSettings.__struct_fields__)
     assert [r.name for r in RULES] == ["failing", "slow", "failure_rate", "fix_repeats",
                                        "verification"]
     for rule in RULES:

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from typing import TypeVar
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from reos.commands.output import emit_json, say
 from reos.errors import EXIT_FAILED, EXIT_OK, ReosError, plainly
@@ -37,8 +39,7 @@ LLM_SECONDS = 10.0  # the whole model check: version, tags and show, one after a
 CHECK_SECONDS = 6.0  # docker, sudo
 
 
-@dataclass
-class Check:
+class Check(Struct):
     """One thing reos uses, and what became of looking at it."""
 
     name: str

@@ -11,8 +11,9 @@ Not responsible for fixing anything (see `recovery`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct, field
 
 MISSING, PERMISSION, TRANSIENT, BUSY = "missing_dependency", "permission", "transient", "busy"
 EXISTS, NOT_FOUND, CONFLICT = "already_exists", "not_found", "conflict"
@@ -27,8 +28,7 @@ WORDS = {
 }
 
 
-@dataclass
-class Diagnosis:
+class Diagnosis(Struct):
     category: str
     confidence: float
     evidence: str  # the line of output the diagnosis rests on

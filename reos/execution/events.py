@@ -6,45 +6,40 @@ Plain data; a surface passes a callback and decides how (or whether) to draw the
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from reos.model import Step, StepResult
 
 
-@dataclass
-class StepStarted:
+class StepStarted(Struct):
     step: Step
 
 
-@dataclass
-class StepOutput:
+class StepOutput(Struct):
     step: Step
     line: str
     stream: str  # stdout | stderr
 
 
-@dataclass
-class StepFinished:
+class StepFinished(Struct):
     step: Step
     result: StepResult
 
 
-@dataclass
-class Said:
+class Said(Struct):
     """A sentence reos says while it works ("Okay, restarting nginx.service…")."""
 
     text: str
 
 
-@dataclass
-class Notice:
+class Notice(Struct):
     """Something the person should know that is not a step (a limit hit, a rollback)."""
 
     text: str
 
 
-@dataclass
-class Stage:
+class Stage(Struct):
     """A stage of understanding or planning a request: perceiving, understanding (and
     which understander), asking the model, model answered, repaired, fell back, matching,
     planning, judging risk. Shown live by the chat and by `reos plan --verbose`."""
@@ -54,8 +49,7 @@ class Stage:
     ms: float | None = None
 
 
-@dataclass
-class ModelText:
+class ModelText(Struct):
     """What the model has written of its reasoning so far (its `thought`, as it streams)."""
 
     text: str

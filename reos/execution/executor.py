@@ -24,8 +24,9 @@ import inspect
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from reos.errors import EXIT_BLOCKED, ReosError
 from reos.execution import gates, ignore, packages
@@ -70,8 +71,7 @@ Probe = Callable[[str, str], dict[str, Any] | None]
 ModelFix = Callable[[Step, StepResult, Diagnosis], Fix | None]
 
 
-@dataclass
-class Hooks:
+class Hooks(Struct):
     """How the executor reaches the person and the model: events out, a question to a
     person before a recovery installs something new, a model's one fix for an error the
     classifier gave up on. No `approve`: nothing that needs approval is done."""
@@ -81,8 +81,7 @@ class Hooks:
     model_fix: ModelFix | None = None
 
 
-@dataclass
-class Checks:
+class Checks(Struct):
     """What the executor does around each step besides running it (from settings)."""
 
     verify: bool = False  # check each change's intended state for real
@@ -94,8 +93,7 @@ class Checks:
     confirm_every_fix: bool = False
 
 
-@dataclass
-class Machine:
+class Machine(Struct):
     """How the executor touches the machine: tests swap in recorders and fake probes."""
 
     run: Callable[..., StepResult] = run_argv

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 import subprocess
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 REMOVING = ("remove", "purge", "autoremove")
 _ENV = {"LC_ALL": "C.UTF-8", "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
@@ -26,8 +27,7 @@ _POLICY_VERSION = re.compile(r"^ (?:\*\*\*| {3}) (\S+) (-?\d+)$")
 _POLICY_SOURCE = re.compile(r"^ {8}(-?\d+) (.+)$")
 
 
-@dataclass
-class Simulation:
+class Simulation(Struct):
     """What a dry run said: packages removed (name → version, '' when not shown) and
     installed, or why the manager would refuse."""
 

@@ -18,7 +18,8 @@ It is the executor's own recovery, split out of it for size: it works on an Exec
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from reos.execution.classifier import UNKNOWN, Diagnosis, classify
 from reos.execution.events import Notice

@@ -11,7 +11,7 @@ whether the limits allow it and runs it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 from reos.execution.classifier import (
     BUSY,
@@ -52,8 +52,7 @@ SUGGESTIONS = {
 }
 
 
-@dataclass
-class Fix:
+class Fix(Struct):
     kind: str  # refresh | install | sudo | wait | done | ask | model
     explanation: str  # "Updating package cache first…"
     steps: list[Step] = field(default_factory=list)  # run before retrying

@@ -14,9 +14,10 @@ a reported problem, never a crash.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct, field
 
 from reos.layers import docstrings
 from reos.layers.contract import Contract, Exception_
@@ -28,8 +29,7 @@ MAX_FILE_BYTES = 2_000_000
 UNPLACED = "unplaced"  # how a module with no layer is named in a report
 
 
-@dataclass
-class ModuleReport:
+class ModuleReport(Struct):
     module: str
     file: str
     layer: str | None
@@ -43,8 +43,7 @@ class ModuleReport:
                 "not_responsible_for": self.not_responsible_for}
 
 
-@dataclass
-class Violation:
+class Violation(Struct):
     kind: str  # "import" or "placement"
     file: str
     line: int
@@ -76,8 +75,7 @@ class Violation:
         return data
 
 
-@dataclass
-class Report:
+class Report(Struct):
     package: str
     contract: str
     modules: list[ModuleReport] = field(default_factory=list)

@@ -34,9 +34,10 @@ import difflib
 import fnmatch
 import re
 import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct, field
 
 from reos.errors import UsageError
 from reos.layers.infer import LAYER_TYPES
@@ -72,8 +73,7 @@ class ContractError(UsageError):
     """The contract file cannot be used as written."""
 
 
-@dataclass(frozen=True)
-class Forbidden:
+class Forbidden(Struct, frozen=True):
     importers: tuple[str, ...]
     imported: tuple[str, ...]
     excepted: tuple[str, ...]
@@ -87,15 +87,13 @@ class Forbidden:
         return importer in self.importers
 
 
-@dataclass(frozen=True)
-class Exception_:
+class Exception_(Struct, frozen=True):
     importer: str
     imported: str
     reason: str
 
 
-@dataclass(frozen=True)
-class Criterion:
+class Criterion(Struct, frozen=True):
     pattern: re.Pattern[str]
     logic_type: str
     appropriate: tuple[str, ...]
@@ -112,8 +110,7 @@ class Criterion:
         return self.target_file is None or fnmatch.fnmatch(relative_file, self.target_file)
 
 
-@dataclass
-class Contract:
+class Contract(Struct):
     source: str  # the file it came from, or "built-in"
     name: str = ""
     package: str = ""

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from reos.layers.infer import LAYER_WORDS
 
@@ -34,8 +35,7 @@ _WORD = re.compile(r"[a-z]+", re.I)
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 
 
-@dataclass
-class ModuleDoc:
+class ModuleDoc(Struct):
     """What one docstring says; `layer` is None when it names no layer."""
 
     layer: str | None = None

@@ -17,22 +17,21 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct, field
 
 from reos.errors import UsageError
 
 
-@dataclass(frozen=True)
-class Import:
+class Import(Struct, frozen=True):
     importer: str  # dotted module names
     imported: str
     line: int  # 0 when grimp could not say
     text: str
 
 
-@dataclass
-class CodeBase:
+class CodeBase(Struct):
     package: str
     folder: Path  # the package's folder
     files: dict[str, Path] = field(default_factory=dict)  # module -> its source file

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from reos.settings import LlmSettings
 
@@ -36,8 +37,7 @@ class LlmError(Exception):
         self.kind = kind
 
 
-@dataclass
-class ChatResult:
+class ChatResult(Struct):
     text: str
     ms: float  # wall time of the call
     prompt_tokens: int = 0
@@ -46,8 +46,7 @@ class ChatResult:
     cut: bool = False  # the server stopped it at max_tokens (done_reason "length")
 
 
-@dataclass
-class Status:
+class Status(Struct):
     """What `reos doctor` says about the model."""
 
     host: str

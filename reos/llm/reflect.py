@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from reos.reasoning.reflection import Finding, show_time
 from reos.settings import Settings, llm_forced_off
@@ -41,8 +42,7 @@ Mention only what the findings say. Answer with one JSON object and nothing else
 {"summary": "..."}"""
 
 
-@dataclass
-class Summary:
+class Summary(Struct):
     text: str | None  # the model's summary, cleaned; None when there is none
     problem: str | None = None  # why there is none, in one sentence
 

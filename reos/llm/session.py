@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from reos.model import Intent, Kind, Plan
 from reos.settings import Settings, llm_forced_off
@@ -31,8 +32,7 @@ TURNS_KEPT = 5
 SERVER_FAILURES = ("unreachable", "missing_model", "timeout", "server")
 
 
-@dataclass
-class Turn:
+class Turn(Struct):
     """One earlier exchange, for pronouns and follow-ups ("stop it", "and the db one")."""
 
     request: str

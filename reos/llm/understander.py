@@ -24,7 +24,8 @@ import json
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from reos.model import Intent, Kind
 from reos.settings import Settings
@@ -41,8 +42,7 @@ UNSURE = 0.5  # a model's action below this confidence is asked about, not plann
 _THOUGHT = re.compile(r'"thought"\s*:\s*"((?:[^"\\]|\\.)*)')
 
 
-@dataclass
-class Asked:
+class Asked(Struct):
     """What asking the model came to."""
 
     intent: Intent | None  # None: use the parser's reading

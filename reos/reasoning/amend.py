@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from reos.model import Plan, RiskLevel, Step, StepResult
 from reos.system.privilege import as_root
@@ -28,8 +29,7 @@ if TYPE_CHECKING:
     from reos.reasoning.cleanup import Probe
 
 
-@dataclass
-class Machine:
+class Machine(Struct):
     """What the planner may ask of the live machine (supplied by the engine)."""
 
     # run read-only probes (each through the gate): results by key, and refusals by what

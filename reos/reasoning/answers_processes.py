@@ -20,8 +20,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from reos.model import StepResult
 from reos.reasoning.conversation import Voice, target_named
@@ -38,8 +39,7 @@ def _count(n: int) -> str:
     return f"{n} process" + ("" if n == 1 else "es")
 
 
-@dataclass
-class Row:
+class Row(Struct):
     pid: str
     user: str
     share: float  # %cpu or %mem, as the step listed it

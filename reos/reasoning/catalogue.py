@@ -11,7 +11,7 @@ recipes (see `templates`), or for reading requests (see `parser`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 from reos.reasoning.template_schema import RISKS, TemplateError, Where, check_keys
 
@@ -47,8 +47,7 @@ VOCABULARY_LISTS = ("fillers", "ask", "conjunctions", "exclusions", "keep_words"
 VOCABULARY_TABLES = ("contractions", "qualifiers", "resources", "numbers")
 
 
-@dataclass
-class Operation:
+class Operation(Struct):
     """One thing reos can do or answer, and the words that name it."""
 
     id: str
@@ -78,8 +77,7 @@ class Operation:
     origin: str = ""
 
 
-@dataclass
-class Refusal:
+class Refusal(Struct):
     """A meaning reos refuses whatever the wording: a destructive verb + a protected object."""
 
     id: str
@@ -92,8 +90,7 @@ class Refusal:
     trees: bool = False  # an object that is a path names every path under it too
 
 
-@dataclass
-class Vocabulary:
+class Vocabulary(Struct):
     """Words every operation shares (templates/vocabulary.toml plus the user's additions)."""
 
     contractions: dict[str, str] = field(default_factory=dict)

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from reos.model import Kind, Plan, RiskLevel, Step, StepResult, Target
 from reos.reasoning.conversation import size as words
@@ -67,8 +68,7 @@ _DECIMAL = {"": 1, "k": 1000, "K": 1000, "M": 1000 ** 2, "G": 1000 ** 3, "T": 10
             "P": 1000 ** 5}
 
 
-@dataclass
-class Probe:
+class Probe(Struct):
     """One read-only measurement: `key` names what it measures."""
 
     key: str
@@ -76,8 +76,7 @@ class Probe:
     argv: list[str]
 
 
-@dataclass
-class Item:
+class Item(Struct):
     """One thing worth cleaning, with the step that cleans it."""
 
     key: str
@@ -152,8 +151,7 @@ def docker_bytes(text: str) -> int | None:
     return int(float(match.group(1)) * _DECIMAL[match.group(2)])
 
 
-@dataclass
-class Container:
+class Container(Struct):
     id: str
     name: str
     image: str
@@ -161,8 +159,7 @@ class Container:
     size: int | None
 
 
-@dataclass
-class Image:
+class Image(Struct):
     id: str
     repository: str
     tag: str
@@ -202,8 +199,7 @@ def parse_docker_df(text: str) -> tuple[list[Container], list[Image]] | None:
     return containers, images
 
 
-@dataclass
-class Kernel:
+class Kernel(Struct):
     package: str
     version: str
     size: int  # bytes, from dpkg's Installed-Size (KiB)

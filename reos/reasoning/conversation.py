@@ -8,7 +8,8 @@ would say them ("Okay, stopping 2 containers."), not as status codes.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from reos.model import RESTARTS, Plan, RiskLevel, Step
 from reos.model import render as command_line
@@ -18,8 +19,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-@dataclass
-class Voice:
+class Voice(Struct):
     verbosity: str = "normal"
     show_commands: bool = True
     explain: bool = True  # [reasoning] explain_steps: why each step is there, the quality

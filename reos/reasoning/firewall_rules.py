@@ -24,15 +24,16 @@ running anything, or for undo (state_net computes it from the recorded prior sta
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 ALLOW, DENY = "allow", "deny"
 _VERDICT = {"allow": ALLOW, "accept": ALLOW, "limit": ALLOW,
             "deny": DENY, "drop": DENY, "reject": DENY}
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(Struct, frozen=True):
     """One rule as far as order matters: what traffic it matches and what it decides."""
 
     verdict: str  # allow | deny
@@ -49,8 +50,7 @@ class Rule:
     rich: bool = False  # firewalld: a rich rule (else a port or service)
 
 
-@dataclass
-class Placement:
+class Placement(Struct):
     before: Rule | None = None  # insert ahead of this one to take effect
     same: Rule | None = None  # already decides the new rule's traffic the same way
     partial: list[Rule] = field(default_factory=list)  # decide part of it, the other way
@@ -277,7 +277,7 @@ def from_firewalld(lines: list[str]) -> list[Rule]:
         return (1 if rule.verdict == DENY and rule.rich else 2, 0, rank[rule.rich])
 
     ordered = sorted(rules, key=order)
-    return [Rule(**{**r.__dict__, "number": i}) for i, r in enumerate(ordered, start=1)]
+    return [replace(r, number=i) for i, r in enumerate(ordered, start=1)]
 
 
 def _rich(text: str) -> Rule:

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass, field, replace
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from reos.model import Intent, Kind, Plan, Target, renumbered
 from reos.reasoning import moments
@@ -44,8 +46,7 @@ _UNIT_TIME = re.compile(r"^\d+[smhdw]$")
 _IN_A_WHILE = re.compile(r"\bin (?:an?|\d+|a few|a couple of) (?:second|minute|hour|day|week)s?\b")
 
 
-@dataclass
-class Revision:
+class Revision(Struct):
     """What a follow-up changes in the pending plan.
 
     `kind`: "narrow" (keep only `keep`), "drop" (leave out `drop`), "add" (plan `added`

@@ -26,7 +26,8 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from reos.execution.events import Event, Stage
 from reos.model import Plan, StepResult, Target
@@ -82,8 +83,7 @@ _CONFIG_PACKAGES = {"nginx": ("nginx", "nginx-core", "nginx-full", "nginx-light"
                     "haproxy": ("haproxy",)}
 
 
-@dataclass(frozen=True)
-class Probe:
+class Probe(Struct, frozen=True):
     """One read-only command and what it is run to find out."""
 
     argv: tuple[str, ...]
@@ -99,15 +99,13 @@ class Probe:
         return self.label or self.command
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(Struct, frozen=True):
     n: int
     command: str  # the probe's short name
     text: str
 
 
-@dataclass
-class Claim:
+class Claim(Struct):
     text: str
     cites: list[int]
     quote: str
@@ -124,8 +122,7 @@ def _normal(text: str) -> str:
     return " ".join(clean(text).split())
 
 
-@dataclass
-class Evidence:
+class Evidence(Struct):
     """Numbered lines from every probe run so far, and the probes that could not run."""
 
     lines: list[Line] = field(default_factory=list)
@@ -413,8 +410,7 @@ def conclusion(target: Target, claims: list[Claim], evidence: Evidence) -> str:
 
 # -- the whole diagnosis ---------------------------------------------------------------
 
-@dataclass
-class Diagnosis:
+class Diagnosis(Struct):
     text: str
     evidence: Evidence
     claims: list[Claim]  # the supported ones, as shown

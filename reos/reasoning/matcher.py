@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import difflib
 from collections import defaultdict
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from reos.model import Target
 from reos.reasoning.facts import FACTS
@@ -45,15 +46,13 @@ ALL_KINDS = ("container", "service", "package", "user", "group", "process", "mou
 GROUPING = ("compose project", "exact name")  # several hits here are one thing, not a tie
 
 
-@dataclass
-class Candidate:
+class Candidate(Struct):
     score: int
     target: Target
     strategy: str
 
 
-@dataclass
-class MatchResult:
+class MatchResult(Struct):
     targets: list[Target] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
     question: str | None = None

@@ -10,7 +10,8 @@ matcher does) or for steps (the plan builder does).
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from reos.model import Intent, Kind, Plan, Target
 from reos.reasoning import guards, replies

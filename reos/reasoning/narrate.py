@@ -12,7 +12,7 @@ words them; this module chooses which to say for which event).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from reos.reasoning import conversation
 from reos.reasoning.conversation import Voice
@@ -25,8 +25,7 @@ if TYPE_CHECKING:
 SHOWN = ("step", "said", "problem")  # styles that are lines of the conversation itself
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(Struct, frozen=True):
     """One line to show: `style` is "step", "said", "problem", "stage" (the stage's
     name, for a status line) or "thought" (the model's reasoning so far)."""
 

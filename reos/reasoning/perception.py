@@ -9,7 +9,8 @@ Not responsible for acting on them (the engine does) or for understanding reques
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 _UNDO = {
     "undo", "undo that", "undo it", "undo this", "undo last", "undo the last change",
@@ -64,8 +65,7 @@ _HELLO = {"hi", "hello", "hey", "hey there", "hi there", "hello there", "good mo
 _PLAN_PREFIX = re.compile(r"^\s*plan\s*:\s*", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
-class Meta:
+class Meta(Struct, frozen=True):
     action: str  # undo | list_undo | yes | no | verbosity | why | help | chat
     value: str | None = None
     keep: bool = False  # verbosity: saved in the settings file, not only for the session

@@ -15,7 +15,8 @@ Not responsible for understanding words, running anything, or asking for approva
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from reos.model import (
     Intent,

@@ -28,7 +28,7 @@ says so with `user_template` (see `provided_by`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 from reos.model import step_words
 
@@ -87,8 +87,7 @@ CHECKABLE: dict[str, frozenset[str] | None] = {
 }
 
 
-@dataclass
-class Reason:
+class Reason(Struct):
     """One line of the assessment: something the plan does well (good) or not."""
 
     good: bool
@@ -101,8 +100,7 @@ class Reason:
                 "step_id": self.step_id}
 
 
-@dataclass
-class Assessment:
+class Assessment(Struct):
     score: float  # 0..1, two decimals
     label: str  # excellent | good | fair | poor
     reasons: list[Reason] = field(default_factory=list)

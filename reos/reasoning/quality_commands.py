@@ -22,7 +22,8 @@ well enough to name habits, never to run it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from reos.text import clean
 
@@ -69,8 +70,7 @@ _IPV6 = re.compile(r"(?<![\w:])([0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7})(?![\
 _HOME = re.compile(r"(?:^|(?<=[\s=:'\"]))(/home/[\w.-]+|~[\w.-]*/|/root(?=/|$|\s))")
 
 
-@dataclass
-class AntiPattern:
+class AntiPattern(Struct):
     """A named bad habit in one step's command, and who wrote that command."""
 
     step_id: str

@@ -22,7 +22,8 @@ executor), or for wording a summary with a model (reos.llm.reflect).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from reos.store.knowledge import Evidence, Finding, Outcome
 
@@ -36,8 +37,7 @@ LAST_SHOWN = 3  # how many of the last times a finding's evidence names
 PROACTIVE_FIXES = ("refresh",)  # fixes the planner applies up front (ReasoningEngine)
 
 
-@dataclass(frozen=True)
-class Observation:
+class Observation(Struct, frozen=True):
     """What a rule's function saw for one subject."""
 
     holds: bool
@@ -51,8 +51,7 @@ class Observation:
 Check = Callable[[Sequence[Outcome], "Any"], "Observation | None"]
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(Struct, frozen=True):
     name: str
     watches: tuple[str, ...]  # the kinds of subject it reads (Outcome.kind)
     thresholds: tuple[str, ...]  # [reflection] keys; the first is the main threshold

@@ -16,7 +16,8 @@ deciding what to do with them (the plan builder does).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from reos.model import Intent, Kind, Plan, Target
 from reos.reasoning import conversation, replies

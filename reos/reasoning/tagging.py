@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from msgspec import Struct
+
 from reos.reasoning import moments
 from reos.reasoning.identity import stem_of
 from reos.reasoning.lexicon import Lexicon, _base_forms, correct
@@ -35,29 +37,20 @@ _KEEP_TAILS = {"alone", "running", "untouched", "be", "up", "out", "as is", "in 
 _NEEDS_TAIL = {"leave", "keep"}  # "leave X alone"; "spare X", "skip X" need none
 
 
-# Plain classes, not dataclasses: these are made for every request, and `reos plan` starts
-# faster without generating their methods at import.
-class Unit:
+class Unit(Struct, eq=False):  # one unit is itself: compared and hashed by identity
     """One or more words the parse treats as one thing, with every role they can play."""
 
-    __slots__ = ("text", "start", "size", "roles", "said", "apart", "exact")
-
-    def __init__(self, text: str, start: int, size: int,
-                 roles: dict[str, Any] | None = None, said: str = ""):
-        self.text = text  # normalised
-        self.start = start  # index of its first word
-        self.size = size  # how many words
-        self.roles: dict[str, Any] = roles if roles is not None else {}
-        self.said = said  # the words as written (before base forms and typo fixes)
-        self.apart = False  # a whole name after another one: not one name's words
-        self.exact: set[str] = set()  # kinds it is the whole name of ("wg0": an interface)
+    text: str  # normalised
+    start: int  # index of its first word
+    size: int  # how many words
+    roles: dict[str, Any] = {}
+    said: str = ""  # the words as written (before base forms and typo fixes)
+    apart: bool = False  # a whole name after another one: not one name's words
+    exact: set[str] = set()  # kinds it is the whole name of ("wg0": an interface)
 
     @property
     def unknown(self) -> bool:
         return not self.roles
-
-    def __repr__(self) -> str:
-        return f"Unit({self.text!r}, {self.roles!r})"
 
 
 # -- units -----------------------------------------------------------------------------

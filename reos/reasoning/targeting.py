@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from reos.model import Intent, Kind, Plan, Target
 from reos.reasoning import conversation, guards, named, replies, selection

@@ -13,7 +13,8 @@ Not responsible for reading files or building the template objects (see `templat
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from reos.reasoning.slots import SLOTS
 
@@ -52,8 +53,7 @@ RETIRED_KEYS = {
 }
 
 
-@dataclass(frozen=True)
-class Where:
+class Where(Struct, frozen=True):
     """Where in a template file a problem is: a table, an index, a step, a key."""
 
     table: tuple[str, ...] = ()  # header parts as written: ("recipe", "package", "install")

@@ -17,8 +17,9 @@ Not responsible for reading requests (the parser does), for filling recipes with
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct, field
 
 from reos import paths
 from reos.reasoning import catalogue
@@ -33,8 +34,7 @@ if TYPE_CHECKING:
 
 __all__ = ["RISKS", "SLOT", "TemplateError", "TemplateSet", "load", "load_file"]
 
-@dataclass
-class RecipeStep:
+class RecipeStep(Struct):
     title: str
     argv: list[str]
     risk: str = "low"
@@ -52,8 +52,7 @@ class RecipeStep:
     unless_member: str | None = None
 
 
-@dataclass
-class Recipe:
+class Recipe(Struct):
     resource: str
     action: str
     steps: list[RecipeStep]
@@ -72,8 +71,7 @@ class Recipe:
     ansible: dict[str, Any] | None = None
 
 
-@dataclass
-class TemplateSet:
+class TemplateSet(Struct, dict=True):  # dict: the lexicon is kept on it (lexicon.py)
     operations: dict[str, Operation] = field(default_factory=dict)  # id -> operation
     refusals: dict[str, Refusal] = field(default_factory=dict)
     vocabulary: Vocabulary = field(default_factory=Vocabulary)
@@ -165,8 +163,7 @@ def _parse(path: Path) -> dict[str, Any]:
         raise TemplateError(f"is not valid TOML: {exc}") from None
 
 
-@dataclass
-class _File:
+class _File(Struct):
     """One template file's tables, checked."""
 
     recipes: list[Recipe]

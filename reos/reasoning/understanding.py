@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import astuple, dataclass, replace
+
+from msgspec import Struct
+from msgspec.structs import astuple, replace
 
 from reos.model import Intent, Kind
 from reos.reasoning import parser, stories
@@ -360,8 +362,7 @@ def _asks(found: Parse) -> bool:
         _CHECKED & set(texts[1:4])))
 
 
-@dataclass
-class Said:
+class Said(Struct):
     """What a request said besides its operation, for checking another reader's answer
     (the LLM's). Unpacks like a tuple, in field order."""
 

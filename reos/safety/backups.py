@@ -26,8 +26,10 @@ import hashlib
 import os
 import secrets
 import stat
-from dataclasses import asdict, dataclass, fields
 from pathlib import Path
+
+from msgspec import Struct
+from msgspec.structs import asdict
 
 from reos.safety.restore import (
     CREATE_FLAGS,
@@ -44,8 +46,7 @@ __all__ = ["Backup", "BackupStore", "Refused", "files_changed", "may_change_owne
 MAX_BYTES = 64 * 1024 * 1024  # larger files are not copied; the step is then irreversible
 
 
-@dataclass
-class Backup:
+class Backup(Struct):
     path: str
     stored: str | None  # where the copy is; None when the file did not exist
     sha256: str | None
@@ -99,7 +100,7 @@ class Backup:
             values[name] = value
         if isinstance(values["mode"], int) and values["mode"] > 0o7777:
             raise ValueError(f"its mode {values['mode']!r} is not a file mode")
-        return cls(**{f.name: values.get(f.name) for f in fields(cls)})  # type: ignore[arg-type]
+        return cls(**{name: values.get(name) for name in cls.__struct_fields__})  # type: ignore[arg-type]
 
 
 def _clean_absolute(path: str) -> bool:

@@ -15,15 +15,14 @@ anything: it only says yes or no, and why.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from reos.safety.grammar import reads_only
 from reos.safety.risk import assess_argv
 from reos.safety.verdict import Verdict
 
 
-@dataclass
-class Admission:
+class Admission(Struct):
     """The gate's answer for one argv."""
 
     allowed: bool

@@ -22,92 +22,68 @@ is not read-only is (`rules`), or for the table's contents (`grammars`).
 
 from __future__ import annotations
 
+from msgspec import Struct
+
 from reos.safety import grammar_checks as checks
 from reos.safety.programs import resolve
 
 __all__ = ["Proof", "Spec", "reads_only", "spec_for", "unwrap"]
 
 
-class Proof:
-    """The grammar's answer for one argv: read-only or not, and why not. (A plain class
-    with slots: a dataclass costs start-up time to create on the `reos plan` path.)"""
+class Proof(Struct, eq=False):
+    """The grammar's answer for one argv: read-only or not, and why not."""
 
-    __slots__ = ("ok", "why", "program", "unknown", "sends")
-
-    def __init__(self, ok: bool, why: str | None = None, program: str = "",
-                 unknown: bool = False, sends: str = "") -> None:
-        self.ok = ok
-        self.why = why  # which word made it not read-only, in words
-        self.program = program  # the program judged (after wrappers)
-        # refused only because a word is not in the grammar (an unknown option or
-        # subcommand): the program itself would refuse it too, doing nothing
-        self.unknown = unknown
-        # it talks to other machines: "words" (what it is given goes out: a name to look
-        # up, a payload) or "stdin" (what it reads on stdin goes out too)
-        self.sends = sends
-
-    def __repr__(self) -> str:
-        return f"Proof(ok={self.ok!r}, why={self.why!r}, program={self.program!r})"
+    ok: bool
+    why: str | None = None  # which word made it not read-only, in words
+    program: str = ""  # the program judged (after wrappers)
+    # refused only because a word is not in the grammar (an unknown option or
+    # subcommand): the program itself would refuse it too, doing nothing
+    unknown: bool = False
+    # it talks to other machines: "words" (what it is given goes out: a name to look
+    # up, a payload) or "stdin" (what it reads on stdin goes out too)
+    sends: str = ""
 
 
 def _no(why: str, program: str = "", unknown: bool = False) -> Proof:
     return Proof(False, why, program, unknown)
 
 
-class Spec:
+class Spec(Struct, eq=False):
     """One program's (or subcommand's) read-only grammar, compiled from its table entry
-    (`compile_entry`; the fields are the table's keys, described in `grammars`). A plain
-    class with slots: a dataclass of this many fields costs start-up time to create."""
+    (`compile_entry`; the fields are the table's keys, described in `grammars`)."""
 
-    __slots__ = ("name", "flags", "values", "optional", "maybe", "getset", "denied",
-                 "longs", "abbrev", "style", "numeric", "anything", "deny_letters",
-                 "operands", "sub", "verbs", "default", "actions", "wrapper",
-                 "bundle_first", "runs", "whole", "sends", "daemon", "builtin",
-                 "response_files")
-
-    def __init__(self, name: str, *, flags: frozenset[str] = frozenset(),
-                 values: dict[str, str] | None = None, optional: dict[str, str] | None = None,
-                 maybe: dict[str, str] | None = None, getset: dict[str, str] | None = None,
-                 denied: dict[str, str] | None = None, longs: tuple[str, ...] = (),
-                 abbrev: bool = True, style: str = "gnu", numeric: bool = False,
-                 anything: bool = False, deny_letters: str = "", operands: str = "any",
-                 default: str | None = None, actions: frozenset[str] = frozenset(),
-                 wrapper: bool = False, bundle_first: bool = False,
-                 runs: frozenset[str] = frozenset(), whole: str | None = None,
-                 sends: str = "", daemon: bool = False, builtin: bool = False,
-                 response_files: bool = False) -> None:
-        self.name = name
-        self.flags = flags  # options without a value
-        self.values = values or {}  # option -> check of its value
-        self.optional = optional or {}  # option -> check; the value only attached
-        # option -> check: it takes the next word as its value only when that word passes
-        # the check (journalctl's `-b -1`, `-n 20`), as the program itself decides
-        self.maybe = maybe or {}
-        # option -> check: it reads alone and sets with a value (`hdparm -B` shows the
-        # power setting, `hdparm -B 254` changes it): such a value is refused
-        self.getset = getset or {}
-        self.denied = denied or {}  # known options that are not read-only -> what they do
-        self.longs = longs  # every known long option, for abbreviations
-        self.abbrev = abbrev  # unique prefixes of long options are taken (getopt_long)
-        self.style = style  # gnu | posix (options end at the first operand) | single
-        self.numeric = numeric  # -NUM is a count (head -5, tail -20)
-        self.anything = anything  # no option of the program writes or runs anything
-        self.deny_letters = deny_letters  # … except these, alone or in a bundle (lsof -D)
-        self.operands = operands  # the check of the operand list
-        self.sub: dict[str, Spec] | None = None  # subcommand -> its grammar
-        self.verbs: dict[str, str] | None = None  # verb -> operand check (verb anywhere)
-        self.default = default  # the subcommand or verb meant when none is given
-        self.actions = actions  # words that change things: never an operand
-        self.wrapper = wrapper  # the operands are another command (sudo, timeout, env)
-        self.bundle_first = bundle_first  # `tar tvf FILE`: a first bundle without a dash
-        self.runs = runs  # options taking a command up to `;` or `+` (find -exec)
-        self.whole = whole  # a named check of the whole argument list (kill, lspci)
-        self.sends = sends  # "words" / "stdin": what it is given, or reads, goes out
-        self.daemon = daemon  # only its test form is known: anything else starts it
-        self.builtin = builtin  # a shell's own word (cd, export): no program of the name
-        # the program reads more arguments from `@FILE` (binutils), which the command
-        # line does not show: such a word is refused
-        self.response_files = response_files
+    name: str
+    flags: frozenset[str] = frozenset()  # options without a value
+    values: dict[str, str] = {}  # option -> check of its value
+    optional: dict[str, str] = {}  # option -> check; the value only attached
+    # option -> check: it takes the next word as its value only when that word passes
+    # the check (journalctl's `-b -1`, `-n 20`), as the program itself decides
+    maybe: dict[str, str] = {}
+    # option -> check: it reads alone and sets with a value (`hdparm -B` shows the
+    # power setting, `hdparm -B 254` changes it): such a value is refused
+    getset: dict[str, str] = {}
+    denied: dict[str, str] = {}  # known options that are not read-only -> what they do
+    longs: tuple[str, ...] = ()  # every known long option, for abbreviations
+    abbrev: bool = True  # unique prefixes of long options are taken (getopt_long)
+    style: str = "gnu"  # gnu | posix (options end at the first operand) | single
+    numeric: bool = False  # -NUM is a count (head -5, tail -20)
+    anything: bool = False  # no option of the program writes or runs anything
+    deny_letters: str = ""  # … except these, alone or in a bundle (lsof -D)
+    operands: str = "any"  # the check of the operand list
+    sub: dict[str, Spec] | None = None  # subcommand -> its grammar
+    verbs: dict[str, str] | None = None  # verb -> operand check (verb anywhere)
+    default: str | None = None  # the subcommand or verb meant when none is given
+    actions: frozenset[str] = frozenset()  # words that change things: never an operand
+    wrapper: bool = False  # the operands are another command (sudo, timeout, env)
+    bundle_first: bool = False  # `tar tvf FILE`: a first bundle without a dash
+    runs: frozenset[str] = frozenset()  # options taking a command up to `;` or `+` (find -exec)
+    whole: str | None = None  # a named check of the whole argument list (kill, lspci)
+    sends: str = ""  # "words" / "stdin": what it is given, or reads, goes out
+    daemon: bool = False  # only its test form is known: anything else starts it
+    builtin: bool = False  # a shell's own word (cd, export): no program of the name
+    # the program reads more arguments from `@FILE` (binutils), which the command
+    # line does not show: such a word is refused
+    response_files: bool = False
 
     def option(self, word: str) -> tuple[str | None, str | None]:
         """A long option as the program resolves it: (its full name, or None; why not)."""

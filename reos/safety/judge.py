@@ -12,7 +12,8 @@ either it fails closed. Not responsible for the entry points or the final verdic
 from __future__ import annotations
 
 import shlex
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from reos.model import RiskLevel
 from reos.safety.acting_files import special_tree

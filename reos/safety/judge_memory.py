@@ -7,7 +7,7 @@ A mixin of the judge (`judge.Judge`); not responsible for judging single command
 
 from __future__ import annotations
 
-from dataclasses import replace
+from msgspec.structs import replace
 
 from reos.model import RiskLevel
 from reos.safety.locate import same_file

@@ -6,11 +6,10 @@ kubectl, ansible, …). Not responsible for deciding what any program runs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 
-@dataclass
-class Launch:
+class Launch(Struct):
     label: str
     argv: list[str] | None = None  # the program it runs, as words
     script: str | None = None  # shell text it runs

@@ -13,7 +13,7 @@ Not responsible for running or recovering anything, for the quality gates
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from reos.errors import ReosError
 from reos.model import StopReason
@@ -34,16 +34,14 @@ class LimitReached(ReosError):
         self.reason = reason
 
 
-@dataclass(frozen=True)
-class Tripped:
+class Tripped(Struct, frozen=True):
     """A breaker that tripped between steps: which, and in words (with its numbers)."""
 
     reason: StopReason
     said: str
 
 
-@dataclass
-class Breakers:
+class Breakers(Struct):
     """One execution's limits (copied, frozen in spirit) and the counters they bound."""
 
     max_operations: int

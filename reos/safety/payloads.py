@@ -16,7 +16,8 @@ that only launch other programs (`launchers`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from reos.safety.programs import AWKS, INTERPRETERS, code_option, interpreter_name
 
@@ -44,8 +45,7 @@ _SHELL_HANDS = ("/bin/sh", "/bin/bash", "sh -i", "bash -i", "pty.spawn", "dup2("
                 "'sh'", '"sh"', "'bash'", '"bash"', "cmd.exe")
 
 
-@dataclass
-class Carried:
+class Carried(Struct):
     scripts: list[tuple[str, str]] = field(default_factory=list)  # (how, shell text)
     argvs: list[tuple[str, list[str]]] = field(default_factory=list)  # (how, argv)
     writes: list[str] = field(default_factory=list)  # files it writes

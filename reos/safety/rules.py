@@ -11,7 +11,8 @@ Not responsible for parsing shell syntax (`shell`) or for walking a command line
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from reos.model import RiskLevel
 from reos.safety.paths import (
@@ -39,8 +40,7 @@ SHELL_LIKE = {"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "csh", 
               "setsid", "stdbuf", "ionice", "taskset", "openssl", "nmap", "ssh", "scp"}
 
 
-@dataclass
-class Context:
+class Context(Struct):
     root: bool = False  # runs as root (sudo, doas, pkexec, a root login, …)
     remote: bool = False  # reos runs over SSH (lock-out rules apply)
     requested: str | None = None  # the person's own request text

@@ -12,7 +12,8 @@ Not responsible for disks, processes or packages (`rules_system`).
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from reos.model import RiskLevel
 from reos.safety.paths import dynamic

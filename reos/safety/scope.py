@@ -15,7 +15,8 @@ Not responsible for deciding which steps to add, or for the counters that bound 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from reos.model import Plan, RiskLevel
 from reos.safety.risk import assess_argv
@@ -29,8 +30,7 @@ _FAMILY = {"package": {"apt", "apt-get", "aptitude", "dpkg", "dnf", "yum"},
 _SUBCOMMANDS = {"apt", "apt-get", "aptitude", "dnf", "yum", "systemctl", "docker", "podman"}
 
 
-@dataclass(frozen=True)
-class Scope:
+class Scope(Struct, frozen=True):
     """What a plan acts on: its targets' names (lower case, units also without their
     suffix) and the resource kind of its intent."""
 

@@ -6,7 +6,7 @@ engine; decides nothing and parses nothing itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 from reos.safety.programs import DOWNLOADERS, SHELLS
 
@@ -19,14 +19,12 @@ class Unparseable(ValueError):
     """The command line uses syntax that cannot be read reliably."""
 
 
-@dataclass
-class Redirect:
+class Redirect(Struct):
     op: str  # > >> < 2> &> <<< << ...
     target: str
 
 
-@dataclass
-class Source:
+class Source(Struct):
     """What a command reads on stdin, or what a `$(…)` yields."""
 
     text: str | None = None  # the literal text, when it can be known
@@ -34,8 +32,7 @@ class Source:
     what: str = ""  # a short description when the text is unknown
 
 
-@dataclass
-class SimpleCommand:
+class SimpleCommand(Struct):
     argv: list[str]  # expanded words, program first (path kept; the judge strips it)
     redirects: list[Redirect] = field(default_factory=list)
     escalated: bool = False  # reached through sudo/doas/su/runuser
@@ -64,7 +61,7 @@ class SimpleCommand:
     hidden: list[str] = field(default_factory=list)
     # what it prints, once worked out (`streams.output_of`): a pipeline of thousands of
     # commands is then read link by link, never by recursing down the whole chain
-    output: Source | None = field(default=None, repr=False, compare=False)
+    output: Source | None = None
     # a word expands into more than reos reads (`{a..z}{a..z}…`, a value doubled twenty
     # times): what runs, and how much memory the shell needs, is not known
     too_big: bool = False
@@ -82,7 +79,6 @@ class SimpleCommand:
         return real[0].rsplit("/", 1)[-1] if real else self.program
 
 
-@dataclass
-class Script:
+class Script(Struct):
     commands: list[SimpleCommand] = field(default_factory=list)
     fork_bombs: list[str] = field(default_factory=list)  # self-spawning functions

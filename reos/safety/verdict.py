@@ -7,7 +7,7 @@ stable `reos.check/1` JSON contract (`read_only` and, when it is false,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 from reos.model import RiskLevel
 
@@ -15,8 +15,7 @@ MAX_REASON = 200  # characters
 MAX_REASONS = 20
 
 
-@dataclass
-class Verdict:
+class Verdict(Struct):
     command: str
     risk: RiskLevel = RiskLevel.SAFE
     blocked: bool = False

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct, field
 
 from reos.model import RESTARTS
 from reos.store.db import Database, now
@@ -57,8 +58,7 @@ def _alive(pid: int | None) -> bool:
     return True
 
 
-@dataclass
-class StepRecord:
+class StepRecord(Struct):
     row: int
     seq: int
     step_id: str
@@ -78,8 +78,7 @@ class StepRecord:
     edited: bool = False  # the person changed the command before approving it
 
 
-@dataclass
-class TransactionRecord:
+class TransactionRecord(Struct):
     id: int
     request: str
     kind: str

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
+from msgspec.structs import asdict
 
 from reos.settings import ReflectionSettings
 from reos.store.db import Database, now
@@ -50,8 +52,7 @@ def _target(argv: list[str], sig: str) -> str | None:
     return last if last and len(sig.split()) > 1 and last != sig.split()[1] else None
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(Struct, frozen=True):
     """One thing reos ran and how it went: a command (by signature) or an operation."""
 
     subject: str  # "apt-get install *", a template name, or a catalogue operation id
@@ -65,8 +66,7 @@ class Outcome:
     target: str | None = None  # what it acted on, e.g. "reos-demo.service"
 
 
-@dataclass(frozen=True)
-class Evidence:
+class Evidence(Struct, frozen=True):
     summary: str  # the numbers in words: "3 failures in a row (unknown ×3)"
     numbers: dict[str, float] = field(default_factory=dict)
     last: tuple[str, ...] = ()  # the last times it happened, newest first
@@ -75,8 +75,7 @@ class Evidence:
         return {"summary": self.summary, "numbers": dict(self.numbers), "last": list(self.last)}
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(Struct, frozen=True):
     rule: str
     subject: str
     text: str  # one plain sentence: what happened
@@ -99,8 +98,7 @@ class Finding:
                 "cleared_at": self.cleared_at}
 
 
-@dataclass
-class Learned:
+class Learned(Struct):
     signature: str
     successes: int
     failures: dict[str, int]
@@ -110,7 +108,7 @@ class Learned:
     updated_at: str
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(vars(self))
+        return asdict(self)
 
 
 Judge = Callable[[Sequence[Outcome], ReflectionSettings], list[Finding]]

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from reos.errors import JournalError
 from reos.store.db import Database, now
@@ -24,8 +25,7 @@ from reos.store.db import Database, now
 MAX_CHAIN_BYTES = 64 * 1024  # a stored chain larger than this is refused (audit keeps 16 KB)
 
 
-@dataclass
-class TraceRecord:
+class TraceRecord(Struct):
     """One stored chain as read back; `problem` says why `chain` is empty."""
 
     id: int

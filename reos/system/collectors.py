@@ -260,10 +260,10 @@ def _label_mounts(snap: SystemSnapshot) -> None:
     """Each mount takes the label of the device it is on (lsblk knows it, psutil not)."""
     if not snap.mounts or not snap.block_devices:
         return
-    import dataclasses
+    from msgspec.structs import replace
 
     labels = {d.path: d.label for d in snap.block_devices if d.label and d.path}
-    snap.mounts = [dataclasses.replace(m, label=labels[m.device]) if m.device in labels
+    snap.mounts = [replace(m, label=labels[m.device]) if m.device in labels
                    else m for m in snap.mounts]
 
 

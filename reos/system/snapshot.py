@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field, fields
 from pathlib import Path
+
+from msgspec import Struct, field
+from msgspec.structs import astuple
 
 from reos.errors import UsageError
 
@@ -25,16 +27,27 @@ OLD_SCHEMAS = ("reos.snapshot/1",)  # still read; their missing sections are unk
 COMPOSE_PROJECT = "com.docker.compose.project"
 
 
-@dataclass(frozen=True)
-class Container:
+class Container(Struct, frozen=True, eq=False):
     name: str
     id: str = ""
     image: str = ""
     state: str = "unknown"  # running | exited | created | paused | restarting | dead
     status: str = ""  # "Up 2 hours", as docker says it
-    labels: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
-    # published ports as docker prints them: "0.0.0.0:8080->80/tcp"
-    ports: list[str] = field(default_factory=list, hash=False, compare=False)
+    labels: dict[str, str] = {}  # not compared
+    # published ports as docker prints them: "0.0.0.0:8080->80/tcp" (not compared)
+    ports: list[str] = []
+
+    def _key(self) -> tuple[str, str, str, str, str]:
+        return (self.name, self.id, self.image, self.state, self.status)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._key() == other._key()
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     @property
     def project(self) -> str | None:
@@ -45,8 +58,7 @@ class Container:
         return self.state in ("running", "restarting", "paused")
 
 
-@dataclass(frozen=True)
-class Service:
+class Service(Struct, frozen=True):
     name: str  # full unit name, e.g. nginx.service
     description: str = ""
     load: str = ""
@@ -55,39 +67,31 @@ class Service:
     enabled: str = ""
 
 
-@dataclass(frozen=True)
-class Package:
+class Package(Struct, frozen=True):
     name: str
     version: str = ""
     description: str = ""  # the one-line summary, where the package manager has one
 
 
-def _strings() -> Any:
-    return field(default_factory=list, hash=False)
-
-
-@dataclass(frozen=True, eq=False, repr=False)  # cheap to define: `reos plan` starts faster
-class User:
+class User(Struct, frozen=True, eq=False):
     name: str
     uid: int = 0
     gid: int = 0
     home: str = ""
     shell: str = ""
-    groups: list[str] = _strings()  # primary group first, then supplementary ones
+    groups: list[str] = []  # primary group first, then supplementary ones
     locked: bool = False  # password field starts with "!" or "*" (false when unreadable)
     system: bool = False  # uid below 1000, or a shell that refuses logins
     gecos: str = ""  # the comment field: usually the full name ("Maria Lopez,,,")
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # cheap to define: `reos plan` starts faster
-class Group:
+class Group(Struct, frozen=True, eq=False):
     name: str
     gid: int = 0
-    members: list[str] = _strings()  # as /etc/group lists them (not primary members)
+    members: list[str] = []  # as /etc/group lists them (not primary members)
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # cheap to define: `reos plan` starts faster
-class Process:
+class Process(Struct, frozen=True, eq=False):
     pid: int
     ppid: int = 0
     name: str = ""
@@ -97,8 +101,7 @@ class Process:
     memory_rss: int = 0  # bytes
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # cheap to define: `reos plan` starts faster
-class Mount:
+class Mount(Struct, frozen=True, eq=False):
     device: str = ""
     mountpoint: str = ""
     fstype: str = ""
@@ -109,8 +112,7 @@ class Mount:
     label: str = ""  # the filesystem's label, where it has one
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # cheap to define: `reos plan` starts faster
-class BlockDevice:
+class BlockDevice(Struct, frozen=True, eq=False):
     name: str
     path: str = ""
     type: str = ""  # disk | part | rom | loop | lvm | crypt | raid1 ...
@@ -118,24 +120,22 @@ class BlockDevice:
     model: str = ""
     removable: bool = False
     fstype: str = ""
-    mountpoints: list[str] = _strings()
+    mountpoints: list[str] = []
     label: str = ""  # the filesystem's label
     vendor: str = ""  # as the device reports it ("ATA", "WDC", "Kingston")
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # cheap to define: `reos plan` starts faster
-class Interface:
+class Interface(Struct, frozen=True, eq=False):
     name: str
     state: str = ""  # up | down | unknown (lower-case operstate)
     mac: str = ""
-    addresses: list[str] = _strings()  # "192.168.1.5/24", "fe80::1/64"
+    addresses: list[str] = []  # "192.168.1.5/24", "fe80::1/64"
     mtu: int = 0
     # ethernet | wifi | wireguard | bridge | vlan | bond | veth | tun | loopback | "" (unknown)
     kind: str = ""
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # cheap to define: `reos plan` starts faster
-class Listening:
+class Listening(Struct, frozen=True, eq=False):
     proto: str = ""  # tcp | udp
     address: str = ""  # "0.0.0.0", "::", "127.0.0.1"
     port: int = 0
@@ -143,8 +143,7 @@ class Listening:
     process: str = ""
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # cheap to define: `reos plan` starts faster
-class Timer:
+class Timer(Struct, frozen=True, eq=False):
     name: str  # apt-daily.timer
     unit: str = ""  # what it starts: apt-daily.service
     next: str = ""  # ISO 8601 UTC, "" when it will not elapse again
@@ -153,7 +152,7 @@ class Timer:
 
 FIREWALL_BACKENDS = ("ufw", "firewalld", "nftables")
 # The sections a snapshot may carry, in the order they are written.
-SECTION_KINDS: dict[str, type] = {
+SECTION_KINDS: dict[str, type[Struct]] = {
     "containers": Container, "services": Service, "packages": Package, "users": User,
     "groups": Group, "processes": Process, "mounts": Mount, "block_devices": BlockDevice,
     "interfaces": Interface, "listening": Listening, "timers": Timer,
@@ -162,8 +161,7 @@ NEW_IN_2 = ("users", "groups", "processes", "mounts", "block_devices", "interfac
             "listening", "timers", "firewall")
 
 
-@dataclass
-class SystemSnapshot:
+class SystemSnapshot(Struct):
     collected_at: str
     host: dict[str, Any] = field(default_factory=dict)
     containers: list[Container] | None = None
@@ -188,8 +186,8 @@ class SystemSnapshot:
         def section(items: list[Any] | None) -> list[dict[str, Any]] | None:
             if items is None:
                 return None
-            return [{k: list(v) if isinstance(v, list) else v for k, v in vars(i).items()}
-                    for i in items]
+            return [{k: list(v) if isinstance(v, list) else v
+                     for k, v in zip(i.__struct_fields__, astuple(i), strict=True)} for i in items]
 
         out: dict[str, Any] = {
             "schema": SCHEMA,
@@ -379,7 +377,7 @@ class _Checker:
             return self.texts(value, where)
         raise AssertionError(f"no check for {kind}")  # a field added without one
 
-    def section(self, data: dict[str, Any], key: str, kind: type) -> list[Any] | None:
+    def section(self, data: dict[str, Any], key: str, kind: type[Struct]) -> list[Any] | None:
         """A list of `kind` (null or absent: not collected)."""
         raw = data.get(key)
         if raw is None:
@@ -387,8 +385,8 @@ class _Checker:
         if not isinstance(raw, list):
             raise self.fail(key, "a list or null", raw)
         self.count(raw, key, MAX_ITEMS)
-        types = {f.name: OPTIONAL_TEXT.get((kind.__name__, f.name), str(f.type))
-                 for f in fields(kind)}
+        types = {name: str(OPTIONAL_TEXT.get((kind.__name__, name), kind.__annotations__[name]))
+                 for name in kind.__struct_fields__}
         required = REQUIRED.get(kind.__name__, "name")
         out = []
         for i, item in enumerate(raw):

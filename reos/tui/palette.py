@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
 
+from msgspec import Struct
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from reos.text import clean
@@ -35,8 +35,7 @@ class Chat(Protocol):
     def send_request(self, text: str) -> None: ...
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(Struct, frozen=True):
     """One palette line: its title, what it does, and a request or an app action."""
 
     title: str
