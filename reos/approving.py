@@ -20,8 +20,8 @@ TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts
 
 if TYPE_CHECKING:
     from reos.engine import ReasoningEngine
-    from reos.execution.events import EventSink
     from reos.model import ExecutionReport, Plan
+    from reos.model.events import EventSink
 
 ApproveFix = Callable[[str], bool]  # a recovery fix's explanation -> may it run?
 ConfirmResume = Callable[["ExecutionReport"], bool]  # a resumable stop -> continue?

@@ -32,11 +32,11 @@ if TYPE_CHECKING:
     from typing import Any
 
     from reos.approving import ApproveFix, ConfirmResume
-    from reos.execution.events import EventSink
     from reos.execution.executor import ExecutionReport, Executor
     from reos.execution.undo import UndoReport
     from reos.llm.session import ModelSession, Turn
     from reos.memory import Memory
+    from reos.model.events import EventSink
     from reos.reasoning.templates import TemplateSet
     from reos.store.journal import Journal, TransactionRecord
     from reos.store.knowledge import Knowledge
@@ -176,8 +176,8 @@ class ReasoningEngine:
         """The plan for one request; chat words ("undo", "help") come back as kind meta."""
         import time
 
-        from reos.execution.events import Stage
         from reos.inputs import check_request
+        from reos.model.events import Stage
         from reos.reasoning import understanding
 
         forced, request = split_plan_prefix(check_request(text))
@@ -364,9 +364,9 @@ class ReasoningEngine:
 
     def execute(self, plan: Plan, on_event: EventSink = ignore,
                 approve: Callable[[str], bool] | None = None) -> ExecutionReport:
-        from reos.execution.events import Said
         from reos.execution.executor import Checks, Executor, Hooks
         from reos.llm.recovery import fixer
+        from reos.model.events import Said
         from reos.safety.backups import BackupStore
 
         if not self.voice.brief:

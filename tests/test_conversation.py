@@ -17,8 +17,8 @@ import pytest
 
 from reos.commands import output
 from reos.engine import Found, Outcome, ReasoningEngine, Reply
-from reos.execution.events import Notice, Said, Stage, StepFinished, StepOutput, StepStarted
 from reos.model import ExecutionReport, Kind, Plan, Step, StepResult, StopReason
+from reos.model.events import Notice, Said, Stage, StepFinished, StepOutput, StepStarted
 from reos.reasoning.conversation import Voice
 from reos.reasoning.narrate import Line, fix_question, narrate, paused, resume_question
 from reos.settings import LimitsSettings, Settings

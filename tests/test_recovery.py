@@ -24,7 +24,7 @@ def journal() -> Journal:
 
 
 def said(events: list) -> list[str]:
-    from reos.execution.events import Said
+    from reos.model.events import Said
 
     return [e.text for e in events if isinstance(e, Said)]
 

@@ -292,7 +292,7 @@ def test_plan_prefix_shows_even_a_query_for_approval() -> None:
 
 @pytest.mark.docker
 def test_execution_starts_with_a_natural_sentence(containers: Containers) -> None:
-    from reos.execution.events import Said
+    from reos.model.events import Said
 
     name = containers.run("talk")
     engine = live()

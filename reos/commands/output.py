@@ -24,7 +24,7 @@ TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts
 if TYPE_CHECKING:
     from typing import Any
 
-    from reos.execution.events import Event
+    from reos.model.events import Event
 
 
 def emit_json(data: Any) -> None:
@@ -91,7 +91,7 @@ class StagePrinter:
         self.thought = ""
 
     def __call__(self, event: Event) -> None:
-        from reos.execution.events import ModelText, Stage
+        from reos.model.events import ModelText, Stage
 
         if isinstance(event, ModelText):
             if event.text.strip():

@@ -21,9 +21,9 @@ import time
 from dataclasses import replace
 
 from reos.execution.classifier import UNKNOWN, Diagnosis, classify
-from reos.execution.events import Notice
 from reos.execution.recovery import MAX_PER_CATEGORY, MAX_RECOVERIES, Fix, propose
 from reos.model import ExecutionReport, Step, StepResult
+from reos.model.events import Notice
 from reos.safety.limits import LimitReached
 
 TYPE_CHECKING = False

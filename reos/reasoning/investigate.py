@@ -28,8 +28,8 @@ import shlex
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from reos.execution.events import Event, Stage
 from reos.model import Plan, StepResult, Target
+from reos.model.events import Event, Stage
 from reos.text import clean
 
 TYPE_CHECKING = False

@@ -19,8 +19,8 @@ from reos.reasoning.conversation import Voice
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
-    from reos.execution.events import Event
     from reos.model import ExecutionReport
+    from reos.model.events import Event
 
 SHOWN = ("step", "said", "problem")  # styles that are lines of the conversation itself
 
@@ -37,7 +37,7 @@ class Line:
 def narrate(event: Event, voice: Voice) -> list[Line]:
     """What to show for `event` ([] for nothing)."""
     # the event types load with the first event: a plan that only shows runs nothing
-    from reos.execution.events import (
+    from reos.model.events import (
         ModelText,
         Notice,
         Said,

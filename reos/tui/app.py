@@ -47,8 +47,8 @@ from textual.widgets import Header, Input
 
 from reos.engine import ReasoningEngine, Reply
 from reos.errors import ReosError, plainly
-from reos.execution.events import Event
 from reos.model import ExecutionReport, Plan, step_words
+from reos.model.events import Event
 from reos.reasoning import conversation
 from reos.reasoning.narrate import fix_question, narrate, paused, resume_question
 from reos.text import clean

@@ -35,8 +35,8 @@ from textual.events import Click
 from textual.message import Message
 from textual.widgets import Button, Input, Static
 
-from reos.execution.events import Event, StepFinished, StepOutput, StepStarted
 from reos.model import Plan, RiskLevel, Step
+from reos.model.events import Event, StepFinished, StepOutput, StepStarted
 from reos.reasoning.conversation import undo_words
 from reos.text import clean
 
