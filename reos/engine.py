@@ -4,7 +4,7 @@ Holds the session (pending plan, verbosity), routes a request through perception
 understanding, matching and planning, asks for approval, hands approved plans to the
 executor and undo to the journal, and emits events for the UI. It gives the planner the
 live machine (`reasoning.amend.Machine`) and applies the settings that decide routing
-(`auto_assess`), the reasoning extras (`reasoning.enabled`, kept by reos/memory.py) and
+(`auto_assess`), the reasoning extras (`reasoning.enabled`, kept by reos/memory/keeping.py) and
 confirmations (`always_confirm`, `require_approval_for_permanent`).
 Not responsible for reading words (reasoning), editing plans (the planner), running
 commands itself (execution), or drawing anything. Heavy parts load on first use.
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from reos.execution.executor import ExecutionReport, Executor
     from reos.execution.undo import UndoReport
     from reos.llm.session import ModelSession, Turn
-    from reos.memory import Memory
+    from reos.memory.keeping import Memory
     from reos.model.events import EventSink
     from reos.reasoning.templates import TemplateSet
     from reos.store.journal import Journal, TransactionRecord
@@ -332,11 +332,11 @@ class ReasoningEngine:
         return investigate.run(plan, lambda argv: reads.probe(argv, plan.request),
                                self.snapshot(), explain, on_event).text
 
-    # -- what reos keeps (reos/memory.py) -------------------------------------------
+    # -- what reos keeps (reos/memory/keeping.py) -------------------------------------------
     @property
     def memory(self) -> Memory:
         if self._memory is None:
-            from reos.memory import Memory
+            from reos.memory.keeping import Memory
 
             self._memory = Memory(self.settings, lambda: self.journal)
         return self._memory
@@ -353,7 +353,7 @@ class ReasoningEngine:
         return self.memory.record(plan, self.snapshot)
 
     def why(self, what: str) -> str:
-        """Answer "why did you …?" (reos/memory.py)."""
+        """Answer "why did you …?" (reos/memory/keeping.py)."""
         return self.memory.why(what)
 
     def reasoning_of(self, trace_id: int | None = None) -> str:

@@ -137,7 +137,7 @@ class LlmSettings:
 
 @dataclass
 class ReflectionSettings:
-    """Thresholds of the reflection rules (reos/reasoning/reflection.py), run after each
+    """Thresholds of the reflection rules (reos/memory/reflection.py), run after each
     execution over what happened here."""
 
     failures_in_a_row: int = field(default=3, metadata=_doc(

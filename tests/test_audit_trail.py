@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from reos import paths
 from reos.cli import main
 from reos.engine import ReasoningEngine
+from reos.memory import audit, recall
 from reos.model import (
     ExecutionReport,
     GateVerdict,
@@ -26,7 +27,6 @@ from reos.model import (
     StopReason,
     Target,
 )
-from reos.reasoning import audit, recall
 from reos.settings import Settings
 from reos.store.db import MIGRATIONS, Database, now
 from reos.store.journal import Journal

@@ -151,7 +151,7 @@ def test_bounds_per_execution_and_per_error_type(tmp_path: Path) -> None:
 
 
 def test_knowledge_learns_flags_and_is_capped() -> None:
-    from reos.reasoning.reflection import evaluate
+    from reos.memory.reflection import evaluate
 
     knowledge = Knowledge(Database(paths.database_file()), cap=3, judge=evaluate)
     argv = ["sudo", "-n", "apt-get", "install", "-y", "htop"]

@@ -12,7 +12,7 @@ import pytest
 
 from reos import paths
 from reos.errors import SettingsError
-from reos.reasoning.reflection import RULES, Outcome, describe, evaluate
+from reos.memory.reflection import RULES, Outcome, describe, evaluate
 from reos.settings import ReflectionSettings, parse
 from reos.store import db as db_module
 from reos.store import knowledge as knowledge_module

@@ -1,21 +1,21 @@
 """The audit trail's text: one reasoning chain as the `=== REASONING CHAIN ===` block.
 
-`render(record)` prints a chain built by reos.reasoning.audit (and perhaps read back from
+`render(record)` prints a chain built by reos.memory.audit (and perhaps read back from
 the database) in the design notes' shape: goal, context, each stage with its rationale,
 the alternatives and why this one, the decided steps, the conclusion, confidence, quality
 and, once it ran, the outcome with the gates' verdicts. Every field is read defensively
-and every string made safe again (reos.reasoning.redact.safe_text), since a stored chain
+and every string made safe again (reos.memory.redact.safe_text), since a stored chain
 may have been edited.
 
-Not responsible for building or bounding chains (reos.reasoning.audit,
-reos.reasoning.redact), storing them (reos.store.traces) or choosing which to show
-(reos.commands.why, reos.reasoning.recall). Pure: no I/O.
+Not responsible for building or bounding chains (reos.memory.audit,
+reos.memory.redact), storing them (reos.store.traces) or choosing which to show
+(reos.commands.why, reos.memory.recall). Pure: no I/O.
 """
 
 from __future__ import annotations
 
+from reos.memory.redact import MAX_TEXT, safe_text
 from reos.model import step_words
-from reos.reasoning.redact import MAX_TEXT, safe_text
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:

@@ -7,8 +7,8 @@ secrets redacted, cut to MAX_TEXT characters. `bound(value)` is a JSON-ready cop
 value with every string safe and every list capped; `fit(record)` squeezes a record with
 tighter and tighter limits until its JSON is under MAX_BYTES.
 
-Not responsible for what a record says (reos.reasoning.audit builds chains and outcomes,
-reos.reasoning.audit_text prints them) or for storing it (reos.store.traces). Pure: no
+Not responsible for what a record says (reos.memory.audit builds chains and outcomes,
+reos.memory.audit_text prints them) or for storing it (reos.store.traces). Pure: no
 I/O, and only `re` and `json` are imported; the patterns are compiled on the first text
 that may hold a secret, so it is cheap on the `reos plan` path.
 """

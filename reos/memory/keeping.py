@@ -1,10 +1,10 @@
 """What reos keeps about its own work on this machine, and what it answers from it.
 
-- The audit trail: every request's reasoning chain (reasoning/audit.py builds it,
+- The audit trail: every request's reasoning chain (memory/audit.py builds it,
   store/traces.py keeps it), linked to its transaction with the outcome after it ran.
 - The knowledge base: outcomes of commands and operations, with reflection's rules
-  (reasoning/reflection.py) and the `[reflection]` thresholds.
-- "Why did you …?" (reasoning/recall.py reads the words) from the trail, what was
+  (memory/reflection.py) and the `[reflection]` thresholds.
+- "Why did you …?" (memory/recall.py reads the words) from the trail, what was
   learned and the journal, "that" being the last change this session made (else the
   journal's newest transaction); the chain of one request in words; reflection's findings.
 
@@ -47,7 +47,7 @@ class Memory:
     @property
     def knowledge(self) -> Knowledge:
         if self._knowledge is None:
-            from reos.reasoning.reflection import evaluate
+            from reos.memory.reflection import evaluate
             from reos.store.knowledge import Knowledge
 
             # the rules are reasoning's, given to the store (which never imports reasoning)
@@ -75,7 +75,7 @@ class Memory:
         if not self.settings.reasoning.enabled:
             return plan
         from reos.errors import ReosError
-        from reos.reasoning import audit
+        from reos.memory import audit
 
         try:
             context = audit.context_of(snapshot()) if snapshot and plan.kind != Kind.META \
@@ -92,7 +92,7 @@ class Memory:
         if plan.trace_id is None:
             return
         from reos.errors import ReosError
-        from reos.reasoning import audit
+        from reos.memory import audit
 
         try:
             if report.tx_id is not None:
@@ -103,7 +103,7 @@ class Memory:
 
     def why(self, what: str) -> str:
         """Answer "why did you …?" from the trail, what was learned, and the journal."""
-        from reos.reasoning import recall
+        from reos.memory import recall
         from reos.store.db import now
 
         if not paths.database_file().exists():
@@ -120,7 +120,7 @@ class Memory:
     def reasoning_of(self, trace_id: int | None = None) -> str:
         """The chain of one request in the design notes' shape (default: the latest that
         is not a chat word)."""
-        from reos.reasoning.audit import render
+        from reos.memory.audit import render
 
         if not paths.database_file().exists():
             return NOTHING_KEPT
@@ -134,7 +134,7 @@ class Memory:
 
     def findings(self) -> list[str]:
         """What reflection found here, one line each (evidence, what to do)."""
-        from reos.reasoning.reflection import describe
+        from reos.memory.reflection import describe
 
         if not paths.database_file().exists():
             return []

@@ -7,28 +7,28 @@ the alternatives considered and why this one, the confidence, the conclusion, th
 score, and the steps decided on. `outcome_of(report)` adds how it ended once it ran
 (transaction, ok, completed and failed steps, stop reason, gate verdicts).
 
-Every chain is bounded and safe to keep and show (reos.reasoning.redact: terminal escapes
+Every chain is bounded and safe to keep and show (reos.memory.redact: terminal escapes
 removed, secrets redacted, strings cut to 500 characters, lists capped, the whole chain
 under 16 KB). Command output is never part of a chain: only what reos decided.
 
-Not responsible for redacting or bounding text (reos.reasoning.redact), printing a chain
-(reos.reasoning.audit_text; `render` is re-exported here), storing chains
+Not responsible for redacting or bounding text (reos.memory.redact), printing a chain
+(reos.memory.audit_text; `render` is re-exported here), storing chains
 (reos.store.traces), deciding anything (the engine and planner did), or answering "why
-did you …?" (reos.reasoning.recall). Pure: no I/O, and only `re` and `json` are imported
+did you …?" (reos.memory.recall). Pure: no I/O, and only `re` and `json` are imported
 (by redact), so it is cheap on the `reos plan` path.
 """
 
 from __future__ import annotations
 
 # Re-exported (`X as X`): these names lived here before redaction and the text moved out.
-from reos.reasoning.audit_text import render as render
-from reos.reasoning.redact import MAX_BYTES as MAX_BYTES
-from reos.reasoning.redact import MAX_ITEMS as MAX_ITEMS
-from reos.reasoning.redact import MAX_TEXT as MAX_TEXT
-from reos.reasoning.redact import bound as bound
-from reos.reasoning.redact import fit as fit
-from reos.reasoning.redact import redact as redact
-from reos.reasoning.redact import safe_text as safe_text
+from reos.memory.audit_text import render as render
+from reos.memory.redact import MAX_BYTES as MAX_BYTES
+from reos.memory.redact import MAX_ITEMS as MAX_ITEMS
+from reos.memory.redact import MAX_TEXT as MAX_TEXT
+from reos.memory.redact import bound as bound
+from reos.memory.redact import fit as fit
+from reos.memory.redact import redact as redact
+from reos.memory.redact import safe_text as safe_text
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
