@@ -282,7 +282,7 @@ _OPERATIONS: set[str] = set()
 
 def operation_ids() -> set[str]:
     if not _OPERATIONS:
-        from reos.reasoning import templates
+        from reos.catalogue import templates
 
         _OPERATIONS.update(templates.load().operations)
     return _OPERATIONS

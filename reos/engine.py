@@ -32,12 +32,12 @@ if TYPE_CHECKING:
     from typing import Any
 
     from reos.approving import ApproveFix, ConfirmResume
+    from reos.catalogue.templates import TemplateSet
     from reos.execution.executor import ExecutionReport, Executor
     from reos.execution.undo import UndoReport
     from reos.llm.session import ModelSession, Turn
     from reos.memory.keeping import Memory
     from reos.model.events import EventSink
-    from reos.reasoning.templates import TemplateSet
     from reos.store.journal import Journal, TransactionRecord
     from reos.store.knowledge import Knowledge
     from reos.store.traces import Traces
@@ -115,7 +115,7 @@ class ReasoningEngine:
     @property
     def templates(self) -> TemplateSet:
         if self._templates is None:
-            from reos.reasoning import templates
+            from reos.catalogue import templates
 
             self._templates = templates.load()
         return self._templates

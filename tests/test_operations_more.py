@@ -15,8 +15,8 @@ import shlex
 
 import pytest
 
+from reos.catalogue import templates
 from reos.model import Kind, RiskLevel, StepResult
-from reos.reasoning import templates
 from reos.reasoning.answers import ANSWERS, TOLERANT
 from reos.reasoning.conversation import Voice
 from reos.safety.risk import assess, assess_argv

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from reos.catalogue import templates
 from reos.model import Kind, RiskLevel
-from reos.reasoning import templates
 from reos.safety.risk import assess_argv
 from reos.system.state import restore_argv
 

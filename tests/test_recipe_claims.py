@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from reos.reasoning import slots, templates
+from reos.catalogue import templates
+from reos.reasoning import slots
 from reos.safety.risk import assess_argv
 
 TEMPLATES = templates.load()

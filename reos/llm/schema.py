@@ -12,7 +12,7 @@ read before any model is asked. Not responsible for checking an answer (validate
 
 from __future__ import annotations
 
-from reos.reasoning.templates import TemplateSet
+from reos.catalogue.templates import TemplateSet
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

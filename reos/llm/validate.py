@@ -27,11 +27,11 @@ import json
 import math
 import re
 
+from reos.catalogue.templates import TemplateSet
 from reos.llm import schema as shape
 from reos.llm.prompt import _closeness, _words
 from reos.model import Intent, Kind
 from reos.reasoning import slots as slot_checks
-from reos.reasoning.templates import TemplateSet
 from reos.safety.risk import assess_argv
 from reos.text import clean
 

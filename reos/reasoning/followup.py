@@ -31,8 +31,8 @@ TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts
 if TYPE_CHECKING:
     from typing import Any
 
+    from reos.catalogue.templates import TemplateSet
     from reos.reasoning.parser import Parse
-    from reos.reasoning.templates import TemplateSet
 
 # words that put a request next to the plan rather than in its place: "also restart X",
 # "X too", "X as well" (the lexicon reads them all as fillers, so they are named here)

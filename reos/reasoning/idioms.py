@@ -11,7 +11,7 @@ Not responsible for what a match is worth (see `parser.score`).
 
 from __future__ import annotations
 
-from reos.reasoning.catalogue import Operation
+from reos.catalogue.operations import Operation
 from reos.reasoning.tagging import Unit
 
 MAX_GAP = 6  # words a {target} gap may hold: names are short, and this keeps it linear

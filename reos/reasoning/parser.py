@@ -23,9 +23,7 @@ from __future__ import annotations
 
 import re
 
-from reos.reasoning.catalogue import Operation, Refusal
-from reos.reasoning.idioms import Flat, could_name, idiom_spans, idioms_of
-from reos.reasoning.lexicon import (  # noqa: F401 - the parser's public words
+from reos.catalogue.lexicon import (  # noqa: F401 - the parser's public words
     Lexicon,
     correct,
     fix_typos,
@@ -33,7 +31,10 @@ from reos.reasoning.lexicon import (  # noqa: F401 - the parser's public words
     split_shell,
     words_of,
 )
-from reos.reasoning.refusing import contains, refusal_for, runs_fetched_code, wipes_a_filesystem
+from reos.catalogue.operations import Operation, Refusal
+from reos.catalogue.refusing import contains, refusal_for, runs_fetched_code, wipes_a_filesystem
+from reos.catalogue.templates import TemplateSet
+from reos.reasoning.idioms import Flat, could_name, idiom_spans, idioms_of
 from reos.reasoning.tagging import (  # noqa: F401
     Names,
     Unit,
@@ -43,7 +44,6 @@ from reos.reasoning.tagging import (  # noqa: F401
     _phrases,
     units_of,
 )
-from reos.reasoning.templates import TemplateSet
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:

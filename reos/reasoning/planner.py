@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from reos.catalogue.templates import SLOT, Recipe, TemplateSet
 from reos.model import (
     Intent,
     Kind,
@@ -40,7 +41,6 @@ from reos.reasoning import (
 from reos.reasoning.conversation import Voice
 from reos.reasoning.matcher import ALL_KINDS, TargetMatcher
 from reos.reasoning.names import SAFE_NAMES
-from reos.reasoning.templates import SLOT, Recipe, TemplateSet
 from reos.safety.risk import assess_argv, formats_for
 from reos.system.privilege import as_root, strip_sudo
 from reos.system.snapshot import SystemSnapshot
@@ -123,8 +123,8 @@ class PlanBuilder:
         said = None
         intent = plan.intent
         if self.assess and plan.steps:
+            from reos.catalogue.templates import origin_is_user
             from reos.reasoning import quality
-            from reos.reasoning.templates import origin_is_user
 
             recipe = self.recipe(intent.resource, intent.action) if intent else None
             assessment = quality.assess(  # a user's template is judged as not reos's own
@@ -680,7 +680,7 @@ def _lost_place(request: str, intent: Intent, templates: TemplateSet) -> str | N
     planned."""
     import re
 
-    from reos.reasoning.lexicon import lexicon
+    from reos.catalogue.lexicon import lexicon
 
     lex = lexicon(templates)
     named = {w for t in intent.targets for w in t.lower().split()}

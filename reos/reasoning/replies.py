@@ -11,8 +11,8 @@ reading the answer (the engine does).
 
 from __future__ import annotations
 
+from reos.catalogue.operations import Operation
 from reos.model import Intent
-from reos.reasoning.catalogue import Operation
 from reos.reasoning.conversation import PLURALS
 from reos.text import clean
 

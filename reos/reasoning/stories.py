@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from reos.catalogue.templates import TemplateSet
 from reos.model import Intent, Kind
 from reos.reasoning import parser, targeting
-from reos.reasoning.templates import TemplateSet
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:

@@ -19,10 +19,10 @@ import functools
 import re
 from dataclasses import astuple, dataclass, replace
 
+from reos.catalogue.templates import TemplateSet
 from reos.model import Intent, Kind
 from reos.reasoning import parser, stories
 from reos.reasoning.parser import Parse, Reading
-from reos.reasoning.templates import TemplateSet
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
@@ -133,8 +133,8 @@ def _typed(text: str, intent: Intent, templates: TemplateSet) -> Intent | None:
     catalogue could not read it fully: not understood, an option or path of the command
     left unexplained, or asked about while it holds an option ("apt cache zorblax", with
     none, stays a question about what was meant)."""
+    from reos.catalogue.lexicon import lexicon
     from reos.reasoning import typed
-    from reos.reasoning.lexicon import lexicon
 
     argv = typed.command_line(text, lexicon(templates).english())
     if argv is None:

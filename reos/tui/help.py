@@ -21,7 +21,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from reos.reasoning.catalogue import Operation
+from reos.catalogue.operations import Operation
 from reos.text import clean
 
 # Keys the chat handles itself (not as bindings), said in words.

@@ -15,7 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reos.reasoning import slots, templates
+from reos.catalogue import templates
+from reos.reasoning import slots
 from reos.safety.grammar import Spec, reads_only, spec_for
 from reos.safety.grammars import TABLE
 from reos.safety.risk import assess_argv

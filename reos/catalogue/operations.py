@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from reos.reasoning.template_schema import RISKS, TemplateError, Where, check_keys
+from reos.catalogue.schema import RISKS, TemplateError, Where, check_keys
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:

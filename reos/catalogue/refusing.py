@@ -23,8 +23,8 @@ from __future__ import annotations
 import posixpath
 import re
 
-from reos.reasoning.catalogue import Refusal
-from reos.reasoning.lexicon import Lexicon
+from reos.catalogue.lexicon import Lexicon
+from reos.catalogue.operations import Refusal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

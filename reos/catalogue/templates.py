@@ -3,7 +3,7 @@
 Built-in files live in `templates/` (shipped inside the package as `reos/templates`);
 the user's in `~/.config/reos/templates/` extend them: an operation, refusal or recipe
 with the same id replaces the built-in one, vocabulary is added to. Every key is checked
-by type (`catalogue`, `template_schema`); a broken file is reported with its name, line
+by type (`operations`, `schema`); a broken file is reported with its name, line
 and key and skipped; it never stops reos. Nothing here is a regular expression: the
 catalogue's phrases are matched as word sequences by the parser, in linear time.
 
@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reos import paths
-from reos.reasoning import catalogue
-from reos.reasoning import template_schema as schema
-from reos.reasoning.catalogue import Operation, Refusal, Vocabulary
-from reos.reasoning.template_schema import RISKS, SLOT, TemplateError, Where
+from reos.catalogue import operations as catalogue
+from reos.catalogue import schema
+from reos.catalogue.operations import Operation, Refusal, Vocabulary
+from reos.catalogue.schema import RISKS, SLOT, TemplateError, Where
 from reos.store.template_cache import TemplateCache
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster

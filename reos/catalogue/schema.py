@@ -1,7 +1,7 @@
 """What a template file may hold, checked by type, and the line a problem is on.
 
 Every key of a `[recipe.R.A]` table, a recipe step and an `[aliases.KIND]` table is
-checked here (operations, refusals and vocabulary in `catalogue`): booleans are booleans,
+checked here (operations, refusals and vocabulary in `operations`): booleans are booleans,
 numbers are numbers in a sane range, lists hold strings, unknown keys are errors. A
 `TemplateError` carries where it happened (the table, the step, the key), so `locate`
 can turn it into a line number from the file's text: tomllib reports lines only for
