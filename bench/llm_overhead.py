@@ -69,7 +69,7 @@ def prepared_answers(engine: Any, requests: list[str]) -> dict[str, str]:
     the catalogue parser's reading in the answer schema (see `checked_answers`)."""
     from understanding_llm import answer_for
 
-    from reos.reasoning import understanding
+    from reos.understanding import reading as understanding
 
     matcher = engine.builder().matcher
     answers = {}

@@ -34,7 +34,7 @@ def approve(engine: ReasoningEngine, on_event: EventSink = ignore,
     a plan that loses something for good, or the plan itself, which then runs. Without
     callbacks here, the ones the surface gave the engine (`engine.approve_fix`,
     `engine.confirm_resume`) are asked, so a typed "yes" asks as a button does."""
-    from reos.reasoning.perception import Meta
+    from reos.understanding.perception import Meta
 
     if engine.undo_waiting and engine.pending is None:
         return engine.meta(Meta("undo"), on_event=on_event)

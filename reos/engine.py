@@ -21,10 +21,10 @@ from reos.model import Intent, Kind, Plan, step_words
 from reos.outcome import Found, Outcome, Reply, outcome_of_plan, outcome_of_undo
 from reos.reasoning import conversation
 from reos.reasoning.conversation import Voice
-from reos.reasoning.perception import Meta, keeps, perceive, split_plan_prefix
 from reos.session import Session
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
+from reos.understanding.perception import Meta, keeps, perceive, split_plan_prefix
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 
@@ -134,8 +134,8 @@ class ReasoningEngine:
         from functools import partial
 
         from reos.execution.gates import refusal
-        from reos.reasoning.matcher import TargetMatcher
         from reos.reasoning.planner import PlanBuilder
+        from reos.understanding.matcher import TargetMatcher
 
         snapshot = self.snapshot()
         # the matcher's indexes cost milliseconds to build: keep them while the snapshot lives
@@ -178,7 +178,7 @@ class ReasoningEngine:
 
         from reos.inputs import check_request
         from reos.model.events import Stage
-        from reos.reasoning import understanding
+        from reos.understanding import reading as understanding
 
         forced, request = split_plan_prefix(check_request(text))
         # auto_assess off: nothing is routed by itself; every request is shown as a plan
@@ -262,7 +262,7 @@ class ReasoningEngine:
     def choose(self, text: str) -> Plan | None:
         """The answer to an open question ("2", "demo-web", "the web one"), as the plan of
         the chosen option, or None when the words pick none of them (a new request)."""
-        from reos.reasoning.choice import pick
+        from reos.understanding.choice import pick
 
         asked = self.session.take_question()
         if asked is None or not asked.options:
@@ -435,7 +435,7 @@ class ReasoningEngine:
             if chosen is not None:
                 return self._offer(chosen, on_event)
         if self.pending is not None:  # "only the redis one", "not nginx": revise the plan
-            from reos.reasoning.followup import follow_up
+            from reos.understanding.followup import follow_up
 
             revised = follow_up(self.pending, said, self.builder())
             if revised is not None:

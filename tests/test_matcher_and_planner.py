@@ -9,9 +9,9 @@ import pytest
 
 from reos.engine import ReasoningEngine
 from reos.model import Kind, RiskLevel
-from reos.reasoning.matcher import TargetMatcher
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
+from reos.understanding.matcher import TargetMatcher
 
 FIXTURE = Path(__file__).parent / "fixtures" / "homelab.json"
 

@@ -367,7 +367,7 @@ def _entries(results: list[StepResult]) -> list[str]:
 
 
 def _when_said(params: dict[str, str]) -> str:
-    from reos.reasoning.slots import describe
+    from reos.understanding.slots import describe
 
     return " " + describe(params.get("since", ""))
 

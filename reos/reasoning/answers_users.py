@@ -313,7 +313,7 @@ _PAM_FAILURE = re.compile(r"authentication failure;.*?rhost=([0-9A-Fa-f.:]+)(?:\
 def failed_logins(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
     """The SSH server's journal lines about failed passwords, unknown users and PAM
     authentication failures, counted by the address they came from and the name tried."""
-    from reos.reasoning.slots import describe
+    from reos.understanding.slots import describe
 
     when = (" " + describe(params["since"])) if params.get("since") else \
         " in the latest journal entries"

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 
 from reos.model import Kind, Plan, RiskLevel, Step, StepResult, Target
 from reos.reasoning.conversation import size as words
-from reos.reasoning.names import SAFE_NAMES
 from reos.system.privilege import as_root
 from reos.text import clean
+from reos.understanding.names import SAFE_NAMES
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:

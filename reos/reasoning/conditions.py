@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from reos.model import Intent, Plan, Target
 from reos.reasoning import conversation
-from reos.reasoning.matcher import TargetMatcher
 from reos.system.state import RUNNING_STATES
+from reos.understanding.matcher import TargetMatcher
 
 ACTIVE = {"container": RUNNING_STATES, "service": {"active", "activating", "reloading"},
           "package": {"installed"}}

@@ -14,9 +14,9 @@ from dataclasses import replace
 
 from reos.model import Intent, Kind, Plan, Target
 from reos.reasoning import guards, replies
-from reos.reasoning.matcher import TargetMatcher
-from reos.reasoning.names import SAFE_NAMES
 from reos.system.snapshot import SystemSnapshot
+from reos.understanding.matcher import TargetMatcher
+from reos.understanding.names import SAFE_NAMES
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:

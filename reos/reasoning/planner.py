@@ -28,25 +28,17 @@ from reos.model import (
     render,
     renumbered,
 )
-from reos.reasoning import (
-    conditions,
-    conversation,
-    guards,
-    named,
-    replies,
-    selection,
-    slots,
-    targeting,
-)
+from reos.reasoning import conditions, conversation, guards, named, replies, selection, targeting
 from reos.reasoning.conversation import Voice
-from reos.reasoning.matcher import ALL_KINDS, TargetMatcher
-from reos.reasoning.names import SAFE_NAMES
 from reos.safety.risk import assess_argv, formats_for
 from reos.system.privilege import as_root, strip_sudo
 from reos.system.snapshot import SystemSnapshot
 from reos.system.state import restore_argv
 from reos.system.state_users import changed_group
 from reos.text import clean
+from reos.understanding import slots
+from reos.understanding.matcher import ALL_KINDS, TargetMatcher
+from reos.understanding.names import SAFE_NAMES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

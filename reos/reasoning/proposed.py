@@ -29,7 +29,7 @@ from reos.text import clean
 
 def _secret(argv: list[str]) -> str | None:
     """The secret file an argv names (/etc/shadow, a private key), or None."""
-    from reos.reasoning.typed import SECRET_FILE
+    from reos.understanding.typed import SECRET_FILE
 
     for word in argv[1:]:
         for part in (word, word.split("=", 1)[-1]):

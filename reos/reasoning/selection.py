@@ -27,7 +27,7 @@ TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts
 if TYPE_CHECKING:
     from typing import Any
 
-    from reos.reasoning.matcher import TargetMatcher
+    from reos.understanding.matcher import TargetMatcher
 
 _ACTIVE = {"active", "activating", "reloading"}
 _STOPPED_CONTAINER = {"exited", "created", "dead"}

@@ -19,10 +19,17 @@ from dataclasses import replace
 
 from reos.model import Intent, Kind, Plan, Target
 from reos.reasoning import conversation, guards, named, replies, selection
-from reos.reasoning.matcher import ALL_KINDS, EXACT_ONLY, KINDS, MatchResult, TargetMatcher, section
-from reos.reasoning.names import SAFE_NAMES
 from reos.system.snapshot import SystemSnapshot
 from reos.text import clean
+from reos.understanding.matcher import (
+    ALL_KINDS,
+    EXACT_ONLY,
+    KINDS,
+    MatchResult,
+    TargetMatcher,
+    section,
+)
+from reos.understanding.names import SAFE_NAMES
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:

@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reos.catalogue import templates
-from reos.reasoning import slots
 from reos.safety.grammar import Spec, reads_only, spec_for
 from reos.safety.grammars import TABLE
 from reos.safety.risk import assess_argv
+from reos.understanding import slots
 
 
 def _walk(path: list[str], spec: Spec):

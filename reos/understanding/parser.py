@@ -34,8 +34,8 @@ from reos.catalogue.lexicon import (  # noqa: F401 - the parser's public words
 from reos.catalogue.operations import Operation, Refusal
 from reos.catalogue.refusing import contains, refusal_for, runs_fetched_code, wipes_a_filesystem
 from reos.catalogue.templates import TemplateSet
-from reos.reasoning.idioms import Flat, could_name, idiom_spans, idioms_of
-from reos.reasoning.tagging import (  # noqa: F401
+from reos.understanding.idioms import Flat, could_name, idiom_spans, idioms_of
+from reos.understanding.tagging import (  # noqa: F401
     Names,
     Unit,
     _clauses,
@@ -722,7 +722,7 @@ def _describes(unit: Unit) -> bool:
 def _joins_a_name(words: list[str], n: int, names: Names) -> bool:
     """Whether word `n` and a word beside it are one name here, written apart ("modem
     manager" is ModemManager): then neither is a typo of a catalogue word ("model")."""
-    from reos.reasoning.matcher import spellings
+    from reos.understanding.matcher import spellings
 
     pairs = [words[m:m + 2] for m in (n - 1, n) if m >= 0 and m + 2 <= len(words)]
     return any(names.kinds(spelled, tokens=False) for pair in pairs
@@ -766,7 +766,7 @@ def _myself(readings: list[Reading], units: list[Unit], matcher: Any) -> None:
     operation whose account is the person themself, when the snapshot says who that is.
     Only "me"/"myself", "my" before an account word, or "I" in a question about accounts
     say so; "I want to delete a user" does not."""
-    from reos.reasoning.names import SAFE_NAMES
+    from reos.understanding.names import SAFE_NAMES
 
     host = getattr(getattr(matcher, "snapshot", None), "host", None) or {}
     me = host.get("user")

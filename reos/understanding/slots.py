@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import re
 
-from reos.reasoning.moments import zones
-from reos.reasoning.names import LazyPatterns
+from reos.understanding.moments import zones
+from reos.understanding.names import LazyPatterns
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 

@@ -5,7 +5,7 @@ second; "We moved to Prometheus. Please stop the old agent." tells a story and a
 last sentence. This module finds the asking part (`read_asking`, `focus`), what "it" in it
 refers to (the thing the telling part named, a person for him/her), and whether a request
 only asks a question (`only_asks`, `marked`). The reading itself is the caller's (`read`,
-handed in: understanding.read); this module parses a clause only to see how it starts.
+handed in: reading.read); this module parses a clause only to see how it starts.
 
 Not responsible for the operations or the targets: it only chooses which words to read.
 """
@@ -17,13 +17,14 @@ from collections.abc import Callable
 
 from reos.catalogue.templates import TemplateSet
 from reos.model import Intent, Kind
-from reos.reasoning import parser, targeting
+from reos.reasoning import targeting
+from reos.understanding import parser
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
 
-Reader = Callable[..., Intent]  # understanding.read(text, templates, matcher, *, remote, asked)
+Reader = Callable[..., Intent]  # reading.read(text, templates, matcher, *, remote, asked)
 
 
 def only_asks(text: str, templates: TemplateSet, matcher: Any) -> bool:

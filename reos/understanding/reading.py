@@ -21,8 +21,8 @@ from dataclasses import astuple, dataclass, replace
 
 from reos.catalogue.templates import TemplateSet
 from reos.model import Intent, Kind
-from reos.reasoning import parser, stories
-from reos.reasoning.parser import Parse, Reading
+from reos.understanding import parser, stories
+from reos.understanding.parser import Parse, Reading
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
@@ -123,7 +123,7 @@ def understand(text: str, templates: TemplateSet, matcher: Any = None, *,
 
 
 def _shellish(text: str) -> bool:
-    from reos.reasoning.typed import SHELL_SYNTAX
+    from reos.understanding.typed import SHELL_SYNTAX
 
     return bool(SHELL_SYNTAX.search(text))
 
@@ -134,7 +134,7 @@ def _typed(text: str, intent: Intent, templates: TemplateSet) -> Intent | None:
     left unexplained, or asked about while it holds an option ("apt cache zorblax", with
     none, stays a question about what was meant)."""
     from reos.catalogue.lexicon import lexicon
-    from reos.reasoning import typed
+    from reos.understanding import typed
 
     argv = typed.command_line(text, lexicon(templates).english())
     if argv is None:
@@ -179,7 +179,7 @@ def _understand(text: str, templates: TemplateSet, matcher: Any = None, *,
             return intent
     asked = stories.only_asks(text, templates, matcher)
     whole = stories.read_asking(cleaned, templates, matcher, read, remote=remote, asked=asked)
-    from reos.reasoning import parts  # several asks, each read on its own?
+    from reos.understanding import parts  # several asks, each read on its own?
 
     intent = stories.focus(re.sub(r"\s+", " ", text.strip()), whole, templates, matcher, read,
                            remote=remote, several=lambda sentence, one: parts.split(

@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 
 from reos.catalogue.lexicon import Lexicon, _base_forms, correct
-from reos.reasoning import moments
-from reos.reasoning.identity import stem_of
-from reos.reasoning.matcher import ALL_KINDS, spellings
+from reos.understanding import moments
+from reos.understanding.identity import stem_of
+from reos.understanding.matcher import ALL_KINDS, spellings
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:

@@ -22,8 +22,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from reos.model import Target
-from reos.reasoning.facts import FACTS
-from reos.reasoning.identity import (
+from reos.system.snapshot import SystemSnapshot
+from reos.understanding.facts import FACTS
+from reos.understanding.identity import (
     COMMON,
     IDENTITIES,
     TOKENS,
@@ -34,7 +35,6 @@ from reos.reasoning.identity import (
     people,
     stem_of,
 )
-from reos.system.snapshot import SystemSnapshot
 
 EXACT, GROUP, AFFIX, SUBSTRING, DESCRIPTION, FUZZY = 100, 90, 60, 40, 30, 20
 KINDS = ("container", "service", "package")  # what an unnamed kind of thing may be

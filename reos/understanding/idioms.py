@@ -12,7 +12,7 @@ Not responsible for what a match is worth (see `parser.score`).
 from __future__ import annotations
 
 from reos.catalogue.operations import Operation
-from reos.reasoning.tagging import Unit
+from reos.understanding.tagging import Unit
 
 MAX_GAP = 6  # words a {target} gap may hold: names are short, and this keeps it linear
 

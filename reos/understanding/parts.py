@@ -12,7 +12,7 @@ disk is full", "once X stopped"), a pronoun for several things ("them") or one n
 earlier named keeps the request whole. A part the catalogue refuses refuses the whole.
 
 Not responsible for planning the parts (planner) or reading each one (`read`, handed in:
-understanding.read).
+reading.read).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 from reos.catalogue.templates import TemplateSet
 from reos.model import Intent, Kind
-from reos.reasoning import parser, stories
+from reos.understanding import parser, stories
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:

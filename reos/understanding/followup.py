@@ -6,7 +6,7 @@ portainer" (or "and portainer too") plans the new part and appends its steps, re
 with their `depends_on`; "not nginx", "leave X alone", "except X" drop the steps on X; "do
 it at 11pm" is answered plainly (the catalogue has no operation that schedules, so the
 time is said back, never silently dropped). Words are read by the catalogue's own parser
-(`parser.parse`: its exclusion, negation, "only" and name roles) and by `understanding`
+(`parser.parse`: its exclusion, negation, "only" and name roles) and by `reading`
 for an added request; names are matched to the plan's targets as answers to a question
 are (`choice.words_of_name`).
 
@@ -24,15 +24,15 @@ import re
 from dataclasses import dataclass, field, replace
 
 from reos.model import Intent, Kind, Plan, Target, renumbered
-from reos.reasoning import moments
-from reos.reasoning.choice import words_of_name
+from reos.understanding import moments
+from reos.understanding.choice import words_of_name
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
 
     from reos.catalogue.templates import TemplateSet
-    from reos.reasoning.parser import Parse
+    from reos.understanding.parser import Parse
 
 # words that put a request next to the plan rather than in its place: "also restart X",
 # "X too", "X as well" (the lexicon reads them all as fillers, so they are named here)
@@ -62,8 +62,8 @@ class Revision:
 def revise(pending: Plan, text: str, templates: TemplateSet, matcher: Any = None
            ) -> Revision | None:
     """How `text` revises `pending`, or None when it is not a follow-up to it."""
-    from reos.reasoning import parser
-    from reos.reasoning.perception import perceive
+    from reos.understanding import parser
+    from reos.understanding.perception import perceive
 
     if not pending.steps or pending.intent is None or perceive(text) is not None:
         return None  # yes / no / undo / help are the engine's
@@ -240,7 +240,7 @@ def _narrow(pending: Plan, names: list[str], templates: TemplateSet) -> Revision
 
 def _also(pending: Plan, text: str, found: Parse, templates: TemplateSet,
           matcher: Any) -> Revision | None:
-    from reos.reasoning import understanding
+    from reos.understanding import reading as understanding
 
     intent = understanding.understand(text, templates, matcher)
     if intent is None or intent.kind not in (Kind.ACTION, Kind.COMBINED) or not (
