@@ -3,7 +3,7 @@
 Holds the session (pending plan, verbosity), routes a request through perception,
 understanding, matching and planning, asks for approval, hands approved plans to the
 executor and undo to the journal, and emits events for the UI. It gives the planner the
-live machine (`reasoning.amend.Machine`) and applies the settings that decide routing
+live machine (`planning.amend.Machine`) and applies the settings that decide routing
 (`auto_assess`), the reasoning extras (`reasoning.enabled`, kept by reos/memory/keeping.py) and
 confirmations (`always_confirm`, `require_approval_for_permanent`).
 Not responsible for reading words (reasoning), editing plans (the planner), running
@@ -134,7 +134,7 @@ class ReasoningEngine:
         from functools import partial
 
         from reos.execution.gates import refusal
-        from reos.reasoning.planner import PlanBuilder
+        from reos.planning.planner import PlanBuilder
         from reos.understanding.matcher import TargetMatcher
 
         snapshot = self.snapshot()
@@ -152,13 +152,13 @@ class ReasoningEngine:
         builder.preflight = partial(refusal, max_operations=self.settings.limits.max_operations)
         return builder
 
-    def _machine(self):  # noqa: ANN202 - reasoning.amend.Machine, imported lazily
+    def _machine(self):  # noqa: ANN202 - planning.amend.Machine, imported lazily
         """The live machine as the planner may ask it: read-only probes through the gate,
         package simulations, and what reos learned here."""
         from reos.execution import packages, reads
         from reos.execution.recovery import REFRESH
-        from reos.reasoning import cleanup
-        from reos.reasoning.amend import Machine
+        from reos.planning import cleanup
+        from reos.planning.amend import Machine
         from reos.store.knowledge import signature
 
         manager = self.snapshot().host.get("package_manager")

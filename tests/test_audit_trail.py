@@ -182,7 +182,7 @@ def test_the_design_notes_shape_for_an_action() -> None:
 
 
 def test_the_quality_assessment_is_kept_with_its_reasons() -> None:
-    from reos.reasoning import quality
+    from reos.planning import quality
 
     plan = engine().plan("install htop")
     plan.steps[0].argv = ["sh", "-c", "apt-get install htop 2>/dev/null || true"]

@@ -1,4 +1,4 @@
-"""Firewall rule order (reos/reasoning/firewall_rules.py) and the firewall plans on each
+"""Firewall rule order (reos/planning/firewall_rules.py) and the firewall plans on each
 backend: which earlier rule decides a new rule's traffic, where the new rule goes so it
 takes effect, and the undo each backend's step records (reos/system/state_net.py).
 
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reos.reasoning import firewall_rules as fr
+from reos.planning import firewall_rules as fr
 from reos.settings import Settings
 from reos.system import state_net
 from reos.system.snapshot import SCHEMA, SystemSnapshot

@@ -14,7 +14,7 @@ import pytest
 
 from reos import paths
 from reos.model import RiskLevel
-from reos.reasoning.proposed import plan_command
+from reos.planning.proposed import plan_command
 from reos.safety import gate
 from reos.safety.verdict import Verdict
 from reos.store.db import Database, make_private

@@ -17,7 +17,7 @@ from reos.safety.gate import admit_argv
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any  # a probe: .key, .what, .argv (reasoning/cleanup.py's Probe)
+    from typing import Any  # a probe: .key, .what, .argv (planning/cleanup.py's Probe)
 
 QUERY_TIMEOUT = 60.0  # one step of a question
 PROBE_TIMEOUT = 30.0  # one probe of a diagnosis or a measurement

@@ -241,7 +241,7 @@ class Plan:
     # taken and why the others were passed)
     trace: list[dict[str, str]] = field(default_factory=list)
     lead: list[str] = field(default_factory=list)  # sentences said before the steps
-    quality: dict[str, Any] | None = None  # reasoning/quality.py's assessment, as JSON
+    quality: dict[str, Any] | None = None  # planning/quality.py's assessment, as JSON
     trace_id: int | None = None  # the audit trail's record of how this plan was decided
     # a request that asks several questions: each one's plan, answered in turn
     parts: list[Plan] = field(default_factory=list)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from reos.catalogue.templates import TemplateSet
 from reos.model import Intent, Kind
-from reos.reasoning import targeting
+from reos.planning import targeting
 from reos.understanding import parser
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster

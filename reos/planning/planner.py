@@ -6,7 +6,7 @@ are checked again. Each step's risk is the higher of its recipe's and the safety
 assessment's; its rollback comes from the target's state in the snapshot (execution
 reads the real prior state again before it runs). Conditional requests are evaluated
 against the snapshot here and recorded as preconditions that execution re-checks.
-After building, the amendments of reasoning/amend.py (cleanup measured, package blast
+After building, the amendments of planning/amend.py (cleanup measured, package blast
 radius, learned fixes) are made when the live machine can be asked, and then the plan's
 message is rendered, once (`conversation.render`).
 Not responsible for understanding words, running anything, or asking for approval.
@@ -28,7 +28,8 @@ from reos.model import (
     render,
     renumbered,
 )
-from reos.reasoning import conditions, conversation, guards, named, replies, selection, targeting
+from reos.planning import conditions, guards, named, selection, targeting
+from reos.reasoning import conversation, replies
 from reos.reasoning.conversation import Voice
 from reos.safety.risk import assess_argv, formats_for
 from reos.system.privilege import as_root, strip_sudo
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from reos.reasoning.amend import Machine
+    from reos.planning.amend import Machine
 
 HELP = "Say \u201chelp\u201d for a tour of what I can do."
 
@@ -93,7 +94,7 @@ class PlanBuilder:
         plan.trace = trace if trace is not None else plan.trace
         measured = None
         if self.machine is not None and plan.kind != Kind.META:
-            from reos.reasoning import amend
+            from reos.planning import amend
 
             measured = amend.measure(plan, self.machine, self.voice, self.manager,
                                      self.snapshot.is_root)
@@ -116,7 +117,7 @@ class PlanBuilder:
         intent = plan.intent
         if self.assess and plan.steps:
             from reos.catalogue.templates import origin_is_user
-            from reos.reasoning import quality
+            from reos.planning import quality
 
             recipe = self.recipe(intent.resource, intent.action) if intent else None
             assessment = quality.assess(  # a user's template is judged as not reos's own
@@ -165,7 +166,7 @@ class PlanBuilder:
         if intent.note:
             plan.notes.append(intent.note)
         if intent.operation == "command":  # a model's command: judged, never trusted
-            from reos.reasoning.proposed import plan_command
+            from reos.planning.proposed import plan_command
 
             plan_command(plan, intent, self.snapshot.is_root, self.voice)
             return plan
@@ -400,7 +401,7 @@ class PlanBuilder:
 
     def _finish(self, plan: Plan, recipe: Recipe) -> None:
         if recipe.resource == "firewall" and plan.steps:  # where a new rule takes effect
-            from reos.reasoning import firewall_rules
+            from reos.planning import firewall_rules
 
             firewall_rules.adjust(plan, self.snapshot.firewall)
         if not plan.steps and self.protected and plan.kind != Kind.CLARIFY:

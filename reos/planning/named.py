@@ -13,7 +13,8 @@ import re
 from dataclasses import replace
 
 from reos.model import Intent, Kind, Plan, Target
-from reos.reasoning import guards, replies
+from reos.planning import guards
+from reos.reasoning import replies
 from reos.system.snapshot import SystemSnapshot
 from reos.understanding.matcher import TargetMatcher
 from reos.understanding.names import SAFE_NAMES

@@ -18,7 +18,8 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from reos.model import Intent, Kind, Plan, Target
-from reos.reasoning import conversation, guards, named, replies, selection
+from reos.planning import guards, named, selection
+from reos.reasoning import conversation, replies
 from reos.system.snapshot import SystemSnapshot
 from reos.text import clean
 from reos.understanding.matcher import (

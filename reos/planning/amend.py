@@ -3,7 +3,7 @@
 After the planner has built a plan from the request, three things may change it, each
 only when the live machine can be asked (never for a snapshot of another machine):
 - "free up disk space" measures first and becomes the cleaning of what was found
-  (reasoning/cleanup.py);
+  (planning/cleanup.py);
 - package steps learn what else they touch (a simulation: the blast radius);
 - what reos learned here: a fix needed again and again is added up front as its own
   step, saying why; a command that keeps failing here makes the plan ask first.
@@ -25,7 +25,7 @@ from reos.system.privilege import as_root
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from reos.reasoning.cleanup import Probe
+    from reos.planning.cleanup import Probe
 
 
 @dataclass
@@ -52,7 +52,7 @@ def measure(plan: Plan, machine: Machine, voice: object, manager: str | None,
     """"Free up disk space": measure first, then offer only what was found. Returns the
     sentence to say before the plan, or None when the plan is not a cleaning."""
     from reos.model import Kind
-    from reos.reasoning import cleanup
+    from reos.planning import cleanup
 
     if plan.intent is None or plan.intent.operation != "cleanup.free_space" or (
             plan.blocked or plan.kind not in (Kind.ACTION, Kind.UNKNOWN)):

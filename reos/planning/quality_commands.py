@@ -15,7 +15,7 @@ Pure and fast (it runs for every step of every plan): no I/O, no subprocess, no
 settings; imports only `re`, `reos.text` and, to look through wrappers, the risk
 engine's wrapper table (`reos.safety.wrappers`, the one table both read). Not
 responsible for the score, the label, the other layers' reasons or the rendering
-(reos.reasoning.quality does those), nor for parsing shell exactly: it reads shell text
+(reos.planning.quality does those), nor for parsing shell exactly: it reads shell text
 well enough to name habits, never to run it.
 """
 

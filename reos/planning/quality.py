@@ -16,7 +16,7 @@ a plan carries about commands a model or the user's template wrote; `to_dict` is
 `quality` key of the plan JSON.
 
 Finding the anti-patterns in each step's command (and the shell reading that needs) is
-reos.reasoning.quality_commands' job; this module turns the findings into a score and
+reos.planning.quality_commands' job; this module turns the findings into a score and
 reasons. `AntiPattern`, `WHY` and `SHELLS` are re-exported here, where they used to live.
 
 Pure and fast (it runs for every plan): no I/O, no subprocess, no settings; imports only
@@ -33,10 +33,10 @@ from dataclasses import dataclass, field
 from reos.model import step_words
 
 # Re-exported (`X as X`): these names lived here before the command findings moved out.
-from reos.reasoning.quality_commands import SHELLS as SHELLS
-from reos.reasoning.quality_commands import WHY as WHY
-from reos.reasoning.quality_commands import AntiPattern as AntiPattern
-from reos.reasoning.quality_commands import step_findings
+from reos.planning.quality_commands import SHELLS as SHELLS
+from reos.planning.quality_commands import WHY as WHY
+from reos.planning.quality_commands import AntiPattern as AntiPattern
+from reos.planning.quality_commands import step_findings
 from reos.text import clean
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
