@@ -6,7 +6,7 @@ One flow for the chat and `reos plan`: the plan runs with the surface's recovery
 `confirm_resume(report)` is asked, and the run resumes while it says yes. The CLI passes
 terminal prompts, the TUI modal screens; this module never knows which.
 Not responsible for asking (the surfaces), the words of the questions
-(reos.reasoning.narrate), or the summary's words (reos.reasoning.conversation).
+(reos.words.narrate), or the summary's words (reos.words.conversation).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def run_approved(engine: ReasoningEngine, plan: Plan, on_event: EventSink = igno
     so, and say how it went. Without `approve_fix` no fix that needs approval runs; without
     `confirm_resume` a pause stays a pause (`Outcome.PAUSED`)."""
     from reos.execution.gates import summary
-    from reos.reasoning.conversation import execution_summary
+    from reos.words.conversation import execution_summary
 
     report = engine.execute(plan, on_event, approve=approve_fix)
     while report.resumable and confirm_resume is not None and confirm_resume(report):

@@ -19,12 +19,12 @@ from reos import paths
 from reos.execution import ignore
 from reos.model import Intent, Kind, Plan, step_words
 from reos.outcome import Found, Outcome, Reply, outcome_of_plan, outcome_of_undo
-from reos.reasoning import conversation
-from reos.reasoning.conversation import Voice
 from reos.session import Session
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from reos.understanding.perception import Meta, keeps, perceive, split_plan_prefix
+from reos.words import conversation
+from reos.words.conversation import Voice
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 
@@ -287,7 +287,7 @@ class ReasoningEngine:
     def run_query(self, plan: Plan, on_event: EventSink = ignore) -> Found:
         """Run read-only steps and put what they found into words (plus any follow-up)."""
         from reos.execution import reads
-        from reos.reasoning.answers import ANSWERS, TOLERANT
+        from reos.words.answers.common import ANSWERS, TOLERANT
 
         assert plan.read_only, "only read-only plans are answered directly"
         if plan.blocked:  # nothing of a blocked plan runs, not even its read-only steps
@@ -485,7 +485,7 @@ class ReasoningEngine:
         if meta.action == "why" and meta.value:
             return Reply(self.why(meta.value), Outcome.SAID)
         if meta.action == "help":
-            from reos.reasoning.replies import tour
+            from reos.words.replies import tour
 
             return Reply(tour(list(self.templates.operations.values()), self.voice.brief),
                          Outcome.SAID)

@@ -20,8 +20,8 @@ import pytest
 from reos.engine import ReasoningEngine
 from reos.model import Intent, Kind, Plan, RiskLevel, StepResult
 from reos.planning import cleanup
-from reos.reasoning.conversation import Voice
 from reos.settings import Settings
+from reos.words.conversation import Voice
 
 # -- captured output -----------------------------------------------------------------------
 DU_HOST = "2417651712\t/var/cache/apt/archives\n"  # du -s -B1, as root on the host

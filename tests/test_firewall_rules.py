@@ -264,8 +264,8 @@ def test_the_backend_that_is_on_wins(monkeypatch) -> None:  # noqa: ANN001
 
 def test_status_answers_for_nftables_and_firewalld() -> None:
     from reos.model import StepResult
-    from reos.reasoning.answers_net import firewall_status
-    from reos.reasoning.conversation import Voice
+    from reos.words.answers.net import firewall_status
+    from reos.words.conversation import Voice
 
     said = firewall_status([StepResult("s1", True, 0, NFT_JSON)], {}, Voice())
     assert said.startswith("The firewall (nftables) is on: 1 rule in 1 chain; filtering "

@@ -12,11 +12,11 @@ from datetime import date
 import pytest
 
 from reos.model import Kind, StepResult
-from reos.reasoning import answers_settings as answers
-from reos.reasoning.conversation import Voice
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from reos.understanding import choice, slots
+from reos.words.answers import settings as answers
+from reos.words.conversation import Voice
 from tests.conftest import FIXTURES
 
 SUNDAY = date(2026, 11, 22)

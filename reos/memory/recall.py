@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reos.reasoning.conversation import relative_time
+from reos.words.conversation import relative_time
 
 TYPE_CHECKING = False  # typing stays unimported at run time
 if TYPE_CHECKING:

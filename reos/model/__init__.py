@@ -232,7 +232,7 @@ class Plan:
     # why this plan must be asked about even when it only reads (a command that keeps
     # failing on this machine), or None
     confirm_reason: str | None = None
-    # which wording in reasoning/answers.py puts the output of read-only steps into words
+    # which wording in words/answers/common.py puts the output of read-only steps into words
     summariser: str | None = None
     # what a clarify question offers, numbered from 1: (label, the intent it stands for)
     options: list[tuple[str, Intent]] = field(default_factory=list)

@@ -25,16 +25,16 @@ import re
 from dataclasses import dataclass, field
 
 from reos.model import Kind, Plan, RiskLevel, Step, StepResult, Target
-from reos.reasoning.conversation import size as words
 from reos.system.privilege import as_root
 from reos.text import clean
 from reos.understanding.names import SAFE_NAMES
+from reos.words.conversation import size as words
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from reos.reasoning.conversation import Voice
+    from reos.words.conversation import Voice
 
 OPERATION = "cleanup.free_space"
 TIMEOUT = 30.0  # seconds each measurement may take
@@ -389,8 +389,8 @@ def _docker(result: StepResult, found: list[Item], said: list[str]) -> None:
 def apply(plan: Plan, found: list[Item], said: list[str], is_root: bool, voice: Voice) -> str:
     """Make `plan` the cleaning of `found` (one step each) and return the sentence to say
     before it (the total); or, nothing found, a plain answer with no steps (returns "")."""
-    from reos.reasoning import conversation
     from reos.safety.risk import assess_argv
+    from reos.words import conversation
 
     plan.steps, plan.notes = [], []
     if not found:

@@ -11,9 +11,9 @@ Not responsible for splitting the words (understanding does) or for the steps.
 from __future__ import annotations
 
 from reos.model import Intent, Plan, Target
-from reos.reasoning import conversation
 from reos.system.state import RUNNING_STATES
 from reos.understanding.matcher import TargetMatcher
+from reos.words import conversation
 
 ACTIVE = {"container": RUNNING_STATES, "service": {"active", "activating", "reloading"},
           "package": {"installed"}}

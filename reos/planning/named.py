@@ -14,10 +14,10 @@ from dataclasses import replace
 
 from reos.model import Intent, Kind, Plan, Target
 from reos.planning import guards
-from reos.reasoning import replies
 from reos.system.snapshot import SystemSnapshot
 from reos.understanding.matcher import TargetMatcher
 from reos.understanding.names import SAFE_NAMES
+from reos.words import replies
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:

@@ -29,8 +29,6 @@ from reos.model import (
     renumbered,
 )
 from reos.planning import conditions, guards, named, selection, targeting
-from reos.reasoning import conversation, replies
-from reos.reasoning.conversation import Voice
 from reos.safety.risk import assess_argv, formats_for
 from reos.system.privilege import as_root, strip_sudo
 from reos.system.snapshot import SystemSnapshot
@@ -40,6 +38,8 @@ from reos.text import clean
 from reos.understanding import slots
 from reos.understanding.matcher import ALL_KINDS, TargetMatcher
 from reos.understanding.names import SAFE_NAMES
+from reos.words import conversation, replies
+from reos.words.conversation import Voice
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

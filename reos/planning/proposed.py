@@ -19,12 +19,12 @@ Pure: builds a Plan, runs nothing.
 from __future__ import annotations
 
 from reos.model import Intent, Kind, Plan, Step
-from reos.reasoning import conversation
-from reos.reasoning.conversation import Voice
 from reos.safety.backups import files_changed
 from reos.safety.risk import assess_argv
 from reos.system.privilege import as_root
 from reos.text import clean
+from reos.words import conversation
+from reos.words.conversation import Voice
 
 
 def _secret(argv: list[str]) -> str | None:

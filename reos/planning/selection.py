@@ -19,8 +19,8 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from reos.model import Intent, Kind, Plan, Target
-from reos.reasoning import conversation, replies
 from reos.system.state import RUNNING_STATES
+from reos.words import conversation, replies
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 

@@ -19,7 +19,6 @@ from dataclasses import replace
 
 from reos.model import Intent, Kind, Plan, Target
 from reos.planning import guards, named, selection
-from reos.reasoning import conversation, replies
 from reos.system.snapshot import SystemSnapshot
 from reos.text import clean
 from reos.understanding.matcher import (
@@ -31,6 +30,7 @@ from reos.understanding.matcher import (
     section,
 )
 from reos.understanding.names import SAFE_NAMES
+from reos.words import conversation, replies
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from reos.model import Intent, Kind, Plan, StepResult
 from reos.planning.planner import PlanBuilder
-from reos.reasoning.answers import boot_blame
-from reos.reasoning.conversation import count
+from reos.words.answers.common import boot_blame
+from reos.words.conversation import count
 
 # Units that commonly slow boot and that most people can switch off, and why.
 BOOT_CANDIDATES = {

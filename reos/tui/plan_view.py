@@ -37,8 +37,8 @@ from textual.widgets import Button, Input, Static
 
 from reos.model import Plan, RiskLevel, Step
 from reos.model.events import Event, StepFinished, StepOutput, StepStarted
-from reos.reasoning.conversation import undo_words
 from reos.text import clean
+from reos.words.conversation import undo_words
 
 APPROVAL_HINT = ("Type yes to run it or no to cancel (or ctrl+y / ctrl+n); anything else "
                  "is a new request and this plan keeps waiting. "

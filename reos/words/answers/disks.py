@@ -19,8 +19,8 @@ import re
 from typing import Any
 
 from reos.model import StepResult
-from reos.reasoning.conversation import Voice, count, size
 from reos.text import clean
+from reos.words.conversation import Voice, count, size
 
 FULL = 90  # percent used from which a filesystem is said to be nearly full
 

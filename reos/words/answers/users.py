@@ -17,9 +17,9 @@ import re
 from collections.abc import Callable
 
 from reos.model import StepResult
-from reos.reasoning.conversation import Voice, count, join_names, target_named
-from reos.reasoning.conversation import each_target as _each
 from reos.text import clean
+from reos.words.conversation import Voice, count, join_names, target_named
+from reos.words.conversation import each_target as _each
 
 SHOWN = 25  # names listed before "and N more"
 Render = Callable[[list[StepResult], dict[str, str], Voice], str]

@@ -6,7 +6,7 @@ resumable stop).
 Pure: nothing is printed or drawn here, and nothing is cleaned (the CLI and the chat
 clean at their boundary). `reos/commands/output.py` prints the lines; the chat's
 `show_event` mounts them, sends "stage" to its status line and "thought" to the model's
-thought line. Not responsible for the sentences about steps (reos.reasoning.conversation
+thought line. Not responsible for the sentences about steps (reos.words.conversation
 words them; this module chooses which to say for which event).
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reos.reasoning import conversation
-from reos.reasoning.conversation import Voice
+from reos.words import conversation
+from reos.words.conversation import Voice
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:

@@ -8,8 +8,8 @@ steps fail there, so the renderer is tolerant). Not responsible for running anyt
 from __future__ import annotations
 
 from reos.model import StepResult
-from reos.reasoning.conversation import Voice, size
 from reos.text import clean
+from reos.words.conversation import Voice, size
 
 _NO_TOOL = ("I found no NVIDIA GPU to ask: nvidia-smi is not installed here, or the "
             "driver cannot reach a GPU.")

@@ -25,8 +25,8 @@ from collections.abc import Callable
 from typing import Any
 
 from reos.model import StepResult
-from reos.reasoning.conversation import Voice, join_names, size
 from reos.text import clean
+from reos.words.conversation import Voice, join_names, size
 
 Summariser = Callable[[list[StepResult], dict[str, str], Voice], str]
 

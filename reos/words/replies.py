@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from reos.catalogue.operations import Operation
 from reos.model import Intent
-from reos.reasoning.conversation import PLURALS
 from reos.text import clean
+from reos.words.conversation import PLURALS
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:

@@ -26,9 +26,9 @@ from datetime import datetime
 from typing import Any
 
 from reos.model import StepResult
-from reos.reasoning.conversation import Voice, join_names, target_named
-from reos.reasoning.conversation import each_target as _each
 from reos.text import clean
+from reos.words.conversation import Voice, join_names, target_named
+from reos.words.conversation import each_target as _each
 
 Summariser = Callable[[list[StepResult], dict[str, str], Voice], str]
 

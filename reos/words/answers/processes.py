@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from reos.model import StepResult
-from reos.reasoning.conversation import Voice, target_named
-from reos.reasoning.conversation import each_target as _each
 from reos.text import clean
+from reos.words.conversation import Voice, target_named
+from reos.words.conversation import each_target as _each
 
 Summariser = Callable[[list[StepResult], dict[str, str], Voice], str]
 _ETIME = re.compile(r"^(?:\d+-)?(?:\d{1,2}:)?\d{1,2}:\d{2}$")

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reos.model import StepResult
-from reos.reasoning.conversation import Voice, count, join_names, size
+from reos.words.conversation import Voice, count, join_names, size
 
 
 def duration(seconds: float) -> str:
@@ -347,7 +347,7 @@ ANSWERS: dict[str, Summariser] = {
 
 
 def _containers(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
-    from reos.reasoning.conversation import answer_containers
+    from reos.words.conversation import answer_containers
 
     return answer_containers(results, params, voice)
 
@@ -362,14 +362,14 @@ def _more() -> None:
     """Renderers of other domains, each module with an ANSWERS table of its own."""
     import importlib
 
-    from reos.reasoning import listings
+    from reos.words import listings
 
     ANSWERS["services"] = listings.services
     ANSWERS["accounts"] = listings.accounts
-    for name in ("answers_users", "answers_processes", "answers_settings", "answers_net",
-                 "answers_disks", "answers_packages", "answers_gpu", "answers_desktop"):
+    for name in ("users", "processes", "settings", "net", "disks", "packages", "gpu",
+                 "desktop"):
         try:
-            module = importlib.import_module(f"reos.reasoning.{name}")
+            module = importlib.import_module(f"reos.words.answers.{name}")
         except ImportError:  # a domain not written yet
             continue
         ANSWERS.update(getattr(module, "ANSWERS", {}))

@@ -10,8 +10,8 @@ Not responsible for running anything or for choosing the command (recipes do).
 from __future__ import annotations
 
 from reos.model import StepResult
-from reos.reasoning.conversation import Voice, count, join_names
 from reos.text import clean
+from reos.words.conversation import Voice, count, join_names
 
 SHOWN = 25  # names listed before "and N more"
 _STATE_WORDS = {"running": "running", "stopped": "stopped", "failed": "failed",

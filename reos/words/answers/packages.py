@@ -21,9 +21,9 @@ import re
 from collections.abc import Callable, Iterator
 
 from reos.model import StepResult
-from reos.reasoning.conversation import Voice, count, target_named
-from reos.reasoning.conversation import each_target as _each
 from reos.text import clean
+from reos.words.conversation import Voice, count, target_named
+from reos.words.conversation import each_target as _each
 
 Summariser = Callable[[list[StepResult], dict[str, str], Voice], str]
 _NAME = re.compile(r"^[a-z0-9][a-z0-9+._-]*(?::[a-z0-9]+)?$")  # a package (with :arch)

@@ -18,8 +18,8 @@ import re
 from typing import Any
 
 from reos.model import StepResult
-from reos.reasoning.conversation import Voice
 from reos.text import clean
+from reos.words.conversation import Voice
 
 _SHOWN = 20
 
