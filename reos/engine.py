@@ -311,7 +311,7 @@ class ReasoningEngine:
             r.stdout for r in results).strip()
         follow_up = None
         if plan.intent and plan.intent.action == "speed_up_boot":
-            from reos.reasoning.diagnosis import boot_plan
+            from reos.diagnosis.boot import boot_plan
 
             follow_up = boot_plan(plan.request, results, self.builder())
         return Found(text, follow_up)
@@ -319,8 +319,8 @@ class ReasoningEngine:
     def _investigate(self, plan: Plan, on_event: EventSink) -> str:
         """"Why did X fail?" at depth deep: evidence in up to 3 rounds of read-only probes,
         each through the gate, and an answer whose every claim cites its evidence line."""
+        from reos.diagnosis import investigate
         from reos.execution import reads
-        from reos.reasoning import investigate
 
         explain = None
         if self.model.may_ask():

@@ -230,7 +230,7 @@ BLAME = """\
 
 
 def test_boot_diagnosis_proposes_only_slow_safe_units() -> None:
-    from reos.reasoning.diagnosis import boot_plan
+    from reos.diagnosis.boot import boot_plan
 
     engine = homelab()
     results = [StepResult("s1", True, 0, BLAME)]
