@@ -6,7 +6,7 @@ executor and undo to the journal, and emits events for the UI. It gives the plan
 live machine (`planning.amend.Machine`) and applies the settings that decide routing
 (`auto_assess`), the reasoning extras (`reasoning.enabled`, kept by reos/memory/keeping.py) and
 confirmations (`always_confirm`, `require_approval_for_permanent`).
-Not responsible for reading words (reasoning), editing plans (the planner), running
+Not responsible for reading words (understanding), editing plans (the planner), running
 commands itself (execution), or drawing anything. Heavy parts load on first use.
 """
 

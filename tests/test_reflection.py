@@ -194,7 +194,7 @@ def test_thresholds_come_from_the_settings_given() -> None:
 
 
 def test_without_the_rules_the_store_keeps_records_but_finds_nothing() -> None:
-    k = Knowledge(Database(paths.database_file()))  # store never imports reasoning
+    k = Knowledge(Database(paths.database_file()))  # store never imports memory
     for _ in range(4):
         k.record(["systemctl", "start", "x.service"], False)
     assert k.reflect() == [] and len(k.outcomes()) == 4

@@ -3,7 +3,7 @@
 Every command passes the gate as a read-only command (`safety.gate.admit_argv` with
 `claimed_read_only`) right before it runs; one the gate refuses never runs, and the
 refusal comes back instead. Each run is bounded in time and never uses a shell.
-Not responsible for deciding what to read (reasoning) or for putting what was read into
+Not responsible for deciding what to read (planning) or for putting what was read into
 words (words/answers/*.py).
 """
 

@@ -50,7 +50,7 @@ class Memory:
             from reos.memory.reflection import evaluate
             from reos.store.knowledge import Knowledge
 
-            # the rules are reasoning's, given to the store (which never imports reasoning)
+            # the rules are memory's, given to the store (which never imports memory)
             self._knowledge = Knowledge(self._journal().db,
                                         self.settings.limits.max_learned_patterns,
                                         self.settings.reflection, judge=evaluate)

@@ -7,7 +7,7 @@ template or a catalogue operation id) its runs and failures; and the recent outc
 records (the last RECORDS_PER_SUBJECT per subject) that reflection reads, and the
 findings. `reflect()`, run after each execution, hands those records to the rules it was
 given (reos.memory.reflection.evaluate, passed in by the engine: the store never
-imports reasoning), stores the findings with their evidence and suggestion, clears the
+imports memory), stores the findings with their evidence and suggestion, clears the
 ones that no longer hold, and returns the new ones. The record and finding types live
 here because they are what is kept.
 
