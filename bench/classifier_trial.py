@@ -2,7 +2,7 @@
 
 A trial, not a feature: nothing in reos uses what is fitted here. The question is whether
 a classifier that reads a request and names one catalogue operation id should be asked
-when the rule parser (reos/reasoning/parser.py, understanding.py) is unsure, and what it
+when the rule parser (reos/understanding/parser.py, reading.py) is unsure, and what it
 would cost.
 
 Data

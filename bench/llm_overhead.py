@@ -69,7 +69,7 @@ def prepared_answers(engine: Any, requests: list[str]) -> dict[str, str]:
     the catalogue parser's reading in the answer schema (see `checked_answers`)."""
     from understanding_llm import answer_for
 
-    from reos.reasoning import understanding
+    from reos.understanding import reading as understanding
 
     matcher = engine.builder().matcher
     answers = {}
@@ -98,7 +98,7 @@ def checked_answers(engine: Any, answers: dict[str, str]) -> None:
 
 def measure(engine: Any, requests: list[str], runs: int) -> dict[str, Any]:
     """Per request: overhead samples (plan time minus model time), calls, sources."""
-    from reos.execution.events import Stage
+    from reos.model.events import Stage
 
     out: dict[str, Any] = {"overhead": {}, "calls": 0, "plans": 0, "sources": {},
                            "fell_back": 0, "model_ms": [], "cpu_ms": []}

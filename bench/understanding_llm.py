@@ -116,7 +116,7 @@ class EchoModel:
         self.engine = engine  # a parser-only engine on the same snapshot as the one asked
 
     def __call__(self, body: dict) -> str:
-        from reos.reasoning import understanding
+        from reos.understanding import reading as understanding
 
         request = request_of(body)
         intent = understanding.understand(request, self.engine.templates,
@@ -286,7 +286,7 @@ _OPERATIONS: set[str] = set()
 
 def operation_ids() -> set[str]:
     if not _OPERATIONS:
-        from reos.reasoning import templates
+        from reos.catalogue import templates
 
         _OPERATIONS.update(templates.load().operations)
     return _OPERATIONS

@@ -6,7 +6,7 @@ One flow for the chat and `reos plan`: the plan runs with the surface's recovery
 `confirm_resume(report)` is asked, and the run resumes while it says yes. The CLI passes
 terminal prompts, the TUI modal screens; this module never knows which.
 Not responsible for asking (the surfaces), the words of the questions
-(reos.reasoning.narrate), or the summary's words (reos.reasoning.conversation).
+(reos.words.narrate), or the summary's words (reos.words.conversation).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts
 
 if TYPE_CHECKING:
     from reos.engine import ReasoningEngine
-    from reos.execution.events import EventSink
     from reos.model import ExecutionReport, Plan
+    from reos.model.events import EventSink
 
 ApproveFix = Callable[[str], bool]  # a recovery fix's explanation -> may it run?
 ConfirmResume = Callable[["ExecutionReport"], bool]  # a resumable stop -> continue?
@@ -34,7 +34,7 @@ def approve(engine: ReasoningEngine, on_event: EventSink = ignore,
     a plan that loses something for good, or the plan itself, which then runs. Without
     callbacks here, the ones the surface gave the engine (`engine.approve_fix`,
     `engine.confirm_resume`) are asked, so a typed "yes" asks as a button does."""
-    from reos.reasoning.perception import Meta
+    from reos.understanding.perception import Meta
 
     if engine.undo_waiting and engine.pending is None:
         return engine.meta(Meta("undo"), on_event=on_event)
@@ -58,7 +58,7 @@ def run_approved(engine: ReasoningEngine, plan: Plan, on_event: EventSink = igno
     so, and say how it went. Without `approve_fix` no fix that needs approval runs; without
     `confirm_resume` a pause stays a pause (`Outcome.PAUSED`)."""
     from reos.execution.gates import summary
-    from reos.reasoning.conversation import execution_summary
+    from reos.words.conversation import execution_summary
 
     report = engine.execute(plan, on_event, approve=approve_fix)
     while report.resumable and confirm_resume is not None and confirm_resume(report):

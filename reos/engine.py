@@ -3,10 +3,10 @@
 Holds the session (pending plan, verbosity), routes a request through perception,
 understanding, matching and planning, asks for approval, hands approved plans to the
 executor and undo to the journal, and emits events for the UI. It gives the planner the
-live machine (`reasoning.amend.Machine`) and applies the settings that decide routing
-(`auto_assess`), the reasoning extras (`reasoning.enabled`, kept by reos/memory.py) and
+live machine (`planning.amend.Machine`) and applies the settings that decide routing
+(`auto_assess`), the reasoning extras (`reasoning.enabled`, kept by reos/memory/keeping.py) and
 confirmations (`always_confirm`, `require_approval_for_permanent`).
-Not responsible for reading words (reasoning), editing plans (the planner), running
+Not responsible for reading words (understanding), editing plans (the planner), running
 commands itself (execution), or drawing anything. Heavy parts load on first use.
 """
 
@@ -19,12 +19,12 @@ from reos import paths
 from reos.execution import ignore
 from reos.model import Intent, Kind, Plan, step_words
 from reos.outcome import Found, Outcome, Reply, outcome_of_plan, outcome_of_undo
-from reos.reasoning import conversation
-from reos.reasoning.conversation import Voice
-from reos.reasoning.perception import Meta, keeps, perceive, split_plan_prefix
 from reos.session import Session
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
+from reos.understanding.perception import Meta, keeps, perceive, split_plan_prefix
+from reos.words import conversation
+from reos.words.conversation import Voice
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 
@@ -32,12 +32,12 @@ if TYPE_CHECKING:
     from typing import Any
 
     from reos.approving import ApproveFix, ConfirmResume
-    from reos.execution.events import EventSink
+    from reos.catalogue.templates import TemplateSet
     from reos.execution.executor import ExecutionReport, Executor
     from reos.execution.undo import UndoReport
     from reos.llm.session import ModelSession, Turn
-    from reos.memory import Memory
-    from reos.reasoning.templates import TemplateSet
+    from reos.memory.keeping import Memory
+    from reos.model.events import EventSink
     from reos.store.journal import Journal, TransactionRecord
     from reos.store.knowledge import Knowledge
     from reos.store.traces import Traces
@@ -115,7 +115,7 @@ class ReasoningEngine:
     @property
     def templates(self) -> TemplateSet:
         if self._templates is None:
-            from reos.reasoning import templates
+            from reos.catalogue import templates
 
             self._templates = templates.load()
         return self._templates
@@ -134,8 +134,8 @@ class ReasoningEngine:
         from functools import partial
 
         from reos.execution.gates import refusal
-        from reos.reasoning.matcher import TargetMatcher
-        from reos.reasoning.planner import PlanBuilder
+        from reos.planning.planner import PlanBuilder
+        from reos.understanding.matcher import TargetMatcher
 
         snapshot = self.snapshot()
         # the matcher's indexes cost milliseconds to build: keep them while the snapshot lives
@@ -152,13 +152,13 @@ class ReasoningEngine:
         builder.preflight = partial(refusal, max_operations=self.settings.limits.max_operations)
         return builder
 
-    def _machine(self):  # noqa: ANN202 - reasoning.amend.Machine, imported lazily
+    def _machine(self):  # noqa: ANN202 - planning.amend.Machine, imported lazily
         """The live machine as the planner may ask it: read-only probes through the gate,
         package simulations, and what reos learned here."""
         from reos.execution import packages, reads
         from reos.execution.recovery import REFRESH
-        from reos.reasoning import cleanup
-        from reos.reasoning.amend import Machine
+        from reos.planning import cleanup
+        from reos.planning.amend import Machine
         from reos.store.knowledge import signature
 
         manager = self.snapshot().host.get("package_manager")
@@ -176,9 +176,9 @@ class ReasoningEngine:
         """The plan for one request; chat words ("undo", "help") come back as kind meta."""
         import time
 
-        from reos.execution.events import Stage
         from reos.inputs import check_request
-        from reos.reasoning import understanding
+        from reos.model.events import Stage
+        from reos.understanding import reading as understanding
 
         forced, request = split_plan_prefix(check_request(text))
         # auto_assess off: nothing is routed by itself; every request is shown as a plan
@@ -262,7 +262,7 @@ class ReasoningEngine:
     def choose(self, text: str) -> Plan | None:
         """The answer to an open question ("2", "demo-web", "the web one"), as the plan of
         the chosen option, or None when the words pick none of them (a new request)."""
-        from reos.reasoning.choice import pick
+        from reos.understanding.choice import pick
 
         asked = self.session.take_question()
         if asked is None or not asked.options:
@@ -287,7 +287,7 @@ class ReasoningEngine:
     def run_query(self, plan: Plan, on_event: EventSink = ignore) -> Found:
         """Run read-only steps and put what they found into words (plus any follow-up)."""
         from reos.execution import reads
-        from reos.reasoning.answers import ANSWERS, TOLERANT
+        from reos.words.answers.common import ANSWERS, TOLERANT
 
         assert plan.read_only, "only read-only plans are answered directly"
         if plan.blocked:  # nothing of a blocked plan runs, not even its read-only steps
@@ -311,7 +311,7 @@ class ReasoningEngine:
             r.stdout for r in results).strip()
         follow_up = None
         if plan.intent and plan.intent.action == "speed_up_boot":
-            from reos.reasoning.diagnosis import boot_plan
+            from reos.diagnosis.boot import boot_plan
 
             follow_up = boot_plan(plan.request, results, self.builder())
         return Found(text, follow_up)
@@ -319,8 +319,8 @@ class ReasoningEngine:
     def _investigate(self, plan: Plan, on_event: EventSink) -> str:
         """"Why did X fail?" at depth deep: evidence in up to 3 rounds of read-only probes,
         each through the gate, and an answer whose every claim cites its evidence line."""
+        from reos.diagnosis import investigate
         from reos.execution import reads
-        from reos.reasoning import investigate
 
         explain = None
         if self.model.may_ask():
@@ -332,11 +332,11 @@ class ReasoningEngine:
         return investigate.run(plan, lambda argv: reads.probe(argv, plan.request),
                                self.snapshot(), explain, on_event).text
 
-    # -- what reos keeps (reos/memory.py) -------------------------------------------
+    # -- what reos keeps (reos/memory/keeping.py) -------------------------------------------
     @property
     def memory(self) -> Memory:
         if self._memory is None:
-            from reos.memory import Memory
+            from reos.memory.keeping import Memory
 
             self._memory = Memory(self.settings, lambda: self.journal)
         return self._memory
@@ -353,7 +353,7 @@ class ReasoningEngine:
         return self.memory.record(plan, self.snapshot)
 
     def why(self, what: str) -> str:
-        """Answer "why did you …?" (reos/memory.py)."""
+        """Answer "why did you …?" (reos/memory/keeping.py)."""
         return self.memory.why(what)
 
     def reasoning_of(self, trace_id: int | None = None) -> str:
@@ -364,9 +364,9 @@ class ReasoningEngine:
 
     def execute(self, plan: Plan, on_event: EventSink = ignore,
                 approve: Callable[[str], bool] | None = None) -> ExecutionReport:
-        from reos.execution.events import Said
         from reos.execution.executor import Checks, Executor, Hooks
         from reos.llm.recovery import fixer
+        from reos.model.events import Said
         from reos.safety.backups import BackupStore
 
         if not self.voice.brief:
@@ -435,7 +435,7 @@ class ReasoningEngine:
             if chosen is not None:
                 return self._offer(chosen, on_event)
         if self.pending is not None:  # "only the redis one", "not nginx": revise the plan
-            from reos.reasoning.followup import follow_up
+            from reos.understanding.followup import follow_up
 
             revised = follow_up(self.pending, said, self.builder())
             if revised is not None:
@@ -485,7 +485,7 @@ class ReasoningEngine:
         if meta.action == "why" and meta.value:
             return Reply(self.why(meta.value), Outcome.SAID)
         if meta.action == "help":
-            from reos.reasoning.replies import tour
+            from reos.words.replies import tour
 
             return Reply(tour(list(self.templates.operations.values()), self.voice.brief),
                          Outcome.SAID)

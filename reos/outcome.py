@@ -3,7 +3,7 @@
 Every surface decides what to do next from `Reply.outcome` (show a plan card, a question
 with its choices, a pause it may continue, a rollback), never by searching the reply's
 words. `outcome_of` turns an execution report into the outcome of running it.
-Not responsible for the words (reos.reasoning.conversation and reos.reasoning.narrate),
+Not responsible for the words (reos.words.conversation and reos.words.narrate),
 nor for deciding anything: the engine makes replies, this module only types them.
 Re-exported by reos.engine, so `from reos.engine import Reply` keeps working.
 """

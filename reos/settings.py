@@ -51,20 +51,20 @@ class ReasoningSettings(Struct):
     depth: str = "focused"
 
     DOCS: ClassVar[dict[str, dict[str, Any]]] = {
-            "enabled": _doc(
+        "enabled": _doc(
             "The reasoning layer's extras: the reasoning trace and the audit trail (reos why), "
             "the quality assessment, learned fixes added up front, and why each step is there. "
             "false: plans are built, judged and approved the same, without them."),
-            "auto_assess": _doc(
+        "auto_assess": _doc(
             "Route requests by what they are: questions answered at once, changes shown for "
             'approval. false: every request is shown as a plan to approve (like "plan: ...").'),
-            "always_confirm": _doc(
+        "always_confirm": _doc(
             "Ask before every change, even small ones: also before recovery fixes such as a "
             "package-list refresh or a retry with sudo, and before an undo (reos undo --yes)."),
-            "explain_steps": _doc(
+        "explain_steps": _doc(
             "Show why each step is there (from the trace) and the plan's quality before "
             "approval."),
-            "depth": _doc(
+        "depth": _doc(
             'How hard reos thinks: "quick" (never asks the model), "focused" or "deep" '
             '(diagnoses gather evidence in rounds).', choices=DEPTH_CHOICES),
     }
@@ -77,12 +77,12 @@ class SafetySettings(Struct):
     rollback_on_failure: bool = True
 
     DOCS: ClassVar[dict[str, dict[str, Any]]] = {
-            "require_approval_for_permanent": _doc(
+        "require_approval_for_permanent": _doc(
             "Steps that cannot be undone ask their own second question. false: only steps "
             "with no undo at all ask; steps undone by restoring a backup do not."),
-            "auto_backup_configs": _doc("Back up files before a step changes them."),
-            "verify_each_step": _doc("Check that each step reached the intended state."),
-            "rollback_on_failure": _doc("Undo completed steps when a plan cannot finish."),
+        "auto_backup_configs": _doc("Back up files before a step changes them."),
+        "verify_each_step": _doc("Check that each step reached the intended state."),
+        "rollback_on_failure": _doc("Undo completed steps when a plan cannot finish."),
     }
 
 
@@ -94,9 +94,9 @@ class ConversationSettings(Struct):
     show_commands: bool = True
 
     DOCS: ClassVar[dict[str, dict[str, Any]]] = {
-            "verbosity": _doc('How much reos says: "minimal", "normal" or "detailed".',
+        "verbosity": _doc('How much reos says: "minimal", "normal" or "detailed".',
             choices=VERBOSITY_CHOICES),
-            "show_commands": _doc(
+        "show_commands": _doc(
             "Show the commands as they run (a plan always shows its commands before approval)."),
     }
 
@@ -132,20 +132,20 @@ class LlmSettings(Struct):
     mode: str = "auto"
 
     DOCS: ClassVar[dict[str, dict[str, Any]]] = {
-            "enabled": _doc("Use an Ollama server when one answers."),
-            "host": _doc("Ollama server URL."),
-            "model": _doc("Model name on that server."),
-            "timeout_seconds": _doc("Give up on the LLM after this long and fall back.", 0.1, 600),
-            "keep_alive": _doc('How long Ollama keeps the model loaded ("10m", "1h", "-1").'),
-            "num_ctx": _doc("Context window asked of the model, in tokens.", 512, 262144),
-            "mode": _doc(
+        "enabled": _doc("Use an Ollama server when one answers."),
+        "host": _doc("Ollama server URL."),
+        "model": _doc("Model name on that server."),
+        "timeout_seconds": _doc("Give up on the LLM after this long and fall back.", 0.1, 600),
+        "keep_alive": _doc('How long Ollama keeps the model loaded ("10m", "1h", "-1").'),
+        "num_ctx": _doc("Context window asked of the model, in tokens.", 512, 262144),
+        "mode": _doc(
             '"auto": the model reads what the built-in parser is unsure of; "first": the model '
             'reads every request; "off": never ask the model.', choices=LLM_MODES),
     }
 
 
 class ReflectionSettings(Struct):
-    """Thresholds of the reflection rules (reos/reasoning/reflection.py), run after each
+    """Thresholds of the reflection rules (reos/memory/reflection.py), run after each
     execution over what happened here."""
 
     failures_in_a_row: int = 3
@@ -156,18 +156,18 @@ class ReflectionSettings(Struct):
     verification_failures: int = 2
 
     DOCS: ClassVar[dict[str, dict[str, Any]]] = {
-            "failures_in_a_row": _doc(
+        "failures_in_a_row": _doc(
             "Failures in a row of one command before reos flags it and asks first.", 1, 100),
-            "timeouts": _doc(
+        "timeouts": _doc(
             "Timeouts of one command before reos suggests a longer timeout.", 1, 100),
-            "failure_rate": _doc(
+        "failure_rate": _doc(
             "Share of failed runs (0.01-1) at which an operation is said to fail on most runs.",
             0.01, 1.0),
-            "min_runs": _doc(
+        "min_runs": _doc(
             "Runs of an operation before its failure rate is judged.", 1, 1000),
-            "fix_repeats": _doc(
+        "fix_repeats": _doc(
             "Times a fix was needed before reos applies it up front.", 1, 100),
-            "verification_failures": _doc(
+        "verification_failures": _doc(
             "Times a step missed its intended state before reos says so.", 1, 100),
     }
 

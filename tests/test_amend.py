@@ -1,11 +1,11 @@
-"""The planner's amendments from what this machine says (reasoning/amend.py): a learned
+"""The planner's amendments from what this machine says (planning/amend.py): a learned
 fix added up front as its own step, with every `depends_on` still pointing at the same
 step after renumbering, and a command that keeps failing making the plan ask."""
 
 from __future__ import annotations
 
 from reos.model import Kind, Plan, Step
-from reos.reasoning.amend import Machine, learn
+from reos.planning.amend import Machine, learn
 from reos.store.knowledge import signature
 
 

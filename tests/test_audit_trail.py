@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from reos import paths
 from reos.cli import main
 from reos.engine import ReasoningEngine
+from reos.memory import audit, recall
 from reos.model import (
     ExecutionReport,
     GateVerdict,
@@ -26,7 +27,6 @@ from reos.model import (
     StopReason,
     Target,
 )
-from reos.reasoning import audit, recall
 from reos.settings import Settings
 from reos.store.db import MIGRATIONS, Database, now
 from reos.store.journal import Journal
@@ -182,7 +182,7 @@ def test_the_design_notes_shape_for_an_action() -> None:
 
 
 def test_the_quality_assessment_is_kept_with_its_reasons() -> None:
-    from reos.reasoning import quality
+    from reos.planning import quality
 
     plan = engine().plan("install htop")
     plan.steps[0].argv = ["sh", "-c", "apt-get install htop 2>/dev/null || true"]

@@ -136,7 +136,7 @@ journalctl --sync
 
 
 def _journal_bytes(bed) -> int:
-    from reos.reasoning.cleanup import parse_journal
+    from reos.planning.cleanup import parse_journal
 
     said = bed.run("journalctl", "--disk-usage", check=True).stdout
     size = parse_journal(said)

@@ -17,11 +17,11 @@ import subprocess
 import pytest
 
 from reos.model import Kind, StepResult
-from reos.reasoning import answers_settings as answers
-from reos.reasoning.conversation import Voice
 from reos.settings import Settings
 from reos.system import state, state_settings
 from reos.system.snapshot import SystemSnapshot
+from reos.words.answers import settings as answers
+from reos.words.conversation import Voice
 from tests.conftest import FIXTURES
 
 bed_only = [pytest.mark.docker, pytest.mark.slow]

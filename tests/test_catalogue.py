@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from reos import paths
-from reos.reasoning import templates
-from reos.reasoning.template_schema import SLOT
+from reos.catalogue import templates
+from reos.catalogue.schema import SLOT
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from tests.conftest import FIXTURES, reos

@@ -1,6 +1,6 @@
 """Freeing disk space: measured first, then only real items, each with its size and step.
 
-The parsers and item rules of reos/reasoning/cleanup.py are tested on output captured
+The parsers and item rules of reos/planning/cleanup.py are tested on output captured
 from real commands (the host of this repository and the Debian test bed): `du -s -B1`,
 `journalctl --disk-usage`, `docker system df -v --format '{{json .}}'` and `dpkg-query`
 over kernel packages (the kernel packages were built with dpkg-deb and installed with
@@ -19,9 +19,9 @@ import pytest
 
 from reos.engine import ReasoningEngine
 from reos.model import Intent, Kind, Plan, RiskLevel, StepResult
-from reos.reasoning import cleanup
-from reos.reasoning.conversation import Voice
+from reos.planning import cleanup
 from reos.settings import Settings
+from reos.words.conversation import Voice
 
 # -- captured output -----------------------------------------------------------------------
 DU_HOST = "2417651712\t/var/cache/apt/archives\n"  # du -s -B1, as root on the host

@@ -5,7 +5,7 @@
   `reos plan` are a different thing: they ask sudo, they run nothing as root).
 - Exit codes are an `IntEnum` whose values are the ones man/reos.1 documents.
 - The catalogue's parse cache is read and written by the store layer
-  (`reos.store.template_cache`), and `reos.reasoning.templates` writes nothing itself.
+  (`reos.store.template_cache`), and `reos.catalogue.templates` writes nothing itself.
 - Dead code stays gone, and what old catalogue files still say is answered clearly.
 """
 
@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from reos import errors, paths
+from reos.catalogue import templates
 from reos.errors import ExitCode
-from reos.reasoning import templates
 from reos.store.template_cache import VERSION, TemplateCache, stamp
 from reos.system.privilege import SUDO, as_root, strip_sudo, through_sudo
 
@@ -255,7 +255,7 @@ def _writes(tree: ast.AST) -> list[str]:
 
 
 def test_templates_py_writes_nothing_itself() -> None:
-    source = (REOS / "reasoning" / "templates.py").read_text(encoding="utf-8")
+    source = (REOS / "catalogue" / "templates.py").read_text(encoding="utf-8")
     assert _writes(ast.parse(source)) == []
     # and the scan does see the writes the store module makes
     store = (REOS / "store" / "template_cache.py").read_text(encoding="utf-8")

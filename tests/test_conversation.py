@@ -1,6 +1,6 @@
 """One conversation for every surface: the engine's replies are typed (`Reply.outcome`),
 a run asks the surface's callbacks (a recovery fix's approval, whether to continue past a
-resumable stop), and events are worded once (reos.reasoning.narrate) for the CLI and the
+resumable stop), and events are worded once (reos.words.narrate) for the CLI and the
 chat alike.
 
 Plans are made against the saved homelab snapshot, which runs nothing on this machine;
@@ -17,12 +17,12 @@ import pytest
 
 from reos.commands import output
 from reos.engine import Found, Outcome, ReasoningEngine, Reply
-from reos.execution.events import Notice, Said, Stage, StepFinished, StepOutput, StepStarted
 from reos.model import ExecutionReport, Kind, Plan, Step, StepResult, StopReason
-from reos.reasoning.conversation import Voice
-from reos.reasoning.narrate import Line, fix_question, narrate, paused, resume_question
+from reos.model.events import Notice, Said, Stage, StepFinished, StepOutput, StepStarted
 from reos.settings import LimitsSettings, Settings
 from reos.system.snapshot import SystemSnapshot
+from reos.words.conversation import Voice
+from reos.words.narrate import Line, fix_question, narrate, paused, resume_question
 
 SNAPSHOT = SystemSnapshot.from_dict(json.loads(
     (Path(__file__).parent / "fixtures" / "homelab.json").read_text()))

@@ -11,11 +11,11 @@ import json
 
 import pytest
 
-from reos.execution.events import Stage
+from reos.diagnosis import investigate
+from reos.diagnosis.investigate import Claim, Evidence, Probe, supported
 from reos.llm import diagnose
 from reos.model import Intent, Kind, Plan, StepResult, Target
-from reos.reasoning import investigate
-from reos.reasoning.investigate import Claim, Evidence, Probe, supported
+from reos.model.events import Stage
 from reos.safety.risk import assess_argv
 from reos.settings import Settings
 

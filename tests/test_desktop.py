@@ -18,12 +18,12 @@ import json
 import pytest
 
 from reos.model import Kind, StepResult
-from reos.reasoning import answers_desktop as answers
-from reos.reasoning.answers import ANSWERS
-from reos.reasoning.conversation import Voice
 from reos.safety.grammar import reads_only
 from reos.settings import Settings
 from reos.system.snapshot import SCHEMA, SystemSnapshot
+from reos.words.answers import desktop as answers
+from reos.words.answers.common import ANSWERS
+from reos.words.conversation import Voice
 from tests.conftest import FIXTURES
 
 ESC = "\x1b]0;owned\x07"

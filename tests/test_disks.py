@@ -18,9 +18,9 @@ import psutil
 import pytest
 
 from reos.model import Kind, RiskLevel, StepResult
-from reos.reasoning.answers import ANSWERS
-from reos.reasoning.conversation import Voice, size
 from reos.system import state, state_disks
+from reos.words.answers.common import ANSWERS
+from reos.words.conversation import Voice, size
 
 FIXTURE = Path(__file__).parent / "fixtures" / "homelab.json"
 EXCLUDED = ["-x", "tmpfs", "-x", "devtmpfs", "-x", "squashfs", "-x", "overlay",

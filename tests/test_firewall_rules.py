@@ -1,4 +1,4 @@
-"""Firewall rule order (reos/reasoning/firewall_rules.py) and the firewall plans on each
+"""Firewall rule order (reos/planning/firewall_rules.py) and the firewall plans on each
 backend: which earlier rule decides a new rule's traffic, where the new rule goes so it
 takes effect, and the undo each backend's step records (reos/system/state_net.py).
 
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reos.reasoning import firewall_rules as fr
+from reos.planning import firewall_rules as fr
 from reos.settings import Settings
 from reos.system import state_net
 from reos.system.snapshot import SCHEMA, SystemSnapshot
@@ -264,8 +264,8 @@ def test_the_backend_that_is_on_wins(monkeypatch) -> None:  # noqa: ANN001
 
 def test_status_answers_for_nftables_and_firewalld() -> None:
     from reos.model import StepResult
-    from reos.reasoning.answers_net import firewall_status
-    from reos.reasoning.conversation import Voice
+    from reos.words.answers.net import firewall_status
+    from reos.words.conversation import Voice
 
     said = firewall_status([StepResult("s1", True, 0, NFT_JSON)], {}, Voice())
     assert said.startswith("The firewall (nftables) is on: 1 rule in 1 chain; filtering "

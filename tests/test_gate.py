@@ -118,7 +118,7 @@ def test_admission_reasons() -> None:
 def test_couldnt_check_is_never_goal_reached(tmp_path: Path) -> None:
     """Verification of a service on a machine where its state cannot be read (no systemd
     running here, or the unit unknown) says so instead of claiming success."""
-    from reos.reasoning.conversation import execution_summary
+    from reos.words.conversation import execution_summary
 
     target = Target("service", "reos-no-such-unit.service", "active", "enabled")
     plan = Plan("stop it", Kind.ACTION, steps=[
@@ -132,8 +132,8 @@ def test_couldnt_check_is_never_goal_reached(tmp_path: Path) -> None:
 
 
 def test_couldnt_check_with_the_real_probe(tmp_path: Path) -> None:
-    from reos.reasoning.conversation import execution_summary
     from reos.system.state import current_state
+    from reos.words.conversation import execution_summary
 
     target = Target("container", "reos-test-no-such-container", "running")
     plan = Plan("stop it", Kind.ACTION, steps=[

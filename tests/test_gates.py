@@ -9,7 +9,6 @@ from typing import Any
 
 from reos import paths
 from reos.execution import gates
-from reos.execution.events import Notice
 from reos.execution.executor import Checks, Executor, Hooks, Machine
 from reos.model import (
     ExecutionReport,
@@ -22,6 +21,7 @@ from reos.model import (
     StopReason,
     Target,
 )
+from reos.model.events import Notice
 from reos.settings import LimitsSettings
 from reos.store.db import Database
 from reos.store.journal import Journal

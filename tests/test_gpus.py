@@ -10,10 +10,10 @@ import subprocess
 import pytest
 
 from reos.model import Kind, StepResult
-from reos.reasoning.answers import ANSWERS
-from reos.reasoning.conversation import Voice
 from reos.safety.grammar import reads_only
 from reos.safety.risk import assess_argv
+from reos.words.answers.common import ANSWERS
+from reos.words.conversation import Voice
 from tests.understanding.evaluate import engines
 
 

@@ -397,8 +397,8 @@ def test_the_bed_answers_timers_and_port_80_as_systemd_and_psutil_say(bed) -> No
 
 def test_the_account_list_says_who_has_a_login_shell() -> None:
     from reos.model import StepResult
-    from reos.reasoning.answers import ANSWERS
-    from reos.reasoning.conversation import Voice
+    from reos.words.answers.common import ANSWERS
+    from reos.words.conversation import Voice
 
     passwd = ("root:x:0:0:root:/root:/bin/bash\n"
               "daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"

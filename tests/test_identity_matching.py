@@ -15,10 +15,10 @@ import os
 import pytest
 
 from reos.engine import ReasoningEngine
-from reos.reasoning.matcher import TargetMatcher
 from reos.settings import Settings
 from reos.system import collectors, facts
 from reos.system.snapshot import SystemSnapshot
+from reos.understanding.matcher import TargetMatcher
 from tests.conftest import FIXTURES
 
 SNAPSHOT = SystemSnapshot.from_dict(json.loads((FIXTURES / "identities.json").read_text()))

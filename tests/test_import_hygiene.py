@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 CORE = ["reos.system.collectors", "reos.system.snapshot", "reos.system.state",
-        "reos.reasoning.planner", "reos.reasoning.understanding", "reos.reasoning.matcher",
+        "reos.planning.planner", "reos.understanding.reading", "reos.understanding.matcher",
         "reos.execution.executor", "reos.execution.undo", "reos.store.journal",
         "reos.safety.risk", "reos.engine"]
 FORBIDDEN = ("textual", "ollama")

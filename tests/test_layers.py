@@ -51,7 +51,7 @@ def test_reos_modules_are_placed_by_the_contract(capsys: pytest.CaptureFixture[s
     placed = {m["module"]: m for m in report["modules"]}
     assert placed["reos.llm.client"]["layer"] == "llm_client"
     assert placed["reos.llm.understander"]["layer"] == "llm"
-    assert placed["reos.execution.events"]["layer"] == "events"
+    assert placed["reos.model.events"]["layer"] == "model"
     assert placed["reos.safety.risk"]["source"] == "contract"
     # reos's docstrings are read too: reos/text.py says what it is not responsible for
     assert any("deciding what is trusted" in s

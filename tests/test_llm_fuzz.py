@@ -38,17 +38,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from reos.catalogue.templates import SLOT
 from reos.engine import ReasoningEngine
 from reos.llm import schema as shape
 from reos.llm import validate
 from reos.model import Intent, Kind, Plan
-from reos.reasoning import slots as slot_values
-from reos.reasoning import understanding
-from reos.reasoning.templates import SLOT
 from reos.safety.risk import assess_argv, formats_for
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from reos.text import clean
+from reos.understanding import reading as understanding
+from reos.understanding import slots as slot_values
 
 FIXTURE = Path(__file__).parent / "fixtures" / "homelab.json"
 PURE_ANSWERS = 10_400  # answers through first_object -> check -> build

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from reos import paths
-from reos.execution.events import Said, Stage, StepStarted
 from reos.execution.executor import Executor, Hooks
 from reos.execution.recovery import Fix
 from reos.llm import recovery as model_recovery
 from reos.model import Kind, Plan, Step
+from reos.model.events import Said, Stage, StepStarted
 from reos.settings import LimitsSettings, Settings
 from reos.store.db import Database
 from reos.store.journal import Journal

@@ -23,9 +23,9 @@ import pytest
 
 from reos import settings as reos_settings
 from reos.engine import ReasoningEngine
-from reos.execution.events import ModelText, Stage
 from reos.llm import schema as answer_shape
 from reos.model import Kind, Plan
+from reos.model.events import ModelText, Stage
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from tests.fake_ollama import FakeOllama

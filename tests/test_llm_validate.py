@@ -19,9 +19,9 @@ import pytest
 from reos.engine import ReasoningEngine
 from reos.llm import validate
 from reos.model import Intent, Kind
-from reos.reasoning import replies
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
+from reos.words import replies
 
 HOMELAB = json.loads((Path(__file__).parent / "fixtures" / "homelab.json").read_text())
 ESCAPES = "\x1b]0;pwned\x07\x1b[2J\x1b[31mred\x1b[0m\u202e"

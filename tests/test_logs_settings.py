@@ -1,6 +1,6 @@
 """Logs by time and journal trimming by size or age, and time zones named by city: the
 real catalogue and parser plan each request against the homelab snapshot; slot values are
-checked and rendered by reasoning/slots.py (dates against a fixed day); cities are looked
+checked and rendered by understanding/slots.py (dates against a fixed day); cities are looked
 up in this machine's own zone list (skipped where it has none).
 """
 
@@ -12,11 +12,11 @@ from datetime import date
 import pytest
 
 from reos.model import Kind, StepResult
-from reos.reasoning import answers_settings as answers
-from reos.reasoning import choice, slots
-from reos.reasoning.conversation import Voice
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
+from reos.understanding import choice, slots
+from reos.words.answers import settings as answers
+from reos.words.conversation import Voice
 from tests.conftest import FIXTURES
 
 SUNDAY = date(2026, 11, 22)

@@ -9,9 +9,9 @@ import pytest
 
 from reos.engine import ReasoningEngine
 from reos.model import Kind, RiskLevel
-from reos.reasoning.matcher import TargetMatcher
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
+from reos.understanding.matcher import TargetMatcher
 
 FIXTURE = Path(__file__).parent / "fixtures" / "homelab.json"
 
@@ -197,7 +197,7 @@ def test_plural_request_includes_the_container_named_like_the_project(tmp_path) 
 
 
 def test_summary_after_execution_reads_naturally() -> None:
-    from reos.reasoning.conversation import grouped
+    from reos.words.conversation import grouped
 
     assert grouped(["Stopped nextcloud-app", "Stopped nextcloud-redis"]) == \
         "Stopped nextcloud-app and nextcloud-redis"

@@ -18,11 +18,11 @@ import subprocess
 import pytest
 
 from reos.model import Kind, RiskLevel, StepResult
-from reos.reasoning import answers_net as answers
-from reos.reasoning.conversation import Voice
 from reos.settings import Settings
 from reos.system import state, state_net
 from reos.system.snapshot import SCHEMA, SystemSnapshot
+from reos.words.answers import net as answers
+from reos.words.conversation import Voice
 from tests.conftest import FIXTURES
 
 

@@ -164,7 +164,7 @@ def test_the_second_question_numbers_steps_as_people_do() -> None:
 
 
 def test_reos_why_says_step_numbers_and_no_component_names() -> None:
-    from reos.reasoning import audit, recall
+    from reos.memory import audit, recall
     from reos.store.db import now
 
     engine = homelab()

@@ -15,11 +15,11 @@ import shlex
 
 import pytest
 
+from reos.catalogue import templates
 from reos.model import Kind, RiskLevel, StepResult
-from reos.reasoning import templates
-from reos.reasoning.answers import ANSWERS, TOLERANT
-from reos.reasoning.conversation import Voice
 from reos.safety.risk import assess, assess_argv
+from reos.words.answers.common import ANSWERS, TOLERANT
+from reos.words.conversation import Voice
 
 NEW_FILES = ("packages_extra.toml", "containers_extra.toml", "services_more.toml",
              "users_more.toml", "system_more.toml", "disks_more.toml", "network_more.toml",

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from reos.catalogue import templates
 from reos.model import Kind, RiskLevel
-from reos.reasoning import templates
 from reos.safety.risk import assess_argv
 from reos.system.state import restore_argv
 
@@ -329,8 +329,8 @@ def test_the_owner_is_said_from_the_real_dpkg() -> None:
     import subprocess
 
     from reos.model import StepResult
-    from reos.reasoning.answers_packages import ANSWERS
-    from reos.reasoning.conversation import Voice
+    from reos.words.answers.packages import ANSWERS
+    from reos.words.conversation import Voice
 
     if shutil.which("dpkg") is None:
         pytest.skip("no dpkg here")

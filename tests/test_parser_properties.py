@@ -24,9 +24,10 @@ from hypothesis import strategies as st
 
 from reos.engine import ReasoningEngine
 from reos.model import Intent, Kind, Plan
-from reos.reasoning import parser, understanding
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
+from reos.understanding import parser
+from reos.understanding import reading as understanding
 from tests.conftest import FIXTURES
 
 EXAMPLES = settings(max_examples=150, deadline=None, derandomize=True,

@@ -204,8 +204,8 @@ def test_a_quantifier_is_never_a_new_accounts_name() -> None:
     # found by the answer fuzzer: a model's user.create with the target "everything"
     # planned `useradd all`; whatever reads the words, no new account is called so
     from reos.model import Kind, Plan
-    from reos.reasoning import named
-    from reos.reasoning.matcher import TargetMatcher
+    from reos.planning import named
+    from reos.understanding.matcher import TargetMatcher
 
     matcher = TargetMatcher(_snapshot())
     for word in ("everything", "all", "nobody-else", "both"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reos.reasoning.perception import Meta, keeps, perceive, split_plan_prefix
+from reos.understanding.perception import Meta, keeps, perceive, split_plan_prefix
 
 
 @pytest.mark.parametrize("text,action", [

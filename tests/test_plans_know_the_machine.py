@@ -16,7 +16,7 @@ import pytest
 
 from reos.engine import ReasoningEngine
 from reos.model import Kind
-from reos.reasoning import cleanup
+from reos.planning import cleanup
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from tests.test_cleanup import DOCKER_DF, ran

@@ -19,10 +19,10 @@ import psutil
 import pytest
 
 from reos.model import Kind, RiskLevel, StepResult
-from reos.reasoning.answers import ANSWERS
-from reos.reasoning.answers_processes import rows
-from reos.reasoning.conversation import Voice
 from reos.system import state_processes
+from reos.words.answers.common import ANSWERS
+from reos.words.answers.processes import rows
+from reos.words.conversation import Voice
 from tests.conftest import reos
 
 FIXTURE = Path(__file__).parent / "fixtures" / "homelab.json"

@@ -1,4 +1,4 @@
-"""Quality assessment of plans (reos/reasoning/quality.py): real plans from the homelab
+"""Quality assessment of plans (reos/planning/quality.py): real plans from the homelab
 snapshot score well with the right reasons; hand-built bad plans score lower, each
 anti-pattern named with its step and who wrote it; adding a problem never raises a score.
 """
@@ -16,7 +16,7 @@ from msgspec.structs import replace
 
 from reos.engine import ReasoningEngine
 from reos.model import Intent, Kind, Plan, RiskLevel, Step, Target
-from reos.reasoning.quality import (
+from reos.planning.quality import (
     Assessment,
     assess,
     describe,
@@ -332,7 +332,7 @@ def test_labels() -> None:
 
 def test_importing_it_runs_nothing() -> None:
     done = subprocess.run(
-        [sys.executable, "-c", "import sys, reos.reasoning.quality; print(sorted(sys.modules))"],
+        [sys.executable, "-c", "import sys, reos.planning.quality; print(sorted(sys.modules))"],
         capture_output=True, text=True, check=True)
     loaded = done.stdout
     for heavy in ("'subprocess'", "'reos.system", "'reos.safety", "'reos.settings",

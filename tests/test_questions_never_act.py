@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from reos.reasoning.understanding import AS_QUESTION
+from reos.understanding.reading import AS_QUESTION
 from tests.understanding.evaluate import engines
 
 

@@ -240,7 +240,7 @@ def test_a_name_spelled_with_mixed_marks_is_one_name(engine) -> None:
 
 def test_a_name_written_apart_is_no_typo_of_a_catalogue_word(engine) -> None:
     # "modem" alone is one letter from "model"; beside "manager" it is ModemManager
-    from reos.reasoning import parser
+    from reos.understanding import parser
 
     units = parser.parse("disable the modem manager", engine.templates, engine._matcher).units
     assert [u.text for u in units if "name" in u.roles] == ["modem manager"]

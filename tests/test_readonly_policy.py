@@ -14,7 +14,7 @@ import pytest
 
 from reos import paths
 from reos.model import RiskLevel
-from reos.reasoning.proposed import plan_command
+from reos.planning.proposed import plan_command
 from reos.safety import gate
 from reos.safety.verdict import Verdict
 from reos.store.db import Database, make_private
@@ -46,7 +46,7 @@ def test_the_gate_lets_a_proven_read_run_unasked() -> None:
 
 def test_a_model_command_that_is_not_proven_read_only_says_why_the_plan_asks() -> None:
     from reos.model import Intent, Kind, Plan
-    from reos.reasoning.conversation import Voice
+    from reos.words.conversation import Voice
 
     plan = Plan(request="sort the names into a file", kind=Kind.UNKNOWN)
     intent = Intent(kind=Kind.ACTION, argv=["sort", "--ou=/tmp/sorted.txt", "names.txt"],

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from reos.reasoning import slots, templates
+from reos.catalogue import templates
 from reos.safety.risk import assess_argv
+from reos.understanding import slots
 
 TEMPLATES = templates.load()
 # one ordinary value per slot, as the parser hands them to `slots.values`

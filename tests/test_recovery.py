@@ -24,7 +24,7 @@ def journal() -> Journal:
 
 
 def said(events: list) -> list[str]:
-    from reos.execution.events import Said
+    from reos.model.events import Said
 
     return [e.text for e in events if isinstance(e, Said)]
 
@@ -151,7 +151,7 @@ def test_bounds_per_execution_and_per_error_type(tmp_path: Path) -> None:
 
 
 def test_knowledge_learns_flags_and_is_capped() -> None:
-    from reos.reasoning.reflection import evaluate
+    from reos.memory.reflection import evaluate
 
     knowledge = Knowledge(Database(paths.database_file()), cap=3, judge=evaluate)
     argv = ["sudo", "-n", "apt-get", "install", "-y", "htop"]

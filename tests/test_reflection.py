@@ -12,7 +12,7 @@ from msgspec.structs import replace
 
 from reos import paths
 from reos.errors import SettingsError
-from reos.reasoning.reflection import RULES, Outcome, describe, evaluate
+from reos.memory.reflection import RULES, Outcome, describe, evaluate
 from reos.settings import ReflectionSettings, parse
 from reos.store import db as db_module
 from reos.store import knowledge as knowledge_module
@@ -194,7 +194,7 @@ def test_thresholds_come_from_the_settings_given() -> None:
 
 
 def test_without_the_rules_the_store_keeps_records_but_finds_nothing() -> None:
-    k = Knowledge(Database(paths.database_file()))  # store never imports reasoning
+    k = Knowledge(Database(paths.database_file()))  # store never imports memory
     for _ in range(4):
         k.record(["systemctl", "start", "x.service"], False)
     assert k.reflect() == [] and len(k.outcomes()) == 4

@@ -10,8 +10,8 @@ import json
 
 import pytest
 
+from reos.catalogue import lexicon
 from reos.model import Kind
-from reos.reasoning import lexicon
 from reos.settings import Settings
 from reos.system.snapshot import SCHEMA, SystemSnapshot
 from tests.conftest import FIXTURES

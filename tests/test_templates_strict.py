@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from reos.catalogue import operations as catalogue
+from reos.catalogue import schema as template_schema
+from reos.catalogue import templates as templates_module
+from reos.catalogue.templates import TemplateSet, load_file
 from reos.model import Plan
-from reos.reasoning import catalogue, template_schema
-from reos.reasoning import templates as templates_module
-from reos.reasoning.templates import TemplateSet, load_file
 from tests.conftest import FIXTURES, reos
 
 CONTEXT = str(FIXTURES / "homelab.json")

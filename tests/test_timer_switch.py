@@ -17,7 +17,7 @@ import pytest
 
 from reos.engine import ReasoningEngine
 from reos.model import Kind
-from reos.reasoning.quality import checkable
+from reos.planning.quality import checkable
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from reos.system.state import restore_argv

@@ -13,8 +13,8 @@ from typing import Any
 
 from reos import paths
 from reos.engine import ReasoningEngine, Reply
-from reos.execution.events import EventSink, StepFinished, StepStarted
 from reos.model import ExecutionReport, Step, StepResult, StopReason
+from reos.model.events import EventSink, StepFinished, StepStarted
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from reos.tui import live

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from reos.catalogue import templates as templates_module
+from reos.catalogue.templates import TemplateSet, load_file
 from reos.model import Kind
-from reos.reasoning import templates as templates_module
-from reos.reasoning import understanding
-from reos.reasoning.templates import TemplateSet, load_file
+from reos.understanding import reading as understanding
 from tests.understanding.evaluate import engines
 
 

@@ -14,10 +14,10 @@ import pytest
 from reos import paths, settings
 from reos.engine import ReasoningEngine
 from reos.model import Kind, StepResult
-from reos.reasoning.conversation import Voice
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from reos.system.state import restore_argv
+from reos.words.conversation import Voice
 from tests.conftest import Containers
 
 FIXTURE = Path(__file__).parent / "fixtures" / "homelab.json"
@@ -184,7 +184,7 @@ def test_a_plan_shows_its_commands_at_every_verbosity() -> None:
 
 
 def test_show_commands_off_and_minimal_quieten_the_running() -> None:
-    from reos.reasoning.conversation import step_started
+    from reos.words.conversation import step_started
 
     step = homelab().plan("stop portainer").steps[0]
     assert "$ docker stop portainer" in (step_started(step, Voice("normal", True)) or "")
@@ -230,7 +230,7 @@ BLAME = """\
 
 
 def test_boot_diagnosis_proposes_only_slow_safe_units() -> None:
-    from reos.reasoning.diagnosis import boot_plan
+    from reos.diagnosis.boot import boot_plan
 
     engine = homelab()
     results = [StepResult("s1", True, 0, BLAME)]
@@ -243,7 +243,7 @@ def test_boot_diagnosis_proposes_only_slow_safe_units() -> None:
 
 
 def test_boot_summary_lists_the_slowest() -> None:
-    from reos.reasoning.answers import boot_summary
+    from reos.words.answers.common import boot_summary
 
     text = boot_summary([StepResult("s1", True, 0, BLAME)], {}, Voice())
     assert text.splitlines()[1].strip() == "62.5s  some-vendor-thing.service"
@@ -292,7 +292,7 @@ def test_plan_prefix_shows_even_a_query_for_approval() -> None:
 
 @pytest.mark.docker
 def test_execution_starts_with_a_natural_sentence(containers: Containers) -> None:
-    from reos.execution.events import Said
+    from reos.model.events import Said
 
     name = containers.run("talk")
     engine = live()

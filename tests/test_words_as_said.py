@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import pytest
 
+from reos.catalogue.lexicon import correct, lexicon
 from reos.engine import ReasoningEngine
 from reos.model import Kind
-from reos.reasoning.lexicon import correct, lexicon
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 

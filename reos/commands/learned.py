@@ -3,7 +3,7 @@
 Shows the patterns per command, the runs of templates and operations, and each finding
 with its evidence and suggested action (cleared ones marked); `--summary` adds a model's
 summary of the findings when a model answers (reos.llm.reflect); `--forget` clears it
-all. Not responsible for the rules (reos.reasoning.reflection) or storage
+all. Not responsible for the rules (reos.memory.reflection) or storage
 (reos.store.knowledge).
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 from reos.commands.common import make_engine
 from reos.commands.output import emit_json, say
 from reos.errors import EXIT_OK
-from reos.reasoning.reflection import Finding, show_time
+from reos.memory.reflection import Finding, show_time
 
 SCHEMA = "reos.learned/1"
 

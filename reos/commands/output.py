@@ -6,8 +6,8 @@ imported only to draw an error panel, so the common paths start fast.
 Everything shown passes through `reos.text.clean` here, at the boundary, because much of
 it (container names, logs, step output, errors quoting a request) did not come from reos
 and may carry terminal escape sequences. JSON is escaped by json.dumps plus
-`reos.text.json_safe`. Not responsible for wording: reos.reasoning.conversation and
-reos.reasoning.narrate (the words of events, shared with the chat) are.
+`reos.text.json_safe`. Not responsible for wording: reos.words.conversation and
+reos.words.narrate (the words of events, shared with the chat) are.
 """
 
 from __future__ import annotations
@@ -16,15 +16,15 @@ import json
 import sys
 
 from reos.errors import ReosError
-from reos.reasoning.conversation import Voice
-from reos.reasoning.narrate import SHOWN, narrate
 from reos.text import clean, json_safe
+from reos.words.conversation import Voice
+from reos.words.narrate import SHOWN, narrate
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
 
-    from reos.execution.events import Event
+    from reos.model.events import Event
 
 
 def emit_json(data: Any) -> None:
@@ -69,7 +69,7 @@ def error(exc: ReosError) -> None:
 
 def event_printer(voice: Voice, quiet: bool = False):  # noqa: ANN201 - returns an EventSink
     """Show steps as they start, their output as it streams, and how they ended: the lines
-    reos.reasoning.narrate writes for every surface (stages and the model's thought are
+    reos.words.narrate writes for every surface (stages and the model's thought are
     StagePrinter's, with --verbose)."""
 
     def show(event: Event) -> None:
@@ -91,7 +91,7 @@ class StagePrinter:
         self.thought = ""
 
     def __call__(self, event: Event) -> None:
-        from reos.execution.events import ModelText, Stage
+        from reos.model.events import ModelText, Stage
 
         if isinstance(event, ModelText):
             if event.text.strip():

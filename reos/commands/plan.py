@@ -88,8 +88,8 @@ def _approve_fix(explanation: str) -> bool:
     """The terminal's answer to a recovery fix that needs approval (default no)."""
     import typer
 
-    from reos.reasoning.narrate import fix_question
     from reos.text import clean  # the explanation can quote a failed command's output
+    from reos.words.narrate import fix_question
 
     return typer.confirm(fix_question(clean(explanation)), default=False)
 
@@ -99,7 +99,7 @@ def _confirm_resume(report: ExecutionReport) -> bool:
     (default no)."""
     import typer
 
-    from reos.reasoning.narrate import paused, resume_question
+    from reos.words.narrate import paused, resume_question
 
     say(paused(report))
     return typer.confirm(resume_question(report), default=False)
@@ -117,7 +117,7 @@ def _meta_exit_code(reply: Reply) -> int:
 def as_json_data(plan: Plan) -> dict:
     """`reos.plan/1`: the plan's own fields, and each step's undo in words (the command
     when the snapshot says enough, else what will be recorded when the step runs)."""
-    from reos.reasoning.conversation import undo_words
+    from reos.words.conversation import undo_words
 
     data = plan.to_dict()
     for step, shown in zip(plan.steps, data["steps"], strict=True):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from reos.commands.common import make_engine
 from reos.commands.output import emit_json, say
 from reos.errors import EXIT_DECLINED, EXIT_FAILED, EXIT_NOTHING, EXIT_OK, ReosError
-from reos.reasoning.perception import Meta
+from reos.understanding.perception import Meta
 
 
 def run(*, as_json: bool = False, yes: bool = False) -> int:

@@ -5,7 +5,7 @@ request that has one (chat commands such as "undo" are skipped). Printed as the 
 notes' block, or with `--json` as one `reos.trace/1` document. An unknown transaction, or
 none recorded yet, exits 4 with a plain sentence; a damaged trace is said, not raised.
 
-Not responsible for building or storing chains (reos.reasoning.audit, reos.store.traces).
+Not responsible for building or storing chains (reos.memory.audit, reos.store.traces).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from reos.errors import EXIT_FAILED, EXIT_NOTHING, EXIT_OK, ReosError
 
 def run(tx: int | None = None, *, as_json: bool = False) -> int:
     from reos.commands.common import load_settings
-    from reos.reasoning.audit import SCHEMA, render
+    from reos.memory.audit import SCHEMA, render
     from reos.store.db import Database
     from reos.store.traces import Traces
 

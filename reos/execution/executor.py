@@ -31,7 +31,11 @@ from msgspec import Struct
 from reos.errors import EXIT_BLOCKED, ReosError
 from reos.execution import gates, ignore, packages
 from reos.execution.classifier import Diagnosis
-from reos.execution.events import (
+from reos.execution.recovering import recover
+from reos.execution.recovery import Fix
+from reos.execution.runner import run_argv
+from reos.model import RESTARTS, ExecutionReport, Plan, Step, StepResult, StopReason, restarts
+from reos.model.events import (
     EventSink,
     Notice,
     Said,
@@ -39,10 +43,6 @@ from reos.execution.events import (
     StepOutput,
     StepStarted,
 )
-from reos.execution.recovering import recover
-from reos.execution.recovery import Fix
-from reos.execution.runner import run_argv
-from reos.model import RESTARTS, ExecutionReport, Plan, Step, StepResult, StopReason, restarts
 from reos.safety.backups import BackupStore, files_changed
 from reos.safety.limits import Breakers, LimitReached
 from reos.safety.scope import Scope

@@ -110,7 +110,7 @@ def after_step(step: Step, prior: dict[str, Any] | None, before: set[str] | dict
 
 def some_names(names: list[str]) -> str:
     """'a, b and c', or the first dozen 'and 35 more' when the list is long."""
-    from reos.reasoning.conversation import join_names
+    from reos.words.conversation import join_names
 
     if len(names) <= _SHOWN:
         return join_names(names)

@@ -3,8 +3,8 @@
 Every command passes the gate as a read-only command (`safety.gate.admit_argv` with
 `claimed_read_only`) right before it runs; one the gate refuses never runs, and the
 refusal comes back instead. Each run is bounded in time and never uses a shell.
-Not responsible for deciding what to read (reasoning) or for putting what was read into
-words (reasoning/answers*.py).
+Not responsible for deciding what to read (planning) or for putting what was read into
+words (words/answers/*.py).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from reos.safety.gate import admit_argv
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any  # a probe: .key, .what, .argv (reasoning/cleanup.py's Probe)
+    from typing import Any  # a probe: .key, .what, .argv (planning/cleanup.py's Probe)
 
 QUERY_TIMEOUT = 60.0  # one step of a question
 PROBE_TIMEOUT = 30.0  # one probe of a diagnosis or a measurement

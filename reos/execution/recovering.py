@@ -22,9 +22,9 @@ import time
 from msgspec.structs import replace
 
 from reos.execution.classifier import UNKNOWN, Diagnosis, classify
-from reos.execution.events import Notice
 from reos.execution.recovery import MAX_PER_CATEGORY, MAX_RECOVERIES, Fix, propose
 from reos.model import ExecutionReport, Step, StepResult
+from reos.model.events import Notice
 from reos.safety.limits import LimitReached
 
 TYPE_CHECKING = False

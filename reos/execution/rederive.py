@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from reos.reasoning.names import SAFE_NAMES
 from reos.store.journal import StepRecord
 from reos.system.privilege import as_root, strip_sudo
 from reos.system.state import PACKAGE_REMOVE, reinstall_argv, restore_argv
+from reos.understanding.names import SAFE_NAMES
 
 # the kinds the planner names with SAFE_NAMES; tracked settings carry their own names
 _SETTINGS = {"hostname", "timezone", "system", "firewall", "shutdown"}

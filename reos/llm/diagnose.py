@@ -1,7 +1,7 @@
 """The model's part of a deep diagnosis: claims about numbered evidence, each citing a line.
 
 `explain()` asks the model once, after every evidence round has run, to read the
-numbered lines (reos/reasoning/investigate.py) and answer in a small JSON shape:
+numbered lines (reos/diagnosis/investigate.py) and answer in a small JSON shape:
 `{"conclusion": str, "claims": [{"text", "cite", "quote"}]}`. Its answer is only a set
 of claims: investigate.py keeps a claim only when its quote occurs in the line it cites,
 and the model's conclusion is never shown (it cites nothing). The model chooses no
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 
-from reos.reasoning.investigate import MAX_LINE, Claim, Evidence, bounded
+from reos.diagnosis.investigate import MAX_LINE, Claim, Evidence, bounded
 from reos.settings import Settings
 
 TYPE_CHECKING = False

@@ -22,9 +22,9 @@ from __future__ import annotations
 import json
 import re
 
+from reos.catalogue.templates import TemplateSet
 from reos.llm import schema as answer_shape
 from reos.llm.session import Turn
-from reos.reasoning.templates import TemplateSet
 from reos.system.snapshot import SystemSnapshot
 from reos.text import clean
 

@@ -35,8 +35,8 @@ from reos.text import clean
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from reos.execution.events import Event
     from reos.execution.executor import ModelFix
+    from reos.model.events import Event
 
 MAX_LOG = 2_000  # characters of the failed step's output the model sees (its end)
 MAX_REASON = 200
@@ -117,7 +117,7 @@ def propose_fix(step: Step, result: StepResult, diagnosis: Diagnosis, settings: 
                 is_root: bool | None = None,
                 emit: Callable[[Event], None] | None = None) -> Fix | None:
     """The model's one fix step for this failure, judged by reos; None when there is none."""
-    from reos.execution.events import Stage
+    from reos.model.events import Stage
 
     def stage(name: str, detail: str, ms: float | None = None) -> None:
         if emit is not None:

@@ -1,6 +1,6 @@
 """A model's summary of reflection's findings, on demand (`reos learned --summary`).
 
-`summarize()` asks the model once to put the findings (reos/reasoning/reflection.py) in
+`summarize()` asks the model once to put the findings (reos/memory/reflection.py) in
 a few plain sentences, in the small JSON shape `{"summary": str}`. The findings quote
 commands and names that came from requests, templates and models, so they are data to
 the model (the prompt says so), and the answer is only ever shown: cleaned of terminal
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from msgspec import Struct
 
-from reos.reasoning.reflection import Finding, show_time
+from reos.memory.reflection import Finding, show_time
 from reos.settings import Settings, llm_forced_off
 from reos.text import clean
 

@@ -12,7 +12,7 @@ read before any model is asked. Not responsible for checking an answer (validate
 
 from __future__ import annotations
 
-from reos.reasoning.templates import TemplateSet
+from reos.catalogue.templates import TemplateSet
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ MAX_TEXT = 400  # a thought, a purpose, a question, a consequence
 MAX_REPLY = 2_000
 MAX_CHOICES = 4
 
-# what each slot holds, as the plan builder takes it (reasoning/slots.py checks it again)
+# what each slot holds, as the plan builder takes it (understanding/slots.py checks it again)
 SLOT_FORMS = {
     "lines": "a number of lines, e.g. \"50\"",
     "count": "how many, e.g. \"5\"",

@@ -25,7 +25,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from reos.execution.events import Event
+    from reos.model.events import Event
 
 RESTING_SECONDS = 60.0  # after the server failed, the next requests do not wait on it
 TURNS_KEPT = 5
@@ -66,8 +66,8 @@ class ModelSession:
                 hint: str | None = None) -> tuple[Intent | None, list[str]]:
         """The model's reading when it should be asked and its answer holds up, else the
         parser's; plus what to say about the model (a problem is said once a session)."""
-        from reos.execution.events import Stage
         from reos.llm.understander import should_ask
+        from reos.model.events import Stage
 
         wanted, why = should_ask(parsed, self.settings)
         if wanted and time.monotonic() < self._resting_until:

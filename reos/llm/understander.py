@@ -34,8 +34,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from reos.execution.events import Event
     from reos.llm.session import Turn
+    from reos.model.events import Event
 
 CONFIDENT = 0.75  # the parser's own confidence above which "auto" does not ask the model
 UNSURE = 0.5  # a model's action below this confidence is asked about, not planned
@@ -84,7 +84,7 @@ def should_ask(parsed: Intent | None, settings: Settings) -> tuple[bool, str]:
 
 def _stage(trace: list[dict[str, str]], emit: Callable[[Event], None], stage: str,
            said: str, ms: float | None = None) -> None:
-    from reos.execution.events import Stage
+    from reos.model.events import Stage
 
     trace.append({"stage": stage, "said": said})
     emit(Stage(stage, said, ms))
@@ -96,10 +96,10 @@ def ask(request: str, *, templates: Any, matcher: Any, snapshot: Any, settings: 
         turns: list[Turn] | None = None, learned: list[Any] | None = None,
         hint: str | None = None) -> Asked:
     """Ask the model what `request` means; `checked` is the validate.Request of it."""
-    from reos.execution.events import ModelText
     from reos.llm import prompt, validate
     from reos.llm import schema as shape
     from reos.llm.client import Client, LlmError
+    from reos.model.events import ModelText
 
     started = time.monotonic()
     trace: list[dict[str, str]] = []

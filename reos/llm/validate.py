@@ -9,7 +9,7 @@ the meaning against the catalogue and this machine:
   name that does not exist is never used); when the request names anything this machine
   has, every target has to do with the request's words or the last turns (a model cannot
   add nginx to "stop nextcloud"), while "restart the web server" may become nginx;
-- slots are the operation's own and pass the plan builder's checks (reasoning/slots.py);
+- slots are the operation's own and pass the plan builder's checks (understanding/slots.py);
 - qualifiers are the operation's own; every qualifier and exclusion the request said is
   kept, and "all" is never added when the request did not say it (narrow, never widen);
 - a condition names something that exists; choices are checked like answers;
@@ -27,13 +27,13 @@ import json
 import math
 import re
 
+from reos.catalogue.templates import TemplateSet
 from reos.llm import schema as shape
 from reos.llm.prompt import _closeness, _words
 from reos.model import Intent, Kind
-from reos.reasoning import slots as slot_checks
-from reos.reasoning.templates import TemplateSet
 from reos.safety.risk import assess_argv
 from reos.text import clean
+from reos.understanding import slots as slot_checks
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -115,7 +115,7 @@ class Request:
 def request_of(text: str, templates: TemplateSet, matcher: Any,
                context_words: set[str] | None = None) -> Request:
     """The request as the checks see it, read by the catalogue parser."""
-    from reos.reasoning.understanding import said
+    from reos.understanding.reading import said
 
     found = said(text, templates, matcher)
     return Request(text, found.qualifiers, found.excludes, found.asks, context_words,

@@ -8,7 +8,7 @@ block device here and shares no disk with the filesystem mounted on `/` or with 
 swap area. What cannot be read is an objection: fail closed.
 
 Reads /sys, /proc and stat() only; never runs a program. Not responsible for deciding
-what a request means or which device it names (see `reasoning/guards.py` for the
+what a request means or which device it names (see `planning/guards.py` for the
 snapshot-based refusal at planning time).
 """
 

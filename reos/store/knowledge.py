@@ -6,8 +6,8 @@ timeouts), capped at `max_learned_patterns` rows, oldest first out; per operatio
 template or a catalogue operation id) its runs and failures; and the recent outcome
 records (the last RECORDS_PER_SUBJECT per subject) that reflection reads, and the
 findings. `reflect()`, run after each execution, hands those records to the rules it was
-given (reos.reasoning.reflection.evaluate, passed in by the engine: the store never
-imports reasoning), stores the findings with their evidence and suggestion, clears the
+given (reos.memory.reflection.evaluate, passed in by the engine: the store never
+imports memory), stores the findings with their evidence and suggestion, clears the
 ones that no longer hold, and returns the new ones. The record and finding types live
 here because they are what is kept.
 
@@ -115,7 +115,7 @@ Judge = Callable[[Sequence[Outcome], ReflectionSettings], list[Finding]]
 
 
 class Knowledge:
-    """`judge` is the rules (reos.reasoning.reflection.evaluate), given by whoever builds
+    """`judge` is the rules (reos.memory.reflection.evaluate), given by whoever builds
     the knowledge base (the engine): without it, outcomes are kept and stored findings
     shown, but `reflect()` finds nothing and clears nothing."""
 

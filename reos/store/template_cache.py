@@ -9,7 +9,7 @@ dates JSON cannot hold) is skipped, and the file is replaced atomically, so two 
 starting at once never read half of one.
 
 Not responsible for parsing or checking templates, nor for what the data means (the
-catalogue in `reos.reasoning.templates` does both and hands the data in).
+catalogue in `reos.catalogue.templates` does both and hands the data in).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The reasoning audit trail in SQLite: one chain per request, linked to its transaction.
 
-`Traces.record(chain)` stores a chain built by reos.reasoning.audit and prunes the
+`Traces.record(chain)` stores a chain built by reos.memory.audit and prunes the
 oldest beyond `keep`; `link` ties it to the journal transaction its plan ran as, and
 `add_outcome` adds how that ended. Reads (`get`, `latest`, `recent`, `for_transaction`)
 return `TraceRecord`s. The file can be edited by anyone who can write it, so what is read
@@ -82,7 +82,7 @@ class Traces:
     def add_outcome(self, trace_id: int, outcome: dict[str, Any]) -> bool:
         """Set how the trace's execution ended (replacing an earlier outcome: a resumed
         execution ends again). False when the trace is gone or unreadable. `outcome` is
-        expected bounded and free of secrets (reos.reasoning.audit.outcome_of)."""
+        expected bounded and free of secrets (reos.memory.audit.outcome_of)."""
         with self.db.writing() as conn:
             row = conn.execute("SELECT * FROM traces WHERE id = ?", (trace_id,)).fetchone()
             record = _record(row) if row is not None else None
@@ -131,7 +131,7 @@ def _dumps(chain: dict[str, Any]) -> str:
     if len(text.encode()) > MAX_CHAIN_BYTES:
         raise JournalError(f"A reasoning trace of {len(text.encode())} bytes is too large to keep"
                            f" (at most {MAX_CHAIN_BYTES}).",
-                           "Build traces with reos.reasoning.audit, which bounds them.")
+                           "Build traces with reos.memory.audit, which bounds them.")
     return text
 
 

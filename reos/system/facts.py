@@ -7,7 +7,7 @@ concurrently with its timeout. Read-only: libraries (pwd, grp, psutil) and comma
 only list, run through `collectors._run` (argv, timeout, no shell); JSON output is read
 as JSON, never parsed by hand.
 Not responsible for the snapshot's shape (`snapshot`) or for what the facts mean to a
-request (`reasoning`).
+request (`understanding`, `planning`).
 """
 
 from __future__ import annotations

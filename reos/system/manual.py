@@ -14,8 +14,8 @@ pages, said as nothing found.
 
 Here with the collectors because it runs a program; the engine hands `related` to the
 planner, which only calls it when nothing fits. Not responsible for understanding
-requests (`reasoning.understanding`) or for the reply around the pages
-(`reasoning.replies.no_recipe`).
+requests (`understanding.reading`) or for the reply around the pages
+(`words.replies.no_recipe`).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ A name that does not look like one of these (such as the bare "firewall" a recip
 has no restore command: reos never guesses which rule to delete.
 
 Not responsible for choosing or running commands (recipes and execution do), for where a
-rule goes among the others (reasoning/firewall_rules.py), nor for any other kind of
+rule goes among the others (planning/firewall_rules.py), nor for any other kind of
 resource (reos/system/state.py dispatches by kind).
 """
 

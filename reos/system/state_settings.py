@@ -5,7 +5,7 @@ or reboot is scheduled (systemd keeps that in /run/systemd/shutdown/scheduled).
 step's prior state: `{"state": value, ...}`), `restore` turns a recorded value into the
 command that sets it again, and `problem` says what is wrong with the setting a step left.
 A value read back from the machine or the journal reaches argv only after the same strict
-check a value from a request passes (reos/reasoning/slots.py).
+check a value from a request passes (reos/understanding/slots.py).
 
 Not responsible for choosing or running commands (recipes and execution do), nor for any
 other kind of resource (reos/system/state.py dispatches by kind).

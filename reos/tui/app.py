@@ -47,10 +47,8 @@ from textual.widgets import Header, Input
 
 from reos.engine import ReasoningEngine, Reply
 from reos.errors import ReosError, plainly
-from reos.execution.events import Event
 from reos.model import ExecutionReport, Plan, step_words
-from reos.reasoning import conversation
-from reos.reasoning.narrate import fix_question, narrate, paused, resume_question
+from reos.model.events import Event
 from reos.text import clean
 from reos.tui.footer import ChatFooter
 from reos.tui.help import HelpScreen, keys_now
@@ -67,6 +65,8 @@ from reos.tui.transcript import (
     TranscriptSearch,
 )
 from reos.tui.widgets import Bubble, PlanCard
+from reos.words import conversation
+from reos.words.narrate import fix_question, narrate, paused, resume_question
 
 GREETING = (
     "Hi, I'm reos. Tell me what you'd like to do, in plain words \u2014 for example "

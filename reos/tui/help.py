@@ -4,7 +4,7 @@ The keys are the ones valid for the widget that had the focus when help was aske
 (its own bindings first, then the chat's), read from Textual's active bindings so a
 remapped or disabled key is never shown wrong. What reos understands is generated from
 the operation catalogue: each area with what it can do and an example, the same words
-as the "help" reply (`reos.reasoning.replies.tour`). Escape (or F1, q) closes it.
+as the "help" reply (`reos.words.replies.tour`). Escape (or F1, q) closes it.
 
 Not responsible for the keys themselves (the app and widgets bind them) nor for the
 catalogue (templates/*.toml).
@@ -21,7 +21,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from reos.reasoning.catalogue import Operation
+from reos.catalogue.operations import Operation
 from reos.text import clean
 
 # Keys the chat handles itself (not as bindings), said in words.
@@ -46,7 +46,7 @@ def key_lines(bindings: Iterable[tuple[str, str]]) -> list[str]:
 
 def understood(operations: Iterable[Operation]) -> list[str]:
     """Each area of the catalogue: what reos can do there, and one example request."""
-    from reos.reasoning.replies import AREAS
+    from reos.words.replies import AREAS
 
     areas: dict[str, list[Operation]] = {}
     for op in operations:

@@ -26,7 +26,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static
 
-from reos.execution.events import Event, StepFinished, StepStarted
+from reos.model.events import Event, StepFinished, StepStarted
 from reos.text import clean
 
 SPINNER = "\u280b\u2819\u2839\u2838\u283c\u2834\u2826\u2827\u2807\u280f"

@@ -35,10 +35,10 @@ from textual.events import Click
 from textual.message import Message
 from textual.widgets import Button, Input, Static
 
-from reos.execution.events import Event, StepFinished, StepOutput, StepStarted
 from reos.model import Plan, RiskLevel, Step
-from reos.reasoning.conversation import undo_words
+from reos.model.events import Event, StepFinished, StepOutput, StepStarted
 from reos.text import clean
+from reos.words.conversation import undo_words
 
 APPROVAL_HINT = ("Type yes to run it or no to cancel (or ctrl+y / ctrl+n); anything else "
                  "is a new request and this plan keeps waiting. "

@@ -5,7 +5,7 @@ A screen answers by dismissing itself with True or False; it never runs anything
 app's worker thread waits for the answer (`ReosApp.ask`), never the UI thread. Only a
 deliberate yes approves: y or the Yes button; n, Escape or the No button (which has the
 focus, so a stray Enter says no) decline.
-Not responsible for the words of the questions (reos.reasoning.narrate) or for what an
+Not responsible for the words of the questions (reos.words.narrate) or for what an
 answer does (the engine).
 """
 

@@ -62,7 +62,7 @@ class RequestHistory:
     @staticmethod
     def keeps(text: str) -> bool:
         """Whether a line is worth recalling: not empty, not an answer to an approval."""
-        from reos.reasoning.perception import perceive
+        from reos.understanding.perception import perceive
 
         meta = perceive(text)
         return bool(text.strip()) and (meta is None or meta.action not in ("yes", "no"))

@@ -15,10 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reos.reasoning import slots, templates
+from reos.catalogue import templates
 from reos.safety.grammar import Spec, reads_only, spec_for
 from reos.safety.grammars import TABLE
 from reos.safety.risk import assess_argv
+from reos.understanding import slots
 
 
 def _walk(path: list[str], spec: Spec):

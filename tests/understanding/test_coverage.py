@@ -25,7 +25,8 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from reos.reasoning import catalogue, templates
+from reos.catalogue import operations as catalogue
+from reos.catalogue import templates
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent

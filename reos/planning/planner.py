@@ -1,0 +1,751 @@
+"""The plan builder: Intent + matched targets + recipes -> a Plan of argv steps.
+
+Every name that reaches argv comes from the snapshot, or (packages to install) passes a
+strict package-name pattern; a saved snapshot is untrusted input too, so snapshot names
+are checked again. Each step's risk is the higher of its recipe's and the safety
+assessment's; its rollback comes from the target's state in the snapshot (execution
+reads the real prior state again before it runs). Conditional requests are evaluated
+against the snapshot here and recorded as preconditions that execution re-checks.
+After building, the amendments of planning/amend.py (cleanup measured, package blast
+radius, learned fixes) are made when the live machine can be asked, and then the plan's
+message is rendered, once (`conversation.render`).
+Not responsible for understanding words, running anything, or asking for approval.
+"""
+
+from __future__ import annotations
+
+import re
+
+from msgspec.structs import replace
+
+from reos.catalogue.templates import SLOT, Recipe, TemplateSet
+from reos.model import (
+    Intent,
+    Kind,
+    Plan,
+    RiskLevel,
+    Step,
+    Target,
+    render,
+    renumbered,
+)
+from reos.planning import conditions, guards, named, selection, targeting
+from reos.safety.risk import assess_argv, formats_for
+from reos.system.privilege import as_root, strip_sudo
+from reos.system.snapshot import SystemSnapshot
+from reos.system.state import restore_argv
+from reos.system.state_users import changed_group
+from reos.text import clean
+from reos.understanding import slots
+from reos.understanding.matcher import ALL_KINDS, TargetMatcher
+from reos.understanding.names import SAFE_NAMES
+from reos.words import conversation, replies
+from reos.words.conversation import Voice
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from reos.planning.amend import Machine
+
+HELP = "Say \u201chelp\u201d for a tour of what I can do."
+
+
+# qualifiers that pick one of several, never a state: said of one named thing, they
+# describe it ("the old reporting db", "that runaway clamscan")
+_DESCRIBING = frozenset({"unused", "busiest", "biggest", "paused"})
+
+
+class PlanBuilder:
+    def __init__(self, templates: TemplateSet, snapshot: SystemSnapshot, voice: Voice,
+                 matcher: TargetMatcher | None = None, machine: Machine | None = None):
+        self.templates = templates
+        self.machine = machine  # the live machine, for amendments (None: a saved snapshot)
+        self.assess = True  # assess the plan's quality ([reasoning] enabled)
+        self.max_steps = 25  # the scope the quality assessment accepts ([limits])
+        self.verify = True  # execution verifies each step ([safety] verify_each_step)
+        # the manual pages this machine has on a request's words (the engine's; None: none)
+        self.manual: Callable[[str], list[Any]] | None = None
+        # why execution's pre-flight gate would refuse a plan, or None (the engine's)
+        self.preflight: Callable[[Plan], str | None] | None = None
+        self.snapshot = snapshot
+        self.voice = voice
+        self.manager = snapshot.host.get("package_manager")
+        self.matcher = matcher or TargetMatcher(snapshot, templates.aliases)
+        self.lacking: set[str] = set()  # values a recipe needed that the request lacked
+        self.optional: set[str] = set()  # values some of its steps would have used
+        self.protected: list[str] = []  # why targets were left out (init, root, …)
+
+    def recipe(self, resource: str | None, action: str | None) -> Recipe | None:
+        if not resource or not action:
+            return None
+        if resource == "firewall":  # recipes per firewall backend; ufw when none is known
+            wall = self.snapshot.firewall or {}
+            return self.templates.recipe(resource, action, wall.get("backend") or "ufw")
+        return self.templates.recipe(resource, action, self.manager)
+
+    def build(self, request: str, intent: Intent | None, lead: list[str] | None = None,
+              trace: list[dict[str, str]] | None = None) -> Plan:
+        """The plan for `intent`, amended from the live machine when there is one, with its
+        message rendered once; `lead` is said before it (e.g. why the model was not used),
+        `trace` is how the request was understood so far."""
+        plan = self._build(request, intent)
+        _without_systemd(plan, self.snapshot, self.voice)
+        plan.trace = trace if trace is not None else plan.trace
+        measured = None
+        if self.machine is not None and plan.kind != Kind.META:
+            from reos.planning import amend
+
+            measured = amend.measure(plan, self.machine, self.voice, self.manager,
+                                     self.snapshot.is_root)
+            if plan.steps and not plan.read_only:
+                self.machine.simulate(plan)
+                amend.learn(plan, self.machine, self.snapshot.is_root)
+        plan.lead[:0] = [*(lead or []), *([measured] if measured else [])]
+        return self.finish(plan)
+
+    def finish(self, plan: Plan) -> Plan:
+        """The last of building, for every plan however it was made (built here, or merged
+        from a follow-up): what execution's pre-flight gate would refuse is said before
+        approval, the quality is assessed, and the message is rendered once."""
+        if self.preflight is not None and plan.steps and not plan.read_only and (
+                not plan.blocked):
+            refused = self.preflight(plan)
+            if refused:
+                plan.blocked, plan.blocked_reason = True, refused
+        said = None
+        intent = plan.intent
+        if self.assess and plan.steps:
+            from reos.catalogue.templates import origin_is_user
+            from reos.planning import quality
+
+            recipe = self.recipe(intent.resource, intent.action) if intent else None
+            assessment = quality.assess(  # a user's template is judged as not reos's own
+                plan, max_steps=self.max_steps, verify=self.verify,
+                user_template=recipe is not None and bool(recipe.origin)
+                and origin_is_user(recipe.origin))
+            plan.quality = assessment.to_dict()
+            plan.notes.extend(quality.named_anti_patterns(assessment))  # a model's or a
+            # template's command that ignores errors, asks interactively, … is said as such
+            said = quality.describe(assessment, brief=not self.voice.detailed)
+        conversation.render(plan, self.voice, said)
+        return plan
+
+    def _build(self, request: str, intent: Intent | None) -> Plan:
+        if intent is None or intent.kind == Kind.UNKNOWN:
+            said = replies.not_understood(intent)
+            if intent is not None and intent.said:  # the model's words: shown, never acted on
+                said = f"{intent.said}\n" + said.removeprefix("Sorry, I didn't understand that. ")
+            elif intent is not None and self.manual is not None:
+                pages = self.manual(request)  # the long tail: the machine's own manual
+                if pages:
+                    said = replies.no_recipe(pages, intent)
+            return Plan(request, Kind.UNKNOWN, intent=intent,
+                        source=intent.source if intent else "none", message=said)
+        plan = Plan(request, intent.kind, source=intent.source, intent=intent)
+        plan.forced = intent.forced
+        if intent.kind == Kind.REFUSE:
+            plan.blocked = True
+            plan.blocked_reason = intent.reason
+            plan.message = f"I won't do that. {intent.reason}"
+            return plan
+        if intent.parts:
+            return self._several(request, intent)
+        qualifiers = self.templates.vocabulary.qualifiers
+        if intent.kind != Kind.CLARIFY and intent.unhonoured and all(
+                any(w in qualifiers.get(q, ()) for q in _DESCRIBING)
+                for w in intent.unhonoured) and self._describes_one(intent):
+            # "remove the old reporting db", "kill that runaway clamscan": one thing here
+            # is called so; the word describes it, it cannot narrow anything
+            plan.notes.append(replies.described(intent.unhonoured))
+            intent = replace(intent, unhonoured=[])
+            plan.intent = intent
+        if intent.kind == Kind.CLARIFY or intent.unhonoured:
+            self._ask(plan, intent)
+            return plan
+        if intent.note:
+            plan.notes.append(intent.note)
+        if intent.operation == "command":  # a model's command: judged, never trusted
+            from reos.planning.proposed import plan_command
+
+            plan_command(plan, intent, self.snapshot.is_root, self.voice)
+            return plan
+        lost = _lost_place(request, intent, self.templates) if (
+            intent.kind != Kind.QUERY) else None
+        if lost:  # "remove sudo from bob" with no bob here: never the change without him
+            plan.kind = Kind.CLARIFY
+            plan.message = replies.place_not_found(lost)
+            return plan
+        if intent.kind == Kind.QUERY:
+            self._query(plan, intent)
+        else:
+            self._action(plan, intent)
+        if intent.ignored:
+            plan.notes.append(replies.ignored_shell(intent.ignored))
+        if intent.unexplained:
+            plan.notes.append(replies.unused_words(intent.unexplained))
+        if plan.steps and plan.read_only and plan.kind != Kind.CLARIFY:
+            plan.lead = []  # what a query will look at is all it says
+            plan.message = conversation.investigating(plan, self.voice)
+            if intent.ignored or intent.unexplained:
+                plan.message += " " + _as_sentences(plan.notes)
+            plan.notes = []
+        return plan
+
+    def _several(self, request: str, intent: Intent) -> Plan:
+        """A request that asks for several things: each part planned on its own. Several
+        questions are answered in turn; actions are one plan to approve, in the order
+        asked, and a question beside them waits until they are done. A part that asks
+        back or cannot be planned is said instead of all of it: nothing is done by halves
+        unasked."""
+        plans = [self._build(request, part) for part in intent.parts]
+        for plan in plans:
+            if plan.blocked or plan.kind in (Kind.REFUSE, Kind.CLARIFY, Kind.UNKNOWN):
+                if plan.kind == Kind.CLARIFY:
+                    plan.lead.insert(0, replies.one_part_first(len(plans)))
+                return plan
+        merged = Plan(request, intent.kind, source=intent.source, intent=intent,
+                      forced=intent.forced)
+        acting = [p for p in plans if p.kind in (Kind.ACTION, Kind.COMBINED)]
+        if not acting:  # questions: each answered in turn
+            merged.parts = plans
+            merged.steps = renumbered([s for p in plans for s in p.steps])
+            merged.targets = [t for p in plans for t in p.targets]
+            merged.message = (conversation.investigating(merged, self.voice) if merged.steps
+                              else "\n\n".join(p.message for p in plans))
+            return merged
+        merged.kind = Kind.ACTION
+        merged.steps = renumbered([s for p in acting for s in p.steps], once=True)
+        merged.targets = [t for p in acting for t in p.targets]
+        merged.preconditions = [c for p in acting for c in p.preconditions]
+        merged.notes = list(dict.fromkeys(n for p in acting for n in p.notes))
+        # a part with nothing to do ("already running", "no containers match") is said
+        # first, so that nobody approves the rest without reading it
+        merged.lead = [p.message for p in acting if not p.steps and p.message]
+        merged.verb = acting[0].verb if len({p.verb for p in acting}) == 1 else None
+        merged.confirm_reason = next((p.confirm_reason for p in acting if p.confirm_reason),
+                                     None)
+        waiting = [p.intent.summary or p.intent.operation or "" for p in plans
+                   if p not in acting and p.intent is not None]
+        if waiting:
+            merged.notes.append(replies.question_waits(waiting))
+        if not merged.steps:  # nothing to do for any part
+            merged.message = "\n".join([*merged.lead, *merged.notes])
+            merged.lead, merged.notes = [], []
+        return merged
+
+    def _describes_one(self, intent: Intent) -> bool:
+        """Whether each named phrase is one thing here, found without a question (so a
+        state or a "which one" word said with it can only describe it)."""
+        if not intent.targets or intent.exclude:
+            return False
+        kinds = [intent.resource] if intent.resource else [
+            k for k in ALL_KINDS if self.recipe(k, intent.action)]
+        kinds = [k for k in kinds if k != "package"]
+        if not kinds:
+            return False
+        found = self.matcher.resolve(intent.targets, kinds, False)
+        if found.question or found.missing or not found.targets:
+            return False
+        # the processes a program name finds are that one program ("libreoffice is frozen,
+        # kill it": soffice.bin and its oosplash); "volkov's old jupyter container" is one
+        # said in the plural ("the old ones"), more than one would be narrowed by the
+        # word: asked, never described
+        things = len([t for t in found.targets if t.kind != "process"])
+        return things <= (1 if intent.plural else len(intent.targets))
+
+    def _ask(self, plan: Plan, intent: Intent) -> None:
+        """A question instead of a plan: close readings, words nothing explained, or a
+        qualifier that cannot be applied (never a wider plan)."""
+        plan.kind = Kind.CLARIFY
+        if intent.unhonoured and intent.params.get("clock"):
+            plan.message = replies.cannot_schedule(intent.params["clock"])
+        elif intent.unhonoured:
+            plan.message = replies.cannot_filter(intent.unhonoured, intent.resource)
+        elif intent.question and not intent.options and intent.operation is None:
+            plan.message = intent.question  # nothing to offer: "one at a time, please"
+        else:
+            options = intent.options or [intent]
+            plan.options = [(replies.label(o), o) for o in options]
+            plan.message = replies.which_reading(plan.options, intent.unexplained,
+                                                 intent.question)
+        plan.question = plan.message
+
+    @staticmethod
+    def _unknown(plan: Plan, message: str) -> None:
+        plan.kind = Kind.UNKNOWN
+        plan.message = message
+
+    def _takes_target(self, intent: Intent) -> bool:
+        recipe = self.recipe(intent.resource, intent.action)
+        return recipe is not None and any(SLOT in a for s in recipe.steps for a in s.argv)
+
+    def _targetless(self, plan: Plan, intent: Intent, not_known: str) -> Recipe | None:
+        """Steps for a request that names no target ("how much memory", "upgrade everything")."""
+        recipe = self.recipe(intent.resource, intent.action)
+        if recipe is None:
+            self._unknown(plan, f"{not_known} {HELP}")
+            return None
+        self._fill(plan, recipe, [None])
+        return recipe
+
+    # -- queries -----------------------------------------------------------------------
+    def _query(self, plan: Plan, intent: Intent) -> None:
+        recipe: Recipe | None = None
+        if not intent.targets and (intent.qualifiers or intent.plural) and self._takes_target(
+                intent) and intent.resource != "package":
+            targets = self._match(plan, intent)  # "the status of the failed services"
+            recipe = self.recipe(intent.resource, intent.action)
+            if targets and recipe:
+                self._fill(plan, recipe, targets)
+        elif not intent.targets and self._takes_target(intent):
+            plan.kind = Kind.CLARIFY  # "show me the status": of which one is never guessed
+            plan.question = plan.message = replies.which_targets(intent)
+        elif not intent.targets:
+            filters = [q for q in intent.qualifiers if q not in selection.WIDE]
+            if filters:  # "which containers are stopped": the answer is filtered
+                intent.params["filter"] = ",".join(filters)
+            if "all" in intent.qualifiers:
+                intent.params["all"] = "yes"
+            recipe = self._targetless(plan, intent, "I don't know how to answer that yet.")
+        elif intent.resource == "package":
+            targets = named.package_names(plan, intent.targets, self.snapshot,
+                                               self.templates.aliases.get("package", {}))
+            recipe = self.recipe("package", intent.action)
+            if targets and recipe:
+                self._fill(plan, recipe, targets)
+        else:
+            targets = self._match(plan, intent)
+            program = named.program(intent, targets, plan)
+            if program:  # "is redis-server running": the snapshot lists ~100 processes,
+                intent.params["program"] = program  # so the live table is asked
+                plan.kind, plan.message, plan.question = Kind.QUERY, "", None
+                recipe = self._targetless(plan, intent, "I can't look that up yet.")
+            for kind in sorted({t.kind for t in targets}):
+                recipe = self.recipe(kind, intent.action)
+                if recipe is None:
+                    self._unknown(plan, f"I can't check that for {conversation.PLURALS[kind]} yet.")
+                    return
+                self._fill(plan, recipe, [t for t in targets if t.kind == kind])
+        if recipe is not None and plan.steps and not plan.read_only:
+            self._finish(plan, recipe)  # a "question" that can change things is an action
+        elif recipe is not None and not plan.steps and (
+                self.lacking or self.optional) and not plan.message:
+            self.lacking = self.lacking or self.optional  # "how big is it": which path
+            plan.kind = Kind.CLARIFY  # "ping it": which host is asked, never guessed
+            plan.question = plan.message = replies.which_value(sorted(self.lacking), recipe)
+
+    # -- actions -----------------------------------------------------------------------
+    def _action(self, plan: Plan, intent: Intent) -> None:
+        op = self.templates.operations.get(intent.operation or "")
+        if intent.resource == "package" and intent.action == "install":
+            targets, present = named.to_install(plan, intent.targets, self.snapshot,
+                                                  self.templates.aliases.get("package", {}))
+            recipe = self.recipe("package", "install")
+        elif op is not None and op.creates and intent.resource and (
+                intent.resource in SAFE_NAMES):
+            present = []
+            targets = named.to_create(plan, intent.resource, intent.targets, self.matcher)
+            recipe = self.recipe(intent.resource, intent.action) if targets else None
+            if not targets:
+                return
+        elif (not intent.targets and intent.resource == "process"
+              and intent.params.get("port")):
+            present = []
+            # "kill whatever holds port 3000"
+            targets = named.listener(plan, intent, self.snapshot, self.matcher)
+            recipe = self.recipe("process", intent.action) if targets else None
+            if not targets:
+                return
+        elif not intent.targets and intent.resource == "process" and (
+                intent.params.get("owner")):
+            present = []  # "lower the priority of rafael's process": the work he runs
+            account = targeting.account(intent.params["owner"], self.matcher)
+            targets = named.owners_work(plan, intent, account, self.snapshot,
+                                        self.matcher) if account else []
+            if not account:
+                plan.message = targeting.no_match([intent.params["owner"]], "user", ["user"],
+                                                  self.matcher, self.snapshot)
+            recipe = self.recipe("process", intent.action) if targets else None
+            if not targets:
+                return
+        elif not intent.targets and self._takes_target(intent) and not (
+                intent.qualifiers or intent.plural):
+            plan.kind = Kind.CLARIFY  # "stop the container": which one is never guessed
+            plan.question = plan.message = replies.which_targets(intent)
+            return
+        elif not intent.targets and not self._takes_target(intent) and not (
+                intent.resource is None and (intent.qualifiers or intent.plural)):
+            recipe = self._targetless(plan, intent, "Sorry, I didn't understand that.")
+            if recipe is not None and (not plan.steps or not plan.read_only):
+                self._finish(plan, recipe)  # no steps: a value to ask for, or nothing to do
+            return
+        else:
+            present = []
+            targets = self._match(plan, intent)
+            if plan.message:  # a question or a plain answer
+                return
+            intent = plan.intent or intent  # "stop the http.server": a process, ended
+            kinds = {t.kind for t in targets}
+            recipe = self.recipe(kinds.pop(), intent.action) if len(kinds) == 1 else None
+        if recipe is None:
+            if not plan.message:
+                self._unknown(plan, f"I don't know how to {intent.action} those yet. {HELP}")
+            return
+        if intent.condition and not conditions.holds(plan, intent, targets, self.matcher):
+            return
+        self._fill(plan, recipe, targets)
+        for follow_up in intent.then:
+            self._then(plan, follow_up, [t.name for t in targets] + present)
+        self._finish(plan, recipe)
+
+    def _finish(self, plan: Plan, recipe: Recipe) -> None:
+        if recipe.resource == "firewall" and plan.steps:  # where a new rule takes effect
+            from reos.planning import firewall_rules
+
+            firewall_rules.adjust(plan, self.snapshot.firewall)
+        if not plan.steps and self.protected and plan.kind != Kind.CLARIFY:
+            plan.kind = Kind.REFUSE  # everything named is something reos never touches
+            plan.blocked = True
+            plan.blocked_reason = "; ".join(self.protected)
+            plan.message = f"I won't do that: {plan.blocked_reason}."
+            return
+        if not plan.steps and not self.lacking and self.optional:
+            self.lacking = self.optional  # "close that port": no step runs without one
+        if not plan.steps and self.lacking:
+            plan.kind = Kind.CLARIFY  # "add bob to a group": which group is asked
+            plan.question = plan.message = replies.which_value(sorted(self.lacking), recipe)
+            return
+        if not plan.steps:
+            said = _as_sentences(plan.notes, frozenset(t.name for t in plan.targets))
+            plan.message = (plan.message + " " + said).strip() or "There's nothing to do."
+            plan.notes = []
+            return
+        plan.verb = recipe.verb
+        if recipe.affects:
+            plan.notes.append(f"What this affects: {recipe.affects}")
+        if plan.message:  # said before the steps (a condition that was checked, …)
+            plan.lead.append(plan.message)
+            plan.message = ""
+
+    def _match(self, plan: Plan, intent: Intent) -> list[Target]:
+        return targeting.match(plan, intent, self.matcher, self.snapshot, self.recipe)
+
+    def _then(self, plan: Plan, action: str, names: list[str]) -> None:
+        """Follow-up steps on the services of the packages ("install and enable fail2ban")."""
+        recipe = self.recipe("service", action)
+        if recipe is None:
+            return
+        services = {s.name: s for s in self.snapshot.services or []}
+        targets = []
+        for name in names:
+            unit = f"{name}.service"
+            known = services.get(unit)
+            targets.append(Target("service", unit, known.active if known else "inactive",
+                                  known.enabled if known else "unknown"))
+        first = len(plan.steps)
+        self._fill(plan, recipe, targets, after=plan.steps[-1].id if plan.steps else None)
+        for step in plan.steps[first:]:
+            what = step.target.name if step.target else "it"
+            step.why = f"you asked me to {recipe.verb or action} {what} too, once it is installed"
+
+    def _fill(self, plan: Plan, recipe: Recipe, targets: list[Target] | list[None],
+              after: str | None = None) -> None:
+        root = self.snapshot.is_root
+        if recipe.answer:
+            plan.summariser = recipe.answer
+        params = dict(plan.intent.params) if plan.intent else {}
+        # "the ssd", "the wired one", "dan" (Daniel's account): the name of what it names
+        for kind in ("device", "interface", "user", "group"):
+            if params.get(kind):
+                found = self.matcher.resolve([params[kind]], [kind], False)
+                named = {t.name for t in found.targets}
+                if not named and kind == "device":  # "the backup disk": what it is mounted
+                    found = self.matcher.resolve([params[kind]], ["mount"], False)  # from
+                    named = {(t.detail or "").split(",")[0].rsplit("/", 1)[-1]
+                             for t in found.targets} - {""}
+                if len(named) == 1 and not found.missing and (
+                        kind not in ("user", "group") or targeting.sure(found)):
+                    params[kind] = named.pop()  # an account or group never by a guess
+                elif kind == "interface" and self.matcher.known(kind) and plan.intent and (
+                        found.question or len(named) != 1):
+                    # "the ip of the wifi" where there is none: said, never `dev wifi`;
+                    # "the ip of the vpn" with two: which one is asked
+                    if found.question or named:
+                        plan.kind = Kind.CLARIFY
+                        plan.options = [(f"the {kind} {t.name}", replace(
+                            plan.intent, params={**plan.intent.params, kind: t.name}))
+                            for t in found.choices or found.targets]
+                        plan.question = plan.message = replies.which_target(
+                            params[kind], plan.options)
+                    else:
+                        plan.message = targeting.no_match([params[kind]], kind, [kind],
+                                                          self.matcher, self.snapshot)
+                    return
+        if params.get("timer"):  # "when does the backup run next": its timers
+            params["timer"] = _timers(self.matcher, params["timer"])
+        if params.get("host") == "lan":  # this machine's own network, when it has one
+            params["host"] = _lan(self.snapshot) or "lan"  # unknown: asked, never widened
+        if params.get("path") and not params["path"].startswith("/"):
+            found = self.matcher.resolve([params["path"]], ["mount"], False)
+            if len(found.targets) == 1 and not found.missing:  # a mount's name: its place,
+                mount = found.targets[0]  # or for a filesystem check, its device
+                params["path"] = (mount.detail or "").split(",")[0] if (
+                    recipe.action in _CHECKS_A_DEVICE) else mount.name
+        given = slots.values(params, recipe.defaults)
+        for target in targets:
+            if target is not None and not SAFE_NAMES[target.kind].match(target.name):
+                plan.notes.append(f"skipped {target.name!r}: not a valid {target.kind} name")
+                continue
+            guarded = None if target is None or recipe.steps[0].read_only else (
+                guards.untouchable(target, recipe.action, self.snapshot))
+            if guarded is not None:
+                why, refuse = guarded
+                if refuse:
+                    plan.kind = Kind.REFUSE
+                    plan.blocked, plan.blocked_reason = True, why
+                    plan.message = f"I won't do that: {why}."
+                else:
+                    self.protected.append(why)
+                continue
+            previous: str | None = after
+            for rs in recipe.steps:
+                if target is None and any(SLOT in a for a in rs.argv):
+                    continue  # a step about one target, and none was named: never "{name}"
+                if any(s not in given for s in rs.when_slot or ()) or any(
+                        s in given for s in rs.unless_slot or ()):
+                    if rs.when_slot and not rs.unless_slot:
+                        self.optional |= set(rs.when_slot) - given.keys()
+                    continue
+                lacking = slots.needs(rs.argv) - given.keys()
+                if "port" in lacking:
+                    lacking.discard("proto")  # comes with the port (TCP unless said)
+                if lacking:  # it applies as asked, and lacks a value (or was given one
+                    self.lacking |= lacking  # in a form never passed on): asked, never guessed
+                    continue
+                if target is not None and not (_applies(rs, target) and _member_applies(
+                        rs, target, given, self.snapshot)):
+                    if rs.skip_note:
+                        plan.notes.append(slots.fill(rs.skip_note.replace(SLOT, target.name),
+                                                     given))
+                    continue
+                argv = [slots.fill(a.replace(SLOT, target.name) if target else a, given)
+                        for a in rs.argv]
+                needs_root = rs.needs_root and not root
+                if needs_root:
+                    argv = as_root(argv, root)
+                verdict = assess_argv(argv, requested=plan.request,
+                                      formats=formats_for(recipe.action, target))
+                title = slots.fill(rs.title.replace(SLOT, target.name) if target
+                                   else rs.title, given)
+                if target is not None and target.detail:  # which process, exactly
+                    title += f" \u2014 {target.detail[:100]}"
+                # a recipe's word that a step only reads is checked, never taken on trust:
+                # a step the risk engine cannot verify as read-only is shown and approved
+                read_only = rs.read_only and verdict.read_only
+                if rs.read_only and not read_only:
+                    plan.notes.append(f"\u201c{title}\u201d is said to only read, but "
+                                      f"`{render(argv)}` is not shown to only read ("
+                                      f"{verdict.why_not_read_only or 'not on the list'}"
+                                      "), so I'll ask first")
+                tracked = target
+                if tracked is None and recipe.tracks and not read_only:
+                    tracked = Target(recipe.tracks, _tracked_name(recipe.tracks, argv), "")
+                step = Step(
+                    id=f"s{len(plan.steps) + 1}",
+                    title=title,
+                    argv=argv,
+                    read_only=read_only,
+                    needs_root=needs_root,
+                    risk=max(RiskLevel.parse(rs.risk), verdict.risk,
+                             RiskLevel.SAFE if read_only else RiskLevel.LOW),
+                    reversible=rs.reversible and verdict.reversible,
+                    depends_on=[previous] if previous else [],
+                    target=tracked,
+                    action=recipe.action,
+                    risk_reasons=verdict.reasons,
+                )
+                if step.reversible and tracked is not None and not step.read_only:
+                    step.rollback = restore_argv(tracked.kind, tracked.name,
+                                                 _prior(tracked, self.snapshot, argv),
+                                                 recipe.action, self.manager)
+                    if step.rollback and needs_root:
+                        step.rollback = as_root(step.rollback, root)
+                if step.nothing_to_restore:  # a restart of what runs (model.RESTARTS)
+                    step.reversible = False
+                if verdict.blocked:
+                    plan.blocked = True
+                    plan.blocked_reason = "; ".join(verdict.reasons)
+                plan.steps.append(step)
+                previous = step.id
+
+
+# systemd's own tools: they talk to systemd as the init, so they cannot work without it
+# (journalctl only reads files, and is left to say what it finds)
+_SYSTEMD_TOOLS = frozenset({"systemctl", "systemd-analyze", "systemd-run", "timedatectl",
+                            "hostnamectl", "localectl", "loginctl", "resolvectl", "busctl"})
+
+
+def _without_systemd(plan: Plan, snapshot: SystemSnapshot, voice: Voice) -> None:
+    """On a machine the snapshot says runs another init than systemd (a container, WSL, a
+    sysvinit box), the steps that need systemd's tools could only fail: they are left
+    out, with the steps that depend on them, and said so; a plan left with nothing to do
+    becomes a plain answer. An unknown init keeps every step."""
+    init = str(snapshot.host.get("init") or "")
+    if not init or init == "systemd" or not plan.steps:
+        return
+    why = f"this machine does not run systemd (process 1 is {clean(init)[:40]})"
+    for part in plan.parts:  # several questions: each answered without its systemd steps
+        _without_systemd(part, snapshot, voice)
+    needing = {s.id for s in plan.steps
+               if next(iter(strip_sudo(s.argv)), "").rsplit("/", 1)[-1] in _SYSTEMD_TOOLS}
+    if not needing:
+        return
+    left_out = []
+    for step in plan.steps:  # in order: what depends on a dropped step goes too
+        if step.id in needing or any(d in needing for d in step.depends_on):
+            needing.add(step.id)
+            left_out.append(step)
+    tools = sorted({next(iter(strip_sudo(s.argv)), "").rsplit("/", 1)[-1] for s in left_out
+                    } & _SYSTEMD_TOOLS)
+    kept = [s for s in plan.steps if s.id not in needing]
+    if not kept:
+        plan.message = (f"{why[0].upper()}{why[1:]}, so {' and '.join(tools)} cannot work "
+                        "here and I have planned nothing.")
+        plan.steps, plan.lead, plan.notes, plan.parts = [], [], [], []
+        if plan.kind == Kind.COMBINED:
+            plan.kind = Kind.QUERY
+        return
+    plan.steps = renumbered(kept)
+    titles = [f"\u201c{t[:1].lower() + t[1:] if t[1:2].islower() else t}\u201d"
+              for t in (s.title for s in left_out)]
+    said = (f"I left out {conversation.join_names(titles)}: {why}, "
+            f"so {' and '.join(tools)} cannot work here")
+    plan.parts = [p for p in plan.parts if p.steps or p.message]
+    if plan.read_only:
+        plan.message = conversation.investigating(plan, voice) + f"\n({said}.)"
+    else:
+        plan.notes.append(said)
+
+
+def _timers(matcher: TargetMatcher, word: str) -> str:
+    """The timer a word names, or the pattern systemctl finds each of several by
+    ("backup" of restic-backup.timer and db-backup.timer: *backup*); the word as it was
+    when it names none (then the slot's check leaves it out, and every timer is listed)."""
+    found = matcher.resolve([word], ["timer"], True)
+    names = sorted({t.name for t in found.targets})
+    if len(names) == 1 and not found.missing:
+        return names[0]
+    return f"*{word}*" if names and re.fullmatch(r"[a-z0-9-]{2,64}", word) and all(
+        word in n.lower() for n in names) else word  # a typo's pattern would match none
+
+
+def _lan(snapshot: SystemSnapshot) -> str | None:
+    """The private IPv4 network this machine is on ("the lan", "my home network"), when it
+    is on exactly one: 192.168.1.0/24 of a wifi or wired link's 192.168.1.47/24. Only wired
+    and wifi links count: containers', VPNs' and bridges' networks are not the lan."""
+    import ipaddress
+
+    found = set()
+    for link in getattr(snapshot, "interfaces", None) or []:
+        wired_or_wifi = link.kind in ("ethernet", "wifi") or (
+            not link.kind and link.name.startswith(("en", "eth", "wl")))
+        if link.state != "up" or not wired_or_wifi:
+            continue
+        for address in link.addresses:
+            try:
+                network = ipaddress.ip_interface(address).network
+            except ValueError:
+                continue
+            if network.version == 4 and network.is_private and 8 <= network.prefixlen < 32:
+                found.add(str(network))
+    return found.pop() if len(found) == 1 else None
+
+
+# operations whose `path` is the filesystem's device ("check the backup drive": /dev/sdb1)
+_CHECKS_A_DEVICE = {"check"}
+
+
+def _lost_place(request: str, intent: Intent, templates: TemplateSet) -> str | None:
+    """The name a change on its target ends on ("remove sudo from bob", "add docker to
+    alice"), left out of the reading because nothing here is called so and the catalogue
+    gives it no meaning: the change would land somewhere else than asked, so it is not
+    planned."""
+    import re
+
+    from reos.catalogue.lexicon import lexicon
+
+    lex = lexicon(templates)
+    named = {w for t in intent.targets for w in t.lower().split()}
+    for word in intent.unexplained:
+        found = re.fullmatch(r"[\w.-]+", word) and word not in lex.phrases and re.search(
+            rf"(\S+)\s+(?:from|to|into)\s+(?:the\s+|user\s+|group\s+)?{re.escape(word)}"
+            r"\s*(?:$|[,.;!?])", request, re.IGNORECASE)
+        if found and found[1].lower() in named:
+            return word
+    return None
+
+
+def _applies(rs: object, target: Target) -> bool:
+    when_state = getattr(rs, "when_state", None)
+    when_enabled = getattr(rs, "when_enabled", None)
+    if when_state is not None and target.state not in when_state:
+        return False
+    if when_enabled is not None and (target.enabled or "") not in when_enabled:
+        return False
+    return True
+
+
+def _member_applies(rs: Any, target: Target, given: dict[str, str],
+                    snapshot: SystemSnapshot) -> bool:
+    """A step `when_member` / `unless_member` a group, for an account the snapshot lists:
+    whether it applies (an account the snapshot does not know keeps the step)."""
+    group = rs.when_member or rs.unless_member
+    if not group or target.kind != "user":
+        return True
+    account = next((u for u in snapshot.users or [] if u.name == target.name), None)
+    if account is None:
+        return True
+    named = slots.fill(group, given)
+    if rs.when_member:  # taken out of a group: only a supplementary one can be
+        return named in account.groups[1:]
+    return named not in account.groups  # added: the primary group counts as in
+
+
+def _tracked_name(tracks: str, argv: list[str]) -> str:
+    """What a tracked change is called for its state: a setting by its own name; a
+    firewall rule by the rule ("allow 8080/tcp"), so undo knows which one to take out."""
+    if tracks != "firewall":
+        return tracks
+    from reos.system.state_net import rule_name
+
+    return rule_name(argv)
+
+
+# kinds a plan may select all of, or by state ("the stopped containers"); anything else
+# (processes, users, disks…) is only ever acted on by name
+SELECTABLE = {"container", "service"}
+
+
+def _as_sentences(notes: list[str], names: frozenset[str] = frozenset()) -> str:
+    """Notes said as sentences: a capital first (never on a name: "bob is already in the
+    docker group", "ssh.service is already enabled"), one full stop last."""
+    return " ".join((n if n.split(" ", 1)[0] in names else n[0].upper() + n[1:]).rstrip(".")
+                    + "." for n in notes if n)
+
+
+def _prior(target: Target, snapshot: SystemSnapshot, argv: list[str]) -> dict[str, Any]:
+    """The target's state before the step, as far as the snapshot knows it: what undo
+    would put back (the executor records it again from the live machine when it runs)."""
+    if target.kind == "user":
+        account = next((u for u in snapshot.users or [] if u.name == target.name), None)
+        if account is not None:  # its groups, primary first; the group the step changes
+            return {"state": target.state, "groups": list(account.groups[1:]),
+                    "shell": account.shell, "gecos": account.gecos,
+                    "changed_group": changed_group(argv)}
+    if target.kind == "service":
+        return {"active": target.state, "enabled": target.enabled}
+    if target.kind == "package":
+        return {"state": target.state, "version": target.version}
+    return {"state": target.state}

@@ -1,0 +1,838 @@
+"""The catalogue parser: every word of a request tagged, then the operations scored.
+
+A request is normalised (case, contractions, possessives, verb forms, typos checked
+against the catalogue's own words), cut at the first piece of shell text, and split into
+*units*: the longest phrase the catalogue knows (a verb such as "get rid of", a resource
+noun, a qualifier such as "not running", an exclusion marker, a time expression, a name
+from the snapshot) or a single unknown word. Each operation then explains the units it
+can: its verbs, nouns and idioms, its resource noun, the qualifiers it accepts, the
+snapshot names of its target kind, typed values its slots take, and the shared filler
+and ask words. What an operation cannot explain counts against it; what the chosen
+reading cannot explain is returned, never dropped, and lowers its confidence.
+
+Refusals are found by meaning first (`refusing`): a destructive verb and a protected
+object anywhere in the request (shell text included). Exclusions ("except X", "leave X
+alone") and negations ("do not restart it, just reload it") are read before the
+operations are scored; where an operation's idioms occur is `idioms`' work.
+
+Not responsible for resolving names to resources (the matcher does), for plans, or for
+chat words such as "undo" and "yes" said alone (perception does).
+"""
+
+from __future__ import annotations
+
+import re
+
+from reos.catalogue.lexicon import (  # noqa: F401 - the parser's public words
+    Lexicon,
+    correct,
+    fix_typos,
+    lexicon,
+    split_shell,
+    words_of,
+)
+from reos.catalogue.operations import Operation, Refusal
+from reos.catalogue.refusing import contains, refusal_for, runs_fetched_code, wipes_a_filesystem
+from reos.catalogue.templates import TemplateSet
+from reos.understanding.idioms import Flat, could_name, idiom_spans, idioms_of
+from reos.understanding.tagging import (  # noqa: F401
+    Names,
+    Unit,
+    _clauses,
+    _exclusions,
+    _negated,
+    _phrases,
+    units_of,
+)
+
+TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
+if TYPE_CHECKING:
+    from typing import Any
+
+_STRONG = ("verb", "idiom", "noun")  # evidence that names an operation
+
+
+class Reading:
+    """One operation's account of the request."""
+
+    def __init__(self, op: Operation):
+        self.op = op
+        self.score = 0.0
+        self.evidence: set[str] = set()  # verb, noun, idiom, resource, target
+        self.explained: dict[int, str] = {}  # unit index -> role used
+        self.targets: list[str] = []
+        self.named_kinds: set[str] = set()  # kinds the target names are
+        self.exact = False  # a target is the whole name of a thing of its kind
+        self.unexplained: list[str] = []
+        self.conflicts: list[str] = []  # words naming something else
+        self.qualifiers: list[str] = []
+        self.unhonoured: list[str] = []  # qualifiers the op cannot apply
+        self.unhonoured_at: list[int] = []  # and where they were said
+        self.params: dict[str, str] = {}
+        self.plural = False
+        self.unplaced: dict[int, float] = {}  # unit index -> what not placing it cost
+        self.background = 0  # unplaced words outside the clause that names the operation
+        self.claims_exclusion = False  # an idiom of the operation holds the "except X"
+
+    @property
+    def confidence(self) -> float:
+        """Explained content words over all of them (background clauses left out)."""
+        content = len(self.explained) + len(self.unexplained) + len(self.conflicts)
+        content -= self.background
+        if content <= 0:
+            return 0.0
+        unplaced = len(self.unexplained) - self.background
+        return round((content - unplaced - len(self.conflicts)) / content, 2)
+
+    def __repr__(self) -> str:
+        return f"Reading({self.op.id}, {self.score}, targets={self.targets})"
+
+
+class Parse:
+    """What the parser found: units, the refusal if any, readings best first."""
+
+    def __init__(self, text: str, units: list[Unit], shell: str | None = None):
+        self.text = text
+        self.units = units
+        self.refusal: Refusal | None = None
+        self.readings: list[Reading] = []
+        self.exclude: list[str] = []
+        self.shell = shell  # the shell text cut from the request, said back
+        self.negated: set[str] = set()  # operation ids the request said not to
+
+    @property
+    def best(self) -> Reading | None:
+        return self.readings[0] if self.readings else None
+
+
+# -- scoring ---------------------------------------------------------------------------
+
+_NEVER_A_PATH = {"package", "user", "group", "container", "service", "interface", "timer"}
+
+
+def _names(unit: Unit, kind: str) -> bool:
+    """Whether a unit is a snapshot name or alias of `kind` (or a path, for the kinds a
+    path can name: mounts, devices, files; "/usr/sbin/nginx" is no package's name)."""
+    roles = unit.roles
+    return kind in roles.get("name", ()) or kind in roles.get("alias", ()) or (
+        "path" in roles and kind not in _NEVER_A_PATH)
+
+
+def _shared(op: Operation, verbs: set[str]) -> bool:
+    """Whether the verb that named `op` also names other operations."""
+    return any(other != op.id for other in verbs)
+
+
+_ENTITY_SLOTS = ("user", "group", "interface", "device", "timer")  # filled by a name here
+_VALUE_SLOTS = ("shell", "timezone", "date", "path", "size")  # slots filled by a typed word
+_SLOT_NOUNS = {"port": {"port", "ports"}, "priority": {"priority", "niceness", "nice value"},
+               "shell": {"shell", "login shell"}, "date": {"date"}}
+_NAMING = {"to", "as", "called", "named", "into", "become", "becomes"}  # "…hostname to web01"
+
+
+_SLOT_PREPOSITIONS = {"to", "into", "from", "in"}  # "add bob *to* www-data"
+_SPAN = re.compile(r"(\d{1,5})([dw])")  # a time span as the tagger writes it: 90d, 12w
+_LATER = re.compile(r"(\d{1,4})([mh])")  # "in 10 minutes", "in 2 hours": from now
+
+
+def _hour_from(clock: str) -> str:
+    """The hour from the last time of day it was ("at 3am": 03:00 to 04:00 today, or
+    yesterday's when it is not 3am yet)."""
+    from datetime import datetime
+
+    hour, minute = int(clock[:2]), clock[3:]
+    day = "today" if datetime.now().strftime("%H:%M") >= clock else "yesterday"
+    end = f"{hour + 1:02d}:{minute}" if hour < 23 else "23:59"
+    return f"{day}@{clock}~{day}@{end}"
+
+
+def _said_ahead(units: list[Unit], n: int) -> bool:
+    """Whether the time span ending at unit `n` is said as from now ("in 10 minutes")."""
+    start = n
+    while start > 0 and units[start - 1].roles.get("time") is True:
+        start -= 1
+    return start > 0 and units[start - 1].text in ("in", "within", "after")
+
+
+def _not_now(reading: Reading, n: int, unit: Unit, when: str) -> None:
+    """A change said for later that this operation cannot schedule: asked about, never
+    done now instead."""
+    reading.params["clock"] = when
+    reading.unhonoured.append(unit.text)
+    reading.unhonoured_at.append(n)
+    reading.explained[n] = "qualifier"
+    reading.score -= 1
+
+
+_SHOWING = {"show", "list", "display", "print", "tell", "give", "view"}  # words that only ask
+_ARTICLES = {"the", "a", "an", "our", "my", "their"}
+
+
+def _names_its_slot(op: Operation, units: list[Unit], n: int) -> bool:
+    """Whether unit `n` is a name followed by the noun of one of the operation's slots
+    ("the www-data *group*"), or after "to"/"from" ("add bob to www-data", where www-data
+    is a user too): then it fills that slot even if it could be the target."""
+    if "name" not in units[n].roles:
+        return False
+    kinds = units[n].roles["name"]
+    slots = [k for k in _ENTITY_SLOTS if k in op.slots and k != op.target and k in kinds]
+    if not slots:
+        return False
+    if n + 1 < len(units) and set(slots) & units[n + 1].roles.get("resource", set()):
+        return True
+    if n and set(slots) & units[n - 1].roles.get("resource", set()):
+        return True  # "remove from the group docker the user bob": the group's noun first
+    before = n - 1
+    while before >= 0 and units[before].text in _ARTICLES:
+        before -= 1
+    return before >= 0 and units[before].text in _SLOT_PREPOSITIONS
+
+
+def _owner(roles: dict[str, Any]) -> bool:
+    """Whether a word names only a person's account, never a program: said with a
+    process ("kill dan's tracker", "the zoom of margaret"), it says whose process."""
+    kinds = roles.get("name", set())
+    return "user" in kinds and "process" not in kinds and "verb" not in roles
+
+
+def _slot(op: Operation, units: list[Unit], n: int) -> tuple[str, str | None] | None:
+    """(slot, value) when unit `n` fills one of the operation's slots other than its
+    target: another kind's name ("add bob to the *docker* group"), that kind's noun
+    ("group": value None), a typed value (a shell, a time zone, a date), or the word after
+    "to"/"as" for a hostname. None when it fills none."""
+    unit = units[n]
+    roles = unit.roles
+    for kind in _ENTITY_SLOTS:
+        if kind in op.slots and kind != op.target:
+            if kind in roles.get("name", ()) or kind in roles.get("alias", ()):
+                return kind, unit.text  # an alias ("the wireless card"): the planner's
+            if kind in roles.get("resource", ()):
+                return kind, None
+    if op.target != "mount" and "mount" in roles.get("name", ()):
+        if "device" in op.slots:  # "smart status of the backup disk": the disk it is on
+            return "device", unit.text
+        if "path" in op.slots:  # "space left on the backup drive": where it is mounted
+            return "path", unit.text
+    for kind in _VALUE_SLOTS:
+        if kind in op.slots and kind in roles:
+            return kind, str(roles[kind])
+    for kind, nouns in _SLOT_NOUNS.items():
+        if kind in op.slots and unit.text in nouns:
+            return kind, None  # "port" in "kill whatever is on port 3000"
+    if ("hostname" in op.slots and n and units[n - 1].text in _NAMING
+            and (unit.unknown or "name" in roles)):
+        return "hostname", unit.text
+    if "host" in op.slots and unit.text in _LAN_WORDS:
+        return "host", "lan"  # "allow 8080 from the lan": this machine's own network
+    if "host" in op.slots and ("ip" in roles or (unit.unknown and "." in unit.text)):
+        return "host", unit.text  # "ping 1.1.1.1", "can you reach example.org"
+    return None
+
+
+def _account_and_group(reading: Reading, units: list[Unit],
+                       target_units: list[Unit]) -> list[Unit]:
+    """"remove sudo from bob": the group said where the account goes and the account where
+    the group goes, as people put them either way round. Swapped when the words taken for
+    the account name only a group and the group's word names an account."""
+    group = reading.params.get("group")
+    if len(target_units) != 1 or not group:
+        return target_units
+    said = target_units[0].roles.get("name", set())
+    other = next((u for u in units if u.text == group), None)
+    if other is None or "user" in said or "group" not in said or (
+            "user" not in other.roles.get("name", set())):
+        return target_units
+    reading.params["group"] = target_units[0].text
+    return [other]
+
+
+# slots one value fills, where a second one is another thing said (a second group), not
+# a correction ("/home is full … under /home/deploy": the last path, nothing said back)
+_ONE_ONLY = frozenset({"group"})
+
+
+def _second_value(reading: Reading, units: list[Unit],
+                  slot: tuple[str, str | None] | None) -> None:
+    """A second value for a slot one value fills: the value it held is said back and the
+    later one takes its place ("add tove to lab and docker" adds to docker and says it
+    did not use lab)."""
+    if slot is None or slot[0] not in _ONE_ONLY or not slot[1] or reading.params.get(
+            slot[0]) in (None, slot[1]):
+        return
+    held = reading.params.pop(slot[0])
+    for n, role in list(reading.explained.items()):
+        if role == "slot" and units[n].text == held:
+            del reading.explained[n]
+            _unplaced(reading, n, units[n], 1)
+
+
+def _unplaced(reading: Reading, n: int, unit: Unit, cost: float) -> None:
+    reading.unexplained.append(unit.text)
+    reading.unplaced[n] = cost
+    reading.score -= cost
+
+
+# what an action leaves behind: said with it, a state is its result, not a filter
+_AT_BOOT = {"at boot", "on boot", "at startup", "on startup"}
+_EFFECTS = {"start": {"running"}, "restart": {"running"}, "stop": {"stopped"},
+            "enable": {"enabled"}, "disable": {"disabled"}, "pause": {"paused"}}
+
+
+def _background(reading: Reading, clauses: list[int]) -> None:
+    """Words the reading could not place, outside the clause that names the operation
+    ("the nextcloud page won't load, | restart its containers") are background: still said
+    back, they cost a quarter and do not count against confidence."""
+    anchor = next((clauses[n] for n, role in sorted(reading.explained.items())
+                   if role in ("verb", "idiom", "noun")), None)
+    if anchor is None:
+        return
+    for n, cost in reading.unplaced.items():
+        if clauses[n] != anchor:
+            reading.score += cost * 0.75
+            reading.background += 1
+    # a state said in another clause describes ("the site is down because apache isn't
+    # running, | start it"); only one in the clause naming the operation filters
+    for n in reversed(range(len(reading.unhonoured_at))):
+        at = reading.unhonoured_at[n]
+        if clauses[at] != anchor:
+            reading.explained[at] = "background"
+            reading.score += 1
+            del reading.unhonoured[n], reading.unhonoured_at[n]
+
+
+_OFF_VERBS = {"turn", "switch", "shut"}
+
+
+def _particle_typos(words: list[str]) -> list[str]:
+    """"turn of wifi", "switch of avahi": "of" after a verb that takes "off" is "off"
+    (never after an article: "the turn of events")."""
+    return [("off" if w == "of" and n and words[n - 1] in _OFF_VERBS and (
+        n < 2 or words[n - 2] not in ("the", "a", "an", "this", "that")) else w)
+            for n, w in enumerate(words)]
+
+
+_FULL_NAME = re.compile(
+    r"\b(?:full\s+name|real\s+name|display\s+name|gecos(?:\s+field)?|name\s+field)\b"
+    r"[^\"'\u201c\u2018.]{0,60}?\b(?:to|as|into)\s+(?:[\"'\u201c\u2018](?P<quoted>[^\"\u201d\u2019\n]"
+    r"{1,64}?)[\"'\u201d\u2019](?=[\s,.;!?]|$)|(?P<bare>(?-i:[A-Z](?:\.|[\w'-]*))"
+    r"(?:\s+(?-i:[A-Z](?:\.|[\w'-]*))){1,4}))", re.IGNORECASE)
+
+
+def _full_name(text: str) -> tuple[str, int, int] | None:
+    """A person's full name said as the value of a full-name change ("set alice's full
+    name to 'Alice Smith'", "… real name to Robert Jones": at least two capitalised words,
+    never past a full stop), as (the name as typed, where it starts, where it ends); None
+    when none is said, or two are (which goes to whom is asked, never guessed)."""
+    found = list(_FULL_NAME.finditer(text))
+    if len(found) != 1:
+        return None
+    group = "quoted" if found[0]["quoted"] is not None else "bare"
+    value = found[0][group].strip()
+    return (value, found[0].start(group), found[0].end(group)) if value else None
+
+
+def _negates_idiom(units: list[Unit], idiom_units: set[int], skip: set[int],
+                   fixed: frozenset[str]) -> bool:
+    """Whether a negation that is not a word of the idiom points at a verb inside it
+    ("make sure nginx does *not* start at boot" against "make {target} start at boot"):
+    the idiom is said not to happen. An idiom holding its own negation ("do not start
+    {target} at boot") is what is asked."""
+    for m in sorted(idiom_units):
+        if m in skip and "verb" in units[m].roles:
+            for n in range(m - 1, max(m - 5, -1), -1):
+                if "negation" in units[n].roles:
+                    return n in skip and not set(units[n].text.split()) <= fixed
+    return False
+
+
+def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
+          words: list[str], flat: Flat | None = None,
+          clauses: list[int] | None = None,
+          listed: frozenset[str] = frozenset()) -> Reading | None:
+    """How well `op` explains the units. `listed`: kinds whose every name the snapshot
+    holds (users, disks…): a word none of them is called is unlikely to mean one."""
+    if op.requires and not any(contains(words, w) or any(  # "kernel"; "x.timer" for "timer"
+            x.endswith("." + w) for x in words) for w in op.requires):
+        return None
+    reading = Reading(op)
+    held: list[int] = []
+    idiom_units: set[int] = set()
+    flat = flat or Flat(units)
+    said = flat.at.keys()
+    fixed: frozenset[str] = frozenset()  # the chosen idiom's own words
+    for idiom, literal in idioms_of(op):
+        if not literal <= said:
+            continue  # a word of it was never said: most idioms of most operations
+        spans = idiom_spans(idiom, units, flat)
+        if spans and len(spans[0]) > len(idiom_units):
+            (idiom_units, held), fixed = spans, literal
+    if idiom_units:
+        reading.evidence.add("idiom")
+        # "upgrade everything except docker": the idiom takes the excluded words as its
+        # target, so they are not an exclusion for this reading
+        reading.claims_exclusion = bool(idiom_units & skip)
+        borrowed = sum(1 for h in held if units[h].roles and not _names(units[h], op.target))
+        reading.score += 4 + len(idiom_units) - len(held) - 2 * borrowed
+        if _negates_idiom(units, idiom_units, skip, fixed):
+            reading.score -= 6  # "make sure nginx does not start at boot" is no enable
+    takes = op.target != "none"
+    target_units: list[Unit] = []
+    verb_seen = shared_verb = False
+    for n, unit in enumerate(units):
+        roles = unit.roles
+        if n in skip and n not in idiom_units:
+            if reading.claims_exclusion and unit.unknown:
+                _unplaced(reading, n, unit, 0.5)  # "but keep nextcloud-app zorblax": the
+                # idiom took the name; the word after it names nothing and is said back
+            continue
+        own_noun = "resource" in roles and (op.target in roles["resource"]
+                                            or op.resource in roles["resource"])
+        if n in idiom_units and unit.text not in fixed and (kept := [
+                q for q in roles.get("qualifier", ())
+                if q in op.qualifiers and q not in ("all", "only")]):
+            reading.explained[n] = "qualifier"  # "lower the priority of the *busiest*
+            reading.qualifiers.append(kept[0])  # clamscan": which one, never dropped
+            continue
+        if n in idiom_units and n not in held and (unit.text in fixed or own_noun or (
+                "resource" not in roles)):
+            reading.explained[n] = "idiom"
+            continue
+        if n in idiom_units and "resource" in roles and not own_noun and "name" not in roles:
+            reading.explained[n] = "resource"  # "turn the man-db *timer* off": the gap
+            reading.conflicts.append(unit.text)  # holds a noun of another kind of thing
+            continue
+        if n in idiom_units and not could_name(unit):
+            reading.explained[n] = "filler"  # "the" inside an idiom's {target}
+            continue
+        if op.target == "process" and _owner(roles):  # also inside an idiom's {target}
+            reading.explained[n] = "slot"  # "kill dan's tracker": whose tracker
+            reading.params["owner"] = unit.text
+            continue
+        if op.slots and n not in held and _names_its_slot(op, units, n):
+            slot = _slot(op, units, n)  # "add deploy to the www-data group": the group
+            _second_value(reading, units, slot)  # "give ewan macaskill the newsroom group"
+            if slot is not None:
+                reading.explained[n] = "slot"
+                if slot[1]:
+                    reading.params[slot[0]] = slot[1]
+                continue
+        if (n in held or (takes and "name" in roles and op.target in roles["name"]
+                          and "verb" not in roles)) and not own_noun:
+            reading.explained[n] = "target"
+            target_units.append(unit)
+            reading.named_kinds |= roles.get("name", set()) & {op.target}
+            reading.exact = reading.exact or op.target in unit.exact
+            continue
+        slot = _slot(op, units, n) if op.slots else None
+        if slot is not None and slot[0] == "host" and slot[1] and reading.params.get(
+                "host") not in (None, slot[1]):
+            _unplaced(reading, n, unit, 1)  # a second address for one rule: said back,
+            continue  # never silently put in place of the first
+        _second_value(reading, units, slot)  # a second group: the last is the one
+        if slot is not None:
+            reading.explained[n] = "slot"
+            if slot[1]:
+                reading.params[slot[0]] = slot[1]
+                reading.score += 0.5  # a value this operation takes: it fits the words
+            elif op.id in roles.get("noun", ()):
+                reading.score += 2  # "who's got port 3306": the slot's noun is this
+                reading.evidence.add("noun")  # operation's own noun too
+            continue
+        if op.id in roles.get("verb", ()):
+            if not verb_seen and _shared(op, roles["verb"]) and unit.text not in op.alone:
+                shared_verb = True
+            reading.explained[n] = "verb"
+            if op.id in negated:
+                reading.score -= 6
+            elif not verb_seen:
+                # "something already holds port 80": a verb said with -s describes what
+                # something does; nobody asks for an action that way
+                reading.score += 1.5 if _describes(unit) else 3
+                verb_seen = True
+            if not (_describes(unit) and op.kind == "action"):
+                reading.evidence.add("verb")  # "the node stuff runs in docker" runs nothing
+            continue
+        if op.id in roles.get("noun", ()):
+            reading.explained[n] = "noun"
+            reading.score += 2
+            reading.evidence.add("noun")
+            continue
+        if takes and op.target in roles.get("alias", ()):
+            reading.explained[n] = "target"
+            target_units.append(unit)
+            reading.named_kinds.add(op.target)
+            continue
+        if "resource" in roles:
+            if op.target in roles["resource"] or op.resource in roles["resource"]:
+                reading.explained[n] = "resource"
+                reading.score += 1.5
+                reading.evidence.add("resource")
+                if op.kind == "query" and not takes and op.action == "list":
+                    reading.evidence.add("noun")  # "what containers do I have": a list
+                    reading.score += 0.5
+                reading.plural = reading.plural or (unit.text.endswith("s")
+                                                    and not unit.text.endswith("ss"))
+                # "the usb stick": a noun that also says which one
+                reading.qualifiers += [q for q in roles.get("qualifier", ())
+                                       if q in op.qualifiers][:1]
+            elif op.target == "mount" and "device" in roles["resource"]:
+                reading.explained[n] = "resource"  # "unmount the backup disk": a disk's
+                reading.evidence.add("resource")  # filesystem is what is mounted
+                reading.qualifiers += [q for q in roles.get("qualifier", ())
+                                       if q in op.qualifiers][:1]  # "the usb stick"
+            elif takes and "name" in roles:
+                reading.explained[n] = "target"  # "docker": a service name, not a noun
+                target_units.append(unit)
+            elif chosen := [q for q in roles.get("qualifier", ()) if q in op.qualifiers]:
+                reading.explained[n] = "qualifier"  # "unmount the usb stick": which mount
+                reading.qualifiers.append(chosen[0])
+                reading.score += 0.5
+            else:
+                reading.conflicts.append(unit.text)
+                reading.score -= 2.5
+            continue
+        if "qualifier" in roles and unit.text in _AT_BOOT and (op.action or "").startswith(
+                ("enable", "disable")):
+            reading.explained[n] = "filler"  # "enable it at boot", "disable it at boot":
+            continue  # when it acts, never which ones
+        if "qualifier" in roles:
+            names = roles["qualifier"]
+            # every operation on named things takes "all" and "only", except packages:
+            # "all packages" is never a list of ten thousand steps
+            accepted = [q for q in names if q in op.qualifiers or (
+                takes and q == "only") or (takes and op.target != "package" and q == "all")]
+            if accepted:
+                reading.explained[n] = "qualifier"
+                reading.qualifiers.append(accepted[0])
+                reading.score += 0.5
+                reading.plural = reading.plural or accepted[0] == "all"
+                continue
+            if "filler" in roles or "ask" in roles and op.kind == "query":
+                reading.explained[n] = "filler"
+                continue
+            if not takes and not (op.kind == "action" and "only" in names):
+                reading.explained[n] = "filler"  # "what os am I running": nothing to filter
+                continue  # but "install only the security updates" is not every update
+            if names & _EFFECTS.get(op.action or "", set()):
+                reading.explained[n] = "filler"  # "have apache start at boot": the result
+                continue
+            reading.unhonoured.append(unit.text)
+            reading.unhonoured_at.append(n)
+            reading.explained[n] = "qualifier"
+            reading.score -= 1
+            continue
+        if "clock" in roles:  # "at 3am": when the thing should happen
+            clock = str(roles["clock"])
+            exact = not clock.endswith("?")  # "at 5": which 5 is not said
+            if "when" in op.slots and reading.params.get("when", clock) == clock:
+                if exact:  # "at 5" leaves the time unsaid: reos asks for it
+                    reading.params["when"] = clock
+                reading.explained[n] = "slot"
+            elif "since" in op.slots and exact:  # "the logs at 3am": the hour from then
+                reading.params["since"] = _hour_from(clock)
+                reading.explained[n] = "time"
+            elif op.kind == "action":  # never done now instead: asked, as a qualifier is
+                _not_now(reading, n, unit, clock)
+            else:
+                _unplaced(reading, n, unit, 1)
+            continue
+        if "time" in roles:
+            moment = roles["time"]
+            later = _LATER.fullmatch(str(moment))
+            if "when" in op.slots:  # "shut down in 10 minutes", "in 1 hour 30 minutes"
+                if moment is True:  # a word of the phrase before its value ("10 min")
+                    reading.explained[n] = "slot"
+                    continue
+                due = reading.params.get("when", "+0")
+                if later and due.startswith("+"):
+                    reading.params["when"] = "+" + str(int(due[1:]) + int(later[1]) * (
+                        60 if later[2] == "h" else 1))
+                    reading.explained[n] = "slot"
+                    continue
+                if later:  # "at 3am in 10 minutes": two times, neither dropped
+                    _unplaced(reading, n, unit, 1)
+                    continue
+            if op.kind == "action" and "since" not in op.slots and "days" not in op.slots:
+                if later and _said_ahead(units, n):
+                    _not_now(reading, n, unit, "in " + later[0])  # "restart nginx in an hour"
+                    continue
+                ahead = next((u for u in units[n + 1:] if isinstance(u.roles.get("time"), str)),
+                             None)
+                if moment is True and ahead is not None and _LATER.fullmatch(
+                        str(ahead.roles["time"])) and _said_ahead(units, units.index(ahead)):
+                    reading.explained[n] = "qualifier"  # "10" of "in 10 minutes"
+                    continue
+            if "days" in op.slots:  # "every 90 days", "for 12 weeks": a number of days
+                span = _SPAN.fullmatch(str(moment))
+                if span:
+                    reading.params["days"] = str(int(span[1]) * (7 if span[2] == "w" else 1))
+                reading.explained[n] = "days"
+                continue
+            if "date" in op.slots and "since" not in op.slots:
+                # "expire bob on 2026-12-31": a day, for an operation that takes a date
+                day = moment[1:] if isinstance(moment, str) and moment.startswith("=") else ""
+                if moment is True or _ISO_DAY.fullmatch(day[:10]):
+                    reading.explained[n] = "slot"
+                    if day:
+                        reading.params["date"] = day[:10]
+                    continue
+            if "since" in op.slots:
+                reading.explained[n] = "time"
+                if isinstance(roles["time"], str):
+                    reading.params["since"] = roles["time"]
+                continue
+            _unplaced(reading, n, unit, 1)
+            continue
+        if "proto" in roles and "port" in op.slots:
+            reading.params["proto"] = roles["proto"]  # "udp port 27015", "27015/udp"
+            if "number" not in roles:
+                reading.explained[n] = "slot"
+                continue
+        if ("port" in op.slots and not takes and "port" not in reading.params and (
+                unit.unknown or "name" in roles or "alias" in roles)
+                and (port := _service_port(unit.text)) is not None):
+            reading.explained[n] = "port"  # "allow ssh", "the http and https rule"
+            reading.params["port"] = port
+            reading.score += 0.5
+            continue
+        if "number" in roles:
+            slot_name = next((s for s in ("lines", "count", "port", "priority", "days")
+                              if s in op.slots), None)
+            given = reading.params.get(slot_name or "")
+            if slot_name and given is not None and given != str(roles["number"]):
+                _unplaced(reading, n, unit, 1)  # a second port is never dropped for the first
+                continue
+            if slot_name:
+                reading.explained[n] = slot_name
+                reading.params[slot_name] = str(roles["number"])
+                reading.score += 0.5
+                continue
+        if "filler" in roles or "conj" in roles or "negation" in roles or "keep" in roles:
+            reading.explained[n] = "filler"
+            continue
+        if "ask" in roles:
+            if op.kind in ("query", "meta"):
+                reading.explained[n] = "ask"
+            else:  # "can you show me the last run of the job": the request shows, it
+                # does not run; an asking word that leads says more against an action
+                leads = "verb" not in roles and unit.text in _SHOWING and all(
+                    "filler" in u.roles for u in units[:n])
+                _unplaced(reading, n, unit, 3 if leads else 0.5)
+            continue
+        if takes and ("name" in roles or unit.unknown or "alias" in roles or "path" in roles
+                      or "number" in roles or not roles.keys() - {"noun"}):
+            # a word another operation uses ("htop" names a question too) can be a name
+            reading.explained[n] = "target"
+            target_units.append(unit)
+            if "name" in roles:  # a name of another kind: this reading is less likely
+                reading.conflicts.append(unit.text)
+                reading.score -= 1.5
+            continue
+        # a command's own first word left over ("kill whatever is on port 3000" read as a
+        # question about ports) says more against a reading than a stray word does
+        leads = "verb" in roles and all(
+            "filler" in u.roles or "ask" in u.roles for u in units[:n])
+        _unplaced(reading, n, unit, 3 if leads else 1)
+    if not reading.evidence & set(_STRONG):
+        return None
+    if op.kind == "action" and not takes and not reading.evidence & {"verb", "idiom"} and (
+            not reading.params):
+        # a noun alone never asks for a change to the whole machine ("what is this
+        # computer called" is not "shut the computer down"); terse ones say what to set
+        # ("timezone UTC"), and one about a thing asks which thing when none is named
+        return None
+    if shared_verb and not takes and op.nouns and not reading.evidence & {"noun", "idiom"}:
+        return None  # "restart" alone is not "restart the machine"
+    named = [u for u in target_units if _names(u, op.target)]
+    if named and len(named) < len(target_units) and not op.creates:
+        # real names were said: other words are not names of things that don't exist
+        for unit in target_units:
+            if unit not in named:
+                at = units.index(unit)
+                reading.explained.pop(at, None)
+                _unplaced(reading, at, unit, 0.5)
+        target_units = named
+    if op.creates:
+        # "a new group for the web people called webdev": the word after called/named
+        # is the new name; the other words only describe it
+        called = [u for u in target_units if (at := units.index(u)) > 0
+                  and units[at - 1].text in ("called", "named")]
+        if called:
+            for unit in target_units:
+                if unit in called:
+                    continue
+                at = units.index(unit)
+                if unit.start < called[-1].start:
+                    reading.explained[at] = "description"
+                else:  # "a user called bob zorblax": after the name, a word names nothing
+                    reading.explained.pop(at, None)
+                    _unplaced(reading, at, unit, 0.5)
+            target_units = called
+    if op.target == "user" and "group" in op.slots:
+        target_units = _account_and_group(reading, units, target_units)
+    if "when" in op.slots and any(  # "shut down postgres in 10 min" is not this machine
+            "name" in units[n].roles or "ip" in units[n].roles or units[n].unknown
+            for n in reading.unplaced):
+        return None
+    reading.targets = list(dict.fromkeys(_phrases(target_units, units)))  # "curl … just curl"
+    guessed = [u for u in target_units if not _names(u, op.target)]
+    if op.creates:  # new names are single words, and not words other operations use
+        reading.score -= sum(1 for u in guessed if u.roles) + max(
+            0, len(target_units) - len(reading.targets))
+    else:  # a word taken as a name nothing here has; less likely still where every
+        # thing of that kind is listed ("remove tmux" is not a user that doesn't exist)
+        reading.score -= (1.5 if op.target in listed else 0.5) * len(guessed)
+    if reading.targets:
+        reading.score += 2.5 if reading.named_kinds else 1
+        reading.evidence.add("target")
+        reading.plural = reading.plural or len(reading.targets) > 1
+    elif takes and not reading.qualifiers:
+        reading.score -= 1.5 if op.kind != "query" else 1  # nothing named to act on
+    if clauses is not None and len(set(clauses)) > 1:
+        _background(reading, clauses)
+    return reading
+
+
+# kinds the snapshot lists completely (packages are not: any package can be installed)
+_LISTED = ("user", "group", "mount", "device", "interface", "timer")
+
+
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _service_port(word: str) -> str | None:
+    """The port of a network service by its name in /etc/services ("ssh" -> 22), or None."""
+    if not word.isalpha() or len(word) > 15:
+        return None
+    import socket  # only for operations that take a port and no target (the firewall)
+
+    try:
+        return str(socket.getservbyname(word, "tcp"))
+    except OSError:
+        return None
+
+
+def _describes(unit: Unit) -> bool:
+    """Whether a verb was said in its -s form ("holds", "pushes"), not as a request."""
+    said = unit.said
+    return " " not in said and said != unit.text and said in (unit.text + "s",
+                                                             unit.text + "es")
+
+
+def _joins_a_name(words: list[str], n: int, names: Names) -> bool:
+    """Whether word `n` and a word beside it are one name here, written apart ("modem
+    manager" is ModemManager): then neither is a typo of a catalogue word ("model")."""
+    from reos.understanding.matcher import spellings
+
+    pairs = [words[m:m + 2] for m in (n - 1, n) if m >= 0 and m + 2 <= len(words)]
+    return any(names.kinds(spelled, tokens=False) for pair in pairs
+               if all(w.isalpha() for w in pair) for spelled in spellings(" ".join(pair)))
+
+
+def _inner_fix(word: str, lex: Any, names: Names) -> str:
+    if word in lex.phrases or names.kinds(word):
+        return word
+    fixed = correct(word, lex)
+    return fixed if fixed and fixed not in lex.phrases else word
+
+
+def _candidates(lex: Any, units: list[Unit], flat: Flat) -> list[Operation]:
+    """The operations that can read the request at all: each needs a verb or noun of its
+    own said, its resource noun (a list), or an idiom whose every word was said; the rest
+    score nothing (`score` returns None without such evidence), so they are not scored."""
+    named: set[str] = set()
+    resources: set[str] = set()
+    for unit in units:
+        named |= unit.roles.get("verb", set()) | unit.roles.get("noun", set())
+        resources |= unit.roles.get("resource", set())
+    said = flat.at.keys()
+    return [op for op in lex.operations if op.id in named or (
+        op.kind == "query" and op.action == "list" and op.target == "none"
+        and op.resource in resources) or any(
+        literal <= said for _, literal in idioms_of(op))]
+
+
+_LAN_WORDS = {"lan", "local network", "home network", "local net", "internal network",
+              "my network", "office network", "home lan", "local lan"}
+_ACCOUNT_WORDS = {"account", "user", "login", "shell", "groups", "group", "username",
+                  "user account", "login shell"}
+# what a person's own account is never taken for without naming it: deleting, locking or
+# expiring oneself is asked about like any other account left unnamed
+_NOT_ON_MYSELF = {"delete", "delete_with_home", "lock", "expire_password", "set_expiry"}
+
+
+def _myself(readings: list[Reading], units: list[Unit], matcher: Any) -> None:
+    """"add me to the docker group", "change my shell", "which groups am I in": an account
+    operation whose account is the person themself, when the snapshot says who that is.
+    Only "me"/"myself", "my" before an account word, or "I" in a question about accounts
+    say so; "I want to delete a user" does not."""
+    from reos.understanding.names import SAFE_NAMES
+
+    host = getattr(getattr(matcher, "snapshot", None), "host", None) or {}
+    me = host.get("user")
+    if not isinstance(me, str) or not SAFE_NAMES["user"].match(me):
+        return
+    words = [w for u in units for w in u.text.split()]
+    said = {"me", "myself"} & set(words) or {
+        w for w, after in zip(words, words[1:], strict=False)
+        if w == "my" and after in _ACCOUNT_WORDS}
+    for reading in readings:
+        op = reading.op
+        if op.target != "user" or op.creates or op.action in _NOT_ON_MYSELF:
+            continue
+        asked_as_i = op.kind == "query" and "i" in words and not reading.targets
+        if (said or asked_as_i) and me not in reading.targets:
+            reading.targets = [*reading.targets, me]
+            reading.score += 2.5 if len(reading.targets) == 1 else 0.5
+            reading.evidence.add("target")
+
+
+def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
+          remote: bool = False) -> Parse:
+    """Tag every word of `text` and score every operation of the catalogue."""
+    lex = lexicon(templates)
+    before, shell = split_shell(text)
+    all_words = words_of(text, lex)
+    found = Parse(text=text, units=[], shell=shell)
+    found.refusal = runs_fetched_code(text) or wipes_a_filesystem(  # the machine's own
+        all_words, matcher) or refusal_for(text, all_words, lex, remote)  # reason first
+    if found.refusal is not None:
+        return found
+    fullname = _full_name(before)
+    if fullname is not None:  # "… full name to 'Daniel J. Tremblay'": one value, as said
+        before = before[:fullname[1]] + " " + before[fullname[2]:]
+    words = _particle_typos(words_of(before, lex))
+    names = Names(matcher)
+    # a typo of a word that only ever follows another ("dns setings"): the tagger corrects
+    # words that start a phrase, so these are corrected before it reads the phrase
+    words = [w if (mended := _inner_fix(w, lex, names)) == w or _joins_a_name(words, n, names)
+             else mended for n, w in enumerate(words)]
+    units = units_of(words, lex, names)
+    found.units = units
+    fixed = [w if w in lex.phrases or names.kinds(w) else correct(w, lex) or w
+             for w in all_words]
+    if fixed != all_words:  # "delte all users", "uninstal the kernal"
+        found.refusal = refusal_for(text, fixed, lex, remote)
+        if found.refusal is not None:
+            return found
+    excluded, found.exclude = _exclusions(units)
+    found.negated, negation_units = _negated(units)
+    skip = excluded | negation_units
+    words = [w for u in units for w in u.text.split()]
+    flat = Flat(units)
+    clauses = _clauses(units)
+    listed = frozenset(k for k in _LISTED if matcher is not None
+                       and matcher.index(k) is not None)
+    readings = [r for op in _candidates(lex, units, flat)
+                if (r := score(op, units, skip, found.negated, words, flat, clauses, listed))
+                is not None]
+    _myself(readings, units, matcher)
+    if fullname is not None:
+        for reading in readings:
+            if "fullname" in reading.op.slots and len(reading.targets) <= 1:
+                reading.params["fullname"] = fullname[0]  # one name for one account: two
+                reading.score += 1.5  # accounts and one name is asked, never given twice
+    # a tie goes to the reading no word contradicts ("the b2 backup *timer*": not a service)
+    readings.sort(key=lambda r: (-r.score, bool(r.conflicts), r.op.priority))
+    found.readings = readings
+    return found
