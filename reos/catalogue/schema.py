@@ -16,14 +16,18 @@ import re
 
 from msgspec import Struct
 
-from reos.understanding.slots import SLOTS
-
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
 
 RISKS = frozenset({"safe", "low", "medium", "high", "critical"})
 SLOT = "{name}"  # a validated target name from the snapshot
+# the values a recipe's argv may take from the request besides its target (filled and
+# checked by reos/understanding/slots.py)
+SLOTS = ("lines", "since", "until", "journal_since", "journal_until", "unit_state",
+         "file_state", "docker_status", "user", "group", "shell", "hostname", "timezone",
+         "date", "priority", "port", "interface", "host", "path", "device", "vacuum_size",
+         "vacuum_time", "proto", "program", "source", "days", "when", "timer", "fullname")
 # values the parser reads from the request and the plan builder checks and renders itself
 # (never request text): a count of lines, a time as docker and as journalctl take it, …
 VALUE_SLOTS = tuple(f"{{{name}}}" for name in SLOTS)

@@ -361,7 +361,7 @@ class PlanBuilder:
         elif not intent.targets and intent.resource == "process" and (
                 intent.params.get("owner")):
             present = []  # "lower the priority of rafael's process": the work he runs
-            account = targeting.account(intent.params["owner"], self.matcher)
+            account = self.matcher.account(intent.params["owner"])
             targets = named.owners_work(plan, intent, account, self.snapshot,
                                         self.matcher) if account else []
             if not account:
@@ -466,7 +466,7 @@ class PlanBuilder:
                     named = {(t.detail or "").split(",")[0].rsplit("/", 1)[-1]
                              for t in found.targets} - {""}
                 if len(named) == 1 and not found.missing and (
-                        kind not in ("user", "group") or targeting.sure(found)):
+                        kind not in ("user", "group") or found.sure):
                     params[kind] = named.pop()  # an account or group never by a guess
                 elif kind == "interface" and self.matcher.known(kind) and plan.intent and (
                         found.question or len(named) != 1):

@@ -26,6 +26,7 @@ from reos.understanding.matcher import (
     ALL_KINDS,
     EXACT_ONLY,
     KINDS,
+    SURE,
     MatchResult,
     TargetMatcher,
     section,
@@ -44,10 +45,6 @@ _PRONOUNS = frozenset({"him", "her", "them", "he", "she", "they", "his", "hers",
 
 
 MAX_EACH = 6  # a question about more things than this fit asks which one instead
-
-# how a user, a mount, a device… may be found without asking "did you mean": its exact
-# name, an alias, or what it is (a full name, a filesystem label, a link's kind)
-SURE = ("exact name", "alias", "what it is", "words together")
 
 
 def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSnapshot,
@@ -286,26 +283,13 @@ def _families(found: list[Any], snapshot: SystemSnapshot) -> dict[Any, list[Any]
     return families
 
 
-def sure(found: MatchResult) -> bool:
-    """Whether the matcher found each name as it is, not by guessing at a typo or a part."""
-    return all(how in SURE or how == "compose project" for how in found.strategies.values())
-
-
-def account(owner: str, matcher: TargetMatcher) -> str | None:
-    """The one account a person's name finds as it is said ("rafael": rsantos), or None."""
-    found = matcher.resolve([owner], ["user"], False)
-    if len(found.targets) != 1 or found.missing or found.question or not sure(found):
-        return None
-    return found.targets[0].name
-
-
 def _owned(owner: str, phrases: list[str], kinds: list[str], plural: bool,
            matcher: TargetMatcher, snapshot: SystemSnapshot) -> MatchResult:
     """The processes each phrase finds that run as the account `owner` names ("dan's
     tracker": Daniel's, not Margaret's). The account is found as it is said, never by a
     guess; a phrase none of whose processes are that account's is not found, never
     someone else's, and never dropped in silence."""
-    account_name = account(owner, matcher)
+    account_name = matcher.account(owner)
     if account_name is None:
         return MatchResult(missing=[f"{owner}'s {p}" for p in phrases])
     runs_as = {str(p.pid): p.user for p in getattr(snapshot, "processes", None) or []}

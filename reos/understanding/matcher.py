@@ -52,6 +52,11 @@ class Candidate(Struct):
     strategy: str
 
 
+# how a user, a mount, a device… may be found without asking "did you mean": its exact
+# name, an alias, or what it is (a full name, a filesystem label, a link's kind)
+SURE = ("exact name", "alias", "what it is", "words together")
+
+
 class MatchResult(Struct):
     targets: list[Target] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
@@ -59,6 +64,11 @@ class MatchResult(Struct):
     choices: list[Target] = field(default_factory=list)
     phrase: str | None = None  # the words the question is about
     strategies: dict[str, str] = field(default_factory=dict)  # target name -> strategy
+
+    @property
+    def sure(self) -> bool:
+        """Whether each name was found as it is, not by guessing at a typo or a part."""
+        return all(how in SURE or how == "compose project" for how in self.strategies.values())
 
 
 _SEPARATORS = ("-", "_", "", ".")
@@ -379,6 +389,14 @@ class TargetMatcher:
                        identities, named_only=jobs, whose=whose)
         self._indexes[kind] = index
         return index
+
+    def account(self, owner: str) -> str | None:
+        """The one account a person's name finds as it is said ("rafael": rsantos), or
+        None."""
+        found = self.resolve([owner], ["user"], False)
+        if len(found.targets) != 1 or found.missing or found.question or not found.sure:
+            return None
+        return found.targets[0].name
 
     def resolve(self, phrases: list[str], kinds: list[str], plural: bool) -> MatchResult:
         result = MatchResult()

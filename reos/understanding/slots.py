@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from reos.catalogue.schema import SLOTS
 from reos.understanding.moments import zones
 from reos.understanding.names import LazyPatterns
 
@@ -33,10 +34,6 @@ if TYPE_CHECKING:
     from datetime import date
 
 MAX_LINES = 100_000
-SLOTS = ("lines", "since", "until", "journal_since", "journal_until", "unit_state",
-         "file_state", "docker_status", "user", "group", "shell", "hostname", "timezone",
-         "date", "priority", "port", "interface", "host", "path", "device", "vacuum_size",
-         "vacuum_time", "proto", "program", "source", "days", "when", "timer", "fullname")
 # what a value taken from the request must look like before it may fill a recipe
 _CHECKS = LazyPatterns({
     "user": (r"^[a-z_][a-z0-9_.-]{0,31}$"),

@@ -17,7 +17,6 @@ from collections.abc import Callable
 
 from reos.catalogue.templates import TemplateSet
 from reos.model import Intent, Kind
-from reos.planning import targeting
 from reos.understanding import parser
 
 TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
@@ -370,9 +369,9 @@ def _to_person(sentence: str, before: list[str], templates: TemplateSet,
             if u is not None and (not group or group[-1].start + group[-1].size == u.start):
                 group.append(u)  # "jan kowalski": one person in two words
                 continue
-            whole = targeting.account(" ".join(g.text for g in group), matcher)
+            whole = matcher.account(" ".join(g.text for g in group))
             found = [whole] if whole else [  # each word alone, never by a guess
-                login for g in group if (login := targeting.account(g.text, matcher))]
+                login for g in group if (login := matcher.account(g.text))]
             accounts += [login for login in found if login not in accounts]
             group = [u] if u is not None else []
     if len(accounts) != 1:
@@ -415,8 +414,8 @@ def _full_names(named: list[Any], matcher: Any) -> list[Any]:
     people = [u for u in named if "user" in u.roles.get("name", ())]
     found: list[Any] = []
     for u, after in zip(people, people[1:], strict=False):
-        if u.start + u.size == after.start and targeting.account(
-                f"{u.text} {after.text}", matcher):
+        if u.start + u.size == after.start and matcher.account(
+                f"{u.text} {after.text}"):
             found += [u, after]
     return found
 
