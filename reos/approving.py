@@ -12,11 +12,10 @@ Not responsible for asking (the surfaces), the words of the questions
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from reos.execution import ignore
 from reos.outcome import Outcome, Reply, outcome_of
-
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 
 if TYPE_CHECKING:
     from reos.engine import ReasoningEngine

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from reos import paths
 from reos.execution import ignore
@@ -25,8 +26,6 @@ from reos.system.snapshot import SystemSnapshot
 from reos.understanding.perception import Meta, keeps, perceive, split_plan_prefix
 from reos.words import conversation
 from reos.words.conversation import Voice
-
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 
 if TYPE_CHECKING:
     from typing import Any

@@ -11,10 +11,9 @@ Re-exported by reos.engine, so `from reos.engine import Reply` keeps working.
 from __future__ import annotations
 
 import enum
+from typing import TYPE_CHECKING
 
 from msgspec import Struct
-
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 
 if TYPE_CHECKING:
     from reos.model import ExecutionReport, Plan, UndoReport

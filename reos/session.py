@@ -22,7 +22,8 @@ surface asks (the chat's cards and modals, the CLI's prompts).
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from reos.model import Plan
 

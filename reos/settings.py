@@ -11,14 +11,16 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import ClassVar  # msgspec imports typing anyway
+from typing import (
+    TYPE_CHECKING,
+    ClassVar,  # msgspec imports typing anyway
+)
 
 from msgspec import Struct, field
 
 from reos import paths
 from reos.errors import SettingsError
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
 

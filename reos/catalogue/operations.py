@@ -11,11 +11,12 @@ recipes (see `templates`), or for reading requests (see `parser`).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from msgspec import Struct, field
 
 from reos.catalogue.schema import RISKS, TemplateError, Where, check_keys
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
 

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import posixpath
 import re
+from typing import TYPE_CHECKING
 
 from reos.catalogue.lexicon import Lexicon
 from reos.catalogue.operations import Refusal
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

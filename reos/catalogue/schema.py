@@ -13,10 +13,10 @@ Not responsible for reading files or building the template objects (see `templat
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 
@@ -28,7 +29,6 @@ from reos.catalogue.operations import Operation, Refusal, Vocabulary
 from reos.catalogue.schema import RISKS, SLOT, TemplateError, Where
 from reos.store.template_cache import TemplateCache
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
 

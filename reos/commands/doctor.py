@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from msgspec import Struct, field
 from msgspec.structs import replace
@@ -28,7 +28,6 @@ from reos.commands.output import emit_json, say
 from reos.errors import EXIT_FAILED, EXIT_OK, ReosError, plainly
 from reos.settings import Settings
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from reos.errors import ReosError
 from reos.text import clean, json_safe
 from reos.words.conversation import Voice
 from reos.words.narrate import SHOWN, narrate
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
 

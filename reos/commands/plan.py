@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reos.commands.common import make_engine
 from reos.commands.output import StagePrinter, emit_json, event_printer, say
@@ -20,7 +21,6 @@ from reos.errors import (
 )
 from reos.model import Kind, Plan
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from reos.model import ExecutionReport
 

@@ -25,11 +25,11 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+from typing import TYPE_CHECKING
 
 from reos.errors import EXIT_OK, EXIT_USAGE
 from reos.text import clean
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from reos.model import ExecutionReport
 

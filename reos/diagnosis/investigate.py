@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 
@@ -33,7 +34,6 @@ from reos.model import Plan, StepResult, Target
 from reos.model.events import Event, Stage
 from reos.text import clean
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from reos.system.snapshot import SystemSnapshot
 

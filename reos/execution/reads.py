@@ -10,12 +10,12 @@ words (words/answers/*.py).
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 from reos.execution.runner import run_argv
 from reos.model import Plan, Step, StepResult
 from reos.safety.gate import admit_argv
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any  # a probe: .key, .what, .argv (planning/cleanup.py's Probe)
 

@@ -18,6 +18,7 @@ It is the executor's own recovery, split out of it for size: it works on an Exec
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 
@@ -27,7 +28,6 @@ from reos.model import ExecutionReport, Step, StepResult
 from reos.model.events import Notice
 from reos.safety.limits import LimitReached
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from reos.execution.executor import Executor
 

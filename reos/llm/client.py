@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 
 from reos.settings import LlmSettings
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

@@ -17,11 +17,11 @@ Imports the client (and so `ollama`) only inside `explain()`.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from reos.diagnosis.investigate import MAX_LINE, Claim, Evidence, bounded
 from reos.settings import Settings
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

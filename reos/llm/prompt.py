@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import TYPE_CHECKING
 
 from reos.catalogue.templates import TemplateSet
 from reos.llm import schema as answer_shape
@@ -28,7 +29,6 @@ from reos.llm.session import Turn
 from reos.system.snapshot import SystemSnapshot
 from reos.text import clean
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reos.execution.classifier import Diagnosis
 from reos.execution.recovery import Fix
@@ -33,7 +33,6 @@ from reos.settings import Settings
 from reos.system.privilege import as_root, strip_sudo
 from reos.text import clean
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from reos.execution.executor import ModelFix
     from reos.model.events import Event

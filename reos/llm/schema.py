@@ -12,9 +12,10 @@ read before any model is asked. Not responsible for checking an answer (validate
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reos.catalogue.templates import TemplateSet
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

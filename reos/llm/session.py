@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
 from reos.model import Intent, Kind, Plan
 from reos.settings import Settings, llm_forced_off
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

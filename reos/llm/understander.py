@@ -24,13 +24,13 @@ import json
 import re
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 
 from reos.model import Intent, Kind
 from reos.settings import Settings
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

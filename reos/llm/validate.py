@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from typing import TYPE_CHECKING
 
 from reos.catalogue.templates import TemplateSet
 from reos.llm import schema as shape
@@ -35,7 +36,6 @@ from reos.safety.risk import assess_argv
 from reos.text import clean
 from reos.understanding import slots as slot_checks
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

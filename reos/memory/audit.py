@@ -20,6 +20,8 @@ did you …?" (reos.memory.recall). Pure: no I/O, and only `re` and `json` are i
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 # Re-exported (`X as X`): these names lived here before redaction and the text moved out.
 from reos.memory.audit_text import render as render
 from reos.memory.redact import MAX_BYTES as MAX_BYTES
@@ -30,7 +32,6 @@ from reos.memory.redact import fit as fit
 from reos.memory.redact import redact as redact
 from reos.memory.redact import safe_text as safe_text
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
 

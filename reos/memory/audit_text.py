@@ -14,10 +14,11 @@ reos.memory.redact), storing them (reos.store.traces) or choosing which to show
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reos.memory.redact import MAX_TEXT, safe_text
 from reos.model import step_words
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
 

@@ -16,12 +16,12 @@ kept. Not responsible for deciding anything about a plan, or for the journal its
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from reos import paths
 from reos.model import Kind, Plan
 from reos.settings import Settings
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

@@ -26,10 +26,10 @@ Pure: no I/O.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from reos.words.conversation import relative_time
 
-TYPE_CHECKING = False  # typing stays unimported at run time
 if TYPE_CHECKING:
     from typing import Any
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import json
 import re
+from typing import TYPE_CHECKING
 
 from reos.text import clean
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
 

@@ -22,6 +22,7 @@ executor), or for wording a summary with a model (reos.llm.reflect).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
@@ -29,7 +30,6 @@ from reos.store.knowledge import Evidence, Finding, Outcome
 
 __all__ = ["RULES", "Evidence", "Finding", "Outcome", "Rule", "describe", "evaluate"]
 
-TYPE_CHECKING = False  # typing stays unimported at run time
 if TYPE_CHECKING:
     from typing import Any
 

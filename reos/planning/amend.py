@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
 from reos.model import Plan, RiskLevel, Step, StepResult
 from reos.system.privilege import as_root
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from reos.planning.cleanup import Probe
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 
@@ -31,7 +32,6 @@ from reos.text import clean
 from reos.understanding.names import SAFE_NAMES
 from reos.words.conversation import size as words
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from collections.abc import Callable
 

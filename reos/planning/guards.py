@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import os
 import re
+from typing import TYPE_CHECKING
 
 from reos.model import Target
 from reos.system.snapshot import SystemSnapshot
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
 

@@ -10,6 +10,7 @@ matcher does) or for steps (the plan builder does).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 
@@ -20,7 +21,6 @@ from reos.understanding.matcher import TargetMatcher
 from reos.understanding.names import SAFE_NAMES
 from reos.words import replies
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
 

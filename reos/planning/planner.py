@@ -15,6 +15,7 @@ Not responsible for understanding words, running anything, or asking for approva
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 
@@ -42,7 +43,6 @@ from reos.understanding.names import SAFE_NAMES
 from reos.words import conversation, replies
 from reos.words.conversation import Voice
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any

@@ -28,6 +28,8 @@ says so with `user_template` (see `provided_by`).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from msgspec import Struct, field
 
 from reos.model import step_words
@@ -39,7 +41,6 @@ from reos.planning.quality_commands import AntiPattern as AntiPattern
 from reos.planning.quality_commands import step_findings
 from reos.text import clean
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
 

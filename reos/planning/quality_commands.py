@@ -22,12 +22,12 @@ well enough to name habits, never to run it.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
 from reos.text import clean
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
 

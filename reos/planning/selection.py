@@ -16,14 +16,13 @@ deciding what to do with them (the plan builder does).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 
 from reos.model import Intent, Kind, Plan, Target
 from reos.system.state import RUNNING_STATES
 from reos.words import conversation, replies
-
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 
 if TYPE_CHECKING:
     from typing import Any

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 
@@ -34,7 +35,6 @@ from reos.understanding.matcher import (
 from reos.understanding.names import SAFE_NAMES
 from reos.words import conversation, replies
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
 

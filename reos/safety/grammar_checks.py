@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from reos.safety.acting_files import device, special_tree
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from reos.safety.grammar import Proof
 

@@ -12,6 +12,7 @@ either it fails closed. Not responsible for the entry points or the final verdic
 from __future__ import annotations
 
 import shlex
+from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 
@@ -45,8 +46,6 @@ from reos.safety.rules import FILE_HANDLERS, Context, judge_write
 from reos.safety.rules_system import handler_for
 from reos.safety.signs import NETCATS, SHELL_OR_CODE, fork_bomb_text, netcat_exec, requested_exactly
 from reos.safety.verdict import Verdict
-
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 
 if TYPE_CHECKING:  # the shell reader is imported only when a script is read
     from reos.safety.syntax import Redirect, Script, SimpleCommand, Source

@@ -7,6 +7,8 @@ A mixin of the judge (`judge.Judge`); not responsible for finding the carried co
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reos.model import RiskLevel
 from reos.safety.locate import same_file
 from reos.safety.paths import candidates, dynamic, expendable, is_system_path, is_tmp
@@ -14,8 +16,6 @@ from reos.safety.programs import AWKS, INTERPRETERS, code_option
 from reos.safety.rules import Context, judge_write
 from reos.safety.signs import just_a_variable
 from reos.safety.verdict import Verdict
-
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 
 if TYPE_CHECKING:
     from reos.safety.payloads import Carried

@@ -7,6 +7,8 @@ A mixin of the judge (`judge.Judge`); not responsible for judging single command
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from msgspec.structs import replace
 
 from reos.model import RiskLevel
@@ -14,8 +16,6 @@ from reos.safety.locate import same_file
 from reos.safety.paths import dynamic
 from reos.safety.rules import Context
 from reos.safety.verdict import Verdict
-
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 
 if TYPE_CHECKING:
     from reos.safety.syntax import Source

@@ -13,13 +13,14 @@ Not responsible for running or recovering anything, for the quality gates
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from msgspec import Struct
 
 from reos.errors import ReosError
 from reos.model import StopReason
 from reos.safety.scope import Scope, drift
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from reos.settings import LimitsSettings
 

@@ -7,9 +7,9 @@ Not responsible for judging paths (`paths`, `rules`) or for parsing (`shell`).
 
 from __future__ import annotations
 
-from reos.safety.paths import dynamic
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
+from reos.safety.paths import dynamic
 
 if TYPE_CHECKING:
     from reos.safety.syntax import SimpleCommand

@@ -12,13 +12,13 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 from msgspec.structs import astuple
 
 from reos.errors import UsageError
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
 

@@ -12,10 +12,10 @@ the one its action was meant to reach (verification).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from reos.model import RESTARTS
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     import subprocess
     from typing import Any

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import re
+from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 from msgspec.structs import replace
@@ -29,7 +30,6 @@ from reos.model import Intent, Kind, Plan, Target, renumbered
 from reos.understanding import moments
 from reos.understanding.choice import words_of_name
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
 

@@ -12,8 +12,8 @@ scoring operations (`parser`).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
 

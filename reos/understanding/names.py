@@ -7,8 +7,8 @@ names from a request (packages to install, users to create) must pass the same p
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     pass
 

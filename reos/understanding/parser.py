@@ -22,6 +22,7 @@ chat words such as "undo" and "yes" said alone (perception does).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from reos.catalogue.lexicon import (  # noqa: F401 - the parser's public words
     Lexicon,
@@ -45,7 +46,6 @@ from reos.understanding.tagging import (  # noqa: F401
     units_of,
 )
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
 

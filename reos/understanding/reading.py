@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import TYPE_CHECKING
 
 from msgspec import Struct
 from msgspec.structs import astuple, replace
@@ -26,7 +27,6 @@ from reos.model import Intent, Kind
 from reos.understanding import parser, stories
 from reos.understanding.parser import Parse, Reading
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
 

@@ -23,12 +23,11 @@ Not responsible for scoring operations (the parser does) or for choosing recipe 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from reos.catalogue.schema import SLOTS
 from reos.understanding.moments import zones
 from reos.understanding.names import LazyPatterns
-
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 
 if TYPE_CHECKING:
     from datetime import date

@@ -12,6 +12,7 @@ Not responsible for choosing between roles (each operation does, in `parser.scor
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
@@ -20,7 +21,6 @@ from reos.understanding import moments
 from reos.understanding.identity import stem_of
 from reos.understanding.matcher import ALL_KINDS, spellings
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
 

@@ -8,13 +8,13 @@ would say them ("Okay, stopping 2 containers."), not as status codes.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
 from reos.model import RESTARTS, Plan, RiskLevel, Step
 from reos.model import render as command_line
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

@@ -12,12 +12,13 @@ words them; this module chooses which to say for which event).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from msgspec import Struct
 
 from reos.words import conversation
 from reos.words.conversation import Voice
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from reos.model import ExecutionReport
     from reos.model.events import Event

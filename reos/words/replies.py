@@ -11,12 +11,13 @@ reading the answer (the engine does).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reos.catalogue.operations import Operation
 from reos.model import Intent
 from reos.text import clean
 from reos.words.conversation import PLURALS
 
-TYPE_CHECKING = False  # typing stays unimported at run time: `reos plan` starts faster
 if TYPE_CHECKING:
     from typing import Any
 
