@@ -326,7 +326,7 @@ def test_restore_refuses_a_value_no_tool_should_get(value: object) -> None:
 
 
 def test_current_reads_the_settings(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # noqa: ANN001
-    monkeypatch.setattr(state_settings, "_read", lambda argv: None)  # no systemd tools
+    monkeypatch.setattr(state_settings, "read_file", lambda argv: None)  # no systemd tools
     (tmp_path / "hostname").write_text("nas01\n")
     (tmp_path / "timezone").write_text("Europe/Berlin\n")
     monkeypatch.setattr(state_settings, "HOSTNAME_FILE", tmp_path / "hostname")

@@ -244,7 +244,7 @@ def _tools(monkeypatch, present: set[str], outputs: dict[str, str]) -> None:  # 
     def run(argv: list[str], timeout: float = 3) -> str:  # noqa: ARG001
         return outputs[" ".join(argv[:2])]
 
-    monkeypatch.setattr(facts, "_run", run)
+    monkeypatch.setattr(facts, "run_tool", run)
 
 
 def test_the_backend_that_is_on_wins(monkeypatch) -> None:  # noqa: ANN001

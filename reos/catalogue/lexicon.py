@@ -220,7 +220,7 @@ def _spelled(word: str, lex: Lexicon) -> list[str]:
 _BRITISH = re.compile(r"^(\w{3,})is(e|ed|es|ing|ation|ations|er|ers)$")
 
 
-def _base_forms(word: str) -> list[str]:
+def base_forms(word: str) -> list[str]:
     """Possible base forms of an inflected word: restarting -> restart, stopped -> stop."""
     forms = []
     for suffix in ("ing", "ed", "es", "s"):

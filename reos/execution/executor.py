@@ -118,8 +118,8 @@ class Executor:
         self.is_root = os.geteuid() == 0 if machine.is_root is None else machine.is_root
         self.request = ""
         self.scope = Scope()
-        self._seq = 0
-        self._per_category: dict[str, int] = {}
+        self.seq = 0
+        self.per_category: dict[str, int] = {}
         # copied when execution starts: nothing a plan, a template, recovery or an LLM
         # does afterwards can lift them (only the person, in settings.toml)
         self.breakers = Breakers.start(limits)
@@ -183,7 +183,7 @@ class Executor:
                 report.pending = steps[n:]
                 self.on_event(Notice(f"\u26a0\ufe0f Execution paused: {tripped.said}"))
                 break
-            result = self._run_step(report.tx_id, seq, step,
+            result = self.run_step(report.tx_id, seq, step,
                                     self.breakers.max_seconds - elapsed)
             if step.argv[:1] == ["sudo"]:
                 report.escalations += 1
@@ -234,7 +234,7 @@ class Executor:
         unreadable = _unreadable(target.kind, step.action, state)
         if unreadable:  # never "goal reached" on a state that could not be read
             report.unchecked.append(step)
-            self._say(f"? Couldn't check {target.name}: {unreadable}.")
+            self.say(f"? Couldn't check {target.name}: {unreadable}.")
             return result
         assert state is not None
         problem = intended_state_problem(target.kind, step.action, state)
@@ -248,10 +248,10 @@ class Executor:
             problem = intended_state_problem(target.kind, step.action, state)
         if problem is None:
             report.verified += 1
-            self._learn(step.argv, True)
+            self.learn(step.argv, True)
             return result
-        self._say(f"\u2717 Verification failed: {target.name} {problem}")
-        self._learn(step.argv, False, "verification", verified=False)
+        self.say(f"\u2717 Verification failed: {target.name} {problem}")
+        self.learn(step.argv, False, "verification", verified=False)
         return StepResult(step.id, False, result.exit_code, result.stdout,
                           f"verification failed: {target.name} {problem}", result.seconds)
 
@@ -259,13 +259,13 @@ class Executor:
         from reos.execution.undo import undo_transaction
 
         assert report.tx_id is not None
-        self._say("Recovery didn't work, so I'm rolling back what I did, newest first\u2026")
+        self.say("Recovery didn't work, so I'm rolling back what I did, newest first\u2026")
         report.rolled_back = undo_transaction(self.journal, report.tx_id, self.run)
 
-    def _budget(self, report: ExecutionReport) -> float:
+    def budget(self, report: ExecutionReport) -> float:
         return self.breakers.max_seconds - (time.monotonic() - report.started)
 
-    def _learn(self, argv: list[str], ok: bool, category: str | None = None,
+    def learn(self, argv: list[str], ok: bool, category: str | None = None,
                fix: str | None = None, timed_out: bool = False,
                verified: bool | None = None) -> None:
         knowledge = self.checks.knowledge
@@ -276,7 +276,7 @@ class Executor:
         else:
             knowledge.record(argv, ok, category, fix, timed_out)
 
-    def _say(self, text: str) -> None:
+    def say(self, text: str) -> None:
         self.on_event(Said(text))
 
     def admit(self, step: Step, *, escalates: bool = False) -> None:
@@ -320,9 +320,9 @@ class Executor:
         self.on_event(Notice(f"\u26d4 Not run: {step.command} \u2014 {why}."))
         return StepResult(step.id, False, None, "", why, 0.0, blocked=True)
 
-    def _run_step(self, tx_id: int, seq: int, step: Step, budget: float) -> StepResult:
-        seq = max(seq, self._seq)  # journal order follows what really ran (fixes, retries)
-        self._seq = seq + 1
+    def run_step(self, tx_id: int, seq: int, step: Step, budget: float) -> StepResult:
+        seq = max(seq, self.seq)  # journal order follows what really ran (fixes, retries)
+        self.seq = seq + 1
         refused = self._refused(tx_id, seq, step)
         if refused is not None:
             return refused

@@ -7,12 +7,13 @@ classify the error (reos.execution.classifier), take the rule's fix for it
 the breakers (checkpoint, injected steps, escalations, scope drift), ask the person when
 the fix needs it, run its steps and retry only the failed step, until it succeeds, a
 limit says stop, or there is nothing left to try. Every step it runs goes through the
-executor's `_run_step`, so the journal, the gate and the limits see it like any other.
+executor's `run_step`, so the journal, the gate and the limits see it like any other.
 
 Not responsible for which fix suits which error (reos.execution.recovery), for asking the
 model (reos.llm.recovery, reached through the hook), for the limits' rules
 (reos.safety.limits), or for running and journaling a step (reos.execution.executor).
-It is the executor's own recovery, split out of it for size: it works on an Executor.
+It is the executor's own recovery, a loop of its own: it works through the Executor's
+public parts (`run_step`, `say`, `learn`, `budget`, `seq`, `per_category`).
 """
 
 from __future__ import annotations
@@ -39,15 +40,15 @@ def recover(ex: Executor, report: ExecutionReport, step: Step,
 
     assert report.tx_id is not None
     diagnosis = classify(result.exit_code, result.stdout, result.stderr)
-    ex._say(f"\u2717 Error: {diagnosis.evidence}")
+    ex.say(f"\u2717 Error: {diagnosis.evidence}")
     asked_model = False  # at most one model fix per failed step
     while True:
-        ex._say(f"\u2192 Diagnosed: {diagnosis.cause} ({diagnosis.words})")
-        ex._learn(step.argv, False, diagnosis.category,
+        ex.say(f"\u2192 Diagnosed: {diagnosis.cause} ({diagnosis.words})")
+        ex.learn(step.argv, False, diagnosis.category,
                   timed_out="timeout" in diagnosis.details)
-        attempt = ex._per_category.get(diagnosis.category, 0)
+        attempt = ex.per_category.get(diagnosis.category, 0)
         if ex.breakers.recoveries >= MAX_RECOVERIES or attempt >= MAX_PER_CATEGORY:
-            ex._say("\u2192 That's as many automatic fixes as I'll try; over to you.")
+            ex.say("\u2192 That's as many automatic fixes as I'll try; over to you.")
             return result
         fix = propose(diagnosis, step, manager=package_manager(), is_root=ex.is_root,
                       attempt=attempt)
@@ -56,10 +57,10 @@ def recover(ex: Executor, report: ExecutionReport, step: Step,
             asked_model = True
             fix = model_fix(ex, step, result, diagnosis) or fix
         if fix.kind == "ask":
-            ex._say(f"\u2192 {fix.explanation}")
+            ex.say(f"\u2192 {fix.explanation}")
             return result
         if fix.kind == "done":
-            ex._say(f"\u2192 {fix.explanation}")
+            ex.say(f"\u2192 {fix.explanation}")
             return StepResult(step.id, True, result.exit_code, result.stdout,
                               result.stderr, result.seconds, skipped_reason=diagnosis.cause)
         try:
@@ -69,39 +70,39 @@ def recover(ex: Executor, report: ExecutionReport, step: Step,
             if fix.escalates:
                 ex.admit(replace(step, argv=fix.retry or step.argv), escalates=True)
         except LimitReached as exc:
-            ex._say(f"\u26a0\ufe0f {exc.message}")
+            ex.say(f"\u26a0\ufe0f {exc.message}")
             report.stop, report.stopped_reason = exc.reason, exc.message
             return result
         approve = ex.hooks.approve
         asks = fix.needs_approval or (ex.checks.confirm_every_fix
                                       and bool(fix.steps or fix.escalates))
         if asks and not (approve and approve(fix.explanation)):
-            ex._say("\u2192 Not without your approval: " + fix.explanation.rstrip("\u2026")
+            ex.say("\u2192 Not without your approval: " + fix.explanation.rstrip("\u2026")
                     + ". Ask me to do that first, then try again.")
             return result
-        ex._say(f"\u2192 Trying fix: {fix.explanation}")
-        ex._per_category[diagnosis.category] = attempt + 1
+        ex.say(f"\u2192 Trying fix: {fix.explanation}")
+        ex.per_category[diagnosis.category] = attempt + 1
         ex.breakers.recoveries += 1
         for extra in fix.steps:
-            done = ex._run_step(report.tx_id, ex._seq, extra, ex._budget(report))
+            done = ex.run_step(report.tx_id, ex.seq, extra, ex.budget(report))
             report.escalations += int(extra.argv[:1] == ["sudo"])
-            ex._say(("\u2713 " if done.ok else "\u2717 ") + extra.title)
+            ex.say(("\u2713 " if done.ok else "\u2717 ") + extra.title)
             if not done.ok:
                 return result
         if fix.wait:
             time.sleep(fix.wait)
         retry = replace(step, argv=fix.retry or step.argv)
-        ex._say(f"\u2192 Retrying: {step.title}\u2026")
-        result = ex._run_step(report.tx_id, ex._seq, retry, ex._budget(report))
+        ex.say(f"\u2192 Retrying: {step.title}\u2026")
+        result = ex.run_step(report.tx_id, ex.seq, retry, ex.budget(report))
         if result.blocked:
             return result
         report.escalations += int(fix.escalates)
         if result.ok:
             report.recoveries.append(fix.explanation.rstrip("\u2026"))
-            ex._learn(step.argv, True, fix=fix.kind)
+            ex.learn(step.argv, True, fix=fix.kind)
             return result
         diagnosis = classify(result.exit_code, result.stdout, result.stderr)
-        ex._say(f"\u2717 Error: {diagnosis.evidence}")
+        ex.say(f"\u2717 Error: {diagnosis.evidence}")
 
 
 def model_fix(executor: Executor, step: Step, result: StepResult,
@@ -121,7 +122,7 @@ def model_fix(executor: Executor, step: Step, result: StepResult,
     if fix is None or not fix.steps:
         return None
     commands = "; ".join(f"`{extra.command}`" for extra in fix.steps)
-    executor._say(f"\u2192 The model suggests: {commands}"
+    executor.say(f"\u2192 The model suggests: {commands}"
                   + (f" \u2014 {fix.why}" if fix.why else ""))
     fix.needs_approval = True  # whatever the callback said: a person sees it first
     return fix

@@ -95,11 +95,11 @@ def _name(text: object) -> str:
 _WORD = re.compile(r"[a-z0-9]+")
 
 
-def _words(text: str) -> set[str]:
+def words_of(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if len(w) > 1}
 
 
-def _closeness(request: set[str], name: str) -> int:
+def closeness(request: set[str], name: str) -> int:
     """How much a name has to do with the request's words (0: nothing)."""
     score = 0
     for part in _WORD.findall(name.lower()):
@@ -121,7 +121,7 @@ def _ranked(items: list[Any], key: Any, request: set[str]) -> list[Any]:
     # name (in C) spares scoring 10,000 package names word by word
     could = re.compile("|".join(sorted({re.escape(w[:3]) for w in request})))
     scored = [(s, n, item) for n, item in enumerate(items)
-              if could.search((k := key(item)).lower()) and (s := _closeness(request, k)) > 0]
+              if could.search((k := key(item)).lower()) and (s := closeness(request, k)) > 0]
     scored.sort(key=lambda x: (-x[0], x[1]))
     return [item for _, _, item in scored[:RELEVANT]]
 
@@ -188,7 +188,7 @@ def facts(request: str, snapshot: SystemSnapshot, budget_chars: int, *,
           turns: list[Turn] | None = None, learned: list[Any] | None = None,
           hint: str | None = None) -> str:
     """The user message: the machine as far as it fits, the last turns, the request."""
-    words = _words(request)
+    words = words_of(request)
     said_turns = [f"person: {_name(t.request)} -> reos: {_name(t.outcome)}"
                   for t in (turns or [])[-TURNS:]]
     budget = _Budget(max(budget_chars - len(request) - 40 - sum(map(len, said_turns)), 0))

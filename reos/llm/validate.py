@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from reos.catalogue.templates import TemplateSet
 from reos.llm import schema as shape
-from reos.llm.prompt import _closeness, _words
+from reos.llm.prompt import closeness, words_of
 from reos.model import Intent, Kind
 from reos.safety.risk import assess_argv
 from reos.text import clean
@@ -97,11 +97,11 @@ class Request:
                  context_words: set[str] | None = None, *, named: bool = True,
                  aliased: set[str] | None = None, verb_actions: set[str] | None = None):
         self.text = text
-        self.words = _words(text) | (context_words or set())
+        self.words = words_of(text) | (context_words or set())
         self.qualifiers = qualifiers  # canonical qualifiers the words said ("stopped")
         self.excludes = excludes  # "all but", "except", "leave X alone"
         self.asks = asks  # put as a question
-        self.said_all = bool(_words(text) & (ALL_WORDS | {"both", "each"}))
+        self.said_all = bool(words_of(text) & (ALL_WORDS | {"both", "each"}))
         # the request names something this machine has: every target must then be one it
         # names ("stop nextcloud" never gains nginx); naming nothing ("the web server"), a
         # target is the model's reading of its words, shown before anything runs
@@ -176,7 +176,7 @@ class Checker:
                     continue
                 kept.append("all")
                 continue
-            related = _closeness(self.request.words, name) > 0 or (
+            related = closeness(self.request.words, name) > 0 or (
                 name.lower() in self.request.text.lower())
             if op.creates:  # a new name is the request's own word, whole
                 if name.lower() not in set(_TOKEN.findall(self.request.text.lower())):
@@ -387,7 +387,7 @@ class Checker:
             return None, None
         subject = given["subject"].strip()[:100]
         kinds = [k for k in ("container", "service") if self.matcher.known(k)]
-        if not subject or _closeness(self.request.words, subject) == 0 or (
+        if not subject or closeness(self.request.words, subject) == 0 or (
                 kinds and self.matcher.resolve([subject], kinds, True).missing):
             self.errors.append(f"the condition's subject {json.dumps(subject[:40])} is not a "
                                "container or service the request names")

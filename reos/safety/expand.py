@@ -146,7 +146,7 @@ _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", 
             "f": "\f", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
 
 
-def _decode_ansi(body: str) -> str:
+def decode_ansi(body: str) -> str:
     """Backslash escapes as bash's $'…' and printf's format decode them (one pass)."""
     if "\\" not in body:
         return body
@@ -204,7 +204,7 @@ def _substitute_vars(raw: str, env: dict[str, str]) -> str:
         elif ch == "$" and not single and not double and raw.startswith("$'", i):
             m = _ANSI_C.match(raw, i)  # $'\x72m': bash decodes the escapes
             if m:
-                out.append(shlex.quote(_decode_ansi(m.group(1))))
+                out.append(shlex.quote(decode_ansi(m.group(1))))
                 i = m.end()
                 continue
         elif ch == "$" and not single:
@@ -314,9 +314,9 @@ def _literal(value: str, double: bool) -> str:
 _CONVERSION = re.compile(r"%[-+ #0-9.]*[sbdiqxXouc]")
 
 
-def _printf(fmt: str, args: list[str]) -> str:
+def printf_output(fmt: str, args: list[str]) -> str:
     """printf's output: the format is reused until the arguments run out."""
-    fmt = _decode_ansi(fmt.replace("%%", "\ue000"))  # not NUL: `\0` decodes to NUL
+    fmt = decode_ansi(fmt.replace("%%", "\ue000"))  # not NUL: `\0` decodes to NUL
     count = len(_CONVERSION.findall(fmt))
     chunks: list[str] = []
     groups = [args[i:i + count] for i in range(0, len(args), count)] if count else [[]]
@@ -325,7 +325,7 @@ def _printf(fmt: str, args: list[str]) -> str:
 
         def fill(m: re.Match[str], values: Iterator[str] = values) -> str:
             value = next(values, "")
-            return _decode_ansi(value) if m.group(0).endswith("b") else value
+            return decode_ansi(value) if m.group(0).endswith("b") else value
 
         chunks.append(_CONVERSION.sub(fill, fmt))
     return "".join(chunks).replace("\ue000", "%")

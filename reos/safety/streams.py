@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from reos.safety.expand import _decode_ansi, _printf
+from reos.safety.expand import decode_ansi, printf_output
 from reos.safety.syntax import DOWNLOADERS, SimpleCommand, Source
 
 
@@ -73,11 +73,11 @@ def _output(command: SimpleCommand) -> Source:
             flags.update(args[0][1:])
             args = args[1:]
         text = " ".join(args)
-        return Source(_decode_ansi(text) if "e" in flags else text)
+        return Source(decode_ansi(text) if "e" in flags else text)
     if program == "printf" and args:
         if args[0] == "-v":  # printf -v VAR: prints nothing
             return Source("")
-        return Source(_printf(args[0], args[1:]))
+        return Source(printf_output(args[0], args[1:]))
     if program == "cat" and not args and source is not None:
         return source
     if program == "cat" and len(args) == 1 and args[0] in command.procsubs:

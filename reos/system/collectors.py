@@ -32,7 +32,7 @@ class Unavailable(Exception):
     """This section cannot be known right now (the message says why)."""
 
 
-def _run(argv: list[str], timeout: float = COLLECT_TIMEOUT) -> str:
+def run_tool(argv: list[str], timeout: float = COLLECT_TIMEOUT) -> str:
     try:
         done = subprocess.run(
             argv, capture_output=True, text=True, timeout=timeout, check=False,
@@ -138,8 +138,8 @@ def services() -> list[Service]:
     if not systemd_running():
         raise Unavailable("systemd is not running on this machine")
     base = ["systemctl", "--no-pager", "--output=json", "--type=service"]
-    units = json.loads(_run([*base, "--all", "list-units"]) or "[]")
-    files = json.loads(_run([*base, "list-unit-files"]) or "[]")
+    units = json.loads(run_tool([*base, "--all", "list-units"]) or "[]")
+    files = json.loads(run_tool([*base, "list-unit-files"]) or "[]")
     enabled = {f.get("unit_file"): f.get("state", "") for f in files}
     seen: dict[str, Service] = {}
     for u in units:
@@ -171,20 +171,20 @@ def package_manager() -> str | None:
 def packages() -> list[Package]:
     manager = package_manager()
     if manager == "apt":
-        text = _run(["dpkg-query", "-W", "-f",
+        text = run_tool(["dpkg-query", "-W", "-f",
                      "${db:Status-Abbrev}\t${Package}\t${Version}\t${binary:Summary}\n"])
         rows = [line.split("\t") for line in text.splitlines()]
         found = [Package(r[1], r[2], r[3]) for r in rows
                  if len(r) == 4 and r[0].startswith("ii")]
     elif manager in ("dnf", "zypper"):
-        text = _run(["rpm", "-qa", "--qf", "%{NAME}\t%{VERSION}-%{RELEASE}\t%{SUMMARY}\n"])
+        text = run_tool(["rpm", "-qa", "--qf", "%{NAME}\t%{VERSION}-%{RELEASE}\t%{SUMMARY}\n"])
         found = [Package(*line.split("\t", 2)) for line in text.splitlines()
                  if line.count("\t") == 2]
     elif manager == "pacman":
-        text = _run(["pacman", "-Q"])
+        text = run_tool(["pacman", "-Q"])
         found = [Package(*line.split(" ", 1)) for line in text.splitlines() if " " in line]
     elif manager == "apk":
-        text = _run(["apk", "info", "-v"])
+        text = run_tool(["apk", "info", "-v"])
         found = [Package(*_split_apk(line)) for line in text.splitlines() if line]
     else:
         raise Unavailable("no supported package manager (apt, dnf, pacman, zypper, apk)")

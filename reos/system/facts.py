@@ -4,7 +4,7 @@ mounts, block devices, interfaces, listening sockets, timers and the firewall.
 Each function returns its section or raises `collectors.Unavailable` with a reason a
 person can read; `collectors.SECTIONS` registers them so `collect()` runs them
 concurrently with its timeout. Read-only: libraries (pwd, grp, psutil) and commands that
-only list, run through `collectors._run` (argv, timeout, no shell); JSON output is read
+only list, run through `collectors.run_tool` (argv, timeout, no shell); JSON output is read
 as JSON, never parsed by hand.
 Not responsible for the snapshot's shape (`snapshot`) or for what the facts mean to a
 request (`understanding`, `planning`).
@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from reos.system.collectors import Unavailable, _run, systemd_running
+from reos.system.collectors import Unavailable, run_tool, systemd_running
 from reos.system.snapshot import (
     BlockDevice,
     Group,
@@ -214,12 +214,12 @@ LSBLK = ["lsblk", "-J", "-b", "-o",
 
 def block_devices() -> list[BlockDevice]:
     try:
-        text = _run(LSBLK, timeout=3)
+        text = run_tool(LSBLK, timeout=3)
     except Unavailable:
         if not shutil.which("lsblk"):
             raise
         # util-linux before 2.37 has no MOUNTPOINTS column, only MOUNTPOINT
-        text = _run([*LSBLK[:-1], LSBLK[-1].replace("MOUNTPOINTS", "MOUNTPOINT")], timeout=3)
+        text = run_tool([*LSBLK[:-1], LSBLK[-1].replace("MOUNTPOINTS", "MOUNTPOINT")], timeout=3)
     try:
         tree = json.loads(text or "{}").get("blockdevices") or []
     except (ValueError, AttributeError):
@@ -259,7 +259,7 @@ def _int(value: Any) -> int:
 
 def interfaces() -> list[Interface]:
     try:
-        links = json.loads(_run(["ip", "-j", "-d", "addr", "show"], timeout=3) or "[]")
+        links = json.loads(run_tool(["ip", "-j", "-d", "addr", "show"], timeout=3) or "[]")
     except ValueError:
         raise Unavailable("ip printed something that is not its JSON") from None
     return [Interface(
@@ -297,7 +297,7 @@ def timers() -> list[Timer]:
     if not systemd_running():
         raise Unavailable("systemd is not running on this machine")
     try:
-        rows = json.loads(_run(["systemctl", "--no-pager", "list-timers", "--all",
+        rows = json.loads(run_tool(["systemctl", "--no-pager", "list-timers", "--all",
                                 "--output=json"], timeout=3) or "[]")
     except ValueError:
         raise Unavailable("systemctl printed something that is not its JSON") from None
@@ -333,7 +333,7 @@ def firewall() -> dict[str, Any]:
     if shutil.which("ufw"):
         if not root:
             raise Unavailable("ufw is installed but only root can read its status")
-        lines = _run(["ufw", "status"], timeout=3).splitlines()
+        lines = run_tool(["ufw", "status"], timeout=3).splitlines()
         active = any(line.strip().lower() == "status: active" for line in lines)
         ufw = {"backend": "ufw", "active": active, "rules": _ufw_rules(lines)}
         if active:
@@ -341,17 +341,17 @@ def firewall() -> dict[str, Any]:
     firewalld: dict[str, Any] | None = None
     if shutil.which("firewall-cmd"):
         try:
-            state = _run(["firewall-cmd", "--state"], timeout=3).strip()
+            state = run_tool(["firewall-cmd", "--state"], timeout=3).strip()
         except Unavailable:
             state = "not running"  # exit 252 when the daemon is stopped
         if state == "running":
-            listed = _run(["firewall-cmd", "--list-all"], timeout=3)
+            listed = run_tool(["firewall-cmd", "--list-all"], timeout=3)
             return {"backend": "firewalld", "active": True,
                     "rules": [line.strip() for line in listed.splitlines() if line.strip()]}
         firewalld = {"backend": "firewalld", "active": False, "rules": []}
     if shutil.which("nft") and root:
         try:
-            ruleset = json.loads(_run(["nft", "-j", "list", "ruleset"], timeout=3) or "{}")
+            ruleset = json.loads(run_tool(["nft", "-j", "list", "ruleset"], timeout=3) or "{}")
         except ValueError:
             raise Unavailable("nft printed something that is not its JSON") from None
         items = [i for i in ruleset.get("nftables", []) if isinstance(i, dict)]

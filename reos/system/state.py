@@ -48,7 +48,7 @@ _PACKAGE_INSTALL = {
 }
 
 
-def _read(argv: list[str]) -> subprocess.CompletedProcess[str] | None:
+def read_file(argv: list[str]) -> subprocess.CompletedProcess[str] | None:
     import subprocess  # deferred: planning computes restore commands but never runs any
 
     try:
@@ -121,7 +121,7 @@ def _container(name: str) -> dict[str, Any]:
 
 
 def _service(name: str) -> dict[str, Any]:
-    done = _read(["systemctl", "show", name, "--no-pager",
+    done = read_file(["systemctl", "show", name, "--no-pager",
                   "--property=ActiveState,UnitFileState,LoadState"])
     if done is None or done.returncode != 0:
         return {"active": "unknown", "enabled": "unknown"}
@@ -136,21 +136,21 @@ def _package(name: str) -> dict[str, Any]:
 
     manager = package_manager()
     if manager == "apt":
-        done = _read(["dpkg-query", "-W", "-f", "${db:Status-Abbrev}\t${Version}", name])
+        done = read_file(["dpkg-query", "-W", "-f", "${db:Status-Abbrev}\t${Version}", name])
         if done is not None and done.returncode == 0 and done.stdout[:1] in ("i", "h") and (
                 done.stdout[1:2] == "i"):  # "ii": installed; "hi": installed and held
             return {"state": "installed", "version": done.stdout.split("\t", 1)[1].strip(),
                     "held": done.stdout.startswith("h")}
     elif manager in ("dnf", "zypper"):
-        done = _read(["rpm", "-q", "--qf", "%{VERSION}-%{RELEASE}", name])
+        done = read_file(["rpm", "-q", "--qf", "%{VERSION}-%{RELEASE}", name])
         if done is not None and done.returncode == 0:
             return {"state": "installed", "version": done.stdout.strip()}
     elif manager == "pacman":
-        done = _read(["pacman", "-Q", name])
+        done = read_file(["pacman", "-Q", name])
         if done is not None and done.returncode == 0:
             return {"state": "installed", "version": done.stdout.split()[-1]}
     elif manager == "apk":
-        done = _read(["apk", "info", "-e", name])
+        done = read_file(["apk", "info", "-e", name])
         if done is not None and done.returncode == 0 and done.stdout.strip():
             return {"state": "installed", "version": ""}
     else:

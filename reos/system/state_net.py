@@ -34,7 +34,7 @@ import re
 from typing import Any
 
 from reos.system.privilege import as_root, strip_sudo
-from reos.system.state import _read
+from reos.system.state import read_file
 
 KINDS = ("interface", "firewall")
 _INTERFACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,14}$")
@@ -114,7 +114,7 @@ def backend_of(name: str) -> str:
 def _interface(name: str) -> dict[str, Any]:
     if not valid("interface", name):
         return {"state": "unknown", "reason": "not an interface name"}
-    done = _read(["ip", "-j", "link", "show", "dev", name])
+    done = read_file(["ip", "-j", "link", "show", "dev", name])
     if done is None:
         return {"state": "unknown", "reason": "ip could not be run"}
     if done.returncode != 0:
@@ -169,7 +169,7 @@ def _ufw_status() -> tuple[str | None, str]:
         tries.append(as_root(["ufw", "status"], is_root=False))
     why = "ufw could not be run"
     for argv in tries:
-        done = _read(argv)
+        done = read_file(argv)
         if done is not None and done.returncode == 0:
             return done.stdout, ""
         if done is not None:
@@ -210,7 +210,7 @@ def _nft_chain(where: str) -> tuple[list[tuple[int, str]] | None, str]:
     """The rules of one chain as (handle, expression words), or None and why not."""
     why = "nft could not be run"
     for argv in _as_root(["nft", "-j", "list", "chain", *where.split()]):
-        done = _read(argv)
+        done = read_file(argv)
         if done is None:
             continue
         if done.returncode != 0:
@@ -251,7 +251,7 @@ def _firewalld_state(name: str) -> dict[str, Any]:
              "--query-" + found[2]]
     why = "firewall-cmd could not be run"
     for argv in _as_root(query):
-        done = _read(argv)
+        done = read_file(argv)
         if done is not None and done.returncode in (0, 1):
             return {"state": "present" if done.returncode == 0 else "absent", "rule": name}
         if done is not None:

@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reos.system.state import _read
+from reos.system.state import read_file
 
 if TYPE_CHECKING:
     pass
@@ -61,7 +61,7 @@ def _hostname() -> dict[str, Any]:
 
     running = socket.gethostname()
     static = ""
-    done = _read(["hostnamectl", "--json=short"])
+    done = read_file(["hostnamectl", "--json=short"])
     if done is not None and done.returncode == 0:
         import json
 
@@ -81,7 +81,7 @@ def _hostname() -> dict[str, Any]:
 
 
 def _timezone() -> dict[str, Any]:
-    done = _read(["timedatectl", "show", "-p", "Timezone", "--value"])
+    done = read_file(["timedatectl", "show", "-p", "Timezone", "--value"])
     zone = done.stdout.strip() if done is not None and done.returncode == 0 else ""
     source = "timedatectl"
     if not zone:

@@ -193,7 +193,7 @@ def _when(units: list[Any], texts: list[str]) -> str | None:
         if "time" in unit.roles and unit.roles["time"] is not True:
             return unit.said
     for n, word in enumerate(texts):
-        clock = moments._clock_at(texts, n, bare=n > 0 and texts[n - 1] in ("at", "by"))
+        clock = moments.clock_at(texts, n, bare=n > 0 and texts[n - 1] in ("at", "by"))
         if clock is not None:
             lead = n and texts[n - 1] in ("at", "by", "until")
             return ("" if lead else "at ") + " ".join(texts[n - 1 if lead else n:clock[1]])

@@ -126,7 +126,7 @@ def _tag_sizes(units: list[Any], texts: list[str]) -> None:
         n = end
 
 
-def _clock_at(texts: list[str], n: int, bare: bool) -> tuple[str, int, bool] | None:
+def clock_at(texts: list[str], n: int, bare: bool) -> tuple[str, int, bool] | None:
     """A clock time at `n`: (HH:MM, the index after it, whether it said am/pm or a
     colon). A bare hour only where `bare` (between 9 and 10)."""
     if n >= len(texts):
@@ -162,7 +162,7 @@ def _tag_clocks(units: list[Any], texts: list[str]) -> None:
     happen (role `clock`, HH:MM). Not a `time`: a change said with one must be scheduled
     or asked about, never done now, and a log reader takes it as the hour from then."""
     for n, word in enumerate(texts[:-1]):
-        found = _clock_at(texts, n + 1, bare=True) if word == "at" else None
+        found = clock_at(texts, n + 1, bare=True) if word == "at" else None
         if found is None or (not found[2] and found[1] < len(texts) and texts[found[1]] in (
                 "%", "percent", "gb", "mb", "tb", "g", "m", "k", "cores", "cpus", "degrees")):
             continue  # "at 90%", "at 4 gb": a level, not an hour
@@ -209,7 +209,7 @@ def _point_at(texts: list[str], n: int, bare: bool
     """A moment at `n`: (day, clock, part of day, the index after it): "yesterday 3pm",
     "3pm yesterday", "monday at 9:30", "2026-11-20 08:00", "9" (where `bare`)."""
     at = n + 1 if n < len(texts) and texts[n] == "at" else n
-    clock = _clock_at(texts, at, bare)
+    clock = clock_at(texts, at, bare)
     if clock is not None:
         day = _day_at(texts, clock[1])
         if day is not None:
@@ -219,7 +219,7 @@ def _point_at(texts: list[str], n: int, bare: bool
     if day is None:
         return None
     after = day[1] + 1 if day[1] < len(texts) and texts[day[1]] == "at" else day[1]
-    clock = _clock_at(texts, after, bare)
+    clock = clock_at(texts, after, bare)
     if clock is not None:
         return day[0], clock[0], day[2], clock[1]
     return day[0], None, day[2], day[1]

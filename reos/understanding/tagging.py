@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
-from reos.catalogue.lexicon import Lexicon, _base_forms, correct
+from reos.catalogue.lexicon import Lexicon, base_forms, correct
 from reos.understanding import moments
 from reos.understanding.identity import stem_of
 from reos.understanding.matcher import ALL_KINDS, spellings
@@ -116,10 +116,10 @@ def units_of(words: list[str], lex: Lexicon, names: Names) -> list[Unit]:
             # a description's word is a name only when it is not a word the catalogue reads
             # ("checking" is check, never e2scrub_reap's "Check" in its Description)
             kinds = names.kinds(word, described=not any(
-                form in lex.phrases for form in _base_forms(word)))
+                form in lex.phrases for form in base_forms(word)))
             if not kinds:
                 fixed = correct(word, lex)
-                forms = _base_forms(word)
+                forms = base_forms(word)
                 if fixed and (any(r == "qualifier" for _, r, _ in lex.phrases.get(fixed, ()))
                               or lex.longest([fixed, *words[i + 1:]], 0)[0] > 1):
                     forms = [fixed, *forms]  # "stoped" is "stopped", not "stop"; "loged in"
@@ -288,7 +288,7 @@ def _passives(units: list[Unit], lex: Lexicon) -> None:
         unit = units[n]
         if units[n - 1].text not in _BE or "verb" in unit.roles or unit.size != 1:
             continue
-        for form in _base_forms(unit.text):
+        for form in base_forms(unit.text):
             _, roles = lex.longest([form], 0) if form in lex.phrases else (0, {})
             if "verb" in roles:
                 unit.roles = {**unit.roles, "verb": roles["verb"]}
