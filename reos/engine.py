@@ -432,17 +432,17 @@ class ReasoningEngine:
         if self.asking is not None:
             chosen = self.choose(said)
             if chosen is not None:
-                return self._offer(chosen, on_event)
+                return self.offer(chosen, on_event)
         if self.pending is not None:  # "only the redis one", "not nginx": revise the plan
             from reos.understanding.followup import follow_up
 
             revised = follow_up(self.pending, said, self.builder())
             if revised is not None:
-                return self._offer(self._record_trace(revised), on_event)
+                return self.offer(self._record_trace(revised), on_event)
         plan = self.plan(said, on_event)
         if plan.kind == Kind.META:
             return self.meta(_meta_of(plan, said), on_event=on_event)
-        return self._offer(plan, on_event)
+        return self.offer(plan, on_event)
 
     def meta(self, meta: Meta, *, perform: bool = True, on_event: EventSink = ignore) -> Reply:
         """A meta utterance ("undo", "what can you undo?", "be brief", "why did you …?",
@@ -509,8 +509,10 @@ class ReasoningEngine:
         """What `undo` would revert and run, without running anything."""
         return conversation.undo_preview(self.journal.undoable(limit=1))
 
-    def _offer(self, plan: Plan, on_event: EventSink) -> Reply:
-        """Answer a query at once; hold an action for approval; say anything else."""
+    def offer(self, plan: Plan, on_event: EventSink = ignore) -> Reply:
+        """Answer a query at once; hold an action for approval; say anything else. Every
+        surface (the chat, `reos plan`) hands a plan over here, so each decides alike what
+        runs unasked and what waits: a query's follow-up that changes things waits too."""
         if plan.kind == Kind.CLARIFY:
             self.session.ask(plan)
         if plan.steps and plan.read_only and not plan.needs_approval and not plan.blocked:

@@ -20,6 +20,7 @@ from reos.errors import (
     ReosError,
 )
 from reos.model import Kind, Plan
+from reos.outcome import Outcome
 
 if TYPE_CHECKING:
     from reos.model import ExecutionReport
@@ -186,30 +187,31 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
         return code
     if plan.steps and not plan.blocked:
         refuse_other_host(engine, allow_other_host)
-    if plan.steps and plan.read_only and not plan.needs_approval and not plan.blocked:
-        # a query, or the evidence-gathering first half of a diagnosis
-        found = engine.run_query(plan)
-        said = model_note(engine, plan)
-        if said and said not in found.text:
+    # the engine answers a query at once and holds a change for approval, as in the chat;
+    # this surface only says what it decided
+    reply = engine.offer(plan)
+    said = model_note(engine, plan)
+    if reply.outcome is Outcome.ANSWERED:
+        if said and said not in reply.text:
             say(said)
-        say(found.text)
-        if found.follow_up is None or not found.follow_up.needs_approval:
-            if found.follow_up is not None:
-                say(found.follow_up.message)
-            return code
-        plan = found.follow_up
-        say("")
-    if not plan.steps or plan.blocked:
+        say(reply.text)
+        return code
+    if reply.outcome is not Outcome.NEEDS_APPROVAL or reply.plan is None:
         if as_json:
             emit_json(as_json_data(plan))
         else:
             say(plan.message)
         return plan_exit_code(plan)
+    if reply.first:  # a query's answer, then the change it leads to ("speed up boot")
+        if said and said not in reply.first:
+            say(said)
+        say(reply.first)
+        say("")
+    plan = reply.plan
     if not as_json:
         say(plan.message)
-    # the plan waits in the session and is approved through it, as in the chat: this
-    # surface only asks (on the terminal, or --yes answers every question)
-    engine.session.offer(plan)
+    # the plan waits in the session (engine.offer) and is approved through it, as in the
+    # chat: this surface only asks (on the terminal, or --yes answers every question)
     if not yes and plan.needs_approval and not _confirm(plan):
         say(engine.decline().text)
         return EXIT_DECLINED
