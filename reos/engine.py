@@ -417,6 +417,14 @@ class ReasoningEngine:
         finally:
             self.forget_snapshot()
 
+    def ask_undo(self, tx_id: int) -> None:
+        """A surface showed the undo of transaction `tx_id` (the history panel's `u`): it
+        waits for a yes like any undo, and `approve` undoes exactly it (or says it is no
+        longer the newest change), `decline` leaves it."""
+        if self.session.waiting is not None:
+            self.session.decline()
+        self.session.wait_for_undo(tx_id)
+
     def history(self, limit: int = 20) -> list[TransactionRecord]:
         return self.journal.transactions(limit=limit)
 

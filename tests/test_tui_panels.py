@@ -159,6 +159,34 @@ async def test_undo_from_the_history_panel_asks_then_undoes(one_undoable: Path) 
         assert "\u21b6" not in str(history.options.get_option_at_index(0).prompt)
 
 
+async def test_the_panels_undo_waits_in_the_session_like_any_undo(one_undoable: Path) -> None:
+    """`u` shows one transaction's undo, which then waits for a yes in the session (as
+    "undo" does in the chat): a yes undoes exactly it, and if another change became the
+    newest meanwhile nothing is undone and the toast says so."""
+    app = chat()
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f3")
+        await settle(app, pilot)
+        history = app.query_one(HistoryPanel)
+        history.options.focus()
+        await pilot.press("u")
+        await settle(app, pilot)
+        engine = app.engine
+        shown = engine.session.undo_shown
+        assert engine.undo_waiting and shown == engine.journal.undoable(limit=1)[0].id
+        await pilot.press("n")
+        await settle(app, pilot)
+        assert not engine.undo_waiting  # no: nothing waits any more
+        await pilot.press("u")
+        await settle(app, pilot)
+        engine.session.wait_for_undo(shown + 1000)  # as if another change came meanwhile
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert one_undoable.read_text() == "port 9090\n"  # nothing was undone
+        assert "no longer the one I showed" in app.toasts[-1]
+
+
 async def test_the_inspector_panel_shows_the_chain_of_the_latest_reply() -> None:
     app = chat()
     async with app.run_test(size=WIDE) as pilot:

@@ -364,30 +364,32 @@ class SidePanels(Vertical):
                             "then undo.", markup=False, severity="warning")
             return
 
+        self.engine.ask_undo(message.tx_id)  # waits for a yes, as "undo" in the chat does
+
         def answered(yes: bool | None) -> None:
             if yes:
                 self._working(True)
-                self._undo(message.tx_id)
+                self._undo()
             else:
+                self.engine.decline()
                 self.app.notify("Not undone: nothing was changed.", markup=False)
 
         self.app.push_screen(ConfirmUndo(message.request), answered)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="engine")
-    def _undo(self, tx_id: int) -> None:
+    def _undo(self) -> None:
+        """The yes to the undo shown: the engine undoes that one transaction, or says it is
+        no longer the newest change (another reos changed something since)."""
         try:
-            newest = self.engine.journal.undoable(limit=1)
-            if not newest or newest[0].id != tx_id:  # another reos changed something since
-                self.app.call_from_thread(self._failed, clean(
-                    f"#{tx_id} is no longer the newest change that can be undone; nothing "
-                    "was undone. Look at the history again."))
-                self.app.call_from_thread(self.refresh_all)
-                return
-            report = self.engine.undo()
+            reply = self.engine.approve()
         except Exception as exc:  # noqa: BLE001 - said in a toast, never a traceback
             self.app.call_from_thread(self._failed, clean(plainly(exc, "Undo")))
             return
-        self.post_message(self.Undone(report))
+        if reply.undone is None:
+            self.app.call_from_thread(self._failed, clean(reply.text))
+            self.app.call_from_thread(self.refresh_all)
+            return
+        self.post_message(self.Undone(reply.undone))
 
     def _working(self, busy: bool) -> None:
         """The chat is busy while undo runs: a request typed meanwhile waits in the input,
