@@ -1,7 +1,10 @@
 """The SystemSnapshot: what exists on the machine, as data (contract `reos.snapshot/2`).
 
 Responsible for the snapshot's shape, its JSON form, and reading a saved one with clear
-errors. A section that could not be collected is `None` (unknown), never `[]`.
+errors: msgspec checks every value against the records' types (counts are whole numbers
+of 0 or more, lists are bounded), and its complaint is said in reos's words, with the
+field's path as the file writes it. A section that could not be collected is `None`
+(unknown), never `[]`.
 Files written as `reos.snapshot/1` (containers, services, packages only) still load; the
 sections added in /2 are then `None` (unknown), whatever the file holds under their names.
 Not responsible for collecting (see `collectors` and `facts`) or for matching words to it.
@@ -10,17 +13,24 @@ Not responsible for collecting (see `collectors` and `facts`) or for matching wo
 from __future__ import annotations
 
 import json
-import math
+import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Annotated, Any, Literal, TypeVar
 
-from msgspec import Struct, field
-from msgspec.structs import astuple
+from msgspec import Meta, Struct, ValidationError, convert, field
+from msgspec.structs import asdict, astuple
 
 from reos.errors import UsageError
 
-if TYPE_CHECKING:
-    from typing import Any
+MAX_ITEMS = 200_000  # items in one section (a big host has ~10,000 packages)
+MAX_LIST = 20_000  # strings in one field of an item (a group's members, an address list)
+# what a saved snapshot's values may be, checked by msgspec when one is read (`from_dict`)
+Count = Annotated[int, Meta(ge=0, le=2**63 - 1)]  # ids, sizes and counts
+Amount = Annotated[float, Meta(ge=0, le=1e18)]  # a finite number of 0 or more
+Texts = Annotated[list[str], Meta(max_length=MAX_LIST)]
+Scalar = str | int | float | bool | None
+T = TypeVar("T")
+Items = Annotated[list[T], Meta(max_length=MAX_ITEMS)]  # one section
 
 SCHEMA = "reos.snapshot/2"
 OLD_SCHEMAS = ("reos.snapshot/1",)  # still read; their missing sections are unknown
@@ -35,7 +45,7 @@ class Container(Struct, frozen=True, eq=False):
     status: str = ""  # "Up 2 hours", as docker says it
     labels: dict[str, str] = {}  # not compared
     # published ports as docker prints them: "0.0.0.0:8080->80/tcp" (not compared)
-    ports: list[str] = []
+    ports: Texts = []
 
     def _key(self) -> tuple[str, str, str, str, str]:
         return (self.name, self.id, self.image, self.state, self.status)
@@ -75,11 +85,11 @@ class Package(Struct, frozen=True):
 
 class User(Struct, frozen=True, eq=False):
     name: str
-    uid: int = 0
-    gid: int = 0
+    uid: Count = 0
+    gid: Count = 0
     home: str = ""
     shell: str = ""
-    groups: list[str] = []  # primary group first, then supplementary ones
+    groups: Texts = []  # primary group first, then supplementary ones
     locked: bool = False  # password field starts with "!" or "*" (false when unreadable)
     system: bool = False  # uid below 1000, or a shell that refuses logins
     gecos: str = ""  # the comment field: usually the full name ("Maria Lopez,,,")
@@ -87,28 +97,28 @@ class User(Struct, frozen=True, eq=False):
 
 class Group(Struct, frozen=True, eq=False):
     name: str
-    gid: int = 0
-    members: list[str] = []  # as /etc/group lists them (not primary members)
+    gid: Count = 0
+    members: Texts = []  # as /etc/group lists them (not primary members)
 
 
 class Process(Struct, frozen=True, eq=False):
-    pid: int
-    ppid: int = 0
+    pid: Count
+    ppid: Count = 0
     name: str = ""
     user: str = ""
     cmdline: str = ""  # arguments joined by spaces; "" for kernel threads
-    cpu_percent: float = 0.0  # of one CPU, over a short interval (can exceed 100)
-    memory_rss: int = 0  # bytes
+    cpu_percent: Amount = 0.0  # of one CPU, over a short interval (can exceed 100)
+    memory_rss: Count = 0  # bytes
 
 
 class Mount(Struct, frozen=True, eq=False):
+    mountpoint: str
     device: str = ""
-    mountpoint: str = ""
     fstype: str = ""
     options: str = ""
-    total: int = 0  # bytes; 0 when the filesystem could not be measured
-    used: int = 0
-    free: int = 0  # available to unprivileged users
+    total: Count = 0  # bytes; 0 when the filesystem could not be measured
+    used: Count = 0
+    free: Count = 0  # available to unprivileged users
     label: str = ""  # the filesystem's label, where it has one
 
 
@@ -116,11 +126,11 @@ class BlockDevice(Struct, frozen=True, eq=False):
     name: str
     path: str = ""
     type: str = ""  # disk | part | rom | loop | lvm | crypt | raid1 ...
-    size: int = 0  # bytes
+    size: Count = 0  # bytes
     model: str = ""
     removable: bool = False
     fstype: str = ""
-    mountpoints: list[str] = []
+    mountpoints: Texts = []
     label: str = ""  # the filesystem's label
     vendor: str = ""  # as the device reports it ("ATA", "WDC", "Kingston")
 
@@ -129,17 +139,17 @@ class Interface(Struct, frozen=True, eq=False):
     name: str
     state: str = ""  # up | down | unknown (lower-case operstate)
     mac: str = ""
-    addresses: list[str] = []  # "192.168.1.5/24", "fe80::1/64"
-    mtu: int = 0
+    addresses: Texts = []  # "192.168.1.5/24", "fe80::1/64"
+    mtu: Count = 0
     # ethernet | wifi | wireguard | bridge | vlan | bond | veth | tun | loopback | "" (unknown)
     kind: str = ""
 
 
 class Listening(Struct, frozen=True, eq=False):
+    port: Count
     proto: str = ""  # tcp | udp
     address: str = ""  # "0.0.0.0", "::", "127.0.0.1"
-    port: int = 0
-    pid: int | None = None  # None when the socket's owner is not visible (not root)
+    pid: Count | None = None  # None when the socket's owner is not visible (not root)
     process: str = ""
 
 
@@ -163,19 +173,19 @@ NEW_IN_2 = ("users", "groups", "processes", "mounts", "block_devices", "interfac
 
 class SystemSnapshot(Struct):
     collected_at: str
-    host: dict[str, Any] = field(default_factory=dict)
-    containers: list[Container] | None = None
-    services: list[Service] | None = None
-    packages: list[Package] | None = None
+    host: dict[str, Any] = field(default_factory=dict)  # strings, numbers, flags, nulls
+    containers: Items[Container] | None = None
+    services: Items[Service] | None = None
+    packages: Items[Package] | None = None
     unavailable: dict[str, str] = field(default_factory=dict)  # section -> reason
-    users: list[User] | None = None
-    groups: list[Group] | None = None
-    processes: list[Process] | None = None  # about 100: top CPU, top memory, listeners
-    mounts: list[Mount] | None = None
-    block_devices: list[BlockDevice] | None = None
-    interfaces: list[Interface] | None = None
-    listening: list[Listening] | None = None
-    timers: list[Timer] | None = None
+    users: Items[User] | None = None
+    groups: Items[Group] | None = None
+    processes: Items[Process] | None = None  # about 100: top CPU, top memory, listeners
+    mounts: Items[Mount] | None = None
+    block_devices: Items[BlockDevice] | None = None
+    interfaces: Items[Interface] | None = None
+    listening: Items[Listening] | None = None
+    timers: Items[Timer] | None = None
     firewall: dict[str, Any] | None = None  # {"backend": ..., "active": bool, "rules": [...]}
 
     @property
@@ -218,17 +228,29 @@ class SystemSnapshot(Struct):
                 f"{origin} is not a reos snapshot (expected \"schema\": \"{SCHEMA}\").",
                 "Create one with: reos context --json > FILE",
             )
-        check = _Checker(origin)
         old = schema != SCHEMA
-        sections = {name: None if old and name in NEW_IN_2 else check.section(data, name, kind)
-                    for name, kind in SECTION_KINDS.items()}
-        return cls(
-            collected_at=check.text(data.get("collected_at", ""), "collected_at"),
-            host=check.scalars(data.get("host"), "host"),
-            unavailable=check.texts(data.get("unavailable"), "unavailable"),
-            firewall=None if old else check.firewall(data.get("firewall"), "firewall"),
-            **sections,
-        )
+        given = {key: data[key] for key in ("collected_at", "host", "unavailable", *SECTION_KINDS)
+                 if key in data and not (old and key in NEW_IN_2)}
+        given.setdefault("collected_at", "")
+        for key in ("host", "unavailable"):  # null: nothing said
+            given[key] = given.get(key) or {}
+        for key, kind in SECTION_KINDS.items():
+            given[key] = _optional_text(given.get(key), kind)
+        wall = None if old else data.get("firewall")
+        try:
+            snapshot = convert(given, cls)
+        except ValidationError as exc:
+            raise _said(exc, origin, "", given) from None
+        try:
+            convert(given["host"], dict[str, Scalar])
+        except ValidationError as exc:
+            raise _said(exc, origin, "host", given["host"]) from None
+        try:
+            checked = convert(wall, Firewall | None)
+            snapshot.firewall = None if checked is None else asdict(checked)
+        except ValidationError as exc:
+            raise _said(exc, origin, "firewall", wall) from None
+        return snapshot
 
     @classmethod
     def load(cls, path: Path) -> SystemSnapshot:
@@ -280,136 +302,72 @@ def _key(key: str) -> str:
     return short if short.replace("_", "").replace("-", "").isalnum() else json.dumps(short)
 
 
-MAX_ITEMS = 200_000  # items in one section (a big host has ~10,000 packages)
-MAX_LIST = 20_000  # strings in one field of an item (a group's members, an address list)
-REQUIRED = {"Process": "pid", "Mount": "mountpoint", "Listening": "port"}  # else "name"
-OPTIONAL_TEXT = {(kind, name): "str?" for kind, name in (
-    ("Process", "user"), ("Process", "cmdline"), ("Mount", "options"),
-    ("BlockDevice", "path"), ("BlockDevice", "model"), ("BlockDevice", "fstype"),
-    ("Interface", "mac"), ("Listening", "process"), ("Timer", "next"), ("Timer", "last"),
-    ("Timer", "unit"), ("Package", "description"), ("User", "gecos"), ("Mount", "label"),
-    ("BlockDevice", "label"), ("BlockDevice", "vendor"), ("Interface", "kind"))}
+OPTIONAL_TEXT = {kind: names for kind, names in (
+    ("Process", ("user", "cmdline")), ("Mount", ("options", "label")),
+    ("BlockDevice", ("path", "model", "fstype", "label", "vendor")),
+    ("Interface", ("mac", "kind")), ("Listening", ("process",)),
+    ("Timer", ("next", "last", "unit")), ("Package", ("description",)), ("User", ("gecos",)))}
 
 
-class _Checker:
-    """Checks the JSON form of a snapshot field by field; errors name the field's path."""
+class Firewall(Struct):
+    """A snapshot's firewall section, as checked when one is read (kept as a dict)."""
 
-    def __init__(self, origin: str):
-        self.origin = origin
+    backend: Literal["ufw", "firewalld", "nftables"] | None = None
+    active: bool = False
+    rules: Items[str] = []
 
-    def fail(self, where: str, wanted: str, value: Any) -> UsageError:
-        return UsageError(f"{self.origin}: {where} must be {wanted}, not {_short(value)}.",
-                          "Create the file with: reos context --json > FILE")
 
-    def text(self, value: Any, where: str) -> str:
-        if not isinstance(value, str):
-            raise self.fail(where, "a string", value)
-        return value
+def _optional_text(items: Any, kind: type[Struct]) -> Any:
+    """Text a tool may not know (lsblk's model, a process's user) may be null: read as ""."""
+    names = OPTIONAL_TEXT.get(kind.__name__)
+    if not names or not isinstance(items, list):
+        return items
+    return [{**item, **{n: "" for n in names if n in item and item[n] is None}}
+            if isinstance(item, dict) else item for item in items]
 
-    def scalars(self, value: Any, where: str) -> dict[str, Any]:
-        """An object of strings, numbers, booleans and nulls (null or absent: empty)."""
-        if value is None:
-            return {}
-        if not isinstance(value, dict):
-            raise self.fail(where, "an object", value)
-        for key, item in value.items():
-            if isinstance(item, dict | list):
-                raise self.fail(f"{where}.{_key(key)}", "a string, number, true/false or null",
-                                item)
-        return dict(value)
 
-    def texts(self, value: Any, where: str) -> dict[str, str]:
-        """An object of strings (null or absent: empty)."""
-        if value is None:
-            return {}
-        if not isinstance(value, dict):
-            raise self.fail(where, "an object of strings", value)
-        for key, item in value.items():
-            self.text(item, f"{where}.{_key(key)}")
-        return dict(value)
+# msgspec's words for what a value must be -> reos's
+_WANTED = {"int": "a whole number from 0 to 2^63", "int | null": "a whole number from 0 to "
+           "2^63 or null", "float": "a number of 0 or more", "bool": "true or false",
+           "str": "a string", "array": "a list of strings", "array | null": "a list or null",
+           "object": "an object", "object | null": "an object or null",
+           "bool | int | float | str | null": "a string, number, true/false or null"}
+_ERROR = re.compile(r"^(?P<said>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
 
-    def count(self, value: list[Any], where: str, most: int) -> None:
-        if len(value) > most:
-            raise UsageError(f"{self.origin}: {where} has {len(value):,} items, more than the"
-                             f" {most:,} any snapshot reos writes holds.",
-                             "Create the file with: reos context --json > FILE")
 
-    def integer(self, value: Any, where: str) -> int:
-        # bool is an int to Python, not to JSON; a snapshot's numbers are counts and ids
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**63:
-            raise self.fail(where, "a whole number from 0 to 2^63", value)
-        return value
-
-    def number(self, value: Any, where: str) -> float:
-        if isinstance(value, bool) or not isinstance(value, int | float) \
-                or not math.isfinite(value) or value < 0:
-            raise self.fail(where, "a number of 0 or more", value)
-        return float(value)
-
-    def flag(self, value: Any, where: str) -> bool:
-        if not isinstance(value, bool):
-            raise self.fail(where, "true or false", value)
-        return value
-
-    def strings(self, value: Any, where: str, most: int = MAX_LIST) -> list[str]:
-        if not isinstance(value, list):
-            raise self.fail(where, "a list of strings", value)
-        self.count(value, where, most)
-        return [self.text(item, f"{where}[{i}]") for i, item in enumerate(value)]
-
-    def value(self, kind: str, value: Any, where: str) -> Any:
-        """One field of a section item, by its declared type."""
-        if kind == "str":
-            return self.text(value, where)
-        if kind == "str?":  # text a tool may not know (lsblk's model): null reads as ""
-            return "" if value is None else self.text(value, where)
-        if kind == "int":
-            return self.integer(value, where)
-        if kind == "int | None":
-            return None if value is None else self.integer(value, where)
-        if kind == "float":
-            return self.number(value, where)
-        if kind == "bool":
-            return self.flag(value, where)
-        if kind == "list[str]":
-            return self.strings(value, where)
-        if kind == "dict[str, str]":
-            return self.texts(value, where)
-        raise AssertionError(f"no check for {kind}")  # a field added without one
-
-    def section(self, data: dict[str, Any], key: str, kind: type[Struct]) -> list[Any] | None:
-        """A list of `kind` (null or absent: not collected)."""
-        raw = data.get(key)
-        if raw is None:
-            return None
-        if not isinstance(raw, list):
-            raise self.fail(key, "a list or null", raw)
-        self.count(raw, key, MAX_ITEMS)
-        types = {name: str(OPTIONAL_TEXT.get((kind.__name__, name), kind.__annotations__[name]))
-                 for name in kind.__struct_fields__}
-        required = REQUIRED.get(kind.__name__, "name")
-        out = []
-        for i, item in enumerate(raw):
-            where = f"{key}[{i}]"
-            if not isinstance(item, dict):
-                raise self.fail(where, "an object", item)
-            if required not in item:
-                raise UsageError(f"{self.origin}: {where} has no \"{required}\".")
-            clean = {name: self.value(types[name], value, f"{where}.{name}")
-                     for name, value in item.items() if name in types}
-            out.append(kind(**clean))
-        return out
-
-    def firewall(self, value: Any, where: str) -> dict[str, Any] | None:
-        """{"backend": one of FIREWALL_BACKENDS or null, "active": bool, "rules": [str]}."""
-        if value is None:
-            return None
-        if not isinstance(value, dict):
-            raise self.fail(where, "an object or null", value)
-        backend = value.get("backend")
-        if backend is not None and backend not in FIREWALL_BACKENDS:
-            raise self.fail(f"{where}.backend", " or ".join(f'"{b}"' for b in FIREWALL_BACKENDS)
-                            + " or null", backend)
-        return {"backend": backend,
-                "active": self.flag(value.get("active", False), f"{where}.active"),
-                "rules": self.strings(value.get("rules", []), f"{where}.rules", MAX_ITEMS)}
+def _said(exc: ValidationError, origin: str, prefix: str, data: Any) -> UsageError:
+    """msgspec's complaint in reos's words: the field's path as the file writes it
+    (`users[0].uid`), what it must be, and what it is."""
+    hint = "Create the file with: reos context --json > FILE"
+    found = _ERROR.match(str(exc))
+    said, path = (found["said"], found["path"] or "") if found else (str(exc), "")
+    value, where = data, prefix
+    for name, index in re.findall(r"\.(\w+)|\[(\d+|\.\.\.)\]", path):
+        if name:
+            where = f"{where}.{name}" if where else name
+            value = value.get(name) if isinstance(value, dict) else None
+        elif index == "...":  # a value of an object: the first one of the wrong kind
+            bad = next(((k, v) for k, v in (value or {}).items()
+                        if isinstance(v, dict | list) or (said.startswith("Expected `str`")
+                                                          and not isinstance(v, str))),
+                       None)
+            if bad is not None:
+                where, value = f"{where}.{_key(str(bad[0]))}", bad[1]
+        else:
+            where += f"[{index}]"
+            value = value[int(index)] if isinstance(value, list) and \
+                int(index) < len(value) else None
+    where = where or "the snapshot"
+    if said.startswith("Object missing required field"):
+        name = said.rsplit("`", 2)[-2]
+        return UsageError(f"{origin}: {where} has no \"{name}\".", hint)
+    if " of length <= " in said:
+        most = int(said.rsplit("<= ", 1)[1])
+        return UsageError(f"{origin}: {where} has {len(value or []):,} items, more than the"
+                          f" {most:,} any snapshot reos writes holds.", hint)
+    if said.startswith("Invalid enum value"):
+        return UsageError(f"{origin}: {where} must be \"ufw\" or \"firewalld\" or "
+                          f"\"nftables\" or null, not {_short(value)}.", hint)
+    expected = re.match(r"Expected `([^`]*)`", said)
+    wanted = _WANTED.get(expected[1], expected[1]) if expected else said
+    return UsageError(f"{origin}: {where} must be {wanted}, not {_short(value)}.", hint)
