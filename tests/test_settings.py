@@ -111,3 +111,13 @@ def test_reos_home_relocates_every_path(reos_home: Path) -> None:
     for path in (paths.settings_file(), paths.database_file(), paths.backups_dir(),
                  paths.user_templates_dir()):
         assert reos_home in path.parents
+
+
+def test_every_setting_has_its_description_and_every_description_a_setting() -> None:
+    """A setting's range, choices and words live in its section's DOCS: a key there that
+    names no field, or a field without one, would silently lose its check."""
+    from reos.settings import SECTIONS
+
+    for name, section in SECTIONS.items():
+        assert set(section.DOCS) == set(section.__struct_fields__), name
+        assert all(doc.get("doc") for doc in section.DOCS.values()), name

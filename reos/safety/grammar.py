@@ -48,7 +48,7 @@ def _no(why: str, program: str = "", unknown: bool = False) -> Proof:
     return Proof(False, why, program, unknown)
 
 
-class Spec(Struct, eq=False):
+class Spec(Struct, eq=False, kw_only=True):
     """One program's (or subcommand's) read-only grammar, compiled from its table entry
     (`compile_entry`; the fields are the table's keys, described in `grammars`)."""
 

@@ -32,7 +32,7 @@ class Source(Struct):
     what: str = ""  # a short description when the text is unknown
 
 
-class SimpleCommand(Struct):
+class SimpleCommand(Struct, eq=False):
     argv: list[str]  # expanded words, program first (path kept; the judge strips it)
     redirects: list[Redirect] = field(default_factory=list)
     escalated: bool = False  # reached through sudo/doas/su/runuser
@@ -60,7 +60,8 @@ class SimpleCommand(Struct):
     # here-document, or a value arithmetic evaluates (`$((x))` with x='a[$(…)]')
     hidden: list[str] = field(default_factory=list)
     # what it prints, once worked out (`streams.output_of`): a pipeline of thousands of
-    # commands is then read link by link, never by recursing down the whole chain
+    # commands is then read link by link, never by recursing down the whole chain. A cache,
+    # so commands are compared by identity (eq=False), never by what was worked out so far
     output: Source | None = None
     # a word expands into more than reos reads (`{a..z}{a..z}…`, a value doubled twenty
     # times): what runs, and how much memory the shell needs, is not known
