@@ -12,21 +12,56 @@ Not responsible for asking (the surfaces), the words of the questions
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from reos.execution import ignore
 from reos.outcome import Outcome, Reply, outcome_of
 
 if TYPE_CHECKING:
-    from reos.engine import ReasoningEngine
     from reos.model import ExecutionReport, Plan
     from reos.model.events import EventSink
+    from reos.session import Session
+    from reos.understanding.perception import Meta
 
 ApproveFix = Callable[[str], bool]  # a recovery fix's explanation -> may it run?
 ConfirmResume = Callable[["ExecutionReport"], bool]  # a resumable stop -> continue?
 
 
-def approve(engine: ReasoningEngine, on_event: EventSink = ignore,
+class Approvable(Protocol):
+    """The parts of the reasoning engine approving works through (`engine.ReasoningEngine`
+    is the one, and calls it): what waits and its questions, running and resuming a plan,
+    and the surface's own callbacks."""
+
+    @property
+    def session(self) -> Session: ...
+
+    @property
+    def pending(self) -> Plan | None: ...
+
+    @property
+    def confirming(self) -> Plan | None: ...
+
+    @property
+    def undo_waiting(self) -> bool: ...
+
+    @property
+    def approve_fix(self) -> ApproveFix | None: ...
+
+    @property
+    def confirm_resume(self) -> ConfirmResume | None: ...
+
+    def second_question(self, plan: Plan) -> str | None: ...
+
+    def meta(self, meta: Meta, *, perform: bool = True,
+             on_event: EventSink = ignore) -> Reply: ...
+
+    def execute(self, plan: Plan, on_event: EventSink = ignore,
+                approve: Callable[[str], bool] | None = None) -> ExecutionReport: ...
+
+    def resume(self, report: ExecutionReport) -> ExecutionReport: ...
+
+
+def approve(engine: Approvable, on_event: EventSink = ignore,
             approve_fix: ApproveFix | None = None,
             confirm_resume: ConfirmResume | None = None) -> Reply:
     """The person said yes to what waits: an undo (always_confirm), the second question of
@@ -50,7 +85,7 @@ def approve(engine: ReasoningEngine, on_event: EventSink = ignore,
                         confirm_resume or engine.confirm_resume)
 
 
-def run_approved(engine: ReasoningEngine, plan: Plan, on_event: EventSink = ignore,
+def run_approved(engine: Approvable, plan: Plan, on_event: EventSink = ignore,
                  approve_fix: ApproveFix | None = None,
                  confirm_resume: ConfirmResume | None = None) -> Reply:
     """Run `plan` (already approved), continue past resumable stops while the person says

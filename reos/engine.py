@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from reos.catalogue.templates import TemplateSet
     from reos.execution.executor import ExecutionReport, Executor
     from reos.execution.undo import UndoReport
-    from reos.llm.session import ModelSession, Turn
+    from reos.llm.session import ModelSession
+    from reos.llm.turns import Turn
     from reos.memory.keeping import Memory
     from reos.model.events import EventSink
     from reos.store.journal import Journal, TransactionRecord

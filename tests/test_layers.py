@@ -15,6 +15,7 @@ import pytest
 from reos.cli import main
 from reos.layers import contract as contracts
 from reos.layers import docstrings
+from reos.layers import graph as graphs
 from reos.layers.infer import layer_from_path
 from tests.conftest import FIXTURES
 
@@ -75,6 +76,65 @@ def test_a_contract_for_another_package_is_said(capsys: pytest.CaptureFixture[st
                            capsys)
     assert "layers.toml is written for reos, not shop" in err
     assert code == 0  # the shop has none of reos's layers, so none of its rules apply
+
+
+# -- no import cycles -------------------------------------------------------------------------
+
+def import_cycles(base: graphs.CodeBase) -> list[list[str]]:
+    """The strongly connected groups of more than one module of `base` (Tarjan), each
+    sorted: modules that import one another, directly or round a loop. Every import
+    counts, one inside a function or under `if TYPE_CHECKING:` too."""
+    imports: dict[str, set[str]] = {m: set() for m in base.files}
+    for found in base.imports:
+        if found.imported in imports:
+            imports[found.importer].add(found.imported)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    groups: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in sorted(imports[module]):
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            group = [stack.pop()]
+            while group[-1] != module:
+                group.append(stack.pop())
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for module in sorted(imports):
+        if module not in index:
+            visit(module)
+    return sorted(groups)
+
+
+def test_no_reos_modules_import_one_another_in_a_cycle() -> None:
+    """A lower module never knows a higher one: each cycle reos had was broken at its seam
+    (a shared piece moved down, a Protocol for what the lower module uses), and none may
+    come back, not even through an import made only for type checking."""
+    base = graphs.build(ROOT / "reos")
+    cycles = import_cycles(base)
+    said = [f"{' <-> '.join(group)}: " + "; ".join(
+        f"{i.importer} imports {i.imported} ({base.relative(base.files[i.importer])}:"
+        f"{i.line})" for i in base.imports if i.importer in group and i.imported in group)
+        for group in cycles]
+    assert not cycles, "\n".join(said)
+
+
+def test_an_import_cycle_is_found_even_through_type_checking(tmp_path: Path) -> None:
+    package = make_package(tmp_path, {
+        "low.py": b"from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                  b"    from pkg.high import High\n",
+        "high.py": b"from pkg import low\nclass High: ...\n",
+        "alone.py": b"from pkg import low\n"})
+    assert import_cycles(graphs.build(package)) == [["pkg.high", "pkg.low"]]
 
 
 # -- the fixture codebase ---------------------------------------------------------------------

@@ -205,9 +205,10 @@ def test_an_edit_that_names_a_missing_step_says_a_number() -> None:
 
 def test_docker_errors_are_one_plain_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
     from reos.system import collectors
+    from reos.system.sources import Unavailable
 
     monkeypatch.setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
-    with pytest.raises(collectors.Unavailable) as caught:
+    with pytest.raises(Unavailable) as caught:
         collectors.docker_client(timeout=1)
     said = str(caught.value)
     assert "Connection aborted" not in said and "FileNotFoundError" not in said

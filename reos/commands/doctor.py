@@ -158,7 +158,8 @@ def _llm_check(settings: Settings) -> Check:
 # -- the machine -----------------------------------------------------------------------
 
 def _docker_check() -> Check:
-    from reos.system.collectors import Unavailable, docker_base_url, docker_client
+    from reos.system.collectors import docker_base_url, docker_client
+    from reos.system.sources import Unavailable
 
     url = docker_base_url()
     if url is None:

@@ -33,7 +33,8 @@ def installed_names() -> set[str] | None:
 
 def installed_versions() -> dict[str, str] | None:
     """Installed package name → version, or None when it cannot be read here."""
-    from reos.system.collectors import Unavailable, packages
+    from reos.system.collectors import packages
+    from reos.system.sources import Unavailable
 
     try:
         return {p.name: p.version for p in packages()}

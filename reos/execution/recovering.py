@@ -13,27 +13,82 @@ Not responsible for which fix suits which error (reos.execution.recovery), for a
 model (reos.llm.recovery, reached through the hook), for the limits' rules
 (reos.safety.limits), or for running and journaling a step (reos.execution.executor).
 It is the executor's own recovery, a loop of its own: it works through the Executor's
-public parts (`run_step`, `say`, `learn`, `budget`, `seq`, `per_category`).
+public parts, as the `Executing` protocol names them (`run_step`, `say`, `learn`,
+`budget`, `seq`, `per_category`, …), without importing the executor that calls it.
 """
 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Protocol
 
 from msgspec.structs import replace
 
 from reos.execution.classifier import UNKNOWN, Diagnosis, classify
 from reos.execution.recovery import MAX_PER_CATEGORY, MAX_RECOVERIES, Fix, propose
 from reos.model import ExecutionReport, Step, StepResult
-from reos.model.events import Notice
-from reos.safety.limits import LimitReached
-
-if TYPE_CHECKING:
-    from reos.execution.executor import Executor
+from reos.model.events import EventSink, Notice
+from reos.safety.limits import Breakers, LimitReached
 
 
-def recover(ex: Executor, report: ExecutionReport, step: Step,
+class FixAsks(Protocol):
+    """Whom recovery asks: a person before a fix that needs it, the model for one fix."""
+
+    @property
+    def approve(self) -> Callable[[str], bool] | None: ...
+
+    @property
+    def model_fix(self) -> Callable[[Step, StepResult, Diagnosis], Fix | None] | None: ...
+
+
+class FixChecks(Protocol):
+    """The one setting recovery reads: whether every fix that runs something asks first."""
+
+    @property
+    def confirm_every_fix(self) -> bool: ...
+
+
+class Executing(Protocol):
+    """The executor's parts recovery works through (`executor.Executor` is the one that
+    runs it): its hooks and checks, breakers, step counter and per-category attempts, and
+    running, admitting, saying and learning from a step."""
+
+    @property
+    def hooks(self) -> FixAsks: ...
+
+    @property
+    def checks(self) -> FixChecks: ...
+
+    @property
+    def breakers(self) -> Breakers: ...
+
+    @property
+    def on_event(self) -> EventSink: ...
+
+    @property
+    def is_root(self) -> bool: ...
+
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def per_category(self) -> dict[str, int]: ...
+
+    def run_step(self, tx_id: int, seq: int, step: Step, budget: float) -> StepResult: ...
+
+    def admit(self, step: Step, *, escalates: bool = False) -> None: ...
+
+    def budget(self, report: ExecutionReport) -> float: ...
+
+    def say(self, text: str) -> None: ...
+
+    def learn(self, argv: list[str], ok: bool, category: str | None = None,
+              fix: str | None = None, timed_out: bool = False,
+              verified: bool | None = None) -> None: ...
+
+
+def recover(ex: Executing, report: ExecutionReport, step: Step,
             result: StepResult) -> StepResult:
     """Diagnose, apply a bounded fix, retry only the failed step; or stop and explain."""
     from reos.system.collectors import package_manager
@@ -105,7 +160,7 @@ def recover(ex: Executor, report: ExecutionReport, step: Step,
         ex.say(f"\u2717 Error: {diagnosis.evidence}")
 
 
-def model_fix(executor: Executor, step: Step, result: StepResult,
+def model_fix(executor: Executing, step: Step, result: StepResult,
               diagnosis: Diagnosis) -> Fix | None:
     """The model's fix, said before anything else happens to it; None: there is none.
 

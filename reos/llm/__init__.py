@@ -4,6 +4,8 @@
 - `prompt.py`: the rules, the catalogue, this machine's facts, the last turns; in budget.
 - `schema.py`: the JSON schema of an answer, generated from the operation catalogue.
 - `validate.py`: the answer checked against the catalogue and the snapshot, never trusted.
+- `session.py`: the model's side of one conversation (whether to ask it, its state), and
+  `turns.py`: one earlier exchange of it, for pronouns and follow-ups.
 - `client.py`: the only module that imports `ollama` (lazily); errors in plain words.
 - `status.py`: what `reos doctor` says about the server and the model.
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from reos.catalogue.templates import TemplateSet
 from reos.llm import schema as answer_shape
-from reos.llm.session import Turn
+from reos.llm.turns import Turn
 from reos.system.snapshot import SystemSnapshot
 from reos.text import clean
 

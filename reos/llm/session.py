@@ -17,8 +17,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from msgspec import Struct
-
+from reos.llm.turns import Turn
 from reos.model import Intent, Kind, Plan
 from reos.settings import Settings, llm_forced_off
 
@@ -30,13 +29,6 @@ if TYPE_CHECKING:
 RESTING_SECONDS = 60.0  # after the server failed, the next requests do not wait on it
 TURNS_KEPT = 5
 SERVER_FAILURES = ("unreachable", "missing_model", "timeout", "server")
-
-
-class Turn(Struct):
-    """One earlier exchange, for pronouns and follow-ups ("stop it", "and the db one")."""
-
-    request: str
-    outcome: str  # what reos understood or did, in one line
 
 
 class ModelSession:

@@ -34,7 +34,7 @@ from reos.settings import Settings
 if TYPE_CHECKING:
     from typing import Any
 
-    from reos.llm.session import Turn
+    from reos.llm.turns import Turn
     from reos.model.events import Event
 
 CONFIDENT = 0.75  # the parser's own confidence above which "auto" does not ask the model

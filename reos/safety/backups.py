@@ -37,6 +37,7 @@ from reos.safety.restore import (
     Refused,
     open_dir,
     read_all,
+    restore,
     write_all,
 )
 from reos.safety.shell import unwrap
@@ -271,8 +272,6 @@ class BackupStore:
         would be unsafe, and OSError when it failed. `owner_may_change`: the step itself
         could have given the file another owner (see `may_change_owner`).
         """
-        from reos.safety.restore import restore
-
         return restore(backup, owner_may_change=owner_may_change)
 
     @staticmethod

@@ -381,8 +381,7 @@ def _judge(spec: Spec, args: list[str], program: str, depth: int) -> Proof:
         return parsed
     operands = parsed.operands
     if spec.wrapper:
-        return checks.wrapped(spec.name, parsed.seen, operands, depth,
-                              lambda inner: _reads(inner, depth + 1))
+        return _wrapped(spec.name, parsed.seen, operands, depth)
     if spec.sub is not None:
         if spec.operands != "any":  # a check of the options and words together (nft -c -f)
             why = checks.operands(spec.operands, operands, parsed.seen)
@@ -418,6 +417,33 @@ def _judge(spec: Spec, args: list[str], program: str, depth: int) -> Proof:
     if why is not None:
         return _no(f"{program}: {why}", program)
     return Proof(True, None, program, sends=spec.sends)
+
+
+def _wrapped(name: str, seen: list[str], operands: list[str], depth: int) -> Proof:
+    """A wrapper's own words (`grammar_checks.wrapper_words`), then the command it runs,
+    judged like any other."""
+    why = checks.wrapper_words(name, operands)
+    if why is not None:
+        return _no(why, name)
+    if name == "command" and ({"-v", "-V"} & set(seen)):
+        return Proof(True, None, name)
+    if name == "xargs":  # the command gets words read at run time: any word at all
+        if depth:
+            return _no("xargs inside another wrapper is not judged", name)
+        given = list(operands) or ["echo"]
+        proof = reads_only_whatever([*given, "x"], {len(given)}, devices=True, shell=False)
+        if not proof.ok:
+            return _no(f"xargs gives `{given[0]}` words read at run time: {proof.why}", name)
+        return proof
+    command = checks.wrapped_command(name, operands)
+    if command is None:
+        if name in ("env", "nice", "sudo") and not operands:
+            if name == "sudo" and "-l" not in seen and "-v" not in seen \
+                    and "-V" not in seen:
+                return _no("sudo with no command", name)
+            return Proof(True, None, name)
+        return _no(f"{name} runs no command it can be judged by", name)
+    return _reads(command, depth + 1)
 
 
 def _unbundle(spec: Spec, args: list[str]) -> list[str]:

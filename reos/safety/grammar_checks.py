@@ -1,24 +1,21 @@
 """The named checks the read-only table refers to: option values, operand lists, the code
-some readers take (a sed script, an awk program) and the wrappers that run another
-command (sudo, timeout, nice, env, …).
+some readers take (a sed script, an awk program) and the own words of the wrappers that
+run another command (sudo, timeout, nice, env, …), and which command that is.
 
 Each check answers None when the words only read, or why not, in words that name the
 word. Every check is strict: what it does not recognise is refused (fail closed). A word
 that may name a file whose opening acts is refused (`acting_files.device`).
 
-Not responsible for parsing options (`grammar`) or for the table (`grammars`).
+Not responsible for parsing options or judging the command a wrapper runs (`grammar`), or
+for the table (`grammars`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from reos.safety.acting_files import device, special_tree
-
-if TYPE_CHECKING:
-    from reos.safety.grammar import Proof
 
 # -- option values -----------------------------------------------------------------------------
 
@@ -829,44 +826,21 @@ def wrapped_command(name: str, operands: list[str]) -> list[str] | None:
     return operands or None
 
 
-def wrapped(name: str, seen: list[str], operands: list[str], depth: int,
-            inner: Callable[[list[str]], Proof]) -> Proof:
-    """A wrapper's own words, then the command it runs, judged like any other."""
-    from reos.safety.grammar import Proof
-
+def wrapper_words(name: str, operands: list[str]) -> str | None:
+    """A wrapper's own words before the command it runs: None when they only say how it
+    runs (a duration, a safe variable), or why not. The command itself is judged by the
+    grammar (`grammar`), like any other."""
     if name == "timeout":
         if not operands or _number(operands[0].rstrip("smhd")) is not None:
-            return Proof(False, "timeout's duration is missing", name)
+            return "timeout's duration is missing"
     if name == "env":
         for word in operands:
             if "=" not in word:
                 break
             if not safe_assignment(word):
-                return Proof(False, f"env sets `{word.partition('=')[0]}`, which can change "
-                             "what the program runs or loads", name)
+                return (f"env sets `{word.partition('=')[0]}`, which can change "
+                        "what the program runs or loads")
     if name == "sudo":
         if operands and "=" in operands[0]:
-            return Proof(False, f"sudo sets `{operands[0].partition('=')[0]}` for the "
-                         "program", name)
-    if name == "command" and ({"-v", "-V"} & set(seen)):
-        return Proof(True, None, name)
-    if name == "xargs":  # the command gets words read at run time: any word at all
-        if depth:
-            return Proof(False, "xargs inside another wrapper is not judged", name)
-        from reos.safety.grammar import reads_only_whatever
-
-        given = list(operands) or ["echo"]
-        proof = reads_only_whatever([*given, "x"], {len(given)}, devices=True, shell=False)
-        if not proof.ok:
-            return Proof(False, f"xargs gives `{given[0]}` words read at run time: "
-                         f"{proof.why}", name)
-        return proof
-    command = wrapped_command(name, operands)
-    if command is None:
-        if name in ("env", "nice", "sudo") and not operands:
-            if name == "sudo" and "-l" not in seen and "-v" not in seen \
-                    and "-V" not in seen:
-                return Proof(False, "sudo with no command", name)
-            return Proof(True, None, name)
-        return Proof(False, f"{name} runs no command it can be judged by", name)
-    return inner(command)
+            return f"sudo sets `{operands[0].partition('=')[0]}` for the program"
+    return None

@@ -556,7 +556,7 @@ class Judge(Memory, CodeJudge):
             if as_script:
                 self.script(source.text, ctx, depth + 1)
             else:
-                from reos.safety.payloads import Carried, judge_code
+                from reos.safety.code_scan import Carried, judge_code
 
                 found = Carried()
                 judge_code(source.text, label, found)

@@ -18,7 +18,7 @@ from reos.safety.signs import just_a_variable
 from reos.safety.verdict import Verdict
 
 if TYPE_CHECKING:
-    from reos.safety.payloads import Carried
+    from reos.safety.code_scan import Carried
     from reos.safety.syntax import SimpleCommand, Source
 
 
@@ -44,7 +44,8 @@ class CodeJudge:
 
     def interpreter(self, argv: list[str], ctx: Context, depth: int, stdin: Source | None,
                     procsubs: dict[str, list[SimpleCommand]]) -> None:
-        from reos.safety.payloads import Carried, carried
+        from reos.safety.code_scan import Carried
+        from reos.safety.payloads import carried
         from reos.safety.streams import produced_by
         from reos.safety.syntax import Source
 

@@ -19,10 +19,7 @@ import os
 import secrets
 import stat
 from collections.abc import Callable
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from reos.safety.backups import Backup
+from typing import Protocol
 
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 # O_NONBLOCK: opening a FIFO someone put in place of the file must not hang the backup
@@ -34,7 +31,24 @@ class Refused(OSError):
     """Restoring would be unsafe; the message says why in plain words."""
 
 
-def restore(backup: Backup, *, owner_may_change: bool = False) -> str:
+class BackupRecord(Protocol):
+    """What restoring reads of a backup record (`backups.Backup` is the one reos keeps):
+    where the file was, its stored copy and hash, its owner and mode, the folder it lived
+    in, or the link it was."""
+
+    path: str
+    stored: str | None  # None: the file did not exist (or was a link)
+    sha256: str | None
+    mode: int | None
+    uid: int | None
+    gid: int | None
+    dir: str | None
+    dir_ino: int | None
+    dir_dev: int | None
+    link: str | None
+
+
+def restore(backup: BackupRecord, *, owner_may_change: bool = False) -> str:
     """Put the file back as it was (or remove it if it did not exist); check the hash.
 
     Returns what was done, in plain words. Raises `Refused` (an OSError) when doing it
@@ -136,7 +150,7 @@ def _describe(info: os.stat_result) -> str:
     return next((word for test, word in kinds if test(info.st_mode)), "not a regular file")
 
 
-def _read_backup(backup: Backup) -> bytes:
+def _read_backup(backup: BackupRecord) -> bytes:
     """The stored copy, only if it is a private regular file reos made, and intact."""
     assert backup.stored is not None
     try:
@@ -161,7 +175,7 @@ def _read_backup(backup: Backup) -> bytes:
     return data
 
 
-def _check_target(now: os.stat_result | None, backup: Backup, owner_may_change: bool) -> None:
+def _check_target(now: os.stat_result | None, backup: BackupRecord, owner_may_change: bool) -> None:
     """Refuse when what is at the path now is not what the step left there."""
     if now is None:  # the step deleted it: put it back
         return
@@ -175,7 +189,7 @@ def _check_target(now: os.stat_result | None, backup: Backup, owner_may_change: 
                       "it, so I left it alone")
 
 
-def _remove_created(dir_fd: int, name: str, backup: Backup, owner_may_change: bool) -> str:
+def _remove_created(dir_fd: int, name: str, backup: BackupRecord, owner_may_change: bool) -> str:
     """Remove what the step created, if it is still what the step could have made."""
     now = _lstat(dir_fd, name)
     if now is None:
@@ -191,7 +205,7 @@ def _remove_created(dir_fd: int, name: str, backup: Backup, owner_may_change: bo
     return "removed the file the step created"
 
 
-def _relink(dir_fd: int, name: str, backup: Backup, owner_may_change: bool) -> str:
+def _relink(dir_fd: int, name: str, backup: BackupRecord, owner_may_change: bool) -> str:
     """Put a symbolic link back (the step replaced it, as `sed -i` does, or re-pointed it)."""
     assert backup.link is not None
     now = _lstat(dir_fd, name)
@@ -241,7 +255,7 @@ def _swap_in(dir_fd: int, temporary: str, name: str, before: Callable[[], None])
     os.fsync(dir_fd)
 
 
-def _write_temporary(dir_fd: int, name: str, data: bytes, backup: Backup) -> str:
+def _write_temporary(dir_fd: int, name: str, data: bytes, backup: BackupRecord) -> str:
     """A new file next to the target, created exclusively under an unguessable name."""
     for _attempt in range(16):
         temporary = f".{name[:180]}.reos-{secrets.token_hex(8)}"

@@ -3,15 +3,13 @@ GIT_SSH_COMMAND), man (-P, MANPAGER), tar (--to-command, --checkpoint-action, -I
 rsync (-e, --rsync-path, --delete), vim (-c '!…'), gdb (-ex 'shell …'), fd (-x),
 sqlite3 (writefile(), .shell, .output).
 
-Each returns a `Carried` (see `payloads`) saying what the argv runs, writes or deletes.
+Each returns a `Carried` (see `code_scan`) saying what the argv runs, writes or deletes.
 Not responsible for judging what is found.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from reos.safety.payloads import Carried, judge_code
+from reos.safety.code_scan import Carried, judge_code, literals
 
 
 def fd(argv: list[str]) -> Carried:
@@ -290,8 +288,6 @@ def sqlite(argv: list[str]) -> Carried:
     `load_extension()`, `.load` and `-init FILE` run code reos cannot see; statements that
     change the database change it. A plain SELECT is found harmless here (the program is
     still not proved read-only: that needs its own grammar)."""
-    from reos.safety.payloads import literals
-
     out = Carried()
     texts: list[str] = []
     words = argv[1:]
@@ -312,11 +308,11 @@ def sqlite(argv: list[str]) -> Carried:
         i += 1
     for text in texts:
         for line in text.splitlines() or [text]:
-            _sqlite_line(line.strip(), out, literals)
+            _sqlite_line(line.strip(), out)
     return out
 
 
-def _sqlite_line(line: str, out: Carried, literals: Callable[..., list[str]]) -> None:
+def _sqlite_line(line: str, out: Carried) -> None:
     lowered = line.lower()
     if line.startswith("."):
         command, _, rest = line[1:].partition(" ")

@@ -1,10 +1,10 @@
 """Collectors: read containers, services, packages and host facts from the live machine
 (the sections added in `reos.snapshot/2` live in `facts`, registered in SECTIONS here).
 
-Each collector returns its section or raises `Unavailable` with a reason a person can
-read; `collect()` runs them concurrently with a timeout, so one slow or broken source
-gives `None` for its section, never a crash. Read-only by construction: every command
-here only lists.
+Each collector returns its section or raises `sources.Unavailable` with a reason a
+person can read; `collect()` runs them concurrently with a timeout, so one slow or broken
+source gives `None` for its section, never a crash. Read-only by construction: every
+command here only lists.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import os
 import platform
 import shutil
 import socket
-import subprocess
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from datetime import UTC, datetime
@@ -22,29 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from reos.errors import log_raw
+from reos.system import facts
 from reos.system.identity import machine_id
 from reos.system.snapshot import Container, Package, Service, SystemSnapshot
-
-COLLECT_TIMEOUT = 8.0
-
-
-class Unavailable(Exception):
-    """This section cannot be known right now (the message says why)."""
-
-
-def run_tool(argv: list[str], timeout: float = COLLECT_TIMEOUT) -> str:
-    try:
-        done = subprocess.run(
-            argv, capture_output=True, text=True, timeout=timeout, check=False,
-            stdin=subprocess.DEVNULL,
-        )
-    except FileNotFoundError:
-        raise Unavailable(f"{argv[0]} is not installed") from None
-    except subprocess.TimeoutExpired:
-        raise Unavailable(f"{argv[0]} did not answer within {timeout:.0f}s") from None
-    if done.returncode != 0:
-        raise Unavailable(f"{' '.join(argv[:2])} failed: {done.stderr.strip()[:200]}")
-    return done.stdout
+from reos.system.sources import COLLECT_TIMEOUT, Unavailable, run_tool, systemd_running
 
 
 def docker_base_url() -> str | None:
@@ -128,10 +109,6 @@ def _ports(ports: list[Any]) -> list[str]:
         if item not in out:
             out.append(item)
     return out
-
-
-def systemd_running() -> bool:
-    return Path("/run/systemd/system").is_dir()
 
 
 def services() -> list[Service]:
@@ -239,21 +216,12 @@ def _person() -> str:
         return ""
 
 
-def _fact(name: str) -> Any:
-    """A collector of `facts`, looked up when it runs (facts imports this module)."""
-    def run() -> Any:
-        from reos.system import facts
-
-        return getattr(facts, name)()
-
-    run.__name__ = name
-    return run
-
-
-SECTIONS = {"containers": containers, "services": services, "packages": packages,
-            **{name: _fact(name) for name in (
-                "users", "groups", "processes", "mounts", "block_devices", "interfaces",
-                "listening", "timers", "firewall")}}
+SECTIONS: dict[str, Callable[[], Any]] = {
+    "containers": containers, "services": services, "packages": packages,
+    "users": facts.users, "groups": facts.groups, "processes": facts.processes,
+    "mounts": facts.mounts, "block_devices": facts.block_devices,
+    "interfaces": facts.interfaces, "listening": facts.listening, "timers": facts.timers,
+    "firewall": facts.firewall}
 
 
 def _label_mounts(snap: SystemSnapshot) -> None:

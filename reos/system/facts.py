@@ -1,10 +1,10 @@
 """Collectors for the sections added in `reos.snapshot/2`: users and groups, processes,
 mounts, block devices, interfaces, listening sockets, timers and the firewall.
 
-Each function returns its section or raises `collectors.Unavailable` with a reason a
+Each function returns its section or raises `sources.Unavailable` with a reason a
 person can read; `collectors.SECTIONS` registers them so `collect()` runs them
 concurrently with its timeout. Read-only: libraries (pwd, grp, psutil) and commands that
-only list, run through `collectors.run_tool` (argv, timeout, no shell); JSON output is read
+only list, run through `sources.run_tool` (argv, timeout, no shell); JSON output is read
 as JSON, never parsed by hand.
 Not responsible for the snapshot's shape (`snapshot`) or for what the facts mean to a
 request (`understanding`, `planning`).
@@ -23,7 +23,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from reos.system.collectors import Unavailable, run_tool, systemd_running
 from reos.system.snapshot import (
     BlockDevice,
     Group,
@@ -34,6 +33,7 @@ from reos.system.snapshot import (
     Timer,
     User,
 )
+from reos.system.sources import Unavailable, run_tool, systemd_running
 
 TOP = 40  # processes kept from each of the CPU and memory rankings
 CPU_INTERVAL = 0.1  # seconds between the two CPU readings

@@ -99,7 +99,8 @@ def current_state(kind: str, name: str) -> dict[str, Any] | None:
 def _container(name: str) -> dict[str, Any]:
     import docker.errors  # deferred with the collectors: planning never needs them
 
-    from reos.system.collectors import Unavailable, docker_client
+    from reos.system.collectors import docker_client
+    from reos.system.sources import Unavailable
 
     try:
         client = docker_client()

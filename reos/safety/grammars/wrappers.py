@@ -5,7 +5,7 @@ shell (export, read, cd, …) and of the daemons whose configuration test only r
 
 A wrapper is read-only when its own options are (no `sudo -E`, `-i`, `-s`, `-D`, `-R`;
 no `env` variable that changes what the program loads or runs: only LC_*, LANG, TZ and
-the like) and the command it runs is, judged by its own grammar (`grammar_checks.wrapped`).
+the like) and the command it runs is, judged by its own grammar (`grammar._wrapped`).
 `safety.wrappers.unwrap` reads wrappers with this same table. Format:
 `reos/safety/grammars/__init__.py`.
 """
