@@ -32,11 +32,11 @@ if TYPE_CHECKING:
 
     from reos.approving import ApproveFix, ConfirmResume
     from reos.catalogue.templates import TemplateSet
-    from reos.execution.executor import ExecutionReport, Executor
-    from reos.execution.undo import UndoReport
+    from reos.execution.executor import Executor
     from reos.llm.session import ModelSession
     from reos.llm.turns import Turn
     from reos.memory.keeping import Memory
+    from reos.model import ExecutionReport, UndoReport
     from reos.model.events import EventSink
     from reos.store.journal import Journal, TransactionRecord
     from reos.store.knowledge import Knowledge

@@ -14,8 +14,9 @@ import json
 
 import pytest
 
-from reos.engine import ReasoningEngine, Reply
+from reos.engine import ReasoningEngine
 from reos.model import Kind
+from reos.outcome import Reply
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from tests.understanding.evaluate import FIXTURE, engines

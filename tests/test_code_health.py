@@ -285,3 +285,49 @@ def test_a_recipe_from_the_users_own_file_is_known_as_the_users() -> None:
     assert mine is not None and builtin is not None
     assert templates.origin_is_user(mine.origin)
     assert not templates.origin_is_user(builtin.origin)
+
+
+# -- one home per name ----------------------------------------------------------------------
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _module_of(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def borrowed_imports() -> list[str]:
+    """`from reos.X import name` (in reos/, tests/ and bench/) where X only imported `name`
+    from elsewhere: a re-export, so the name has two homes."""
+    defined: dict[str, set[str]] = {}
+    imported: dict[str, set[str]] = {}
+    for path in (ROOT / "reos").rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        names, borrowed = set(), set()
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                names.add(node.name)
+            elif isinstance(node, ast.Assign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names |= {t.id for t in targets if isinstance(t, ast.Name)}
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("reos"):
+                borrowed |= {a.asname or a.name for a in node.names}
+        defined[_module_of(path)], imported[_module_of(path)] = names, borrowed
+    found = []
+    for folder in ("reos", "tests", "bench"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if not isinstance(node, ast.ImportFrom) or node.module not in defined:
+                    continue
+                for alias in node.names:
+                    if alias.name in imported[node.module] - defined[node.module] and \
+                            f"{node.module}.{alias.name}" not in defined:  # a submodule
+                        found.append(f"{path.relative_to(ROOT)}:{node.lineno} takes "
+                                     f"{alias.name} from {node.module}, which only imports it")
+    return found
+
+
+def test_every_name_is_imported_from_its_own_module() -> None:
+    """No re-export shims: a name is imported from the module that defines it, so moving
+    it breaks its importers at once instead of leaving an old home behind."""
+    assert borrowed_imports() == []

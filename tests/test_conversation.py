@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 
 from reos.commands import output
-from reos.engine import Found, Outcome, ReasoningEngine, Reply
+from reos.engine import ReasoningEngine
 from reos.model import ExecutionReport, Kind, Plan, Step, StepResult, StopReason
 from reos.model.events import Notice, Said, Stage, StepFinished, StepOutput, StepStarted
+from reos.outcome import Found, Outcome, Reply
 from reos.settings import LimitsSettings, Settings
 from reos.system.snapshot import SystemSnapshot
 from reos.words.conversation import Voice

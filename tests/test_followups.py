@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import pytest
 
-from reos.engine import ReasoningEngine, Reply
+from reos.engine import ReasoningEngine
 from reos.model import Kind
+from reos.outcome import Reply
 from tests.understanding.evaluate import engines
 
 NEXTCLOUD = "restart the nextcloud containers"
@@ -271,7 +272,7 @@ async def settle(app, pilot) -> None:  # noqa: ANN001
 
 async def test_in_the_chat_a_follow_up_replaces_the_card_with_the_revised_plan() -> None:
     from reos.tui.app import ReosApp
-    from reos.tui.widgets import PlanCard
+    from reos.tui.plan_view import PlanCard
 
     app = ReosApp(engines()["apt"])
     async with app.run_test(size=(120, 45)) as pilot:
@@ -292,7 +293,7 @@ async def test_in_the_chat_a_follow_up_replaces_the_card_with_the_revised_plan()
 
 async def test_in_the_chat_a_question_is_answered_by_its_number() -> None:
     from reos.tui.app import ReosApp
-    from reos.tui.widgets import PlanCard
+    from reos.tui.plan_view import PlanCard
 
     app = ReosApp(engines()["apt"])
     async with app.run_test(size=(120, 45)) as pilot:

@@ -38,7 +38,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reos.catalogue.templates import SLOT
+from reos.catalogue.schema import SLOT
 from reos.engine import ReasoningEngine
 from reos.llm import schema as shape
 from reos.llm import validate

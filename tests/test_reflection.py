@@ -12,12 +12,12 @@ from msgspec.structs import replace
 
 from reos import paths
 from reos.errors import SettingsError
-from reos.memory.reflection import RULES, Outcome, describe, evaluate
+from reos.memory.reflection import RULES, describe, evaluate
 from reos.settings import ReflectionSettings, parse
 from reos.store import db as db_module
 from reos.store import knowledge as knowledge_module
 from reos.store.db import Database
-from reos.store.knowledge import KINDS, Knowledge
+from reos.store.knowledge import KINDS, Knowledge, Outcome
 from tests.conftest import reos, reos_json
 
 SIG = "systemctl start *"

@@ -7,7 +7,8 @@ import pytest
 from reos.engine import ReasoningEngine
 from reos.settings import Settings
 from reos.tui.app import ReosApp
-from reos.tui.widgets import Bubble, PlanCard
+from reos.tui.plan_view import PlanCard
+from reos.tui.widgets import Bubble
 from tests.conftest import Containers
 
 

@@ -19,7 +19,8 @@ import pytest
 from reos.engine import ReasoningEngine
 from reos.settings import Settings
 from reos.tui.app import ReosApp
-from reos.tui.widgets import Bubble, PlanCard
+from reos.tui.plan_view import PlanCard
+from reos.tui.widgets import Bubble
 from tests import conftest
 from tests.conftest import IMAGE, REOS_BIN, RUN_ID, Containers, reos_json
 

@@ -15,8 +15,9 @@ from reos.engine import ReasoningEngine
 from reos.settings import Settings
 from reos.tui.app import ReosApp
 from reos.tui.help import HelpScreen
+from reos.tui.plan_view import PlanCard
 from reos.tui.transcript import HISTORY_FILE, Hanging, Transcript, TranscriptSearch
-from reos.tui.widgets import Bubble, PlanCard
+from reos.tui.widgets import Bubble
 from tests.conftest import Containers
 from tests.pilot import chat, said, settle
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from reos.engine import ReasoningEngine
 from reos.settings import Settings
 from reos.tui.app import ReosApp
-from reos.tui.widgets import Bubble, PlanCard
+from reos.tui.plan_view import PlanCard
+from reos.tui.widgets import Bubble
 from tests.pilot import SNAPSHOT, settle
 
 

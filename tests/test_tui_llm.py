@@ -19,8 +19,9 @@ from reos.engine import ReasoningEngine
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from reos.tui.app import ReosApp
+from reos.tui.plan_view import PlanCard
 from reos.tui.status import StatusLine, Thought
-from reos.tui.widgets import Bubble, PlanCard
+from reos.tui.widgets import Bubble
 from tests.conftest import FIXTURES
 from tests.fake_ollama import FakeOllama
 

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from reos.engine import Outcome, ReasoningEngine
+from reos.engine import ReasoningEngine
 from reos.model import Kind, Plan, Step
+from reos.outcome import Outcome
 from reos.settings import LimitsSettings, Settings
 from reos.tui.app import ReosApp
 from reos.tui.screens import ConfirmScreen

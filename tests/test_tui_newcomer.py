@@ -19,8 +19,9 @@ from textual.widgets import Footer
 from reos.tui.app import ReosApp
 from reos.tui.help import HelpScreen
 from reos.tui.panels import ConfirmUndo, HistoryPanel, Panel, SidePanels
+from reos.tui.plan_view import PlanCard
 from reos.tui.transcript import Transcript, TranscriptSearch
-from reos.tui.widgets import Bubble, PlanCard
+from reos.tui.widgets import Bubble
 from tests.pilot import chat, said, send, settle, until
 
 

@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from reos import paths
-from reos.engine import ReasoningEngine, Reply
+from reos.engine import ReasoningEngine
 from reos.model import ExecutionReport, Step, StepResult, StopReason
 from reos.model.events import EventSink, StepFinished, StepStarted
+from reos.outcome import Reply
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from reos.tui import live

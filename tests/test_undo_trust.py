@@ -26,7 +26,8 @@ from reos import paths
 from reos.execution.executor import Checks, Executor
 from reos.execution.undo import undo_latest
 from reos.model import Kind, Plan, RiskLevel, Step
-from reos.safety.backups import Backup, BackupStore, Refused, may_change_owner
+from reos.safety.backups import Backup, BackupStore, may_change_owner
+from reos.safety.restore import Refused
 from reos.settings import LimitsSettings
 from reos.store.db import Database
 from reos.store.journal import Journal

@@ -26,13 +26,13 @@ from reos import paths
 from reos.catalogue import operations as catalogue
 from reos.catalogue import schema
 from reos.catalogue.operations import Operation, Refusal, Vocabulary
-from reos.catalogue.schema import RISKS, SLOT, TemplateError, Where
+from reos.catalogue.schema import TemplateError, Where
 from reos.store.template_cache import TemplateCache
 
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["RISKS", "SLOT", "TemplateError", "TemplateSet", "load", "load_file"]
+__all__ = ["TemplateSet", "load", "load_file"]
 
 class RecipeStep(Struct):
     title: str

@@ -12,7 +12,8 @@ from __future__ import annotations
 from reos.commands.common import make_engine
 from reos.commands.output import emit_json, say
 from reos.errors import EXIT_OK
-from reos.memory.reflection import Finding, show_time
+from reos.memory.reflection import show_time
+from reos.store.knowledge import Finding
 
 SCHEMA = "reos.learned/1"
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from reos.commands.common import make_engine
 from reos.commands.output import StagePrinter, emit_json, event_printer, say
 from reos.commands.shell_init import record_ran
-from reos.engine import ReasoningEngine, Reply
+from reos.engine import ReasoningEngine
 from reos.errors import (
     EXIT_BLOCKED,
     EXIT_DECLINED,
@@ -20,7 +20,7 @@ from reos.errors import (
     ReosError,
 )
 from reos.model import Kind, Plan
-from reos.outcome import Outcome
+from reos.outcome import Outcome, Reply
 
 if TYPE_CHECKING:
     from reos.model import ExecutionReport

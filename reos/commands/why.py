@@ -17,7 +17,8 @@ from reos.errors import EXIT_FAILED, EXIT_NOTHING, EXIT_OK, ReosError
 
 def run(tx: int | None = None, *, as_json: bool = False) -> int:
     from reos.commands.common import load_settings
-    from reos.memory.audit import SCHEMA, render
+    from reos.memory.audit import SCHEMA
+    from reos.memory.audit_text import render
     from reos.store.db import Database
     from reos.store.traces import Traces
 

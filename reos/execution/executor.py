@@ -60,9 +60,7 @@ from reos.system.state import (
 )
 from reos.system.state_users import changed_group
 
-# re-exported: their old home; the types live in reos.model, the breakers in safety
-__all__ = ["Checks", "ExecutionReport", "Executor", "Hooks", "LimitReached", "Machine",
-           "StopReason"]
+__all__ = ["Checks", "Executor", "Hooks", "Machine"]
 
 STEP_TIMEOUT = 120.0
 

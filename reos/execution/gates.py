@@ -31,8 +31,7 @@ from reos.model import (
 )
 from reos.text import clean
 
-__all__ = ["GateVerdict", "midflight", "postflight", "preflight", "summary",
-           "MAX_PLAN_STEPS"]
+__all__ = ["midflight", "postflight", "preflight", "summary", "MAX_PLAN_STEPS"]
 
 PRE, MID, POST = "pre-flight", "mid-flight", "post-flight"
 # the design notes' reasonable scope: a plan larger than this, and larger than the

@@ -43,8 +43,7 @@ from reos.store.journal import (
 from reos.system.privilege import strip_sudo
 from reos.system.state import current_state
 
-# re-exported: their old home (the types live in reos.model)
-__all__ = ["UndoReport", "UndoneStep", "describe", "undo_latest", "undo_transaction"]
+__all__ = ["describe", "undo_latest", "undo_transaction"]
 
 UNDO_TIMEOUT = 120.0
 
@@ -216,7 +215,7 @@ def _restore(journal: Journal, undo_tx: int, seq: int, step: StepRecord,
         output = BackupStore.restore(backup, owner_may_change=may_change_owner(step.argv))
         ok = True
     except OSError as exc:
-        from reos.safety.backups import Refused
+        from reos.safety.restore import Refused
 
         refused = isinstance(exc, Refused)
         ok, output = False, (exc.strerror or str(exc))

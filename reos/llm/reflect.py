@@ -20,8 +20,9 @@ from collections.abc import Sequence
 
 from msgspec import Struct
 
-from reos.memory.reflection import Finding, show_time
+from reos.memory.reflection import show_time
 from reos.settings import Settings, llm_forced_off
+from reos.store.knowledge import Finding
 from reos.text import clean
 
 MAX_SUMMARY = 800  # characters shown of the model's summary

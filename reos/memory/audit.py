@@ -12,7 +12,7 @@ removed, secrets redacted, strings cut to 500 characters, lists capped, the whol
 under 16 KB). Command output is never part of a chain: only what reos decided.
 
 Not responsible for redacting or bounding text (reos.memory.redact), printing a chain
-(reos.memory.audit_text; `render` is re-exported here), storing chains
+(reos.memory.audit_text), storing chains
 (reos.store.traces), deciding anything (the engine and planner did), or answering "why
 did you …?" (reos.memory.recall). Pure: no I/O, and only `re` and `json` are imported
 (by redact), so it is cheap on the `reos plan` path.
@@ -22,15 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-# Re-exported (`X as X`): these names lived here before redaction and the text moved out.
-from reos.memory.audit_text import render as render
-from reos.memory.redact import MAX_BYTES as MAX_BYTES
-from reos.memory.redact import MAX_ITEMS as MAX_ITEMS
-from reos.memory.redact import MAX_TEXT as MAX_TEXT
-from reos.memory.redact import bound as bound
-from reos.memory.redact import fit as fit
-from reos.memory.redact import redact as redact
-from reos.memory.redact import safe_text as safe_text
+from reos.memory.redact import bound, fit
 
 if TYPE_CHECKING:
     from typing import Any

@@ -120,7 +120,7 @@ class Memory:
     def reasoning_of(self, trace_id: int | None = None) -> str:
         """The chain of one request in the design notes' shape (default: the latest that
         is not a chat word)."""
-        from reos.memory.audit import render
+        from reos.memory.audit_text import render
 
         if not paths.database_file().exists():
             return NOTHING_KEPT

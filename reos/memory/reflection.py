@@ -28,7 +28,7 @@ from msgspec import Struct
 
 from reos.store.knowledge import Evidence, Finding, Outcome
 
-__all__ = ["RULES", "Evidence", "Finding", "Outcome", "Rule", "describe", "evaluate"]
+__all__ = ["RULES", "Rule", "describe", "evaluate"]
 
 if TYPE_CHECKING:
     from typing import Any

@@ -326,7 +326,7 @@ class StepResult(Struct):
 
 # -- what running a plan came to ---------------------------------------------------------
 # (ExecutionReport, UndoReport and the types they need: the executor and undo fill them,
-# every surface reads them; re-exported from reos.execution.executor / .undo)
+# every surface reads them)
 
 if TYPE_CHECKING:
     from typing import Protocol

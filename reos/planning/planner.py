@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 
-from reos.catalogue.templates import SLOT, Recipe, TemplateSet
+from reos.catalogue.schema import SLOT
+from reos.catalogue.templates import Recipe, TemplateSet
 from reos.model import (
     Intent,
     Kind,

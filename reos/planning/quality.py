@@ -17,7 +17,7 @@ a plan carries about commands a model or the user's template wrote; `to_dict` is
 
 Finding the anti-patterns in each step's command (and the shell reading that needs) is
 reos.planning.quality_commands' job; this module turns the findings into a score and
-reasons. `AntiPattern`, `WHY` and `SHELLS` are re-exported here, where they used to live.
+reasons.
 
 Pure and fast (it runs for every plan): no I/O, no subprocess, no settings; imports only
 `reos.text` and quality_commands. Not responsible for deciding whether a plan may run (the
@@ -33,12 +33,7 @@ from typing import TYPE_CHECKING
 from msgspec import Struct, field
 
 from reos.model import step_words
-
-# Re-exported (`X as X`): these names lived here before the command findings moved out.
-from reos.planning.quality_commands import SHELLS as SHELLS
-from reos.planning.quality_commands import WHY as WHY
-from reos.planning.quality_commands import AntiPattern as AntiPattern
-from reos.planning.quality_commands import step_findings
+from reos.planning.quality_commands import AntiPattern, step_findings
 from reos.text import clean
 
 if TYPE_CHECKING:

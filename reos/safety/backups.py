@@ -40,9 +40,9 @@ from reos.safety.restore import (
     restore,
     write_all,
 )
-from reos.safety.shell import unwrap
+from reos.safety.wrappers import unwrap
 
-__all__ = ["Backup", "BackupStore", "Refused", "files_changed", "may_change_owner"]
+__all__ = ["Backup", "BackupStore", "files_changed", "may_change_owner"]
 
 MAX_BYTES = 64 * 1024 * 1024  # larger files are not copied; the step is then irreversible
 

@@ -23,7 +23,8 @@ from reos.safety.grammar import reads_only, reads_only_whatever, spec_for
 from reos.safety.grammar_checks import safe_assignment
 from reos.safety.judge_code import CodeJudge
 from reos.safety.judge_memory import Memory
-from reos.safety.launchers import Launch, open_launcher
+from reos.safety.launch import Launch
+from reos.safety.launchers import open_launcher
 from reos.safety.locate import (
     host_paths,
     join_path,
@@ -157,7 +158,8 @@ class Judge(Memory, CodeJudge):
 
     def script(self, text: str, ctx: Context, depth: int, env: dict[str, str] | None = None,
                only_if_high: bool = False) -> None:
-        from reos.safety.shell import Unparseable, parse_script
+        from reos.safety.shell import parse_script
+        from reos.safety.syntax import Unparseable
 
         if only_if_high:  # a guess (string literals of code): count it only if it is bad
             probe = Judge(Verdict(command=text))

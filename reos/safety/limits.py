@@ -24,7 +24,7 @@ from reos.safety.scope import Scope, drift
 if TYPE_CHECKING:
     from reos.settings import LimitsSettings
 
-__all__ = ["Breakers", "LimitReached", "StopReason", "Tripped"]
+__all__ = ["Breakers", "LimitReached", "Tripped"]
 
 
 class LimitReached(ReosError):

@@ -19,7 +19,7 @@ from reos.safety import tools  # the other carriers (git, man, tar, …)
 from reos.safety.code_scan import Carried, judge_code, literals
 from reos.safety.programs import AWKS, INTERPRETERS, code_option, interpreter_name
 
-__all__ = ["AWKS", "INTERPRETERS", "carried", "interpreter"]
+__all__ = ["carried", "interpreter"]
 
 
 def carried(argv: list[str], env: dict[str, str] | None = None) -> Carried | None:

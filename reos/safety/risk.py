@@ -31,11 +31,11 @@ from collections.abc import Callable
 
 from reos.model import RiskLevel, Target
 from reos.safety.judge import Judge
-from reos.safety.paths import is_system_path, reset_budget
+from reos.safety.paths import reset_budget
 from reos.safety.rules import Context
 from reos.safety.verdict import Verdict
 
-__all__ = ["Verdict", "assess", "assess_argv", "is_system_path"]
+__all__ = ["assess", "assess_argv"]
 
 
 def _remote(remote: bool | None) -> bool:

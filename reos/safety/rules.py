@@ -29,7 +29,7 @@ from reos.safety.paths import (
 )
 from reos.safety.verdict import Verdict
 
-__all__ = ["Context", "is_system_path", "judge_write", "FILE_HANDLERS"]
+__all__ = ["Context", "judge_write", "FILE_HANDLERS"]
 
 SHELL_LIKE = {"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "csh", "tcsh",
               "python", "python3", "python2", "perl", "ruby", "node", "php", "lua", "env",

@@ -20,7 +20,7 @@ from msgspec import Struct
 
 from reos.model import Plan, RiskLevel
 from reos.safety.risk import assess_argv
-from reos.safety.shell import unwrap
+from reos.safety.wrappers import unwrap
 
 _WORDS = re.compile(r"[a-z0-9][a-z0-9._+@:-]{1,}")
 _UNIT = re.compile(r"\.(service|socket|timer|target|mount|path)$")

@@ -30,30 +30,22 @@ from reos.safety.expand import (
     substitutions,
 )
 from reos.safety.paths import braces_overflow, dynamic
+from reos.safety.programs import DOWNLOADERS
 from reos.safety.streams import (
     mapfile_assignment,
-    output_of,
     produced_by,
     read_assignments,
-    stdin_of,
 )
 from reos.safety.syntax import (
-    DOWNLOADERS,
     MAX_COMMANDS,
     MAX_DEPTH,
-    SHELLS,
     Redirect,
     Script,
     SimpleCommand,
-    Source,
     Unparseable,
 )
-from reos.safety.wrappers import POSITIONAL_FIRST, WRAPPERS, unwrap
 
-__all__ = ["DOWNLOADERS", "MAX_COMMANDS", "MAX_DEPTH", "SHELLS", "Redirect", "Script",
-           "SimpleCommand", "Source", "Unparseable", "expand_word", "output_of", "parse",
-           "parse_script", "produced_by", "POSITIONAL_FIRST", "WRAPPERS", "split_fallback",
-           "split_simple", "stdin_of", "unwrap"]
+__all__ = ["parse", "parse_script", "split_fallback", "split_simple"]
 
 # <<'EOF', <<"EOF", <<\EOF (no back-references: one bounded try per `<<`)
 _QUOTED_HEREDOC = re.compile(r"<<(-?)[ \t]{0,16}(?:'([A-Za-z_]\w{0,63})'|\"([A-Za-z_]\w{0,63})\"|"

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from reos.safety.expand import decode_ansi, printf_output
-from reos.safety.syntax import DOWNLOADERS, SimpleCommand, Source
+from reos.safety.programs import DOWNLOADERS
+from reos.safety.syntax import SimpleCommand, Source
 
 
 def produced_by(commands: list[SimpleCommand]) -> Source:

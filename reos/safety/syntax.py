@@ -8,10 +8,8 @@ from __future__ import annotations
 
 from msgspec import Struct, field
 
-from reos.safety.programs import DOWNLOADERS, SHELLS
-
-__all__ = ["DOWNLOADERS", "MAX_COMMANDS", "MAX_DEPTH", "SHELLS", "Redirect", "Script",
-           "SimpleCommand", "Source", "Unparseable"]
+__all__ = ["MAX_COMMANDS", "MAX_DEPTH", "Redirect", "Script", "SimpleCommand", "Source",
+           "Unparseable"]
 
 MAX_DEPTH = 6
 MAX_COMMANDS = 20000  # simple commands in one script; 64 KB holds at most ~16000

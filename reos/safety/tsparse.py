@@ -15,22 +15,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from reos.safety.expand import TOO_BIG, hidden_code, live_expansion, one_word, substitutions
-from reos.safety.paths import braces_overflow, dynamic
-from reos.safety.shell import (
-    DOWNLOADERS,
-    MAX_COMMANDS,
-    MAX_DEPTH,
-    Redirect,
-    Script,
-    SimpleCommand,
-    Unparseable,
+from reos.safety.expand import (
+    TOO_BIG,
     expand_word,
-    group_redirects,
-    link,
-    produced_by,
+    hidden_code,
+    live_expansion,
+    one_word,
+    substitutions,
 )
-from reos.safety.streams import mapfile_assignment, read_assignments
+from reos.safety.paths import braces_overflow, dynamic
+from reos.safety.programs import DOWNLOADERS
+from reos.safety.shell import group_redirects, link
+from reos.safety.streams import mapfile_assignment, produced_by, read_assignments
+from reos.safety.syntax import MAX_COMMANDS, MAX_DEPTH, Redirect, Script, SimpleCommand, Unparseable
 
 _PARSER: Any = None
 _STATEMENTS = {"command", "pipeline", "list", "subshell", "compound_statement",

@@ -45,16 +45,18 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Header, Input
 
-from reos.engine import ReasoningEngine, Reply
+from reos.engine import ReasoningEngine
 from reos.errors import ReosError, plainly
 from reos.model import ExecutionReport, Plan, step_words
 from reos.model.events import Event
+from reos.outcome import Reply
 from reos.text import clean
 from reos.tui.footer import ChatFooter
 from reos.tui.help import HelpScreen, keys_now
 from reos.tui.live import Activity, MachineLine, toasts
 from reos.tui.palette import ReosCommands
 from reos.tui.panels import HistoryPanel, SidePanels
+from reos.tui.plan_view import PlanCard
 from reos.tui.screens import ConfirmScreen
 from reos.tui.status import StatusLine, Thought, resting
 from reos.tui.transcript import (
@@ -64,7 +66,7 @@ from reos.tui.transcript import (
     Transcript,
     TranscriptSearch,
 )
-from reos.tui.widgets import Bubble, PlanCard
+from reos.tui.widgets import Bubble
 from reos.words import conversation
 from reos.words.narrate import fix_question, narrate, paused, resume_question
 

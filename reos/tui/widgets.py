@@ -3,8 +3,7 @@
 Each widget says what happened by posting a message (`PlanCard.Approved`); the app
 decides what to do about it. Every text shown is passed through `reos.text.clean` and
 rendered without markup, because most of it (names, logs, step output, model answers)
-did not come from reos. `PlanCard` and `APPROVAL_HINT` are re-exported from here so
-importers keep working. Not responsible for what approval does (the app and the engine
+did not come from reos. Not responsible for what approval does (the app and the engine
 are).
 """
 
@@ -13,9 +12,8 @@ from __future__ import annotations
 from textual.widgets import Static
 
 from reos.text import clean
-from reos.tui.plan_view import APPROVAL_HINT, PlanCard
 
-__all__ = ["APPROVAL_HINT", "Bubble", "PlanCard"]
+__all__ = ["Bubble"]
 
 
 class Bubble(Static):
