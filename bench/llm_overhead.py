@@ -89,7 +89,7 @@ def checked_answers(engine: Any, answers: dict[str, str]) -> None:
     for request in answers:
         engine.turns.clear()
         plan = engine.plan(request)
-        said = [s["said"] for s in plan.trace or [] if s.get("stage") == "repairing"]
+        said = [s.said for s in plan.trace or [] if s.stage == "repairing"]
         if said:
             REJECTED.append((request, said[0].removeprefix("asked again with what was "
                                                            "wrong: ")[:200]))

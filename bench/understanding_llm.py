@@ -248,8 +248,8 @@ def share(count: int, total: int) -> str:
 
 def fallback_reason(plan: Any) -> str | None:
     for step in plan.trace or []:
-        if step.get("stage") == "fell back":
-            said = step.get("said", "")
+        if step.stage == "fell back":
+            said = step.said
             for kind, words in (("timeout", "did not answer within"),
                                 ("unreachable", "No Ollama server"),
                                 ("missing model", "ollama pull"),
@@ -268,8 +268,8 @@ def repair_reasons(results: list[tuple[Any, Any]]) -> Counter[str]:
     found: Counter[str] = Counter()
     for _, plan in results:
         for step in plan.trace or []:
-            said = step.get("said", "")
-            if step.get("stage") == "repairing" and said.startswith(_REPAIR):
+            said = step.said
+            if step.stage == "repairing" and said.startswith(_REPAIR):
                 for error in said[len(_REPAIR):].split("; "):
                     found[re.sub(r'"[^"]*"', "X", error)[:110]] += 1
     return found
@@ -332,9 +332,9 @@ def report(results: list[tuple[Any, Any]], header: str, seconds: float,
         sources.setdefault(plan.source, []).append(outcome)
     for source, group in sorted(sources.items(), key=lambda kv: -len(kv[1])):
         print(f"  {source:<14} {rate(group)}")
-    asked = [p for _, p in results if any(s.get("stage") == "asking the model"
+    asked = [p for _, p in results if any(s.stage == "asking the model"
                                           for s in p.trace or [])]
-    repaired = [p for _, p in results if any(s.get("stage") == "repairing"
+    repaired = [p for _, p in results if any(s.stage == "repairing"
                                              for s in p.trace or [])]
     reasons = Counter(r for _, p in results if (r := fallback_reason(p)))
     used = [p for _, p in results if str(p.source).startswith("llm")]
@@ -344,7 +344,7 @@ def report(results: list[tuple[Any, Any]], header: str, seconds: float,
              if reasons else ""))
     if asked:
         mended = sum(p.source == "llm-repaired" for p in repaired)
-        unplaced = sum(any("the model could not place it" in s.get("said", "")
+        unplaced = sum(any("the model could not place it" in s.said
                            for s in p.trace or []) for p in asked)
         print(f"  of the requests asked: sent back for repair {share(len(repaired), len(asked))}"
               f" ({mended} mended), fell back to the parser "

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from reos import paths
 from reos.execution import ignore
-from reos.model import Intent, Kind, Plan, step_words
+from reos.model import Intent, Kind, Plan, Traced, step_words
 from reos.outcome import Found, Outcome, Reply, outcome_of_plan, outcome_of_undo
 from reos.session import Session
 from reos.settings import Settings
@@ -192,8 +192,8 @@ class ReasoningEngine:
         intent = understanding.understand(request, self.templates, builder.matcher,
                                           remote=bool(os.environ.get("SSH_CONNECTION")))
         said = "I read it myself: " + understanding.reading(intent)
-        trace = [{"stage": "understanding", "said": said}]
-        on_event(Stage("understanding", trace[0]["said"], (time.monotonic() - started) * 1000))
+        trace = [Traced("understanding", said)]
+        on_event(Stage("understanding", said, (time.monotonic() - started) * 1000))
         intent, notes = self.model.consult(
             request, intent, templates=self.templates, matcher=builder.matcher,
             snapshot=self.snapshot, learned=lambda: self.memory.learned(), trace=trace,
@@ -212,15 +212,14 @@ class ReasoningEngine:
                   + (", blocked" if plan.blocked else "")
                   + (f"; targets: {', '.join(t.name for t in plan.targets[:6])}"
                      if plan.targets else ""))
-        plan.trace.append({"stage": "judging risk", "said": judged})
+        plan.trace.append(Traced("judging risk", judged))
         on_event(Stage("judging risk", judged, (time.monotonic() - started) * 1000))
         for step in plan.steps:
             if step.why:
-                plan.trace.append({"stage": "planning",
-                                   "said": f"{step_words(step.id)}: {step.why}"})
+                plan.trace.append(Traced("planning", f"{step_words(step.id)}: {step.why}"))
         if plan.quality is not None:
-            plan.trace.append({"stage": "assessing quality", "said": (
-                f"score {plan.quality.get('score')} ({plan.quality.get('label')})")})
+            plan.trace.append(Traced("assessing quality", (
+                f"score {plan.quality.get('score')} ({plan.quality.get('label')})")))
         if not self.settings.reasoning.enabled:  # the reasoning layer's extras are off
             plan.trace = []
         self.model.remember(request, plan)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from reos import paths
 from reos.cli import main
 from reos.engine import ReasoningEngine
-from reos.memory import audit, recall
+from reos.memory import audit, audit_text, recall, redact
 from reos.model import (
     ExecutionReport,
     GateVerdict,
@@ -26,6 +26,7 @@ from reos.model import (
     StepResult,
     StopReason,
     Target,
+    Traced,
 )
 from reos.settings import Settings
 from reos.store.db import MIGRATIONS, Database, now
@@ -147,7 +148,7 @@ def test_every_kind_of_request_gets_a_chain_read_back_by_reos_why(
     assert "running container" in chain["context"] and "package manager apt" in chain["context"]
     if kind != "meta":  # a chat command is recognised before any stage runs
         assert chain["stages"][0]["stage"] == "understanding"
-        assert chain["stages"][0]["rationale"] == plan.trace[0]["said"]
+        assert chain["stages"][0]["rationale"] == plan.trace[0].said
         assert chain["why_chosen"] and chain["alternatives"]
     traces, _ = store()
     trace_id = traces.record(chain)
@@ -167,7 +168,7 @@ def test_every_kind_of_request_gets_a_chain_read_back_by_reos_why(
 
 def test_the_design_notes_shape_for_an_action() -> None:
     plan, chain = chain_of("stop the nextcloud containers")
-    text = audit.render(chain)
+    text = audit_text.render(chain)
     assert text.splitlines()[:3] == [
         "=== REASONING CHAIN: plan_creation ===",
         "Goal: stop the nextcloud containers \u2014 stop nextcloud-app, nextcloud-redis",
@@ -192,7 +193,8 @@ def test_the_quality_assessment_is_kept_with_its_reasons() -> None:
     assert chain["quality"]["score"] == assessed["score"] < 1
     assert any(r.startswith("\u2717") for r in chain["quality"]["reasons"])
     assert chain["quality"]["anti_patterns"]
-    assert f"Quality Score: {assessed['score']:.0%} ({assessed['label']})" in audit.render(chain)
+    said = f"Quality Score: {assessed['score']:.0%} ({assessed['label']})"
+    assert said in audit_text.render(chain)
     plan.quality = assessed  # the planner's own, attached to the plan
     assert audit.chain(plan)["quality"] == chain["quality"]
 
@@ -246,7 +248,7 @@ def test_a_failed_execution_says_where_it_stopped() -> None:
         stopped_reason="the limit of 1 operation was reached"))
     assert outcome["ok"] is False and outcome["pending"] == ["s2"]
     assert outcome["stop_reason"] == "operations"
-    text = audit.render(audit.with_outcome(chain, outcome))
+    text = audit_text.render(audit.with_outcome(chain, outcome))
     assert ("Outcome: transaction #7, did not go through; completed: step 1; not run: step 2; "
             "stopped: the limit of 1 operation was reached") in text
     failed = audit.outcome_of(ExecutionReport(8, completed=plan.steps[:1],
@@ -289,10 +291,10 @@ def test_a_chain_stays_within_its_size_whatever_the_plan() -> None:
              for n in range(300)]
     plan = Plan("stop " + "everything " * 500, Kind.ACTION, steps=steps, verb="stop",
                 notes=["n" * 5000] * 100,
-                trace=[{"stage": f"stage {n}", "said": "s" * 3000} for n in range(100)])
+                trace=[Traced(f"stage {n}", "s" * 3000) for n in range(100)])
     chain = audit.chain(plan, context={"host": "h" * 9000})
-    assert len(json.dumps(chain, ensure_ascii=False).encode()) <= audit.MAX_BYTES
-    assert len(chain["request"]) <= audit.MAX_TEXT and chain["truncated"] is True
+    assert len(json.dumps(chain, ensure_ascii=False).encode()) <= redact.MAX_BYTES
+    assert len(chain["request"]) <= redact.MAX_TEXT and chain["truncated"] is True
     assert chain["steps"][-1].startswith("\u2026 and ")  # the list says it was capped
     assert chain["conclusion"] == "plan created with 300 stop operations"
     Traces(Database(paths.database_file())).record(chain)  # and it can be kept
@@ -301,9 +303,9 @@ def test_a_chain_stays_within_its_size_whatever_the_plan() -> None:
 def test_secrets_are_redacted_before_anything_is_kept(
         capsys: pytest.CaptureFixture[str]) -> None:
     plan = engine().plan("set the grafana admin password=Hunter2Secret and token: abc123XYZ")
-    plan.trace.append({"stage": "model", "said": "curl -H 'Authorization: Bearer "
-                       "eyJhbGciOiJIUzI1NiJ9.c2VjcmV0cGF5bG9hZA.c2lnbmF0dXJlMTIz' "
-                       "https://admin:S3cretPass@example.org/api"})
+    plan.trace.append(Traced("model", "curl -H 'Authorization: Bearer "
+                             "eyJhbGciOiJIUzI1NiJ9.c2VjcmV0cGF5bG9hZA.c2lnbmF0dXJlMTIz' "
+                             "https://admin:S3cretPass@example.org/api"))
     plan.notes.append("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA\n"
                       "-----END OPENSSH PRIVATE KEY-----")
     plan.notes.append("my api key is sk-abcdefghijklmnopqrstuvwxyz0123")
@@ -323,14 +325,14 @@ def test_secrets_are_redacted_before_anything_is_kept(
     assert "https://admin:[redacted]@example.org" in data["stages"][-1]["rationale"]
     assert "[redacted private key]" in data["notes"]
     # words that only name a secret are not taken for one
-    assert audit.redact("reset the admin password for bob") == (
+    assert redact.redact("reset the admin password for bob") == (
         "reset the admin password for bob")
 
 
 def test_escape_sequences_are_cleaned(capsys: pytest.CaptureFixture[str]) -> None:
     plan = engine().plan("stop portainer")
     plan.request = "stop \x1b]0;pwned\x07portainer\x1b[2K\x9b31m"
-    plan.trace.append({"stage": "model \x1b]52;c;ZXZpbA==\x07", "said": "\u202eesrever"})
+    plan.trace.append(Traced("model \x1b]52;c;ZXZpbA==\x07", "\u202eesrever"))
     chain = audit.chain(plan)
     assert chain["request"] == "stop portainer"
     assert "\x1b" not in json.dumps(chain) and "\u202e" not in json.dumps(chain, ensure_ascii=False)
@@ -359,7 +361,7 @@ def test_a_corrupt_row_reads_as_an_unreadable_trace(
         code, out, _ = cli(capsys, "trace", "--json")
         assert code == 1 and json.loads(out)["problem"].startswith("unreadable trace")
         assert not traces.add_outcome(trace_id, {"ok": True})
-    assert audit.render("not a chain").startswith("=== REASONING CHAIN: unreadable")  # type: ignore[arg-type]
+    assert audit_text.render("not a chain").startswith("=== REASONING CHAIN: unreadable")  # type: ignore[arg-type]
 
 
 # -- "why did you …?" --------------------------------------------------------------------
@@ -462,11 +464,11 @@ def test_any_stored_chain_renders_and_recalls_without_a_traceback(chain: dict) -
     from reos.store.traces import TraceRecord
 
     chain["stages"] = chain.get("stages", [{"stage": "\x1b]0;t\x07x", "rationale": "\x9b2J"}])
-    text = audit.render(chain)
+    text = audit_text.render(chain)
     assert text.startswith("=== REASONING CHAIN: ") and "\x1b" not in text
     record = TraceRecord(1, "2026-01-01T00:00:00Z", "stop x", "action", None, chain)
     assert recall.why("stop", [record], [], [], now=now())
-    assert len(json.dumps(audit.fit(chain), default=str).encode()) <= audit.MAX_BYTES
+    assert len(json.dumps(redact.fit(chain), default=str).encode()) <= redact.MAX_BYTES
 
 
 def test_the_migrations_are_the_marked_functions_in_the_order_they_were_written() -> None:

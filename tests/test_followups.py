@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from reos.engine import ReasoningEngine
-from reos.model import Kind
+from reos.model import Kind, Traced
 from reos.outcome import Reply
 from tests.understanding.evaluate import engines
 
@@ -48,7 +48,7 @@ def revised(engine: ReasoningEngine, said: str, commands: list[str], change: str
     assert reply.awaiting_approval and engine.pending is plan
     assert reply.text.startswith(change), reply.text
     assert "Proceed?" not in reply.text  # each surface asks its own way
-    assert {"stage": "revising", "said": change} in plan.trace
+    assert Traced("revising", change) in plan.trace
     assert engine.history() == []  # nothing ran
     return reply
 

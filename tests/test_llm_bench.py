@@ -92,7 +92,7 @@ def test_understanding_bench_asks_the_model_for_every_case_even_after_a_timeout(
         results = bench.evaluate_all(cases, fake.url, "llama3.2", "first", 2.0,
                                      progress=False)
     assert bench.fallback_reason(results[0][1]) == "timeout"
-    asked = [any(s["stage"] == "asking the model" for s in plan.trace)
+    asked = [any(s.stage == "asking the model" for s in plan.trace)
              for _, plan in results]
     assert asked == [True, True, True]
     assert [plan.source for _, plan in results[1:]] == ["llm", "llm"]

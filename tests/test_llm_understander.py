@@ -64,7 +64,7 @@ def said(answer: dict) -> str:
 
 
 def stages(plan: Plan) -> list[str]:
-    return [t["stage"] for t in plan.trace]
+    return [t.stage for t in plan.trace]
 
 
 def commands(plan: Plan) -> list[str]:
@@ -106,7 +106,7 @@ def test_one_chat_call_carries_the_catalogue_schema_and_fixed_options(
     assert plan.kind == Kind.ACTION
     assert commands(plan) == ["docker stop nextcloud-app", "docker stop nextcloud-redis"]
     assert "asking the model" in stages(plan) and "repairing" not in stages(plan)
-    assert any(t["stage"] == "understood" and t["said"].startswith("llm:") for t in plan.trace)
+    assert any(t.stage == "understood" and t.said.startswith("llm:") for t in plan.trace)
 
 
 def test_the_system_message_is_the_same_for_different_requests(
@@ -155,7 +155,7 @@ def test_an_invalid_answer_gets_one_repair_call_carrying_the_errors(
 
     assert plan.source == "llm-repaired"
     assert commands(plan) == ["docker stop nextcloud-app", "docker stop nextcloud-redis"]
-    repairing = [t["said"] for t in plan.trace if t["stage"] == "repairing"]
+    repairing = [t.said for t in plan.trace if t.stage == "repairing"]
     assert len(repairing) == 1 and "portainer" in repairing[0]
 
 
@@ -165,7 +165,7 @@ def test_a_confident_catalogue_reading_is_the_source_and_the_trace_says_why(
 
     assert fake_ollama.chats() == []
     assert plan.source == "catalogue"
-    model = [t["said"] for t in plan.trace if t["stage"] == "model needed"]
+    model = [t.said for t in plan.trace if t.stage == "model needed"]
     assert model and model[0].startswith("no:") and "confident" in model[0]
 
 
@@ -224,7 +224,7 @@ def test_first_asks_for_every_request_but_never_for_a_refusal(
     refused = engine.plan("delete the root filesystem")
     assert len(fake_ollama.chats()) == 1
     assert refused.kind == Kind.REFUSE and refused.blocked and refused.steps == []
-    assert any("refused by the catalogue" in t["said"] for t in refused.trace)
+    assert any("refused by the catalogue" in t.said for t in refused.trace)
 
 
 @pytest.mark.parametrize("switch", ["mode off", "enabled false", "REOS_LLM", "depth quick"])
@@ -244,7 +244,7 @@ def test_each_switch_keeps_the_model_out(switch: str, llm_on: None, fake_ollama:
 
     assert fake_ollama.requests == []
     assert plan.source == "catalogue"
-    assert any(t["stage"] == "model needed" and t["said"].startswith("no:")
+    assert any(t.stage == "model needed" and t.said.startswith("no:")
                for t in plan.trace)
 
 
@@ -293,7 +293,7 @@ def test_a_refused_connection_falls_back_and_the_next_request_does_not_wait(
     second = engine.plan(UNSURE)
     assert "No Ollama server" not in second.message  # said once per session
     assert "asking the model" not in stages(second)
-    assert any(t["stage"] == "model needed" and "failed moments ago" in t["said"]
+    assert any(t.stage == "model needed" and "failed moments ago" in t.said
                for t in second.trace)
 
 

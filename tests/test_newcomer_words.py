@@ -164,12 +164,12 @@ def test_the_second_question_numbers_steps_as_people_do() -> None:
 
 
 def test_reos_why_says_step_numbers_and_no_component_names() -> None:
-    from reos.memory import audit, recall
+    from reos.memory import audit, audit_text, recall
     from reos.store.db import now
 
     engine = homelab()
     plan = engine.plan("stop portainer")
-    text = audit.render(audit.chain(plan))
+    text = audit_text.render(audit.chain(plan))
     assert "catalogue parser" not in text and "  s1." not in text
     assert "  1. Stop portainer   $ docker stop portainer" in text
     answer = recall.why("stop portainer", engine.traces.recent(), [], [], now=now())

@@ -170,8 +170,8 @@ def test_the_understander_plans_from_the_model_or_falls_back_cleanly(shim, llm_o
         engine.turns.clear()
         engine.model._resting_until = 0.0  # a slow first answer must not rest the model
         plan = engine.plan(request)  # never raises: a reading or the parser's
-        stages = [t["stage"] for t in plan.trace]
-        said = " ".join(t["said"] for t in plan.trace)
+        stages = [t.stage for t in plan.trace]
+        said = " ".join(t.said for t in plan.trace)
         assert "asking the model" in stages, (request, stages)
         if plan.source in ("llm", "llm-repaired"):  # the model's reading, checked, planned
             assert plan.kind in (Kind.QUERY, Kind.ACTION, Kind.COMBINED, Kind.CLARIFY,
@@ -211,7 +211,7 @@ def test_an_answer_cut_off_at_its_room_is_sent_back_saying_so(
     engine = ReasoningEngine(settings_for(shim, mode="first"),
                              snapshot=SystemSnapshot.from_dict(HOMELAB))
     plan = engine.plan("restart nginx")
-    repair = [t["said"] for t in plan.trace if t["stage"] == "repairing"]
+    repair = [t.said for t in plan.trace if t.stage == "repairing"]
     assert repair and "ran past 4 tokens and was cut off" in repair[0]
-    assert plan.source == "catalogue" and "fell back" in [t["stage"] for t in plan.trace]
+    assert plan.source == "catalogue" and "fell back" in [t.stage for t in plan.trace]
     assert [s.command for s in plan.steps] == ["sudo -n systemctl restart nginx.service"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from reos.catalogue import templates
+from reos.catalogue import schema, templates
 from reos.safety.risk import assess_argv
 from reos.understanding import slots
 
@@ -20,7 +20,7 @@ PARAMS = {"lines": "50", "since": "2h", "device": "sda", "path": "/var/log", "po
           "size": "500M"}
 GIVEN = slots.values(PARAMS, {})
 READ_ONLY_STEPS = [
-    pytest.param([slots.fill(a.replace(templates.SLOT, "nginx.service"), GIVEN)
+    pytest.param([slots.fill(a.replace(schema.SLOT, "nginx.service"), GIVEN)
                   for a in step.argv],
                  id=f"{'.'.join(filter(None, key))}:{step.title}")
     for key, recipe in sorted(TEMPLATES.recipes.items(), key=lambda kv: str(kv[0]))

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from reos.llm.turns import Turn
-from reos.model import Intent, Kind, Plan
+from reos.model import Intent, Kind, Plan, Traced
 from reos.settings import Settings, llm_forced_off
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ class ModelSession:
 
     def consult(self, request: str, parsed: Intent | None, *, templates: Any, matcher: Any,
                 snapshot: Callable[[], Any], learned: Callable[[], list[Any]],
-                trace: list[dict[str, str]], emit: Callable[[Event], None],
+                trace: list[Traced], emit: Callable[[Event], None],
                 hint: str | None = None) -> tuple[Intent | None, list[str]]:
         """The model's reading when it should be asked and its answer holds up, else the
         parser's; plus what to say about the model (a problem is said once a session)."""
@@ -64,8 +64,8 @@ class ModelSession:
         wanted, why = should_ask(parsed, self.settings)
         if wanted and time.monotonic() < self._resting_until:
             wanted, why = False, f"it failed moments ago ({self.state})"
-        trace.append({"stage": "model needed", "said": ("yes: " if wanted else "no: ") + why})
-        emit(Stage(trace[-1]["stage"], trace[-1]["said"]))
+        trace.append(Traced("model needed", ("yes: " if wanted else "no: ") + why))
+        emit(Stage(trace[-1].stage, trace[-1].said))
         if not wanted:
             return parsed, []
         from reos.llm import understander, validate
@@ -95,8 +95,8 @@ class ModelSession:
         intent = asked.intent
         if intent.kind == Kind.UNKNOWN and parsed is not None:
             if parsed.kind != Kind.UNKNOWN:
-                trace.append({"stage": "understood", "said": "the model could not place it; "
-                              "my own reading is used"})
+                trace.append(Traced("understood", "the model could not place it; "
+                                                "my own reading is used"))
                 return parsed, []
             parsed.said, parsed.source = intent.said, intent.source
             return parsed, []

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 
-from reos.model import Intent, Kind
+from reos.model import Intent, Kind, Traced
 from reos.settings import Settings
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ class Asked(Struct):
     """What asking the model came to."""
 
     intent: Intent | None  # None: use the parser's reading
-    trace: list[dict[str, str]] = field(default_factory=list)
+    trace: list[Traced] = field(default_factory=list)
     problem: str | None = None  # why the model could not be used, in one sentence
     problem_kind: str | None = None  # an LlmError kind, "invalid", or None
     ms: float = 0.0
@@ -82,11 +82,11 @@ def should_ask(parsed: Intent | None, settings: Settings) -> tuple[bool, str]:
     return True, why
 
 
-def _stage(trace: list[dict[str, str]], emit: Callable[[Event], None], stage: str,
+def _stage(trace: list[Traced], emit: Callable[[Event], None], stage: str,
            said: str, ms: float | None = None) -> None:
     from reos.model.events import Stage
 
-    trace.append({"stage": stage, "said": said})
+    trace.append(Traced(stage, said))
     emit(Stage(stage, said, ms))
 
 
@@ -102,7 +102,7 @@ def ask(request: str, *, templates: Any, matcher: Any, snapshot: Any, settings: 
     from reos.model.events import ModelText
 
     started = time.monotonic()
-    trace: list[dict[str, str]] = []
+    trace: list[Traced] = []
     shape_ = shape.schema(templates)
     said_so_far = [""]
     buffer: list[str] = []
@@ -180,7 +180,7 @@ def _confident(parsed: Intent | None) -> bool:
         not (parsed.unexplained or parsed.unhonoured)) and parsed.confidence >= CONFIDENT
 
 
-def _doubt(intent: Intent, parsed: Intent | None, trace: list[dict[str, str]],
+def _doubt(intent: Intent, parsed: Intent | None, trace: list[Traced],
            emit: Callable[[Event], None]) -> Intent:
     """An action the model is unsure of becomes a question (its reading and the parser's),
     and so does an action that means something else than a confident parser reading

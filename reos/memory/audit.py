@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reos.memory.redact import bound, fit
+from reos.model import Traced
 
 if TYPE_CHECKING:
     from typing import Any
@@ -178,20 +179,20 @@ def _source(plan: Plan, intent: Intent | None) -> str:
         return "the command line as typed, judged by the risk engine"
     if source in ("catalogue", "template", "regex"):
         said = "my own reading, without a model"
-        model = next((t.get("said", "") for t in plan.trace if t.get("stage") == "model needed"),
+        model = next((t.said for t in plan.trace if t.stage == "model needed"),
                      "")
         if model.startswith("no"):  # why not is said by the "model needed" stage itself
             return "my own reading; the model was not needed"
-        if any(t.get("stage") == "understood" for t in plan.trace):
+        if any(t.stage == "understood" for t in plan.trace):
             return f"{said}; the model could not place it"
         return said
     return "a chat command, recognised before any parsing" if plan.kind.value == "meta" \
         else "no reading"
 
 
-def _stage(entry: dict[str, Any], intent: Intent | None) -> dict[str, Any]:
-    stage = str(entry.get("stage", "")) or "stage"
-    out: dict[str, Any] = {"stage": stage, "rationale": str(entry.get("said", ""))}
+def _stage(entry: Traced, intent: Intent | None) -> dict[str, Any]:
+    stage = entry.stage or "stage"
+    out: dict[str, Any] = {"stage": stage, "rationale": entry.said}
     if stage == "understanding" and intent is not None:
         out["confidence"] = _confidence(intent)
     return out

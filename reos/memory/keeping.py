@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from reos import paths
-from reos.model import Kind, Plan
+from reos.model import Kind, Plan, Traced
 from reos.settings import Settings
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ class Memory:
                 else None
             plan.trace_id = self.traces.record(audit.chain(plan, context=context))
         except (ReosError, OSError) as exc:
-            plan.trace.append({"stage": "audit trail", "said": f"not kept: {exc}"})
+            plan.trace.append(Traced("audit trail", f"not kept: {exc}"))
         return plan
 
     def outcome(self, plan: Plan, report: ExecutionReport) -> None:

@@ -162,6 +162,14 @@ def render(argv: list[str]) -> str:
     return shlex.join(argv)
 
 
+class Traced(Struct, frozen=True):
+    """One stage of how a request was understood and planned, and what it found: why a
+    path was taken and why the others were passed (`Plan.trace`)."""
+
+    stage: str  # "understanding", "model needed", "judging risk", "revising", …
+    said: str
+
+
 class Step(Struct):
     id: str
     title: str
@@ -244,9 +252,9 @@ class Plan(Struct):
     # what a clarify question offers, numbered from 1: (label, the intent it stands for)
     options: list[tuple[str, Intent]] = field(default_factory=list)
     verb: str | None = None  # what the plan does, in words ("restart")
-    # how the request was understood, stage by stage: {"stage", "said"} (why a path was
+    # how the request was understood, stage by stage (why a path was
     # taken and why the others were passed)
-    trace: list[dict[str, str]] = field(default_factory=list)
+    trace: list[Traced] = field(default_factory=list)
     lead: list[str] = field(default_factory=list)  # sentences said before the steps
     quality: dict[str, Any] | None = None  # planning/quality.py's assessment, as JSON
     trace_id: int | None = None  # the audit trail's record of how this plan was decided
@@ -289,7 +297,7 @@ class Plan(Struct):
             "message": self.message,
             "question": self.question,
             "choices": [label for label, _ in self.options],
-            "trace": [dict(t) for t in self.trace],
+            "trace": [{"stage": t.stage, "said": t.said} for t in self.trace],
             **({"quality": self.quality} if self.quality is not None else {}),
         }
 

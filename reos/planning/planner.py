@@ -28,6 +28,7 @@ from reos.model import (
     RiskLevel,
     Step,
     Target,
+    Traced,
     render,
     renumbered,
 )
@@ -87,7 +88,7 @@ class PlanBuilder:
         return self.templates.recipe(resource, action, self.manager)
 
     def build(self, request: str, intent: Intent | None, lead: list[str] | None = None,
-              trace: list[dict[str, str]] | None = None) -> Plan:
+              trace: list[Traced] | None = None) -> Plan:
         """The plan for `intent`, amended from the live machine when there is one, with its
         message rendered once; `lead` is said before it (e.g. why the model was not used),
         `trace` is how the request was understood so far."""

@@ -1,7 +1,7 @@
 """Wrappers that run the rest of their argv unchanged (sudo, env, timeout, nice, command,
 busybox, …) and `unwrap`, which strips them: what program a command line really runs.
 
-Used by `scope` and `backups` (through `shell.unwrap`) and by the shell reader to see
+Used by `scope` and `backups` and by the shell reader to see
 that `sudo curl …` or `busybox wget …` is a download. Plain data and a pure function;
 not responsible for judging the payload (`launchers` reads launchers in full).
 """

@@ -261,8 +261,8 @@ class PlanCard(Vertical):
         if trace:
             grid.add_row("How I got here:", "")
         for stage in trace:
-            grid.add_row(Text(clean(f"  {stage.get('stage', '')}:"), style="dim"),
-                         Text(clean(stage.get("said", ""))))
+            grid.add_row(Text(clean(f"  {stage.stage}:"), style="dim"),
+                         Text(clean(stage.said)))
         return grid
 
     # -- the person's keys ---------------------------------------------------------

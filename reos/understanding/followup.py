@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from msgspec import Struct, field
 from msgspec.structs import replace
 
-from reos.model import Intent, Kind, Plan, Target, renumbered
+from reos.model import Intent, Kind, Plan, Target, Traced, renumbered
 from reos.understanding import moments
 from reos.understanding.choice import words_of_name
 
@@ -106,7 +106,7 @@ def follow_up(pending: Plan, text: str, builder: Any) -> Plan | None:
         intent.targets = [t.name for t in kept]
         intent.plural, intent.exclude, intent.qualifiers = len(kept) > 1, [], []
         plan = builder.build(pending.request, intent, trace=[
-            *pending.trace, {"stage": "revising", "said": revision.said}])
+            *pending.trace, Traced("revising", revision.said)])
         if [s.argv for s in plan.steps] != [s.argv for s in _kept_steps(pending, kept)]:
             # planned anew it is not the same steps (a merged plan of several verbs, a
             # package's service to enable): the plan's own steps on what is kept
@@ -119,7 +119,7 @@ def follow_up(pending: Plan, text: str, builder: Any) -> Plan | None:
         plan = _merged(pending, added, builder)
     else:
         return _unchanged(pending, builder, revision.said)
-    stage = {"stage": "revising", "said": revision.said}
+    stage = Traced("revising", revision.said)
     if stage not in plan.trace:  # the planner was handed it when it built the plan
         plan.trace = [*pending.trace, stage]
     plan.lead.insert(0, revision.said)
@@ -269,8 +269,8 @@ def _listed(targets: list[Target]) -> str:
 def _unchanged(pending: Plan, builder: Any, said: str) -> Plan:
     """The pending plan, offered again with what was said about it."""
     plan = replace(pending, lead=[said, *pending.lead], trace=[
-        *pending.trace, {"stage": "revising", "said": said}])
-    said_before = [t["said"] for t in pending.trace if t.get("stage") == "revising"]
+        *pending.trace, Traced("revising", said)])
+    said_before = [t.said for t in pending.trace if t.stage == "revising"]
     message = pending.message
     if said_before and message.startswith(said_before[-1] + "\n"):  # said once, not twice
         message = message[len(said_before[-1]) + 1:]

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reos.catalogue import templates
+from reos.catalogue import schema, templates
 from reos.safety.grammar import Spec, reads_only, spec_for
 from reos.safety.grammars import TABLE
 from reos.safety.risk import assess_argv
@@ -100,7 +100,7 @@ def test_every_read_only_recipe_stays_read_only(argv: list[str], lines: int, sin
               "group": user, "port": str(port), "path": path or "/", "filter": state,
               "program": user[:15], "interface": "eth0", "host": "example.org"}
     given_values = slots.values(params, {"lines": 50})
-    filled = [slots.fill(a.replace(templates.SLOT, name), given_values) for a in argv]
+    filled = [slots.fill(a.replace(schema.SLOT, name), given_values) for a in argv]
     if any("{" in a and "}" in a and a.split("{", 1)[1].split("}", 1)[0] in slots.SLOTS
            for a in filled):
         return  # a slot this request did not give: the planner leaves the step out
