@@ -99,7 +99,24 @@ class Intent(Struct):
         }
 
 
-class Target(Struct, frozen=True, eq=False):
+class Keyed(Struct, frozen=True, eq=False):
+    """A record equal to another of its kind, and hashed, by its `key()` alone: what it
+    carries besides (a process's command line, a container's labels) is never compared."""
+
+    def key(self) -> tuple[object, ...]:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self.key() == other.key()
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+
+class Target(Keyed, frozen=True, eq=False):
     """A real resource on the machine that a request resolved to: hashable (a key), and
     equal to another when all but its `detail` are."""
 
@@ -111,17 +128,8 @@ class Target(Struct, frozen=True, eq=False):
     # said with the target, never compared: a process's command line
     detail: str = ""
 
-    def _key(self) -> tuple[str, str, str | None, str | None, str | None]:
+    def key(self) -> tuple[str, str, str | None, str | None, str | None]:
         return (self.kind, self.name, self.state, self.enabled, self.version)
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self._key() == other._key()
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "name": self.name}

@@ -21,6 +21,7 @@ from msgspec import Meta, Struct, ValidationError, convert, field
 from msgspec.structs import asdict, astuple
 
 from reos.errors import UsageError
+from reos.model import Keyed
 
 MAX_ITEMS = 200_000  # items in one section (a big host has ~10,000 packages)
 MAX_LIST = 20_000  # strings in one field of an item (a group's members, an address list)
@@ -37,7 +38,7 @@ OLD_SCHEMAS = ("reos.snapshot/1",)  # still read; their missing sections are unk
 COMPOSE_PROJECT = "com.docker.compose.project"
 
 
-class Container(Struct, frozen=True, eq=False):
+class Container(Keyed, frozen=True, eq=False):
     name: str
     id: str = ""
     image: str = ""
@@ -47,17 +48,8 @@ class Container(Struct, frozen=True, eq=False):
     # published ports as docker prints them: "0.0.0.0:8080->80/tcp" (not compared)
     ports: Texts = []
 
-    def _key(self) -> tuple[str, str, str, str, str]:
+    def key(self) -> tuple[str, str, str, str, str]:
         return (self.name, self.id, self.image, self.state, self.status)
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self._key() == other._key()
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
     @property
     def project(self) -> str | None:
