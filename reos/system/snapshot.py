@@ -324,6 +324,7 @@ _WANTED = {"int": "a whole number from 0 to 2^63", "int | null": "a whole number
            "str": "a string", "array": "a list of strings", "array | null": "a list or null",
            "object": "an object", "object | null": "an object or null",
            "bool | int | float | str | null": "a string, number, true/false or null"}
+_TEXT_OBJECTS = ("labels", "unavailable")  # the fields that are dict[str, str]
 _ERROR = re.compile(r"^(?P<said>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
 
 
@@ -362,4 +363,6 @@ def _said(exc: ValidationError, origin: str, prefix: str, data: Any) -> UsageErr
                           f"\"nftables\" or null, not {_short(value)}.", hint)
     expected = re.match(r"Expected `([^`]*)`", said)
     wanted = _WANTED.get(expected[1], expected[1]) if expected else said
+    if wanted == "an object" and where.rsplit(".", 1)[-1] in _TEXT_OBJECTS:
+        wanted = "an object of strings"
     return UsageError(f"{origin}: {where} must be {wanted}, not {_short(value)}.", hint)
