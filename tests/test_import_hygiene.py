@@ -26,10 +26,11 @@ FORBIDDEN = ("textual", "ollama")
 # editor, asyncio and argparse (each costs more than a tenth of the start-up budget), and
 # dataclasses: reos's records are msgspec Structs, made in C (a dataclass generates its
 # methods from source when it is defined, about 0.6 ms each: 60 of them were a third of
-# the start-up)
+# the start-up), and typing_extensions with the inspect module behind it (msgspec prefers
+# it when installed; `reos/__init__` loads msgspec without it, a tenth of the start-up)
 HEAVY = {"textual", "ollama", "typer", "rich", "docker", "psutil", "requests", "bashlex",
          "tree_sitter", "tree_sitter_bash", "socket", "ssl", "asyncio", "tomlkit",
-         "argparse", "logging", "dataclasses"}
+         "argparse", "logging", "dataclasses", "typing_extensions", "inspect"}
 
 
 def loaded_after(code: str) -> set[str]:
