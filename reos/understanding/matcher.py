@@ -17,7 +17,6 @@ Not responsible for deciding what to do with the targets.
 
 from __future__ import annotations
 
-import difflib
 from collections import defaultdict
 
 from msgspec import Struct, field
@@ -319,7 +318,9 @@ class _Index:
             for s in self._fuzzy_targets:
                 self._fuzzy[s[:1]].append(s)
         pool = [s for s in self._fuzzy.get(phrase[:1], []) if abs(len(s) - len(phrase)) <= 2]
-        close = difflib.get_close_matches(phrase, pool, n=3, cutoff=0.8)
+        from difflib import get_close_matches  # only for a word no target has
+
+        close = get_close_matches(phrase, pool, n=3, cutoff=0.8)
         found: list[Candidate] = []
         for name in close:
             for t in dict.fromkeys(self._fuzzy_targets[name]):
