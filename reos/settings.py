@@ -9,7 +9,6 @@ the file (absent means defaults).
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import (
     TYPE_CHECKING,
@@ -20,6 +19,7 @@ from msgspec import Struct, field
 
 from reos import paths
 from reos.errors import SettingsError
+from reos.patterns import regex
 
 if TYPE_CHECKING:
     from typing import Any
@@ -38,7 +38,7 @@ def _doc(text: str, low: float | None = None, high: float | None = None, *,
 
 
 MAX_FILE_BYTES = 1_000_000  # a settings file is a few hundred bytes; this is no settings file
-_KEEP_ALIVE = re.compile(r"^(?:-1|0|\d{1,6}(?:\.\d+)?(?:ms|s|m|h))$")  # Ollama's durations
+_KEEP_ALIVE = regex(r"^(?:-1|0|\d{1,6}(?:\.\d+)?(?:ms|s|m|h))$")  # Ollama's durations
 
 
 DEPTH_CHOICES = ("quick", "focused", "deep")

@@ -19,7 +19,7 @@ is cheap on the `reos plan` path; Rich is imported only inside `markup()`.
 
 from __future__ import annotations
 
-import re
+from reos.patterns import regex
 
 # Strings opened by OSC, DCS, SOS, PM or APC (7- or 8-bit) run to ST, BEL, or the end of
 # the line: a terminal would swallow everything up to its terminator, and dropping the
@@ -33,9 +33,9 @@ _BIDI = r"[\u202a-\u202e\u2066-\u2069]"
 # One pass: the alternatives are tried in order at each position, so a sequence is
 # removed whole before its ESC could be removed alone. The last two classes catch every
 # remaining control character, so nothing unsafe survives whatever the input.
-_UNSAFE = re.compile("|".join((_STRING, _CSI, _ESC, _CONTROL, _BIDI)))
-_ANY_UNSAFE = re.compile(f"{_CONTROL}|{_BIDI}")  # cheap test for the common, clean case
-_JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_UNSAFE = regex("|".join((_STRING, _CSI, _ESC, _CONTROL, _BIDI)))
+_ANY_UNSAFE = regex(f"{_CONTROL}|{_BIDI}")  # cheap test for the common, clean case
+_JSON_UNSAFE = regex(r"[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def clean(text: str) -> str:

@@ -16,12 +16,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from reos.catalogue.templates import TemplateSet
+from reos.patterns import regex
 
 if TYPE_CHECKING:
     from typing import Any
 
-_SHELL = re.compile(r";|&&|\|\||\||`|\$\(|\$\{")
-_WORD = re.compile(r"[^\s,!?;()\"\[\]{}]+|[,!?;]")
+_SHELL = regex(r";|&&|\|\||\||`|\$\(|\$\{")
+_WORD = regex(r"[^\s,!?;()\"\[\]{}]+|[,!?;]")
 _TIME_WORDS = {"last", "past", "previous", "since", "yesterday", "today", "hour", "hours",
                "minute", "minutes", "days", "week", "weeks"}
 
@@ -217,7 +218,7 @@ def _spelled(word: str, lex: Lexicon) -> list[str]:
     return [word]
 
 
-_BRITISH = re.compile(r"^(\w{3,})is(e|ed|es|ing|ation|ations|er|ers)$")
+_BRITISH = regex(r"^(\w{3,})is(e|ed|es|ing|ation|ations|er|ers)$")
 
 
 def base_forms(word: str) -> list[str]:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from reos.catalogue.lexicon import Lexicon
 from reos.catalogue.operations import Refusal
+from reos.patterns import regex
 
 if TYPE_CHECKING:
     from typing import Any
@@ -164,7 +165,7 @@ def wipes_a_filesystem(words: list[str], matcher: Any) -> Refusal | None:
     return None
 
 
-_FETCHED = re.compile(
+_FETCHED = regex(
     r"\b(?:curl|wget|fetch)\b[^|\n]{0,400}\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?"
     r"(?:ba|z|da|k|fi)?sh\b|\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?(?:<\(|\$\()\s*(?:curl|wget)\b",
     re.IGNORECASE)

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
+from reos.patterns import regex
+
 if TYPE_CHECKING:
     from typing import Any
 
@@ -152,7 +154,7 @@ def check_recipe(raw: Any, table: tuple[str, ...]) -> dict[str, Any]:
     return raw
 
 
-_MODULE = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
+_MODULE = regex(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
 
 
 def _check_ansible(raw: Any, label: str, where: Where) -> None:

@@ -16,7 +16,6 @@ Not responsible for reading requests (the parser does), for filling recipes with
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,6 +26,7 @@ from reos.catalogue import operations as catalogue
 from reos.catalogue import schema
 from reos.catalogue.operations import Operation, Refusal, Vocabulary
 from reos.catalogue.schema import TemplateError, Where
+from reos.patterns import regex
 from reos.store.template_cache import TemplateCache
 
 if TYPE_CHECKING:
@@ -144,7 +144,7 @@ def _read(path: Path) -> str:
                             line=line) from None
 
 
-_TOML_LINE = re.compile(r"\(at line (\d+), column \d+\)")
+_TOML_LINE = regex(r"\(at line (\d+), column \d+\)")
 
 
 def _parse(path: Path) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from msgspec import Struct, field
 
 from reos.model import Plan, StepResult, Target
 from reos.model.events import Event, Stage
+from reos.patterns import regex
 from reos.text import clean
 
 if TYPE_CHECKING:
@@ -42,28 +43,28 @@ MAX_ROUNDS = 3
 MAX_LINE = 200  # characters of one evidence line, or of a quote
 MAX_LINES = 80  # evidence lines kept per probe (the last ones: the failure is at the end)
 MAX_PROBES = 4  # per round
-_PATH = re.compile(r"(?<![\w.:-])(/[A-Za-z0-9._@+-][A-Za-z0-9._@+/-]{0,199})")
-_SAFE_PATH = re.compile(r"/[A-Za-z0-9._@+/-]{0,200}")
+_PATH = regex(r"(?<![\w.:-])(/[A-Za-z0-9._@+-][A-Za-z0-9._@+/-]{0,199})")
+_SAFE_PATH = regex(r"/[A-Za-z0-9._@+/-]{0,200}")
 
 # (what the rule is about, pattern). A pattern's match is the quote of its claim.
-_PORT_TAKEN = re.compile(
+_PORT_TAKEN = regex(
     r"[^\n]{0,60}(?:Address already in use|address already in use|port is already "
     r"allocated|bind\(\) to \S+ failed)[^\n]{0,80}")
-_PORT_NUMBER = re.compile(r"(?:\]|\b\d{1,3}(?:\.\d{1,3}){3}|\*|::|\blocalhost|\b0\.0\.0\.0)"
+_PORT_NUMBER = regex(r"(?:\]|\b\d{1,3}(?:\.\d{1,3}){3}|\*|::|\blocalhost|\b0\.0\.0\.0)"
                           r":(\d{1,5})\b|\bport (\d{1,5})\b")
-_DISK_FULL = re.compile(r"No space left on device")
-_CONFIG = re.compile(
+_DISK_FULL = regex(r"No space left on device")
+_CONFIG = regex(
     r"\[emerg\][^\n]*|Syntax error on line[^\n]*|AH00526[^\n]*|unknown directive[^\n]*|"
     r"configuration file \S+ test failed|Bad configuration option[^\n]*|"
     r"[Ii]nvalid configuration[^\n]*|Configuration (?:test )?failed[^\n]*|"
     r"terminating, \d+ bad configuration options")
-_DENIED = re.compile(r"[Pp]ermission denied")
-_DEPENDENCY = re.compile(r"Dependency failed for [^\n]*|dependency job [^\n]*failed[^\n]*")
-_OOM = re.compile(r"Out of memory: Killed process[^\n]*|oom-kill[^\n]*|\"OOMKilled\": true")
-_ACTIVE = re.compile(r"Active: (failed|inactive|activating|active)[^\n]*")
-_EXITED = re.compile(r"Main process exited, code=\w+, status=[^\n]*|"
+_DENIED = regex(r"[Pp]ermission denied")
+_DEPENDENCY = regex(r"Dependency failed for [^\n]*|dependency job [^\n]*failed[^\n]*")
+_OOM = regex(r"Out of memory: Killed process[^\n]*|oom-kill[^\n]*|\"OOMKilled\": true")
+_ACTIVE = regex(r"Active: (failed|inactive|activating|active)[^\n]*")
+_EXITED = regex(r"Main process exited, code=\w+, status=[^\n]*|"
                      r"code=exited, status=\d+/\w+|\"ExitCode\": [1-9]\d*")
-_CONTAINER_ERROR = re.compile(r"\"Error\": \"[^\"]+")
+_CONTAINER_ERROR = regex(r"\"Error\": \"[^\"]+")
 
 # Configuration tests by program: run only when the risk engine verifies they only read.
 CONFIG_TESTS: dict[str, list[str]] = {
@@ -292,8 +293,8 @@ def _port_of(text: str) -> str | None:
     return (found.group(1) or found.group(2)) if found else None
 
 
-_CONFIGURED = re.compile(r'^\s*"(?:[^"]*)"\s*,?\s*$|^\s*"(?:Cmd|Entrypoint|Env|Args|Path|Labels)"')
-_HOLDER = re.compile(r"users:\(\(\"([^\"]{1,64})\",pid=(\d+)")
+_CONFIGURED = regex(r'^\s*"(?:[^"]*)"\s*,?\s*$|^\s*"(?:Cmd|Entrypoint|Env|Args|Path|Labels)"')
+_HOLDER = regex(r"users:\(\(\"([^\"]{1,64})\",pid=(\d+)")
 
 
 def rule_claims(target: Target, evidence: Evidence) -> list[Claim]:

@@ -15,6 +15,8 @@ from pathlib import Path
 
 from msgspec import Struct, field
 
+from reos.patterns import regex
+
 MISSING, PERMISSION, TRANSIENT, BUSY = "missing_dependency", "permission", "transient", "busy"
 EXISTS, NOT_FOUND, CONFLICT = "already_exists", "not_found", "conflict"
 INVALID, SYSTEM, UNKNOWN = "invalid_usage", "system", "unknown"
@@ -104,7 +106,7 @@ _RULES: list[tuple[str, str, float, str]] = [
     (INVALID, r"(?:invalid option|unrecognized option|Unknown command|usage:|Usage:|"
               r"Invalid operation|unknown flag)", 0.7, "the command was used wrongly"),
 ]
-_COMPILED = [(c, re.compile(p, re.MULTILINE), conf, cause) for c, p, conf, cause in _RULES]
+_COMPILED = [(c, regex(p, re.MULTILINE), conf, cause) for c, p, conf, cause in _RULES]
 STALE_LISTS_SECONDS = 24 * 3600
 APT_LISTS = Path("/var/lib/apt/lists")
 

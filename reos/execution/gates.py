@@ -29,6 +29,7 @@ from reos.model import (
     StopReason,
     step_words,
 )
+from reos.patterns import regex
 from reos.text import clean
 
 __all__ = ["midflight", "postflight", "preflight", "summary", "MAX_PLAN_STEPS"]
@@ -63,11 +64,11 @@ _AXES: dict[str, tuple[tuple[str, bool], ...]] = {
 
 # Warning lines in a step's output. The first group asks a person to look before the
 # plan goes on (`review`); the second is only noted.
-_REVIEW = re.compile(
+_REVIEW = regex(
     r"reboot(ing)? (is )?required|restart (is )?required|needs? (a )?re(boot|start)"
     r"|configuration file .*(modified|changed|replaced|kept)|conffile"
     r"|(kept|held) back|held packages|dpkg was interrupted", re.I)
-_WARNING = re.compile(r"^(W|E): |warning\b|deprecat", re.I)
+_WARNING = regex(r"^(W|E): |warning\b|deprecat", re.I)
 _MAX_WARNINGS = 5
 _MAX_LINE = 200
 

@@ -17,6 +17,8 @@ import shutil
 import subprocess
 import sys
 
+from reos.patterns import regex
+
 RUNS_REOS = "which reos itself runs on"
 KERNEL = "the running kernel"
 KERNEL_META = "which pulls in the running kernel"
@@ -34,7 +36,7 @@ _MANAGER_NAMES = {
     "apt": {"apt", "dpkg"}, "dnf": {"dnf", "dnf5", "rpm", "python3-dnf", "libdnf5"},
     "pacman": {"pacman"}, "zypper": {"zypper", "rpm", "libzypp"}, "apk": {"apk-tools"},
 }
-_DEPENDENCY_NAME = re.compile(r"^\s*([^\s(:]+)")
+_DEPENDENCY_NAME = regex(r"^\s*([^\s(:]+)")
 
 
 def _read(argv: list[str]) -> subprocess.CompletedProcess[str] | None:

@@ -16,15 +16,17 @@ import subprocess
 
 from msgspec import Struct, field
 
+from reos.patterns import regex
+
 REMOVING = ("remove", "purge", "autoremove")
 _ENV = {"LC_ALL": "C.UTF-8", "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
-_APT_LINE = re.compile(r"^(Inst|Remv|Purg) (\S+)(?: \[([^\]]*)\])?(?: \(([^ )]+))?")
+_APT_LINE = regex(r"^(Inst|Remv|Purg) (\S+)(?: \[([^\]]*)\])?(?: \(([^ )]+))?")
 # dnf 4 and dnf 5 both head each group of the transaction table with "Removing…:"
-_DNF_REMOVING = re.compile(r"^Removing(?: [a-z ]+)?:\s*$")
-_PACMAN_TARGET = re.compile(r"^(\S+) (\S+)$")
-_POLICY_PACKAGE = re.compile(r"^(\S+):$")
-_POLICY_VERSION = re.compile(r"^ (?:\*\*\*| {3}) (\S+) (-?\d+)$")
-_POLICY_SOURCE = re.compile(r"^ {8}(-?\d+) (.+)$")
+_DNF_REMOVING = regex(r"^Removing(?: [a-z ]+)?:\s*$")
+_PACMAN_TARGET = regex(r"^(\S+) (\S+)$")
+_POLICY_PACKAGE = regex(r"^(\S+):$")
+_POLICY_VERSION = regex(r"^ (?:\*\*\*| {3}) (\S+) (-?\d+)$")
+_POLICY_SOURCE = regex(r"^ {8}(-?\d+) (.+)$")
 
 
 class Simulation(Struct):

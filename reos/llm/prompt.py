@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from reos.catalogue.templates import TemplateSet
 from reos.llm import schema as answer_shape
 from reos.llm.turns import Turn
+from reos.patterns import regex
 from reos.system.snapshot import SystemSnapshot
 from reos.text import clean
 
@@ -92,7 +93,7 @@ def _name(text: object) -> str:
     return json.dumps(said[:MAX_NAME] + ("…" if len(said) > MAX_NAME else ""))
 
 
-_WORD = re.compile(r"[a-z0-9]+")
+_WORD = regex(r"[a-z0-9]+")
 
 
 def words_of(text: str) -> set[str]:

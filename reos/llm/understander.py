@@ -21,7 +21,6 @@ Imports the client (and so `ollama`) only inside `ask()`.
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -29,6 +28,7 @@ from typing import TYPE_CHECKING
 from msgspec import Struct, field
 
 from reos.model import Intent, Kind, Traced
+from reos.patterns import regex
 from reos.settings import Settings
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 CONFIDENT = 0.75  # the parser's own confidence above which "auto" does not ask the model
 UNSURE = 0.5  # a model's action below this confidence is asked about, not planned
-_THOUGHT = re.compile(r'"thought"\s*:\s*"((?:[^"\\]|\\.)*)')
+_THOUGHT = regex(r'"thought"\s*:\s*"((?:[^"\\]|\\.)*)')
 
 
 class Asked(Struct):

@@ -32,6 +32,7 @@ from reos.catalogue.templates import TemplateSet
 from reos.llm import schema as shape
 from reos.llm.prompt import closeness, words_of
 from reos.model import Intent, Kind
+from reos.patterns import regex
 from reos.safety.risk import assess_argv
 from reos.text import clean
 from reos.understanding import slots as slot_checks
@@ -41,18 +42,18 @@ if TYPE_CHECKING:
 
 MAX_SCAN = 64_000
 SHELL_WORDS = {"|", "||", "&&", ";", ">", ">>", "<", "<<", "&", "2>", "2>&1", "&>", "|&"}
-_SHELL_TEXT = re.compile(r"\$\(|`|\$\{|\n")
+_SHELL_TEXT = regex(r"\$\(|`|\$\{|\n")
 # programs that would run the model's text as code, or run another program it names
 SHELLS = {"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh", "tcsh", "busybox",
           "ash", "rbash", "eval", "exec", "source"}
 WRAPPERS = {"env", "nice", "ionice", "timeout", "xargs", "nohup", "setsid", "stdbuf",
             "chroot", "unshare", "nsenter", "flock", "watch", "script", "time", "chrt",
             "taskset", "systemd-run", "at", "batch", "parallel"}
-_INTERPRETER = re.compile(r"^(?:python[0-9.]*|perl[0-9.]*|ruby|node|nodejs|php[0-9.]*|lua"
+_INTERPRETER = regex(r"^(?:python[0-9.]*|perl[0-9.]*|ruby|node|nodejs|php[0-9.]*|lua"
                           r"[0-9.]*|tclsh|Rscript)$")
 _INLINE_CODE = {"-c", "-e", "-E", "--eval", "-r", "--command", "-m"}
-_TOKEN = re.compile(r"[a-z0-9][a-z0-9+._-]*")
-_NEW_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9+._-]{0,99}")  # a package or user to create
+_TOKEN = regex(r"[a-z0-9][a-z0-9+._-]*")
+_NEW_NAME = regex(r"[A-Za-z0-9][A-Za-z0-9+._-]{0,99}")  # a package or user to create
 ALL_WORDS = {"all", "every", "everything", "*", "any"}
 _KNOWN_KEYS = {"thought", "kind", "op", "targets", "qualifiers", "exclude", "slots",
                "condition", "command", "question", "choices", "reply", "confidence"}

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from msgspec import Struct, field
 
 from reos.model import Kind, Plan, RiskLevel, Step, StepResult, Target
+from reos.patterns import regex
 from reos.system.privilege import as_root
 from reos.text import clean
 from reos.understanding.names import SAFE_NAMES
@@ -57,11 +58,11 @@ CACHES: dict[str, tuple[str, list[str], str]] = {
     "apk": ("/var/cache/apk", ["apk", "cache", "clean"], "downloaded package files"),
 }
 _DNF5_CACHE = "/var/cache/libdnf5"
-_CONTAINER_ID = re.compile(r"^[0-9a-f]{64}$")
-_IMAGE_ID = re.compile(r"^sha256:[0-9a-f]{64}$")
-_JOURNAL = re.compile(r"take up (\d+(?:\.\d+)?)\s*([KMGTPE]?)i?B?\b")
-_DOCKER_SIZE = re.compile(r"^(\d+(?:\.\d+)?)\s*([kKMGTP]?)B$")
-_KERNEL = re.compile(r"^linux-image-(?:unsigned-)?(\d+(?:\.\d+)+(?:-\d+)?)(?:[-.+~].*)?$")
+_CONTAINER_ID = regex(r"^[0-9a-f]{64}$")
+_IMAGE_ID = regex(r"^sha256:[0-9a-f]{64}$")
+_JOURNAL = regex(r"take up (\d+(?:\.\d+)?)\s*([KMGTPE]?)i?B?\b")
+_DOCKER_SIZE = regex(r"^(\d+(?:\.\d+)?)\s*([kKMGTP]?)B$")
+_KERNEL = regex(r"^linux-image-(?:unsigned-)?(\d+(?:\.\d+)+(?:-\d+)?)(?:[-.+~].*)?$")
 _BINARY = {"": 1, "K": 1024, "M": 1024 ** 2, "G": 1024 ** 3, "T": 1024 ** 4,
            "P": 1024 ** 5, "E": 1024 ** 6}
 _DECIMAL = {"": 1, "k": 1000, "K": 1000, "M": 1000 ** 2, "G": 1000 ** 3, "T": 1000 ** 4,

@@ -28,6 +28,8 @@ import re
 from msgspec import Struct, field
 from msgspec.structs import replace
 
+from reos.patterns import regex
+
 ALLOW, DENY = "allow", "deny"
 _VERDICT = {"allow": ALLOW, "accept": ALLOW, "limit": ALLOW,
             "deny": DENY, "drop": DENY, "reject": DENY}
@@ -138,7 +140,7 @@ def place(existing: list[Rule], new: Rule) -> Placement:
 
 # -- reading the snapshot's rules ------------------------------------------------------------
 
-_UFW_ROW = re.compile(r"^(?P<to>\S+)(?P<v6to> \(v6\))?(?: on \S+)?\s+"
+_UFW_ROW = regex(r"^(?P<to>\S+)(?P<v6to> \(v6\))?(?: on \S+)?\s+"
                       r"(?P<action>ALLOW|DENY|REJECT|LIMIT)(?: (?P<dir>IN|OUT|FWD))?\s+"
                       r"(?P<src>\S+)(?: \(v6\))?(?P<rest>.*)$")
 
@@ -172,8 +174,8 @@ def from_ufw(rows: list[str]) -> list[Rule]:
     return out
 
 
-_NFT_ROW = re.compile(r"^(?P<where>\S+ \S+ \S+)(?: handle (?P<handle>\d+))?: (?P<expr>.*)$")
-_NFT_MATCH = re.compile(r"^(?:ip6? saddr (?P<src>\S+)|(?P<proto>tcp|udp) dport (?P<port>\S+)"
+_NFT_ROW = regex(r"^(?P<where>\S+ \S+ \S+)(?: handle (?P<handle>\d+))?: (?P<expr>.*)$")
+_NFT_MATCH = regex(r"^(?:ip6? saddr (?P<src>\S+)|(?P<proto>tcp|udp) dport (?P<port>\S+)"
                         r"|meta l4proto (?P<l4>tcp|udp)|counter)$")
 
 
@@ -241,9 +243,9 @@ def input_chain(rows: list[str]) -> str | None:
     return None
 
 
-_RICH_PRIORITY = re.compile(r'priority="?(-?\d+)"?')
-_RICH_SOURCE = re.compile(r'source address="?([0-9a-fA-F.:/]+)"?')
-_RICH_PORT = re.compile(r'port port="?([0-9:-]+)"? protocol="?(tcp|udp)"?')
+_RICH_PRIORITY = regex(r'priority="?(-?\d+)"?')
+_RICH_SOURCE = regex(r'source address="?([0-9a-fA-F.:/]+)"?')
+_RICH_PORT = regex(r'port port="?([0-9:-]+)"? protocol="?(tcp|udp)"?')
 
 
 def from_firewalld(lines: list[str]) -> list[Rule]:

@@ -9,12 +9,12 @@ matcher does) or for steps (the plan builder does).
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 
 from reos.model import Intent, Kind, Plan, Target
+from reos.patterns import regex
 from reos.planning import guards
 from reos.system.snapshot import SystemSnapshot
 from reos.understanding.matcher import TargetMatcher
@@ -213,4 +213,4 @@ def program(intent: Intent, targets: list[Target], plan: Plan) -> str | None:
     return word if _PROGRAM.fullmatch(word) and not word.isdigit() else None
 
 
-_PROGRAM = re.compile(r"[a-z0-9][a-z0-9_.+-]{0,14}")  # a process name as the kernel keeps it
+_PROGRAM = regex(r"[a-z0-9][a-z0-9_.+-]{0,14}")  # a process name as the kernel keeps it

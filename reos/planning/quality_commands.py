@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
+from reos.patterns import regex
 from reos.text import clean
 
 if TYPE_CHECKING:
@@ -59,15 +60,15 @@ _NON_INTERACTIVE = {"-y", "--yes", "--assume-yes", "--assumeyes", "--noconfirm",
                     "--non-interactive", "-n", "-qq", "--force-yes"}
 
 # Shell text (a shell step, or the payload of `sh -c`): error handling and pipes.
-_IGNORED = re.compile(r"\|\|\s*(?:true|:|/bin/true|exit\s+0)(?=\s*(?:$|[;&|)\n]))"
+_IGNORED = regex(r"\|\|\s*(?:true|:|/bin/true|exit\s+0)(?=\s*(?:$|[;&|)\n]))"
                       r"|;\s*(?:true|:)\s*(?:$|\))|\bset\s+\+e\b|\bset\s+\+o\s+errexit\b")
-_HIDDEN = re.compile(r"(?:\b2|&)>\s*/dev/null|\b2>&-|>\s*/dev/null\s+2>&1")
-_USELESS_CAT = re.compile(r"(?:^|[;&|(]\s*)(cat\s+(?!-)[^\s|;&<>()]+\s*\|\s*[\w./-]+)")
-_APPEND = re.compile(r">>\s*[^\s;&|)]+")
-_IPV4 = re.compile(r"(?<![\w.])((?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
+_HIDDEN = regex(r"(?:\b2|&)>\s*/dev/null|\b2>&-|>\s*/dev/null\s+2>&1")
+_USELESS_CAT = regex(r"(?:^|[;&|(]\s*)(cat\s+(?!-)[^\s|;&<>()]+\s*\|\s*[\w./-]+)")
+_APPEND = regex(r">>\s*[^\s;&|)]+")
+_IPV4 = regex(r"(?<![\w.])((?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
                    r"(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})(?![\w.])")
-_IPV6 = re.compile(r"(?<![\w:])([0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7})(?![\w:])")
-_HOME = re.compile(r"(?:^|(?<=[\s=:'\"]))(/home/[\w.-]+|~[\w.-]*/|/root(?=/|$|\s))")
+_IPV6 = regex(r"(?<![\w:])([0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7})(?![\w:])")
+_HOME = regex(r"(?:^|(?<=[\s=:'\"]))(/home/[\w.-]+|~[\w.-]*/|/root(?=/|$|\s))")
 
 
 class AntiPattern(Struct):
@@ -231,11 +232,11 @@ def _base(program: str) -> str:
 # Shell words, roughly as a POSIX shell reads them: operators, quoted strings, escapes and
 # plain runs; a lone unbalanced quote is kept as a character. (shlex does the same ten
 # times slower, and this runs for every shell step of every plan.)
-_TOKEN = re.compile(r"""(?P<redir>\d*(?:>>?|<)(?:&(?:\d+|-))?|&>>?)|(?P<op>[;&|()\n]+)"""
+_TOKEN = regex(r"""(?P<redir>\d*(?:>>?|<)(?:&(?:\d+|-))?|&>>?)|(?P<op>[;&|()\n]+)"""
                     r"""|'(?P<sq>[^']*)'|"(?P<dq>(?:\\.|[^"\\])*)"|\\(?P<esc>.)"""
                     r"""|(?P<word>[^\s;&|()'"\\<>]+)|(?P<odd>\S)""", re.S)
-_DQ_ESCAPE = re.compile(r'\\([\\"$`])')
-_REDIRECTION = re.compile(r"^\d*(?:>>?|<)|^&>")
+_DQ_ESCAPE = regex(r'\\([\\"$`])')
+_REDIRECTION = regex(r"^\d*(?:>>?|<)|^&>")
 
 
 def _commands(text: str) -> list[list[str]]:

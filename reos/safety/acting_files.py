@@ -13,13 +13,14 @@ Disks, partitions and the plain data devices (`/dev/null`, `/dev/zero`, `/dev/ur
 from __future__ import annotations
 
 import posixpath
-import re
+
+from reos.patterns import regex
 
 __all__ = ["device", "special_tree"]
 
 _DATA_DEVICES = {"null", "zero", "full", "random", "urandom", "stdin", "stdout", "stderr",
                  "kmsg"}
-_DISK = re.compile(r"(?:[shv]d[a-z]{1,3}|xvd[a-z]{1,3}|nvme\d{1,3}n\d{1,3}|mmcblk\d{1,3}|"
+_DISK = regex(r"(?:[shv]d[a-z]{1,3}|xvd[a-z]{1,3}|nvme\d{1,3}n\d{1,3}|mmcblk\d{1,3}|"
                    r"md\d{1,4}|dm-\d{1,5}|loop\d{1,5}|nbd\d{1,4}|zram\d{1,3}|"
                    r"sg\d{1,3}|nvme\d{1,3})(?:p?\d{1,4})?")
 _DEVICE_FOLDERS = ("mapper/", "disk/by-id/", "disk/by-uuid/", "disk/by-label/",
@@ -72,13 +73,13 @@ def device(word: str) -> str | None:
 
 
 # where a path may start inside a word: after these marks, or a quote
-_PATH_STARTS = re.compile(r"[@=:,'\"]+(?=[/.]|dev/)")
+_PATH_STARTS = regex(r"[@=:,'\"]+(?=[/.]|dev/)")
 # files of a process that are doors into it or its files: a process's root or working
 # folder, its open files, its mapped files (the devices it holds open among them)
-_PROCESS_DOORS = re.compile(r"/proc/(?:\d+|self|thread-self)(?:/task/\d+)?/"
+_PROCESS_DOORS = regex(r"/proc/(?:\d+|self|thread-self)(?:/task/\d+)?/"
                             r"(?:root|cwd|fd|map_files)(?:/|$)")
 # PCI configuration and memory: reading some registers acts on the device
-_PCI_RAW = re.compile(r"/sys/(?:bus/pci/devices|devices/pci[^/]*(?:/[^/]+)*)/[^/]+/"
+_PCI_RAW = regex(r"/sys/(?:bus/pci/devices|devices/pci[^/]*(?:/[^/]+)*)/[^/]+/"
                       r"(?:config|resource\d*(?:_wc)?|rom)$")
 
 

@@ -15,10 +15,11 @@ snapshot-based refusal at planning time).
 from __future__ import annotations
 
 import os
-import re
 import stat
 
-_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+from reos.patterns import regex
+
+_NAME = regex(r"[a-z][a-z0-9_-]{0,31}")
 SYS_BLOCK = "/sys/class/block"
 
 

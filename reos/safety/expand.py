@@ -13,8 +13,10 @@ import re
 import shlex
 from collections.abc import Iterator
 
+from reos.patterns import regex
+
 # $NAME, $1, $@, or ${NAME[subscript]OPERATION} (the operation is read by `_operate`)
-_VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]{0,63}|[0-9]{1,3}|[@*])(\[[^\]]{0,32}\])?"
+_VAR = regex(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]{0,63}|[0-9]{1,3}|[@*])(\[[^\]]{0,32}\])?"
                   r"([^}]{0,256})\}|"
                   r"([A-Za-z_][A-Za-z0-9_]*|[0-9@*]))")
 # variables whose value is known well enough to judge a path (`rm -rf /home/$USER`)
@@ -22,7 +24,7 @@ _KNOWN_ENOUGH = {"USER": "user", "LOGNAME": "user", "PWD": ".", "OLDPWD": "..",
                  "TMPDIR": "/tmp"}
 MAX_VALUE = 4096  # characters of a substituted value; longer ones stay unknown
 TOO_BIG = "$__TOO_BIG__"  # what stands for a value too long to be worked out
-_ANSI_C = re.compile(r"\$'((?:[^'\\]|\\.){0,4096})'")
+_ANSI_C = regex(r"\$'((?:[^'\\]|\\.){0,4096})'")
 
 
 # -- expansion -----------------------------------------------------------------------------
@@ -51,7 +53,7 @@ def substitutions(text: str, limit: int = 8) -> list[str]:
     return [f for f in found if f.strip() and "$__UNKNOWN__" not in f]
 
 
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+_NAME = regex(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 
 
 def hidden_code(raw: str, env: dict[str, str]) -> list[str]:
@@ -311,7 +313,7 @@ def _literal(value: str, double: bool) -> str:
     return "".join("\\" + c if c in "\\'\"" else c for c in value)
 
 
-_CONVERSION = re.compile(r"%[-+ #0-9.]*[sbdiqxXouc]")
+_CONVERSION = regex(r"%[-+ #0-9.]*[sbdiqxXouc]")
 
 
 def printf_output(fmt: str, args: list[str]) -> str:

@@ -12,9 +12,9 @@ for the table (`grammars`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
+from reos.patterns import regex
 from reos.safety.acting_files import device, special_tree
 
 # -- option values -----------------------------------------------------------------------------
@@ -60,7 +60,7 @@ def _rev(value: str) -> str | None:
 
 
 # `git -c KEY=VALUE` that only changes how git prints (colours, quoting, dates)
-_GIT_SHOWING = re.compile(r"(?i)color\.[a-z.-]+|core\.quotepath|log\.date|log\.decorate|"
+_GIT_SHOWING = regex(r"(?i)color\.[a-z.-]+|core\.quotepath|log\.date|log\.decorate|"
                           r"column\.ui")
 
 
@@ -71,8 +71,8 @@ def _git_showing(value: str) -> str | None:
     return f"`{key}` is a setting that can change what git runs or reads"
 
 
-_BOOT = re.compile(r"[+-]?\d{1,6}|[0-9a-f]{32}(?:[+-]\d{1,6})?|all")
-_COUNT = re.compile(r"\+?\d{1,12}|all")
+_BOOT = regex(r"[+-]?\d{1,6}|[0-9a-f]{32}(?:[+-]\d{1,6})?|all")
+_COUNT = regex(r"\+?\d{1,12}|all")
 
 
 def _boot(value: str) -> str | None:
@@ -206,7 +206,7 @@ def _awk(operands: list[str], seen: list[str]) -> str | None:
     return words([w for w in operands if "=" not in w.split("/", 1)[0]])
 
 
-_MAN_PAGE = re.compile(r"[A-Za-z0-9_.:+@-]{1,100}")
+_MAN_PAGE = regex(r"[A-Za-z0-9_.:+@-]{1,100}")
 
 
 def _man(operands: list[str], seen: list[str]) -> str | None:

@@ -20,6 +20,8 @@ import posixpath
 import re
 import stat
 
+from reos.patterns import regex
+
 # the directories whose loss (or loss of permissions) breaks the machine
 SYSTEM_DIRS = frozenset({
     "/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32",
@@ -49,18 +51,18 @@ KNOWN_DEVICES = frozenset({
 })
 HOME_WORDS = frozenset({"~", "$HOME", "${HOME}", "~root"})
 RELATIVE_ALL = frozenset({".", "..", "*", "./*", "../*", ".*", "./", "../"})
-CREDENTIAL_FILES = re.compile(r"^(?:/etc/(?:sudoers(?:\.d(?:/.*)?)?|passwd-?|shadow-?|"
+CREDENTIAL_FILES = regex(r"^(?:/etc/(?:sudoers(?:\.d(?:/.*)?)?|passwd-?|shadow-?|"
                               r"gshadow-?|group-?|security/opasswd|pam\.d(?:/.*)?)|"
                               r"/root/\.ssh/authorized_keys2?)$")
 # files whose loss or replacement stops the machine from booting or anyone from logging in
-VITAL_FILES = re.compile(r"^/(?:etc/(?:fstab|crypttab|inittab|nsswitch\.conf|login\.defs|"
+VITAL_FILES = regex(r"^/(?:etc/(?:fstab|crypttab|inittab|nsswitch\.conf|login\.defs|"
                          r"ld\.so\.(?:conf|preload|cache)|sudo\.conf)|"
                          r"(?:usr/)?s?bin/(?:sh|bash|dash|sudo|su|login|init|mount|chmod|"
                          r"chown|ls|cp|mv|ln|rm|systemctl|ssh|sshd)|"
                          r"(?:usr/)?lib(?:32|64|x32)?/(?:ld-linux[^/]*|(?:[^/]+/)?libc\.so[^/]*|"
                          r"systemd/systemd)|boot/(?:vmlinuz[^/]*|initrd[^/]*|grub/grub\.cfg)|"
                          r"sbin/init)$")
-BLOCK_DEVICE = re.compile(r"^/dev/(?:sd[a-z]+\d*|hd[a-z]+\d*|vd[a-z]+\d*|xvd[a-z]+\d*|"
+BLOCK_DEVICE = regex(r"^/dev/(?:sd[a-z]+\d*|hd[a-z]+\d*|vd[a-z]+\d*|xvd[a-z]+\d*|"
                           r"nvme\d+(?:n\d+)?(?:p\d+)?|mmcblk\d+(?:p\d+)?|dm-\d+|mapper/[^/]+|"
                           r"md\d+|md/[^/]+|loop\d+|disk/[^/]+/[^/]+|sr\d+|nbd\d+|rbd\d+|"
                           r"zd\d+|ubd[a-z]+\d*|bcache\d+|[a-z0-9_-]+/[a-z0-9_-]+|"
@@ -302,7 +304,7 @@ def is_credential(path: str) -> bool:
 
 
 # secrets that must never leave the machine: password hashes, private keys
-SECRET_FILES = re.compile(r"^(?:/etc/g?shadow-?|/etc/ssh/ssh_host_[^/]*_key|"
+SECRET_FILES = regex(r"^(?:/etc/g?shadow-?|/etc/ssh/ssh_host_[^/]*_key|"
                           r"/etc/ssl/private/.+|(?:/root|/home/[^/]+|~)/\.ssh/id_[^/.]+|"
                           r"(?:/root|/home/[^/]+|~)/\.(?:aws/credentials|docker/config\.json|"
                           r"netrc|pgpass))$")

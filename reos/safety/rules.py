@@ -15,6 +15,7 @@ import re
 from msgspec import Struct
 
 from reos.model import RiskLevel
+from reos.patterns import regex
 from reos.safety.paths import (
     candidates,
     dynamic,
@@ -122,7 +123,7 @@ def _unknown_target(verdict: Verdict, ctx: Context, what: str) -> None:
 
 
 # `$DIR/…`, `${DIR}/…`: with DIR empty or unset, a path from the root (`${DIR:?}/` stops)
-_EMPTY_IS_ROOT = re.compile(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))(/.*)")
+_EMPTY_IS_ROOT = regex(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))(/.*)")
 
 
 def _empty_is_system(word: str) -> str:

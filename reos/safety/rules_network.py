@@ -16,6 +16,7 @@ import re
 from msgspec.structs import replace
 
 from reos.model import RiskLevel
+from reos.patterns import regex
 from reos.safety.paths import dynamic
 from reos.safety.rules import Context, flags, operands
 from reos.safety.verdict import Verdict
@@ -36,9 +37,9 @@ _KINDS = (
     ("route", "default route", "gateway", "routes"),
 )
 # "stop it working", in the words people use (verb stems; `turn … off` with a gap)
-_STOP_WORD = re.compile(r"(?:stop|disabl|kill|mask|flush|reset|deactivat|remov|purg|delet|"
+_STOP_WORD = regex(r"(?:stop|disabl|kill|mask|flush|reset|deactivat|remov|purg|delet|"
                         r"uninstall|halt|shutdown|down|off|drop|clear|panic|wip)[a-z]*")
-_PHRASE_VERB = re.compile(r"(?:turn|switch|shut|bring|take|taking|took|put|pull)[a-z]*")
+_PHRASE_VERB = regex(r"(?:turn|switch|shut|bring|take|taking|took|put|pull)[a-z]*")
 _STOP_VERBS = {"stop", "disable", "mask", "kill", "down", "off", "flush", "reset", "remove",
                "purge", "delete", "drop", "panic", "deactivate", "del", "shutdown", "halt",
                "-f", "-x", "-z", "--flush"}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from reos.model import RiskLevel
+from reos.patterns import regex
 from reos.safety.paths import dynamic, is_device, is_system_path
 from reos.safety.rules import Context, flags, operands
 from reos.safety.rules_network import (
@@ -32,7 +33,7 @@ CORE_PACKAGES = ("openssh-server", "systemd", "libc6", "glibc", "sudo", "grub", 
                  "base-files", "python3", "dnf", "yum", "zypper", "e2fsprogs", "mount")
 # a bad change to these leaves a machine that does not boot (kernel, bootloader, init,
 # the C library): even an upgrade is a high-risk step
-BOOT_PACKAGES = re.compile(r"^(?:linux-image|linux-signed|linux(?:-lts|-zen|-hardened)?$|"
+BOOT_PACKAGES = regex(r"^(?:linux-image|linux-signed|linux(?:-lts|-zen|-hardened)?$|"
                            r"kernel(?:-core|-default|-modules)?$|grub|shim|systemd(?:-sysv)?$|"
                            r"init$|sysvinit|libc6|glibc|musl$|dracut|initramfs-tools)")
 PACKAGE_TOOLS = {"apt", "apt-get", "aptitude", "dnf", "yum", "pacman", "zypper", "apk",

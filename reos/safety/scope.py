@@ -14,16 +14,15 @@ Not responsible for deciding which steps to add, or for the counters that bound 
 
 from __future__ import annotations
 
-import re
-
 from msgspec import Struct
 
 from reos.model import Plan, RiskLevel
+from reos.patterns import regex
 from reos.safety.risk import assess_argv
 from reos.safety.wrappers import unwrap
 
-_WORDS = re.compile(r"[a-z0-9][a-z0-9._+@:-]{1,}")
-_UNIT = re.compile(r"\.(service|socket|timer|target|mount|path)$")
+_WORDS = regex(r"[a-z0-9][a-z0-9._+@:-]{1,}")
+_UNIT = regex(r"\.(service|socket|timer|target|mount|path)$")
 # the tools that manage a kind of resource; those whose first word is a subcommand
 _FAMILY = {"package": {"apt", "apt-get", "aptitude", "dpkg", "dnf", "yum"},
            "service": {"systemctl", "service"}, "container": {"docker", "podman"}}

@@ -21,6 +21,7 @@ import re
 import shlex
 from typing import Any
 
+from reos.patterns import regex
 from reos.safety.expand import (
     TOO_BIG,
     expand_word,
@@ -48,11 +49,11 @@ from reos.safety.syntax import (
 __all__ = ["parse", "parse_script", "split_fallback", "split_simple"]
 
 # <<'EOF', <<"EOF", <<\EOF (no back-references: one bounded try per `<<`)
-_QUOTED_HEREDOC = re.compile(r"<<(-?)[ \t]{0,16}(?:'([A-Za-z_]\w{0,63})'|\"([A-Za-z_]\w{0,63})\"|"
+_QUOTED_HEREDOC = regex(r"<<(-?)[ \t]{0,16}(?:'([A-Za-z_]\w{0,63})'|\"([A-Za-z_]\w{0,63})\"|"
                              r"\\([A-Za-z_]\w{0,63}))")
-_BARE_HEREDOC = re.compile(r"<<-?[ \t]{0,16}([A-Za-z_]\w{0,63})")
+_BARE_HEREDOC = regex(r"<<-?[ \t]{0,16}([A-Za-z_]\w{0,63})")
 # `(( … ))` as a command (not `$((`): bashlex reads it as a program named by its text
-_ARITHMETIC_COMMAND = re.compile(r"(?:^|[;&|({\s])\(\(")
+_ARITHMETIC_COMMAND = regex(r"(?:^|[;&|({\s])\(\(")
 
 
 

@@ -24,13 +24,14 @@ import re
 import shutil
 import subprocess
 
+from reos.patterns import regex
 from reos.text import clean
 
 MAX_WORDS = 6  # more content words than this: the first ones (the question, not the story)
 MAX_PAGES = 5
 TIMEOUT = 3.0
 MAX_OUTPUT = 256 * 1024
-_LINE = re.compile(r"^(?P<name>[\w.+:@-]{1,64}) \((?P<section>[1-9][a-z0-9]{0,8})\)\s+- "
+_LINE = regex(r"^(?P<name>[\w.+:@-]{1,64}) \((?P<section>[1-9][a-z0-9]{0,8})\)\s+- "
                    r"(?P<summary>.{1,300})$")
 # words that say nothing about what to do: asking, politeness, and a story's glue
 _STOP = frozenset("""

@@ -22,6 +22,7 @@ from msgspec.structs import asdict, astuple
 
 from reos.errors import UsageError
 from reos.model import Keyed
+from reos.patterns import regex
 
 MAX_ITEMS = 200_000  # items in one section (a big host has ~10,000 packages)
 MAX_LIST = 20_000  # strings in one field of an item (a group's members, an address list)
@@ -325,7 +326,7 @@ _WANTED = {"int": "a whole number from 0 to 2^63", "int | null": "a whole number
            "object": "an object", "object | null": "an object or null",
            "bool | int | float | str | null": "a string, number, true/false or null"}
 _TEXT_OBJECTS = ("labels", "unavailable")  # the fields that are dict[str, str]
-_ERROR = re.compile(r"^(?P<said>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
+_ERROR = regex(r"^(?P<said>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
 
 
 def _said(exc: ValidationError, origin: str, prefix: str, data: Any) -> UsageError:

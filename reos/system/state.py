@@ -11,10 +11,10 @@ the one its action was meant to reach (verification).
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from reos.model import RESTARTS
+from reos.patterns import regex
 
 if TYPE_CHECKING:
     import subprocess
@@ -39,7 +39,7 @@ PACKAGE_HOLD = {
 }
 HOLDING = ("hold", "upgrade_except")  # actions that hold their targets
 # docker's restart policies, as `docker update --restart=` takes them back
-_POLICY = re.compile(r"^(?:no|always|unless-stopped|on-failure(?::[0-9]{1,4})?)$")
+_POLICY = regex(r"^(?:no|always|unless-stopped|on-failure(?::[0-9]{1,4})?)$")
 POLICY_ACTIONS = {"restart_policy": "unless-stopped", "restart_policy_off": "no"}
 _PACKAGE_INSTALL = {
     "apt": ["apt-get", "install", "-y"], "dnf": ["dnf", "install", "-y"],

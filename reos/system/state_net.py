@@ -30,30 +30,30 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from typing import Any
 
+from reos.patterns import regex
 from reos.system.privilege import as_root, strip_sudo
 from reos.system.state import read_file
 
 KINDS = ("interface", "firewall")
-_INTERFACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,14}$")
+_INTERFACE = regex(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,14}$")
 _PORTS = r"\d{1,5}(?:[,:]\d{1,5})*/(?:tcp|udp)"
 _HOST = r"(?:\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?|[0-9a-fA-F:]{2,39}(?:/\d{1,3})?)"
-_PORT_RULE = re.compile(rf"^(allow|deny) ({_PORTS})$")
-_FROM_RULE = re.compile(rf"^(deny|allow) from ({_HOST})"
+_PORT_RULE = regex(rf"^(allow|deny) ({_PORTS})$")
+_FROM_RULE = regex(rf"^(deny|allow) from ({_HOST})"
                         r"(?: to any port (\d{1,5}) proto (tcp|udp))?$")
 _NFT_WHERE = r"(?:inet|ip|ip6) [A-Za-z0-9_-]{1,32} [A-Za-z0-9_-]{1,32}"
 _NFT_EXPR = (rf"(?:ip6? saddr {_HOST} )?(?:(?:tcp|udp) dport \d{{1,5}}(?:-\d{{1,5}})? )?"
              r"(?:accept|drop|reject)")
-_NFT_RULE = re.compile(rf"^nft ({_NFT_WHERE}): ({_NFT_EXPR})$")
+_NFT_RULE = regex(rf"^nft ({_NFT_WHERE}): ({_NFT_EXPR})$")
 _RICH = (r'rule(?: priority="-?\d{1,5}")?(?: family="ipv[46]")?'
          rf'(?: source address="{_HOST}")?(?: port port="\d{{1,5}}(?:-\d{{1,5}})?" '
          r'protocol="(?:tcp|udp)")? (?:accept|drop|reject)')
-_FIREWALLD_RULE = re.compile(rf"^firewalld:( --permanent)? --add-(port=\d{{1,5}}(?:-\d{{1,5}})?"
+_FIREWALLD_RULE = regex(rf"^firewalld:( --permanent)? --add-(port=\d{{1,5}}(?:-\d{{1,5}})?"
                              rf"/(?:tcp|udp)|rich-rule={_RICH})$")
 # a rule's row; `ufw status numbered` puts "[ 1] " before it
-_STATUS_ROW = re.compile(r"^(?:\[\s*\d+\]\s*)?(?P<to>\S+(?: \(v6\))?)\s+"
+_STATUS_ROW = regex(r"^(?:\[\s*\d+\]\s*)?(?P<to>\S+(?: \(v6\))?)\s+"
                          r"(?P<action>ALLOW|DENY|REJECT|LIMIT)"
                          r"(?: (?:IN|OUT|FWD))?\s+(?P<src>\S+(?: \(v6\))?)")
 

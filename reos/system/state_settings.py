@@ -13,18 +13,18 @@ other kind of resource (reos/system/state.py dispatches by kind).
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from reos.patterns import regex
 from reos.system.state import read_file
 
 if TYPE_CHECKING:
     pass
 
 KINDS = ("hostname", "timezone", "shutdown")
-_HOSTNAME = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
-_TIMEZONE = re.compile(r"^(?:[A-Z][A-Za-z]*(?:_[A-Z][A-Za-z]*)*/[A-Za-z0-9_+-]+"
+_HOSTNAME = regex(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
+_TIMEZONE = regex(r"^(?:[A-Z][A-Za-z]*(?:_[A-Z][A-Za-z]*)*/[A-Za-z0-9_+-]+"
                        r"(?:/[A-Za-z0-9_+-]+)?|[A-Z][A-Za-z0-9+-]{1,15})$")  # CET, Japan
 _ZONEINFO = "/usr/share/zoneinfo/"
 # files read when the system tools cannot answer (no systemd, no D-Bus); tests point

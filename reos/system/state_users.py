@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import grp
 import pwd
-import re
 from typing import Any
+
+from reos.patterns import regex
 
 SHADOW = "/etc/shadow"
 
@@ -102,7 +103,7 @@ def _exists(prior: dict[str, Any]) -> bool:
 
 _JOINS = ("add_to_group", "grant_admin")
 _LEAVES = ("remove_from_group", "revoke_admin")
-_GROUP_NAME = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
+_GROUP_NAME = regex(r"^[a-z_][a-z0-9_-]{0,31}$")
 
 
 def changed_group(argv: list[str]) -> str | None:

@@ -22,7 +22,6 @@ engine is) nor for the messages' look (reos/tui/widgets.py).
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +33,7 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from reos import paths
+from reos.patterns import regex
 from reos.text import clean
 
 HISTORY_LIMIT = 500
@@ -300,7 +300,7 @@ class CardOutcomes:
             card.close(f"{note} {UNDONE if undone.ok else UNDO_FAILED}")
 
 
-_LEAD = re.compile(r"^(\s*)((?:[-\u2022\u2502*]|\d+[.)]|\$)\s+)?")
+_LEAD = regex(r"^(\s*)((?:[-\u2022\u2502*]|\d+[.)]|\$)\s+)?")
 
 
 class Hanging:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from reos.patterns import regex
+
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4,
              "4th": 4, "fifth": 5, "5th": 5, "sixth": 6, "6th": 6, "last": -1,
              "former": 1, "latter": -1}
@@ -21,11 +23,11 @@ _YES = {"yes", "y", "yeah", "yep", "sure", "ok", "okay", "go", "do it", "that on
 _SKIP = {"the", "a", "an", "one", "ones", "option", "number", "no", "choice", "please", "i",
          "mean", "meant", "want", "it", "is", "that", "pick", "go", "with", "take", "do",
          "anything", "any"}
-_WORD = re.compile(r"[a-z0-9][a-z0-9_.@:+-]*")
+_WORD = regex(r"[a-z0-9][a-z0-9_.@:+-]*")
 _NAMING = {"number", "option", "choice", "no"}  # "option two" is a number said as a word
 _PLACES = {"top": 1, "bottom": -1}  # of the list, only as "the top one"
 # what follows names what the answer is not: "not demo-db", "the one that isn't the db"
-_NOT = re.compile(r"\b(?:not|isn't|isnt|is not|aren't|except|without|neither|nor|"
+_NOT = regex(r"\b(?:not|isn't|isnt|is not|aren't|except|without|neither|nor|"
                   r"other than|don't|dont)\b")
 
 

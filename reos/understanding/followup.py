@@ -20,13 +20,13 @@ building steps (the planner).
 from __future__ import annotations
 
 import copy
-import re
 from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 from msgspec.structs import replace
 
 from reos.model import Intent, Kind, Plan, Target, Traced, renumbered
+from reos.patterns import regex
 from reos.understanding import moments
 from reos.understanding.choice import words_of_name
 
@@ -42,8 +42,8 @@ _ALSO = {"also", "too", "plus", "additionally"}
 _ALSO_PHRASES = ("as well", "and also", "in addition")
 # the plan itself, referred to: "do it at 11pm", "run this tonight"
 _PLAN_WORDS = {"it", "this", "that", "them", "these", "those", "plan", "all"}
-_UNIT_TIME = re.compile(r"^\d+[smhdw]$")
-_IN_A_WHILE = re.compile(r"\bin (?:an?|\d+|a few|a couple of) (?:second|minute|hour|day|week)s?\b")
+_UNIT_TIME = regex(r"^\d+[smhdw]$")
+_IN_A_WHILE = regex(r"\bin (?:an?|\d+|a few|a couple of) (?:second|minute|hour|day|week)s?\b")
 
 
 class Revision(Struct):

@@ -15,12 +15,13 @@ from __future__ import annotations
 import re
 
 from reos.model import Target
+from reos.patterns import regex
 from reos.system.snapshot import SystemSnapshot
 
-TOKENS = re.compile(r"[-_.@]+")  # the marks between the words of a name
+TOKENS = regex(r"[-_.@]+")  # the marks between the words of a name
 
 
-WORD = re.compile(r"[a-z][a-z0-9]+")
+WORD = regex(r"[a-z][a-z0-9]+")
 # description words too common to tell one thing from another
 COMMON = frozenset({
     "service", "services", "daemon", "server", "system", "systemd", "manager", "with",

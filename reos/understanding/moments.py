@@ -11,8 +11,9 @@ scoring operations (`parser`).
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
+
+from reos.patterns import regex
 
 if TYPE_CHECKING:
     from typing import Any
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 ZONE_FILES = ("/usr/share/zoneinfo/tzdata.zi", "/usr/share/zoneinfo/zone1970.tab",
               "/usr/share/zoneinfo/zone.tab")  # tests point these elsewhere
 _ZONES: dict[str, tuple[str, ...]] | None = None
-_ZONE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_+-]{0,30}(?:/[A-Za-z0-9_+-]{1,30}){0,2}$")
+_ZONE_NAME = regex(r"^[A-Za-z][A-Za-z0-9_+-]{0,30}(?:/[A-Za-z0-9_+-]{1,30}){0,2}$")
 
 
 def zones() -> dict[str, tuple[str, ...]]:
@@ -63,7 +64,7 @@ def zones() -> dict[str, tuple[str, ...]]:
 
 _ZONE_WORDS = {"timezone", "time zone", "tz", "zone", "clock", "time", "timedatectl",
                "local time", "system time"}
-_CLOCK = re.compile(r"^(\d{1,2})(?::([0-5]\d))?(am|pm|a\.m|p\.m)?$")
+_CLOCK = regex(r"^(\d{1,2})(?::([0-5]\d))?(am|pm|a\.m|p\.m)?$")
 _PARTS = {"morning": ("00:00", "12:00"), "afternoon": ("12:00", "18:00"),
           "evening": ("18:00", "23:59"), "tonight": ("18:00", "23:59")}
 _FULL_DAYS = {"monday": "mon", "tuesday": "tue", "wednesday": "wed", "thursday": "thu",
@@ -75,8 +76,8 @@ _SIZE_WORDS = {"k": "K", "kb": "K", "kib": "K", "m": "M", "mb": "M", "mib": "M",
                "megs": "M", "megabyte": "M", "megabytes": "M", "g": "G", "gb": "G",
                "gib": "G", "gig": "G", "gigs": "G", "gigabyte": "G", "gigabytes": "G",
                "t": "T", "tb": "T", "tib": "T", "terabyte": "T", "terabytes": "T"}
-_SIZE_TEXT = re.compile(r"^(\d{1,6}(?:\.\d{1,2})?)([a-z]{1,9})$")
-_NUMBER = re.compile(r"^\d{1,6}(?:\.\d{1,2})?$")
+_SIZE_TEXT = regex(r"^(\d{1,6}(?:\.\d{1,2})?)([a-z]{1,9})$")
+_NUMBER = regex(r"^\d{1,6}(?:\.\d{1,2})?$")
 _SIZE_LEAD = {"under", "below", "over", "above", "within", "max", "maximum", "most", "than",
               "more", "less", "bigger", "smaller", "larger", "no", "at", "around", "about"}
 _IS_NOW = {"over", "above", "is", "are", "has", "takes", "uses", "using", "eating", "from",
@@ -321,8 +322,8 @@ _MONTH_NAMES = {name: n for n, names in enumerate((
     ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
     ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
     ("october", "oct"), ("november", "nov"), ("december", "dec")), start=1) for name in names}
-_DAY = re.compile(r"^([12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?$")
-_YEAR = re.compile(r"^20\d\d$")
+_DAY = regex(r"^([12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?$")
+_YEAR = regex(r"^20\d\d$")
 
 
 def _tag_dates(units: list[Any], texts: list[str]) -> None:

@@ -35,6 +35,7 @@ from reos.catalogue.lexicon import (  # noqa: F401 - the parser's public words
 from reos.catalogue.operations import Operation, Refusal
 from reos.catalogue.refusing import contains, refusal_for, runs_fetched_code, wipes_a_filesystem
 from reos.catalogue.templates import TemplateSet
+from reos.patterns import regex
 from reos.understanding.idioms import Flat, could_name, idiom_spans, idioms_of
 from reos.understanding.tagging import (  # noqa: F401
     Names,
@@ -131,8 +132,8 @@ _NAMING = {"to", "as", "called", "named", "into", "become", "becomes"}  # "…ho
 
 
 _SLOT_PREPOSITIONS = {"to", "into", "from", "in"}  # "add bob *to* www-data"
-_SPAN = re.compile(r"(\d{1,5})([dw])")  # a time span as the tagger writes it: 90d, 12w
-_LATER = re.compile(r"(\d{1,4})([mh])")  # "in 10 minutes", "in 2 hours": from now
+_SPAN = regex(r"(\d{1,5})([dw])")  # a time span as the tagger writes it: 90d, 12w
+_LATER = regex(r"(\d{1,4})([mh])")  # "in 10 minutes", "in 2 hours": from now
 
 
 def _hour_from(clock: str) -> str:
@@ -311,7 +312,7 @@ def _particle_typos(words: list[str]) -> list[str]:
             for n, w in enumerate(words)]
 
 
-_FULL_NAME = re.compile(
+_FULL_NAME = regex(
     r"\b(?:full\s+name|real\s+name|display\s+name|gecos(?:\s+field)?|name\s+field)\b"
     r"[^\"'\u201c\u2018.]{0,60}?\b(?:to|as|into)\s+(?:[\"'\u201c\u2018](?P<quoted>[^\"\u201d\u2019\n]"
     r"{1,64}?)[\"'\u201d\u2019](?=[\s,.;!?]|$)|(?P<bare>(?-i:[A-Z](?:\.|[\w'-]*))"
@@ -697,7 +698,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
 _LISTED = ("user", "group", "mount", "device", "interface", "timer")
 
 
-_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_ISO_DAY = regex(r"\d{4}-\d{2}-\d{2}")
 
 
 def _service_port(word: str) -> str | None:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from reos.catalogue.templates import TemplateSet
 from reos.model import Intent, Kind
+from reos.patterns import regex
 from reos.understanding import parser, stories
 
 if TYPE_CHECKING:
@@ -35,29 +36,29 @@ ONE_AT_A_TIME = ("That asks for several things, and I can't tell which names eac
                  "about, so I won't guess. Ask me for them one at a time.")
 
 # where a new ask may begin: "and", "then", "and then", "plus", a comma or a semicolon
-_JOIN = re.compile(r"(\s*(?:[,;]\s*|[.!?]\s+)"
+_JOIN = regex(r"(\s*(?:[,;]\s*|[.!?]\s+)"
                    r"(?:(?:and\s+)?then\s+|and\s+(?:also\s+)?|also\s+|after\s+that\s+)?"
                    r"|\s+(?:and\s+then|and\s+also|and|then|plus|after\s+that)\s+)",
                    re.IGNORECASE)
 # a question asked as a part: "… and what is the load", "… and when did it last run"
-_QUESTION = re.compile(r"^(?:what|what's|whats|which|who|whose|how|where|when|why|is|are|"
+_QUESTION = regex(r"^(?:what|what's|whats|which|who|whose|how|where|when|why|is|are|"
                        r"was|were|does|do|did|has|have|show|list|tell|check|give)\b",
                        re.IGNORECASE)
 # a value said again for the same ask: an address (or network), a port or a count
-_VALUES = (re.compile(r"(?<![\w./-])\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?(?![\w./-])"),
-           re.compile(r"(?<![\w./-])\d{1,5}(?![\w./-])"))
-_POLITE = re.compile(r"^\s*(?:(?:could|can|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?)",
+_VALUES = (regex(r"(?<![\w./-])\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?(?![\w./-])"),
+           regex(r"(?<![\w./-])\d{1,5}(?![\w./-])"))
+_POLITE = regex(r"^\s*(?:(?:could|can|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?)",
                      re.IGNORECASE)
 # a condition or a time said in a part: the conditional reading's work, never split off
 # ("when did it last run" asks; "when the disk is full" sets a condition)
-_CONDITION = re.compile(r"\b(?:if|unless|whenever|once|otherwise|else|until|in\s+case|"
+_CONDITION = regex(r"\b(?:if|unless|whenever|once|otherwise|else|until|in\s+case|"
                         r"when(?!\s+(?:did|does|do|is|was|will|are|were|has|have|can|"
                         r"should|would)\b))\b", re.IGNORECASE)
 # an ask put as the state it should leave ("make sure it starts at boot")
-_ENSURE = re.compile(r"^(?:make\s+sure|make\s+certain|ensure|be\s+sure)\b", re.IGNORECASE)
-_AFTERWARDS = re.compile(r"\s+(?:afterwards?|after\s+that)\s*$", re.IGNORECASE)
+_ENSURE = regex(r"^(?:make\s+sure|make\s+certain|ensure|be\s+sure)\b", re.IGNORECASE)
+_AFTERWARDS = regex(r"\s+(?:afterwards?|after\s+that)\s*$", re.IGNORECASE)
 # a pronoun for several things ("stop A and B, then remove them"): which ones is not guessed
-_PLURAL = re.compile(r"\b(?:them|they|their|those|these|both)\b", re.IGNORECASE)
+_PLURAL = regex(r"\b(?:them|they|their|those|these|both)\b", re.IGNORECASE)
 
 
 def split(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: Reader, *,

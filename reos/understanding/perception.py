@@ -12,6 +12,8 @@ import re
 
 from msgspec import Struct
 
+from reos.patterns import regex
+
 _UNDO = {
     "undo", "undo that", "undo it", "undo this", "undo last", "undo the last change",
     "undo the last action", "undo last change", "revert", "revert that", "revert it",
@@ -41,7 +43,7 @@ _DETAILED = {
 }
 _NORMAL = {"normal verbosity", "be normal", "normal detail", "default verbosity"}
 # a verbosity change lasts for the session; said with one of these it is also saved
-_KEEP = re.compile(
+_KEEP = regex(
     r"^(?:(?:can|could|would|will) you )?always |,? ?(?:and )?(?<!not )(?:always|by default|"
     r"permanently|for good|every time|(?:next time|in (?:the )?future)(?: too)?|"
     r"(?:remember|save|keep) (?:it|that|this)(?: for next time| that way)?)$")
@@ -49,11 +51,11 @@ _KEEP = re.compile(
 # "why did you X", "how come you X", "what made you X", "explain why you X", "did you X?":
 # questions about what reos did are answered from the journal, never read as a request
 # to do X again
-_WHY = re.compile(
+_WHY = regex(
     r"^(?:(?:can|could|would)\s+you\s+)?(?:please\s+)?(?:explain\s+|tell\s+me\s+)?"
     r"(?:(?:why|wyh|hwy|whyd)\s+(?:did|do|would|have|had|'d)?\s*you|how\s+come\s+you|"
     r"what\s+made\s+you|for\s+what\s+reason\s+did\s+you)\s+(?P<what>.+)$")
-_DID_YOU = re.compile(r"^(?:did|have|had)\s+you\s+(?:just\s+|already\s+)?(?P<what>.+)$")
+_DID_YOU = regex(r"^(?:did|have|had)\s+you\s+(?:just\s+|already\s+)?(?P<what>.+)$")
 _HELP = {"?", "help", "help me", "help please", "what can you do", "what can you do for me"}
 # small talk: answered in a word, never planned
 _THANKS = {"thanks", "thank you", "thanks a lot", "thank you very much", "thx", "ty", "cheers",
@@ -62,7 +64,7 @@ _THANKS = {"thanks", "thank you", "thanks a lot", "thank you very much", "thx", 
            "well done", "thanks for the help", "thank you for your help"}
 _HELLO = {"hi", "hello", "hey", "hey there", "hi there", "hello there", "good morning",
           "good afternoon", "good evening", "morning", "yo", "howdy", "hiya", "greetings"}
-_PLAN_PREFIX = re.compile(r"^\s*plan\s*:\s*", re.IGNORECASE)
+_PLAN_PREFIX = regex(r"^\s*plan\s*:\s*", re.IGNORECASE)
 
 
 class Meta(Struct, frozen=True):

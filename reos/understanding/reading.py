@@ -24,6 +24,7 @@ from msgspec.structs import astuple, replace
 
 from reos.catalogue.templates import TemplateSet
 from reos.model import Intent, Kind
+from reos.patterns import regex
 from reos.understanding import parser, stories
 from reos.understanding.parser import Parse, Reading
 
@@ -71,11 +72,11 @@ def _conditions() -> list[re.Pattern[str]]:
     return [re.compile(source, re.IGNORECASE) for source in _CONDITION_SOURCES]
 
 
-_IF_WORDS = re.compile(r"\b(?:if|then)\b", re.IGNORECASE)
-_PRONOUN_WORDS = re.compile(r"\b(?:it|them|they|those|these)\b", re.IGNORECASE)
+_IF_WORDS = regex(r"\b(?:if|then)\b", re.IGNORECASE)
+_PRONOUN_WORDS = regex(r"\b(?:it|them|they|those|these)\b", re.IGNORECASE)
 _NOT_RUNNING = {"stopped", "down", "dead", "inactive", "not running", "crashed", "exited",
                 "died", "failed", "not up"}
-_CONTRACTED = re.compile(r"\b(it|that|he|she|what)'s\b|\b(is|are|was|has|do|does)n't\b",
+_CONTRACTED = regex(r"\b(it|that|he|she|what)'s\b|\b(is|are|was|has|do|does)n't\b",
                          re.IGNORECASE)
 
 

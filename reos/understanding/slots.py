@@ -26,6 +26,7 @@ import re
 from typing import TYPE_CHECKING
 
 from reos.catalogue.schema import SLOTS
+from reos.patterns import regex
 from reos.understanding.moments import zones
 from reos.understanding.names import LazyPatterns
 
@@ -62,11 +63,11 @@ _CHECKS = LazyPatterns({
 _UNIT_STATE = {"running": "running", "stopped": "inactive", "failed": "failed"}
 _FILE_STATE = {"enabled": "enabled", "disabled": "disabled"}
 _DOCKER_STATUS = {"running": "running", "stopped": "exited", "paused": "paused"}
-_AMOUNT = re.compile(r"^(\d{1,5})([smhdw])$")
+_AMOUNT = regex(r"^(\d{1,5})([smhdw])$")
 _HOURS = {"d": 24, "w": 168}
-_SIZE = re.compile(r"^(\d{1,6}(?:\.\d{1,2})?)([KMGT])$")
+_SIZE = regex(r"^(\d{1,6}(?:\.\d{1,2})?)([KMGT])$")
 _DAY = r"(?:today|yesterday|l?(?:mon|tue|wed|thu|fri|sat|sun)|\d{4}-\d{2}-\d{2})"
-_POINT = re.compile(rf"^({_DAY})?(?:@([01]\d|2[0-3]):([0-5]\d))?$")
+_POINT = regex(rf"^({_DAY})?(?:@([01]\d|2[0-3]):([0-5]\d))?$")
 _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from reos.catalogue.templates import TemplateSet
 from reos.model import Intent, Kind
+from reos.patterns import regex
 from reos.understanding import parser
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ def only_asks(text: str, templates: TemplateSet, matcher: Any) -> bool:
 
 
 # a reason begun without a comma: "reinstall php-fpm its config got messed"
-_UNMARKED = re.compile(r"(?<!\band)(?<!\bor)(?<!\bof)(?<!\bwith)(?<!\bfor)(?<!\bto)(?<!\bthat)"
+_UNMARKED = regex(r"(?<!\band)(?<!\bor)(?<!\bof)(?<!\bwith)(?<!\bfor)(?<!\bto)(?<!\bthat)"
                        r"(?<!\bon)(?<!\bin)(?<!\bby)(?<!\ball)(?<!\bso)(?<!\bwhichever)"
                        r"(?<!\bwhether)(?<!\bif)(?<!\bwhy)(?<!\bhow)(?<!\bwhen)(?<!\bwhat)"
                        r"(?<!\bwhich)(?<!\bwhere)"
@@ -60,11 +61,11 @@ _UNMARKED = re.compile(r"(?<!\band)(?<!\bor)(?<!\bof)(?<!\bwith)(?<!\bfor)(?<!\b
                        re.IGNORECASE)
 # a clause that goes on with the ask's own words ("…, in the office and scanner groups",
 # "…, without admin rights"), not a reason beside it
-_COMPLEMENT = re.compile(r"^\s*(?:in|into|on|onto|with|at|under|"
+_COMPLEMENT = regex(r"^\s*(?:in|into|on|onto|with|at|under|"
                          r"via|using)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?\S",
                          re.IGNORECASE)
-_CLAUSE_BREAK = re.compile(r"\s*(?:[,;]|\s[-\u2013\u2014]\s)\s*")
-_STATEMENT = re.compile(
+_CLAUSE_BREAK = regex(r"\s*(?:[,;]|\s[-\u2013\u2014]\s)\s*")
+_STATEMENT = regex(
     r"^(?:so\s+(?:that\s+)?(?:i|we|you|they|it|he|she|nobody|no\s+one|everyone|anyone)|"
     r"because|since|as|cause|coz|cuz|cos|"
     r"we|we're|we've|i|i'm|i've|it|it's|its|they|"
@@ -73,7 +74,7 @@ _STATEMENT = re.compile(
     r"would|should|has|have)\b)[\w.@-]+(?:\s+[\w.@-]+){0,4}\s+(?:owns|handles|does|runs|"
     r"uses|took|replaced|"
     r"is|are|was|were|has|have|keeps|seems|needs|lives|sits|works)\b", re.IGNORECASE)
-_STATEMENT_ASKS = re.compile(r"^(?:i|we)\s+(?:need|want|would|'d|must|have\s+to)\b|"
+_STATEMENT_ASKS = regex(r"^(?:i|we)\s+(?:need|want|would|'d|must|have\s+to)\b|"
                              r"^(?:it|they)\s+(?:needs?|should|must)\b", re.IGNORECASE)
 
 
@@ -121,8 +122,8 @@ def read_asking(sentence: str, templates: TemplateSet, matcher: Any, read: Reade
     return whole
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+(?=\S)")
-_QUOTED = re.compile(r"(?<!\w)['\"\u201c\u2018][^'\"\u201d\u2019\n]{1,64}['\"\u201d\u2019](?!\w)")
+_SENTENCE_END = regex(r"(?<=[.!?;:])\s+(?=\S)")
+_QUOTED = regex(r"(?<!\w)['\"\u201c\u2018][^'\"\u201d\u2019\n]{1,64}['\"\u201d\u2019](?!\w)")
 
 
 def split_sentences(text: str) -> list[str]:
@@ -136,16 +137,16 @@ def split_sentences(text: str) -> list[str]:
         pieces.append(text[at:cut.start()])
         at = cut.end()
     return [*pieces, text[at:]]
-_ASKING = re.compile(r"^(?:please|pls|kindly|can|could|would|will|i\s+need|i\s+want|"
+_ASKING = regex(r"^(?:please|pls|kindly|can|could|would|will|i\s+need|i\s+want|"
                      r"i'd\s+like|i\s+would\s+like|we\s+need|let's|help\s+me)\b|\?$",
                      re.IGNORECASE)
-_REFERS = re.compile(r"\b(?:it|them|him|her|his|he|she|its|their|that one|this one|"
+_REFERS = regex(r"\b(?:it|them|him|her|his|he|she|its|their|that one|this one|"
                      r"the (?:current|existing|same|present) one)\b", re.IGNORECASE)
-_PERSONAL = re.compile(r"\b(?:him|her|his|he|she)\b", re.IGNORECASE)
-_THINGS = re.compile(r"\b(?:it|them|its|their|that one|this one|"
+_PERSONAL = regex(r"\b(?:him|her|his|he|she)\b", re.IGNORECASE)
+_THINGS = regex(r"\b(?:it|them|its|their|that one|this one|"
                      r"the (?:current|existing|same|present) one)\b", re.IGNORECASE)
 # "them", "those", "both": several things, which "it" resolution never narrows to one
-_SEVERAL = re.compile(r"\b(?:them|they|their|those|these|both)\b", re.IGNORECASE)
+_SEVERAL = regex(r"\b(?:them|they|their|those|these|both)\b", re.IGNORECASE)
 _SETTLED = (Kind.QUERY, Kind.ACTION, Kind.COMBINED, Kind.REFUSE)
 
 
@@ -236,7 +237,7 @@ def _from_ask(sentence: str, templates: TemplateSet, matcher: Any) -> str | None
     return None
 
 
-_CONDITIONAL = re.compile(r"^(?:if|unless|when|whenever|once|since|after|until|in\s+case|"
+_CONDITIONAL = regex(r"^(?:if|unless|when|whenever|once|since|after|until|in\s+case|"
                           r"should|otherwise|else|later)\b", re.IGNORECASE)
 
 
@@ -292,10 +293,10 @@ def referents(sentence: str, before: list[str], templates: TemplateSet,
 
 # "that rule", "that one address", "that stack": a thing the story said, by its kind ("this
 # host", "this box" is this machine, never an earlier address)
-_THAT = re.compile(r"\b(?:(?:that|the\s+same)\s+(?:one\s+)?(?P<address>(?:ip\s+)?address|ip|host|"
+_THAT = regex(r"\b(?:(?:that|the\s+same)\s+(?:one\s+)?(?P<address>(?:ip\s+)?address|ip|host|"
                    r"network|subnet)|(?:that|this|the\s+same)\s+(?:one\s+)?(?:(?P<port>(?:firewall\s+)?"
                    r"rule|port)|(?P<thing>stack|project|container)))\b", re.IGNORECASE)
-_ADDRESS = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?(?![\w.])")
+_ADDRESS = regex(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?(?![\w.])")
 
 
 def _demonstrated(sentence: str, before: list[str], templates: TemplateSet,
@@ -343,7 +344,7 @@ def _demonstrated(sentence: str, before: list[str], templates: TemplateSet,
 
 
 # a clause begins here: "delete it, he said it's fine" tells who agreed, names no target
-_CLAUSE_START = re.compile(r"(?:^|[,;:]|\b(?:and|but|so|because|since|as|if|when|though|"
+_CLAUSE_START = regex(r"(?:^|[,;:]|\b(?:and|but|so|because|since|as|if|when|though|"
                            r"although|while|cause|cuz)\s*)\s*$", re.IGNORECASE)
 
 
@@ -461,13 +462,13 @@ def _port_named(units: list[Any]) -> tuple[int, str]:
     return found
 
 
-_POLITE_ASK = re.compile(r"^\s*(?:(?:hey|hi|ok|okay|so|and|also|oh|right)[,!\s]+)*"
+_POLITE_ASK = regex(r"^\s*(?:(?:hey|hi|ok|okay|so|and|also|oh|right)[,!\s]+)*"
                          r"(?:please|pls|can|could|would|will|may|shall|mind)\b",
                          re.IGNORECASE)
 
 
 # a learner's "can you …?": "You can make …?" (not "so you can …?", "you can …, right?")
-_LEARNER_ASK = re.compile(r"^\s*you\s+can\s+(?!see|tell|check|show|\w+\s+it\b)\w+\b(?!.*"
+_LEARNER_ASK = regex(r"^\s*you\s+can\s+(?!see|tell|check|show|\w+\s+it\b)\w+\b(?!.*"
                           r"(?:,\s*right|isn't it|no|yes)\?\s*$)", re.IGNORECASE)
 
 

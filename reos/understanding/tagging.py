@@ -11,12 +11,12 @@ Not responsible for choosing between roles (each operation does, in `parser.scor
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
 from reos.catalogue.lexicon import Lexicon, base_forms, correct
+from reos.patterns import regex
 from reos.understanding import moments
 from reos.understanding.identity import stem_of
 from reos.understanding.matcher import ALL_KINDS, spellings
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 _BY_TOKEN = {"container", "service", "timer"}  # kinds found by one word of their names
-_CODE = re.compile(r"^(?:[a-z]\d|\d[a-z])$")  # a two-character name word: "b2" of restic-b2
+_CODE = regex(r"^(?:[a-z]\d|\d[a-z])$")  # a two-character name word: "b2" of restic-b2
 
 _TIME_UNITS = {"second": "s", "seconds": "s", "sec": "s", "secs": "s", "minute": "m",
                "minutes": "m", "min": "m", "mins": "m", "hour": "h", "hours": "h",
@@ -337,15 +337,15 @@ def _split_verbs(units: list[Unit], lex: Lexicon) -> None:
 _PREPOSITIONS = frozenset({"on", "over"})  # particles that also start a place: "on this box"
 _DETERMINERS = frozenset({"the", "this", "that", "these", "those", "a", "an", "my", "our",
                           "your", "his", "her", "their", "all", "every", "each"})
-_IPV4 = re.compile(r"^(?:\d{1,3}\.){3}\d{1,3}(?:/\d{1,2})?$")
+_IPV4 = regex(r"^(?:\d{1,3}\.){3}\d{1,3}(?:/\d{1,2})?$")
 
 
-_TIMEZONE = re.compile(r"^(?:[a-z]+(?:_[a-z]+)*/[a-z0-9_+-]+(?:/[a-z0-9_+-]+)?|utc|gmt)$")
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_TIMEZONE = regex(r"^(?:[a-z]+(?:_[a-z]+)*/[a-z0-9_+-]+(?:/[a-z0-9_+-]+)?|utc|gmt)$")
+_DATE = regex(r"^\d{4}-\d{2}-\d{2}$")
 _SHELLS = {"bash", "zsh", "fish", "sh", "dash", "ksh", "tcsh", "csh", "nologin", "false"}
 
 
-_PORT_PROTO = re.compile(r"(\d{1,5})/(tcp|udp)")
+_PORT_PROTO = regex(r"(\d{1,5})/(tcp|udp)")
 
 
 def _typed(word: str, roles: dict[str, Any]) -> None:

@@ -28,6 +28,7 @@ import re
 import shlex
 
 from reos.model import Intent, Kind
+from reos.patterns import regex
 
 # admin tools that only act, so the read-only table does not list them
 _ACTING = frozenset({
@@ -55,15 +56,15 @@ _CHATTER = frozenset({"its", "it's", "anyway", "anyways", "because", "cause", "c
                       "really", "junk", "stuff", "everything", "anything", "nothing",
                       "all", "old", "later", "full"})
 # shell syntax and globs (a "?" only inside the line: one at its end asks)
-SHELL_SYNTAX = re.compile(r"[|;&<>`*\[~$#]|\n")
-_SHELL = re.compile(r"[|;&<>`*?\[~$#]|\n")
+SHELL_SYNTAX = regex(r"[|;&<>`*\[~$#]|\n")
+_SHELL = regex(r"[|;&<>`*?\[~$#]|\n")
 # "please run", "sudo" or "sudo -n" before the command: reos adds sudo -n itself; any other
 # sudo option (-u USER, -i, -s) or a second sudo makes it no typed command at all
-_LEAD = re.compile(r"^(?:(?:please|pls|can\s+you|could\s+you|just)\s+)?(?:run\s+|exec\s+)?"
+_LEAD = regex(r"^(?:(?:please|pls|can\s+you|could\s+you|just)\s+)?(?:run\s+|exec\s+)?"
                    r"(?:sudo\s+(?:-n\s+)?)?", re.IGNORECASE)
 _ELEVATORS = frozenset({"sudo", "doas", "su", "runuser", "pkexec", "sudoedit"})
 # files whose contents are someone's secret: never printed as the answer to a typed line
-SECRET_FILE = re.compile(r"^/etc/(?:g?shadow-?|sudoers(?:\.d(?:/.*)?)?|ssh/ssh_host_\w+_key)$|"
+SECRET_FILE = regex(r"^/etc/(?:g?shadow-?|sudoers(?:\.d(?:/.*)?)?|ssh/ssh_host_\w+_key)$|"
                          r"(?:^|/)\.ssh/id_[a-z0-9_]+$|\.key$|(?:^|/)\.(?:pgpass|netrc)$")
 
 

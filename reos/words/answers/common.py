@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reos.model import StepResult
+from reos.patterns import regex
 from reos.words.conversation import Voice, count, join_names, size
 
 
@@ -145,7 +146,7 @@ def ip(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
     return "Your addresses:\n" + "\n".join(lines)
 
 
-_SS_PROCESS = re.compile(r'users:\(\("([^"]+)",pid=(\d+)')
+_SS_PROCESS = regex(r'users:\(\("([^"]+)",pid=(\d+)')
 
 
 def ports(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
@@ -305,7 +306,7 @@ def package_installed(results: list[StepResult], params: dict[str, str], _voice:
     return " ".join(sentences)
 
 
-_BLAME = re.compile(r"^\s*((?:\d+min\s*)?[\d.]+(?:ms|s)|\d+min)\s+(\S+)$")
+_BLAME = regex(r"^\s*((?:\d+min\s*)?[\d.]+(?:ms|s)|\d+min)\s+(\S+)$")
 
 
 def parse_seconds(text: str) -> float:

@@ -14,10 +14,10 @@ anything.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from reos.model import StepResult
+from reos.patterns import regex
 from reos.text import clean
 from reos.words.conversation import Voice
 
@@ -132,7 +132,7 @@ def radios(results: list[StepResult], _params: dict[str, str], _voice: Voice) ->
 
 # "printer P is idle.  enabled since …", "printer P now printing P-7.  enabled since …",
 # "printer P disabled since … -" with CUPS's reason on the next, indented line
-_PRINTER = re.compile(r"^printer (\S+) (?:(?:is |now )(.*?)\.\s+)?(enabled|disabled) since")
+_PRINTER = regex(r"^printer (\S+) (?:(?:is |now )(.*?)\.\s+)?(enabled|disabled) since")
 
 
 def print_queue(results: list[StepResult], _params: dict[str, str], _voice: Voice) -> str:
@@ -165,7 +165,7 @@ def print_queue(results: list[StepResult], _params: dict[str, str], _voice: Voic
     return "\n".join(lines)
 
 
-_WP_ENTRY = re.compile(r"^[\s│├└─]*(\*)?\s*(\d+)\.\s+(.*?)\s*(?:\[vol:\s*([0-9.]+)(\s+MUTED)?\])?$")
+_WP_ENTRY = regex(r"^[\s│├└─]*(\*)?\s*(\d+)\.\s+(.*?)\s*(?:\[vol:\s*([0-9.]+)(\s+MUTED)?\])?$")
 
 
 def audio(results: list[StepResult], _params: dict[str, str], _voice: Voice) -> str:

@@ -15,10 +15,10 @@ Not responsible for running anything or for choosing the commands (recipes do).
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from reos.model import StepResult
+from reos.patterns import regex
 from reos.text import clean
 from reos.words.conversation import Voice, count, size
 
@@ -321,9 +321,9 @@ def _why_not(result: StepResult) -> str:
     return lines[-1][:200] if lines else f"exit code {result.exit_code}"
 
 
-_ARRAY = re.compile(r"^(md\w+)\s*:\s*(active|inactive)(?:\s+\(([^)]*)\))?\s*(\S*)\s*(.*)$")
-_HEALTH = re.compile(r"\[(\d+)/(\d+)\]\s*\[([U_]+)\]")
-_PROGRESS = re.compile(r"(recovery|resync|reshape|check)\s*=\s*([\d.]+%)(?:.*finish=(\S+))?")
+_ARRAY = regex(r"^(md\w+)\s*:\s*(active|inactive)(?:\s+\(([^)]*)\))?\s*(\S*)\s*(.*)$")
+_HEALTH = regex(r"\[(\d+)/(\d+)\]\s*\[([U_]+)\]")
+_PROGRESS = regex(r"(recovery|resync|reshape|check)\s*=\s*([\d.]+%)(?:.*finish=(\S+))?")
 
 
 def raid(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reos.model import StepResult
+from reos.patterns import regex
 from reos.text import clean
 from reos.words.conversation import Voice, join_names, size
 
@@ -206,8 +207,8 @@ def net_dns(results: list[StepResult], _params: dict[str, str], voice: Voice) ->
 
 # -- reachability -----------------------------------------------------------------------------
 
-_SENT = re.compile(r"(\d+) packets transmitted, (\d+) (?:packets )?received")
-_RTT = re.compile(r"= ([\d.]+)/([\d.]+)/([\d.]+)")
+_SENT = regex(r"(\d+) packets transmitted, (\d+) (?:packets )?received")
+_RTT = regex(r"= ([\d.]+)/([\d.]+)/([\d.]+)")
 
 
 def ping_summary(result: StepResult) -> tuple[int, int, float | None] | None:
@@ -268,8 +269,8 @@ def net_online(results: list[StepResult], _params: dict[str, str], _voice: Voice
 
 # -- sockets and counters ----------------------------------------------------------------------
 
-_SS_PROCESS = re.compile(r'users:\(\("([^"]+)",pid=(\d+)')
-_SS_USERS = re.compile(r'\("([^"]+)",pid=(\d+)')
+_SS_PROCESS = regex(r'users:\(\("([^"]+)",pid=(\d+)')
+_SS_USERS = regex(r'\("([^"]+)",pid=(\d+)')
 _LOOPBACK = ("127.", "[::1]", "::1")
 
 
@@ -603,7 +604,7 @@ def connections(results: list[StepResult], params: dict[str, str], voice: Voice)
     return said + "\n" + "\n".join(f"  {w}: {local} \u2194 {peer}" for w, local, peer in shown)
 
 
-_HOP = re.compile(r"^\s*(\d+)\??:\s+(\S+)\s*(.*)$")
+_HOP = regex(r"^\s*(\d+)\??:\s+(\S+)\s*(.*)$")
 
 
 def trace(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:

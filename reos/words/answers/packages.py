@@ -21,16 +21,17 @@ import re
 from collections.abc import Callable, Iterator
 
 from reos.model import StepResult
+from reos.patterns import regex
 from reos.text import clean
 from reos.words.conversation import Voice, count, target_named
 from reos.words.conversation import each_target as _each
 
 Summariser = Callable[[list[StepResult], dict[str, str], Voice], str]
-_NAME = re.compile(r"^[a-z0-9][a-z0-9+._-]*(?::[a-z0-9]+)?$")  # a package (with :arch)
-_OWNED = re.compile(r"^(\S+) is owned by (\S+) (\S+)$")  # pacman -Qo
-_DNF = re.compile(r"^([A-Za-z0-9_.+-]+?)-(?:\d+:)?[0-9][^ ]*\s+:\s")  # dnf provides
-_APK = re.compile(r"^([a-z0-9_.+-]+?)-[0-9][^ ]*$")  # apk search
-_ZYPPER = re.compile(r"^\s*[a-z ]?\s*\|\s*([A-Za-z0-9_.+-]+)\s*\|")  # zypper se table
+_NAME = regex(r"^[a-z0-9][a-z0-9+._-]*(?::[a-z0-9]+)?$")  # a package (with :arch)
+_OWNED = regex(r"^(\S+) is owned by (\S+) (\S+)$")  # pacman -Qo
+_DNF = regex(r"^([A-Za-z0-9_.+-]+?)-(?:\d+:)?[0-9][^ ]*\s+:\s")  # dnf provides
+_APK = regex(r"^([a-z0-9_.+-]+?)-[0-9][^ ]*$")  # apk search
+_ZYPPER = regex(r"^\s*[a-z ]?\s*\|\s*([A-Za-z0-9_.+-]+)\s*\|")  # zypper se table
 
 
 
@@ -103,11 +104,11 @@ def _failure(result: StepResult) -> str:
     return lines[-1].strip()[:200] if lines else f"exit code {result.exit_code}"
 
 
-_APT_UPGRADABLE = re.compile(
+_APT_UPGRADABLE = regex(
     r"^([a-z0-9][a-z0-9+._-]*)/\S+\s+(\S+)\s+\S+\s+\[upgradable from: ([^\]]+)\]")
-_PACMAN_UPGRADE = re.compile(r"^([a-z0-9@._+-]+)\s+(\S+)\s+->\s+(\S+)")
-_APK_UPGRADE = re.compile(r"^([a-z0-9_.+-]+?)-(\d\S*)\s+<\s+(\S+)")
-_DNF_UPGRADE = re.compile(r"^([A-Za-z0-9_.+-]+)\.([a-z0-9_]+)\s+(\S+)\s+(\S+)\s*$")
+_PACMAN_UPGRADE = regex(r"^([a-z0-9@._+-]+)\s+(\S+)\s+->\s+(\S+)")
+_APK_UPGRADE = regex(r"^([a-z0-9_.+-]+?)-(\d\S*)\s+<\s+(\S+)")
+_DNF_UPGRADE = regex(r"^([A-Za-z0-9_.+-]+)\.([a-z0-9_]+)\s+(\S+)\s+(\S+)\s*$")
 
 
 def upgradable_rows(text: str) -> list[tuple[str, str, str]]:

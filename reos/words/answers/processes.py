@@ -25,13 +25,14 @@ from typing import Any
 from msgspec import Struct
 
 from reos.model import StepResult
+from reos.patterns import regex
 from reos.text import clean
 from reos.words.conversation import Voice, target_named
 from reos.words.conversation import each_target as _each
 
 Summariser = Callable[[list[StepResult], dict[str, str], Voice], str]
-_ETIME = re.compile(r"^(?:\d+-)?(?:\d{1,2}:)?\d{1,2}:\d{2}$")
-_SS_USERS = re.compile(r'\("([^"]+)",pid=(\d+)')
+_ETIME = regex(r"^(?:\d+-)?(?:\d{1,2}:)?\d{1,2}:\d{2}$")
+_SS_USERS = regex(r'\("([^"]+)",pid=(\d+)')
 
 
 
@@ -377,7 +378,7 @@ def container_ports(results: list[StepResult], params: dict[str, str], _voice: V
     return f"{name} publishes:\n" + "\n".join(said)
 
 
-_SIZE = re.compile(r"^(\d+(?:\.\d+)?)\s*([kKMGT]?B)$", re.ASCII)  # "1.2.3kB" is no size
+_SIZE = regex(r"^(\d+(?:\.\d+)?)\s*([kKMGT]?B)$", re.ASCII)  # "1.2.3kB" is no size
 _SCALE = {"B": 1, "kB": 1e3, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12}
 
 

@@ -26,6 +26,7 @@ from datetime import datetime
 from typing import Any
 
 from reos.model import StepResult
+from reos.patterns import regex
 from reos.text import clean
 from reos.words.conversation import Voice, join_names, target_named
 from reos.words.conversation import each_target as _each
@@ -268,7 +269,7 @@ def _failed_timers(result: StepResult, rows: list[dict[str, Any]]) -> str:
         for u in failed]) + "."
 
 
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\s*=")
+_ASSIGNMENT = regex(r"^[A-Za-z_][A-Za-z0-9_]*\s*=")
 
 
 def _jobs(text: str) -> list[str]:
@@ -356,7 +357,7 @@ def cron(results: list[StepResult], params: dict[str, str], voice: Voice) -> str
 
 # -- the journal ------------------------------------------------------------------------------
 
-_ALARMING = re.compile(r"error|fail|fatal|panic|oops|bug:|segfault|out of memory|"
+_ALARMING = regex(r"error|fail|fatal|panic|oops|bug:|segfault|out of memory|"
                        r"oom-kill|killed process|call trace|i/o error|hung task|denied",
                        re.I)
 
@@ -403,7 +404,7 @@ def warnings(results: list[StepResult], params: dict[str, str], voice: Voice) ->
     return said + ". The latest:\n" + "\n".join(f"  {s}" for s in shown)
 
 
-_USAGE = re.compile(r"take up ([\d.]+\s*[KMGTPE]?i?B?)", re.I)
+_USAGE = regex(r"take up ([\d.]+\s*[KMGTPE]?i?B?)", re.I)
 
 
 def journal_size(results: list[StepResult], _params: dict[str, str], _voice: Voice) -> str:
@@ -543,7 +544,7 @@ def locale(results: list[StepResult], _params: dict[str, str], _voice: Voice) ->
     return said[0] + (f"; {' and '.join(keys)}" if keys else "") + "."
 
 
-_FINISHED = re.compile(r"Startup finished in (.+?)=\s*([^\n]+)")
+_FINISHED = regex(r"Startup finished in (.+?)=\s*([^\n]+)")
 
 
 def boot_time(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:
@@ -612,7 +613,7 @@ def modules(results: list[StepResult], _params: dict[str, str], voice: Voice) ->
             + (f" and {len(names) - cap} more" if len(names) > cap else "") + ".")
 
 
-_BOOT = re.compile(r"^\s*(-?\d+)\s+([0-9a-f]{32})\s+(.+)$")
+_BOOT = regex(r"^\s*(-?\d+)\s+([0-9a-f]{32})\s+(.+)$")
 
 
 def boots(results: list[StepResult], _params: dict[str, str], voice: Voice) -> str:

@@ -13,10 +13,10 @@ Not responsible for choosing the commands (recipes do).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from reos.model import StepResult
+from reos.patterns import regex
 from reos.text import clean
 from reos.words.conversation import Voice, count, join_names, target_named
 from reos.words.conversation import each_target as _each
@@ -24,7 +24,7 @@ from reos.words.conversation import each_target as _each
 SHOWN = 25  # names listed before "and N more"
 Render = Callable[[list[StepResult], dict[str, str], Voice], str]
 ADMIN_GROUPS = ("sudo", "wheel", "admin")  # membership gives sudo on Debian, Fedora, Arch…
-_ID_PART = re.compile(r"(\d+)\(([^)]*)\)")
+_ID_PART = regex(r"(\d+)\(([^)]*)\)")
 
 
 
@@ -304,10 +304,10 @@ def password_status(results: list[StepResult], params: dict[str, str], voice: Vo
     return " ".join(said)
 
 
-_FAILED_FROM = re.compile(
+_FAILED_FROM = regex(
     r"(?:Failed (?:password|publickey|keyboard-interactive/pam) for (?:invalid user )?(\S+)"
     r"|Invalid user (\S*)) from ([0-9A-Fa-f.:]+)")
-_PAM_FAILURE = re.compile(r"authentication failure;.*?rhost=([0-9A-Fa-f.:]+)(?:\s+user=(\S+))?")
+_PAM_FAILURE = regex(r"authentication failure;.*?rhost=([0-9A-Fa-f.:]+)(?:\s+user=(\S+))?")
 
 
 def failed_logins(results: list[StepResult], params: dict[str, str], voice: Voice) -> str:
