@@ -7,7 +7,9 @@ when its modules load took about 20 ms of every `reos plan`, a sixth of its star
 (`reos/__pycache__/patterns.<python tag>.marshal`), which is trusted as that bytecode is.
 A pattern missing from the table is compiled, and added to the table when the process
 ends, only if the pattern rebuilt from its entry compares equal to `re.compile`'s (a
-Pattern's equality covers its source, flags and program). A table that cannot be read,
+Pattern's equality covers its source, flags and program). Programs are kept as bytes:
+tens of thousands of small int objects would cost more in garbage collection than
+compiling saves. A table that cannot be read,
 was written by another Python, or has an entry `_sre` rejects is passed over, and
 rewritten. Where the package folder is read-only, patterns are compiled as usual.
 
@@ -24,9 +26,10 @@ import marshal
 import os
 import re
 import sys
+from array import array
 from typing import Any
 
-_STAMP = (sys.implementation.cache_tag, _sre.MAGIC, _sre.CODESIZE)
+_STAMP = (sys.implementation.cache_tag, _sre.MAGIC, _sre.CODESIZE, array("I").itemsize)
 _LIMIT = 4000  # entries: reos makes about 250 at import; a table this big is not ours
 _table: dict[tuple[str, int], tuple[Any, ...]] | None = None
 _new: dict[tuple[str, int], tuple[Any, ...]] = {}
@@ -40,7 +43,7 @@ def table_path() -> str:
 def _read() -> dict[tuple[str, int], tuple[Any, ...]]:
     try:
         with open(table_path(), "rb") as stream:
-            data = marshal.load(stream)
+            data = marshal.loads(stream.read())  # load(stream) reads bytes at a time: slow
     except (OSError, EOFError, ValueError, TypeError):
         return {}
     if type(data) is tuple and len(data) == 2 and data[0] == _STAMP and type(data[1]) is dict:
@@ -57,12 +60,19 @@ def regex(source: str, flags: int = 0) -> re.Pattern[str]:
     entry = _table.get((source, flags))
     if entry is not None:
         try:
-            return _sre.compile(source, *entry)
+            return from_entry(source, entry)
         except Exception:  # noqa: BLE001 - a wrong entry of any shape: compile it instead
             pass
     compiled = re.compile(source, flags)
     _remember(source, flags, compiled)
     return compiled
+
+
+def from_entry(source: str, entry: tuple[Any, ...]) -> re.Pattern[str]:
+    """The pattern a table entry describes; raises whatever `_sre` says of a wrong one."""
+    final, program, groups, groupindex, indexgroup = entry
+    return _sre.compile(source, final, array("I", program).tolist(), groups, groupindex,
+                        indexgroup)
 
 
 def _remember(source: str, flags: int, compiled: re.Pattern[str]) -> None:
@@ -77,10 +87,12 @@ def _remember(source: str, flags: int, compiled: re.Pattern[str]) -> None:
         indexgroup: list[str | None] = [None] * parsed.state.groups
         for name, index in groupindex.items():
             indexgroup[index] = name
-        entry = (int(flags | parsed.state.flags), code, int(parsed.state.groups - 1),
-                 groupindex, tuple(indexgroup))
-        if _sre.compile(source, *entry) != compiled:
+        final, groups = int(flags | parsed.state.flags), int(parsed.state.groups - 1)
+        if _sre.compile(source, final, code, groups, groupindex, tuple(indexgroup)) != compiled:
             return
+        # the program as bytes: tens of thousands of int objects would cost the start more
+        # in garbage collection than they save
+        entry = (final, array("I", code).tobytes(), groups, groupindex, tuple(indexgroup))
     except Exception:  # noqa: BLE001 - re's internals moved: this pattern is compiled each time
         return
     if not _new:

@@ -6,13 +6,13 @@ scratch file instead, except the one that reads what reos's own start wrote.
 
 from __future__ import annotations
 
-import _sre
 import ast
 import marshal
 import os
 import re
 import subprocess
 import sys
+from array import array
 from pathlib import Path
 
 import pytest
@@ -61,8 +61,8 @@ def test_a_broken_table_is_passed_over_and_rewritten(scratch) -> None:
 
 def test_an_entry_sre_rejects_is_compiled_instead_and_replaced(scratch) -> None:
     source, flags = SOURCES[2]
-    stamp = (sys.implementation.cache_tag, _sre.MAGIC, _sre.CODESIZE)
-    bad = (flags, [999999, 1, 2], 0, {}, (None,))  # not a program _sre accepts
+    stamp = patterns._STAMP
+    bad = (flags, array("I", [999999, 1, 2]).tobytes(), 0, {}, (None,))  # no program
     scratch.write_bytes(marshal.dumps((stamp, {(source, flags): bad})))
     assert patterns.regex(source, flags) == re.compile(source, flags)
     patterns.save()
@@ -76,7 +76,7 @@ def test_a_table_from_another_python_is_not_used(scratch) -> None:
     patterns.regex(source, flags)
     patterns.save()
     _stamp, entries = marshal.loads(scratch.read_bytes())
-    scratch.write_bytes(marshal.dumps((("cpython-00", 0, 0), entries)))
+    scratch.write_bytes(marshal.dumps((("cpython-00", 0, 0, 4), entries)))
     patterns._table = None
     assert patterns.regex(source, flags) == re.compile(source, flags)
     assert (source, flags) in patterns._new  # compiled, to be written under this Python
@@ -104,7 +104,7 @@ def test_a_start_after_the_first_compiles_none_of_reos_patterns_with_re() -> Non
 def test_every_pattern_in_the_package_table_equals_re_compile() -> None:
     table = patterns._read()
     for (source, flags), entry in table.items():
-        assert _sre.compile(source, *entry) == re.compile(source, flags), source
+        assert patterns.from_entry(source, entry) == re.compile(source, flags), source
 
 
 def module_level_compiles(path: Path) -> list[int]:
