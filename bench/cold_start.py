@@ -10,7 +10,8 @@ machine stretches all three alike. Targets (issue 22): plan at most 5x, undo at 
 The package's bytecode is compiled first (as a wheel install does; an editable install
 under PYTHONDONTWRITEBYTECODE=1 would otherwise recompile every module on every start).
 The runs share one scratch REOS_HOME (as a person's starts share theirs: the catalogue's
-parse cache is written by the first); undo runs against an empty journal.
+cache is written by the first, as is the table of import-time patterns beside the
+bytecode); undo runs against an empty journal.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
   builds `["sudo", "-n", ...]` by hand (the `sudo -n true` probes of `reos doctor` and
   `reos plan` are a different thing: they ask sudo, they run nothing as root).
 - Exit codes are an `IntEnum` whose values are the ones man/reos.1 documents.
-- The catalogue's parse cache is read and written by the store layer
+- The catalogue's cache is read and written by the store layer
   (`reos.store.template_cache`), and `reos.catalogue.templates` writes nothing itself.
 - Dead code stays gone, and what old catalogue files still say is answered clearly.
 """
@@ -15,6 +15,7 @@ import ast
 import json
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from reos import errors, paths
@@ -158,66 +159,74 @@ def test_main_returns_the_code_as_an_int_sys_exit_takes(args: list[str], code: E
 
 
 # -- the template cache, written by the store layer --------------------------------------
+def _envelope(cache: TemplateCache) -> list:
+    return msgspec.msgpack.decode(cache.path.read_bytes())
+
+
 def test_loading_the_catalogue_writes_the_cache_where_the_store_says() -> None:
     cache = TemplateCache()
-    assert cache.path == paths.data_dir() / "cache" / "templates.json"
+    assert cache.path == paths.data_dir() / "cache" / "templates.msgpack"
     assert not cache.path.exists()
     loaded = templates.load()
-    written = json.loads(cache.path.read_text(encoding="utf-8"))
-    assert written["version"] == VERSION
-    assert [row[0] for row in written["files"]] == sorted(written["data"])
-    assert len(written["checked"]) == len(written["data"]) > 0
+    version, files, payload = _envelope(cache)
+    assert version == VERSION
+    assert [row[0] for row in files] == sorted(row[0] for row in files) and files
+    assert msgspec.msgpack.decode(payload, type=templates.TemplateSet) == loaded
     assert not loaded.problems
     assert not list(cache.path.parent.glob("*.tmp"))  # the write is atomic
 
 
 def test_a_cache_object_passed_in_is_the_one_read_and_written(tmp_path: Path) -> None:
-    path = _user_template(OPERATION.format(id="mine.probe", verb="probe"))
-    cache = TemplateCache(tmp_path / "elsewhere.json")
+    _user_template(OPERATION.format(id="mine.probe", verb="probe"))
+    cache = TemplateCache(tmp_path / "elsewhere.msgpack")
     assert "mine.probe" in templates.load(cache=cache).operations
     assert cache.path.is_file() and not TemplateCache().path.exists()
-    # while no file changes, the next load takes the files from the cache, not the TOML:
+    # while no file changes, the next load takes the set from the cache, not the TOML:
     # an id changed in the cache by hand (same stamps) is what is loaded
-    files = [Path(row[0]) for row in json.loads(cache.path.read_text())["files"]]
-    found = cache.read(files)
-    assert found is not None
-    data, checked = found
-    assert str(path) in checked
-    data[str(path)]["operation"][0]["id"] = "mine.cached"
-    assert cache.write(files, data, checked)
+    files = [Path(row[0]) for row in _envelope(cache)[1]]
+    kept = cache.read(files)
+    assert kept is not None
+    found = msgspec.msgpack.decode(kept, type=templates.TemplateSet)
+    found.operations["mine.cached"] = found.operations.pop("mine.probe")
+    assert cache.write(files, msgspec.msgpack.encode(found))
     assert "mine.cached" in templates.load(cache=cache).operations
 
 
 def test_a_changed_file_is_read_again_and_the_cache_rewritten(tmp_path: Path) -> None:
     path = _user_template(OPERATION.format(id="mine.first", verb="probe"))
-    cache = TemplateCache(tmp_path / "cache.json")
+    cache = TemplateCache(tmp_path / "cache.msgpack")
     assert "mine.first" in templates.load(cache=cache).operations
     path.write_text(OPERATION.format(id="mine.second", verb="poke"), encoding="utf-8")
     loaded = templates.load(cache=cache)  # a different size, so a different stamp
     assert "mine.second" in loaded.operations and "mine.first" not in loaded.operations
-    assert "mine.second" in cache.path.read_text(encoding="utf-8")
+    assert b"mine.second" in cache.path.read_bytes()
 
 
 def test_a_damaged_or_older_cache_is_ignored_and_replaced(tmp_path: Path) -> None:
-    expected = set(templates.load(cache=TemplateCache(tmp_path / "clean.json")).operations)
-    cache = TemplateCache(tmp_path / "cache.json")
-    older = json.loads((tmp_path / "clean.json").read_text(encoding="utf-8"))
-    older["version"] = VERSION - 1
-    first = next(name for name in older["checked"] if older["data"][name].get("operation"))
-    older["data"][first]["operation"][0]["id"] = "stale.operation"  # were it read, this loads
-    for damage in [b"{not json", b"[]", b"\xff\xfe", json.dumps(older).encode()]:
+    clean = TemplateCache(tmp_path / "clean.msgpack")
+    expected = set(templates.load(cache=clean).operations)
+    _version, files, payload = _envelope(clean)
+    stale = msgspec.msgpack.decode(payload, type=templates.TemplateSet)
+    stale.operations["stale.operation"] = stale.operations.popitem()[1]  # were it read...
+    older = msgspec.msgpack.encode([VERSION - 1, files, msgspec.msgpack.encode(stale)])
+    not_a_set = msgspec.msgpack.encode([VERSION, files, b"\x93not a template set"])
+    wrong_shape = msgspec.msgpack.encode([VERSION, files, msgspec.msgpack.encode(
+        {"operations": {"x.y": {"id": 7}}})])
+    cache = TemplateCache(tmp_path / "cache.msgpack")
+    for damage in [b"{not msgpack", msgspec.msgpack.encode([]), b"\xff\xfe", older,
+                   not_a_set, wrong_shape]:
         cache.path.write_bytes(damage)
         assert set(templates.load(cache=cache).operations) == expected
-        assert json.loads(cache.path.read_text(encoding="utf-8"))["version"] == VERSION
+        assert _envelope(cache)[0] == VERSION
 
 
 def test_a_cache_that_cannot_be_written_costs_nothing_but_the_cache(tmp_path: Path) -> None:
-    expected = set(templates.load(cache=TemplateCache(tmp_path / "clean.json")).operations)
-    blocked = tmp_path / "cache.json"
+    expected = set(templates.load(cache=TemplateCache(tmp_path / "clean.msgpack")).operations)
+    blocked = tmp_path / "cache.msgpack"
     blocked.mkdir()  # a directory where the file should be: reading and writing fail
     cache = TemplateCache(blocked)
     assert cache.read([]) is None
-    assert cache.write([], {}, set()) is False
+    assert cache.write([], b"") is False
     assert set(templates.load(cache=cache).operations) == expected
     assert blocked.is_dir() and not list(tmp_path.glob("*.tmp"))
 
@@ -259,7 +268,7 @@ def test_templates_py_writes_nothing_itself() -> None:
     assert _writes(ast.parse(source)) == []
     # and the scan does see the writes the store module makes
     store = (REOS / "store" / "template_cache.py").read_text(encoding="utf-8")
-    assert any("write_text" in w for w in _writes(ast.parse(store)))
+    assert any("write_bytes" in w for w in _writes(ast.parse(store)))
 
 
 # -- dead code removed, and what old files still say -----------------------------------------

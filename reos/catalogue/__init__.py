@@ -6,6 +6,6 @@ aliases); `lexicon` holds the catalogue's words and meets the request's words wi
 `refusing` matches the catalogue's refusals on a request's words.
 
 Not responsible for reading a request into an intent (reos.understanding), for choosing
-targets or building steps (reos.planning), or for writing the parse cache
+targets or building steps (reos.planning), or for writing its cache
 (reos.store.template_cache). Imports nothing: each module is imported by name.
 """

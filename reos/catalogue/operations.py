@@ -11,14 +11,11 @@ recipes (see `templates`), or for reading requests (see `parser`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from msgspec import Struct, field
 
 from reos.catalogue.schema import RISKS, TemplateError, Where, check_keys
-
-if TYPE_CHECKING:
-    from typing import Any
 
 OP_KINDS = frozenset({"query", "action", "meta"})
 TARGET_KINDS = frozenset({"container", "service", "package", "user", "group", "process",
@@ -144,26 +141,8 @@ def _choice(raw: dict[str, Any], key: str, allowed: frozenset[str], label: str,
                                 Where(where.table, where.index, key=key, needle=str(value)))
 
 
-def normalise_cached(data: dict[str, Any]) -> None:
-    """Lower-case and single-space a checked file's phrases in place, as they are cached,
-    so a later start reads them as they are."""
-    for raw in data.get("operation", []):
-        for key in _LISTS:
-            if key in raw:
-                raw[key] = _normalised(raw, key)
-
-
-def _normalised(raw: dict[str, Any], key: str) -> list[str]:
-    return [" ".join(p.lower().split()) for p in raw.get(key, [])]
-
-
-def operation(raw: Any, index: int, origin: str, checked: bool = False) -> Operation:
-    """One [[operation]] table, checked (unless `checked`: it passed these checks when the
-    cache of unchanged files was written); raises TemplateError naming the key."""
-    if checked:  # the cache holds these lists already normalised (see normalise_cached)
-        resource, _, action = raw["id"].partition(".")
-        lists = {key: list(raw.get(key, ())) for key in _LISTS}
-        return _operation(raw, resource, action, origin, lists)
+def operation(raw: Any, index: int, origin: str) -> Operation:
+    """One [[operation]] table, checked; raises TemplateError naming the key."""
     where = Where(("operation",), index)
     if not isinstance(raw, dict):
         raise TemplateError("each [[operation]] must be a table", where)
@@ -210,13 +189,8 @@ def _operation(raw: dict[str, Any], resource: str, action: str, origin: str,
         creates=raw.get("creates", False), asked=raw.get("asked"), origin=origin, **lists)
 
 
-def refusal(raw: Any, index: int, origin: str, checked: bool = False) -> Refusal:
-    """One [[refusal]] table, checked (unless `checked`)."""
-    if checked:
-        return Refusal(id=raw["id"], reason=raw["reason"], remote=raw.get("remote", False),
-                       origin=origin, verbs=_normalised(raw, "verbs"),
-                       objects=_normalised(raw, "objects"), unless=_normalised(raw, "unless"),
-                       trees=raw.get("trees", False))
+def refusal(raw: Any, index: int, origin: str) -> Refusal:
+    """One [[refusal]] table, checked; raises TemplateError naming the key."""
     where = Where(("refusal",), index)
     if not isinstance(raw, dict):
         raise TemplateError("each [[refusal]] must be a table", where)
