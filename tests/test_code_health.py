@@ -20,6 +20,7 @@ import pytest
 
 from reos import errors, paths
 from reos.catalogue import templates
+from reos.catalogue.lexicon import Tables, lexicon
 from reos.errors import ExitCode
 from reos.store.template_cache import VERSION, TemplateCache, stamp
 from reos.system.privilege import SUDO, as_root, strip_sudo, through_sudo
@@ -159,6 +160,9 @@ def test_main_returns_the_code_as_an_int_sys_exit_takes(args: list[str], code: E
 
 
 # -- the template cache, written by the store layer --------------------------------------
+KEPT = tuple[templates.TemplateSet, Tables]  # what the catalogue hands the cache
+
+
 def _envelope(cache: TemplateCache) -> list:
     return msgspec.msgpack.decode(cache.path.read_bytes())
 
@@ -171,7 +175,9 @@ def test_loading_the_catalogue_writes_the_cache_where_the_store_says() -> None:
     version, files, payload = _envelope(cache)
     assert version == VERSION
     assert [row[0] for row in files] == sorted(row[0] for row in files) and files
-    assert msgspec.msgpack.decode(payload, type=templates.TemplateSet) == loaded
+    kept, tables = msgspec.msgpack.decode(payload, type=KEPT)
+    assert kept == loaded
+    assert tables.phrases == lexicon(loaded).phrases  # the lexicon is kept with the set
     assert not loaded.problems
     assert not list(cache.path.parent.glob("*.tmp"))  # the write is atomic
 
@@ -186,10 +192,13 @@ def test_a_cache_object_passed_in_is_the_one_read_and_written(tmp_path: Path) ->
     files = [Path(row[0]) for row in _envelope(cache)[1]]
     kept = cache.read(files)
     assert kept is not None
-    found = msgspec.msgpack.decode(kept, type=templates.TemplateSet)
+    found, tables = msgspec.msgpack.decode(kept, type=KEPT)
     found.operations["mine.cached"] = found.operations.pop("mine.probe")
-    assert cache.write(files, msgspec.msgpack.encode(found))
-    assert "mine.cached" in templates.load(cache=cache).operations
+    tables.phrases["frobnicate"] = [(("frobnicate",), "verb", "mine.probe")]
+    assert cache.write(files, msgspec.msgpack.encode((found, tables)))
+    loaded = templates.load(cache=cache)
+    assert "mine.cached" in loaded.operations
+    assert "frobnicate" in lexicon(loaded).phrases  # the lexicon came with it, not rebuilt
 
 
 def test_a_changed_file_is_read_again_and_the_cache_rewritten(tmp_path: Path) -> None:
@@ -206,15 +215,17 @@ def test_a_damaged_or_older_cache_is_ignored_and_replaced(tmp_path: Path) -> Non
     clean = TemplateCache(tmp_path / "clean.msgpack")
     expected = set(templates.load(cache=clean).operations)
     _version, files, payload = _envelope(clean)
-    stale = msgspec.msgpack.decode(payload, type=templates.TemplateSet)
+    stale, tables = msgspec.msgpack.decode(payload, type=KEPT)
     stale.operations["stale.operation"] = stale.operations.popitem()[1]  # were it read...
-    older = msgspec.msgpack.encode([VERSION - 1, files, msgspec.msgpack.encode(stale)])
+    older = msgspec.msgpack.encode([VERSION - 1, files, msgspec.msgpack.encode((stale,
+                                                                                 tables))])
+    set_alone = msgspec.msgpack.encode([VERSION, files, msgspec.msgpack.encode(stale)])
     not_a_set = msgspec.msgpack.encode([VERSION, files, b"\x93not a template set"])
     wrong_shape = msgspec.msgpack.encode([VERSION, files, msgspec.msgpack.encode(
         {"operations": {"x.y": {"id": 7}}})])
     cache = TemplateCache(tmp_path / "cache.msgpack")
     for damage in [b"{not msgpack", msgspec.msgpack.encode([]), b"\xff\xfe", older,
-                   not_a_set, wrong_shape]:
+                   not_a_set, wrong_shape, set_alone]:
         cache.path.write_bytes(damage)
         assert set(templates.load(cache=cache).operations) == expected
         assert _envelope(cache)[0] == VERSION

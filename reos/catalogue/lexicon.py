@@ -1,7 +1,9 @@
 """The catalogue's words, and the request's words normalised to meet them.
 
 `Lexicon` holds every phrase of the catalogue (operation verbs, nouns and idioms,
-vocabulary, aliases) keyed by its first word, built once per TemplateSet. The request is
+vocabulary, aliases) keyed by its first word, built once per TemplateSet; its tables
+(`Tables`: the phrases, the words a typo may be read as, the words read as English) are
+kept with the catalogue's cache, so a start after the first builds none of them. The request is
 cut at the first piece of shell text, split into words, contractions spelled out,
 possessives dropped; verb forms and typos are read back to catalogue words, and only to
 those ("resart" is restart; "step" stays step).
@@ -13,13 +15,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-from reos.catalogue.templates import TemplateSet
+from msgspec import Struct
+
+from reos.catalogue.operations import Operation, Refusal, Vocabulary
 from reos.patterns import regex
-
-if TYPE_CHECKING:
-    from typing import Any
 
 _SHELL = regex(r";|&&|\|\||\||`|\$\(|\$\{")
 _WORD = regex(r"[^\s,!?;()\"\[\]{}]+|[,!?;]")
@@ -27,15 +28,47 @@ _TIME_WORDS = {"last", "past", "previous", "since", "yesterday", "today", "hour"
                "minute", "minutes", "days", "week", "weeks"}
 
 
-class Lexicon:
-    """Every phrase of the catalogue, keyed by its first word, built once per TemplateSet."""
+class Catalogue(Protocol):
+    """What a lexicon is built from: a TemplateSet (`catalogue.templates`, which builds the
+    lexicon when it loads, so this module cannot import it)."""
 
-    def __init__(self, templates: TemplateSet):
+    operations: dict[str, Operation]
+    refusals: dict[str, Refusal]
+    vocabulary: Vocabulary
+    aliases: dict[str, dict[str, list[str]]]
+
+
+Phrase = tuple[tuple[str, ...], str, Any]  # (its words, its role, what it stands for)
+
+
+class Tables(Struct):
+    """A lexicon's tables, derived from the catalogue alone, as the catalogue's cache keeps
+    them: the phrases by first word, the words a typo may be read as, every word the
+    catalogue uses (never "corrected"), and the single words read as English."""
+
+    phrases: dict[str, list[Phrase]]
+    meaningful: list[str]
+    known: set[str]
+    english: set[str]
+
+
+class Lexicon:
+    """Every phrase of the catalogue, keyed by its first word, built once per TemplateSet
+    (or taken from `tables`, kept from an earlier build of the same catalogue)."""
+
+    def __init__(self, templates: Catalogue, tables: Tables | None = None):
         vocab = templates.vocabulary
         self.vocab = vocab
         self.operations = sorted(templates.operations.values(), key=lambda o: o.priority)
         self.refusals = list(templates.refusals.values())
-        self.phrases: dict[str, list[tuple[tuple[str, ...], str, Any]]] = {}
+        self._typos: tuple[list[str], set[str], set[str]] | None = None
+        self._english: set[str] | None = None
+        self.phrases: dict[str, list[Phrase]] = {}
+        if tables is not None:
+            self.phrases = tables.phrases
+            self._typos = (tables.meaningful, set(tables.meaningful), tables.known)
+            self._english = tables.english
+            return
         for op in self.operations:
             for verb in op.verbs:
                 self._add(verb, "verb", op.id)
@@ -64,8 +97,11 @@ class Lexicon:
             self._add(word, "keep", True)
         for word in vocab.numbers:
             self._add(word, "number", vocab.numbers[word])
-        self._typos: tuple[list[str], set[str], set[str]] | None = None
-        self._english: set[str] | None = None
+
+    def tables(self) -> Tables:
+        """Every table, built now if it was not yet, to be kept with the catalogue."""
+        meaningful, _, known = self.typo_words()
+        return Tables(self.phrases, meaningful, known, self.english())
 
     def typo_words(self) -> tuple[list[str], set[str], set[str]]:
         """(words a typo may be corrected to, the same as a set, words never corrected),
@@ -120,17 +156,26 @@ class Lexicon:
         return best, roles
 
 
-def lexicon(templates: TemplateSet) -> Lexicon:
-    """The TemplateSet's lexicon, built on first use and kept on it while the same
-    operations, refusals, vocabulary and aliases are in it."""
-    key = (tuple(map(id, templates.operations.values())),
-           tuple(map(id, templates.refusals.values())), id(templates.vocabulary),
-           sum(len(table) for table in templates.aliases.values()))
+def _key(templates: Catalogue) -> tuple[Any, ...]:
+    return (tuple(map(id, templates.operations.values())),
+            tuple(map(id, templates.refusals.values())), id(templates.vocabulary),
+            sum(len(table) for table in templates.aliases.values()))
+
+
+def lexicon(templates: Catalogue) -> Lexicon:
+    """The TemplateSet's lexicon, built on first use (or when it was loaded) and kept on it
+    while the same operations, refusals, vocabulary and aliases are in it."""
+    key = _key(templates)
     kept = getattr(templates, "_lexicon", None)
     if kept is None or kept[0] != key:
         kept = (key, Lexicon(templates))
         templates._lexicon = kept  # type: ignore[attr-defined]
     return kept[1]
+
+
+def keep_on(templates: Catalogue, lex: Lexicon) -> None:
+    """Keep `lex` as the lexicon of `templates`, as it is now."""
+    templates._lexicon = (_key(templates), lex)  # type: ignore[attr-defined]
 
 
 # -- normalising -----------------------------------------------------------------------
@@ -293,7 +338,7 @@ def correct(word: str, lex: Lexicon) -> str | None:
     return found[0][1]
 
 
-def fix_typos(text: str, templates: TemplateSet,
+def fix_typos(text: str, templates: Catalogue,
               keep: Callable[[str], Any] | None = None) -> str:
     """The text with each word the catalogue corrects replaced ("runing" -> "running");
     punctuation and spacing are kept, and so is every word `keep` says is a name on this
