@@ -50,6 +50,7 @@ class Tables(Struct):
     meaningful: list[str]
     known: set[str]
     english: set[str]
+    idiom_ops: dict[str, list[str]]
 
 
 class Lexicon:
@@ -64,11 +65,22 @@ class Lexicon:
         self._typos: tuple[list[str], set[str], set[str]] | None = None
         self._english: set[str] | None = None
         self.phrases: dict[str, list[Phrase]] = {}
+        # an idiom's first fixed word -> the operations with such an idiom ("" for an idiom
+        # that is all gap): an operation none of whose idioms' first words was said cannot
+        # be read from its idioms, so the parser splits only the others' idioms
+        self.idiom_ops: dict[str, list[str]] = {}
         if tables is not None:
             self.phrases = tables.phrases
             self._typos = (tables.meaningful, set(tables.meaningful), tables.known)
             self._english = tables.english
+            self.idiom_ops = tables.idiom_ops
             return
+        for op in self.operations:
+            for idiom in op.idioms:
+                first = next((w for w in idiom.split() if w != "{target}"), "")
+                ops = self.idiom_ops.setdefault(first, [])
+                if op.id not in ops:
+                    ops.append(op.id)
         for op in self.operations:
             for verb in op.verbs:
                 self._add(verb, "verb", op.id)
@@ -101,7 +113,7 @@ class Lexicon:
     def tables(self) -> Tables:
         """Every table, built now if it was not yet, to be kept with the catalogue."""
         meaningful, _, known = self.typo_words()
-        return Tables(self.phrases, meaningful, known, self.english())
+        return Tables(self.phrases, meaningful, known, self.english(), self.idiom_ops)
 
     def typo_words(self) -> tuple[list[str], set[str], set[str]]:
         """(words a typo may be corrected to, the same as a set, words never corrected),

@@ -747,10 +747,11 @@ def _candidates(lex: Any, units: list[Unit], flat: Flat) -> list[Operation]:
         named |= unit.roles.get("verb", set()) | unit.roles.get("noun", set())
         resources |= unit.roles.get("resource", set())
     said = flat.at.keys()
+    idiomatic = {op_id for word in ("", *said) for op_id in lex.idiom_ops.get(word, ())}
     return [op for op in lex.operations if op.id in named or (
         op.kind == "query" and op.action == "list" and op.target == "none"
-        and op.resource in resources) or any(
-        literal <= said for _, literal in idioms_of(op))]
+        and op.resource in resources) or (op.id in idiomatic and any(
+            literal <= said for _, literal in idioms_of(op)))]
 
 
 _LAN_WORDS = {"lan", "local network", "home network", "local net", "internal network",
