@@ -317,17 +317,19 @@ async def test_at_80x24_a_long_command_wraps_under_its_label(ran: Recorder) -> N
         assert command[1].startswith(" " * len("command"))  # under its label, indented
 
 
-async def test_the_card_leaves_out_exactly_the_listed_steps_and_keeps_the_rest() -> None:
+async def test_the_card_shows_the_words_around_the_steps_and_its_own_rows() -> None:
     # words said before the steps that happen to look like a numbered step (a model's
-    # explanation, a list in a note) stay on the card: only `Plan.listed` is left out
+    # explanation, a list in a note) stay on the card: the card draws the plan's parts
+    # (`Plan.shown`), it never edits the message
     from reos.tui.transcript import Transcript
 
     app = chat()
     async with app.run_test(size=(120, 45)) as pilot:
         await settle(app, pilot)
         plan = app.engine.plan("stop the nextcloud containers")
-        assert plan.listed and all(line in plan.message for line in plan.listed)
-        plan.message = "  1. Both belong to the nextcloud project\n" + plan.message
+        assert plan.shown is not None and plan.message == plan.shown.text()
+        plan.say_first("  1. Both belong to the nextcloud project")
+        assert plan.message.startswith("  1. Both belong") and plan.message == plan.shown.text()
         card = PlanCard(plan.message, plan)
         app.query_one(Transcript).add(card)
         await pilot.pause()

@@ -236,6 +236,22 @@ class Step(Struct):
         }
 
 
+class Shown(Struct):
+    """A plan's words as rendered around its list of steps (`words.conversation.render`):
+    the message is `before`, `steps` and `after` joined, line by line."""
+
+    before: list[str] = field(default_factory=list)
+    steps: list[str] = field(default_factory=list)
+    after: list[str] = field(default_factory=list)
+
+    def text(self) -> str:
+        return "\n".join(line for line in [*self.before, *self.steps, *self.after] if line)
+
+    def around(self) -> str:
+        """The words without the list of steps."""
+        return "\n".join(line for line in [*self.before, *self.after] if line)
+
+
 class Plan(Struct):
     request: str
     kind: Kind
@@ -268,9 +284,9 @@ class Plan(Struct):
     trace_id: int | None = None  # the audit trail's record of how this plan was decided
     # a request that asks several questions: each one's plan, answered in turn
     parts: list[Plan] = field(default_factory=list)
-    # the lines of `message` that list the steps, as rendered (a surface that shows the
-    # steps its own way, like the chat's plan card, leaves exactly these out)
-    listed: list[str] = field(default_factory=list)
+    # a plan with steps to approve: its words as rendered around the list of steps, which
+    # a surface that draws the steps its own way (the chat's card) shows instead of message
+    shown: Shown | None = None
 
     @property
     def risk(self) -> RiskLevel:
@@ -288,6 +304,21 @@ class Plan(Struct):
     @property
     def reversible(self) -> bool:
         return all(s.reversible for s in self.steps)
+
+    def say_first(self, text: str, replacing: str | None = None) -> None:
+        """Put `text` before everything the plan says, in its lead, its rendered parts and
+        its message alike; in place of `replacing` when that is what it says first."""
+        for lines in (self.lead, self.shown.before if self.shown is not None else None):
+            if lines is None:
+                continue
+            if replacing is not None and lines and lines[0] == replacing:
+                lines[0] = text
+            else:
+                lines.insert(0, text)
+        message = self.message
+        if replacing is not None and message.startswith(replacing + "\n"):
+            message = message[len(replacing) + 1:]
+        self.message = f"{text}\n{message}" if message else text
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -66,16 +66,6 @@ def affects(step: Step) -> str:
     return "; ".join(parts) or "\u2014"
 
 
-def _without_steps(text: str, listed: list[str]) -> str:
-    """The plan's words without the lines that list its steps (`Plan.listed`, exactly as
-    they were rendered): the card's rows show the steps instead."""
-    block = "\n".join(listed)
-    for each in (f"\n{block}", f"{block}\n", block):
-        if block and each in text:
-            return text.replace(each, "", 1)
-    return text
-
-
 class StepRow(Static):
     """One step in the master list; a click chooses it."""
 
@@ -172,8 +162,10 @@ class PlanCard(Vertical):
         if not self.steps:  # a plan without steps (an undo, a question) reads as text
             yield Static(self.text, markup=False, id="plan-text")
         else:
-            head = _without_steps(self.text, self.plan.listed if self.plan else [])
-            yield Static(head, markup=False, id="plan-text")
+            shown = self.plan.shown if self.plan is not None else None
+            # the card's rows show the steps: the words around them, as rendered
+            yield Static(shown.around() if shown is not None else self.text, markup=False,
+                         id="plan-text")
             with Vertical(id="plan-steps"):
                 for n in range(len(self.steps)):
                     yield StepRow(n)

@@ -122,8 +122,7 @@ def follow_up(pending: Plan, text: str, builder: Any) -> Plan | None:
     stage = Traced("revising", revision.said)
     if stage not in plan.trace:  # the planner was handed it when it built the plan
         plan.trace = [*pending.trace, stage]
-    plan.lead.insert(0, revision.said)
-    plan.message = "\n".join([revision.said, plan.message]) if plan.message else revision.said
+    plan.say_first(revision.said)
     return plan
 
 
@@ -268,13 +267,11 @@ def _listed(targets: list[Target]) -> str:
 
 def _unchanged(pending: Plan, builder: Any, said: str) -> Plan:
     """The pending plan, offered again with what was said about it."""
-    plan = replace(pending, lead=[said, *pending.lead], trace=[
-        *pending.trace, Traced("revising", said)])
+    plan = replace(pending, lead=list(pending.lead), trace=[
+        *pending.trace, Traced("revising", said)], shown=replace(
+            pending.shown, before=list(pending.shown.before)) if pending.shown else None)
     said_before = [t.said for t in pending.trace if t.stage == "revising"]
-    message = pending.message
-    if said_before and message.startswith(said_before[-1] + "\n"):  # said once, not twice
-        message = message[len(said_before[-1]) + 1:]
-    plan.message = f"{said}\n{message}"
+    plan.say_first(said, replacing=said_before[-1] if said_before else None)  # said once
     return plan
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
-from reos.model import RESTARTS, Plan, RiskLevel, Step
+from reos.model import RESTARTS, Plan, RiskLevel, Shown, Step
 from reos.model import render as command_line
 
 if TYPE_CHECKING:
@@ -77,54 +77,59 @@ def render(plan: Plan, voice: Voice, quality: str | None = None) -> None:
     """Set the plan's message, once, after it is built and amended: what is said first
     (`plan.lead`), then the steps of a plan that changes something (with `quality`, the
     assessment's words, when explanations are on), or the message already set (a
-    question, an answer, what a query looks at)."""
+    question, an answer, what a query looks at). A plan with steps to approve keeps its
+    words in parts too (`plan.shown`)."""
     if plan.steps and not plan.read_only:
-        plan.message = present(plan, voice, plan.verb)
+        present(plan, voice, plan.verb)
+        assert plan.shown is not None
         if quality and not plan.blocked and not voice.brief and (voice.explain
                                                                   or voice.detailed):
-            plan.message = f"{quality}\n{plan.message}"
+            plan.shown.before.insert(0, quality)
+        plan.shown.before[:0] = plan.lead
+        plan.message = plan.shown.text()
+        return
+    plan.shown = None
     plan.message = "\n".join(line for line in [*plan.lead, plan.message] if line)
 
 
 def present(plan: Plan, voice: Voice, verb: str | None = None) -> str:
-    """The plan as shown before approval; the lines listing its steps are also kept as
-    `plan.listed`."""
+    """The plan as shown before approval (kept in parts as `plan.shown` too)."""
     if not plan.steps:
         return plan.message
-    lines = [summary_line(plan, verb)]
-    first = len(lines)
+    listed = []
     for n, step in enumerate(plan.steps, start=1):
         # what would run is always shown before approval, at every verbosity: consent
         # needs the commands (`show_commands` and brevity quieten only the running)
-        line = f"  {n}. {step.title}   $ {step.command}"
-        lines.append(line)
+        listed.append(f"  {n}. {step.title}   $ {step.command}")
         if step.why and voice.explain and not voice.brief:
-            lines.append(f"       why: {step.why}")
+            listed.append(f"       why: {step.why}")
         if voice.detailed:
-            lines.append(f"       risk {step.risk.label}"
-                         + (f" ({'; '.join(step.risk_reasons)})" if step.risk_reasons else "")
-                         + (f"; undo: {' '.join(step.rollback)}" if step.rollback else ""))
-    plan.listed = lines[first:]
+            listed.append(f"       risk {step.risk.label}"
+                          + (f" ({'; '.join(step.risk_reasons)})" if step.risk_reasons
+                             else "")
+                          + (f"; undo: {' '.join(step.rollback)}" if step.rollback else ""))
+    after: list[str] = []
     for note in plan.notes:
-        lines.append(f"({note})" if not voice.brief else "")
+        after.append(f"({note})" if not voice.brief else "")
     if plan.risk >= RiskLevel.HIGH and not plan.blocked:
         why = sorted({r for s in plan.steps if s.risk >= RiskLevel.HIGH for r in s.risk_reasons})
-        lines.append(f"Heads up: this is {plan.risk.label}-risk"
+        after.append(f"Heads up: this is {plan.risk.label}-risk"
                      + (f" ({'; '.join(why)})." if why else "."))
     changes = [s for s in plan.steps if not s.read_only]
     lost = [s for s in changes if not s.reversible and not s.nothing_to_restore]
     irreversible = [s.title for s in lost]
     if lost and lost[-1] is changes[-1]:  # what the plan is for is lost for good
-        lines.append("This cannot be undone" + (
+        after.append("This cannot be undone" + (
             f" ({join_names(irreversible)})." if voice.detailed else "."))
     elif irreversible:  # "mount it at /srv/x": undo unmounts, the new directory stays
-        lines.append(f"Undo can take back all of this except: {join_names(irreversible)}.")
+        after.append(f"Undo can take back all of this except: {join_names(irreversible)}.")
     bounced = [s.title for s in changes if s.nothing_to_restore]
     if bounced:  # nothing is lost, and nothing can be put back either
-        lines.append(f"{join_names(bounced)} cannot be undone: there is nothing to restore.")
+        after.append(f"{join_names(bounced)} cannot be undone: there is nothing to restore.")
     if plan.blocked:
-        lines.append(f"\u26d4 I won't run this: {plan.blocked_reason}")
-    return "\n".join(line for line in lines if line)
+        after.append(f"\u26d4 I won't run this: {plan.blocked_reason}")
+    plan.shown = Shown([summary_line(plan, verb)], listed, [line for line in after if line])
+    return plan.shown.text()
 
 
 def undo_words(step: Step) -> str:
