@@ -1,19 +1,18 @@
 """The `reos` command line: one argparse parser reads argv, `reos.commands.*` do the work.
 
 Every command and option is declared once, with its help, in COMMANDS (each command's
-function adds its arguments and returns what runs it); `build_parser()` makes the parser
-of `reos` from them. `main()` parses, runs the command, and turns what goes wrong into an
-exit status: a usage mistake is reported by the parser (the command's usage line, what
-is wrong, where help is; exit 2), a `ReosError` is printed by `reos.commands.output` with
-its own code, ctrl+c is 130 and a reader that left the pipe is 141. `reos` alone starts
-the TUI.
+function adds its arguments and returns what runs it); `command_parser(name)` is one
+command's parser and `build_parser()` the parser of `reos`, made of them all. `main()`
+parses, runs the command, and turns what goes wrong into an exit status: a usage mistake
+is reported by the parser (the command's usage line, what is wrong, where help is; exit
+2), a `ReosError` is printed by `reos.commands.output` with its own code, ctrl+c is 130
+and a reader that left the pipe is 141. `reos` alone starts the TUI.
 
 `reos plan` and `reos undo` must start fast, which is why the parser is argparse (a few
 ms to import) and why building it imports nothing else: a command's module (and with it
 the engine, sqlite3, rich or textual) is imported only when that command runs, and when
-argv starts with a command only that command's part of the parser is built. Not
-responsible for what an option does (the command modules are), nor for shell completion
-(reos offers none).
+argv starts with a command only that command's parser is built. Not responsible for what
+an option does (the command modules are), nor for shell completion (reos offers none).
 """
 
 from __future__ import annotations
@@ -305,14 +304,19 @@ COMMANDS: dict[str, tuple[str, str | None, Callable[[argparse.ArgumentParser], R
 }
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The parser of `reos`: every command in COMMANDS, or just the one named `only`.
+def command_parser(name: str, make: Callable[..., argparse.ArgumentParser] = _Command,
+                   ) -> argparse.ArgumentParser:
+    """The parser of what follows the command `name`, made by `make` (a parser class, or
+    the `add_parser` of build_parser's commands); parsing sets `run` to what runs it."""
+    description, _, declare = COMMANDS[name]
+    parser = make(prog=f"reos {name}", description=description)
+    parser.set_defaults(run=declare(parser))
+    return parser
 
-    Parsing sets `run` to what runs the command (`_chat` without one). `main` builds only
-    the command that argv starts with, when it starts with one: that command's line parses
-    the same either way (each command has its own parser), and `reos plan` does not pay
-    for declaring ten other commands. Anything else gets them all, for `reos --help` and
-    for naming the commands there are when one is mistyped.
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of `reos`: its own options and every command in COMMANDS, each with
+    its command_parser. Parsing sets `run` to what runs the command (`_chat` without one).
     """
     parser = _Parser(prog="reos", description=DESCRIPTION)
     parser.add_argument("--version", action=_Version, help="Print the version and exit.")
@@ -320,11 +324,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", prog="reos",
                                      parser_class=_Command,
                                      help="`reos COMMAND --help` says more.")
-    for name, (description, short, declare) in COMMANDS.items():
-        if only is None or name == only:
-            sub = commands.add_parser(name, description=description,
-                                      help=short or _first_sentence(description))
-            sub.set_defaults(run=declare(sub))
+    for name, (description, short, _) in COMMANDS.items():
+        command_parser(name, functools.partial(commands.add_parser, name,
+                                               help=short or _first_sentence(description)))
     return parser
 
 
@@ -346,9 +348,14 @@ def _guard(run: Callable[[], int]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
+    # `reos plan …` needs only plan's parser, which is the one build_parser() would hand
+    # the rest of the line to: `reos plan` and `reos undo` do not build ten other commands
+    if args and args[0] in COMMANDS:
+        parser, rest = command_parser(args[0]), args[1:]
+    else:
+        parser, rest = build_parser(), args
     try:
-        parsed = build_parser(args[0] if args and args[0] in COMMANDS else None
-                              ).parse_args(args)
+        parsed = parser.parse_args(rest)
     except SystemExit as stop:  # --help, --version, or a usage mistake already reported
         if stop.code is None:
             return 0
