@@ -1,62 +1,333 @@
-"""The `reos` command line: typer parses, `reos.commands.*` do the work, errors are printed.
+"""The `reos` command line: one argparse parser reads argv, `reos.commands.*` do the work.
 
-`reos` alone starts the TUI. `reos plan` and `reos undo` must start fast, and typer costs
-more to import (~75 ms here) than the whole start-up budget allows, so `main()` first
-tries a fast path that recognises only the plain, well-formed forms of those two commands
-(`plan [--json] [--yes] [--dry-run] [--allow-other-host] [--verbose] [--context FILE]
-REQUEST`, `undo [--json]`). Anything
-else, including --help and every mistake, goes to typer, which stays the reference for
-what the options mean; tests check that both paths agree.
+Every command and option is declared once, with its help, in COMMANDS (each command's
+function adds its arguments and returns what runs it); `command_parser(name)` is one
+command's parser and `build_parser()` the parser of `reos`, made of them all. `main()`
+parses, runs the command, and turns what goes wrong into an exit status: a usage mistake
+is reported by the parser (the command's usage line, what is wrong, where help is; exit
+2), a `ReosError` is printed by `reos.commands.output` with its own code, ctrl+c is 130
+and a reader that left the pipe is 141. `reos` alone starts the TUI.
+
+`reos plan` and `reos undo` must start fast, which is why the parser is argparse (a few
+ms to import) and why building it imports nothing else: a command's module (and with it
+the engine, sqlite3, rich or textual) is imported only when that command runs, and when
+argv starts with a command only that command's parser is built. Not responsible for what
+an option does (the command modules are), nor for shell completion (reos offers none).
 """
 
+from __future__ import annotations
 
+import argparse
+import functools
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any, NoReturn
 
 from reos.errors import EXIT_USAGE, ReosError
 
-_PLAN_FLAGS = {"--json": "as_json", "--yes": "yes", "-y": "yes", "--dry-run": "dry_run",
-               "--allow-other-host": "allow_other_host", "--verbose": "verbose"}
+DESCRIPTION = ("Operate this Linux machine in plain language, with plans you approve and "
+               "changes you can undo. Without a command, start the full-screen chat.")
 
 
-def fast_route(args: list[str]) -> Callable[[], int] | None:
-    """A runner for the plain forms of `plan` and `undo`, or None to let typer parse."""
-    if not args:
-        return None
-    if args[0] == "undo" and set(args[1:]) <= {"--json", "--yes", "-y"}:
+@functools.cache
+def _columns() -> int:
+    """The terminal's width as argparse finds it (COLUMNS, else stdout's terminal, else 80),
+    without importing shutil, which would cost more than the whole parser."""
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    stdout = sys.__stdout__
+    try:
+        return os.get_terminal_size(stdout.fileno()).columns if stdout else 80
+    except (ValueError, OSError):
+        return 80
+
+
+class _Help(argparse.HelpFormatter):
+    """argparse's help layout, at most 100 columns wide, keeping a description's paragraphs."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, max_help_position=28, width=min(_columns(), 100) - 2)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        fill = super()._fill_text
+        return "\n\n".join(fill(paragraph, width, indent) for paragraph in text.split("\n\n"))
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser that takes options only as spelled (no `--dry` for `--dry-run`)
+    and says where help is when it reports a usage mistake (exit 2)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(allow_abbrev=False, formatter_class=_Help, add_help=False, **kwargs)
+        self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
+                          help="Show this help and exit.")
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n"
+                              f"Try '{self.prog} --help' for help.\n")
+
+
+class _Command(_Parser):
+    """A command's parser. What it does not know is its own usage mistake, said with its
+    own usage line (argparse would hand it up to `reos`, whose usage shows no options)."""
+
+    def parse_known_args(self, args: Iterable[str] | None = None, namespace: Any = None,
+                         ) -> tuple[Any, list[str]]:
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
+
+class _Version(argparse.Action):
+    """`--version`: print the version and stop as soon as it is read."""
+
+    def __init__(self, option_strings: list[str], dest: str, help: str | None = None,
+                 ) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from reos import __version__
+
+        print(f"reos {__version__}")
+        parser.exit(0)
+
+
+def _first_sentence(text: str) -> str:
+    return text.split("\n\n")[0].split(". ")[0].rstrip(".")
+
+
+def _request(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError('say what you want, e.g. reos plan "restart nginx"')
+    return text
+
+
+def _at_least_one(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{number} is less than 1")
+    return number
+
+
+# -- the commands: each declares its arguments and returns what runs it ----------------
+Runner = Callable[[argparse.Namespace], int]
+
+
+def _flag(parser: argparse.ArgumentParser, *names: str, help: str, dest: str | None = None,
+          ) -> None:
+    parser.add_argument(*names, action="store_true", dest=dest, help=help)
+
+
+def _plan(p: argparse.ArgumentParser) -> Runner:
+    p.add_argument("request", metavar="REQUEST", type=_request,
+                   help="What you want, in plain words (after --, when it starts with a "
+                        "dash).")
+    _flag(p, "--yes", "-y", help="Run without asking.")
+    _flag(p, "--dry-run", help="Show the plan; never run.")
+    _flag(p, "--json", dest="as_json", help="Print the plan as JSON.")
+    p.add_argument("--context", metavar="FILE", type=Path,
+                   help="Plan against a saved snapshot (reos context --json).")
+    _flag(p, "--allow-other-host",
+          help="Run a plan made from another machine's snapshot here anyway.")
+    _flag(p, "--verbose", help="Say on stderr how the request is understood, stage by stage "
+          "(and what the model thought, when one is asked); stdout is unchanged.")
+
+    def run(a: argparse.Namespace) -> int:
+        from reos.commands import plan
+
+        return plan.run(a.request, yes=a.yes, dry_run=a.dry_run, as_json=a.as_json,
+                        context=a.context, allow_other_host=a.allow_other_host,
+                        verbose=a.verbose)
+    return run
+
+
+def _undo(p: argparse.ArgumentParser) -> Runner:
+    _flag(p, "--json", dest="as_json", help="Print JSON.")
+    _flag(p, "--yes", "-y", help="Approve without asking (with always_confirm).")
+
+    def run(a: argparse.Namespace) -> int:
         from reos.commands import undo
 
-        return lambda: undo.run(as_json="--json" in args[1:],
-                                yes=bool({"--yes", "-y"} & set(args[1:])))
-    if args[0] != "plan":
-        return None
-    options: dict[str, object] = {}
-    request: str | None = None
-    rest = args[1:]
-    i = 0
-    while i < len(rest):
-        arg = rest[i]
-        if arg in _PLAN_FLAGS:
-            options[_PLAN_FLAGS[arg]] = True
-        elif arg == "--context" and i + 1 < len(rest):
-            options["context"] = Path(rest[i + 1])
-            i += 1
-        elif arg.startswith("--context=") and len(arg) > len("--context="):
-            options["context"] = Path(arg.split("=", 1)[1])
-        elif arg == "--" and request is None and i + 2 == len(rest):
-            request = rest[i + 1]  # `reos plan -- "-x is odd"`: the request, whatever it says
-            i += 1
-        elif arg.startswith("-") or request is not None:
-            return None  # unusual: let typer explain
-        else:
-            request = arg
-        i += 1
-    if not request or not request.strip():
-        return None
-    from reos.commands import plan
+        return undo.run(as_json=a.as_json, yes=a.yes)
+    return run
 
-    return lambda: plan.run(request, **options)  # type: ignore[arg-type]
+
+def _history(p: argparse.ArgumentParser) -> Runner:
+    _flag(p, "--json", dest="as_json", help="Print JSON.")
+    p.add_argument("--limit", metavar="N", type=_at_least_one, default=20,
+                   help="How many transactions (default: 20).")
+
+    def run(a: argparse.Namespace) -> int:
+        from reos.commands import history
+
+        return history.run(as_json=a.as_json, limit=a.limit)
+    return run
+
+
+def _why(p: argparse.ArgumentParser) -> Runner:
+    p.add_argument("tx", metavar="TX", nargs="?", type=_at_least_one, default=None,
+                   help="A transaction number (reos history); default: the latest request.")
+    _flag(p, "--json", dest="as_json", help="Print a reos.trace/1 document.")
+
+    def run(a: argparse.Namespace) -> int:
+        from reos.commands import why
+
+        return why.run(a.tx, as_json=a.as_json)
+    return run
+
+
+def _learned(p: argparse.ArgumentParser) -> Runner:
+    _flag(p, "--json", dest="as_json", help="Print JSON.")
+    _flag(p, "--forget", help="Clear everything learned.")
+    _flag(p, "--summary", help="Also ask the model for a short summary of the findings "
+          "(waits at most [llm] timeout_seconds).")
+
+    def run(a: argparse.Namespace) -> int:
+        from reos.commands import learned
+
+        return learned.run(as_json=a.as_json, forget=a.forget, summary=a.summary)
+    return run
+
+
+def _context(p: argparse.ArgumentParser) -> Runner:
+    _flag(p, "--json", dest="as_json", help="Print JSON.")
+    _flag(p, "--llm", help='Also ask the Ollama server what it is and has (an "llm" key in '
+          "the JSON); slower, as it waits on the server.")
+
+    def run(a: argparse.Namespace) -> int:
+        from reos.commands import context
+
+        return context.run(as_json=a.as_json, llm=a.llm)
+    return run
+
+
+def _doctor(p: argparse.ArgumentParser) -> Runner:
+    _flag(p, "--json", dest="as_json", help="Print JSON.")
+
+    def run(a: argparse.Namespace) -> int:
+        from reos.commands import doctor
+
+        return doctor.run(as_json=a.as_json)
+    return run
+
+
+def _check(p: argparse.ArgumentParser) -> Runner:
+    p.add_argument("command_line", metavar="COMMAND", help="A shell command line to judge.")
+    _flag(p, "--json", dest="as_json", help="Print JSON.")
+
+    def run(a: argparse.Namespace) -> int:
+        from reos.commands import check
+
+        return check.run(a.command_line, as_json=a.as_json)
+    return run
+
+
+def _layers(p: argparse.ArgumentParser) -> Runner:
+    p.add_argument("path", metavar="PATH", nargs="?", type=Path, default=None,
+                   help="A Python package's folder (default: reos itself).")
+    p.add_argument("--contract", metavar="FILE", type=Path,
+                   help="The layer contract (TOML) to check against.")
+    _flag(p, "--json", dest="as_json", help="Print JSON.")
+
+    def run(a: argparse.Namespace) -> int:
+        from reos.commands import layers
+
+        return layers.run(a.path, a.contract, as_json=a.as_json)
+    return run
+
+
+def _shell_init(p: argparse.ArgumentParser) -> Runner:
+    p.add_argument("shell", metavar="SHELL", help="bash, zsh or fish.")
+
+    def run(a: argparse.Namespace) -> int:
+        from reos.commands import shell_init
+
+        return shell_init.run(a.shell)
+    return run
+
+
+def _chat(_: argparse.Namespace) -> int:
+    from reos.tui.app import run_tui
+
+    return run_tui()
+
+
+# name: (its description, the one line `reos --help` shows (None: the description's first
+# sentence), what declares its arguments)
+COMMANDS: dict[str, tuple[str, str | None, Callable[[argparse.ArgumentParser], Runner]]] = {
+    "plan": ("Plan a request, show it, and run it after approval (queries are answered).",
+             None, _plan),
+    "undo": ("Revert the most recent change that can still be undone.", None, _undo),
+    "history": ("List what reos has done, newest first.", None, _history),
+    "why": ("Show why reos did what it did: the reasoning chain of a request (goal, context, "
+            "each stage, alternatives and why this one, conclusion, quality, outcome).",
+            "Show why reos did what it did", _why),
+    "trace": ("The reasoning chain of a request, for scripts with --json (as `reos why`).",
+              None, _why),
+    "learned": ("Show what reos learned on this machine (fixes that worked, flagged commands) "
+                "and what it noticed, with the evidence and what to do.",
+                "Show what reos learned on this machine", _learned),
+    "context": ("Show what reos knows about this machine (containers, services, packages).",
+                None, _context),
+    "doctor": (
+        "Say whether what reos uses works: settings, the model, docker, sudo.\n\n"
+        "Checks the settings file in use; the LLM (enabled, mode, depth; when it is on: the "
+        "Ollama server, its version and models, whether the configured model is pulled, its "
+        "context length, a round-trip time); whether the container engine answers; and "
+        "whether sudo works without a password. Each check is bounded in time; a model "
+        "that is off is not contacted. Exit status 0 when everything in use works, 1 when "
+        "something does not (a model that is on but unreachable or not pulled, a container "
+        "engine that is there but does not answer, sudo missing or refusing when reos is "
+        "not root). What is off or absent is said, and is not a failure.", None, _doctor),
+    "check": ("Judge a command with the safety engine (exit 0 allowed, 3 blocked).", None,
+              _check),
+    "layers": (
+        "Check which layer each module is in and whether its imports and code fit it.\n\n"
+        "Layers come from the contract, else the module's docstring, else its path. Exit "
+        "0 when nothing is misplaced, 1 with violations, 2 for a bad path or contract.",
+        None, _layers),
+    "shell-init": (
+        "Print the shell integration: Alt+R sends the typed line to reos plan, and the "
+        "commands reos ran join the shell's history. Use eval \"$(reos shell-init bash)\" "
+        "in ~/.bashrc, the same with zsh in ~/.zshrc, or reos shell-init fish | source.",
+        "Print the shell integration (bash, zsh or fish)", _shell_init),
+}
+
+
+def command_parser(name: str, make: Callable[..., argparse.ArgumentParser] = _Command,
+                   ) -> argparse.ArgumentParser:
+    """The parser of what follows the command `name`, made by `make` (a parser class, or
+    the `add_parser` of build_parser's commands); parsing sets `run` to what runs it."""
+    description, _, declare = COMMANDS[name]
+    parser = make(prog=f"reos {name}", description=description)
+    parser.set_defaults(run=declare(parser))
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of `reos`: its own options and every command in COMMANDS, each with
+    its command_parser. Parsing sets `run` to what runs the command (`_chat` without one).
+    """
+    parser = _Parser(prog="reos", description=DESCRIPTION)
+    parser.add_argument("--version", action=_Version, help="Print the version and exit.")
+    parser.set_defaults(run=_chat)
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", prog="reos",
+                                     parser_class=_Command,
+                                     help="`reos COMMAND --help` says more.")
+    for name, (description, short, _) in COMMANDS.items():
+        command_parser(name, functools.partial(commands.add_parser, name,
+                                               help=short or _first_sentence(description)))
+    return parser
 
 
 def _guard(run: Callable[[], int]) -> int:
@@ -71,205 +342,26 @@ def _guard(run: Callable[[], int]) -> int:
         print("\nInterrupted.", file=sys.stderr)
         return 130
     except BrokenPipeError:  # `reos plan … | head`: the reader left; say nothing more
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141  # as a shell reports a program ended by SIGPIPE
 
 
-def build_app():  # noqa: ANN201 - typer is imported lazily
-    import typer
-
-    app = typer.Typer(
-        name="reos",
-        help="Operate this Linux machine in plain language, with plans you approve and "
-             "changes you can undo.",
-        no_args_is_help=False,
-        invoke_without_command=True,
-        pretty_exceptions_enable=False,
-        rich_markup_mode=None,
-        add_completion=False,
-    )
-
-    @app.callback()
-    def root(
-        ctx: typer.Context,
-        version: bool = typer.Option(False, "--version", help="Print the version and exit."),
-    ) -> None:
-        """Without a command, start the full-screen chat."""
-        if version:
-            from reos import __version__
-
-            print(f"reos {__version__}")
-            raise typer.Exit(0)
-        if ctx.invoked_subcommand is None:
-            from reos.tui.app import run_tui
-
-            raise typer.Exit(_guard(run_tui))
-
-    @app.command("plan")
-    def plan_cmd(
-        request: str = typer.Argument(..., help="What you want, in plain words."),
-        yes: bool = typer.Option(False, "--yes", "-y", help="Run without asking."),
-        dry_run: bool = typer.Option(False, "--dry-run", help="Show the plan; never run."),
-        as_json: bool = typer.Option(False, "--json", help="Print the plan as JSON."),
-        context: Path | None = typer.Option(
-            None, "--context", help="Plan against a saved snapshot (reos context --json)."),
-        allow_other_host: bool = typer.Option(
-            False, "--allow-other-host",
-            help="Run a plan made from another machine's snapshot here anyway."),
-        verbose: bool = typer.Option(
-            False, "--verbose",
-            help="Say on stderr how the request is understood, stage by stage (and what "
-                 "the model thought, when one is asked); stdout is unchanged."),
-    ) -> None:
-        """Plan a request, show it, and run it after approval (queries are answered)."""
-        if not request.strip():
-            raise typer.BadParameter("say what you want, e.g. reos plan \"restart nginx\"")
-        from reos.commands import plan
-
-        raise typer.Exit(_guard(lambda: plan.run(request, yes=yes, dry_run=dry_run,
-                                                 as_json=as_json, context=context,
-                                                 allow_other_host=allow_other_host,
-                                                 verbose=verbose)))
-
-    @app.command("undo")
-    def undo_cmd(
-        as_json: bool = typer.Option(False, "--json", help="Print JSON."),
-        yes: bool = typer.Option(False, "--yes", "-y",
-                                 help="Approve without asking (with always_confirm)."),
-    ) -> None:
-        """Revert the most recent change that can still be undone."""
-        from reos.commands import undo
-
-        raise typer.Exit(_guard(lambda: undo.run(as_json=as_json, yes=yes)))
-
-    @app.command("history")
-    def history_cmd(
-        as_json: bool = typer.Option(False, "--json", help="Print JSON."),
-        limit: int = typer.Option(20, "--limit", min=1, help="How many transactions."),
-    ) -> None:
-        """List what reos has done, newest first."""
-        from reos.commands import history
-
-        raise typer.Exit(_guard(lambda: history.run(as_json=as_json, limit=limit)))
-
-    @app.command("why")
-    def why_cmd(
-        tx: int | None = typer.Argument(
-            None, min=1, metavar="TX",
-            help="A transaction number (reos history); default: the latest "
-                 "request."),
-        as_json: bool = typer.Option(False, "--json", help="Print a reos.trace/1 document."),
-    ) -> None:
-        """Show why reos did what it did: the reasoning chain of a request (goal, context,
-        each stage, alternatives and why this one, conclusion, quality, outcome)."""
-        from reos.commands import why
-
-        raise typer.Exit(_guard(lambda: why.run(tx, as_json=as_json)))
-
-    app.command("trace", help="The reasoning chain of a request, for scripts with --json "
-                "(as `reos why`).")(why_cmd)
-
-    @app.command("learned")
-    def learned_cmd(
-        as_json: bool = typer.Option(False, "--json", help="Print JSON."),
-        forget: bool = typer.Option(False, "--forget", help="Clear everything learned."),
-        summary: bool = typer.Option(
-            False, "--summary", help="Also ask the model for a short summary of the findings "
-                                     "(waits at most [llm] timeout_seconds)."),
-    ) -> None:
-        """Show what reos learned on this machine (fixes that worked, flagged commands) and
-        what it noticed, with the evidence and what to do."""
-        from reos.commands import learned
-
-        raise typer.Exit(_guard(lambda: learned.run(as_json=as_json, forget=forget,
-                                                    summary=summary)))
-
-    @app.command("context")
-    def context_cmd(
-        as_json: bool = typer.Option(False, "--json", help="Print JSON."),
-        llm: bool = typer.Option(
-            False, "--llm", help="Also ask the Ollama server what it is and has (an \"llm\" "
-                                 "key in the JSON); slower, as it waits on the server."),
-    ) -> None:
-        """Show what reos knows about this machine (containers, services, packages)."""
-        from reos.commands import context
-
-        raise typer.Exit(_guard(lambda: context.run(as_json=as_json, llm=llm)))
-
-    @app.command("doctor")
-    def doctor_cmd(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
-        """Say whether what reos uses works: settings, the model, docker, sudo.
-
-        Checks the settings file in use; the LLM (enabled, mode, depth; when it is on: the
-        Ollama server, its version and models, whether the configured model is pulled, its
-        context length, a round-trip time); whether the container engine answers; and
-        whether sudo works without a password. Each check is bounded in time; a model
-        that is off is not contacted. Exit status 0 when everything in use works, 1 when
-        something does not (a model that is on but unreachable or not pulled, a container
-        engine that is there but does not answer, sudo missing or refusing when reos is not
-        root). What is off or absent is said, and is not a failure.
-        """
-        from reos.commands import doctor
-
-        raise typer.Exit(_guard(lambda: doctor.run(as_json=as_json)))
-
-    @app.command("check")
-    def check_cmd(
-        command: str = typer.Argument(..., help="A shell command line to judge."),
-        as_json: bool = typer.Option(False, "--json", help="Print JSON."),
-    ) -> None:
-        """Judge a command with the safety engine (exit 0 allowed, 3 blocked)."""
-        from reos.commands import check
-
-        raise typer.Exit(_guard(lambda: check.run(command, as_json=as_json)))
-
-    @app.command("layers")
-    def layers_cmd(
-        path: Path | None = typer.Argument(
-            None, help="A Python package's folder (default: reos itself)."),
-        contract: Path | None = typer.Option(
-            None, "--contract", help="The layer contract (TOML) to check against."),
-        as_json: bool = typer.Option(False, "--json", help="Print JSON."),
-    ) -> None:
-        """Check which layer each module is in and whether its imports and code fit it.
-
-        Layers come from the contract, else the module's docstring, else its path. Exit
-        0 when nothing is misplaced, 1 with violations, 2 for a bad path or contract.
-        """
-        from reos.commands import layers
-
-        raise typer.Exit(_guard(lambda: layers.run(path, contract, as_json=as_json)))
-
-    @app.command("shell-init")
-    def shell_init_cmd(
-        shell: str = typer.Argument(..., metavar="SHELL", help="bash, zsh or fish."),
-    ) -> None:
-        """Print the shell integration: Alt+R sends the typed line to reos plan, and the
-        commands reos ran join the shell's history. Use eval "$(reos shell-init bash)" in
-        ~/.bashrc, the same with zsh in ~/.zshrc, or reos shell-init fish | source."""
-        from reos.commands import shell_init
-
-        raise typer.Exit(_guard(lambda: shell_init.run(shell)))
-
-    return app
-
-
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
-    fast = fast_route(args)
-    if fast is not None:
-        return _guard(fast)
-    app = build_app()
+    # `reos plan …` needs only plan's parser, which is the one build_parser() would hand
+    # the rest of the line to: `reos plan` and `reos undo` do not build ten other commands
+    if args and args[0] in COMMANDS:
+        parser, rest = command_parser(args[0]), args[1:]
+    else:
+        parser, rest = build_parser(), args
     try:
-        app(args=args, prog_name="reos", standalone_mode=True)
-    except SystemExit as exc:
-        code = exc.code
-        if code is None:
+        parsed = parser.parse_args(rest)
+    except SystemExit as stop:  # --help, --version, or a usage mistake already reported
+        if stop.code is None:
             return 0
-        return code if isinstance(code, int) else EXIT_USAGE
-    return 0
+        return int(stop.code) if isinstance(stop.code, int) else int(EXIT_USAGE)
+    run: Runner = parsed.run
+    return int(_guard(lambda: run(parsed)))
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from enum import IntEnum
 class ExitCode(IntEnum):
     """How `reos` exits: part of the CLI contract (man/reos.1, EXIT STATUS).
 
-    An `IntEnum`, so a code is still the plain int `sys.exit` and `typer.Exit` expect.
+    An `IntEnum`, so a code is still the plain int `sys.exit` expects.
     """
 
     OK = 0  # done: answered, planned, run, or allowed (check)

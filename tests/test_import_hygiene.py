@@ -21,16 +21,19 @@ CORE = ["reos.system.collectors", "reos.system.snapshot", "reos.system.state",
         "reos.execution.executor", "reos.execution.undo", "reos.store.journal",
         "reos.safety.risk", "reos.engine"]
 FORBIDDEN = ("textual", "ollama")
-# what `reos plan --json` and `reos undo` must not load: the UI, the model client, typer,
-# the docker SDK and what it pulls in (socket, ssl), psutil, the bash parsers, the settings
-# editor, asyncio and argparse (each costs more than a tenth of the start-up budget), and
-# dataclasses: reos's records are msgspec Structs, made in C (a dataclass generates its
-# methods from source when it is defined, about 0.6 ms each: 60 of them were a third of
-# the start-up), and typing_extensions with the inspect module behind it (msgspec prefers
-# it when installed; `reos/__init__` loads msgspec without it, a tenth of the start-up)
-HEAVY = {"textual", "ollama", "typer", "rich", "docker", "psutil", "requests", "bashlex",
-         "tree_sitter", "tree_sitter_bash", "socket", "ssl", "asyncio", "tomlkit",
-         "argparse", "logging", "dataclasses", "typing_extensions", "inspect"}
+# what `reos plan --json` and `reos undo` must not load: the UI, the model client, the
+# docker SDK and what it pulls in (socket, ssl), psutil, the bash parsers, the settings
+# editor, asyncio (more than a tenth of the start-up budget), typer and click (reos has
+# neither), shutil (argparse's help formatter would import it for the terminal's width;
+# reos.cli finds the width itself), dataclasses: reos's records are msgspec Structs,
+# made in C (a dataclass generates its methods from source when it is defined, about
+# 0.6 ms each: 60 of them were a third of the start-up), and typing_extensions with the
+# inspect module behind it (msgspec prefers it when installed; `reos/__init__` loads
+# msgspec without it, a tenth of the start-up). argparse is allowed: it is the one
+# command line parser, a few ms (bench/cold_start.py)
+HEAVY = {"textual", "ollama", "typer", "click", "rich", "docker", "psutil", "requests",
+         "bashlex", "tree_sitter", "tree_sitter_bash", "socket", "ssl", "asyncio", "tomlkit",
+         "shutil", "logging", "dataclasses", "typing_extensions", "inspect"}
 
 
 def loaded_after(code: str) -> set[str]:
@@ -71,6 +74,33 @@ def test_undo_path_stays_light(tmp_path) -> None:
     )
     modules = loaded_after(code)
     assert not {m.split(".")[0] for m in modules} & HEAVY
+
+
+def test_the_parser_and_every_help_import_no_command_and_nothing_heavy() -> None:
+    """Building the whole parser, parsing each command's line and printing every help
+    text loads no command module, nothing of the engine, no UI and no database."""
+    code = (
+        "import contextlib, io\n"
+        "from reos.cli import COMMANDS, build_parser\n"
+        "build_parser().parse_args(['plan', '--json', 'restart portainer'])\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    for argv in [['--help']] + [[name, '--help'] for name in COMMANDS]:\n"
+        "        try:\n"
+        "            build_parser().parse_args(argv)\n"
+        "        except SystemExit:\n"
+        "            pass\n"
+    )
+    modules = loaded_after(code)
+    assert "argparse" in modules and "textwrap" in modules  # the help really was formatted
+    assert not [m for m in modules if m.startswith(("reos.commands", "reos.engine",
+                                                    "reos.tui", "reos.store"))]
+    assert not {m.split(".")[0] for m in modules} & (HEAVY | {"sqlite3"})
+
+
+def test_nothing_in_reos_imports_typer_or_click() -> None:
+    importing = re.compile(r"^\s*(import|from) (typer|click)\b", re.MULTILINE)
+    assert not [str(p.relative_to(ROOT)) for p in (ROOT / "reos").rglob("*.py")
+                if importing.search(p.read_text(encoding="utf-8"))]
 
 
 # -- the model path (issue 11): ollama and httpx only when a model is actually asked ----------

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from reos import cli
 from tests.conftest import FIXTURES, reos
 from tests.fake_ollama import FakeOllama
 
@@ -170,10 +169,6 @@ def test_plan_verbose_shows_the_model_asked_and_its_last_thought(
     untimed = [{k: v for k, v in d.items() if k != "trace"} for d in (shown, plain)]
     assert untimed[0] == untimed[1]
     assert [t["stage"] for t in shown["trace"]] == [t["stage"] for t in plain["trace"]]
-
-
-def test_plan_verbose_takes_the_fast_path() -> None:
-    assert cli.fast_route(["plan", "--verbose", "--json", "--context", CONTEXT, "x"]) is not None
 
 
 # -- when the model cannot be used --------------------------------------------------------

@@ -5,21 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import typer.main
-
-from reos import cli
+from tests.test_cli import cli_surface
 
 MAN = (Path(__file__).resolve().parent.parent / "man" / "reos.1").read_text()
-
-
-def cli_surface() -> dict[str, set[str]]:
-    group = typer.main.get_command(cli.build_app())
-    assert hasattr(group, "commands")  # typer vendors click; a group has subcommands
-    surface = {"": {o for p in group.params for o in p.opts if o.startswith("--")}}
-    for name, command in group.commands.items():
-        surface[name] = {o for p in command.params for o in getattr(p, "opts", [])
-                         if o.startswith("-") and o != "--help"}
-    return surface
 
 
 def test_every_command_and_option_is_in_the_manual() -> None:

@@ -1,5 +1,5 @@
 """One module per CLI command: each takes parsed options, calls the engine, prints.
 
-Both the typer app (`reos.cli`) and its fast path call these, so option meaning lives
-in one place. No business logic here: that is the engine's.
+`reos.cli` parses the command line and calls these, so what an option does lives in
+one place. No business logic here: that is the engine's.
 """

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from reos.commands.ask import confirm
 from reos.commands.common import make_engine
 from reos.commands.output import StagePrinter, emit_json, event_printer, say
 from reos.commands.shell_init import record_ran
@@ -77,33 +78,27 @@ def _confirm(plan: Plan, question: str | None = None) -> bool:
             "Nothing was run. Rerun with --yes to approve it, or --dry-run to only look.",
             exit_code=EXIT_DECLINED,
         )
-    import typer  # deferred: only an interactive prompt needs it
-
     if question:
         say(question)
-        return typer.confirm("Run it anyway?", default=False)
-    return typer.confirm("Proceed?", default=False)
+        return confirm("Run it anyway?")
+    return confirm("Proceed?")
 
 
 def _approve_fix(explanation: str) -> bool:
     """The terminal's answer to a recovery fix that needs approval (default no)."""
-    import typer
-
     from reos.text import clean  # the explanation can quote a failed command's output
     from reos.words.narrate import fix_question
 
-    return typer.confirm(fix_question(clean(explanation)), default=False)
+    return confirm(fix_question(clean(explanation)))
 
 
 def _confirm_resume(report: ExecutionReport) -> bool:
     """The terminal's answer at a resumable stop: where the run is, then whether to go on
     (default no)."""
-    import typer
-
     from reos.words.narrate import paused, resume_question
 
     say(paused(report))
-    return typer.confirm(resume_question(report), default=False)
+    return confirm(resume_question(report))
 
 
 def _meta_exit_code(reply: Reply) -> int:

@@ -28,10 +28,10 @@ def run(*, as_json: bool = False, yes: bool = False) -> int:
                 raise ReosError("always_confirm is on, so undo asks first, and there is no "
                                 "terminal to ask on. Nothing was undone.",
                                 "Rerun with --yes to approve it.", exit_code=EXIT_DECLINED)
-            import typer
+            from reos.commands.ask import confirm
 
             say(reply.text)
-            if not typer.confirm("Proceed?", default=False):
+            if not confirm("Proceed?"):
                 say(engine.decline().text)
                 return EXIT_DECLINED
         reply = engine.approve()
