@@ -132,13 +132,11 @@ def refuse_other_host(engine: ReasoningEngine, allow_other_host: bool) -> None:
 
 
 def model_note(engine: ReasoningEngine, plan: Plan) -> str | None:
-    """The sentence the engine put before the plan's message when the model could not be
+    """The sentence the engine said first (in the plan's lead) when the model could not be
     used, or None. An answered query shows what its steps found instead of the message,
     so this sentence would otherwise be lost."""
     problem = engine.llm_problem
-    if problem and plan.message.startswith(problem):
-        return problem
-    return None
+    return problem if problem and problem in plan.lead else None
 
 
 def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool = False,
