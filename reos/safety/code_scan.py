@@ -49,7 +49,7 @@ class Carried(Struct):
     mutates: list[str] = field(default_factory=list)  # other changes (not read-only)
     code_paths: list[str] = field(default_factory=list)  # paths a one-liner deletes/writes
     fork_bomb: bool = False
-    reverse_shell: bool = False  # opens a connection and hands it a shell
+    connects_back: bool = False  # opens a connection and hands it a shell
     runs_input: bool = False  # runs the text it reads (awk system($0), sed e) as commands
     extracts_into: str | None = None  # tar -x: the directory files are unpacked into
 
@@ -141,6 +141,6 @@ def judge_code(code: str, program: str, out: Carried) -> None:
                                                    "each", "repeat")):
         out.fork_bomb = True
     if any(w in code for w in _CONNECTS) and any(w in code for w in _SHELL_HANDS):
-        out.reverse_shell = True
+        out.connects_back = True
     if not (shells_out or deletes or copies):
         out.mutates.append(f"runs a {program} one-liner")

@@ -98,7 +98,7 @@ class CodeJudge:
             self._unknown(ctx, what)
         if found.code_paths:
             self._code_paths(program, found.code_paths)
-        if found.reverse_shell:
+        if found.connects_back:
             self.verdict.raise_to(RiskLevel.CRITICAL, f"{program} connects to another "
                                   "machine and hands it a shell (a reverse shell)",
                                   block=True)
