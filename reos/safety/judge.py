@@ -414,6 +414,9 @@ class Judge(Memory, CodeJudge):
                                       "other code")
                 if name in ("BASH_ENV", "ENV", "PROMPT_COMMAND") and value:
                     self.script(value, ctx, depth + 1)
+                elif name == "PS4":  # expanded before each command `set -x` traces
+                    for inner in substitutions(value):
+                        self.script(inner, ctx, depth + 1)
             elif name in _PROGRAM_ENV and value.strip("| "):
                 self.script(value.strip().lstrip("|"), ctx, depth + 1)
 
