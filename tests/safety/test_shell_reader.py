@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from reos.model import RiskLevel
 from reos.safety.risk import assess
 
 # values bash expands a second time: the `$(…)` in them runs then, though the assignment
@@ -25,3 +26,7 @@ def test_code_in_a_value_expanded_again_is_judged(command: str, reason: str) -> 
     assert any(reason in r for r in verdict.reasons), verdict.reasons
     assert not verdict.read_only
 
+
+def test_a_quoted_value_alone_runs_nothing() -> None:
+    verdict = assess("x='$(reboot)'; echo \"$x\"")
+    assert verdict.risk <= RiskLevel.LOW and not verdict.blocked
