@@ -22,12 +22,12 @@ CORE = ["reos.system.collectors", "reos.system.snapshot", "reos.system.state",
         "reos.safety.risk", "reos.engine"]
 FORBIDDEN = ("textual", "ollama")
 # what `reos plan --json` and `reos undo` must not load: the UI, the model client, typer,
-# the docker SDK and what it pulls in (socket, ssl), psutil, the bash parsers, the settings
+# the docker SDK and what it pulls in (socket, ssl), psutil, the bash grammar, the settings
 # editor, asyncio and argparse (each costs more than a tenth of the start-up budget), and
 # dataclasses: reos's records are msgspec Structs, made in C (a dataclass generates its
 # methods from source when it is defined, about 0.6 ms each: 60 of them were a third of
 # the start-up)
-HEAVY = {"textual", "ollama", "typer", "rich", "docker", "psutil", "requests", "bashlex",
+HEAVY = {"textual", "ollama", "typer", "rich", "docker", "psutil", "requests",
          "tree_sitter", "tree_sitter_bash", "socket", "ssl", "asyncio", "tomlkit",
          "argparse", "logging", "dataclasses"}
 
@@ -71,6 +71,16 @@ def test_undo_path_stays_light(tmp_path) -> None:
     modules = loaded_after(code)
     assert not {m.split(".")[0] for m in modules} & HEAVY
 
+
+
+def test_the_bash_grammar_is_loaded_only_where_shell_text_is_read() -> None:
+    grammar = {"tree_sitter", "tree_sitter_bash"}
+    argv = loaded_after("from reos.safety.risk import assess_argv\n"
+                        "assess_argv(['ls', '-l', '/etc'])")
+    assert not {m.split(".")[0] for m in argv} & grammar
+    text = {m.split(".")[0] for m in loaded_after("from reos.safety.risk import assess\n"
+                                                  "assess('ls -l /etc | wc -l')")}
+    assert grammar <= text and "bashlex" not in text  # one reader, and only that one
 
 # -- the model path (issue 11): ollama and httpx only when a model is actually asked ----------
 ROOT = Path(__file__).resolve().parent.parent
