@@ -381,19 +381,14 @@ class _Walker:
         extra += outer
         if body is not None:
             self.statement(body, upstream, background, extra)
-            return
-        redirects, after = self._opened(extra)  # `> F` alone: a write (or read) of its own
-        read = self._redirect_list(redirects)
-        if read:
-            self.emit(SimpleCommand([], [r for r, _, _ in read], via=self.via,
-                                    depth=self.depth))
-        self._after(after, None, background)
+        else:  # `> F` alone: a write (or a read) of its own
+            self.command(node, upstream, background, extra, items=[])
 
     def _group(self, body: Any, extra: list[Any], upstream: SimpleCommand | None,
                background: bool) -> None:
         """`{ …; } > F`, `while …; done < <(…)`: the group's output redirections are writes
         of their own; its input feeds the commands inside it."""
-        redirects, after = self._opened(extra)
+        redirects, after = self._group_redirects(extra)
         writes, stdin = group_redirects(self._redirect_list(redirects))
         if writes:
             self.emit(SimpleCommand([], writes, via=self.via, depth=self.depth))
@@ -408,23 +403,15 @@ class _Walker:
         made = [c for c in self.out[before:] if c.depth == self.depth]
         self._after(after, made[-1] if made else None, background)
 
-    def _opened(self, redirects: list[Any]) -> tuple[list[Any], list[tuple[str, Any]]]:
-        """A group's redirections with each here-document's line opened (`_heredoc_line`):
-        its redirections join the others; a word there is no word of a group's."""
-        out: list[Any] = []
-        after: list[tuple[str, Any]] = []
-        for node in redirects:
-            out.append(node)
-            if node.type == "heredoc_redirect":
-                items, then = _heredoc_line(node)
-                after += then
-                for item in items:
-                    if item.type in _REDIRECTS or item.type == "ERROR":
-                        out.append(item)
-                    else:
-                        self.reading.doubts.append(f"`{_text(item)[:40]}` after a "
-                                                   "here-document of a group")
-        return out, after
+    def _group_redirects(self, nodes: list[Any]) -> tuple[list[Any], list[tuple[str, Any]]]:
+        """A group's redirections (`_opened`) and what runs after it; a word among them is
+        no word of a group's (bash refuses it): that reading is not trusted."""
+        items, after = _opened(nodes)
+        for item in items:
+            if item.type not in _REDIRECTS and item.type not in ("ERROR", "comment"):
+                self.reading.doubts.append(f"`{_text(item)[:40]}` after a group's "
+                                           "redirection")
+        return items, after
 
     def _function(self, node: Any) -> None:
         """A definition: its body is judged here, and again with the arguments of each call
@@ -536,6 +523,8 @@ class _Walker:
     def _nested(self, node: Any, via: str) -> list[SimpleCommand]:
         if self.depth + 1 > MAX_DEPTH:
             raise Unparseable(f"nested more than {MAX_DEPTH} levels deep")
+        if _merged_backquotes(node):
+            return self._backquotes(node, via)
         walker = self.child(via)
         for child in node.named_children:
             walker.statement(child, None, False)
@@ -544,17 +533,41 @@ class _Walker:
             self.emit(c)
         return [c for c in walker.out if c.depth == self.depth + 1]
 
+    def _backquotes(self, node: Any, via: str) -> list[SimpleCommand]:
+        """`` `a` `b` `` read by the grammar as one substitution (of "a` `b"): not trusted,
+        but each is read on its own, so that what they run is judged too."""
+        self.reading.doubts.append("backquotes the grammar reads as one")
+        data = self.reading.data
+        start = node.start_byte + len(node.text) - len(node.text.lstrip()) + 1
+        cuts = sorted((n.start_byte, n.end_byte) for n in _all_nodes(node) if n.type == "``")
+        found: list[SimpleCommand] = []
+        for end, after in [*cuts, (node.end_byte - 1, node.end_byte)]:
+            piece = data[start:end]
+            start = after
+            reading = _Reading(piece)
+            walker = _Walker(reading, self.depth + 1, via, dict(self.env))
+            walker.statement(_parser().parse(piece).root_node, None, False)
+            self.fork_bombs += walker.fork_bombs
+            for c in walker.out:
+                self.emit(c)
+            found += [c for c in walker.out if c.depth == self.depth + 1]
+        return found
+
     # -- simple commands -------------------------------------------------------------------
 
     def command(self, node: Any, upstream: SimpleCommand | None, background: bool,
-                extra: list[Any], words_only: bool = False) -> None:
+                extra: list[Any], words_only: bool = False,
+                items: list[Any] | None = None) -> None:
         """One simple command (also `declare …`, `unset …`), with the redirections `extra`
-        the grammar hung beside it."""
+        the grammar hung beside it. `words_only`: the node's text is only words (`{}`);
+        `items`: the children to read instead of the node's."""
         simple = _Simple()
         if node.type in ("declaration_command", "unset_command") and node.children:
             simple.words.append(_text(node.children[0]))  # the keyword
-        items = [node] if words_only else node.named_children
-        self._read_items(simple, [*items, *extra], named=words_only or node.type != "command")
+        if items is None:
+            items = [node] if words_only else node.named_children
+        self._read_items(simple, [*items, *extra], named=words_only or node.type not in (
+            "command", "redirected_statement"))
         if simple.stdin_text is None and upstream is None and self.group_stdin is not None \
                 and not any(r.op == "<" for r in simple.redirects):
             simple.stdin_text, group_net = self.group_stdin
@@ -598,23 +611,30 @@ class _Walker:
         """The children of a command in order: assignments before the program, words
         (nodes written together, with nothing between, are one word: the grammar splits
         `rm$IFS-rf` and `a\\Z`), redirections, and what a here-document's line goes on
-        with."""
+        with. Text the grammar left out between two of them is read as words (it drops a
+        lone `-` before a redirection), and a number it read as a word right before a
+        redirection is that redirection's descriptor (`cat 0< F`)."""
         seen_name = named
         group: list[Any] = []
-        last_end = items[0].start_byte if items else 0
+        end = items[0].start_byte if items else 0
         for item in self._flatten(simple, items):
             kind = item.type
             if kind == "comment":
                 continue
             redirection = kind in _REDIRECTS or (kind == "ERROR" and _text(item) in _HALVES)
-            if group and (redirection or item.start_byte != group[-1].end_byte):
-                self._word(simple, group)
+            gap = self.reading.data[end:item.start_byte] if item.start_byte > end else b""
+            dropped = bool(gap) and not _BLANK.fullmatch(gap)
+            if b"\n" in gap.replace(b"\\\n", b""):  # bash ends a command there
+                self.reading.doubts.append("one command over two lines")
+            if group and (redirection or dropped or item.start_byte != group[-1].end_byte):
+                if not (redirection and _descriptor(group, item)):
+                    self._word(simple, group)
                 group = []
+            if dropped:
+                self._dropped_words(simple, end, item.start_byte)
             if kind == "variable_assignment" and not seen_name and self._assignable(item):
                 self._assign(item, simple.prefix)
             elif redirection:
-                if kind == "heredoc_redirect" and item.start_byte > last_end:
-                    self._dropped_words(simple, last_end, item.start_byte)
                 self._redirect_item(simple, item)
             elif kind == "variable_assignment" and named and self._assignable(item) and \
                     item.child_by_field_name("value") is not None and \
@@ -626,20 +646,15 @@ class _Walker:
                 seen_name = True
                 group.append(item.named_children[0] if kind == "command_name" and
                              item.named_children else item)
-            last_end = max(last_end, item.end_byte)
+            end = max(end, item.end_byte)
         if group:
             self._word(simple, group)
 
     def _flatten(self, simple: _Simple, items: list[Any]) -> list[Any]:
-        """The items with each here-document's line opened (`_heredoc_line`): its words and
-        redirections join the command's, what runs after it goes to `simple.after`."""
-        out: list[Any] = []
-        for item in items:
-            out.append(item)
-            if item.type == "heredoc_redirect":
-                words, after = _heredoc_line(item)
-                out += words
-                simple.after += after
+        """The items opened (`_opened`); what runs after the command goes to
+        `simple.after`."""
+        out, after = _opened(items)
+        simple.after += after
         return out
 
     def _after(self, after: list[tuple[str, Any]], command: SimpleCommand | None,
@@ -652,11 +667,10 @@ class _Walker:
                 self.statement(node, None, background)
 
     def _dropped_words(self, simple: _Simple, start: int, end: int) -> None:
-        """Words the grammar leaves out of its tree right before `<<` (`python3 - <<EOF`)."""
-        raw = self.reading.data[start:end].decode("utf-8", "replace")
-        if raw.strip():
-            self.reading.claimed.append((start, end))
-            simple.words += expand_word(raw.strip(), self.env, fallback=raw.strip())
+        """Words the grammar leaves out of its tree (`python3 - <<EOF`, `ls - 1> F`)."""
+        raw = self.reading.data[start:end].decode("utf-8", "replace").strip()
+        self.reading.claimed.append((start, end))
+        simple.words += expand_word(raw, self.env, fallback=raw)
 
     def _word(self, simple: _Simple, group: list[Any]) -> None:
         """One word (a group of nodes written together) → its expanded words."""
@@ -786,9 +800,12 @@ class _Walker:
         # the operator: its tokens, with a repaired half (`<` ERROR`>` is `<>`)
         op = before + "".join(_text(c) for c in node.children if not c.is_named or (
             c.type == "ERROR" and _text(c) in ("<", ">"))) or ">"
-        destination = node.child_by_field_name("destination") or (
-            node.named_children[-1] if node.named_children else None)
-        if destination is None or destination.type in ("file_descriptor", "ERROR"):
+        if op in (">&-", "<&-"):  # closes a descriptor: no target (`_after_target`)
+            return Redirect(op[:-1], "-"), None, False
+        destination = node.child_by_field_name("destination") or next(
+            (c for c in node.named_children if c.type not in ("file_descriptor", "ERROR")),
+            None)
+        if destination is None:
             return Redirect(op, ""), None, False
         if destination.type == "process_substitution":
             source = produced_by(self._nested(destination, "<(...)"))
@@ -803,6 +820,50 @@ class _Walker:
         if kind == "herestring_redirect" or op == "<<<":
             return Redirect("<<<", value), value, network
         return Redirect(op, value), None, network
+
+
+def _opened(nodes: list[Any]) -> tuple[list[Any], list[tuple[str, Any]]]:
+    """The nodes in order, with what the grammar hangs inside a redirection taken out:
+    the words after a file redirection's target (`rm 2>/dev/null -rf /x`: `-rf` and `/x`
+    are rm's; `> F rm x`: `rm` is the program; but in `> F 0>&1` the 0 is the next one's
+    descriptor), and a here-document's line (`_heredoc_line`); also what runs after it
+    (`| sh`, `&& …`), with how it is joined."""
+    out: list[Any] = []
+    after: list[tuple[str, Any]] = []
+    for i, node in enumerate(nodes):
+        out.append(node)
+        if node.type == "file_redirect":
+            words = _after_target(node)
+            following = nodes[i + 1] if i + 1 < len(nodes) else None
+            if words and following is not None and _adjacent(words[-1], following) and \
+                    _text(words[-1]).isdigit():
+                words.pop()  # `… 0>&1`: the digit is the next redirection's descriptor
+            out += words
+        elif node.type == "heredoc_redirect":
+            items, then = _heredoc_line(node)
+            more, later = _opened(items)
+            out += more
+            after += then + later
+    return out, after
+
+
+def _after_target(redirect: Any) -> list[Any]:
+    """The nodes the grammar hangs on a file redirection after its target; all of them
+    after `>&-` or `<&-`, which close a descriptor and have no target."""
+    tokens = [c for c in redirect.children if not c.is_named]
+    if tokens and _text(tokens[-1]).endswith("-"):
+        return [c for c in redirect.named_children
+                if c.type not in ("file_descriptor", "ERROR")]
+    target = redirect.child_by_field_name("destination")
+    return [c for c in redirect.named_children if target is not None and
+            c.start_byte > target.start_byte and c.type != "ERROR"]
+
+
+def _descriptor(group: list[Any], redirect: Any) -> bool:
+    """`cat 0< F`: the grammar reads the 0 as a word; written right before a redirection,
+    a number is its descriptor for bash."""
+    return len(group) == 1 and group[0].type == "number" and \
+        group[0].end_byte == redirect.start_byte and redirect.type == "file_redirect"
 
 
 def _heredoc_line(heredoc: Any) -> tuple[list[Any], list[tuple[str, Any]]]:
@@ -824,6 +885,23 @@ def _heredoc_line(heredoc: Any) -> tuple[list[Any], list[tuple[str, Any]]]:
         else:
             items.append(part)
     return items, after
+
+
+def _merged_backquotes(node: Any) -> bool:
+    """A backquoted substitution in which the grammar found a `` ` ` `` (its token for an
+    empty pair): in bash that closes one substitution and opens the next."""
+    return node.type == "command_substitution" and node.text.lstrip()[:1] == b"`" and any(
+        n.type == "``" for n in _all_nodes(node))
+
+
+def _all_nodes(node: Any) -> list[Any]:
+    found: list[Any] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        found.append(current)
+        stack.extend(current.children)
+    return found
 
 
 def _glued(node: Any) -> bool:

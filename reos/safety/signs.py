@@ -70,14 +70,18 @@ def fork_bomb_text(text: str) -> bool:
     return False
 
 
+_OPERATORS = ";&|<>()\n"
+
+
 def plain_commands(text: str) -> list[tuple[list[str], list[Redirect]]]:
     """Simple commands and their redirections by a plain split, for text the shell reader
     could not read: what lies inside an error of bash's grammar (`{rm,-rf,/}`, a brace
     expansion where the grammar expects a group; a here-document never closed) or nests
-    past the reader's bounds. Keywords are skipped, braces expanded, `>`/`>>` take the
-    next word as their target."""
-    text = text.replace("${IFS}", " ").replace("$IFS", " ")
-    lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|<>()")
+    past the reader's bounds. Operators and line breaks end a command, keywords are
+    skipped, braces expanded, `>`/`>>`/`<>` take the next word as their target."""
+    text = text.replace("${IFS}", " ").replace("$IFS", " ").replace("\\\n", " ")
+    lexer = shlex.shlex(text, posix=True, punctuation_chars=_OPERATORS)
+    lexer.whitespace = " \t\r"
     lexer.whitespace_split = True
     keywords = {"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for",
                 "case", "esac", "in", "{", "}", "!", "[[", "]]", "time", "coproc", "select",
@@ -86,13 +90,13 @@ def plain_commands(text: str) -> list[tuple[list[str], list[Redirect]]]:
     pending: str | None = None
     try:
         for token in lexer:
-            if pending is not None and not set(token) <= set(";&|<>()"):
+            if pending is not None and not set(token) <= set(_OPERATORS):
                 out[-1][1].append(Redirect(pending, token))
                 pending = None
                 continue
-            if token in (">", ">>", ">|", "&>", "&>>", "<", "<<", "<<<", "<<-"):
+            if token in (">", ">>", ">|", "&>", "&>>", "<", "<<", "<<<", "<<-", "<>"):
                 pending = token
-            elif set(token) <= set(";&|<>()"):
+            elif set(token) <= set(_OPERATORS):
                 pending = None
                 out.append(([], []))
             elif not out[-1][0] and token in keywords:
