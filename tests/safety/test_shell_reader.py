@@ -4,6 +4,8 @@ Each command here is only parsed and judged, never run."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from reos.model import RiskLevel
@@ -32,6 +34,78 @@ def test_code_in_a_value_expanded_again_is_judged(command: str, reason: str) -> 
 def test_a_quoted_value_alone_runs_nothing() -> None:
     verdict = assess("x='$(reboot)'; echo \"$x\"")
     assert verdict.risk <= RiskLevel.LOW and not verdict.blocked
+
+
+# What only a second reader could read (`[[ … ]]`, `case`, arrays, arithmetic, `select`,
+# `coproc`) is read by the one reader, and the commands inside are judged with everything
+# else it reads: a here-document's line (`| sh`, `> F`, `&& …`), function calls with their
+# arguments, `<>`, a here-string on a group, words the grammar splits.
+INSIDE_BLOCKED = [
+    "[[ -d /etc ]] && cat <<EOF | sh\nrm -rf /etc\nEOF",
+    "[[ -d /etc ]] && rm 2>/dev/null -rf /etc",
+    "[[ -f /tmp/x ]] && cat <<EOF > /etc/sudoers\nALL ALL=(ALL) NOPASSWD: ALL\nEOF",
+    "[[ -e /etc ]] && cat <<EOF && rm -rf /etc\nx\nEOF",
+    "[[ -n $HOME ]] && rm$IFS-rf$IFS/etc",
+    "n=$((n+1)); cat notes.txt 1<>/etc/passwd",
+    "case $x in *) ( read d; rm -rf $d ) <<< /boot;; esac",
+    "i=$((1)); { cat; } <<EOF | sh\nrm -rf /usr\nEOF",
+    "case $1 in start) wipe() { rm -rf \"$1\"; }; wipe /etc;; esac",
+    "a=(/etc /usr); wipe() { rm -rf \"$@\"; }; wipe \"${a[@]}\"",
+    "select d in /srv /opt; do rm -rf \"$d\"; done",
+    "(( n > 1 )) && echo hi | sudo tee /etc/sudoers.d/x > /dev/null",
+    "coproc rm -rf /var",
+]
+INSIDE_READ_ONLY = [
+    "arr=(a b); printf '%s\\n' \"${arr[@]}\" | sort",
+    "for ((i=0; i<3; i++)); do echo $i; done",
+    "case $(uname) in Linux) uptime;; *) echo other;; esac",
+    "[[ -d /etc ]] && ls /etc",
+    "echo $((2*3)) | cat",
+    "[ -d /etc ] && ls /etc",
+]
+
+
+@pytest.mark.parametrize("command", INSIDE_BLOCKED)
+def test_commands_inside_tests_cases_arrays_and_arithmetic_are_judged(command: str) -> None:
+    verdict = assess(command)
+    assert verdict.blocked, (command, verdict.reasons)
+
+
+@pytest.mark.parametrize("command", INSIDE_READ_ONLY)
+def test_readers_inside_them_stay_read_only(command: str) -> None:
+    verdict = assess(command)
+    assert verdict.read_only and verdict.reasons == [], (command, verdict.reasons)
+
+
+# the reading itself
+def test_a_here_documents_line_belongs_to_its_command() -> None:
+    cat, sh = parse_script("[[ -d /x ]] && cat <<'EOF' | sh\nrm x\nEOF").commands[-2:]
+    assert cat.argv == ["cat"] and cat.stdin_text == "rm x"
+    assert sh.argv == ["sh"] and sh.upstream is cat
+    cat = parse_script("cat <<EOF > /tmp/n x\nrm x\nEOF").commands[0]
+    assert cat.argv == ["cat", "x"]
+    assert [(r.op, r.target) for r in cat.redirects] == [("<<", "<heredoc>"), (">", "/tmp/n")]
+
+
+def test_the_word_the_grammar_drops_before_a_here_document_is_read() -> None:
+    script = parse_script("python3 - <<EOF\nprint(1)\nEOF")
+    assert script.commands[0].argv == ["python3", "-"]
+
+
+def test_redirections_go_to_the_last_command_of_a_pipeline_or_list() -> None:
+    for text in ("a | b > /tmp/f", "a && b > /tmp/f", "! b > /tmp/f"):
+        commands = parse_script(text).commands
+        assert [c.argv for c in commands][-1] == ["b"], text
+        assert [(r.op, r.target) for r in commands[-1].redirects] == [(">", "/tmp/f")], text
+        assert all(not c.redirects for c in commands[:-1]), text
+
+
+def test_the_grammars_known_errors_are_read_around() -> None:
+    for text in ("cat a 1<> /etc/f", "wc -l <> /etc/f", "exec 3<>/etc/f"):
+        redirects = parse_script(text).commands[0].redirects
+        assert [(r.op, r.target) for r in redirects] == [("<>", "/etc/f")], text
+    inside = parse_script("( read d; rm -rf $d ) <<< /boot").commands
+    assert inside[-1].argv == ["rm", "-rf", "/boot"]
 
 
 # what tree-sitter-bash hangs on a redirection, or drops, read as bash reads it (found by
@@ -65,3 +139,30 @@ def test_a_grammar_misreading_without_error_is_not_trusted() -> None:
         verdict = assess(text)
         assert verdict.blocked and "cannot be parsed reliably" in verdict.reasons[0], text
 
+
+def test_glued_brackets_are_words_not_keywords() -> None:
+    assert [c.argv for c in parse_script("{}; []").commands] == [["{}"], ["[]"]]
+
+
+def test_what_the_grammar_cannot_read_fails_closed_with_what_it_could() -> None:
+    with pytest.raises(Unparseable) as caught:
+        parse_script("rm -rf /etc; echo 'unbalanced")
+    assert caught.value.partial is not None
+    assert caught.value.partial.commands[0].argv == ["rm", "-rf", "/etc"]
+    with pytest.raises(Unparseable):
+        parse_script("cat 0<>f")  # the grammar takes the 0 for a word: not trusted
+
+
+def test_a_brace_expansion_the_grammar_cannot_read_is_split_plainly() -> None:
+    verdict = assess("{rm,-rf,/etc}")  # bash runs rm -rf /etc
+    assert verdict.blocked and "cannot be parsed reliably" in verdict.reasons[0]
+
+
+def test_a_64_kb_script_of_every_construct_is_read_in_bounded_time() -> None:
+    unit = ("[[ -d /tmp ]] && case $x in a) echo $((i+1));; esac; arr=(a b); "
+            "select s in a; do break; done; cat <<EOF | wc -l\nline\nEOF\n")
+    text = unit * (64 * 1024 // len(unit))
+    start = time.perf_counter()
+    verdict = assess(text)
+    assert time.perf_counter() - start < 5
+    assert not verdict.blocked, verdict.reasons
