@@ -10,17 +10,24 @@ expanded as far as they can be known statically (`expand`): literal assignments 
 earlier are substituted (`X=/; rm -rf $X`), `${IFS}` is whitespace, `$'\\x72m'` is
 decoded, braces are expanded and quotes removed; a `$(…)` whose output is plain text
 (`$(echo /)`) is replaced by that text. What stays unknown keeps its `$` so the judge sees
-it. Each simple command says what feeds its stdin (`stdin_source`): literal text, a
-download, a file or something unknowable.
+it. Each simple command says what feeds its stdin (`stdin_text`, `upstream`,
+`fed_by_download`): literal text, a download, a file or something unknowable.
+
+The grammar slips in a few places; the walk reads them as bash does, each only in the exact
+shape the grammar leaves: the read-write redirection `<>` and a here-string after another
+redirection (errors it reports, `_repaired`), words it hangs on a redirection after its
+target (`rm 2>/dev/null -rf /x`) or on a here-document's line (`| sh`, `> F`), a number
+written against a redirection that it takes for a word (`cat 0< F`), a lone `-` it drops.
 
 When the reading cannot be trusted, `parse_script` raises `Unparseable` (callers fail
-closed) carrying what could be read: the grammar reported an error it does not know how
-to read around (an open quote, a missing `fi`), it skipped text without saying so, or the
-text nests or repeats past the bounds. Two errors of the grammar are read around, each
-exactly in the shapes it leaves (`_REPAIRS`): the read-write redirection `<>`, and a
-here-string after another redirection or on a compound command.
+closed) carrying what could be read (`partial`): any other error the grammar reports (an
+open quote, a missing `fi`), text it skipped without saying so, two backquoted
+substitutions it reads as one, a line break inside one command, a word after a group's
+redirection, or text that nests or repeats past the bounds.
 
-Not responsible for judging anything, nor for running anything (nothing here executes).
+Not responsible for judging anything, for guessing at text it cannot read (the judge
+splits that plainly: `signs.plain_commands`), nor for running anything (nothing here
+executes).
 """
 
 from __future__ import annotations
