@@ -1,7 +1,7 @@
 """How long `reos check` takes on the largest commands it accepts (64 KB), benign and hostile.
 
 Each input is judged by `reos.safety.risk.assess` in this process (best of N runs, after
-one warm-up so bashlex is imported once), and one 64 KB command also end to end through
+one warm-up so the bash grammar is loaded once), and one 64 KB command also end to end through
 `reos check` in a fresh process. Inputs over 64 KB are refused by `reos check` before
 any work (exit 2), so the hostile 130 KB-class shapes are measured on `assess` directly
 at 64 KB. Target (issues 8 and 20): every input under 1 s, and never a traceback (the

@@ -27,12 +27,12 @@ import os
 import re
 import sys
 from array import array
-from typing import Any
+from typing import Any, AnyStr
 
 _STAMP = (sys.implementation.cache_tag, _sre.MAGIC, _sre.CODESIZE, array("I").itemsize)
 _LIMIT = 4000  # entries: reos makes about 250 at import; a table this big is not ours
-_table: dict[tuple[str, int], tuple[Any, ...]] | None = None
-_new: dict[tuple[str, int], tuple[Any, ...]] = {}
+_table: dict[tuple[Any, int], tuple[Any, ...]] | None = None  # (source, flags) -> entry
+_new: dict[tuple[Any, int], tuple[Any, ...]] = {}
 
 
 def table_path() -> str:
@@ -40,7 +40,7 @@ def table_path() -> str:
                         f"patterns.{sys.implementation.cache_tag}.marshal")
 
 
-def _read() -> dict[tuple[str, int], tuple[Any, ...]]:
+def _read() -> dict[tuple[Any, int], tuple[Any, ...]]:
     try:
         with open(table_path(), "rb") as stream:
             data = marshal.loads(stream.read())  # load(stream) reads bytes at a time: slow
@@ -51,8 +51,9 @@ def _read() -> dict[tuple[str, int], tuple[Any, ...]]:
     return {}
 
 
-def regex(source: str, flags: int = 0) -> re.Pattern[str]:
-    """`re.compile(source, flags)`, from the table when the pattern is in it."""
+def regex(source: AnyStr, flags: int = 0) -> re.Pattern[AnyStr]:
+    """`re.compile(source, flags)`, from the table when the pattern is in it (a pattern of
+    bytes as well as of text)."""
     global _table
     if _table is None:
         _table = _read()
@@ -68,14 +69,14 @@ def regex(source: str, flags: int = 0) -> re.Pattern[str]:
     return compiled
 
 
-def from_entry(source: str, entry: tuple[Any, ...]) -> re.Pattern[str]:
+def from_entry(source: AnyStr, entry: tuple[Any, ...]) -> re.Pattern[AnyStr]:
     """The pattern a table entry describes; raises whatever `_sre` says of a wrong one."""
     final, program, groups, groupindex, indexgroup = entry
     return _sre.compile(source, final, array("I", program).tolist(), groups, groupindex,
                         indexgroup)
 
 
-def _remember(source: str, flags: int, compiled: re.Pattern[str]) -> None:
+def _remember(source: AnyStr, flags: int, compiled: re.Pattern[AnyStr]) -> None:
     if len(_new) + len(_table or ()) >= _LIMIT:
         return
     try:

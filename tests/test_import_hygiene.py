@@ -22,7 +22,7 @@ CORE = ["reos.system.collectors", "reos.system.snapshot", "reos.system.state",
         "reos.safety.risk", "reos.engine"]
 FORBIDDEN = ("textual", "ollama")
 # what `reos plan --json` and `reos undo` must not load: the UI, the model client, the
-# docker SDK and what it pulls in (socket, ssl), psutil, the bash parsers, the settings
+# docker SDK and what it pulls in (socket, ssl), psutil, the bash grammar, the settings
 # editor, asyncio (more than a tenth of the start-up budget), typer and click (reos has
 # neither), shutil (argparse's help formatter would import it for the terminal's width;
 # reos.cli finds the width itself), dataclasses: reos's records are msgspec Structs,
@@ -32,7 +32,7 @@ FORBIDDEN = ("textual", "ollama")
 # msgspec without it, a tenth of the start-up). argparse is allowed: it is the one
 # command line parser, a few ms (bench/cold_start.py)
 HEAVY = {"textual", "ollama", "typer", "click", "rich", "docker", "psutil", "requests",
-         "bashlex", "tree_sitter", "tree_sitter_bash", "socket", "ssl", "asyncio", "tomlkit",
+         "tree_sitter", "tree_sitter_bash", "socket", "ssl", "asyncio", "tomlkit",
          "shutil", "logging", "dataclasses", "typing_extensions", "inspect"}
 
 
@@ -102,6 +102,15 @@ def test_nothing_in_reos_imports_typer_or_click() -> None:
     assert not [str(p.relative_to(ROOT)) for p in (ROOT / "reos").rglob("*.py")
                 if importing.search(p.read_text(encoding="utf-8"))]
 
+
+def test_the_bash_grammar_is_loaded_only_where_shell_text_is_read() -> None:
+    grammar = {"tree_sitter", "tree_sitter_bash"}
+    argv = loaded_after("from reos.safety.risk import assess_argv\n"
+                        "assess_argv(['ls', '-l', '/etc'])")
+    assert not {m.split(".")[0] for m in argv} & grammar
+    text = {m.split(".")[0] for m in loaded_after("from reos.safety.risk import assess\n"
+                                                  "assess('ls -l /etc | wc -l')")}
+    assert grammar <= text and "bashlex" not in text  # one reader, and only that one
 
 # -- the model path (issue 11): ollama and httpx only when a model is actually asked ----------
 ROOT = Path(__file__).resolve().parent.parent

@@ -58,14 +58,17 @@ _NAME = regex(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 
 def hidden_code(raw: str, env: dict[str, str]) -> list[str]:
     """Commands bash runs that a parser does not show as commands: a `$(…)` inside a
-    parameter expansion's operator (`${x:-$(cmd)}`), and the values arithmetic evaluates
-    (`$((x))`, `((x))` with `x='a[$(cmd)]'`: bash expands the subscript and runs it)."""
+    parameter expansion's operator (`${x:-$(cmd)}`), the values arithmetic evaluates
+    (`$((x))`, `((x))` with `x='a[$(cmd)]'`: bash expands the subscript and runs it), and
+    the values bash expands once more: as a prompt (`${x@P}` with `x='$(cmd)'`) or as the
+    name of another variable (`${!x}` with `x='a[$(cmd)]'`)."""
     raw = _unquoted(raw)
     found: list[str] = []
     at = raw.find("${")
     while at >= 0 and len(found) < 8:
         end = _closing_brace(raw, at + 2)
         found += substitutions(raw[at + 2:end])
+        found += _expanded_again(raw[at + 2:end - 1], env)
         at = raw.find("${", end)
     if "((" in raw:
         for name in _NAME.findall(raw)[:64]:
@@ -73,6 +76,16 @@ def hidden_code(raw: str, env: dict[str, str]) -> list[str]:
             if value and ("$(" in value or "`" in value):
                 found += substitutions(value) or [value]
     return found[:8]
+
+
+def _expanded_again(inner: str, env: dict[str, str]) -> list[str]:
+    """The commands in a known value that `${!NAME}` or `${NAME@P}` (`inner`, between the
+    braces) expands again."""
+    if not (inner.startswith("!") or inner.endswith("@P")):
+        return []
+    name = _NAME.match(inner.lstrip("!"))
+    value = env.get(name.group(0), "") if name else ""
+    return substitutions(value) if "$(" in value or "`" in value else []
 
 
 def _unquoted(raw: str) -> str:

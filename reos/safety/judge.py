@@ -49,11 +49,10 @@ from reos.safety.signs import NETCATS, SHELL_OR_CODE, fork_bomb_text, netcat_exe
 from reos.safety.verdict import Verdict
 
 if TYPE_CHECKING:  # the shell reader is imported only when a script is read
-    from reos.safety.syntax import Redirect, Script, SimpleCommand, Source
+    from reos.safety.syntax import Redirect, SimpleCommand, Source
 
 MAX_DEPTH = 8  # payload inside payload inside …
 MAX_STEPS = 20000  # simple commands judged for one verdict
-BASHLEX_LIMIT = 8 * 1024  # characters; larger scripts go to tree-sitter (milliseconds)
 _WRITE_OPS = {">", ">>", ">|", "&>", "&>>", "<>", ">&"}
 _CODE_ENV = ("LD_", "PATH", "BASH_ENV", "ENV", "PROMPT_COMMAND",
              "PYTHONSTARTUP", "PERL5OPT", "RUBYOPT", "NODE_OPTIONS", "PYTHONPATH", "PERL5LIB",
@@ -69,7 +68,7 @@ _FETCHERS = DOWNLOADERS - {"rsync", "scp", "sftp", "nc", "ncat", "netcat", "soca
 
 
 # text that cannot be parsed is split plainly; each different command is judged, up to this
-_FALLBACK_COMMANDS = 500
+_PLAIN_COMMANDS = 500
 
 
 class Judge(Memory, CodeJudge):
@@ -173,22 +172,15 @@ class Judge(Memory, CodeJudge):
             self._too_deep(text, ctx)
             return
         try:
-            if len(text) > BASHLEX_LIMIT:  # bashlex takes seconds on large scripts
-                raise Unparseable("too long for the first parser")
             parsed = parse_script(text, env=env)
         except Unparseable as exc:
-            second = _second_reading(text, env)
-            if second is None or second[1]:
-                self.verdict.raise_to(RiskLevel.HIGH, f"cannot be parsed reliably ({exc}); "
-                                      "treated as dangerous")
-                self.mutates("it cannot be parsed reliably")
-                self._fallback(text, ctx, depth)
-            if second is None:
+            self.verdict.raise_to(RiskLevel.HIGH, f"cannot be parsed reliably ({exc}); "
+                                  "treated as dangerous")
+            self.mutates("it cannot be parsed reliably")
+            self._unread(text, ctx, depth)
+            if exc.partial is None:
                 return
-            if not second[1]:  # the real grammar read it cleanly: judged as read, no alarm
-                self.verdict.raise_to(RiskLevel.SAFE, f"cannot be parsed by bashlex ({exc}); "
-                                      "read with tree-sitter-bash instead")
-            parsed = second[0]
+            parsed = exc.partial  # what the grammar could read is judged too
         for name in parsed.fork_bombs:
             self.verdict.raise_to(RiskLevel.CRITICAL, f"fork bomb (the function {name} "
                                   "spawns copies of itself)", block=True)
@@ -204,23 +196,24 @@ class Judge(Memory, CodeJudge):
         self.verdict.raise_to(RiskLevel.HIGH, "nested too deeply to judge; treated as "
                               "dangerous")
         self.mutates("it is nested too deeply to judge")
-        self._fallback(text, ctx, MAX_DEPTH + 1)
+        self._unread(text, ctx, MAX_DEPTH + 1)
 
-    def _fallback(self, text: str, ctx: Context, depth: int) -> None:
-        """After a parse failure: still catch what a plain split shows to be destructive."""
-        from reos.safety.shell import split_fallback
+    def _unread(self, text: str, ctx: Context, depth: int) -> None:
+        """Text the reader could not read, or that nests too deeply: still catch what a
+        plain split shows to be destructive (`signs.plain_commands`, `fork_bomb_text`)."""
+        from reos.safety.signs import plain_commands
 
         if fork_bomb_text(text):
             self.verdict.raise_to(RiskLevel.CRITICAL, "fork bomb", block=True)
         seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
-        for argv, redirects in split_fallback(text):
+        for argv, redirects in plain_commands(text):
             key = (tuple(argv), tuple(f"{r.op}{r.target}" for r in redirects))
             if key in seen:  # 5,000 copies of `true` are judged once
                 continue
-            if len(seen) >= _FALLBACK_COMMANDS:
+            if len(seen) >= _PLAIN_COMMANDS:
                 self.verdict.raise_to(RiskLevel.CRITICAL, "more different commands than "
                                       f"reos judges in text it cannot parse (over "
-                                      f"{_FALLBACK_COMMANDS})", block=True)
+                                      f"{_PLAIN_COMMANDS})", block=True)
                 return
             seen.add(key)
             for redirect in redirects:
@@ -414,6 +407,9 @@ class Judge(Memory, CodeJudge):
                                       "other code")
                 if name in ("BASH_ENV", "ENV", "PROMPT_COMMAND") and value:
                     self.script(value, ctx, depth + 1)
+                elif name == "PS4":  # expanded before each command `set -x` traces
+                    for inner in substitutions(value):
+                        self.script(inner, ctx, depth + 1)
             elif name in _PROGRAM_ENV and value.strip("| "):
                 self.script(value.strip().lstrip("|"), ctx, depth + 1)
 
@@ -692,17 +688,3 @@ def _programs_matching(word: str, limit: int = 16) -> list[str]:
         if len(found) >= limit:
             break
     return found[:limit]
-
-
-def _second_reading(text: str, env: dict[str, str] | None) -> tuple[Script, bool] | None:
-    """tree-sitter-bash's reading (commands, grammar errors), or None without it."""
-    from reos.safety.syntax import Unparseable
-
-    try:
-        from reos.safety.tsparse import parse_tree
-
-        return parse_tree(text, env)
-    except (ImportError, Unparseable):
-        return None
-
-

@@ -1,24 +1,37 @@
-"""Reading a shell command line the way a shell would: into simple commands.
+"""Reading a shell command line the way bash would: into simple commands.
 
-Parses with bashlex (a real bash grammar) and walks pipelines, lists, compound commands,
-functions, command and process substitutions, here-documents and here-strings.
-Redirections of a compound command (`{ …; } > F`, `while …; done < <(…)`) are writes of
-their own, and the group's input feeds the commands inside it. Words
-are expanded as far as they can be known statically: literal assignments made earlier
-in the same script are substituted (`X=/; rm -rf $X`), `${IFS}` is whitespace, `$'\\x72m'`
-is decoded, braces are expanded and quotes removed; a `$(…)` whose output is plain text
-(`$(echo /)`) is replaced by that text. What stays unknown keeps its `$` so the judge
-sees it. Each simple command says what feeds its stdin (`stdin_source`): literal text,
-a download, a file or something unknowable.
+The one shell reader of reos. tree-sitter-bash (bash's grammar, compiled: milliseconds on
+64 KB) parses the text, and this module walks its tree through pipelines, lists, compound
+commands (`if`, `case`, `while`, `for`, `select`, `[[ … ]]`, `(( … ))`, subshells and
+groups), functions and their calls, command and process substitutions, here-documents and
+here-strings. Redirections of a compound command (`{ …; } > F`, `while …; done < <(…)`) are
+writes of their own, and the group's input feeds the commands inside it. Words are
+expanded as far as they can be known statically (`expand`): literal assignments made
+earlier are substituted (`X=/; rm -rf $X`), `${IFS}` is whitespace, `$'\\x72m'` is
+decoded, braces are expanded and quotes removed; a `$(…)` whose output is plain text
+(`$(echo /)`) is replaced by that text. What stays unknown keeps its `$` so the judge sees
+it. Each simple command says what feeds its stdin (`stdin_text`, `upstream`,
+`fed_by_download`): literal text, a download, a file or something unknowable.
 
-What cannot be parsed raises `Unparseable`; callers fail closed. Not responsible for
-judging anything, nor for running anything (nothing here executes).
+The grammar slips in a few places; the walk reads them as bash does, each only in the exact
+shape the grammar leaves: the read-write redirection `<>` and a here-string after another
+redirection (errors it reports, `_repaired`), words it hangs on a redirection after its
+target (`rm 2>/dev/null -rf /x`) or on a here-document's line (`| sh`, `> F`), a number
+written against a redirection that it takes for a word (`cat 0< F`), a lone `-` it drops.
+
+When the reading cannot be trusted, `parse_script` raises `Unparseable` (callers fail
+closed) carrying what could be read (`partial`): any other error the grammar reports (an
+open quote, a missing `fi`), text it skipped without saying so, two backquoted
+substitutions it reads as one, a line break inside one command, a word after a group's
+redirection, or text that nests or repeats past the bounds.
+
+Not responsible for judging anything, for guessing at text it cannot read (the judge
+splits that plainly: `signs.plain_commands`), nor for running anything (nothing here
+executes).
 """
 
 from __future__ import annotations
 
-import re
-import shlex
 from typing import Any
 
 from reos.patterns import regex
@@ -32,11 +45,7 @@ from reos.safety.expand import (
 )
 from reos.safety.paths import braces_overflow, dynamic
 from reos.safety.programs import DOWNLOADERS
-from reos.safety.streams import (
-    mapfile_assignment,
-    produced_by,
-    read_assignments,
-)
+from reos.safety.streams import mapfile_assignment, produced_by, read_assignments
 from reos.safety.syntax import (
     MAX_COMMANDS,
     MAX_DEPTH,
@@ -46,68 +55,142 @@ from reos.safety.syntax import (
     Unparseable,
 )
 
-__all__ = ["parse", "parse_script", "split_fallback", "split_simple"]
+__all__ = ["parse_script"]
 
-# <<'EOF', <<"EOF", <<\EOF (no back-references: one bounded try per `<<`)
-_QUOTED_HEREDOC = regex(r"<<(-?)[ \t]{0,16}(?:'([A-Za-z_]\w{0,63})'|\"([A-Za-z_]\w{0,63})\"|"
-                             r"\\([A-Za-z_]\w{0,63}))")
-_BARE_HEREDOC = regex(r"<<-?[ \t]{0,16}([A-Za-z_]\w{0,63})")
-# `(( … ))` as a command (not `$((`): bashlex reads it as a program named by its text
-_ARITHMETIC_COMMAND = regex(r"(?:^|[;&|({\s])\(\(")
+_PARSER: Any = None
+# nodes read as statements (the rest of a compound command's children are words, tests,
+# patterns: only the `$(…)` inside them run)
+_STATEMENTS = {"command", "pipeline", "list", "subshell", "compound_statement",
+               "redirected_statement", "negated_command", "if_statement", "while_statement",
+               "for_statement", "c_style_for_statement", "case_statement", "function_definition",
+               "declaration_command", "variable_assignment", "test_command", "unset_command",
+               "do_group", "case_item", "elif_clause", "else_clause", "program", "ERROR",
+               "variable_assignments"}
+_REDIRECTS = {"file_redirect", "heredoc_redirect", "herestring_redirect"}
+_HEREDOC_PARTS = {"heredoc_start", "heredoc_body", "heredoc_end"}
+_HALVES = ("<", "<<")  # the ERROR halves of `<>` and `<<<` the grammar leaves (`_repaired`)
+_NAME = regex(r"[A-Za-z_][A-Za-z0-9_]*")
+_DECLARES = ("export", "declare", "typeset", "local", "readonly")
+_BLANK = regex(rb"(?:[ \t\r\n]|\\\n)*")  # what may lie between two tokens
 
 
+def _parser() -> Any:
+    global _PARSER
+    if _PARSER is None:  # deferred: plan steps (argv) never read shell text
+        import tree_sitter_bash
+        from tree_sitter import Language, Parser
 
-# -- parsing -------------------------------------------------------------------------------
-
-def parse(text: str, depth: int = 0, via: str = "",
-          env: dict[str, str] | None = None) -> list[SimpleCommand]:
-    return parse_script(text, depth, via, env).commands
+        _PARSER = Parser(Language(tree_sitter_bash.language()))
+    return _PARSER
 
 
-def parse_script(text: str, depth: int = 0, via: str = "",
-                 env: dict[str, str] | None = None,
-                 functions: dict[str, str] | None = None,
-                 calling: frozenset[str] = frozenset()) -> Script:
-    """The simple commands of `text`, expanded; raises `Unparseable`."""
-    if depth > MAX_DEPTH:
-        raise Unparseable(f"nested more than {MAX_DEPTH} levels deep")
-    import bashlex  # deferred: ~100 ms to import, and plan steps (argv) never need it
-
-    literal: set[str] = set()  # delimiters of here-documents taken literally
-    if "<<" in text:  # bashlex does not know quoted here-document delimiters
-        literal = {m.group(2) or m.group(3) or m.group(4)
-                   for m in _QUOTED_HEREDOC.finditer(text)}
-        literal -= {m.group(1) for m in _BARE_HEREDOC.finditer(text)}
-        text = _QUOTED_HEREDOC.sub(lambda m: "<<" + m.group(1) + (m.group(2) or m.group(3)
-                                                                 or m.group(4)), text)
-    if _ARITHMETIC_COMMAND.search(text):
-        raise Unparseable("arithmetic command")  # bashlex reads `(( … ))` as a program
+def parse_script(text: str, env: dict[str, str] | None = None) -> Script:
+    """The simple commands of `text`, expanded; raises `Unparseable` (with the commands it
+    could read in `partial`) when the reading cannot be trusted."""
+    data = text.encode("utf-8", "surrogatepass")
     try:
-        try:
-            trees = bashlex.parse(text)
-        except bashlex.errors.ParsingError:
-            if "<<" not in text or text.endswith("\n"):
-                raise
-            trees = bashlex.parse(text + "\n")  # a here-document ending at end of text
-    except (bashlex.errors.ParsingError, NotImplementedError, AttributeError, IndexError,
-            TypeError, ValueError, AssertionError, KeyError, RecursionError) as exc:
-        raise Unparseable(f"{type(exc).__name__}: {str(exc)[:80]}") from None
-    walker = _Walker(text, depth, via, dict(env or {}))
-    walker.literal_heredocs = literal
-    walker.functions, walker.calling = dict(functions or {}), calling
+        root = _parser().parse(data).root_node
+    except (ImportError, OSError, ValueError) as exc:
+        raise Unparseable(f"no bash grammar: {exc}") from None
+    reading = _Reading(data)
+    walker = _Walker(reading, 0, "", dict(env or {}))
     try:
-        for tree in trees:
-            walker.walk(tree, None)
+        walker.statement(root, None, False)
     except RecursionError:
         raise Unparseable("nested too deeply") from None
-    return Script(walker.out, walker.fork_bombs)
+    script = Script(walker.out, walker.fork_bombs)
+    why = reading.doubts[0] if reading.doubts else _unreliable(root, data, reading.claimed)
+    if why is not None:
+        raise Unparseable(why, partial=script)
+    return script
 
+
+# -- whether the grammar's reading can be trusted --------------------------------------------
+
+def _unreliable(root: Any, data: bytes, claimed: list[tuple[int, int]]) -> str | None:
+    """Why the reading cannot be trusted, or None: an error of the grammar that is not
+    read around (`_repaired`), a token it had to invent, or text it skipped silently."""
+    if root.has_error:
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if node.is_missing:
+                return f"a `{node.type}` is missing"
+            if node.type == "ERROR" and not _repaired(node, data):
+                return f"bash's grammar cannot read `{_text(node)[:40]}`"
+            stack.extend(c for c in node.children if c.has_error or c.is_missing)
+    return _skipped(root, data, claimed)
+
+
+def _skipped(root: Any, data: bytes, claimed: list[tuple[int, int]]) -> str | None:
+    """Text between two tokens that is neither blank nor claimed by the walker: the grammar
+    dropped it without reporting an error (it drops a `-` before `<<`, which the walker
+    reads and claims). One pass over the tokens."""
+    cursor = root.walk()
+    end = 0
+    while True:
+        node = cursor.node
+        if node.child_count and node.type != "heredoc_body":
+            cursor.goto_first_child()
+            continue
+        if node.start_byte > end:
+            why = _gap(data, end, node.start_byte, claimed)
+            if why:
+                return why
+        end = max(end, node.end_byte)
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return _gap(data, end, len(data), claimed)
+
+
+def _gap(data: bytes, start: int, end: int, claimed: list[tuple[int, int]]) -> str | None:
+    if _BLANK.fullmatch(data, start, end) or any(a <= start and end <= b for a, b in claimed):
+        return None
+    return f"bash's grammar skipped `{data[start:end].strip().decode('utf-8', 'replace')[:40]}`"
+
+
+def _repaired(error: Any, data: bytes) -> bool:
+    """Whether an ERROR of tree-sitter-bash is one the walker reads around, in the shapes
+    the grammar leaves for it (`_Walker._redirect` reads them):
+    - `<>` (open for reading and writing), which it does not know: `<` then an ERROR `>`,
+      or an ERROR `<` then `>`, inside one file_redirect; or an ERROR `<` after a blank
+      right before a file_redirect of `>` (after a digit, the grammar took the digit for
+      a word, and that reading is not trusted);
+    - `<<<` after another redirection or on a compound command: an ERROR `<<` right
+      before a file_redirect of `<`."""
+    token = _text(error)
+    if token not in ("<", ">", "<<") or error.named_child_count:
+        return False
+    parent, before, after = error.parent, error.prev_sibling, error.next_sibling
+    if parent is not None and parent.type == "file_redirect":
+        if token == ">":
+            return _adjacent(before, error) and _text(before) == "<" and not before.is_named
+        return token == "<" and _adjacent(error, after) and _text(after) == ">" and \
+            not after.is_named
+    if parent is None or parent.type != "redirected_statement" or after is None or \
+            after.type != "file_redirect" or not _adjacent(error, after):
+        return False
+    operator = _text(after.children[0])
+    if token == "<<":
+        return operator == "<"
+    blank_before = error.start_byte == 0 or data[error.start_byte - 1] in b" \t\n"
+    return token == "<" and operator == ">" and blank_before
+
+
+def _adjacent(first: Any, second: Any) -> bool:
+    return first is not None and second is not None and first.end_byte == second.start_byte
+
+
+def _text(node: Any) -> str:
+    return node.text.decode("utf-8", "replace")
+
+
+# -- pieces of a reading --------------------------------------------------------------------
 
 def group_redirects(read: list[tuple[Redirect, str | None, bool]]
                     ) -> tuple[list[Redirect], tuple[str | None, bool] | None]:
     """A group's redirections, each (redirect, text it feeds, from the network?), split
-    into its writes and what its stdin is (text or unknown, and whether from the network).
-    Shared by both shell readers."""
+    into its writes and what its stdin is (text or unknown, and whether from the network)."""
     writes: list[Redirect] = []
     stdin: tuple[str | None, bool] | None = None
     for redirect, text, net in read:
@@ -126,7 +209,7 @@ _PIPE_MEMORY = 64  # programs (and their words) earlier in a pipeline a command 
 def link(command: SimpleCommand, upstream: SimpleCommand | None,
          procsubs: dict[str, list[SimpleCommand]], network: bool, outputs: list[str]) -> None:
     """Tie a command to what feeds it (a pipe, process substitutions, the network) and
-    to the `>(…)` commands it writes into. Shared by both shell readers."""
+    to the `>(…)` commands it writes into."""
     if upstream is not None:
         # the nearest ones only: a pipeline of thousands of stages stays linear (whether
         # a download feeds it travels on in `fed_by_download`)
@@ -142,320 +225,716 @@ def link(command: SimpleCommand, upstream: SimpleCommand | None,
             procsubs[marker][0].upstream = command
 
 
+def _as_subshells(text: str) -> str | None:
+    """`((…))` read as two nested subshells instead of arithmetic, when that reading runs
+    a program of this system (bash falls back to it where the arithmetic does not parse;
+    which it does is not worth guessing): that text, to be judged too, else None."""
+    import shutil
+
+    from reos.safety.programs import SYSTEM_PATH
+
+    inner = text[2:-2] if text.endswith("))") else text[2:]
+    alternative = f"( ({inner}) )"
+    words = inner.replace("(", " ").replace(")", " ").split()
+    if words and shutil.which(words[0], path=":".join(SYSTEM_PATH)) is not None:
+        return alternative
+    return None
+
+
+# -- the walk -------------------------------------------------------------------------------
+
+class _Reading:
+    """What the walkers of one text share: its bytes, the stretches of text the grammar
+    left out of its tree that a walker read itself (`_skipped` must not count them), and
+    what a walker found it could not read."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.claimed: list[tuple[int, int]] = []
+        self.doubts: list[str] = []
+
+
+class _Simple:
+    """One simple command as its words are read: the words, and what the judge must know
+    of them."""
+
+    def __init__(self) -> None:
+        self.words: list[str] = []
+        self.prefix: dict[str, str] = {}  # NAME=value before the program
+        self.redirects: list[Redirect] = []
+        self.procsubs: dict[str, list[SimpleCommand]] = {}
+        self.outputs: list[str] = []  # >(…): what this command writes there is their stdin
+        self.stdin_text: str | None = None
+        self.network = False
+        self.globbed: set[int] = set()
+        self.dynamic: set[int] = set()
+        self.quoted: dict[int, bool] = {}
+        self.hidden: list[str] = []
+        self.too_big = False
+        self.after: list[tuple[str, Any]] = []  # what the grammar hung on a here-document
+        self.pending = ""  # the half of a redirection operator the grammar left in an ERROR
+
+
 class _Walker:
-    def __init__(self, text: str, depth: int, via: str, env: dict[str, str]) -> None:
-        self.text, self.depth, self.via, self.env = text, depth, via, env
+    def __init__(self, reading: _Reading, depth: int, via: str, env: dict[str, str],
+                 functions: dict[str, tuple[Any, list[Any]]] | None = None,
+                 calling: frozenset[str] = frozenset()) -> None:
+        self.reading, self.depth, self.via, self.env = reading, depth, via, env
         self.out: list[SimpleCommand] = []
         self.fork_bombs: list[str] = []
-        self.functions: dict[str, str] = {}  # name -> body text, to judge calls with args
-        self.calling: frozenset[str] = frozenset()
+        # name -> (body, redirections): a call is judged with its arguments
+        self.functions: dict[str, tuple[Any, list[Any]]] = functions or {}
+        self.calling = calling  # functions being called (a call inside is not followed)
         # what a redirected group (`while …; done < <(…)`) feeds the commands inside it
         self.group_stdin: tuple[str | None, bool] | None = None
-        self.literal_heredocs: set[str] = set()
 
     def emit(self, command: SimpleCommand) -> None:
         if len(self.out) >= MAX_COMMANDS:
             raise Unparseable(f"more than {MAX_COMMANDS} commands")
         self.out.append(command)
 
-    def walk(self, node: Any, upstream: SimpleCommand | None, background: bool = False) -> None:
-        kind = node.kind
-        if kind == "pipeline":
-            previous: SimpleCommand | None = upstream
-            for part in node.parts:
-                if part.kind == "pipe":
-                    continue
-                before = len(self.out)
-                self.walk(part, previous)
-                made = self.out[before:]
-                last = next((c for c in reversed(made) if c.depth == self.depth), None)
-                previous = last or previous
-            return
-        if kind == "list":
-            parts = node.parts
-            for i, part in enumerate(parts):
-                if part.kind == "operator":
-                    continue
-                after = parts[i + 1] if i + 1 < len(parts) else None
-                bg = after is not None and after.kind == "operator" and after.op == "&"
-                self.walk(part, upstream if i == 0 else None, bg)
-            return
-        if kind == "function":
-            self._function(node)
-            return
-        if kind == "for" and self._for(node, upstream, background):
-            return
-        if kind == "command":
-            self._command(node, upstream, background)
-            return
-        if getattr(node, "redirects", None):
-            self._redirected(node, upstream, background)
-            return
-        for part in (getattr(node, "parts", None) or getattr(node, "list", None) or []):
-            if hasattr(part, "kind") and part.kind not in ("reservedword", "operator", "pipe"):
-                self.walk(part, upstream, background)
-        body = getattr(node, "body", None)
-        if body is not None:
-            self.walk(body, upstream, background)
+    def child(self, via: str, env: dict[str, str] | None = None,
+              calling: frozenset[str] | None = None) -> _Walker:
+        return _Walker(self.reading, self.depth + 1, via, dict(self.env if env is None else env),
+                       dict(self.functions), self.calling if calling is None else calling)
 
-    def _redirected(self, node: Any, upstream: SimpleCommand | None, background: bool) -> None:
-        """`{ …; } > F`, `( … ) >> F`, `if …; fi > F`, `while …; done < <(…)`: the group's
-        output redirections are writes of their own; its input feeds the commands inside."""
-        writes, stdin = group_redirects([self._redirect(part) for part in node.redirects])
+    # -- statements ------------------------------------------------------------------------
+
+    def statement(self, node: Any, upstream: SimpleCommand | None, background: bool,
+                  redirects: list[Any] | None = None) -> None:
+        """Walk one statement. `redirects`: redirections the grammar hung on an enclosing
+        statement that bash gives to this one (`a | b > F`, `a && b > F`, `! b > F`: F is
+        b's)."""
+        kind = node.type
+        redirects = redirects or []
+        if kind == "command":
+            self.command(node, upstream, background, redirects)
+        elif kind == "redirected_statement":
+            self._redirected(node, upstream, background, redirects)
+        elif kind == "pipeline":
+            self._pipeline(node.named_children, upstream, background, redirects)
+        elif kind == "list":
+            self._list(node, upstream, background, redirects)
+        elif kind == "negated_command":
+            for child in node.named_children:
+                self.statement(child, upstream, background, redirects)
+        elif redirects:
+            self._group(node, redirects, upstream, background)
+        elif kind == "function_definition":
+            self._function(node)
+        elif kind == "for_statement":
+            self._for(node, upstream, background)
+        elif kind in ("variable_assignment", "variable_assignments"):
+            self._assignments(node, upstream, background)
+        elif kind in ("declaration_command", "unset_command"):
+            self.command(node, upstream, background, [])
+        elif kind in ("test_command", "compound_statement") and _glued(node):
+            self.command(node, upstream, background, [], words_only=True)
+        elif kind == "test_command":
+            self._test(node, upstream, background)
+        elif kind == "compound_statement" and _text(node).startswith("(("):
+            self._arithmetic(node)
+        else:
+            self._compound(node, upstream, background)
+
+    def _compound(self, node: Any, upstream: SimpleCommand | None, background: bool) -> None:
+        """`if`, `while`, `case`, `{ …; }`, `( … )`, the program itself: each statement inside
+        (fed by the same pipe), and the `$(…)` in its words, tests and patterns."""
+        children = node.children
+        for i, child in enumerate(children):
+            if not child.is_named:
+                continue
+            nxt = children[i + 1] if i + 1 < len(children) else None
+            bg = nxt is not None and nxt.type == "&"
+            if child.type in _STATEMENTS:
+                self.statement(child, upstream, bg or background)
+            else:
+                self._substitutions(child)
+
+    def _pipeline(self, parts: list[Any], upstream: SimpleCommand | None, background: bool,
+                  redirects: list[Any]) -> SimpleCommand | None:
+        """Each stage fed by the last command of the one before; returns that of the last."""
+        previous = upstream
+        parts = [p for p in parts if p.type != "comment"]
+        for i, part in enumerate(parts):
+            before = len(self.out)
+            self.statement(part, previous, background,
+                           redirects if i == len(parts) - 1 else None)
+            made = [c for c in self.out[before:] if c.depth == self.depth]
+            previous = made[-1] if made else previous
+        return previous
+
+    def _list(self, node: Any, upstream: SimpleCommand | None, background: bool,
+              redirects: list[Any]) -> None:
+        """`a && b || c`: nested to the left, read here without recursing."""
+        parts: list[Any] = []
+        current = node
+        while current.type == "list" and current.named_children:
+            parts.extend(reversed(current.named_children[1:]))
+            current = current.named_children[0]
+        parts.append(current)
+        parts.reverse()
+        for i, child in enumerate(parts):
+            if child.type in _STATEMENTS:
+                self.statement(child, upstream if i == 0 else None, background,
+                               redirects if i == len(parts) - 1 else None)
+            else:
+                self._substitutions(child)
+
+    def _redirected(self, node: Any, upstream: SimpleCommand | None, background: bool,
+                    outer: list[Any]) -> None:
+        body = node.child_by_field_name("body")
+        extra = [c for c in node.named_children if body is None or c.id != body.id]
+        extra += outer
+        if body is not None:
+            self.statement(body, upstream, background, extra)
+        else:  # `> F` alone: a write (or a read) of its own
+            self.command(node, upstream, background, extra, items=[])
+
+    def _group(self, body: Any, extra: list[Any], upstream: SimpleCommand | None,
+               background: bool) -> None:
+        """`{ …; } > F`, `while …; done < <(…)`: the group's output redirections are writes
+        of their own; its input feeds the commands inside it."""
+        redirects, after = self._group_redirects(extra)
+        writes, stdin = group_redirects(self._redirect_list(redirects))
         if writes:
             self.emit(SimpleCommand([], writes, via=self.via, depth=self.depth))
         saved = self.group_stdin
         if stdin is not None:
             self.group_stdin = stdin
+        before = len(self.out)
         try:
-            for part in getattr(node, "list", None) or getattr(node, "parts", None) or []:
-                if hasattr(part, "kind") and part.kind not in ("reservedword", "operator",
-                                                                "pipe", "redirect"):
-                    self.walk(part, upstream, background)
+            self.statement(body, upstream, background)
         finally:
             self.group_stdin = saved
+        made = [c for c in self.out[before:] if c.depth == self.depth]
+        self._after(after, made[-1] if made else None, background)
 
-    def _for(self, node: Any, upstream: SimpleCommand | None, background: bool) -> bool:
-        """`for x in a b c; do …; done`: the body once per value (bounded)."""
-        parts = list(getattr(node, "parts", []) or [])
-        words = [p for p in parts if p.kind == "word"]
-        reserved = [p.word for p in parts if p.kind == "reservedword"]
-        if not words or "in" not in reserved:
-            return False
-        name = words[0].word
+    def _group_redirects(self, nodes: list[Any]) -> tuple[list[Any], list[tuple[str, Any]]]:
+        """A group's redirections (`_opened`) and what runs after it; a word among them is
+        no word of a group's (bash refuses it): that reading is not trusted."""
+        items, after = _opened(nodes)
+        for item in items:
+            if item.type not in _REDIRECTS and item.type not in ("ERROR", "comment"):
+                self.reading.doubts.append(f"`{_text(item)[:40]}` after a group's "
+                                           "redirection")
+        return items, after
+
+    def _function(self, node: Any) -> None:
+        """A definition: its body is judged here, and again with the arguments of each call
+        (`_call`). A body that calls itself twice or in the background is a fork bomb."""
+        name_node = node.child_by_field_name("name") or node.named_children[0]
+        name = _text(name_node)
+        body = node.child_by_field_name("body") or node.named_children[-1]
+        redirects = node.children_by_field_name("redirect")
+        self.functions[name] = (body, redirects)
+        before = len(self.out)
+        self._body(body, redirects)
+        calls = [c for c in self.out[before:] if c.argv and c.argv[0] == name]
+        if len(calls) >= 2 or any(c.background for c in calls) or (
+                calls and "&" in _text(body)):
+            self.fork_bombs.append(name)
+
+    def _body(self, body: Any, redirects: list[Any]) -> None:
+        if redirects:
+            self._group(body, redirects, None, False)
+        else:
+            self.statement(body, None, False)
+
+    def _call(self, command: SimpleCommand) -> None:
+        """A call of a function defined earlier: its body, with these arguments."""
+        if self.depth + 1 > MAX_DEPTH:
+            return  # its body was judged where it was defined
+        name = command.argv[0]
+        params = {str(i): a for i, a in enumerate(command.argv[1:10], start=1)}
+        params["@"] = params["*"] = " ".join(command.argv[1:])
+        walker = self.child(f"{name}()", {**self.env, **params}, self.calling | {name})
+        try:
+            walker._body(*self.functions[name])
+        except Unparseable:
+            return
+        command.function_call = True
+        self.fork_bombs += walker.fork_bombs
+        for inner in walker.out:
+            self.emit(inner)
+
+    def _for(self, node: Any, upstream: SimpleCommand | None, background: bool) -> None:
+        """`for x in a b c; do …; done` (and `select`): the body once per value (bounded)."""
+        variable = node.child_by_field_name("variable")
+        body = node.child_by_field_name("body")
         values: list[str] = []
-        for part in words[1:]:
-            expanded, _ = self._expand(part)
-            values.extend(expanded)
-        body = [p for p in parts if p.kind not in ("word", "reservedword", "operator")]
+        for child in node.children_by_field_name("value"):
+            values += self._words([child])
+        if variable is None or body is None:
+            self._compound(node, upstream, background)
+            return
+        name = _text(variable)
         saved = self.env.get(name)
         for value in values[:16] or [""]:
             self.env[name] = value
-            for part in body:
-                self.walk(part, upstream, background)
+            self.statement(body, upstream, background)
         if saved is None:
             self.env.pop(name, None)
         else:
             self.env[name] = saved
-        return True
 
-    def _function(self, node: Any) -> None:
-        name = node.name.word
-        self.functions[name] = self.text[node.body.pos[0]:node.body.pos[1]]
-        before = len(self.out)
-        self.walk(node.body, None)
-        calls = [c for c in self.out[before:] if c.argv and c.argv[0] == name]
-        if len(calls) >= 2 or any(c.background for c in calls):
-            self.fork_bombs.append(name)
-        elif calls and "&" in self.text[node.body.pos[0]:node.body.pos[1]]:
-            self.fork_bombs.append(name)
-
-    def _command(self, node: Any, upstream: SimpleCommand | None, background: bool) -> None:
-        words: list[str] = []
-        redirects: list[Redirect] = []
-        prefix: dict[str, str] = {}
-        procsubs: dict[str, list[SimpleCommand]] = {}
-        outputs: list[str] = []  # >(…): what this command writes there is their stdin
-        stdin_text: str | None = None
-        network = False
-        seen_word = False
-        globbed: set[int] = set()
-        dynamic_words: set[int] = set()
-        quoted: dict[int, bool] = {}
-        hidden: list[str] = []
-        too_big = False
-        for part in node.parts:
-            if part.kind == "assignment" and not seen_word:
-                name, _, raw = self.text[part.pos[0]:part.pos[1]].partition("=")
-                value, net = self._expand_one(part, raw)
-                network = network or net
-                prefix[name] = value
-            elif part.kind in ("word", "assignment"):
-                seen_word = True
-                if any(getattr(s, "kind", "") == "processsubstitution"
-                       for s in getattr(part, "parts", []) or []):
-                    marker = f"/dev/fd/procsub{len(procsubs) + 1}"
-                    inner: list[SimpleCommand] = []
-                    for sub in part.parts:
-                        if sub.kind == "processsubstitution":
-                            inner += self._nested(sub.command, "<(...)")
-                    procsubs[marker] = inner
-                    if self.text[part.pos[0]:part.pos[1]].startswith(">("):
-                        outputs.append(marker)
-                    words.append(marker)
-                    continue
-                expanded, net = self._expand(part)
-                network = network or net
-                if self.text[part.pos[0]:part.pos[0] + 1] in ("*", "?", "["):
-                    globbed.update(range(len(words), len(words) + len(expanded)))
-                raw_word = self.text[part.pos[0]:part.pos[1]]
-                too_big = too_big or braces_overflow(raw_word) or any(
-                    TOO_BIG in w for w in expanded)
-                if live_expansion(raw_word):
-                    dynamic_words.update(i for i, w in enumerate(expanded, len(words))
-                                         if dynamic(w))
-                    hidden += hidden_code(raw_word, self.env)
-                    if len(expanded) == 1 and (fixed := one_word(raw_word)) is not None:
-                        quoted[len(words)] = fixed
-                words.extend(expanded)
-            elif part.kind == "redirect":
-                redirect, text, net = self._redirect(part)
-                network = network or net
-                if redirect.target == "<heredoc>" and text and _delimiter(
-                        self.text[part.pos[0]:part.pos[1]]) not in self.literal_heredocs:
-                    hidden += substitutions(text)  # an unquoted here-document expands
-                if redirect.op in ("<<<", "<<", "<<-"):
-                    stdin_text = text
-                    if text is None and net:
-                        stdin_text, network = None, True
-                redirects.append(redirect)
-        if stdin_text is None and upstream is None and self.group_stdin is not None and \
-                not any(r.op == "<" for r in redirects):
-            stdin_text, group_net = self.group_stdin
-            network = network or group_net
-        if words and words[0] in ("export", "declare", "typeset", "local", "readonly"):
-            for word in words[1:]:
-                name, eq, value = word.partition("=")
-                if eq and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
-                    self.env[name] = value
-        if words and words[0] == "read":
-            self.env.update(read_assignments(words, stdin_text))
-        if words and words[0] in ("mapfile", "readarray"):
-            self.env.update(mapfile_assignment(words, stdin_text))
-        if not words:
-            if prefix and not redirects:  # X=/ : a literal assignment for later words
-                self.env.update(prefix)
-                self.emit(SimpleCommand([], [], via=self.via, depth=self.depth, env=prefix,
-                                        hidden=hidden, too_big=any(
-                                            TOO_BIG in v for v in prefix.values())))
-            if redirects:
-                self.emit(SimpleCommand([], redirects, via=self.via, depth=self.depth,
-                                        env=prefix))
+    def _assignments(self, node: Any, upstream: SimpleCommand | None,
+                     background: bool) -> None:
+        """`X=1 Y=2` alone: set for later words, and shown to the judge (PATH=/tmp changes
+        `ls`). `--output=F` alone is no assignment (not a name): a command of that name."""
+        items = [node] if node.type == "variable_assignment" else node.named_children
+        if any(not self._assignable(item) for item in items):
+            self.command(node, upstream, background, [], words_only=True)
             return
-        command = SimpleCommand(words, redirects, via=self.via, stdin_text=stdin_text,
-                                upstream=upstream, procsubs=procsubs, dynamic_network=network,
-                                env=prefix, background=background, depth=self.depth,
-                                globbed=globbed, dynamic=dynamic_words, quoted=quoted,
-                                hidden=hidden, too_big=too_big)
-        link(command, upstream, procsubs, network, outputs)
-        self.emit(command)
-        if words[0] in self.functions and words[0] not in self.calling:
-            self._call(command)
+        assigned: dict[str, str] = {}
+        for item in items:
+            self._assign(item, assigned)
+        self.env.update(assigned)
+        self.emit(SimpleCommand([], [], via=self.via, depth=self.depth, env=assigned,
+                                hidden=hidden_code(_text(node), self.env),
+                                too_big=any(TOO_BIG in v for v in assigned.values())))
 
-    def _call(self, command: SimpleCommand) -> None:
-        """A call of a function defined earlier: its body, with these arguments."""
-        name = command.argv[0]
-        params = {str(i): a for i, a in enumerate(command.argv[1:10], start=1)}
-        params["@"] = params["*"] = " ".join(command.argv[1:])
-        try:
-            script = parse_script(self.functions[name], self.depth + 1, f"{name}()",
-                                  {**self.env, **params}, self.functions,
-                                  self.calling | {name})
-        except Unparseable:
-            return  # its body was judged where it was defined
-        command.function_call = True
-        self.fork_bombs += script.fork_bombs
-        for inner in script.commands:
-            self.emit(inner)
+    def _test(self, node: Any, upstream: SimpleCommand | None, background: bool) -> None:
+        """`[[ … ]]` and `[ … ]`: their words, as the judge reads `test`."""
+        self._substitutions(node)
+        opening = _text(node.children[0]) if node.children else "[["
+        words = self._test_words(node)
+        closing = "]]" if opening == "[[" else "]"
+        command = SimpleCommand([opening, *words, closing], [], via=self.via,
+                                depth=self.depth, upstream=upstream, background=background,
+                                dynamic={i + 1 for i, w in enumerate(words) if dynamic(w)},
+                                hidden=hidden_code(_text(node), self.env))
+        link(command, upstream, {}, False, [])
+        self.emit(command)
+
+    def _arithmetic(self, node: Any) -> None:
+        """`(( x ))`: arithmetic; code runs only through its values (`x='a[$(cmd)]'`)."""
+        self._substitutions(node)
+        found = hidden_code(_text(node), self.env)
+        nested = _as_subshells(_text(node))
+        if nested is not None:  # bash may read it as subshells: `((rm -f x) )`
+            found.append(nested)
+        if found:
+            self.emit(SimpleCommand([], [], via=self.via, depth=self.depth, hidden=found))
+
+    def _substitutions(self, node: Any) -> None:
+        """Commands inside $(…), `…` and <(…) anywhere in a node that is not a command."""
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if current.type in ("command_substitution", "process_substitution"):
+                self._nested(current, "$(...)")
+                continue
+            stack.extend(current.named_children)
 
     def _nested(self, node: Any, via: str) -> list[SimpleCommand]:
         if self.depth + 1 > MAX_DEPTH:
             raise Unparseable(f"nested more than {MAX_DEPTH} levels deep")
-        walker = _Walker(self.text, self.depth + 1, via, dict(self.env))
-        walker.walk(node, None)
+        if _merged_backquotes(node):
+            return self._backquotes(node, via)
+        walker = self.child(via)
+        for child in node.named_children:
+            walker.statement(child, None, False)
         self.fork_bombs += walker.fork_bombs
         for c in walker.out:
             self.emit(c)
         return [c for c in walker.out if c.depth == self.depth + 1]
 
-    def _substitute(self, node: Any, raw: str, base: int) -> tuple[str, bool]:
-        """Replace each `$(…)` in raw by its output when that is plain text."""
-        network = False
-        subs = [s for s in getattr(node, "parts", []) or [] if s.kind == "commandsubstitution"]
-        for sub in reversed(subs):
-            inner = self._nested(sub.command, "$(...)")
-            source = produced_by(inner)
-            network = network or source.network
-            start, end = sub.pos[0] - base, sub.pos[1] - base
-            if source.text is not None and "$" not in source.text:
-                raw = raw[:start] + source.text.rstrip("\n") + raw[end:]
-            else:
-                raw = raw[:start] + "$__UNKNOWN__" + raw[end:]
-        return raw, network
+    def _backquotes(self, node: Any, via: str) -> list[SimpleCommand]:
+        """`` `a` `b` `` read by the grammar as one substitution (of "a` `b"): not trusted,
+        but each is read on its own, so that what they run is judged too."""
+        self.reading.doubts.append("backquotes the grammar reads as one")
+        data = self.reading.data
+        start = node.start_byte + len(node.text) - len(node.text.lstrip()) + 1
+        cuts = sorted((n.start_byte, n.end_byte) for n in _all_nodes(node) if n.type == "``")
+        found: list[SimpleCommand] = []
+        for end, after in [*cuts, (node.end_byte - 1, node.end_byte)]:
+            piece = data[start:end]
+            start = after
+            reading = _Reading(piece)
+            walker = _Walker(reading, self.depth + 1, via, dict(self.env))
+            walker.statement(_parser().parse(piece).root_node, None, False)
+            self.fork_bombs += walker.fork_bombs
+            for c in walker.out:
+                self.emit(c)
+            found += [c for c in walker.out if c.depth == self.depth + 1]
+        return found
 
-    def _expand(self, part: Any) -> tuple[list[str], bool]:
-        raw = self.text[part.pos[0]:part.pos[1]]
-        raw, network = self._substitute(part, raw, part.pos[0])
-        return expand_word(raw, self.env, fallback=part.word), network
+    # -- simple commands -------------------------------------------------------------------
 
-    def _expand_one(self, part: Any, raw: str) -> tuple[str, bool]:
-        base = part.pos[0] + len(self.text[part.pos[0]:part.pos[1]]) - len(raw)
-        raw, network = self._substitute(part, raw, base)
-        return " ".join(expand_word(raw, self.env, fallback=raw)), network
+    def command(self, node: Any, upstream: SimpleCommand | None, background: bool,
+                extra: list[Any], words_only: bool = False,
+                items: list[Any] | None = None) -> None:
+        """One simple command (also `declare …`, `unset …`), with the redirections `extra`
+        the grammar hung beside it. `words_only`: the node's text is only words (`{}`);
+        `items`: the children to read instead of the node's."""
+        simple = _Simple()
+        if node.type in ("declaration_command", "unset_command") and node.children:
+            simple.words.append(_text(node.children[0]))  # the keyword
+        if items is None:
+            items = [node] if words_only else node.named_children
+        self._read_items(simple, [*items, *extra], named=words_only or node.type not in (
+            "command", "redirected_statement"))
+        if simple.stdin_text is None and upstream is None and self.group_stdin is not None \
+                and not any(r.op == "<" for r in simple.redirects):
+            simple.stdin_text, group_net = self.group_stdin
+            simple.network = simple.network or group_net
+        words = simple.words
+        if words and words[0] in _DECLARES:
+            for word in words[1:]:
+                name, eq, value = word.partition("=")
+                if eq and _NAME.fullmatch(name):
+                    self.env[name] = value
+        if words and words[0] == "read":
+            self.env.update(read_assignments(words, simple.stdin_text))
+        if words and words[0] in ("mapfile", "readarray"):
+            self.env.update(mapfile_assignment(words, simple.stdin_text))
+        if not words:
+            if simple.prefix and not simple.redirects:  # X=/ : for later words
+                self.env.update(simple.prefix)
+                self.emit(SimpleCommand([], [], via=self.via, depth=self.depth,
+                                        env=simple.prefix, hidden=simple.hidden,
+                                        too_big=any(TOO_BIG in v for v in
+                                                    simple.prefix.values())))
+            if simple.redirects:
+                self.emit(SimpleCommand([], simple.redirects, via=self.via, depth=self.depth,
+                                        env=simple.prefix))
+            self._after(simple.after, None, background)
+            return
+        command = SimpleCommand(words, simple.redirects, via=self.via,
+                                stdin_text=simple.stdin_text, upstream=upstream,
+                                procsubs=simple.procsubs, dynamic_network=simple.network,
+                                env=simple.prefix, background=background, depth=self.depth,
+                                globbed=simple.globbed, dynamic=simple.dynamic,
+                                quoted=simple.quoted, hidden=simple.hidden,
+                                too_big=simple.too_big)
+        link(command, upstream, simple.procsubs, simple.network, simple.outputs)
+        self.emit(command)
+        if words[0] in self.functions and words[0] not in self.calling:
+            self._call(command)
+        self._after(simple.after, command, background)
 
-    def _redirect(self, part: Any) -> tuple[Redirect, str | None, bool]:
-        op = str(part.type)
-        target = part.output
-        heredoc = getattr(part, "heredoc", None)
-        if heredoc is not None:
-            body = heredoc.value.rsplit("\n", 1)[0] if "\n" in heredoc.value else ""
-            return Redirect(op, "<heredoc>"), body, False
-        if not hasattr(target, "kind"):
-            return Redirect(op, str(target)), None, False
-        raw = self.text[target.pos[0]:target.pos[1]]
-        for sub in getattr(target, "parts", []) or []:
-            if sub.kind == "processsubstitution":
-                inner = self._nested(sub.command, "<(...)")
-                source = produced_by(inner)
-                if op == "<":  # `< <(…)`: its output is this command's stdin
-                    return Redirect("<<<", "<(...)"), source.text or (
-                        "$__UNKNOWN__" if not source.network else None), source.network
-                return Redirect(op, "<(...)"), source.text, source.network
-        raw, network = self._substitute(target, raw, target.pos[0])
-        words = expand_word(raw, self.env, fallback=getattr(target, "word", raw))
-        value = " ".join(words) if words else raw
-        return Redirect(op, value), (value if op == "<<<" else None), network
-
-
-def _delimiter(text: str) -> str:
-    """The delimiter of a here-document redirection (`<<EOF`, `<<- EOF`)."""
-    m = _BARE_HEREDOC.search(text)
-    return m.group(1) if m else ""
-
-
-def split_simple(text: str) -> list[list[str]]:
-    """A rough fallback split on shell operators, used only after `parse` failed."""
-    return [argv for argv, _ in split_fallback(text)]
-
-
-def split_fallback(text: str) -> list[tuple[list[str], list[Redirect]]]:
-    """Simple commands and their output redirections by a plain split (after a parse
-    failure): keywords are skipped, `>`/`>>` take the next word as their target."""
-    text = text.replace("${IFS}", " ").replace("$IFS", " ")
-    lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|<>()")
-    lexer.whitespace_split = True
-    keywords = {"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for",
-                "case", "esac", "in", "{", "}", "!", "[[", "]]", "time", "coproc", "select",
-                "function", "((", "))", ";;"}
-    out: list[tuple[list[str], list[Redirect]]] = [([], [])]
-    pending: str | None = None
-    try:
-        for token in lexer:
-            if pending is not None and not set(token) <= set(";&|<>()"):
-                out[-1][1].append(Redirect(pending, token))
-                pending = None
+    def _read_items(self, simple: _Simple, items: list[Any], named: bool) -> None:
+        """The children of a command in order: assignments before the program, words
+        (nodes written together, with nothing between, are one word: the grammar splits
+        `rm$IFS-rf` and `a\\Z`), redirections, and what a here-document's line goes on
+        with. Text the grammar left out between two of them is read as words (it drops a
+        lone `-` before a redirection), and a number it read as a word right before a
+        redirection is that redirection's descriptor (`cat 0< F`)."""
+        seen_name = named
+        group: list[Any] = []
+        end = items[0].start_byte if items else 0
+        for item in self._flatten(simple, items):
+            kind = item.type
+            if kind == "comment":
                 continue
-            if token in (">", ">>", ">|", "&>", "&>>", "<", "<<", "<<<", "<<-"):
-                pending = token
-            elif set(token) <= set(";&|<>()"):
-                pending = None
-                out.append(([], []))
-            elif not out[-1][0] and token in keywords:
-                continue
+            redirection = kind in _REDIRECTS or (kind == "ERROR" and _text(item) in _HALVES)
+            gap = self.reading.data[end:item.start_byte] if item.start_byte > end else b""
+            dropped = bool(gap) and not _BLANK.fullmatch(gap)
+            if b"\n" in gap.replace(b"\\\n", b""):  # bash ends a command there
+                self.reading.doubts.append("one command over two lines")
+            if group and (redirection or dropped or item.start_byte != group[-1].end_byte):
+                if not (redirection and _descriptor(group, item)):
+                    self._word(simple, group)
+                group = []
+            if dropped:
+                self._dropped_words(simple, end, item.start_byte)
+            if kind == "variable_assignment" and not seen_name and self._assignable(item):
+                self._assign(item, simple.prefix)
+            elif redirection:
+                self._redirect_item(simple, item)
+            elif kind == "variable_assignment" and named and self._assignable(item) and \
+                    item.child_by_field_name("value") is not None and \
+                    item.child_by_field_name("value").type == "array":
+                assigned: dict[str, str] = {}  # declare -a a=(x y): one word, a=x y
+                self._assign(item, assigned)
+                simple.words += [f"{k}={v}" for k, v in assigned.items()]
             else:
-                out[-1][0].append(token)
-            if len(out) > MAX_COMMANDS:
-                break
-    except ValueError:
-        return [(text.split(), [])]
-    return [(argv, redirects) for argv, redirects in out if argv or redirects]
+                seen_name = True
+                group.append(item.named_children[0] if kind == "command_name" and
+                             item.named_children else item)
+            end = max(end, item.end_byte)
+        if group:
+            self._word(simple, group)
+
+    def _flatten(self, simple: _Simple, items: list[Any]) -> list[Any]:
+        """The items opened (`_opened`); what runs after the command goes to
+        `simple.after`."""
+        out, after = _opened(items)
+        simple.after += after
+        return out
+
+    def _after(self, after: list[tuple[str, Any]], command: SimpleCommand | None,
+               background: bool) -> None:
+        """What runs after a here-document's command: `| sh` (fed by it), `&& rm x`."""
+        for how, node in after:
+            if how == "|":
+                self._pipeline(node.named_children, command, background, [])
+            else:
+                self.statement(node, None, background)
+
+    def _dropped_words(self, simple: _Simple, start: int, end: int) -> None:
+        """Words the grammar leaves out of its tree (`python3 - <<EOF`, `ls - 1> F`)."""
+        raw = self.reading.data[start:end].decode("utf-8", "replace").strip()
+        self.reading.claimed.append((start, end))
+        simple.words += expand_word(raw, self.env, fallback=raw)
+
+    def _word(self, simple: _Simple, group: list[Any]) -> None:
+        """One word (a group of nodes written together) → its expanded words."""
+        raw_word = self.reading.data[group[0].start_byte:group[-1].end_byte].decode(
+            "utf-8", "replace")
+        inside = _descendants(group)
+        procsubs = [n for n in inside if n.type == "process_substitution"]
+        if procsubs:  # <(…) >(…): a file name standing for the commands inside
+            marker = f"/dev/fd/procsub{len(simple.procsubs) + 1}"
+            inner: list[SimpleCommand] = []
+            for node in procsubs:
+                inner += self._nested(node, "<(...)")
+            simple.procsubs[marker] = inner
+            if raw_word.startswith(">("):
+                simple.outputs.append(marker)
+            simple.words.append(marker)
+            return
+        before = len(self.out)
+        made = self._words(group, inside)
+        words = simple.words
+        if raw_word[:1] in ("*", "?", "["):
+            simple.globbed.update(range(len(words), len(words) + len(made)))
+        simple.too_big = simple.too_big or braces_overflow(raw_word) or any(
+            TOO_BIG in w for w in made)
+        if live_expansion(raw_word):
+            simple.dynamic.update(i for i, w in enumerate(made, len(words)) if dynamic(w))
+            simple.hidden += hidden_code(raw_word, self.env)
+            if len(made) == 1 and (fixed := one_word(raw_word)) is not None:
+                simple.quoted[len(words)] = fixed
+        words += made
+        simple.network = simple.network or any(c.tool in DOWNLOADERS or c.fed_by_download
+                                                for c in self.out[before:])
+
+    def _redirect_item(self, simple: _Simple, item: Any) -> None:
+        if item.type == "ERROR":  # `<` of `<>`, `<<` of `<<<` (`_repaired`)
+            simple.pending = _text(item)
+            return
+        redirect, text, net = self._redirect(item, simple.pending)
+        simple.pending = ""
+        simple.network = simple.network or net
+        if item.type == "heredoc_redirect" and text and not _quoted_delimiter(item):
+            simple.hidden += substitutions(text)  # an unquoted here-document expands
+        if redirect.op in ("<<<", "<<", "<<-"):
+            simple.stdin_text = text
+        simple.redirects.append(redirect)
+
+    def _assignable(self, node: Any) -> bool:
+        """Whether `NAME=…` assigns: NAME is a variable's name or `name[subscript]`."""
+        name = node.child_by_field_name("name") or (node.named_children or [None])[0]
+        return name is not None and (name.type == "subscript" or
+                                     bool(_NAME.fullmatch(_text(name))))
+
+    def _assign(self, node: Any, env: dict[str, str]) -> None:
+        name_node = node.child_by_field_name("name") or node.named_children[0]
+        value_node = node.child_by_field_name("value")
+        if name_node.type == "subscript":  # a[$(cmd)]=1: bash runs the subscript
+            self._substitutions(name_node)
+        name = _text(name_node)
+        if value_node is None:
+            env[name] = ""
+            return
+        if value_node.type == "array":  # a=(rm -rf /): its items, in order
+            words = [w for item in value_node.named_children for w in self._words([item])]
+        else:
+            words = self._words([value_node])
+        env[name] = " ".join(words)
+
+    # -- words and redirections ------------------------------------------------------------
+
+    def _test_words(self, node: Any) -> list[str]:
+        """The words and operators of `[[ … ]]` or `[ … ]`, expanded like a command's."""
+        out: list[str] = []
+        stack = list(reversed(node.children[1:-1]))  # inside the brackets
+        while stack and len(out) < 256:
+            current = stack.pop()
+            if current.type in ("word", "string", "raw_string", "simple_expansion",
+                                "expansion", "number", "concatenation", "ansi_c_string",
+                                "arithmetic_expansion", "variable_name", "command_substitution"):
+                out.extend(self._words([current]))
+            elif current.child_count == 0:
+                out.append(_text(current))
+            else:
+                stack.extend(reversed(current.children))
+        return out
+
+    def _words(self, group: list[Any], inside: list[Any] | None = None) -> list[str]:
+        """Nodes written together → their words, with each `$(…)` replaced by its output
+        when that is known (else `$__UNKNOWN__`). `inside`: `_descendants(group)`."""
+        base = group[0].start_byte
+        raw = self.reading.data[base:group[-1].end_byte]
+        inside = _descendants(group) if inside is None else inside
+        subs = [n for n in inside if n.type == "command_substitution"]
+        for sub in sorted(subs, key=lambda n: n.start_byte, reverse=True):
+            source = produced_by(self._nested(sub, "$(...)"))
+            # the grammar starts a substitution at the blank before it (`"$d $(…)"`)
+            lead = len(sub.text) - len(sub.text.lstrip())
+            start, end = sub.start_byte + lead - base, sub.end_byte - base
+            value = (source.text.rstrip("\n") if source.text is not None
+                     and "$" not in source.text else "$__UNKNOWN__")
+            raw = raw[:start] + value.encode("utf-8", "surrogatepass") + raw[end:]
+        text = raw.decode("utf-8", "replace")
+        return expand_word(text, self.env, fallback=text)
+
+    def _redirect_list(self, nodes: list[Any]) -> list[tuple[Redirect, str | None, bool]]:
+        """Redirection nodes (and the repaired ERROR halves before them) → what each is."""
+        read: list[tuple[Redirect, str | None, bool]] = []
+        pending = ""
+        for node in nodes:
+            if node.type == "ERROR" and _text(node) in _HALVES:
+                pending = _text(node)
+            elif node.type in _REDIRECTS:
+                read.append(self._redirect(node, pending))
+                pending = ""
+        return read
+
+    def _redirect(self, node: Any, before: str = "") -> tuple[Redirect, str | None, bool]:
+        """One redirection → (what it is, the text it feeds, whether from the network).
+        `before`: the ERROR half of its operator the grammar left before it (`_repaired`)."""
+        kind = node.type
+        if kind == "heredoc_redirect":
+            body = next((c for c in node.named_children if c.type == "heredoc_body"), None)
+            text = _text(body) if body is not None else ""
+            op = _text(node.children[0])
+            if op == "<<-":  # bash drops the tabs that begin its lines
+                text = "\n".join(line.lstrip("\t") for line in text.split("\n"))
+            return Redirect(op, "<heredoc>"), text.rstrip("\n"), False
+        # the operator: its tokens, with a repaired half (`<` ERROR`>` is `<>`)
+        op = before + "".join(_text(c) for c in node.children if not c.is_named or (
+            c.type == "ERROR" and _text(c) in ("<", ">"))) or ">"
+        if op in (">&-", "<&-"):  # closes a descriptor: no target (`_after_target`)
+            return Redirect(op[:-1], "-"), None, False
+        destination = node.child_by_field_name("destination") or next(
+            (c for c in node.named_children if c.type not in ("file_descriptor", "ERROR")),
+            None)
+        if destination is None:
+            return Redirect(op, ""), None, False
+        if destination.type == "process_substitution":
+            source = produced_by(self._nested(destination, "<(...)"))
+            if op == "<":  # `< <(…)`: its output is this command's stdin
+                return Redirect("<<<", "<(...)"), source.text or (
+                    "$__UNKNOWN__" if not source.network else None), source.network
+            return Redirect(op, "<(...)"), source.text, source.network
+        before_count = len(self.out)
+        words = self._words([destination])
+        network = any(c.tool in DOWNLOADERS for c in self.out[before_count:])
+        value = " ".join(words) if words else _text(destination)
+        if kind == "herestring_redirect" or op == "<<<":
+            return Redirect("<<<", value), value, network
+        return Redirect(op, value), None, network
+
+
+def _opened(nodes: list[Any]) -> tuple[list[Any], list[tuple[str, Any]]]:
+    """The nodes in order, with what the grammar hangs inside a redirection taken out:
+    the words after a file redirection's target (`rm 2>/dev/null -rf /x`: `-rf` and `/x`
+    are rm's; `> F rm x`: `rm` is the program; but in `> F 0>&1` the 0 is the next one's
+    descriptor), and a here-document's line (`_heredoc_line`); also what runs after it
+    (`| sh`, `&& …`), with how it is joined."""
+    out: list[Any] = []
+    after: list[tuple[str, Any]] = []
+    for i, node in enumerate(nodes):
+        out.append(node)
+        if node.type == "file_redirect":
+            words = _after_target(node)
+            following = nodes[i + 1] if i + 1 < len(nodes) else None
+            if words and following is not None and _adjacent(words[-1], following) and \
+                    _text(words[-1]).isdigit():
+                words.pop()  # `… 0>&1`: the digit is the next redirection's descriptor
+            out += words
+        elif node.type == "heredoc_redirect":
+            items, then = _heredoc_line(node)
+            more, later = _opened(items)
+            out += more
+            after += then + later
+    return out, after
+
+
+def _after_target(redirect: Any) -> list[Any]:
+    """The nodes the grammar hangs on a file redirection after its target; all of them
+    after `>&-` or `<&-`, which close a descriptor and have no target."""
+    tokens = [c for c in redirect.children if not c.is_named]
+    if tokens and _text(tokens[-1]).endswith("-"):
+        return [c for c in redirect.named_children
+                if c.type not in ("file_descriptor", "ERROR")]
+    target = redirect.child_by_field_name("destination")
+    return [c for c in redirect.named_children if target is not None and
+            c.start_byte > target.start_byte and c.type != "ERROR"]
+
+
+def _descriptor(group: list[Any], redirect: Any) -> bool:
+    """`cat 0< F`: the grammar reads the 0 as a word; written right before a redirection,
+    a number is its descriptor for bash."""
+    return len(group) == 1 and group[0].type == "number" and \
+        group[0].end_byte == redirect.start_byte and redirect.type == "file_redirect"
+
+
+def _heredoc_line(heredoc: Any) -> tuple[list[Any], list[tuple[str, Any]]]:
+    """What the grammar hangs on a here-document after its delimiter, up to the end of that
+    line: words and redirections of its command (`cat <<EOF > F`), and what runs after
+    it, a pipe (`| sh`) or a list (`&& rm x`), each with how it is joined."""
+    items: list[Any] = []
+    after: list[tuple[str, Any]] = []
+    operator = ""
+    for part in heredoc.children:
+        if part.type in _HEREDOC_PARTS or part.type in ("<<", "<<-", "comment"):
+            continue
+        if not part.is_named:
+            operator = part.type  # `&&`, `||`, `|`, before what follows
+        elif part.type == "pipeline":
+            after.append(("|", part))
+        elif part.type in _STATEMENTS and operator in ("&&", "||"):
+            after.append(("&&", part))
+        else:
+            items.append(part)
+    return items, after
+
+
+def _merged_backquotes(node: Any) -> bool:
+    """A backquoted substitution in which the grammar found a `` ` ` `` (its token for an
+    empty pair): in bash that closes one substitution and opens the next."""
+    return node.type == "command_substitution" and node.text.lstrip()[:1] == b"`" and any(
+        n.type == "``" for n in _all_nodes(node))
+
+
+def _all_nodes(node: Any) -> list[Any]:
+    found: list[Any] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        found.append(current)
+        stack.extend(current.children)
+    return found
+
+
+def _glued(node: Any) -> bool:
+    """`{}`, `[]`, `[-d x ]`: an opening `{`, `[` or `[[` written together with what follows
+    is no keyword for bash but part of a word (a command of that name); the grammar reads
+    a group or a test."""
+    children = node.children
+    return len(children) >= 2 and children[0].type in ("{", "[", "[[") and \
+        children[0].end_byte == children[1].start_byte
+
+
+def _descendants(nodes: list[Any]) -> list[Any]:
+    """The nodes and everything inside them, except inside `$(…)` and `<(…)` (their own
+    walk reads those)."""
+    found: list[Any] = []
+    stack = list(nodes)
+    while stack:
+        current = stack.pop()
+        found.append(current)
+        if current.named_child_count and current.type not in ("command_substitution",
+                                                              "process_substitution"):
+            stack.extend(current.named_children)
+    return found
+
+
+def _quoted_delimiter(heredoc: Any) -> bool:
+    """`<<'EOF'`, `<<"EOF"`, `<<\\EOF`: the here-document is taken literally."""
+    start = next((c for c in heredoc.children if c.type == "heredoc_start"), None)
+    return start is not None and any(q in _text(start) for q in "'\"\\")

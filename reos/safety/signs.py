@@ -1,13 +1,19 @@
 """Small signs the risk engine reads: a shell handed to the network (reverse shells),
-code that is only a variable, a request that names the command, fork bombs in text
-bashlex could not parse. Each check is one bounded pass over its input.
+code that is only a variable, a request that names the command, and, in text the shell
+reader could not read, fork bombs and the commands a plain split shows. Each check is one
+bounded pass over its input.
 
-Not responsible for judging (the risk engine decides what a sign means).
+Not responsible for judging (the risk engine decides what a sign means), nor for reading
+shell text that can be read (`shell`).
 """
 
 from __future__ import annotations
 
+import shlex
+
+from reos.safety.paths import expand_braces
 from reos.safety.programs import INTERPRETERS, SHELLS
+from reos.safety.syntax import MAX_COMMANDS, Redirect
 
 SHELL_OR_CODE = SHELLS | set(INTERPRETERS) | {"sh", "busybox"}
 NETCATS = {"nc", "ncat", "netcat", "socat", "nc.openbsd", "nc.traditional", "telnet"}
@@ -39,7 +45,9 @@ def requested_exactly(requested: str, command: str) -> bool:
 
 
 def fork_bomb_text(text: str) -> bool:
-    """`name(){ … name|name& … }` in text bashlex could not parse (linear, bounded)."""
+    """`name(){ … name|name& … }` in text the shell reader could not read (bash's grammar
+    reports errors in it: `f(){ f|f&` never closed, thousands of nested definitions),
+    where no reading shows the function. Linear, bounded."""
     compact = "".join(text.split())
     start = 0
     seen = 0
@@ -60,3 +68,45 @@ def fork_bomb_text(text: str) -> bool:
             return True
         start = at + 3
     return False
+
+
+_OPERATORS = ";&|<>()\n"
+
+
+def plain_commands(text: str) -> list[tuple[list[str], list[Redirect]]]:
+    """Simple commands and their redirections by a plain split, for text the shell reader
+    could not read: what lies inside an error of bash's grammar (`{rm,-rf,/}`, a brace
+    expansion where the grammar expects a group; a here-document never closed) or nests
+    past the reader's bounds. Operators and line breaks end a command, keywords are
+    skipped, braces expanded, `>`/`>>`/`<>` take the next word as their target."""
+    text = text.replace("${IFS}", " ").replace("$IFS", " ").replace("\\\n", " ")
+    lexer = shlex.shlex(text, posix=True, punctuation_chars=_OPERATORS)
+    lexer.whitespace = " \t\r"
+    lexer.whitespace_split = True
+    keywords = {"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for",
+                "case", "esac", "in", "{", "}", "!", "[[", "]]", "time", "coproc", "select",
+                "function", "((", "))", ";;"}
+    out: list[tuple[list[str], list[Redirect]]] = [([], [])]
+    pending: str | None = None
+    try:
+        for token in lexer:
+            if pending is not None and not set(token) <= set(_OPERATORS):
+                out[-1][1].append(Redirect(pending, token))
+                pending = None
+                continue
+            if token in (">", ">>", ">|", "&>", "&>>", "<", "<<", "<<<", "<<-", "<>"):
+                pending = token
+            elif set(token) <= set(_OPERATORS):
+                pending = None
+                out.append(([], []))
+            elif not out[-1][0] and token in keywords:
+                continue
+            elif "{" in token:  # {rm,-rf,/}: brace expansion, which the grammar cannot read
+                out[-1][0].extend(expand_braces(token))
+            else:
+                out[-1][0].append(token)
+            if len(out) > MAX_COMMANDS:
+                break
+    except ValueError:
+        return [(text.split(), [])]
+    return [(argv, redirects) for argv, redirects in out if argv or redirects]

@@ -1,7 +1,7 @@
 """The shapes the shell reader produces: simple commands, redirections, stdin sources.
 
-Plain data shared by `shell` (bashlex), `tsparse` (tree-sitter), `streams` and the risk
-engine; decides nothing and parses nothing itself.
+Plain data shared by `shell` (the reader), `streams` and the risk engine; decides nothing
+and parses nothing itself.
 """
 
 from __future__ import annotations
@@ -14,7 +14,12 @@ __all__ = ["MAX_COMMANDS", "MAX_DEPTH", "Redirect", "Script", "SimpleCommand", "
 MAX_DEPTH = 6
 MAX_COMMANDS = 20000  # simple commands in one script; 64 KB holds at most ~16000
 class Unparseable(ValueError):
-    """The command line uses syntax that cannot be read reliably."""
+    """The command line uses syntax that cannot be read reliably. `partial`: the commands
+    the reader could still read (judged too, never trusted alone), when it got that far."""
+
+    def __init__(self, why: str, partial: Script | None = None) -> None:
+        super().__init__(why)
+        self.partial = partial
 
 
 class Redirect(Struct):

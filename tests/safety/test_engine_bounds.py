@@ -33,7 +33,7 @@ def test_deep_nesting_fails_closed() -> None:
     assert verdict.blocked or verdict.risk >= RiskLevel.HIGH
 
 
-def test_what_bashlex_cannot_read_is_read_by_the_real_grammar() -> None:
+def test_tests_cases_arrays_and_arithmetic_are_read() -> None:
     assert assess("[[ -d /etc ]] && rm -rf /etc").blocked
     assert assess("case $x in a) rm -rf /;; esac").blocked
     assert assess("a=(/etc /usr); echo $((1+2))").risk <= RiskLevel.LOW
