@@ -90,6 +90,11 @@ def parse_script(text: str, env: dict[str, str] | None = None) -> Script:
     data = text.encode("utf-8", "surrogatepass")
     try:
         root = _parser().parse(data).root_node
+        slipped = _slipped_bodies(root)
+        if slipped:  # read again with those bodies blanked; their text is taken from data
+            root = _parser().parse(_blanked(data, slipped)).root_node
+            if _slipped_bodies(root):
+                raise Unparseable("the grammar reads a here-document's body as its command")
     except (ImportError, OSError, ValueError) as exc:
         raise Unparseable(f"no bash grammar: {exc}") from None
     reading = _Reading(data)
@@ -799,7 +804,9 @@ class _Walker:
         kind = node.type
         if kind == "heredoc_redirect":
             body = next((c for c in node.named_children if c.type == "heredoc_body"), None)
-            text = _text(body) if body is not None else ""
+            # from the text as written: the grammar may have read a blanked copy (`_blanked`)
+            text = self.reading.data[body.start_byte:body.end_byte].decode(
+                "utf-8", "replace") if body is not None else ""
             op = _text(node.children[0])
             if op == "<<-":  # bash drops the tabs that begin its lines
                 text = "\n".join(line.lstrip("\t") for line in text.split("\n"))
@@ -871,6 +878,41 @@ def _descriptor(group: list[Any], redirect: Any) -> bool:
     a number is its descriptor for bash."""
     return len(group) == 1 and group[0].type == "number" and \
         group[0].end_byte == redirect.start_byte and redirect.type == "file_redirect"
+
+
+def _slipped_bodies(root: Any) -> list[tuple[int, int]]:
+    """Where the bodies are of here-documents whose first lines the grammar read as words of
+    the line that opens them (a body starting `\\rm …`): from the line after the delimiter
+    to the closing line, as bash reads them."""
+    spans: list[tuple[int, int]] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children)
+        if node.type != "heredoc_redirect":
+            continue
+        start = next((c for c in node.children if c.type == "heredoc_start"), None)
+        end = next((c for c in node.children if c.type == "heredoc_end"), None)
+        if start is None or end is None or not any(
+                part.end_point[0] > start.end_point[0] for part in node.children
+                if part.type not in _HEREDOC_PARTS and part.type not in ("<<", "<<-")):
+            continue
+        first = node.text.find(b"\n", start.end_byte - node.start_byte)
+        if first >= 0:
+            spans.append((node.start_byte + first + 1, end.start_byte))
+    return spans
+
+
+def _blanked(data: bytes, spans: list[tuple[int, int]]) -> bytes:
+    """`data` with every byte of `spans` but line breaks made an `x`: the same length and
+    lines, so the grammar reads those bodies as plain text and every offset still points
+    into `data`, from which a body is read."""
+    copy = bytearray(data)
+    for begin, end in spans:
+        for i in range(begin, end):
+            if copy[i] != 0x0A:
+                copy[i] = 0x78
+    return bytes(copy)
 
 
 def _heredoc_line(heredoc: Any) -> tuple[list[Any], list[tuple[str, Any]]]:

@@ -87,6 +87,28 @@ def test_a_here_documents_line_belongs_to_its_command() -> None:
     assert [(r.op, r.target) for r in cat.redirects] == [("<<", "<heredoc>"), (">", "/tmp/n")]
 
 
+# a body whose first line begins with a backslash: tree-sitter-bash reads that line as
+# words of the line that opens the here-document (as arguments, or a redirection's), so
+# the shell fed by it was judged to run a script named by the line's first word
+SLIPPED_BODIES = [
+    "bash <<'EOF_C0'\n\\r\\m -rf /\nEOF_C0\n",
+    "sh <<X\n\\rm -rf /\nX\n",
+    "bash <<'EOF_C0'\n\\r\\m $'-rf' /etc\nEOF_C0\n",
+    "bash <<'EOF_C0'\n\\r\\m${IFS}-rf${IFS}/\nEOF_C0\n",
+]
+
+
+@pytest.mark.parametrize("command", SLIPPED_BODIES)
+def test_a_body_the_grammar_takes_for_the_opening_line_is_still_the_body(command: str) -> None:
+    assert assess(command).blocked
+
+
+def test_a_slipped_body_keeps_its_line_and_its_text() -> None:
+    [cat] = parse_script("cat <<EOF > /tmp/x\n\\hello world\nEOF\n").commands
+    assert cat.argv == ["cat"] and cat.stdin_text == "\\hello world"
+    assert [(r.op, r.target) for r in cat.redirects] == [("<<", "<heredoc>"), (">", "/tmp/x")]
+
+
 def test_the_word_the_grammar_drops_before_a_here_document_is_read() -> None:
     script = parse_script("python3 - <<EOF\nprint(1)\nEOF")
     assert script.commands[0].argv == ["python3", "-"]
