@@ -222,6 +222,9 @@ def _substitute_vars(raw: str, env: dict[str, str]) -> str:
                 out.append(shlex.quote(decode_ansi(m.group(1))))
                 i = m.end()
                 continue
+        elif ch == "$" and not single and not double and raw.startswith('$"', i):
+            i += 1  # $"…": translated by the locale, where no translation exists it is "…"
+            continue
         elif ch == "$" and not single:
             m = _VAR.match(raw, i)
             if m:

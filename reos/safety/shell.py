@@ -87,16 +87,7 @@ def _parser() -> Any:
 def parse_script(text: str, env: dict[str, str] | None = None) -> Script:
     """The simple commands of `text`, expanded; raises `Unparseable` (with the commands it
     could read in `partial`) when the reading cannot be trusted."""
-    data = text.encode("utf-8", "surrogatepass")
-    try:
-        root = _parser().parse(data).root_node
-        slipped = _slipped_bodies(root)
-        if slipped:  # read again with those bodies blanked; their text is taken from data
-            root = _parser().parse(_blanked(data, slipped)).root_node
-            if _slipped_bodies(root):
-                raise Unparseable("the grammar reads a here-document's body as its command")
-    except (ImportError, OSError, ValueError) as exc:
-        raise Unparseable(f"no bash grammar: {exc}") from None
+    root, data = _tree(text.encode("utf-8", "surrogatepass"))
     reading = _Reading(data)
     walker = _Walker(reading, 0, "", dict(env or {}))
     try:
@@ -108,6 +99,27 @@ def parse_script(text: str, env: dict[str, str] | None = None) -> Script:
     if why is not None:
         raise Unparseable(why, partial=script)
     return script
+
+
+def _tree(data: bytes) -> tuple[Any, bytes]:
+    """bash's grammar's tree of `data`, and the text it reads (`data` as bash reads it:
+    `_joined`); here-document bodies it misreads are read again blanked (`_blanked`)."""
+    try:
+        root = _parser().parse(data).root_node
+        joined = _joined(root, data)
+        if joined != data:  # the grammar splits words at a line continuation; bash joins
+            data = joined
+            root = _parser().parse(data).root_node
+        slipped = _slipped_bodies(root)
+        if slipped:  # read again with those bodies blanked; their text is taken from data
+            root = _parser().parse(_blanked(data, slipped)).root_node
+            if _slipped_bodies(root):
+                raise Unparseable("the grammar reads a here-document's body as its command")
+    except Unparseable:
+        raise
+    except (ImportError, OSError, ValueError) as exc:
+        raise Unparseable(f"no bash grammar: {exc}") from None
+    return root, data
 
 
 # -- whether the grammar's reading can be trusted --------------------------------------------
@@ -537,9 +549,32 @@ class _Walker:
             raise Unparseable(f"nested more than {MAX_DEPTH} levels deep")
         if _merged_backquotes(node):
             return self._backquotes(node, via)
+        inner = _backquoted_text(node)
+        if inner is not None:  # `echo \`rm x\``: bash reads the unescaped text
+            return self._reread(inner, via)
         walker = self.child(via)
         for child in node.named_children:
             walker.statement(child, None, False)
+        self.fork_bombs += walker.fork_bombs
+        for c in walker.out:
+            self.emit(c)
+        return [c for c in walker.out if c.depth == self.depth + 1]
+
+    def _reread(self, text: bytes, via: str) -> list[SimpleCommand]:
+        """Text bash reads as a script of its own (a backquoted substitution, unescaped):
+        its commands, one level down; a reading that cannot be trusted is a doubt."""
+        try:
+            root, data = _tree(text)
+        except Unparseable as exc:
+            self.reading.doubts.append(str(exc))
+            return []
+        reading = _Reading(data)
+        walker = _Walker(reading, self.depth + 1, via, dict(self.env), dict(self.functions),
+                         self.calling)
+        walker.statement(root, None, False)
+        why = reading.doubts[0] if reading.doubts else _unreliable(root, data, reading.claimed)
+        if why is not None:
+            self.reading.doubts.append(f"inside backquotes: {why}")
         self.fork_bombs += walker.fork_bombs
         for c in walker.out:
             self.emit(c)
@@ -586,10 +621,16 @@ class _Walker:
             simple.network = simple.network or group_net
         words = simple.words
         if words and words[0] in _DECLARES:
+            # -n makes a reference to another variable, -l -u change the case, -i computes:
+            # the value is then not the text written
+            changed = any(w[:1] in "-+" and set(w[1:]) & set("nlui") for w in words[1:])
             for word in words[1:]:
                 name, eq, value = word.partition("=")
                 if eq and _NAME.fullmatch(name):
-                    self.env[name] = value
+                    if changed:
+                        self.env.pop(name, None)
+                    else:
+                        self.env[name] = value
         if words and words[0] == "read":
             self.env.update(read_assignments(words, simple.stdin_text))
         if words and words[0] in ("mapfile", "readarray"):
@@ -880,6 +921,41 @@ def _descriptor(group: list[Any], redirect: Any) -> bool:
         group[0].end_byte == redirect.start_byte and redirect.type == "file_redirect"
 
 
+_LITERAL = {"comment", "raw_string", "ansi_c_string", "heredoc_start", "heredoc_end"}
+
+
+def _joined(root: Any, data: bytes) -> bytes:
+    """`data` with its line continuations (a backslash, not itself escaped, before a line
+    break) removed, as bash removes them before it reads words: `r\\<newline>m` is `rm`,
+    where the grammar reads two words. Kept where bash keeps them: in a comment (it ends at
+    the line break), inside single quotes or `$'…'`, on a here-document's delimiter line and
+    in the body of one whose delimiter is quoted."""
+    at = data.find(b"\\\n")
+    if at < 0:
+        return data
+    out = bytearray()
+    last = 0
+    while at >= 0:
+        run = 1
+        while at - run >= 0 and data[at - run] == 0x5C:
+            run += 1
+        if run % 2 == 1 and not _literal_at(root, at):
+            out += data[last:at]
+            last = at + 2
+        at = data.find(b"\\\n", at + 2)
+    return bytes(out + data[last:])
+
+
+def _literal_at(root: Any, at: int) -> bool:
+    node = root.descendant_for_byte_range(at, at + 1)  # the backslash: a comment ends there
+    while node is not None:
+        if node.type in _LITERAL or (node.type == "heredoc_body" and node.parent is not None
+                                     and _quoted_delimiter(node.parent)):
+            return True
+        node = node.parent
+    return False
+
+
 def _slipped_bodies(root: Any) -> list[tuple[int, int]]:
     """Where the bodies are of here-documents whose first lines the grammar read as words of
     the line that opens them (a body starting `\\rm …`): from the line after the delimiter
@@ -934,6 +1010,27 @@ def _heredoc_line(heredoc: Any) -> tuple[list[Any], list[tuple[str, Any]]]:
         else:
             items.append(part)
     return items, after
+
+
+def _backquoted_text(node: Any) -> bytes | None:
+    """A backquoted substitution whose text holds `\\``, `\\$` or `\\\\`: bash removes
+    those backslashes and reads what is left (`` `echo \\`rm x\\`` `` runs rm); the
+    grammar takes them as escaped characters. That text, else None."""
+    text = node.text.strip()
+    if len(text) < 2 or text[:1] != b"`" or text[-1:] != b"`":
+        return None
+    inner = text[1:-1]
+    out = bytearray()
+    i, changed = 0, False
+    while i < len(inner):
+        if inner[i] == 0x5C and i + 1 < len(inner) and inner[i + 1] in b"`$\\":
+            out.append(inner[i + 1])
+            i += 2
+            changed = True
+            continue
+        out.append(inner[i])
+        i += 1
+    return bytes(out) if changed else None
 
 
 def _merged_backquotes(node: Any) -> bool:

@@ -188,3 +188,87 @@ def test_a_64_kb_script_of_every_construct_is_read_in_bounded_time() -> None:
     verdict = assess(text)
     assert time.perf_counter() - start < 5
     assert not verdict.blocked, verdict.reasons
+
+
+# bash removes the backslashes before `, $ and \ inside backquotes and reads what is left:
+# the grammar took `\`rm …\`` for escaped characters, and the inner command went unseen
+NESTED_BACKQUOTES = [
+    "echo `echo \\`rm -rf /etc\\``",
+    "x=`echo \\`rm -rf /etc\\``",
+    "echo \"`echo \\`rm -rf /etc\\``\"",
+    "`echo \\`echo rm\\`` -rf /etc",
+    "echo `echo \\`echo \\\\\\`rm -rf /etc\\\\\\`\\``",
+]
+
+
+@pytest.mark.parametrize("command", NESTED_BACKQUOTES)
+def test_a_backquote_inside_backquotes_runs(command: str) -> None:
+    assert assess(command).blocked, command
+
+
+def test_a_backquote_inside_backquotes_is_read_as_a_command() -> None:
+    commands = parse_script("echo `ls \\`echo /etc\\``").commands
+    assert ["echo", "/etc"] in [c.argv for c in commands]
+    assert commands[-1].argv[:1] == ["echo"]
+
+
+# a line continuation (backslash, line break) is removed before bash reads words; the
+# grammar splits a word there (`r` and `m`, `/e` and `tc`)
+LINE_CONTINUED = [
+    ("r\\\nm -rf /etc", ["rm", "-rf", "/etc"]),
+    ("rm -rf /e\\\ntc", ["rm", "-rf", "/etc"]),
+    ("rm -rf \"/e\\\ntc\"", ["rm", "-rf", "/etc"]),
+    ("rm -rf /e\\\n\\\ntc", ["rm", "-rf", "/etc"]),
+    ("rm \\\n-rf /etc", ["rm", "-rf", "/etc"]),
+]
+
+
+@pytest.mark.parametrize(("text", "argv"), LINE_CONTINUED)
+def test_a_line_continuation_joins_a_word(text: str, argv: list[str]) -> None:
+    assert parse_script(text).commands[-1].argv == argv
+    assert assess(text).blocked
+
+
+def test_a_line_continuation_joins_targets_and_values() -> None:
+    [echo] = parse_script("echo x > /etc/sudo\\\ners").commands
+    assert [(r.op, r.target) for r in echo.redirects] == [(">", "/etc/sudoers")]
+    assert parse_script("X=/e\\\ntc; rm -rf $X").commands[-1].argv == ["rm", "-rf", "/etc"]
+
+
+# where bash keeps a backslash before a line break, the next line is a command of its own
+KEPT_CONTINUATIONS = [
+    "# c \\\nrm -rf /",
+    "ls # c \\\nrm -rf /",
+    "echo 'a\\\n'; rm -rf /",
+    "cat <<'EOF'\na\\\nEOF\nrm -rf /\nEOF",
+    "echo \\\\\nrm -rf /",
+]
+
+
+@pytest.mark.parametrize("command", KEPT_CONTINUATIONS)
+def test_a_backslash_bash_keeps_does_not_join_lines(command: str) -> None:
+    assert assess(command).blocked, command
+
+
+def test_an_unquoted_here_documents_continuation_joins_its_delimiter_away() -> None:
+    # bash joins `a\` and `EOF` into `aEOF`: the body goes on, and nothing runs rm
+    [cat] = parse_script("cat <<EOF\na\\\nEOF\nrm -rf /\nEOF").commands
+    assert cat.argv == ["cat"]
+
+
+# $"…" is a string translated by the locale: without a translation it is "…"
+@pytest.mark.parametrize("command", ["$\"rm\" -rf /etc", "r$\"m\" -rf /etc"])
+def test_a_translated_string_is_its_text(command: str) -> None:
+    assert parse_script(command).commands[0].argv == ["rm", "-rf", "/etc"]
+    assert assess(command).blocked
+
+
+# declare -n makes a reference, -l/-u change the case, -i computes: the value is not the
+# text written, so it is not known (it was taken as written: `rm -rf $y` deleted `x`)
+@pytest.mark.parametrize("command", ["declare -n y=x; x=/etc; rm -rf $y",
+                                     "declare -l y=/ETC; rm -rf $y",
+                                     "typeset -u y=etc; rm -rf /$y",
+                                     "local -n y=x; x=/etc; rm -rf $y"])
+def test_a_declared_value_that_is_not_its_text_is_unknown(command: str) -> None:
+    rm = parse_script(command).commands[-1]
+    assert rm.argv[0] == "rm" and "$y" in rm.argv[-1]
