@@ -201,10 +201,14 @@ class Judge(Memory, CodeJudge):
     def _unread(self, text: str, ctx: Context, depth: int) -> None:
         """Text the reader could not read, or that nests too deeply: still catch what a
         plain split shows to be destructive (`signs.plain_commands`, `fork_bomb_text`)."""
-        from reos.safety.signs import plain_commands
+        from reos.safety.signs import download_into_shell, plain_commands, plain_program
 
         if fork_bomb_text(text):
             self.verdict.raise_to(RiskLevel.CRITICAL, "fork bomb", block=True)
+        if download_into_shell(text, _FETCHERS) and not (
+                ctx.requested is not None and requested_exactly(ctx.requested, text)):
+            self.verdict.raise_to(RiskLevel.CRITICAL, "pipes a download straight into a "
+                                  "shell", block=True)
         seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
         for argv, redirects in plain_commands(text):
             key = (tuple(argv), tuple(f"{r.op}{r.target}" for r in redirects))
@@ -218,6 +222,10 @@ class Judge(Memory, CodeJudge):
             seen.add(key)
             for redirect in redirects:
                 self.redirect(redirect, ctx)
+            if plain_program(argv) in SHELL_OR_CODE and any(
+                    r.target.startswith(("/dev/tcp/", "/dev/udp/")) for r in redirects):
+                self.verdict.raise_to(RiskLevel.CRITICAL, f"connects {plain_program(argv)} to "
+                                      "another machine (a reverse shell)", block=True)
             if argv:
                 self.argv(argv, ctx, min(depth, MAX_DEPTH), None, {}, {},
                           shallow=depth > MAX_DEPTH)

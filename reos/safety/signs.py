@@ -74,11 +74,40 @@ _OPERATORS = ";&|<>()\n"
 
 
 def plain_commands(text: str) -> list[tuple[list[str], list[Redirect]]]:
+    """Simple commands and their redirections by a plain split (`_plain`)."""
+    return [(argv, redirects) for argv, redirects, _ in _plain(text)]
+
+
+_RUNNERS = {"sudo", "doas", "env", "command", "exec", "nohup", "time", "nice", "builtin",
+            "setsid", "stdbuf", "timeout", "coproc"}
+
+
+def plain_program(argv: list[str]) -> str:
+    """The program a plain command runs, past launchers, their options and assignments."""
+    for word in argv:
+        name = word.rsplit("/", 1)[-1]
+        if word.startswith("-") or "=" in word or name in _RUNNERS or word.isdigit():
+            continue
+        return name
+    return ""
+
+
+def download_into_shell(text: str, fetchers: set[str] | frozenset[str]) -> bool:
+    """Whether a plain split of text the shell reader could not read shows a program of
+    `fetchers` piped into a shell or an interpreter (`curl … | sh`)."""
+    commands = _plain(text)
+    return any(piped and plain_program(before[0]) in fetchers and
+               plain_program(argv) in SHELL_OR_CODE
+               for before, (argv, _, piped) in zip(commands, commands[1:], strict=False))
+
+
+def _plain(text: str) -> list[tuple[list[str], list[Redirect], bool]]:
     """Simple commands and their redirections by a plain split, for text the shell reader
     could not read: what lies inside an error of bash's grammar (`{rm,-rf,/}`, a brace
     expansion where the grammar expects a group; a here-document never closed) or nests
     past the reader's bounds. Operators and line breaks end a command, keywords are
-    skipped, braces expanded, `>`/`>>`/`<>` take the next word as their target."""
+    skipped, braces expanded, `>`/`>>`/`<>`/`>&` take the next word as their target; each
+    command says whether a pipe feeds it."""
     text = text.replace("${IFS}", " ").replace("$IFS", " ").replace("\\\n", " ")
     lexer = shlex.shlex(text, posix=True, punctuation_chars=_OPERATORS)
     lexer.whitespace = " \t\r"
@@ -86,7 +115,7 @@ def plain_commands(text: str) -> list[tuple[list[str], list[Redirect]]]:
     keywords = {"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for",
                 "case", "esac", "in", "{", "}", "!", "[[", "]]", "time", "coproc", "select",
                 "function", "((", "))", ";;"}
-    out: list[tuple[list[str], list[Redirect]]] = [([], [])]
+    out: list[tuple[list[str], list[Redirect], bool]] = [([], [], False)]
     pending: str | None = None
     try:
         for token in lexer:
@@ -94,11 +123,11 @@ def plain_commands(text: str) -> list[tuple[list[str], list[Redirect]]]:
                 out[-1][1].append(Redirect(pending, token))
                 pending = None
                 continue
-            if token in (">", ">>", ">|", "&>", "&>>", "<", "<<", "<<<", "<<-", "<>"):
+            if token in (">", ">>", ">|", "&>", "&>>", "<", "<<", "<<<", "<<-", "<>", ">&"):
                 pending = token
             elif set(token) <= set(_OPERATORS):
                 pending = None
-                out.append(([], []))
+                out.append(([], [], token in ("|", "|&")))
             elif not out[-1][0] and token in keywords:
                 continue
             elif "{" in token:  # {rm,-rf,/}: brace expansion, which the grammar cannot read
@@ -108,5 +137,5 @@ def plain_commands(text: str) -> list[tuple[list[str], list[Redirect]]]:
             if len(out) > MAX_COMMANDS:
                 break
     except ValueError:
-        return [(text.split(), [])]
-    return [(argv, redirects) for argv, redirects in out if argv or redirects]
+        return [(text.split(), [], False)]
+    return [(argv, redirects, piped) for argv, redirects, piped in out if argv or redirects]
