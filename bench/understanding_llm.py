@@ -106,7 +106,7 @@ def answer_for(intent: Any) -> dict[str, Any]:
                 "question": "Which did you mean?", "choices": choices, "confidence": 0.5}
     kind = "query" if intent.kind == Kind.QUERY else "action"
     return {"thought": f"the person wants {intent.operation}", "kind": kind,
-            **_reading(intent), "confidence": max(0.8, float(intent.confidence))}
+            **_reading(intent), "confidence": max(0.8, float(intent.reading.confidence))}
 
 
 class EchoModel:

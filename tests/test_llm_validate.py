@@ -231,11 +231,11 @@ def test_a_valid_answer_becomes_the_intent(engine: ReasoningEngine) -> None:
     assert found == []
     assert intent is not None
     assert intent.kind == Kind.QUERY
-    assert intent.operation == intent.template == "service.logs"
+    assert intent.operation == intent.reading.template == "service.logs"
     assert (intent.action, intent.resource) == ("logs", "service")
     assert intent.targets == ["nginx"]
     assert intent.params == {"lines": "50", "since": "2h"}
-    assert intent.source == "llm" and intent.confidence == 0.8
+    assert intent.reading.source == "llm" and intent.reading.confidence == 0.8
 
 
 # -- conditions ------------------------------------------------------------------------
@@ -362,7 +362,7 @@ def test_model_text_comes_out_cleaned(engine: ReasoningEngine) -> None:
     unknown, found = check(engine, "blorp the flange", kind="unknown", op="command",
                            reply=f"No idea {ESCAPES} sorry")
     assert found == [] and unknown is not None and unknown.kind == Kind.UNKNOWN
-    assert unknown.said == "No idea red sorry"
+    assert unknown.reading.said == "No idea red sorry"
 
     asking, found = check(engine, "restart nginx or reload it", kind="clarify",
                           op="service.restart", question=f"Which {ESCAPES}one?",
@@ -374,7 +374,7 @@ def test_model_text_comes_out_cleaned(engine: ReasoningEngine) -> None:
 
     acting, found = check(engine, "stop nextcloud", op="container.stop",
                           targets=["nextcloud"], reply=f"Done {ESCAPES}!")
-    assert found == [] and acting is not None and acting.said == "Done red!"
+    assert found == [] and acting is not None and acting.reading.said == "Done red!"
 
 
 def test_shown_bounds_and_cleans_a_thought() -> None:

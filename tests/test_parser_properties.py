@@ -142,18 +142,18 @@ def test_unexplained_words_are_said_back(case: tuple[str, list[str]]) -> None:
     intent = understanding.understand(text, engine().templates, _matcher())
     assert intent is not None
     assume(intent.kind not in (Kind.REFUSE, Kind.META))
-    assume(intent.source != "typed")  # a command line typed as such: each word is its own
+    assume(intent.reading.source != "typed")  # a command line typed as such: each word is its own
     best = found.best
     if best is not None and best.unexplained and intent.kind != Kind.UNKNOWN and (
             intent.operation == best.op.id):  # a question may be read by another operation
-        assert intent.unexplained, (text, best.unexplained)
+        assert intent.reading.unexplained, (text, best.unexplained)
     plan = engine().builder().build(text, intent)
     said = _said(plan)
     for word in junk:
-        assert word in intent.unexplained or word in _targets_of(intent), (text, word)
+        assert word in intent.reading.unexplained or word in _targets_of(intent), (text, word)
         if not plan.steps:
             continue  # nothing is done: the word is in the Intent, said by its question
-        quoted = intent.unexplained[:4]  # the reply names four and says "and N more"
+        quoted = intent.reading.unexplained[:4]  # the reply names four and says "and N more"
         assert word in said or word not in quoted and "more" in said, (
             text, word, plan.message, plan.notes)
 
@@ -173,7 +173,7 @@ def test_words_of_a_weak_guess_are_said_back(text: str, words: list[str]) -> Non
     for word in words:
         assert word in _said(plan), (text, plan.message)
         if intent.kind == Kind.UNKNOWN:
-            assert word in intent.unexplained, (text, intent.unexplained)
+            assert word in intent.reading.unexplained, (text, intent.reading.unexplained)
 
 
 # -- 2. a qualifier never widens -------------------------------------------------------

@@ -39,7 +39,7 @@ def test_container_actions(engine, text, action, targets, plural) -> None:
     intent = _understand(engine, text)
     assert intent is not None and intent.kind == Kind.ACTION, intent
     assert (intent.action, intent.targets, intent.plural) == (action, targets, plural)
-    assert intent.operation == f"container.{action}" and intent.confidence >= 0.75
+    assert intent.operation == f"container.{action}" and intent.reading.confidence >= 0.75
 
 
 def test_all_is_a_qualifier_not_a_name(engine) -> None:
@@ -142,7 +142,7 @@ def test_confidence_and_unexplained_words_are_in_the_plan_json(engine) -> None:
     assert data["kind"] == "clarify" and data["intent"] is None or True
     intent = _understand(engine, "restart portainer on the blorp")
     options = intent.options or [intent]
-    assert options[0].unexplained == ["blorp"] and options[0].confidence < 1
+    assert options[0].reading.unexplained == ["blorp"] and options[0].reading.confidence < 1
     data = engine.plan("restart portainer").to_dict()
     assert data["intent"]["confidence"] == 1.0 and data["intent"]["unexplained"] == []
 

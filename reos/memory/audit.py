@@ -165,13 +165,13 @@ def _reading(intent: Intent | None) -> str:
         said += f", except {', '.join(intent.exclude)}"
     if intent.condition:
         said += f", {intent.condition.replace('_', ' ')}"
-    if intent.unexplained:
-        said += f"; could not place: {', '.join(intent.unexplained[:5])}"
+    if intent.reading.unexplained:
+        said += f"; could not place: {', '.join(intent.reading.unexplained[:5])}"
     return said
 
 
 def _source(plan: Plan, intent: Intent | None) -> str:
-    source = (intent.source if intent is not None else None) or plan.source or "none"
+    source = (intent.reading.source if intent is not None else None) or plan.source or "none"
     if source.startswith("llm"):
         repaired = " after one repair" if source == "llm-repaired" else ""
         return f"the model's reading{repaired}, checked by reos's validation and kept"
@@ -202,7 +202,7 @@ def _confidence(intent: Intent | None) -> float | None:
     if intent is None:
         return None
     try:
-        return max(0.0, min(1.0, float(intent.confidence)))
+        return max(0.0, min(1.0, float(intent.reading.confidence)))
     except (TypeError, ValueError):
         return None
 
@@ -221,7 +221,7 @@ def _alternatives(plan: Plan, intent: Intent | None) -> tuple[list[str], str]:
     if kind == "refuse":
         return ["plan it anyway"], conclusion(plan)
     if kind == "unknown":
-        closest = list(intent.closest) if intent else []
+        closest = list(intent.reading.closest) if intent else []
         return ([*closest, "guess"],
                 "not understood: no operation fits well enough to act on"
                 + (f"; the closest were {'; '.join(closest)}" if closest else ""))

@@ -45,8 +45,26 @@ class Kind(enum.StrEnum):
     UNKNOWN = "unknown"
 
 
+class Understood(Struct, frozen=True):
+    """How a request was read, and what of it the reading leaves unexplained (an
+    Intent's `reading`): who read it and how surely, and the words it could not place or
+    apply, said back to the person and weighed by the next reader (the model is asked
+    when the parser's reading leaves words out). A value, replaced and never changed in
+    place: copies of an Intent may share it."""
+
+    source: str = "none"  # catalogue | llm | llm-repaired | typed | template | none
+    confidence: float = 1.0  # 0-1: how much of the request the reading explains
+    template: str | None = None  # the catalogue operation that matched (outcomes learned by it)
+    unexplained: list[str] = field(default_factory=list)  # words it could not place
+    unhonoured: list[str] = field(default_factory=list)  # qualifiers it cannot apply
+    ignored: str | None = None  # shell text cut from the request
+    closest: list[str] = field(default_factory=list)  # not understood: the nearest operations
+    said: str | None = None  # the model's reply in words (untrusted: shown, never acted on)
+
+
 class Intent(Struct):
-    """What the person wants, before it is matched against the machine."""
+    """What the person wants, before it is matched against the machine; how it was read
+    (by whom, how surely, which words it could not place) is its `reading`."""
 
     kind: Kind
     action: str | None = None  # stop, start, list, ...
@@ -55,33 +73,27 @@ class Intent(Struct):
     condition: str | None = None  # e.g. "if_running"
     # what the condition is about, when the request names it: (target phrases, resource)
     condition_subject: tuple[list[str], str | None] | None = None
-    confidence: float = 1.0
-    source: str = "none"  # llm | template | regex | none
     plural: bool = False  # "the nextcloud containers", "all", "both"
-    template: str | None = None  # name of the template that matched, when one did
     params: dict[str, str] = field(default_factory=dict)  # other named slots (port, ...)
     then: list[str] = field(default_factory=list)  # follow-up actions on the same targets
-    note: str | None = None  # something to say with the plan
+    note: str | None = None  # the operation's caveat, said with the plan
     reason: str | None = None  # why a request is refused
     forced: bool = False  # the request began with "plan:"
     operation: str | None = None  # the catalogue operation id ("service.restart")
     qualifiers: list[str] = field(default_factory=list)  # filters: running, stopped, ...
     exclude: list[str] = field(default_factory=list)  # words naming what to leave out
-    unexplained: list[str] = field(default_factory=list)  # words the parse could not place
-    unhonoured: list[str] = field(default_factory=list)  # qualifiers it cannot apply
     options: list[Intent] = field(default_factory=list)  # readings to choose between
-    closest: list[str] = field(default_factory=list)  # summaries of the nearest operations
-    ignored: str | None = None  # shell text cut from the request
     value: str | None = None  # a meta operation's value ("minimal")
-    summary: str | None = None  # the operation's summary, for questions ("stop containers")
+    # the operation in words, for labels and questions ("stop containers")
+    summary: str | None = None
     # op "command" (a model's answer no operation covers): the argv and what it is for
     argv: list[str] = field(default_factory=list)
     purpose: str | None = None
     question: str | None = None  # the understander's own question, when it asks one
     consequence: str | None = None  # what choosing this option means ("no downtime")
-    said: str | None = None  # the model's reply in words (untrusted: shown, never acted on)
     # a request that asks for several things ("stop X and start Y"): each ask's reading
     parts: list[Intent] = field(default_factory=list)
+    reading: Understood = field(default_factory=Understood)  # how it was read
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -90,10 +102,10 @@ class Intent(Struct):
             "targets": list(self.targets),
             "condition": self.condition,
             "operation": self.operation,
-            "confidence": self.confidence,
+            "confidence": self.reading.confidence,
             "qualifiers": list(self.qualifiers),
             "exclude": list(self.exclude),
-            "unexplained": list(self.unexplained),
+            "unexplained": list(self.reading.unexplained),
             **({"argv": list(self.argv), "purpose": self.purpose} if self.argv else {}),
             **({"parts": [p.to_dict() for p in self.parts]} if self.parts else {}),
         }

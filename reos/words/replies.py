@@ -169,15 +169,16 @@ def not_understood(intent: Intent | None) -> str:
         return "I didn't get a request there. Say \u201chelp\u201d to see what I can do."
     parts = ["Sorry, I didn't understand that."]
     understood = intent.params.get("understood", "")
-    if understood and intent.unexplained:
+    read = intent.reading
+    if understood and read.unexplained:
         parts.append(f"I got \u201c{clean(understood)[:_SHOWN]}\u201d but couldn't place "
-                     f"{_quote(intent.unexplained)}.")
-    elif intent.unexplained:
-        parts.append(f"I couldn't place {_quote(intent.unexplained)}.")
-    if intent.ignored:
-        parts.append(ignored_shell(intent.ignored) + ".")
-    if intent.closest:
-        parts.append("The closest things I can do: " + "; ".join(intent.closest) + ".")
+                     f"{_quote(read.unexplained)}.")
+    elif read.unexplained:
+        parts.append(f"I couldn't place {_quote(read.unexplained)}.")
+    if read.ignored:
+        parts.append(ignored_shell(read.ignored) + ".")
+    if read.closest:
+        parts.append("The closest things I can do: " + "; ".join(read.closest) + ".")
     parts.append("Say \u201chelp\u201d for a tour.")
     return " ".join(parts)
 
@@ -187,8 +188,8 @@ def no_recipe(pages: list[Any], intent: Intent) -> str:
     lines = ["I have no recipe for that. These commands on this machine relate to it "
              "(read more with `man NAME`; I changed nothing):"]
     lines += [f"  {clean(p.name)} ({p.section}) \u2014 {clean(p.summary)}" for p in pages]
-    if intent.closest:
-        lines.append("The closest things I can do: " + "; ".join(intent.closest) + ".")
+    if intent.reading.closest:
+        lines.append("The closest things I can do: " + "; ".join(intent.reading.closest) + ".")
     return "\n".join(lines)
 
 
