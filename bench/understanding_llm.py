@@ -98,8 +98,9 @@ def answer_for(intent: Any) -> dict[str, Any]:
         return {"thought": "not something I can place", "kind": "unknown", "op": "command",
                 "reply": "I do not know what that means on this machine.", "confidence": 0.2}
     if intent.kind == Kind.CLARIFY:
+        offered = [o.intent for o in intent.asking.options] if intent.asking else []
         choices = [{**_reading(o), "consequence": o.summary or o.operation or "this"}
-                   for o in intent.options if o.operation][:4]
+                   for o in offered if o.operation][:4]
         if not choices:
             return answer_for(None)
         return {"thought": "two readings", "kind": "clarify", "op": choices[0]["op"],

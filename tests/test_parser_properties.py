@@ -129,7 +129,8 @@ def _said(plan: Plan) -> str:
 
 
 def _targets_of(intent: Intent) -> set[str]:
-    return {w for i in [intent, *intent.options] for t in i.targets for w in t.split()}
+    offered = [o.intent for o in intent.asking.options] if intent.asking else []
+    return {w for i in [intent, *offered] for t in i.targets for w in t.split()}
 
 
 @EXAMPLES
@@ -313,7 +314,8 @@ def _reads_as(intent: Intent | None, op_id: str) -> bool:
         return False
     if intent.operation == op_id:
         return True
-    return intent.kind == Kind.CLARIFY and any(o.operation == op_id for o in intent.options)
+    return intent.kind == Kind.CLARIFY and intent.asking is not None and any(
+        o.intent.operation == op_id for o in intent.asking.options)
 
 
 def test_every_catalogue_example_parses_to_its_own_operation() -> None:

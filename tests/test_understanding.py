@@ -141,7 +141,7 @@ def test_confidence_and_unexplained_words_are_in_the_plan_json(engine) -> None:
     data = engine.plan("restart portainer on the blorp").to_dict()
     assert data["kind"] == "clarify" and data["intent"] is None or True
     intent = _understand(engine, "restart portainer on the blorp")
-    options = intent.options or [intent]
+    options = [o.intent for o in intent.asking.options] if intent.asking else [intent]
     assert options[0].reading.unexplained == ["blorp"] and options[0].reading.confidence < 1
     data = engine.plan("restart portainer").to_dict()
     assert data["intent"]["confidence"] == 1.0 and data["intent"]["unexplained"] == []

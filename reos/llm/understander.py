@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from msgspec import Struct, field
 from msgspec.structs import replace
 
-from reos.model import Intent, Kind, Traced, Understood
+from reos.model import Asking, Intent, Kind, Option, Traced, Understood
 from reos.patterns import regex
 from reos.settings import Settings
 
@@ -155,8 +155,8 @@ def ask(request: str, *, templates: Any, matcher: Any, snapshot: Any, settings: 
             if intent is not None:
                 source = "llm" if attempt == 1 else "llm-repaired"
                 intent.reading = replace(intent.reading, source=source)
-                for option in intent.options:
-                    option.reading = replace(option.reading, source=source)
+                for option in intent.asking.options if intent.asking else []:
+                    option.intent.reading = replace(option.intent.reading, source=source)
                 intent = _doubt(intent, parsed, trace, emit)
                 _stage(trace, emit, "understood",
                        f"{intent.reading.source}: {intent.operation or intent.kind.value}"
@@ -195,7 +195,8 @@ def _doubt(intent: Intent, parsed: Intent | None, trace: list[Traced],
             parsed.kind == Kind.QUERY or parsed.action != intent.action):
         _stage(trace, emit, "disagreed", f"I read {parsed.operation}, the model "
                f"{intent.operation}: asking which")
-        return Intent(Kind.CLARIFY, options=[parsed, intent], reading=Understood(
+        return Intent(Kind.CLARIFY, asking=Asking([Option(parsed), Option(intent)]),
+                      reading=Understood(
             intent.reading.source, intent.reading.confidence))
     if intent.reading.confidence >= UNSURE:
         return intent
@@ -205,5 +206,5 @@ def _doubt(intent: Intent, parsed: Intent | None, trace: list[Traced],
         options.append(parsed)
     _stage(trace, emit, "unsure", f"the model's confidence is {intent.reading.confidence:.2f}: "
            "asking instead of planning")
-    return Intent(Kind.CLARIFY, options=options, reading=Understood(
+    return Intent(Kind.CLARIFY, asking=Asking([Option(o) for o in options]), reading=Understood(
         intent.reading.source, intent.reading.confidence))

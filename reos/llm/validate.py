@@ -33,7 +33,7 @@ from msgspec.structs import replace
 from reos.catalogue.templates import TemplateSet
 from reos.llm import schema as shape
 from reos.llm.prompt import closeness, words_of
-from reos.model import Intent, Kind, Understood
+from reos.model import Asking, Intent, Kind, Option, Understood
 from reos.patterns import regex
 from reos.safety.risk import assess_argv
 from reos.text import clean
@@ -412,9 +412,8 @@ class Checker:
                                     choosing=True)
             if reading is None:
                 return None
-            reading.consequence = shown(choice.get("consequence"), 120)
-            options.append(reading)
-        return Intent(Kind.CLARIFY, options=options, question=question,
+            options.append(Option(reading, shown(choice.get("consequence"), 120)))
+        return Intent(Kind.CLARIFY, asking=Asking(options, question),
                       reading=Understood("llm", confidence))
 
 
@@ -446,7 +445,7 @@ def check(answer: object, templates: TemplateSet, matcher: Any,
         checker.doubts.append(f"I take that to mean {named}; the request does not name it.")
     if checker.doubts and intent.kind in (Kind.ACTION, Kind.COMBINED):
         # the model's reading of words that do not say it is a question before any plan
-        intent = Intent(Kind.CLARIFY, options=[intent],
-                        question=clean(" ".join(checker.doubts)),
+        intent = Intent(Kind.CLARIFY,
+                        asking=Asking([Option(intent)], clean(" ".join(checker.doubts))),
                         reading=Understood("llm", intent.reading.confidence))
     return intent, []

@@ -211,12 +211,12 @@ def _alternatives(plan: Plan, intent: Intent | None) -> tuple[list[str], str]:
     """What else could have been done with the request, and why this was done."""
     kind = plan.kind.value
     if kind == "clarify":
-        labels = [label for label, _ in plan.options] or [
-            o.summary or o.operation or o.kind.value for o in (intent.options if intent else [])]
+        labels = [label for label, _ in plan.options] or _offered(intent)
         why = (f"asked which one: {len(labels)} reading(s) fit and none was sure enough to act "
                "on" if labels else "asked: the request was not clear enough to act on")
-        if intent is not None and intent.question:
-            why += f" ({intent.question})"
+        question = intent.asking.question if intent is not None and intent.asking else None
+        if question:
+            why += f" ({question})"
         return [*labels, "act on the most likely reading"], why
     if kind == "refuse":
         return ["plan it anyway"], conclusion(plan)
@@ -229,7 +229,7 @@ def _alternatives(plan: Plan, intent: Intent | None) -> tuple[list[str], str]:
         return [], "a chat command: no plan is needed"
     if plan.blocked:
         return ["run it as asked"], conclusion(plan)
-    options = [o.summary or o.operation or o.kind.value for o in (intent.options if intent else [])]
+    options = _offered(intent)
     sure = f"one reading (confidence {_confidence(intent) or 0:.0%})"
     if not plan.steps:
         return ([*options, "act on something close"],
@@ -239,6 +239,13 @@ def _alternatives(plan: Plan, intent: Intent | None) -> tuple[list[str], str]:
                 f"{sure}; read-only, so it is answered at once with nothing to approve")
     return ([*options, "ask which one was meant", "run it without showing a plan"],
             f"{sure}; it changes the machine, so it is shown as a plan to approve first")
+
+
+def _offered(intent: Intent | None) -> list[str]:
+    """The readings an intent's question offers, each in a few words."""
+    asking = intent.asking if intent is not None else None
+    return [o.intent.summary or o.intent.operation or o.intent.kind.value
+            for o in (asking.options if asking is not None else [])]
 
 
 def conclusion(plan: Plan) -> str:

@@ -64,7 +64,8 @@ class Understood(Struct, frozen=True):
 
 class Intent(Struct):
     """What the person wants, before it is matched against the machine; how it was read
-    (by whom, how surely, which words it could not place) is its `reading`."""
+    (by whom, how surely, which words it could not place) is its `reading`, and a
+    question asked instead of a plan its `asking`."""
 
     kind: Kind
     action: str | None = None  # stop, start, list, ...
@@ -82,18 +83,16 @@ class Intent(Struct):
     operation: str | None = None  # the catalogue operation id ("service.restart")
     qualifiers: list[str] = field(default_factory=list)  # filters: running, stopped, ...
     exclude: list[str] = field(default_factory=list)  # words naming what to leave out
-    options: list[Intent] = field(default_factory=list)  # readings to choose between
     value: str | None = None  # a meta operation's value ("minimal")
     # the operation in words, for labels and questions ("stop containers")
     summary: str | None = None
     # op "command" (a model's answer no operation covers): the argv and what it is for
     argv: list[str] = field(default_factory=list)
     purpose: str | None = None
-    question: str | None = None  # the understander's own question, when it asks one
-    consequence: str | None = None  # what choosing this option means ("no downtime")
     # a request that asks for several things ("stop X and start Y"): each ask's reading
     parts: list[Intent] = field(default_factory=list)
     reading: Understood = field(default_factory=Understood)  # how it was read
+    asking: Asking | None = None  # kind clarify: the question asked instead of a plan
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -109,6 +108,25 @@ class Intent(Struct):
             **({"argv": list(self.argv), "purpose": self.purpose} if self.argv else {}),
             **({"parts": [p.to_dict() for p in self.parts]} if self.parts else {}),
         }
+
+
+class Option(Struct, frozen=True):
+    """One reading a question offers (`Asking.options`): chosen by its number, a name
+    or a phrase (understanding/choice.py), it is planned as the request."""
+
+    intent: Intent
+    # what choosing it means, in the model's words ("no downtime"): said in its label
+    consequence: str | None = None
+
+
+class Asking(Struct, frozen=True):
+    """A question asked instead of a plan (an Intent's `asking`, kind clarify): the
+    readings it offers, numbered from 1 in the plan (`Plan.options`), and the reader's
+    own words for it. A question with no options only says something ("one at a time,
+    please"); it is answered by asking again."""
+
+    options: list[Option] = field(default_factory=list)
+    question: str | None = None  # the reader's own question (the model's), when it has one
 
 
 class Keyed(Struct, frozen=True, eq=False):

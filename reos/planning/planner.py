@@ -24,6 +24,7 @@ from reos.catalogue.templates import Recipe, TemplateSet
 from reos.model import (
     Intent,
     Kind,
+    Option,
     Plan,
     RiskLevel,
     Step,
@@ -263,18 +264,20 @@ class PlanBuilder:
         """A question instead of a plan: close readings, words nothing explained, or a
         qualifier that cannot be applied (never a wider plan)."""
         plan.kind = Kind.CLARIFY
-        unhonoured = intent.reading.unhonoured
+        unhonoured, asking = intent.reading.unhonoured, intent.asking
         if unhonoured and intent.params.get("clock"):
             plan.message = replies.cannot_schedule(intent.params["clock"])
         elif unhonoured:
             plan.message = replies.cannot_filter(unhonoured, intent.resource)
-        elif intent.question and not intent.options and intent.operation is None:
-            plan.message = intent.question  # nothing to offer: "one at a time, please"
+        elif asking is not None and asking.question and not asking.options and (
+                intent.operation is None):
+            plan.message = asking.question  # nothing to offer: "one at a time, please"
         else:
-            options = intent.options or [intent]
-            plan.options = [(replies.label(o), o) for o in options]
+            options = asking.options if asking is not None and asking.options else [
+                Option(intent)]
+            plan.options = [(replies.label(o), o.intent) for o in options]
             plan.message = replies.which_reading(plan.options, intent.reading.unexplained,
-                                                 intent.question)
+                                                 asking.question if asking else None)
         plan.question = plan.message
 
     @staticmethod

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from reos.catalogue.templates import TemplateSet
-from reos.model import Intent, Kind, Understood
+from reos.model import Asking, Intent, Kind, Understood
 from reos.patterns import regex
 from reos.understanding import parser, stories
 
@@ -82,7 +82,7 @@ def split(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
     verbs = {_verb_of(g, templates, matcher, acting=True) for g in groups} - {None}
     dropped = whole.kind in (Kind.ACTION, Kind.COMBINED) and bool(
         verbs & set(read_whole.unexplained))
-    fallback = Intent(Kind.CLARIFY, question=ONE_AT_A_TIME, reading=Understood(
+    fallback = Intent(Kind.CLARIFY, asking=Asking(question=ONE_AT_A_TIME), reading=Understood(
         "catalogue", unexplained=list(read_whole.unexplained))) if dropped else None
     if any(_CONDITION.search(g) for g in groups):
         return fallback
@@ -95,7 +95,7 @@ def split(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
     refused = next((i for i in intents if i.kind == Kind.REFUSE), None)
     if refused is not None:
         return refused
-    if not all(i.kind in (Kind.QUERY, Kind.ACTION) and i.operation and not i.options
+    if not all(i.kind in (Kind.QUERY, Kind.ACTION) and i.operation and i.asking is None
                and not i.reading.unhonoured and not i.reading.ignored
                and not i.reading.unexplained
                for i in intents):

@@ -23,7 +23,7 @@ from msgspec import Struct
 from msgspec.structs import astuple, replace
 
 from reos.catalogue.templates import TemplateSet
-from reos.model import Intent, Kind, Understood
+from reos.model import Asking, Intent, Kind, Option, Understood
 from reos.patterns import regex
 from reos.understanding import parser, stories
 from reos.understanding.parser import Parse, Reading
@@ -113,7 +113,8 @@ def understand(text: str, templates: TemplateSet, matcher: Any = None, *,
         if typed_in is not None:
             return typed_in
     acting = intent is not None and (intent.kind in (Kind.ACTION, Kind.COMBINED) or any(
-        o.kind in (Kind.ACTION, Kind.COMBINED) for o in intent.options))
+        o.intent.kind in (Kind.ACTION, Kind.COMBINED)
+        for o in (intent.asking.options if intent.asking else [])))
     ignored = intent.reading.ignored if intent is not None else None
     if intent is not None and acting and ignored:
         from reos.text import clean
@@ -246,7 +247,7 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
                                                         *read_as.unhonoured]))
         else:  # nothing answers it: a question is never turned into a change unasked
             intent = intent_of(best, found)
-            return Intent(Kind.CLARIFY, options=[intent], question=AS_QUESTION,
+            return Intent(Kind.CLARIFY, asking=Asking([Option(intent)], AS_QUESTION),
                           reading=Understood("catalogue", best.confidence,
                                              ignored=found.shell,
                                              unexplained=list(intent.reading.unexplained)))
@@ -257,9 +258,9 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
     zones = intent.params.get("timezone", "").split("|")
     if len(zones) > 1:  # a city several zones are named after ("eastern"): which one
         return Intent(Kind.CLARIFY,
-                      options=[replace(intent, params={**intent.params, "timezone": zone},
-                                       summary=f"{intent.summary} to {zone}")
-                               for zone in zones[:6]],
+                      asking=Asking([Option(replace(
+                          intent, params={**intent.params, "timezone": zone},
+                          summary=f"{intent.summary} to {zone}")) for zone in zones[:6]]),
                       reading=Understood("catalogue", best.confidence, ignored=found.shell))
     # a removal that leaves out an account the request names ("yank margaret from sudo"
     # read as removing the sudo package) is asked about, never planned without it
@@ -272,7 +273,8 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
         best.confidence < ASK_BELOW or not best.named_kinds or named_left
         or best.op.action in _DELETIONS and _object_left(found, best))
     if rivals or unsure:
-        return Intent(Kind.CLARIFY, options=[intent, *(intent_of(r, found) for r in rivals)],
+        return Intent(Kind.CLARIFY, asking=Asking(
+                          [Option(i) for i in [intent, *(intent_of(r, found) for r in rivals)]]),
                       reading=Understood("catalogue", best.confidence, ignored=found.shell,
                                          unexplained=list(best.unexplained)))
     return intent

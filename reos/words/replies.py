@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reos.catalogue.operations import Operation
-from reos.model import Intent
+from reos.model import Intent, Option
 from reos.text import clean
 from reos.words.conversation import PLURALS
 
@@ -32,15 +32,16 @@ def _quote(words: list[str]) -> str:
     return ", ".join(shown[:-1]) + f" and {shown[-1]}" + more
 
 
-def label(intent: Intent) -> str:
+def label(option: Option) -> str:
     """One choice in words: 'restart nginx', 'stop the running containers'."""
+    intent = option.intent
     verb = intent.summary or (intent.action or "do that").replace("_", " ")
     what = ", ".join(intent.targets) if intent.targets else ""
     filters = " ".join(q for q in intent.qualifiers if q != "only")
     said = " ".join(p for p in (verb, filters and f"({filters})", what and f"\u2014 {what}")
                     if p)
-    if intent.consequence:
-        said += f" ({intent.consequence})"
+    if option.consequence:
+        said += f" ({option.consequence})"
     return clean(said)
 
 
