@@ -253,7 +253,7 @@ def conclusion(plan: Plan) -> str:
     kind = plan.kind.value
     intent = plan.intent
     if kind == "refuse":
-        why = plan.blocked_reason or (intent.reason if intent else None) or "never done"
+        why = plan.blocked_reason or (intent.refusal if intent else None) or "never done"
         return f"refused: {why}"
     if kind == "clarify":
         n = len(plan.options)

@@ -78,7 +78,6 @@ class Intent(Struct):
     params: dict[str, str] = field(default_factory=dict)  # other named slots (port, ...)
     then: list[str] = field(default_factory=list)  # follow-up actions on the same targets
     note: str | None = None  # the operation's caveat, said with the plan
-    reason: str | None = None  # why a request is refused
     forced: bool = False  # the request began with "plan:"
     operation: str | None = None  # the catalogue operation id ("service.restart")
     qualifiers: list[str] = field(default_factory=list)  # filters: running, stopped, ...
@@ -93,6 +92,7 @@ class Intent(Struct):
     parts: list[Intent] = field(default_factory=list)
     reading: Understood = field(default_factory=Understood)  # how it was read
     asking: Asking | None = None  # kind clarify: the question asked instead of a plan
+    refusal: str | None = None  # kind refuse: why it is refused, in a sentence
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -151,8 +151,8 @@ class PlanBuilder:
         plan.forced = intent.forced
         if intent.kind == Kind.REFUSE:
             plan.blocked = True
-            plan.blocked_reason = intent.reason
-            plan.message = f"I won't do that. {intent.reason}"
+            plan.blocked_reason = intent.refusal
+            plan.message = f"I won't do that. {intent.refusal}"
             return plan
         if intent.parts:
             return self._several(request, intent)

@@ -120,7 +120,7 @@ def understand(text: str, templates: TemplateSet, matcher: Any = None, *,
         from reos.text import clean
 
         return Intent(Kind.REFUSE, action="refuse", operation="refuse.shell",
-                      reason=SHELL_REASON.format(shell="\u201c" + clean(ignored)[:60]
+                      refusal=SHELL_REASON.format(shell="\u201c" + clean(ignored)[:60]
                                                  + "\u201d"),
                       reading=Understood("catalogue", ignored=ignored))
     return intent
@@ -151,7 +151,7 @@ def _typed(text: str, intent: Intent, templates: TemplateSet) -> Intent | None:
 
         shown = "\u201c" + clean(text)[:60] + "\u201d"
         return Intent(Kind.REFUSE, action="refuse", operation="refuse.shell",
-                      reason=(f"As a shell would run it, {shown} is blocked: "
+                      refusal=(f"As a shell would run it, {shown} is blocked: "
                               f"{clean(judged)[:300]}." if judged else
                               SHELL_REASON.format(shell=shown)), reading=Understood("typed"))
     if intent.kind == Kind.UNKNOWN or typed.options_left(
@@ -199,7 +199,7 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
     found = parser.parse(text, templates, matcher, remote=remote)
     if found.refusal is not None:
         return Intent(Kind.REFUSE, action="refuse", operation=found.refusal.id,
-                      reason=found.refusal.reason, reading=Understood("catalogue"))
+                      refusal=found.refusal.reason, reading=Understood("catalogue"))
     best = next((r for r in found.readings if not _acts_unasked(r, found, templates)), None)
     lenient = best is not None and best.op.kind == "query" and bool(
         best.evidence & {"noun", "idiom", "verb"})  # a question costs nothing to answer
