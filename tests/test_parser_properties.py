@@ -3,7 +3,7 @@
 1. No content word is dropped silently: every unit of the best reading is explained by
    it, or said to be unexplained or a conflict (or belongs to an exclusion or negation
    the parse reads apart); a word nothing knows ("zorblax") comes back to the person,
-   in the Intent's `unexplained` and in what the plan says.
+   in the Intent's `reading.unexplained` and in what the plan says.
 2. A qualifier or an exclusion never widens: the resources a plan touches with one are a
    subset of those it touches without, and never one the qualifier leaves out.
 3. Every example of the catalogue parses to its own operation.
