@@ -98,15 +98,16 @@ def answer_for(intent: Any) -> dict[str, Any]:
         return {"thought": "not something I can place", "kind": "unknown", "op": "command",
                 "reply": "I do not know what that means on this machine.", "confidence": 0.2}
     if intent.kind == Kind.CLARIFY:
+        offered = [o.intent for o in intent.asking.options] if intent.asking else []
         choices = [{**_reading(o), "consequence": o.summary or o.operation or "this"}
-                   for o in intent.options if o.operation][:4]
+                   for o in offered if o.operation][:4]
         if not choices:
             return answer_for(None)
         return {"thought": "two readings", "kind": "clarify", "op": choices[0]["op"],
                 "question": "Which did you mean?", "choices": choices, "confidence": 0.5}
     kind = "query" if intent.kind == Kind.QUERY else "action"
     return {"thought": f"the person wants {intent.operation}", "kind": kind,
-            **_reading(intent), "confidence": max(0.8, float(intent.confidence))}
+            **_reading(intent), "confidence": max(0.8, float(intent.reading.confidence))}
 
 
 class EchoModel:

@@ -201,7 +201,8 @@ class ReasoningEngine:
             hint=understanding.reading(intent) if intent is not None and intent.kind in (
                 Kind.QUERY, Kind.ACTION, Kind.COMBINED) else None)
         if intent is not None and intent.kind == Kind.META:
-            return self._record_trace(Plan(text, Kind.META, intent=intent, source=intent.source))
+            return self._record_trace(Plan(text, Kind.META, intent=intent,
+                                            source=intent.reading.source))
         if intent is not None:
             intent.forced = forced
         started = time.monotonic()

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from reos import paths
 from reos.cli import main
@@ -202,7 +203,7 @@ def test_the_quality_assessment_is_kept_with_its_reasons() -> None:
 def test_the_models_reading_is_said_to_be_checked_and_kept() -> None:
     plan = engine().plan("stop the nextcloud containers")
     assert plan.intent is not None
-    plan.intent.source = "llm"
+    plan.intent.reading = replace(plan.intent.reading, source="llm")
     assert audit.chain(plan)["source"] == (
         "the model's reading, checked by reos's validation and kept")
 

@@ -42,7 +42,7 @@ from reos.catalogue.schema import SLOT
 from reos.engine import ReasoningEngine
 from reos.llm import schema as shape
 from reos.llm import validate
-from reos.model import Intent, Kind, Plan
+from reos.model import Intent, Kind, Plan, Understood
 from reos.safety.risk import assess_argv, formats_for
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
@@ -659,7 +659,8 @@ def test_the_checker_catches_what_it_must() -> None:
     w = world()
     request = "stop nextcloud"
     intent = Intent(Kind.ACTION, action="stop", resource="container", targets=["nextcloud"],
-                    operation="container.stop", template="container.stop", source="llm")
+                    operation="container.stop",
+                    reading=Understood("llm", template="container.stop"))
     plan = w.builder.build(request, intent)
     assert plan.steps and plan_problems(w, plan, intent, False) == []
     assert plan_problems(w, plan, intent, True)  # a question got a change
@@ -672,8 +673,9 @@ def test_the_checker_catches_what_it_must() -> None:
     assert any("called read-only" in p for p in found)
     forged.message = "done\x1b]0;x\x07"
     assert any("control characters" in p for p in plan_problems(w, forged, intent, False))
-    unchecked = Intent(Kind.QUERY, action="command", operation="command", source="llm",
-                       argv=["ls", "|", "sh"], purpose="list")  # never through validate
+    unchecked = Intent(Kind.QUERY, action="command", operation="command",
+                       argv=["ls", "|", "sh"], purpose="list",
+                       reading=Understood("llm"))  # never through validate
     piped = w.builder.build(request, unchecked)
     assert piped.steps and any("unvalidated command" in p
                                for p in plan_problems(w, piped, unchecked, False))

@@ -116,8 +116,9 @@ def test_a_missing_target_is_not_swapped_for_another(engine: ReasoningEngine) ->
     intent, found = check(engine, "stop the container called ghost", op="container.stop",
                           targets=["portainer"])
     assert found == [] and intent is not None and intent.kind == Kind.CLARIFY
-    assert [o.targets for o in intent.options] == [["portainer"]]
-    assert "portainer" in (intent.question or "")
+    assert intent.asking is not None
+    assert [o.intent.targets for o in intent.asking.options] == [["portainer"]]
+    assert "portainer" in (intent.asking.question or "")
 
 
 def test_an_alias_the_request_says_may_become_its_target(engine: ReasoningEngine) -> None:
@@ -132,7 +133,8 @@ def test_a_destructive_action_the_request_does_not_say_is_only_asked_about(
     intent, found = check(engine, "restart portainer", op="container.remove",
                           targets=["portainer"])
     assert found == [] and intent is not None and intent.kind == Kind.CLARIFY
-    assert "does not say to remove" in (intent.question or "")
+    assert intent.asking is not None and "does not say to remove" in (
+        intent.asking.question or "")
 
 
 def test_a_target_the_request_does_not_name_is_an_error(engine: ReasoningEngine) -> None:
@@ -231,11 +233,11 @@ def test_a_valid_answer_becomes_the_intent(engine: ReasoningEngine) -> None:
     assert found == []
     assert intent is not None
     assert intent.kind == Kind.QUERY
-    assert intent.operation == intent.template == "service.logs"
+    assert intent.operation == intent.reading.template == "service.logs"
     assert (intent.action, intent.resource) == ("logs", "service")
     assert intent.targets == ["nginx"]
     assert intent.params == {"lines": "50", "since": "2h"}
-    assert intent.source == "llm" and intent.confidence == 0.8
+    assert intent.reading.source == "llm" and intent.reading.confidence == 0.8
 
 
 # -- conditions ------------------------------------------------------------------------
@@ -268,9 +270,11 @@ def test_a_clarify_answer_offers_choices_with_their_consequences(
                                    {"op": "service.reload", "targets": ["nginx"],
                                     "consequence": "no downtime"}])
     assert found == [] and intent is not None
-    assert intent.kind == Kind.CLARIFY and intent.question == "Restart or reload nginx?"
-    assert [o.operation for o in intent.options] == ["service.restart", "service.reload"]
-    labels = [replies.label(o) for o in intent.options]
+    assert intent.kind == Kind.CLARIFY and intent.asking is not None
+    assert intent.asking.question == "Restart or reload nginx?"
+    assert [o.intent.operation for o in intent.asking.options] == [
+        "service.restart", "service.reload"]
+    labels = [replies.label(o) for o in intent.asking.options]
     assert "nginx" in labels[0] and labels[0].endswith("(2 s of downtime)")
     assert labels[1].endswith("(no downtime)")
 
@@ -362,19 +366,19 @@ def test_model_text_comes_out_cleaned(engine: ReasoningEngine) -> None:
     unknown, found = check(engine, "blorp the flange", kind="unknown", op="command",
                            reply=f"No idea {ESCAPES} sorry")
     assert found == [] and unknown is not None and unknown.kind == Kind.UNKNOWN
-    assert unknown.said == "No idea red sorry"
+    assert unknown.reading.said == "No idea red sorry"
 
     asking, found = check(engine, "restart nginx or reload it", kind="clarify",
                           op="service.restart", question=f"Which {ESCAPES}one?",
                           choices=[{"op": "service.restart", "targets": ["nginx"],
                                     "consequence": f"down{ESCAPES}time"}])
-    assert found == [] and asking is not None
-    assert asking.question == "Which redone?"
-    assert asking.options[0].consequence == "downredtime"
+    assert found == [] and asking is not None and asking.asking is not None
+    assert asking.asking.question == "Which redone?"
+    assert asking.asking.options[0].consequence == "downredtime"
 
     acting, found = check(engine, "stop nextcloud", op="container.stop",
                           targets=["nextcloud"], reply=f"Done {ESCAPES}!")
-    assert found == [] and acting is not None and acting.said == "Done red!"
+    assert found == [] and acting is not None and acting.reading.said == "Done red!"
 
 
 def test_shown_bounds_and_cleans_a_thought() -> None:

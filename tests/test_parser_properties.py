@@ -3,7 +3,7 @@
 1. No content word is dropped silently: every unit of the best reading is explained by
    it, or said to be unexplained or a conflict (or belongs to an exclusion or negation
    the parse reads apart); a word nothing knows ("zorblax") comes back to the person,
-   in the Intent's `unexplained` and in what the plan says.
+   in the Intent's `reading.unexplained` and in what the plan says.
 2. A qualifier or an exclusion never widens: the resources a plan touches with one are a
    subset of those it touches without, and never one the qualifier leaves out.
 3. Every example of the catalogue parses to its own operation.
@@ -129,7 +129,8 @@ def _said(plan: Plan) -> str:
 
 
 def _targets_of(intent: Intent) -> set[str]:
-    return {w for i in [intent, *intent.options] for t in i.targets for w in t.split()}
+    offered = [o.intent for o in intent.asking.options] if intent.asking else []
+    return {w for i in [intent, *offered] for t in i.targets for w in t.split()}
 
 
 @EXAMPLES
@@ -142,18 +143,18 @@ def test_unexplained_words_are_said_back(case: tuple[str, list[str]]) -> None:
     intent = understanding.understand(text, engine().templates, _matcher())
     assert intent is not None
     assume(intent.kind not in (Kind.REFUSE, Kind.META))
-    assume(intent.source != "typed")  # a command line typed as such: each word is its own
+    assume(intent.reading.source != "typed")  # a command line typed as such: each word is its own
     best = found.best
     if best is not None and best.unexplained and intent.kind != Kind.UNKNOWN and (
             intent.operation == best.op.id):  # a question may be read by another operation
-        assert intent.unexplained, (text, best.unexplained)
+        assert intent.reading.unexplained, (text, best.unexplained)
     plan = engine().builder().build(text, intent)
     said = _said(plan)
     for word in junk:
-        assert word in intent.unexplained or word in _targets_of(intent), (text, word)
+        assert word in intent.reading.unexplained or word in _targets_of(intent), (text, word)
         if not plan.steps:
             continue  # nothing is done: the word is in the Intent, said by its question
-        quoted = intent.unexplained[:4]  # the reply names four and says "and N more"
+        quoted = intent.reading.unexplained[:4]  # the reply names four and says "and N more"
         assert word in said or word not in quoted and "more" in said, (
             text, word, plan.message, plan.notes)
 
@@ -173,7 +174,7 @@ def test_words_of_a_weak_guess_are_said_back(text: str, words: list[str]) -> Non
     for word in words:
         assert word in _said(plan), (text, plan.message)
         if intent.kind == Kind.UNKNOWN:
-            assert word in intent.unexplained, (text, intent.unexplained)
+            assert word in intent.reading.unexplained, (text, intent.reading.unexplained)
 
 
 # -- 2. a qualifier never widens -------------------------------------------------------
@@ -313,7 +314,8 @@ def _reads_as(intent: Intent | None, op_id: str) -> bool:
         return False
     if intent.operation == op_id:
         return True
-    return intent.kind == Kind.CLARIFY and any(o.operation == op_id for o in intent.options)
+    return intent.kind == Kind.CLARIFY and intent.asking is not None and any(
+        o.intent.operation == op_id for o in intent.asking.options)
 
 
 def test_every_catalogue_example_parses_to_its_own_operation() -> None:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from reos.engine import ReasoningEngine
-from reos.model import Intent, Kind, Plan, RiskLevel, Step, Target
+from reos.model import Intent, Kind, Plan, RiskLevel, Step, Target, Understood
 from reos.planning.quality import (
     Assessment,
     assess,
@@ -52,7 +52,7 @@ def changing(id: str, argv: list[str], **kw) -> Step:
 def plan_of(*steps: Step, source: str = "catalogue", request: str = "do it",
             trace: list | None = None, model: bool = False) -> Plan:
     intent = Intent(Kind.ACTION, operation="command" if model else "x.y",
-                    source="llm" if model else source)
+                    reading=Understood("llm" if model else source))
     return Plan(request, Kind.ACTION, source="llm" if model else source, intent=intent,
                 steps=list(steps), trace=TRACE if trace is None else trace)
 

@@ -39,7 +39,7 @@ def test_container_actions(engine, text, action, targets, plural) -> None:
     intent = _understand(engine, text)
     assert intent is not None and intent.kind == Kind.ACTION, intent
     assert (intent.action, intent.targets, intent.plural) == (action, targets, plural)
-    assert intent.operation == f"container.{action}" and intent.confidence >= 0.75
+    assert intent.operation == f"container.{action}" and intent.reading.confidence >= 0.75
 
 
 def test_all_is_a_qualifier_not_a_name(engine) -> None:
@@ -141,8 +141,8 @@ def test_confidence_and_unexplained_words_are_in_the_plan_json(engine) -> None:
     data = engine.plan("restart portainer on the blorp").to_dict()
     assert data["kind"] == "clarify" and data["intent"] is None or True
     intent = _understand(engine, "restart portainer on the blorp")
-    options = intent.options or [intent]
-    assert options[0].unexplained == ["blorp"] and options[0].confidence < 1
+    options = [o.intent for o in intent.asking.options] if intent.asking else [intent]
+    assert options[0].reading.unexplained == ["blorp"] and options[0].reading.confidence < 1
     data = engine.plan("restart portainer").to_dict()
     assert data["intent"]["confidence"] == 1.0 and data["intent"]["unexplained"] == []
 

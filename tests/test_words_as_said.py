@@ -233,7 +233,7 @@ def test_why_a_name_and_a_state_asks_why_it_is_so(snapshot, say: str) -> None:
 def test_the_package_managers_name_says_packages(snapshot, say: str, op: str) -> None:
     plan = ReasoningEngine(Settings(), snapshot=snapshot).plan(say)
     assert plan.intent is not None and plan.intent.operation == op, (say, plan.message)
-    assert not plan.intent.unexplained
+    assert not plan.intent.reading.unexplained
 
 
 @pytest.mark.parametrize("say", ["what's on 3001", "whats listening on 3001"])

@@ -7,7 +7,7 @@ machines, each with the reason in words. Pure: it reads step results and the sna
 
 from __future__ import annotations
 
-from reos.model import Intent, Kind, Plan, StepResult
+from reos.model import Intent, Kind, Plan, StepResult, Understood
 from reos.planning.planner import PlanBuilder
 from reos.words.answers.common import boot_blame
 from reos.words.conversation import count
@@ -39,7 +39,8 @@ def boot_plan(request: str, results: list[StepResult], builder: PlanBuilder) -> 
             "Nothing I'd switch off safely stands out: the slow parts are things your "
             "system needs. I haven't changed anything."))
     intent = Intent(kind=Kind.ACTION, action="disable", resource="service",
-                    targets=[unit for _s, unit in slow], plural=True, source="template")
+                    targets=[unit for _s, unit in slow], plural=True,
+                    reading=Understood("template"))
     found = "\n".join(f"  {n}. {unit} takes {seconds:.1f}s: {BOOT_CANDIDATES[unit]}"
                       for n, (seconds, unit) in enumerate(slow, start=1))
     saved = sum(seconds for seconds, _unit in slow)

@@ -148,7 +148,7 @@ class Executor:
         report = self._run(plan.steps, report, first_seq=0)
         knowledge = self.checks.knowledge
         if knowledge is not None:
-            knowledge.record_template(plan.intent.template if plan.intent else None,
+            knowledge.record_template(plan.intent.reading.template if plan.intent else None,
                                       report.ok)
             report.learned = [str(f) for f in knowledge.reflect()]
             for finding in report.learned:

@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from msgspec.structs import replace
+
 from reos.llm.turns import Turn
 from reos.model import Intent, Kind, Plan, Traced
 from reos.settings import Settings, llm_forced_off
@@ -98,7 +100,8 @@ class ModelSession:
                 trace.append(Traced("understood", "the model could not place it; "
                                                 "my own reading is used"))
                 return parsed, []
-            parsed.said, parsed.source = intent.said, intent.source
+            parsed.reading = replace(parsed.reading, said=intent.reading.said,
+                                     source=intent.reading.source)
             return parsed, []
         return intent, []
 

@@ -26,8 +26,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
+from msgspec.structs import replace
 
-from reos.model import Intent, Kind, Traced
+from reos.model import Asking, Intent, Kind, Option, Traced, Understood
 from reos.patterns import regex
 from reos.settings import Settings
 
@@ -69,16 +70,17 @@ def should_ask(parsed: Intent | None, settings: Settings) -> tuple[bool, str]:
         return False, "a chat word reos reads itself"
     if llm.mode == "first":
         return True, 'mode "first": the model reads every request'
+    read = parsed.reading
     if parsed.kind in (Kind.QUERY, Kind.ACTION, Kind.COMBINED) and not (
-            parsed.unexplained or parsed.unhonoured or parsed.ignored) and (
-            parsed.confidence >= CONFIDENT):
-        return False, (f"my own reading is confident ({parsed.confidence:.2f}) and "
+            read.unexplained or read.unhonoured or read.ignored) and (
+            read.confidence >= CONFIDENT):
+        return False, (f"my own reading is confident ({read.confidence:.2f}) and "
                        "explained every word")
     why = {Kind.UNKNOWN: "I did not understand it myself",
            Kind.CLARIFY: "I found more than one reading myself"}.get(
-        parsed.kind, f"my own reading was not sure ({parsed.confidence:.2f})")
-    if parsed.unexplained:
-        why += f"; it could not place: {', '.join(parsed.unexplained[:5])}"
+        parsed.kind, f"my own reading was not sure ({read.confidence:.2f})")
+    if read.unexplained:
+        why += f"; it could not place: {', '.join(read.unexplained[:5])}"
     return True, why
 
 
@@ -151,12 +153,13 @@ def ask(request: str, *, templates: Any, matcher: Any, snapshot: Any, settings: 
             else:
                 intent, errors = validate.check(answer, templates, matcher, checked)
             if intent is not None:
-                intent.source = "llm" if attempt == 1 else "llm-repaired"
-                for option in intent.options:
-                    option.source = intent.source
+                source = "llm" if attempt == 1 else "llm-repaired"
+                intent.reading = replace(intent.reading, source=source)
+                for option in intent.asking.options if intent.asking else []:
+                    option.intent.reading = replace(option.intent.reading, source=source)
                 intent = _doubt(intent, parsed, trace, emit)
                 _stage(trace, emit, "understood",
-                       f"{intent.source}: {intent.operation or intent.kind.value}"
+                       f"{intent.reading.source}: {intent.operation or intent.kind.value}"
                        + (f" {', '.join(intent.targets)}" if intent.targets else ""))
                 return Asked(intent, trace, ms=(time.monotonic() - started) * 1000)
             if attempt == 1:
@@ -177,7 +180,8 @@ def ask(request: str, *, templates: Any, matcher: Any, snapshot: Any, settings: 
 
 def _confident(parsed: Intent | None) -> bool:
     return parsed is not None and parsed.kind in (Kind.QUERY, Kind.ACTION, Kind.COMBINED) and (
-        not (parsed.unexplained or parsed.unhonoured)) and parsed.confidence >= CONFIDENT
+        not (parsed.reading.unexplained or parsed.reading.unhonoured)) and (
+        parsed.reading.confidence >= CONFIDENT)
 
 
 def _doubt(intent: Intent, parsed: Intent | None, trace: list[Traced],
@@ -191,15 +195,16 @@ def _doubt(intent: Intent, parsed: Intent | None, trace: list[Traced],
             parsed.kind == Kind.QUERY or parsed.action != intent.action):
         _stage(trace, emit, "disagreed", f"I read {parsed.operation}, the model "
                f"{intent.operation}: asking which")
-        return Intent(Kind.CLARIFY, source=intent.source, confidence=intent.confidence,
-                      options=[parsed, intent])
-    if intent.confidence >= UNSURE:
+        return Intent(Kind.CLARIFY, asking=Asking([Option(parsed), Option(intent)]),
+                      reading=Understood(
+            intent.reading.source, intent.reading.confidence))
+    if intent.reading.confidence >= UNSURE:
         return intent
     options = [intent]
     if parsed is not None and parsed.kind in (Kind.ACTION, Kind.COMBINED, Kind.QUERY) and (
             parsed.operation != intent.operation or parsed.targets != intent.targets):
         options.append(parsed)
-    _stage(trace, emit, "unsure", f"the model's confidence is {intent.confidence:.2f}: "
+    _stage(trace, emit, "unsure", f"the model's confidence is {intent.reading.confidence:.2f}: "
            "asking instead of planning")
-    return Intent(Kind.CLARIFY, source=intent.source, confidence=intent.confidence,
-                  options=options)
+    return Intent(Kind.CLARIFY, asking=Asking([Option(o) for o in options]), reading=Understood(
+        intent.reading.source, intent.reading.confidence))

@@ -28,10 +28,12 @@ import math
 import re
 from typing import TYPE_CHECKING
 
+from msgspec.structs import replace
+
 from reos.catalogue.templates import TemplateSet
 from reos.llm import schema as shape
 from reos.llm.prompt import closeness, words_of
-from reos.model import Intent, Kind
+from reos.model import Asking, Intent, Kind, Option, Understood
 from reos.patterns import regex
 from reos.safety.risk import assess_argv
 from reos.text import clean
@@ -309,14 +311,14 @@ class Checker:
             self.errors.append("confidence must be a number from 0 to 1")
             confidence = 0.5
         if kind == "unknown":
-            return Intent(Kind.UNKNOWN, source="llm", confidence=float(confidence),
-                          said=shown(answer.get("reply"), shape.MAX_REPLY))
+            return Intent(Kind.UNKNOWN, reading=Understood(
+                "llm", float(confidence), said=shown(answer.get("reply"), shape.MAX_REPLY)))
         if kind == "clarify":
             return self._clarify(answer, float(confidence))
         intent = self._reading(answer, kind, self.request.asks)
         if intent is not None:
-            intent.confidence = float(confidence)
-            intent.said = shown(answer.get("reply"), shape.MAX_REPLY)
+            intent.reading = replace(intent.reading, confidence=float(confidence),
+                                     said=shown(answer.get("reply"), shape.MAX_REPLY))
         return intent
 
     def _reading(self, answer: dict[str, Any], kind: str, asks: bool,
@@ -333,8 +335,8 @@ class Checker:
                 self.errors.append("the request asks a question: give a command that only "
                                    "reads (this one changes the machine)")
                 return None
-            return Intent(Kind.QUERY, action="command", source="llm", operation=shape.COMMAND,
-                          argv=argv, purpose=purpose)
+            return Intent(Kind.QUERY, action="command", operation=shape.COMMAND,
+                          argv=argv, purpose=purpose, reading=Understood("llm"))
         if op.kind == "action" and (kind == "query" or asks):
             self.errors.append(f"the request asks a question, and {op.id} changes the "
                                "machine: answer with a query operation")
@@ -371,10 +373,10 @@ class Checker:
         return Intent(
             kind=intent_kind, action=op.action, resource=op.resource,
             targets=[t for t in targets if t != "all"] or (["all"] if "all" in targets else []),
-            condition=condition, condition_subject=subject, source="llm",
-            plural=plural, template=op.id, operation=op.id, params=params,
-            then=list(op.then), note=op.note, qualifiers=qualifiers, exclude=exclude,
-            summary=op.summary, value=op.value)
+            condition=condition, condition_subject=subject, plural=plural, operation=op.id,
+            params=params, then=list(op.then), note=op.note, qualifiers=qualifiers,
+            exclude=exclude, summary=op.summary, value=op.value,
+            reading=Understood("llm", template=op.id))
 
     def _condition(self, op: Any, given: object) -> tuple[str | None, Any]:
         if not given:
@@ -410,10 +412,9 @@ class Checker:
                                     choosing=True)
             if reading is None:
                 return None
-            reading.consequence = shown(choice.get("consequence"), 120)
-            options.append(reading)
-        return Intent(Kind.CLARIFY, source="llm", confidence=confidence, options=options,
-                      question=question)
+            options.append(Option(reading, shown(choice.get("consequence"), 120)))
+        return Intent(Kind.CLARIFY, asking=Asking(options, question),
+                      reading=Understood("llm", confidence))
 
 
 def _slot_ok(name: str, value: str) -> bool:
@@ -444,6 +445,7 @@ def check(answer: object, templates: TemplateSet, matcher: Any,
         checker.doubts.append(f"I take that to mean {named}; the request does not name it.")
     if checker.doubts and intent.kind in (Kind.ACTION, Kind.COMBINED):
         # the model's reading of words that do not say it is a question before any plan
-        intent = Intent(Kind.CLARIFY, source="llm", confidence=intent.confidence,
-                        options=[intent], question=clean(" ".join(checker.doubts)))
+        intent = Intent(Kind.CLARIFY,
+                        asking=Asking([Option(intent)], clean(" ".join(checker.doubts))),
+                        reading=Understood("llm", intent.reading.confidence))
     return intent, []

@@ -165,13 +165,13 @@ def _reading(intent: Intent | None) -> str:
         said += f", except {', '.join(intent.exclude)}"
     if intent.condition:
         said += f", {intent.condition.replace('_', ' ')}"
-    if intent.unexplained:
-        said += f"; could not place: {', '.join(intent.unexplained[:5])}"
+    if intent.reading.unexplained:
+        said += f"; could not place: {', '.join(intent.reading.unexplained[:5])}"
     return said
 
 
 def _source(plan: Plan, intent: Intent | None) -> str:
-    source = (intent.source if intent is not None else None) or plan.source or "none"
+    source = (intent.reading.source if intent is not None else None) or plan.source or "none"
     if source.startswith("llm"):
         repaired = " after one repair" if source == "llm-repaired" else ""
         return f"the model's reading{repaired}, checked by reos's validation and kept"
@@ -202,7 +202,7 @@ def _confidence(intent: Intent | None) -> float | None:
     if intent is None:
         return None
     try:
-        return max(0.0, min(1.0, float(intent.confidence)))
+        return max(0.0, min(1.0, float(intent.reading.confidence)))
     except (TypeError, ValueError):
         return None
 
@@ -211,17 +211,17 @@ def _alternatives(plan: Plan, intent: Intent | None) -> tuple[list[str], str]:
     """What else could have been done with the request, and why this was done."""
     kind = plan.kind.value
     if kind == "clarify":
-        labels = [label for label, _ in plan.options] or [
-            o.summary or o.operation or o.kind.value for o in (intent.options if intent else [])]
+        labels = [label for label, _ in plan.options] or _offered(intent)
         why = (f"asked which one: {len(labels)} reading(s) fit and none was sure enough to act "
                "on" if labels else "asked: the request was not clear enough to act on")
-        if intent is not None and intent.question:
-            why += f" ({intent.question})"
+        question = intent.asking.question if intent is not None and intent.asking else None
+        if question:
+            why += f" ({question})"
         return [*labels, "act on the most likely reading"], why
     if kind == "refuse":
         return ["plan it anyway"], conclusion(plan)
     if kind == "unknown":
-        closest = list(intent.closest) if intent else []
+        closest = list(intent.reading.closest) if intent else []
         return ([*closest, "guess"],
                 "not understood: no operation fits well enough to act on"
                 + (f"; the closest were {'; '.join(closest)}" if closest else ""))
@@ -229,7 +229,7 @@ def _alternatives(plan: Plan, intent: Intent | None) -> tuple[list[str], str]:
         return [], "a chat command: no plan is needed"
     if plan.blocked:
         return ["run it as asked"], conclusion(plan)
-    options = [o.summary or o.operation or o.kind.value for o in (intent.options if intent else [])]
+    options = _offered(intent)
     sure = f"one reading (confidence {_confidence(intent) or 0:.0%})"
     if not plan.steps:
         return ([*options, "act on something close"],
@@ -241,12 +241,19 @@ def _alternatives(plan: Plan, intent: Intent | None) -> tuple[list[str], str]:
             f"{sure}; it changes the machine, so it is shown as a plan to approve first")
 
 
+def _offered(intent: Intent | None) -> list[str]:
+    """The readings an intent's question offers, each in a few words."""
+    asking = intent.asking if intent is not None else None
+    return [o.intent.summary or o.intent.operation or o.intent.kind.value
+            for o in (asking.options if asking is not None else [])]
+
+
 def conclusion(plan: Plan) -> str:
     """What came of the request, in a few words ("plan created with 2 stop operations")."""
     kind = plan.kind.value
     intent = plan.intent
     if kind == "refuse":
-        why = plan.blocked_reason or (intent.reason if intent else None) or "never done"
+        why = plan.blocked_reason or (intent.refusal if intent else None) or "never done"
         return f"refused: {why}"
     if kind == "clarify":
         n = len(plan.options)

@@ -1,5 +1,8 @@
 """The data reos reasons about: intents, targets, steps, plans and their JSON form.
 
+An Intent holds a request's meaning; how it was read (Understood) and the question
+asked instead of a plan (Asking, its Options) are records of their own.
+
 Pure data with no behaviour beyond serialisation; imports nothing of reos, so every
 layer can use it. The JSON shape of `Plan.to_dict` is the `reos.plan/1` contract.
 """
@@ -45,43 +48,69 @@ class Kind(enum.StrEnum):
     UNKNOWN = "unknown"
 
 
+class Understood(Struct, frozen=True):
+    """How a request was read (an Intent's `reading`): who read it and how surely, and
+    what of the request the reading leaves unexplained. The plan says those words back
+    or asks about them, and a model, when one is set up, is asked to read a request
+    whose parser reading leaves some or is unsure (llm/understander.py). A value,
+    replaced and never changed in place, so the copies of an Intent that `replace`
+    makes may share it."""
+
+    source: str = "none"  # catalogue | typed | llm | llm-repaired | template | none
+    # 0-1: the share of the request's words the parser placed, or the model's own claim
+    confidence: float = 1.0
+    template: str | None = None  # the catalogue operation read (outcomes are learned by it)
+    unexplained: list[str] = field(default_factory=list)  # words it could not place
+    unhonoured: list[str] = field(default_factory=list)  # qualifiers it cannot apply
+    ignored: str | None = None  # shell text cut from the request
+    closest: list[str] = field(default_factory=list)  # not understood: the nearest operations
+    said: str | None = None  # the model's reply in words (untrusted: shown, never acted on)
+
+
 class Intent(Struct):
-    """What the person wants, before it is matched against the machine."""
+    """What the person wants, before it is matched against the machine.
+
+    Its own fields are the request's meaning: an operation, what it acts on and how.
+    The other roles a reading plays are records of their own, so that no field does two
+    jobs: `reading` (Understood) is how it was read and what it left unexplained;
+    `asking` (Asking), for kind clarify, is the question asked instead of a plan, whose
+    options hold Intents themselves; `refusal`, for kind refuse, is why nothing is done.
+    A clarify Intent leaves the meaning empty (it is in the options); a refusal names
+    only its rule (action "refuse", `operation` "refuse.shell", …). `to_dict` is the
+    `intent` of `reos.plan/1`.
+    """
 
     kind: Kind
+    # -- what is wanted ------------------------------------------------------------------
     action: str | None = None  # stop, start, list, ...
     resource: str | None = None  # container, service, package, or None when not said
     targets: list[str] = field(default_factory=list)  # the words naming what to act on
+    plural: bool = False  # "the nextcloud containers", "all", "both"
+    qualifiers: list[str] = field(default_factory=list)  # filters: running, stopped, ...
+    exclude: list[str] = field(default_factory=list)  # words naming what to leave out
+    operation: str | None = None  # the catalogue operation id ("service.restart")
+    # the operation in words, for labels and questions ("stop containers"), and its caveat
+    # said with the plan ("the home directory stays")
+    summary: str | None = None
+    note: str | None = None
+    params: dict[str, str] = field(default_factory=dict)  # other named slots (port, ...)
+    value: str | None = None  # a meta operation's value ("minimal")
     condition: str | None = None  # e.g. "if_running"
     # what the condition is about, when the request names it: (target phrases, resource)
     condition_subject: tuple[list[str], str | None] | None = None
-    confidence: float = 1.0
-    source: str = "none"  # llm | template | regex | none
-    plural: bool = False  # "the nextcloud containers", "all", "both"
-    template: str | None = None  # name of the template that matched, when one did
-    params: dict[str, str] = field(default_factory=dict)  # other named slots (port, ...)
     then: list[str] = field(default_factory=list)  # follow-up actions on the same targets
-    note: str | None = None  # something to say with the plan
-    reason: str | None = None  # why a request is refused
-    forced: bool = False  # the request began with "plan:"
-    operation: str | None = None  # the catalogue operation id ("service.restart")
-    qualifiers: list[str] = field(default_factory=list)  # filters: running, stopped, ...
-    exclude: list[str] = field(default_factory=list)  # words naming what to leave out
-    unexplained: list[str] = field(default_factory=list)  # words the parse could not place
-    unhonoured: list[str] = field(default_factory=list)  # qualifiers it cannot apply
-    options: list[Intent] = field(default_factory=list)  # readings to choose between
-    closest: list[str] = field(default_factory=list)  # summaries of the nearest operations
-    ignored: str | None = None  # shell text cut from the request
-    value: str | None = None  # a meta operation's value ("minimal")
-    summary: str | None = None  # the operation's summary, for questions ("stop containers")
-    # op "command" (a model's answer no operation covers): the argv and what it is for
+    # op "command" (a typed command line, or a model's answer no operation covers): the
+    # argv and what it is for
     argv: list[str] = field(default_factory=list)
     purpose: str | None = None
-    question: str | None = None  # the understander's own question, when it asks one
-    consequence: str | None = None  # what choosing this option means ("no downtime")
-    said: str | None = None  # the model's reply in words (untrusted: shown, never acted on)
-    # a request that asks for several things ("stop X and start Y"): each ask's reading
+    # a request that asks for several things ("stop X and start Y"): each ask's Intent
     parts: list[Intent] = field(default_factory=list)
+    # shown as a plan to approve even when it only reads ("plan: …", or auto_assess off)
+    forced: bool = False
+    # -- its other roles -----------------------------------------------------------------
+    reading: Understood = field(default_factory=Understood)  # how it was read
+    asking: Asking | None = None  # kind clarify: the question asked instead of a plan
+    refusal: str | None = None  # kind refuse: why it is refused, in a sentence
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -90,13 +119,34 @@ class Intent(Struct):
             "targets": list(self.targets),
             "condition": self.condition,
             "operation": self.operation,
-            "confidence": self.confidence,
+            "confidence": self.reading.confidence,
             "qualifiers": list(self.qualifiers),
             "exclude": list(self.exclude),
-            "unexplained": list(self.unexplained),
+            "unexplained": list(self.reading.unexplained),
             **({"argv": list(self.argv), "purpose": self.purpose} if self.argv else {}),
             **({"parts": [p.to_dict() for p in self.parts]} if self.parts else {}),
         }
+
+
+class Option(Struct, frozen=True):
+    """One reading a question offers (`Asking.options`): chosen by its number, a name
+    or a phrase (understanding/choice.py), it is planned as the request."""
+
+    intent: Intent
+    # what choosing it means, in the model's words ("no downtime"): said in its label
+    consequence: str | None = None
+
+
+class Asking(Struct, frozen=True):
+    """A question asked instead of a plan (an Intent's `asking`, kind clarify): the
+    readings it offers, numbered from 1 in the plan (`Plan.options`), and the reader's
+    own words. A question with no options only says its words ("ask me for them one at
+    a time"), and the person asks again."""
+
+    options: list[Option] = field(default_factory=list)
+    # the reader's own words, said before the options (the model's question, a doubt
+    # about its reading, "that is put as a question…"); None: reos words it itself
+    question: str | None = None
 
 
 class Keyed(Struct, frozen=True, eq=False):

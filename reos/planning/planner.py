@@ -24,6 +24,7 @@ from reos.catalogue.templates import Recipe, TemplateSet
 from reos.model import (
     Intent,
     Kind,
+    Option,
     Plan,
     RiskLevel,
     Step,
@@ -137,33 +138,34 @@ class PlanBuilder:
     def _build(self, request: str, intent: Intent | None) -> Plan:
         if intent is None or intent.kind == Kind.UNKNOWN:
             said = replies.not_understood(intent)
-            if intent is not None and intent.said:  # the model's words: shown, never acted on
-                said = f"{intent.said}\n" + said.removeprefix("Sorry, I didn't understand that. ")
+            model_said = intent.reading.said if intent is not None else None
+            if model_said:  # the model's words: shown, never acted on
+                said = f"{model_said}\n" + said.removeprefix("Sorry, I didn't understand that. ")
             elif intent is not None and self.manual is not None:
                 pages = self.manual(request)  # the long tail: the machine's own manual
                 if pages:
                     said = replies.no_recipe(pages, intent)
             return Plan(request, Kind.UNKNOWN, intent=intent,
-                        source=intent.source if intent else "none", message=said)
-        plan = Plan(request, intent.kind, source=intent.source, intent=intent)
+                        source=intent.reading.source if intent else "none", message=said)
+        plan = Plan(request, intent.kind, source=intent.reading.source, intent=intent)
         plan.forced = intent.forced
         if intent.kind == Kind.REFUSE:
             plan.blocked = True
-            plan.blocked_reason = intent.reason
-            plan.message = f"I won't do that. {intent.reason}"
+            plan.blocked_reason = intent.refusal
+            plan.message = f"I won't do that. {intent.refusal}"
             return plan
         if intent.parts:
             return self._several(request, intent)
         qualifiers = self.templates.vocabulary.qualifiers
-        if intent.kind != Kind.CLARIFY and intent.unhonoured and all(
+        if intent.kind != Kind.CLARIFY and intent.reading.unhonoured and all(
                 any(w in qualifiers.get(q, ()) for q in _DESCRIBING)
-                for w in intent.unhonoured) and self._describes_one(intent):
+                for w in intent.reading.unhonoured) and self._describes_one(intent):
             # "remove the old reporting db", "kill that runaway clamscan": one thing here
             # is called so; the word describes it, it cannot narrow anything
-            plan.notes.append(replies.described(intent.unhonoured))
-            intent = replace(intent, unhonoured=[])
+            plan.notes.append(replies.described(intent.reading.unhonoured))
+            intent = replace(intent, reading=replace(intent.reading, unhonoured=[]))
             plan.intent = intent
-        if intent.kind == Kind.CLARIFY or intent.unhonoured:
+        if intent.kind == Kind.CLARIFY or intent.reading.unhonoured:
             self._ask(plan, intent)
             return plan
         if intent.note:
@@ -183,14 +185,15 @@ class PlanBuilder:
             self._query(plan, intent)
         else:
             self._action(plan, intent)
-        if intent.ignored:
-            plan.notes.append(replies.ignored_shell(intent.ignored))
-        if intent.unexplained:
-            plan.notes.append(replies.unused_words(intent.unexplained))
+        read = intent.reading
+        if read.ignored:
+            plan.notes.append(replies.ignored_shell(read.ignored))
+        if read.unexplained:
+            plan.notes.append(replies.unused_words(read.unexplained))
         if plan.steps and plan.read_only and plan.kind != Kind.CLARIFY:
             plan.lead = []  # what a query will look at is all it says
             plan.message = conversation.investigating(plan, self.voice)
-            if intent.ignored or intent.unexplained:
+            if read.ignored or read.unexplained:
                 plan.message += " " + _as_sentences(plan.notes)
             plan.notes = []
         return plan
@@ -207,7 +210,7 @@ class PlanBuilder:
                 if plan.kind == Kind.CLARIFY:
                     plan.lead.insert(0, replies.one_part_first(len(plans)))
                 return plan
-        merged = Plan(request, intent.kind, source=intent.source, intent=intent,
+        merged = Plan(request, intent.kind, source=intent.reading.source, intent=intent,
                       forced=intent.forced)
         acting = [p for p in plans if p.kind in (Kind.ACTION, Kind.COMBINED)]
         if not acting:  # questions: each answered in turn
@@ -261,17 +264,20 @@ class PlanBuilder:
         """A question instead of a plan: close readings, words nothing explained, or a
         qualifier that cannot be applied (never a wider plan)."""
         plan.kind = Kind.CLARIFY
-        if intent.unhonoured and intent.params.get("clock"):
+        unhonoured, asking = intent.reading.unhonoured, intent.asking
+        if unhonoured and intent.params.get("clock"):
             plan.message = replies.cannot_schedule(intent.params["clock"])
-        elif intent.unhonoured:
-            plan.message = replies.cannot_filter(intent.unhonoured, intent.resource)
-        elif intent.question and not intent.options and intent.operation is None:
-            plan.message = intent.question  # nothing to offer: "one at a time, please"
+        elif unhonoured:
+            plan.message = replies.cannot_filter(unhonoured, intent.resource)
+        elif asking is not None and asking.question and not asking.options and (
+                intent.operation is None):
+            plan.message = asking.question  # nothing to offer: "one at a time, please"
         else:
-            options = intent.options or [intent]
-            plan.options = [(replies.label(o), o) for o in options]
-            plan.message = replies.which_reading(plan.options, intent.unexplained,
-                                                 intent.question)
+            options = asking.options if asking is not None and asking.options else [
+                Option(intent)]
+            plan.options = [(replies.label(o), o.intent) for o in options]
+            plan.message = replies.which_reading(plan.options, intent.reading.unexplained,
+                                                 asking.question if asking else None)
         plan.question = plan.message
 
     @staticmethod
@@ -680,7 +686,7 @@ def _lost_place(request: str, intent: Intent, templates: TemplateSet) -> str | N
 
     lex = lexicon(templates)
     named = {w for t in intent.targets for w in t.lower().split()}
-    for word in intent.unexplained:
+    for word in intent.reading.unexplained:
         found = re.fullmatch(r"[\w.-]+", word) and word not in lex.phrases and re.search(
             rf"(\S+)\s+(?:from|to|into)\s+(?:the\s+|user\s+|group\s+)?{re.escape(word)}"
             r"\s*(?:$|[,.;!?])", request, re.IGNORECASE)

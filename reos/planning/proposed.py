@@ -42,7 +42,7 @@ def plan_command(plan: Plan, intent: Intent, is_root: bool, voice: Voice) -> Non
     argv = list(intent.argv)
     secret = _secret(argv)
     if secret is not None:  # "cat /etc/shadow" only reads, and prints someone's secrets
-        who = "You typed" if intent.source == "typed" else "The model suggested"
+        who = "You typed" if intent.reading.source == "typed" else "The model suggested"
         plan.kind = Kind.REFUSE
         plan.blocked = True
         plan.blocked_reason = (f"it names {clean(secret)[:80]}, which holds secrets (password "
@@ -57,7 +57,7 @@ def plan_command(plan: Plan, intent: Intent, is_root: bool, voice: Voice) -> Non
         plan.kind = Kind.REFUSE
         plan.blocked = True
         plan.blocked_reason = "; ".join(verdict.reasons) or "the risk engine blocks it"
-        who = "You typed" if intent.source == "typed" else "The model suggested"
+        who = "You typed" if intent.reading.source == "typed" else "The model suggested"
         plan.message = f"{who} `{shown}`, and I won't run it: {plan.blocked_reason}."
         return
     if verdict.needs_root:
@@ -70,7 +70,7 @@ def plan_command(plan: Plan, intent: Intent, is_root: bool, voice: Voice) -> Non
     plan.steps = [step]
     plan.verb = None
     origin = ("You typed a command, and no operation of mine reads it fully, so I take "
-              "it as typed. I judged it myself" if intent.source == "typed" else
+              "it as typed. I judged it myself" if intent.reading.source == "typed" else
               "No operation of mine covers that, so I asked the model, which suggested a "
               "command. I judged it myself")
     if verdict.read_only:

@@ -133,8 +133,9 @@ def label_for(score: float, anti_patterns: int = 0) -> str:
 def provided_by(plan: Plan, *, user_template: bool = False) -> str:
     """Who wrote the plan's commands: "model" (a model's command no operation covers),
     "template" (a recipe from the user's own templates: the Plan does not record a
-    recipe's origin, and `intent.template` names built-in and user operations alike,
-    so the caller passes `templates.origin_is_user(recipe.origin)`), else "reos"."""
+    recipe's origin, and `intent.reading.template` names built-in and user operations
+    alike, so the caller passes `templates.origin_is_user(recipe.origin)`), else
+    "reos"."""
     intent = plan.intent
     if plan.source.startswith("llm") and intent is not None and intent.operation == "command":
         return "model"

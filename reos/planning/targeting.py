@@ -147,7 +147,8 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
         if running.targets and not running.missing and not running.question and all(
                 how in SURE for how in running.strategies.values()):
             intent = replace(intent, action="terminate", resource="process",
-                             operation="process.terminate", template="process.terminate")
+                             operation="process.terminate",
+                             reading=replace(intent.reading, template="process.terminate"))
             plan.intent, result = intent, running
             plan.notes.append("no container or service is called that: the program "
                               "running here is asked to end (SIGTERM)")

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from reos.catalogue.templates import TemplateSet
-from reos.model import Intent, Kind
+from reos.model import Asking, Intent, Kind, Understood
 from reos.patterns import regex
 from reos.understanding import parser, stories
 
@@ -67,8 +67,9 @@ def split(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
     when one part is refused, or None when it is one ask or the whole reads as well."""
     if whole.kind == Kind.REFUSE or whole.parts:
         return None
+    read_whole = whole.reading
     if whole.kind in (Kind.QUERY, Kind.ACTION, Kind.COMBINED) and not (
-            whole.unexplained or (whole.unhonoured and not whole.params.get("clock"))):
+            read_whole.unexplained or (read_whole.unhonoured and not whole.params.get("clock"))):
         return None  # "install nginx and enable it": one operation says it all (a
         # qualifier it cannot apply, "start it and make sure it starts at boot", is not;
         # a time it cannot keep is asked about, never split off to run the rest now)
@@ -80,9 +81,9 @@ def split(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
     # n8n" would stop n8n): when the parts cannot be read one by one, it is asked about
     verbs = {_verb_of(g, templates, matcher, acting=True) for g in groups} - {None}
     dropped = whole.kind in (Kind.ACTION, Kind.COMBINED) and bool(
-        verbs & set(whole.unexplained))
-    fallback = Intent(Kind.CLARIFY, source="catalogue", question=ONE_AT_A_TIME,
-                      unexplained=list(whole.unexplained)) if dropped else None
+        verbs & set(read_whole.unexplained))
+    fallback = Intent(Kind.CLARIFY, asking=Asking(question=ONE_AT_A_TIME), reading=Understood(
+        "catalogue", unexplained=list(read_whole.unexplained))) if dropped else None
     if any(_CONDITION.search(g) for g in groups):
         return fallback
     said = [stories.referents(g, groups[:n], templates, matcher) if n else g
@@ -94,8 +95,9 @@ def split(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
     refused = next((i for i in intents if i.kind == Kind.REFUSE), None)
     if refused is not None:
         return refused
-    if not all(i.kind in (Kind.QUERY, Kind.ACTION) and i.operation and not i.options
-               and not i.unhonoured and not i.ignored and not i.unexplained
+    if not all(i.kind in (Kind.QUERY, Kind.ACTION) and i.operation and i.asking is None
+               and not i.reading.unhonoured and not i.reading.ignored
+               and not i.reading.unexplained
                for i in intents):
         return fallback  # each part is read whole, or the request is not read in parts
     if len({(i.operation, tuple(i.targets), tuple(sorted(i.params.items())))
@@ -103,10 +105,11 @@ def split(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
         return None  # the same ask twice: the whole reading holds it
     acting = any(i.kind == Kind.ACTION for i in intents)
     return Intent(Kind.ACTION if acting else Kind.QUERY, action="several",
-                  operation="several", source=intents[0].source,
-                  targets=[t for i in intents for t in i.targets],
-                  confidence=min(i.confidence for i in intents), parts=intents,
-                  summary="; ".join(i.summary or i.operation or "" for i in intents))
+                  operation="several", targets=[t for i in intents for t in i.targets],
+                  parts=intents,
+                  summary="; ".join(i.summary or i.operation or "" for i in intents),
+                  reading=Understood(intents[0].reading.source,
+                                     min(i.reading.confidence for i in intents)))
 
 
 def _asks(text: str, templates: TemplateSet, matcher: Any) -> list[str]:

@@ -23,7 +23,7 @@ from msgspec import Struct
 from msgspec.structs import astuple, replace
 
 from reos.catalogue.templates import TemplateSet
-from reos.model import Intent, Kind
+from reos.model import Asking, Intent, Kind, Option, Understood
 from reos.patterns import regex
 from reos.understanding import parser, stories
 from reos.understanding.parser import Parse, Reading
@@ -107,19 +107,22 @@ def understand(text: str, templates: TemplateSet, matcher: Any = None, *,
     """The Intent of `text`: an operation, a question, a refusal; None when empty."""
     intent = _understand(text, templates, matcher, remote=remote)
     if intent is not None and intent.kind != Kind.REFUSE and (
-            intent.kind in (Kind.UNKNOWN, Kind.CLARIFY) or intent.unexplained
+            intent.kind in (Kind.UNKNOWN, Kind.CLARIFY) or intent.reading.unexplained
             or _shellish(text) or any(" -" in f" {t}" for t in intent.targets)):
         typed_in = _typed(text, intent, templates)
         if typed_in is not None:
             return typed_in
     acting = intent is not None and (intent.kind in (Kind.ACTION, Kind.COMBINED) or any(
-        o.kind in (Kind.ACTION, Kind.COMBINED) for o in intent.options))
-    if intent is not None and acting and intent.ignored:
+        o.intent.kind in (Kind.ACTION, Kind.COMBINED)
+        for o in (intent.asking.options if intent.asking else [])))
+    ignored = intent.reading.ignored if intent is not None else None
+    if intent is not None and acting and ignored:
         from reos.text import clean
 
-        return Intent(Kind.REFUSE, action="refuse", source="catalogue", operation="refuse.shell",
-                      reason=SHELL_REASON.format(shell="\u201c" + clean(intent.ignored)[:60]
-                                                 + "\u201d"), ignored=intent.ignored)
+        return Intent(Kind.REFUSE, action="refuse", operation="refuse.shell",
+                      refusal=SHELL_REASON.format(shell="\u201c" + clean(ignored)[:60]
+                                                 + "\u201d"),
+                      reading=Understood("catalogue", ignored=ignored))
     return intent
 
 
@@ -147,12 +150,12 @@ def _typed(text: str, intent: Intent, templates: TemplateSet) -> Intent | None:
         from reos.text import clean
 
         shown = "\u201c" + clean(text)[:60] + "\u201d"
-        return Intent(Kind.REFUSE, action="refuse", source="typed", operation="refuse.shell",
-                      reason=(f"As a shell would run it, {shown} is blocked: "
+        return Intent(Kind.REFUSE, action="refuse", operation="refuse.shell",
+                      refusal=(f"As a shell would run it, {shown} is blocked: "
                               f"{clean(judged)[:300]}." if judged else
-                              SHELL_REASON.format(shell=shown)))
+                              SHELL_REASON.format(shell=shown)), reading=Understood("typed"))
     if intent.kind == Kind.UNKNOWN or typed.options_left(
-            argv, intent.unexplained, intent.targets) or (
+            argv, intent.reading.unexplained, intent.targets) or (
             intent.kind == Kind.CLARIFY and typed.flagged(argv)):
         return typed.typed_intent(argv)
     return None
@@ -195,8 +198,8 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
          remote: bool = False, asked: bool = False) -> Intent:
     found = parser.parse(text, templates, matcher, remote=remote)
     if found.refusal is not None:
-        return Intent(Kind.REFUSE, action="refuse", source="catalogue",
-                      operation=found.refusal.id, reason=found.refusal.reason)
+        return Intent(Kind.REFUSE, action="refuse", operation=found.refusal.id,
+                      refusal=found.refusal.reason, reading=Understood("catalogue"))
     best = next((r for r in found.readings if not _acts_unasked(r, found, templates)), None)
     lenient = best is not None and best.op.kind == "query" and bool(
         best.evidence & {"noun", "idiom", "verb"})  # a question costs nothing to answer
@@ -234,27 +237,31 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
             # "is the MariaDB enabled to start at boot?": a question about a named thing
             # that no operation answers as asked is answered by its state
             intent = intent_of(best, found)
+            read_as = intent.reading
             return replace(intent, kind=Kind.QUERY, resource=status.resource,
                            action=status.action, operation=status.id,
-                           template=status.id, summary=status.summary, then=[],
+                           summary=status.summary, then=[],
                            note=status.note, value=status.value, qualifiers=[],
-                           unhonoured=[], unexplained=[*intent.unexplained,
-                                                       *intent.unhonoured])
+                           reading=replace(read_as, template=status.id, unhonoured=[],
+                                           unexplained=[*read_as.unexplained,
+                                                        *read_as.unhonoured]))
         else:  # nothing answers it: a question is never turned into a change unasked
             intent = intent_of(best, found)
-            return Intent(Kind.CLARIFY, source="catalogue", confidence=best.confidence,
-                          options=[intent], question=AS_QUESTION, ignored=found.shell,
-                          unexplained=list(intent.unexplained))
+            return Intent(Kind.CLARIFY, asking=Asking([Option(intent)], AS_QUESTION),
+                          reading=Understood("catalogue", best.confidence,
+                                             ignored=found.shell,
+                                             unexplained=list(intent.reading.unexplained)))
     intent = intent_of(best, found)
-    if intent.params.get("clock") and intent.unhonoured:
+    if intent.params.get("clock") and intent.reading.unhonoured:
         return intent  # said for a time it cannot be done at: said so, no other reading
     rivals = _rivals(found, best, asking=asked or _asks(found))
     zones = intent.params.get("timezone", "").split("|")
     if len(zones) > 1:  # a city several zones are named after ("eastern"): which one
-        return Intent(Kind.CLARIFY, source="catalogue", confidence=best.confidence,
-                      options=[replace(intent, params={**intent.params, "timezone": zone},
-                                       summary=f"{intent.summary} to {zone}")
-                               for zone in zones[:6]], ignored=found.shell)
+        return Intent(Kind.CLARIFY,
+                      asking=Asking([Option(replace(
+                          intent, params={**intent.params, "timezone": zone},
+                          summary=f"{intent.summary} to {zone}")) for zone in zones[:6]]),
+                      reading=Understood("catalogue", best.confidence, ignored=found.shell))
     # a removal that leaves out an account the request names ("yank margaret from sudo"
     # read as removing the sudo package) is asked about, never planned without it
     named_left = best.op.action in _REMOVALS and best.op.target not in ("user", "group") and any(
@@ -262,13 +269,14 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
         if n < len(found.units))
     # nothing is deleted past a word it could not place inside what is deleted ("remove
     # the apt source for docker" is no removal of the docker package)
-    unsure = intent.kind == Kind.ACTION and intent.unexplained and (
+    unsure = intent.kind == Kind.ACTION and intent.reading.unexplained and (
         best.confidence < ASK_BELOW or not best.named_kinds or named_left
         or best.op.action in _DELETIONS and _object_left(found, best))
     if rivals or unsure:
-        return Intent(Kind.CLARIFY, source="catalogue", confidence=best.confidence,
-                      options=[intent, *(intent_of(r, found) for r in rivals)],
-                      unexplained=list(best.unexplained), ignored=found.shell)
+        return Intent(Kind.CLARIFY, asking=Asking(
+                          [Option(i) for i in [intent, *(intent_of(r, found) for r in rivals)]]),
+                      reading=Understood("catalogue", best.confidence, ignored=found.shell,
+                                         unexplained=list(best.unexplained)))
     return intent
 
 
@@ -510,13 +518,13 @@ def intent_of(reading: Reading, found: Parse) -> Intent:
         unexplained, unhonoured = unexplained + unhonoured, []
     return Intent(
         kind=kind, action=op.action, resource=resource, targets=list(reading.targets),
-        confidence=reading.confidence, source="catalogue", plural=reading.plural,
-        template=op.id, operation=op.id, params=dict(reading.params), then=list(op.then),
-        note=op.note, qualifiers=list(dict.fromkeys(reading.qualifiers)),
-        exclude=[] if reading.claims_exclusion else list(found.exclude),
-        unexplained=unexplained,
-        unhonoured=unhonoured, ignored=found.shell, value=op.value,
+        plural=reading.plural, operation=op.id, params=dict(reading.params),
+        then=list(op.then), note=op.note, qualifiers=list(dict.fromkeys(reading.qualifiers)),
+        exclude=[] if reading.claims_exclusion else list(found.exclude), value=op.value,
         summary=op.summary,
+        reading=Understood("catalogue", reading.confidence, template=op.id,
+                           unexplained=unexplained, unhonoured=unhonoured,
+                           ignored=found.shell),
     )
 
 
@@ -547,10 +555,10 @@ def _not_understood(found: Parse, templates: TemplateSet) -> Intent:
                   for n, role in sorted(best.explained.items())
                   if role in ("verb", "noun", "idiom", "resource", "qualifier", "time")
                   ] if best is not None else []
-    return Intent(Kind.UNKNOWN, source="catalogue", closest=closest[:3],
-                  unexplained=list(unexplained), ignored=found.shell,
-                  confidence=best.confidence if best else 0.0,
-                  params={"understood": " ".join(dict.fromkeys(understood))})
+    return Intent(Kind.UNKNOWN, params={"understood": " ".join(dict.fromkeys(understood))},
+                  reading=Understood("catalogue", best.confidence if best else 0.0,
+                                     closest=closest[:3], unexplained=list(unexplained),
+                                     ignored=found.shell))
 
 
 def reading(intent: Intent | None) -> str:
@@ -560,6 +568,6 @@ def reading(intent: Intent | None) -> str:
     what = intent.operation or intent.kind.value
     return (f"{intent.kind.value} {what}" + (f" {', '.join(intent.targets)}" if intent.targets
                                             else "")
-            + f" (confidence {intent.confidence:.2f})"
-            + (f", could not place: {', '.join(intent.unexplained[:5])}"
-               if intent.unexplained else ""))
+            + f" (confidence {intent.reading.confidence:.2f})"
+            + (f", could not place: {', '.join(intent.reading.unexplained[:5])}"
+               if intent.reading.unexplained else ""))

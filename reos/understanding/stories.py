@@ -16,6 +16,8 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from msgspec.structs import replace
+
 from reos.catalogue.templates import TemplateSet
 from reos.model import Intent, Kind
 from reos.patterns import regex
@@ -116,8 +118,8 @@ def read_asking(sentence: str, templates: TemplateSet, matcher: Any, read: Reade
     if intent.kind in _SETTLED:
         # the reasons' words nothing knows are said back, never dropped in silence
         words = parser.parse(", ".join(reasons), templates, matcher).units
-        intent.unexplained = list(dict.fromkeys(
-            [*intent.unexplained, *(u.text for u in words if u.unknown)]))
+        intent.reading = replace(intent.reading, unexplained=list(dict.fromkeys(
+            [*intent.reading.unexplained, *(u.text for u in words if u.unknown)])))
         return intent
     return whole
 
@@ -173,29 +175,30 @@ def focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
         sentence = referents(sentences[n], sentences[:n], templates, matcher)
         intent = read_asking(sentence, templates, matcher, read, remote=remote,
                              asked=marked(said[n]))
-        if several is not None and (intent.kind not in _SETTLED or intent.unexplained):
+        if several is not None and (intent.kind not in _SETTLED
+                                    or intent.reading.unexplained):
             # "kill her process and take her out of lab-data": two asks in the asking
             # sentence, or in its asking clauses ("before I try anything else, restart
             # mumble and show its status") when the sentence leaves words out
             asking = _from_ask(sentence, templates, matcher) if (
-                intent.kind not in _SETTLED or len(intent.unexplained) > 1) else None
+                intent.kind not in _SETTLED or len(intent.reading.unexplained) > 1) else None
             intent = several(sentence, intent) or (
                 asking and several(asking, intent)) or intent
         return sentence, intent
 
-    if settled and len(whole.unexplained) < 3:
+    if settled and len(whole.reading.unexplained) < 3:
         n = order[0]  # read whole, unless the sentence that asks says the same ask cleanly
         if not asks[n] or _SEVERAL.search(said[n]):
             return whole  # ("… Lena agreed her run can go slower. Please lower the
         asking = reading(n)[1]  # priority of her process.": the story's words are no
-        clean = asking.kind in _SETTLED and len(asking.unexplained) <= 1 and (  # targets
+        clean = asking.kind in _SETTLED and len(asking.reading.unexplained) <= 1 and (  # targets
             asking.operation == whole.operation or len(whole.targets) > len(  # of hers;
                 asking.targets) + 1)  # "restart them" is every one the story named)
         return asking if clean else whole
     for n in order:
         sentence, intent = reading(n)
         if settled and intent.operation == whole.operation and whole.targets and any(
-                t in whole.unexplained and _finds_none(t, intent, matcher)
+                t in whole.reading.unexplained and _finds_none(t, intent, matcher)
                 for t in intent.targets):
             continue  # "… java thing that deploy runs … just make it play nicer": the
             # sentence takes for a name a word the whole story placed as none, and
@@ -203,8 +206,8 @@ def focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
         if intent.kind in (Kind.ACTION, Kind.COMBINED) and not asks[n] and (
                 not imperative(sentence, templates, matcher)):
             continue  # "The archive job should run every hour.": the story, not the ask
-        if intent.kind in _SETTLED and (not settled or len(intent.unexplained) <= 1 or (
-                asks[n] and len(intent.unexplained) < len(whole.unexplained))):
+        if intent.kind in _SETTLED and (not settled or len(intent.reading.unexplained) <= 1 or (
+                asks[n] and len(intent.reading.unexplained) < len(whole.reading.unexplained))):
             return intent  # the asking sentence, read better than the whole story
         if intent.kind == Kind.QUERY and whole.kind in (Kind.ACTION, Kind.COMBINED) and (
                 asks[n]):

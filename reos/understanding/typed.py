@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from reos.model import Intent, Kind
+from reos.model import Intent, Kind, Understood
 from reos.patterns import regex
 
 # admin tools that only act, so the read-only table does not list them
@@ -128,8 +128,8 @@ def flagged(argv: list[str]) -> bool:
 
 def typed_intent(argv: list[str]) -> Intent:
     """The command as typed, for the planner to judge (`proposed.plan_command`)."""
-    return Intent(Kind.QUERY, action="command", source="typed", operation="command",
-                  argv=list(argv), purpose="run the command you typed")
+    return Intent(Kind.QUERY, action="command", operation="command", argv=list(argv),
+                  purpose="run the command you typed", reading=Understood("typed"))
 
 
 def options_left(argv: list[str], unexplained: list[str], targets: list[str]) -> bool:

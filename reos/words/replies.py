@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reos.catalogue.operations import Operation
-from reos.model import Intent
+from reos.model import Intent, Option
 from reos.text import clean
 from reos.words.conversation import PLURALS
 
@@ -32,15 +32,16 @@ def _quote(words: list[str]) -> str:
     return ", ".join(shown[:-1]) + f" and {shown[-1]}" + more
 
 
-def label(intent: Intent) -> str:
+def label(option: Option) -> str:
     """One choice in words: 'restart nginx', 'stop the running containers'."""
+    intent = option.intent
     verb = intent.summary or (intent.action or "do that").replace("_", " ")
     what = ", ".join(intent.targets) if intent.targets else ""
     filters = " ".join(q for q in intent.qualifiers if q != "only")
     said = " ".join(p for p in (verb, filters and f"({filters})", what and f"\u2014 {what}")
                     if p)
-    if intent.consequence:
-        said += f" ({intent.consequence})"
+    if option.consequence:
+        said += f" ({option.consequence})"
     return clean(said)
 
 
@@ -169,15 +170,16 @@ def not_understood(intent: Intent | None) -> str:
         return "I didn't get a request there. Say \u201chelp\u201d to see what I can do."
     parts = ["Sorry, I didn't understand that."]
     understood = intent.params.get("understood", "")
-    if understood and intent.unexplained:
+    read = intent.reading
+    if understood and read.unexplained:
         parts.append(f"I got \u201c{clean(understood)[:_SHOWN]}\u201d but couldn't place "
-                     f"{_quote(intent.unexplained)}.")
-    elif intent.unexplained:
-        parts.append(f"I couldn't place {_quote(intent.unexplained)}.")
-    if intent.ignored:
-        parts.append(ignored_shell(intent.ignored) + ".")
-    if intent.closest:
-        parts.append("The closest things I can do: " + "; ".join(intent.closest) + ".")
+                     f"{_quote(read.unexplained)}.")
+    elif read.unexplained:
+        parts.append(f"I couldn't place {_quote(read.unexplained)}.")
+    if read.ignored:
+        parts.append(ignored_shell(read.ignored) + ".")
+    if read.closest:
+        parts.append("The closest things I can do: " + "; ".join(read.closest) + ".")
     parts.append("Say \u201chelp\u201d for a tour.")
     return " ".join(parts)
 
@@ -187,8 +189,8 @@ def no_recipe(pages: list[Any], intent: Intent) -> str:
     lines = ["I have no recipe for that. These commands on this machine relate to it "
              "(read more with `man NAME`; I changed nothing):"]
     lines += [f"  {clean(p.name)} ({p.section}) \u2014 {clean(p.summary)}" for p in pages]
-    if intent.closest:
-        lines.append("The closest things I can do: " + "; ".join(intent.closest) + ".")
+    if intent.reading.closest:
+        lines.append("The closest things I can do: " + "; ".join(intent.reading.closest) + ".")
     return "\n".join(lines)
 
 
