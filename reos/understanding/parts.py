@@ -82,8 +82,12 @@ def split(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
     verbs = {_verb_of(g, templates, matcher, acting=True) for g in groups} - {None}
     dropped = whole.kind in (Kind.ACTION, Kind.COMBINED) and bool(
         verbs & set(read_whole.unexplained))
-    fallback = Intent(Kind.CLARIFY, asking=Asking(question=ONE_AT_A_TIME), reading=Understood(
-        "catalogue", unexplained=list(read_whole.unexplained))) if dropped else None
+    # the question keeps every word of the request: what the whole reading could not
+    # place, and what it took for names (each ask's own is not known)
+    fallback = Intent(Kind.CLARIFY, targets=list(whole.targets),
+                      asking=Asking(question=ONE_AT_A_TIME), reading=Understood(
+                          "catalogue", unexplained=list(read_whole.unexplained))
+                      ) if dropped else None
     if any(_CONDITION.search(g) for g in groups):
         return fallback
     said = [stories.referents(g, groups[:n], templates, matcher) if n else g
