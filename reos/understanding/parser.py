@@ -47,9 +47,97 @@ from reos.understanding.tagging import (  # noqa: F401
 )
 
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Final
 
 _STRONG = ("verb", "idiom", "noun")  # evidence that names an operation
+
+
+class Weight:
+    """What each piece of evidence adds to an operation's score: every number `score`
+    and its steps use, and nothing else does. A reading's score is the sum of the
+    weights of what it found; the best score wins, and reading.py reads the sum against
+    MIN_SCORE (1.5: below it, not understood) and CLOSE (1.0: two readings this close
+    are asked about). Rewards are positive, penalties negative, and the costs of words
+    a reading cannot place (`_unplaced`) positive amounts taken off and said back.
+
+    The sizes are relative to a verb (3): a verb with a named target (3 + 2.5) is a
+    confident reading; nouns, resource nouns and idioms sit around it; values, numbers
+    and qualifiers (0.5) only break ties; a negation (-6) outweighs anything said for it.
+    """
+
+    # -- an idiom: a whole phrasing of the operation ("make {target} start at boot") --
+    IDIOM: Final = 4  # said whole: more than a verb (3), which other operations share
+    IDIOM_WORD: Final = 1  # each unit it covers: the longer the phrasing, the more it says
+    IDIOM_HELD: Final = -1  # each unit of its {target} gap, back off IDIOM_WORD: a name
+    # there says which thing, never which operation
+    IDIOM_BORROWED: Final = -2  # a gap word meaning something else here (not a name of
+    # the target's kind): the idiom took another word's meaning, worth more than its 1
+    NEGATED_IDIOM: Final = -6  # "make sure nginx does *not* start at boot": outweighs
+    # the idiom (4 and up), so what is said not to happen never wins
+
+    # -- verbs and nouns: the words that name the operation --
+    VERB: Final = 3  # its first verb ("restart"): the core of a request; one alone is
+    # twice MIN_SCORE, and a second verb adds nothing
+    DESCRIBING_VERB: Final = 1.5  # a first verb in its -s form ("something *holds* port
+    # 80"): it describes; half a verb, still enough to name a question
+    NEGATED_VERB: Final = -6  # a verb of an operation the request says not to do ("don't
+    # restart it, reload it"): outweighs a verb and an idiom, so it never wins
+    NOUN: Final = 2  # one of its nouns ("uptime", "hostname"): names a question without a
+    # verb, yet less than a verb, which says what to do with it
+    SLOT_NOUN: Final = 2  # a slot's noun that is its own noun too ("who's got *port*
+    # 3306"): counts as NOUN
+    RESOURCE: Final = 1.5  # the noun of what it acts on ("containers"): shared by every
+    # operation on that kind, so half a verb
+    LISTING: Final = 0.5  # that noun for a listing with no target ("what containers do I
+    # have"): the noun is the whole request; with RESOURCE it is worth a NOUN
+    OTHER_RESOURCE: Final = -2.5  # a noun of another kind of thing ("the b2 backup
+    # *timer*" for a service): more than RESOURCE, so that kind's operation wins
+
+    # -- values, qualifiers, numbers: the words fit; tie-breakers, never deciders --
+    SLOT_VALUE: Final = 0.5  # a value one of its slots takes (a group, a shell, a date)
+    QUALIFIER: Final = 0.5  # a qualifier it applies ("the *stopped* containers")
+    NUMBER: Final = 0.5  # a number for its numeric slot (lines, count, port, priority)
+    SERVICE_PORT: Final = 0.5  # a service's name as a port ("allow *ssh*")
+    UNHONOURED: Final = -1  # a qualifier it cannot apply, or a time it cannot schedule
+    # ("restart nginx at 3am"): asked about, and one point below an operation that can
+
+    # -- targets: what the operation acts on --
+    TARGET_KNOWN: Final = 2.5  # a target that names a thing of its kind here: with a verb
+    # (3) a confident reading; more than RESOURCE, as it says which one
+    TARGET_SAID: Final = 1  # a target word that names no such thing: something to act on
+    OTHER_KIND_NAME: Final = -1.5  # a target word naming a thing of another kind
+    # ("portainer" for a user): that kind's operation is likelier by as much as RESOURCE
+    GUESSED: Final = -0.5  # each target word nothing here is called (a package to install
+    # may well not be): a small doubt
+    GUESSED_LISTED: Final = -1.5  # the same where the snapshot lists every one of its kind
+    # (users, disks): "remove tmux" is no user that does not exist
+    NEW_NAME_KNOWN_WORD: Final = -1  # a new name (install, create) that is a word other
+    # operations use: new names are seldom catalogue words
+    NEW_NAME_EXTRA_WORD: Final = -1  # each word beyond one per new name: new names are
+    # single words
+    NO_TARGET_ACTION: Final = -1.5  # a change on things with none named and no qualifier:
+    # asked which; as much as RESOURCE, so "restart the service" needs a name
+    NO_TARGET_QUERY: Final = -1  # a question about things with none named: milder, a
+    # question about all of them is often what was meant
+    MYSELF: Final = 2.5  # "add *me* to docker": the person's own account as the target,
+    # a known name: as TARGET_KNOWN
+    MYSELF_TOO: Final = 0.5  # their own account beside targets already named
+    FULL_NAME: Final = 1.5  # a person's full name said for an operation that sets one
+    # ("set alice's full name to 'Alice Smith'"): as a resource noun
+
+    # -- costs of words a reading cannot place: taken off, and said back --
+    STRAY_WORD: Final = 1  # a word it cannot place: one point, as a target word scores
+    SECOND_VALUE: Final = 1  # a second value for a slot one value fills (a second port,
+    # address, group or time): never used silently in place of the first; as STRAY_WORD
+    LEADING_VERB: Final = 3  # a command's own first word left over ("*kill* whatever is on
+    # port 3000" read as a question): as much as the VERB another operation scores
+    LEADING_ASK: Final = 3  # a showing word leading a request ("*show* me the last run of
+    # the job") read as an action: as much as a verb, against the action
+    ASK_WORD: Final = 0.5  # an asking word ("can", "what") read by an action: a hint only
+    NOT_A_NAME: Final = 0.5  # a word beside a name that names nothing ("a user called bob
+    # *zorblax*"): half a STRAY_WORD, as the name beside it was understood
+    BACKGROUND: Final = 0.75  # the share of a cost given back for a word outside the
+    # clause naming the operation ("the page won't load, | restart it"): a quarter stays
 
 
 class Reading:
@@ -161,7 +249,7 @@ def _not_now(reading: Reading, n: int, unit: Unit, when: str) -> None:
     reading.unhonoured.append(unit.text)
     reading.unhonoured_at.append(n)
     reading.explained[n] = "qualifier"
-    reading.score -= 1
+    reading.score += Weight.UNHONOURED
 
 
 _SHOWING = {"show", "list", "display", "print", "tell", "give", "view"}  # words that only ask
@@ -263,7 +351,7 @@ def _second_value(reading: Reading, units: list[Unit],
     for n, role in list(reading.explained.items()):
         if role == "slot" and units[n].text == held:
             del reading.explained[n]
-            _unplaced(reading, n, units[n], 1)
+            _unplaced(reading, n, units[n], Weight.SECOND_VALUE)
 
 
 def _unplaced(reading: Reading, n: int, unit: Unit, cost: float) -> None:
@@ -288,7 +376,7 @@ def _background(reading: Reading, clauses: list[int]) -> None:
         return
     for n, cost in reading.unplaced.items():
         if clauses[n] != anchor:
-            reading.score += cost * 0.75
+            reading.score += cost * Weight.BACKGROUND
             reading.background += 1
     # a state said in another clause describes ("the site is down because apache isn't
     # running, | start it"); only one in the clause naming the operation filters
@@ -296,7 +384,7 @@ def _background(reading: Reading, clauses: list[int]) -> None:
         at = reading.unhonoured_at[n]
         if clauses[at] != anchor:
             reading.explained[at] = "background"
-            reading.score += 1
+            reading.score -= Weight.UNHONOURED  # given back: it describes, never filters
             del reading.unhonoured[n], reading.unhonoured_at[n]
 
 
@@ -372,9 +460,11 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
         # target, so they are not an exclusion for this reading
         reading.claims_exclusion = bool(idiom_units & skip)
         borrowed = sum(1 for h in held if units[h].roles and not _names(units[h], op.target))
-        reading.score += 4 + len(idiom_units) - len(held) - 2 * borrowed
+        reading.score += (Weight.IDIOM + Weight.IDIOM_WORD * len(idiom_units)
+                          + Weight.IDIOM_HELD * len(held) + Weight.IDIOM_BORROWED * borrowed)
         if _negates_idiom(units, idiom_units, skip, fixed):
-            reading.score -= 6  # "make sure nginx does not start at boot" is no enable
+            # "make sure nginx does not start at boot" is no enable
+            reading.score += Weight.NEGATED_IDIOM
     takes = op.target != "none"
     target_units: list[Unit] = []
     verb_seen = shared_verb = False
@@ -382,8 +472,9 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
         roles = unit.roles
         if n in skip and n not in idiom_units:
             if reading.claims_exclusion and unit.unknown:
-                _unplaced(reading, n, unit, 0.5)  # "but keep nextcloud-app zorblax": the
-                # idiom took the name; the word after it names nothing and is said back
+                # "but keep nextcloud-app zorblax": the idiom took the name; the word
+                # after it names nothing and is said back
+                _unplaced(reading, n, unit, Weight.NOT_A_NAME)
             continue
         own_noun = "resource" in roles and (op.target in roles["resource"]
                                             or op.resource in roles["resource"])
@@ -426,35 +517,37 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
         slot = _slot(op, units, n) if op.slots else None
         if slot is not None and slot[0] == "host" and slot[1] and reading.params.get(
                 "host") not in (None, slot[1]):
-            _unplaced(reading, n, unit, 1)  # a second address for one rule: said back,
-            continue  # never silently put in place of the first
+            # a second address for one rule: said back, never silently put in place of
+            # the first
+            _unplaced(reading, n, unit, Weight.SECOND_VALUE)
+            continue
         _second_value(reading, units, slot)  # a second group: the last is the one
         if slot is not None:
             reading.explained[n] = "slot"
             if slot[1]:
                 reading.params[slot[0]] = slot[1]
-                reading.score += 0.5  # a value this operation takes: it fits the words
+                reading.score += Weight.SLOT_VALUE  # a value this operation takes
             elif op.id in roles.get("noun", ()):
-                reading.score += 2  # "who's got port 3306": the slot's noun is this
-                reading.evidence.add("noun")  # operation's own noun too
+                reading.score += Weight.SLOT_NOUN  # "who's got port 3306": the slot's noun
+                reading.evidence.add("noun")  # is this operation's own noun too
             continue
         if op.id in roles.get("verb", ()):
             if not verb_seen and _shared(op, roles["verb"]) and unit.text not in op.alone:
                 shared_verb = True
             reading.explained[n] = "verb"
             if op.id in negated:
-                reading.score -= 6
+                reading.score += Weight.NEGATED_VERB
             elif not verb_seen:
                 # "something already holds port 80": a verb said with -s describes what
                 # something does; nobody asks for an action that way
-                reading.score += 1.5 if _describes(unit) else 3
+                reading.score += Weight.DESCRIBING_VERB if _describes(unit) else Weight.VERB
                 verb_seen = True
             if not (_describes(unit) and op.kind == "action"):
                 reading.evidence.add("verb")  # "the node stuff runs in docker" runs nothing
             continue
         if op.id in roles.get("noun", ()):
             reading.explained[n] = "noun"
-            reading.score += 2
+            reading.score += Weight.NOUN
             reading.evidence.add("noun")
             continue
         if takes and op.target in roles.get("alias", ()):
@@ -465,11 +558,11 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
         if "resource" in roles:
             if op.target in roles["resource"] or op.resource in roles["resource"]:
                 reading.explained[n] = "resource"
-                reading.score += 1.5
+                reading.score += Weight.RESOURCE
                 reading.evidence.add("resource")
                 if op.kind == "query" and not takes and op.action == "list":
                     reading.evidence.add("noun")  # "what containers do I have": a list
-                    reading.score += 0.5
+                    reading.score += Weight.LISTING
                 reading.plural = reading.plural or (unit.text.endswith("s")
                                                     and not unit.text.endswith("ss"))
                 # "the usb stick": a noun that also says which one
@@ -486,10 +579,10 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             elif chosen := [q for q in roles.get("qualifier", ()) if q in op.qualifiers]:
                 reading.explained[n] = "qualifier"  # "unmount the usb stick": which mount
                 reading.qualifiers.append(chosen[0])
-                reading.score += 0.5
+                reading.score += Weight.QUALIFIER
             else:
                 reading.conflicts.append(unit.text)
-                reading.score -= 2.5
+                reading.score += Weight.OTHER_RESOURCE
             continue
         if "qualifier" in roles and unit.text in _AT_BOOT and (op.action or "").startswith(
                 ("enable", "disable")):
@@ -504,7 +597,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             if accepted:
                 reading.explained[n] = "qualifier"
                 reading.qualifiers.append(accepted[0])
-                reading.score += 0.5
+                reading.score += Weight.QUALIFIER
                 reading.plural = reading.plural or accepted[0] == "all"
                 continue
             if "filler" in roles or "ask" in roles and op.kind == "query":
@@ -519,7 +612,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             reading.unhonoured.append(unit.text)
             reading.unhonoured_at.append(n)
             reading.explained[n] = "qualifier"
-            reading.score -= 1
+            reading.score += Weight.UNHONOURED
             continue
         if "clock" in roles:  # "at 3am": when the thing should happen
             clock = str(roles["clock"])
@@ -534,7 +627,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             elif op.kind == "action":  # never done now instead: asked, as a qualifier is
                 _not_now(reading, n, unit, clock)
             else:
-                _unplaced(reading, n, unit, 1)
+                _unplaced(reading, n, unit, Weight.STRAY_WORD)
             continue
         if "time" in roles:
             moment = roles["time"]
@@ -550,7 +643,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                     reading.explained[n] = "slot"
                     continue
                 if later:  # "at 3am in 10 minutes": two times, neither dropped
-                    _unplaced(reading, n, unit, 1)
+                    _unplaced(reading, n, unit, Weight.SECOND_VALUE)
                     continue
             if op.kind == "action" and "since" not in op.slots and "days" not in op.slots:
                 if later and _said_ahead(units, n):
@@ -581,7 +674,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                 if isinstance(roles["time"], str):
                     reading.params["since"] = roles["time"]
                 continue
-            _unplaced(reading, n, unit, 1)
+            _unplaced(reading, n, unit, Weight.STRAY_WORD)
             continue
         if "proto" in roles and "port" in op.slots:
             reading.params["proto"] = roles["proto"]  # "udp port 27015", "27015/udp"
@@ -593,19 +686,20 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                 and (port := _service_port(unit.text)) is not None):
             reading.explained[n] = "port"  # "allow ssh", "the http and https rule"
             reading.params["port"] = port
-            reading.score += 0.5
+            reading.score += Weight.SERVICE_PORT
             continue
         if "number" in roles:
             slot_name = next((s for s in ("lines", "count", "port", "priority", "days")
                               if s in op.slots), None)
             given = reading.params.get(slot_name or "")
             if slot_name and given is not None and given != str(roles["number"]):
-                _unplaced(reading, n, unit, 1)  # a second port is never dropped for the first
+                # a second port is never dropped for the first
+                _unplaced(reading, n, unit, Weight.SECOND_VALUE)
                 continue
             if slot_name:
                 reading.explained[n] = slot_name
                 reading.params[slot_name] = str(roles["number"])
-                reading.score += 0.5
+                reading.score += Weight.NUMBER
                 continue
         if "filler" in roles or "conj" in roles or "negation" in roles or "keep" in roles:
             reading.explained[n] = "filler"
@@ -617,7 +711,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                 # does not run; an asking word that leads says more against an action
                 leads = "verb" not in roles and unit.text in _SHOWING and all(
                     "filler" in u.roles for u in units[:n])
-                _unplaced(reading, n, unit, 3 if leads else 0.5)
+                _unplaced(reading, n, unit, Weight.LEADING_ASK if leads else Weight.ASK_WORD)
             continue
         if takes and ("name" in roles or unit.unknown or "alias" in roles or "path" in roles
                       or "number" in roles or not roles.keys() - {"noun"}):
@@ -626,13 +720,13 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             target_units.append(unit)
             if "name" in roles:  # a name of another kind: this reading is less likely
                 reading.conflicts.append(unit.text)
-                reading.score -= 1.5
+                reading.score += Weight.OTHER_KIND_NAME
             continue
         # a command's own first word left over ("kill whatever is on port 3000" read as a
         # question about ports) says more against a reading than a stray word does
         leads = "verb" in roles and all(
             "filler" in u.roles or "ask" in u.roles for u in units[:n])
-        _unplaced(reading, n, unit, 3 if leads else 1)
+        _unplaced(reading, n, unit, Weight.LEADING_VERB if leads else Weight.STRAY_WORD)
     if not reading.evidence & set(_STRONG):
         return None
     if op.kind == "action" and not takes and not reading.evidence & {"verb", "idiom"} and (
@@ -650,7 +744,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             if unit not in named:
                 at = units.index(unit)
                 reading.explained.pop(at, None)
-                _unplaced(reading, at, unit, 0.5)
+                _unplaced(reading, at, unit, Weight.NOT_A_NAME)
         target_units = named
     if op.creates:
         # "a new group for the web people called webdev": the word after called/named
@@ -666,7 +760,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                     reading.explained[at] = "description"
                 else:  # "a user called bob zorblax": after the name, a word names nothing
                     reading.explained.pop(at, None)
-                    _unplaced(reading, at, unit, 0.5)
+                    _unplaced(reading, at, unit, Weight.NOT_A_NAME)
             target_units = called
     if op.target == "user" and "group" in op.slots:
         target_units = _account_and_group(reading, units, target_units)
@@ -677,17 +771,20 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
     reading.targets = list(dict.fromkeys(_phrases(target_units, units)))  # "curl … just curl"
     guessed = [u for u in target_units if not _names(u, op.target)]
     if op.creates:  # new names are single words, and not words other operations use
-        reading.score -= sum(1 for u in guessed if u.roles) + max(
-            0, len(target_units) - len(reading.targets))
+        reading.score += (Weight.NEW_NAME_KNOWN_WORD * sum(1 for u in guessed if u.roles)
+                          + Weight.NEW_NAME_EXTRA_WORD * max(
+                              0, len(target_units) - len(reading.targets)))
     else:  # a word taken as a name nothing here has; less likely still where every
         # thing of that kind is listed ("remove tmux" is not a user that doesn't exist)
-        reading.score -= (1.5 if op.target in listed else 0.5) * len(guessed)
+        reading.score += (Weight.GUESSED_LISTED if op.target in listed
+                          else Weight.GUESSED) * len(guessed)
     if reading.targets:
-        reading.score += 2.5 if reading.named_kinds else 1
+        reading.score += Weight.TARGET_KNOWN if reading.named_kinds else Weight.TARGET_SAID
         reading.evidence.add("target")
         reading.plural = reading.plural or len(reading.targets) > 1
     elif takes and not reading.qualifiers:
-        reading.score -= 1.5 if op.kind != "query" else 1  # nothing named to act on
+        reading.score += (Weight.NO_TARGET_ACTION if op.kind != "query"
+                          else Weight.NO_TARGET_QUERY)  # nothing named to act on
     if clauses is not None and len(set(clauses)) > 1:
         _background(reading, clauses)
     return reading
@@ -783,7 +880,7 @@ def _myself(readings: list[Reading], units: list[Unit], matcher: Any) -> None:
         asked_as_i = op.kind == "query" and "i" in words and not reading.targets
         if (said or asked_as_i) and me not in reading.targets:
             reading.targets = [*reading.targets, me]
-            reading.score += 2.5 if len(reading.targets) == 1 else 0.5
+            reading.score += Weight.MYSELF if len(reading.targets) == 1 else Weight.MYSELF_TOO
             reading.evidence.add("target")
 
 
@@ -831,7 +928,8 @@ def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
         for reading in readings:
             if "fullname" in reading.op.slots and len(reading.targets) <= 1:
                 reading.params["fullname"] = fullname[0]  # one name for one account: two
-                reading.score += 1.5  # accounts and one name is asked, never given twice
+                reading.score += Weight.FULL_NAME  # accounts and one name is asked,
+                # never given twice
     # a tie goes to the reading no word contradicts ("the b2 backup *timer*": not a service)
     readings.sort(key=lambda r: (-r.score, bool(r.conflicts), r.op.priority))
     found.readings = readings
