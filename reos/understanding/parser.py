@@ -955,9 +955,10 @@ def _weigh_targets(reading: Reading, units: list[Unit], target_units: list[Unit]
     reading.targets = list(dict.fromkeys(_phrases(target_units, units)))  # "curl … just curl"
     guessed = [u for u in target_units if not _names(u, op.target)]
     if op.creates:  # new names are single words, and not words other operations use
-        reading.score += (Weight.NEW_NAME_KNOWN_WORD * sum(1 for u in guessed if u.roles)
-                          + Weight.NEW_NAME_EXTRA_WORD * max(
-                              0, len(target_units) - len(reading.targets)))
+        known_words = sum(1 for u in guessed if u.roles)
+        extra_words = max(0, len(target_units) - len(reading.targets))
+        reading.score += (Weight.NEW_NAME_KNOWN_WORD * known_words
+                          + Weight.NEW_NAME_EXTRA_WORD * extra_words)
     else:  # a word taken as a name nothing here has
         reading.score += (Weight.GUESSED_LISTED if op.target in listed
                           else Weight.GUESSED) * len(guessed)
