@@ -48,9 +48,73 @@ from reos.understanding.tagging import (  # noqa: F401
 )
 
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Final
 
 _STRONG = ("verb", "idiom", "noun")  # evidence that names an operation
+
+
+class Weight:
+    """What each piece of evidence adds to an operation's score: every number the scorer
+    adds or takes off (`score` and its steps, `_background`, `_myself`, a full name in
+    `parse`) is here and nowhere else. A reading's score is the sum of the weights of
+    what it found; the best one wins, and reading.py compares it with MIN_SCORE (1.5:
+    below it, not understood) and CLOSE (1.0: two readings this close are asked about).
+
+    Rewards are positive and penalties negative, both added; the costs of words a reading
+    cannot place are positive, taken off by `_unplaced`, and said back to the person.
+    Sizes are relative to a verb (3): a verb and a named target (3 + 2.5) is a confident
+    reading; idioms, nouns and resource nouns sit around a verb; values, numbers and
+    qualifiers (0.5) only break ties; a negation (-6) outweighs whatever was said for it.
+    Some pairs are equal on purpose (SLOT_NOUN and NOUN, MYSELF and TARGET_KNOWN): each
+    is its own name so that it can be tuned alone.
+    """
+
+    # -- an idiom, a whole phrasing ("make {target} start at boot"): `_weigh_idiom` --
+    IDIOM: Final = 4  # said whole: beats a verb (3), which other operations share
+    IDIOM_WORD: Final = 1  # each unit it covers: a longer phrasing says more
+    IDIOM_HELD: Final = -1  # each unit of its {target} gap: a name says which thing, not op
+    IDIOM_BORROWED: Final = -2  # a gap word with a meaning of its own: the idiom took it
+    NEGATED_IDIOM: Final = -6  # "does *not* start at boot": beats the idiom (4 and up)
+
+    # -- the words that name the operation: `_weigh_verb`, `_weigh_noun`, … --
+    VERB: Final = 3  # its first verb ("restart"): alone twice MIN_SCORE; a second adds 0
+    DESCRIBING_VERB: Final = 1.5  # a first verb in -s form ("*holds* port 80"): describes
+    NEGATED_VERB: Final = -6  # "don't restart it": beats a verb and an idiom, never wins
+    NOUN: Final = 2  # its own noun ("uptime"): names a question, less than a verb
+    SLOT_NOUN: Final = 2  # a slot's noun that is its noun too ("who's got *port* 3306")
+    RESOURCE: Final = 1.5  # the noun of its kind ("containers"): every op on it shares it
+    LISTING: Final = 0.5  # that noun naming a whole listing: with RESOURCE, a NOUN
+    OTHER_RESOURCE: Final = -2.5  # a noun of another kind ("the backup *timer*"): > RESOURCE
+
+    # -- words that fit its slots and filters: tie-breakers, never deciders --
+    SLOT_VALUE: Final = 0.5  # a value one of its slots takes (a group, a shell, a date)
+    QUALIFIER: Final = 0.5  # a qualifier it applies ("the *stopped* containers")
+    NUMBER: Final = 0.5  # a number for its numeric slot (lines, count, port, priority)
+    SERVICE_PORT: Final = 0.5  # a service's name as a rule's port ("allow *ssh*")
+    UNHONOURED: Final = -1  # a filter or a time it cannot apply: asked, ranks below ops that can
+
+    # -- what it acts on: `_weigh_targets`, `_weigh_as_target` --
+    TARGET_KNOWN: Final = 2.5  # a target naming a thing of its kind here: says which one
+    TARGET_SAID: Final = 1  # target words naming no such thing: at least something to act on
+    OTHER_KIND_NAME: Final = -1.5  # a name of another kind ("portainer" for a user)
+    GUESSED: Final = -0.5  # each target word nothing here is called: a small doubt
+    GUESSED_LISTED: Final = -1.5  # the same for a kind listed whole (users): "remove tmux"
+    NEW_NAME_KNOWN_WORD: Final = -1  # a new name that other operations use as a word
+    NEW_NAME_EXTRA_WORD: Final = -1  # each word beyond one a new name: new names are one word
+    NO_TARGET_ACTION: Final = -1.5  # a change with no target or filter: "restart the service"
+    NO_TARGET_QUERY: Final = -1  # a question with none: milder, it may be about them all
+    MYSELF: Final = 2.5  # "add *me* to docker": the person's own account, a known name
+    MYSELF_TOO: Final = 0.5  # their own account beside targets already named
+    FULL_NAME: Final = 1.5  # a full name for an op that sets one ("… to 'Alice Smith'")
+
+    # -- costs of words it cannot place (`_unplaced`: taken off, said back) --
+    STRAY_WORD: Final = 1  # a word it cannot place: as much as a target word scores
+    SECOND_VALUE: Final = 1  # a second port, address, group, time: said back, never swapped
+    LEADING_VERB: Final = 3  # a command's own first word left over ("*kill* …"): a VERB
+    LEADING_ASK: Final = 3  # "*show* me …" read as an action: a verb against the action
+    ASK_WORD: Final = 0.5  # another asking word read by an action: a hint only
+    NOT_A_NAME: Final = 0.5  # a word beside a name that names nothing ("bob *zorblax*")
+    BACKGROUND: Final = 0.75  # given back outside the asking clause: a quarter of it stays
 
 
 class Reading:
@@ -162,7 +226,7 @@ def _not_now(reading: Reading, n: int, unit: Unit, when: str) -> None:
     reading.unhonoured.append(unit.text)
     reading.unhonoured_at.append(n)
     reading.explained[n] = "qualifier"
-    reading.score -= 1
+    reading.score += Weight.UNHONOURED
 
 
 _SHOWING = {"show", "list", "display", "print", "tell", "give", "view"}  # words that only ask
@@ -264,7 +328,7 @@ def _second_value(reading: Reading, units: list[Unit],
     for n, role in list(reading.explained.items()):
         if role == "slot" and units[n].text == held:
             del reading.explained[n]
-            _unplaced(reading, n, units[n], 1)
+            _unplaced(reading, n, units[n], Weight.SECOND_VALUE)
 
 
 def _unplaced(reading: Reading, n: int, unit: Unit, cost: float) -> None:
@@ -289,7 +353,7 @@ def _background(reading: Reading, clauses: list[int]) -> None:
         return
     for n, cost in reading.unplaced.items():
         if clauses[n] != anchor:
-            reading.score += cost * 0.75
+            reading.score += cost * Weight.BACKGROUND
             reading.background += 1
     # a state said in another clause describes ("the site is down because apache isn't
     # running, | start it"); only one in the clause naming the operation filters
@@ -297,7 +361,7 @@ def _background(reading: Reading, clauses: list[int]) -> None:
         at = reading.unhonoured_at[n]
         if clauses[at] != anchor:
             reading.explained[at] = "background"
-            reading.score += 1
+            reading.score -= Weight.UNHONOURED  # given back: it describes, never filters
             del reading.unhonoured[n], reading.unhonoured_at[n]
 
 
@@ -350,15 +414,63 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
           words: list[str], flat: Flat | None = None,
           clauses: list[int] | None = None,
           listed: frozenset[str] = frozenset()) -> Reading | None:
-    """How well `op` explains the units. `listed`: kinds whose every name the snapshot
-    holds (users, disks…): a word none of them is called is unlikely to mean one."""
-    if op.requires and not any(contains(words, w) or any(  # "kernel"; "x.timer" for "timer"
-            x.endswith("." + w) for x in words) for w in op.requires):
+    """How well `op` explains the units: a Reading whose score is the sum of the
+    `Weight`s of what it found, or None when nothing said names the operation.
+    `listed`: kinds whose every name the snapshot holds (users, disks…): a word none of
+    them is called is unlikely to mean one.
+
+    The steps, each weighing one kind of evidence:
+    1. `_requirement_said`: a word the operation cannot be read without ("kernel");
+    2. `_weigh_idiom`: the longest of its idioms said whole;
+    3. `_place_units`: what part each unit plays (a verb, a noun, a resource noun, a slot,
+       a qualifier, a time, a number, a target…), each part weighed by a step of its own;
+    4. `_names_the_operation`: a verb, idiom or noun of its own was said, or no reading;
+    5. the targets: real names over guesses (`_real_names_only`), the new name of a thing
+       created (`_the_new_name`), an account and a group said either way round
+       (`_account_and_group`), then weighed (`_weigh_targets`);
+    6. `_background`: words outside the clause that names the operation cost a quarter.
+    """
+    if op.requires and not _requirement_said(op, words):
         return None
     reading = Reading(op)
+    idiom_units, held, fixed = _weigh_idiom(reading, units, skip, flat or Flat(units))
+    target_units, shared_verb = _place_units(reading, units, skip, negated,
+                                             idiom_units, held, fixed)
+    if not _names_the_operation(reading, shared_verb):
+        return None
+    target_units = _real_names_only(reading, units, target_units)
+    if op.creates:
+        target_units = _the_new_name(reading, units, target_units)
+    if op.target == "user" and "group" in op.slots:
+        target_units = _account_and_group(reading, units, target_units)
+    if "when" in op.slots and any(  # "shut down postgres in 10 min" is not this machine
+            "name" in units[n].roles or "ip" in units[n].roles or units[n].unknown
+            for n in reading.unplaced):
+        return None
+    _weigh_targets(reading, units, target_units, listed)
+    if clauses is not None and len(set(clauses)) > 1:
+        _background(reading, clauses)
+    return reading
+
+
+def _requirement_said(op: Operation, words: list[str]) -> bool:
+    """Whether a word the operation requires was said ("kernel" for upgrading the
+    kernel), or ends a word after a dot ("fstrim.timer" for "timer")."""
+    return any(contains(words, w) or any(x.endswith("." + w) for x in words)
+               for w in op.requires)
+
+
+def _weigh_idiom(reading: Reading, units: list[Unit], skip: set[int],
+                 flat: Flat) -> tuple[set[int], list[int], frozenset[str]]:
+    """The longest idiom of the operation whose every word was said ("make {target}
+    start at boot"): IDIOM, and IDIOM_WORD for each unit it covers, less IDIOM_HELD for
+    each unit of its {target} gap (a name says which thing, not which operation) and
+    IDIOM_BORROWED for a gap word that means something else here; NEGATED_IDIOM when a
+    negation outside it points at its verb. Returns the units it covers, those of its
+    gap, and its own words; all empty when no idiom was said."""
+    op = reading.op
     held: list[int] = []
     idiom_units: set[int] = set()
-    flat = flat or Flat(units)
     said = flat.at.keys()
     fixed: frozenset[str] = frozenset()  # the chosen idiom's own words
     for idiom, literal in idioms_of(op):
@@ -373,38 +485,38 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
         # target, so they are not an exclusion for this reading
         reading.claims_exclusion = bool(idiom_units & skip)
         borrowed = sum(1 for h in held if units[h].roles and not _names(units[h], op.target))
-        reading.score += 4 + len(idiom_units) - len(held) - 2 * borrowed
+        reading.score += (Weight.IDIOM + Weight.IDIOM_WORD * len(idiom_units)
+                          + Weight.IDIOM_HELD * len(held) + Weight.IDIOM_BORROWED * borrowed)
         if _negates_idiom(units, idiom_units, skip, fixed):
-            reading.score -= 6  # "make sure nginx does not start at boot" is no enable
+            # "make sure nginx does not start at boot" is no enable
+            reading.score += Weight.NEGATED_IDIOM
+    return idiom_units, held, fixed
+
+
+def _place_units(reading: Reading, units: list[Unit], skip: set[int], negated: set[str],
+                 idiom_units: set[int], held: list[int],
+                 fixed: frozenset[str]) -> tuple[list[Unit], bool]:
+    """The part each unit plays in this reading: the first of these that fits, in this
+    order (the order decides what a word with several roles is taken for). Each part is
+    weighed by its own step; returns the units taken as targets, and whether the first
+    verb also names other operations (`_names_the_operation` reads it)."""
+    op = reading.op
     takes = op.target != "none"
     target_units: list[Unit] = []
     verb_seen = shared_verb = False
     for n, unit in enumerate(units):
         roles = unit.roles
+        # excluded or said not to ("except X", "don't restart it"): read apart
         if n in skip and n not in idiom_units:
             if reading.claims_exclusion and unit.unknown:
-                _unplaced(reading, n, unit, 0.5)  # "but keep nextcloud-app zorblax": the
-                # idiom took the name; the word after it names nothing and is said back
+                # "but keep nextcloud-app zorblax": the idiom took the name; the word
+                # after it names nothing and is said back
+                _unplaced(reading, n, unit, Weight.NOT_A_NAME)
             continue
         own_noun = "resource" in roles and (op.target in roles["resource"]
                                             or op.resource in roles["resource"])
-        if n in idiom_units and unit.text not in fixed and (kept := [
-                q for q in roles.get("qualifier", ())
-                if q in op.qualifiers and q not in ("all", "only")]):
-            reading.explained[n] = "qualifier"  # "lower the priority of the *busiest*
-            reading.qualifiers.append(kept[0])  # clamscan": which one, never dropped
-            continue
-        if n in idiom_units and n not in held and (unit.text in fixed or own_noun or (
-                "resource" not in roles)):
-            reading.explained[n] = "idiom"
-            continue
-        if n in idiom_units and "resource" in roles and not own_noun and "name" not in roles:
-            reading.explained[n] = "resource"  # "turn the man-db *timer* off": the gap
-            reading.conflicts.append(unit.text)  # holds a noun of another kind of thing
-            continue
-        if n in idiom_units and not could_name(unit):
-            reading.explained[n] = "filler"  # "the" inside an idiom's {target}
-            continue
+        if n in idiom_units and _in_idiom(reading, n, unit, held, fixed, own_noun):
+            continue  # the idiom was weighed whole
         if op.target == "process" and _owner(roles):  # also inside an idiom's {target}
             reading.explained[n] = "slot"  # "kill dan's tracker": whose tracker
             reading.params["owner"] = unit.text
@@ -417,6 +529,8 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                 if slot[1]:
                     reading.params[slot[0]] = slot[1]
                 continue
+        # a name of the kind it acts on (or a word of the idiom's {target}): a target,
+        # weighed with the others (`_weigh_targets`)
         if (n in held or (takes and "name" in roles and op.target in roles["name"]
                           and "verb" not in roles)) and not own_noun:
             reading.explained[n] = "target"
@@ -425,273 +539,437 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
             reading.exact = reading.exact or op.target in unit.exact
             continue
         slot = _slot(op, units, n) if op.slots else None
-        if slot is not None and slot[0] == "host" and slot[1] and reading.params.get(
-                "host") not in (None, slot[1]):
-            _unplaced(reading, n, unit, 1)  # a second address for one rule: said back,
-            continue  # never silently put in place of the first
-        _second_value(reading, units, slot)  # a second group: the last is the one
         if slot is not None:
-            reading.explained[n] = "slot"
-            if slot[1]:
-                reading.params[slot[0]] = slot[1]
-                reading.score += 0.5  # a value this operation takes: it fits the words
-            elif op.id in roles.get("noun", ()):
-                reading.score += 2  # "who's got port 3306": the slot's noun is this
-                reading.evidence.add("noun")  # operation's own noun too
+            _weigh_slot(reading, units, n, unit, slot)
             continue
         if op.id in roles.get("verb", ()):
             if not verb_seen and _shared(op, roles["verb"]) and unit.text not in op.alone:
                 shared_verb = True
-            reading.explained[n] = "verb"
-            if op.id in negated:
-                reading.score -= 6
-            elif not verb_seen:
-                # "something already holds port 80": a verb said with -s describes what
-                # something does; nobody asks for an action that way
-                reading.score += 1.5 if _describes(unit) else 3
-                verb_seen = True
-            if not (_describes(unit) and op.kind == "action"):
-                reading.evidence.add("verb")  # "the node stuff runs in docker" runs nothing
+            verb_seen = _weigh_verb(reading, n, unit, negated, verb_seen)
             continue
         if op.id in roles.get("noun", ()):
-            reading.explained[n] = "noun"
-            reading.score += 2
-            reading.evidence.add("noun")
+            _weigh_noun(reading, n)
             continue
         if takes and op.target in roles.get("alias", ()):
-            reading.explained[n] = "target"
+            reading.explained[n] = "target"  # "the wireless card": an alias of the kind
             target_units.append(unit)
             reading.named_kinds.add(op.target)
             continue
         if "resource" in roles:
-            if op.target in roles["resource"] or op.resource in roles["resource"]:
-                reading.explained[n] = "resource"
-                reading.score += 1.5
-                reading.evidence.add("resource")
-                if op.kind == "query" and not takes and op.action == "list":
-                    reading.evidence.add("noun")  # "what containers do I have": a list
-                    reading.score += 0.5
-                reading.plural = reading.plural or (unit.text.endswith("s")
-                                                    and not unit.text.endswith("ss"))
-                # "the usb stick": a noun that also says which one
-                reading.qualifiers += [q for q in roles.get("qualifier", ())
-                                       if q in op.qualifiers][:1]
-            elif op.target == "mount" and "device" in roles["resource"]:
-                reading.explained[n] = "resource"  # "unmount the backup disk": a disk's
-                reading.evidence.add("resource")  # filesystem is what is mounted
-                reading.qualifiers += [q for q in roles.get("qualifier", ())
-                                       if q in op.qualifiers][:1]  # "the usb stick"
-            elif takes and "name" in roles:
-                reading.explained[n] = "target"  # "docker": a service name, not a noun
-                target_units.append(unit)
-            elif chosen := [q for q in roles.get("qualifier", ()) if q in op.qualifiers]:
-                reading.explained[n] = "qualifier"  # "unmount the usb stick": which mount
-                reading.qualifiers.append(chosen[0])
-                reading.score += 0.5
-            else:
-                reading.conflicts.append(unit.text)
-                reading.score -= 2.5
+            _weigh_resource_noun(reading, n, unit, target_units)
             continue
-        if "qualifier" in roles and unit.text in _AT_BOOT and (op.action or "").startswith(
-                ("enable", "disable")):
-            reading.explained[n] = "filler"  # "enable it at boot", "disable it at boot":
-            continue  # when it acts, never which ones
         if "qualifier" in roles:
-            names = roles["qualifier"]
-            # every operation on named things takes "all" and "only", except packages:
-            # "all packages" is never a list of ten thousand steps
-            accepted = [q for q in names if q in op.qualifiers or (
-                takes and q == "only") or (takes and op.target != "package" and q == "all")]
-            if accepted:
-                reading.explained[n] = "qualifier"
-                reading.qualifiers.append(accepted[0])
-                reading.score += 0.5
-                reading.plural = reading.plural or accepted[0] == "all"
-                continue
-            if "filler" in roles or "ask" in roles and op.kind == "query":
-                reading.explained[n] = "filler"
-                continue
-            if not takes and not (op.kind == "action" and "only" in names):
-                reading.explained[n] = "filler"  # "what os am I running": nothing to filter
-                continue  # but "install only the security updates" is not every update
-            if names & _EFFECTS.get(op.action or "", set()):
-                reading.explained[n] = "filler"  # "have apache start at boot": the result
-                continue
-            reading.unhonoured.append(unit.text)
-            reading.unhonoured_at.append(n)
-            reading.explained[n] = "qualifier"
-            reading.score -= 1
+            _weigh_qualifier(reading, n, unit)
             continue
-        if "clock" in roles:  # "at 3am": when the thing should happen
-            clock = str(roles["clock"])
-            exact = not clock.endswith("?")  # "at 5": which 5 is not said
-            if "when" in op.slots and reading.params.get("when", clock) == clock:
-                if exact:  # "at 5" leaves the time unsaid: reos asks for it
-                    reading.params["when"] = clock
-                reading.explained[n] = "slot"
-            elif "since" in op.slots and exact:  # "the logs at 3am": the hour from then
-                reading.params["since"] = _hour_from(clock)
-                reading.explained[n] = "time"
-            elif op.kind == "action":  # never done now instead: asked, as a qualifier is
-                _not_now(reading, n, unit, clock)
-            else:
-                _unplaced(reading, n, unit, 1)
+        if "clock" in roles:
+            _place_clock(reading, n, unit)
             continue
         if "time" in roles:
-            moment = roles["time"]
-            later = _LATER.fullmatch(str(moment))
-            if "when" in op.slots:  # "shut down in 10 minutes", "in 1 hour 30 minutes"
-                if moment is True:  # a word of the phrase before its value ("10 min")
-                    reading.explained[n] = "slot"
-                    continue
-                due = reading.params.get("when", "+0")
-                if later and due.startswith("+"):
-                    reading.params["when"] = "+" + str(int(due[1:]) + int(later[1]) * (
-                        60 if later[2] == "h" else 1))
-                    reading.explained[n] = "slot"
-                    continue
-                if later:  # "at 3am in 10 minutes": two times, neither dropped
-                    _unplaced(reading, n, unit, 1)
-                    continue
-            if op.kind == "action" and "since" not in op.slots and "days" not in op.slots:
-                if later and _said_ahead(units, n):
-                    _not_now(reading, n, unit, "in " + later[0])  # "restart nginx in an hour"
-                    continue
-                ahead = next((u for u in units[n + 1:] if isinstance(u.roles.get("time"), str)),
-                             None)
-                if moment is True and ahead is not None and _LATER.fullmatch(
-                        str(ahead.roles["time"])) and _said_ahead(units, units.index(ahead)):
-                    reading.explained[n] = "qualifier"  # "10" of "in 10 minutes"
-                    continue
-            if "days" in op.slots:  # "every 90 days", "for 12 weeks": a number of days
-                span = _SPAN.fullmatch(str(moment))
-                if span:
-                    reading.params["days"] = str(int(span[1]) * (7 if span[2] == "w" else 1))
-                reading.explained[n] = "days"
-                continue
-            if "date" in op.slots and "since" not in op.slots:
-                # "expire bob on 2026-12-31": a day, for an operation that takes a date
-                day = moment[1:] if isinstance(moment, str) and moment.startswith("=") else ""
-                if moment is True or _ISO_DAY.fullmatch(day[:10]):
-                    reading.explained[n] = "slot"
-                    if day:
-                        reading.params["date"] = day[:10]
-                    continue
-            if "since" in op.slots:
-                reading.explained[n] = "time"
-                if isinstance(roles["time"], str):
-                    reading.params["since"] = roles["time"]
-                continue
-            _unplaced(reading, n, unit, 1)
+            _place_time(reading, units, n, unit)
             continue
         if "proto" in roles and "port" in op.slots:
             reading.params["proto"] = roles["proto"]  # "udp port 27015", "27015/udp"
             if "number" not in roles:
                 reading.explained[n] = "slot"
                 continue
-        if ("port" in op.slots and not takes and "port" not in reading.params and (
-                unit.unknown or "name" in roles or "alias" in roles)
-                and (port := _service_port(unit.text)) is not None):
-            reading.explained[n] = "port"  # "allow ssh", "the http and https rule"
-            reading.params["port"] = port
-            reading.score += 0.5
+        if "port" in op.slots and not takes and _weigh_service_port(reading, n, unit):
             continue
-        if "number" in roles:
-            slot_name = next((s for s in ("lines", "count", "port", "priority", "days")
-                              if s in op.slots), None)
-            given = reading.params.get(slot_name or "")
-            if slot_name and given is not None and given != str(roles["number"]):
-                _unplaced(reading, n, unit, 1)  # a second port is never dropped for the first
-                continue
-            if slot_name:
-                reading.explained[n] = slot_name
-                reading.params[slot_name] = str(roles["number"])
-                reading.score += 0.5
-                continue
+        if "number" in roles and _weigh_number(reading, units, n, unit):
+            continue
         if "filler" in roles or "conj" in roles or "negation" in roles or "keep" in roles:
             reading.explained[n] = "filler"
             continue
         if "ask" in roles:
-            if op.kind in ("query", "meta"):
-                reading.explained[n] = "ask"
-            else:  # "can you show me the last run of the job": the request shows, it
-                # does not run; an asking word that leads says more against an action
-                leads = "verb" not in roles and unit.text in _SHOWING and all(
-                    "filler" in u.roles for u in units[:n])
-                _unplaced(reading, n, unit, 3 if leads else 0.5)
+            _weigh_ask(reading, units, n, unit)
             continue
-        if takes and ("name" in roles or unit.unknown or "alias" in roles or "path" in roles
-                      or "number" in roles or not roles.keys() - {"noun"}):
-            # a word another operation uses ("htop" names a question too) can be a name
-            reading.explained[n] = "target"
-            target_units.append(unit)
-            if "name" in roles:  # a name of another kind: this reading is less likely
-                reading.conflicts.append(unit.text)
-                reading.score -= 1.5
+        if takes and _weigh_as_target(reading, n, unit, target_units):
             continue
-        # a command's own first word left over ("kill whatever is on port 3000" read as a
-        # question about ports) says more against a reading than a stray word does
-        leads = "verb" in roles and all(
-            "filler" in u.roles or "ask" in u.roles for u in units[:n])
-        _unplaced(reading, n, unit, 3 if leads else 1)
+        _weigh_leftover(reading, units, n, unit)
+    return target_units, shared_verb
+
+
+def _in_idiom(reading: Reading, n: int, unit: Unit, held: list[int],
+              fixed: frozenset[str], own_noun: bool) -> bool:
+    """A unit inside the chosen idiom: a qualifier it keeps, a word of the idiom, a noun
+    of another kind of thing in its gap (a conflict), or glue in its gap. False for a gap
+    word the later steps place (a name, a slot's value). Weighs nothing: the idiom was
+    weighed whole (`_weigh_idiom`)."""
+    op = reading.op
+    roles = unit.roles
+    if unit.text not in fixed and (kept := [
+            q for q in roles.get("qualifier", ())
+            if q in op.qualifiers and q not in ("all", "only")]):
+        reading.explained[n] = "qualifier"  # "lower the priority of the *busiest*
+        reading.qualifiers.append(kept[0])  # clamscan": which one, never dropped
+        return True
+    if n not in held and (unit.text in fixed or own_noun or "resource" not in roles):
+        reading.explained[n] = "idiom"
+        return True
+    if "resource" in roles and not own_noun and "name" not in roles:
+        reading.explained[n] = "resource"  # "turn the man-db *timer* off": the gap
+        reading.conflicts.append(unit.text)  # holds a noun of another kind of thing
+        return True
+    if not could_name(unit):
+        reading.explained[n] = "filler"  # "the" inside an idiom's {target}
+        return True
+    return False
+
+
+def _weigh_slot(reading: Reading, units: list[Unit], n: int, unit: Unit,
+                slot: tuple[str, str | None]) -> None:
+    """A word that fills one of its slots other than the target ("add bob to the
+    *docker* group", "change the shell to *zsh*"): SLOT_VALUE for a value it takes;
+    SLOT_NOUN when the slot's noun is the operation's own noun too ("who's got *port*
+    3306"). A second address for one rule costs SECOND_VALUE and is said back, never
+    put in place of the first; a second group replaces the first (`_second_value`)."""
+    if slot[0] == "host" and slot[1] and reading.params.get("host") not in (None, slot[1]):
+        _unplaced(reading, n, unit, Weight.SECOND_VALUE)
+        return
+    _second_value(reading, units, slot)  # a second group: the last is the one
+    reading.explained[n] = "slot"
+    if slot[1]:
+        reading.params[slot[0]] = slot[1]
+        reading.score += Weight.SLOT_VALUE
+    elif reading.op.id in unit.roles.get("noun", ()):
+        reading.score += Weight.SLOT_NOUN
+        reading.evidence.add("noun")
+
+
+def _weigh_verb(reading: Reading, n: int, unit: Unit, negated: set[str],
+                verb_seen: bool) -> bool:
+    """A verb of the operation ("restart"): VERB for the first one, DESCRIBING_VERB when
+    said in its -s form ("something already *holds* port 80": it describes what
+    something does; nobody asks for an action that way), nothing for a second one;
+    NEGATED_VERB for each when the request says not to do it. A describing verb is no
+    evidence for an action ("the node stuff *runs* in docker" runs nothing). Returns
+    whether the first verb has been weighed."""
+    op = reading.op
+    reading.explained[n] = "verb"
+    if op.id in negated:
+        reading.score += Weight.NEGATED_VERB
+    elif not verb_seen:
+        reading.score += Weight.DESCRIBING_VERB if _describes(unit) else Weight.VERB
+        verb_seen = True
+    if not (_describes(unit) and op.kind == "action"):
+        reading.evidence.add("verb")
+    return verb_seen
+
+
+def _weigh_noun(reading: Reading, n: int) -> None:
+    """One of the operation's own nouns ("uptime", "hostname", "logs"): NOUN, enough to
+    name a question with no verb."""
+    reading.explained[n] = "noun"
+    reading.score += Weight.NOUN
+    reading.evidence.add("noun")
+
+
+def _weigh_resource_noun(reading: Reading, n: int, unit: Unit,
+                         target_units: list[Unit]) -> None:
+    """A noun of a kind of thing ("containers", "the service", "the usb stick"):
+    RESOURCE when it is the kind the operation acts on, and LISTING more for a listing
+    with no target ("what containers do I have"), whose whole request it is; a disk's
+    noun for an operation on mounts names the filesystem on it; a name that is also a
+    noun ("docker") is a target; a noun that only says which ones ("the usb *stick*")
+    is a QUALIFIER; a noun of another kind of thing is a conflict (OTHER_RESOURCE)."""
+    op = reading.op
+    roles = unit.roles
+    if op.target in roles["resource"] or op.resource in roles["resource"]:
+        reading.explained[n] = "resource"
+        reading.score += Weight.RESOURCE
+        reading.evidence.add("resource")
+        if op.kind == "query" and op.target == "none" and op.action == "list":
+            reading.evidence.add("noun")  # "what containers do I have": a list
+            reading.score += Weight.LISTING
+        reading.plural = reading.plural or (unit.text.endswith("s")
+                                            and not unit.text.endswith("ss"))
+        # "the usb stick": a noun that also says which one
+        reading.qualifiers += [q for q in roles.get("qualifier", ())
+                               if q in op.qualifiers][:1]
+    elif op.target == "mount" and "device" in roles["resource"]:
+        reading.explained[n] = "resource"  # "unmount the backup disk": a disk's
+        reading.evidence.add("resource")  # filesystem is what is mounted
+        reading.qualifiers += [q for q in roles.get("qualifier", ())
+                               if q in op.qualifiers][:1]  # "the usb stick"
+    elif op.target != "none" and "name" in roles:
+        reading.explained[n] = "target"  # "docker": a service name, not a noun
+        target_units.append(unit)
+    elif chosen := [q for q in roles.get("qualifier", ()) if q in op.qualifiers]:
+        reading.explained[n] = "qualifier"  # "unmount the usb stick": which mount
+        reading.qualifiers.append(chosen[0])
+        reading.score += Weight.QUALIFIER
+    else:
+        reading.conflicts.append(unit.text)
+        reading.score += Weight.OTHER_RESOURCE
+
+
+def _weigh_qualifier(reading: Reading, n: int, unit: Unit) -> None:
+    """A qualifier ("running", "all", "only", "at boot"): QUALIFIER when the operation
+    applies it; glue when it cannot filter anything here (when an enable acts, a state
+    an action leaves behind, an operation with no target); otherwise UNHONOURED: it is
+    asked about, never dropped."""
+    op = reading.op
+    roles = unit.roles
+    takes = op.target != "none"
+    if unit.text in _AT_BOOT and (op.action or "").startswith(("enable", "disable")):
+        reading.explained[n] = "filler"  # "enable it at boot", "disable it at boot":
+        return  # when it acts, never which ones
+    names = roles["qualifier"]
+    # every operation on named things takes "all" and "only", except packages:
+    # "all packages" is never a list of ten thousand steps
+    accepted = [q for q in names if q in op.qualifiers or (
+        takes and q == "only") or (takes and op.target != "package" and q == "all")]
+    if accepted:
+        reading.explained[n] = "qualifier"
+        reading.qualifiers.append(accepted[0])
+        reading.score += Weight.QUALIFIER
+        reading.plural = reading.plural or accepted[0] == "all"
+        return
+    if "filler" in roles or "ask" in roles and op.kind == "query":
+        reading.explained[n] = "filler"
+        return
+    if not takes and not (op.kind == "action" and "only" in names):
+        reading.explained[n] = "filler"  # "what os am I running": nothing to filter
+        return  # but "install only the security updates" is not every update
+    if names & _EFFECTS.get(op.action or "", set()):
+        reading.explained[n] = "filler"  # "have apache start at boot": the result
+        return
+    reading.unhonoured.append(unit.text)
+    reading.unhonoured_at.append(n)
+    reading.explained[n] = "qualifier"
+    reading.score += Weight.UNHONOURED
+
+
+def _place_clock(reading: Reading, n: int, unit: Unit) -> None:
+    """A time of day ("at 3am"): when the thing should happen, for an operation that
+    schedules; the hour from then, for one that reads logs; for any other change, asked
+    about and never done now instead (UNHONOURED, `_not_now`); else a STRAY_WORD."""
+    op = reading.op
+    clock = str(unit.roles["clock"])
+    exact = not clock.endswith("?")  # "at 5": which 5 is not said
+    if "when" in op.slots and reading.params.get("when", clock) == clock:
+        if exact:  # "at 5" leaves the time unsaid: reos asks for it
+            reading.params["when"] = clock
+        reading.explained[n] = "slot"
+    elif "since" in op.slots and exact:  # "the logs at 3am": the hour from then
+        reading.params["since"] = _hour_from(clock)
+        reading.explained[n] = "time"
+    elif op.kind == "action":  # never done now instead: asked, as a qualifier is
+        _not_now(reading, n, unit, clock)
+    else:
+        _unplaced(reading, n, unit, Weight.STRAY_WORD)
+
+
+def _place_time(reading: Reading, units: list[Unit], n: int, unit: Unit) -> None:
+    """A time or span ("in 10 minutes", "since yesterday", "every 90 days", "on
+    2026-12-31"): when to act, for an operation that schedules (a second time is a
+    SECOND_VALUE, said back); for any other change said for later, asked about and never
+    done now (`_not_now`); a number of days, a date or where its logs start for an
+    operation that takes one; else a STRAY_WORD."""
+    op = reading.op
+    moment = unit.roles["time"]
+    later = _LATER.fullmatch(str(moment))
+    if "when" in op.slots:  # "shut down in 10 minutes", "in 1 hour 30 minutes"
+        if moment is True:  # a word of the phrase before its value ("10 min")
+            reading.explained[n] = "slot"
+            return
+        due = reading.params.get("when", "+0")
+        if later and due.startswith("+"):
+            reading.params["when"] = "+" + str(int(due[1:]) + int(later[1]) * (
+                60 if later[2] == "h" else 1))
+            reading.explained[n] = "slot"
+            return
+        if later:  # "at 3am in 10 minutes": two times, neither dropped
+            _unplaced(reading, n, unit, Weight.SECOND_VALUE)
+            return
+    if op.kind == "action" and "since" not in op.slots and "days" not in op.slots:
+        if later and _said_ahead(units, n):
+            _not_now(reading, n, unit, "in " + later[0])  # "restart nginx in an hour"
+            return
+        ahead = next((u for u in units[n + 1:] if isinstance(u.roles.get("time"), str)),
+                     None)
+        if moment is True and ahead is not None and _LATER.fullmatch(
+                str(ahead.roles["time"])) and _said_ahead(units, units.index(ahead)):
+            reading.explained[n] = "qualifier"  # "10" of "in 10 minutes"
+            return
+    if "days" in op.slots:  # "every 90 days", "for 12 weeks": a number of days
+        span = _SPAN.fullmatch(str(moment))
+        if span:
+            reading.params["days"] = str(int(span[1]) * (7 if span[2] == "w" else 1))
+        reading.explained[n] = "days"
+        return
+    if "date" in op.slots and "since" not in op.slots:
+        # "expire bob on 2026-12-31": a day, for an operation that takes a date
+        day = moment[1:] if isinstance(moment, str) and moment.startswith("=") else ""
+        if moment is True or _ISO_DAY.fullmatch(day[:10]):
+            reading.explained[n] = "slot"
+            if day:
+                reading.params["date"] = day[:10]
+            return
+    if "since" in op.slots:
+        reading.explained[n] = "time"
+        if isinstance(moment, str):
+            reading.params["since"] = moment
+        return
+    _unplaced(reading, n, unit, Weight.STRAY_WORD)
+
+
+def _weigh_service_port(reading: Reading, n: int, unit: Unit) -> bool:
+    """A network service's name as the port of a rule with no target ("allow *ssh*",
+    "the http and https rule"): SERVICE_PORT. False when the word is none, or a port
+    was said already."""
+    roles = unit.roles
+    if "port" in reading.params or not (unit.unknown or "name" in roles or "alias" in roles):
+        return False
+    port = _service_port(unit.text)
+    if port is None:
+        return False
+    reading.explained[n] = "port"
+    reading.params["port"] = port
+    reading.score += Weight.SERVICE_PORT
+    return True
+
+
+def _weigh_number(reading: Reading, units: list[Unit], n: int, unit: Unit) -> bool:
+    """A number for the operation's numeric slot (lines, count, port, priority, days):
+    NUMBER; a second, different one is a SECOND_VALUE, said back and never dropped for
+    the first. False when the operation takes no number."""
+    op = reading.op
+    slot_name = next((s for s in ("lines", "count", "port", "priority", "days")
+                      if s in op.slots), None)
+    if not slot_name:
+        return False
+    number = str(unit.roles["number"])
+    given = reading.params.get(slot_name)
+    if given is not None and given != number:
+        _unplaced(reading, n, unit, Weight.SECOND_VALUE)
+        return True
+    reading.explained[n] = slot_name
+    reading.params[slot_name] = number
+    reading.score += Weight.NUMBER
+    return True
+
+
+def _weigh_ask(reading: Reading, units: list[Unit], n: int, unit: Unit) -> None:
+    """An asking word ("show", "can you", "what"): explained by a question; against an
+    action it is unplaced, a LEADING_ASK when a showing word leads the request ("can you
+    show me the last run of the job": it shows, it does not run), else an ASK_WORD."""
+    if reading.op.kind in ("query", "meta"):
+        reading.explained[n] = "ask"
+        return
+    leads = "verb" not in unit.roles and unit.text in _SHOWING and all(
+        "filler" in u.roles for u in units[:n])
+    _unplaced(reading, n, unit, Weight.LEADING_ASK if leads else Weight.ASK_WORD)
+
+
+def _weigh_as_target(reading: Reading, n: int, unit: Unit, target_units: list[Unit]) -> bool:
+    """Any other word that can be a name (an unknown word, a name of another kind, a
+    path, a number, a word another operation uses: "htop" names a question too) taken
+    as the target; a name of another kind is a conflict (OTHER_KIND_NAME). False for a
+    word that cannot name anything."""
+    roles = unit.roles
+    if not ("name" in roles or unit.unknown or "alias" in roles or "path" in roles
+            or "number" in roles or not roles.keys() - {"noun"}):
+        return False
+    reading.explained[n] = "target"
+    target_units.append(unit)
+    if "name" in roles:  # a name of another kind: this reading is less likely
+        reading.conflicts.append(unit.text)
+        reading.score += Weight.OTHER_KIND_NAME
+    return True
+
+
+def _weigh_leftover(reading: Reading, units: list[Unit], n: int, unit: Unit) -> None:
+    """A word no step placed: a STRAY_WORD, or a LEADING_VERB when it is a command's own
+    first word ("kill whatever is on port 3000" read as a question about ports), which
+    says more against a reading than a stray word does."""
+    leads = "verb" in unit.roles and all(
+        "filler" in u.roles or "ask" in u.roles for u in units[:n])
+    _unplaced(reading, n, unit, Weight.LEADING_VERB if leads else Weight.STRAY_WORD)
+
+
+def _names_the_operation(reading: Reading, shared_verb: bool) -> bool:
+    """Whether the words name the operation at all: a verb, idiom or noun of its own; a
+    change to the whole machine needs a verb, an idiom or a value to set; and a verb
+    other operations share needs a noun or idiom for an operation with no target."""
+    op = reading.op
+    takes = op.target != "none"
     if not reading.evidence & set(_STRONG):
-        return None
+        return False
     if op.kind == "action" and not takes and not reading.evidence & {"verb", "idiom"} and (
             not reading.params):
         # a noun alone never asks for a change to the whole machine ("what is this
         # computer called" is not "shut the computer down"); terse ones say what to set
         # ("timezone UTC"), and one about a thing asks which thing when none is named
-        return None
-    if shared_verb and not takes and op.nouns and not reading.evidence & {"noun", "idiom"}:
-        return None  # "restart" alone is not "restart the machine"
+        return False
+    # "restart" alone is not "restart the machine"
+    return not (shared_verb and not takes and op.nouns
+                and not reading.evidence & {"noun", "idiom"})
+
+
+def _real_names_only(reading: Reading, units: list[Unit],
+                     target_units: list[Unit]) -> list[Unit]:
+    """When real names of the target's kind were said, the other target words are not
+    names of things that don't exist: each is a word NOT_A_NAME (said back). An
+    operation that creates a thing keeps them (`_the_new_name`)."""
+    op = reading.op
     named = [u for u in target_units if _names(u, op.target)]
-    if named and len(named) < len(target_units) and not op.creates:
-        # real names were said: other words are not names of things that don't exist
-        for unit in target_units:
-            if unit not in named:
-                at = units.index(unit)
-                reading.explained.pop(at, None)
-                _unplaced(reading, at, unit, 0.5)
-        target_units = named
-    if op.creates:
-        # "a new group for the web people called webdev": the word after called/named
-        # is the new name; the other words only describe it
-        called = [u for u in target_units if (at := units.index(u)) > 0
-                  and units[at - 1].text in ("called", "named")]
-        if called:
-            for unit in target_units:
-                if unit in called:
-                    continue
-                at = units.index(unit)
-                if unit.start < called[-1].start:
-                    reading.explained[at] = "description"
-                else:  # "a user called bob zorblax": after the name, a word names nothing
-                    reading.explained.pop(at, None)
-                    _unplaced(reading, at, unit, 0.5)
-            target_units = called
-    if op.target == "user" and "group" in op.slots:
-        target_units = _account_and_group(reading, units, target_units)
-    if "when" in op.slots and any(  # "shut down postgres in 10 min" is not this machine
-            "name" in units[n].roles or "ip" in units[n].roles or units[n].unknown
-            for n in reading.unplaced):
-        return None
+    if not named or len(named) == len(target_units) or op.creates:
+        return target_units
+    for unit in target_units:
+        if unit not in named:
+            at = units.index(unit)
+            reading.explained.pop(at, None)
+            _unplaced(reading, at, unit, Weight.NOT_A_NAME)
+    return named
+
+
+def _the_new_name(reading: Reading, units: list[Unit],
+                  target_units: list[Unit]) -> list[Unit]:
+    """"a new group for the web people called webdev": the word after called/named is
+    the new name; words before it describe it, a word after it names nothing
+    (NOT_A_NAME: "a user called bob zorblax")."""
+    called = [u for u in target_units if (at := units.index(u)) > 0
+              and units[at - 1].text in ("called", "named")]
+    if not called:
+        return target_units
+    for unit in target_units:
+        if unit in called:
+            continue
+        at = units.index(unit)
+        if unit.start < called[-1].start:
+            reading.explained[at] = "description"
+        else:
+            reading.explained.pop(at, None)
+            _unplaced(reading, at, unit, Weight.NOT_A_NAME)
+    return called
+
+
+def _weigh_targets(reading: Reading, units: list[Unit], target_units: list[Unit],
+                   listed: frozenset[str]) -> None:
+    """The targets, as phrases: TARGET_KNOWN when one names a thing of the kind here,
+    else TARGET_SAID; each word nothing here is called costs GUESSED (GUESSED_LISTED
+    where the snapshot lists every thing of the kind: "remove tmux" is not a user that
+    doesn't exist); a new name costs NEW_NAME_KNOWN_WORD for a word other operations use
+    and NEW_NAME_EXTRA_WORD for each word beyond one a name. None named, and no
+    qualifier to choose by: NO_TARGET_ACTION or NO_TARGET_QUERY."""
+    op = reading.op
     reading.targets = list(dict.fromkeys(_phrases(target_units, units)))  # "curl … just curl"
     guessed = [u for u in target_units if not _names(u, op.target)]
     if op.creates:  # new names are single words, and not words other operations use
-        reading.score -= sum(1 for u in guessed if u.roles) + max(
-            0, len(target_units) - len(reading.targets))
-    else:  # a word taken as a name nothing here has; less likely still where every
-        # thing of that kind is listed ("remove tmux" is not a user that doesn't exist)
-        reading.score -= (1.5 if op.target in listed else 0.5) * len(guessed)
+        known_words = sum(1 for u in guessed if u.roles)
+        extra_words = max(0, len(target_units) - len(reading.targets))
+        reading.score += (Weight.NEW_NAME_KNOWN_WORD * known_words
+                          + Weight.NEW_NAME_EXTRA_WORD * extra_words)
+    else:  # a word taken as a name nothing here has
+        reading.score += (Weight.GUESSED_LISTED if op.target in listed
+                          else Weight.GUESSED) * len(guessed)
     if reading.targets:
-        reading.score += 2.5 if reading.named_kinds else 1
+        reading.score += Weight.TARGET_KNOWN if reading.named_kinds else Weight.TARGET_SAID
         reading.evidence.add("target")
         reading.plural = reading.plural or len(reading.targets) > 1
-    elif takes and not reading.qualifiers:
-        reading.score -= 1.5 if op.kind != "query" else 1  # nothing named to act on
-    if clauses is not None and len(set(clauses)) > 1:
-        _background(reading, clauses)
-    return reading
+    elif op.target != "none" and not reading.qualifiers:
+        reading.score += (Weight.NO_TARGET_ACTION if op.kind != "query"
+                          else Weight.NO_TARGET_QUERY)  # nothing named to act on
 
 
 # kinds the snapshot lists completely (packages are not: any package can be installed)
@@ -785,7 +1063,7 @@ def _myself(readings: list[Reading], units: list[Unit], matcher: Any) -> None:
         asked_as_i = op.kind == "query" and "i" in words and not reading.targets
         if (said or asked_as_i) and me not in reading.targets:
             reading.targets = [*reading.targets, me]
-            reading.score += 2.5 if len(reading.targets) == 1 else 0.5
+            reading.score += Weight.MYSELF if len(reading.targets) == 1 else Weight.MYSELF_TOO
             reading.evidence.add("target")
 
 
@@ -833,7 +1111,8 @@ def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
         for reading in readings:
             if "fullname" in reading.op.slots and len(reading.targets) <= 1:
                 reading.params["fullname"] = fullname[0]  # one name for one account: two
-                reading.score += 1.5  # accounts and one name is asked, never given twice
+                reading.score += Weight.FULL_NAME  # accounts and one name is asked,
+                # never given twice
     # a tie goes to the reading no word contradicts ("the b2 backup *timer*": not a service)
     readings.sort(key=lambda r: (-r.score, bool(r.conflicts), r.op.priority))
     found.readings = readings
