@@ -31,7 +31,8 @@ from typing import Any
 
 from reos.execution.rederive import expected_rollbacks
 from reos.execution.runner import run_argv
-from reos.model import RESTARTS, StepResult, UndoneStep, UndoReport, render, restarts
+from reos.model.plan import RESTARTS, render, restarts
+from reos.model.report import StepResult, UndoneStep, UndoReport
 from reos.store.journal import (
     PARTLY_UNDONE,
     UNDOING,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reos.model import RESTARTS
+from reos.model.plan import RESTARTS
 from reos.patterns import regex
 
 if TYPE_CHECKING:

@@ -35,8 +35,9 @@ from textual.events import Click
 from textual.message import Message
 from textual.widgets import Button, Input, Static
 
-from reos.model import Plan, RiskLevel, Step
 from reos.model.events import Event, StepFinished, StepOutput, StepStarted
+from reos.model.plan import Plan, Step
+from reos.model.risk import RiskLevel
 from reos.text import clean
 from reos.words.conversation import undo_words
 

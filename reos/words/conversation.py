@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
-from reos.model import RESTARTS, Plan, RiskLevel, Shown, Step
-from reos.model import render as command_line
+from reos.model.plan import RESTARTS, Plan, Shown, Step
+from reos.model.plan import render as command_line
+from reos.model.risk import RiskLevel
 
 if TYPE_CHECKING:
     from typing import Any
