@@ -572,7 +572,7 @@ class PlanBuilder:
                                                  recipe.action, self.manager)
                     if step.rollback and needs_root:
                         step.rollback = as_root(step.rollback, root)
-                if step.nothing_to_restore:  # a restart of what runs (model.RESTARTS)
+                if step.nothing_to_restore:  # a restart of what runs (model.plan.RESTARTS)
                     step.reversible = False
                 if verdict.blocked:
                     plan.blocked = True
