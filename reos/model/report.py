@@ -6,7 +6,7 @@ says what undo ran (UndoneStep), in words too (`describe`; `to_dict` is `reos.un
 The executor and undo fill them, every surface reads them.
 
 Not responsible for running or undoing anything (reos.execution does), nor for saying
-what a run came to (reos.words does).
+what a run came to (reos.words does), bar undo's own message.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """What a request means: its Kind, its Intent, how it was read and the question asked.
 
 An Intent holds a request's meaning; how it was read (Understood) and the question
-asked instead of a plan (Asking, its Options) are records of their own. `Intent.to_dict`
-is the `intent` of `reos.plan/1`, and Kind its `kind`.
+asked instead of a plan (Asking, its Options) are records of their own. Kind is the
+`kind` of `reos.plan/1` (a Plan's, and its Intent's), `Intent.to_dict` its `intent`.
 
 Not responsible for reading a request (reos.understanding does), nor for what on the
 machine it names (reos.model.target's Target, once it is matched); imports nothing of reos.

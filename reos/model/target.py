@@ -1,7 +1,7 @@
 """What on the machine a request resolved to (Target), and Keyed records, equal by key.
 
 A Keyed record is equal to another of its kind, and hashed, by its `key()` alone; a
-Target is one, and so are the snapshot's own records (reos.system.snapshot).
+Target is one, and so is the snapshot's Container (reos.system.snapshot).
 `Target.to_dict` is a target of `reos.plan/1`.
 
 Not responsible for finding targets (understanding and planning match a request against
