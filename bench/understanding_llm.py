@@ -91,7 +91,7 @@ def _reading(intent: Any) -> dict[str, Any]:
 
 def answer_for(intent: Any) -> dict[str, Any]:
     """The catalogue parser's reading `intent`, written as a model's answer would be."""
-    from reos.model import Kind
+    from reos.model.request import Kind
 
     if intent is None or intent.kind in (Kind.UNKNOWN, Kind.REFUSE, Kind.META) or (
             intent.kind != Kind.CLARIFY and not intent.operation):

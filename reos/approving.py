@@ -18,8 +18,9 @@ from reos.execution import ignore
 from reos.outcome import Outcome, Reply, outcome_of
 
 if TYPE_CHECKING:
-    from reos.model import ExecutionReport, Plan
     from reos.model.events import EventSink
+    from reos.model.plan import Plan
+    from reos.model.report import ExecutionReport
     from reos.session import Session
     from reos.understanding.perception import Meta
 

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import shlex
 
-from reos.model import Plan, RiskLevel, Step, render, step_words
+from reos.model.plan import Plan, Step, render, step_words
+from reos.model.risk import RiskLevel
 
 MAX_EDIT = 4000  # characters: a command line, not a script
 

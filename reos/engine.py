@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 
 from reos import paths
 from reos.execution import ignore
-from reos.model import Intent, Kind, Plan, Traced, step_words
+from reos.model.plan import Plan, Traced, step_words
+from reos.model.request import Intent, Kind
 from reos.outcome import Found, Outcome, Reply, outcome_of_plan, outcome_of_undo
 from reos.session import Session
 from reos.settings import Settings
@@ -36,8 +37,8 @@ if TYPE_CHECKING:
     from reos.llm.session import ModelSession
     from reos.llm.turns import Turn
     from reos.memory.keeping import Memory
-    from reos.model import ExecutionReport, UndoReport
     from reos.model.events import EventSink
+    from reos.model.report import ExecutionReport, UndoReport
     from reos.store.journal import Journal, TransactionRecord
     from reos.store.knowledge import Knowledge
     from reos.store.traces import Traces

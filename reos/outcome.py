@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 from msgspec import Struct
 
 if TYPE_CHECKING:
-    from reos.model import ExecutionReport, Plan, UndoReport
+    from reos.model.plan import Plan
+    from reos.model.report import ExecutionReport, UndoReport
 
 
 class Outcome(enum.Enum):
@@ -51,7 +52,7 @@ def outcome_of_undo(undone: UndoReport) -> Outcome:
 
 def outcome_of_plan(plan: Plan) -> Outcome:
     """The outcome of a plan reos only says (no steps run, no approval asked)."""
-    from reos.model import Kind
+    from reos.model.request import Kind
 
     if plan.kind == Kind.CLARIFY:
         return Outcome.QUESTION

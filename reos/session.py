@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from reos.model import Plan
+    from reos.model.plan import Plan
 
 IDLE = "idle"
 ASKING = "asking"

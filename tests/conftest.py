@@ -146,7 +146,8 @@ def one_undoable(tmp_path: Path) -> Path:
     `sed -i` through the executor, backed up as reos does."""
     from reos import paths
     from reos.execution.executor import Checks, Executor
-    from reos.model import Kind, Plan, Step
+    from reos.model.plan import Plan, Step
+    from reos.model.request import Kind
     from reos.safety.backups import BackupStore
     from reos.settings import LimitsSettings
     from reos.store.db import Database

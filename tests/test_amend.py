@@ -4,7 +4,8 @@ step after renumbering, and a command that keeps failing making the plan ask."""
 
 from __future__ import annotations
 
-from reos.model import Kind, Plan, Step
+from reos.model.plan import Plan, Step
+from reos.model.request import Kind
 from reos.planning.amend import Machine, learn
 from reos.store.knowledge import signature
 

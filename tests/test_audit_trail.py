@@ -17,18 +17,11 @@ from reos import paths
 from reos.cli import main
 from reos.engine import ReasoningEngine
 from reos.memory import audit, audit_text, recall, redact
-from reos.model import (
-    ExecutionReport,
-    GateVerdict,
-    Kind,
-    Plan,
-    RiskLevel,
-    Step,
-    StepResult,
-    StopReason,
-    Target,
-    Traced,
-)
+from reos.model.plan import Plan, Step, Traced
+from reos.model.report import ExecutionReport, GateVerdict, StepResult, StopReason
+from reos.model.request import Kind
+from reos.model.risk import RiskLevel
+from reos.model.target import Target
 from reos.settings import Settings
 from reos.store.db import MIGRATIONS, Database, now
 from reos.store.journal import Journal

@@ -16,7 +16,8 @@ import subprocess
 
 import pytest
 
-from reos.model import Kind, StepResult
+from reos.model.report import StepResult
+from reos.model.request import Kind
 from reos.settings import Settings
 from reos.system import state, state_settings
 from reos.system.snapshot import SystemSnapshot

@@ -21,7 +21,9 @@ EDIT = """
 import sys
 from reos import paths
 from reos.execution.executor import Checks, Executor
-from reos.model import Kind, Plan, RiskLevel, Step
+from reos.model.plan import Plan, Step
+from reos.model.request import Kind
+from reos.model.risk import RiskLevel
 from reos.safety.backups import BackupStore
 from reos.settings import LimitsSettings
 from reos.store.db import Database

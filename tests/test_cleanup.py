@@ -18,7 +18,10 @@ import uuid
 import pytest
 
 from reos.engine import ReasoningEngine
-from reos.model import Intent, Kind, Plan, RiskLevel, StepResult
+from reos.model.plan import Plan
+from reos.model.report import StepResult
+from reos.model.request import Intent, Kind
+from reos.model.risk import RiskLevel
 from reos.planning import cleanup
 from reos.settings import Settings
 from reos.words.conversation import Voice

@@ -17,8 +17,10 @@ import pytest
 
 from reos.commands import output
 from reos.engine import ReasoningEngine
-from reos.model import ExecutionReport, Kind, Plan, Step, StepResult, StopReason
 from reos.model.events import Notice, Said, Stage, StepFinished, StepOutput, StepStarted
+from reos.model.plan import Plan, Step
+from reos.model.report import ExecutionReport, StepResult, StopReason
+from reos.model.request import Kind
 from reos.outcome import Found, Outcome, Reply
 from reos.settings import LimitsSettings, Settings
 from reos.system.snapshot import SystemSnapshot
@@ -106,7 +108,7 @@ def test_a_failed_step_with_nothing_to_roll_back_failed(tmp_path: Path) -> None:
 def test_a_rollback_that_reverted_a_transaction_is_rolled_back() -> None:
     from types import SimpleNamespace
 
-    from reos.model import UndoReport
+    from reos.model.report import UndoReport
     from reos.outcome import outcome_of
 
     tx = SimpleNamespace(id=1, request="mark files", status="completed")

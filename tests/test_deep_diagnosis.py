@@ -14,8 +14,11 @@ import pytest
 from reos.diagnosis import investigate
 from reos.diagnosis.investigate import Claim, Evidence, Probe, supported
 from reos.llm import diagnose
-from reos.model import Intent, Kind, Plan, StepResult, Target
 from reos.model.events import Stage
+from reos.model.plan import Plan
+from reos.model.report import StepResult
+from reos.model.request import Intent, Kind
+from reos.model.target import Target
 from reos.safety.risk import assess_argv
 from reos.settings import Settings
 

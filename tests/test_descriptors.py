@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from reos.model import Kind
+from reos.model.request import Kind
 
 
 @pytest.fixture(scope="module")

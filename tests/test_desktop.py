@@ -17,7 +17,8 @@ import json
 
 import pytest
 
-from reos.model import Kind, StepResult
+from reos.model.report import StepResult
+from reos.model.request import Kind
 from reos.safety.grammar import reads_only
 from reos.settings import Settings
 from reos.system.snapshot import SCHEMA, SystemSnapshot

@@ -17,7 +17,9 @@ from pathlib import Path
 import psutil
 import pytest
 
-from reos.model import Kind, RiskLevel, StepResult
+from reos.model.report import StepResult
+from reos.model.request import Kind
+from reos.model.risk import RiskLevel
 from reos.system import state, state_disks
 from reos.words.answers.common import ANSWERS
 from reos.words.conversation import Voice, size

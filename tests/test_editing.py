@@ -11,7 +11,8 @@ import pytest
 from reos import paths
 from reos.editing import edit_step
 from reos.engine import ReasoningEngine
-from reos.model import Plan, RiskLevel
+from reos.model.plan import Plan
+from reos.model.risk import RiskLevel
 from reos.settings import Settings
 from reos.store.db import Database
 from reos.store.journal import Journal

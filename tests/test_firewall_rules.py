@@ -263,7 +263,7 @@ def test_the_backend_that_is_on_wins(monkeypatch) -> None:  # noqa: ANN001
 
 
 def test_status_answers_for_nftables_and_firewalld() -> None:
-    from reos.model import StepResult
+    from reos.model.report import StepResult
     from reos.words.answers.net import firewall_status
     from reos.words.conversation import Voice
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 import pytest
 
 from reos.engine import ReasoningEngine
-from reos.model import Kind, Traced
+from reos.model.plan import Traced
+from reos.model.request import Kind
 from reos.outcome import Reply
 from tests.understanding.evaluate import engines
 

@@ -17,7 +17,9 @@ import pytest
 
 from reos.engine import ReasoningEngine
 from reos.execution.executor import Checks, Executor, Machine
-from reos.model import Kind, Plan, Step, Target
+from reos.model.plan import Plan, Step
+from reos.model.request import Kind
+from reos.model.target import Target
 from reos.safety.gate import admit_argv
 from reos.settings import LimitsSettings, Settings
 from reos.store.db import Database

@@ -10,18 +10,11 @@ from typing import Any
 from reos import paths
 from reos.execution import gates
 from reos.execution.executor import Checks, Executor, Hooks, Machine
-from reos.model import (
-    ExecutionReport,
-    GateVerdict,
-    Intent,
-    Kind,
-    Plan,
-    Step,
-    StepResult,
-    StopReason,
-    Target,
-)
 from reos.model.events import Notice
+from reos.model.plan import Plan, Step
+from reos.model.report import ExecutionReport, GateVerdict, StepResult, StopReason
+from reos.model.request import Intent, Kind
+from reos.model.target import Target
 from reos.settings import LimitsSettings
 from reos.store.db import Database
 from reos.store.journal import Journal

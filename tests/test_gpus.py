@@ -9,7 +9,8 @@ import subprocess
 
 import pytest
 
-from reos.model import Kind, StepResult
+from reos.model.report import StepResult
+from reos.model.request import Kind
 from reos.safety.grammar import reads_only
 from reos.safety.risk import assess_argv
 from reos.words.answers.common import ANSWERS

@@ -396,7 +396,7 @@ def test_the_bed_answers_timers_and_port_80_as_systemd_and_psutil_say(bed) -> No
 
 
 def test_the_account_list_says_who_has_a_login_shell() -> None:
-    from reos.model import StepResult
+    from reos.model.report import StepResult
     from reos.words.answers.common import ANSWERS
     from reos.words.conversation import Voice
 

@@ -12,7 +12,10 @@ from pathlib import Path
 from reos import paths
 from reos.execution.executor import Checks, Executor, Machine
 from reos.execution.undo import undo_latest
-from reos.model import Kind, Plan, RiskLevel, Step, Target
+from reos.model.plan import Plan, Step
+from reos.model.request import Kind
+from reos.model.risk import RiskLevel
+from reos.model.target import Target
 from reos.settings import LimitsSettings
 from reos.store.db import Database
 from reos.store.journal import Journal
@@ -123,7 +126,7 @@ def test_undo_runs_recorded_restores_newest_first(tmp_path: Path) -> None:
 
     def recording_run(argv, **kwargs):
         ran.append(argv)
-        from reos.model import StepResult
+        from reos.model.report import StepResult
 
         return StepResult(kwargs.get("step_id", ""), True, 0)
 
@@ -147,7 +150,7 @@ def test_undo_runs_recorded_restores_newest_first(tmp_path: Path) -> None:
 
 
 def test_failed_undo_says_what_to_run_and_does_not_block_older(tmp_path: Path) -> None:
-    from reos.model import StepResult
+    from reos.model.report import StepResult
 
     j = journal()
     for request, name in (("stop old", "old"), ("stop new", "new")):

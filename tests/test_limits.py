@@ -11,7 +11,10 @@ import pytest
 from reos import paths
 from reos.execution.executor import Executor, Hooks, Machine
 from reos.execution.recovery import Fix
-from reos.model import ExecutionReport, Intent, Kind, Plan, Step, StopReason, Target
+from reos.model.plan import Plan, Step
+from reos.model.report import ExecutionReport, StopReason
+from reos.model.request import Intent, Kind
+from reos.model.target import Target
 from reos.safety.limits import Breakers, LimitReached
 from reos.safety.scope import Scope
 from reos.settings import LimitsSettings

@@ -42,7 +42,8 @@ from reos.catalogue.schema import SLOT
 from reos.engine import ReasoningEngine
 from reos.llm import schema as shape
 from reos.llm import validate
-from reos.model import Intent, Kind, Plan, Understood
+from reos.model.plan import Plan
+from reos.model.request import Intent, Kind, Understood
 from reos.safety.risk import assess_argv, formats_for
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot

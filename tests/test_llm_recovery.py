@@ -17,8 +17,9 @@ from reos import paths
 from reos.execution.executor import Executor, Hooks
 from reos.execution.recovery import Fix
 from reos.llm import recovery as model_recovery
-from reos.model import Kind, Plan, Step
 from reos.model.events import Said, Stage, StepStarted
+from reos.model.plan import Plan, Step
+from reos.model.request import Kind
 from reos.settings import LimitsSettings, Settings
 from reos.store.db import Database
 from reos.store.journal import Journal
@@ -279,7 +280,7 @@ def test_no_fixer_when_the_model_is_switched_off(fake_ollama: FakeOllama,
 
 
 def _failed(step: Step) -> Any:
-    from reos.model import StepResult
+    from reos.model.report import StepResult
 
     return StepResult(step.id, False, 1, "", "weird failure 42")
 

@@ -24,8 +24,9 @@ import pytest
 from reos import settings as reos_settings
 from reos.engine import ReasoningEngine
 from reos.llm import schema as answer_shape
-from reos.model import Kind, Plan
 from reos.model.events import ModelText, Stage
+from reos.model.plan import Plan
+from reos.model.request import Kind
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from tests.fake_ollama import FakeOllama

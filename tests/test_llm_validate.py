@@ -18,7 +18,7 @@ import pytest
 
 from reos.engine import ReasoningEngine
 from reos.llm import validate
-from reos.model import Intent, Kind
+from reos.model.request import Intent, Kind
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from reos.words import replies

@@ -11,7 +11,8 @@ from datetime import date
 
 import pytest
 
-from reos.model import Kind, StepResult
+from reos.model.report import StepResult
+from reos.model.request import Kind
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from reos.understanding import choice, slots

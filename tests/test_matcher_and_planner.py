@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from reos.engine import ReasoningEngine
-from reos.model import Kind, RiskLevel
+from reos.model.request import Kind
+from reos.model.risk import RiskLevel
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from reos.understanding.matcher import TargetMatcher

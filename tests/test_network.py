@@ -17,7 +17,9 @@ import subprocess
 
 import pytest
 
-from reos.model import Kind, RiskLevel, StepResult
+from reos.model.report import StepResult
+from reos.model.request import Kind
+from reos.model.risk import RiskLevel
 from reos.settings import Settings
 from reos.system import state, state_net
 from reos.system.snapshot import SCHEMA, SystemSnapshot

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from reos.engine import ReasoningEngine
-from reos.model import Kind, Plan, Step
+from reos.model.plan import Plan, Step
+from reos.model.request import Kind
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from tests.conftest import Containers, reos, reos_json
@@ -139,7 +140,7 @@ def test_a_restart_recorded_with_an_old_undo_command_is_not_run() -> None:
                                     rollback=["docker", "start", "portainer"])
     engine.journal.finish_step(row, "done", 0)
     engine.journal.finish(tx, "completed")
-    from reos.model import StepResult
+    from reos.model.report import StepResult
 
     ran: list[list[str]] = []
 
@@ -184,7 +185,7 @@ def test_a_verbose_plan_names_no_component() -> None:
 
 def test_the_post_flight_summary_says_step_numbers() -> None:
     from reos.execution.gates import postflight
-    from reos.model import ExecutionReport, StepResult
+    from reos.model.report import ExecutionReport, StepResult
 
     plan = Plan("stop x", Kind.ACTION, steps=[Step("s1", "Stop x", ["docker", "stop", "x"])])
     report = ExecutionReport(None, failed=plan.steps[0],

@@ -16,7 +16,9 @@ import shlex
 import pytest
 
 from reos.catalogue import templates
-from reos.model import Kind, RiskLevel, StepResult
+from reos.model.report import StepResult
+from reos.model.request import Kind
+from reos.model.risk import RiskLevel
 from reos.safety.risk import assess, assess_argv
 from reos.words.answers.common import ANSWERS, TOLERANT
 from reos.words.conversation import Voice

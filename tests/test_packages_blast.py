@@ -14,7 +14,10 @@ import sys
 from pathlib import Path
 
 from reos.execution import package_guard, package_sim, packages
-from reos.model import Kind, Plan, RiskLevel, Step, Target
+from reos.model.plan import Plan, Step
+from reos.model.request import Kind
+from reos.model.risk import RiskLevel
+from reos.model.target import Target
 from reos.system.state import reinstall_argv
 
 # -- real output from the Debian bed -------------------------------------------------------

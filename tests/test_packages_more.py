@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from reos.catalogue import templates
-from reos.model import Kind, RiskLevel
+from reos.model.request import Kind
+from reos.model.risk import RiskLevel
 from reos.safety.risk import assess_argv
 from reos.system.state import restore_argv
 
@@ -328,7 +329,7 @@ def test_the_owner_is_said_from_the_real_dpkg() -> None:
     import shutil
     import subprocess
 
-    from reos.model import StepResult
+    from reos.model.report import StepResult
     from reos.words.answers.packages import ANSWERS
     from reos.words.conversation import Voice
 

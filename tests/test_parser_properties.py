@@ -23,7 +23,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from reos.engine import ReasoningEngine
-from reos.model import Intent, Kind, Plan
+from reos.model.plan import Plan
+from reos.model.request import Intent, Kind
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from reos.understanding import parser

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from reos.engine import ReasoningEngine
-from reos.model import Kind
+from reos.model.request import Kind
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 

@@ -203,7 +203,8 @@ def test_a_verb_said_as_something_had_is_not_the_ask() -> None:
 def test_a_quantifier_is_never_a_new_accounts_name() -> None:
     # found by the answer fuzzer: a model's user.create with the target "everything"
     # planned `useradd all`; whatever reads the words, no new account is called so
-    from reos.model import Kind, Plan
+    from reos.model.plan import Plan
+    from reos.model.request import Kind
     from reos.planning import named
     from reos.understanding.matcher import TargetMatcher
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from reos.engine import ReasoningEngine
-from reos.model import Kind
+from reos.model.request import Kind
 from reos.planning import cleanup
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot

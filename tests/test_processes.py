@@ -18,7 +18,9 @@ from pathlib import Path
 import psutil
 import pytest
 
-from reos.model import Kind, RiskLevel, StepResult
+from reos.model.report import StepResult
+from reos.model.request import Kind
+from reos.model.risk import RiskLevel
 from reos.system import state_processes
 from reos.words.answers.common import ANSWERS
 from reos.words.answers.processes import rows
@@ -412,7 +414,9 @@ def test_a_process_that_takes_a_moment_to_end_is_verified_gone(tmp_path) -> None
     import sys
 
     from reos.execution.executor import Checks, Executor
-    from reos.model import Kind, Plan, Step, Target
+    from reos.model.plan import Plan, Step
+    from reos.model.request import Kind
+    from reos.model.target import Target
     from reos.settings import LimitsSettings
     from reos.store.db import Database
     from reos.store.journal import Journal

@@ -15,7 +15,10 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from reos.engine import ReasoningEngine
-from reos.model import Intent, Kind, Plan, RiskLevel, Step, Target, Understood
+from reos.model.plan import Plan, Step
+from reos.model.request import Intent, Kind, Understood
+from reos.model.risk import RiskLevel
+from reos.model.target import Target
 from reos.planning.quality import (
     Assessment,
     assess,

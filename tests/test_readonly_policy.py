@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from reos import paths
-from reos.model import RiskLevel
+from reos.model.risk import RiskLevel
 from reos.planning.proposed import plan_command
 from reos.safety import gate
 from reos.safety.verdict import Verdict
@@ -45,7 +45,8 @@ def test_the_gate_lets_a_proven_read_run_unasked() -> None:
 
 
 def test_a_model_command_that_is_not_proven_read_only_says_why_the_plan_asks() -> None:
-    from reos.model import Intent, Kind, Plan
+    from reos.model.plan import Plan
+    from reos.model.request import Intent, Kind
     from reos.words.conversation import Voice
 
     plan = Plan(request="sort the names into a file", kind=Kind.UNKNOWN)

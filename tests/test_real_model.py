@@ -33,7 +33,7 @@ from reos.engine import ReasoningEngine
 from reos.llm import prompt
 from reos.llm import schema as answer_shape
 from reos.llm.client import Client, LlmError
-from reos.model import Kind
+from reos.model.request import Kind
 from reos.safety.risk import assess_argv
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot

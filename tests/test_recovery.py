@@ -11,7 +11,9 @@ import pytest
 from reos import paths
 from reos.engine import ReasoningEngine
 from reos.execution.executor import Checks, Executor, Hooks
-from reos.model import Kind, Plan, Step, Target
+from reos.model.plan import Plan, Step
+from reos.model.request import Kind
+from reos.model.target import Target
 from reos.settings import LimitsSettings, Settings
 from reos.store.db import Database
 from reos.store.journal import Journal

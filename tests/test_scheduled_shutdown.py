@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from reos.model import Kind
+from reos.model.request import Kind
 from reos.settings import Settings
 from reos.system import state_settings
 from reos.system.snapshot import SCHEMA, SystemSnapshot

@@ -5,7 +5,8 @@ continued. The plans are plain records; nothing runs."""
 from __future__ import annotations
 
 from reos import session
-from reos.model import Kind, Plan
+from reos.model.plan import Plan
+from reos.model.request import Kind
 from reos.session import Session
 
 

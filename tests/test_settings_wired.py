@@ -18,7 +18,9 @@ import pytest
 
 from reos import paths
 from reos.engine import ReasoningEngine
-from reos.model import Kind, Plan, RiskLevel, Step
+from reos.model.plan import Plan, Step
+from reos.model.request import Kind
+from reos.model.risk import RiskLevel
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 
@@ -146,7 +148,7 @@ def _denied_once(always_confirm: bool) -> tuple[list[list[str]], list[str], bool
     """A step that fails with "Permission denied" as a user: the fix is a retry through
     sudo. Returns what ran, what the person was asked, and whether the plan succeeded."""
     from reos.execution.executor import Checks, Executor, Hooks, Machine
-    from reos.model import StepResult
+    from reos.model.report import StepResult
     from reos.settings import LimitsSettings
     from reos.store.db import Database
     from reos.store.journal import Journal
@@ -198,7 +200,8 @@ def test_always_confirm_reaches_the_executor_from_settings(
 
 
 def test_a_yes_undoes_only_the_change_that_was_shown(one_undoable: Path) -> None:
-    from reos.model import Kind, Plan, Step
+    from reos.model.plan import Plan, Step
+    from reos.model.request import Kind
 
     strict = _engine(reasoning__always_confirm=True)
     asked = strict.respond("undo")

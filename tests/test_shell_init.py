@@ -20,7 +20,8 @@ import pytest
 
 from reos import cli
 from reos.commands.shell_init import HISTORY_ENV, SNIPPETS, record_ran
-from reos.model import ExecutionReport, Step
+from reos.model.plan import Step
+from reos.model.report import ExecutionReport
 from tests.conftest import REOS_BIN, Containers, reos
 
 pexpect = pytest.importorskip("pexpect", reason="pexpect drives the shells (test extra)")

@@ -27,7 +27,7 @@ import pytest
 
 from reos.commands.check import run as check
 from reos.engine import ReasoningEngine
-from reos.model import StepResult
+from reos.model.report import StepResult
 from reos.safety.grammar import reads_only
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot

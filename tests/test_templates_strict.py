@@ -18,7 +18,7 @@ from reos.catalogue import operations as catalogue
 from reos.catalogue import schema as template_schema
 from reos.catalogue import templates as templates_module
 from reos.catalogue.templates import TemplateSet, load_file
-from reos.model import Plan
+from reos.model.plan import Plan
 from tests.conftest import FIXTURES, reos
 
 CONTEXT = str(FIXTURES / "homelab.json")

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from reos.engine import ReasoningEngine
-from reos.model import Kind, Plan, Step
+from reos.model.plan import Plan, Step
+from reos.model.request import Kind
 from reos.outcome import Outcome
 from reos.settings import LimitsSettings, Settings
 from reos.tui.app import ReosApp

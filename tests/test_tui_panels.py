@@ -13,8 +13,9 @@ from typing import Any
 
 from reos import paths
 from reos.engine import ReasoningEngine
-from reos.model import ExecutionReport, Step, StepResult, StopReason
 from reos.model.events import EventSink, StepFinished, StepStarted
+from reos.model.plan import Step
+from reos.model.report import ExecutionReport, StepResult, StopReason
 from reos.outcome import Reply
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
@@ -238,7 +239,7 @@ async def test_a_spinner_runs_while_a_step_runs_and_is_gone_after() -> None:
 
 
 async def test_toasts_say_a_pause_and_a_rollback() -> None:
-    from reos.model import UndoReport
+    from reos.model.report import UndoReport
     from reos.store.journal import TransactionRecord
 
     engine = ReasoningEngine(Settings(), snapshot=SNAPSHOT)

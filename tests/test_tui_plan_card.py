@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from reos.execution import executor
-from reos.model import StepResult
+from reos.model.report import StepResult
 from reos.tui.app import ReosApp
 from reos.tui.plan_view import PlanCard, StepRow
 from tests.pilot import chat, said, send, settle

@@ -71,8 +71,8 @@ def test_snapshot_running_plan_with_progress(snap_compare, steady_machine,  # no
     """A plan on its way: its card approved, the first step done with its output, the
     second one spinning with its seconds (the events are the engine's own kinds, sent as
     the engine sends them; nothing runs)."""
-    from reos.model import StepResult
     from reos.model.events import StepFinished, StepOutput, StepStarted
+    from reos.model.report import StepResult
     from reos.tui import live
 
     monkeypatch.setattr(live, "time", _StillClock)

@@ -7,7 +7,7 @@ import pytest
 
 from reos.catalogue import templates as templates_module
 from reos.catalogue.templates import TemplateSet, load_file
-from reos.model import Kind
+from reos.model.request import Kind
 from reos.understanding import reading as understanding
 from tests.understanding.evaluate import engines
 

@@ -25,7 +25,9 @@ import pytest
 from reos import paths
 from reos.execution.executor import Checks, Executor
 from reos.execution.undo import undo_latest
-from reos.model import Kind, Plan, RiskLevel, Step
+from reos.model.plan import Plan, Step
+from reos.model.request import Kind
+from reos.model.risk import RiskLevel
 from reos.safety.backups import Backup, BackupStore, may_change_owner
 from reos.safety.restore import Refused
 from reos.settings import LimitsSettings

@@ -13,7 +13,8 @@ import pytest
 
 from reos import paths, settings
 from reos.engine import ReasoningEngine
-from reos.model import Kind, StepResult
+from reos.model.report import StepResult
+from reos.model.request import Kind
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from reos.system.state import restore_argv

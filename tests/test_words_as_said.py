@@ -16,7 +16,7 @@ import pytest
 
 from reos.catalogue.lexicon import correct, lexicon
 from reos.engine import ReasoningEngine
-from reos.model import Kind
+from reos.model.request import Kind
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 

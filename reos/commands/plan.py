@@ -20,11 +20,12 @@ from reos.errors import (
     EXIT_OK,
     ReosError,
 )
-from reos.model import Kind, Plan
+from reos.model.plan import Plan
+from reos.model.request import Kind
 from reos.outcome import Outcome, Reply
 
 if TYPE_CHECKING:
-    from reos.model import ExecutionReport
+    from reos.model.report import ExecutionReport
 
 _EXIT_FOR_KIND = {Kind.UNKNOWN: EXIT_NOTHING, Kind.CLARIFY: EXIT_NOTHING,
                   Kind.REFUSE: EXIT_BLOCKED}

@@ -31,7 +31,7 @@ from reos.errors import EXIT_OK, EXIT_USAGE
 from reos.text import clean
 
 if TYPE_CHECKING:
-    from reos.model import ExecutionReport
+    from reos.model.report import ExecutionReport
 
 HISTORY_ENV = "REOS_SHELL_HISTORY"
 

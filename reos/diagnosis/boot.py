@@ -7,7 +7,9 @@ machines, each with the reason in words. Pure: it reads step results and the sna
 
 from __future__ import annotations
 
-from reos.model import Intent, Kind, Plan, StepResult, Understood
+from reos.model.plan import Plan
+from reos.model.report import StepResult
+from reos.model.request import Intent, Kind, Understood
 from reos.planning.planner import PlanBuilder
 from reos.words.answers.common import boot_blame
 from reos.words.conversation import count

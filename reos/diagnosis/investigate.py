@@ -30,8 +30,10 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 
-from reos.model import Plan, StepResult, Target
 from reos.model.events import Event, Stage
+from reos.model.plan import Plan
+from reos.model.report import StepResult
+from reos.model.target import Target
 from reos.patterns import regex
 from reos.text import clean
 

@@ -34,7 +34,6 @@ from reos.execution.classifier import Diagnosis
 from reos.execution.recovering import recover
 from reos.execution.recovery import Fix
 from reos.execution.runner import run_argv
-from reos.model import RESTARTS, ExecutionReport, Plan, Step, StepResult, StopReason, restarts
 from reos.model.events import (
     EventSink,
     Notice,
@@ -43,6 +42,8 @@ from reos.model.events import (
     StepOutput,
     StepStarted,
 )
+from reos.model.plan import RESTARTS, Plan, Step, restarts
+from reos.model.report import ExecutionReport, StepResult, StopReason
 from reos.safety.backups import BackupStore, files_changed
 from reos.safety.limits import Breakers, LimitReached
 from reos.safety.scope import Scope

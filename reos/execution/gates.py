@@ -20,15 +20,8 @@ from __future__ import annotations
 
 import re
 
-from reos.model import (
-    ExecutionReport,
-    GateVerdict,
-    Plan,
-    Step,
-    StepResult,
-    StopReason,
-    step_words,
-)
+from reos.model.plan import Plan, Step, step_words
+from reos.model.report import ExecutionReport, GateVerdict, StepResult, StopReason
 from reos.patterns import regex
 from reos.text import clean
 

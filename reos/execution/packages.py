@@ -19,7 +19,8 @@ import subprocess
 from typing import Any
 
 from reos.execution import package_sim
-from reos.model import RiskLevel, Step
+from reos.model.plan import Step
+from reos.model.risk import RiskLevel
 from reos.system.privilege import as_root
 
 MANY = 20  # a removal taking this many packages is high-risk whatever they are

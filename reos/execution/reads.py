@@ -13,7 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from reos.execution.runner import run_argv
-from reos.model import Plan, Step, StepResult
+from reos.model.plan import Plan, Step
+from reos.model.report import StepResult
 from reos.safety.gate import admit_argv
 
 if TYPE_CHECKING:

@@ -27,8 +27,9 @@ from msgspec.structs import replace
 
 from reos.execution.classifier import UNKNOWN, Diagnosis, classify
 from reos.execution.recovery import MAX_PER_CATEGORY, MAX_RECOVERIES, Fix, propose
-from reos.model import ExecutionReport, Step, StepResult
 from reos.model.events import EventSink, Notice
+from reos.model.plan import Step
+from reos.model.report import ExecutionReport, StepResult
 from reos.safety.limits import Breakers, LimitReached
 
 

@@ -25,7 +25,8 @@ from reos.execution.classifier import (
     TRANSIENT,
     Diagnosis,
 )
-from reos.model import RiskLevel, Step
+from reos.model.plan import Step
+from reos.model.risk import RiskLevel
 from reos.system.privilege import as_root
 
 MAX_RECOVERIES = 3  # per execution (design notes: "Maximum 3 recovery attempts")

@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from reos.model import StepResult
+from reos.model.report import StepResult
 from reos.safety.programs import SYSTEM_PATH
 
 LineSink = Callable[[str, str], None]  # (stream, line)

@@ -14,7 +14,7 @@ it right before it would run; anything else, or a damaged row, is reported and n
 run. File restores go through `BackupStore.restore`, which refuses to write through
 symbolic links or over a file someone else put in place.
 
-A restart or reload (`reos.model.RESTARTS`) has no prior state: undo says it cannot be
+A restart or reload (`reos.model.plan.RESTARTS`) has no prior state: undo says it cannot be
 undone and that there is nothing to restore, runs nothing for it (not even a command an
 older journal recorded for it), and still reverts the other steps of its transaction; a
 transaction of restarts alone is answered so, never skipped for an older one.
@@ -31,7 +31,8 @@ from typing import Any
 
 from reos.execution.rederive import expected_rollbacks
 from reos.execution.runner import run_argv
-from reos.model import RESTARTS, StepResult, UndoneStep, UndoReport, render, restarts
+from reos.model.plan import RESTARTS, render, restarts
+from reos.model.report import StepResult, UndoneStep, UndoReport
 from reos.store.journal import (
     PARTLY_UNDONE,
     UNDOING,
@@ -134,7 +135,7 @@ def _undo(journal: Journal, tx: TransactionRecord, run: Callable[..., StepResult
 
 
 def _restarted_what_ran(step: StepRecord) -> bool:
-    """A step that only restarted or reloaded something running (`reos.model.restarts`):
+    """A step that only restarted or reloaded something running (`reos.model.plan.restarts`):
     nothing to put back. An older journal may hold a "start" as its undo (what was
     running is started): that is nothing to run either. A restart of something stopped
     has "stop" as its undo, and runs it."""

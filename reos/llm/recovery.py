@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from reos.execution.classifier import Diagnosis
 from reos.execution.recovery import Fix
-from reos.model import Step, StepResult, render
+from reos.model.plan import Step, render
+from reos.model.report import StepResult
 from reos.settings import Settings
 from reos.system.privilege import as_root, strip_sudo
 from reos.text import clean

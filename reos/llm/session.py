@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 from msgspec.structs import replace
 
 from reos.llm.turns import Turn
-from reos.model import Intent, Kind, Plan, Traced
+from reos.model.plan import Plan, Traced
+from reos.model.request import Intent, Kind
 from reos.settings import Settings, llm_forced_off
 
 if TYPE_CHECKING:

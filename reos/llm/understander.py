@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING
 from msgspec import Struct, field
 from msgspec.structs import replace
 
-from reos.model import Asking, Intent, Kind, Option, Traced, Understood
+from reos.model.plan import Traced
+from reos.model.request import Asking, Intent, Kind, Option, Understood
 from reos.patterns import regex
 from reos.settings import Settings
 

@@ -33,7 +33,7 @@ from msgspec.structs import replace
 from reos.catalogue.templates import TemplateSet
 from reos.llm import schema as shape
 from reos.llm.prompt import closeness, words_of
-from reos.model import Asking, Intent, Kind, Option, Understood
+from reos.model.request import Asking, Intent, Kind, Option, Understood
 from reos.patterns import regex
 from reos.safety.risk import assess_argv
 from reos.text import clean

@@ -23,12 +23,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reos.memory.redact import bound, fit
-from reos.model import Traced
+from reos.model.plan import Traced
 
 if TYPE_CHECKING:
     from typing import Any
 
-    from reos.model import Intent, Plan
+    from reos.model.plan import Plan
+    from reos.model.request import Intent
 
 SCHEMA = "reos.trace/1"
 

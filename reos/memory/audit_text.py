@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reos.memory.redact import MAX_TEXT, safe_text
-from reos.model import step_words
+from reos.model.plan import step_words
 
 if TYPE_CHECKING:
     from typing import Any

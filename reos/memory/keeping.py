@@ -19,13 +19,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from reos import paths
-from reos.model import Kind, Plan, Traced
+from reos.model.plan import Plan, Traced
+from reos.model.request import Kind
 from reos.settings import Settings
 
 if TYPE_CHECKING:
     from typing import Any
 
-    from reos.model import ExecutionReport
+    from reos.model.report import ExecutionReport
     from reos.store.journal import Journal
     from reos.store.knowledge import Knowledge
     from reos.store.traces import Traces

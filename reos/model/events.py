@@ -9,7 +9,8 @@ from collections.abc import Callable
 
 from msgspec import Struct
 
-from reos.model import Step, StepResult
+from reos.model.plan import Step
+from reos.model.report import StepResult
 
 
 class StepStarted(Struct):

@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
-from reos.model import Plan, RiskLevel, Step, StepResult
+from reos.model.plan import Plan, Step
+from reos.model.report import StepResult
+from reos.model.risk import RiskLevel
 from reos.system.privilege import as_root
 
 if TYPE_CHECKING:
@@ -51,7 +53,7 @@ def measure(plan: Plan, machine: Machine, voice: object, manager: str | None,
             is_root: bool) -> str | None:
     """"Free up disk space": measure first, then offer only what was found. Returns the
     sentence to say before the plan, or None when the plan is not a cleaning."""
-    from reos.model import Kind
+    from reos.model.request import Kind
     from reos.planning import cleanup
 
     if plan.intent is None or plan.intent.operation != "cleanup.free_space" or (

@@ -26,7 +26,11 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 
-from reos.model import Kind, Plan, RiskLevel, Step, StepResult, Target
+from reos.model.plan import Plan, Step
+from reos.model.report import StepResult
+from reos.model.request import Kind
+from reos.model.risk import RiskLevel
+from reos.model.target import Target
 from reos.patterns import regex
 from reos.system.privilege import as_root
 from reos.text import clean

@@ -10,7 +10,9 @@ Not responsible for splitting the words (understanding does) or for the steps.
 
 from __future__ import annotations
 
-from reos.model import Intent, Plan, Target
+from reos.model.plan import Plan
+from reos.model.request import Intent
+from reos.model.target import Target
 from reos.system.state import RUNNING_STATES
 from reos.understanding.matcher import TargetMatcher
 from reos.words import conversation

@@ -369,7 +369,7 @@ def new_rule(backend: str | None, name: str) -> Rule | None:
 def adjust(plan: object, firewall: dict[str, object] | None) -> None:
     """Put each firewall step of `plan` where it takes effect, and say why; an nftables
     delete names the rule's handle (a rule that is not there is said, never guessed)."""
-    from reos.model import Target
+    from reos.model.target import Target
     from reos.system import state_net
     from reos.system.privilege import as_root, strip_sudo, through_sudo
 

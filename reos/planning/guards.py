@@ -14,7 +14,7 @@ import os
 import re
 from typing import TYPE_CHECKING
 
-from reos.model import Target
+from reos.model.target import Target
 from reos.system.snapshot import SystemSnapshot
 
 if TYPE_CHECKING:

@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 
-from reos.model import Intent, Kind, Plan, Target
+from reos.model.plan import Plan
+from reos.model.request import Intent, Kind
+from reos.model.target import Target
 from reos.patterns import regex
 from reos.planning import guards
 from reos.system.snapshot import SystemSnapshot

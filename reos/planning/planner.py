@@ -21,18 +21,10 @@ from msgspec.structs import replace
 
 from reos.catalogue.schema import SLOT
 from reos.catalogue.templates import Recipe, TemplateSet
-from reos.model import (
-    Intent,
-    Kind,
-    Option,
-    Plan,
-    RiskLevel,
-    Step,
-    Target,
-    Traced,
-    render,
-    renumbered,
-)
+from reos.model.plan import Plan, Step, Traced, render, renumbered
+from reos.model.request import Intent, Kind, Option
+from reos.model.risk import RiskLevel
+from reos.model.target import Target
 from reos.planning import conditions, guards, named, selection, targeting
 from reos.safety.risk import assess_argv, formats_for
 from reos.system.privilege import as_root, strip_sudo
@@ -580,7 +572,7 @@ class PlanBuilder:
                                                  recipe.action, self.manager)
                     if step.rollback and needs_root:
                         step.rollback = as_root(step.rollback, root)
-                if step.nothing_to_restore:  # a restart of what runs (model.RESTARTS)
+                if step.nothing_to_restore:  # a restart of what runs (model.plan.RESTARTS)
                     step.reversible = False
                 if verdict.blocked:
                     plan.blocked = True

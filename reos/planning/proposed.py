@@ -18,7 +18,8 @@ Pure: builds a Plan, runs nothing.
 
 from __future__ import annotations
 
-from reos.model import Intent, Kind, Plan, Step
+from reos.model.plan import Plan, Step
+from reos.model.request import Intent, Kind
 from reos.safety.backups import files_changed
 from reos.safety.risk import assess_argv
 from reos.system.privilege import as_root

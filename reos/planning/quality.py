@@ -32,14 +32,14 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 
-from reos.model import step_words
+from reos.model.plan import step_words
 from reos.planning.quality_commands import AntiPattern, step_findings
 from reos.text import clean
 
 if TYPE_CHECKING:
     from typing import Any
 
-    from reos.model import Plan, Step
+    from reos.model.plan import Plan, Step
 
 # Labels by score. "excellent" also needs no named anti-pattern: a plan that hides an
 # error is never excellent, however few other problems it has.

@@ -32,7 +32,7 @@ from reos.text import clean
 if TYPE_CHECKING:
     from typing import Any
 
-    from reos.model import Step
+    from reos.model.plan import Step
 
 # Why each named habit matters, in the words a plan note and the JSON carry.
 WHY = {

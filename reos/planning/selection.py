@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 
-from reos.model import Intent, Kind, Plan, Target
+from reos.model.plan import Plan
+from reos.model.request import Intent, Kind
+from reos.model.target import Target
 from reos.system.state import RUNNING_STATES
 from reos.words import conversation, replies
 

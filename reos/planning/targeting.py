@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 
-from reos.model import Intent, Kind, Plan, Target
+from reos.model.plan import Plan
+from reos.model.request import Intent, Kind
+from reos.model.target import Target
 from reos.planning import guards, named, selection
 from reos.system.snapshot import SystemSnapshot
 from reos.text import clean

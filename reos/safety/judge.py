@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 
-from reos.model import RiskLevel
+from reos.model.risk import RiskLevel
 from reos.safety.acting_files import special_tree
 from reos.safety.expand import substitutions
 from reos.safety.grammar import reads_only, reads_only_whatever, spec_for

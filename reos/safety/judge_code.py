@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reos.model import RiskLevel
+from reos.model.risk import RiskLevel
 from reos.safety.locate import same_file
 from reos.safety.paths import candidates, dynamic, expendable, is_system_path, is_tmp
 from reos.safety.programs import AWKS, INTERPRETERS, code_option

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 
-from reos.model import RiskLevel
+from reos.model.risk import RiskLevel
 from reos.safety.locate import same_file
 from reos.safety.paths import dynamic
 from reos.safety.rules import Context

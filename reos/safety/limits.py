@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from msgspec import Struct
 
 from reos.errors import ReosError
-from reos.model import StopReason
+from reos.model.report import StopReason
 from reos.safety.scope import Scope, drift
 
 if TYPE_CHECKING:

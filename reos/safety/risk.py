@@ -29,7 +29,8 @@ import os
 import shlex
 from collections.abc import Callable
 
-from reos.model import RiskLevel, Target
+from reos.model.risk import RiskLevel
+from reos.model.target import Target
 from reos.safety.judge import Judge
 from reos.safety.paths import reset_budget
 from reos.safety.rules import Context

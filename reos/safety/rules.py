@@ -14,7 +14,7 @@ import re
 
 from msgspec import Struct
 
-from reos.model import RiskLevel
+from reos.model.risk import RiskLevel
 from reos.patterns import regex
 from reos.safety.paths import (
     candidates,

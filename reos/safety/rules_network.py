@@ -15,7 +15,7 @@ import re
 
 from msgspec.structs import replace
 
-from reos.model import RiskLevel
+from reos.model.risk import RiskLevel
 from reos.patterns import regex
 from reos.safety.paths import dynamic
 from reos.safety.rules import Context, flags, operands

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from reos.model import RiskLevel
+from reos.model.risk import RiskLevel
 from reos.patterns import regex
 from reos.safety.paths import dynamic, is_device, is_system_path
 from reos.safety.rules import Context, flags, operands

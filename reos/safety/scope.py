@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from reos.model import Plan, RiskLevel
+from reos.model.plan import Plan
+from reos.model.risk import RiskLevel
 from reos.patterns import regex
 from reos.safety.risk import assess_argv
 from reos.safety.wrappers import unwrap

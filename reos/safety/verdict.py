@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from msgspec import Struct, field
 
-from reos.model import RiskLevel
+from reos.model.risk import RiskLevel
 
 MAX_REASON = 200  # characters
 MAX_REASONS = 20

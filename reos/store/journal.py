@@ -23,7 +23,7 @@ from typing import Any
 
 from msgspec import Struct, field
 
-from reos.model import RESTARTS
+from reos.model.plan import RESTARTS
 from reos.store.db import Database, now
 
 # Transaction statuses. "interrupted" is never stored: it is a "running" transaction whose

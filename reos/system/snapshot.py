@@ -21,7 +21,7 @@ from msgspec import Meta, Struct, ValidationError, convert, field
 from msgspec.structs import asdict, astuple
 
 from reos.errors import UsageError
-from reos.model import Keyed
+from reos.model.target import Keyed
 from reos.patterns import regex
 
 MAX_ITEMS = 200_000  # items in one section (a big host has ~10,000 packages)

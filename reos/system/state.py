@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reos.model import RESTARTS
+from reos.model.plan import RESTARTS
 from reos.patterns import regex
 
 if TYPE_CHECKING:
@@ -162,7 +162,7 @@ def _package(name: str) -> dict[str, Any]:
 def restore_argv(kind: str, name: str, prior: dict[str, Any] | None,
                  action: str | None = None, manager: str | None = None) -> list[str] | None:
     """The command that returns the resource to `prior`, or None when none can (a restart
-    or reload of something running leaves nothing to return to: `reos.model.RESTARTS`;
+    or reload of something running leaves nothing to return to: `reos.model.plan.RESTARTS`;
     of something stopped, it started it, and undo stops it again)."""
     if not prior:
         return None

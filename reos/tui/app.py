@@ -47,8 +47,9 @@ from textual.widgets import Header, Input
 
 from reos.engine import ReasoningEngine
 from reos.errors import ReosError, plainly
-from reos.model import ExecutionReport, Plan, step_words
 from reos.model.events import Event
+from reos.model.plan import Plan, step_words
+from reos.model.report import ExecutionReport
 from reos.outcome import Reply
 from reos.text import clean
 from reos.tui.footer import ChatFooter

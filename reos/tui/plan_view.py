@@ -3,7 +3,7 @@
 The master is the plan's steps, one line each, with a coloured risk badge (safe, low,
 medium, high, critical), a marker for a step that cannot be undone and one for a step
 the person edited; the detail is the selected step: its exact command (the argv as a
-shell would take it, `reos.model.render`), what it affects (its target, the packages an
+shell would take it, `reos.model.plan.render`), what it affects (its target, the packages an
 install pulls in), its undo, why it is there, and, once it ran, its output (from the
 step events). Long commands wrap with their label column as indentation, so the card
 reads at 80x24.
@@ -35,8 +35,9 @@ from textual.events import Click
 from textual.message import Message
 from textual.widgets import Button, Input, Static
 
-from reos.model import Plan, RiskLevel, Step
 from reos.model.events import Event, StepFinished, StepOutput, StepStarted
+from reos.model.plan import Plan, Step
+from reos.model.risk import RiskLevel
 from reos.text import clean
 from reos.words.conversation import undo_words
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from reos.model import Target
+from reos.model.target import Target
 from reos.system.snapshot import SystemSnapshot
 
 VENDOR_NOISE = {"ata", "usb", "scsi", "generic", "mass", "storage", "device", "disk"}

@@ -25,7 +25,9 @@ from typing import TYPE_CHECKING
 from msgspec import Struct, field
 from msgspec.structs import replace
 
-from reos.model import Intent, Kind, Plan, Target, Traced, renumbered
+from reos.model.plan import Plan, Traced, renumbered
+from reos.model.request import Intent, Kind
+from reos.model.target import Target
 from reos.patterns import regex
 from reos.understanding import moments
 from reos.understanding.choice import words_of_name

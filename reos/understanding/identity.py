@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from reos.model import Target
+from reos.model.target import Target
 from reos.patterns import regex
 from reos.system.snapshot import SystemSnapshot
 

@@ -21,7 +21,7 @@ from collections import defaultdict
 
 from msgspec import Struct, field
 
-from reos.model import Target
+from reos.model.target import Target
 from reos.system.snapshot import SystemSnapshot
 from reos.understanding.facts import FACTS
 from reos.understanding.identity import (

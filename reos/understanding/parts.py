@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from reos.catalogue.templates import TemplateSet
-from reos.model import Asking, Intent, Kind, Understood
+from reos.model.request import Asking, Intent, Kind, Understood
 from reos.patterns import regex
 from reos.understanding import parser, stories
 

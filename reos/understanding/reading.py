@@ -23,7 +23,7 @@ from msgspec import Struct
 from msgspec.structs import astuple, replace
 
 from reos.catalogue.templates import TemplateSet
-from reos.model import Asking, Intent, Kind, Option, Understood
+from reos.model.request import Asking, Intent, Kind, Option, Understood
 from reos.patterns import regex
 from reos.understanding import parser, stories
 from reos.understanding.parser import Parse, Reading

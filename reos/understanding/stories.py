@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from msgspec.structs import replace
 
 from reos.catalogue.templates import TemplateSet
-from reos.model import Intent, Kind
+from reos.model.request import Intent, Kind
 from reos.patterns import regex
 from reos.understanding import parser
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from reos.model import Intent, Kind, Understood
+from reos.model.request import Intent, Kind, Understood
 from reos.patterns import regex
 
 # admin tools that only act, so the read-only table does not list them

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
-from reos.model import RESTARTS, Plan, RiskLevel, Shown, Step
-from reos.model import render as command_line
+from reos.model.plan import RESTARTS, Plan, Shown, Step
+from reos.model.plan import render as command_line
+from reos.model.risk import RiskLevel
 
 if TYPE_CHECKING:
     from typing import Any
@@ -303,7 +304,7 @@ def relative_time(iso: str, now_iso: str) -> str:
 
 
 def execution_summary(report: object, plan: Plan, gates: str | None = None) -> str:
-    """What to say after a plan ran (report is reos.model's ExecutionReport); `gates` is
+    """What to say after a plan ran (report is reos.model.report's ExecutionReport); `gates` is
     what the quality gates found worth saying (execution/gates.py `summary`)."""
     said = _execution_summary(report, plan)
     return f"{said}\n{gates}" if gates else said

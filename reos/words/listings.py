@@ -9,7 +9,7 @@ Not responsible for running anything or for choosing the command (recipes do).
 
 from __future__ import annotations
 
-from reos.model import StepResult
+from reos.model.report import StepResult
 from reos.text import clean
 from reos.words.conversation import Voice, count, join_names
 

@@ -20,8 +20,8 @@ from reos.words import conversation
 from reos.words.conversation import Voice
 
 if TYPE_CHECKING:
-    from reos.model import ExecutionReport
     from reos.model.events import Event
+    from reos.model.report import ExecutionReport
 
 SHOWN = ("step", "said", "problem")  # styles that are lines of the conversation itself
 
@@ -84,7 +84,7 @@ def paused(report: ExecutionReport) -> str:
 def resume_question(report: ExecutionReport) -> str:
     """Asking whether to continue past a resumable stop: a pause for review asks about
     the remaining steps; the operations limit says that going on resets its counter."""
-    from reos.model import StopReason
+    from reos.model.report import StopReason
 
     return ("Continue with the remaining steps?" if report.stop is StopReason.REVIEW
             else "Continue? (This resets the operation counter)")

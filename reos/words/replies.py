@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reos.catalogue.operations import Operation
-from reos.model import Intent, Option
+from reos.model.request import Intent, Option
 from reos.text import clean
 from reos.words.conversation import PLURALS
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from reos.model import RiskLevel
+from reos.model.risk import RiskLevel
 from reos.safety.risk import assess
 from tests.safety.evaluate import EXPECTATIONS, load
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from reos.model import RiskLevel
+from reos.model.risk import RiskLevel
 from reos.safety.risk import assess
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reos.model import RiskLevel
+from reos.model.risk import RiskLevel
 from reos.safety.risk import assess, assess_argv
 
 # a sysadmin's one-liners, an attacker's wrappers, a script author's long forms

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from reos.model import RiskLevel
+from reos.model.risk import RiskLevel
 from reos.safety.risk import assess, assess_argv
 
 LOCKOUTS = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from reos.model import RiskLevel as R
+from reos.model.risk import RiskLevel as R
 from reos.safety.risk import assess
 
 B, H, A, S, RO, NRO = "block", "high", "allowed", "safe", "ro", "not-ro"

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from reos.model import RiskLevel
+from reos.model.risk import RiskLevel
 from reos.safety.risk import assess
 from reos.safety.shell import parse_script
 from reos.safety.syntax import Unparseable

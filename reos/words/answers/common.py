@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from reos.model import StepResult
+from reos.model.report import StepResult
 from reos.patterns import regex
 from reos.words.conversation import Voice, count, join_names, size
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from reos.model import StepResult
+from reos.model.report import StepResult
 from reos.patterns import regex
 from reos.text import clean
 from reos.words.conversation import Voice

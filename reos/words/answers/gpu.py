@@ -7,7 +7,7 @@ steps fail there, so the renderer is tolerant). Not responsible for running anyt
 
 from __future__ import annotations
 
-from reos.model import StepResult
+from reos.model.report import StepResult
 from reos.text import clean
 from reos.words.conversation import Voice, size
 

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from reos.model import StepResult
+from reos.model.report import StepResult
 from reos.patterns import regex
 from reos.text import clean
 from reos.words.conversation import Voice, join_names, size

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from reos.model import StepResult
+from reos.model.report import StepResult
 from reos.patterns import regex
 from reos.text import clean
 from reos.words.conversation import Voice, count, target_named

@@ -24,7 +24,7 @@ from typing import Any
 
 from msgspec import Struct
 
-from reos.model import StepResult
+from reos.model.report import StepResult
 from reos.patterns import regex
 from reos.text import clean
 from reos.words.conversation import Voice, target_named

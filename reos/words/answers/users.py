@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from reos.model import StepResult
+from reos.model.report import StepResult
 from reos.patterns import regex
 from reos.text import clean
 from reos.words.conversation import Voice, count, join_names, target_named
