@@ -352,3 +352,9 @@ def test_every_name_is_imported_from_its_own_module() -> None:
     """No re-export shims: a name is imported from the module that defines it, so moving
     it breaks its importers at once instead of leaving an old home behind."""
     assert borrowed_imports() == []
+
+
+def test_the_model_package_holds_nothing_itself() -> None:
+    """`reos.model` is only its docstring: a record put back there would have two homes."""
+    tree = ast.parse((ROOT / "reos" / "model" / "__init__.py").read_text())
+    assert [type(node).__name__ for node in tree.body] == ["Expr"]
