@@ -8,10 +8,10 @@ every name that reaches argv comes from the snapshot, or (packages to install) p
 strict package-name pattern, and a saved snapshot is untrusted input too, so snapshot
 names are checked again there; each step's risk and rollback are decided there too.
 Conditional requests are evaluated against the snapshot (`conditions`) and recorded as
-preconditions that execution re-checks. After building, the amendments of
-planning/amend.py (cleanup measured, package blast radius, learned fixes) are made when
-the live machine can be asked, and then the plan's message is rendered, once
-(`conversation.render`).
+preconditions that execution re-checks. After building, the steps a machine without
+systemd cannot run are left out (`init_system`), the amendments of planning/amend.py
+(cleanup measured, package blast radius, learned fixes) are made when the live machine
+can be asked, and then the plan's message is rendered, once (`conversation.render`).
 Not responsible for understanding words, running anything, or asking for approval.
 """
 
@@ -32,10 +32,8 @@ from reos.model import (
     Traced,
     renumbered,
 )
-from reos.planning import conditions, filling, named, selection, targeting
-from reos.system.privilege import strip_sudo
+from reos.planning import conditions, filling, init_system, named, selection, targeting
 from reos.system.snapshot import SystemSnapshot
-from reos.text import clean
 from reos.understanding.matcher import ALL_KINDS, TargetMatcher
 from reos.understanding.names import SAFE_NAMES
 from reos.words import conversation, replies
@@ -89,7 +87,7 @@ class PlanBuilder:
         message rendered once; `lead` is said before it (e.g. why the model was not used),
         `trace` is how the request was understood so far."""
         plan = self._build(request, intent)
-        _without_systemd(plan, self.snapshot, self.voice)
+        init_system.without_systemd(plan, self.snapshot, self.voice)
         plan.trace = trace if trace is not None else plan.trace
         measured = None
         if self.machine is not None and plan.kind != Kind.META:
@@ -460,54 +458,6 @@ class PlanBuilder:
         filling.fill(plan, recipe, targets, self.snapshot, self.matcher,
                      manager=self.manager, lacking=self.lacking, optional=self.optional,
                      protected=self.protected, after=after)
-
-# systemd's own tools: they talk to systemd as the init, so they cannot work without it
-# (journalctl only reads files, and is left to say what it finds)
-_SYSTEMD_TOOLS = frozenset({"systemctl", "systemd-analyze", "systemd-run", "timedatectl",
-                            "hostnamectl", "localectl", "loginctl", "resolvectl", "busctl"})
-
-
-def _without_systemd(plan: Plan, snapshot: SystemSnapshot, voice: Voice) -> None:
-    """On a machine the snapshot says runs another init than systemd (a container, WSL, a
-    sysvinit box), the steps that need systemd's tools could only fail: they are left
-    out, with the steps that depend on them, and said so; a plan left with nothing to do
-    becomes a plain answer. An unknown init keeps every step."""
-    init = str(snapshot.host.get("init") or "")
-    if not init or init == "systemd" or not plan.steps:
-        return
-    why = f"this machine does not run systemd (process 1 is {clean(init)[:40]})"
-    for part in plan.parts:  # several questions: each answered without its systemd steps
-        _without_systemd(part, snapshot, voice)
-    needing = {s.id for s in plan.steps
-               if next(iter(strip_sudo(s.argv)), "").rsplit("/", 1)[-1] in _SYSTEMD_TOOLS}
-    if not needing:
-        return
-    left_out = []
-    for step in plan.steps:  # in order: what depends on a dropped step goes too
-        if step.id in needing or any(d in needing for d in step.depends_on):
-            needing.add(step.id)
-            left_out.append(step)
-    tools = sorted({next(iter(strip_sudo(s.argv)), "").rsplit("/", 1)[-1] for s in left_out
-                    } & _SYSTEMD_TOOLS)
-    kept = [s for s in plan.steps if s.id not in needing]
-    if not kept:
-        plan.message = (f"{why[0].upper()}{why[1:]}, so {' and '.join(tools)} cannot work "
-                        "here and I have planned nothing.")
-        plan.steps, plan.lead, plan.notes, plan.parts = [], [], [], []
-        if plan.kind == Kind.COMBINED:
-            plan.kind = Kind.QUERY
-        return
-    plan.steps = renumbered(kept)
-    titles = [f"\u201c{t[:1].lower() + t[1:] if t[1:2].islower() else t}\u201d"
-              for t in (s.title for s in left_out)]
-    said = (f"I left out {conversation.join_names(titles)}: {why}, "
-            f"so {' and '.join(tools)} cannot work here")
-    plan.parts = [p for p in plan.parts if p.steps or p.message]
-    if plan.read_only:
-        plan.message = conversation.investigating(plan, voice) + f"\n({said}.)"
-    else:
-        plan.notes.append(said)
-
 
 def _lost_place(request: str, intent: Intent, templates: TemplateSet) -> str | None:
     """The name a change on its target ends on ("remove sudo from bob", "add docker to
