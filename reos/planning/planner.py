@@ -479,11 +479,6 @@ def _lost_place(request: str, intent: Intent, templates: TemplateSet) -> str | N
     return None
 
 
-# kinds a plan may select all of, or by state ("the stopped containers"); anything else
-# (processes, users, disks…) is only ever acted on by name
-SELECTABLE = {"container", "service"}
-
-
 def _as_sentences(notes: list[str], names: frozenset[str] = frozenset()) -> str:
     """Notes said as sentences: a capital first (never on a name: "bob is already in the
     docker group", "ssh.service is already enabled"), one full stop last."""
