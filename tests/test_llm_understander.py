@@ -534,29 +534,16 @@ def test_an_unsure_action_becomes_a_numbered_question(llm_on: None,
     assert "unsure" in stages(plan)
 
 
-def test_the_models_own_question_offers_choices_with_consequences(
-        llm_on: None, fake_ollama: FakeOllama) -> None:
-    fake_ollama.reply(said({
-        "thought": "restart or reload", "kind": "clarify", "op": "service.restart",
-        "question": "Restart nginx or reload it?", "confidence": 0.6,
-        "choices": [
-            {"op": "service.restart", "targets": ["nginx"], "consequence": "2 s of downtime"},
-            {"op": "service.reload", "targets": ["nginx"], "consequence": "no downtime"}]}))
-    plan = engine_for(fake_ollama.url, mode="first").plan("give nginx a kick")
-
-    assert plan.kind == Kind.CLARIFY and plan.source == "llm"
-    assert plan.message.startswith("Restart nginx or reload it?")
-    labels = [label for label, _ in plan.options]
-    assert len(labels) == 2
-    assert "2 s of downtime" in labels[0] and "no downtime" in labels[1]
-    assert "  1. " in plan.message and "  2. " in plan.message
-
-
-def test_the_models_choices_survive_the_question_and_the_answer_plans_one(
-        llm_on: None, fake_ollama: FakeOllama) -> None:
+@pytest.mark.parametrize(("answer", "operation", "command"), [
+    ("1", "service.restart", "sudo -n systemctl restart nginx.service"),
+    ("2", "service.reload", "sudo -n systemctl reload nginx.service")])
+def test_the_models_own_question_offers_choices_with_consequences_and_plans_the_one_chosen(
+        llm_on: None, fake_ollama: FakeOllama, answer: str, operation: str,
+        command: str) -> None:
     """A clarify answer's options (Intent.asking: each an Option, its consequence beside
-    its reading) are offered in the chat, kept while the question is open, and the one
-    chosen is planned as the model read it: its operation, its targets, its source."""
+    its reading) are offered in the chat, each with its consequence, kept while the
+    question is open, and the one chosen is planned as the model read it: its operation,
+    its targets, its source."""
     fake_ollama.reply(said({
         "thought": "restart or reload", "kind": "clarify", "op": "service.restart",
         "question": "Restart nginx or reload it?", "confidence": 0.6,
@@ -566,17 +553,24 @@ def test_the_models_choices_survive_the_question_and_the_answer_plans_one(
     engine = engine_for(fake_ollama.url, mode="first")
 
     asked = engine.respond("give nginx a kick")
-    assert asked.plan is not None and engine.asking is asked.plan
-    intent = asked.plan.intent
+    question = asked.plan
+    assert question is not None and engine.asking is question
+    assert question.kind == Kind.CLARIFY and question.source == "llm"
+    assert question.message.startswith("Restart nginx or reload it?")
+    labels = [label for label, _ in question.options]
+    assert len(labels) == 2
+    assert "2 s of downtime" in labels[0] and "no downtime" in labels[1]
+    assert "  1. " in question.message and "  2. " in question.message
+    intent = question.intent
     assert intent is not None and intent.asking is not None
     assert [(o.intent.operation, o.consequence) for o in intent.asking.options] == [
         ("service.restart", "2 s of downtime"), ("service.reload", "no downtime")]
-    assert [o for _, o in asked.plan.options] == [o.intent for o in intent.asking.options]
+    assert [o for _, o in question.options] == [o.intent for o in intent.asking.options]
 
-    chosen = engine.respond("2")  # an answer: no second call to the model
+    chosen = engine.respond(answer)  # an answer: no second call to the model
     assert len(fake_ollama.asked()) == 1 and engine.asking is None
     plan = chosen.plan
     assert plan is not None and plan.kind == Kind.ACTION and engine.pending is plan
-    assert plan.intent is not None and plan.intent.operation == "service.reload"
+    assert plan.intent is not None and plan.intent.operation == operation
     assert plan.source == plan.intent.reading.source == "llm"
-    assert commands(plan) == ["sudo -n systemctl reload nginx.service"]
+    assert commands(plan) == [command]

@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 from array import array
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -49,21 +50,25 @@ def test_a_pattern_from_the_table_is_the_pattern_re_compiles(scratch) -> None:
     assert not patterns._new  # every one came from the table
 
 
-def test_a_broken_table_is_passed_over_and_rewritten(scratch) -> None:
-    scratch.write_bytes(b"\x00garbage that is not marshal data")
-    source, flags = SOURCES[1]
-    assert patterns.regex(source, flags) == re.compile(source, flags)
-    patterns.save()
-    patterns._table = None
-    assert patterns.regex(source, flags) == re.compile(source, flags)
-    assert not patterns._new
+def _garbage(source: str, flags: int) -> bytes:
+    """A table that is not marshal data at all."""
+    return b"\x00garbage that is not marshal data"
 
 
-def test_an_entry_sre_rejects_is_compiled_instead_and_replaced(scratch) -> None:
-    source, flags = SOURCES[2]
-    stamp = patterns._STAMP
+def _an_entry_sre_rejects(source: str, flags: int) -> bytes:
+    """A table of this Python whose entry for the pattern holds no program sre accepts."""
     bad = (flags, array("I", [999999, 1, 2]).tobytes(), 0, {}, (None,))  # no program
-    scratch.write_bytes(marshal.dumps((stamp, {(source, flags): bad})))
+    return marshal.dumps((patterns._STAMP, {(source, flags): bad}))
+
+
+@pytest.mark.parametrize(("pattern", "table"), [
+    pytest.param(SOURCES[1], _garbage, id="not marshal data"),
+    pytest.param(SOURCES[2], _an_entry_sre_rejects, id="an entry sre rejects"),
+])
+def test_a_table_that_cannot_give_the_pattern_is_compiled_instead_and_rewritten(
+        scratch, pattern: tuple[str, int], table: Callable[[str, int], bytes]) -> None:
+    source, flags = pattern
+    scratch.write_bytes(table(source, flags))
     assert patterns.regex(source, flags) == re.compile(source, flags)
     patterns.save()
     patterns._table = None

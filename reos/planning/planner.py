@@ -1,38 +1,33 @@
 """The plan builder: Intent + matched targets + recipes -> a Plan of argv steps.
 
-Every name that reaches argv comes from the snapshot, or (packages to install) passes a
-strict package-name pattern; a saved snapshot is untrusted input too, so snapshot names
-are checked again. Each step's risk is the higher of its recipe's and the safety
-assessment's; its rollback comes from the target's state in the snapshot (execution
-reads the real prior state again before it runs). Conditional requests are evaluated
-against the snapshot here and recorded as preconditions that execution re-checks.
-After building, the amendments of planning/amend.py (cleanup measured, package blast
-radius, learned fixes) are made when the live machine can be asked, and then the plan's
-message is rendered, once (`conversation.render`).
+It decides what a request becomes: a refusal, a question back (close readings, words
+nothing explained, which target, a value a recipe lacks), a plain answer, several parts
+planned in turn, or the steps of a query or of an action, and which recipe serves which
+targets (found by `targeting` and `named`). The recipe's steps are made by `filling`:
+every name that reaches argv comes from the snapshot, or (packages to install) passes a
+strict package-name pattern, and a saved snapshot is untrusted input too, so snapshot
+names are checked again there; each step's risk and rollback are decided there too.
+Conditional requests are evaluated against the snapshot (`conditions`) and recorded as
+preconditions that execution re-checks. After building, the steps a machine without
+systemd cannot run are left out (`init_system`), the amendments of planning/amend.py
+(cleanup measured, package blast radius, learned fixes) are made when the live machine
+can be asked, and then the plan's message is rendered, once (`conversation.render`).
 Not responsible for understanding words, running anything, or asking for approval.
 """
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 
 from reos.catalogue.schema import SLOT
 from reos.catalogue.templates import Recipe, TemplateSet
-from reos.model.plan import Plan, Step, Traced, render, renumbered
+from reos.model.plan import Plan, Traced, renumbered
 from reos.model.request import Intent, Kind, Option
-from reos.model.risk import RiskLevel
 from reos.model.target import Target
-from reos.planning import conditions, guards, named, selection, targeting
-from reos.safety.risk import assess_argv, formats_for
-from reos.system.privilege import as_root, strip_sudo
+from reos.planning import conditions, filling, init_system, named, selection, targeting
 from reos.system.snapshot import SystemSnapshot
-from reos.system.state import restore_argv
-from reos.system.state_users import changed_group
-from reos.text import clean
-from reos.understanding import slots
 from reos.understanding.matcher import ALL_KINDS, TargetMatcher
 from reos.understanding.names import SAFE_NAMES
 from reos.words import conversation, replies
@@ -86,7 +81,7 @@ class PlanBuilder:
         message rendered once; `lead` is said before it (e.g. why the model was not used),
         `trace` is how the request was understood so far."""
         plan = self._build(request, intent)
-        _without_systemd(plan, self.snapshot, self.voice)
+        init_system.without_systemd(plan, self.snapshot, self.voice)
         plan.trace = trace if trace is not None else plan.trace
         measured = None
         if self.machine is not None and plan.kind != Kind.META:
@@ -452,220 +447,11 @@ class PlanBuilder:
 
     def _fill(self, plan: Plan, recipe: Recipe, targets: list[Target] | list[None],
               after: str | None = None) -> None:
-        root = self.snapshot.is_root
-        if recipe.answer:
-            plan.summariser = recipe.answer
-        params = dict(plan.intent.params) if plan.intent else {}
-        # "the ssd", "the wired one", "dan" (Daniel's account): the name of what it names
-        for kind in ("device", "interface", "user", "group"):
-            if params.get(kind):
-                found = self.matcher.resolve([params[kind]], [kind], False)
-                named = {t.name for t in found.targets}
-                if not named and kind == "device":  # "the backup disk": what it is mounted
-                    found = self.matcher.resolve([params[kind]], ["mount"], False)  # from
-                    named = {(t.detail or "").split(",")[0].rsplit("/", 1)[-1]
-                             for t in found.targets} - {""}
-                if len(named) == 1 and not found.missing and (
-                        kind not in ("user", "group") or found.sure):
-                    params[kind] = named.pop()  # an account or group never by a guess
-                elif kind == "interface" and self.matcher.known(kind) and plan.intent and (
-                        found.question or len(named) != 1):
-                    # "the ip of the wifi" where there is none: said, never `dev wifi`;
-                    # "the ip of the vpn" with two: which one is asked
-                    if found.question or named:
-                        plan.kind = Kind.CLARIFY
-                        plan.options = [(f"the {kind} {t.name}", replace(
-                            plan.intent, params={**plan.intent.params, kind: t.name}))
-                            for t in found.choices or found.targets]
-                        plan.question = plan.message = replies.which_target(
-                            params[kind], plan.options)
-                    else:
-                        plan.message = targeting.no_match([params[kind]], kind, [kind],
-                                                          self.matcher, self.snapshot)
-                    return
-        if params.get("timer"):  # "when does the backup run next": its timers
-            params["timer"] = _timers(self.matcher, params["timer"])
-        if params.get("host") == "lan":  # this machine's own network, when it has one
-            params["host"] = _lan(self.snapshot) or "lan"  # unknown: asked, never widened
-        if params.get("path") and not params["path"].startswith("/"):
-            found = self.matcher.resolve([params["path"]], ["mount"], False)
-            if len(found.targets) == 1 and not found.missing:  # a mount's name: its place,
-                mount = found.targets[0]  # or for a filesystem check, its device
-                params["path"] = (mount.detail or "").split(",")[0] if (
-                    recipe.action in _CHECKS_A_DEVICE) else mount.name
-        given = slots.values(params, recipe.defaults)
-        for target in targets:
-            if target is not None and not SAFE_NAMES[target.kind].match(target.name):
-                plan.notes.append(f"skipped {target.name!r}: not a valid {target.kind} name")
-                continue
-            guarded = None if target is None or recipe.steps[0].read_only else (
-                guards.untouchable(target, recipe.action, self.snapshot))
-            if guarded is not None:
-                why, refuse = guarded
-                if refuse:
-                    plan.kind = Kind.REFUSE
-                    plan.blocked, plan.blocked_reason = True, why
-                    plan.message = f"I won't do that: {why}."
-                else:
-                    self.protected.append(why)
-                continue
-            previous: str | None = after
-            for rs in recipe.steps:
-                if target is None and any(SLOT in a for a in rs.argv):
-                    continue  # a step about one target, and none was named: never "{name}"
-                if any(s not in given for s in rs.when_slot or ()) or any(
-                        s in given for s in rs.unless_slot or ()):
-                    if rs.when_slot and not rs.unless_slot:
-                        self.optional |= set(rs.when_slot) - given.keys()
-                    continue
-                lacking = slots.needs(rs.argv) - given.keys()
-                if "port" in lacking:
-                    lacking.discard("proto")  # comes with the port (TCP unless said)
-                if lacking:  # it applies as asked, and lacks a value (or was given one
-                    self.lacking |= lacking  # in a form never passed on): asked, never guessed
-                    continue
-                if target is not None and not (_applies(rs, target) and _member_applies(
-                        rs, target, given, self.snapshot)):
-                    if rs.skip_note:
-                        plan.notes.append(slots.fill(rs.skip_note.replace(SLOT, target.name),
-                                                     given))
-                    continue
-                argv = [slots.fill(a.replace(SLOT, target.name) if target else a, given)
-                        for a in rs.argv]
-                needs_root = rs.needs_root and not root
-                if needs_root:
-                    argv = as_root(argv, root)
-                verdict = assess_argv(argv, requested=plan.request,
-                                      formats=formats_for(recipe.action, target))
-                title = slots.fill(rs.title.replace(SLOT, target.name) if target
-                                   else rs.title, given)
-                if target is not None and target.detail:  # which process, exactly
-                    title += f" \u2014 {target.detail[:100]}"
-                # a recipe's word that a step only reads is checked, never taken on trust:
-                # a step the risk engine cannot verify as read-only is shown and approved
-                read_only = rs.read_only and verdict.read_only
-                if rs.read_only and not read_only:
-                    plan.notes.append(f"\u201c{title}\u201d is said to only read, but "
-                                      f"`{render(argv)}` is not shown to only read ("
-                                      f"{verdict.why_not_read_only or 'not on the list'}"
-                                      "), so I'll ask first")
-                tracked = target
-                if tracked is None and recipe.tracks and not read_only:
-                    tracked = Target(recipe.tracks, _tracked_name(recipe.tracks, argv), "")
-                step = Step(
-                    id=f"s{len(plan.steps) + 1}",
-                    title=title,
-                    argv=argv,
-                    read_only=read_only,
-                    needs_root=needs_root,
-                    risk=max(RiskLevel.parse(rs.risk), verdict.risk,
-                             RiskLevel.SAFE if read_only else RiskLevel.LOW),
-                    reversible=rs.reversible and verdict.reversible,
-                    depends_on=[previous] if previous else [],
-                    target=tracked,
-                    action=recipe.action,
-                    risk_reasons=verdict.reasons,
-                )
-                if step.reversible and tracked is not None and not step.read_only:
-                    step.rollback = restore_argv(tracked.kind, tracked.name,
-                                                 _prior(tracked, self.snapshot, argv),
-                                                 recipe.action, self.manager)
-                    if step.rollback and needs_root:
-                        step.rollback = as_root(step.rollback, root)
-                if step.nothing_to_restore:  # a restart of what runs (model.plan.RESTARTS)
-                    step.reversible = False
-                if verdict.blocked:
-                    plan.blocked = True
-                    plan.blocked_reason = "; ".join(verdict.reasons)
-                plan.steps.append(step)
-                previous = step.id
-
-
-# systemd's own tools: they talk to systemd as the init, so they cannot work without it
-# (journalctl only reads files, and is left to say what it finds)
-_SYSTEMD_TOOLS = frozenset({"systemctl", "systemd-analyze", "systemd-run", "timedatectl",
-                            "hostnamectl", "localectl", "loginctl", "resolvectl", "busctl"})
-
-
-def _without_systemd(plan: Plan, snapshot: SystemSnapshot, voice: Voice) -> None:
-    """On a machine the snapshot says runs another init than systemd (a container, WSL, a
-    sysvinit box), the steps that need systemd's tools could only fail: they are left
-    out, with the steps that depend on them, and said so; a plan left with nothing to do
-    becomes a plain answer. An unknown init keeps every step."""
-    init = str(snapshot.host.get("init") or "")
-    if not init or init == "systemd" or not plan.steps:
-        return
-    why = f"this machine does not run systemd (process 1 is {clean(init)[:40]})"
-    for part in plan.parts:  # several questions: each answered without its systemd steps
-        _without_systemd(part, snapshot, voice)
-    needing = {s.id for s in plan.steps
-               if next(iter(strip_sudo(s.argv)), "").rsplit("/", 1)[-1] in _SYSTEMD_TOOLS}
-    if not needing:
-        return
-    left_out = []
-    for step in plan.steps:  # in order: what depends on a dropped step goes too
-        if step.id in needing or any(d in needing for d in step.depends_on):
-            needing.add(step.id)
-            left_out.append(step)
-    tools = sorted({next(iter(strip_sudo(s.argv)), "").rsplit("/", 1)[-1] for s in left_out
-                    } & _SYSTEMD_TOOLS)
-    kept = [s for s in plan.steps if s.id not in needing]
-    if not kept:
-        plan.message = (f"{why[0].upper()}{why[1:]}, so {' and '.join(tools)} cannot work "
-                        "here and I have planned nothing.")
-        plan.steps, plan.lead, plan.notes, plan.parts = [], [], [], []
-        if plan.kind == Kind.COMBINED:
-            plan.kind = Kind.QUERY
-        return
-    plan.steps = renumbered(kept)
-    titles = [f"\u201c{t[:1].lower() + t[1:] if t[1:2].islower() else t}\u201d"
-              for t in (s.title for s in left_out)]
-    said = (f"I left out {conversation.join_names(titles)}: {why}, "
-            f"so {' and '.join(tools)} cannot work here")
-    plan.parts = [p for p in plan.parts if p.steps or p.message]
-    if plan.read_only:
-        plan.message = conversation.investigating(plan, voice) + f"\n({said}.)"
-    else:
-        plan.notes.append(said)
-
-
-def _timers(matcher: TargetMatcher, word: str) -> str:
-    """The timer a word names, or the pattern systemctl finds each of several by
-    ("backup" of restic-backup.timer and db-backup.timer: *backup*); the word as it was
-    when it names none (then the slot's check leaves it out, and every timer is listed)."""
-    found = matcher.resolve([word], ["timer"], True)
-    names = sorted({t.name for t in found.targets})
-    if len(names) == 1 and not found.missing:
-        return names[0]
-    return f"*{word}*" if names and re.fullmatch(r"[a-z0-9-]{2,64}", word) and all(
-        word in n.lower() for n in names) else word  # a typo's pattern would match none
-
-
-def _lan(snapshot: SystemSnapshot) -> str | None:
-    """The private IPv4 network this machine is on ("the lan", "my home network"), when it
-    is on exactly one: 192.168.1.0/24 of a wifi or wired link's 192.168.1.47/24. Only wired
-    and wifi links count: containers', VPNs' and bridges' networks are not the lan."""
-    import ipaddress
-
-    found = set()
-    for link in getattr(snapshot, "interfaces", None) or []:
-        wired_or_wifi = link.kind in ("ethernet", "wifi") or (
-            not link.kind and link.name.startswith(("en", "eth", "wl")))
-        if link.state != "up" or not wired_or_wifi:
-            continue
-        for address in link.addresses:
-            try:
-                network = ipaddress.ip_interface(address).network
-            except ValueError:
-                continue
-            if network.version == 4 and network.is_private and 8 <= network.prefixlen < 32:
-                found.add(str(network))
-    return found.pop() if len(found) == 1 else None
-
-
-# operations whose `path` is the filesystem's device ("check the backup drive": /dev/sdb1)
-_CHECKS_A_DEVICE = {"check"}
-
+        """The recipe's steps for each target, on the plan (`filling.fill`); what they
+        lacked or left out is kept here, for the question or refusal after."""
+        filling.fill(plan, recipe, targets, self.snapshot, self.matcher,
+                     manager=self.manager, lacking=self.lacking, optional=self.optional,
+                     protected=self.protected, after=after)
 
 def _lost_place(request: str, intent: Intent, templates: TemplateSet) -> str | None:
     """The name a change on its target ends on ("remove sudo from bob", "add docker to
@@ -687,65 +473,8 @@ def _lost_place(request: str, intent: Intent, templates: TemplateSet) -> str | N
     return None
 
 
-def _applies(rs: object, target: Target) -> bool:
-    when_state = getattr(rs, "when_state", None)
-    when_enabled = getattr(rs, "when_enabled", None)
-    if when_state is not None and target.state not in when_state:
-        return False
-    if when_enabled is not None and (target.enabled or "") not in when_enabled:
-        return False
-    return True
-
-
-def _member_applies(rs: Any, target: Target, given: dict[str, str],
-                    snapshot: SystemSnapshot) -> bool:
-    """A step `when_member` / `unless_member` a group, for an account the snapshot lists:
-    whether it applies (an account the snapshot does not know keeps the step)."""
-    group = rs.when_member or rs.unless_member
-    if not group or target.kind != "user":
-        return True
-    account = next((u for u in snapshot.users or [] if u.name == target.name), None)
-    if account is None:
-        return True
-    named = slots.fill(group, given)
-    if rs.when_member:  # taken out of a group: only a supplementary one can be
-        return named in account.groups[1:]
-    return named not in account.groups  # added: the primary group counts as in
-
-
-def _tracked_name(tracks: str, argv: list[str]) -> str:
-    """What a tracked change is called for its state: a setting by its own name; a
-    firewall rule by the rule ("allow 8080/tcp"), so undo knows which one to take out."""
-    if tracks != "firewall":
-        return tracks
-    from reos.system.state_net import rule_name
-
-    return rule_name(argv)
-
-
-# kinds a plan may select all of, or by state ("the stopped containers"); anything else
-# (processes, users, disks…) is only ever acted on by name
-SELECTABLE = {"container", "service"}
-
-
 def _as_sentences(notes: list[str], names: frozenset[str] = frozenset()) -> str:
     """Notes said as sentences: a capital first (never on a name: "bob is already in the
     docker group", "ssh.service is already enabled"), one full stop last."""
     return " ".join((n if n.split(" ", 1)[0] in names else n[0].upper() + n[1:]).rstrip(".")
                     + "." for n in notes if n)
-
-
-def _prior(target: Target, snapshot: SystemSnapshot, argv: list[str]) -> dict[str, Any]:
-    """The target's state before the step, as far as the snapshot knows it: what undo
-    would put back (the executor records it again from the live machine when it runs)."""
-    if target.kind == "user":
-        account = next((u for u in snapshot.users or [] if u.name == target.name), None)
-        if account is not None:  # its groups, primary first; the group the step changes
-            return {"state": target.state, "groups": list(account.groups[1:]),
-                    "shell": account.shell, "gecos": account.gecos,
-                    "changed_group": changed_group(argv)}
-    if target.kind == "service":
-        return {"active": target.state, "enabled": target.enabled}
-    if target.kind == "package":
-        return {"state": target.state, "version": target.version}
-    return {"state": target.state}
