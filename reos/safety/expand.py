@@ -73,9 +73,18 @@ def hidden_code(raw: str, env: dict[str, str]) -> list[str]:
     if "((" in raw:
         for name in _NAME.findall(raw)[:64]:
             value = env.get(name)
-            if value and ("$(" in value or "`" in value):
+            if value and _runs_commands(value):
                 found += substitutions(value) or [value]
     return found[:8]
+
+
+_SUBSTITUTION = regex(r"\$\((?!\()|`")  # `$(` or a backquote; `$((` is arithmetic
+
+
+def _runs_commands(value: str) -> bool:
+    """Whether a value holds a command substitution (`$(…)`, backquotes), which bash runs
+    when arithmetic evaluates it; `$((…))` is arithmetic, no command."""
+    return _SUBSTITUTION.search(value) is not None
 
 
 def _expanded_again(inner: str, env: dict[str, str]) -> list[str]:

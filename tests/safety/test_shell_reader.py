@@ -36,6 +36,34 @@ def test_a_quoted_value_alone_runs_nothing() -> None:
     assert verdict.risk <= RiskLevel.LOW and not verdict.blocked
 
 
+# arithmetic runs no command: `$((…))` is no `$(…)` (`n=$((n+1))` was judged HIGH, as a
+# program chosen at run time, when the new value of n was taken for code bash evaluates)
+ARITHMETIC = [
+    "n=$((n+1))",
+    "x=$((1+2))",
+    "n=$(( n * 2 ))",
+    "i=0; i=$((i+1)); echo $i",
+    "(( n++ ))",
+    "let n=n+1",
+    "echo $((1+2))",
+]
+
+
+@pytest.mark.parametrize("command", ARITHMETIC)
+def test_arithmetic_alone_runs_nothing(command: str) -> None:
+    verdict = assess(command)
+    assert verdict.risk <= RiskLevel.LOW and not verdict.blocked, verdict.reasons
+    assert verdict.read_only, verdict.why_not_read_only
+
+
+# a value arithmetic evaluates still runs the `$(…)` or backquotes in it
+@pytest.mark.parametrize("command", ["x='a[$(touch /tmp/p)]'; n=$((x+1))",
+                                     "x='a[`touch /tmp/p`]'; n=$((x+1))"])
+def test_a_command_in_a_value_arithmetic_evaluates_is_judged(command: str) -> None:
+    verdict = assess(command)
+    assert any("touch creates files" in r for r in verdict.reasons), verdict.reasons
+
+
 # What only a second reader could read (`[[ … ]]`, `case`, arrays, arithmetic, `select`,
 # `coproc`) is read by the one reader, and the commands inside are judged with everything
 # else it reads: a here-document's line (`| sh`, `> F`, `&& …`), function calls with their
