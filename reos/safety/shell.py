@@ -13,8 +13,10 @@ decoded, braces are expanded and quotes removed; a `$(…)` whose output is plai
 it. Each simple command says what feeds its stdin (`stdin_text`, `upstream`,
 `fed_by_download`): literal text, a download, a file or something unknowable.
 
-The grammar slips in a few places; the walk reads them as bash does, each only in the exact
-shape the grammar leaves: the read-write redirection `<>` and a here-string after another
+What the grammar does not know at all is spelled again before the walk (`respell`): a
+here-document whose line goes on after `;` or `&` (its body is still what the command
+reads). The grammar slips in a few places; the walk reads them as bash does, each only in
+the exact shape the grammar leaves: the read-write redirection `<>` and a here-string after another
 redirection (errors it reports, `_repaired`), words it hangs on a redirection after its
 target (`rm 2>/dev/null -rf /x`) or on a here-document's line (`| sh`, `> F`), a number
 written against a redirection that it takes for a word (`cat 0< F`), a lone `-` it drops.
@@ -45,6 +47,7 @@ from reos.safety.expand import (
 )
 from reos.safety.paths import braces_overflow, dynamic
 from reos.safety.programs import DOWNLOADERS
+from reos.safety.respell import MAX_RESPELLINGS, respelled
 from reos.safety.streams import mapfile_assignment, produced_by, read_assignments
 from reos.safety.syntax import (
     MAX_COMMANDS,
@@ -109,6 +112,12 @@ def _tree(data: bytes) -> tuple[Any, bytes]:
         joined = _joined(root, data)
         if joined != data:  # the grammar splits words at a line continuation; bash joins
             data = joined
+            root = _parser().parse(data).root_node
+        for _ in range(MAX_RESPELLINGS):  # `a <<EOF; b`: as bash reads it
+            again = respelled(root, data, _parser().parse)
+            if again is None:
+                break
+            data = again
             root = _parser().parse(data).root_node
         slipped = _slipped_bodies(root)
         if slipped:  # read again with those bodies blanked; their text is taken from data
