@@ -1,7 +1,7 @@
 """Shell text tree-sitter-bash cannot read, spelled again as text it reads as bash does.
 
-The grammar does not know one thing bash reads every day, and the shell reader (`shell`)
-would otherwise leave it unread or misread:
+The grammar does not know two things bash reads every day, and the shell reader (`shell`)
+would otherwise leave them unread or misread:
 - a here-document whose opening line goes on with `;` or `&` (`bash <<EOF; echo done`,
   `cat <<EOF | sh &`), or whose delimiter is written against an operator (`<<EOF;`,
   `<<EOF|sh`): the grammar reports an error or takes the operator into the delimiter. The
@@ -10,6 +10,12 @@ would otherwise leave it unread or misread:
   and-or list that holds the here-document becomes a group run in the background:
   `{ a <<EOF` + body + `} & b`. Bash runs the same commands with the same input both ways
   (the body ends at the first line that is its delimiter, as bash ends it).
+- `coproc` before a compound command (`coproc NAME { …; }`, `coproc ( … )`, `coproc while
+  …`): the grammar reads `coproc` as a program and the braces as its words. The keyword is
+  ended (`coproc; { …; }`, NAME blanked): the reader then reads the body as the commands it
+  runs, and `coproc` alone as a command of its own, which the judge knows as a launcher
+  (never read-only). That text is a reading, not bash. `coproc CMD ARGS` (a simple command)
+  is left as it is: the judge reads it as that launcher with its command.
 
 Each spelling is made only in the exact shape described, one at a time (`respelled`, at
 most MAX_RESPELLINGS); the reader parses the new text again, and any error left makes
@@ -29,6 +35,12 @@ __all__ = ["MAX_RESPELLINGS", "respelled"]
 
 MAX_RESPELLINGS = 32  # spellings of one text; past them the grammar's reading stands
 _METACHARACTERS = b";&|<>()"
+# after `coproc`: the start of a compound command, or a NAME and then that start
+_OPENER = rb"(\{(?=[ \t\n])|\(|\[\[(?=[ \t])|(?:if|while|until|for|case|select)(?=[ \t\n]))"
+_COPROC_BODY = regex(rb"[ \t]+" + _OPENER)
+_COPROC_NAMED = regex(rb"[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]+" + _OPENER)
+_RESERVED = {b"if", b"then", b"else", b"elif", b"fi", b"case", b"esac", b"for", b"select",
+             b"while", b"until", b"do", b"done", b"in", b"function", b"time", b"coproc"}
 _AND_OR = ("pipeline", "list", "negated_command")
 _PLAIN_DELIMITER = regex(rb"[A-Za-z0-9_.:@%+=,/-]+")
 
@@ -36,7 +48,7 @@ _PLAIN_DELIMITER = regex(rb"[A-Za-z0-9_.:@%+=,/-]+")
 def respelled(root: Any, data: bytes, parse: Callable[[bytes], Any]) -> bytes | None:
     """`data` with the first shape the grammar cannot read spelled again, or None when
     there is none. `root`: the grammar's tree of `data`; `parse`: bytes -> tree. Only the
-    places where `<<` is written are looked at."""
+    places where `<<` or `coproc` is written are looked at."""
     at = data.find(b"<<")
     while at >= 0:
         token = root.descendant_for_byte_range(at, at + 2)
@@ -50,6 +62,15 @@ def respelled(root: Any, data: bytes, parse: Callable[[bytes], Any]) -> bytes | 
             if moved is not None:
                 return moved
         at = data.find(b"<<", at + 2)
+    at = data.find(b"coproc")
+    while at >= 0:
+        word = root.descendant_for_byte_range(at, at + 6)
+        name = word.parent if word is not None else None
+        if name is not None and name.type == "command_name" and name.parent is not None:
+            split = _coproc(name.parent, data)
+            if split is not None:
+                return split
+        at = data.find(b"coproc", at + 6)
     return None
 
 
@@ -174,3 +195,20 @@ def _and_or_start(node: Any) -> int:
     while node.parent is not None and node.parent.type in _AND_OR:
         node = node.parent
     return int(node.start_byte)
+
+
+def _coproc(command: Any, data: bytes) -> bytes | None:
+    """`coproc [NAME] { …; }` read by the grammar as a command named coproc: the text with
+    the keyword ended (`coproc;`) and NAME blanked, so that the body is read as commands."""
+    children = command.children
+    if not children or children[0].type != "command_name" or children[0].text != b"coproc":
+        return None
+    after = children[0].end_byte
+    found = _COPROC_BODY.match(data, after)
+    if found is None:
+        found = _COPROC_NAMED.match(data, after)
+        if found is None or found.group(1) in _RESERVED:
+            return None
+    body = found.start(found.lastindex or 1)
+    blank = b" " * (body - after)
+    return data[:after] + b";" + blank + data[body:]

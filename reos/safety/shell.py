@@ -13,7 +13,8 @@ decoded, braces are expanded and quotes removed; a `$(…)` whose output is plai
 it. Each simple command says what feeds its stdin (`stdin_text`, `upstream`,
 `fed_by_download`): literal text, a download, a file or something unknowable.
 
-What the grammar does not know at all is spelled again before the walk (`respell`): a
+Two things the grammar does not know at all are spelled again before the walk (`respell`):
+`coproc` before a compound command (its body is read as the commands it runs) and a
 here-document whose line goes on after `;` or `&` (its body is still what the command
 reads). The grammar slips in a few places; the walk reads them as bash does, each only in
 the exact shape the grammar leaves: the read-write redirection `<>` and a here-string after another
@@ -113,7 +114,7 @@ def _tree(data: bytes) -> tuple[Any, bytes]:
         if joined != data:  # the grammar splits words at a line continuation; bash joins
             data = joined
             root = _parser().parse(data).root_node
-        for _ in range(MAX_RESPELLINGS):  # `a <<EOF; b`: as bash reads it
+        for _ in range(MAX_RESPELLINGS):  # `coproc { …; }`, `a <<EOF; b`: as bash reads them
             again = respelled(root, data, _parser().parse)
             if again is None:
                 break
