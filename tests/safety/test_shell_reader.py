@@ -394,3 +394,88 @@ def test_a_coprocess_is_read_as_its_commands_and_never_read_only() -> None:
     verdict = assess("coproc NAME { cat /etc/hostname; }")
     assert not verdict.read_only and not verdict.blocked, verdict.reasons
     assert not any("`}`" in r for r in verdict.reasons), verdict.reasons
+
+
+# a value the reader does not know for sure: set in a branch, after `&&`, in a loop, a
+# subshell, a pipeline's stage, the background or a function (it may not happen, or not
+# last), or by what it does not follow (`read`, `printf -v`, `eval`, `unset`, `let`…).
+# It was taken as the last value written (`x=rm; [ -f a ] && x=ls; $x -rf /etc` was read
+# as `ls -rf /etc`: safe, read-only); now every value it may have is judged
+OTHER_VALUES_BLOCKED = [
+    "x=rm; [ -f /tmp/a ] && x=ls; $x -rf /etc",
+    "x=rm; if [ -f /tmp/a ]; then x=ls; fi; $x -rf /etc",
+    "if [ -f /tmp/a ]; then x=rm; else x=ls; fi; $x -rf /etc",
+    "x=rm; case $1 in a) x=ls;; esac; $x -rf /etc",
+    "x=rm; while read l; do x=ls; done < /tmp/f; $x -rf /etc",
+    "x=rm; (x=ls); $x -rf /etc",
+    "x=rm; x=ls | true; $x -rf /etc",
+    "x=rm; x=ls & $x -rf /etc",
+    "x=rm; f() { x=ls; }; $x -rf /etc",
+    "f() { x=rm; }; x=ls; f; $x -rf /etc",
+    "d=/; [ -f /tmp/a ] && d=/tmp/x; rm -rf $d",
+    "a=(rm -rf /etc); [ -f /tmp/a ] && a=(ls); \"${a[@]}\"",
+    "x=r; x+=m; $x -rf /etc",
+    "a=(x rm); ${a[1]} -rf /etc",
+    "x=ls; printf -v x rm; $x -rf /etc",
+    "set -- rm -rf /etc; \"$@\"",
+    "f() { shift; $1 -rf /etc; }; f ls rm",
+    "mapfile -t a <<< $'ls\\nrm'; ${a[1]} -rf /etc",
+    "${x:+rm} -rf /etc",
+    "unset x; : ${x:=rm}; $x -rf /etc",
+]
+# what a command word may be is not known: a program chosen at run time (the stale value
+# is judged too)
+OTHER_VALUES_ASK = [
+    "x=ls; read x; $x -rf /etc",
+    "x=ls; read -r x < /tmp/f; $x -rf /etc",
+    "x=ls; eval \"x=rm\"; $x -rf /etc",
+    "x=ls; source /tmp/vars.sh; $x -rf /etc",
+    "x=ls; getopts ab x; $x -rf /etc",
+    "x=ls; let x=1; $x /etc",
+    "x=1; (( x++ )); $x",
+    "x=ls; mapfile x < /tmp/f; $x -rf /etc",
+    "x=ls; for x in $(cat /tmp/f); do :; done; $x -rf /etc",
+    "x=ls; unset x; $x -rf /etc",
+    "x=ls; local x; $x -rf /etc",
+    "${EDITOR:-vi} /etc/passwd",
+    "x=${EDITOR:-vi}; $x /etc/passwd",
+    "$USER /etc",
+]
+# plain uses stay as they were
+VALUES_STILL_READ_ONLY = [
+    "echo $HOME",
+    "ls $HOME",
+    "x=ls; $x /tmp",
+    "cat ${CONF:-/etc/nginx/nginx.conf}",
+    "a=(one two); for i in \"${a[@]}\"; do echo $i; done",
+    "i=0; while [ $i -lt 3 ]; do i=$((i+1)); done; echo $i",
+    "set -- a b; shift; echo $1",
+    "d=/tmp/x; [ -d $d ] && ls $d",
+    "for f in /etc/hosts /etc/hostname; do cat $f; done",
+    "x=ls; [ -d /tmp ] && x='ls -l'; $x /tmp",
+]
+
+
+@pytest.mark.parametrize("command", OTHER_VALUES_BLOCKED)
+def test_every_value_a_variable_may_have_is_judged(command: str) -> None:
+    verdict = assess(command)
+    assert verdict.blocked, (command, verdict.reasons)
+
+
+@pytest.mark.parametrize("command", OTHER_VALUES_ASK)
+def test_a_program_word_whose_value_is_not_known_asks(command: str) -> None:
+    verdict = assess(command)
+    assert verdict.risk >= RiskLevel.HIGH and not verdict.read_only, (command, verdict.reasons)
+
+
+@pytest.mark.parametrize("command", VALUES_STILL_READ_ONLY)
+def test_plain_uses_of_variables_stay_read_only(command: str) -> None:
+    verdict = assess(command)
+    assert verdict.read_only and not verdict.reasons, (command, verdict.reasons)
+
+
+def test_the_other_readings_come_before_the_one_of_the_values_read() -> None:
+    commands = parse_script("x=rm; [ -f /tmp/a ] && x=ls; $x -rf /etc").commands
+    assert [c.argv for c in commands[-2:]] == [["rm", "-rf", "/etc"], ["ls", "-rf", "/etc"]]
+    [ls, rm] = [c.argv for c in parse_script("a=(ls rm); ${a[0]} /x; ${a[1]} /x").commands[-2:]]
+    assert (ls, rm) == (["ls", "/x"], ["rm", "/x"])
