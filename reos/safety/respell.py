@@ -74,17 +74,6 @@ def respelled(root: Any, data: bytes, parse: Callable[[bytes], Any]) -> bytes | 
     return None
 
 
-def _nodes(root: Any) -> list[Any]:
-    """Every node, in the order of the text."""
-    found: list[Any] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        found.append(node)
-        stack.extend(reversed(node.children))
-    return found
-
-
 def _delimiter_end(token: bytes) -> int | None:
     """Where bash ends a here-document's delimiter inside what the grammar took for it: at
     the first metacharacter outside quotes. None when the token is all delimiter, or when
@@ -104,12 +93,13 @@ def _delimiter_end(token: bytes) -> int | None:
     return None
 
 
-def _separator(start: Any) -> tuple[Any, Any] | None:
+def _separator(start: Any, data: bytes) -> tuple[Any, Any] | None:
     """The `;` or `&` that ends a here-document's command on its line, in the two shapes the
-    grammar leaves: an ERROR of that token inside the here-document, before its body (the
-    first error there), or the token right after an ERROR that holds the operator, the
-    delimiter and the rest of its line (`| sh`), no body. Returns (the separator, a node of
-    the command it ends)."""
+    grammar leaves: an ERROR of that token alone inside the here-document, before its body
+    (a `;` in quotes or in a word is no such ERROR; any other error there stays in the text
+    read again), or the token right after an ERROR that holds the operator, the delimiter
+    and the rest of its line (`| sh`), no body. Returns (the separator, a node of the
+    command it ends)."""
     holder = start.parent
     if holder is None:
         return None
@@ -117,10 +107,13 @@ def _separator(start: Any) -> tuple[Any, Any] | None:
         body = next((c for c in holder.children if c.type in ("heredoc_body", "heredoc_end")),
                     None)
         limit = body.start_byte if body is not None else holder.end_byte
-        errors = [n for n in _nodes(holder) if n.type == "ERROR"
-                  and start.end_byte <= n.start_byte < limit]
-        if errors and errors[0].text in (b";", b"&"):
-            return errors[0], holder.parent or holder
+        for at in range(start.end_byte, limit):
+            if data[at] in b";&":
+                token = holder.descendant_for_byte_range(at, at + 1)
+                error = token.parent if token is not None else None
+                if error is not None and error.type == "ERROR" and error.text == token.text \
+                        and token.type in (";", "&"):
+                    return error, holder.parent or holder
         return None
     after = holder.next_sibling
     kinds = [c.type for c in holder.children]
@@ -146,7 +139,7 @@ def _heredoc_line(start: Any, data: bytes, parse: Callable[[bytes], Any]) -> byt
     None unless the shape is exactly that: one here-document on its line, a `;` or `&` the
     grammar could not read ending its command (`_separator`), a plain delimiter, a line
     that closes the body, and T complete on its own (no open quote, no here-document)."""
-    found = _separator(start)
+    found = _separator(start, data)
     delimiter = _delimiter(start.text)
     if found is None or delimiter is None:
         return None

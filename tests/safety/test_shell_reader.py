@@ -93,18 +93,6 @@ INSIDE_READ_ONLY = [
 ]
 
 
-@pytest.mark.parametrize("command", INSIDE_BLOCKED)
-def test_commands_inside_tests_cases_arrays_and_arithmetic_are_judged(command: str) -> None:
-    verdict = assess(command)
-    assert verdict.blocked, (command, verdict.reasons)
-
-
-@pytest.mark.parametrize("command", INSIDE_READ_ONLY)
-def test_readers_inside_them_stay_read_only(command: str) -> None:
-    verdict = assess(command)
-    assert verdict.read_only and verdict.reasons == [], (command, verdict.reasons)
-
-
 # the reading itself
 def test_a_here_documents_line_belongs_to_its_command() -> None:
     cat, sh = parse_script("[[ -d /x ]] && cat <<'EOF' | sh\nrm x\nEOF").commands[-2:]
@@ -266,12 +254,6 @@ KEPT_CONTINUATIONS = [
     "cat <<'EOF'\na\\\nEOF\nrm -rf /\nEOF",
     "echo \\\\\nrm -rf /",
 ]
-
-
-# both read as bash reads them: what runs there is judged (and each of these deletes)
-@pytest.mark.parametrize("command", [*NESTED_BACKQUOTES, *KEPT_CONTINUATIONS])
-def test_backslashes_are_read_as_bash_reads_them(command: str) -> None:
-    assert assess(command).blocked, command
 
 
 def test_an_unquoted_here_documents_continuation_joins_its_delimiter_away() -> None:
@@ -456,22 +438,26 @@ VALUES_STILL_READ_ONLY = [
 ]
 
 
-@pytest.mark.parametrize("command", OTHER_VALUES_BLOCKED)
-def test_every_value_a_variable_may_have_is_judged(command: str) -> None:
+# what the one reader reads is judged (each of these deletes or worse): inside tests,
+# cases, arrays and arithmetic, backslashes as bash reads them, every value a variable
+# may have; readers there stay read-only
+@pytest.mark.parametrize("command", [*INSIDE_BLOCKED, *NESTED_BACKQUOTES,
+                                     *KEPT_CONTINUATIONS, *OTHER_VALUES_BLOCKED])
+def test_the_commands_it_reads_are_judged(command: str) -> None:
     verdict = assess(command)
     assert verdict.blocked, (command, verdict.reasons)
+
+
+@pytest.mark.parametrize("command", [*INSIDE_READ_ONLY, *VALUES_STILL_READ_ONLY])
+def test_readers_it_reads_stay_read_only(command: str) -> None:
+    verdict = assess(command)
+    assert verdict.read_only and verdict.reasons == [], (command, verdict.reasons)
 
 
 @pytest.mark.parametrize("command", OTHER_VALUES_ASK)
 def test_a_program_word_whose_value_is_not_known_asks(command: str) -> None:
     verdict = assess(command)
     assert verdict.risk >= RiskLevel.HIGH and not verdict.read_only, (command, verdict.reasons)
-
-
-@pytest.mark.parametrize("command", VALUES_STILL_READ_ONLY)
-def test_plain_uses_of_variables_stay_read_only(command: str) -> None:
-    verdict = assess(command)
-    assert verdict.read_only and not verdict.reasons, (command, verdict.reasons)
 
 
 def test_the_other_readings_come_before_the_one_of_the_values_read() -> None:
