@@ -226,6 +226,9 @@ class _Server(ThreadingHTTPServer):
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive and chunked streams, like Go's net/http
+    # Go's net/http sends each write at once (TCP_NODELAY); with Nagle's algorithm every
+    # streamed chunk after the first waited for the client's delayed ACK (about 40 ms)
+    disable_nagle_algorithm = True
     server: _Server
 
     def log_message(self, format: str, *args: Any) -> None:

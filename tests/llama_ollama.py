@@ -405,6 +405,7 @@ class _Server(ThreadingHTTPServer):
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # as Go's net/http: each streamed line is sent at once
     server: _Server
     _entry: dict[str, Any]  # this request's record (LlamaOllama.requests)
     _streaming = False  # the 200 status line of a stream is sent
