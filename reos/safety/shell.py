@@ -389,8 +389,21 @@ class _Walker:
             self._test(node, upstream, background)
         elif kind == "compound_statement" and _text(node).startswith("(("):
             self._arithmetic(node)
+        elif kind in ("while_statement", "c_style_for_statement"):
+            self._loop(node, upstream, background)
         else:
             self._compound(node, upstream, background)
+
+    def _loop(self, node: Any, upstream: SimpleCommand | None, background: bool) -> None:
+        """`while`, `until`, `for ((…))`: walked as any compound. A loop that nothing ends
+        (its condition is always true, and no `break`, `exit` or `return` inside) and that
+        starts a command in the background on every pass is a fork bomb."""
+        before = len(self.out)
+        self._compound(node, upstream, background)
+        started = [c for c in self.out[before:] if c.background and c.argv]
+        if started and _endless(node):
+            self.fork_bombs.append(f"a loop that never ends starts {started[0].program} in "
+                                   "the background on every pass")
 
     def _compound(self, node: Any, upstream: SimpleCommand | None, background: bool) -> None:
         """`if`, `while`, `case`, `{ …; }`, `( … )`, the program itself: each statement inside
@@ -496,7 +509,7 @@ class _Walker:
                  and id(c) not in self.reading.alternates]
         if len(calls) >= 2 or any(c.background for c in calls) or (
                 calls and "&" in _text(body)):
-            self.fork_bombs.append(name)
+            self.fork_bombs.append(f"the function {name} spawns copies of itself")
 
     def _body(self, body: Any, redirects: list[Any]) -> None:
         if redirects:
@@ -1198,6 +1211,29 @@ def _all_nodes(node: Any) -> list[Any]:
         found.append(current)
         stack.extend(current.children)
     return found
+
+
+# conditions that are always true (`while`) or always false (`until`)
+_ALWAYS = {"while": {"true", ":", "/bin/true", "/usr/bin/true", "[ 1 ]", "[[ 1 ]]", "((1))",
+                     "(( 1 ))", "test 1"},
+           "until": {"false", "/bin/false", "/usr/bin/false", "! true", "! :"}}
+_LEAVES = frozenset({"break", "exit", "return"})
+
+
+def _endless(node: Any) -> bool:
+    """Whether a loop runs until something outside it stops it: its condition never
+    changes (`while true`, `until false`, `for ((;;))`) and nothing inside leaves it."""
+    body = node.child_by_field_name("body")
+    if body is None:
+        return False
+    if any(_text(n) in _LEAVES for n in _descendants([body]) if n.type == "command_name"):
+        return False
+    if node.type == "c_style_for_statement":
+        return node.child_by_field_name("condition") is None
+    keyword = node.children[0].type if node.children else ""
+    condition = node.child_by_field_name("condition")
+    said = " ".join(_text(condition).rstrip(";& \n").split()) if condition else ""
+    return said in _ALWAYS.get(keyword, set())
 
 
 def _glued(node: Any) -> bool:

@@ -1,7 +1,8 @@
 """What a command prints and what arrives on its stdin, when that can be known statically.
 
-`output_of(command)` follows echo, printf, base64 -d, rev, xxd -r and cat through a
-pipeline; a download anywhere upstream taints everything after it. `stdin_of` adds
+`output_of(command)` follows echo, printf, base64 -d (and openssl's), rev, xxd -r and cat
+through a pipeline; a download anywhere upstream taints everything after it, and text
+decoded from what is not shown is marked hidden. `stdin_of` adds
 here-strings, here-documents and `<` redirections. Nothing is run: unknown output is
 described, not guessed. Not responsible for judging what the text does.
 """
@@ -83,8 +84,10 @@ def _output(command: SimpleCommand) -> Source:
         return source
     if program == "cat" and len(args) == 1 and args[0] in command.procsubs:
         return produced_by(command.procsubs[args[0]])  # cat <(…): what it prints
-    if program in ("base64", "base32") and set(args) & {"-d", "--decode", "-D"}:
-        if source is not None and source.text is not None:
+    if _decodes_base64(program, args):
+        if program == "openssl":
+            program = "base64"
+        if source is not None and source.text is not None and not _unknown_words(command):
             import base64
             import binascii
 
@@ -94,10 +97,12 @@ def _output(command: SimpleCommand) -> Source:
                 return Source(data.decode("utf-8", "replace"))
             except (binascii.Error, ValueError):
                 pass
-        return Source(None, what="decoded text")
+        return Source(None, what="text decoded at run time", hidden=True)
     if program == "rev" and not args and source is not None and source.text is not None:
         return Source("\n".join(line[::-1] for line in source.text.split("\n")))
-    if program == "xxd" and "-r" in args and source is not None and source.text is not None:
+    if program == "xxd" and "-r" in args:
+        if source is None or source.text is None or _unknown_words(command):
+            return Source(None, what="text decoded at run time", hidden=True)
         try:
             return Source(bytes.fromhex("".join(source.text.split())).decode("utf-8", "replace"))
         except ValueError:
@@ -111,6 +116,23 @@ def _output(command: SimpleCommand) -> Source:
     if program in ("cat", "head", "tail", "tee") and args:
         return Source(None, what=f"the file {args[-1]}")
     return Source(None, what=f"the output of {program}")
+
+
+def _unknown_words(command: SimpleCommand) -> bool:
+    """Whether what is piped into `command` holds a value known only when it runs (`echo
+    "$X" |`): its text is the value's name, which decodes to nothing bash would see."""
+    upstream = command.upstream
+    return upstream is not None and bool(upstream.dynamic - {0})
+
+
+def _decodes_base64(program: str, args: list[str]) -> bool:
+    """`base64 -d`, `base32 -d`, `openssl base64 -d`, `openssl enc -d -base64` (or `-a`)."""
+    decoding = bool(set(args) & {"-d", "--decode", "-D"})
+    if program in ("base64", "base32"):
+        return decoding
+    if program == "openssl" and args and decoding:
+        return args[0] == "base64" or (args[0] == "enc" and bool(set(args) & {"-base64", "-a"}))
+    return False
 
 
 def _tr_set(spec: str) -> str | None:

@@ -33,6 +33,8 @@ class Source(Struct):
     text: str | None = None  # the literal text, when it can be known
     network: bool = False  # it comes (directly or after filters) from the network
     what: str = ""  # a short description when the text is unknown
+    # decoded (base64, hex) from text not shown: what it says is hidden on purpose
+    hidden: bool = False
 
 
 class SimpleCommand(Struct, eq=False):
@@ -85,4 +87,4 @@ class SimpleCommand(Struct, eq=False):
 
 class Script(Struct):
     commands: list[SimpleCommand] = field(default_factory=list)
-    fork_bombs: list[str] = field(default_factory=list)  # self-spawning functions
+    fork_bombs: list[str] = field(default_factory=list)  # what spawns without end, in words
