@@ -30,10 +30,12 @@ FORBIDDEN = ("textual", "ollama")
 # 0.6 ms each: 60 of them were a third of the start-up), and typing_extensions with the
 # inspect module behind it (msgspec prefers it when installed; `reos/__init__` loads
 # msgspec without it, a tenth of the start-up). argparse is allowed: it is the one
-# command line parser, a few ms (bench/cold_start.py)
+# command line parser, a few ms (bench/cold_start.py). Nor Ansible (ansible-core, and
+# ansible-runner later): only reos/fleet/ imports it, inside its functions, for `reos hosts`
 HEAVY = {"textual", "ollama", "typer", "click", "rich", "docker", "psutil", "requests",
          "tree_sitter", "tree_sitter_bash", "socket", "ssl", "asyncio", "tomlkit",
-         "shutil", "logging", "dataclasses", "typing_extensions", "inspect"}
+         "shutil", "logging", "dataclasses", "typing_extensions", "inspect", "ansible",
+         "ansible_runner"}
 
 
 def loaded_after(code: str) -> set[str]:
