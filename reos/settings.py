@@ -26,14 +26,16 @@ if TYPE_CHECKING:
 
 
 def _doc(text: str, low: float | None = None, high: float | None = None, *,
-         choices: tuple[str, ...] = ()) -> dict[str, Any]:
+         choices: tuple[str, ...] = (), may_be_empty: bool = False) -> dict[str, Any]:
     """A field's description and, for numbers, the range a sane value lies in; for words,
-    the values it may take."""
+    the values it may take, and whether "" (unset: a string has no TOML null) is one."""
     doc: dict[str, Any] = {"doc": text}
     if low is not None:
         doc["range"] = (low, high)
     if choices:
         doc["choices"] = choices
+    if may_be_empty:
+        doc["may_be_empty"] = True
     return doc
 
 
@@ -174,6 +176,20 @@ class ReflectionSettings(Struct):
     }
 
 
+class FleetSettings(Struct):
+    """Other machines, reached through Ansible (reos/fleet/)."""
+
+    inventory: str = ""
+
+    DOCS: ClassVar[dict[str, dict[str, Any]]] = {
+        "inventory": _doc(
+            "The Ansible inventory (an INI, YAML or TOML file, or a folder of them) that "
+            "`reos hosts` reads when -i/--inventory is not given; a relative path is taken "
+            'from the settings file\'s folder, ~ is your home. "": none (then '
+            "ANSIBLE_INVENTORY, when set).", may_be_empty=True),
+    }
+
+
 class Settings(Struct):
     reasoning: ReasoningSettings = field(default_factory=ReasoningSettings)
     safety: SafetySettings = field(default_factory=SafetySettings)
@@ -181,6 +197,7 @@ class Settings(Struct):
     limits: LimitsSettings = field(default_factory=LimitsSettings)
     llm: LlmSettings = field(default_factory=LlmSettings)
     reflection: ReflectionSettings = field(default_factory=ReflectionSettings)
+    fleet: FleetSettings = field(default_factory=FleetSettings)
     path: Path | None = None
     warnings: list[str] = field(default_factory=list)
 
@@ -188,7 +205,7 @@ class Settings(Struct):
 SECTIONS: dict[str, type[Any]] = {
     "reasoning": ReasoningSettings, "safety": SafetySettings,
     "conversation": ConversationSettings, "limits": LimitsSettings, "llm": LlmSettings,
-    "reflection": ReflectionSettings,
+    "reflection": ReflectionSettings, "fleet": FleetSettings,
 }
 
 
@@ -263,7 +280,7 @@ def _check_value(
             f" not {_shown(value)}.",
             keep,
         )
-    if expected is str:
+    if expected is str and not (value == "" and (metadata or {}).get("may_be_empty")):
         problem = _text_problem(key, value)
         if problem:
             raise SettingsError(f"{where}: [{section}] {key} {problem}.", keep)
