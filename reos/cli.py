@@ -246,6 +246,25 @@ def _layers(p: argparse.ArgumentParser) -> Runner:
     return run
 
 
+def _hosts(p: argparse.ArgumentParser) -> Runner:
+    p.add_argument("pattern", metavar="PATTERN", nargs="?", default="all",
+                   help="An Ansible host pattern: a host or group, web*, all:!db1, "
+                        "webservers:&prod (default: all).")
+    p.add_argument("-i", "--inventory", metavar="PATH", type=Path,
+                   help="The Ansible inventory (default: [fleet] inventory in the "
+                        "settings, else ANSIBLE_INVENTORY).")
+    p.add_argument("--limit", metavar="PATTERN",
+                   help="Only hosts this pattern also matches, as ansible's --limit.")
+    _flag(p, "--json", dest="as_json", help="Print a reos.hosts/1 document.")
+
+    def run(a: argparse.Namespace) -> int:
+        from reos.commands import hosts
+
+        return hosts.run(a.pattern, inventory=a.inventory, limit=a.limit,
+                         as_json=a.as_json)
+    return run
+
+
 def _shell_init(p: argparse.ArgumentParser) -> Runner:
     p.add_argument("shell", metavar="SHELL", help="bash, zsh or fish.")
 
@@ -296,6 +315,14 @@ COMMANDS: dict[str, tuple[str, str | None, Callable[[argparse.ArgumentParser], R
         "Layers come from the contract, else the module's docstring, else its path. Exit "
         "0 when nothing is misplaced, 1 with violations, 2 for a bad path or contract.",
         None, _layers),
+    "hosts": (
+        "List the hosts of your Ansible inventory that a pattern matches, group by group, "
+        "with the address, port and user of each.\n\n"
+        "The inventory is --inventory, else [fleet] inventory in the settings, else "
+        "ANSIBLE_INVENTORY; it is read by Ansible's own code (INI, YAML or TOML; never a "
+        "script or plugin). Nothing is run on the hosts. Exit 0 with hosts, 2 when no "
+        "inventory is given or it cannot be read, 4 when the pattern matches no host.",
+        "List the hosts of your Ansible inventory", _hosts),
     "shell-init": (
         "Print the shell integration: Alt+R sends the typed line to reos plan, and the "
         "commands reos ran join the shell's history. Use eval \"$(reos shell-init bash)\" "
