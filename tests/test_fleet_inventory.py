@@ -265,6 +265,19 @@ def test_a_malformed_yaml_names_the_file_and_line(tmp_path: Path,
     assert code == EXIT_USAGE and f"{bad}:4:" in err and "[WARNING]" not in err
 
 
+def test_one_malformed_file_in_an_inventory_folder_fails_the_whole(tmp_path: Path) -> None:
+    """Ansible would read the good file, warn about the bad one and go on with half the
+    hosts; reos says which file is wrong instead."""
+    folder = tmp_path / "inventory"
+    write(folder, "10-web.ini", INI)
+    bad = write(folder, "20-extra.yml", "all:\n  hosts:\n    mail1: {ansible_host: [\n")
+    with pytest.raises(UsageError) as raised:
+        select(source(folder))
+    assert raised.value.message.startswith(f"{bad}:")
+    write(folder, "20-extra.yml", "all:\n  hosts:\n    mail1:\n")
+    assert "mail1" in names("all", folder)
+
+
 def test_a_broken_group_vars_file_is_named_too(tmp_path: Path) -> None:
     inventory = write(tmp_path, "inventory.ini", INI)
     bad = write(tmp_path, "group_vars/web.yml", "ansible_user: [deploy,\n")
