@@ -14,7 +14,7 @@ $(BIN)/python:
 # Editable installs write no bytecode up front (and PYTHONDONTWRITEBYTECODE may forbid it
 # later), so compile it here, as a wheel install would: it halves `reos plan` start-up.
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e .
+	$(BIN)/python -m pip install -q -e '.[fleet]'
 	@$(BIN)/python -m compileall -q reos
 	@touch $@
 

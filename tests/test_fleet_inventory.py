@@ -435,3 +435,19 @@ def test_only_the_fleet_imports_ansible() -> None:
     found = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "reos").rglob("*.py")
                    if importing.search(p.read_text(encoding="utf-8")))
     assert found == ["reos/fleet/inventory.py"]
+
+
+def test_without_ansible_installed_it_says_how_to_install_the_fleet(tmp_path: Path) -> None:
+    """Ansible is the `fleet` extra: a single-machine install has none, and `reos hosts`
+    then says what to install instead of a traceback."""
+    inventory = write(tmp_path, "hosts.ini", INI)
+    code = ("import sys\n"
+            "sys.modules['ansible'] = None  # as if it were not installed\n"
+            "from reos import cli\n"
+            f"sys.exit(cli.main(['hosts', '-i', {str(inventory)!r}]))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "REOS_HOME": str(tmp_path / "home")},
+                          cwd=tmp_path, timeout=60)
+    assert done.returncode != EXIT_OK
+    assert "Traceback" not in done.stderr
+    assert "pip install 'reos[fleet]'" in done.stderr + done.stdout

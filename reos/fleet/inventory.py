@@ -330,6 +330,10 @@ def _ansible() -> SimpleNamespace:
             from ansible.inventory.manager import InventoryManager
             from ansible.parsing.dataloader import DataLoader
             from ansible.vars.manager import VariableManager
+    except ImportError as exc:  # a single-machine install: Ansible is the fleet's extra
+        raise ReosError(f"The fleet needs ansible-core 2.19, which is not installed "
+                        f"({exc.name or 'ansible'} is missing).",
+                        "Install it with: pip install 'reos[fleet]'") from None
     except Exception as exc:  # noqa: BLE001 - an ansible.cfg it cannot read, most often
         said = " ".join(str(exc).split("\n", 1)[0].split())
         raise ReosError(f"Ansible could not start: {said}",
