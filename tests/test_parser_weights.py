@@ -28,6 +28,7 @@ from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
 from reos.understanding import parser
 from reos.understanding.reading import CLOSE
+from reos.understanding.tagging import Names
 from tests.conftest import FIXTURES
 
 JUNK = ["zorblax", "quindle"]  # words no catalogue, vocabulary or snapshot knows
@@ -52,7 +53,7 @@ def _only(kind: str) -> list[str]:
     data = json.loads((FIXTURES / "homelab.json").read_text())
     names = ([c["name"] for c in data["containers"]] if kind == "container" else
              [s["name"].removesuffix(".service") for s in data["services"]])
-    words = parser.Names(engine().builder().matcher)
+    words = Names(engine().builder().matcher)
     return [n for n in names if words.kinds(n) == {kind}]
 
 

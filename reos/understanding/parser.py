@@ -24,20 +24,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from reos.catalogue.lexicon import (  # noqa: F401 - the parser's public words
-    Lexicon,
-    correct,
-    fix_typos,
-    lexicon,
-    split_shell,
-    words_of,
-)
+from reos.catalogue.lexicon import correct, lexicon, split_shell, words_of
 from reos.catalogue.operations import Operation, Refusal
 from reos.catalogue.refusing import contains, refusal_for, runs_fetched_code, wipes_a_filesystem
 from reos.catalogue.templates import TemplateSet
 from reos.patterns import regex
 from reos.understanding.idioms import Flat, could_name, idiom_spans, idioms_of
-from reos.understanding.tagging import (  # noqa: F401
+from reos.understanding.tagging import (
     Names,
     Unit,
     _clauses,
