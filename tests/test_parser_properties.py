@@ -97,8 +97,8 @@ def requests(draw: st.DrawFn) -> tuple[str, list[str]]:
 
 def _accounted(found: parser.Parse) -> tuple[set[int], list[int]]:
     """(units read apart as exclusions or negations, units the best reading leaves out)."""
-    excluded, _ = tagging._exclusions(found.units)
-    _, negation = tagging._negated(found.units)
+    excluded, _ = tagging.exclusions(found.units)
+    _, negation = tagging.negated(found.units)
     best = found.best
     assert best is not None
     said = set(best.unexplained) | set(best.conflicts)

@@ -29,16 +29,9 @@ from reos.catalogue.operations import Operation, Refusal
 from reos.catalogue.refusing import contains, refusal_for, runs_fetched_code, wipes_a_filesystem
 from reos.catalogue.templates import TemplateSet
 from reos.patterns import regex
+from reos.understanding import tagging
 from reos.understanding.idioms import Flat, could_name, idiom_spans, idioms_of
-from reos.understanding.tagging import (
-    Names,
-    Unit,
-    _clauses,
-    _exclusions,
-    _negated,
-    _phrases,
-    units_of,
-)
+from reos.understanding.tagging import Names, Unit, phrases, units_of
 
 if TYPE_CHECKING:
     from typing import Any, Final
@@ -946,7 +939,7 @@ def _weigh_targets(reading: Reading, units: list[Unit], target_units: list[Unit]
     and NEW_NAME_EXTRA_WORD for each word beyond one a name. None named, and no
     qualifier to choose by: NO_TARGET_ACTION or NO_TARGET_QUERY."""
     op = reading.op
-    reading.targets = list(dict.fromkeys(_phrases(target_units, units)))  # "curl … just curl"
+    reading.targets = list(dict.fromkeys(phrases(target_units, units)))  # "curl … just curl"
     guessed = [u for u in target_units if not _names(u, op.target)]
     if op.creates:  # new names are single words, and not words other operations use
         known_words = sum(1 for u in guessed if u.roles)
@@ -1088,12 +1081,12 @@ def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
         found.refusal = refusal_for(text, fixed, lex, remote)
         if found.refusal is not None:
             return found
-    excluded, found.exclude = _exclusions(units)
-    found.negated, negation_units = _negated(units)
+    excluded, found.exclude = tagging.exclusions(units)
+    found.negated, negation_units = tagging.negated(units)
     skip = excluded | negation_units
     words = [w for u in units for w in u.text.split()]
     flat = Flat(units)
-    clauses = _clauses(units)
+    clauses = tagging.clauses(units)
     listed = frozenset(k for k in _LISTED if matcher is not None
                        and matcher.index(k) is not None)
     readings = [r for op in _candidates(lex, units, flat)
