@@ -1,4 +1,4 @@
-"""The scorer's table of weights (parser.Weight) and the order it is meant to produce.
+"""The scorer's table of weights (evidence.Weight) and the order it is meant to produce.
 
 1. The table is the scorer's only source of numbers: every weight in it is read by the
    scorer (no dead weights), and no score is changed by a bare number.
@@ -26,7 +26,7 @@ import pytest
 from reos.engine import ReasoningEngine
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
-from reos.understanding import parser
+from reos.understanding import evidence, parser
 from reos.understanding.reading import CLOSE
 from reos.understanding.tagging import Names
 from tests.conftest import FIXTURES
@@ -60,15 +60,18 @@ def _only(kind: str) -> list[str]:
 # -- 1. one table ------------------------------------------------------------------------
 
 def _weights() -> set[str]:
-    return {name for name in vars(parser.Weight) if name.isupper()}
+    return {name for name in vars(evidence.Weight) if name.isupper()}
+
+
+# the modules that weigh what a request says: the table's own module, with it left out
+SCORER = (parser, evidence)
 
 
 def _scorer_tree() -> ast.Module:
-    """The parser module without the table itself."""
-    tree = ast.parse(inspect.getsource(parser))
-    tree.body = [node for node in tree.body
-                 if not (isinstance(node, ast.ClassDef) and node.name == "Weight")]
-    return tree
+    """The scorer's modules as one, without the table itself."""
+    body = [node for module in SCORER for node in ast.parse(inspect.getsource(module)).body
+            if not (isinstance(node, ast.ClassDef) and node.name == "Weight")]
+    return ast.Module(body=body, type_ignores=[])
 
 
 def test_every_weight_is_used_by_the_scorer() -> None:
@@ -103,7 +106,7 @@ def test_no_score_is_changed_by_a_bare_number() -> None:
             changes += 1
             assert _numbers(node.value) == [], ast.unparse(node)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
-                node.func.id == "_unplaced"):
+                node.func.id == "unplaced"):
             cost += 1
             assert _numbers(node.args[3]) == [], ast.unparse(node)
     assert changes > 20 and cost > 10  # the walk found the scorer

@@ -30,113 +30,14 @@ from reos.catalogue.refusing import contains, refusal_for, runs_fetched_code, wi
 from reos.catalogue.templates import TemplateSet
 from reos.patterns import regex
 from reos.understanding import tagging
+from reos.understanding.evidence import Reading, Weight, unplaced
 from reos.understanding.idioms import Flat, could_name, idiom_spans, idioms_of
 from reos.understanding.tagging import Names, Unit, phrases, units_of
 
 if TYPE_CHECKING:
-    from typing import Any, Final
+    from typing import Any
 
 _STRONG = ("verb", "idiom", "noun")  # evidence that names an operation
-
-
-class Weight:
-    """What each piece of evidence adds to an operation's score: every number the scorer
-    adds or takes off (`score` and its steps, `_background`, `_myself`, a full name in
-    `parse`) is here and nowhere else. A reading's score is the sum of the weights of
-    what it found; the best one wins, and reading.py compares it with MIN_SCORE (1.5:
-    below it, not understood) and CLOSE (1.0: two readings this close are asked about).
-
-    Rewards are positive and penalties negative, both added; the costs of words a reading
-    cannot place are positive, taken off by `_unplaced`, and said back to the person.
-    Sizes are relative to a verb (3): a verb and a named target (3 + 2.5) is a confident
-    reading; idioms, nouns and resource nouns sit around a verb; values, numbers and
-    qualifiers (0.5) only break ties; a negation (-6) outweighs whatever was said for it.
-    Some pairs are equal on purpose (SLOT_NOUN and NOUN, MYSELF and TARGET_KNOWN): each
-    is its own name so that it can be tuned alone.
-    """
-
-    # -- an idiom, a whole phrasing ("make {target} start at boot"): `_weigh_idiom` --
-    IDIOM: Final = 4  # said whole: beats a verb (3), which other operations share
-    IDIOM_WORD: Final = 1  # each unit it covers: a longer phrasing says more
-    IDIOM_HELD: Final = -1  # each unit of its {target} gap: a name says which thing, not op
-    IDIOM_BORROWED: Final = -2  # a gap word with a meaning of its own: the idiom took it
-    NEGATED_IDIOM: Final = -6  # "does *not* start at boot": beats the idiom (4 and up)
-
-    # -- the words that name the operation: `_weigh_verb`, `_weigh_noun`, … --
-    VERB: Final = 3  # its first verb ("restart"): alone twice MIN_SCORE; a second adds 0
-    DESCRIBING_VERB: Final = 1.5  # a first verb in -s form ("*holds* port 80"): describes
-    NEGATED_VERB: Final = -6  # "don't restart it": beats a verb and an idiom, never wins
-    NOUN: Final = 2  # its own noun ("uptime"): names a question, less than a verb
-    SLOT_NOUN: Final = 2  # a slot's noun that is its noun too ("who's got *port* 3306")
-    RESOURCE: Final = 1.5  # the noun of its kind ("containers"): every op on it shares it
-    LISTING: Final = 0.5  # that noun naming a whole listing: with RESOURCE, a NOUN
-    OTHER_RESOURCE: Final = -2.5  # a noun of another kind ("the backup *timer*"): > RESOURCE
-
-    # -- words that fit its slots and filters: tie-breakers, never deciders --
-    SLOT_VALUE: Final = 0.5  # a value one of its slots takes (a group, a shell, a date)
-    QUALIFIER: Final = 0.5  # a qualifier it applies ("the *stopped* containers")
-    NUMBER: Final = 0.5  # a number for its numeric slot (lines, count, port, priority)
-    SERVICE_PORT: Final = 0.5  # a service's name as a rule's port ("allow *ssh*")
-    UNHONOURED: Final = -1  # a filter or a time it cannot apply: asked, ranks below ops that can
-
-    # -- what it acts on: `_weigh_targets`, `_weigh_as_target` --
-    TARGET_KNOWN: Final = 2.5  # a target naming a thing of its kind here: says which one
-    TARGET_SAID: Final = 1  # target words naming no such thing: at least something to act on
-    OTHER_KIND_NAME: Final = -1.5  # a name of another kind ("portainer" for a user)
-    GUESSED: Final = -0.5  # each target word nothing here is called: a small doubt
-    GUESSED_LISTED: Final = -1.5  # the same for a kind listed whole (users): "remove tmux"
-    NEW_NAME_KNOWN_WORD: Final = -1  # a new name that other operations use as a word
-    NEW_NAME_EXTRA_WORD: Final = -1  # each word beyond one a new name: new names are one word
-    NO_TARGET_ACTION: Final = -1.5  # a change with no target or filter: "restart the service"
-    NO_TARGET_QUERY: Final = -1  # a question with none: milder, it may be about them all
-    MYSELF: Final = 2.5  # "add *me* to docker": the person's own account, a known name
-    MYSELF_TOO: Final = 0.5  # their own account beside targets already named
-    FULL_NAME: Final = 1.5  # a full name for an op that sets one ("… to 'Alice Smith'")
-
-    # -- costs of words it cannot place (`_unplaced`: taken off, said back) --
-    STRAY_WORD: Final = 1  # a word it cannot place: as much as a target word scores
-    SECOND_VALUE: Final = 1  # a second port, address, group, time: said back, never swapped
-    LEADING_VERB: Final = 3  # a command's own first word left over ("*kill* …"): a VERB
-    LEADING_ASK: Final = 3  # "*show* me …" read as an action: a verb against the action
-    ASK_WORD: Final = 0.5  # another asking word read by an action: a hint only
-    NOT_A_NAME: Final = 0.5  # a word beside a name that names nothing ("bob *zorblax*")
-    BACKGROUND: Final = 0.75  # given back outside the asking clause: a quarter of it stays
-
-
-class Reading:
-    """One operation's account of the request."""
-
-    def __init__(self, op: Operation):
-        self.op = op
-        self.score = 0.0
-        self.evidence: set[str] = set()  # verb, noun, idiom, resource, target
-        self.explained: dict[int, str] = {}  # unit index -> role used
-        self.targets: list[str] = []
-        self.named_kinds: set[str] = set()  # kinds the target names are
-        self.exact = False  # a target is the whole name of a thing of its kind
-        self.unexplained: list[str] = []
-        self.conflicts: list[str] = []  # words naming something else
-        self.qualifiers: list[str] = []
-        self.unhonoured: list[str] = []  # qualifiers the op cannot apply
-        self.unhonoured_at: list[int] = []  # and where they were said
-        self.params: dict[str, str] = {}
-        self.plural = False
-        self.unplaced: dict[int, float] = {}  # unit index -> what not placing it cost
-        self.background = 0  # unplaced words outside the clause that names the operation
-        self.claims_exclusion = False  # an idiom of the operation holds the "except X"
-
-    @property
-    def confidence(self) -> float:
-        """Explained content words over all of them (background clauses left out)."""
-        content = len(self.explained) + len(self.unexplained) + len(self.conflicts)
-        content -= self.background
-        if content <= 0:
-            return 0.0
-        unplaced = len(self.unexplained) - self.background
-        return round((content - unplaced - len(self.conflicts)) / content, 2)
-
-    def __repr__(self) -> str:
-        return f"Reading({self.op.id}, {self.score}, targets={self.targets})"
 
 
 class Parse:
@@ -314,13 +215,7 @@ def _second_value(reading: Reading, units: list[Unit],
     for n, role in list(reading.explained.items()):
         if role == "slot" and units[n].text == held:
             del reading.explained[n]
-            _unplaced(reading, n, units[n], Weight.SECOND_VALUE)
-
-
-def _unplaced(reading: Reading, n: int, unit: Unit, cost: float) -> None:
-    reading.unexplained.append(unit.text)
-    reading.unplaced[n] = cost
-    reading.score -= cost
+            unplaced(reading, n, units[n], Weight.SECOND_VALUE)
 
 
 # what an action leaves behind: said with it, a state is its result, not a filter
@@ -497,7 +392,7 @@ def _place_units(reading: Reading, units: list[Unit], skip: set[int], negated: s
             if reading.claims_exclusion and unit.unknown:
                 # "but keep nextcloud-app zorblax": the idiom took the name; the word
                 # after it names nothing and is said back
-                _unplaced(reading, n, unit, Weight.NOT_A_NAME)
+                unplaced(reading, n, unit, Weight.NOT_A_NAME)
             continue
         own_noun = "resource" in roles and (op.target in roles["resource"]
                                             or op.resource in roles["resource"])
@@ -609,7 +504,7 @@ def _weigh_slot(reading: Reading, units: list[Unit], n: int, unit: Unit,
     3306"). A second address for one rule costs SECOND_VALUE and is said back, never
     put in place of the first; a second group replaces the first (`_second_value`)."""
     if slot[0] == "host" and slot[1] and reading.params.get("host") not in (None, slot[1]):
-        _unplaced(reading, n, unit, Weight.SECOND_VALUE)
+        unplaced(reading, n, unit, Weight.SECOND_VALUE)
         return
     _second_value(reading, units, slot)  # a second group: the last is the one
     reading.explained[n] = "slot"
@@ -742,7 +637,7 @@ def _place_clock(reading: Reading, n: int, unit: Unit) -> None:
     elif op.kind == "action":  # never done now instead: asked, as a qualifier is
         _not_now(reading, n, unit, clock)
     else:
-        _unplaced(reading, n, unit, Weight.STRAY_WORD)
+        unplaced(reading, n, unit, Weight.STRAY_WORD)
 
 
 def _place_time(reading: Reading, units: list[Unit], n: int, unit: Unit) -> None:
@@ -765,7 +660,7 @@ def _place_time(reading: Reading, units: list[Unit], n: int, unit: Unit) -> None
             reading.explained[n] = "slot"
             return
         if later:  # "at 3am in 10 minutes": two times, neither dropped
-            _unplaced(reading, n, unit, Weight.SECOND_VALUE)
+            unplaced(reading, n, unit, Weight.SECOND_VALUE)
             return
     if op.kind == "action" and "since" not in op.slots and "days" not in op.slots:
         if later and _said_ahead(units, n):
@@ -796,7 +691,7 @@ def _place_time(reading: Reading, units: list[Unit], n: int, unit: Unit) -> None
         if isinstance(moment, str):
             reading.params["since"] = moment
         return
-    _unplaced(reading, n, unit, Weight.STRAY_WORD)
+    unplaced(reading, n, unit, Weight.STRAY_WORD)
 
 
 def _weigh_service_port(reading: Reading, n: int, unit: Unit) -> bool:
@@ -827,7 +722,7 @@ def _weigh_number(reading: Reading, units: list[Unit], n: int, unit: Unit) -> bo
     number = str(unit.roles["number"])
     given = reading.params.get(slot_name)
     if given is not None and given != number:
-        _unplaced(reading, n, unit, Weight.SECOND_VALUE)
+        unplaced(reading, n, unit, Weight.SECOND_VALUE)
         return True
     reading.explained[n] = slot_name
     reading.params[slot_name] = number
@@ -844,7 +739,7 @@ def _weigh_ask(reading: Reading, units: list[Unit], n: int, unit: Unit) -> None:
         return
     leads = "verb" not in unit.roles and unit.text in _SHOWING and all(
         "filler" in u.roles for u in units[:n])
-    _unplaced(reading, n, unit, Weight.LEADING_ASK if leads else Weight.ASK_WORD)
+    unplaced(reading, n, unit, Weight.LEADING_ASK if leads else Weight.ASK_WORD)
 
 
 def _weigh_as_target(reading: Reading, n: int, unit: Unit, target_units: list[Unit]) -> bool:
@@ -870,7 +765,7 @@ def _weigh_leftover(reading: Reading, units: list[Unit], n: int, unit: Unit) -> 
     says more against a reading than a stray word does."""
     leads = "verb" in unit.roles and all(
         "filler" in u.roles or "ask" in u.roles for u in units[:n])
-    _unplaced(reading, n, unit, Weight.LEADING_VERB if leads else Weight.STRAY_WORD)
+    unplaced(reading, n, unit, Weight.LEADING_VERB if leads else Weight.STRAY_WORD)
 
 
 def _names_the_operation(reading: Reading, shared_verb: bool) -> bool:
@@ -905,7 +800,7 @@ def _real_names_only(reading: Reading, units: list[Unit],
         if unit not in named:
             at = units.index(unit)
             reading.explained.pop(at, None)
-            _unplaced(reading, at, unit, Weight.NOT_A_NAME)
+            unplaced(reading, at, unit, Weight.NOT_A_NAME)
     return named
 
 
@@ -926,7 +821,7 @@ def _the_new_name(reading: Reading, units: list[Unit],
             reading.explained[at] = "description"
         else:
             reading.explained.pop(at, None)
-            _unplaced(reading, at, unit, Weight.NOT_A_NAME)
+            unplaced(reading, at, unit, Weight.NOT_A_NAME)
     return called
 
 

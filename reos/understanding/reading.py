@@ -27,7 +27,8 @@ from reos.catalogue.templates import TemplateSet
 from reos.model.request import Asking, Intent, Kind, Option, Understood
 from reos.patterns import regex
 from reos.understanding import parser, stories
-from reos.understanding.parser import Parse, Reading
+from reos.understanding.evidence import Reading
+from reos.understanding.parser import Parse
 from reos.understanding.tagging import Names
 
 if TYPE_CHECKING:
