@@ -21,9 +21,9 @@ if TYPE_CHECKING:
 
 class Weight:
     """What each piece of evidence adds to an operation's score: every number the scorer
-    adds or takes off (`score` and its steps, `_background`, `_myself`, a full name in
-    `parse`) is here and nowhere else. A reading's score is the sum of the weights of
-    what it found; the best one wins, and reading.py compares it with MIN_SCORE (1.5:
+    adds or takes off (`parser.score` and its steps, `target_words.myself`, a full name in
+    `parser.parse`) is here and nowhere else. A reading's score is the sum of the weights
+    of what it found; the best one wins, and reading.py compares it with MIN_SCORE (1.5:
     below it, not understood) and CLOSE (1.0: two readings this close are asked about).
 
     Rewards are positive and penalties negative, both added; the costs of words a reading
@@ -59,7 +59,7 @@ class Weight:
     SERVICE_PORT: Final = 0.5  # a service's name as a rule's port ("allow *ssh*")
     UNHONOURED: Final = -1  # a filter or a time it cannot apply: asked, ranks below ops that can
 
-    # -- what it acts on: `_weigh_targets`, `_weigh_as_target` --
+    # -- what it acts on: `target_words.weigh_targets`, `target_words.weigh_as_target` --
     TARGET_KNOWN: Final = 2.5  # a target naming a thing of its kind here: says which one
     TARGET_SAID: Final = 1  # target words naming no such thing: at least something to act on
     OTHER_KIND_NAME: Final = -1.5  # a name of another kind ("portainer" for a user)

@@ -27,10 +27,10 @@ from reos.catalogue.lexicon import correct, lexicon, split_shell, words_of
 from reos.catalogue.operations import Operation, Refusal
 from reos.catalogue.refusing import contains, refusal_for, runs_fetched_code, wipes_a_filesystem
 from reos.catalogue.templates import TemplateSet
-from reos.understanding import slot_words, tagging
+from reos.understanding import slot_words, tagging, target_words
 from reos.understanding.evidence import Reading, Weight, unplaced
 from reos.understanding.idioms import Flat, could_name, idiom_spans, idioms_of
-from reos.understanding.tagging import Names, Unit, phrases, units_of
+from reos.understanding.tagging import Names, Unit, units_of
 
 if TYPE_CHECKING:
     from typing import Any
@@ -57,16 +57,6 @@ class Parse:
 
 # -- scoring ---------------------------------------------------------------------------
 
-_NEVER_A_PATH = {"package", "user", "group", "container", "service", "interface", "timer"}
-
-
-def _names(unit: Unit, kind: str) -> bool:
-    """Whether a unit is a snapshot name or alias of `kind` (or a path, for the kinds a
-    path can name: mounts, devices, files; "/usr/sbin/nginx" is no package's name)."""
-    roles = unit.roles
-    return kind in roles.get("name", ()) or kind in roles.get("alias", ()) or (
-        "path" in roles and kind not in _NEVER_A_PATH)
-
 
 def _shared(op: Operation, verbs: set[str]) -> bool:
     """Whether the verb that named `op` also names other operations."""
@@ -74,23 +64,6 @@ def _shared(op: Operation, verbs: set[str]) -> bool:
 
 
 _SHOWING = {"show", "list", "display", "print", "tell", "give", "view"}  # words that only ask
-
-
-def _account_and_group(reading: Reading, units: list[Unit],
-                       target_units: list[Unit]) -> list[Unit]:
-    """"remove sudo from bob": the group said where the account goes and the account where
-    the group goes, as people put them either way round. Swapped when the words taken for
-    the account name only a group and the group's word names an account."""
-    group = reading.params.get("group")
-    if len(target_units) != 1 or not group:
-        return target_units
-    said = target_units[0].roles.get("name", set())
-    other = next((u for u in units if u.text == group), None)
-    if other is None or "user" in said or "group" not in said or (
-            "user" not in other.roles.get("name", set())):
-        return target_units
-    reading.params["group"] = target_units[0].text
-    return [other]
 
 
 # what an action leaves behind: said with it, a state is its result, not a filter
@@ -161,9 +134,9 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
     3. `_place_units`: what part each unit plays (a verb, a noun, a resource noun, a slot,
        a qualifier, a time, a number, a target…), each part weighed by a step of its own;
     4. `_names_the_operation`: a verb, idiom or noun of its own was said, or no reading;
-    5. the targets: real names over guesses (`_real_names_only`), the new name of a thing
-       created (`_the_new_name`), an account and a group said either way round
-       (`_account_and_group`), then weighed (`_weigh_targets`);
+    5. the targets (`target_words`): real names over guesses (`real_names_only`), the new
+       name of a thing created (`the_new_name`), an account and a group said either way
+       round (`account_and_group`), then weighed (`weigh_targets`);
     6. `_background`: words outside the clause that names the operation cost a quarter.
     """
     if op.requires and not _requirement_said(op, words):
@@ -174,16 +147,16 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                                              idiom_units, held, fixed)
     if not _names_the_operation(reading, shared_verb):
         return None
-    target_units = _real_names_only(reading, units, target_units)
+    target_units = target_words.real_names_only(reading, units, target_units)
     if op.creates:
-        target_units = _the_new_name(reading, units, target_units)
+        target_units = target_words.the_new_name(reading, units, target_units)
     if op.target == "user" and "group" in op.slots:
-        target_units = _account_and_group(reading, units, target_units)
+        target_units = target_words.account_and_group(reading, units, target_units)
     if "when" in op.slots and any(  # "shut down postgres in 10 min" is not this machine
             "name" in units[n].roles or "ip" in units[n].roles or units[n].unknown
             for n in reading.unplaced):
         return None
-    _weigh_targets(reading, units, target_units, listed)
+    target_words.weigh_targets(reading, units, target_units, listed)
     if clauses is not None and len(set(clauses)) > 1:
         _background(reading, clauses)
     return reading
@@ -220,7 +193,8 @@ def _weigh_idiom(reading: Reading, units: list[Unit], skip: set[int],
         # "upgrade everything except docker": the idiom takes the excluded words as its
         # target, so they are not an exclusion for this reading
         reading.claims_exclusion = bool(idiom_units & skip)
-        borrowed = sum(1 for h in held if units[h].roles and not _names(units[h], op.target))
+        borrowed = sum(1 for h in held
+                       if units[h].roles and not target_words.names(units[h], op.target))
         reading.score += (Weight.IDIOM + Weight.IDIOM_WORD * len(idiom_units)
                           + Weight.IDIOM_HELD * len(held) + Weight.IDIOM_BORROWED * borrowed)
         if _negates_idiom(units, idiom_units, skip, fixed):
@@ -267,7 +241,7 @@ def _place_units(reading: Reading, units: list[Unit], skip: set[int], negated: s
                     reading.params[slot[0]] = slot[1]
                 continue
         # a name of the kind it acts on (or a word of the idiom's {target}): a target,
-        # weighed with the others (`_weigh_targets`)
+        # weighed with the others (`target_words.weigh_targets`)
         if (n in held or (takes and "name" in roles and op.target in roles["name"]
                           and "verb" not in roles)) and not own_noun:
             reading.explained[n] = "target"
@@ -319,7 +293,7 @@ def _place_units(reading: Reading, units: list[Unit], skip: set[int], negated: s
         if "ask" in roles:
             _weigh_ask(reading, units, n, unit)
             continue
-        if takes and _weigh_as_target(reading, n, unit, target_units):
+        if takes and target_words.weigh_as_target(reading, n, unit, target_units):
             continue
         _weigh_leftover(reading, units, n, unit)
     return target_units, shared_verb
@@ -468,23 +442,6 @@ def _weigh_ask(reading: Reading, units: list[Unit], n: int, unit: Unit) -> None:
     unplaced(reading, n, unit, Weight.LEADING_ASK if leads else Weight.ASK_WORD)
 
 
-def _weigh_as_target(reading: Reading, n: int, unit: Unit, target_units: list[Unit]) -> bool:
-    """Any other word that can be a name (an unknown word, a name of another kind, a
-    path, a number, a word another operation uses: "htop" names a question too) taken
-    as the target; a name of another kind is a conflict (OTHER_KIND_NAME). False for a
-    word that cannot name anything."""
-    roles = unit.roles
-    if not ("name" in roles or unit.unknown or "alias" in roles or "path" in roles
-            or "number" in roles or not roles.keys() - {"noun"}):
-        return False
-    reading.explained[n] = "target"
-    target_units.append(unit)
-    if "name" in roles:  # a name of another kind: this reading is less likely
-        reading.conflicts.append(unit.text)
-        reading.score += Weight.OTHER_KIND_NAME
-    return True
-
-
 def _weigh_leftover(reading: Reading, units: list[Unit], n: int, unit: Unit) -> None:
     """A word no step placed: a STRAY_WORD, or a LEADING_VERB when it is a command's own
     first word ("kill whatever is on port 3000" read as a question about ports), which
@@ -511,72 +468,6 @@ def _names_the_operation(reading: Reading, shared_verb: bool) -> bool:
     # "restart" alone is not "restart the machine"
     return not (shared_verb and not takes and op.nouns
                 and not reading.evidence & {"noun", "idiom"})
-
-
-def _real_names_only(reading: Reading, units: list[Unit],
-                     target_units: list[Unit]) -> list[Unit]:
-    """When real names of the target's kind were said, the other target words are not
-    names of things that don't exist: each is a word NOT_A_NAME (said back). An
-    operation that creates a thing keeps them (`_the_new_name`)."""
-    op = reading.op
-    named = [u for u in target_units if _names(u, op.target)]
-    if not named or len(named) == len(target_units) or op.creates:
-        return target_units
-    for unit in target_units:
-        if unit not in named:
-            at = units.index(unit)
-            reading.explained.pop(at, None)
-            unplaced(reading, at, unit, Weight.NOT_A_NAME)
-    return named
-
-
-def _the_new_name(reading: Reading, units: list[Unit],
-                  target_units: list[Unit]) -> list[Unit]:
-    """"a new group for the web people called webdev": the word after called/named is
-    the new name; words before it describe it, a word after it names nothing
-    (NOT_A_NAME: "a user called bob zorblax")."""
-    called = [u for u in target_units if (at := units.index(u)) > 0
-              and units[at - 1].text in ("called", "named")]
-    if not called:
-        return target_units
-    for unit in target_units:
-        if unit in called:
-            continue
-        at = units.index(unit)
-        if unit.start < called[-1].start:
-            reading.explained[at] = "description"
-        else:
-            reading.explained.pop(at, None)
-            unplaced(reading, at, unit, Weight.NOT_A_NAME)
-    return called
-
-
-def _weigh_targets(reading: Reading, units: list[Unit], target_units: list[Unit],
-                   listed: frozenset[str]) -> None:
-    """The targets, as phrases: TARGET_KNOWN when one names a thing of the kind here,
-    else TARGET_SAID; each word nothing here is called costs GUESSED (GUESSED_LISTED
-    where the snapshot lists every thing of the kind: "remove tmux" is not a user that
-    doesn't exist); a new name costs NEW_NAME_KNOWN_WORD for a word other operations use
-    and NEW_NAME_EXTRA_WORD for each word beyond one a name. None named, and no
-    qualifier to choose by: NO_TARGET_ACTION or NO_TARGET_QUERY."""
-    op = reading.op
-    reading.targets = list(dict.fromkeys(phrases(target_units, units)))  # "curl … just curl"
-    guessed = [u for u in target_units if not _names(u, op.target)]
-    if op.creates:  # new names are single words, and not words other operations use
-        known_words = sum(1 for u in guessed if u.roles)
-        extra_words = max(0, len(target_units) - len(reading.targets))
-        reading.score += (Weight.NEW_NAME_KNOWN_WORD * known_words
-                          + Weight.NEW_NAME_EXTRA_WORD * extra_words)
-    else:  # a word taken as a name nothing here has
-        reading.score += (Weight.GUESSED_LISTED if op.target in listed
-                          else Weight.GUESSED) * len(guessed)
-    if reading.targets:
-        reading.score += Weight.TARGET_KNOWN if reading.named_kinds else Weight.TARGET_SAID
-        reading.evidence.add("target")
-        reading.plural = reading.plural or len(reading.targets) > 1
-    elif op.target != "none" and not reading.qualifiers:
-        reading.score += (Weight.NO_TARGET_ACTION if op.kind != "query"
-                          else Weight.NO_TARGET_QUERY)  # nothing named to act on
 
 
 # kinds the snapshot lists completely (packages are not: any package can be installed)
@@ -624,39 +515,6 @@ def _candidates(lex: Any, units: list[Unit], flat: Flat) -> list[Operation]:
             literal <= said for _, literal in idioms_of(op)))]
 
 
-_ACCOUNT_WORDS = {"account", "user", "login", "shell", "groups", "group", "username",
-                  "user account", "login shell"}
-# what a person's own account is never taken for without naming it: deleting, locking or
-# expiring oneself is asked about like any other account left unnamed
-_NOT_ON_MYSELF = {"delete", "delete_with_home", "lock", "expire_password", "set_expiry"}
-
-
-def _myself(readings: list[Reading], units: list[Unit], matcher: Any) -> None:
-    """"add me to the docker group", "change my shell", "which groups am I in": an account
-    operation whose account is the person themself, when the snapshot says who that is.
-    Only "me"/"myself", "my" before an account word, or "I" in a question about accounts
-    say so; "I want to delete a user" does not."""
-    from reos.understanding.names import SAFE_NAMES
-
-    host = getattr(getattr(matcher, "snapshot", None), "host", None) or {}
-    me = host.get("user")
-    if not isinstance(me, str) or not SAFE_NAMES["user"].match(me):
-        return
-    words = [w for u in units for w in u.text.split()]
-    said = {"me", "myself"} & set(words) or {
-        w for w, after in zip(words, words[1:], strict=False)
-        if w == "my" and after in _ACCOUNT_WORDS}
-    for reading in readings:
-        op = reading.op
-        if op.target != "user" or op.creates or op.action in _NOT_ON_MYSELF:
-            continue
-        asked_as_i = op.kind == "query" and "i" in words and not reading.targets
-        if (said or asked_as_i) and me not in reading.targets:
-            reading.targets = [*reading.targets, me]
-            reading.score += Weight.MYSELF if len(reading.targets) == 1 else Weight.MYSELF_TOO
-            reading.evidence.add("target")
-
-
 def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
           remote: bool = False) -> Parse:
     """Tag every word of `text` and score every operation of the catalogue."""
@@ -696,7 +554,7 @@ def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
     readings = [r for op in _candidates(lex, units, flat)
                 if (r := score(op, units, skip, found.negated, words, flat, clauses, listed))
                 is not None]
-    _myself(readings, units, matcher)
+    target_words.myself(readings, units, matcher)
     if fullname is not None:
         for reading in readings:
             if "fullname" in reading.op.slots and len(reading.targets) <= 1:
