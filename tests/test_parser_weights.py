@@ -26,7 +26,7 @@ import pytest
 from reos.engine import ReasoningEngine
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
-from reos.understanding import evidence, parser, slot_words, target_words
+from reos.understanding import evidence, parser, scoring, slot_words, target_words
 from reos.understanding.reading import CLOSE
 from reos.understanding.tagging import Names
 from tests.conftest import FIXTURES
@@ -64,7 +64,7 @@ def _weights() -> set[str]:
 
 
 # the modules that weigh what a request says: the table's own module, with it left out
-SCORER = (parser, evidence, slot_words, target_words)
+SCORER = (parser, evidence, scoring, slot_words, target_words)
 
 
 def _scorer_tree() -> ast.Module:

@@ -4,8 +4,8 @@ not place, its score), and `Weight`, what each piece of evidence adds to that sc
 `unplaced` records a word a reading could not place (its cost taken off the score, the
 word kept to be said back).
 
-Not responsible for finding the evidence (`parser.score` and its steps) or for choosing
-among readings (`parser.parse`, then `reading`).
+Not responsible for finding the evidence (`scoring`, with `slot_words` and
+`target_words`) or for choosing among readings (`parser.parse`, then `reading`).
 """
 
 from __future__ import annotations
@@ -21,10 +21,11 @@ if TYPE_CHECKING:
 
 class Weight:
     """What each piece of evidence adds to an operation's score: every number the scorer
-    adds or takes off (`parser.score` and its steps, `target_words.myself`, a full name in
-    `parser.parse`) is here and nowhere else. A reading's score is the sum of the weights
-    of what it found; the best one wins, and reading.py compares it with MIN_SCORE (1.5:
-    below it, not understood) and CLOSE (1.0: two readings this close are asked about).
+    adds or takes off (`scoring.score` and its steps, `target_words.myself`, a full name
+    in `parser.parse`) is here and nowhere else. A reading's score is the sum of the
+    weights of what it found; the best one wins, and reading.py compares it with
+    MIN_SCORE (1.5: below it, not understood) and CLOSE (1.0: two readings this close are
+    asked about).
 
     Rewards are positive and penalties negative, both added; the costs of words a reading
     cannot place are positive, taken off by `unplaced`, and said back to the person.

@@ -13,7 +13,7 @@ person's full name, read from the text before it is tagged (`full_name`). A seco
 for a slot one value fills takes the place of the first, which is said back
 (`second_value`); a second port, address or time is said back itself.
 
-Not responsible for the order in which a unit's roles are tried (`parser._place_units`),
+Not responsible for the order in which a unit's roles are tried (`scoring._place_units`),
 for the targets, for checking values or rendering them for a tool (`slots`), or for
 reading times, sizes and zones out of words (`moments`, through the tagger).
 """

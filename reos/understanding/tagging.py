@@ -6,7 +6,7 @@ from the snapshot) or a single word. Typed values (numbers, paths, IP addresses,
 are read here; exclusions ("except X", "leave X alone", "not X"), negations ("do not
 restart it") and clauses are found before any operation is scored.
 
-Not responsible for choosing between roles (each operation does, in `parser.score`).
+Not responsible for choosing between roles (each operation does, in `scoring.score`).
 """
 
 from __future__ import annotations

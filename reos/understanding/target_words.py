@@ -11,7 +11,7 @@ weighed (`weigh_targets`). "me", "my" before an account word, or "I" in a questi
 accounts adds the person's own account when the snapshot says who that is (`myself`).
 `names` says whether a unit is a name of a kind here.
 
-Not responsible for the order in which a unit's roles are tried (`parser._place_units`),
+Not responsible for the order in which a unit's roles are tried (`scoring._place_units`),
 for the slots' values (`slot_words`), or for which real things the phrases name (the
 matcher).
 """
