@@ -1,22 +1,30 @@
 """The catalogue parser: every word of a request tagged, then the operations scored.
 
-A request is normalised (case, contractions, possessives, verb forms, typos checked
-against the catalogue's own words), cut at the first piece of shell text, and split into
-*units*: the longest phrase the catalogue knows (a verb such as "get rid of", a resource
-noun, a qualifier such as "not running", an exclusion marker, a time expression, a name
-from the snapshot) or a single unknown word. Each operation then explains the units it
-can: its verbs, nouns and idioms, its resource noun, the qualifiers it accepts, the
-snapshot names of its target kind, typed values its slots take, and the shared filler
-and ask words. What an operation cannot explain counts against it; what the chosen
-reading cannot explain is returned, never dropped, and lowers its confidence.
+`parse` is the entry. A request is normalised (case, contractions, possessives, verb
+forms, typos checked against the catalogue's own words, "turn of" read as "turn off", a
+full name taken out whole: `slot_words.full_name`), cut at the first piece of shell text,
+and split into *units* (`tagging`): the longest phrase the catalogue knows (a verb such
+as "get rid of", a resource noun, a qualifier such as "not running", an exclusion marker,
+a time expression, a name from the snapshot) or a single unknown word. Each operation
+that can read the request (`scoring.candidates`) then explains the units it can
+(`scoring.score`, with `slot_words` and `target_words`): its verbs, nouns and idioms, its
+resource noun, the qualifiers it accepts, the snapshot names of its target kind, typed
+values its slots take, and the shared filler and ask words. What an operation cannot
+explain counts against it; what the chosen reading cannot explain is returned, never
+dropped, and lowers its confidence. The person's own account ("add *me* to docker":
+`target_words.myself`) and a full name are added to the readings that take them, and
+the readings are ranked best first (a `Parse`).
 
 Refusals are found by meaning first (`refusing`): a destructive verb and a protected
-object anywhere in the request (shell text included). Exclusions ("except X", "leave X
-alone") and negations ("do not restart it, just reload it") are read before the
-operations are scored; where an operation's idioms occur is `idioms`' work.
+object anywhere in the request (shell text included), and again once typos are fixed.
+Exclusions ("except X", "leave X alone") and negations ("do not restart it, just reload
+it") are read before the operations are scored; where an operation's idioms occur is
+`idioms`' work.
 
-Not responsible for resolving names to resources (the matcher does), for plans, or for
-chat words such as "undo" and "yes" said alone (perception does).
+Not responsible for what each piece of evidence is worth (`evidence.Weight`), for
+choosing among the readings (`reading`), for resolving names to resources (the matcher
+does), for plans, or for chat words such as "undo" and "yes" said alone (perception
+does).
 """
 
 from __future__ import annotations

@@ -14,8 +14,9 @@ for a slot one value fills takes the place of the first, which is said back
 (`second_value`); a second port, address or time is said back itself.
 
 Not responsible for the order in which a unit's roles are tried (`scoring._place_units`),
-for the targets, for checking values or rendering them for a tool (`slots`), or for
-reading times, sizes and zones out of words (`moments`, through the tagger).
+for the targets (`target_words`), for checking values or rendering them for a tool
+(`slots`), or for reading times, sizes and zones out of words (`moments`, through the
+tagger).
 """
 
 from __future__ import annotations
