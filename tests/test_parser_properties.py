@@ -22,12 +22,13 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from reos.catalogue.lexicon import correct, lexicon
 from reos.engine import ReasoningEngine
 from reos.model.plan import Plan
 from reos.model.request import Intent, Kind
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
-from reos.understanding import parser
+from reos.understanding import parser, tagging
 from reos.understanding import reading as understanding
 from tests.conftest import FIXTURES
 
@@ -96,8 +97,8 @@ def requests(draw: st.DrawFn) -> tuple[str, list[str]]:
 
 def _accounted(found: parser.Parse) -> tuple[set[int], list[int]]:
     """(units read apart as exclusions or negations, units the best reading leaves out)."""
-    excluded, _ = parser._exclusions(found.units)
-    _, negation = parser._negated(found.units)
+    excluded, _ = tagging.exclusions(found.units)
+    _, negation = tagging.negated(found.units)
     best = found.best
     assert best is not None
     said = set(best.unexplained) | set(best.conflicts)
@@ -108,10 +109,10 @@ def _accounted(found: parser.Parse) -> tuple[set[int], list[int]]:
 
 
 def test_junk_words_are_unknown_to_the_catalogue() -> None:
-    lex = parser.lexicon(engine().templates)
+    lex = lexicon(engine().templates)
     for word in JUNK:
-        assert word not in lex.typo_words()[2] and parser.correct(word, lex) is None, word
-        units = parser.units_of([word], lex, parser.Names(_matcher()))
+        assert word not in lex.typo_words()[2] and correct(word, lex) is None, word
+        units = tagging.units_of([word], lex, tagging.Names(_matcher()))
         assert units[0].unknown, word
 
 

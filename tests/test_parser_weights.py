@@ -1,4 +1,4 @@
-"""The scorer's table of weights (parser.Weight) and the order it is meant to produce.
+"""The scorer's table of weights (evidence.Weight) and the order it is meant to produce.
 
 1. The table is the scorer's only source of numbers: every weight in it is read by the
    scorer (no dead weights), and no score is changed by a bare number.
@@ -26,8 +26,9 @@ import pytest
 from reos.engine import ReasoningEngine
 from reos.settings import Settings
 from reos.system.snapshot import SystemSnapshot
-from reos.understanding import parser
+from reos.understanding import evidence, parser, scoring, slot_words, target_words
 from reos.understanding.reading import CLOSE
+from reos.understanding.tagging import Names
 from tests.conftest import FIXTURES
 
 JUNK = ["zorblax", "quindle"]  # words no catalogue, vocabulary or snapshot knows
@@ -52,22 +53,25 @@ def _only(kind: str) -> list[str]:
     data = json.loads((FIXTURES / "homelab.json").read_text())
     names = ([c["name"] for c in data["containers"]] if kind == "container" else
              [s["name"].removesuffix(".service") for s in data["services"]])
-    words = parser.Names(engine().builder().matcher)
+    words = Names(engine().builder().matcher)
     return [n for n in names if words.kinds(n) == {kind}]
 
 
 # -- 1. one table ------------------------------------------------------------------------
 
 def _weights() -> set[str]:
-    return {name for name in vars(parser.Weight) if name.isupper()}
+    return {name for name in vars(evidence.Weight) if name.isupper()}
+
+
+# the modules that weigh what a request says: the table's own module, with it left out
+SCORER = (parser, evidence, scoring, slot_words, target_words)
 
 
 def _scorer_tree() -> ast.Module:
-    """The parser module without the table itself."""
-    tree = ast.parse(inspect.getsource(parser))
-    tree.body = [node for node in tree.body
-                 if not (isinstance(node, ast.ClassDef) and node.name == "Weight")]
-    return tree
+    """The scorer's modules as one, without the table itself."""
+    body = [node for module in SCORER for node in ast.parse(inspect.getsource(module)).body
+            if not (isinstance(node, ast.ClassDef) and node.name == "Weight")]
+    return ast.Module(body=body, type_ignores=[])
 
 
 def test_every_weight_is_used_by_the_scorer() -> None:
@@ -102,7 +106,7 @@ def test_no_score_is_changed_by_a_bare_number() -> None:
             changes += 1
             assert _numbers(node.value) == [], ast.unparse(node)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
-                node.func.id == "_unplaced"):
+                node.func.id == "unplaced"):
             cost += 1
             assert _numbers(node.args[3]) == [], ast.unparse(node)
     assert changes > 20 and cost > 10  # the walk found the scorer

@@ -8,7 +8,7 @@ cut at the first piece of shell text, split into words, contractions spelled out
 possessives dropped; verb forms and typos are read back to catalogue words, and only to
 those ("resart" is restart; "step" stays step).
 
-Not responsible for tagging the words (see `tagging`) or scoring operations (`parser`).
+Not responsible for tagging the words (see `tagging`) or scoring operations (`scoring`).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ filesystem deleted at once ("wipe /srv/shares", "rm -rf /data", "yeet everything
 `runs_fetched_code` refuses a download piped into a shell ("curl … | sudo bash"),
 whatever the words around it.
 
-Not responsible for scoring operations (see `parser`) or for the words themselves
+Not responsible for scoring operations (see `scoring`) or for the words themselves
 (`lexicon`).
 """
 

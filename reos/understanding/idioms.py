@@ -6,7 +6,7 @@ occur in a request's tagged words, and which words their {target} gap holds.
 without, so most idioms of most operations are ruled out by one set test. A gap holds at
 most MAX_GAP words and never a verb, which keeps the search linear in the request.
 
-Not responsible for what a match is worth (see `parser.score`).
+Not responsible for what a match is worth (see `scoring.score`).
 """
 
 from __future__ import annotations

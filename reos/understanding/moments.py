@@ -6,7 +6,7 @@ machine's own zone list (`zones`), and a city that several zones share is tagged
 of them (`A|B`).
 
 Not responsible for checking the values or rendering them for a tool (`slots`), or for
-scoring operations (`parser`).
+scoring operations (`scoring`).
 """
 
 from __future__ import annotations

@@ -22,11 +22,14 @@ from typing import TYPE_CHECKING
 from msgspec import Struct
 from msgspec.structs import astuple, replace
 
+from reos.catalogue.lexicon import fix_typos
 from reos.catalogue.templates import TemplateSet
 from reos.model.request import Asking, Intent, Kind, Option, Understood
 from reos.patterns import regex
 from reos.understanding import parser, stories
-from reos.understanding.parser import Parse, Reading
+from reos.understanding.evidence import Reading
+from reos.understanding.parser import Parse
+from reos.understanding.tagging import Names
 
 if TYPE_CHECKING:
     from typing import Any
@@ -167,7 +170,7 @@ def _understand(text: str, templates: TemplateSet, matcher: Any = None, *,
     if not cleaned:
         return None
     conditional = split_condition(cleaned) or split_condition(  # "if n8n is runing, restart it"
-        parser.fix_typos(cleaned, templates, parser.Names(matcher).kinds))
+        fix_typos(cleaned, templates, Names(matcher).kinds))
     if conditional:
         condition, subject, rest = conditional
         if subject.lower() not in _PRONOUNS:

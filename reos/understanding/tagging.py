@@ -6,7 +6,7 @@ from the snapshot) or a single word. Typed values (numbers, paths, IP addresses,
 are read here; exclusions ("except X", "leave X alone", "not X"), negations ("do not
 restart it") and clauses are found before any operation is scored.
 
-Not responsible for choosing between roles (each operation does, in `parser.score`).
+Not responsible for choosing between roles (each operation does, in `scoring.score`).
 """
 
 from __future__ import annotations
@@ -393,7 +393,7 @@ def _times(units: list[Unit]) -> None:
 
 # -- exclusions and negations ----------------------------------------------------------
 
-def _exclusions(units: list[Unit]) -> tuple[set[int], list[str]]:
+def exclusions(units: list[Unit]) -> tuple[set[int], list[str]]:
     """Units that name what to leave out ("except X and Y", "leave X alone", "not X")."""
     marked: set[int] = set()
     names: list[str] = []
@@ -424,7 +424,7 @@ def _exclusions(units: list[Unit]) -> tuple[set[int], list[str]]:
         if taken:
             marked.add(n)
             marked.update(taken)
-            names += _phrases([units[m] for m in taken])
+            names += phrases([units[m] for m in taken])
             if tail:
                 marked.update(range(max(taken) + 1, after + 1))
     return marked, names
@@ -458,7 +458,7 @@ def _owned_by(gap: list[str]) -> bool:
         w in ("the", "a", "an", "my", "our", "that") for w in gap[1:])
 
 
-def _phrases(units: list[Unit], every: list[Unit] | None = None) -> list[str]:
+def phrases(units: list[Unit], every: list[Unit] | None = None) -> list[str]:
     """Adjacent name units joined: [nextcloud, redis] -> "nextcloud redis"; a name of a
     name ("the db of crm", with every unit of the request given) is one phrase too, said
     the other way round ("crm db"), so the matcher finds what both name. Names of
@@ -495,7 +495,7 @@ def _apart(before: Unit | None, unit: Unit) -> bool:
     return unit.apart or not set(kinds) & set(others)  # "www-data jkowalski"; "docker bob"
 
 
-def _negated(units: list[Unit]) -> tuple[set[str], set[int]]:
+def negated(units: list[Unit]) -> tuple[set[str], set[int]]:
     """Operation ids a negation points at ("do not restart", "I don't want X removed"),
     and the units that say so (the negation and the negated verb), which no reading uses."""
     ops: set[str] = set()
@@ -517,7 +517,7 @@ def _negated(units: list[Unit]) -> tuple[set[str], set[int]]:
 _CLAUSE_ENDS = {",", "because", "cause", "so", "since"}
 
 
-def _clauses(units: list[Unit]) -> list[int]:
+def clauses(units: list[Unit]) -> list[int]:
     """The clause of each unit: a comma, a sentence end, "because" or "so" starts a new
     one. "since" does too, unless it starts a time ("since boot" is one unit)."""
     found, clause = [], 0
