@@ -1,14 +1,10 @@
 """Word expansion as a shell does it, as far as it can be known before anything runs.
 
 `expand_word(raw, env)` turns one raw word into the words bash would make of it: literal
-assignments made earlier are substituted (an array's items one by one, kept as `a[1]`),
-`${IFS}` (and an assigned IFS) splits words, `$'\\x72m'` and printf formats are decoded,
-braces are expanded, quotes removed. What stays unknown keeps its `$` so the judge sees it.
-Where a value is only guessed — an unknown variable's default or alternative
-(`${x:-rm}`: the environment may set x), an array item not known one by one — `guesses`
-says which (`parameters`: the parameters a word expands). One pass per word, no
-backtracking regular expressions. Not responsible for parsing command lines, for the other
-values a variable may have (`values`) or for judging words.
+assignments made earlier are substituted, `${IFS}` (and an assigned IFS) splits words,
+`$'\\x72m'` and printf formats are decoded, braces are expanded, quotes removed. What
+stays unknown keeps its `$` so the judge sees it. One pass per word, no backtracking
+regular expressions. Not responsible for parsing command lines or judging words.
 """
 
 from __future__ import annotations
@@ -77,18 +73,9 @@ def hidden_code(raw: str, env: dict[str, str]) -> list[str]:
     if "((" in raw:
         for name in _NAME.findall(raw)[:64]:
             value = env.get(name)
-            if value and _runs_commands(value):
+            if value and ("$(" in value or "`" in value):
                 found += substitutions(value) or [value]
     return found[:8]
-
-
-_SUBSTITUTION = regex(r"\$\((?!\()|`")  # `$(` or a backquote; `$((` is arithmetic
-
-
-def _runs_commands(value: str) -> bool:
-    """Whether a value holds a command substitution (`$(…)`, backquotes), which bash runs
-    when arithmetic evaluates it; `$((…))` is arithmetic, no command."""
-    return _SUBSTITUTION.search(value) is not None
 
 
 def _expanded_again(inner: str, env: dict[str, str]) -> list[str]:
@@ -249,59 +236,16 @@ def _substitute_vars(raw: str, env: dict[str, str]) -> str:
     return "".join(out)
 
 
-def item_key(name: str, subscript: str) -> str:
-    """How an array item is kept beside its array: `a[1]` (`${a[ 01 ]}` is `a[1]`)."""
-    index = subscript.strip()[1:-1].strip()
-    return f"{name}[{int(index) if index.isdigit() else index}]"
-
-
-def parameters(raw: str) -> list[tuple[str, str, str]]:
-    """The parameters a raw word expands, outside single quotes: (name, key, operation),
-    the key being the name or, for one item of an array, `item_key`."""
-    found: list[tuple[str, str, str]] = []
-    for m in _VAR.finditer(_unquoted(raw)):
-        name = m.group(1) or m.group(4)
-        subscript = m.group(2) or ""
-        key = item_key(name, subscript) if subscript and subscript not in ("[@]", "[*]") \
-            else name
-        found.append((name, key, m.group(3) or ""))
-    return found
-
-
-_GUESSED = (":-", "-", ":=", "=", ":+", "+")
-
-
-def guesses(raw: str, env: dict[str, str], program: bool = False,
-            found: list[tuple[str, str, str]] | None = None) -> list[str]:
-    """The variables (or array items) whose value `expand_word` only guessed in a raw word:
-    an unknown variable read with a default or an alternative (`${x:-rm}`, `${x:+rm}`: the
-    environment may set it), an array item not known one by one (the whole array stands
-    for it), and, in a program word (`program`), the variables known only well enough to
-    judge a path (`$USER`). `found`: `parameters(raw)`, when the caller has it."""
-    guessed: list[str] = []
-    for name, key, operation in parameters(raw) if found is None else found:
-        if name in ("IFS", "HOME") or key in env:
-            continue
-        if (key != name and name in env) or operation.startswith(_GUESSED) or (
-                program and key == name and name in _KNOWN_ENOUGH):
-            guessed.append(key)
-    return guessed
-
-
 def _variable(m: re.Match[str], env: dict[str, str], double: bool) -> str:
-    """One `$NAME`/`${NAME…}` as text for shlex: its value when known, else itself. An
-    array item not known one by one is the whole array (`guesses` says so)."""
+    """One `$NAME`/`${NAME…}` as text for shlex: its value when known, else itself."""
     name = m.group(1) or m.group(4)
     subscript, operation = m.group(2) or "", m.group(3) or ""
     if name == "IFS":
         return " "  # an unquoted ${IFS} splits words
     if name == "HOME":  # ${HOME:?}, ${HOME:-…}: still the home directory
         return "$HOME"
-    key = item_key(name, subscript) if subscript and subscript not in ("[@]", "[*]") else ""
-    if key and key in env:
-        value: str | None = env[key]
-    elif name in env:
-        value = env[name]
+    if name in env:
+        value: str | None = env[name]
     elif name in _KNOWN_ENOUGH:
         value = _KNOWN_ENOUGH[name]
     else:

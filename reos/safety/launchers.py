@@ -131,8 +131,6 @@ def open_launcher(argv: list[str]) -> Launch | None:
     args = argv[1:]
     if program in SHELLS:
         return _shell(program, args)
-    if program in ("eval", "trap", "source", ".") and args[:1] == ["--"]:
-        args = args[1:]  # bash's builtins take `--` as the end of their options
     if program == "eval":
         return Launch("eval", script=" ".join(args)) if args else None
     if program == "trap":  # `trap 'CMD' EXIT`: CMD runs later, in this shell
@@ -382,8 +380,7 @@ def _coproc(program: str, args: list[str]) -> Launch | None:
     if len(args) >= 2 and args[1][:1] in ("{", "("):
         args = args[1:]  # coproc NAME { …; }: NAME only names the coprocess
     text = " ".join(args).strip().lstrip("({").rstrip(")}; ")
-    # alone: the keyword before a compound command, which the reader reads as commands
-    return Launch("coproc", script=text or None, transparent=False)
+    return Launch("coproc", script=text, transparent=False) if text else None
 
 
 def _screen(program: str, args: list[str]) -> Launch | None:

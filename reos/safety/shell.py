@@ -10,22 +10,14 @@ expanded as far as they can be known statically (`expand`): literal assignments 
 earlier are substituted (`X=/; rm -rf $X`), `${IFS}` is whitespace, `$'\\x72m'` is
 decoded, braces are expanded and quotes removed; a `$(…)` whose output is plain text
 (`$(echo /)`) is replaced by that text. What stays unknown keeps its `$` so the judge sees
-it. A variable that may hold other values where a command uses it (set in a branch, a
-loop, a subshell or a function, by `read`, `eval`…: `values`), or a program word whose
-value is only guessed (`${EDITOR:-vi}`), makes that command read again with each: every
-reading is a simple command of its own, judged. Each simple command says what feeds its
-stdin (`stdin_text`, `upstream`, `fed_by_download`): literal text, a download, a file or
-something unknowable.
+it. Each simple command says what feeds its stdin (`stdin_text`, `upstream`,
+`fed_by_download`): literal text, a download, a file or something unknowable.
 
-Two things the grammar does not know at all are spelled again before the walk (`respell`):
-`coproc` before a compound command (its body is read as the commands it runs) and a
-here-document whose line goes on after `;` or `&` (its body is still what the command
-reads). The grammar slips in a few places; the walk reads them as bash does, each only in
-the exact shape the grammar leaves: the read-write redirection `<>` and a here-string
-after another redirection (errors it reports, `_repaired`), words it hangs on a
-redirection after its target (`rm 2>/dev/null -rf /x`) or on a here-document's line
-(`| sh`, `> F`), a number written against a redirection that it takes for a word
-(`cat 0< F`), a lone `-` it drops.
+The grammar slips in a few places; the walk reads them as bash does, each only in the exact
+shape the grammar leaves: the read-write redirection `<>` and a here-string after another
+redirection (errors it reports, `_repaired`), words it hangs on a redirection after its
+target (`rm 2>/dev/null -rf /x`) or on a here-document's line (`| sh`, `> F`), a number
+written against a redirection that it takes for a word (`cat 0< F`), a lone `-` it drops.
 
 When the reading cannot be trusted, `parse_script` raises `Unparseable` (callers fail
 closed) carrying what could be read (`partial`): any other error the grammar reports (an
@@ -40,7 +32,6 @@ executes).
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from typing import Any
 
 from reos.patterns import regex
@@ -48,16 +39,13 @@ from reos.safety.expand import (
     TOO_BIG,
     expand_word,
     hidden_code,
-    item_key,
     live_expansion,
     one_word,
-    parameters,
     substitutions,
 )
 from reos.safety.paths import braces_overflow, dynamic
 from reos.safety.programs import DOWNLOADERS
-from reos.safety.respell import MAX_RESPELLINGS, respelled
-from reos.safety.streams import produced_by
+from reos.safety.streams import mapfile_assignment, produced_by, read_assignments
 from reos.safety.syntax import (
     MAX_COMMANDS,
     MAX_DEPTH,
@@ -66,7 +54,6 @@ from reos.safety.syntax import (
     SimpleCommand,
     Unparseable,
 )
-from reos.safety.values import DECLARES, Values
 
 __all__ = ["parse_script"]
 
@@ -83,11 +70,7 @@ _REDIRECTS = {"file_redirect", "heredoc_redirect", "herestring_redirect"}
 _HEREDOC_PARTS = {"heredoc_start", "heredoc_body", "heredoc_end"}
 _HALVES = ("<", "<<")  # the ERROR halves of `<>` and `<<<` the grammar leaves (`_repaired`)
 _NAME = regex(r"[A-Za-z_][A-Za-z0-9_]*")
-# statements whose assignments may happen or not, or not last (`Values.region`)
-_REGIONS = {"if_statement", "while_statement", "case_statement", "for_statement",
-            "c_style_for_statement", "subshell"}
-_ITEM = regex(r"([A-Za-z_][A-Za-z0-9_]*)(\[.*\])")
-_ITEM_IN_LIST = regex(r"\[([^\]]{1,64})\]=(.*)")  # `[k]=v` in `a=(…)`
+_DECLARES = ("export", "declare", "typeset", "local", "readonly")
 _BLANK = regex(rb"(?:[ \t\r\n]|\\\n)*")  # what may lie between two tokens
 
 
@@ -106,7 +89,7 @@ def parse_script(text: str, env: dict[str, str] | None = None) -> Script:
     could read in `partial`) when the reading cannot be trusted."""
     root, data = _tree(text.encode("utf-8", "surrogatepass"))
     reading = _Reading(data)
-    walker = _Walker(reading, 0, "", Values(dict(env or {})))
+    walker = _Walker(reading, 0, "", dict(env or {}))
     try:
         walker.statement(root, None, False)
     except RecursionError:
@@ -126,12 +109,6 @@ def _tree(data: bytes) -> tuple[Any, bytes]:
         joined = _joined(root, data)
         if joined != data:  # the grammar splits words at a line continuation; bash joins
             data = joined
-            root = _parser().parse(data).root_node
-        for _ in range(MAX_RESPELLINGS):  # `coproc { …; }`, `a <<EOF; b`: as bash reads them
-            again = respelled(root, data, _parser().parse)
-            if again is None:
-                break
-            data = again
             root = _parser().parse(data).root_node
         slipped = _slipped_bodies(root)
         if slipped:  # read again with those bodies blanked; their text is taken from data
@@ -285,14 +262,13 @@ def _as_subshells(text: str) -> str | None:
 
 class _Reading:
     """What the walkers of one text share: its bytes, the stretches of text the grammar
-    left out of its tree that a walker read itself (`_skipped` must not count them), what
-    a walker found it could not read, and which commands are other readings of one."""
+    left out of its tree that a walker read itself (`_skipped` must not count them), and
+    what a walker found it could not read."""
 
     def __init__(self, data: bytes) -> None:
         self.data = data
         self.claimed: list[tuple[int, int]] = []
         self.doubts: list[str] = []
-        self.alternates: set[int] = set()  # ids of the commands read again (`command`)
 
 
 class _Simple:
@@ -314,15 +290,13 @@ class _Simple:
         self.too_big = False
         self.after: list[tuple[str, Any]] = []  # what the grammar hung on a here-document
         self.pending = ""  # the half of a redirection operator the grammar left in an ERROR
-        self.program_raw = ""  # the words up to the program word, as written
-        self.items: dict[str, str | None] = {}  # array items its assignments set (`a[0]`)
 
 
 class _Walker:
-    def __init__(self, reading: _Reading, depth: int, via: str, values: Values,
+    def __init__(self, reading: _Reading, depth: int, via: str, env: dict[str, str],
                  functions: dict[str, tuple[Any, list[Any]]] | None = None,
                  calling: frozenset[str] = frozenset()) -> None:
-        self.reading, self.depth, self.via, self.values = reading, depth, via, values
+        self.reading, self.depth, self.via, self.env = reading, depth, via, env
         self.out: list[SimpleCommand] = []
         self.fork_bombs: list[str] = []
         # name -> (body, redirections): a call is judged with its arguments
@@ -331,11 +305,6 @@ class _Walker:
         # what a redirected group (`while …; done < <(…)`) feeds the commands inside it
         self.group_stdin: tuple[str | None, bool] | None = None
 
-    @property
-    def env(self) -> dict[str, str]:
-        """The value the walk read for each variable (`values` keeps the others)."""
-        return self.values.env
-
     def emit(self, command: SimpleCommand) -> None:
         if len(self.out) >= MAX_COMMANDS:
             raise Unparseable(f"more than {MAX_COMMANDS} commands")
@@ -343,7 +312,7 @@ class _Walker:
 
     def child(self, via: str, env: dict[str, str] | None = None,
               calling: frozenset[str] | None = None) -> _Walker:
-        return _Walker(self.reading, self.depth + 1, via, self.values.copy(env),
+        return _Walker(self.reading, self.depth + 1, via, dict(self.env if env is None else env),
                        dict(self.functions), self.calling if calling is None else calling)
 
     # -- statements ------------------------------------------------------------------------
@@ -353,15 +322,8 @@ class _Walker:
         """Walk one statement. `redirects`: redirections the grammar hung on an enclosing
         statement that bash gives to this one (`a | b > F`, `a && b > F`, `! b > F`: F is
         b's)."""
-        if node.type in _REGIONS and not redirects:
-            with self.values.region():
-                self._statement(node, upstream, background, [])
-        else:
-            self._statement(node, upstream, background, redirects or [])
-
-    def _statement(self, node: Any, upstream: SimpleCommand | None, background: bool,
-                   redirects: list[Any]) -> None:
         kind = node.type
+        redirects = redirects or []
         if kind == "command":
             self.command(node, upstream, background, redirects)
         elif kind == "redirected_statement":
@@ -414,11 +376,8 @@ class _Walker:
                 continue
             nxt = children[i + 1] if i + 1 < len(children) else None
             bg = nxt is not None and nxt.type == "&"
-            if child.type in _STATEMENTS and bg:  # in the background: its own process
-                with self.values.region():
-                    self.statement(child, upstream, True)
-            elif child.type in _STATEMENTS:
-                self.statement(child, upstream, background)
+            if child.type in _STATEMENTS:
+                self.statement(child, upstream, bg or background)
             else:
                 self._substitutions(child)
 
@@ -429,9 +388,8 @@ class _Walker:
         parts = [p for p in parts if p.type != "comment"]
         for i, part in enumerate(parts):
             before = len(self.out)
-            with self.values.region() if len(parts) > 1 else nullcontext():  # subshells
-                self.statement(part, previous, background,
-                               redirects if i == len(parts) - 1 else None)
+            self.statement(part, previous, background,
+                           redirects if i == len(parts) - 1 else None)
             made = [c for c in self.out[before:] if c.depth == self.depth]
             previous = made[-1] if made else previous
         return previous
@@ -447,13 +405,11 @@ class _Walker:
         parts.append(current)
         parts.reverse()
         for i, child in enumerate(parts):
-            # after `&&` or `||`: it may run or not
-            with self.values.region() if i else nullcontext():
-                if child.type in _STATEMENTS:
-                    self.statement(child, upstream if i == 0 else None, background,
-                                   redirects if i == len(parts) - 1 else None)
-                else:
-                    self._substitutions(child)
+            if child.type in _STATEMENTS:
+                self.statement(child, upstream if i == 0 else None, background,
+                               redirects if i == len(parts) - 1 else None)
+            else:
+                self._substitutions(child)
 
     def _redirected(self, node: Any, upstream: SimpleCommand | None, background: bool,
                     outer: list[Any]) -> None:
@@ -503,10 +459,8 @@ class _Walker:
         redirects = node.children_by_field_name("redirect")
         self.functions[name] = (body, redirects)
         before = len(self.out)
-        with self.values.region():  # what its body sets may be set when it is called
-            self._body(body, redirects)
-        calls = [c for c in self.out[before:] if c.argv and c.argv[0] == name
-                 and id(c) not in self.reading.alternates]
+        self._body(body, redirects)
+        calls = [c for c in self.out[before:] if c.argv and c.argv[0] == name]
         if len(calls) >= 2 or any(c.background for c in calls) or (
                 calls and "&" in _text(body)):
             self.fork_bombs.append(f"the function {name} spawns copies of itself")
@@ -530,7 +484,6 @@ class _Walker:
         except Unparseable:
             return
         command.function_call = True
-        self.values.merge_call(walker.values, set(params))
         self.fork_bombs += walker.fork_bombs
         for inner in walker.out:
             self.emit(inner)
@@ -547,14 +500,13 @@ class _Walker:
             return
         name = _text(variable)
         saved = self.env.get(name)
-        chosen = values[:16] or [""]
-        for value in chosen:
-            self.values.assign(name, value)
+        for value in values[:16] or [""]:
+            self.env[name] = value
             self.statement(body, upstream, background)
-        # after it, the last value (after `break`, any; none if it did not run)
-        self.values.assign(name, chosen[-1])
-        for other in [*chosen[:-1], saved] if len(values) <= 16 else [None]:
-            self.values.also(name, other)
+        if saved is None:
+            self.env.pop(name, None)
+        else:
+            self.env[name] = saved
 
     def _assignments(self, node: Any, upstream: SimpleCommand | None,
                      background: bool) -> None:
@@ -565,20 +517,9 @@ class _Walker:
             self.command(node, upstream, background, [], words_only=True)
             return
         assigned: dict[str, str] = {}
-        array_items: dict[str, str | None] = {}
-        others = [self._again(values)._assigned(items)
-                  for values in self.values.variants(_text(node))]
         for item in items:
-            self._assign(item, assigned, array_items)
-        self.values.update(assigned)
-        for key, value in array_items.items():
-            self.values.assign(key, value)
-        if self.values.guessed_in(_text(node)):  # x=${EDITOR:-vi}: a guess, kept as one
-            self.values.guessed.update(assigned)
-        for other in others:  # what a value may be besides the one read
-            for key, value in other.items():
-                if value != self.env.get(key):
-                    self.values.also(key, value)
+            self._assign(item, assigned)
+        self.env.update(assigned)
         self.emit(SimpleCommand([], [], via=self.via, depth=self.depth, env=assigned,
                                 hidden=hidden_code(_text(node), self.env),
                                 too_big=any(TOO_BIG in v for v in assigned.values())))
@@ -600,7 +541,6 @@ class _Walker:
         """`(( x ))`: arithmetic; code runs only through its values (`x='a[$(cmd)]'`)."""
         self._substitutions(node)
         found = hidden_code(_text(node), self.env)
-        self.values.arithmetic(_text(node))
         nested = _as_subshells(_text(node))
         if nested is not None:  # bash may read it as subshells: `((rm -f x) )`
             found.append(nested)
@@ -642,7 +582,7 @@ class _Walker:
             self.reading.doubts.append(str(exc))
             return []
         reading = _Reading(data)
-        walker = _Walker(reading, self.depth + 1, via, self.values.copy(), dict(self.functions),
+        walker = _Walker(reading, self.depth + 1, via, dict(self.env), dict(self.functions),
                          self.calling)
         walker.statement(root, None, False)
         why = reading.doubts[0] if reading.doubts else _unreliable(root, data, reading.claimed)
@@ -665,7 +605,7 @@ class _Walker:
             piece = data[start:end]
             start = after
             reading = _Reading(piece)
-            walker = _Walker(reading, self.depth + 1, via, self.values.copy())
+            walker = _Walker(reading, self.depth + 1, via, dict(self.env))
             walker.statement(_parser().parse(piece).root_node, None, False)
             self.fork_bombs += walker.fork_bombs
             for c in walker.out:
@@ -680,45 +620,7 @@ class _Walker:
                 items: list[Any] | None = None) -> None:
         """One simple command (also `declare …`, `unset …`), with the redirections `extra`
         the grammar hung beside it. `words_only`: the node's text is only words (`{}`);
-        `items`: the children to read instead of the node's. A command that uses a variable
-        which may have other values here (`values`) is read again with each: those readings
-        come first, the one of the values read last."""
-        read = (node, extra, words_only, items, upstream)
-        simple = self._simple(*read)
-        raw = " ".join(_text(n) for n in [*([node] if items is None else items), *extra])
-        for values in self.values.variants(raw, simple.program_raw):
-            other = self._again(values)._simple(*read)
-            if (other.words, other.redirects) != (simple.words, simple.redirects) and (
-                    other.words or other.redirects):
-                alternate = self._simple_command(other, upstream, background)
-                self.reading.alternates.add(id(alternate))
-                self.emit(alternate)
-                self._declared_also(other.words, simple.words)
-        self.values.command_sets(simple.words, simple.stdin_text, simple.items)
-        words = simple.words
-        if words and words[0] in DECLARES and self.values.guessed_in(raw):
-            self.values.guessed.update(w.partition("=")[0] for w in words[1:] if "=" in w)
-        if not words:
-            if simple.prefix and not simple.redirects:  # X=/ : for later words
-                self.values.update(simple.prefix)
-                self.emit(SimpleCommand([], [], via=self.via, depth=self.depth,
-                                        env=simple.prefix, hidden=simple.hidden,
-                                        too_big=any(TOO_BIG in v for v in
-                                                    simple.prefix.values())))
-            if simple.redirects:
-                self.emit(SimpleCommand([], simple.redirects, via=self.via, depth=self.depth,
-                                        env=simple.prefix))
-            self._after(simple.after, None, background)
-            return
-        command = self._simple_command(simple, upstream, background)
-        self.emit(command)
-        if words[0] in self.functions and words[0] not in self.calling:
-            self._call(command)
-        self._after(simple.after, command, background)
-
-    def _simple(self, node: Any, extra: list[Any], words_only: bool, items: list[Any] | None,
-                upstream: SimpleCommand | None) -> _Simple:
-        """A simple command's words, redirections and input, read with the values known."""
+        `items`: the children to read instead of the node's."""
         simple = _Simple()
         if node.type in ("declaration_command", "unset_command") and node.children:
             simple.words.append(_text(node.children[0]))  # the keyword
@@ -730,11 +632,35 @@ class _Walker:
                 and not any(r.op == "<" for r in simple.redirects):
             simple.stdin_text, group_net = self.group_stdin
             simple.network = simple.network or group_net
-        return simple
-
-    def _simple_command(self, simple: _Simple, upstream: SimpleCommand | None,
-                        background: bool) -> SimpleCommand:
-        command = SimpleCommand(simple.words, simple.redirects, via=self.via,
+        words = simple.words
+        if words and words[0] in _DECLARES:
+            # -n makes a reference to another variable, -l -u change the case, -i computes:
+            # the value is then not the text written
+            changed = any(w[:1] in "-+" and set(w[1:]) & set("nlui") for w in words[1:])
+            for word in words[1:]:
+                name, eq, value = word.partition("=")
+                if eq and _NAME.fullmatch(name):
+                    if changed:
+                        self.env.pop(name, None)
+                    else:
+                        self.env[name] = value
+        if words and words[0] == "read":
+            self.env.update(read_assignments(words, simple.stdin_text))
+        if words and words[0] in ("mapfile", "readarray"):
+            self.env.update(mapfile_assignment(words, simple.stdin_text))
+        if not words:
+            if simple.prefix and not simple.redirects:  # X=/ : for later words
+                self.env.update(simple.prefix)
+                self.emit(SimpleCommand([], [], via=self.via, depth=self.depth,
+                                        env=simple.prefix, hidden=simple.hidden,
+                                        too_big=any(TOO_BIG in v for v in
+                                                    simple.prefix.values())))
+            if simple.redirects:
+                self.emit(SimpleCommand([], simple.redirects, via=self.via, depth=self.depth,
+                                        env=simple.prefix))
+            self._after(simple.after, None, background)
+            return
+        command = SimpleCommand(words, simple.redirects, via=self.via,
                                 stdin_text=simple.stdin_text, upstream=upstream,
                                 procsubs=simple.procsubs, dynamic_network=simple.network,
                                 env=simple.prefix, background=background, depth=self.depth,
@@ -742,26 +668,10 @@ class _Walker:
                                 quoted=simple.quoted, hidden=simple.hidden,
                                 too_big=simple.too_big)
         link(command, upstream, simple.procsubs, simple.network, simple.outputs)
-        return command
-
-    def _again(self, values: dict[str, str | None]) -> _Walker:
-        """A walker that reads a command again with other values of some variables (its
-        own nested commands are not kept; nothing it reads is read yet again)."""
-        walker = _Walker(self.reading, self.depth, self.via,
-                         Values(self.values.with_values(values), again=True),
-                         self.functions, self.calling)
-        walker.group_stdin = self.group_stdin
-        return walker
-
-    def _declared_also(self, other: list[str], words: list[str]) -> None:
-        """`export X=$y` read again: the other values X may have."""
-        if not other or other[0] not in DECLARES:
-            return
-        read = dict(w.partition("=")[::2] for w in words[1:] if "=" in w)
-        for word in other[1:]:
-            name, eq, value = word.partition("=")
-            if eq and _NAME.fullmatch(name) and read.get(name) != value:
-                self.values.also(name, value)
+        self.emit(command)
+        if words[0] in self.functions and words[0] not in self.calling:
+            self._call(command)
+        self._after(simple.after, command, background)
 
     def _read_items(self, simple: _Simple, items: list[Any], named: bool) -> None:
         """The children of a command in order: assignments before the program, words
@@ -796,7 +706,7 @@ class _Walker:
                     item.child_by_field_name("value") is not None and \
                     item.child_by_field_name("value").type == "array":
                 assigned: dict[str, str] = {}  # declare -a a=(x y): one word, a=x y
-                self._assign(item, assigned, simple.items)
+                self._assign(item, assigned)
                 simple.words += [f"{k}={v}" for k, v in assigned.items()]
             else:
                 seen_name = True
@@ -844,15 +754,9 @@ class _Walker:
                 simple.outputs.append(marker)
             simple.words.append(marker)
             return
-        if not simple.words:  # the words that make the program (`${x:+rm}` may be none)
-            simple.program_raw += raw_word + " "
         before = len(self.out)
         made = self._words(group, inside)
         words = simple.words
-        if "=" in raw_word:
-            self._defaulted(raw_word)
-        if "$((" in raw_word:
-            self.values.arithmetic(raw_word)
         if raw_word[:1] in ("*", "?", "["):
             simple.globbed.update(range(len(words), len(words) + len(made)))
         simple.too_big = simple.too_big or braces_overflow(raw_word) or any(
@@ -865,16 +769,6 @@ class _Walker:
         words += made
         simple.network = simple.network or any(c.tool in DOWNLOADERS or c.fed_by_download
                                                 for c in self.out[before:])
-
-    def _defaulted(self, raw_word: str) -> None:
-        """`${x:=word}` assigns word to x when x is unset (or empty): one more value of x."""
-        for _name, key, operation in parameters(raw_word):
-            marker = ":=" if operation.startswith(":=") else "=" if operation[:1] == "=" else ""
-            value = self.env.get(key)
-            if marker and (value is None or (marker == ":=" and not value)):
-                default = operation[len(marker):]
-                self.values.also(key, " ".join(expand_word(default, self.env,
-                                                           fallback=default)))
 
     def _redirect_item(self, simple: _Simple, item: Any) -> None:
         if item.type == "ERROR":  # `<` of `<>`, `<<` of `<<<` (`_repaired`)
@@ -895,64 +789,20 @@ class _Walker:
         return name is not None and (name.type == "subscript" or
                                      bool(_NAME.fullmatch(_text(name))))
 
-    def _assign(self, node: Any, env: dict[str, str],
-                items: dict[str, str | None] | None = None) -> None:
-        """One `NAME=value` (or `+=`) into `env`; an array's items, one by one, into `items`
-        (`a[0]`; the items it no longer has: None), when the caller keeps them."""
+    def _assign(self, node: Any, env: dict[str, str]) -> None:
         name_node = node.child_by_field_name("name") or node.named_children[0]
         value_node = node.child_by_field_name("value")
         if name_node.type == "subscript":  # a[$(cmd)]=1: bash runs the subscript
             self._substitutions(name_node)
         name = _text(name_node)
-        item = _ITEM.fullmatch(name)
-        if item is not None:  # a[ 1 ]=x: kept as a[1], as `${a[1]}` finds it
-            name = item_key(item.group(1), item.group(2))
-        adds = any(c.type == "+=" for c in node.children)
-        before = self.env.get(name)
         if value_node is None:
-            env[name] = (before or "") if adds else ""
+            env[name] = ""
             return
-        if value_node.type != "array":
-            value = " ".join(self._words([value_node]))
-            env[name] = (before or "") + value if adds else value
-            if items is not None and f"{name}[0]" in self.env:  # a=x sets the item a[0]
-                items[f"{name}[0]"] = env[name]
-            return
-        # a=(rm -rf /): its items, in order; `[k]=v` sets the item k
-        listed: dict[str, str | None] = {}
-        count = 0
-        if adds:
-            while f"{name}[{count}]" in self.env:
-                count += 1
-            count = count or (1 if before is not None else 0)
-        words: list[str] = []
-        for child in value_node.named_children:
-            for word in self._words([child]):
-                keyed = _ITEM_IN_LIST.fullmatch(word)
-                if keyed is not None:
-                    index = keyed.group(1)
-                    listed[item_key(name, f"[{index}]")] = keyed.group(2)
-                    count = int(index) + 1 if index.isdigit() else count
-                    words.append(keyed.group(2))
-                else:
-                    listed[f"{name}[{count}]"] = word
-                    count += 1
-                    words.append(word)
-        env[name] = " ".join([*([before] if adds and before else []), *words])
-        if items is not None:
-            stale = 0
-            while not adds and f"{name}[{stale}]" in self.env:
-                items[f"{name}[{stale}]"] = None
-                stale += 1
-            items.update(listed)
-
-    def _assigned(self, nodes: list[Any]) -> dict[str, str]:
-        """What `X=… Y=…` would assign with this walker's values."""
-        assigned: dict[str, str] = {}
-        for item in nodes:
-            if self._assignable(item):
-                self._assign(item, assigned)
-        return assigned
+        if value_node.type == "array":  # a=(rm -rf /): its items, in order
+            words = [w for item in value_node.named_children for w in self._words([item])]
+        else:
+            words = self._words([value_node])
+        env[name] = " ".join(words)
 
     # -- words and redirections ------------------------------------------------------------
 
