@@ -201,11 +201,6 @@ NESTED_BACKQUOTES = [
 ]
 
 
-@pytest.mark.parametrize("command", NESTED_BACKQUOTES)
-def test_a_backquote_inside_backquotes_runs(command: str) -> None:
-    assert assess(command).blocked, command
-
-
 def test_a_backquote_inside_backquotes_is_read_as_a_command() -> None:
     commands = parse_script("echo `ls \\`echo /etc\\``").commands
     assert ["echo", "/etc"] in [c.argv for c in commands]
@@ -245,8 +240,9 @@ KEPT_CONTINUATIONS = [
 ]
 
 
-@pytest.mark.parametrize("command", KEPT_CONTINUATIONS)
-def test_a_backslash_bash_keeps_does_not_join_lines(command: str) -> None:
+# both read as bash reads them: what runs there is judged (and each of these deletes)
+@pytest.mark.parametrize("command", [*NESTED_BACKQUOTES, *KEPT_CONTINUATIONS])
+def test_backslashes_are_read_as_bash_reads_them(command: str) -> None:
     assert assess(command).blocked, command
 
 
