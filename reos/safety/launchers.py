@@ -131,6 +131,8 @@ def open_launcher(argv: list[str]) -> Launch | None:
     args = argv[1:]
     if program in SHELLS:
         return _shell(program, args)
+    if program in ("eval", "trap", "source", ".") and args[:1] == ["--"]:
+        args = args[1:]  # bash's builtins take `--` as the end of their options
     if program == "eval":
         return Launch("eval", script=" ".join(args)) if args else None
     if program == "trap":  # `trap 'CMD' EXIT`: CMD runs later, in this shell
