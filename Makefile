@@ -32,11 +32,13 @@ run: $(STAMP)
 	$(BIN)/reos
 
 ## testbed: install and start what the tests need (docker engine and test image, then the
-##          Debian/systemd image, local apt repository and reos wheels; built once, cached)
+##          Debian/systemd image, local apt repository and reos wheels, then the fleet's
+##          SSH image and key; built once, cached)
 testbed: $(TSTAMP)
 	@bash scripts/testbed-docker.sh || { [ "$$REOS_REQUIRE_TESTBED" != 1 ] || exit 1; }
 	@PYTHON=$(CURDIR)/$(BIN)/python bash scripts/testbed-debian.sh \
 	  || { [ "$$REOS_REQUIRE_TESTBED" != 1 ] || exit 1; }
+	@bash scripts/testbed-fleet.sh || { [ "$$REOS_REQUIRE_TESTBED" != 1 ] || exit 1; }
 
 ## test: environment with the test extra, the test bed, then the whole suite
 #       (pytest's exit code 5, "no tests collected", is turned into a failure)

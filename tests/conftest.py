@@ -140,6 +140,20 @@ def bed(docker_client: object) -> Iterator[object]:
     debian_bed.stop(started)
 
 
+@pytest.fixture(scope="session")
+def fleet(docker_client: object, tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    """Three Debian/systemd hosts reached over SSH (web1, web2, db1; tests/fleet_bed.py),
+    with an inventory and known_hosts in a folder of their own."""
+    from tests import fleet_bed
+
+    reason = fleet_bed.available()
+    if reason:
+        testbed_unavailable(reason)
+    started = fleet_bed.start(tmp_path_factory.mktemp("fleet"))
+    yield started
+    fleet_bed.stop(started)
+
+
 @pytest.fixture
 def one_undoable(tmp_path: Path) -> Path:
     """A journal with one undoable transaction: a real file (returned) edited with a real

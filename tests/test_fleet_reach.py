@@ -1,0 +1,167 @@
+"""Reaching other machines through ansible-runner (reos/fleet/running.py, reach.py) and
+`reos hosts --check`, on the fleet bed: three Debian/systemd hosts over real SSH with key
+auth (tests/fleet_bed.py). Each way a host can fail to be ready is made real: a frozen
+host, a host key not yet known, a login whose sudo wants a password, a host without the
+Python Ansible is told to use, an address with no route. The unit tests at the end need
+no bed: what reos refuses to hand Ansible.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+from reos.errors import EXIT_FAILED, EXIT_OK, ReosError
+from reos.fleet.inventory import Source
+from reos.fleet.reach import check
+from reos.fleet.running import Task, playbook, run
+from tests.conftest import reos
+
+
+def _source(path: Path) -> Source:
+    return Source((path,), "--inventory")
+
+
+def _variant(fleet, name: str, old: str, new: str) -> Path:  # type: ignore[no-untyped-def]
+    """A copy of the fleet's inventory with one line changed, beside it."""
+    text = fleet.inventory.read_text()
+    assert old in text
+    path = fleet.folder / name
+    path.write_text(text.replace(old, new))
+    return path
+
+
+def test_every_host_answers_and_lets_reos_act_as_root(fleet) -> None:  # type: ignore[no-untyped-def]
+    done = reos("hosts", "-i", str(fleet.inventory), "--check")
+    assert done.returncode == EXIT_OK, done.stdout + done.stderr
+    assert "3 of 3 ready." in done.stdout
+    for name in ("web1", "web2", "db1"):
+        assert f"✓ {name} answers; reos may act as root" in done.stderr  # as each answered
+    assert "Not checked" not in done.stdout
+
+    document = json.loads(reos("hosts", "-i", str(fleet.inventory), "web", "--check",
+                               "--json").stdout)
+    assert {h["name"]: h["reach"]["state"] for h in document["hosts"]} == {
+        "web1": "ready", "web2": "ready"}
+
+
+def test_without_check_nothing_is_reached(fleet) -> None:  # type: ignore[no-untyped-def]
+    done = reos("hosts", "-i", str(fleet.inventory))
+    assert done.returncode == EXIT_OK
+    assert "reos hosts --check" in done.stdout
+    assert "Reaching" not in done.stderr
+    assert "reach" not in json.loads(
+        reos("hosts", "-i", str(fleet.inventory), "--json").stdout)["hosts"][0]
+
+
+def test_a_frozen_host_is_not_reached_within_the_setting_and_the_others_are(
+        fleet, reos_home: Path) -> None:  # type: ignore[no-untyped-def]
+    (reos_home / "config").mkdir(parents=True, exist_ok=True)
+    (reos_home / "config" / "settings.toml").write_text("[fleet]\nconnect_timeout = 2\n")
+    fleet.pause("web2")
+    try:
+        done = reos("hosts", "-i", str(fleet.inventory), "--check", "--json", timeout=90)
+    finally:
+        fleet.unpause("web2")
+    assert done.returncode == EXIT_FAILED, done.stderr
+    reach = {h["name"]: h["reach"] for h in json.loads(done.stdout)["hosts"]}
+    assert reach["web1"]["state"] == reach["db1"]["state"] == "ready"
+    assert reach["web2"]["state"] == "unreached"
+    assert reach["web2"]["problem"] == "it did not answer within 2 s"  # the setting's
+
+
+def test_a_host_key_not_yet_known_is_never_accepted(fleet) -> None:  # type: ignore[no-untyped-def]
+    empty = fleet.folder / "no_known_hosts"
+    empty.write_text("")
+    inventory = _variant(fleet, "unknown-keys.ini", str(fleet.known_hosts), str(empty))
+    found = check(_source(inventory), ["web1"])
+    assert [(r.state, r.problem) for r in found] == [
+        ("unreached", "ssh does not know its host key yet")]
+    assert "never accepts" in (found[0].hint or "")
+    assert empty.read_text() == ""  # ssh was not let to learn it either
+
+
+def test_sudo_that_wants_a_password_answers_but_not_as_root(fleet) -> None:  # type: ignore[no-untyped-def]
+    inventory = _variant(fleet, "carol.ini", "ansible_user=bob", "ansible_user=carol")
+    done = reos("hosts", "-i", str(inventory), "db1", "--check")
+    assert done.returncode == EXIT_FAILED
+    assert "! db1 answers, not as root: sudo wants a password there" in done.stderr
+    assert "0 of 1 ready." in done.stdout
+
+
+def test_a_host_without_that_python_and_a_host_with_no_route(fleet) -> None:  # type: ignore[no-untyped-def]
+    nobody = fleet.addresses["web1"].rsplit(".", 1)[0] + ".250"  # on the bed's network
+    inventory = _variant(
+        fleet, "odd.ini", f"web1 ansible_host={fleet.addresses['web1']}",
+        f"web1 ansible_host={fleet.addresses['web1']} "
+        f"ansible_python_interpreter=/usr/bin/python9\nghost ansible_host={nobody}")
+    # within ssh's default wait, the address's lookup on the network fails first
+    found = {r.host: r for r in check(_source(inventory), ["web1", "ghost", "web2"])}
+    assert found["web1"].problem == "it has no Python where Ansible looks for one"
+    assert (found["ghost"].state, found["ghost"].problem) == ("unreached",
+                                                              "there is no route to it")
+    assert found["web2"].state == "ready"
+
+
+def test_text_handed_to_ansible_is_never_rendered_as_a_template(fleet) -> None:  # type: ignore[no-untyped-def]
+    said = "{{ 7 * 6 }} {% if true %}x{% endif %} {{ lookup('env', 'HOME') }}"
+    done = run(_source(fleet.inventory), ["web1"],
+               [Task("echo", "ansible.builtin.command", {"argv": ["echo", said]})])
+    assert done.status == "successful"
+    [result] = done.of("web1")
+    assert result.status == "changed"
+    assert result.returned["stdout"] == said
+
+
+def test_a_cancelled_run_stops_and_says_which_hosts_are_unknown(fleet) -> None:  # type: ignore[no-untyped-def]
+    heard: list[str] = []
+    stop = threading.Event()
+
+    def on_result(result) -> None:  # type: ignore[no-untyped-def]
+        heard.append(result.host)
+        stop.set()  # the first host's ping has answered: cancel the rest
+
+    done = run(_source(fleet.inventory), ["web1", "web2", "db1"],
+               [Task("ping", "ansible.builtin.ping"),
+                Task("wait", "ansible.builtin.command", {"argv": ["sleep", "60"]})],
+               on_result=on_result, cancelled=stop.is_set)
+    assert done.status == "canceled"
+    assert heard
+    assert not any(r.task == "wait" for r in done.results)  # sleep 60 never finished
+
+
+# -- no bed needed ------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["web*", "all:!db1", "web1,web2", "{{ x }}", "-e", "~w",
+                                  "a&b", ""])
+def test_a_host_name_ansible_would_read_as_a_pattern_is_refused(tmp_path: Path,
+                                                                name: str) -> None:
+    with pytest.raises(ReosError, match="reos will not run anything on the host"):
+        run(_source(tmp_path / "hosts.ini"), [name], [Task("ping", "ansible.builtin.ping")])
+
+
+def test_control_characters_are_never_handed_to_ansible() -> None:
+    with pytest.raises(ReosError, match="control characters"):
+        playbook([Task("echo", "ansible.builtin.command", {"argv": ["echo", "a\x1b[2Jb"]})])
+
+
+def test_every_string_in_the_playbook_is_unsafe_and_it_parses_as_the_task_said() -> None:
+    import yaml  # Ansible's own dependency
+
+    task = Task("restart", "ansible.builtin.systemd_service",
+                {"name": "ng'inx\"{{x}}\\ü", "state": "restarted"}, become=True, timeout=30)
+    text = playbook([task])
+    assert text.count("!unsafe") == 5  # the play's name and hosts, the task's, both values
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_constructor(
+        "!unsafe", lambda loader, node: ("unsafe", loader.construct_scalar(node)))
+    [play] = yaml.load(text, Loader=Loader)  # noqa: S506 - SafeLoader with one tag added
+    [read] = play["tasks"]
+    assert read["ansible.builtin.systemd_service"] == {
+        "name": ("unsafe", "ng'inx\"{{x}}\\ü"), "state": ("unsafe", "restarted")}
+    assert (read["become"], read["timeout"], play["gather_facts"]) == (True, 30, False)
