@@ -255,12 +255,14 @@ def _hosts(p: argparse.ArgumentParser) -> Runner:
                         "settings, else ANSIBLE_INVENTORY).")
     p.add_argument("--limit", metavar="PATTERN",
                    help="Only hosts this pattern also matches, as ansible's --limit.")
+    _flag(p, "--check", help="Reach each host through Ansible: does it answer, and may "
+                             "reos act as root there?")
     _flag(p, "--json", dest="as_json", help="Print a reos.hosts/1 document.")
 
     def run(a: argparse.Namespace) -> int:
         from reos.commands import hosts
 
-        return hosts.run(a.pattern, inventory=a.inventory, limit=a.limit,
+        return hosts.run(a.pattern, inventory=a.inventory, limit=a.limit, check=a.check,
                          as_json=a.as_json)
     return run
 
@@ -317,11 +319,15 @@ COMMANDS: dict[str, tuple[str, str | None, Callable[[argparse.ArgumentParser], R
         None, _layers),
     "hosts": (
         "List the hosts of your Ansible inventory that a pattern matches, group by group, "
-        "with the address, port and user of each.\n\n"
+        "with the address, port and user of each; with --check, whether each answers "
+        "and lets reos act as root.\n\n"
         "The inventory is --inventory, else [fleet] inventory in the settings, else "
         "ANSIBLE_INVENTORY; it is read by Ansible's own code (INI, YAML or TOML; never a "
-        "script or plugin). Nothing is run on the hosts. Exit 0 with hosts, 2 when no "
-        "inventory is given or it cannot be read, 4 when the pattern matches no host.",
+        "script or plugin). Without --check nothing reaches the hosts; --check runs "
+        "Ansible's ping on each, then again as root (become), over ssh with host keys "
+        "checked. Exit 0 with hosts (all ready, when checked), 1 when a checked host is "
+        "not ready, 2 when no inventory is given or it cannot be read, 4 when the pattern "
+        "matches no host.",
         "List the hosts of your Ansible inventory", _hosts),
     "shell-init": (
         "Print the shell integration: Alt+R sends the typed line to reos plan, and the "

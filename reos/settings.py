@@ -180,8 +180,12 @@ class FleetSettings(Struct):
     """Other machines, reached through Ansible (reos/fleet/)."""
 
     inventory: str = ""
+    connect_timeout: int = 10
 
     DOCS: ClassVar[dict[str, dict[str, Any]]] = {
+        "connect_timeout": _doc(
+            "Seconds ssh waits for a host to answer before reos says it is not reached "
+            "(`reos hosts --check`).", 1, 300),
         "inventory": _doc(
             "The Ansible inventory (an INI, YAML or TOML file, or a folder of them) that "
             "`reos hosts` reads when -i/--inventory is not given; a relative path is taken "

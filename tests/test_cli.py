@@ -53,7 +53,7 @@ def test_the_commands_and_options_are_the_ones_reos_has() -> None:
         "doctor": {"--json"},
         "check": {"--json"},
         "layers": {"--json", "--contract"},
-        "hosts": {"--inventory", "-i", "--limit", "--json"},
+        "hosts": {"--inventory", "-i", "--limit", "--check", "--json"},
         "shell-init": set(),
     }
 
@@ -94,11 +94,14 @@ CALLS = [
     (["layers"], "layers", ((None, None), {"as_json": False})),
     (["layers", "pkg", "--contract", "c.toml", "--json"], "layers",
      ((Path("pkg"), Path("c.toml")), {"as_json": True})),
-    (["hosts"], "hosts", (("all",), {"inventory": None, "limit": None, "as_json": False})),
+    (["hosts"], "hosts", (("all",), {"inventory": None, "limit": None, "check": False,
+                                      "as_json": False})),
     (["hosts", "-i", "inv.ini", "--limit", "db*", "--json", "all:!db1"], "hosts",
-     (("all:!db1",), {"inventory": Path("inv.ini"), "limit": "db*", "as_json": True})),
-    (["hosts", "--inventory=inv.yml", "web*"], "hosts",
-     (("web*",), {"inventory": Path("inv.yml"), "limit": None, "as_json": False})),
+     (("all:!db1",), {"inventory": Path("inv.ini"), "limit": "db*", "check": False,
+                      "as_json": True})),
+    (["hosts", "--inventory=inv.yml", "--check", "web*"], "hosts",
+     (("web*",), {"inventory": Path("inv.yml"), "limit": None, "check": True,
+                  "as_json": False})),
     (["shell-init", "zsh"], "shell_init", (("zsh",), {})),
 ]
 

@@ -1,31 +1,39 @@
 """`reos hosts`: the hosts of the Ansible inventory a pattern chooses, group by group, with
-the address, port and user reos would reach each by.
+the address, port and user reos would reach each by; with `--check`, whether each answers
+and lets reos act as root.
 
 The inventory is `--inventory`, else the settings' `[fleet] inventory`, else
 ANSIBLE_INVENTORY (reos.fleet.inventory reads it, with Ansible's own code); none of them
 is a usage error that says how to give one (exit 2), as is an inventory that is missing
-or does not parse; a pattern that chooses no host is exit 4. `--json` prints a
-reos.hosts/1 document. Whether each host answers and how old reos's snapshot of it is
-are not known yet, and the listing says so rather than guess. Not responsible for reading
-the inventory (reos.fleet.inventory) nor for reaching any host (nothing does yet).
+or does not parse; a pattern that chooses no host is exit 4. `--check` reaches each host
+through Ansible (reos.fleet.reach), says each as it answers (on stderr, so stdout stays
+the listing), and exits 1 when a host is not ready. `--json` prints a reos.hosts/1
+document, each host with its `reach` when checked. How old reos's snapshot of each host is
+is not known yet (reos keeps none), and the listing says so rather than guess. Not
+responsible for reading the inventory nor for reaching a host (reos.fleet).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from reos import settings as settings_module
-from reos.commands.output import emit_json, say, warn
-from reos.errors import EXIT_OK, UsageError
+from reos.commands.output import emit_json, note, say, warn
+from reos.errors import EXIT_FAILED, EXIT_OK, UsageError
 from reos.fleet.inventory import Host, Inventory, find_source, select
 
+if TYPE_CHECKING:
+    from reos.fleet.reach import Reach
+
 SCHEMA = "reos.hosts/1"
-NOT_YET = ("Not checked: whether these hosts answer, or what reos knows of each (reos does "
-           "not reach other machines yet).")
+NOT_CHECKED = "Not checked whether these hosts answer: reos hosts --check reaches each."
+NO_SNAPSHOTS = "Snapshots: reos keeps none of other machines yet."
+MARK = {"ready": "✓", "answers": "!", "unreached": "✗"}
 
 
 def run(pattern: str = "all", *, inventory: Path | None = None, limit: str | None = None,
-        as_json: bool = False) -> int:
+        check: bool = False, as_json: bool = False) -> int:
     settings = settings_module.load()
     for text in settings.warnings:
         warn(text)
@@ -36,16 +44,47 @@ def run(pattern: str = "all", *, inventory: Path | None = None, limit: str | Non
             "Give one with `reos hosts -i FILE`, set `inventory = \"FILE\"` under [fleet] "
             f"in {settings.path}, or set ANSIBLE_INVENTORY.")
     chosen = select(source, pattern, limit)
+    reached: dict[str, Reach] | None = None
+    if check:
+        from reos.fleet.reach import check as reach
+
+        count = len(chosen.hosts)
+        note(f"Reaching {count} host{'s' * (count != 1)} through Ansible…")
+        found = reach(source, [host.name for host in chosen.hosts],
+                      connect_timeout=settings.fleet.connect_timeout,
+                      on_reach=None if as_json else lambda r: note(f"  {reach_line(r)}"))
+        reached = {r.host: r for r in found}
+    code = EXIT_OK if reached is None or all(
+        r.state == "ready" for r in reached.values()) else EXIT_FAILED
     if as_json:
-        emit_json({"schema": SCHEMA, **chosen.to_dict()})
-        return EXIT_OK
-    say("\n".join(lines(chosen, source.given_by)))
-    return EXIT_OK
+        document: dict[str, Any] = {"schema": SCHEMA, **chosen.to_dict()}
+        if reached is not None:
+            for host in document["hosts"]:
+                host["reach"] = reached[host["name"]].to_dict()
+        emit_json(document)
+        return code
+    say("\n".join(lines(chosen, source.given_by, reached)))
+    return code
 
 
-def lines(chosen: Inventory, given_by: str) -> list[str]:
+def reach_line(reach: Reach) -> str:
+    """One host's answer: ✓ ready, ! answers but not as root, ✗ not reached, with why."""
+    return f"{MARK[reach.state]} {reach.host} {answer(reach)}"
+
+
+def answer(reach: Reach) -> str:
+    said = {"ready": "answers; reos may act as root", "answers": "answers, not as root",
+            "unreached": "not reached"}[reach.state]
+    why = f": {reach.problem}" if reach.problem else ""
+    hint = f" ({reach.hint})" if reach.hint else ""
+    return f"{said}{why}{hint}"
+
+
+def lines(chosen: Inventory, given_by: str,
+          reached: dict[str, Reach] | None = None) -> list[str]:
     """The listing: where the inventory is, how many hosts the pattern chose, then each
-    group with its chosen hosts and their addresses, and what is not known yet."""
+    group with its chosen hosts, their addresses and (checked) their answers, then what
+    is not known."""
     count = len(chosen.hosts)
     within = f", within --limit '{chosen.limit}'" if chosen.limit is not None else ""
     out = [f"Inventory: {', '.join(chosen.sources)} (from {given_by})",
@@ -61,9 +100,17 @@ def lines(chosen: Inventory, given_by: str) -> list[str]:
         out.append("")
         out.append(f"{group} ({len(members)})")
         for name in members:
-            out.append(f"  {name:<{width}}  {address(by_name[name])}")
+            line = f"  {name:<{width}}  {address(by_name[name])}"
+            if reached is not None:
+                line = f"{line}  {MARK[reached[name].state]} {answer(reached[name])}"
+            out.append(line)
     out.append("")
-    out.append(NOT_YET)
+    if reached is None:
+        out.append(NOT_CHECKED)
+    else:
+        ready = sum(r.state == "ready" for r in reached.values())
+        out.append(f"{ready} of {len(reached)} ready.")
+    out.append(NO_SNAPSHOTS)
     return out
 
 

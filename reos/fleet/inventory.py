@@ -295,7 +295,7 @@ def _check_present(source: Source) -> None:
 EMPTY_CONFIG = Path(__file__).with_name("ansible.cfg")  # reos's own: comments only
 
 
-def _config_file() -> str:
+def config_file() -> str:
     """The ansible.cfg Ansible would find without ANSIBLE_CONFIG, minus the current
     folder's: ~/.ansible.cfg, /etc/ansible/ansible.cfg, else reos's empty one (Ansible
     would look in the current folder if it were given none, and reads only files named
@@ -316,7 +316,7 @@ def _ansible() -> SimpleNamespace:
     import tempfile
     from types import SimpleNamespace
 
-    chosen = {"ANSIBLE_CONFIG": _config_file, "ANSIBLE_LOCAL_TEMP": tempfile.gettempdir,
+    chosen = {"ANSIBLE_CONFIG": config_file, "ANSIBLE_LOCAL_TEMP": tempfile.gettempdir,
               "ANSIBLE_NOCOWS": lambda: "1"}
     given = {name: make() for name, make in chosen.items() if name not in os.environ}
     os.environ.update(given)
