@@ -24,7 +24,7 @@ from reos.safety.gate import admit_argv
 from reos.settings import LimitsSettings, Settings
 from reos.store.db import Database
 from reos.store.journal import Journal
-from reos.system.identity import machine_id
+from reos.system.portable import machine_id
 from reos.system.snapshot import SystemSnapshot
 from tests.conftest import FIXTURES, Containers, reos
 

@@ -16,7 +16,7 @@ import pytest
 
 from reos.engine import ReasoningEngine
 from reos.settings import Settings
-from reos.system import collectors, facts
+from reos.system import collectors, facts, portable
 from reos.system.snapshot import SystemSnapshot
 from reos.understanding.matcher import TargetMatcher
 from tests.conftest import FIXTURES
@@ -136,7 +136,7 @@ def test_the_live_snapshot_has_the_new_fields() -> None:
     assert interfaces["lo"].kind == "loopback"
     me = next(u for u in facts.users() if u.name == "root")
     assert isinstance(me.gecos, str)
-    if collectors.package_manager() == "apt":
+    if portable.package_manager() == "apt":
         adduser = next(p for p in collectors.packages() if p.name == "adduser")
         assert "users" in adduser.description
 

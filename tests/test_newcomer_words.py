@@ -206,7 +206,7 @@ def test_an_edit_that_names_a_missing_step_says_a_number() -> None:
 
 def test_docker_errors_are_one_plain_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
     from reos.system import collectors
-    from reos.system.sources import Unavailable
+    from reos.system.portable import Unavailable
 
     monkeypatch.setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
     with pytest.raises(Unavailable) as caught:

@@ -93,15 +93,15 @@ def test_the_person_is_the_account_that_ran_sudo(monkeypatch) -> None:  # noqa: 
     import os
     import pwd
 
-    from reos.system import collectors
+    from reos.system import portable
 
     own = pwd.getpwuid(os.geteuid()).pw_name
     monkeypatch.delenv("SUDO_USER", raising=False)
-    assert collectors._person() == own
+    assert portable.person() == own
     monkeypatch.setenv("SUDO_USER", "nobody")
-    assert collectors._person() == "nobody"
+    assert portable.person() == "nobody"
     monkeypatch.setenv("SUDO_USER", "no-such-account-here")
-    assert collectors._person() == ""
+    assert portable.person() == ""
 
 
 def test_a_process_is_named_by_what_it_was_started_to_do() -> None:

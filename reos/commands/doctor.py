@@ -159,7 +159,7 @@ def _llm_check(settings: Settings) -> Check:
 
 def _docker_check() -> Check:
     from reos.system.collectors import docker_base_url, docker_client
-    from reos.system.sources import Unavailable
+    from reos.system.portable import Unavailable
 
     url = docker_base_url()
     if url is None:

@@ -411,7 +411,7 @@ def _unreadable(kind: str, action: str | None, state: dict[str, Any] | None) -> 
 
 
 def _manager() -> str | None:
-    from reos.system.collectors import package_manager
+    from reos.system.portable import package_manager
 
     return package_manager()
 

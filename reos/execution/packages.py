@@ -35,7 +35,7 @@ def installed_names() -> set[str] | None:
 def installed_versions() -> dict[str, str] | None:
     """Installed package name → version, or None when it cannot be read here."""
     from reos.system.collectors import packages
-    from reos.system.sources import Unavailable
+    from reos.system.portable import Unavailable
 
     try:
         return {p.name: p.version for p in packages()}

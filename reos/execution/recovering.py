@@ -92,7 +92,7 @@ class Executing(Protocol):
 def recover(ex: Executing, report: ExecutionReport, step: Step,
             result: StepResult) -> StepResult:
     """Diagnose, apply a bounded fix, retry only the failed step; or stop and explain."""
-    from reos.system.collectors import package_manager
+    from reos.system.portable import package_manager
 
     assert report.tx_id is not None
     diagnosis = classify(result.exit_code, result.stdout, result.stderr)

@@ -232,7 +232,7 @@ def _restore(journal: Journal, undo_tx: int, seq: int, step: StepRecord,
 
 
 def _manager() -> str | None:
-    from reos.system.collectors import package_manager
+    from reos.system.portable import package_manager
 
     return package_manager()
 

@@ -1,7 +1,7 @@
 """Collectors: read containers, services, packages and host facts from the live machine
 (the sections added in `reos.snapshot/2` live in `facts`, registered in SECTIONS here).
 
-Each collector returns its section or raises `sources.Unavailable` with a reason a
+Each collector returns its section or raises `portable.Unavailable` with a reason a
 person can read; `collect()` runs them concurrently with a timeout, so one slow or broken
 source gives `None` for its section, never a crash. Read-only by construction: every
 command here only lists.
@@ -9,10 +9,7 @@ command here only lists.
 
 from __future__ import annotations
 
-import json
 import os
-import platform
-import shutil
 import socket
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -22,10 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from reos.errors import log_raw
-from reos.system import facts
-from reos.system.identity import machine_id
+from reos.system import facts, portable
+from reos.system.portable import COLLECT_TIMEOUT, Unavailable
 from reos.system.snapshot import Container, Package, Service, SystemSnapshot
-from reos.system.sources import COLLECT_TIMEOUT, Unavailable, run_tool, systemd_running
 
 
 def docker_base_url() -> str | None:
@@ -112,108 +108,19 @@ def _ports(ports: list[Any]) -> list[str]:
 
 
 def services() -> list[Service]:
-    if not systemd_running():
-        raise Unavailable("systemd is not running on this machine")
-    base = ["systemctl", "--no-pager", "--output=json", "--type=service"]
-    units = json.loads(run_tool([*base, "--all", "list-units"]) or "[]")
-    files = json.loads(run_tool([*base, "list-unit-files"]) or "[]")
-    enabled = {f.get("unit_file"): f.get("state", "") for f in files}
-    seen: dict[str, Service] = {}
-    for u in units:
-        name = u.get("unit", "")
-        seen[name] = Service(
-            name=name,
-            description=u.get("description", ""),
-            load=u.get("load", ""),
-            active=u.get("active", ""),
-            sub=u.get("sub", ""),
-            enabled=enabled.get(name, ""),
-        )
-    for name, state in enabled.items():
-        if name and name not in seen and not name.endswith("@.service"):
-            seen[name] = Service(name=name, load="loaded", active="inactive", sub="dead",
-                                 enabled=state)
-    return sorted(seen.values(), key=lambda s: s.name)
-
-
-def package_manager() -> str | None:
-    for manager, tool in (("apt", "dpkg-query"), ("dnf", "rpm"), ("pacman", "pacman"),
-                          ("apk", "apk"), ("zypper", "rpm")):
-        if shutil.which(tool) and (manager != "dnf" or shutil.which("dnf") or
-                                   not shutil.which("zypper")):
-            return manager
-    return None
+    return [Service(**row) for row in portable.services()]
 
 
 def packages() -> list[Package]:
-    manager = package_manager()
-    if manager == "apt":
-        text = run_tool(["dpkg-query", "-W", "-f",
-                     "${db:Status-Abbrev}\t${Package}\t${Version}\t${binary:Summary}\n"])
-        rows = [line.split("\t") for line in text.splitlines()]
-        found = [Package(r[1], r[2], r[3]) for r in rows
-                 if len(r) == 4 and r[0].startswith("ii")]
-    elif manager in ("dnf", "zypper"):
-        text = run_tool(["rpm", "-qa", "--qf", "%{NAME}\t%{VERSION}-%{RELEASE}\t%{SUMMARY}\n"])
-        found = [Package(*line.split("\t", 2)) for line in text.splitlines()
-                 if line.count("\t") == 2]
-    elif manager == "pacman":
-        text = run_tool(["pacman", "-Q"])
-        found = [Package(*line.split(" ", 1)) for line in text.splitlines() if " " in line]
-    elif manager == "apk":
-        text = run_tool(["apk", "info", "-v"])
-        found = [Package(*_split_apk(line)) for line in text.splitlines() if line]
-    else:
-        raise Unavailable("no supported package manager (apt, dnf, pacman, zypper, apk)")
-    return sorted(found, key=lambda p: p.name)
-
-
-def _split_apk(line: str) -> tuple[str, str]:
-    # apk prints name-version-release, e.g. "musl-1.2.4-r2"
-    parts = line.rsplit("-", 2)
-    return (parts[0], "-".join(parts[1:])) if len(parts) == 3 else (line, "")
+    return [Package(**row) for row in portable.packages()]
 
 
 def host() -> dict[str, Any]:
-    import psutil  # deferred: only needed for live snapshots
-
-    try:
-        release = platform.freedesktop_os_release()
-    except OSError:
-        release = {}
-    runtime = None
+    """The host's facts (`portable.host`), with the container runtime whose socket is
+    here."""
     url = docker_base_url()
-    if url:
-        runtime = "podman" if "podman" in url else "docker"
-    return {
-        "hostname": socket.gethostname(),
-        "machine_id": machine_id(),
-        "distro_id": release.get("ID", platform.system().lower()),
-        "distro_version": release.get("VERSION_ID", ""),
-        "kernel": platform.release(),
-        "is_root": os.geteuid() == 0,
-        "user": _person(),
-        "init": "systemd" if systemd_running() else Path("/proc/1/comm").read_text().strip(),
-        "package_manager": package_manager(),
-        "container_runtime": runtime,
-        "cpu_count": psutil.cpu_count(),
-        "memory_total_bytes": psutil.virtual_memory().total,
-        "boot_time": datetime.fromtimestamp(psutil.boot_time(), UTC).isoformat(),
-    }
-
-
-def _person() -> str:
-    """The account of the person reos works for: the one that ran sudo when reos runs
-    under it, else the one it runs as ("add me to the docker group")."""
-    import pwd
-
-    by_sudo = os.environ.get("SUDO_USER", "")
-    try:
-        if by_sudo and by_sudo != "root":
-            return pwd.getpwnam(by_sudo).pw_name
-        return pwd.getpwuid(os.geteuid()).pw_name
-    except KeyError:
-        return ""
+    runtime = ("podman" if "podman" in url else "docker") if url else None
+    return {**portable.host(), "container_runtime": runtime}
 
 
 SECTIONS: dict[str, Callable[[], Any]] = {

@@ -1,10 +1,11 @@
 """Collectors for the sections added in `reos.snapshot/2`: users and groups, processes,
 mounts, block devices, interfaces, listening sockets, timers and the firewall.
 
-Each function returns its section or raises `sources.Unavailable` with a reason a
-person can read; `collectors.SECTIONS` registers them so `collect()` runs them
+Each function returns its section or raises `portable.Unavailable` with a reason a
+person can read (users and groups are read by `portable`, which ships to other machines;
+here they become records); `collectors.SECTIONS` registers them so `collect()` runs them
 concurrently with its timeout. Read-only: libraries (pwd, grp, psutil) and commands that
-only list, run through `sources.run_tool` (argv, timeout, no shell); JSON output is read
+only list, run through `portable.run_tool` (argv, timeout, no shell); JSON output is read
 as JSON, never parsed by hand.
 Not responsible for the snapshot's shape (`snapshot`) or for what the facts mean to a
 request (`understanding`, `planning`).
@@ -12,10 +13,8 @@ request (`understanding`, `planning`).
 
 from __future__ import annotations
 
-import grp
 import json
 import os
-import pwd
 import shutil
 import threading
 import time
@@ -23,6 +22,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from reos.system import portable
+from reos.system.portable import Unavailable, run_tool, systemd_running
 from reos.system.snapshot import (
     BlockDevice,
     Group,
@@ -33,65 +34,20 @@ from reos.system.snapshot import (
     Timer,
     User,
 )
-from reos.system.sources import Unavailable, run_tool, systemd_running
 
 TOP = 40  # processes kept from each of the CPU and memory rankings
 CPU_INTERVAL = 0.1  # seconds between the two CPU readings
-NO_LOGIN = ("nologin", "false")  # shells (by base name) that refuse an interactive login
-FIRST_PERSON_UID = 1000
-SHADOW = Path("/etc/shadow")
 
 
 # -- users and groups ------------------------------------------------------------------------
 
 
-def _locked_names() -> set[str]:
-    """Users whose password field starts with "!" or "*" (empty when /etc/shadow is
-    not readable, i.e. when not root: `locked` is then false for everyone)."""
-    try:
-        text = SHADOW.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return set()
-    locked = set()
-    for line in text.splitlines():
-        name, _, rest = line.partition(":")
-        if rest.startswith(("!", "*")):
-            locked.add(name)
-    return locked
-
-
 def users() -> list[User]:
-    try:
-        accounts = pwd.getpwall()
-        groups_ = grp.getgrall()
-    except OSError as exc:
-        raise Unavailable(f"cannot read the user database: {exc}") from None
-    by_gid = {g.gr_gid: g.gr_name for g in groups_}
-    member_of: dict[str, list[str]] = {}
-    for g in groups_:
-        for name in g.gr_mem:
-            member_of.setdefault(name, []).append(g.gr_name)
-    locked = _locked_names()
-    out = []
-    for a in accounts:
-        primary = by_gid.get(a.pw_gid, str(a.pw_gid))
-        extra = sorted(set(member_of.get(a.pw_name, [])) - {primary})
-        shell_name = os.path.basename(a.pw_shell)
-        out.append(User(
-            name=a.pw_name, uid=a.pw_uid, gid=a.pw_gid, home=a.pw_dir, shell=a.pw_shell,
-            groups=[primary, *extra], locked=a.pw_name in locked,
-            system=a.pw_uid < FIRST_PERSON_UID or shell_name in NO_LOGIN,
-            gecos=a.pw_gecos,
-        ))
-    return out
+    return [User(**row) for row in portable.users()]
 
 
 def groups() -> list[Group]:
-    try:
-        found = grp.getgrall()
-    except OSError as exc:
-        raise Unavailable(f"cannot read the group database: {exc}") from None
-    return [Group(name=g.gr_name, gid=g.gr_gid, members=list(g.gr_mem)) for g in found]
+    return [Group(**row) for row in portable.groups()]
 
 
 # -- sockets and processes -------------------------------------------------------------------

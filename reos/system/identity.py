@@ -10,21 +10,9 @@ Not responsible for collecting anything else about the machine, or for refusing.
 from __future__ import annotations
 
 import socket
-from pathlib import Path
 from typing import Any
 
-_MACHINE_ID_FILES = (Path("/etc/machine-id"), Path("/var/lib/dbus/machine-id"))
-
-
-def machine_id() -> str | None:
-    for path in _MACHINE_ID_FILES:
-        try:
-            text = path.read_text(encoding="ascii").strip()
-        except (OSError, UnicodeDecodeError):
-            continue
-        if text:
-            return text
-    return None
+from reos.system.portable import machine_id
 
 
 def other_host(host: dict[str, Any]) -> str | None:

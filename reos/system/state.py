@@ -100,7 +100,7 @@ def _container(name: str) -> dict[str, Any]:
     import docker.errors  # deferred with the collectors: planning never needs them
 
     from reos.system.collectors import docker_client
-    from reos.system.sources import Unavailable
+    from reos.system.portable import Unavailable
 
     try:
         client = docker_client()
@@ -133,7 +133,7 @@ def _service(name: str) -> dict[str, Any]:
 
 
 def _package(name: str) -> dict[str, Any]:
-    from reos.system.collectors import package_manager
+    from reos.system.portable import package_manager
 
     manager = package_manager()
     if manager == "apt":

@@ -1,0 +1,293 @@
+#!/usr/bin/python3
+"""What a snapshot needs that Python's standard library alone can read, as plain rows, so
+the same code reads this machine and, shipped as an Ansible module, another one.
+
+Here: the listing tool runner every collector reads through (`run_tool`: an argv, a
+timeout, no shell), whether systemd runs (`systemd_running`), the error a section that
+cannot be known raises (`Unavailable`, with a reason a person can read), and the rows of
+the sections a plan for another machine needs: services (systemctl's JSON), packages
+(dpkg-query, rpm, pacman, apk), users and groups (pwd, grp, /etc/shadow's lock marks),
+and the host's facts (os-release, machine-id, init, package manager, CPUs, memory, boot
+time). `collectors` and `facts` turn the rows into the snapshot's records.
+
+Run as a program it is an Ansible module of the old "WANT_JSON" kind (it imports nothing
+of Ansible's, nor of reos's): Ansible copies this file to the host and runs it with the
+path of its arguments; it prints {"changed": false, "snapshot": {…}}, a reos.snapshot/2
+document of those sections (SHIPPED) and the host, which the controller checks like any
+snapshot from outside (`fleet/snapshots.py`, which also marks the other sections as not
+read).
+
+Imports only the standard library, by design: a reos import here would break the module
+on a host without reos. Read-only: every command here only lists.
+"""
+
+from __future__ import annotations
+
+import grp
+import json
+import os
+import platform
+import pwd
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+COLLECT_TIMEOUT = 8.0
+NO_LOGIN = ("nologin", "false")  # shells (by base name) that refuse an interactive login
+FIRST_PERSON_UID = 1000
+SHADOW = Path("/etc/shadow")
+_MACHINE_ID_FILES = (Path("/etc/machine-id"), Path("/var/lib/dbus/machine-id"))
+# what a snapshot made here for another machine holds (the module's sections)
+SHIPPED = ("services", "packages", "users", "groups")
+
+
+class Unavailable(Exception):
+    """This section cannot be known right now (the message says why)."""
+
+
+def run_tool(argv: list[str], timeout: float = COLLECT_TIMEOUT) -> str:
+    try:
+        done = subprocess.run(
+            argv, capture_output=True, text=True, timeout=timeout, check=False,
+            stdin=subprocess.DEVNULL,
+        )
+    except FileNotFoundError:
+        raise Unavailable(f"{argv[0]} is not installed") from None
+    except subprocess.TimeoutExpired:
+        raise Unavailable(f"{argv[0]} did not answer within {timeout:.0f}s") from None
+    if done.returncode != 0:
+        raise Unavailable(f"{' '.join(argv[:2])} failed: {done.stderr.strip()[:200]}")
+    return done.stdout
+
+
+def systemd_running() -> bool:
+    return Path("/run/systemd/system").is_dir()
+
+
+def machine_id() -> str | None:
+    for path in _MACHINE_ID_FILES:
+        try:
+            text = path.read_text(encoding="ascii").strip()
+        except (OSError, UnicodeDecodeError):
+            continue
+        if text:
+            return text
+    return None
+
+
+# -- services and packages ----------------------------------------------------------------
+def services() -> list[dict[str, str]]:
+    if not systemd_running():
+        raise Unavailable("systemd is not running on this machine")
+    base = ["systemctl", "--no-pager", "--output=json", "--type=service"]
+    units = json.loads(run_tool([*base, "--all", "list-units"]) or "[]")
+    files = json.loads(run_tool([*base, "list-unit-files"]) or "[]")
+    enabled = {f.get("unit_file"): f.get("state", "") for f in files}
+    seen: dict[str, dict[str, str]] = {}
+    for u in units:
+        name = u.get("unit", "")
+        seen[name] = {"name": name, "description": u.get("description", ""),
+                      "load": u.get("load", ""), "active": u.get("active", ""),
+                      "sub": u.get("sub", ""), "enabled": enabled.get(name, "")}
+    for name, state in enabled.items():
+        if name and name not in seen and not name.endswith("@.service"):
+            seen[name] = {"name": name, "description": "", "load": "loaded",
+                          "active": "inactive", "sub": "dead", "enabled": state}
+    return sorted(seen.values(), key=lambda s: s["name"])
+
+
+def package_manager() -> str | None:
+    for manager, tool in (("apt", "dpkg-query"), ("dnf", "rpm"), ("pacman", "pacman"),
+                          ("apk", "apk"), ("zypper", "rpm")):
+        if shutil.which(tool) and (manager != "dnf" or shutil.which("dnf") or
+                                   not shutil.which("zypper")):
+            return manager
+    return None
+
+
+def packages() -> list[dict[str, str]]:
+    """Installed packages: name, version and the one-line summary where there is one."""
+    manager = package_manager()
+    if manager == "apt":
+        text = run_tool(["dpkg-query", "-W", "-f",
+                         "${db:Status-Abbrev}\t${Package}\t${Version}\t${binary:Summary}\n"])
+        rows = [line.split("\t") for line in text.splitlines()]
+        found = [(r[1], r[2], r[3]) for r in rows if len(r) == 4 and r[0].startswith("ii")]
+    elif manager in ("dnf", "zypper"):
+        text = run_tool(["rpm", "-qa", "--qf", "%{NAME}\t%{VERSION}-%{RELEASE}\t%{SUMMARY}\n"])
+        found = [tuple(line.split("\t", 2)) for line in text.splitlines()  # type: ignore[misc]
+                 if line.count("\t") == 2]
+    elif manager == "pacman":
+        text = run_tool(["pacman", "-Q"])
+        found = [(*line.split(" ", 1), "") for line in text.splitlines()  # type: ignore[misc]
+                 if " " in line]
+    elif manager == "apk":
+        text = run_tool(["apk", "info", "-v"])
+        found = [(*_split_apk(line), "") for line in text.splitlines() if line]
+    else:
+        raise Unavailable("no supported package manager (apt, dnf, pacman, zypper, apk)")
+    return [{"name": name, "version": version, "description": summary}
+            for name, version, summary in sorted(found)]
+
+
+def _split_apk(line: str) -> tuple[str, str]:
+    # apk prints name-version-release, e.g. "musl-1.2.4-r2"
+    parts = line.rsplit("-", 2)
+    return (parts[0], "-".join(parts[1:])) if len(parts) == 3 else (line, "")
+
+
+# -- users and groups ---------------------------------------------------------------------
+def _locked_names() -> set[str]:
+    """Users whose password field starts with "!" or "*" (empty when /etc/shadow is
+    not readable, i.e. when not root: `locked` is then false for everyone)."""
+    try:
+        text = SHADOW.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return set()
+    locked = set()
+    for line in text.splitlines():
+        name, _, rest = line.partition(":")
+        if rest.startswith(("!", "*")):
+            locked.add(name)
+    return locked
+
+
+def users() -> list[dict[str, Any]]:
+    try:
+        accounts = pwd.getpwall()
+        groups_ = grp.getgrall()
+    except OSError as exc:
+        raise Unavailable(f"cannot read the user database: {exc}") from None
+    by_gid = {g.gr_gid: g.gr_name for g in groups_}
+    member_of: dict[str, list[str]] = {}
+    for g in groups_:
+        for name in g.gr_mem:
+            member_of.setdefault(name, []).append(g.gr_name)
+    locked = _locked_names()
+    out = []
+    for a in accounts:
+        primary = by_gid.get(a.pw_gid, str(a.pw_gid))
+        extra = sorted(set(member_of.get(a.pw_name, [])) - {primary})
+        shell_name = os.path.basename(a.pw_shell)
+        out.append({
+            "name": a.pw_name, "uid": a.pw_uid, "gid": a.pw_gid, "home": a.pw_dir,
+            "shell": a.pw_shell, "groups": [primary, *extra],
+            "locked": a.pw_name in locked,
+            "system": a.pw_uid < FIRST_PERSON_UID or shell_name in NO_LOGIN,
+            "gecos": a.pw_gecos})
+    return out
+
+
+def groups() -> list[dict[str, Any]]:
+    try:
+        found = grp.getgrall()
+    except OSError as exc:
+        raise Unavailable(f"cannot read the group database: {exc}") from None
+    return [{"name": g.gr_name, "gid": g.gr_gid, "members": list(g.gr_mem)} for g in found]
+
+
+# -- the host -----------------------------------------------------------------------------
+def host() -> dict[str, Any]:
+    """The host's facts that need no engine socket (collectors adds the container
+    runtime)."""
+    try:
+        release = platform.freedesktop_os_release()
+    except OSError:
+        release = {}
+    return {
+        "hostname": socket.gethostname(),
+        "machine_id": machine_id(),
+        "distro_id": release.get("ID", platform.system().lower()),
+        "distro_version": release.get("VERSION_ID", ""),
+        "kernel": platform.release(),
+        "is_root": os.geteuid() == 0,
+        "user": person(),
+        "init": "systemd" if systemd_running() else _pid1(),
+        "package_manager": package_manager(),
+        "cpu_count": os.cpu_count(),
+        "memory_total_bytes": _memory_total(),
+        "boot_time": _boot_time(),
+    }
+
+
+def person() -> str:
+    """The account of the person reos works for: the one that ran sudo when reos runs
+    under it, else the one it runs as ("add me to the docker group")."""
+    by_sudo = os.environ.get("SUDO_USER", "")
+    try:
+        if by_sudo and by_sudo != "root":
+            return pwd.getpwnam(by_sudo).pw_name
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        return ""
+
+
+def _pid1() -> str:
+    try:
+        return Path("/proc/1/comm").read_text().strip()
+    except OSError:
+        return ""
+
+
+def _memory_total() -> int | None:
+    """MemTotal from /proc/meminfo, in bytes."""
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _boot_time() -> str | None:
+    """When the machine booted (btime in /proc/stat), ISO 8601 in UTC."""
+    try:
+        for line in Path("/proc/stat").read_text().splitlines():
+            if line.startswith("btime "):
+                return datetime.fromtimestamp(int(line.split()[1]), UTC).isoformat()
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+# -- as an Ansible module -----------------------------------------------------------------
+def shipped_snapshot() -> dict[str, Any]:
+    """The reos.snapshot/2 document this module gives: the SHIPPED sections and the host;
+    a section that cannot be read is listed as unavailable, with why."""
+    snapshot: dict[str, Any] = {
+        "schema": "reos.snapshot/2",
+        "collected_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "unavailable": {}}
+    readers = {"services": services, "packages": packages, "users": users,
+               "groups": groups}
+    for name in SHIPPED:
+        try:
+            snapshot[name] = readers[name]()
+        except Unavailable as exc:
+            snapshot["unavailable"][name] = str(exc)
+        except Exception as exc:  # noqa: BLE001 - one section's failure is said, not raised
+            snapshot["unavailable"][name] = f"reading it failed ({type(exc).__name__})"
+    try:
+        snapshot["host"] = host()
+    except Exception as exc:  # noqa: BLE001
+        snapshot["host"] = {"hostname": socket.gethostname()}
+        snapshot["unavailable"]["host"] = f"host facts incomplete ({type(exc).__name__})"
+    return snapshot
+
+
+def main() -> None:
+    # WANT_JSON: this marker makes Ansible run this file as an old-style module that
+    # takes the path of a JSON file of its arguments (it takes none) as its one argument.
+    # stdout is the module's answer to Ansible (its protocol), not words for a person
+    sys.stdout.write(json.dumps({"changed": False, "snapshot": shipped_snapshot()}) + "\n")
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()
