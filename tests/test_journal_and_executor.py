@@ -43,7 +43,8 @@ def test_migrations_are_recorded_once_and_wal_is_on() -> None:
     again = Database(paths.database_file()).connect()
     assert [r[0] for r in again.execute("SELECT name FROM migrations")] == [
         "001_journal", "002_backups", "003_knowledge", "004_undo_claims",
-        "005_link_backups", "006_traces", "007_reflection", "008_edited_steps"]
+        "005_link_backups", "006_traces", "007_reflection", "008_edited_steps",
+        "009_fleet"]
 
 
 def test_steps_run_in_order_and_are_journaled(tmp_path: Path) -> None:

@@ -33,7 +33,8 @@ class Admission(Struct):
 
 def admit_argv(argv: list[str], *, claimed_read_only: bool = False,
                approved: bool = False, requested: str | None = None,
-               formats: frozenset[str] = frozenset()) -> Admission:
+               formats: frozenset[str] = frozenset(), remote: bool | None = None,
+               ) -> Admission:
     """Judge `argv` as it is about to run.
 
     `claimed_read_only`: the caller is about to run it without approval because someone
@@ -44,12 +45,15 @@ def admit_argv(argv: list[str], *, claimed_read_only: bool = False,
     in exactly those words (a download piped into a shell, cutting off a remote session).
     `formats`: the device a format step was planned for; the formatter is admitted only
     if the running kernel shows that device is not on the disk holding / (`blockdev`).
+    `remote`: the step runs on a machine reached over SSH, so the remote lock-out rules
+    apply (every fleet step); None: as reos itself runs, over SSH or not.
     """
     if not argv or not all(isinstance(a, str) for a in argv):
         verdict = Verdict(command=repr(argv))
         verdict.raise_to(verdict.risk.CRITICAL, "not a command reos can judge", block=True)
         return Admission(False, verdict, False, "it is not a list of words reos can judge")
-    verdict = assess_argv(argv, requested=requested, formats=formats, live=True)
+    verdict = assess_argv(argv, requested=requested, formats=formats, live=True,
+                          remote=remote)
     # what may run unasked is decided by the read-only grammar itself, even if the rest
     # of the risk engine were wrong: both must agree
     proof = reads_only(argv)

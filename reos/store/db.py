@@ -248,6 +248,19 @@ def _m008_edited_steps(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE steps ADD COLUMN edited INTEGER NOT NULL DEFAULT 0")
 
 
+@migration
+def _m009_fleet(db: sqlite3.Connection) -> None:
+    # a change made on other machines (transactions.kind 'fleet'): which inventory reached
+    # them (JSON list of paths) and, per step, the host it ran on (NULL: this machine)
+    _statements(
+        db,
+        """
+        ALTER TABLE transactions ADD COLUMN inventory TEXT;
+        ALTER TABLE steps ADD COLUMN host TEXT
+        """,
+    )
+
+
 
 
 def now() -> str:

@@ -37,6 +37,9 @@ INTERRUPTED = "interrupted"
 UNDOING = "undoing"
 _CLAIMABLE = (COMPLETED, FAILED, PARTLY_UNDONE)
 ROLLED_BACK = "rolled_back"  # failed, and reos undid its completed steps itself
+# Transaction kinds besides "action" and "undo": a change made on other machines, and its
+# undo there (reos.fleet.changing); this machine's undo never claims either
+FLEET, FLEET_UNDO = "fleet", "fleet-undo"
 
 
 def _boot_id() -> str:
@@ -76,6 +79,7 @@ class StepRecord(Struct):
     backups: list[dict[str, Any]] = field(default_factory=list)  # files saved before it ran
     problems: list[str] = field(default_factory=list)  # what is wrong with the stored row
     edited: bool = False  # the person changed the command before approving it
+    host: str | None = None  # the inventory host it ran on (fleet); None: this machine
 
 
 class TransactionRecord(Struct):
@@ -89,6 +93,7 @@ class TransactionRecord(Struct):
     summary: str | None
     steps: list[StepRecord] = field(default_factory=list)
     claimed_by: int | None = None  # the pid of the live `reos undo` reverting it
+    inventory: list[str] | None = None  # a fleet change: the inventory that reached its hosts
 
     @property
     def undo_steps(self) -> list[StepRecord]:
@@ -97,11 +102,19 @@ class TransactionRecord(Struct):
 
     @property
     def undoable(self) -> bool:
-        return (
-            self.kind == "action"
-            and self.status in (COMPLETED, FAILED, INTERRUPTED, PARTLY_UNDONE)
-            and bool(self.undo_steps)
-        )
+        """A change on this machine that undo can still revert (a fleet change is undone
+        on its hosts, by reos.fleet.changing, never here)."""
+        return self.kind == "action" and self.revertible
+
+    @property
+    def revertible(self) -> bool:
+        return (self.status in (COMPLETED, FAILED, INTERRUPTED, PARTLY_UNDONE)
+                and bool(self.undo_steps))
+
+    @property
+    def hosts(self) -> list[str]:
+        """The hosts a fleet change touched, in the order its steps ran."""
+        return list(dict.fromkeys(s.host for s in self.steps if s.host))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -128,6 +141,7 @@ class TransactionRecord(Struct):
                                 for b in s.backups],
                     "problems": list(s.problems),
                     "edited": s.edited,
+                    **({"host": s.host} if s.host else {}),
                 }
                 for s in self.steps
             ],
@@ -138,11 +152,13 @@ class Journal:
     def __init__(self, db: Database):
         self.db = db
 
-    def begin(self, request: str, kind: str = "action", undoes: int | None = None) -> int:
+    def begin(self, request: str, kind: str = "action", undoes: int | None = None,
+              inventory: list[str] | None = None) -> int:
         cur = self.db.connect().execute(
-            "INSERT INTO transactions (request, kind, status, pid, boot_id, started_at, undoes)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (request, kind, RUNNING, os.getpid(), _boot_id(), now(), undoes),
+            "INSERT INTO transactions (request, kind, status, pid, boot_id, started_at, undoes,"
+            " inventory) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (request, kind, RUNNING, os.getpid(), _boot_id(), now(), undoes,
+             json.dumps(inventory) if inventory is not None else None),
         )
         return int(cur.lastrowid or 0)
 
@@ -172,16 +188,18 @@ class Journal:
         rollback: list[str] | None = None,
         reversible: bool = True,
         edited: bool = False,
+        host: str | None = None,
+        status: str = "running",
     ) -> int:
         cur = self.db.connect().execute(
             "INSERT INTO steps (tx_id, seq, step_id, title, argv, action, target_kind,"
-            " target_name, prior_state, rollback, reversible, status, started_at, edited)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)",
+            " target_name, prior_state, rollback, reversible, status, started_at, edited,"
+            " host) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 tx_id, seq, step_id, title, json.dumps(argv), action, target_kind, target_name,
                 json.dumps(prior_state) if prior_state is not None else None,
-                json.dumps(rollback) if rollback else None, int(reversible), now(),
-                int(edited),
+                json.dumps(rollback) if rollback else None, int(reversible), status, now(),
+                int(edited), host,
             ),
         )
         return int(cur.lastrowid or 0)
@@ -278,7 +296,7 @@ class Journal:
                     finished_at=_optional_text(r["finished_at"]),
                     undoes=r["undoes"] if type(r["undoes"]) is int else None,
                     summary=_optional_text(r["summary"]), steps=steps[r["id"]],
-                    claimed_by=claimed_by,
+                    claimed_by=claimed_by, inventory=_paths(r["inventory"]),
                 )
             )
         return out
@@ -286,12 +304,15 @@ class Journal:
     def undoable(self, limit: int = 50) -> list[TransactionRecord]:
         return [t for t in self.transactions(limit=limit, kind="action") if t.undoable]
 
-    def claim_undo(self, tx_id: int, *, own_running: bool = False) -> bool:
+    def claim_undo(self, tx_id: int, *, own_running: bool = False, kind: str = "action",
+                   ) -> bool:
         """Claim a transaction for undoing; False when it is not (or no longer) claimable.
 
         Atomic across processes: the check and the conditional update run under one write
         lock (BEGIN IMMEDIATE), so of two concurrent claims exactly one succeeds.
-        Claimable: completed, failed or partly undone; "running" when its process is gone
+        Only a transaction of `kind` is claimed ("fleet": by reos.fleet.changing, which
+        undoes on the hosts). Claimable: completed, failed or partly undone; "running" when
+        its process is gone
         (interrupted) or, with `own_running`, when it is this process's own transaction
         (rollback on failure); "undoing" when the claimer died.
         """
@@ -303,7 +324,7 @@ class Journal:
                 "SELECT kind, status, pid, boot_id, claim_pid, claim_boot FROM transactions"
                 " WHERE id = ?", (tx_id,)).fetchone()
             status = row["status"] if row is not None else None
-            claimable = row is not None and row["kind"] == "action" and (
+            claimable = row is not None and row["kind"] == kind and (
                 status in _CLAIMABLE
                 or (status == RUNNING and (not _live(row["pid"], row["boot_id"], boot) or (
                     own_running and row["pid"] == me and row["boot_id"] == boot)))
@@ -335,6 +356,16 @@ def _text(value: object) -> str:
 
 def _optional_text(value: object) -> str | None:
     return None if value is None else _text(value)
+
+
+def _paths(raw: object) -> list[str] | None:
+    """A fleet change's inventory paths; None when there are none or the column is
+    damaged (its hosts then cannot be reached to undo it, and undo says so)."""
+    try:
+        found = json.loads(raw) if isinstance(raw, str) else None
+    except ValueError:
+        return None
+    return found if _words(found) else None
 
 
 def _revertible(step: StepRecord) -> bool:
@@ -395,4 +426,5 @@ def _step(s: Any) -> StepRecord:
         reversible=bool(s["reversible"]), status=_text(s["status"]),
         exit_code=s["exit_code"] if type(s["exit_code"]) is int else None,
         output=_text(s["output"]), problems=problems, edited=s["edited"] == 1,
+        host=_optional_text(s["host"]),
     )
