@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NoReturn
 
-from reos.errors import EXIT_USAGE, ReosError
+from reos.errors import EXIT_USAGE, ReosError, UsageError
 
 DESCRIPTION = ("Operate this Linux machine in plain language, with plans you approve and "
                "changes you can undo. Without a command, start the full-screen chat.")
@@ -141,8 +141,28 @@ def _plan(p: argparse.ArgumentParser) -> Runner:
           help="Run a plan made from another machine's snapshot here anyway.")
     _flag(p, "--verbose", help="Say on stderr how the request is understood, stage by stage "
           "(and what the model thought, when one is asked); stdout is unchanged.")
+    p.add_argument("--hosts", metavar="PATTERN",
+                   help="Plan on the hosts of your Ansible inventory this pattern matches "
+                        "(web*, all:!db1), each read now, and run there through Ansible.")
+    p.add_argument("-i", "--inventory", metavar="PATH", type=Path,
+                   help="With --hosts: the Ansible inventory (default: [fleet] inventory "
+                        "in the settings, else ANSIBLE_INVENTORY).")
+    p.add_argument("--limit", metavar="PATTERN",
+                   help="With --hosts: only hosts this pattern also matches.")
 
     def run(a: argparse.Namespace) -> int:
+        if a.hosts is not None:
+            from reos.commands import fleet_plan
+
+            if a.context is not None or a.allow_other_host or a.verbose:
+                raise UsageError("--hosts reads each host itself: --context, "
+                                 "--allow-other-host and --verbose do not go with it.")
+            return fleet_plan.run(a.request, pattern=a.hosts, inventory=a.inventory,
+                                  limit=a.limit, yes=a.yes, dry_run=a.dry_run,
+                                  as_json=a.as_json)
+        if a.inventory is not None or a.limit is not None:
+            raise UsageError("-i/--inventory and --limit choose hosts: give --hosts PATTERN "
+                             "with them.")
         from reos.commands import plan
 
         return plan.run(a.request, yes=a.yes, dry_run=a.dry_run, as_json=a.as_json,
@@ -154,11 +174,14 @@ def _plan(p: argparse.ArgumentParser) -> Runner:
 def _undo(p: argparse.ArgumentParser) -> Runner:
     _flag(p, "--json", dest="as_json", help="Print JSON.")
     _flag(p, "--yes", "-y", help="Approve without asking (with always_confirm).")
+    p.add_argument("--host", metavar="NAME",
+                   help="Undo the newest change made on other machines on this host only "
+                        "(an inventory host name).")
 
     def run(a: argparse.Namespace) -> int:
         from reos.commands import undo
 
-        return undo.run(as_json=a.as_json, yes=a.yes)
+        return undo.run(as_json=a.as_json, yes=a.yes, host=a.host)
     return run
 
 

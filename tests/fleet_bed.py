@@ -114,6 +114,8 @@ def start(folder: Path, names: tuple[str, ...] = ("web1", "web2", "db1"), *,
             time.sleep(0.3)
         if waiting:
             raise RuntimeError(f"sshd did not start on {sorted(waiting)}")
+        for name in names:  # the image keeps no package lists: read the local repository's
+            fleet.run(name, "apt-get", "update", "-qq", timeout=120)
         keys = ""
         if known:
             for name in names:

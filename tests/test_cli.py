@@ -44,8 +44,8 @@ def test_the_commands_and_options_are_the_ones_reos_has() -> None:
     assert cli_surface() == {
         "": {"--version"},
         "plan": {"--yes", "-y", "--dry-run", "--json", "--context", "--allow-other-host",
-                 "--verbose"},
-        "undo": {"--json", "--yes", "-y"},
+                 "--verbose", "--hosts", "--inventory", "-i", "--limit"},
+        "undo": {"--json", "--yes", "-y", "--host"},
         "history": {"--json", "--limit"},
         "why": {"--json"}, "trace": {"--json"},
         "learned": {"--json", "--forget", "--summary"},
@@ -73,9 +73,14 @@ CALLS = [
     (["plan", "--json", "--", "-x is odd"], "plan",
      (("-x is odd",), {**PLAN_DEFAULTS, "as_json": True})),
     (["plan", "--", "--yes"], "plan", (("--yes",), PLAN_DEFAULTS)),
-    (["undo"], "undo", ((), {"as_json": False, "yes": False})),
-    (["undo", "--json", "-y"], "undo", ((), {"as_json": True, "yes": True})),
-    (["undo", "--yes"], "undo", ((), {"as_json": False, "yes": True})),
+    (["plan", "--hosts", "web*", "-i", "inv.ini", "--limit", "web1", "--yes", "x"],
+     "fleet_plan", (("x",), {"pattern": "web*", "inventory": Path("inv.ini"),
+                             "limit": "web1", "yes": True, "dry_run": False,
+                             "as_json": False})),
+    (["undo"], "undo", ((), {"as_json": False, "yes": False, "host": None})),
+    (["undo", "--json", "-y"], "undo", ((), {"as_json": True, "yes": True, "host": None})),
+    (["undo", "--yes", "--host", "web2"], "undo",
+     ((), {"as_json": False, "yes": True, "host": "web2"})),
     (["history"], "history", ((), {"as_json": False, "limit": 20})),
     (["history", "--limit", "5", "--json"], "history", ((), {"as_json": True, "limit": 5})),
     (["history", "--limit=1"], "history", ((), {"as_json": False, "limit": 1})),
@@ -394,3 +399,14 @@ def test_a_reader_that_leaves_early_gets_no_traceback() -> None:
     errors = child.stderr.read().decode()
     assert child.wait(timeout=60) == 141
     assert "Traceback" not in errors and "BrokenPipe" not in errors
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["plan", "--hosts", "web", "--context", "box.json", "x"], "--hosts reads each host"),
+    (["plan", "-i", "inv.ini", "x"], "give --hosts PATTERN"),
+    (["plan", "--limit", "web1", "x"], "give --hosts PATTERN"),
+])
+def test_host_options_without_hosts_or_with_a_snapshot_are_usage_errors(
+        args: list[str], said: str, capsys) -> None:  # noqa: ANN001
+    assert cli.main(args) == EXIT_USAGE
+    assert said in capsys.readouterr().err

@@ -331,9 +331,9 @@ def test_hosts_json_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         "limit": "web*",
         "hosts": [
             {"name": "web1", "groups": ["prod", "web"], "ansible_host": "10.0.0.11",
-             "ansible_port": "2222", "ansible_user": "deploy"},
+             "ansible_port": "2222", "ansible_user": "deploy", "snapshot_age_seconds": None},
             {"name": "web2", "groups": ["prod", "web"], "ansible_host": "10.0.0.12",
-             "ansible_port": None, "ansible_user": "deploy"},
+             "ansible_port": None, "ansible_user": "deploy", "snapshot_age_seconds": None},
         ],
         "groups": {"prod": ["web1", "web2"], "web": ["web1", "web2"]},
     }
@@ -346,11 +346,13 @@ def test_hosts_lists_by_group_with_addresses_and_says_what_is_not_known_yet(
     assert code == EXIT_OK and err == ""
     assert out.splitlines()[:2] == [f"Inventory: {inventory} (from --inventory)",
                                     "3 hosts match 'prod'."]
-    assert "db (1)\n  db1   postgres@10.0.0.21\n" in out
-    assert "web (2)\n  web1  deploy@10.0.0.11:2222\n  web2  deploy@10.0.0.12\n" in out
+    assert "db (1)\n  db1   postgres@10.0.0.21  snapshot: none yet\n" in out
+    assert ("web (2)\n  web1  deploy@10.0.0.11:2222  snapshot: none yet\n"
+            "  web2  deploy@10.0.0.12  snapshot: none yet\n") in out
     assert out.rstrip().splitlines()[-2:] == [
         "Not checked whether these hosts answer: reos hosts --check reaches each.",
-        "Snapshots: reos keeps none of other machines yet."]
+        "Snapshots are what reos last read of each host; reos plan --hosts reads them "
+        "again before it plans."]
 
 
 def test_a_pattern_without_hosts_exits_4_and_ansibles_warning_stays_out(

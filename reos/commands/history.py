@@ -21,5 +21,6 @@ def run(*, as_json: bool = False, limit: int = 20) -> int:
         say(f"#{tx.id}  {tx.started_at[:19].replace('T', ' ')}  {tx.status:<13} {mark:<9}"
             f" {tx.request}")
         for step in tx.steps:
-            say(f"      {step.status:<11} {step.title}")
+            on = f"  (on {step.host})" if step.host else ""
+            say(f"      {step.status:<11} {step.title}{on}")
     return EXIT_OK

@@ -8,9 +8,9 @@ is a usage error that says how to give one (exit 2), as is an inventory that is 
 or does not parse; a pattern that chooses no host is exit 4. `--check` reaches each host
 through Ansible (reos.fleet.reach), says each as it answers (on stderr, so stdout stays
 the listing), and exits 1 when a host is not ready. `--json` prints a reos.hosts/1
-document, each host with its `reach` when checked. How old reos's snapshot of each host is
-is not known yet (reos keeps none), and the listing says so rather than guess. Not
-responsible for reading the inventory nor for reaching a host (reos.fleet).
+document, each host with its `reach` when checked. Each host's line says how old reos's
+last snapshot of it is (`reos plan --hosts` reads them). Not responsible for reading the
+inventory nor for reaching a host (reos.fleet).
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 
 SCHEMA = "reos.hosts/1"
 NOT_CHECKED = "Not checked whether these hosts answer: reos hosts --check reaches each."
-NO_SNAPSHOTS = "Snapshots: reos keeps none of other machines yet."
+SNAPSHOTS = ("Snapshots are what reos last read of each host; reos plan --hosts reads "
+             "them again before it plans.")
 MARK = {"ready": "✓", "answers": "!", "unreached": "✗"}
 
 
@@ -57,9 +58,14 @@ def run(pattern: str = "all", *, inventory: Path | None = None, limit: str | Non
     code = EXIT_OK if reached is None or all(
         r.state == "ready" for r in reached.values()) else EXIT_FAILED
     if as_json:
+        from reos.fleet.snapshots import cached
+
         document: dict[str, Any] = {"schema": SCHEMA, **chosen.to_dict()}
-        if reached is not None:
-            for host in document["hosts"]:
+        for host in document["hosts"]:
+            known = cached(host["name"])
+            host["snapshot_age_seconds"] = (round(known.age() or 0.0) if known is not None
+                                            and known.snapshot is not None else None)
+            if reached is not None:
                 host["reach"] = reached[host["name"]].to_dict()
         emit_json(document)
         return code
@@ -100,7 +106,7 @@ def lines(chosen: Inventory, given_by: str,
         out.append("")
         out.append(f"{group} ({len(members)})")
         for name in members:
-            line = f"  {name:<{width}}  {address(by_name[name])}"
+            line = f"  {name:<{width}}  {address(by_name[name])}  snapshot: {_age(name)}"
             if reached is not None:
                 line = f"{line}  {MARK[reached[name].state]} {answer(reached[name])}"
             out.append(line)
@@ -110,8 +116,17 @@ def lines(chosen: Inventory, given_by: str,
     else:
         ready = sum(r.state == "ready" for r in reached.values())
         out.append(f"{ready} of {len(reached)} ready.")
-    out.append(NO_SNAPSHOTS)
+    out.append(SNAPSHOTS)
     return out
+
+
+def _age(host: str) -> str:
+    from reos.fleet.snapshots import cached, said_age
+
+    known = cached(host)
+    if known is not None and known.problem:
+        return "unreadable (read again by the next plan)"
+    return said_age(known.age() if known is not None else None)
 
 
 def address(host: Host) -> str:

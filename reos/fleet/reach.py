@@ -113,11 +113,11 @@ def _judge(host: str, results: list[Result], seconds: int) -> Reach | None:
     by_task = {r.task: r for r in results}
     ping, root = by_task.get(PING.name), by_task.get(AS_ROOT.name)
     if ping is not None and ping.status in ("failed", "unreachable"):
-        return Reach(host, "unreached", *_why(ping.said, seconds))
+        return Reach(host, "unreached", *why(ping.said, seconds))
     if ping is not None and root is not None:
         if root.status in ("ok", "changed"):
             return Reach(host, "ready")
-        return Reach(host, "answers", *_why(root.said, seconds))
+        return Reach(host, "answers", *why(root.said, seconds))
     return None
 
 
@@ -132,7 +132,7 @@ def _ended(host: str, results: list[Result], how: str) -> Reach:
     return Reach(host, "unreached", f"{what} before it answered")
 
 
-def _why(said: str, seconds: int) -> tuple[str, str | None]:
+def why(said: str, seconds: int) -> tuple[str, str | None]:
     for pattern, problem, hint in _WHY:
         if pattern.fullmatch(said):
             return problem.format(seconds=seconds), hint

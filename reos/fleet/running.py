@@ -33,7 +33,7 @@ import signal
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +59,7 @@ class Task(Struct, frozen=True):
     become: bool = False
     ignore_errors: bool = False
     timeout: int = TASK_TIMEOUT
+    environment: dict[str, str] = field(default_factory=dict)  # for the module, on the host
 
 
 class Result(Struct, frozen=True):
@@ -94,9 +95,12 @@ def run(source: Source, hosts: Iterable[str], tasks: list[Task], *,
         check: bool = False, diff: bool = False,
         on_result: Callable[[Result], None] | None = None,
         cancelled: Callable[[], bool] | None = None,
-        connect_timeout: int = CONNECT_TIMEOUT, job_timeout: int | None = None) -> Run:
-    """Run `tasks` in order on `hosts` (names from `source`'s inventory). Raises ReosError
-    when Ansible cannot be started or a host's name cannot be limited to safely."""
+        connect_timeout: int = CONNECT_TIMEOUT, job_timeout: int | None = None,
+        modules: Mapping[str, Path] | None = None) -> Run:
+    """Run `tasks` in order on `hosts` (names from `source`'s inventory); `modules` are
+    reos's own Ansible modules the tasks use (name -> source file), put in the playbook's
+    library folder. Raises ReosError when Ansible cannot be started or a host's name
+    cannot be limited to safely."""
     names = tuple(hosts)
     for name in names:
         if not name or set(name) & _NOT_A_NAME or name.startswith("-"):
@@ -130,8 +134,10 @@ def run(source: Source, hosts: Iterable[str], tasks: list[Task], *,
 
     previous = _on_interrupt(stop)
     try:
-        (folder / "project").mkdir()
+        (folder / "project" / "library").mkdir(parents=True)
         (folder / "project" / "main.yml").write_text(playbook(tasks))
+        for name, path in (modules or {}).items():
+            shutil.copyfile(path, folder / "project" / "library" / f"{name}.py")
         args = ["--check"] * check + ["--diff"] * diff
         done = runner.run(
             private_data_dir=str(folder), playbook="main.yml",
@@ -160,7 +166,8 @@ def playbook(tasks: list[Task]) -> str:
     play = {
         "name": "reos", "hosts": "all", "gather_facts": False,
         "tasks": [{"name": task.name, task.module: task.args, "become": task.become,
-                   "ignore_errors": task.ignore_errors, "timeout": task.timeout}
+                   "ignore_errors": task.ignore_errors, "timeout": task.timeout,
+                   **({"environment": task.environment} if task.environment else {})}
                   for task in tasks]}
     return _yaml([play]) + "\n"
 

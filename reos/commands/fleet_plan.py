@@ -1,0 +1,210 @@
+"""`reos plan --hosts PATTERN "…"`: one request planned on each host an Ansible pattern
+chooses, shown grouped, approved once, run through Ansible, journaled host by host.
+
+Each host is read now (`fleet.snapshots.read`: reos's own collectors on the host; a host
+not reached is said, never guessed), the request is planned against each host's snapshot
+by the same engine as on this machine (nginx may be on web1 and not on web2: each says
+so), and `fleet.changing.prepare` decides what may run where. Hosts with the same steps
+are shown once ("on web1, web2"), the others each with theirs. A plan that only reads runs
+at once (the gate must find every step read-only); a change waits for yes (or --yes).
+`--dry-run` shows and runs nothing; `--json` prints a reos.fleet-plan/1 document (it runs
+only with --yes). Exit 0 when every host that was planned for did its part, 1 when one
+failed or its outcome is unknown, 4 when no host has anything to run, 5 when declined.
+
+Not responsible for reaching hosts, reading them, running or journaling (reos.fleet), nor
+for planning (the engine).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from reos import settings as settings_module
+from reos.commands.output import emit_json, note, say, warn
+from reos.errors import EXIT_DECLINED, EXIT_FAILED, EXIT_NOTHING, EXIT_OK, UsageError
+from reos.fleet import changing, snapshots
+from reos.fleet.inventory import find_source, select
+from reos.model.plan import Plan
+from reos.system.privilege import strip_sudo, through_sudo
+
+if TYPE_CHECKING:
+    from reos.fleet.changing import Applied, Prepared
+    from reos.fleet.running import Result
+
+SCHEMA = "reos.fleet-plan/1"
+OUTPUT_LINES = 20  # of a read-only step's output, per host
+
+
+def run(request: str, *, pattern: str, inventory: Path | None = None,
+        limit: str | None = None, yes: bool = False, dry_run: bool = False,
+        as_json: bool = False) -> int:
+    from reos.commands.plan import interactive
+    from reos.engine import ReasoningEngine
+
+    settings = settings_module.load()
+    for text in settings.warnings:
+        warn(text)
+    source = find_source(inventory, settings)
+    if source is None:
+        raise UsageError("No Ansible inventory given, so there are no hosts to plan for.",
+                         "Give one with -i FILE, set `inventory` under [fleet] in "
+                         f"{settings.path}, or set ANSIBLE_INVENTORY.")
+    chosen = select(source, pattern, limit)
+    names = [host.name for host in chosen.hosts]
+    note(f"Reading {len(names)} host{'s' * (len(names) != 1)} through Ansible…")
+    known = snapshots.read(source, names, connect_timeout=settings.fleet.connect_timeout,
+                           on_known=None if as_json else _said_known)
+    plans: dict[str, Plan] = {}
+    read: dict[str, Any] = {}
+    for name, found in known.items():
+        if found.snapshot is not None:
+            read[name] = found.snapshot
+            plans[name] = ReasoningEngine(settings, snapshot=found.snapshot).plan(request)
+    parts = changing.prepare(plans, read, request)
+    unreached = {name: found.problem or "not read" for name, found in known.items()
+                 if found.snapshot is None}
+    runnable = [p for p in parts if p.plan is not None]
+    changes = not all(p.read_only for p in runnable)
+    if as_json and (dry_run or not yes or not runnable):
+        emit_json(document(request, parts, unreached))
+        return EXIT_OK if runnable else EXIT_NOTHING
+    if not as_json:
+        say("\n".join(lines(request, parts, unreached)))
+    if not runnable:
+        return EXIT_NOTHING
+    if dry_run:
+        if changes:
+            say("(dry run: nothing was run)")
+        return EXIT_OK
+    if changes and not yes:
+        if not interactive():
+            say("Not run: say yes with --yes to run it without a terminal.")
+            return EXIT_DECLINED
+        from reos.commands.ask import confirm
+
+        if not confirm(f"Run it on {_count(len(runnable))}?"):
+            say("Nothing was run.")
+            return EXIT_DECLINED
+    from reos import paths
+    from reos.store.db import Database
+    from reos.store.journal import Journal
+
+    applied = changing.apply(Journal(Database(paths.database_file())), source, request, parts,
+                             on_result=None if as_json else _said_result,
+                             connect_timeout=settings.fleet.connect_timeout)
+    if as_json:
+        emit_json(document(request, parts, unreached, applied))
+    else:
+        say("\n".join(outcome_lines(applied, changes)))
+    return EXIT_OK if applied.ok else EXIT_FAILED
+
+
+# -- words --------------------------------------------------------------------------------
+def lines(request: str, parts: list[Prepared], unreached: dict[str, str]) -> list[str]:
+    """The plans, grouped: hosts with the same steps once, the rest each on its own."""
+    total = len(parts) + len(unreached)
+    out = [f"Plan for {request!r} on {_count(total)}:"]
+    groups: dict[tuple[tuple[str, ...], ...], list[Prepared]] = {}
+    for part in parts:
+        if part.plan is not None:
+            groups.setdefault(tuple(tuple(s.argv) for s in part.plan.steps), []).append(part)
+    for members in groups.values():
+        first = members[0]
+        assert first.plan is not None
+        out.append("")
+        out.append(f"On {_names([m.host for m in members])}:")
+        for number, (step, undo) in enumerate(zip(first.plan.steps, first.undos, strict=True),
+                                              start=1):
+            root = " (as root)" if through_sudo(step.argv) or step.needs_root else ""
+            out.append(f"  {number}. {step.title}   $ {_shown(step.argv)}{root}")
+            if not step.read_only:
+                out.append(f"     risk {step.risk.label}; undo: {_undo_words(step, undo)}")
+    left = [p for p in parts if p.plan is None]
+    if left:
+        out.append("")
+        out.append("Left out:")
+        out += [f"  {p.host}: {p.left_out}" for p in left]
+    if unreached:
+        out.append("")
+        out.append("Not reached:")
+        out += [f"  {host}: {why}" for host, why in unreached.items()]
+    return out
+
+
+def outcome_lines(applied: Applied, changes: bool) -> list[str]:
+    out = [""]
+    for outcome in applied.outcomes:
+        if outcome.status == "left out":
+            continue
+        mark = {"done": "✓", "failed": "✗"}.get(outcome.status, "?")
+        said = f": {outcome.said}" if outcome.said and outcome.status != "done" else ""
+        out.append(f"{mark} {outcome.host} {outcome.status}{said}")
+        if not changes:
+            for _, _, output in outcome.steps:
+                shown = output.splitlines()
+                out += [f"    {line}" for line in shown[:OUTPUT_LINES]]
+                if len(shown) > OUTPUT_LINES:
+                    out.append(f"    … {len(shown) - OUTPUT_LINES} more lines")
+    if changes:
+        out.append(f"Recorded as change {applied.tx_id}: `reos undo` puts it back on every "
+                   "host that changed, `reos undo --host NAME` on one.")
+    return out
+
+
+def document(request: str, parts: list[Prepared], unreached: dict[str, str],
+             applied: Applied | None = None) -> dict[str, Any]:
+    hosts: list[dict[str, Any]] = []
+    for part in parts:
+        entry: dict[str, Any] = {"host": part.host, "plan": None, "left_out": part.left_out}
+        if part.plan is not None:
+            entry["plan"] = part.plan.to_dict()
+            for step, undo in zip(entry["plan"]["steps"], part.undos, strict=True):
+                step["rollback"] = {"argv": undo} if undo else None
+        hosts.append(entry)
+    hosts += [{"host": host, "plan": None, "unreached": why} for host, why in unreached.items()]
+    data: dict[str, Any] = {"schema": SCHEMA, "request": request, "hosts": hosts}
+    if applied is not None:
+        data["execution"] = {
+            "transaction": applied.tx_id, "ok": applied.ok,
+            "hosts": [{"host": o.host, "status": o.status, "said": o.said,
+                       "steps": [{"id": sid, "status": st, "output": text}
+                                 for sid, st, text in o.steps]}
+                      for o in applied.outcomes]}
+    return data
+
+
+def _undo_words(step: Any, undo: list[str] | None) -> str:
+    if undo:
+        return f"$ {_shown(undo)}"
+    if step.nothing_to_restore:
+        return "nothing to restore (a restart of something running)"
+    return "none: it cannot be undone"
+
+
+def _shown(argv: list[str]) -> str:
+    import shlex
+
+    return shlex.join(strip_sudo(argv))
+
+
+def _names(hosts: list[str]) -> str:
+    if len(hosts) > 6:
+        return f"{len(hosts)} hosts ({', '.join(hosts[:5])} and {len(hosts) - 5} more)"
+    return ", ".join(hosts)
+
+
+def _count(n: int) -> str:
+    return f"{n} host{'s' * (n != 1)}"
+
+
+def _said_known(known: snapshots.Known) -> None:
+    if known.snapshot is None:
+        note(f"  ✗ {known.host}: {known.problem}")
+    else:
+        note(f"  ✓ {known.host} read")
+
+
+def _said_result(result: Result) -> None:
+    mark = "✓" if result.status in ("ok", "changed") else "✗"
+    note(f"  {mark} {result.host}: {result.task.split(' ', 1)[-1]}")

@@ -1,0 +1,364 @@
+"""A request's plans run on other machines through Ansible, journaled host by host, and
+undone there from what each host was before.
+
+`prepare(plans)` decides, host by host, what may run: a host whose plan asks a question,
+is blocked, or has nothing to run is left out with why; a step the one gate
+(`safety.gate.admit_argv`, with the remote lock-out rules, since every host is reached
+over SSH) does not admit stops that host's plan; so does a change whose prior state reos
+cannot read from the host's snapshot (today services, timers and packages), since it
+could not be undone. Each step's prior state comes from the host's snapshot, read just
+before (`snapshots.read`), and its undo is worked out from it as on this machine
+(`system.state.restore_argv`).
+
+`apply` runs the prepared hosts: hosts with the same steps share one Ansible run (each
+step `ansible.builtin.command` with its argv, never a shell; `become` where the plan said
+`sudo -n`), in one journal transaction of kind "fleet" that records the inventory and,
+per host and step, the prior state, the undo, the outcome and the output. A host that
+fails stops there (Ansible's own rule); the others go on; a host with no result is said
+as unknown.
+
+`undo` reverts the newest fleet change on each host that changed (or on one host), newest
+step first: each recorded undo runs only when it is one reos derives again from the
+recorded prior state (`execution.rederive`) and the gate admits it. The change is then
+undone, or partly undone while a host keeps its change (undo it again later, or on that
+host). Not responsible for reading hosts or the inventory, nor for planning, nor for
+printing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from msgspec import Struct, field
+
+from reos.fleet.inventory import Source
+from reos.fleet.running import CONNECT_TIMEOUT, Result, Task, run
+from reos.model.plan import RESTARTS, Plan, Step
+from reos.model.request import Kind
+from reos.safety.gate import admit_argv
+from reos.store.journal import (
+    COMPLETED,
+    FAILED,
+    FLEET,
+    FLEET_UNDO,
+    PARTLY_UNDONE,
+    UNDONE,
+    Journal,
+    StepRecord,
+    TransactionRecord,
+)
+from reos.system.privilege import as_root, strip_sudo, through_sudo
+from reos.system.snapshot import SystemSnapshot
+from reos.system.state import restore_argv
+
+STEP_TIMEOUT = 300  # seconds one step may take on one host
+# what reos can read a prior state of from a host's snapshot (so it can undo a change)
+TRACKED = {"service", "timer", "package"}
+ENVIRONMENT = {"LC_ALL": "C.UTF-8", "DEBIAN_FRONTEND": "noninteractive"}
+
+
+class Prepared(Struct):
+    """One host's part: its plan, or why it is left out; each step's prior state and undo
+    (None where there is nothing to restore), in the plan's order."""
+
+    host: str
+    plan: Plan | None = None
+    left_out: str | None = None
+    priors: list[dict[str, Any] | None] = field(default_factory=list)
+    undos: list[list[str] | None] = field(default_factory=list)
+    read_only: bool = True  # the gate itself found every step only reads
+
+
+class Outcome(Struct):
+    """What happened on one host: "done", "failed", "unknown" (no result came) or "left
+    out", with what each step did (status, output)."""
+
+    host: str
+    status: str
+    said: str = ""
+    steps: list[tuple[str, str, str]] = field(default_factory=list)  # (step id, status, output)
+
+
+class Applied(Struct):
+    tx_id: int
+    outcomes: list[Outcome]
+
+    @property
+    def ok(self) -> bool:
+        return all(o.status in ("done", "left out") for o in self.outcomes)
+
+
+# -- deciding what may run ----------------------------------------------------------------
+def prior_state(snapshot: SystemSnapshot, kind: str, name: str) -> dict[str, Any] | None:
+    """What `kind` `name` is on the host, in the shape `system.state` reads this machine
+    in, from its snapshot; None when the snapshot cannot say."""
+    if kind in ("service", "timer"):
+        if snapshot.services is None:
+            return None
+        unit = next((s for s in snapshot.services if s.name == name), None)
+        if unit is None:
+            return {"active": "inactive", "enabled": "not-found", "load": "not-found"}
+        return {"active": unit.active or "unknown", "enabled": unit.enabled or "unknown",
+                "load": unit.load}
+    if kind == "package":
+        if snapshot.packages is None:
+            return None
+        found = next((p for p in snapshot.packages if p.name == name), None)
+        return ({"state": "installed", "version": found.version} if found is not None
+                else {"state": "absent"})
+    return None
+
+
+def prepare(plans: dict[str, Plan], snapshots: dict[str, SystemSnapshot],
+            request: str) -> list[Prepared]:
+    """Each host's part, in the order given (see the module's docstring)."""
+    return [_prepare(host, plan, snapshots[host], request) for host, plan in plans.items()]
+
+
+def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str) -> Prepared:
+    if plan.blocked:
+        return Prepared(host, left_out=f"blocked: {plan.blocked_reason or 'not safe'}")
+    if plan.kind in (Kind.CLARIFY, Kind.META) or plan.question:
+        return Prepared(host, left_out="the request needs an answer first: "
+                                       f"{plan.question or plan.message}")
+    if not plan.steps:
+        return Prepared(host, left_out=plan.message.strip().splitlines()[0]
+                        if plan.message.strip() else "nothing to do there")
+    manager = snapshot.host.get("package_manager")
+    prepared = Prepared(host, plan=plan)
+    for step in plan.steps:
+        admission = admit_argv(step.argv, approved=True, requested=request, remote=True)
+        why = _unfit(step, admission.reason if not admission.allowed else None)
+        if why:
+            return Prepared(host, left_out=f"{step.title}: {why}")
+        prepared.read_only = prepared.read_only and admission.read_only and step.read_only
+        prior, undo = None, None
+        if not step.read_only and step.target is not None:
+            prior = prior_state(snapshot, step.target.kind, step.target.name)
+            if prior is None:
+                return Prepared(host, left_out=(
+                    f"{step.title}: reos cannot yet read what {step.target.kind} "
+                    f"{step.target.name} was before on another machine, so it would not "
+                    "know how to undo it"))
+            undo = restore_argv(step.target.kind, step.target.name, prior, step.action,
+                                str(manager) if manager else None)
+            if undo and through_sudo(step.argv):
+                undo = as_root(undo, is_root=False)
+            prior = {**prior, "manager": manager}
+        prepared.priors.append(prior)
+        prepared.undos.append(undo)
+    return prepared
+
+
+def _unfit(step: Step, refused: str | None) -> str | None:
+    """Why this step may not run on another machine (`refused`: the gate's reason), or
+    None."""
+    if step.shell:
+        return "it is a shell command line, which reos runs only on this machine"
+    if refused is not None:
+        return f"blocked by the safety check: {refused}"
+    if not step.read_only and (step.target is None or step.target.kind not in TRACKED):
+        what = f"a {step.target.kind}" if step.target is not None else "this"
+        return (f"reos cannot yet record what {what} was before on another machine, so it "
+                "does not change it there")
+    return None
+
+
+# -- running ------------------------------------------------------------------------------
+def _task(step: Step) -> Task:
+    return Task(f"{step.id} {step.title}", "ansible.builtin.command",
+                {"argv": strip_sudo(step.argv)}, become=through_sudo(step.argv) or
+                step.needs_root, timeout=STEP_TIMEOUT, environment=ENVIRONMENT)
+
+
+def apply(journal: Journal, source: Source, request: str, parts: list[Prepared], *,
+          on_result: Callable[[Result], None] | None = None,
+          cancelled: Callable[[], bool] | None = None,
+          connect_timeout: int = CONNECT_TIMEOUT) -> Applied:
+    """Run every prepared host's steps (the left-out ones are reported as such)."""
+    tx = journal.begin(request, kind=FLEET, inventory=[str(p) for p in source.paths])
+    outcomes: dict[str, Outcome] = {}
+    rows: dict[tuple[str, str], int] = {}  # (host, task name) -> journal row
+    groups: dict[tuple[tuple[str, ...], ...], list[Prepared]] = {}
+    seq = 0
+    for part in parts:
+        if part.plan is None:
+            outcomes[part.host] = Outcome(part.host, "left out", part.left_out or "")
+            continue
+        for step, prior, undo in zip(part.plan.steps, part.priors, part.undos, strict=True):
+            rows[(part.host, _task(step).name)] = journal.begin_step(
+                tx, seq, step.id, step.title, step.argv, action=step.action,
+                target_kind=step.target.kind if step.target else None,
+                target_name=step.target.name if step.target else None,
+                prior_state=prior, rollback=undo, reversible=step.reversible,
+                host=part.host, status="pending")
+            seq += 1
+        key = tuple(tuple(s.argv) for s in part.plan.steps)
+        groups.setdefault(key, []).append(part)
+    for members in groups.values():
+        plan = members[0].plan
+        assert plan is not None
+        hosts = [m.host for m in members]
+        for host in hosts:
+            for step in plan.steps:
+                journal.mark_step(rows[(host, _task(step).name)], "running")
+
+        def heard(result: Result) -> None:
+            row = rows.get((result.host, result.task))
+            if row is not None:
+                status = "done" if result.status in ("ok", "changed") else "failed"
+                output = "\n".join(str(result.returned.get(k) or "")
+                                   for k in ("stdout", "stderr")).strip() or result.said
+                journal.finish_step(row, status, _code(result.returned.get("rc")), output)
+                outcome = outcomes.setdefault(result.host, Outcome(result.host, "done"))
+                outcome.steps.append((result.task.split(" ", 1)[0], status, output))
+                if status == "failed":
+                    outcome.status, outcome.said = "failed", result.said or output
+            if on_result is not None:
+                on_result(result)
+
+        done = run(source, hosts, [_task(s) for s in plan.steps], on_result=heard,
+                   cancelled=cancelled, connect_timeout=connect_timeout,
+                   job_timeout=STEP_TIMEOUT * (len(plan.steps) + 1))
+        for host in hosts:
+            finished = {sid for sid, _, _ in outcomes.get(host, Outcome(host, "")).steps}
+            for step in plan.steps:
+                if step.id not in finished:  # after a failure, or the run ended
+                    journal.mark_step(rows[(host, _task(step).name)], "skipped")
+            if host not in outcomes:
+                outcomes[host] = Outcome(host, "unknown",
+                                         f"no result came (the run ended: {done.status})")
+            elif outcomes[host].status == "done" and len(finished) < len(plan.steps):
+                outcomes[host].status = "unknown"
+                outcomes[host].said = f"the run ended ({done.status}) before every step ran"
+    ordered = [outcomes[p.host] for p in parts]
+    journal.finish(tx, COMPLETED if all(o.status in ("done", "left out") for o in ordered)
+                   else FAILED, summary=_summary(ordered))
+    return Applied(tx, ordered)
+
+
+def _code(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _summary(outcomes: list[Outcome]) -> str:
+    counts: dict[str, int] = {}
+    for o in outcomes:
+        counts[o.status] = counts.get(o.status, 0) + 1
+    return ", ".join(f"{n} {status}" for status, n in counts.items())
+
+
+# -- undo ---------------------------------------------------------------------------------
+class Undone(Struct):
+    """What undo did on one host: each step's title and what happened to it ("undone",
+    "nothing to restore", "refused: …", "failed: …")."""
+
+    host: str
+    steps: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(not said.startswith(("refused", "failed", "not reached"))
+                   for _, said in self.steps)
+
+
+class UndoneChange(Struct):
+    tx: TransactionRecord
+    hosts: list[Undone]
+    status: str  # the change's status afterwards: undone or partly undone
+
+    @property
+    def ok(self) -> bool:
+        return all(h.ok for h in self.hosts)
+
+
+def newest(journal: Journal, host: str | None = None) -> TransactionRecord | None:
+    """The newest fleet change undo can still revert (on `host`, when given)."""
+    for tx in journal.transactions(limit=50, kind=FLEET):
+        if tx.revertible and (host is None or any(
+                s.host == host for s in tx.undo_steps)):
+            return tx
+    return None
+
+
+def undo_hosts(tx: TransactionRecord, host: str | None = None) -> list[str]:
+    """The hosts of `tx` (or `host` alone) that still hold a change undo can revert."""
+    return [h for h in tx.hosts if (host is None or h == host)
+            and any(s.host == h for s in tx.undo_steps)]
+
+
+def undo(journal: Journal, tx: TransactionRecord, *, host: str | None = None,
+         on_result: Callable[[Result], None] | None = None) -> UndoneChange | None:
+    """Revert `tx` on its hosts (or on `host`); None when another undo holds it."""
+    from reos.execution.rederive import expected_rollbacks
+
+    if not journal.claim_undo(tx.id, kind=FLEET):
+        return None
+    hosts = undo_hosts(tx, host)
+    results: list[Undone] = []
+    undo_tx = journal.begin(f"undo: {tx.request}", kind=FLEET_UNDO, undoes=tx.id,
+                            inventory=tx.inventory)
+    plans: dict[str, list[tuple[StepRecord, list[str]]]] = {}
+    for name in hosts:
+        undone = Undone(name)
+        results.append(undone)
+        for step in (s for s in tx.undo_steps if s.host == name):
+            if step.action in RESTARTS and not step.rollback:
+                undone.steps.append((step.title, "nothing to restore"))
+                journal.mark_step(step.row, "undone")
+                continue
+            manager = (step.prior_state or {}).get("manager")
+            expected = expected_rollbacks(step, manager if isinstance(manager, str) else None)
+            rollback = step.rollback
+            if step.problems or not rollback or (
+                    strip_sudo(rollback) not in [strip_sudo(e) for e in expected]):
+                undone.steps.append((step.title, "refused: its recorded undo is not one "
+                                                 "reos derives from what it was before"))
+                continue
+            admission = admit_argv(rollback, approved=True, remote=True)
+            if not admission.allowed:
+                undone.steps.append((step.title, f"refused: {admission.reason}"))
+                continue
+            plans.setdefault(name, []).append((step, rollback))
+    source = Source(tuple(Path(p) for p in tx.inventory or ()), "the change's journal")
+    by_name = {u.host: u for u in results}
+    seq = 0
+    for name, steps in plans.items():
+        if not tx.inventory:
+            by_name[name].steps += [(s.title, "not reached: the journal does not say which "
+                                              "inventory reached it") for s, _ in steps]
+            continue
+        tasks = [Task(f"u{i} {s.title}", "ansible.builtin.command",
+                      {"argv": strip_sudo(argv)}, become=through_sudo(argv),
+                      timeout=STEP_TIMEOUT, environment=ENVIRONMENT)
+                 for i, (s, argv) in enumerate(steps)]
+        heard: dict[str, Result] = {}
+
+        def keep(result: Result, heard: dict[str, Result] = heard) -> None:
+            heard[result.task] = result
+            if on_result is not None:
+                on_result(result)
+
+        run(source, [name], tasks, on_result=keep)
+        for task, (step, argv) in zip(tasks, steps, strict=True):
+            got = heard.get(task.name)
+            row = journal.begin_step(undo_tx, seq, f"undo-{step.step_id}",
+                                     f"Undo: {step.title}", argv, host=name)
+            seq += 1
+            if got is not None and got.status in ("ok", "changed"):
+                journal.finish_step(row, "done", 0, str(got.returned.get("stdout") or ""))
+                journal.mark_step(step.row, "undone")
+                by_name[name].steps.append((step.title, "undone"))
+            else:
+                said = (got.said if got is not None else "no result came") or "it failed"
+                journal.finish_step(row, "failed", None, said)
+                by_name[name].steps.append((step.title, f"failed: {said}"))
+    after = journal.transaction(tx.id)
+    left = bool(after and [s for s in after.undo_steps if s.status == "done"])
+    status = PARTLY_UNDONE if left else UNDONE
+    journal.set_status(tx.id, status)
+    ok = all(u.ok for u in results)
+    journal.finish(undo_tx, COMPLETED if ok else FAILED)
+    return UndoneChange(tx, results, status)

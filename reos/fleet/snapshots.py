@@ -1,0 +1,148 @@
+"""What reos knows of each host: a snapshot read on the host by reos's own collectors
+(`system/portable.py`, shipped as the Ansible module `reos_snapshot`), checked like any
+snapshot from outside, kept with its age, refreshed when older than asked.
+
+`read(source, hosts)` reaches the hosts through `running.run` (one Ansible run for all of
+them) and returns each host's `Known`: its snapshot, or why there is none (not reached,
+or what it sent is not a snapshot: the check's words, naming the field). Each snapshot is
+kept as JSON under reos's data folder (`fleet/snapshots/<host>.json`), so `cached` can
+give it back without reaching the host, with its age. The sections the module does not
+read (containers, processes, mounts…) are marked unavailable, "not read on other
+machines yet", so a plan never takes their absence for emptiness.
+
+A host's snapshot is untrusted input: `SystemSnapshot.from_dict` checks every field's
+type, and the size of what is kept is bounded. Not responsible for reaching hosts
+(running.py), for planning with the snapshots (commands/fleet_plan.py), nor for printing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from msgspec import Struct
+
+from reos import paths
+from reos.errors import UsageError
+from reos.fleet.inventory import Source
+from reos.fleet.reach import why
+from reos.fleet.running import CONNECT_TIMEOUT, Result, Task, run
+from reos.system import portable
+from reos.system.snapshot import MAX_BYTES, SECTION_KINDS, SystemSnapshot
+from reos.text import clean
+
+MODULE = "reos_snapshot"
+READ = Task("reos: read the host", MODULE, timeout=60)
+NOT_READ = "not read on other machines yet"
+
+
+class Known(Struct):
+    """One host's snapshot and when it was read, or why there is none (`problem`)."""
+
+    host: str
+    snapshot: SystemSnapshot | None = None
+    read_at: float | None = None  # seconds since the epoch
+    problem: str | None = None
+
+    def age(self, now: float | None = None) -> float | None:
+        if self.read_at is None:
+            return None
+        return max(0.0, (time.time() if now is None else now) - self.read_at)
+
+
+def folder() -> Path:
+    return paths.data_dir() / "fleet" / "snapshots"
+
+
+def read(source: Source, hosts: Iterable[str], *, connect_timeout: int = CONNECT_TIMEOUT,
+         on_known: Callable[[Known], None] | None = None) -> dict[str, Known]:
+    """Each host's snapshot, read now (one Ansible run), kept for `cached`."""
+    names = list(hosts)
+    found: dict[str, Known] = {}
+
+    def heard(result: Result) -> None:
+        known = _known(result, connect_timeout)
+        found[result.host] = known
+        if known.snapshot is not None:
+            _keep(known)
+        if on_known is not None:
+            on_known(known)
+
+    done = run(source, names, [READ], on_result=heard, connect_timeout=connect_timeout,
+               modules={MODULE: Path(portable.__file__)})
+    for name in names:
+        if name not in found:
+            found[name] = Known(name, problem=f"no answer came (the run ended: {done.status})")
+            if on_known is not None:
+                on_known(found[name])
+    return {name: found[name] for name in names}
+
+
+def cached(host: str) -> Known | None:
+    """The snapshot kept of `host`, with when it was read; None when there is none. A
+    kept file that is no longer a snapshot is said as the problem, never used."""
+    path = _path(host)
+    try:
+        raw = path.read_bytes()
+        read_at = path.stat().st_mtime
+    except OSError:
+        return None
+    try:
+        if len(raw) > MAX_BYTES:
+            raise UsageError(f"the kept snapshot of {host} is larger than reos reads")
+        data = json.loads(raw)
+        return Known(host, SystemSnapshot.from_dict(data, f"the kept snapshot of {host}"),
+                     read_at)
+    except (ValueError, UsageError) as exc:
+        return Known(host, problem=clean(str(exc)))
+
+
+def _known(result: Result, seconds: int) -> Known:
+    if result.status in ("failed", "unreachable"):
+        return Known(result.host, problem=why(result.said, seconds)[0])
+    data = result.returned.get("snapshot")
+    if not isinstance(data, dict):
+        return Known(result.host, problem="it sent no snapshot")
+    try:
+        if len(json.dumps(data)) > MAX_BYTES:
+            raise UsageError("its snapshot is larger than reos reads")
+        unavailable = data.get("unavailable")
+        if isinstance(unavailable, dict):
+            for name in (*SECTION_KINDS, "firewall"):
+                if name not in data:
+                    unavailable.setdefault(name, NOT_READ)
+        snapshot = SystemSnapshot.from_dict(data, f"the snapshot {result.host} sent")
+    except UsageError as exc:
+        return Known(result.host, problem=clean(exc.message))
+    return Known(result.host, snapshot, time.time())
+
+
+def _path(host: str) -> Path:
+    # the inventory's name, made a safe file name: anything but [A-Za-z0-9._-] is %XX
+    safe = "".join(ch if ch.isascii() and (ch.isalnum() or ch in "._-") else
+                   "".join(f"%{b:02X}" for b in ch.encode()) for ch in host)
+    return folder() / f"{safe.lstrip('.') or '%2E'}.json"
+
+
+def _keep(known: Known) -> None:
+    assert known.snapshot is not None
+    path = _path(known.host)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    partial = path.with_suffix(".json.partial")
+    partial.write_text(json.dumps(known.snapshot.to_dict()))
+    os.replace(partial, path)
+
+
+def said_age(seconds: float | None) -> str:
+    """"just now", "4 min old", "2 h old", "3 days old"; "none yet" for no snapshot."""
+    if seconds is None:
+        return "none yet"
+    if seconds < 60:
+        return "just now"
+    for size, unit in ((86400, "days"), (3600, "h"), (60, "min")):
+        if seconds >= size:
+            return f"{int(seconds // size)} {unit} old"
+    return "just now"

@@ -1,0 +1,240 @@
+"""A request planned on several hosts, run there through Ansible and undone there
+(reos/commands/fleet_plan.py, reos/fleet/snapshots.py, changing.py, `reos undo --host`),
+on the fleet bed: web1, web2 and db1 over real SSH (tests/fleet_bed.py). Each change is
+looked at from outside (docker exec), never through reos. The unit tests at the end need
+no bed: what reos reads of a host from its snapshot, and that this machine's undo never
+takes a change made on other machines.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from reos import paths
+from reos.errors import EXIT_DECLINED, EXIT_NOTHING, EXIT_OK
+from reos.fleet import changing, snapshots
+from reos.fleet.inventory import Source
+from reos.model.plan import Step
+from reos.model.target import Target
+from reos.store.db import Database
+from reos.store.journal import FLEET, Journal
+from reos.system.snapshot import Package, Service, SystemSnapshot
+from tests.conftest import reos
+
+
+def _plan(fleet, pattern: str, request: str, *more: str):  # type: ignore[no-untyped-def]
+    return reos("plan", "--hosts", pattern, "-i", str(fleet.inventory), *more, request,
+                timeout=180)
+
+
+def _journal() -> Journal:
+    return Journal(Database(paths.database_file()))
+
+
+def test_a_restart_on_every_host_and_its_undo(fleet) -> None:  # type: ignore[no-untyped-def]
+    before = {h: fleet.pid(h, "nginx") for h in ("web1", "web2", "db1")}
+    done = _plan(fleet, "all", "restart nginx", "--yes", "--json")
+    assert done.returncode == EXIT_OK, done.stdout + done.stderr
+    document = json.loads(done.stdout)
+    assert document["schema"] == "reos.fleet-plan/1"
+    assert [h["status"] for h in document["execution"]["hosts"]] == ["done"] * 3
+    for host, pid in before.items():  # each nginx is a new process
+        assert fleet.state(host, "nginx") == "active"
+        assert fleet.pid(host, "nginx") not in ("", "0", pid)
+    [tx] = _journal().transactions(kind=FLEET)
+    assert tx.hosts == ["web1", "web2", "db1"]
+    assert {s.host for s in tx.steps} == {"web1", "web2", "db1"}
+
+    undone = reos("undo", timeout=120)  # a restart leaves nothing to restore
+    assert undone.returncode == EXIT_OK, undone.stdout + undone.stderr
+    assert undone.stdout.count("nothing to restore") == 3
+    assert all(fleet.state(h, "nginx") == "active" for h in before)
+
+
+def test_a_pattern_with_an_exclusion_then_undo_on_one_host_then_the_rest(
+        fleet) -> None:  # type: ignore[no-untyped-def]
+    done = _plan(fleet, "all:!db1", "stop reos-demo", "--yes")
+    assert done.returncode == EXIT_OK, done.stdout + done.stderr
+    assert "On web1, web2:" in done.stdout
+    assert [fleet.state(h, "reos-demo") for h in ("web1", "web2", "db1")] == [
+        "inactive", "inactive", "active"]
+
+    one = reos("undo", "--host", "web2", timeout=120)
+    assert one.returncode == EXIT_OK, one.stdout + one.stderr
+    assert "partly undone" in one.stdout
+    assert [fleet.state(h, "reos-demo") for h in ("web1", "web2")] == ["inactive", "active"]
+
+    rest = reos("undo", timeout=120)
+    assert rest.returncode == EXIT_OK, rest.stdout + rest.stderr
+    assert "✓ web1" in rest.stdout and "web2" not in rest.stdout
+    assert fleet.state("web1", "reos-demo") == "active"
+    assert reos("undo").returncode == EXIT_NOTHING
+
+
+def test_a_dry_run_shows_each_hosts_plan_and_changes_nothing(fleet) -> None:  # type: ignore[no-untyped-def]
+    before = {h: (fleet.state(h, "nginx"), fleet.pid(h, "nginx")) for h in ("web1", "db1")}
+    done = _plan(fleet, "web1,db1", "stop nginx", "--dry-run")
+    assert done.returncode == EXIT_OK, done.stderr
+    assert "On web1, db1:" in done.stdout
+    assert "undo: $ systemctl start nginx.service" in done.stdout
+    assert "(dry run: nothing was run)" in done.stdout
+    assert {h: (fleet.state(h, "nginx"), fleet.pid(h, "nginx")) for h in before} == before
+    assert _journal().transactions(kind=FLEET) == []
+
+
+def test_without_a_terminal_or_yes_a_change_is_not_run(fleet) -> None:  # type: ignore[no-untyped-def]
+    done = _plan(fleet, "web1", "stop nginx")
+    assert done.returncode == EXIT_DECLINED
+    assert fleet.state("web1", "nginx") == "active"
+
+
+def test_what_a_host_lacks_is_said_and_the_lock_out_rules_hold_on_every_host(
+        fleet) -> None:  # type: ignore[no-untyped-def]
+    missing = _plan(fleet, "web", "restart the reos-nowhere service", "--dry-run")
+    assert missing.returncode == EXIT_NOTHING
+    assert "Left out:" in missing.stdout and "web1:" in missing.stdout
+
+    ssh = _plan(fleet, "web1", "stop the ssh service", "--dry-run")  # asked in so many words
+    assert ssh.returncode == EXIT_OK
+    assert "Stop ssh.service" in ssh.stdout and "risk high" in ssh.stdout
+
+    user = _plan(fleet, "web1", "add a user called dora", "--dry-run")
+    assert user.returncode == EXIT_NOTHING
+    assert "cannot yet record what" in user.stdout  # users are not changed there yet
+
+
+def test_a_package_install_through_ansible_and_its_undo(fleet) -> None:  # type: ignore[no-untyped-def]
+    def installed(host: str) -> bool:
+        done = fleet.run(host, "dpkg-query", "-W", "-f", "${db:Status-Abbrev}",
+                         "reos-demo-solo")
+        return done.returncode == 0 and done.stdout.startswith("ii")
+
+    assert not installed("db1")
+    done = _plan(fleet, "db1", "install reos-demo-solo", "--yes")
+    assert done.returncode == EXIT_OK, done.stdout + done.stderr
+    assert installed("db1")
+    assert not installed("web1")
+    undone = reos("undo", "--host", "db1", timeout=180)
+    assert undone.returncode == EXIT_OK, undone.stdout + undone.stderr
+    assert not installed("db1")
+
+
+def test_a_host_that_stops_answering_mid_run_is_said_and_the_others_finish(
+        fleet, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from reos import settings as settings_module
+    from reos.engine import ReasoningEngine
+
+    source = Source((fleet.inventory,), "--inventory")
+    known = snapshots.read(source, ["web1", "web2", "db1"])
+    settings = settings_module.load()
+    plans = {h: ReasoningEngine(settings, snapshot=k.snapshot).plan("stop reos-slow")
+             for h, k in known.items() if k.snapshot is not None}
+    parts = changing.prepare(plans, {h: k.snapshot for h, k in known.items()},  # type: ignore[misc]
+                             "stop reos-slow")
+    fleet.pause("web2")  # read and planned, then gone before the change runs
+    try:
+        applied = changing.apply(_journal(), source, "stop reos-slow", parts,
+                                 connect_timeout=3)
+    finally:
+        fleet.unpause("web2")
+    outcome = {o.host: o.status for o in applied.outcomes}
+    assert outcome["web1"] == outcome["db1"] == "done"
+    assert outcome["web2"] in ("failed", "unknown")
+    assert not applied.ok
+    assert fleet.state("web1", "reos-slow") == fleet.state("db1", "reos-slow") == "inactive"
+    assert fleet.state("web2", "reos-slow") == "active"
+    tx = _journal().transaction(applied.tx_id)
+    assert tx is not None and tx.status == "failed"
+    assert {s.host: s.status for s in tx.steps}["web2"] in ("failed", "skipped")
+    undone = changing.undo(_journal(), tx)  # web2 changed nothing: only the others
+    assert undone is not None and undone.ok
+    assert [u.host for u in undone.hosts] == ["web1", "db1"]
+    assert fleet.state("web1", "reos-slow") == fleet.state("db1", "reos-slow") == "active"
+
+
+# -- no bed needed ------------------------------------------------------------------------
+def test_prior_state_comes_from_the_hosts_snapshot() -> None:
+    snap = SystemSnapshot(collected_at="", services=[
+        Service("nginx.service", active="active", enabled="enabled", load="loaded")],
+        packages=[Package("curl", "7.88")])
+    assert changing.prior_state(snap, "service", "nginx.service") == {
+        "active": "active", "enabled": "enabled", "load": "loaded"}
+    assert changing.prior_state(snap, "service", "gone.service")["load"] == "not-found"
+    assert changing.prior_state(snap, "package", "curl") == {"state": "installed",
+                                                            "version": "7.88"}
+    assert changing.prior_state(snap, "package", "vim") == {"state": "absent"}
+    assert changing.prior_state(SystemSnapshot(collected_at=""), "package", "vim") is None
+    assert changing.prior_state(snap, "user", "bob") is None
+
+
+def test_a_step_on_a_host_has_its_undo_before_it_runs() -> None:
+    from reos.model.plan import Plan
+    from reos.model.request import Kind
+
+    snap = SystemSnapshot(collected_at="", host={"package_manager": "apt"}, services=[
+        Service("nginx.service", active="active", enabled="enabled", load="loaded")],
+        packages=[])
+    stop = Step("s1", "Stop nginx.service", ["sudo", "-n", "systemctl", "stop",
+                                             "nginx.service"],
+                target=Target("service", "nginx.service"), action="stop")
+    install = Step("s1", "Install vim", ["sudo", "-n", "apt-get", "install", "-y", "vim"],
+                   target=Target("package", "vim"), action="install")
+    [a, b] = changing.prepare({"web1": Plan("x", Kind.ACTION, steps=[stop]),
+                               "web2": Plan("x", Kind.ACTION, steps=[install])},
+                              {"web1": snap, "web2": snap}, "x")
+    assert a.undos == [["sudo", "-n", "systemctl", "start", "nginx.service"]]
+    assert b.undos == [["sudo", "-n", "apt-get", "remove", "-y", "vim"]]
+    assert not a.read_only
+
+
+def test_a_step_that_would_lock_you_out_of_a_host_is_left_out_unless_asked_for() -> None:
+    from reos.model.plan import Plan
+    from reos.model.request import Kind
+
+    snap = SystemSnapshot(collected_at="", services=[
+        Service("ssh.service", active="active", enabled="enabled", load="loaded")])
+    stop = Step("s1", "Stop ssh.service", ["sudo", "-n", "systemctl", "stop", "ssh.service"],
+                target=Target("service", "ssh.service"), action="stop")
+    [part] = changing.prepare({"web1": Plan("x", Kind.ACTION, steps=[stop])},
+                              {"web1": snap}, "free up some memory")
+    assert part.plan is None
+    assert "lock you out" in (part.left_out or "")
+    [asked] = changing.prepare({"web1": Plan("x", Kind.ACTION, steps=[stop])},
+                               {"web1": snap}, "stop the ssh service")
+    assert asked.plan is not None
+
+
+def test_this_machines_undo_never_takes_a_change_made_on_other_machines() -> None:
+    from reos.execution.undo import undo_latest, undo_transaction
+
+    journal = _journal()
+    tx = journal.begin("stop nginx", kind=FLEET, inventory=["/nowhere/hosts.ini"])
+    row = journal.begin_step(tx, 0, "s1", "Stop nginx.service",
+                             ["sudo", "-n", "systemctl", "stop", "nginx.service"],
+                             action="stop", target_kind="service",
+                             target_name="nginx.service",
+                             prior_state={"active": "active", "enabled": "enabled"},
+                             rollback=["sudo", "-n", "systemctl", "start", "nginx.service"],
+                             host="web1")
+    journal.finish_step(row, "done", 0, "")
+    journal.finish(tx, "completed")
+    ran: list[list[str]] = []
+
+    def run(argv: list[str], **_: object):  # type: ignore[no-untyped-def]
+        ran.append(argv)
+        raise AssertionError("a fleet step's undo was run on this machine")
+
+    assert undo_latest(journal, run=run).transaction is None
+    undo_transaction(journal, tx, run=run)
+    assert ran == []
+    assert journal.transaction(tx).status == "completed"  # never claimed here
+
+
+@pytest.mark.parametrize("name", ["web1", "a b", "../x", "ü", "."])
+def test_a_kept_snapshot_file_is_named_safely(name: str, reos_home: Path) -> None:
+    path = snapshots._path(name)
+    assert path.parent == snapshots.folder()
+    assert "/" not in path.name and " " not in path.name and not path.name.startswith(".")
