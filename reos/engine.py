@@ -173,6 +173,13 @@ class ReasoningEngine:
             fix_argv=lambda fix: REFRESH.get(manager or "") if fix == "refresh" else None,
             learning=self.settings.reasoning.enabled)
 
+    def plan_on(self, snapshot: SystemSnapshot, text: str) -> Plan:
+        """The plan for `text` against another machine's snapshot (`reos plan --hosts`):
+        from now on this engine plans against it, as with a saved snapshot; the templates
+        stay loaded, the indexes are built again for it."""
+        self._fixed_snapshot = snapshot
+        return self.plan(text)
+
     def plan(self, text: str, on_event: EventSink = ignore) -> Plan:
         """The plan for one request; chat words ("undo", "help") come back as kind meta."""
         import time

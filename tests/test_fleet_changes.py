@@ -238,3 +238,24 @@ def test_a_kept_snapshot_file_is_named_safely(name: str, reos_home: Path) -> Non
     path = snapshots._path(name)
     assert path.parent == snapshots.folder()
     assert "/" not in path.name and " " not in path.name and not path.name.startswith(".")
+
+
+def test_each_host_is_planned_from_its_own_snapshot_and_the_plans_are_grouped() -> None:
+    from reos import settings as settings_module
+    from reos.commands.fleet_plan import lines, plan_each
+    from tests.conftest import FIXTURES
+
+    data = json.loads((FIXTURES / "homelab.json").read_text())
+    without = json.loads(json.dumps(data))
+    without["services"] = [s for s in without["services"] if "nginx" not in s["name"]]
+    without["containers"] = [c for c in without["containers"] if "nginx" not in c["name"]]
+    read = {name: SystemSnapshot.from_dict(d) for name, d in (
+        ("web1", data), ("web2", data), ("web3", without))}
+    plans = plan_each(settings_module.load(), "restart nginx", read)
+    assert plans["web1"].steps and plans["web2"].steps
+    assert not plans["web3"].steps  # no nginx there: said, not guessed
+    parts = changing.prepare(plans, read, "restart nginx")
+    shown = "\n".join(lines("restart nginx", parts, {"db9": "there is no route to it"}))
+    assert "On web1, web2:" in shown
+    assert "Left out:\n  web3: " in shown
+    assert "Not reached:\n  db9: there is no route to it" in shown

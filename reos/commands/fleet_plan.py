@@ -31,6 +31,8 @@ from reos.system.privilege import strip_sudo, through_sudo
 if TYPE_CHECKING:
     from reos.fleet.changing import Applied, Prepared
     from reos.fleet.running import Result
+    from reos.settings import Settings
+    from reos.system.snapshot import SystemSnapshot
 
 SCHEMA = "reos.fleet-plan/1"
 OUTPUT_LINES = 20  # of a read-only step's output, per host
@@ -40,7 +42,6 @@ def run(request: str, *, pattern: str, inventory: Path | None = None,
         limit: str | None = None, yes: bool = False, dry_run: bool = False,
         as_json: bool = False) -> int:
     from reos.commands.plan import interactive
-    from reos.engine import ReasoningEngine
 
     settings = settings_module.load()
     for text in settings.warnings:
@@ -55,13 +56,9 @@ def run(request: str, *, pattern: str, inventory: Path | None = None,
     note(f"Reading {len(names)} host{'s' * (len(names) != 1)} through Ansible…")
     known = snapshots.read(source, names, connect_timeout=settings.fleet.connect_timeout,
                            on_known=None if as_json else _said_known)
-    plans: dict[str, Plan] = {}
-    read: dict[str, Any] = {}
-    for name, found in known.items():
-        if found.snapshot is not None:
-            read[name] = found.snapshot
-            plans[name] = ReasoningEngine(settings, snapshot=found.snapshot).plan(request)
-    parts = changing.prepare(plans, read, request)
+    read = {name: found.snapshot for name, found in known.items()
+            if found.snapshot is not None}
+    parts = changing.prepare(plan_each(settings, request, read), read, request)
     unreached = {name: found.problem or "not read" for name, found in known.items()
                  if found.snapshot is None}
     runnable = [p for p in parts if p.plan is not None]
@@ -98,6 +95,16 @@ def run(request: str, *, pattern: str, inventory: Path | None = None,
     else:
         say("\n".join(outcome_lines(applied, changes)))
     return EXIT_OK if applied.ok else EXIT_FAILED
+
+
+def plan_each(settings: Settings, request: str,
+              read: dict[str, SystemSnapshot]) -> dict[str, Plan]:
+    """The request planned against each host's snapshot by the engine that plans for
+    this machine (one engine: the templates are read once, the indexes per snapshot)."""
+    from reos.engine import ReasoningEngine
+
+    engine = ReasoningEngine(settings)
+    return {name: engine.plan_on(snapshot, request) for name, snapshot in read.items()}
 
 
 # -- words --------------------------------------------------------------------------------
