@@ -242,6 +242,10 @@ class Judge(Memory, CodeJudge):
                 content = output_of(command)
                 self._written_code(redirect.target, content, ctx, depth)
                 self._remember_written(redirect.target, content, redirect.op == ">>")
+        for code in stored_subscript_code(command):  # x='a[$(cmd)]': arithmetic runs it
+            self.mutates(f"it stores `{code[:40]}` in a variable, where any arithmetic use "
+                         "of the variable runs it")
+            self.script(code, ctx, depth + 1)
         for code in command.hidden:  # ${x:-$(cmd)}, an unquoted here-document, $((x))
             self.mutates(f"it runs `{code[:40]}`, which bash finds inside a word")
             self.script(code, ctx, depth + 1)
@@ -250,6 +254,9 @@ class Judge(Memory, CodeJudge):
             if command.too_big:
                 self.mutates("a value grows past what reos reads (doubled again and again)")
             return
+        if command.background and command.argv:  # `yes > /dev/null &`
+            self.mutates("it goes on running in the background after the command line "
+                         "ends")
         if command.function_call:  # a call: its body was judged
             return
         if command.dynamic_network:
@@ -717,3 +724,30 @@ def _programs_matching(word: str, limit: int = 16) -> list[str]:
         if len(found) >= limit:
             break
     return found[:limit]
+
+
+_DECLARERS = ("declare", "typeset", "local", "export", "readonly")
+
+
+def stored_subscript_code(command: SimpleCommand) -> list[str]:
+    """The commands a value stored by this command holds inside an array subscript
+    (`x='a[$(cmd)]'`, `declare -i n='z[`cmd`]'`). bash runs them whenever the value is
+    evaluated as arithmetic, and that happens in many places a reader cannot follow
+    (`let`, `(( ))`, `[[ x -gt 0 ]]`, `${a[x]}`, `${s:x:1}`, an integer variable): so they
+    are judged where the value is stored."""
+    values = list(command.env.values())
+    if command.argv and command.argv[0] in _DECLARERS:
+        values += [word.split("=", 1)[1] for word in command.argv[1:]
+                   if "=" in word and not word.startswith("-")]
+    found: list[str] = []
+    for value in values:
+        start = value.find("[")
+        while start >= 0 and len(found) < 8:
+            end = value.find("]", start)
+            inside = value[start + 1:] if end < 0 else value[start + 1:end]
+            if "$(" in inside or "`" in inside:
+                found += substitutions(value[start + 1:])
+                break
+            start = value.find("[", start + 1)
+    return found
+

@@ -2,7 +2,8 @@
 would run destructively that the risk engine judges read-only, kept as data in
 `review/read-only-holes.json` (arrays written item by item, namerefs, `declare x+=`,
 `read` option clusters, `${x:=…}` outside command words, arithmetic evaluation of a value
-holding `a[$(…)]`, nested function calls' assignments).
+holding `a[$(…)]`, nested function calls' assignments). The closed ones stay as data too
+(`closed`), each proved closed.
 
 None of them reaches unasked execution: running unasked needs the read-only grammar's
 proof, which never admits a shell, and that is checked here for every case as
@@ -20,11 +21,13 @@ import pytest
 from reos.safety.grammar import reads_only
 from reos.safety.risk import assess, assess_argv
 
-HOLES = json.loads((Path(__file__).parent / "review" / "read-only-holes.json").read_text(
-    encoding="utf-8"))["cases"]
+REVIEW = json.loads((Path(__file__).parent / "review" / "read-only-holes.json").read_text(
+    encoding="utf-8"))
+HOLES = REVIEW["cases"]
+CLOSED = REVIEW["closed"]
 
 
-@pytest.mark.parametrize("text", HOLES)
+@pytest.mark.parametrize("text", HOLES + CLOSED)
 def test_a_hole_never_runs_unasked_as_a_shell_script(text: str) -> None:
     argv = ["bash", "-c", text]
     assert not reads_only(argv).ok
@@ -35,3 +38,11 @@ def test_a_hole_never_runs_unasked_as_a_shell_script(text: str) -> None:
 @pytest.mark.parametrize("text", HOLES)
 def test_a_hole_is_not_judged_read_only(text: str) -> None:
     assert not assess(text).read_only
+
+
+@pytest.mark.parametrize("text", CLOSED)
+def test_a_closed_hole_stays_closed(text: str) -> None:
+    verdict = assess(text)
+    assert not verdict.read_only
+    assert verdict.blocked  # each stores `rm -rf ~` where arithmetic runs it
+
