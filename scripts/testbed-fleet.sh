@@ -11,11 +11,12 @@
 #      openssh-server and python3-apt (Ansible's apt module needs it) installed from
 #      Debian's mirror, the bed's local repository put back as the only package source;
 #      sshd takes keys only, from /etc/ssh/authorized_keys/USER, and each host makes its
-#      own host keys when it first boots (so a new host's key is truly unknown).
+#      own host keys and its own machine-id when it first boots (so a new host's key is
+#      truly unknown, and two hosts are never the same machine to reos).
 # Needs the docker engine and the Debian bed image. Exit 1 when it cannot be built here
 # (the fleet tests then skip, or fail under REOS_REQUIRE_TESTBED=1).
 set -u
-VERSION=1
+VERSION=2
 BASE=reos-test/debian-systemd:5
 IMAGE=reos-test/debian-ssh:$VERSION
 STATE_DIR=${REOS_TESTBED_DIR:-/var/tmp/reos-testbed}
@@ -68,6 +69,8 @@ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends op
 mv /etc/apt/sources.list.bed /etc/apt/sources.list
 rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb
 rm -f /etc/ssh/ssh_host_*
+: > /etc/machine-id
+rm -f /var/lib/dbus/machine-id
 cat > /etc/ssh/sshd_config.d/reos-fleet.conf <<'CONF'
 AuthorizedKeysFile /etc/ssh/authorized_keys/%u
 PasswordAuthentication no

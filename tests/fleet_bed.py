@@ -18,7 +18,7 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-IMAGE = "reos-test/debian-ssh:1"
+IMAGE = "reos-test/debian-ssh:2"
 STATE_DIR = Path("/var/tmp/reos-testbed")
 KEY = STATE_DIR / "fleet" / "id_ed25519"
 GROUPS = {"web": ("web1", "web2"), "db": ("db1",)}

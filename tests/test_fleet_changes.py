@@ -24,6 +24,8 @@ from reos.store.journal import FLEET, Journal
 from reos.system.snapshot import Package, Service, SystemSnapshot
 from tests.conftest import reos
 
+MACHINE = "0123456789abcdef0123456789abcdef"
+
 
 def _plan(fleet, pattern: str, request: str, *more: str):  # type: ignore[no-untyped-def]
     return reos("plan", "--hosts", pattern, "-i", str(fleet.inventory), *more, request,
@@ -97,9 +99,9 @@ def test_what_a_host_lacks_is_said_and_the_lock_out_rules_hold_on_every_host(
     assert missing.returncode == EXIT_NOTHING
     assert "Left out:" in missing.stdout and "web1:" in missing.stdout
 
-    ssh = _plan(fleet, "web1", "stop the ssh service", "--dry-run")  # asked in so many words
-    assert ssh.returncode == EXIT_OK
-    assert "Stop ssh.service" in ssh.stdout and "risk high" in ssh.stdout
+    ssh = _plan(fleet, "web1", "stop the ssh service", "--dry-run")  # even when asked
+    assert ssh.returncode == EXIT_NOTHING
+    assert "web1: Stop ssh.service: it would cut reos off from the host" in ssh.stdout
 
     user = _plan(fleet, "web1", "add a user called dora", "--dry-run")
     assert user.returncode == EXIT_NOTHING
@@ -148,11 +150,65 @@ def test_a_host_that_stops_answering_mid_run_is_said_and_the_others_finish(
     assert fleet.state("web2", "reos-slow") == "active"
     tx = _journal().transaction(applied.tx_id)
     assert tx is not None and tx.status == "failed"
-    assert {s.host: s.status for s in tx.steps}["web2"] in ("failed", "skipped")
-    undone = changing.undo(_journal(), tx)  # web2 changed nothing: only the others
+    # web2 went away during its step: it may have run, and undo treats it so
+    assert {s.host: s.status for s in tx.steps}["web2"] == "running"
+    undone = changing.undo(_journal(), tx)
     assert undone is not None and undone.ok
-    assert [u.host for u in undone.hosts] == ["web1", "db1"]
-    assert fleet.state("web1", "reos-slow") == fleet.state("db1", "reos-slow") == "active"
+    assert [u.host for u in undone.hosts] == ["web1", "web2", "db1"]
+    assert {fleet.state(h, "reos-slow") for h in ("web1", "web2", "db1")} == {"active"}
+
+
+def test_undo_never_acts_on_another_machine_that_now_has_the_hosts_name(
+        fleet) -> None:  # type: ignore[no-untyped-def]
+    done = _plan(fleet, "web1", "stop cron", "--yes")
+    assert done.returncode == EXIT_OK, done.stdout + done.stderr
+    assert fleet.state("web1", "cron") == "inactive"
+    text = fleet.inventory.read_text()
+    moved = text.replace(f"web1 ansible_host={fleet.addresses['web1']}",
+                         f"web1 ansible_host={fleet.addresses['db1']}")
+    fleet.inventory.write_text(moved)  # the same name, another machine
+    try:
+        undone = reos("undo", timeout=120)
+        assert undone.returncode != EXIT_OK
+        assert "another machine (its machine-id differs)" in undone.stdout
+        assert fleet.state("db1", "cron") == "active"  # nothing done there
+    finally:
+        fleet.inventory.write_text(text)
+    again = reos("undo", timeout=120)  # back where it was: now it is undone
+    assert again.returncode == EXIT_OK, again.stdout + again.stderr
+    assert fleet.state("web1", "cron") == "active"
+
+
+def test_a_step_cut_short_by_cancelling_is_kept_as_maybe_run_and_undo_puts_it_back(
+        fleet) -> None:  # type: ignore[no-untyped-def]
+    import time
+
+    from reos import settings as settings_module
+    from reos.commands.fleet_plan import plan_each
+
+    source = Source((fleet.inventory,), "--inventory")
+    read = {h: k.snapshot for h, k in snapshots.read(source, ["web2"]).items()}
+    parts = changing.prepare(plan_each(settings_module.load(), "stop reos-slow", read),
+                             read, "stop reos-slow")  # type: ignore[arg-type]
+    started: list[float] = []
+
+    def cancelled() -> bool:  # once the step has begun (reos-slow takes 4 s to stop)
+        if not started:
+            started.append(time.monotonic())
+        return time.monotonic() - started[0] > 3.5
+
+    applied = changing.apply(_journal(), source, "stop reos-slow", parts, cancelled=cancelled)
+    [outcome] = applied.outcomes
+    assert outcome.status == "unknown" and applied.changed
+    tx = _journal().transaction(applied.tx_id)
+    assert tx is not None and [s.status for s in tx.steps] == ["running"]
+    for _ in range(20):  # the stop goes on on the host without reos
+        if fleet.state("web2", "reos-slow") != "deactivating":
+            break
+        time.sleep(0.5)
+    undone = reos("undo", timeout=120)
+    assert undone.returncode == EXIT_OK, undone.stdout + undone.stderr
+    assert fleet.state("web2", "reos-slow") == "active"
 
 
 # -- no bed needed ------------------------------------------------------------------------
@@ -174,7 +230,8 @@ def test_a_step_on_a_host_has_its_undo_before_it_runs() -> None:
     from reos.model.plan import Plan
     from reos.model.request import Kind
 
-    snap = SystemSnapshot(collected_at="", host={"package_manager": "apt"}, services=[
+    snap = SystemSnapshot(collected_at="", host={"package_manager": "apt",
+                                                 "machine_id": MACHINE}, services=[
         Service("nginx.service", active="active", enabled="enabled", load="loaded")],
         packages=[])
     stop = Step("s1", "Stop nginx.service", ["sudo", "-n", "systemctl", "stop",
@@ -190,21 +247,97 @@ def test_a_step_on_a_host_has_its_undo_before_it_runs() -> None:
     assert not a.read_only
 
 
-def test_a_step_that_would_lock_you_out_of_a_host_is_left_out_unless_asked_for() -> None:
+def _one(step: Step, snap: SystemSnapshot, request: str = "x") -> changing.Prepared:
     from reos.model.plan import Plan
     from reos.model.request import Kind
 
-    snap = SystemSnapshot(collected_at="", services=[
-        Service("ssh.service", active="active", enabled="enabled", load="loaded")])
-    stop = Step("s1", "Stop ssh.service", ["sudo", "-n", "systemctl", "stop", "ssh.service"],
-                target=Target("service", "ssh.service"), action="stop")
-    [part] = changing.prepare({"web1": Plan("x", Kind.ACTION, steps=[stop])},
-                              {"web1": snap}, "free up some memory")
-    assert part.plan is None
-    assert "lock you out" in (part.left_out or "")
-    [asked] = changing.prepare({"web1": Plan("x", Kind.ACTION, steps=[stop])},
-                               {"web1": snap}, "stop the ssh service")
-    assert asked.plan is not None
+    [part] = changing.prepare({"web1": Plan(request, Kind.ACTION, steps=[step])},
+                              {"web1": snap}, request)
+    return part
+
+
+@pytest.mark.parametrize(("step", "said"), [
+    (Step("s1", "Stop ssh.service", ["sudo", "-n", "systemctl", "stop", "ssh.service"],
+          target=Target("service", "ssh.service"), action="stop"), "cut reos off"),
+    (Step("s1", "Mask sshd", ["sudo", "-n", "systemctl", "mask", "sshd.service"],
+          target=Target("service", "sshd.service"), action="mask"), "cut reos off"),
+    (Step("s1", "Remove python3.11-minimal",
+          ["sudo", "-n", "apt-get", "remove", "-y", "python3.11-minimal"],
+          target=Target("package", "python3.11-minimal"), action="remove"), "removes what"),
+    (Step("s1", "Remove sudo", ["sudo", "-n", "apt-get", "remove", "-y", "sudo"],
+          target=Target("package", "sudo"), action="remove"), "removes what"),
+])
+def test_what_reos_needs_to_reach_a_host_is_never_cut_even_when_asked(step: Step,
+                                                                     said: str) -> None:
+    snap = SystemSnapshot(collected_at="", host={"machine_id": MACHINE}, services=[
+        Service("ssh.service", active="active", enabled="enabled", load="loaded"),
+        Service("sshd.service", active="active", enabled="enabled", load="loaded")],
+        packages=[Package("python3.11-minimal", "3.11.2"), Package("sudo", "1.9")])
+    assert _one(step, snap, "free up some memory").plan is None
+    asked = _one(step, snap, f"{step.title.lower()} please")  # the gate would let it by
+    assert asked.plan is None
+    assert said in (asked.left_out or "")
+
+
+def test_a_step_that_would_lock_you_out_of_a_host_is_left_out_unless_asked_for() -> None:
+    snap = SystemSnapshot(collected_at="", host={"machine_id": MACHINE}, services=[
+        Service("ufw.service", active="active", enabled="enabled", load="loaded")])
+    stop = Step("s1", "Stop ufw.service", ["sudo", "-n", "systemctl", "stop", "ufw.service"],
+                target=Target("service", "ufw.service"), action="stop")
+    assert "lock you out" in (_one(stop, snap, "free up some memory").left_out or "")
+    assert _one(stop, snap, "stop the ufw service").plan is not None
+
+
+def test_a_change_needs_the_hosts_machine_id_and_a_version_is_pinned_only_if_it_is_one(
+        ) -> None:
+    remove = Step("s1", "Remove curl", ["sudo", "-n", "apt-get", "remove", "-y", "curl"],
+                  target=Target("package", "curl"), action="remove")
+    plain = SystemSnapshot(collected_at="", host={"package_manager": "apt"},
+                           packages=[Package("curl", "7.88")])
+    assert "machine-id" in (_one(remove, plain).left_out or "")
+    odd = SystemSnapshot(collected_at="", host={"package_manager": "apt",
+                                                "machine_id": MACHINE},
+                         packages=[Package("curl", "../../tmp/x.deb")])
+    part = _one(remove, odd)
+    assert part.undos == [["sudo", "-n", "apt-get", "install", "-y", "curl"]]
+    assert part.priors[0]["machine_id"] == MACHINE
+
+
+def test_hosts_are_grouped_only_when_their_undos_are_the_same_too() -> None:
+    from reos.commands.fleet_plan import lines
+    from reos.model.plan import Plan
+    from reos.model.request import Kind
+
+    step = Step("s1", "Restart nginx.service",
+                ["sudo", "-n", "systemctl", "restart", "nginx.service"],
+                target=Target("service", "nginx.service"), action="restart")
+    snaps = {name: SystemSnapshot(collected_at="", host={"machine_id": MACHINE}, services=[
+        Service("nginx.service", active=active, enabled="enabled", load="loaded")])
+        for name, active in (("web1", "active"), ("web2", "active"), ("db1", "inactive"))}
+    parts = changing.prepare({h: Plan("x", Kind.ACTION, steps=[step]) for h in snaps},
+                             snaps, "restart nginx")
+    shown = "\n".join(lines("restart nginx", parts, {}))
+    assert "On web1, web2:" in shown and "On db1:" in shown
+    assert "undo: $ systemctl stop nginx.service" in shown  # db1's: it was stopped
+
+
+def test_the_module_sent_to_hosts_runs_on_python_3_8_with_the_standard_library_alone(
+        ) -> None:
+    import ast
+    import sys
+
+    from reos.system import portable
+
+    tree = ast.parse(Path(portable.__file__).read_text(), feature_version=(3, 8))
+    imported = {alias.name.split(".")[0] for node in ast.walk(tree)
+                if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {node.module.split(".")[0] for node in ast.walk(tree)
+                 if isinstance(node, ast.ImportFrom) and node.module}
+    assert imported - {"__future__"} <= set(sys.stdlib_module_names)
+    names = {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+             and node.module == "datetime" for alias in node.names}
+    assert "UTC" not in names  # datetime.UTC is 3.11's
+    assert Path(portable.__file__).read_text().startswith("#!/usr/bin/python\n")
 
 
 def test_this_machines_undo_never_takes_a_change_made_on_other_machines() -> None:
@@ -246,6 +379,7 @@ def test_each_host_is_planned_from_its_own_snapshot_and_the_plans_are_grouped() 
     from tests.conftest import FIXTURES
 
     data = json.loads((FIXTURES / "homelab.json").read_text())
+    data["host"]["machine_id"] = MACHINE
     without = json.loads(json.dumps(data))
     without["services"] = [s for s in without["services"] if "nginx" not in s["name"]]
     without["containers"] = [c for c in without["containers"] if "nginx" not in c["name"]]

@@ -109,13 +109,16 @@ def plan_each(settings: Settings, request: str,
 
 # -- words --------------------------------------------------------------------------------
 def lines(request: str, parts: list[Prepared], unreached: dict[str, str]) -> list[str]:
-    """The plans, grouped: hosts with the same steps once, the rest each on its own."""
+    """The plans, grouped: hosts with the same steps and the same undos once, the rest
+    each on its own."""
     total = len(parts) + len(unreached)
     out = [f"Plan for {request!r} on {_count(total)}:"]
-    groups: dict[tuple[tuple[str, ...], ...], list[Prepared]] = {}
-    for part in parts:
+    groups: dict[tuple[Any, ...], list[Prepared]] = {}
+    for part in parts:  # the same commands with the same undos (what each host was)
         if part.plan is not None:
-            groups.setdefault(tuple(tuple(s.argv) for s in part.plan.steps), []).append(part)
+            key = tuple((tuple(s.argv), tuple(u or ())) for s, u in zip(
+                part.plan.steps, part.undos, strict=True))
+            groups.setdefault(key, []).append(part)
     for members in groups.values():
         first = members[0]
         assert first.plan is not None
@@ -153,9 +156,11 @@ def outcome_lines(applied: Applied, changes: bool) -> list[str]:
                 out += [f"    {line}" for line in shown[:OUTPUT_LINES]]
                 if len(shown) > OUTPUT_LINES:
                     out.append(f"    … {len(shown) - OUTPUT_LINES} more lines")
-    if changes:
+    if changes and applied.changed:
         out.append(f"Recorded as change {applied.tx_id}: `reos undo` puts it back on every "
                    "host that changed, `reos undo --host NAME` on one.")
+    elif changes:
+        out.append("Nothing was changed on any host.")
     return out
 
 

@@ -27,6 +27,7 @@ printing.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -37,12 +38,15 @@ from reos.fleet.inventory import Source
 from reos.fleet.running import CONNECT_TIMEOUT, Result, Task, run
 from reos.model.plan import RESTARTS, Plan, Step
 from reos.model.request import Kind
+from reos.patterns import regex
 from reos.safety.gate import admit_argv
+from reos.safety.rules_network import SSH_UNITS
 from reos.store.journal import (
     COMPLETED,
     FAILED,
     FLEET,
     FLEET_UNDO,
+    INTERRUPTED,
     PARTLY_UNDONE,
     UNDONE,
     Journal,
@@ -57,6 +61,8 @@ STEP_TIMEOUT = 300  # seconds one step may take on one host
 # what reos can read a prior state of from a host's snapshot (so it can undo a change)
 TRACKED = {"service", "timer", "package"}
 ENVIRONMENT = {"LC_ALL": "C.UTF-8", "DEBIAN_FRONTEND": "noninteractive"}
+_MACHINE_ID = regex(r"[0-9a-f]{32}")
+_VERSION = regex(r"[A-Za-z0-9.+:~_-]{1,128}")
 
 
 class Prepared(Struct):
@@ -88,6 +94,12 @@ class Applied(Struct):
     @property
     def ok(self) -> bool:
         return all(o.status in ("done", "left out") for o in self.outcomes)
+
+    @property
+    def changed(self) -> bool:
+        """Whether a step ran, or may have (so there is something undo can revert)."""
+        return any(status in ("done", "running") for o in self.outcomes
+                   for _, status, _ in o.steps)
 
 
 # -- deciding what may run ----------------------------------------------------------------
@@ -127,6 +139,12 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str) -> P
         return Prepared(host, left_out=plan.message.strip().splitlines()[0]
                         if plan.message.strip() else "nothing to do there")
     manager = snapshot.host.get("package_manager")
+    machine = snapshot.host.get("machine_id")
+    if not isinstance(machine, str) or not _MACHINE_ID.fullmatch(machine):
+        if not all(step.read_only for step in plan.steps):
+            return Prepared(host, left_out="its snapshot gives no machine-id, so undo could "
+                                           "not make sure it is the same machine")
+        machine = None
     prepared = Prepared(host, plan=plan)
     for step in plan.steps:
         admission = admit_argv(step.argv, approved=True, requested=request, remote=True)
@@ -142,14 +160,27 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str) -> P
                     f"{step.title}: reos cannot yet read what {step.target.kind} "
                     f"{step.target.name} was before on another machine, so it would not "
                     "know how to undo it"))
+            version = prior.get("version")
+            if isinstance(version, str) and not _VERSION.fullmatch(version):
+                prior = {**prior, "version": ""}  # a host's word, not a version: not pinned
             undo = restore_argv(step.target.kind, step.target.name, prior, step.action,
                                 str(manager) if manager else None)
             if undo and through_sudo(step.argv):
                 undo = as_root(undo, is_root=False)
-            prior = {**prior, "manager": manager}
+            prior = {**prior, "manager": manager, "machine_id": machine}
         prepared.priors.append(prior)
         prepared.undos.append(undo)
     return prepared
+
+
+# what reos needs on a host to reach it again, and to undo there: never stopped or removed
+# through the fleet, whatever the request's words (on this machine, a request that names
+# it exactly may stop SSH; a host reached over SSH would be lost for good)
+_LIFELINE_UNITS = {unit.removesuffix(".service").removesuffix(".socket")
+                   for unit in SSH_UNITS}
+_CUTS = {"stop", "disable", "disable_now", "mask", "kill"}
+_LIFELINE_PACKAGES = regex(r"(openssh-server|openssh|ssh|sudo|python3(\.[0-9]+)?"
+                           r"(-minimal)?|libpython3.*|systemd|libc6|bash)")
 
 
 def _unfit(step: Step, refused: str | None) -> str | None:
@@ -159,6 +190,17 @@ def _unfit(step: Step, refused: str | None) -> str | None:
         return "it is a shell command line, which reos runs only on this machine"
     if refused is not None:
         return f"blocked by the safety check: {refused}"
+    target = step.target
+    if target is not None and not step.read_only:
+        unit = target.name.removesuffix(".service").removesuffix(".socket")
+        if target.kind in ("service", "timer") and unit in _LIFELINE_UNITS and (
+                step.action in _CUTS):
+            return ("it would cut reos off from the host: reos reaches it over SSH, so it "
+                    "never stops SSH there, and could not undo it")
+        if target.kind == "package" and step.action in ("remove", "purge") and (
+                _LIFELINE_PACKAGES.fullmatch(target.name)):
+            return ("it removes what reos needs to reach the host and undo there (SSH, sudo, "
+                    "Python or the system itself)")
     if not step.read_only and (step.target is None or step.target.kind not in TRACKED):
         what = f"a {step.target.kind}" if step.target is not None else "this"
         return (f"reos cannot yet record what {what} was before on another machine, so it "
@@ -167,9 +209,14 @@ def _unfit(step: Step, refused: str | None) -> str | None:
 
 
 # -- running ------------------------------------------------------------------------------
+def _command(argv: list[str]) -> dict[str, Any]:
+    """The command module's arguments for `argv` as the gate judged it: no `sudo -n`
+    (become does that), and no expansion of `$VAR` or `~` on the host."""
+    return {"argv": strip_sudo(argv), "expand_argument_vars": False}
+
 def _task(step: Step) -> Task:
     return Task(f"{step.id} {step.title}", "ansible.builtin.command",
-                {"argv": strip_sudo(step.argv)}, become=through_sudo(step.argv) or
+                _command(step.argv), become=through_sudo(step.argv) or
                 step.needs_root, timeout=STEP_TIMEOUT, environment=ENVIRONMENT)
 
 
@@ -178,7 +225,8 @@ def apply(journal: Journal, source: Source, request: str, parts: list[Prepared],
           cancelled: Callable[[], bool] | None = None,
           connect_timeout: int = CONNECT_TIMEOUT) -> Applied:
     """Run every prepared host's steps (the left-out ones are reported as such)."""
-    tx = journal.begin(request, kind=FLEET, inventory=[str(p) for p in source.paths])
+    tx = journal.begin(request, kind=FLEET,
+                       inventory=[os.path.abspath(p) for p in source.paths])
     outcomes: dict[str, Outcome] = {}
     rows: dict[tuple[str, str], int] = {}  # (host, task name) -> journal row
     groups: dict[tuple[tuple[str, ...], ...], list[Prepared]] = {}
@@ -208,14 +256,18 @@ def apply(journal: Journal, source: Source, request: str, parts: list[Prepared],
         def heard(result: Result) -> None:
             row = rows.get((result.host, result.task))
             if row is not None:
-                status = "done" if result.status in ("ok", "changed") else "failed"
+                # a host that stopped answering during a step may have run it: "running"
+                # is undone like an interrupted step here (back to the prior state)
+                status = {"ok": "done", "changed": "done",
+                          "unreachable": "running"}.get(result.status, "failed")
                 output = "\n".join(str(result.returned.get(k) or "")
                                    for k in ("stdout", "stderr")).strip() or result.said
                 journal.finish_step(row, status, _code(result.returned.get("rc")), output)
                 outcome = outcomes.setdefault(result.host, Outcome(result.host, "done"))
                 outcome.steps.append((result.task.split(" ", 1)[0], status, output))
-                if status == "failed":
-                    outcome.status, outcome.said = "failed", result.said or output
+                if status != "done":
+                    outcome.status = "failed" if status == "failed" else "unknown"
+                    outcome.said = result.said or output
             if on_result is not None:
                 on_result(result)
 
@@ -223,16 +275,22 @@ def apply(journal: Journal, source: Source, request: str, parts: list[Prepared],
                    cancelled=cancelled, connect_timeout=connect_timeout,
                    job_timeout=STEP_TIMEOUT * (len(plan.steps) + 1))
         for host in hosts:
-            finished = {sid for sid, _, _ in outcomes.get(host, Outcome(host, "")).steps}
+            outcome = outcomes.setdefault(host, Outcome(host, "done"))
+            finished = {sid for sid, _, _ in outcome.steps}
+            in_flight = outcome.status == "done"  # no failure of its own: the run ended
             for step in plan.steps:
-                if step.id not in finished:  # after a failure, or the run ended
-                    journal.mark_step(rows[(host, _task(step).name)], "skipped")
-            if host not in outcomes:
-                outcomes[host] = Outcome(host, "unknown",
-                                         f"no result came (the run ended: {done.status})")
-            elif outcomes[host].status == "done" and len(finished) < len(plan.steps):
-                outcomes[host].status = "unknown"
-                outcomes[host].said = f"the run ended ({done.status}) before every step ran"
+                if step.id in finished:
+                    continue
+                row = rows[(host, _task(step).name)]
+                if in_flight:  # the step the run ended in may have run: undo treats it so
+                    in_flight = False
+                    outcome.steps.append((step.id, "running", ""))
+                    outcome.status = "unknown"
+                    outcome.said = (f"the run ended ({done.status}) before it was known "
+                                    f"whether {step.title.lower()} ran")
+                else:  # after its host's failure, or after the step in flight
+                    journal.mark_step(row, "skipped")
+                    outcome.steps.append((step.id, "skipped", ""))
     ordered = [outcomes[p.host] for p in parts]
     journal.finish(tx, COMPLETED if all(o.status in ("done", "left out") for o in ordered)
                    else FAILED, summary=_summary(ordered))
@@ -274,13 +332,16 @@ class UndoneChange(Struct):
         return all(h.ok for h in self.hosts)
 
 
-def newest(journal: Journal, host: str | None = None) -> TransactionRecord | None:
-    """The newest fleet change undo can still revert (on `host`, when given)."""
-    for tx in journal.transactions(limit=50, kind=FLEET):
-        if tx.revertible and (host is None or any(
-                s.host == host for s in tx.undo_steps)):
-            return tx
-    return None
+SAME_MACHINE = "reos: is this the machine the change was made on"
+
+
+def _machine_of(steps: list[tuple[StepRecord, list[str]]]) -> str | None:
+    """The machine-id every one of a host's steps recorded, or None."""
+    found = {(s.prior_state or {}).get("machine_id") for s, _ in steps}
+    if len(found) != 1:
+        return None
+    machine = found.pop()
+    return machine if isinstance(machine, str) and _MACHINE_ID.fullmatch(machine) else None
 
 
 def undo_hosts(tx: TransactionRecord, host: str | None = None) -> list[str]:
@@ -330,10 +391,20 @@ def undo(journal: Journal, tx: TransactionRecord, *, host: str | None = None,
             by_name[name].steps += [(s.title, "not reached: the journal does not say which "
                                               "inventory reached it") for s, _ in steps]
             continue
-        tasks = [Task(f"u{i} {s.title}", "ansible.builtin.command",
-                      {"argv": strip_sudo(argv)}, become=through_sudo(argv),
-                      timeout=STEP_TIMEOUT, environment=ENVIRONMENT)
-                 for i, (s, argv) in enumerate(steps)]
+        machine = _machine_of(steps)
+        if machine is None:
+            by_name[name].steps += [(s.title, "refused: the journal does not say which "
+                                              "machine it was, so reos cannot make sure this "
+                                              "is the same one") for s, _ in steps]
+            continue
+        # the first task fails (and Ansible stops there) on any other machine
+        same = Task(SAME_MACHINE, "ansible.builtin.command",
+                    _command(["grep", "-qxF", machine, "/etc/machine-id"]),
+                    timeout=STEP_TIMEOUT)
+        tasks = [same, *(Task(f"u{i} {s.title}", "ansible.builtin.command", _command(argv),
+                              become=through_sudo(argv), timeout=STEP_TIMEOUT,
+                              environment=ENVIRONMENT)
+                         for i, (s, argv) in enumerate(steps))]
         heard: dict[str, Result] = {}
 
         def keep(result: Result, heard: dict[str, Result] = heard) -> None:
@@ -342,7 +413,13 @@ def undo(journal: Journal, tx: TransactionRecord, *, host: str | None = None,
                 on_result(result)
 
         run(source, [name], tasks, on_result=keep)
-        for task, (step, argv) in zip(tasks, steps, strict=True):
+        check = heard.get(SAME_MACHINE)
+        if check is not None and check.status == "failed":
+            by_name[name].steps += [(s.title, "refused: the host named so now is another "
+                                              "machine (its machine-id differs)")
+                                    for s, _ in steps]
+            continue
+        for task, (step, argv) in zip(tasks[1:], steps, strict=True):
             got = heard.get(task.name)
             row = journal.begin_step(undo_tx, seq, f"undo-{step.step_id}",
                                      f"Undo: {step.title}", argv, host=name)
@@ -356,8 +433,12 @@ def undo(journal: Journal, tx: TransactionRecord, *, host: str | None = None,
                 journal.finish_step(row, "failed", None, said)
                 by_name[name].steps.append((step.title, f"failed: {said}"))
     after = journal.transaction(tx.id)
-    left = bool(after and [s for s in after.undo_steps if s.status == "done"])
-    status = PARTLY_UNDONE if left else UNDONE
+    left = bool(after and [s for s in after.undo_steps if s.status in ("done", "running")])
+    reverted = any(what in ("undone", "nothing to restore") for u in results
+                   for _, what in u.steps)
+    # nothing reverted: the change stays as it was (failed, completed…), not "partly undone"
+    status = (PARTLY_UNDONE if left else UNDONE) if reverted else (
+        FAILED if tx.status == INTERRUPTED else tx.status)
     journal.set_status(tx.id, status)
     ok = all(u.ok for u in results)
     journal.finish(undo_tx, COMPLETED if ok else FAILED)

@@ -13,7 +13,8 @@ to `on_result`. What reos decides about the run:
   is refused;
 - the configuration is the one `inventory._ansible` chose (never an ansible.cfg in the
   current folder), static inventory plugins only, host keys checked (a key not yet known
-  is an error, never accepted), no fact gathering, pipelining on, a connection timeout,
+  is an error, never accepted, whatever ssh's own config says), no fact gathering,
+  pipelining on, a connection timeout,
   each task's `timeout:` and the whole run's `job_timeout`, so a frozen host cannot hang
   a run; ssh's control sockets and Ansible's temporary files live in the run's folder,
   which is removed afterwards;
@@ -45,6 +46,7 @@ from reos.text import clean
 
 CONNECT_TIMEOUT = 10  # seconds ssh waits for a host to answer ([fleet] connect_timeout)
 TASK_TIMEOUT = 120  # seconds one task may take on one host
+MAX_RESULT_BYTES = 64 * 2**20  # of one task's result (a snapshot is bounded by as much)
 # the characters that make a limit entry more than one host's name (Ansible's pattern
 # syntax) or a template
 _NOT_A_NAME = set("!&:,*[]~@{}%# \t\n\r\"'")
@@ -141,10 +143,14 @@ def run(source: Source, hosts: Iterable[str], tasks: list[Task], *,
         args = ["--check"] * check + ["--diff"] * diff
         done = runner.run(
             private_data_dir=str(folder), playbook="main.yml",
-            inventory=[str(path) for path in source.paths], limit=",".join(names),
+            inventory=[os.path.abspath(path) for path in source.paths],
+            limit=",".join(names),
             envvars=environment(folder, connect_timeout), cmdline=" ".join(args) or None,
             settings={"job_timeout": job_timeout or TASK_TIMEOUT * (len(tasks) + 1),
-                      "suppress_ansible_output": True, "suppress_output_file": True},
+                      "suppress_ansible_output": True, "suppress_output_file": True,
+                      # how often the runner asks cancel_callback (and checks the job
+                      # timeout) while Ansible is quiet: Ctrl-C is heard within a second
+                      "pexpect_timeout": 0.5},
             quiet=True, event_handler=on_event, cancel_callback=cancel)
         outcome.status = str(done.status)
     except Exception as exc:  # noqa: BLE001 - ansible-runner's own failure, said in words
@@ -209,6 +215,12 @@ def environment(folder: Path, connect_timeout: int = CONNECT_TIMEOUT) -> dict[st
         "ANSIBLE_SSH_CONTROL_PATH_DIR": str(folder / "cp"),
         "ANSIBLE_VARS_ENABLED": "host_group_vars",
         "ANSIBLE_DEPRECATION_WARNINGS": "False",
+        # Ansible's own ssh options, and a host key ssh does not know is refused even
+        # when the person's ssh config says accept-new
+        "ANSIBLE_SSH_ARGS": "-C -o ControlMaster=auto -o ControlPersist=60s "
+                            "-o StrictHostKeyChecking=yes",
+        # ansible-runner empties a result larger than this (a snapshot of a big host)
+        "MAX_EVENT_RES": str(MAX_RESULT_BYTES),
     }
 
 

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/python
 """What a snapshot needs that Python's standard library alone can read, as plain rows, so
 the same code reads this machine and, shipped as an Ansible module, another one.
 
@@ -18,7 +18,9 @@ snapshot from outside (`fleet/snapshots.py`, which also marks the other sections
 read).
 
 Imports only the standard library, by design: a reos import here would break the module
-on a host without reos. Read-only: every command here only lists.
+on a host without reos; and runs on Python 3.8 and later, as hosts have it (the shebang is
+Ansible's to replace with the host's interpreter). Read-only: every command here only
+lists.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import socket
 import subprocess
 import sys
 import time
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -195,10 +197,7 @@ def groups() -> list[dict[str, Any]]:
 def host() -> dict[str, Any]:
     """The host's facts that need no engine socket (collectors adds the container
     runtime)."""
-    try:
-        release = platform.freedesktop_os_release()
-    except OSError:
-        release = {}
+    release = os_release()
     return {
         "hostname": socket.gethostname(),
         "machine_id": machine_id(),
@@ -213,6 +212,28 @@ def host() -> dict[str, Any]:
         "memory_total_bytes": _memory_total(),
         "boot_time": _boot_time(),
     }
+
+
+def os_release() -> dict[str, str]:
+    """/etc/os-release's fields (Python's own reader where it has one: 3.10 and later)."""
+    reader = getattr(platform, "freedesktop_os_release", None)
+    if reader is not None:
+        try:
+            return dict(reader())
+        except OSError:
+            return {}
+    for path in ("/etc/os-release", "/usr/lib/os-release"):
+        try:
+            text = Path(path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        found = {}
+        for line in text.splitlines():
+            name, sep, value = line.partition("=")
+            if sep and name.strip().isidentifier():
+                found[name.strip()] = value.strip().strip("\"'")
+        return found
+    return {}
 
 
 def person() -> str:
@@ -250,7 +271,9 @@ def _boot_time() -> str | None:
     try:
         for line in Path("/proc/stat").read_text().splitlines():
             if line.startswith("btime "):
-                return datetime.fromtimestamp(int(line.split()[1]), UTC).isoformat()
+                # timezone.utc, not datetime.UTC (3.11): hosts may run Python 3.8
+                return datetime.fromtimestamp(int(line.split()[1]),
+                                              timezone.utc).isoformat()  # noqa: UP017
     except (OSError, ValueError, IndexError):
         pass
     return None
