@@ -352,8 +352,8 @@ class Judge(Memory, CodeJudge):
                                   "the network", block=True)
         secret = _sent_secret(program, argv, command)
         if secret is not None:
-            self.verdict.raise_to(RiskLevel.CRITICAL, f"{program} sends {secret} (passwords "
-                                  "or private keys) to another machine", block=True)
+            self.verdict.raise_to(RiskLevel.CRITICAL, f"{program} sends {secret} to another "
+                                  "machine (passwords, keys or tokens)", block=True)
         if program in NETCATS and command is not None and _shell_upstream(command):
             self.verdict.raise_to(RiskLevel.CRITICAL, f"{program} sends the output of a shell "
                                   "that reads its commands from elsewhere (a reverse shell)",
@@ -611,6 +611,24 @@ _STDIN_SENDERS = frozenset({"nc", "ncat", "netcat", "nc.openbsd", "nc.traditiona
 _UPLOADS = ("-T", "--upload-file", "--post-file", "--body-file", "-A", "-a", "--attach")
 
 
+def _prints_secrets(argv: list[str]) -> str | None:
+    """What secret a command writes on its output, if it is one that does: gpg's exported
+    secret keys, a cluster's secrets, the whole environment (where tokens live)."""
+    if not argv:
+        return None
+    program, words = argv[0].rsplit("/", 1)[-1], argv[1:]
+    if program in ("gpg", "gpg2") and any(
+            w.startswith(("--export-secret-keys", "--export-secret-subkeys")) for w in words):
+        return "the secret keys gpg exports"
+    if program == "kubectl" and "get" in words and any(
+            w in ("secret", "secrets") or w.startswith(("secret/", "secrets/"))
+            for w in words):
+        return "the cluster's secrets"
+    if program in ("env", "printenv") and not any(not w.startswith("-") for w in words):
+        return "the whole environment (where tokens and passwords live)"
+    return None
+
+
 def _sent_secret(program: str, argv: list[str], command: SimpleCommand | None) -> str | None:
     """A secret file (`/etc/shadow`, a private key) sent to another machine: on a sender's
     input (`< /etc/shadow`, `cat /etc/shadow | nc h p`), as an upload (`curl -d @FILE`,
@@ -630,6 +648,9 @@ def _sent_secret(program: str, argv: list[str], command: SimpleCommand | None) -
         for _ in range(1000):
             if up is None:
                 break
+            printed = _prints_secrets(up.argv)
+            if printed is not None:
+                return printed
             given += up.argv[1:] + [r.target for r in up.redirects if r.op == "<"]
             up = up.upstream
         if to_network:

@@ -303,11 +303,12 @@ def is_credential(path: str) -> bool:
     return any(CREDENTIAL_FILES.match(c.rstrip("/")) for c in candidates(path))
 
 
-# secrets that must never leave the machine: password hashes, private keys
+# secrets that must never leave the machine: password hashes, private keys, and the
+# folders that hold them whole (sending ~/.ssh sends its keys)
 SECRET_FILES = regex(r"^(?:/etc/g?shadow-?|/etc/ssh/ssh_host_[^/]*_key|"
-                          r"/etc/ssl/private/.+|(?:/root|/home/[^/]+|~)/\.ssh/id_[^/.]+|"
+                          r"/etc/ssl/private(?:/.+)?|(?:/root|/home/[^/]+|~)/\.ssh/id_[^/.]+|"
                           r"(?:/root|/home/[^/]+|~)/\.(?:aws/credentials|docker/config\.json|"
-                          r"netrc|pgpass))$")
+                          r"netrc|pgpass|ssh|gnupg(?:/.+)?|aws(?:/.+)?|kube/config))$")
 
 
 def is_secret(path: str) -> bool:
