@@ -13,6 +13,11 @@ decoded, braces are expanded and quotes removed; a `$(…)` whose output is plai
 it. Each simple command says what feeds its stdin (`stdin_text`, `upstream`,
 `fed_by_download`): literal text, a download, a file or something unknowable.
 
+What the grammar does not know at all is spelled again before the walk (`respell`): a
+descriptor closed before more words, a here-document whose line goes on after `;` or `&`,
+and `coproc` before a compound command, whose body the walk reads as a process of its own
+(`_coprocess`). A spelled text whose reading cannot be trusted is read as written.
+
 The grammar slips in a few places; the walk reads them as bash does, each only in the exact
 shape the grammar leaves: the read-write redirection `<>` and a here-string after another
 redirection (errors it reports, `_repaired`), words it hangs on a redirection after its
