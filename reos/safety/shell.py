@@ -98,24 +98,28 @@ def parse_script(text: str, env: dict[str, str] | None = None) -> Script:
     could read in `partial`) when the reading cannot be trusted. Text spelled again for the
     grammar (`respell`) whose reading cannot be trusted is read as written instead."""
     data = text.encode("utf-8", "surrogatepass")
+    trees: dict[bytes, Any] = {}  # the text as written is parsed once for both readings
     try:
-        return _read(data, env, respell=True)
+        return _read(data, env, respell=True, trees=trees)
     except _Respelled:
-        return _read(data, env, respell=False)
+        return _read(data, env, respell=False, trees=trees)
 
 
 class _Respelled(Exception):
     """The reading of text spelled again cannot be trusted: read it as written."""
 
 
-def _read(raw: bytes, env: dict[str, str] | None, respell: bool) -> Script:
+def _read(raw: bytes, env: dict[str, str] | None, respell: bool,
+          trees: dict[bytes, Any] | None = None) -> Script:
     try:
-        root, data, respelling = _tree(raw, respell)
+        root, data, respelling = _tree(raw, respell, trees)
     except Unparseable:
         if respell and _respellable(raw):
             raise _Respelled from None
         raise
     reading = _Reading(data, respelling)
+    if reading.respelled and _error(root, data):
+        raise _Respelled  # known untrusted before the walk: not walked twice
     walker = _Walker(reading, 0, "", dict(env or {}))
     try:
         walker.statement(root, None, False)
@@ -140,18 +144,25 @@ def _respellable(data: bytes) -> bool:
     return any(needle in data for needle in (b"<<", b"&-", b"coproc"))
 
 
-def _tree(data: bytes, respell: bool = True) -> tuple[Any, bytes, Respelling | None]:
+def _tree(data: bytes, respell: bool = True, trees: dict[bytes, Any] | None = None
+          ) -> tuple[Any, bytes, Respelling | None]:
     """bash's grammar's tree of `data`, the text it reads (`data` as bash reads it:
     `_joined`, and with what the grammar cannot read spelled again: `respell`), and what
     was spelled again (None when nothing); here-document bodies it misreads are read again
-    blanked (`_blanked`)."""
+    blanked (`_blanked`). `trees` keeps the trees of the text as written and as joined
+    between the two readings of `parse_script` (a tree is never changed)."""
     respelling: Respelling | None = None
+    trees = {} if trees is None else trees
     try:
-        root = _parser().parse(data).root_node
+        root = trees.get(data)
+        if root is None:
+            root = trees[data] = _parser().parse(data).root_node
         joined = _joined(root, data)
         if joined != data:  # the grammar splits words at a line continuation; bash joins
             data = joined
-            root = _parser().parse(data).root_node
+            root = trees.get(data)
+            if root is None:
+                root = trees[data] = _parser().parse(data).root_node
         if respell and _respellable(data):  # `coproc { …; }`, `a <<EOF; b`, `cat 3>&- a b`
             respelling = respelled(root, data, _parser().parse)
             if respelling is not None:
@@ -173,6 +184,12 @@ def _tree(data: bytes, respell: bool = True) -> tuple[Any, bytes, Respelling | N
 def _unreliable(root: Any, data: bytes, claimed: list[tuple[int, int]]) -> str | None:
     """Why the reading cannot be trusted, or None: an error of the grammar that is not
     read around (`_repaired`), a token it had to invent, or text it skipped silently."""
+    return _error(root, data) or _skipped(root, data, claimed)
+
+
+def _error(root: Any, data: bytes) -> str | None:
+    """An error of the grammar that is not read around (`_repaired`), or a token it had to
+    invent; known before the walk."""
     if root.has_error:
         stack = [root]
         while stack:
@@ -182,7 +199,7 @@ def _unreliable(root: Any, data: bytes, claimed: list[tuple[int, int]]) -> str |
             if node.type == "ERROR" and not _repaired(node, data):
                 return f"bash's grammar cannot read `{_text(node)[:40]}`"
             stack.extend(c for c in node.children if c.has_error or c.is_missing)
-    return _skipped(root, data, claimed)
+    return None
 
 
 def _skipped(root: Any, data: bytes, claimed: list[tuple[int, int]]) -> str | None:
