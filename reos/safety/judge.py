@@ -183,10 +183,23 @@ class Judge(Memory, CodeJudge):
             if exc.partial is None:
                 return
             parsed = exc.partial  # what the grammar could read is judged too
+        if parsed.respelled:  # as strict as when it was not read: it is reos's reading
+            self.verdict.raise_to(RiskLevel.HIGH, f"bash's grammar cannot read it as written "
+                                  f"({parsed.respelled}); read as bash would, and held as "
+                                  "dangerous")
+            self.mutates("reos reads it only spelled again")
         for what in parsed.fork_bombs:
             self.verdict.raise_to(RiskLevel.CRITICAL, f"fork bomb ({what})", block=True)
+        directories: dict[int, str | None] = {}  # where each process was left (`cd`)
+        process = 0
         for command in parsed.commands:
+            if command.process != process:  # a coprocess's `cd` moves only itself
+                directories[process] = self.cwd
+                self.cwd = directories.get(command.process, self.cwd)
+                process = command.process
             self.command(command, ctx, depth)
+        if process:
+            self.cwd = directories.get(0, self.cwd)
 
     def _merge(self, other: Verdict) -> None:
         for reason in other.reasons:
@@ -329,6 +342,12 @@ class Judge(Memory, CodeJudge):
         argv = [program, *argv[1:]]
         if program in ("cd", "pushd", "popd", "chdir"):
             self._cd(argv)
+            return
+        if program == "coproc" and len(argv) == 1 and command is not None:
+            # the keyword before a body the reader reads as its own commands (`respell`)
+            self.verdict.raise_to(RiskLevel.HIGH, "coproc starts its commands in the "
+                                  "background, wired to this shell by descriptors")
+            self.mutates("coproc starts a coprocess")
             return
         if self.cwd is not None:
             argv = rebase(argv, self.cwd)

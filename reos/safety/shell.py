@@ -13,6 +13,11 @@ decoded, braces are expanded and quotes removed; a `$(…)` whose output is plai
 it. Each simple command says what feeds its stdin (`stdin_text`, `upstream`,
 `fed_by_download`): literal text, a download, a file or something unknowable.
 
+What the grammar does not know at all is spelled again before the walk (`respell`): a
+descriptor closed before more words, a here-document whose line goes on after `;` or `&`,
+and `coproc` before a compound command, whose body the walk reads as a process of its own
+(`_coprocess`). A spelled text whose reading cannot be trusted is read as written.
+
 The grammar slips in a few places; the walk reads them as bash does, each only in the exact
 shape the grammar leaves: the read-write redirection `<>` and a here-string after another
 redirection (errors it reports, `_repaired`), words it hangs on a redirection after its
@@ -32,6 +37,7 @@ executes).
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from reos.patterns import regex
@@ -45,6 +51,7 @@ from reos.safety.expand import (
 )
 from reos.safety.paths import braces_overflow, dynamic
 from reos.safety.programs import DOWNLOADERS
+from reos.safety.respell import Respelling, respelled
 from reos.safety.streams import mapfile_assignment, produced_by, read_assignments
 from reos.safety.syntax import (
     MAX_COMMANDS,
@@ -66,6 +73,8 @@ _STATEMENTS = {"command", "pipeline", "list", "subshell", "compound_statement",
                "declaration_command", "variable_assignment", "test_command", "unset_command",
                "do_group", "case_item", "elif_clause", "else_clause", "program", "ERROR",
                "variable_assignments"}
+_SEQUENCES = {"list", "pipeline", "program"}  # a coprocess body is their first part
+_PROCESSES = itertools.count(1)  # a number for each coprocess read (`SimpleCommand.process`)
 _REDIRECTS = {"file_redirect", "heredoc_redirect", "herestring_redirect"}
 _HEREDOC_PARTS = {"heredoc_start", "heredoc_body", "heredoc_end"}
 _HALVES = ("<", "<<")  # the ERROR halves of `<>` and `<<<` the grammar leaves (`_repaired`)
@@ -86,30 +95,78 @@ def _parser() -> Any:
 
 def parse_script(text: str, env: dict[str, str] | None = None) -> Script:
     """The simple commands of `text`, expanded; raises `Unparseable` (with the commands it
-    could read in `partial`) when the reading cannot be trusted."""
-    root, data = _tree(text.encode("utf-8", "surrogatepass"))
-    reading = _Reading(data)
+    could read in `partial`) when the reading cannot be trusted. Text spelled again for the
+    grammar (`respell`) whose reading cannot be trusted is read as written instead."""
+    data = text.encode("utf-8", "surrogatepass")
+    trees: dict[bytes, Any] = {}  # the text as written is parsed once for both readings
+    try:
+        return _read(data, env, respell=True, trees=trees)
+    except _Respelled:
+        return _read(data, env, respell=False, trees=trees)
+
+
+class _Respelled(Exception):
+    """The reading of text spelled again cannot be trusted: read it as written."""
+
+
+def _read(raw: bytes, env: dict[str, str] | None, respell: bool,
+          trees: dict[bytes, Any] | None = None) -> Script:
+    try:
+        root, data, respelling = _tree(raw, respell, trees)
+    except Unparseable:
+        if respell and _respellable(raw):
+            raise _Respelled from None
+        raise
+    reading = _Reading(data, respelling)
+    if reading.respelled and _error(root, data):
+        raise _Respelled  # known untrusted before the walk: not walked twice
     walker = _Walker(reading, 0, "", dict(env or {}))
     try:
         walker.statement(root, None, False)
     except RecursionError:
+        if reading.respelled:
+            raise _Respelled from None
         raise Unparseable("nested too deeply") from None
-    script = Script(walker.out, walker.fork_bombs)
+    except Unparseable:
+        if reading.respelled:
+            raise _Respelled from None
+        raise
+    script = Script(walker.out, walker.fork_bombs, reading.respelled)
     why = reading.doubts[0] if reading.doubts else _unreliable(root, data, reading.claimed)
     if why is not None:
+        if reading.respelled:
+            raise _Respelled
         raise Unparseable(why, partial=script)
     return script
 
 
-def _tree(data: bytes) -> tuple[Any, bytes]:
-    """bash's grammar's tree of `data`, and the text it reads (`data` as bash reads it:
-    `_joined`); here-document bodies it misreads are read again blanked (`_blanked`)."""
+def _respellable(data: bytes) -> bool:
+    return any(needle in data for needle in (b"<<", b"&-", b"coproc"))
+
+
+def _tree(data: bytes, respell: bool = True, trees: dict[bytes, Any] | None = None
+          ) -> tuple[Any, bytes, Respelling | None]:
+    """bash's grammar's tree of `data`, the text it reads (`data` as bash reads it:
+    `_joined`, and with what the grammar cannot read spelled again: `respell`), and what
+    was spelled again (None when nothing); here-document bodies it misreads are read again
+    blanked (`_blanked`). `trees` keeps the trees of the text as written and as joined
+    between the two readings of `parse_script` (a tree is never changed)."""
+    respelling: Respelling | None = None
+    trees = {} if trees is None else trees
     try:
-        root = _parser().parse(data).root_node
+        root = trees.get(data)
+        if root is None:
+            root = trees[data] = _parser().parse(data).root_node
         joined = _joined(root, data)
         if joined != data:  # the grammar splits words at a line continuation; bash joins
             data = joined
-            root = _parser().parse(data).root_node
+            root = trees.get(data)
+            if root is None:
+                root = trees[data] = _parser().parse(data).root_node
+        if respell and _respellable(data):  # `coproc { …; }`, `a <<EOF; b`, `cat 3>&- a b`
+            respelling = respelled(root, data, _parser().parse)
+            if respelling is not None:
+                root, data = respelling.root, respelling.data
         slipped = _slipped_bodies(root)
         if slipped:  # read again with those bodies blanked; their text is taken from data
             root = _parser().parse(_blanked(data, slipped)).root_node
@@ -119,7 +176,7 @@ def _tree(data: bytes) -> tuple[Any, bytes]:
         raise
     except (ImportError, OSError, ValueError) as exc:
         raise Unparseable(f"no bash grammar: {exc}") from None
-    return root, data
+    return root, data, respelling
 
 
 # -- whether the grammar's reading can be trusted --------------------------------------------
@@ -127,6 +184,12 @@ def _tree(data: bytes) -> tuple[Any, bytes]:
 def _unreliable(root: Any, data: bytes, claimed: list[tuple[int, int]]) -> str | None:
     """Why the reading cannot be trusted, or None: an error of the grammar that is not
     read around (`_repaired`), a token it had to invent, or text it skipped silently."""
+    return _error(root, data) or _skipped(root, data, claimed)
+
+
+def _error(root: Any, data: bytes) -> str | None:
+    """An error of the grammar that is not read around (`_repaired`), or a token it had to
+    invent; known before the walk."""
     if root.has_error:
         stack = [root]
         while stack:
@@ -136,7 +199,7 @@ def _unreliable(root: Any, data: bytes, claimed: list[tuple[int, int]]) -> str |
             if node.type == "ERROR" and not _repaired(node, data):
                 return f"bash's grammar cannot read `{_text(node)[:40]}`"
             stack.extend(c for c in node.children if c.has_error or c.is_missing)
-    return _skipped(root, data, claimed)
+    return None
 
 
 def _skipped(root: Any, data: bytes, claimed: list[tuple[int, int]]) -> str | None:
@@ -265,10 +328,13 @@ class _Reading:
     left out of its tree that a walker read itself (`_skipped` must not count them), and
     what a walker found it could not read."""
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, respelling: Respelling | None = None) -> None:
         self.data = data
         self.claimed: list[tuple[int, int]] = []
         self.doubts: list[str] = []
+        # what was spelled again (`respell`), and where coprocess bodies begin (`_coprocess`)
+        self.respelled = respelling.what if respelling is not None else ""
+        self.coprocs = set(respelling.coprocs) if respelling is not None else set()
 
 
 class _Simple:
@@ -324,7 +390,10 @@ class _Walker:
         b's)."""
         kind = node.type
         redirects = redirects or []
-        if kind == "command":
+        if node.start_byte in self.reading.coprocs and kind not in _SEQUENCES:
+            self.reading.coprocs.discard(node.start_byte)
+            self._coprocess(node, redirects)
+        elif kind == "command":
             self.command(node, upstream, background, redirects)
         elif kind == "redirected_statement":
             self._redirected(node, upstream, background, redirects)
@@ -355,6 +424,20 @@ class _Walker:
             self._loop(node, upstream, background)
         else:
             self._compound(node, upstream, background)
+
+    def _coprocess(self, node: Any, redirects: list[Any]) -> None:
+        """The body of `coproc [NAME] …` (`respell`): a process of its own, run in the
+        background; its assignments, functions and `cd` stay in it (its commands carry
+        a `process` of their own, which the judge keeps its `cd` to)."""
+        if self.depth + 1 > MAX_DEPTH:
+            raise Unparseable(f"nested more than {MAX_DEPTH} levels deep")
+        walker = self.child("coproc")
+        walker.statement(node, None, True, redirects)
+        self.fork_bombs += walker.fork_bombs
+        process = next(_PROCESSES)
+        for command in walker.out:
+            command.process = command.process or process
+            self.emit(command)
 
     def _loop(self, node: Any, upstream: SimpleCommand | None, background: bool) -> None:
         """`while`, `until`, `for ((…))`: walked as any compound. A loop that nothing ends
@@ -577,7 +660,7 @@ class _Walker:
         """Text bash reads as a script of its own (a backquoted substitution, unescaped):
         its commands, one level down; a reading that cannot be trusted is a doubt."""
         try:
-            root, data = _tree(text)
+            root, data, _ = _tree(text, respell=False)
         except Unparseable as exc:
             self.reading.doubts.append(str(exc))
             return []

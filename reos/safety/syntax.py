@@ -71,6 +71,8 @@ class SimpleCommand(Struct, eq=False):
     # a word expands into more than reos reads (`{a..z}{a..z}…`, a value doubled twenty
     # times): what runs, and how much memory the shell needs, is not known
     too_big: bool = False
+    # a coprocess's number (0: the shell itself): a `cd` there moves only its own commands
+    process: int = 0
 
     @property
     def program(self) -> str:
@@ -88,3 +90,5 @@ class SimpleCommand(Struct, eq=False):
 class Script(Struct):
     commands: list[SimpleCommand] = field(default_factory=list)
     fork_bombs: list[str] = field(default_factory=list)  # what spawns without end, in words
+    # what the grammar could not read and the reader spelled again (`respell`), in words
+    respelled: str = ""
