@@ -258,3 +258,20 @@ def test_a_plan_to_approve_keeps_its_words_in_parts_and_a_revision_is_said_once(
     assert "only nextcloud-app" not in plan.text()
     query = engine.plan("which containers are running?")
     assert query.shown is None and query.said  # nothing to approve: what it says is all
+
+
+def test_a_plan_keeps_no_text_of_its_own() -> None:
+    """A plan's words are data: no field holds rendered text (the `message` of
+    `reos.plan/1` is made when it is asked for), and saying something first changes what
+    every surface shows through the parts, never by editing text."""
+    assert "message" not in Plan.__struct_fields__
+    engine = ReasoningEngine(Settings(), snapshot=SNAPSHOT)
+    for request in ("stop the nextcloud containers", "which containers are running?",
+                    "stop the container", "format my disk please"):
+        plan = engine.plan(request)
+        before = plan.to_dict()["message"]
+        assert before == plan.text() and before
+        plan.say_first("Okay, first this.")
+        assert plan.to_dict()["message"] == plan.text() == f"Okay, first this.\n{before}"
+        if not (plan.steps and plan.read_only):  # a query would be answered by running it
+            assert engine.offer(plan).text == plan.text()
