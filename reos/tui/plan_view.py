@@ -5,8 +5,9 @@ medium, high, critical), a marker for a step that cannot be undone and one for a
 the person edited; the detail is the selected step: its exact command (the argv as a
 shell would take it, `reos.model.plan.render`), what it affects (its target, the packages an
 install pulls in), its undo, why it is there, and, once it ran, its output (from the
-step events). Long commands wrap with their label column as indentation, so the card
-reads at 80x24.
+step events). Above the master, the plan's own words without its list of steps
+(`Plan.text(steps=False)`: the same parts `reos plan` says whole). Long commands wrap
+with their label column as indentation, so the card reads at 80x24.
 
 A card never takes the keyboard focus by itself: the person keeps typing in the input,
 and nothing typed there can approve. Its keys (y approve, n deny, up/down choose a
