@@ -302,7 +302,7 @@ class ReasoningEngine:
             return Found(f"I won't run any of that: {plan.blocked_reason}.")
         if plan.parts:  # several questions: each answered in turn
             return Found("\n\n".join(self.run_query(part, on_event).text if part.steps
-                                      else part.message for part in plan.parts))
+                                      else part.text() for part in plan.parts))
         if self.settings.reasoning.depth == "deep" and plan.intent and plan.targets and (
                 plan.intent.operation in ("service.why_failed", "container.why_failed")):
             return Found(self._investigate(plan, on_event))
@@ -519,7 +519,7 @@ class ReasoningEngine:
     def meta_reply(self, plan: Plan, *, perform: bool) -> Reply:
         """Do (or with `perform=False` only describe) what a kind-meta plan asks for."""
         reply = self.meta(_meta_of(plan, plan.request), perform=perform)
-        plan.message = reply.text
+        plan.said = [reply.text]  # what it came to is what the plan says
         return reply
 
     def undo_preview(self) -> str:
@@ -536,16 +536,16 @@ class ReasoningEngine:
             found = self.run_query(plan, on_event)
             if found.follow_up is not None and found.follow_up.needs_approval:
                 self.session.offer(found.follow_up)
-                return Reply(f"{found.text}\n\n{found.follow_up.message}\nWant me to go ahead?",
+                return Reply(f"{found.text}\n\n{found.follow_up.text()}\nWant me to go ahead?",
                              Outcome.NEEDS_APPROVAL, plan=found.follow_up, first=found.text)
             if found.follow_up is not None:
-                return Reply(f"{found.text}\n\n{found.follow_up.message}", Outcome.ANSWERED,
+                return Reply(f"{found.text}\n\n{found.follow_up.text()}", Outcome.ANSWERED,
                              plan=plan)
             return Reply(found.text, Outcome.ANSWERED, plan=plan)
         if plan.needs_approval:
             self.session.offer(plan)
-            return Reply(plan.message, Outcome.NEEDS_APPROVAL, plan=plan)  # the surface asks
-        return Reply(plan.message, outcome_of_plan(plan), plan=plan)
+            return Reply(plan.text(), Outcome.NEEDS_APPROVAL, plan=plan)  # the surface asks
+        return Reply(plan.text(), outcome_of_plan(plan), plan=plan)
 
     def set_verbosity(self, level: str, *, keep: bool = False) -> str:
         """Change how much reos says for this session; with `keep` (the person asked to

@@ -84,7 +84,7 @@ def test_its_status_is_the_named_things_beside_a_project_called_status(
     assert plan.intent is not None
     assert [(p.operation, p.targets) for p in plan.intent.parts] == [
         ("service.restart", ["mumble"]), ("service.status", ["mumble"])]
-    assert "uptime-kuma" not in plan.message
+    assert "uptime-kuma" not in plan.text()
 
 
 def test_the_java_of_three_separate_programs_is_asked_about(engine: ReasoningEngine) -> None:
@@ -114,7 +114,7 @@ def test_all_java_and_a_programs_own_children_are_not_asked_about(
 def test_a_clause_after_a_condition_or_a_time_is_no_ask(engine: ReasoningEngine,
                                                         say: str) -> None:
     plan = engine.plan(say)
-    assert plan.kind == Kind.QUERY and all(s.read_only for s in plan.steps), (say, plan.message)
+    assert plan.kind == Kind.QUERY and all(s.read_only for s in plan.steps), (say, plan.text())
 
 
 def test_a_trailing_why_asks_unless_it_is_told_not_to(engine: ReasoningEngine) -> None:

@@ -389,7 +389,7 @@ def test_a_name_that_is_no_hostname_never_reaches_argv(engine) -> None:  # noqa:
 ])
 def test_queries_only_read(engine, request_text: str, first: list[str]) -> None:  # noqa: ANN001
     plan = engine.plan(request_text)
-    assert plan.kind == Kind.QUERY, plan.message
+    assert plan.kind == Kind.QUERY, plan.text()
     assert plan.read_only and plan.steps
     assert plan.steps[0].argv[:len(first)] == first
 
@@ -401,7 +401,7 @@ def test_trimming_the_journal_says_it_cannot_be_undone(engine) -> None:  # noqa:
     assert measure.argv == ["journalctl", "--disk-usage"] and measure.read_only
     assert "--vacuum-time=2weeks" in step.argv and not step.reversible
     assert step.risk.label in ("high", "critical")
-    assert "cannot be undone" in plan.message and "deleted for good" in plan.message
+    assert "cannot be undone" in plan.text() and "deleted for good" in plan.text()
 
 
 def _scheduled(bed) -> str:  # noqa: ANN001

@@ -24,7 +24,7 @@ from reos.model.request import Intent, Kind
 from reos.model.risk import RiskLevel
 from reos.planning import cleanup
 from reos.settings import Settings
-from reos.words.conversation import Voice
+from reos.words.conversation import Voice, render
 
 # -- captured output -----------------------------------------------------------------------
 DU_HOST = "2417651712\t/var/cache/apt/archives\n"  # du -s -B1, as root on the host
@@ -232,7 +232,8 @@ def test_the_plan_says_the_total_and_lists_each_item() -> None:
     found, said = cleanup.items({"cache": ran("cache", DU_HOST),
                                  "docker": ran("docker", DOCKER_DF)}, "apt", "6.1")
     plan = _plan()
-    lead = cleanup.apply(plan, found, said, False, Voice())
+    lead = cleanup.apply(plan, found, said, False)
+    render(plan, Voice())  # its words, as the planner renders every plan's
     assert lead.startswith("I measured first: about 2.3 GiB can be freed from 3 things")
     assert [s.argv for s in plan.steps] == [["sudo", "-n", "apt-get", "clean"],
                                             ["docker", "rm", *EXITED],
@@ -240,8 +241,8 @@ def test_the_plan_says_the_total_and_lists_each_item() -> None:
     assert plan.steps[2].depends_on == ["s2"]
     assert all(not s.reversible and s.risk >= RiskLevel.LOW for s in plan.steps)
     assert plan.steps[1].risk >= RiskLevel.MEDIUM  # deleting containers is never low
-    assert "removed containers cannot be brought back" in plan.message
-    assert "This cannot be undone" in plan.message
+    assert "removed containers cannot be brought back" in plan.text()
+    assert "This cannot be undone" in plan.text()
     assert plan.needs_approval
 
 
@@ -249,9 +250,10 @@ def test_nothing_worth_cleaning_is_a_plain_answer() -> None:
     found, said = cleanup.items({"cache": ran("cache", DU_BED),
                                  "journal": ran("journal", JOURNAL_EMPTY)}, "apt", "6.1")
     plan = _plan()
-    assert cleanup.apply(plan, found, said, True, Voice()) == ""
+    assert cleanup.apply(plan, found, said, True) == ""
+    render(plan, Voice())
     assert plan.kind == Kind.QUERY and plan.steps == [] and not plan.needs_approval
-    assert plan.message == ("Nothing worth cleaning: the package cache holds only 8 KiB; "
+    assert plan.text() == ("Nothing worth cleaning: the package cache holds only 8 KiB; "
                             "the journal uses 0 B, which I'd keep.")
 
 
@@ -279,7 +281,7 @@ def test_a_docker_daemon_that_does_not_answer_is_said_in_words(tmp_path, monkeyp
     monkeypatch.setenv("DOCKER_HOST", f"unix://{tmp_path}/no-daemon.sock")  # the real CLI
     plan = ReasoningEngine(Settings()).plan("free up disk space")
     assert "I couldn't ask docker about containers and images: Cannot connect to the " \
-           "Docker daemon" in plan.message
+           "Docker daemon" in plan.text()
     assert not any(s.argv[0] == "docker" for s in plan.steps)
 
 
@@ -289,7 +291,7 @@ def test_a_saved_snapshot_is_never_measured() -> None:
     plan = engines()["apt"].plan("free up disk space")  # another machine: the recipe
     assert plan.kind == Kind.ACTION
     assert plan.steps[-1].argv[-2:] == ["apt-get", "clean"]
-    assert "I measured first" not in plan.message
+    assert "I measured first" not in plan.text()
 
 
 # -- end to end, with the real docker engine ---------------------------------------------------
@@ -320,8 +322,8 @@ def test_free_space_lists_exactly_the_exited_container_and_dangling_image(
         made.append(docker("run", "-d", "--name", f"{tag}-running", "--label", label,
                            "--network", "none", IMAGE, "sleep", "120"))
         plan = ReasoningEngine(Settings()).plan("free up disk space")
-        assert plan.kind == Kind.ACTION, plan.message
-        assert plan.message.startswith("I measured first:")
+        assert plan.kind == Kind.ACTION, plan.text()
+        assert plan.text().startswith("I measured first:")
         removing = next(s for s in plan.steps if s.argv[:2] == ["docker", "rm"])
         ids = removing.argv[2:]
         assert made[0] in ids and made[1] in ids and made[2] not in ids  # never running

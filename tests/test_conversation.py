@@ -243,18 +243,35 @@ def test_reos_plan_asks_on_the_terminal_to_continue_past_the_limit(
 
 
 def test_a_plan_to_approve_keeps_its_words_in_parts_and_a_revision_is_said_once() -> None:
-    """The plan's words around its steps are data (`Plan.shown`), so no surface edits the
-    message; what a follow-up says goes first everywhere, and a second one replaces it."""
+    """The plan's words around its steps are data (`Plan.shown`), so no surface edits
+    text; what a follow-up says goes first (in the lead), and a second one replaces it."""
     engine = ReasoningEngine(Settings(), snapshot=SNAPSHOT)
     plan = engine.plan("stop the nextcloud containers")
-    assert plan.shown is not None and plan.shown.steps
-    assert plan.message == plan.shown.text()
-    assert all(line in plan.message for line in plan.shown.steps)
-    assert not any("$ docker stop" in line for line in plan.shown.around().splitlines())
+    assert plan.shown is not None and plan.shown.steps and not plan.said
+    assert plan.text() == "\n".join(line for line in [*plan.lead, *plan.shown.lines()] if line)
+    assert all(line in plan.text() for line in plan.shown.steps)
+    assert "$ docker stop" not in plan.text(steps=False)
     plan.say_first("Okay, only nextcloud-app.")
     plan.say_first("Okay, both again.", replacing="Okay, only nextcloud-app.")
-    assert plan.lead[0] == plan.shown.before[0] == "Okay, both again."
-    assert "only nextcloud-app" not in plan.message
-    assert plan.message == plan.shown.text()
+    assert plan.lead[0] == "Okay, both again." and plan.lead.count("Okay, both again.") == 1
+    assert plan.text().startswith("Okay, both again.\n")
+    assert "only nextcloud-app" not in plan.text()
     query = engine.plan("which containers are running?")
-    assert query.shown is None  # nothing to approve: the message is all there is
+    assert query.shown is None and query.said  # nothing to approve: what it says is all
+
+
+def test_a_plan_keeps_no_text_of_its_own() -> None:
+    """A plan's words are data: no field holds rendered text (the `message` of
+    `reos.plan/1` is made when it is asked for), and saying something first changes what
+    every surface shows through the parts, never by editing text."""
+    assert "message" not in Plan.__struct_fields__
+    engine = ReasoningEngine(Settings(), snapshot=SNAPSHOT)
+    for request in ("stop the nextcloud containers", "which containers are running?",
+                    "stop the container", "format my disk please"):
+        plan = engine.plan(request)
+        before = plan.to_dict()["message"]
+        assert before == plan.text() and before
+        plan.say_first("Okay, first this.")
+        assert plan.to_dict()["message"] == plan.text() == f"Okay, first this.\n{before}"
+        if not (plan.steps and plan.read_only):  # a query would be answered by running it
+            assert engine.offer(plan).text == plan.text()

@@ -70,7 +70,7 @@ def test_a_leap_day_without_a_year_is_the_next_one(engine: ReasoningEngine) -> N
 def test_british_and_polite_words_are_read(engine: ReasoningEngine, say: str) -> None:
     plan = engine.plan(say)
     assert [s.command for s in plan.steps] == ["timedatectl show"]
-    assert "didn't use" not in plan.message
+    assert "didn't use" not in plan.text()
 
 
 @pytest.mark.parametrize(("say", "days"), [

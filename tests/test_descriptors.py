@@ -36,7 +36,7 @@ def _argvs(plan) -> list[list[str]]:  # noqa: ANN001
 ])
 def test_a_disk_is_found_by_what_people_call_it(engine, say: str, device: str) -> None:
     plan = engine.plan(say)
-    assert plan.kind == Kind.ACTION, plan.message
+    assert plan.kind == Kind.ACTION, plan.text()
     assert ["mount", f"/dev/{device}", "/srv/media"] in _argvs(plan)
 
 
@@ -45,41 +45,41 @@ def test_a_disk_is_found_by_what_people_call_it(engine, say: str, device: str) -
                                  "safely unmount the sandisk drive"])
 def test_the_mount_on_the_removable_disk_is_the_one_meant(engine, say: str) -> None:
     plan = engine.plan(say)
-    assert plan.kind == Kind.ACTION, plan.message
+    assert plan.kind == Kind.ACTION, plan.text()
     assert _argvs(plan) == [["umount", "/mnt/backup"]]
     assert "removable" in plan.steps[0].title
 
 
 def test_formatting_the_usb_stick_formats_its_partition_after_unmounting_it(engine) -> None:
     plan = engine.plan("format the usb stick as ext4")
-    assert plan.kind == Kind.ACTION and not plan.blocked, plan.message
+    assert plan.kind == Kind.ACTION and not plan.blocked, plan.text()
     assert _argvs(plan) == [["umount", "/dev/sdb1"], ["mkfs.ext4", "-F", "/dev/sdb1"]]
-    assert "SanDisk Ultra" in plan.message
+    assert "SanDisk Ultra" in plan.text()
 
 
 @pytest.mark.parametrize("say", ["format /dev/sda", "format sdz1 as ext4",
                                  "format the toshiba drive"])
 def test_formatting_something_not_exactly_here_is_refused_not_guessed(engine, say) -> None:
     plan = engine.plan(say)
-    assert plan.kind == Kind.REFUSE and plan.steps == [], plan.message
-    assert "sdc1" in plan.message  # says what does exist
+    assert plan.kind == Kind.REFUSE and plan.steps == [], plan.text()
+    assert "sdc1" in plan.text()  # says what does exist
 
 
 @pytest.mark.parametrize("say", ["format the main drive", "reformat the root partition",
                                  "format /", "format the nvme disk", "format /home"])
 def test_the_system_disk_is_refused_whatever_it_is_called(engine, say: str) -> None:
     plan = engine.plan(say)
-    assert plan.kind == Kind.REFUSE and plan.steps == [], (say, plan.message)
+    assert plan.kind == Kind.REFUSE and plan.steps == [], (say, plan.text())
 
 
 def test_formatting_without_saying_which_asks(engine) -> None:
     plan = engine.plan("format the drive")
-    assert plan.kind == Kind.CLARIFY and plan.steps == [], plan.message
+    assert plan.kind == Kind.CLARIFY and plan.steps == [], plan.text()
 
 
 def test_smart_of_a_disk_named_by_a_word_uses_its_real_name(engine) -> None:
     plan = engine.plan("smart health of the 512 GB ssd")
-    assert ["smartctl", "-H", "/dev/nvme0n1"] in _argvs(plan), plan.message
+    assert ["smartctl", "-H", "/dev/nvme0n1"] in _argvs(plan), plan.text()
 
 
 @pytest.mark.parametrize(("say", "wanted"), [
@@ -90,13 +90,13 @@ def test_smart_of_a_disk_named_by_a_word_uses_its_real_name(engine) -> None:
 ])
 def test_an_interface_is_found_by_its_kind(engine, say: str, wanted: list[str]) -> None:
     plan = engine.plan(say)
-    assert wanted in _argvs(plan), (say, plan.message)
+    assert wanted in _argvs(plan), (say, plan.text())
 
 
 def test_a_query_missing_its_value_asks_for_it(engine) -> None:
     plan = engine.plan("could you ping it please?")
     assert plan.kind == Kind.CLARIFY and plan.steps == []
-    assert "which host" in plan.message
+    assert "which host" in plan.text()
 
 
 @pytest.mark.parametrize(("say", "wanted"), [
@@ -108,7 +108,7 @@ def test_a_query_missing_its_value_asks_for_it(engine) -> None:
 ])
 def test_typos_inside_phrases_and_dropped_letters(engine, say: str, wanted) -> None:
     plan = engine.plan(say)
-    assert plan.kind == Kind.QUERY, plan.message
+    assert plan.kind == Kind.QUERY, plan.text()
     assert any(a[:len(wanted)] == wanted for a in _argvs(plan)), _argvs(plan)
 
 
@@ -120,15 +120,15 @@ def test_typos_inside_phrases_and_dropped_letters(engine, say: str, wanted) -> N
 def test_a_word_no_listed_thing_is_called_is_not_read_as_one(engine, say: str,
                                                              operation: str) -> None:
     plan = engine.plan(say)
-    assert plan.kind != Kind.CLARIFY, plan.message
-    assert plan.intent is not None and plan.intent.operation == operation, plan.message
+    assert plan.kind != Kind.CLARIFY, plan.text()
+    assert plan.intent is not None and plan.intent.operation == operation, plan.text()
 
 
 def test_a_verb_said_with_s_describes_rather_than_asks(engine) -> None:
     # "holds" is what something does; nobody asks reos to hold a package that way
     plan = engine.plan("apache won't come up because something else already holds port 80,"
                        " what is sitting on that port?")
-    assert plan.intent is not None and plan.intent.operation == "process.port", plan.message
+    assert plan.intent is not None and plan.intent.operation == "process.port", plan.text()
 
 
 def test_port_is_not_a_network_interface(engine) -> None:
@@ -140,7 +140,7 @@ def test_port_is_not_a_network_interface(engine) -> None:
                                  "could you make bob's account expire on 2026-12-31?"])
 def test_a_day_said_as_a_moment_fills_the_date_an_operation_takes(engine, say: str) -> None:
     plan = engine.plan(say)
-    assert plan.kind == Kind.ACTION, plan.message
+    assert plan.kind == Kind.ACTION, plan.text()
     assert ["chage", "-E", "2026-12-31", "bob"] in _argvs(plan)
 
 
@@ -151,12 +151,12 @@ def test_a_day_said_as_a_moment_fills_the_date_an_operation_takes(engine, say: s
 ])
 def test_dropped_letters_and_abbreviations(engine, say: str, operation: str) -> None:
     plan = engine.plan(say)
-    assert plan.intent is not None and plan.intent.operation == operation, plan.message
+    assert plan.intent is not None and plan.intent.operation == operation, plan.text()
 
 
 def test_deleting_an_account_with_everything_in_its_home_is_not_wiping_the_machine(engine):
     plan = engine.plan("wipe carol off this machine, home dir and all")
-    assert ["userdel", "-r", "carol"] in _argvs(plan), plan.message
+    assert ["userdel", "-r", "carol"] in _argvs(plan), plan.text()
     for said in ("delete my account and everything on /", "wipe this machine",
                  "remove everything"):
         assert engine.plan(said).kind == Kind.REFUSE, said
@@ -165,12 +165,12 @@ def test_deleting_an_account_with_everything_in_its_home_is_not_wiping_the_machi
 def test_the_name_an_idiom_holds_is_its_target_before_a_slot(engine) -> None:
     # alice is a user and (her own) group: "alice's groups" asks about the user
     plan = engine.plan("alice's groups")
-    assert plan.kind == Kind.QUERY and plan.intent.targets == ["alice"], plan.message
+    assert plan.kind == Kind.QUERY and plan.intent.targets == ["alice"], plan.text()
 
 
 def test_the_word_after_called_is_the_new_name_the_rest_describes_it(engine) -> None:
     plan = engine.plan("could you set up a new group for the web people called webdev?")
-    assert _argvs(plan) == [["groupadd", "webdev"]], plan.message
+    assert _argvs(plan) == [["groupadd", "webdev"]], plan.text()
 
 
 @pytest.mark.parametrize("say", ["Could you tell me what this computer is called?",
@@ -178,7 +178,7 @@ def test_the_word_after_called_is_the_new_name_the_rest_describes_it(engine) -> 
 def test_a_noun_alone_never_changes_the_whole_machine(engine, say: str) -> None:
     plan = engine.plan(say)
     assert plan.kind != Kind.ACTION and not any(
-        "poweroff" in a or "reboot" in a for argv in _argvs(plan) for a in argv), plan.message
+        "poweroff" in a or "reboot" in a for argv in _argvs(plan) for a in argv), plan.text()
 
 
 def test_terse_settings_still_read(engine) -> None:
@@ -187,9 +187,9 @@ def test_terse_settings_still_read(engine) -> None:
 
 def test_a_plan_says_which_part_undo_cannot_take_back(engine) -> None:
     plan = engine.plan("mount sdc1 at /srv/media")  # undo unmounts; the directory stays
-    assert "This cannot be undone" not in plan.message
-    assert "Undo can take back all of this except: Create the directory" in plan.message
-    assert "This cannot be undone." in engine.plan("remove the n8n container").message
+    assert "This cannot be undone" not in plan.text()
+    assert "Undo can take back all of this except: Create the directory" in plan.text()
+    assert "This cannot be undone." in engine.plan("remove the n8n container").text()
 
 
 @pytest.mark.parametrize(("say", "rule"), [
@@ -198,7 +198,7 @@ def test_a_plan_says_which_part_undo_cannot_take_back(engine) -> None:
 ])
 def test_a_port_rule_is_for_the_protocol_said(engine, say: str, rule: str) -> None:
     plan = engine.plan(say)
-    assert [s.argv for s in plan.steps] == [["sudo", "-n", "ufw", "allow", rule]], plan.message
+    assert [s.argv for s in plan.steps] == [["sudo", "-n", "ufw", "allow", rule]], plan.text()
     assert plan.steps[0].rollback == ["sudo", "-n", "ufw", "delete", "allow", rule]
 
 
@@ -207,10 +207,10 @@ def test_the_biggest_and_the_busiest_process_are_the_ones_the_snapshot_measured(
     biggest = max(snapshot.processes, key=lambda p: p.memory_rss)
     busiest = max(snapshot.processes, key=lambda p: p.cpu_percent)
     plan = engine.plan("kill the biggest process")
-    assert _argvs(plan) == [["kill", "-9", str(biggest.pid)]], plan.message
-    assert "uses the most memory" in plan.message and "iB when the snapshot" in plan.message
+    assert _argvs(plan) == [["kill", "-9", str(biggest.pid)]], plan.text()
+    assert "uses the most memory" in plan.text() and "iB when the snapshot" in plan.text()
     plan = engine.plan("terminate the busiest process")
-    assert _argvs(plan) == [["kill", str(busiest.pid)]], plan.message
+    assert _argvs(plan) == [["kill", str(busiest.pid)]], plan.text()
 
 
 @pytest.mark.parametrize(("say", "wanted"), [
@@ -221,20 +221,20 @@ def test_the_biggest_and_the_busiest_process_are_the_ones_the_snapshot_measured(
 ])
 def test_a_state_that_describes_is_not_a_filter(engine, say: str, wanted) -> None:
     plan = engine.plan(say)
-    assert wanted in _argvs(plan), (say, plan.message)
+    assert wanted in _argvs(plan), (say, plan.text())
 
 
 def test_a_state_in_the_clause_of_the_operation_still_filters(engine) -> None:
     plan = engine.plan("the stopped containers, restart them")
     assert plan.intent.qualifiers == ["stopped"]
     stopped = {c.name for c in engine.snapshot().containers if c.state == "exited"}
-    assert {a[-1] for a in _argvs(plan)} <= stopped, plan.message
+    assert {a[-1] for a in _argvs(plan)} <= stopped, plan.text()
 
 
 def test_a_program_is_found_without_its_version_number(engine) -> None:
     python = [p for p in engine.snapshot().processes if p.name == "python3"]
     plan = engine.plan("end the python app nicely")
-    assert sorted(_argvs(plan)) == sorted(["kill", str(p.pid)] for p in python), plan.message
+    assert sorted(_argvs(plan)) == sorted(["kill", str(p.pid)] for p in python), plan.text()
 
 
 @pytest.mark.parametrize(("say", "wanted"), [
@@ -244,19 +244,19 @@ def test_a_program_is_found_without_its_version_number(engine) -> None:
 ])
 def test_a_firewall_rule_for_a_service_by_name_is_for_its_port(engine, say, wanted) -> None:
     plan = engine.plan(say)
-    assert _argvs(plan) == [wanted], plan.message
+    assert _argvs(plan) == [wanted], plan.text()
 
 
 def test_killing_a_service_by_name_is_never_read_as_its_port(engine) -> None:
     plan = engine.plan("kill java")
-    assert all("ss" not in a[0] for a in _argvs(plan)), plan.message
+    assert all("ss" not in a[0] for a in _argvs(plan)), plan.text()
 
 
 @pytest.mark.parametrize("say", ["add him to the docker group too", "close that port"])
 def test_a_request_missing_who_or_what_asks(engine, say: str) -> None:
     plan = engine.plan(say)
-    assert plan.kind == Kind.CLARIFY and plan.steps == [], plan.message
-    assert "all" not in plan.message.split("“")[0]  # never offers every user or rule
+    assert plan.kind == Kind.CLARIFY and plan.steps == [], plan.text()
+    assert "all" not in plan.text().split("“")[0]  # never offers every user or rule
 
 
 def test_what_listens_on_one_port_asks_about_that_port(engine) -> None:
@@ -267,7 +267,7 @@ def test_what_listens_on_one_port_asks_about_that_port(engine) -> None:
 
 def test_a_doubled_letter_said_once_in_three_letters(engine) -> None:
     plan = engine.plan("kil n8n")
-    assert _argvs(plan) == [["docker", "kill", "n8n"]], plan.message
+    assert _argvs(plan) == [["docker", "kill", "n8n"]], plan.text()
     assert engine.plan("kil init").kind == Kind.REFUSE
 
 

@@ -66,7 +66,7 @@ QUERIES = [
 def test_each_desktop_question_reads_and_runs_unasked(engine, said: str, argv: list[str]  # noqa: ANN001
                                                       ) -> None:
     plan = engine.plan(said)
-    assert plan.kind == Kind.QUERY, (said, plan.message)
+    assert plan.kind == Kind.QUERY, (said, plan.text())
     assert argv in [s.argv for s in plan.steps], (said, [s.argv for s in plan.steps])
     assert plan.read_only and not plan.needs_approval, said
     for step in plan.steps:

@@ -215,7 +215,7 @@ def test_mount_takes_the_device_and_the_directory(engine) -> None:
                                  "format /dev/nvme0n1p1 as exfat"])
 def test_the_disk_holding_root_is_never_formatted(engine, say: str) -> None:
     plan = engine.plan(say)
-    assert plan.kind == Kind.REFUSE and plan.steps == [], (say, plan.message)
+    assert plan.kind == Kind.REFUSE and plan.steps == [], (say, plan.text())
 
 
 @pytest.mark.parametrize(("say", "wanted"), [
@@ -226,12 +226,12 @@ def test_the_disk_holding_root_is_never_formatted(engine, say: str) -> None:
 def test_formatting_a_spare_partition_is_a_high_risk_plan(engine, say: str,
                                                           wanted: list[str]) -> None:
     plan = engine.plan(say)
-    assert plan.kind == Kind.ACTION, plan.message
+    assert plan.kind == Kind.ACTION, plan.text()
     assert not plan.blocked, plan.blocked_reason  # reos's own format step is not refused
     assert _argvs(plan) == [wanted]
     assert plan.steps[0].risk >= RiskLevel.HIGH
     assert not plan.steps[0].reversible and plan.steps[0].rollback is None
-    assert "erase" in plan.message.lower()
+    assert "erase" in plan.text().lower()
 
 
 def test_free_space_measures_before_it_cleans(engine) -> None:
@@ -251,7 +251,7 @@ def test_free_space_measures_before_it_cleans(engine) -> None:
 ])
 def test_questions_plan_their_read_only_command(engine, say: str, wanted: list[str]) -> None:
     plan = engine.plan(say)
-    assert plan.kind == Kind.QUERY, plan.message
+    assert plan.kind == Kind.QUERY, plan.text()
     assert wanted in _argvs(plan)
     assert plan.read_only
 
@@ -260,7 +260,7 @@ def test_questions_plan_their_read_only_command(engine, say: str, wanted: list[s
                                  "is /mnt/backup mounted read-only"])
 def test_asking_whether_something_is_mounted_changes_nothing(engine, say: str) -> None:
     plan = engine.plan(say)
-    assert plan.kind == Kind.QUERY and plan.read_only, plan.message
+    assert plan.kind == Kind.QUERY and plan.read_only, plan.text()
     assert all(a[0] == "findmnt" for a in _argvs(plan))
 
 

@@ -192,7 +192,7 @@ def test_nftables_plans() -> None:
     assert any("handle 4" in n for n in plan.notes), plan.notes
     plan = engine.plan("delete the firewall rule for port 8080")
     assert not plan.steps and "There is no rule \u201ctcp dport 8080 accept\u201d" in (
-        plan.message), plan.message
+        plan.text()), plan.text()
 
 
 def test_firewalld_plans() -> None:

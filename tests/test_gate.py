@@ -192,7 +192,7 @@ def test_a_condition_is_checked_on_the_resource_it_names(containers: Containers)
     acted = containers.run("acted")
     engine = ReasoningEngine(Settings())
     plan = engine.plan(f"if {watched} is stopped, stop {acted}")
-    assert not plan.steps and "running, so I won't stop anything" in plan.message
+    assert not plan.steps and "running, so I won't stop anything" in plan.text()
     plan = engine.plan(f"if {watched} is running, stop {acted}")
     assert [s.argv for s in plan.steps] == [["docker", "stop", acted]]
     assert [t.name for t, _ in plan.preconditions] == [watched]

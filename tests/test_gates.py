@@ -278,4 +278,4 @@ def test_the_planner_says_what_pre_flight_would_refuse_before_approval() -> None
     builder.preflight = lambda plan: "the steps contradict each other"
     plan = builder.build("restart nginx", engine.plan("restart nginx").intent)
     assert plan.blocked and not plan.needs_approval
-    assert "\u26d4 I won't run this: the steps contradict each other" in plan.message
+    assert "\u26d4 I won't run this: the steps contradict each other" in plan.text()

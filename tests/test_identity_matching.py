@@ -79,7 +79,7 @@ def test_two_that_fit_make_a_question(say: str, choices: set[str]) -> None:
 def test_a_role_nothing_here_does_is_not_guessed() -> None:
     p = plan("restart the git server")  # no gitea, gitlab, forgejo here
     assert not p.steps
-    assert "git server" in p.message
+    assert "git server" in p.text()
 
 
 def test_destroying_a_disk_found_only_by_label_is_refused() -> None:
@@ -180,12 +180,12 @@ def test_a_short_form_never_takes_a_login_or_its_possessive() -> None:
                           "system": False, "gecos": "Bob Amarley"})
     engine = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
     plan = engine.plan("lock bobs account")  # the login bob, and a Bob by his first name
-    assert plan.kind.value == "clarify" and not plan.steps, plan.message
+    assert plan.kind.value == "clarify" and not plan.steps, plan.text()
 
 
 def test_a_group_slot_is_never_a_guess() -> None:
     plan = plan_of("add tbrandt to the dock group")  # no group dock; docker is root's peer
-    assert not any("docker" in s.argv for s in plan.steps), plan.message
+    assert not any("docker" in s.argv for s in plan.steps), plan.text()
 
 
 def plan_of(say: str):

@@ -583,8 +583,8 @@ def plan_problems(w: World, plan: Plan, intent: Intent, question: bool,
                   depth: int = 0) -> list[str]:
     """Every way `plan` breaks the rules above (empty: it keeps them all)."""
     problems: list[str] = []
-    if not shown_clean(plan.message):
-        problems.append(f"control characters in the message {plan.message[:80]!r}")
+    if not shown_clean(plan.text()):
+        problems.append(f"control characters in the plan's words {plan.text()[:80]!r}")
     for said in [plan.question, plan.blocked_reason, *plan.notes,
                  *(label for label, _ in plan.options)]:
         if not shown_clean(said):
@@ -672,7 +672,7 @@ def test_the_checker_catches_what_it_must() -> None:
     found = plan_problems(w, forged, intent, False)
     assert any("blocked step" in p for p in found)
     assert any("called read-only" in p for p in found)
-    forged.message = "done\x1b]0;x\x07"
+    forged.say_first("done\x1b]0;x\x07")
     assert any("control characters" in p for p in plan_problems(w, forged, intent, False))
     unchecked = Intent(Kind.QUERY, action="command", operation="command",
                        argv=["ls", "|", "sh"], purpose="list",

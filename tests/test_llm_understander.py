@@ -197,7 +197,7 @@ def test_the_streamed_thought_and_the_reply_are_cleaned(llm_on: None,
     thoughts = [e.text for e in seen if isinstance(e, ModelText)]
     assert thoughts and thoughts[-1] == "a thought"
     assert all("\x1b" not in t and "\x07" not in t for t in thoughts)
-    assert "I can't tell." in plan.message and "\x1b" not in plan.message
+    assert "I can't tell." in plan.text() and "\x1b" not in plan.text()
 
 
 # -- 2. when the model is asked ----------------------------------------------------------
@@ -277,9 +277,9 @@ def assert_fell_back(plan: Plan, sentence: str) -> None:
     assert plan.source == "catalogue"
     assert plan.kind == Kind.UNKNOWN  # what the catalogue makes of UNSURE on its own
     assert plan.steps == []
-    assert sentence in plan.message
-    assert plan.message.count(sentence) == 1
-    assert "Traceback" not in plan.message and "Error(" not in plan.message
+    assert sentence in plan.text()
+    assert plan.text().count(sentence) == 1
+    assert "Traceback" not in plan.text() and "Error(" not in plan.text()
     assert "fell back" in stages(plan)
 
 
@@ -288,11 +288,11 @@ def test_a_refused_connection_falls_back_and_the_next_request_does_not_wait(
     engine = engine_for(f"http://127.0.0.1:{unused_port()}")
     first = engine.plan(UNSURE)
     assert_fell_back(first, "No Ollama server answers at")
-    assert "ollama serve" in first.message
+    assert "ollama serve" in first.text()
     assert engine.llm_problem is not None and "No Ollama server" in engine.llm_problem
 
     second = engine.plan(UNSURE)
-    assert "No Ollama server" not in second.message  # said once per session
+    assert "No Ollama server" not in second.text()  # said once per session
     assert "asking the model" not in stages(second)
     assert any(t.stage == "model needed" and "failed moments ago" in t.said
                for t in second.trace)
@@ -321,7 +321,7 @@ def test_an_http_500_falls_back_and_the_model_rests(llm_on: None,
     fake_ollama.reply(said(STOP_NEXTCLOUD))
     again = engine.plan(UNSURE)
     assert len(fake_ollama.chats()) == 1  # no second call while the model rests
-    assert again.source == "catalogue" and "(500)" not in again.message
+    assert again.source == "catalogue" and "(500)" not in again.text()
 
 
 def test_a_missing_model_says_how_to_pull_it(llm_on: None, fake_ollama: FakeOllama) -> None:
@@ -360,8 +360,8 @@ def test_the_problem_is_said_once_per_session(llm_on: None, fake_ollama: FakeOll
     first = engine.plan(UNSURE)
     second = engine.plan(UNSURE)
     assert len(fake_ollama.chats()) == 4  # an invalid answer is no reason to rest
-    assert "could not be used" in first.message
-    assert "could not be used" not in second.message
+    assert "could not be used" in first.text()
+    assert "could not be used" not in second.text()
     assert second.source == "catalogue" and "fell back" in stages(second)
 
 
@@ -474,7 +474,7 @@ def test_a_mutating_command_claimed_read_only_is_an_action_to_approve(
     assert not step.read_only and not step.shell
     assert step.argv[-4:] == ["sed", "-i", "s/a/b/", "/etc/hosts"]
     assert step.argv[0] == "sudo"  # reos adds it; the model did not
-    assert "Undo restores /etc/hosts" in plan.message
+    assert "Undo restores /etc/hosts" in plan.text()
 
 
 @pytest.mark.parametrize("claimed", [True, False])
@@ -485,7 +485,7 @@ def test_a_blocked_command_stays_blocked(claimed: bool, llm_on: None,
 
     assert plan.blocked and plan.kind == Kind.REFUSE
     assert plan.steps == [] and not plan.needs_approval
-    assert "won't run it" in plan.message
+    assert "won't run it" in plan.text()
 
 
 def test_sudo_from_the_model_is_refused_and_repaired(llm_on: None,
@@ -530,7 +530,7 @@ def test_an_unsure_action_becomes_a_numbered_question(llm_on: None,
     assert plan.kind == Kind.CLARIFY
     assert plan.steps == []
     assert plan.options and plan.options[0][1].operation == "container.stop"
-    assert "  1. " in plan.message
+    assert "  1. " in plan.text()
     assert "unsure" in stages(plan)
 
 
@@ -556,11 +556,11 @@ def test_the_models_own_question_offers_choices_with_consequences_and_plans_the_
     question = asked.plan
     assert question is not None and engine.asking is question
     assert question.kind == Kind.CLARIFY and question.source == "llm"
-    assert question.message.startswith("Restart nginx or reload it?")
+    assert question.text().startswith("Restart nginx or reload it?")
     labels = [label for label, _ in question.options]
     assert len(labels) == 2
     assert "2 s of downtime" in labels[0] and "no downtime" in labels[1]
-    assert "  1. " in question.message and "  2. " in question.message
+    assert "  1. " in question.text() and "  2. " in question.text()
     intent = question.intent
     assert intent is not None and intent.asking is not None
     assert [(o.intent.operation, o.consequence) for o in intent.asking.options] == [

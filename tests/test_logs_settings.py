@@ -48,13 +48,13 @@ def _commands(engine, text: str) -> list[str]:  # noqa: ANN001
 ])
 def test_trimming_takes_its_size_or_age_from_the_request(engine, text: str, flag: str) -> None:  # noqa: ANN001
     plan = engine.plan(text)
-    assert plan.kind == Kind.ACTION, plan.message
+    assert plan.kind == Kind.ACTION, plan.text()
     measure, trim = plan.steps
     assert measure.argv == ["journalctl", "--disk-usage"] and measure.read_only
     assert trim.argv[-2:] == ["journalctl", flag] and not trim.reversible
     assert trim.risk.label in ("high", "critical")
     assert "4G" not in trim.command  # a size said of the journal now is never the goal
-    assert "cannot be undone" in plan.message
+    assert "cannot be undone" in plan.text()
 
 
 def test_a_size_is_a_checked_value_never_the_words() -> None:
@@ -128,7 +128,7 @@ def test_a_date_meant_for_an_expiry_stays_a_date(engine) -> None:  # noqa: ANN00
 ])
 def test_a_city_is_its_zone_from_this_machines_list(engine, text: str, zone: str) -> None:  # noqa: ANN001
     plan = engine.plan(text)
-    assert plan.kind == Kind.ACTION, plan.message
+    assert plan.kind == Kind.ACTION, plan.text()
     [step] = plan.steps
     assert step.argv[-3:] == ["timedatectl", "set-timezone", zone]
     assert step.target is not None and step.target.kind == "timezone"  # undo sets it back
@@ -152,7 +152,7 @@ def test_a_city_several_zones_share_is_asked_about(engine) -> None:  # noqa: ANN
 def test_a_zone_the_machine_does_not_know_never_reaches_argv(engine) -> None:  # noqa: ANN001
     for text in ("set the timezone to atlantis", "set the timezone to mars/olympus"):
         plan = engine.plan(text)
-        assert not plan.steps and plan.kind != Kind.ACTION, plan.message
+        assert not plan.steps and plan.kind != Kind.ACTION, plan.text()
 
 
 # -- timers that failed, and the files of /etc/cron.d ----------------------------------------------

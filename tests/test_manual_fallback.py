@@ -34,22 +34,22 @@ def _no_model(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_request_with_no_recipe_names_the_manual_pages_that_relate() -> None:
     plan = engines()["apt"].plan(TIMESTAMPS)
     assert plan.kind.value == "unknown" and not plan.steps
-    assert "I have no recipe for that" in plan.message
-    first_page = plan.message.splitlines()[1]  # the page sharing the most words comes first
+    assert "I have no recipe for that" in plan.text()
+    first_page = plan.text().splitlines()[1]  # the page sharing the most words comes first
     assert first_page.strip() == "touch (1) \u2014 change file timestamps"
 
 
 @needs_man_db
 def test_words_nothing_documents_still_say_not_understood() -> None:
     plan = engines()["apt"].plan("frobnicate the quux")
-    assert "didn't understand" in plan.message and "no recipe" not in plan.message
+    assert "didn't understand" in plan.text() and "no recipe" not in plan.text()
 
 
 def test_without_man_db_the_answer_is_the_plain_not_understood(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(manpages.shutil, "which", lambda *a, **k: None)
     plan = engines()["apt"].plan(TIMESTAMPS)
-    assert plan.kind.value == "unknown" and "didn't understand" in plan.message
+    assert plan.kind.value == "unknown" and "didn't understand" in plan.text()
 
 
 def test_an_understood_request_never_looks_at_the_manual(

@@ -38,7 +38,7 @@ def test_compose_project_and_name_token_find_the_whole_app(engine) -> None:
     # the db is already stopped: no step for it, and the plan says so
     assert [s.argv for s in plan.steps] == [["docker", "stop", "nextcloud-app"],
                                             ["docker", "stop", "nextcloud-redis"]]
-    assert "This will stop 2 containers" in plan.message
+    assert "This will stop 2 containers" in plan.text()
     assert plan.notes == ["nextcloud-db is already stopped"]
     assert plan.needs_approval
 
@@ -83,15 +83,15 @@ def test_plural_request_takes_every_token_match(snapshot) -> None:
 def test_missing_target_gets_a_plain_answer_and_no_steps(engine) -> None:
     plan = engine.plan("stop the gitlab containers")
     assert plan.steps == [] and plan.targets == []
-    assert plan.message.startswith("No containers match \u2018gitlab\u2019.")
+    assert plan.text().startswith("No containers match \u2018gitlab\u2019.")
     assert "Running: nextcloud-app, nextcloud-redis, portainer, n8n, redis-cache" in \
-        plan.message
+        plan.text()
 
 
 def test_start_of_a_running_container_says_so(engine) -> None:
     plan = engine.plan("start portainer")
     assert plan.steps == []
-    assert plan.message == "portainer is already running."  # a name keeps its case
+    assert plan.text() == "portainer is already running."  # a name keeps its case
 
 
 def test_remove_is_high_risk_and_irreversible(engine) -> None:
@@ -100,7 +100,7 @@ def test_remove_is_high_risk_and_irreversible(engine) -> None:
     assert plan.steps[1].risk == RiskLevel.HIGH
     assert plan.steps[1].reversible is False and plan.steps[1].rollback is None
     assert plan.steps[1].depends_on == ["s1"]
-    assert "This cannot be undone." in plan.message
+    assert "This cannot be undone." in plan.text()
 
 
 def test_rollback_comes_from_the_state_in_the_snapshot(engine) -> None:
@@ -142,7 +142,7 @@ def test_query_plan_is_read_only_and_needs_no_approval(engine) -> None:
 def test_unknown_request_says_what_reos_can_do(engine) -> None:
     plan = engine.plan("make me a sandwich")
     assert plan.kind == Kind.UNKNOWN and plan.steps == []
-    assert "sandwich" in plan.message and "help" in plan.message
+    assert "sandwich" in plan.text() and "help" in plan.text()
 
 
 def test_hostile_names_in_a_saved_snapshot_never_reach_argv(tmp_path) -> None:
@@ -167,8 +167,8 @@ def test_unknown_containers_section_is_not_an_empty_one(tmp_path) -> None:
     plan = ReasoningEngine(Settings(), snapshot=SystemSnapshot.load(path)).plan(
         "stop the nextcloud containers")
     assert plan.steps == []
-    assert "can't see any containers" in plan.message and "Docker is not reachable" in \
-        plan.message
+    assert "can't see any containers" in plan.text() and "Docker is not reachable" in \
+        plan.text()
 
 
 @pytest.mark.parametrize("content,expected", [

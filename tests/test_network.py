@@ -252,7 +252,7 @@ def test_a_link_the_machine_lacks_is_said_never_run() -> None:
     data["interfaces"] = [i for i in data["interfaces"] if i["name"] != "wlp2s0"]
     plan = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data)).plan(
         "ip of the wifi")
-    assert not plan.steps and "wifi" in plan.message  # never `ip addr show dev wifi`
+    assert not plan.steps and "wifi" in plan.text()  # never `ip addr show dev wifi`
 
 
 def test_two_links_of_a_kind_are_asked_about() -> None:
@@ -285,7 +285,7 @@ def test_queries_only_read(engine) -> None:  # noqa: ANN001
                         ["sudo", "-n", "ufw", "status", "numbered"]),
                        ("show the firewall rules", ["sudo", "-n", "ufw", "status", "verbose"])]:
         plan = engine.plan(said)
-        assert plan.kind == Kind.QUERY, (said, plan.message)
+        assert plan.kind == Kind.QUERY, (said, plan.text())
         assert plan.read_only, said
         assert argv in [s.argv for s in plan.steps], (said, [s.argv for s in plan.steps])
 

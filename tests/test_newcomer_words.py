@@ -82,7 +82,7 @@ def test_a_restart_step_is_never_called_reversible(request_: str, argv: list[str
     assert step.reversible is False and step.rollback is None
     data = plan.to_dict()["steps"][0]
     assert data["reversible"] is False and data["rollback"] is None
-    assert "cannot be undone: there is nothing to restore" in plan.message
+    assert "cannot be undone: there is nothing to restore" in plan.text()
     # nothing is lost by it, so no second "this can't be taken back" question
     assert engine.second_question(plan) is None
 

@@ -158,8 +158,8 @@ QUERIES = [
 def test_a_question_is_answered_by_reading_with_the_exact_commands(engines, said, op, argvs,
                                                                    manager) -> None:
     plan = engines[manager].plan(said)
-    assert plan.intent is not None and plan.intent.operation == op, plan.message
-    assert plan.kind == Kind.QUERY and not plan.blocked, plan.message
+    assert plan.intent is not None and plan.intent.operation == op, plan.text()
+    assert plan.kind == Kind.QUERY and not plan.blocked, plan.text()
     assert _argvs(plan) == argvs
     for step in plan.steps:
         assert step.read_only and step.risk == RiskLevel.SAFE, step.command
@@ -214,8 +214,8 @@ ACTIONS = [
 def test_an_action_is_planned_with_the_exact_commands_and_waits_for_approval(
         engines, said, op, argvs, manager) -> None:
     plan = engines[manager].plan(said)
-    assert plan.intent is not None and plan.intent.operation == op, plan.message
-    assert plan.kind == Kind.ACTION and not plan.blocked, plan.message
+    assert plan.intent is not None and plan.intent.operation == op, plan.text()
+    assert plan.kind == Kind.ACTION and not plan.blocked, plan.text()
     assert _argvs(plan) == argvs
     assert not plan.read_only and plan.needs_approval
     assert any(not s.read_only for s in plan.steps)
@@ -329,7 +329,7 @@ def test_every_example_of_the_new_operations_is_read_as_it(engines, catalogue) -
             plan = engines["apt"].plan(example)
             got = plan.intent.operation if plan.intent else None
             if got != op.id or not plan.steps:
-                wrong.append((op.id, example, got, plan.message[:80]))
+                wrong.append((op.id, example, got, plan.text()[:80]))
     assert wrong == []
 
 

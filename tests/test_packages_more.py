@@ -44,7 +44,7 @@ def _plain(argv: list[str] | None) -> list[str] | None:
 ])
 def test_a_command_is_looked_up_in_the_installed_packages_files(engines, said, command) -> None:
     plan = engines["apt"].plan(said)
-    assert plan.kind == Kind.QUERY, plan.message
+    assert plan.kind == Kind.QUERY, plan.text()
     assert plan.read_only and not plan.blocked
     assert _argvs(plan) == [["dpkg", "-S", f"*bin/{command}"]]
 
@@ -58,7 +58,7 @@ def test_a_command_is_looked_up_in_the_installed_packages_files(engines, said, c
 ])
 def test_each_manager_has_its_own_lookup(engines, manager, argv) -> None:
     plan = engines[manager].plan("which package provides the rg command")
-    assert plan.kind == Kind.QUERY and plan.read_only, plan.message
+    assert plan.kind == Kind.QUERY and plan.read_only, plan.text()
     assert _argvs(plan) == [argv]
 
 
@@ -71,7 +71,7 @@ def test_a_command_name_that_is_no_package_name_never_reaches_argv(engines) -> N
 
 def test_hold_docker_io_plans_apt_mark_hold(engines) -> None:
     plan = engines["apt"].plan("hold docker.io")
-    assert plan.kind == Kind.ACTION, plan.message
+    assert plan.kind == Kind.ACTION, plan.text()
     assert _argvs(plan) == [["apt-mark", "hold", "docker.io"]]
     step = plan.steps[0]
     assert step.needs_root and step.reversible and not step.read_only
@@ -90,7 +90,7 @@ def test_hold_said_other_ways_finds_the_distribution_name(engines, said) -> None
                                   "stop pinning docker", "take the hold off docker.io"])
 def test_unhold_plans_apt_mark_unhold(engines, said) -> None:
     plan = engines["apt"].plan(said)
-    assert _argvs(plan) == [["apt-mark", "unhold", "docker.io"]], plan.message
+    assert _argvs(plan) == [["apt-mark", "unhold", "docker.io"]], plan.text()
 
 
 @pytest.mark.parametrize("manager, hold, unhold", [
@@ -133,7 +133,7 @@ def test_the_plan_shows_the_hold_lifted_by_undo(engines) -> None:
 def test_upgrade_everything_but_hold_holds_first(engines, said) -> None:
     plan = engines["apt"].plan(said)
     argvs = _argvs(plan)
-    assert argvs[0] == ["apt-mark", "hold", "docker.io"], plan.message
+    assert argvs[0] == ["apt-mark", "hold", "docker.io"], plan.text()
     assert argvs[1] == ["apt-get", "update"]
     assert argvs[2][:3] == ["apt-get", "upgrade", "-y"]
     assert plan.steps[0].reversible and not plan.steps[2].reversible
@@ -157,7 +157,7 @@ def test_upgrade_everything_but_hold_on_pacman_ignores_the_package(engines) -> N
                                   "clean out the dependencies that are no longer needed"])
 def test_autoremove_is_one_removal_without_a_target(engines, said) -> None:
     plan = engines["apt"].plan(said)
-    assert plan.kind == Kind.ACTION, plan.message
+    assert plan.kind == Kind.ACTION, plan.text()
     assert _argvs(plan) == [["apt-get", "autoremove", "-y"]]
     step = plan.steps[0]
     assert step.target is None and step.action == "autoremove" and step.needs_root
@@ -189,7 +189,7 @@ def test_removing_one_package_is_still_a_removal(engines) -> None:
 
 def test_start_on_boot_sets_the_restart_policy(engines) -> None:
     plan = engines["apt"].plan("start nextcloud-app on boot")
-    assert plan.kind == Kind.ACTION, plan.message
+    assert plan.kind == Kind.ACTION, plan.text()
     assert _argvs(plan) == [["docker", "update", "--restart=unless-stopped", "nextcloud-app"]]
     assert plan.steps[0].action == "restart_policy" and plan.steps[0].reversible
 
@@ -218,7 +218,7 @@ def test_a_service_said_to_start_on_boot_is_still_enabled(engines) -> None:
 
 def test_the_restart_policy_is_asked_about_without_changing_it(engines) -> None:
     plan = engines["apt"].plan("will portainer come back after a reboot?")
-    assert plan.kind == Kind.QUERY and plan.read_only, plan.message
+    assert plan.kind == Kind.QUERY and plan.read_only, plan.text()
     assert _argvs(plan)[0][:2] == ["docker", "inspect"] and _argvs(plan)[0][-1] == "portainer"
 
 

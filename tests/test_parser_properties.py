@@ -127,7 +127,7 @@ def test_every_unit_of_the_best_reading_is_accounted_for(case: tuple[str, list[s
 
 
 def _said(plan: Plan) -> str:
-    return " ".join([plan.message or "", plan.question or "", *plan.notes]).lower()
+    return " ".join([plan.text() or "", plan.question or "", *plan.notes]).lower()
 
 
 def _targets_of(intent: Intent) -> set[str]:
@@ -162,7 +162,7 @@ def test_unexplained_words_are_said_back(case: tuple[str, list[str]]) -> None:
             continue  # nothing is done: the word is in the Intent, said by its question
         quoted = intent.reading.unexplained[:4]  # the reply names four and says "and N more"
         assert word in said or word not in quoted and "more" in said, (
-            text, word, plan.message, plan.notes)
+            text, word, plan.text(), plan.notes)
 
 
 @pytest.mark.parametrize("text, words", [
@@ -178,7 +178,7 @@ def test_words_of_a_weak_guess_are_said_back(text: str, words: list[str]) -> Non
     plan = engine().builder().build(text, intent)
     assert plan.steps == []
     for word in words:
-        assert word in _said(plan), (text, plan.message)
+        assert word in _said(plan), (text, plan.text())
         if intent.kind == Kind.UNKNOWN:
             assert word in intent.reading.unexplained, (text, intent.reading.unexplained)
 

@@ -92,12 +92,12 @@ def test_a_condition_is_never_split_off(engine: ReasoningEngine) -> None:
     plan = engine.plan("check if redis-cache is running and restart it if it is")
     restarts = [s for s in plan.steps if s.command == "docker restart redis-cache"]
     assert not restarts or plan.preconditions
-    assert restarts or "restart" in plan.message  # never dropped in silence
+    assert restarts or "restart" in plan.text()  # never dropped in silence
     for say in ("when the disk is full, stop portainer",
                 "remove redis-cache once portainer is stopped, then restart n8n",
                 "restart nginx at 3am and stop portainer"):
         plan = engine.plan(say)
-        assert not any(not s.read_only for s in plan.steps), (say, plan.message)
+        assert not any(not s.read_only for s in plan.steps), (say, plan.text())
 
 
 @pytest.mark.parametrize("say", [
@@ -108,7 +108,7 @@ def test_a_condition_is_never_split_off(engine: ReasoningEngine) -> None:
 def test_a_part_whose_names_are_unclear_is_asked_about(engine: ReasoningEngine,
                                                        say: str) -> None:
     plan = engine.plan(say)
-    assert plan.kind == Kind.CLARIFY and not plan.steps, (say, plan.message)
+    assert plan.kind == Kind.CLARIFY and not plan.steps, (say, plan.text())
 
 
 def test_a_refused_part_refuses_the_whole(engine: ReasoningEngine) -> None:
@@ -119,22 +119,22 @@ def test_a_refused_part_refuses_the_whole(engine: ReasoningEngine) -> None:
 def test_a_part_with_nothing_to_do_is_said_before_the_steps(engine: ReasoningEngine) -> None:
     plan = engine.plan("stop portainer and remove the blorp container; then reboot")
     assert [s.command for s in plan.steps][0] == "docker stop portainer"
-    assert plan.message.index("No containers match") < plan.message.index("1. Stop")
+    assert plan.text().index("No containers match") < plan.text().index("1. Stop")
 
 
 def test_a_question_beside_an_action_waits_and_is_said_so(engine: ReasoningEngine) -> None:
     plan = engine.plan("stop portainer, then show me the disk usage")
     assert [s.command for s in plan.steps] == ["docker stop portainer"]
-    assert "show disk space used and free" in plan.message
-    assert "ask me again" in plan.message
+    assert "show disk space used and free" in plan.text()
+    assert "ask me again" in plan.text()
 
 
 def test_a_part_that_asks_back_asks_and_says_so(engine: ReasoningEngine) -> None:
     """Three things here are called redis: the question comes first, nothing runs."""
     plan = engine.plan("stop portainer and restart the redis")
     assert plan.kind == Kind.CLARIFY and not plan.steps
-    assert "You asked for 2 things" in plan.message
-    assert "redis-cache" in plan.message and "redis-server.service" in plan.message
+    assert "You asked for 2 things" in plan.text()
+    assert "redis-cache" in plan.text() and "redis-server.service" in plan.text()
 
 
 def test_a_second_address_is_the_same_ask_again_never_dropped(engine: ReasoningEngine) -> None:

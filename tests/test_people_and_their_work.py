@@ -111,7 +111,7 @@ def test_it_and_them_stay_things_beside_a_person() -> None:
 def test_two_people_in_the_last_sentence_leave_his_unresolved() -> None:
     said = "Otto and Lena both run fits. Please lower the priority of his process."
     result = plan(said)
-    assert not result.steps and result.kind.value == "clarify", result.message
+    assert not result.steps and result.kind.value == "clarify", result.text()
 
 
 def test_a_persons_process_is_the_work_they_run_beyond_their_session() -> None:
@@ -125,7 +125,7 @@ def test_a_persons_process_is_the_work_they_run_beyond_their_session() -> None:
     # a story with two people: whose "her" is, is asked, never the last one named
     said = ("Lena left the group. Tove took over her scripts. Please kill her process.")
     result = plan(said)
-    assert not result.steps and result.kind.value == "clarify", result.message
+    assert not result.steps and result.kind.value == "clarify", result.text()
 
 
 def test_two_programs_of_one_person_are_asked_about() -> None:
@@ -143,7 +143,7 @@ def test_a_person_who_runs_nothing_is_told_so() -> None:
         {"pid": p.pid, "ppid": p.ppid, "name": p.name, "user": p.user,
          "cmdline": p.cmdline} for p in processes]})
     result = ReasoningEngine(Settings(), snapshot=quiet).plan("kill tove's process")
-    assert not result.steps and "nothing" in result.message
+    assert not result.steps and "nothing" in result.text()
 
 
 def test_reos_itself_is_never_a_persons_process() -> None:
@@ -173,7 +173,7 @@ def test_a_script_is_found_by_its_file_name_and_two_peoples_copies_ask_whose() -
     # child, which no signal reaches), so whose is not asked
     result = plan("kill python3")
     assert result.kind.value == "action" and "kill -9 3100" in [
-        s.command for s in result.steps], result.message
+        s.command for s in result.steps], result.text()
     # asked for all of them, all of them
     assert set(commands("kill all fit_curves.py processes")) == {
         f"kill -9 {pid}" for pid in (1100, 1101, 1102, 2100)}
@@ -214,14 +214,14 @@ def test_a_quantifier_is_never_a_new_accounts_name() -> None:
         made = named.to_create(said, "user", [word], matcher)
         assert (made == []) == (word != "nobody-else"), word
         if not made:
-            assert said.kind == Kind.CLARIFY and "called" in said.message
+            assert said.kind == Kind.CLARIFY and "called" in said.text()
 
 
 def test_how_a_jobs_last_run_went_is_its_status() -> None:
     for said in ("did the backup fail", "did the backup flop again", "last backup result",
                  "did the backup finish ok"):
         result = plan(said)
-        assert result.kind.value == "query", (said, result.message)
+        assert result.kind.value == "query", (said, result.text())
         assert [s.argv[:3] for s in result.steps] == [
             ["systemctl", "show", "restic-nightly-backup.service"]], said
 
@@ -229,10 +229,10 @@ def test_how_a_jobs_last_run_went_is_its_status() -> None:
 def test_stopping_a_program_that_is_no_container_or_service_ends_it() -> None:
     # the rsync is a process, not a unit: it is asked to end (SIGTERM), never killed
     assert commands("stop the rsync") == ["kill 2200"]
-    assert "isn't running" in plan("stop ssh").message  # the unit, still a unit
+    assert "isn't running" in plan("stop ssh").text()  # the unit, still a unit
     # nothing runs by that name: said, never guessed
     result = plan("stop the zorkd")
-    assert not result.steps and "zorkd" in result.message
+    assert not result.steps and "zorkd" in result.text()
 
 
 def test_a_new_account_in_a_group_and_whom_it_is_for() -> None:
@@ -248,7 +248,7 @@ def test_a_new_account_in_a_group_and_whom_it_is_for() -> None:
 def test_a_second_group_is_said_back_never_dropped() -> None:
     result = plan("add tove to lab and docker")
     assert [s.command for s in result.steps] == ["sudo -n usermod -aG docker tquist"]
-    assert "“lab”" in result.message  # "I didn't use “lab”"
+    assert "“lab”" in result.text()  # "I didn't use “lab”"
 
 
 def test_a_clean_asking_sentence_beats_a_story_read_whole_as_another_ask() -> None:

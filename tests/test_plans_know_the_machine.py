@@ -39,7 +39,7 @@ def engine(init: str | None) -> ReasoningEngine:
 def test_without_systemd_no_systemctl_step_is_planned(request_text: str) -> None:
     plan = engine("bash").plan(request_text)
     assert plan.steps == []
-    assert "does not run systemd (process 1 is bash)" in plan.message
+    assert "does not run systemd (process 1 is bash)" in plan.text()
     assert not plan.needs_approval
 
 
@@ -57,7 +57,7 @@ def test_without_systemd_a_container_is_still_restarted() -> None:
 
 def test_a_hostile_init_name_is_said_cleanly() -> None:
     plan = engine("sh\x1b[2Jx" + "y" * 200).plan("show failed services")
-    assert "\x1b" not in plan.message and len(plan.message) < 200
+    assert "\x1b" not in plan.text() and len(plan.text()) < 200
 
 
 def _df(change: dict[str, str]) -> str:
@@ -91,9 +91,9 @@ def test_an_empty_container_holding_a_dangling_image_goes_with_it() -> None:
 
 def test_adding_someone_to_a_group_they_are_in_is_said_not_planned() -> None:
     plan = engine("systemd").plan("add bob to the docker group")
-    assert plan.steps == [] and plan.message == "bob is already in the docker group."
+    assert plan.steps == [] and plan.text() == "bob is already in the docker group."
     plan = engine("systemd").plan("remove alice from developers")
-    assert plan.steps == [] and plan.message == "alice is not in the developers group."
+    assert plan.steps == [] and plan.text() == "alice is not in the developers group."
 
 
 def test_a_group_change_shows_its_undo_before_approval() -> None:
@@ -139,7 +139,7 @@ def test_an_empty_container_whose_image_a_running_one_uses_is_left_alone() -> No
 def test_without_systemd_only_the_systemd_steps_are_left_out() -> None:
     plan = engine("bash").plan("show failed services and disk usage")
     assert [s.argv[0] for s in plan.steps] == ["df"]
-    assert "I left out \u201clist failed services\u201d" in plan.message
+    assert "I left out \u201clist failed services\u201d" in plan.text()
     assert all(not p.steps or p.steps[0].argv[0] != "systemctl" for p in plan.parts)
     plan = engine("bash").plan("restart portainer and show the failed services")
     assert [s.argv for s in plan.steps] == [["docker", "restart", "portainer"]]

@@ -61,7 +61,7 @@ def test_kill_by_program_name_lists_every_pid_high_risk_and_irreversible(engine)
     assert sorted(_argvs(plan)) == [["kill", "-9", p] for p in ("1021", "1022", "1023")]
     for step in plan.steps:
         assert step.risk >= RiskLevel.HIGH and not step.reversible and step.rollback is None
-    assert "can't be undone" in plan.message or "cannot be undone" in plan.message
+    assert "can't be undone" in plan.text() or "cannot be undone" in plan.text()
 
 
 @pytest.mark.parametrize(("said", "argv"), [
@@ -73,7 +73,7 @@ def test_kill_by_program_name_lists_every_pid_high_risk_and_irreversible(engine)
 ])
 def test_end_one_process_by_pid_or_name(engine, said: str, argv: list[str]) -> None:
     plan = engine.plan(said)
-    assert plan.kind == Kind.ACTION, plan.message
+    assert plan.kind == Kind.ACTION, plan.text()
     assert _argvs(plan) == [argv]
     assert all(not s.reversible for s in plan.steps)
 
@@ -87,7 +87,7 @@ def test_end_one_process_by_pid_or_name(engine, said: str, argv: list[str]) -> N
 def test_a_process_said_with_its_owner_is_that_owners(engine, said: str,
                                                        argv: list[list[str]]) -> None:
     plan = engine.plan(said)
-    assert plan.kind == Kind.ACTION, plan.message
+    assert plan.kind == Kind.ACTION, plan.text()
     assert sorted(_argvs(plan)) == argv
 
 
@@ -103,7 +103,7 @@ def test_a_state_said_of_one_programs_processes_describes_them() -> None:
                                   "cpu_percent": 0.0, "memory_rss": 1})
     plan = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data)).plan(
         "libreoffice is frozen kill it")
-    assert sorted(_argvs(plan)) == [["kill", "-9", "8790"], ["kill", "-9", "8802"]], plan.message
+    assert sorted(_argvs(plan)) == [["kill", "-9", "8790"], ["kill", "-9", "8802"]], plan.text()
 
 
 @pytest.mark.parametrize("said", [
@@ -114,7 +114,7 @@ def test_a_state_said_of_one_programs_processes_describes_them() -> None:
 ])
 def test_an_owner_with_no_such_process_finds_none_of_anyone_elses(engine, said: str) -> None:
     plan = engine.plan(said)
-    assert not plan.steps and "'s node" in plan.message, plan.message
+    assert not plan.steps and "'s node" in plan.text(), plan.text()
 
 
 def test_a_script_run_by_an_interpreter_is_named_by_its_words() -> None:
@@ -130,15 +130,15 @@ def test_a_script_run_by_an_interpreter_is_named_by_its_words() -> None:
                                   "cpu_percent": 90.0, "memory_rss": 1})
     engine = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
     plan = engine.plan("lower the priority of alice's training")  # train_seg.py: hers
-    assert _argvs(plan) == [["renice", "-n", "10", "-p", "7001"]], plan.message
+    assert _argvs(plan) == [["renice", "-n", "10", "-p", "7001"]], plan.text()
     plan = engine.plan("kill bob's training")
-    assert _argvs(plan) == [["kill", "-9", "7002"]], plan.message
+    assert _argvs(plan) == [["kill", "-9", "7002"]], plan.text()
     assert _argvs(engine.plan("kill the finetuning")) == [["kill", "-9", "7003"]]
 
 
 def test_an_owner_said_once_for_two_programs_drops_neither_in_silence(engine) -> None:
     plan = engine.plan("kill java and node of alice")  # java runs as deploy
-    assert not plan.steps and "alice's java" in plan.message, plan.message
+    assert not plan.steps and "alice's java" in plan.text(), plan.text()
 
 
 def test_a_first_word_another_program_also_starts_with_names_neither(engine) -> None:
@@ -159,10 +159,10 @@ def test_stopping_a_named_process_is_a_signal_never_a_service_or_container_stop(
     """"stop the X *process*" ends that process politely (SIGTERM); "whatever holds port
     N" is the one listener on that port, by its pid."""
     plan = engine.plan(said)
-    assert plan.kind == Kind.ACTION, plan.message
+    assert plan.kind == Kind.ACTION, plan.text()
     assert _argvs(plan) == [argv]
     assert not any(word in s.command for s in plan.steps
-                   for word in ("systemctl", "docker")), plan.message
+                   for word in ("systemctl", "docker")), plan.text()
 
 
 def test_renice_takes_the_priority_and_the_pid(engine) -> None:
@@ -177,7 +177,7 @@ def test_renice_takes_the_priority_and_the_pid(engine) -> None:
                                   "kill systemd", "force kill pid 1"])
 def test_init_is_never_planned(engine, said: str) -> None:
     plan = engine.plan(said)
-    assert not any("kill" in s.argv and "1" in s.argv for s in plan.steps), plan.message
+    assert not any("kill" in s.argv and "1" in s.argv for s in plan.steps), plan.text()
 
 
 @pytest.mark.parametrize(("said", "fragment"), [
@@ -189,7 +189,7 @@ def test_init_is_never_planned(engine, said: str) -> None:
 ])
 def test_questions_only_read(engine, said: str, fragment: str) -> None:
     plan = engine.plan(said)
-    assert plan.kind == Kind.QUERY and plan.read_only, plan.message
+    assert plan.kind == Kind.QUERY and plan.read_only, plan.text()
     assert any(fragment in s.command for s in plan.steps), [s.command for s in plan.steps]
 
 

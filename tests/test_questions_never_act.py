@@ -42,7 +42,7 @@ def test_a_question_or_a_check_plans_no_change(engine, say: str) -> None:
 def test_a_question_nothing_answers_says_so_and_offers_the_action(engine) -> None:
     plan = engine.plan("is it safe to shut down the machine")
     assert plan.kind.value == "clarify" and not plan.steps
-    assert AS_QUESTION in plan.message
+    assert AS_QUESTION in plan.text()
     assert len(plan.options) == 1  # "yes" still shuts it down, when that was meant
 
 

@@ -84,7 +84,7 @@ def test_an_acting_command_line_is_judged_and_asked(engine) -> None:
     (step,) = plan.steps
     assert step.argv[-8:] == ["ip", "route", "add", "10.20.0.0/16", "via", "10.66.0.1",
                               "dev", "eth0"]
-    assert not step.shell and "You typed a command" in plan.message
+    assert not step.shell and "You typed a command" in plan.text()
 
 
 @pytest.mark.parametrize("say", [
@@ -211,7 +211,7 @@ def test_a_question_about_a_named_thing_is_answered_by_its_state(engine) -> None
 def test_a_change_put_as_a_question_is_answered_by_what_it_asks(engine, said: str,
                                                                  command: str) -> None:
     plan = engine.plan(said)
-    assert plan.kind == Kind.QUERY and plan.read_only, plan.message
+    assert plan.kind == Kind.QUERY and plan.read_only, plan.text()
     assert command in [s.command for s in plan.steps]
 
 
@@ -221,8 +221,8 @@ def test_a_change_put_as_a_question_is_answered_by_what_it_asks(engine, said: st
 ])
 def test_a_name_and_a_state_alone_ask_whether_it_is_so(engine, said: str, command: str) -> None:
     plan = engine.plan(said)
-    assert plan.kind == Kind.QUERY and plan.read_only, plan.message
-    assert any(s.command.startswith(command) for s in plan.steps), plan.message
+    assert plan.kind == Kind.QUERY and plan.read_only, plan.text()
+    assert any(s.command.startswith(command) for s in plan.steps), plan.text()
 
 
 # -- words read better ------------------------------------------------------------------------
@@ -315,7 +315,7 @@ def test_a_polite_question_is_never_a_change(engine: ReasoningEngine) -> None:
                 "Can you show me the last run of the db-dump job and its log?"):
         plan = engine.plan(say)
         assert plan.kind != Kind.ACTION and not any(
-            not s.read_only for s in plan.steps), (say, plan.message)
+            not s.read_only for s in plan.steps), (say, plan.text())
 
 
 def test_an_idiom_word_is_not_a_package_name(engine: ReasoningEngine) -> None:

@@ -47,15 +47,16 @@ def test_the_gate_lets_a_proven_read_run_unasked() -> None:
 def test_a_model_command_that_is_not_proven_read_only_says_why_the_plan_asks() -> None:
     from reos.model.plan import Plan
     from reos.model.request import Intent, Kind
-    from reos.words.conversation import Voice
+    from reos.words.conversation import Voice, render
 
     plan = Plan(request="sort the names into a file", kind=Kind.UNKNOWN)
     intent = Intent(kind=Kind.ACTION, argv=["sort", "--ou=/tmp/sorted.txt", "names.txt"],
                     purpose="sort the names")
     plan_command(plan, intent, is_root=True, voice=Voice())
+    render(plan, Voice())  # its words, as the planner renders every plan's
     assert plan.kind == Kind.ACTION and plan.needs_approval
-    assert "`--ou` is `--output`" in plan.message
-    assert "I'll ask before running it" in plan.message
+    assert "`--ou` is `--output`" in plan.text()
+    assert "I'll ask before running it" in plan.text()
     assert plan.steps[0].risk >= RiskLevel.LOW and not plan.steps[0].read_only
 
 
@@ -77,8 +78,8 @@ def test_a_recipe_step_said_to_read_but_not_proven_asks_and_says_why(tmp_path: P
         '"/etc/hostname"], read_only = true}]\n')
     engine = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(HOMELAB))
     plan = engine.plan("sortnames")
-    assert plan.steps and plan.needs_approval, plan.message
-    assert "is said to only read" in plan.message and "`-o`" in plan.message
+    assert plan.steps and plan.needs_approval, plan.text()
+    assert "is said to only read" in plan.text() and "`-o`" in plan.text()
 
 
 def _mode(path: Path) -> int:

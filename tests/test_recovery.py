@@ -193,7 +193,7 @@ def test_a_learned_fix_is_planned_up_front_and_explained(tmp_path: Path) -> None
     plan = engine.plan("install reos-no-such-package-xyz")
     assert plan.steps[0].argv[-2:] == ["apt-get", "update"] or plan.steps[0].argv == [
         "apt-get", "update"]
-    assert "I've seen this 3 times before, so now I do it proactively" in plan.message
+    assert "I've seen this 3 times before, so now I do it proactively" in plan.text()
     answer = engine.respond("why did you update apt first?").text
     assert answer.startswith("I learned that on this system, apt-get install often fails "
                              "without a recent cache update. I've seen this 3 times before")

@@ -114,8 +114,8 @@ def argvs(p) -> list[list[str]]:
 ])
 def test_a_device_in_use_is_never_formatted(snapshot, say: str, said: str) -> None:
     p = plan(snapshot, say)
-    assert p.kind == Kind.REFUSE and p.steps == [], (say, p.message)
-    assert said in p.message and ".." not in p.message, p.message
+    assert p.kind == Kind.REFUSE and p.steps == [], (say, p.text())
+    assert said in p.text() and ".." not in p.text(), p.text()
 
 
 def test_a_spare_partition_and_a_mounted_stick_still_get_their_plans(snapshot) -> None:
@@ -124,7 +124,7 @@ def test_a_spare_partition_and_a_mounted_stick_still_get_their_plans(snapshot) -
     other = plan(snapshot, "format sdf")  # sdfa1 is mounted: another disk, not a partition
     assert other.kind == Kind.ACTION and argvs(other) == [["mkfs.ext4", "-F", "/dev/sdf"]]
     stick = plan(snapshot, "format the sandisk as exfat")  # its recipe unmounts it first
-    assert stick.kind == Kind.ACTION, stick.message
+    assert stick.kind == Kind.ACTION, stick.text()
     assert argvs(stick) == [["umount", "/dev/sde1"], ["mkfs.exfat", "/dev/sde1"]]
 
 
@@ -136,8 +136,8 @@ def test_a_spare_partition_and_a_mounted_stick_still_get_their_plans(snapshot) -
 ])
 def test_a_whole_filesystem_is_never_deleted_at_once(snapshot, say: str) -> None:
     p = plan(snapshot, say)
-    assert p.kind == Kind.REFUSE and p.steps == [], (say, p.message)
-    assert "no undo" in p.message, p.message
+    assert p.kind == Kind.REFUSE and p.steps == [], (say, p.text())
+    assert "no undo" in p.text(), p.text()
 
 
 @pytest.mark.parametrize("say", ["delete files older than 30 days in /scratch",
@@ -162,7 +162,7 @@ def test_a_directory_is_measured_on_its_own(snapshot) -> None:
         ["du", "-s", "-x", "-B1", "/var/lib/docker"]]
     assert argvs(plan(snapshot, "du -sh /srv/media")) == [["du", "-s", "-x", "-B1", "/srv/media"]]
     asked = plan(snapshot, "how big is it")  # no path: asked, never an empty plan
-    assert asked.kind == Kind.CLARIFY and "path" in asked.message, asked.message
+    assert asked.kind == Kind.CLARIFY and "path" in asked.text(), asked.text()
 
 
 # -- refused by meaning, each with its near miss ------------------------------------------
@@ -223,7 +223,7 @@ NEAR_MISSES = [
                                                for s in says])
 def test_harm_is_refused_by_meaning(snapshot, refusal: str, say: str) -> None:
     p = plan(snapshot, say)
-    assert p.kind == Kind.REFUSE and p.steps == [], (say, p.message)
+    assert p.kind == Kind.REFUSE and p.steps == [], (say, p.text())
     assert p.intent is not None and p.intent.operation == refusal, (say, p.intent)
 
 

@@ -36,7 +36,7 @@ def engine():  # noqa: ANN201
 ])
 def test_a_time_said_schedules_the_shutdown(engine, said: str, argv: list[str]) -> None:  # noqa: ANN001
     plan = engine.plan(said)
-    assert plan.kind == Kind.ACTION, (said, plan.message)
+    assert plan.kind == Kind.ACTION, (said, plan.text())
     assert [s.argv[2:] for s in plan.steps] == [argv], said
     assert plan.needs_approval and plan.steps[0].reversible
 
@@ -46,13 +46,13 @@ def test_without_a_time_it_is_now_and_a_time_alone_is_asked_for(engine) -> None:
     assert [s.argv[2:] for s in engine.plan("shut down now").steps] == [
         ["systemctl", "poweroff"]]
     plan = engine.plan("schedule a reboot")
-    assert plan.kind == Kind.CLARIFY and not plan.steps and "when" in plan.message
+    assert plan.kind == Kind.CLARIFY and not plan.steps and "when" in plan.text()
 
 
 def test_a_change_at_a_time_no_operation_schedules_is_never_done_now(engine) -> None:  # noqa: ANN001
     plan = engine.plan("restart nginx at 3am")
     assert plan.kind == Kind.CLARIFY and not plan.steps
-    assert "03:00" in plan.message and "won't do it now" in plan.message
+    assert "03:00" in plan.text() and "won't do it now" in plan.text()
 
 
 def test_the_logs_at_a_time_are_that_hour(engine) -> None:  # noqa: ANN001
@@ -83,7 +83,7 @@ def test_times_add_up_conflict_or_stay_unsaid(engine) -> None:  # noqa: ANN001
     assert [s.argv[2:] for s in plan.steps] == [["shutdown", "-r", "+90"]]
     for said in ("reboot at 3am in 10 minutes", "reboot at 5"):  # two times; which 5
         plan = engine.plan(said)
-        assert plan.kind == Kind.CLARIFY and not plan.steps, (said, plan.message)
+        assert plan.kind == Kind.CLARIFY and not plan.steps, (said, plan.text())
 
 
 @pytest.mark.parametrize("said", ["restart nginx in an hour", "restart nginx in 10 minutes",
@@ -91,8 +91,8 @@ def test_times_add_up_conflict_or_stay_unsaid(engine) -> None:  # noqa: ANN001
 def test_a_change_for_later_that_cannot_be_scheduled_is_not_done_now(engine, said: str  # noqa: ANN001
                                                                    ) -> None:
     plan = engine.plan(said)
-    assert plan.kind == Kind.CLARIFY and not plan.steps, (said, plan.message)
-    assert "won't do it now" in plan.message, (said, plan.message)
+    assert plan.kind == Kind.CLARIFY and not plan.steps, (said, plan.text())
+    assert "won't do it now" in plan.text(), (said, plan.text())
 
 
 @pytest.mark.parametrize("said", ["shut down postgres in 10 min",
@@ -101,7 +101,7 @@ def test_a_change_for_later_that_cannot_be_scheduled_is_not_done_now(engine, sai
 def test_a_named_thing_or_another_host_is_never_this_machine_later(engine, said: str  # noqa: ANN001
                                                                 ) -> None:
     plan = engine.plan(said)
-    assert not plan.steps, (said, plan.message)
+    assert not plan.steps, (said, plan.text())
     assert not any((o.operation or "").startswith("machine.") for _, o in plan.options or []), (
         said, plan.options)
 

@@ -49,29 +49,29 @@ def test_auto_assess_off_shows_every_request_as_a_plan() -> None:
 # -- [reasoning] enabled --------------------------------------------------------------------
 def test_reasoning_disabled_drops_trace_quality_and_explanations() -> None:
     on = _engine().plan("install fail2ban and enable it")
-    assert on.trace and on.quality is not None and "why:" in on.message
+    assert on.trace and on.quality is not None and "why:" in on.text()
     assert "quality" in on.to_dict()
     off = _engine(reasoning__enabled=False).plan("install fail2ban and enable it")
     assert off.trace == [] and off.quality is None
-    assert "why:" not in off.message and "Quality" not in off.message
+    assert "why:" not in off.text() and "Quality" not in off.text()
     assert "quality" not in off.to_dict()
     assert [s.argv for s in off.steps] == [s.argv for s in on.steps]  # the same plan
 
 
 # -- [reasoning] explain_steps --------------------------------------------------------------
 def test_explain_steps_says_why_each_step_is_there_and_the_quality() -> None:
-    explained = _engine().plan("install fail2ban and enable it").message
+    explained = _engine().plan("install fail2ban and enable it").text()
     assert "why: you asked me to enable and start fail2ban.service too" in explained
     assert "Quality " in explained
     quiet = _engine(reasoning__explain_steps=False).plan("install fail2ban and enable it")
-    assert "why:" not in quiet.message and "Quality " not in quiet.message
+    assert "why:" not in quiet.text() and "Quality " not in quiet.text()
     assert quiet.quality is not None  # still assessed (JSON), only not said
 
 
 def test_detailed_verbosity_shows_the_quality_even_without_explanations() -> None:
     plan = _engine(reasoning__explain_steps=False,
                    conversation__verbosity="detailed").plan("restart nginx")
-    assert "Quality " in plan.message
+    assert "Quality " in plan.text()
 
 
 # -- [safety] require_approval_for_permanent ----------------------------------------------------

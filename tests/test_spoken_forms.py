@@ -28,8 +28,8 @@ def engine():  # noqa: ANN201
 
 def test_a_dropped_g_and_chat_shorthand_are_read(engine) -> None:  # noqa: ANN001
     plan = engine.plan("what's eatin all my ram rn")
-    assert plan.kind == Kind.QUERY and "--sort=-pmem" in plan.steps[0].argv, plan.message
-    assert "didn't use" not in plan.message
+    assert plan.kind == Kind.QUERY and "--sort=-pmem" in plan.steps[0].argv, plan.text()
+    assert "didn't use" not in plan.text()
     # only where the word with its g is one the catalogue knows: "admin" is not "adming"
     lex = lexicon.lexicon(engine.templates)
     assert [lexicon._spelled(w, lex) for w in ("eatin", "runnin", "admin", "login")] == [
@@ -47,7 +47,7 @@ def test_old_kernels_are_removed_by_the_package_manager_and_boot_stays_refused(e
                                                                               ) -> None:  # noqa: ANN001
     for said in ("remove old kernels", "Please delete the old kernel for making space in /boot."):
         plan = engine.plan(said)
-        assert plan.kind == Kind.ACTION, (said, plan.message)
+        assert plan.kind == Kind.ACTION, (said, plan.text())
         assert [s.argv[2:4] for s in plan.steps] == [["apt-get", "autoremove"]], said
     for said in ("delete /boot", "delete everything in /boot", "rm -rf /boot to make space"):
         assert engine.plan(said).kind == Kind.REFUSE, said
@@ -67,10 +67,10 @@ def test_a_change_ending_on_a_name_nothing_has_is_not_planned(engine) -> None:  
     # no account "zoe" here: removing the sudo *package* instead would be a disaster
     for said in ("remove sudo from zoe", "remove docker from zoe"):
         plan = engine.plan(said)
-        assert not plan.steps and "zoe" in plan.message, (said, plan.message)
+        assert not plan.steps and "zoe" in plan.text(), (said, plan.text())
     # a name in a sentence that only tells is not such an end
     plan = engine.plan("Please remove tmux? I've switched to zellij.")
-    assert plan.kind != Kind.CLARIFY or "zellij" not in plan.message
+    assert plan.kind != Kind.CLARIFY or "zellij" not in plan.text()
 
 
 def test_me_is_the_person_reos_works_for(engine) -> None:  # noqa: ANN001
@@ -117,17 +117,17 @@ def test_a_process_is_named_by_what_it_was_started_to_do() -> None:
                               "cpu_percent": 0.1, "memory_rss": 19922944})
     engine = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
     plan = engine.plan("kill the cargo build")
-    assert [s.argv[-3:] for s in plan.steps] == [["kill", "-9", "9901"]], plan.message
+    assert [s.argv[-3:] for s in plan.steps] == [["kill", "-9", "9901"]], plan.text()
     # the word alone is no name: "build" names nothing by itself
     assert not any("9901" in s.argv for s in engine.plan("kill the build").steps)
 
 
 def test_do_the_deed_is_a_request_not_a_question(engine) -> None:  # noqa: ANN001
     plan = engine.plan("Please do the trim of the SSD now.")
-    assert plan.kind == Kind.ACTION and "fstrim" in plan.steps[0].argv, plan.message
+    assert plan.kind == Kind.ACTION and "fstrim" in plan.steps[0].argv, plan.text()
     assert engine.plan("does the machine need a reboot").kind == Kind.QUERY
     plan = engine.plan("set bob's password to expire every 90 days")
-    assert [s.argv[2:] for s in plan.steps] == [["chage", "-M", "90", "bob"]], plan.message
+    assert [s.argv[2:] for s in plan.steps] == [["chage", "-M", "90", "bob"]], plan.text()
 
 
 def test_a_mount_names_its_disk_and_its_place(engine) -> None:  # noqa: ANN001
@@ -138,15 +138,15 @@ def test_a_mount_names_its_disk_and_its_place(engine) -> None:  # noqa: ANN001
                        ("check the filesystem on the backup drive",
                         ["e2fsck", "-n", "/dev/sdb1"])]:
         plan = engine.plan(said)
-        assert argv in [s.argv[-len(argv):] for s in plan.steps], (said, plan.message)
-        assert "didn't use" not in plan.message, said
+        assert argv in [s.argv[-len(argv):] for s in plan.steps], (said, plan.text())
+        assert "didn't use" not in plan.text(), said
 
 
 def test_updates_in_a_question_are_listed_and_in_a_request_installed(engine) -> None:  # noqa: ANN001
     for said in ("is there updates", "how many updates r pending", "updates?"):
         plan = engine.plan(said)
         assert plan.kind == Kind.QUERY and ["apt", "list", "--upgradable"] in [
-            s.argv for s in plan.steps], (said, plan.message)
+            s.argv for s in plan.steps], (said, plan.text())
     plan = engine.plan("install the updates")
     assert plan.kind == Kind.ACTION and any("upgrade" in s.argv for s in plan.steps)
 
@@ -157,7 +157,7 @@ def test_slang_verbs_of_removal_and_membership(engine) -> None:  # noqa: ANN001
                        ("chuck carol in the docker group",
                         ["usermod", "-aG", "docker", "carol"])]:
         plan = engine.plan(said)
-        assert [s.argv[-len(argv):] for s in plan.steps] == [argv], (said, plan.message)
+        assert [s.argv[-len(argv):] for s in plan.steps] == [argv], (said, plan.text())
         assert plan.needs_approval, said
 
 
@@ -167,7 +167,7 @@ def test_stop_and_make_sure_it_does_not_come_back_is_disable_now(engine) -> None
                  "come back at boot."):
         plan = engine.plan(said)
         assert [s.argv[-3:] for s in plan.steps] == [
-            ["disable", "--now", "avahi-daemon.service"]], (said, plan.message)
+            ["disable", "--now", "avahi-daemon.service"]], (said, plan.text())
 
 
 def test_it_in_the_asking_sentence_is_what_the_story_named_even_beside_a_group_it() -> None:
@@ -178,14 +178,14 @@ def test_it_in_the_asking_sentence_is_what_the_story_named_even_beside_a_group_i
     data["groups"].append({"name": "it", "gid": 1500, "members": []})  # the IT department
     engine = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
     plan = engine.plan("A colleague installed nginx last month for a test. Please remove it.")
-    assert [s.argv[-1] for s in plan.steps] == ["nginx"], plan.message
+    assert [s.argv[-1] for s in plan.steps] == ["nginx"], plan.text()
 
 
 def test_it_is_the_port_the_story_named_not_a_person_nor_where(engine) -> None:  # noqa: ANN001
     # "nobody" is an account here; "in the firewall" says where, not what "it" is
     plan = engine.plan("Since the proxy fronts it now, nobody needs to reach port 3001 "
                        "directly any more. Please close it in the firewall.")
-    assert [s.argv[-1] for s in plan.steps] == ["3001/tcp"], plan.message
+    assert [s.argv[-1] for s in plan.steps] == ["3001/tcp"], plan.text()
     assert plan.steps[0].argv[-2] == "deny"
 
 
@@ -198,12 +198,12 @@ def test_the_space_of_one_disk_and_the_current_one_of_a_story(engine) -> None:  
     assert [s.command for s in engine.plan("how much space is used on the backup disk").steps
             ] == ["df -P -B1 /mnt/backup"]  # that disk, not every filesystem
     plan = engine.plan("We want a bigger backup disk. How big is the current one?")
-    assert [s.command for s in plan.steps] == ["df -P -B1 /mnt/backup"], plan.message
+    assert [s.command for s in plan.steps] == ["df -P -B1 /mnt/backup"], plan.text()
 
 
 def test_you_can_x_is_a_request_and_the_password_of_x_expires(engine) -> None:  # noqa: ANN001
     plan = engine.plan("You can make the password of bob expire at the next login?")
-    assert [s.argv[-4:] for s in plan.steps] == [["chage", "-d", "0", "bob"]], plan.message
+    assert [s.argv[-4:] for s in plan.steps] == [["chage", "-d", "0", "bob"]], plan.text()
     assert engine.plan("you can tell me if nginx is running?").kind == Kind.QUERY
 
 
@@ -226,7 +226,7 @@ def test_the_lan_is_this_machines_own_network(engine) -> None:  # noqa: ANN001
             link.update(state="up", addresses=["10.20.0.7/24"])
     two = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
     plan = two.plan("allow 8080 from the lan")
-    assert not plan.steps and "which address or network" in plan.message, plan.message
+    assert not plan.steps and "which address or network" in plan.text(), plan.text()
 
 
 def test_i_as_the_subject_is_nobodys_account() -> None:
@@ -239,7 +239,7 @@ def test_i_as_the_subject_is_nobodys_account() -> None:
     for said in ("i want to delete a user", "can i delete a user", "delete my old account",
                  "remove the account i don't need anymore", "lock my account"):
         plan = mine.plan(said)
-        assert not any("carol" in s.argv for s in plan.steps), (said, plan.message)
+        assert not any("carol" in s.argv for s in plan.steps), (said, plan.text())
     plan = mine.plan("add me and bob to sudo")
     assert sorted(s.argv[-1] for s in plan.steps) == ["bob", "carol"]
     data["host"]["user"] = "\x1b]0;x\x07carol"  # a hostile snapshot's account is no one
@@ -264,7 +264,7 @@ def test_a_unit_by_its_name_without_the_version_it_carries(engine) -> None:  # n
     # apache2.service is "apache"; the greeting before a question keeps it a question
     for said in ("hows apache doin", "yo is apache up rn or nah", "hey is apache running"):
         plan = engine.plan(said)
-        assert plan.kind == Kind.QUERY, (said, plan.message)
+        assert plan.kind == Kind.QUERY, (said, plan.text())
         assert [s.argv[:3] for s in plan.steps] == [
             ["systemctl", "show", "apache2.service"]], said
     assert [s.argv[-2:] for s in engine.plan("restart apache").steps] == [

@@ -47,7 +47,7 @@ def engine() -> ReasoningEngine:
 def test_a_timer_is_switched_as_a_timer(engine: ReasoningEngine, say: str,
                                         argv: list[str]) -> None:
     plan = engine.plan(say)
-    assert plan.kind == Kind.ACTION, plan.message
+    assert plan.kind == Kind.ACTION, plan.text()
     [step] = plan.steps
     assert step.argv[-len(argv):] == argv
     assert step.target is not None and step.target.kind == "timer"

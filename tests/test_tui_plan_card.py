@@ -327,13 +327,41 @@ async def test_the_card_shows_the_words_around_the_steps_and_its_own_rows() -> N
     async with app.run_test(size=(120, 45)) as pilot:
         await settle(app, pilot)
         plan = app.engine.plan("stop the nextcloud containers")
-        assert plan.shown is not None and plan.message == plan.shown.text()
+        assert plan.shown is not None
         plan.say_first("  1. Both belong to the nextcloud project")
-        assert plan.message.startswith("  1. Both belong") and plan.message == plan.shown.text()
-        card = PlanCard(plan.message, plan)
+        assert plan.text().startswith("  1. Both belong")
+        card = PlanCard(plan)
         app.query_one(Transcript).add(card)
         await pilot.pause()
         head = shown(card.query_one("#plan-text"))
         assert "1. Both belong to the nextcloud project" in head
         assert "$ docker stop" not in head  # the rows show the steps
         assert len(card.query(StepRow)) == 2
+
+
+async def test_the_cli_and_the_card_say_the_same_parts(capsys) -> None:  # noqa: ANN001
+    # one plan's words, made once as parts: `reos plan` says them whole, the card says
+    # them around its own rows of steps; both through `Plan.text`, neither edits text
+    from pathlib import Path
+
+    from reos.commands.plan import run as reos_plan
+    from reos.tui.transcript import Transcript
+
+    request = "stop the nextcloud containers"
+    context = Path(__file__).parent / "fixtures" / "homelab.json"
+    assert reos_plan(request, dry_run=True, context=context) == 0
+    printed = capsys.readouterr().out
+    app = chat()
+    async with app.run_test(size=(120, 45)) as pilot:
+        await settle(app, pilot)
+        plan = app.engine.plan(request)
+        assert plan.shown is not None and not plan.said
+        assert printed == f"{plan.text()}\n(dry run: nothing was run)\n"
+        card = PlanCard(plan)
+        app.query_one(Transcript).add(card)
+        await pilot.pause()
+        head = card.query_one("#plan-text").content
+        assert str(head) == plan.text(steps=False) != plan.text()
+        assert [line for line in plan.text().splitlines() if line not in str(head)] == [
+            line for line in plan.shown.steps]  # all the card leaves to its rows
+        assert len(card.query(StepRow)) == len(plan.steps)

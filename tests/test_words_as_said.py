@@ -127,7 +127,7 @@ def test_a_real_word_two_letters_longer_is_no_typo() -> None:
 
 def test_a_superlative_said_of_named_processes_is_asked_never_guessed(snapshot) -> None:
     plan = ReasoningEngine(Settings(), snapshot=snapshot).plan("kill off that runaway clamscan")
-    assert plan.kind == Kind.CLARIFY and not plan.steps, plan.message
+    assert plan.kind == Kind.CLARIFY and not plan.steps, plan.text()
 
 
 @pytest.mark.parametrize(("say", "wanted"), [
@@ -147,7 +147,7 @@ def test_a_priority_made_lower_is_nice_ten_and_its_qualifier_kept(snapshot) -> N
     # "the busiest" inside the idiom is kept: asked about, never both reniced
     plan = ReasoningEngine(Settings(), snapshot=snapshot).plan(
         "Please make the priority of the busiest clamscan lower, it must finish.")
-    assert plan.kind == Kind.CLARIFY and not plan.steps, plan.message
+    assert plan.kind == Kind.CLARIFY and not plan.steps, plan.text()
 
 
 def test_that_rule_and_that_stack_are_what_the_story_said(snapshot) -> None:
@@ -175,7 +175,7 @@ def test_a_full_name_is_taken_as_typed(snapshot, say: str, name: str) -> None:
                                  "change the full name of fay"])
 def test_a_full_name_that_cannot_be_one_is_asked_for(snapshot, say: str) -> None:
     plan = ReasoningEngine(Settings(), snapshot=snapshot).plan(say)
-    assert plan.kind == Kind.CLARIFY and not plan.steps and "full name" in plan.message
+    assert plan.kind == Kind.CLARIFY and not plan.steps and "full name" in plan.text()
 
 
 def test_turn_of_is_turn_off(snapshot) -> None:
@@ -187,7 +187,7 @@ def test_turn_of_is_turn_off(snapshot) -> None:
                                  "block every client other than the pc at 192.168.40.7"])
 def test_words_that_set_an_address_apart_are_never_its_description(snapshot, say: str) -> None:
     plan = ReasoningEngine(Settings(), snapshot=snapshot).plan(say)
-    assert not any("192.168.40" in a for s in plan.steps for a in s.argv), (say, plan.message)
+    assert not any("192.168.40" in a for s in plan.steps for a in s.argv), (say, plan.text())
 
 
 @pytest.mark.parametrize("say", [
@@ -199,8 +199,8 @@ def test_words_that_set_an_address_apart_are_never_its_description(snapshot, say
 def test_an_address_from_the_story_is_never_guessed(snapshot, say: str) -> None:
     plan = ReasoningEngine(Settings(), snapshot=snapshot).plan(say)
     assert not any(a in ("198.51.100.23", "203.0.113.9") and "deny" not in s.argv
-                   for s in plan.steps for a in s.argv), (say, plan.message)
-    assert not any("198.51.100.23" in s.argv for s in plan.steps), (say, plan.message)
+                   for s in plan.steps for a in s.argv), (say, plan.text())
+    assert not any("198.51.100.23" in s.argv for s in plan.steps), (say, plan.text())
 
 
 @pytest.mark.parametrize("say", [
@@ -212,7 +212,7 @@ def test_an_address_from_the_story_is_never_guessed(snapshot, say: str) -> None:
 ])
 def test_a_full_name_that_is_not_one_clear_name_is_asked_for(snapshot, say: str) -> None:
     plan = ReasoningEngine(Settings(), snapshot=snapshot).plan(say)
-    assert not any(s.argv[:2] == ["usermod", "-c"] for s in plan.steps), (say, plan.message)
+    assert not any(s.argv[:2] == ["usermod", "-c"] for s in plan.steps), (say, plan.text())
 
 
 def test_a_bare_full_name_ends_at_a_full_stop(snapshot) -> None:
@@ -232,7 +232,7 @@ def test_why_a_name_and_a_state_asks_why_it_is_so(snapshot, say: str) -> None:
                                           ("dnf search ripgrep", "package.search")])
 def test_the_package_managers_name_says_packages(snapshot, say: str, op: str) -> None:
     plan = ReasoningEngine(Settings(), snapshot=snapshot).plan(say)
-    assert plan.intent is not None and plan.intent.operation == op, (say, plan.message)
+    assert plan.intent is not None and plan.intent.operation == op, (say, plan.text())
     assert not plan.intent.reading.unexplained
 
 
@@ -240,10 +240,10 @@ def test_the_package_managers_name_says_packages(snapshot, say: str, op: str) ->
 def test_a_number_something_is_on_is_a_port(snapshot, say: str) -> None:
     plan = ReasoningEngine(Settings(), snapshot=snapshot).plan(say)
     assert plan.kind == Kind.QUERY and any("3001" in " ".join(s.argv) for s in plan.steps), (
-        say, plan.message)
+        say, plan.text())
 
 
 def test_who_an_account_is_shows_it(snapshot) -> None:
     plan = ReasoningEngine(Settings(), snapshot=snapshot).plan("who is fay?")
-    assert plan.intent is not None and plan.intent.operation == "user.info", plan.message
+    assert plan.intent is not None and plan.intent.operation == "user.info", plan.text()
     assert plan.targets and plan.targets[0].name == "fay"

@@ -134,7 +134,7 @@ def refuse_other_host(engine: ReasoningEngine, allow_other_host: bool) -> None:
 
 def model_note(engine: ReasoningEngine, plan: Plan) -> str | None:
     """The sentence the engine said first (in the plan's lead) when the model could not be
-    used, or None. An answered query shows what its steps found instead of the message,
+    used, or None. An answered query shows what its steps found instead of the plan's words,
     so this sentence would otherwise be lost."""
     problem = engine.llm_problem
     return problem if problem and problem in plan.lead else None
@@ -156,26 +156,26 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
         reply = engine.meta_reply(plan, perform=not dry_run and (yes or not as_json))
         if reply.awaiting_approval and engine.undo_waiting:  # always_confirm: undo asks
             if not as_json:
-                say(plan.message)
+                say(plan.text())
             if yes or _confirm(plan):
                 reply = engine.approve()
-                plan.message = reply.text
+                plan.said = [reply.text]
             else:
-                plan.message = engine.decline().text
+                plan.said = [engine.decline().text]
                 if not as_json:
-                    say(plan.message)
+                    say(plan.text())
                 return EXIT_DECLINED
         if as_json:
             emit_json(as_json_data(plan))
         else:
-            say(plan.message)
+            say(plan.text())
         return _meta_exit_code(reply)
     code = plan_exit_code(plan)
     if (as_json and not yes) or dry_run:
         if as_json:
             emit_json(as_json_data(plan))
         else:
-            say(plan.message)
+            say(plan.text())
             if plan.steps and not plan.read_only:
                 say("(dry run: nothing was run)")
         return code
@@ -194,7 +194,7 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
         if as_json:
             emit_json(as_json_data(plan))
         else:
-            say(plan.message)
+            say(plan.text())
         return plan_exit_code(plan)
     if reply.first:  # a query's answer, then the change it leads to ("speed up boot")
         if said and said not in reply.first:
@@ -203,7 +203,7 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
         say("")
     plan = reply.plan
     if not as_json:
-        say(plan.message)
+        say(plan.text())
     # the plan waits in the session (engine.offer) and is approved through it, as in the
     # chat: this surface only asks (on the terminal, or --yes answers every question)
     if not yes and plan.needs_approval and not _confirm(plan):

@@ -37,9 +37,9 @@ def boot_plan(request: str, results: list[StepResult], builder: PlanBuilder) -> 
                if s.enabled in ("enabled", "enabled-runtime")}
     slow = [(seconds, unit) for seconds, unit in slow if unit in enabled]
     if not slow:
-        return Plan(request, Kind.ACTION, source="template", message=(
+        return Plan(request, Kind.ACTION, source="template", said=[
             "Nothing I'd switch off safely stands out: the slow parts are things your "
-            "system needs. I haven't changed anything."))
+            "system needs. I haven't changed anything."])
     intent = Intent(kind=Kind.ACTION, action="disable", resource="service",
                     targets=[unit for _s, unit in slow], plural=True,
                     reading=Understood("template"))

@@ -124,7 +124,7 @@ def preview(plan: Any, manager: str | None) -> bool:
 
     Sets `also` on each package step, raises the risk of removals that take something
     vital and marks removals undo could not bring back; adds a note per finding. True
-    when anything was added (the plan's message then needs presenting again)."""
+    when anything was added (the plan's words, rendered after this, say it)."""
     added = False
     vital: dict[str, str] | None = None
     for step in plan.steps:

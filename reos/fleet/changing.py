@@ -134,10 +134,10 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str) -> P
         return Prepared(host, left_out=f"blocked: {plan.blocked_reason or 'not safe'}")
     if plan.kind in (Kind.CLARIFY, Kind.META) or plan.question:
         return Prepared(host, left_out="the request needs an answer first: "
-                                       f"{plan.question or plan.message}")
+                                       f"{plan.question or plan.text()}")
     if not plan.steps:
-        return Prepared(host, left_out=plan.message.strip().splitlines()[0]
-                        if plan.message.strip() else "nothing to do there")
+        said = plan.text().strip()
+        return Prepared(host, left_out=said.splitlines()[0] if said else "nothing to do there")
     manager = snapshot.host.get("package_manager")
     machine = snapshot.host.get("machine_id")
     if not isinstance(machine, str) or not _MACHINE_ID.fullmatch(machine):

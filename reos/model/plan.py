@@ -1,7 +1,9 @@
 """What reos would do for a request: a Plan of Steps, and a command in words.
 
-A Plan holds its Steps, its trace (Traced stages) and, for a plan to approve, its words
-around the list of steps (Shown); `renumbered` numbers steps gathered from several plans
+A Plan holds its Steps, its trace (Traced stages) and its words as data: what it says
+first (`lead`), and either the words rendered around its list of steps (Shown, a plan to
+approve) or what it says instead (`said`); `Plan.text` joins them into the one text every
+surface shows, when it is shown. `renumbered` numbers steps gathered from several plans
 again. A command's words: `render` (as a shell would take it), `restarts` and RESTARTS (a
 restart or reload, which has nothing to restore), `step_words` ("step 3"). The JSON shape
 of `Plan.to_dict` is the `reos.plan/1` contract.
@@ -128,19 +130,18 @@ class Step(Struct):
 
 
 class Shown(Struct):
-    """A plan's words as rendered around its list of steps (`words.conversation.render`):
-    the message is `before`, `steps` and `after` joined, line by line."""
+    """A plan's words around its list of steps, as rendered for approval
+    (`words.conversation.present`): `before` the steps, the `steps` one line each (or
+    more, with why and risk), and `after` them. What is said first (`Plan.lead`) is not
+    here: `Plan.text` puts it before these lines."""
 
     before: list[str] = field(default_factory=list)
     steps: list[str] = field(default_factory=list)
     after: list[str] = field(default_factory=list)
 
-    def text(self) -> str:
-        return "\n".join(line for line in [*self.before, *self.steps, *self.after] if line)
-
-    def around(self) -> str:
-        """The words without the list of steps."""
-        return "\n".join(line for line in [*self.before, *self.after] if line)
+    def lines(self, *, steps: bool = True) -> list[str]:
+        """Its lines in order; without the list of steps when `steps` is False."""
+        return [*self.before, *(self.steps if steps else []), *self.after]
 
 
 class Plan(Struct):
@@ -152,7 +153,10 @@ class Plan(Struct):
     steps: list[Step] = field(default_factory=list)
     blocked: bool = False
     blocked_reason: str | None = None
-    message: str = ""
+    # what a plan without steps to approve says (an answer, a refusal, a question back,
+    # nothing to do, what a query will look at), in order, an entry a line or a block of
+    # lines; a plan with steps to approve says `shown` instead
+    said: list[str] = field(default_factory=list)
     question: str | None = None
     notes: list[str] = field(default_factory=list)  # things said alongside the plan
     # (target, must it be running?) re-checked when execution starts (conditional requests)
@@ -170,13 +174,15 @@ class Plan(Struct):
     # how the request was understood, stage by stage (why a path was
     # taken and why the others were passed)
     trace: list[Traced] = field(default_factory=list)
-    lead: list[str] = field(default_factory=list)  # sentences said before the steps
+    # sentences said first, before everything else the plan says (why the model was not
+    # used, what was measured, what a follow-up changed)
+    lead: list[str] = field(default_factory=list)
     quality: dict[str, Any] | None = None  # planning/quality.py's assessment, as JSON
     trace_id: int | None = None  # the audit trail's record of how this plan was decided
     # a request that asks several questions: each one's plan, answered in turn
     parts: list[Plan] = field(default_factory=list)
-    # a plan with steps to approve: its words as rendered around the list of steps, which
-    # a surface that draws the steps its own way (the chat's card) shows instead of message
+    # a plan with steps to approve: its words as rendered around the list of steps
+    # (`words.conversation.render`), None for any other plan
     shown: Shown | None = None
 
     @property
@@ -196,20 +202,28 @@ class Plan(Struct):
     def reversible(self) -> bool:
         return all(s.reversible for s in self.steps)
 
+    def text(self, *, steps: bool = True) -> str:
+        """The plan's words, as every surface says them (and as the `message` of
+        `reos.plan/1`): what is said first (`lead`), then the words rendered around its
+        steps (`shown`) or, with no steps to approve, what it says (`said`); empty lines
+        left out. Made from those parts each time, never kept. Without the list of steps
+        when `steps` is False (a surface that draws the steps its own way: the chat's
+        card)."""
+        words = self.shown.lines(steps=steps) if self.shown is not None else self.said
+        return "\n".join(line for line in [*self.lead, *words] if line)
+
+    def ask(self, question: str) -> None:
+        """A question back instead of a plan: what is asked is all the plan says."""
+        self.question = question
+        self.said = [question]
+
     def say_first(self, text: str, replacing: str | None = None) -> None:
-        """Put `text` before everything the plan says, in its lead, its rendered parts and
-        its message alike; in place of `replacing` when that is what it says first."""
-        for lines in (self.lead, self.shown.before if self.shown is not None else None):
-            if lines is None:
-                continue
-            if replacing is not None and lines and lines[0] == replacing:
-                lines[0] = text
-            else:
-                lines.insert(0, text)
-        message = self.message
-        if replacing is not None and message.startswith(replacing + "\n"):
-            message = message[len(replacing) + 1:]
-        self.message = f"{text}\n{message}" if message else text
+        """Put `text` before everything the plan says (first in its lead); in place of
+        `replacing` when that is what it says first."""
+        if replacing is not None and self.lead[:1] == [replacing]:
+            self.lead[0] = text
+        else:
+            self.lead.insert(0, text)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -224,7 +238,7 @@ class Plan(Struct):
             "needs_approval": self.needs_approval,
             "blocked": self.blocked,
             "blocked_reason": self.blocked_reason,
-            "message": self.message,
+            "message": self.text(),
             "question": self.question,
             "choices": [label for label, _ in self.options],
             "trace": [{"stage": t.stage, "said": t.said} for t in self.trace],

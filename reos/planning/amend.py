@@ -11,7 +11,7 @@ only when the live machine can be asked (never for a snapshot of another machine
 The machine is reached only through the callables of `Machine`, which the engine
 supplies (it runs probes through the gate, simulations, and reads the knowledge base).
 Not responsible for running anything itself or for the plan's words (the planner
-renders the message once, after the amendments).
+renders them once, after the amendments).
 """
 
 from __future__ import annotations
@@ -49,8 +49,7 @@ class Machine(Struct):
     learning: bool = True  # apply learned fixes up front (reasoning.enabled)
 
 
-def measure(plan: Plan, machine: Machine, voice: object, manager: str | None,
-            is_root: bool) -> str | None:
+def measure(plan: Plan, machine: Machine, manager: str | None, is_root: bool) -> str | None:
     """"Free up disk space": measure first, then offer only what was found. Returns the
     sentence to say before the plan, or None when the plan is not a cleaning."""
     from reos.model.request import Kind
@@ -64,7 +63,7 @@ def measure(plan: Plan, machine: Machine, voice: object, manager: str | None,
     probes = cleanup.probes(manager, is_root, which=shutil.which, isdir=os.path.isdir)
     results, refused = machine.probe(probes, plan.request)
     found, said = cleanup.items(results, manager, os.uname().release, refused)
-    return cleanup.apply(plan, found, said, is_root, voice) or None  # type: ignore[arg-type]
+    return cleanup.apply(plan, found, said, is_root) or None
 
 
 def learn(plan: Plan, machine: Machine, is_root: bool) -> None:

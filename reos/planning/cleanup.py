@@ -40,8 +40,6 @@ from reos.words.conversation import size as words
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from reos.words.conversation import Voice
-
 OPERATION = "cleanup.free_space"
 TIMEOUT = 30.0  # seconds each measurement may take
 MIB = 1024 * 1024
@@ -387,16 +385,16 @@ def _docker(result: StepResult, found: list[Item], said: list[str]) -> None:
 
 
 # -- the plan ----------------------------------------------------------------------------
-def apply(plan: Plan, found: list[Item], said: list[str], is_root: bool, voice: Voice) -> str:
+def apply(plan: Plan, found: list[Item], said: list[str], is_root: bool) -> str:
     """Make `plan` the cleaning of `found` (one step each) and return the sentence to say
-    before it (the total); or, nothing found, a plain answer with no steps (returns "")."""
+    before it (the total); or, nothing found, a plain answer with no steps (returns "").
+    Its words are rendered after, with every plan's (`words.conversation.render`)."""
     from reos.safety.risk import assess_argv
-    from reos.words import conversation
 
-    plan.steps, plan.notes = [], []
+    plan.steps, plan.notes, plan.said = [], [], []
     if not found:
         plan.kind = Kind.QUERY
-        plan.message = "Nothing worth cleaning: " + "; ".join(said or ["nothing measured"]) + "."
+        plan.said = ["Nothing worth cleaning: " + "; ".join(said or ["nothing measured"]) + "."]
         return ""
     plan.kind = Kind.ACTION
     ids: dict[str, str] = {}
@@ -419,7 +417,6 @@ def apply(plan: Plan, found: list[Item], said: list[str], is_root: bool, voice: 
     if said:
         plan.notes.append("also measured: " + "; ".join(said))
     plan.verb = "free space"
-    plan.message = conversation.present(plan, voice, plan.verb)
     total = sum(i.size for i in found)
     upto = any(i.upto for i in found)
     freed = f"I measured first: {'up to' if upto else 'about'} {words(total)} can be freed"

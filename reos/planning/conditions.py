@@ -37,14 +37,14 @@ def holds(plan: Plan, intent: Intent, targets: list[Target],
     noun = conversation.count(len(targets), targets[0].kind) if targets else ""
     if not wanted:
         state = "isn't running" if intent.condition == "if_running" else "is running"
-        plan.message = (f"{said[0].upper()}{said[1:]} {state}, so I won't "
-                        f"{intent.action} anything.")
+        plan.said = [f"{said[0].upper()}{said[1:]} {state}, so I won't "
+                     f"{intent.action} anything."]
         plan.targets = targets
         return False
     plan.preconditions += [(t, intent.condition == "if_running") for t in wanted]
     state_word = "running" if intent.condition == "if_running" else "not running"
-    plan.message = (f"{said[0].upper()}{said[1:]} is {state_word} ({noun}). "
-                    "I'll check again just before acting.")
+    plan.said = [f"{said[0].upper()}{said[1:]} is {state_word} ({noun}). "
+                 "I'll check again just before acting."]
     targets[:] = wanted
     return True
 
@@ -59,10 +59,10 @@ def _named(plan: Plan, intent: Intent, targets: list[Target],
     kinds = [resource] if resource in ("container", "service") else ["container", "service"]
     result = matcher.resolve(phrases, kinds, True)
     if result.question or result.missing:
-        plan.message = (f"I couldn't tell which \u201c{phrase}\u201d to check, so I "
-                        f"won't {intent.action} anything." if result.question else
-                        f"I can't find \u201c{phrase}\u201d to check whether it is "
-                        f"running, so I won't {intent.action} anything.")
+        plan.said = [f"I couldn't tell which \u201c{phrase}\u201d to check, so I "
+                     f"won't {intent.action} anything." if result.question else
+                     f"I can't find \u201c{phrase}\u201d to check whether it is "
+                     f"running, so I won't {intent.action} anything."]
         plan.targets = targets
         return None
     if set(result.targets) <= set(targets):
@@ -77,13 +77,13 @@ def _other_holds(plan: Plan, intent: Intent, subject: list[Target],
     if (not running) if if_running else running:
         shown = subject if if_running else running
         state = "not running" if if_running else "running"
-        plan.message = (f"{_sentence(shown)} {state}, so I won't {intent.action} "
-                        "anything.")
+        plan.said = [f"{_sentence(shown)} {state}, so I won't {intent.action} "
+                     "anything."]
         return False
     checked = running if if_running else subject
     plan.preconditions += [(t, if_running) for t in checked]
-    plan.message = (f"{_sentence(checked)} {'running' if if_running else 'not running'}."
-                    " I'll check again just before acting.")
+    plan.said = [f"{_sentence(checked)} {'running' if if_running else 'not running'}."
+                 " I'll check again just before acting."]
     return True
 
 

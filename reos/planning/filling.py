@@ -116,10 +116,10 @@ def _no_one_interface(plan: Plan, intent: Intent, word: str, found: MatchResult,
         plan.options = [(f"the interface {t.name}", replace(
             intent, params={**intent.params, "interface": t.name}))
             for t in found.choices or found.targets]
-        plan.question = plan.message = replies.which_target(word, plan.options)
+        plan.ask(replies.which_target(word, plan.options))
     else:
-        plan.message = targeting.no_match([word], "interface", ["interface"], matcher,
-                                          snapshot)
+        plan.said = [targeting.no_match([word], "interface", ["interface"], matcher,
+                                        snapshot)]
 
 
 def _places(params: dict[str, str], action: str, matcher: TargetMatcher,
@@ -156,7 +156,7 @@ def _admitted(plan: Plan, recipe: Recipe, target: Target | None, snapshot: Syste
         if refuse:
             plan.kind = Kind.REFUSE
             plan.blocked, plan.blocked_reason = True, why
-            plan.message = f"I won't do that: {why}."
+            plan.said = [f"I won't do that: {why}."]
         else:
             protected.append(why)
         return False

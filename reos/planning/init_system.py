@@ -49,8 +49,8 @@ def without_systemd(plan: Plan, snapshot: SystemSnapshot, voice: Voice) -> None:
                     } & _SYSTEMD_TOOLS)
     kept = [s for s in plan.steps if s.id not in needing]
     if not kept:
-        plan.message = (f"{why[0].upper()}{why[1:]}, so {' and '.join(tools)} cannot work "
-                        "here and I have planned nothing.")
+        plan.said = [f"{why[0].upper()}{why[1:]}, so {' and '.join(tools)} cannot work "
+                     "here and I have planned nothing."]
         plan.steps, plan.lead, plan.notes, plan.parts = [], [], [], []
         if plan.kind == Kind.COMBINED:
             plan.kind = Kind.QUERY
@@ -60,8 +60,8 @@ def without_systemd(plan: Plan, snapshot: SystemSnapshot, voice: Voice) -> None:
               for t in (s.title for s in left_out)]
     said = (f"I left out {conversation.join_names(titles)}: {why}, "
             f"so {' and '.join(tools)} cannot work here")
-    plan.parts = [p for p in plan.parts if p.steps or p.message]
+    plan.parts = [p for p in plan.parts if p.steps or p.said]
     if plan.read_only:
-        plan.message = conversation.investigating(plan, voice) + f"\n({said}.)"
+        plan.said = [conversation.investigating(plan, voice), f"({said}.)"]
     else:
         plan.notes.append(said)

@@ -34,7 +34,7 @@ def to_install(plan: Plan, phrases: list[str], snapshot: SystemSnapshot,
     targets, present = [], []
     if not phrases:
         plan.kind = Kind.CLARIFY
-        plan.question = plan.message = "Which packages should I install?"
+        plan.ask("Which packages should I install?")
         return [], []
     for phrase in phrases:
         known = [n for n in aliases.get(phrase, [])
@@ -45,11 +45,11 @@ def to_install(plan: Plan, phrases: list[str], snapshot: SystemSnapshot,
             present.append(known[0])
             continue
         if phrase in ("all", "everything"):
-            plan.message = "I can't install everything; tell me which packages you want."
+            plan.said = ["I can't install everything; tell me which packages you want."]
             return [], []
         if not SAFE_NAMES["package"].match(phrase):
-            plan.message = (f"\u201c{phrase}\u201d doesn't look like a package name, so I "
-                            "won't pass it to the package manager.")
+            plan.said = [f"\u201c{phrase}\u201d doesn't look like a package name, so I "
+                         "won't pass it to the package manager."]
             return [], []
         if phrase in installed:
             plan.notes.append(f"{phrase} is already installed ({installed[phrase]})")
@@ -74,9 +74,9 @@ def listener(plan: Plan, intent: Intent, snapshot: SystemSnapshot,
     known = {t.name: t for t in index.targets} if index is not None else {}
     targets = [known.get(pid) or Target("process", pid, "") for pid in pids]
     if not targets:
-        plan.message = (f"Nothing I can see is listening on port {port}"
-                        + ("" if listening else " (I couldn't read the listening ports)")
-                        + ", so there's nothing to do.")
+        plan.said = [f"Nothing I can see is listening on port {port}"
+                     + ("" if listening else " (I couldn't read the listening ports)")
+                     + ", so there's nothing to do."]
         return []
     plan.targets = targets
     return targets
@@ -130,8 +130,8 @@ def owners_work(plan: Plan, intent: Intent, account: str, snapshot: SystemSnapsh
                 known.get(str(p.pid)) or Target("process", str(p.pid), p.name),
                 intent.action or "", snapshot) is None]  # never reos itself
     if not mine:
-        plan.message = (f"{account} runs nothing here besides their session (shells, "
-                        "tmux, their systemd), so there's nothing to do.")
+        plan.said = [f"{account} runs nothing here besides their session (shells, "
+                     "tmux, their systemd), so there's nothing to do."]
         return []
     roots = list(programs(mine))
     if len(roots) > 1 and not intent.plural:
@@ -140,8 +140,7 @@ def owners_work(plan: Plan, intent: Intent, account: str, snapshot: SystemSnapsh
             intent, targets=[str(p.pid)], resource="process", plural=False,
             params={k: v for k, v in intent.params.items() if k != "owner"}))
             for p in roots]
-        plan.question = plan.message = replies.which_target(
-            f"{account}'s process", plan.options)
+        plan.ask(replies.which_target(f"{account}'s process", plan.options))
         return []
     targets = [known.get(str(p.pid)) or Target("process", str(p.pid), p.name,
                                                 detail=p.cmdline) for p in mine]
@@ -169,17 +168,17 @@ def to_create(plan: Plan, kind: str, phrases: list[str],
     phrases = [p for p in phrases if p.lower() not in _PRONOUNS]
     if not phrases or any(p.lower() in _QUANTIFIERS for p in phrases):
         plan.kind = Kind.CLARIFY
-        plan.question = plan.message = f"What should the new {kind} be called?"
+        plan.ask(f"What should the new {kind} be called?")
         return []
     targets = []
     for phrase in phrases:
         if not SAFE_NAMES[kind].match(phrase):
-            plan.message = (f"\u201c{phrase}\u201d can't be a {kind} name (lowercase"
-                            " letters, digits, - and _).")
+            plan.said = [f"\u201c{phrase}\u201d can't be a {kind} name (lowercase"
+                         " letters, digits, - and _)."]
             return []
         if phrase.lower() in existing:
-            plan.message = (f"There is already a {kind} called {phrase}, so there's "
-                            "nothing to do.")
+            plan.said = [f"There is already a {kind} called {phrase}, so there's "
+                         "nothing to do."]
             return []
         targets.append(Target(kind, phrase, "absent"))
     plan.targets = targets
@@ -196,7 +195,7 @@ def package_names(plan: Plan, phrases: list[str], snapshot: SystemSnapshot,
     good = [p for p in phrases if SAFE_NAMES["package"].match(p)]
     if len(good) != len(phrases):
         bad = next(p for p in phrases if p not in good)
-        plan.message = f"\u201c{bad}\u201d doesn't look like a package name."
+        plan.said = [f"\u201c{bad}\u201d doesn't look like a package name."]
         return []
     plan.targets = [Target("package", p) for p in good]
     return plan.targets

@@ -11,7 +11,8 @@ Conditional requests are evaluated against the snapshot (`conditions`) and recor
 preconditions that execution re-checks. After building, the steps a machine without
 systemd cannot run are left out (`init_system`), the amendments of planning/amend.py
 (cleanup measured, package blast radius, learned fixes) are made when the live machine
-can be asked, and then the plan's message is rendered, once (`conversation.render`).
+can be asked, and then the plan's words are rendered, once (`conversation.render`):
+what a plan says is kept as data (`Plan.said`, `lead`, `shown`), never as finished text.
 Not responsible for understanding words, running anything, or asking for approval.
 """
 
@@ -78,7 +79,7 @@ class PlanBuilder:
     def build(self, request: str, intent: Intent | None, lead: list[str] | None = None,
               trace: list[Traced] | None = None) -> Plan:
         """The plan for `intent`, amended from the live machine when there is one, with its
-        message rendered once; `lead` is said before it (e.g. why the model was not used),
+        words rendered once; `lead` is said before it (e.g. why the model was not used),
         `trace` is how the request was understood so far."""
         plan = self._build(request, intent)
         init_system.without_systemd(plan, self.snapshot, self.voice)
@@ -87,8 +88,7 @@ class PlanBuilder:
         if self.machine is not None and plan.kind != Kind.META:
             from reos.planning import amend
 
-            measured = amend.measure(plan, self.machine, self.voice, self.manager,
-                                     self.snapshot.is_root)
+            measured = amend.measure(plan, self.machine, self.manager, self.snapshot.is_root)
             if plan.steps and not plan.read_only:
                 self.machine.simulate(plan)
                 amend.learn(plan, self.machine, self.snapshot.is_root)
@@ -98,7 +98,7 @@ class PlanBuilder:
     def finish(self, plan: Plan) -> Plan:
         """The last of building, for every plan however it was made (built here, or merged
         from a follow-up): what execution's pre-flight gate would refuse is said before
-        approval, the quality is assessed, and the message is rendered once."""
+        approval, the quality is assessed, and the words are rendered once."""
         if self.preflight is not None and plan.steps and not plan.read_only and (
                 not plan.blocked):
             refused = self.preflight(plan)
@@ -133,13 +133,13 @@ class PlanBuilder:
                 if pages:
                     said = replies.no_recipe(pages, intent)
             return Plan(request, Kind.UNKNOWN, intent=intent,
-                        source=intent.reading.source if intent else "none", message=said)
+                        source=intent.reading.source if intent else "none", said=[said])
         plan = Plan(request, intent.kind, source=intent.reading.source, intent=intent)
         plan.forced = intent.forced
         if intent.kind == Kind.REFUSE:
             plan.blocked = True
             plan.blocked_reason = intent.refusal
-            plan.message = f"I won't do that. {intent.refusal}"
+            plan.said = [f"I won't do that. {intent.refusal}"]
             return plan
         if intent.parts:
             return self._several(request, intent)
@@ -166,7 +166,7 @@ class PlanBuilder:
             intent.kind != Kind.QUERY) else None
         if lost:  # "remove sudo from bob" with no bob here: never the change without him
             plan.kind = Kind.CLARIFY
-            plan.message = replies.place_not_found(lost)
+            plan.said = [replies.place_not_found(lost)]
             return plan
         if intent.kind == Kind.QUERY:
             self._query(plan, intent)
@@ -179,9 +179,10 @@ class PlanBuilder:
             plan.notes.append(replies.unused_words(read.unexplained))
         if plan.steps and plan.read_only and plan.kind != Kind.CLARIFY:
             plan.lead = []  # what a query will look at is all it says
-            plan.message = conversation.investigating(plan, self.voice)
-            if read.ignored or read.unexplained:
-                plan.message += " " + _as_sentences(plan.notes)
+            looks = conversation.investigating(plan, self.voice)
+            if read.ignored or read.unexplained:  # said on its last line
+                looks += " " + _as_sentences(plan.notes)
+            plan.said = [looks]
             plan.notes = []
         return plan
 
@@ -204,8 +205,8 @@ class PlanBuilder:
             merged.parts = plans
             merged.steps = renumbered([s for p in plans for s in p.steps])
             merged.targets = [t for p in plans for t in p.targets]
-            merged.message = (conversation.investigating(merged, self.voice) if merged.steps
-                              else "\n\n".join(p.message for p in plans))
+            merged.said = [conversation.investigating(merged, self.voice) if merged.steps
+                           else "\n\n".join(p.text() for p in plans)]
             return merged
         merged.kind = Kind.ACTION
         merged.steps = renumbered([s for p in acting for s in p.steps], once=True)
@@ -214,7 +215,7 @@ class PlanBuilder:
         merged.notes = list(dict.fromkeys(n for p in acting for n in p.notes))
         # a part with nothing to do ("already running", "no containers match") is said
         # first, so that nobody approves the rest without reading it
-        merged.lead = [p.message for p in acting if not p.steps and p.message]
+        merged.lead = [said for said in (p.text() for p in acting if not p.steps) if said]
         merged.verb = acting[0].verb if len({p.verb for p in acting}) == 1 else None
         merged.confirm_reason = next((p.confirm_reason for p in acting if p.confirm_reason),
                                      None)
@@ -223,7 +224,7 @@ class PlanBuilder:
         if waiting:
             merged.notes.append(replies.question_waits(waiting))
         if not merged.steps:  # nothing to do for any part
-            merged.message = "\n".join([*merged.lead, *merged.notes])
+            merged.said = [*merged.lead, *merged.notes]
             merged.lead, merged.notes = [], []
         return merged
 
@@ -253,24 +254,24 @@ class PlanBuilder:
         plan.kind = Kind.CLARIFY
         unhonoured, asking = intent.reading.unhonoured, intent.asking
         if unhonoured and intent.params.get("clock"):
-            plan.message = replies.cannot_schedule(intent.params["clock"])
+            question = replies.cannot_schedule(intent.params["clock"])
         elif unhonoured:
-            plan.message = replies.cannot_filter(unhonoured, intent.resource)
+            question = replies.cannot_filter(unhonoured, intent.resource)
         elif asking is not None and asking.question and not asking.options and (
                 intent.operation is None):
-            plan.message = asking.question  # nothing to offer: "one at a time, please"
+            question = asking.question  # nothing to offer: "one at a time, please"
         else:
             options = asking.options if asking is not None and asking.options else [
                 Option(intent)]
             plan.options = [(replies.label(o), o.intent) for o in options]
-            plan.message = replies.which_reading(plan.options, intent.reading.unexplained,
-                                                 asking.question if asking else None)
-        plan.question = plan.message
+            question = replies.which_reading(plan.options, intent.reading.unexplained,
+                                             asking.question if asking else None)
+        plan.ask(question)
 
     @staticmethod
-    def _unknown(plan: Plan, message: str) -> None:
+    def _unknown(plan: Plan, said: str) -> None:
         plan.kind = Kind.UNKNOWN
-        plan.message = message
+        plan.said = [said]
 
     def _takes_target(self, intent: Intent) -> bool:
         recipe = self.recipe(intent.resource, intent.action)
@@ -296,7 +297,7 @@ class PlanBuilder:
                 self._fill(plan, recipe, targets)
         elif not intent.targets and self._takes_target(intent):
             plan.kind = Kind.CLARIFY  # "show me the status": of which one is never guessed
-            plan.question = plan.message = replies.which_targets(intent)
+            plan.ask(replies.which_targets(intent))
         elif not intent.targets:
             filters = [q for q in intent.qualifiers if q not in selection.WIDE]
             if filters:  # "which containers are stopped": the answer is filtered
@@ -315,7 +316,7 @@ class PlanBuilder:
             program = named.program(intent, targets, plan)
             if program:  # "is redis-server running": the snapshot lists ~100 processes,
                 intent.params["program"] = program  # so the live table is asked
-                plan.kind, plan.message, plan.question = Kind.QUERY, "", None
+                plan.kind, plan.said, plan.question = Kind.QUERY, [], None
                 recipe = self._targetless(plan, intent, "I can't look that up yet.")
             for kind in sorted({t.kind for t in targets}):
                 recipe = self.recipe(kind, intent.action)
@@ -326,10 +327,10 @@ class PlanBuilder:
         if recipe is not None and plan.steps and not plan.read_only:
             self._finish(plan, recipe)  # a "question" that can change things is an action
         elif recipe is not None and not plan.steps and (
-                self.lacking or self.optional) and not plan.message:
+                self.lacking or self.optional) and not plan.said:
             self.lacking = self.lacking or self.optional  # "how big is it": which path
             plan.kind = Kind.CLARIFY  # "ping it": which host is asked, never guessed
-            plan.question = plan.message = replies.which_value(sorted(self.lacking), recipe)
+            plan.ask(replies.which_value(sorted(self.lacking), recipe))
 
     # -- actions -----------------------------------------------------------------------
     def _action(self, plan: Plan, intent: Intent) -> None:
@@ -360,15 +361,15 @@ class PlanBuilder:
             targets = named.owners_work(plan, intent, account, self.snapshot,
                                         self.matcher) if account else []
             if not account:
-                plan.message = targeting.no_match([intent.params["owner"]], "user", ["user"],
-                                                  self.matcher, self.snapshot)
+                plan.said = [targeting.no_match([intent.params["owner"]], "user", ["user"],
+                                                self.matcher, self.snapshot)]
             recipe = self.recipe("process", intent.action) if targets else None
             if not targets:
                 return
         elif not intent.targets and self._takes_target(intent) and not (
                 intent.qualifiers or intent.plural):
             plan.kind = Kind.CLARIFY  # "stop the container": which one is never guessed
-            plan.question = plan.message = replies.which_targets(intent)
+            plan.ask(replies.which_targets(intent))
             return
         elif not intent.targets and not self._takes_target(intent) and not (
                 intent.resource is None and (intent.qualifiers or intent.plural)):
@@ -379,13 +380,13 @@ class PlanBuilder:
         else:
             present = []
             targets = self._match(plan, intent)
-            if plan.message:  # a question or a plain answer
+            if plan.said:  # a question or a plain answer
                 return
             intent = plan.intent or intent  # "stop the http.server": a process, ended
             kinds = {t.kind for t in targets}
             recipe = self.recipe(kinds.pop(), intent.action) if len(kinds) == 1 else None
         if recipe is None:
-            if not plan.message:
+            if not plan.said:
                 self._unknown(plan, f"I don't know how to {intent.action} those yet. {HELP}")
             return
         if intent.condition and not conditions.holds(plan, intent, targets, self.matcher):
@@ -404,25 +405,24 @@ class PlanBuilder:
             plan.kind = Kind.REFUSE  # everything named is something reos never touches
             plan.blocked = True
             plan.blocked_reason = "; ".join(self.protected)
-            plan.message = f"I won't do that: {plan.blocked_reason}."
+            plan.said = [f"I won't do that: {plan.blocked_reason}."]
             return
         if not plan.steps and not self.lacking and self.optional:
             self.lacking = self.optional  # "close that port": no step runs without one
         if not plan.steps and self.lacking:
             plan.kind = Kind.CLARIFY  # "add bob to a group": which group is asked
-            plan.question = plan.message = replies.which_value(sorted(self.lacking), recipe)
+            plan.ask(replies.which_value(sorted(self.lacking), recipe))
             return
         if not plan.steps:
             said = _as_sentences(plan.notes, frozenset(t.name for t in plan.targets))
-            plan.message = (plan.message + " " + said).strip() or "There's nothing to do."
+            plan.said = [" ".join([*plan.said, said]).strip() or "There's nothing to do."]
             plan.notes = []
             return
         plan.verb = recipe.verb
         if recipe.affects:
             plan.notes.append(f"What this affects: {recipe.affects}")
-        if plan.message:  # said before the steps (a condition that was checked, …)
-            plan.lead.append(plan.message)
-            plan.message = ""
+        plan.lead += plan.said  # said before the steps (a condition that was checked, …)
+        plan.said = []
 
     def _match(self, plan: Plan, intent: Intent) -> list[Target]:
         return targeting.match(plan, intent, self.matcher, self.snapshot, self.recipe)

@@ -48,8 +48,8 @@ def plan_command(plan: Plan, intent: Intent, is_root: bool, voice: Voice) -> Non
         plan.blocked = True
         plan.blocked_reason = (f"it names {clean(secret)[:80]}, which holds secrets (password "
                                "hashes or a private key) that I never print or copy")
-        plan.message = (f"{who} `{clean(' '.join(argv))[:120]}`, and I won't run it: "
-                        f"{plan.blocked_reason}.")
+        plan.said = [f"{who} `{clean(' '.join(argv))[:120]}`, and I won't run it: "
+                     f"{plan.blocked_reason}."]
         return
     verdict = assess_argv(argv)
     purpose = clean(intent.purpose or "run a command")[:200]
@@ -59,7 +59,7 @@ def plan_command(plan: Plan, intent: Intent, is_root: bool, voice: Voice) -> Non
         plan.blocked = True
         plan.blocked_reason = "; ".join(verdict.reasons) or "the risk engine blocks it"
         who = "You typed" if intent.reading.source == "typed" else "The model suggested"
-        plan.message = f"{who} `{shown}`, and I won't run it: {plan.blocked_reason}."
+        plan.said = [f"{who} `{shown}`, and I won't run it: {plan.blocked_reason}."]
         return
     if verdict.needs_root:
         argv = as_root(argv, is_root)
@@ -77,7 +77,7 @@ def plan_command(plan: Plan, intent: Intent, is_root: bool, voice: Voice) -> Non
     if verdict.read_only:
         plan.kind = Kind.QUERY
         plan.notes.append(f"{origin}: it only reads.")
-        plan.message = conversation.investigating(plan, voice)
+        plan.said = [conversation.investigating(plan, voice)]
         plan.notes = []
         return
     plan.kind = Kind.ACTION
@@ -89,4 +89,3 @@ def plan_command(plan: Plan, intent: Intent, is_root: bool, voice: Voice) -> Non
                           "before it runs; anything else it changes stays changed.")
     else:
         plan.notes.append("I can't undo this command: it changes things I don't back up.")
-    plan.message = conversation.present(plan, voice)

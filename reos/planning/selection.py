@@ -138,15 +138,15 @@ def one_of(plan: Plan, intent: Intent, every: list[Target],
         plan.targets = kept
         return kept
     if not kept:
-        plan.message = replies.none_selected(intent, {t.kind for t in every})
+        plan.said = [replies.none_selected(intent, {t.kind for t in every})]
         return []
     plan.kind = Kind.CLARIFY
     plan.options = [(f"the {t.kind} {t.name}", replace(
         intent, targets=[t.name.lower()], resource=t.kind, qualifiers=[], plural=False))
         for t in kept[:9]]
-    plan.question = plan.message = replies.which_target(
+    plan.ask(replies.which_target(
         f"the {describe(intent.qualifiers)} {intent.resource or 'one'}".replace(
-            "  ", " "), plan.options)
+            "  ", " "), plan.options))
     return []
 
 def select(plan: Plan, intent: Intent, targets: list[Target],
@@ -156,8 +156,7 @@ def select(plan: Plan, intent: Intent, targets: list[Target],
     unusable = cannot_apply(intent.qualifiers, kinds)
     if unusable:
         plan.kind = Kind.CLARIFY
-        plan.question = plan.message = replies.cannot_filter(unusable,
-                                                                  intent.resource)
+        plan.ask(replies.cannot_filter(unusable, intent.resource))
         return []
     kept = narrow(targets, intent.qualifiers)
     if intent.exclude:
@@ -166,14 +165,14 @@ def select(plan: Plan, intent: Intent, targets: list[Target],
             # "all but the database" where nothing of that kind is called so: what
             # was to be spared is unknown, so nothing is planned until it is
             plan.kind = Kind.CLARIFY
-            plan.question = plan.message = replies.unknown_exclusion(
-                found.missing or intent.exclude, kinds)
+            plan.ask(replies.unknown_exclusion(
+                found.missing or intent.exclude, kinds))
             return []
         kept = leave_out(kept, found.targets)
         plan.notes.append("leaving out " + conversation.join_names(
             [t.name for t in found.targets]))
     if not kept:
-        plan.message = replies.none_selected(intent, kinds)
+        plan.said = [replies.none_selected(intent, kinds)]
         return []
     plan.targets = kept
     return kept

@@ -56,7 +56,7 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
     when they name none, several, or too many."""
     if intent.targets and all(t in _PRONOUNS for t in intent.targets):
         plan.kind = Kind.CLARIFY  # "add him to the group": who, is never guessed
-        plan.question = plan.message = replies.which_targets(intent)
+        plan.ask(replies.which_targets(intent))
         return []
     kinds = [intent.resource] if intent.resource in ALL_KINDS else [
         k for k in KINDS if recipe(k, intent.action)]
@@ -81,9 +81,9 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
         # "kill all processes", "delete the users": never every one of those
         things = " or ".join(conversation.PLURALS.get(k, k) for k in kinds)
         plan.kind = Kind.REFUSE  # as asked, never done; naming them is another request
-        plan.message = (
+        plan.said = [
             f"I won't {intent.action or 'act on'} every one of the {things}. "
-            "Name the ones you mean.")
+            "Name the ones you mean."]
         return []
     if not intent.targets and (intent.qualifiers or intent.plural):
         if intent.resource is None and len(kinds) > 1 and intent.exclude:
@@ -100,7 +100,7 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
             plan.kind = Kind.CLARIFY
             plan.options = [(f"{intent.action} {conversation.PLURALS[k]}",
                              replace(intent, resource=k)) for k in kinds]
-            plan.question = plan.message = replies.which_reading(plan.options, [])
+            plan.ask(replies.which_reading(plan.options, []))
             return []
         # "the stopped containers", "all services": every one of the kind, narrowed below
         every = [t for k in kinds if (i := matcher.index(k)) for t in i.targets]
@@ -130,7 +130,7 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
                 result.strategies.get(t.name) not in ("exact name", "alias")
                 for t in result.targets)):
         plan.kind = Kind.REFUSE  # "format /dev/sda" where there is none: never a guess
-        plan.message = guards.not_exactly(intent, matcher, snapshot)
+        plan.said = [guards.not_exactly(intent, matcher, snapshot)]
         return []
     if intent.resource is None and result.missing and recipe("package", intent.action):
         # "remove htop": not a container or service; maybe an installed package
@@ -159,22 +159,20 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
         plan.options = [(f"the {t.kind} {t.name}", replace(
             intent, targets=[t.name.lower()], resource=t.kind, plural=False))
             for t in result.choices]
-        plan.question = plan.message = replies.which_target(result.phrase or "that",
-                                                             plan.options)
+        plan.ask(replies.which_target(result.phrase or "that", plan.options))
         return []
     if result.missing:
         if intent.resource is None and recipe("package", intent.action):
             kinds = [*kinds, "package"]  # it was looked for among installed packages too
-        plan.message = no_match(result.missing, intent.resource, kinds, matcher, snapshot)
+        plan.said = [no_match(result.missing, intent.resource, kinds, matcher, snapshot)]
         return []
     if EXACT_ONLY & {t.kind for t in result.targets}:
         loose = [t.name for t in result.targets if t.kind in EXACT_ONLY
                  and result.strategies.get(t.name) not in SURE]
         if loose:  # never remove a package we only guessed at
             plan.kind = Kind.CLARIFY
-            plan.question = plan.message = (
-                f"I couldn't find one called exactly that. Did you mean "
-                f"{conversation.join_names(loose)}?")
+            plan.ask(f"I couldn't find one called exactly that. Did you mean "
+                     f"{conversation.join_names(loose)}?")
             kinds_of = {t.name: t.kind for t in result.targets}
             plan.options = [(f"the {kinds_of[name]} {name}", replace(
                 intent, targets=[name], resource=kinds_of[name], plural=False))
@@ -222,7 +220,7 @@ def _several_peoples(plan: Plan, intent: Intent, result: MatchResult, matcher: T
                 f"{p.user}'s {clean(p.cmdline or p.name)[:80]} (process {p.pid})",
                 replace(intent, targets=[*pids, *rest], resource="process",
                         plural=len(pids) + len(rest) > 1)))
-        plan.question = plan.message = replies.which_target(phrase, plan.options)
+        plan.ask(replies.which_target(phrase, plan.options))
         return True
     return False
 
@@ -252,7 +250,7 @@ def _namesakes(plan: Plan, intent: Intent, result: MatchResult,
                                                   for t in intent.targets],
                                  resource="user", plural=False))
                         for name in [login.name, *others]]
-        plan.question = plan.message = replies.which_target(phrase, plan.options)
+        plan.ask(replies.which_target(phrase, plan.options))
         return True
     return False
 

@@ -473,7 +473,7 @@ class ReosApp(App[None]):
             else:
                 if reply.first:
                     self.say(reply.first)
-                self.query_one(Transcript).add(PlanCard(reply.plan.message, reply.plan))
+                self.query_one(Transcript).add(PlanCard(reply.plan))
         else:
             self.say(reply.text)
             if reply.awaiting_approval and reply.plan is None:  # an undo waits for a yes

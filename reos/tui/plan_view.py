@@ -5,8 +5,9 @@ medium, high, critical), a marker for a step that cannot be undone and one for a
 the person edited; the detail is the selected step: its exact command (the argv as a
 shell would take it, `reos.model.plan.render`), what it affects (its target, the packages an
 install pulls in), its undo, why it is there, and, once it ran, its output (from the
-step events). Long commands wrap with their label column as indentation, so the card
-reads at 80x24.
+step events). Above the master, the plan's own words without its list of steps
+(`Plan.text(steps=False)`: the same parts `reos plan` says whole). Long commands wrap
+with their label column as indentation, so the card reads at 80x24.
 
 A card never takes the keyboard focus by itself: the person keeps typing in the input,
 and nothing typed there can approve. Its keys (y approve, n deny, up/down choose a
@@ -140,10 +141,10 @@ class PlanCard(Vertical):
             super().__init__()
             self.card, self.plan, self.step_id, self.text = card, plan, step_id, text
 
-    def __init__(self, text: str, plan: Plan | None = None) -> None:
+    def __init__(self, plan: Plan) -> None:
         super().__init__()
-        self.text = clean(text)
         self.plan = plan
+        self.text = clean(plan.text())  # what the plan says, as every surface says it
         self.closed = False
         self.selected = 0
         self.editing = False
@@ -153,7 +154,7 @@ class PlanCard(Vertical):
 
     @property
     def steps(self) -> list[Step]:
-        return self.plan.steps if self.plan is not None else []
+        return self.plan.steps
 
     @property
     def step(self) -> Step | None:
@@ -162,11 +163,8 @@ class PlanCard(Vertical):
     def compose(self) -> ComposeResult:
         if not self.steps:  # a plan without steps (an undo, a question) reads as text
             yield Static(self.text, markup=False, id="plan-text")
-        else:
-            shown = self.plan.shown if self.plan is not None else None
-            # the card's rows show the steps: the words around them, as rendered
-            yield Static(shown.around() if shown is not None else self.text, markup=False,
-                         id="plan-text")
+        else:  # the card's rows show the steps: above them, the plan's words without them
+            yield Static(clean(self.plan.text(steps=False)), markup=False, id="plan-text")
             with Vertical(id="plan-steps"):
                 for n in range(len(self.steps)):
                     yield StepRow(n)
@@ -246,14 +244,13 @@ class PlanCard(Vertical):
         grid.add_column(overflow="fold")
         grid.add_row(f"Why step {self.selected + 1}:", Text(clean(
             step.why or "it is part of what you asked: "
-            f"\u201c{self.plan.request if self.plan else ''}\u201d")))
+            f"\u201c{self.plan.request}\u201d")))
         if step.risk_reasons:
             grid.add_row(f"Risk {step.risk.label}:",
                          Text(clean("; ".join(step.risk_reasons))))
-        trace = self.plan.trace if self.plan is not None else []
-        if trace:
+        if self.plan.trace:
             grid.add_row("How I got here:", "")
-        for stage in trace:
+        for stage in self.plan.trace:
             grid.add_row(Text(clean(f"  {stage.stage}:"), style="dim"),
                          Text(clean(stage.said)))
         return grid

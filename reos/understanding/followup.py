@@ -116,8 +116,9 @@ def follow_up(pending: Plan, text: str, builder: Any) -> Plan | None:
     elif revision.kind == "add" and revision.added is not None:
         added = builder.build(text, revision.added)
         if not added.steps or added.kind not in (Kind.ACTION, Kind.COMBINED):
-            return _unchanged(pending, builder, f"I couldn't add that to the plan: "
-                              f"{added.message.splitlines()[0] if added.message else text}")
+            why = added.text().splitlines()[:1]  # the first line it says
+            return _unchanged(pending, builder, "I couldn't add that to the plan: "
+                              + (why[0] if why else text))
         plan = _merged(pending, added, builder)
     else:
         return _unchanged(pending, builder, revision.said)
@@ -270,8 +271,7 @@ def _listed(targets: list[Target]) -> str:
 def _unchanged(pending: Plan, builder: Any, said: str) -> Plan:
     """The pending plan, offered again with what was said about it."""
     plan = replace(pending, lead=list(pending.lead), trace=[
-        *pending.trace, Traced("revising", said)], shown=replace(
-            pending.shown, before=list(pending.shown.before)) if pending.shown else None)
+        *pending.trace, Traced("revising", said)])
     said_before = [t.said for t in pending.trace if t.stage == "revising"]
     plan.say_first(said, replacing=said_before[-1] if said_before else None)  # said once
     return plan
@@ -312,5 +312,4 @@ def _merged(pending: Plan, added: Plan, builder: Any) -> Plan:
 def _finished(plan: Plan, steps: list[Any], builder: Any) -> Plan:
     """`steps` renumbered s1… (with what each depends on), judged and said again."""
     plan.steps = renumbered(steps)
-    plan.message = ""
     return builder.finish(plan)

@@ -75,28 +75,25 @@ def summary_line(plan: Plan, verb: str | None) -> str:
 
 
 def render(plan: Plan, voice: Voice, quality: str | None = None) -> None:
-    """Set the plan's message, once, after it is built and amended: what is said first
-    (`plan.lead`), then the steps of a plan that changes something (with `quality`, the
-    assessment's words, when explanations are on), or the message already set (a
-    question, an answer, what a query looks at). A plan with steps to approve keeps its
-    words in parts too (`plan.shown`)."""
+    """Render the plan's words, once, after it is built and amended: a plan that changes
+    something says its steps (`plan.shown`, with `quality`, the assessment's words, first
+    when explanations are on) and nothing else of its own; any other says what it says
+    (`plan.said`: a question, an answer, what a query looks at). Either way what is said
+    first (`plan.lead`) goes before, when a surface shows it (`Plan.text`)."""
     if plan.steps and not plan.read_only:
         present(plan, voice, plan.verb)
         assert plan.shown is not None
         if quality and not plan.blocked and not voice.brief and (voice.explain
                                                                   or voice.detailed):
             plan.shown.before.insert(0, quality)
-        plan.shown.before[:0] = plan.lead
-        plan.message = plan.shown.text()
+        plan.said = []  # what it said while it was built is not said: its steps are
         return
     plan.shown = None
-    plan.message = "\n".join(line for line in [*plan.lead, plan.message] if line)
 
 
-def present(plan: Plan, voice: Voice, verb: str | None = None) -> str:
-    """The plan as shown before approval (kept in parts as `plan.shown` too)."""
-    if not plan.steps:
-        return plan.message
+def present(plan: Plan, voice: Voice, verb: str | None = None) -> None:
+    """The plan's words as shown before approval, around its list of steps
+    (`plan.shown`)."""
     listed = []
     for n, step in enumerate(plan.steps, start=1):
         # what would run is always shown before approval, at every verbosity: consent
@@ -130,7 +127,6 @@ def present(plan: Plan, voice: Voice, verb: str | None = None) -> str:
     if plan.blocked:
         after.append(f"\u26d4 I won't run this: {plan.blocked_reason}")
     plan.shown = Shown([summary_line(plan, verb)], listed, [line for line in after if line])
-    return plan.shown.text()
 
 
 def undo_words(step: Step) -> str:

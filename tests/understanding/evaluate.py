@@ -76,10 +76,10 @@ def check(case: dict, engine: ReasoningEngine) -> Outcome:
     for fragment in case.get("forbid", []):
         if any(fragment in c for c in commands):
             problems.append(f"a step runs forbidden {fragment!r}")
-    if "says" in case and case["says"] not in plan.message:
+    if "says" in case and case["says"] not in plan.text():
         problems.append(f"message lacks {case['says']!r}")
     if problems:
-        problems.append(f"commands: {commands}; message: {plan.message[:160]!r}")
+        problems.append(f"commands: {commands}; message: {plan.text()[:160]!r}")
     return Outcome(case, problems)
 
 

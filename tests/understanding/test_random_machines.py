@@ -61,9 +61,9 @@ def test_a_container_by_its_image_or_a_question(seed: int) -> None:
         plan = engine.plan(f"restart the {base} container")
         if same == [c["name"]]:
             assert {s.argv[-1] for s in plan.steps} <= {c["name"]} and (
-                plan.steps or "isn't running" in plan.message), (base, plan.message)
+                plan.steps or "isn't running" in plan.text()), (base, plan.text())
         else:  # several run it: which one is asked, never guessed
-            assert plan.kind.value == "clarify" and not plan.steps, (base, plan.message)
+            assert plan.kind.value == "clarify" and not plan.steps, (base, plan.text())
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -123,7 +123,7 @@ def mentions(argv: list[str], target: str) -> bool:
 
 
 def _said(plan: Any) -> str:
-    return "\n".join([plan.message or "", *(plan.lead or []), *(plan.notes or []),
+    return "\n".join([plan.text() or "", *(plan.lead or []), *(plan.notes or []),
                       plan.question or ""])
 
 
