@@ -144,11 +144,7 @@ def _plan(p: argparse.ArgumentParser) -> Runner:
     p.add_argument("--hosts", metavar="PATTERN",
                    help="Plan on the hosts of your Ansible inventory this pattern matches "
                         "(web*, all:!db1), each read now, and run there through Ansible.")
-    p.add_argument("-i", "--inventory", metavar="PATH", type=Path,
-                   help="With --hosts: the Ansible inventory (default: [fleet] inventory "
-                        "in the settings, else ANSIBLE_INVENTORY).")
-    p.add_argument("--limit", metavar="PATTERN",
-                   help="With --hosts: only hosts this pattern also matches.")
+    _host_choice(p, "With --hosts: ")
 
     def run(a: argparse.Namespace) -> int:
         if a.hosts is not None:
@@ -269,15 +265,24 @@ def _layers(p: argparse.ArgumentParser) -> Runner:
     return run
 
 
+def _host_choice(p: argparse.ArgumentParser, within: str = "") -> None:
+    """-i/--inventory and --limit, as `reos hosts` and `reos plan --hosts` take them."""
+    def said(text: str) -> str:
+        text = f"{within}{text}"
+        return text[0].upper() + text[1:]
+
+    p.add_argument("-i", "--inventory", metavar="PATH", type=Path,
+                   help=said("the Ansible inventory (default: [fleet] inventory in the "
+                             "settings, else ANSIBLE_INVENTORY)."))
+    p.add_argument("--limit", metavar="PATTERN",
+                   help=said("only hosts this pattern also matches, as ansible's --limit."))
+
+
 def _hosts(p: argparse.ArgumentParser) -> Runner:
     p.add_argument("pattern", metavar="PATTERN", nargs="?", default="all",
                    help="An Ansible host pattern: a host or group, web*, all:!db1, "
                         "webservers:&prod (default: all).")
-    p.add_argument("-i", "--inventory", metavar="PATH", type=Path,
-                   help="The Ansible inventory (default: [fleet] inventory in the "
-                        "settings, else ANSIBLE_INVENTORY).")
-    p.add_argument("--limit", metavar="PATTERN",
-                   help="Only hosts this pattern also matches, as ansible's --limit.")
+    _host_choice(p)
     _flag(p, "--check", help="Reach each host through Ansible: does it answer, and may "
                              "reos act as root there?")
     _flag(p, "--json", dest="as_json", help="Print a reos.hosts/1 document.")
