@@ -426,6 +426,16 @@ class ReasoningEngine:
         finally:
             self.forget_snapshot()
 
+    def newer_fleet_change(self) -> TransactionRecord | None:
+        """The newest change made on other machines (`reos plan --hosts`) that undo can
+        revert, when it is newer than every change here that can be undone; else None."""
+        from reos.store.journal import FLEET
+
+        fleet = next((tx for tx in self.journal.transactions(limit=20, kind=FLEET)
+                      if tx.revertible), None)
+        here = self.journal.undoable(limit=1)
+        return fleet if fleet is not None and (not here or here[0].id < fleet.id) else None
+
     def ask_undo(self, tx_id: int) -> None:
         """A surface showed the undo of transaction `tx_id` (the history panel's `u`): it
         waits for a yes like any undo, and `approve` undoes exactly it (or says it is no
@@ -477,6 +487,11 @@ class ReasoningEngine:
                 # every change asks, an undo too (with nothing to undo, the undo says so)
                 self.session.wait_for_undo(newest[0].id)
                 return Reply(self.undo_preview(), Outcome.NEEDS_APPROVAL)  # the surface asks
+            fleet = self.newer_fleet_change()
+            if fleet is not None:  # never an older change here behind the person's back
+                return Reply(f"The newest change ({fleet.request!r}) was made on other "
+                             f"machines ({', '.join(fleet.hosts)}): `reos undo` undoes it "
+                             "there. Nothing was undone here.", Outcome.SAID)
             shown = self.session.undo_shown
             self.session.undo_answered()
             if shown is not None and (not newest or newest[0].id != shown):

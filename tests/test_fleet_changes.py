@@ -393,3 +393,33 @@ def test_each_host_is_planned_from_its_own_snapshot_and_the_plans_are_grouped() 
     assert "On web1, web2:" in shown
     assert "Left out:\n  web3: " in shown
     assert "Not reached:\n  db9: there is no route to it" in shown
+
+
+def test_the_chats_undo_never_reverts_an_older_change_here_behind_a_newer_fleet_change(
+        ) -> None:
+    from reos import settings as settings_module
+    from reos.engine import ReasoningEngine
+    from reos.understanding.perception import Meta
+
+    journal = _journal()
+    here = journal.begin("stop nginx")
+    row = journal.begin_step(here, 0, "s1", "Stop nginx.service",
+                             ["systemctl", "stop", "nginx.service"], action="stop",
+                             target_kind="service", target_name="nginx.service",
+                             prior_state={"active": "active", "enabled": "enabled"},
+                             rollback=["systemctl", "start", "nginx.service"])
+    journal.finish_step(row, "done", 0, "")
+    journal.finish(here, "completed")
+    there = journal.begin("stop cron", kind=FLEET, inventory=["/nowhere/hosts.ini"])
+    row = journal.begin_step(there, 0, "s1", "Stop cron.service",
+                             ["sudo", "-n", "systemctl", "stop", "cron.service"],
+                             action="stop", target_kind="service", target_name="cron.service",
+                             prior_state={"active": "active", "machine_id": MACHINE},
+                             rollback=["sudo", "-n", "systemctl", "start", "cron.service"],
+                             host="web1")
+    journal.finish_step(row, "done", 0, "")
+    journal.finish(there, "completed")
+    engine = ReasoningEngine(settings_module.load(), journal=journal)
+    reply = engine.meta(Meta("undo"))
+    assert "made on other machines (web1)" in reply.text
+    assert journal.transaction(here).status == "completed"  # the older change stays

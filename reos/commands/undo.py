@@ -20,14 +20,14 @@ from reos.understanding.perception import Meta
 
 if TYPE_CHECKING:
     from reos.engine import ReasoningEngine
-    from reos.store.journal import Journal, TransactionRecord
+    from reos.store.journal import TransactionRecord
 
 
 def run(*, as_json: bool = False, yes: bool = False, host: str | None = None) -> int:
     """The chat's "undo", on the command line: the engine decides whether it asks first
     (`always_confirm`); this surface asks on the terminal, or takes `--yes` as the answer."""
     engine = make_engine()
-    fleet = _newest_fleet(engine.journal, host)
+    fleet = _newest_fleet(engine, host)
     if fleet is not None or host is not None:
         return _undo_fleet(engine, fleet, host, as_json=as_json, yes=yes)
     reply = engine.meta(Meta("undo"))
@@ -58,18 +58,15 @@ def run(*, as_json: bool = False, yes: bool = False, host: str | None = None) ->
     return EXIT_OK if report.ok else EXIT_FAILED
 
 
-def _newest_fleet(journal: Journal, host: str | None) -> TransactionRecord | None:
-    """The newest change made on other machines that undo can revert (on `host`), when it
-    is newer than every change here (or `host` is given); else None."""
+def _newest_fleet(engine: ReasoningEngine, host: str | None) -> TransactionRecord | None:
+    """The change made on other machines to undo: with `host`, the newest that still holds
+    a change on it; without, the newest, when it is newer than every change here."""
+    if host is None:
+        return engine.newer_fleet_change()
     from reos.store.journal import FLEET
 
-    fleet = next((tx for tx in journal.transactions(limit=50, kind=FLEET)
-                  if tx.revertible and (host is None or any(
-                      s.host == host for s in tx.undo_steps))), None)
-    if fleet is None or host is not None:
-        return fleet
-    here = journal.undoable(limit=1)
-    return fleet if not here or here[0].id < fleet.id else None
+    return next((tx for tx in engine.journal.transactions(limit=50, kind=FLEET)
+                 if tx.revertible and any(s.host == host for s in tx.undo_steps)), None)
 
 
 def _undo_fleet(engine: ReasoningEngine, tx: TransactionRecord | None, host: str | None,
