@@ -423,3 +423,22 @@ def test_the_chats_undo_never_reverts_an_older_change_here_behind_a_newer_fleet_
     reply = engine.meta(Meta("undo"))
     assert "made on other machines (web1)" in reply.text
     assert journal.transaction(here).status == "completed"  # the older change stays
+
+
+def test_reos_hosts_says_how_old_each_kept_snapshot_is(reos_home: Path) -> None:
+    import os
+    import time
+
+    from reos.commands.hosts import _age
+    from tests.conftest import FIXTURES
+
+    snapshots.folder().mkdir(parents=True)
+    kept = snapshots.folder() / "web1.json"
+    kept.write_text((FIXTURES / "homelab.json").read_text())
+    hours_ago = time.time() - 3 * 3600 - 60
+    os.utime(kept, (hours_ago, hours_ago))
+    (snapshots.folder() / "web2.json").write_text("{not json")
+    assert _age("web1") == "3 hours ago"
+    assert _age("web2") == "unreadable (read again by the next plan)"
+    assert _age("db1") == "none yet"
+    assert snapshots.cached("web1").age() > 3 * 3600  # type: ignore[union-attr]

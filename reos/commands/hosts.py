@@ -121,12 +121,20 @@ def lines(chosen: Inventory, given_by: str,
 
 
 def _age(host: str) -> str:
-    from reos.fleet.snapshots import cached, said_age
+    """When reos last read the host (by this machine's clock: the file it kept)."""
+    from datetime import UTC, datetime
+
+    from reos.fleet.snapshots import cached
+    from reos.words.conversation import relative_time
 
     known = cached(host)
     if known is not None and known.problem:
         return "unreadable (read again by the next plan)"
-    return said_age(known.age() if known is not None else None)
+    if known is None or known.read_at is None:
+        return "none yet"
+    stamp = "%Y-%m-%dT%H:%M:%SZ"
+    return relative_time(datetime.fromtimestamp(known.read_at, UTC).strftime(stamp),
+                         datetime.now(UTC).strftime(stamp))
 
 
 def address(host: Host) -> str:

@@ -134,15 +134,3 @@ def _keep(known: Known) -> None:
     partial = path.with_suffix(".json.partial")
     partial.write_text(json.dumps(known.snapshot.to_dict()))
     os.replace(partial, path)
-
-
-def said_age(seconds: float | None) -> str:
-    """"just now", "4 min old", "2 h old", "3 days old"; "none yet" for no snapshot."""
-    if seconds is None:
-        return "none yet"
-    if seconds < 60:
-        return "just now"
-    for size, unit in ((86400, "days"), (3600, "h"), (60, "min")):
-        if seconds >= size:
-            return f"{int(seconds // size)} {unit} old"
-    return "just now"
