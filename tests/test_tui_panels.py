@@ -85,7 +85,8 @@ async def test_a_damaged_choice_file_is_ignored() -> None:
     choice = paths.data_dir() / "panels.json"
     choice.parent.mkdir(parents=True, exist_ok=True)
     choice.write_text('{"machine": tru')
-    assert load_choice() == {"machine": False, "history": False, "reasoning": False}
+    assert load_choice() == {"machine": False, "history": False, "reasoning": False,
+                             "hosts": False}
     app = chat()
     async with app.run_test(size=WIDE) as pilot:
         await settle(app, pilot)
@@ -110,7 +111,8 @@ async def test_panels_collapse_on_a_narrow_screen_and_a_key_opens_one_over_the_c
         await pilot.press("f2")
         await settle(app, pilot)
         assert app.query_one(SidePanels).region.width == 0
-        assert load_choice() == {"machine": True, "history": True, "reasoning": True}
+        assert load_choice() == {"machine": True, "history": True, "reasoning": True,
+                             "hosts": False}
         await pilot.resize_terminal(*WIDE)
         await settle(app, pilot)
         assert app.query_one(SidePanels).region.width > 0

@@ -122,19 +122,16 @@ def lines(chosen: Inventory, given_by: str,
 
 def _age(host: str) -> str:
     """When reos last read the host (by this machine's clock: the file it kept)."""
-    from datetime import UTC, datetime
+    import time
 
-    from reos.fleet.snapshots import cached
+    from reos.fleet.snapshots import cached, stamp
     from reos.words.conversation import relative_time
 
     known = cached(host)
     if known is not None and known.problem:
         return "unreadable (read again by the next plan)"
-    if known is None or known.read_at is None:
-        return "none yet"
-    stamp = "%Y-%m-%dT%H:%M:%SZ"
-    return relative_time(datetime.fromtimestamp(known.read_at, UTC).strftime(stamp),
-                         datetime.now(UTC).strftime(stamp))
+    when = None if known is None else known.read_stamp()
+    return "none yet" if when is None else relative_time(when, stamp(time.time()))
 
 
 def address(host: Host) -> str:

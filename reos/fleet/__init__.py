@@ -1,9 +1,11 @@
 """Other machines, reached through Ansible: ansible-core's own code and ansible-runner,
 never a home-made SSH loop.
 
-So far: the person's Ansible inventory and the hosts Ansible's patterns choose from it
-(`inventory.py`, shown by `reos hosts`); running tasks on those hosts through
+What is here: the person's Ansible inventory and the hosts Ansible's patterns choose
+from it (`inventory.py`, shown by `reos hosts`); running tasks on those hosts through
 ansible-runner (`running.py`); whether each answers and lets reos act as root
-(`reach.py`, `reos hosts --check`). Not responsible, yet, for snapshots of those hosts,
-plans for them, running recipes there, nor undo there.
+(`reach.py`, `reos hosts --check`); each host's snapshot, read by reos's own collectors
+(`snapshots.py`); a plan's steps run, journaled and undone there (`changing.py`). Not
+responsible for reading requests or planning (the same engine plans for each host), nor
+for printing (reos/commands/hosts.py, fleet_plan.py; the chat's hosts panel).
 """

@@ -52,6 +52,15 @@ class Known(Struct):
             return None
         return max(0.0, (time.time() if now is None else now) - self.read_at)
 
+    def read_stamp(self) -> str | None:
+        """When it was read, as an ISO 8601 UTC stamp (None: never read)."""
+        return None if self.read_at is None else stamp(self.read_at)
+
+
+def stamp(seconds: float) -> str:
+    """Seconds since the epoch as an ISO 8601 UTC stamp, to the second."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
+
 
 def folder() -> Path:
     return paths.data_dir() / "fleet" / "snapshots"

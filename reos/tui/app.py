@@ -52,6 +52,7 @@ from reos.model.plan import Plan, step_words
 from reos.model.report import ExecutionReport
 from reos.outcome import Reply
 from reos.text import clean
+from reos.tui import fleet_panel
 from reos.tui.footer import ChatFooter
 from reos.tui.help import HelpScreen, keys_now
 from reos.tui.live import Activity, MachineLine, toasts
@@ -112,6 +113,7 @@ class ReosApp(App[None]):
         Binding("f2", "panel('machine')", "Machine"),
         Binding("f3", "panel('history')", "History"),
         Binding("f4", "panel('reasoning')", "Reasoning panel"),
+        Binding("f5", "panel('hosts')", "Hosts"),  # only with an Ansible inventory
     ]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # side panels hide when narrow
 
@@ -150,6 +152,7 @@ class ReosApp(App[None]):
         self.problems: list[str] = []  # settings and template problems, said at start
         self.last_trace: int | None = None  # the audit trail of the latest reply
         self.card_outcomes = CardOutcomes()  # each plan card keeps what became of its plan
+        self.inventory = fleet_panel.source(engine.settings)  # the hosts panel's, or None
         # a typed "yes" runs the plan through the engine too: it asks these modals
         engine.approve_fix, engine.confirm_resume = self.ask_fix, self.ask_resume
 
@@ -342,6 +345,8 @@ class ReosApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("approve", "deny"):
             return self.waiting is not None  # shown in the footer only while a plan waits
+        if action == "panel" and parameters == ("hosts",):
+            return self.inventory is not None
         if action == "leave_panel":  # before Escape declines a plan, it leaves a panel
             panels = self.query_one(SidePanels)
             return panels.peeking is not None or self._in(panels)

@@ -21,7 +21,7 @@ from textual.widgets._footer import FooterKey  # the footer's key; not re-export
 # Shorter words for a crowded line, by the binding's action.
 SHORT = {"approve": "Approve", "deny": "Deny", "panel('reasoning')": "Why"}
 # Left out of a line that is still too long, in this order (each is in help).
-SPARED = ("panel('reasoning')", "panel('history')", "panel('machine')")
+SPARED = ("panel('hosts')", "panel('reasoning')", "panel('history')", "panel('machine')")
 PALETTE = "-command-palette"
 
 

@@ -22,6 +22,7 @@ what undo does (the engine and reos/execution/undo.py) nor for collecting the sn
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,7 +41,7 @@ from reos import paths
 from reos.errors import plainly
 from reos.text import clean
 
-PANELS = ("machine", "history", "reasoning")
+PANELS = ("machine", "history", "reasoning", "hosts")
 REFRESH_SECONDS = 30.0  # the machine panel re-reads the machine this often
 HISTORY_LIMIT = 20
 UNDOABLE = "\u21b6"  # marks a transaction that can be undone
@@ -259,15 +260,21 @@ class SidePanels(Vertical):
         self.choice = load_choice()
         self.peeking: str | None = None  # narrow screen: the panel shown over the chat
         self.trace_id: int | None = None
+        self.reached: dict[str, Any] | None = None  # the hosts panel: each host's answer
+        self.reached_at: float | None = None
+        self.reaching = False  # one reach of the hosts at a time
 
     def compose(self) -> ComposeResult:
         yield Panel("Machine (F2)", id="panel-machine")
         yield HistoryPanel(id="panel-history")
         yield Panel("Reasoning (F4)", id="panel-reasoning")
+        yield Panel("Hosts (F5)", id="panel-hosts")
 
     def on_mount(self) -> None:
         self._arrange()
         self.refresh_all()
+        if self.choice.get("hosts"):
+            self._read_hosts(reach=True)
         self.set_interval(REFRESH_SECONDS, self._tick)
         self.watch(self.screen, "focused", self._focus_moved, init=False)
 
@@ -295,6 +302,8 @@ class SidePanels(Vertical):
         self._arrange()
         if self.choice[name]:
             self.refresh_all()
+            if name == "hosts":
+                self._read_hosts(reach=True)
         return self.choice[name]
 
     def peek(self, name: str | None) -> bool:
@@ -304,6 +313,8 @@ class SidePanels(Vertical):
         self._arrange()
         if self.peeking is not None:
             self.refresh_all()
+            if self.peeking == "hosts":
+                self._read_hosts(reach=True)
         return self.peeking is not None
 
     def _arrange(self) -> None:
@@ -321,6 +332,8 @@ class SidePanels(Vertical):
             self.trace_id = trace_id
         self.refresh_machine()
         self._read_journal()
+        if self.display and self.panel("hosts").display:
+            self._read_hosts(reach=False)
 
     def refresh_machine(self) -> None:
         self._read_machine()
@@ -335,6 +348,40 @@ class SidePanels(Vertical):
         except Exception as exc:  # noqa: BLE001 - the panel says why instead of the app dying
             lines = [plainly(exc, "Reading the machine")]
         self.app.call_from_thread(self.panel("machine").show_lines, lines)  # type: ignore[union-attr]
+
+    @work(thread=True, exclusive=False, exit_on_error=False, group="panel-hosts")
+    def _read_hosts(self, reach: bool) -> None:
+        """The hosts panel: the inventory and each host's snapshot age at once, then, when
+        `reach`, whether each answers (one Ansible run; a second reach waits for none)."""
+        from reos.tui import fleet_panel
+
+        settings = self.engine.settings
+        try:
+            where = fleet_panel.source(settings)
+            chosen, ages, problem = (None, {}, None) if where is None else fleet_panel.look(where)
+        except Exception as exc:  # noqa: BLE001 - the panel says why instead of the app dying
+            where, chosen, ages, problem = None, None, {}, plainly(exc, "Reading the hosts")
+        reach = (reach and not self.reaching and where is not None and chosen is not None
+                 and bool(chosen.hosts))
+        self.reaching = self.reaching or reach
+
+        def show() -> None:
+            lines = fleet_panel.lines(where, chosen, ages, self.reached, problem=problem,
+                                      reaching=self.reaching, checked_at=self.reached_at)
+            self.app.call_from_thread(self.panel("hosts").show_lines, lines)  # type: ignore[union-attr]
+
+        show()
+        if not reach or where is None or chosen is None:
+            return
+        try:
+            self.reached = fleet_panel.reach(where, [h.name for h in chosen.hosts],
+                                             settings.fleet.connect_timeout)
+            self.reached_at = time.time()
+        except Exception as exc:  # noqa: BLE001 - Ansible missing or failing: said, not raised
+            problem = plainly(exc, "Reaching the hosts")
+        finally:
+            self.reaching = False
+        show()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="panel-journal")
     def _read_journal(self) -> None:
