@@ -70,11 +70,12 @@ def test_a_group_joined_on_a_pattern_with_an_exclusion_undone_host_by_host(
     assert one.returncode == EXIT_OK, one.stdout + one.stderr
     assert "partly undone" in one.stdout
     assert ["adm" in _groups(fleet, h, "dora") for h in ("web1", "web2")] == [True, False]
-    assert "dora" in _groups(fleet, "web2", "dora")  # only the one group changed back
+    assert fleet.run("web2", "usermod", "-aG", "users", "dora").returncode == 0  # since
 
     rest = reos("undo", timeout=120)
     assert rest.returncode == EXIT_OK, rest.stdout + rest.stderr
     assert "adm" not in _groups(fleet, "web1", "dora")
+    assert "users" in _groups(fleet, "web2", "dora")  # only the one group was changed back
     assert _has_account(fleet, "web1", "dora")  # the account itself stays
 
 
@@ -117,7 +118,8 @@ def _journal() -> Journal:
 
 def _snapshot(*, is_root: bool = False, user: str | None = "bob") -> SystemSnapshot:
     host: dict[str, object] = {"machine_id": MACHINE, "package_manager": "apt",
-                               "is_root": is_root}
+                               "is_root": is_root, "home_base": "/home",
+                               "homes": "alice/bob/vera"}
     if user is not None:
         host["user"] = user
     return SystemSnapshot.from_dict({
@@ -156,17 +158,22 @@ def test_an_accounts_prior_state_comes_from_the_hosts_snapshot() -> None:
     alice = changing.prior_state(snap, "user", "alice", ["sudo", "-n", "gpasswd", "-d",
                                                          "alice", "docker"])
     assert alice == {"state": "unknown", "account": "present",
-                     "reason": "the host was not read as root", "uid": 1001, "gid": 1001,
+                     "reason": "the host's snapshot does not tell a locked password from "
+                               "none",
+                     "uid": 1001, "gid": 1001, "uid_shared": False,
                      "group": "alice", "private_group": True, "groups": ["adm", "docker"],
                      "shell": "/bin/zsh", "home": "/home/alice", "gecos": "Alice Martin,,,",
                      "changed_group": "docker"}
     deploy = changing.prior_state(snap, "user", "deploy")
     assert deploy is not None and deploy["private_group"] is False
     assert "changed_group" not in deploy
-    assert changing.prior_state(snap, "user", "carol") == {"state": "absent"}
-    # the lock is in /etc/shadow: known only when the host was read as root
-    assert changing.prior_state(_snapshot(is_root=True), "user", "alice")["state"] == "locked"  # type: ignore[index]
-    assert changing.prior_state(_snapshot(is_root=True), "user", "bob")["state"] == "active"  # type: ignore[index]
+    # a new account's home is removed by undo only when the host's home folder had none
+    assert changing.prior_state(snap, "user", "carol") == {"state": "absent",
+                                                           "home_free": True}
+    assert changing.prior_state(snap, "user", "vera") == {"state": "absent",
+                                                          "home_free": False}
+    # the snapshot counts "*" (no password) as locked too: the lock is never taken from it
+    assert changing.prior_state(_snapshot(is_root=True), "user", "alice")["state"] == "unknown"  # type: ignore[index]
     assert changing.prior_state(snap, "group", "docker") == {"state": "present", "gid": 998,
                                                              "members": ["alice"]}
     assert changing.prior_state(snap, "group", "ops") == {"state": "absent"}
@@ -236,8 +243,7 @@ def test_root_and_the_account_reos_logs_in_as_are_never_cut_on_a_host_even_when_
 def test_another_account_may_be_changed_and_an_unknown_login_refuses_every_cut() -> None:
     lock = _step("lock", ["usermod", "-L", "alice"], "alice")
     leave = _step("remove_from_group", ["gpasswd", "-d", "alice", "docker"], "alice")
-    assert _one(lock, _snapshot(is_root=True)).undos == [["sudo", "-n", "usermod", "-L",
-                                                         "alice"]]  # it was locked
+    assert _one(lock, _snapshot(is_root=True)).plan is None  # "!" or "*": not told apart
     assert _one(leave, _snapshot()).plan is not None
     unknown = _snapshot(user=None)
     assert "which account reos logs in as" in (_one(leave, unknown).left_out or "")
@@ -246,7 +252,8 @@ def test_another_account_may_be_changed_and_an_unknown_login_refuses_every_cut()
 
 
 @pytest.mark.parametrize(("step", "said"), [
-    (_step("lock", ["usermod", "-L", "alice"], "alice"), "only when it logs in as root"),
+    (_step("lock", ["usermod", "-L", "alice"], "alice"),
+     "does not tell a locked password from an account with none"),
     (_step("expire_password", ["chage", "-d", "0", "alice"], "alice"), "/etc/shadow"),
     (_step("delete_with_home", ["userdel", "-r", "alice"], "alice", reversible=False),
      "it cannot be undone"),
@@ -257,3 +264,104 @@ def test_an_account_change_reos_could_not_undo_there_is_left_out_with_why(
     part = _one(step, _snapshot())  # read as bob: /etc/shadow was not readable
     assert part.plan is None
     assert said in (part.left_out or "")
+
+
+# -- found by review: undo never loses what was there, nor cuts the login ------------------
+def test_undoing_a_new_account_keeps_a_home_that_was_there_before(fleet) -> None:  # type: ignore[no-untyped-def]
+    assert fleet.run("web2", "useradd", "-m", "vera").returncode == 0
+    assert fleet.run("web2", "su", "vera", "-c", "echo draft > ~/thesis.txt").returncode == 0
+    assert fleet.run("web2", "userdel", "vera").returncode == 0  # the home stays
+    done = _plan(fleet, "web1,web2", "create user vera", "--yes")
+    assert done.returncode == EXIT_OK, done.stdout + done.stderr
+    assert "undo: $ userdel -r vera" in done.stdout  # web1: its home was free
+    assert "undo: $ userdel vera" in done.stdout  # web2: it held vera's old files
+    undone = reos("undo", timeout=120)
+    assert undone.returncode == EXIT_OK, undone.stdout + undone.stderr
+    assert not _has_account(fleet, "web2", "vera")
+    assert fleet.run("web2", "cat", "/home/vera/thesis.txt").stdout == "draft\n"
+    assert fleet.run("web1", "test", "-e", "/home/vera").returncode != 0
+
+
+def test_a_new_accounts_home_is_removed_by_undo_only_when_it_was_free(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import uuid
+
+    from reos.system.portable import home_base
+    from reos.system.state_users import current, restore
+
+    assert restore("user", "vera", {"state": "absent", "home_free": True}, "create") == [
+        "userdel", "-r", "vera"]
+    assert restore("user", "vera", {"state": "absent", "home_free": False}, "create") == [
+        "userdel", "vera"]
+    # a row recorded before reos kept it: as it was undone then
+    assert restore("user", "vera", {"state": "absent"}, "create") == ["userdel", "-r", "vera"]
+    name = f"reos-t-{uuid.uuid4().hex[:8]}"
+    assert current("user", name) == {"state": "absent", "home_free": True}
+    home = f"{home_base()}/{name}"
+    os.mkdir(home)
+    try:
+        assert current("user", name) == {"state": "absent", "home_free": False}
+    finally:
+        os.rmdir(home)
+
+
+def test_a_group_undo_changes_back_only_its_group_or_nothing() -> None:
+    from reos.system.state_users import changed_group, restore
+
+    assert changed_group(["sudo", "-n", "usermod", "-aG", "dev.ops", "pete"]) == "dev.ops"
+    was = {"state": "active", "groups": ["adm"], "changed_group": "dev.ops"}
+    assert restore("user", "pete", was, "add_to_group") == ["gpasswd", "-d", "pete", "dev.ops"]
+    unnamed = {"state": "active", "groups": ["adm"], "changed_group": None}
+    assert restore("user", "pete", unnamed, "add_to_group") is None  # never the whole list
+    older = {"state": "active", "groups": ["adm"]}  # a row from before the group was kept
+    assert restore("user", "pete", older, "add_to_group") == ["usermod", "-G", "adm", "pete"]
+
+
+def test_a_deleted_account_comes_back_as_it_was_or_its_delete_is_left_out() -> None:
+    from reos.system.state_users import restore
+
+    shared = {"state": "active", "uid": 1700, "gid": 1700, "uid_shared": True,
+              "shell": "/bin/sh"}
+    assert restore("user", "svctwo", shared, "delete")[:5] == [  # type: ignore[index]
+        "useradd", "-M", "-u", "1700", "-o"]
+    assert "-o" not in restore("user", "svctwo", {**shared, "uid_shared": False},  # type: ignore[operator]
+                               "delete")
+    assert restore("user", "svctwo", {**shared, "incomplete": True}, "delete") is None
+
+    def with_user(**fields: object) -> SystemSnapshot:
+        snap = _snapshot().to_dict()
+        snap["users"].append({"name": "odd", "uid": 1003, "gid": 100, "home": "/home/odd",
+                              "shell": "/bin/sh", "groups": ["users"], **fields})
+        return SystemSnapshot.from_dict(snap)
+
+    for hostile in (with_user(gecos="a:b"), with_user(shell="/bin/sh\x1b[2J"),
+                    with_user(groups=["users", *(f"g{n:05d}" for n in range(6000))])):
+        part = _one(_step("delete", ["userdel", "odd"], "odd"), hostile)
+        assert part.plan is None, "a lesser copy would come back"
+        assert "how to undo it" in (part.left_out or "")
+
+
+@pytest.mark.parametrize(("rollback", "refused"), [
+    (["usermod", "-s", "/usr/sbin/nologin", "bob"], True),
+    (["userdel", "-r", "bob"], True),
+    (["usermod", "-L", "bob"], True),
+    (["usermod", "-G", "", "bob"], True),
+    (["gpasswd", "-d", "bob", "sudo"], True),
+    (["usermod", "-aG", "adm", "bob"], False),
+    (["usermod", "-U", "bob"], False),
+])
+def test_an_undo_never_cuts_the_login_whatever_its_row_says(rollback: list[str],
+                                                             refused: bool) -> None:
+    from reos.store.journal import StepRecord
+
+    def record(name: str, logins: list[str] | None) -> StepRecord:
+        prior = {"state": "unknown"} if logins is None else {"state": "unknown",
+                                                             "logins": logins}
+        return StepRecord(1, 0, "s1", "x", [], "set_shell", "user", name, prior,
+                          ["sudo", "-n", *rollback], True, "completed", 0, "")
+
+    said = changing._undo_cuts_login(record("bob", ["bob", "root"]), ["sudo", "-n", *rollback])
+    assert (said is not None) is refused
+    assert changing._undo_cuts_login(record("bob", None), rollback) is None  # not known as it
+    root = [w if w != "bob" else "root" for w in rollback]
+    assert (changing._undo_cuts_login(record("root", None), root) is not None) is refused

@@ -330,9 +330,10 @@ class Executor:
         rollback = None
         if target is not None and not step.read_only:
             prior = self.probe(target.kind, target.name)
-            group = changed_group(step.argv) if target.kind == "user" else None
-            if group and isinstance(prior, dict):  # undo changes back exactly that group
-                prior = {**prior, "changed_group": group}
+            if target.kind == "user" and isinstance(prior, dict):
+                # undo changes back exactly the step's group; None: one reos cannot name,
+                # and then no undo (never the whole list, which would undo others' joins)
+                prior = {**prior, "changed_group": changed_group(step.argv)}
             # a restart is judged again on the live state: one of something stopped
             # since the plan was made starts it, and undo must stop it again
             rollback = restore_argv(target.kind, target.name, prior, step.action,

@@ -153,7 +153,12 @@ def _account(snapshot: SystemSnapshot, name: str,
         return None
     account = next((u for u in snapshot.users if u.name == name), None)
     if account is None:
-        return {"state": "absent"}
+        # undo removes a new account's home only when the host's snapshot says it was
+        # free (an earlier account's home holds its files); not said: kept
+        base, taken = snapshot.host.get("home_base"), snapshot.host.get("homes")
+        free = (isinstance(base, str) and base.startswith("/") and isinstance(taken, str)
+                and name not in taken.split("/"))  # portable.homes: names joined by "/"
+        return {"state": "absent", "home_free": free}
     primary = account.groups[0] if account.groups else ""
     others = [g for g in snapshot.groups or [] if g.gid == account.gid]
     # userdel takes a private group with the account: undo must make it again (useradd -U)
@@ -162,22 +167,34 @@ def _account(snapshot: SystemSnapshot, name: str,
         m for g in others for m in g.members if m != name]
     state: dict[str, Any] = {
         "uid": account.uid, "gid": account.gid, "group": primary, "private_group": private,
-        "groups": list(account.groups[1:])}
-    # the host's own words, put back there by undo: never one Ansible would refuse (nor a
-    # group name that would split in `usermod -G a,b`); without them there is no undo
-    state.update({key: text for key, text in (("shell", account.shell), (
-        "home", account.home), ("gecos", account.gecos)) if text.isprintable()})
-    if not all(g.isprintable() and "," not in g for g in account.groups):
+        "groups": list(account.groups[1:]),
+        "uid_shared": any(u.uid == account.uid and u.name != name for u in snapshot.users)}
+    # the host's own words, put back there by undo: never one useradd would refuse (a
+    # field holding ":"), nor a group name that would split in `usermod -G a,b`, nor more
+    # than one argument may hold; without them the account is `incomplete` and deleting
+    # it has no undo (it would come back as a lesser copy)
+    fields = (("shell", account.shell), ("home", account.home), ("gecos", account.gecos))
+    state.update({key: text for key, text in fields if _fits(text)})
+    groups_ok = all(_fits(g) and "," not in g for g in account.groups) and (
+        len(",".join(account.groups)) <= _MAX_FIELD)
+    if not groups_ok:
         del state["groups"]
-    if snapshot.host.get("is_root") is True:
-        state["state"] = "locked" if account.locked else "active"
-    else:  # read as the login: /etc/shadow was not readable, so the lock is not known
-        state.update(state="unknown", account="present",
-                     reason="the host was not read as root")
-    group = changed_group(argv) if argv else None
-    if group:
-        state["changed_group"] = group
+    if not groups_ok or not all(_fits(text) for _, text in fields):
+        state["incomplete"] = True
+    # whether the account is locked is not known from the snapshot: it counts "*" (no
+    # password) as locked as well as "!" (locked), which undo would tell apart
+    state.update(state="unknown", account="present",
+                 reason="the host's snapshot does not tell a locked password from none")
+    if argv:
+        state["changed_group"] = changed_group(argv)
     return state
+
+
+_MAX_FIELD = 32 * 1024  # characters of one field put back in one argument, at most
+
+
+def _fits(text: str) -> bool:
+    return text.isprintable() and ":" not in text and len(text) <= _MAX_FIELD
 
 
 def prepare(plans: dict[str, Plan], snapshots: dict[str, SystemSnapshot],
@@ -227,7 +244,8 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str) -> P
                 return Prepared(host, left_out=f"{step.title}: {_no_undo(step, prior)}")
             if undo and through_sudo(step.argv):
                 undo = as_root(undo, is_root=False)
-            prior = {**prior, "manager": manager, "machine_id": machine}
+            prior = {**prior, "manager": manager, "machine_id": machine,
+                     "logins": sorted(logins or ())}
         prepared.priors.append(prior)
         prepared.undos.append(undo)
     return prepared
@@ -311,6 +329,29 @@ def _cuts_login(step: Step, name: str, logins: set[str] | None) -> str | None:
             "locks, expires or changes the shell of that account there")
 
 
+# what an undo may do to root or the account reos logs in as: give back a group, unlock,
+# put back the full name; anything else (delete, lock, a shell, a whole group list,
+# leaving a group, an expiry) could cut reos off, whatever the recorded state says
+_LOGIN_SAFE_UNDOS = ({"usermod", "-aG"}, {"usermod", "-U"}, {"usermod", "-c"})
+
+
+def _undo_cuts_login(step: StepRecord, rollback: list[str]) -> str | None:
+    """Why running `rollback` could cut reos off from the host, or None: the forward
+    step's lifeline rule, kept for its undo too (a prior state gone stale, or a forged
+    journal row, must not delete, lock or narrow root or the login account)."""
+    if step.target_kind != "user" or step.target_name is None:
+        return None
+    recorded = (step.prior_state or {}).get("logins")
+    logins = {"root", *(recorded if isinstance(recorded, list) else ())}
+    if step.target_name not in logins:
+        return None
+    words = strip_sudo(rollback)
+    if len(words) >= 3 and any(set(words[:2]) == safe for safe in _LOGIN_SAFE_UNDOS):
+        return None
+    return (f"it would change {step.target_name}, an account reos needs on the host, in a "
+            "way that could cut reos off there")
+
+
 def _no_undo(step: Step, prior: dict[str, Any]) -> str:
     """Why an account's or a group's change has no undo on the host (reos changes them on
     other machines only where it can undo)."""
@@ -321,8 +362,8 @@ def _no_undo(step: Step, prior: dict[str, Any]) -> str:
         return ("it cannot be undone, and reos changes accounts on other machines only where "
                 "it can undo the change")
     if step.action in ("lock", "unlock"):
-        return ("whether the account is locked is in /etc/shadow, which reos reads on a host "
-                "only when it logs in as root there, so it could not undo it")
+        return ("a host's snapshot does not tell a locked password from an account with "
+                "none, so reos could not undo it there")
     if step.action in ("set_expiry", "expire_password", "password_max_age"):
         return ("what it was before is in /etc/shadow, which the host's snapshot does not "
                 "read, so reos could not undo it")
@@ -499,6 +540,10 @@ def undo(journal: Journal, tx: TransactionRecord, *, host: str | None = None,
                     strip_sudo(rollback) not in [strip_sudo(e) for e in expected]):
                 undone.steps.append((step.title, "refused: its recorded undo is not one "
                                                  "reos derives from what it was before"))
+                continue
+            cut = _undo_cuts_login(step, rollback)
+            if cut:
+                undone.steps.append((step.title, f"refused: {cut}"))
                 continue
             admission = admit_argv(rollback, approved=True, remote=True)
             if not admission.allowed:

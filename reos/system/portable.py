@@ -298,10 +298,42 @@ def shipped_snapshot() -> dict[str, Any]:
             snapshot["unavailable"][name] = f"reading it failed ({type(exc).__name__})"
     try:
         snapshot["host"] = host()
+        snapshot["host"].update(homes())
     except Exception as exc:  # noqa: BLE001
         snapshot["host"] = {"hostname": socket.gethostname()}
         snapshot["unavailable"]["host"] = f"host facts incomplete ({type(exc).__name__})"
     return snapshot
+
+
+HOMES_LISTED = 5000  # names in the home base folder a snapshot lists, at most
+
+
+def home_base() -> str:
+    """The folder `useradd -m` makes new homes in: HOME in /etc/default/useradd, else
+    /home."""
+    try:
+        with open("/etc/default/useradd", encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                key, _, value = line.strip().partition("=")
+                if key == "HOME" and value.startswith("/"):
+                    return value.rstrip("/") or "/"
+    except OSError:
+        pass
+    return "/home"
+
+
+def homes() -> dict[str, Any]:
+    """The home base folder and the names in it ({"home_base", "homes"}), so a new
+    account's undo knows whether its home was free before (then it may remove it). A
+    host fact is one value, so the names are joined by "/", which no file name holds; no
+    "homes" when the folder cannot be listed or holds more than HOMES_LISTED names."""
+    base = home_base()
+    try:
+        names = sorted(os.listdir(base))
+    except OSError:
+        return {"home_base": base}
+    return {"home_base": base,
+            **({"homes": "/".join(names)} if len(names) <= HOMES_LISTED else {})}
 
 
 def main() -> None:

@@ -16,10 +16,12 @@ Not responsible for running anything (the executor does) or for choosing the ste
 from __future__ import annotations
 
 import grp
+import os
 import pwd
 from typing import Any
 
 from reos.patterns import regex
+from reos.system.portable import home_base
 
 SHADOW = "/etc/shadow"
 
@@ -51,7 +53,10 @@ def _user(name: str) -> dict[str, Any]:
     try:
         entry = pwd.getpwnam(name)
     except KeyError:
-        return {"state": "absent"}
+        # whether the home a new account would get is free: only then may undo remove it
+        # (`userdel -r`); one left by an earlier account holds someone's files
+        return {"state": "absent",
+                "home_free": not os.path.lexists(f"{home_base()}/{name}")}
     try:
         primary = grp.getgrgid(entry.pw_gid)
         group_name, group_members = primary.gr_name, list(primary.gr_mem)
@@ -66,6 +71,9 @@ def _user(name: str) -> dict[str, Any]:
         "group": group_name, "private_group": private,
         "groups": _supplementary(name, entry.pw_gid), "shell": entry.pw_shell,
         "home": entry.pw_dir, "gecos": entry.pw_gecos,
+        # another account with the same uid: recreating this one needs `useradd -o`
+        "uid_shared": any(u.pw_uid == entry.pw_uid and u.pw_name != name
+                          for u in pwd.getpwall()),
     }
     shadow = _shadow(name)
     if shadow:
@@ -103,7 +111,7 @@ def _exists(prior: dict[str, Any]) -> bool:
 
 _JOINS = ("add_to_group", "grant_admin")
 _LEAVES = ("remove_from_group", "revoke_admin")
-_GROUP_NAME = regex(r"^[a-z_][a-z0-9_-]{0,31}$")
+_GROUP_NAME = regex(r"^[a-z_][a-z0-9_.-]{0,31}$")  # as templates' SAFE_NAMES allow
 
 
 def changed_group(argv: list[str]) -> str | None:
@@ -135,7 +143,12 @@ def restore(kind: str, name: str, prior: dict[str, Any] | None,
     if kind != "user":
         return None
     if action == "create":
-        return ["userdel", "-r", name] if state == "absent" else None
+        if state != "absent":
+            return None
+        # the home is removed only when it was free before (a row from before reos
+        # recorded that: it was assumed free, as then)
+        return ["userdel", "-r", name] if prior.get("home_free", True) is True else [
+            "userdel", name]
     if action in ("lock", "unlock"):
         if state == "locked":
             return ["usermod", "-L", name]
@@ -147,6 +160,9 @@ def restore(kind: str, name: str, prior: dict[str, Any] | None,
         if not isinstance(groups, list) or not _exists(prior):
             return None
         changed = prior.get("changed_group")
+        if "changed_group" in prior and not (isinstance(changed, str)
+                                             and _GROUP_NAME.match(changed)):
+            return None  # the group is not one reos can name: never the whole list
         if isinstance(changed, str) and _GROUP_NAME.match(changed):
             # exactly the one group the step changed: a group joined or left since by
             # other means stays as it is
@@ -194,9 +210,12 @@ def _recreate(name: str, prior: dict[str, Any]) -> list[str] | None:
     """useradd with the recorded uid, primary group, groups, shell and home (not -m: the
     home directory was kept)."""
     uid, gid, home, shell = (prior.get(k) for k in ("uid", "gid", "home", "shell"))
-    if not _exists(prior) or not isinstance(uid, int) or not isinstance(gid, int):
-        return None
+    if not _exists(prior) or not isinstance(uid, int) or not isinstance(gid, int) or (
+            prior.get("incomplete")):
+        return None  # incomplete: what it was cannot all be put back; never a lesser copy
     argv = ["useradd", "-M", "-u", str(uid)]
+    if prior.get("uid_shared") is True:
+        argv.append("-o")  # it shared its uid with another account, as before
     if prior.get("private_group"):
         argv.append("-U")  # the private group went with the account; same gid when free
     else:
