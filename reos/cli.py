@@ -143,7 +143,9 @@ def _plan(p: argparse.ArgumentParser) -> Runner:
           "(and what the model thought, when one is asked); stdout is unchanged.")
     p.add_argument("--hosts", metavar="PATTERN",
                    help="Plan on the hosts of your Ansible inventory this pattern matches "
-                        "(web*, all:!db1), each read now, and run there through Ansible.")
+                        "(web*, all:!db1), each read now, and run there through Ansible. "
+                        "Without it, hosts and groups named in the request (\"on the web "
+                        "servers\", \"everywhere except db1\") choose them.")
     _host_choice(p, "With --hosts: ")
 
     def run(a: argparse.Namespace) -> int:
@@ -156,14 +158,15 @@ def _plan(p: argparse.ArgumentParser) -> Runner:
             return fleet_plan.run(a.request, pattern=a.hosts, inventory=a.inventory,
                                   limit=a.limit, yes=a.yes, dry_run=a.dry_run,
                                   as_json=a.as_json)
-        if a.inventory is not None or a.limit is not None:
-            raise UsageError("-i/--inventory and --limit choose hosts: give --hosts PATTERN "
-                             "with them.")
+        if a.context is not None and (a.inventory is not None or a.limit is not None):
+            raise UsageError("--context plans against a saved snapshot: -i/--inventory and "
+                             "--limit, which choose hosts, do not go with it.")
         from reos.commands import plan
 
+        # hosts named in the request's words go to the fleet path too (plan.hosts_named)
         return plan.run(a.request, yes=a.yes, dry_run=a.dry_run, as_json=a.as_json,
                         context=a.context, allow_other_host=a.allow_other_host,
-                        verbose=a.verbose)
+                        verbose=a.verbose, inventory=a.inventory, limit=a.limit)
     return run
 
 
