@@ -1,12 +1,4 @@
-"""`reos plan "REQUEST"`: plan, show, and (after approval) run or answer.
-
-When an Ansible inventory is configured (`-i`, `[fleet] inventory`, ANSIBLE_INVENTORY) and
-the request names hosts or groups of it in words ("restart nginx on the web servers",
-"everywhere except db1"), the request goes to the fleet path (reos/commands/fleet_plan.py)
-with the pattern those words make (`hosts_named`, reos/understanding/hosts.py); `--hosts`
-given explicitly is handled before this (reos/cli.py). Without an inventory, or when the
-words hold nothing of it, nothing of the fleet is loaded.
-"""
+"""`reos plan "REQUEST"`: plan, show, and (after approval) run or answer."""
 
 from __future__ import annotations
 
@@ -27,17 +19,13 @@ from reos.errors import (
     EXIT_NOTHING,
     EXIT_OK,
     ReosError,
-    UsageError,
 )
 from reos.model.plan import Plan
 from reos.model.request import Kind
 from reos.outcome import Outcome, Reply
 
 if TYPE_CHECKING:
-    from reos.fleet.inventory import Source
     from reos.model.report import ExecutionReport
-    from reos.settings import Settings
-    from reos.understanding.hosts import Reading
 
 _EXIT_FOR_KIND = {Kind.UNKNOWN: EXIT_NOTHING, Kind.CLARIFY: EXIT_NOTHING,
                   Kind.REFUSE: EXIT_BLOCKED}
@@ -152,86 +140,9 @@ def model_note(engine: ReasoningEngine, plan: Plan) -> str | None:
     return problem if problem and problem in plan.lead else None
 
 
-def hosts_named(request: str, source: Source) -> Reading | None:
-    """The hosts and groups of the inventory at `source` that `request` names in words
-    (reos.understanding.hosts.read), or None when it names none. The inventory is read
-    with Ansible only when a word of the request is in its files or is a word for hosts
-    (`could_name_hosts`), so a request that names none never waits for Ansible."""
-    from reos.understanding import hosts
-
-    if not hosts.could_name_hosts(request, hosts.inventory_words(source.paths)):
-        return None
-    from reos.catalogue.templates import load
-    from reos.fleet.inventory import select
-
-    chosen = select(source)
-    where = source.paths[0].name if len(source.paths) == 1 else source.names()
-    names = hosts.Names(tuple(host.name for host in chosen.hosts), chosen.groups, where)
-    catalogue = load()
-    return hosts.read(request, names, synonyms=catalogue.aliases.get("service", {}),
-                      spellings=catalogue.vocabulary.contractions)
-
-
-def _on_hosts(request: str, settings: Settings, *, inventory: Path | None,
-              limit: str | None, yes: bool, dry_run: bool, as_json: bool,
-              verbose: bool) -> int | None:
-    """The request on the hosts it names, through the fleet path; None when it names no
-    host (or no inventory is configured): it is then this machine's."""
-    from reos.fleet.inventory import find_source
-    from reos.understanding.hosts import Asked, Chosen
-
-    source = find_source(inventory, settings)
-    if source is None:
-        return None
-    reading = hosts_named(request, source)
-    if reading is None:
-        return None
-    if isinstance(reading, Asked):
-        asked = Plan(request, Kind.CLARIFY)
-        asked.ask(reading.question)
-        if as_json:
-            emit_json(as_json_data(asked))
-        else:
-            say(asked.text())
-        return EXIT_NOTHING
-    if not isinstance(reading, Chosen):
-        raise ReosError(reading.message, reading.hint, exit_code=EXIT_NOTHING)
-    from reos.understanding.perception import perceive
-
-    meta = perceive(reading.request)
-    if meta is not None and meta.action == "undo" and len(reading.hosts) == 1:
-        from reos.commands import undo
-
-        return undo.run(as_json=as_json, yes=yes, host=reading.hosts[0])
-    if meta is not None:
-        raise ReosError(f"“{reading.request}” is said to reos, not done on hosts.",
-                        "To undo on one host: reos undo --host NAME; on every host that "
-                        "changed: reos undo.", exit_code=EXIT_NOTHING)
-    from reos.commands import fleet_plan
-    from reos.commands.output import note
-
-    (note if as_json else say)(reading.heading())
-    if verbose:
-        note("(--verbose says nothing more on hosts: each host's plan is shown.)")
-    return fleet_plan.run(reading.request, pattern=reading.pattern, inventory=inventory,
-                          limit=limit, yes=yes, dry_run=dry_run, as_json=as_json)
-
-
 def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool = False,
         context: Path | None = None, allow_other_host: bool = False,
-        verbose: bool = False, inventory: Path | None = None,
-        limit: str | None = None) -> int:
-    if context is None:
-        from reos import settings as settings_module
-
-        routed = _on_hosts(request, settings_module.load(), inventory=inventory,
-                           limit=limit, yes=yes, dry_run=dry_run, as_json=as_json,
-                           verbose=verbose)
-        if routed is not None:
-            return routed
-    if inventory is not None or limit is not None:
-        raise UsageError("-i/--inventory and --limit choose hosts: name them in the request "
-                         "(“restart nginx on web1”), or give --hosts PATTERN.")
+        verbose: bool = False) -> int:
     engine = make_engine(context)
     # a meta utterance ("undo", "be brief", "why did you …") works here as in the chat;
     # --json and --dry-run only say what it would do (--json --yes does it)
