@@ -328,8 +328,9 @@ class _Reader:
                 wanted += found.refs
                 within += found.within
                 end = found.end
-                if end < len(tokens) and tokens[end].low == ":" and i == 0:
-                    end += 1  # "web2: restart nginx"
+                after = tokens[end].low if end < len(tokens) else ""
+                if after in ("'s", "'") or (after == ":" and i == 0):
+                    end += 1  # "db1's disk", "web2: restart nginx": the host's word
                 taken.append((i, end))
                 i = end
                 continue
@@ -562,6 +563,8 @@ class _Reader:
     def _one_of(self, refs: list[_Ref], said: list[_Token]) -> list[_Ref]:
         """"the web server": one host of a group that has several is asked about."""
         words = " ".join(t.text for t in said)
+        plain = [t.text for t in said if t.low not in _DETERMINERS]
+        every = " ".join([*plain[:-1], HOST_NOUNS.get(plain[-1].lower(), plain[-1])])
         for ref in refs:
             if ref.kind == "group" and len(self.names.groups[ref.name]) > 1:
                 members = self.names.groups[ref.name]
@@ -569,7 +572,7 @@ class _Reader:
                                  f"{len(members)} hosts.",
                                  (*members, f"all of them ({ref.said})"),
                                  f"Name the host (“on {members[0]}”), or say “all the "
-                                 f"{said[-1].text}s”."))
+                                 f"{every}”."))
         return refs
 
     def _not_a_name(self, i: int, *, placed: bool) -> _Found | None:
