@@ -10,8 +10,8 @@ name the inventory does not hold (`Unknown`). None: the words name no host, and 
 request is this machine's, as without an inventory.
 
 What is read as hosts:
-- a clause after a word of place (on, across, in, at, from, for, over, throughout,
-  within) whose words are names: "on web1, web2 and db1", "in the web group", "from db1";
+- a clause after a word of place (on, across, over, in, at, throughout, within: PLACE)
+  whose words are names: "on web1, web2 and db1", "in prod", "at db1";
 - words for every host wherever they stand: "everywhere", "the (whole) fleet", "all
   hosts", "every server", "each box" (HOST_NOUNS), and a question's subject ("which
   hosts …", "which web servers …");
@@ -30,12 +30,17 @@ What is read as hosts:
   a glob of names ("web*": the hosts it matches, else the groups);
 - hosts within a group: "the web servers in production" (Ansible's "web:&production").
 
-What is asked: a word that is both a host and a group; "the web server" when the group
-has several hosts; "the servers" when groups are called so (webservers, dbservers) and
-do not hold every host; a name one letter off from a host's ("wbe1": did you mean
-web1?); a host's name standing alone as the object ("reboot web2", "restart web1"),
-which could be the host or a thing of that name (a container called web1) — unless a
-resource noun says it is a thing ("the web1 container": not a host, never asked).
+What is asked: a word that is both a host and a group (unless the group is that host);
+"the web server" when the group has several hosts; "the servers" when groups are called
+so (webservers, dbservers) and do not hold every host; a name one letter off from a host's
+("wbe1": did you mean web1?); a host's name standing alone ("reboot web2"), which could be
+the host or a thing of that name (a container called web1) — unless a resource noun says
+it is a thing ("the web1 container", "the hosts file": not hosts, never asked); hosts after
+"from", "to", "for" (ABOUT: "allow postgres from the web servers" names a source, not
+where to run); "in the web group", which could be a group of users, and "in docker" when
+a group is called so, which could be the program; an exclusion right
+after hosts that names none of them ("block all hosts except 10.0.0.5": a firewall's
+hosts, perhaps not the inventory's).
 What is answered plainly: a name after a word of place that looks like the inventory's
 names but is none of them ("on web9", "on the mail servers").
 
@@ -53,12 +58,16 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 
 from reos.patterns import regex
+
+if TYPE_CHECKING:
+    from reos.catalogue.templates import TemplateSet
 
 # Words for a machine of the fleet: "the web servers", "every host", "both web boxes".
 HOST_NOUNS = {"host": "hosts", "server": "servers", "machine": "machines", "box": "boxes",
@@ -68,10 +77,14 @@ GROUP_NOUNS = {"tier": "tiers", "cluster": "clusters", "pool": "pools", "farm": 
                "group": "groups", "fleet": "fleets"}
 _PLURALS = {**{p: s for s, p in HOST_NOUNS.items()}, "boxen": "box",
             **{p: s for s, p in GROUP_NOUNS.items()}}
-PLACE = {"on", "onto", "across", "over", "in", "at", "throughout", "from", "for", "within",
-         "to", "of"}
-# After these, "the X group" could be a group of users as much as one of hosts: asked.
-WEAK_PLACE = {"in", "to", "from", "of", "for", "within"}
+# Words of place before hosts.
+PLACE = {"on", "onto", "across", "over", "in", "at", "throughout", "within"}
+# After these, "the X group" could be a group of users as much as one of hosts, and a
+# group's name the catalogue reads ("in docker") the program as much: asked.
+WEAK_PLACE = {"in", "within"}
+# Hosts after these are what the request is about, perhaps not where it runs: "allow
+# postgres from the web servers" (a source), "add alice to db1": asked.
+ABOUT = {"from", "to", "for", "between", "against", "towards", "into"}
 EVERY_HOST = {"everywhere", "fleet-wide", "fleetwide"}
 # Ways to leave hosts out, longest first where one begins another.
 EXCEPT = ("except for", "except on", "excepting", "except", "excluding", "exclude",
@@ -79,14 +92,19 @@ EXCEPT = ("except for", "except on", "excepting", "except", "excluding", "exclud
           "save for", "minus", "skipping", "skip", "leaving out", "leave out", "without")
 _DETERMINERS = {"the", "my", "our", "all", "every", "each", "both", "any", "of", "whole",
                 "entire", "these", "those", "which", "what"}
-_EVERY = {"all", "every", "each", "both", "any", "whole", "entire", "which", "what"}
+_WHICH = {"which", "what"}  # "which hosts": every host, asked about; "what router": a thing
+# "the whole fleet" is every host; "the whole box" is this one: whole and entire say "all"
+# only of the fleet.
+_EVERY = {"all", "every", "each", "both", "any"}
 _SEPARATORS = {",", "and", "&", "+", "plus", "or"}
 _ASKING = {"which", "what", "any", "do", "does", "are", "is", "have", "has"}
 _BEFORE_PLACE = {"only", "just"}
 _WITHIN = {"in", "of", "within"}  # "the web servers in production": both
 _OF_HOSTS = "of hosts"  # the place of a group said after hosts: surely the inventory's
-# Nouns after a name that make it a thing on a machine, not a host: "the web1 container".
-THING_NOUNS = {"container", "containers", "service", "services", "unit", "units", "package",
+# Nouns after a name that make it a thing on a machine, not a host: "the web1 container",
+# "the hosts file".
+THING_NOUNS = {"entry", "entries", "line", "lines", "config", "configuration", "list",
+               "container", "containers", "service", "services", "unit", "units", "package",
                "packages", "user", "users", "account", "image", "images", "volume",
                "volumes", "network", "process", "processes", "timer", "timers", "file",
                "files", "folder", "directory", "disk", "interface", "port", "site",
@@ -96,7 +114,8 @@ _PATTERN_CHARACTERS = set(",:!&*?[]~@{}")
 
 # A word (a glob's "*" and "?" inside it: "web*", "web?1"; a "?" at its end asks), a
 # possessive, or punctuation.
-_TOKEN = regex(r"[A-Za-z0-9_*](?:[A-Za-z0-9_*?.\-]*[A-Za-z0-9_*])?|'s\b|'|[,;:!?@&+]")
+_TOKEN = regex(r"(?:~|\.{1,2})?/[^\s,;]*|"  # a path ("/etc/hosts"): one token, never a name
+               r"[A-Za-z0-9_*](?:[A-Za-z0-9_*?.\-]*[A-Za-z0-9_*])?|'s\b|'|[,;:!?@&+]")
 _WORD = regex(r"[a-z0-9_.\-]+")
 _PARTS = regex(r"[._\-]+")
 _SPACE_BEFORE = regex(r"\s+([,.;:!?])")
@@ -151,25 +170,36 @@ Reading = Chosen | Asked | Unknown
 
 # -- the cheap first look -----------------------------------------------------------------
 # Ansible's own words in an inventory file, which name no host or group.
-_ANSIBLE_WORDS = {"all", "vars", "children", "hosts", "ungrouped", "yes", "no", "true", "false"}
-FILES_READ = 64  # an inventory folder's files read for the first look, at most
+_ANSIBLE_WORDS = {"all", "vars", "children", "hosts", "ungrouped", "yes", "no", "true", "false",
+                  "group_vars", "host_vars", "ini", "yml", "yaml", "json", "toml", "cfg"}
+FILES_READ = 32  # an inventory folder's files read for the first look, at most
 BYTES_READ = 256 * 1024  # of each
+NAMES_SEEN = 2000  # names of files and folders looked at in an inventory folder
 
 
 def inventory_words(paths: Iterable[Path]) -> frozenset[str]:
-    """The words of an inventory's files, and of the files' names (host_vars/web1.yml),
-    lowercased, with each name's parts and letters ("web1.example.com": web1, example,
-    com, web). Only for `could_name_hosts`: nothing here reads the inventory's meaning,
-    which is Ansible's."""
+    """The words of an inventory's files, and of the names of its files and folders
+    (host_vars/web1.yml), lowercased, with each name's parts and letters
+    ("web1.example.com": web1, example, com, web). A folder's group_vars and host_vars
+    files give only their names (they hold variables, not hosts); at most FILES_READ
+    files are read, BYTES_READ of each, and NAMES_SEEN names seen, since this runs before
+    every `reos plan` when an inventory is configured. Only for `could_name_hosts`:
+    nothing here reads the inventory's meaning, which is Ansible's."""
     words: set[str] = set()
     files: list[Path] = []
+    seen = 0
     for path in paths:
-        if path.is_dir():
-            for folder, _, names in os.walk(path):
-                files += [Path(folder) / name for name in sorted(names)]
-                words.update(_WORD.findall(Path(folder).name.lower()))
-        else:
+        if not path.is_dir():
             files.append(path)
+            continue
+        for folder, folders, names in os.walk(path):
+            folders.sort()
+            seen += len(names) + len(folders)
+            words.update(_WORD.findall(" ".join([*names, *folders]).lower()))
+            if not {"group_vars", "host_vars"} & set(Path(folder).parts[-1:]):
+                files += [Path(folder) / name for name in sorted(names)]
+            if seen > NAMES_SEEN:
+                break
     for file in files[:FILES_READ]:
         words.update(_WORD.findall(file.stem.lower()))
         try:
@@ -178,13 +208,14 @@ def inventory_words(paths: Iterable[Path]) -> frozenset[str]:
         except OSError:
             continue
         words.update(_WORD.findall(text.lower()))
+    words = {w for w in words if not w.startswith("ansible") and w not in _ANSIBLE_WORDS}
     more = set()
     for word in words:
         parts = [p for p in _PARTS.split(word) if p]
         more.update(parts)
         more.update(_letters(p) for p in parts)
-    return frozenset(w for w in words | more if w and w not in _ANSIBLE_WORDS
-                     and not w.startswith("ansible"))
+    return frozenset(w for w in words | more if w and not w.isdigit()
+                     and w not in _ANSIBLE_WORDS)
 
 
 def could_name_hosts(request: str, known: frozenset[str]) -> bool:
@@ -250,33 +281,55 @@ class _Stop(Exception):  # noqa: N818 - not an error: the reading ends in its an
         self.answer = answer
 
 
-def read(request: str, names: Names, synonyms: Mapping[str, Sequence[str]] | None = None,
-         spellings: Mapping[str, str] | None = None) -> Reading | None:
+class Known(Struct, frozen=True):
+    """What the catalogue (`from_catalogue`) tells the reader about words: its names for
+    software (a role word and the programs it names: "database" and "db" share them),
+    its spelled-out forms of single words ("teh" is "the"), the nouns it reads as kinds
+    of things ("stick", "disk": "the backup stick" is a thing, not the group backup), and
+    every word it reads ("docker": "in docker" may be the program, not a group)."""
+
+    synonyms: dict[str, frozenset[str]] = field(default_factory=dict)
+    spellings: dict[str, str] = field(default_factory=dict)
+    things: frozenset[str] = frozenset()
+    words: frozenset[str] = frozenset()
+
+
+def from_catalogue(templates: TemplateSet) -> Known:
+    from reos.catalogue.lexicon import lexicon
+
+    synonyms = {phrase.lower(): frozenset(p.lower() for p in programs)
+                for phrase, programs in templates.aliases.get("service", {}).items()
+                if " " not in phrase}
+    spellings = {word: spelled for word, spelled in templates.vocabulary.contractions.items()
+                 if " " not in spelled}
+    things = frozenset(noun for nouns in templates.vocabulary.resources.values()
+                       for noun in nouns if " " not in noun and noun not in GROUP_NOUNS
+                       and noun not in _PLURALS)
+    return Known(synonyms, spellings, things, frozenset(lexicon(templates).tables().known))
+
+
+def read(request: str, names: Names, known: Known | None = None) -> Reading | None:
     """The hosts `request` names among `names` (see the module's docstring), or None when
-    it names none. `synonyms` are the catalogue's names for software (a role word and the
-    programs it names), which let "database" name a group called db; `spellings` its
-    spelled-out forms of single words ("teh" is "the"), applied before words are
-    compared."""
+    it names none. `known` is what the catalogue says of words (`from_catalogue`)."""
     try:
-        return _Reader(request, names, synonyms or {}, spellings or {}).read()
+        return _Reader(request, names, known or Known()).read()
     except _Stop as stop:
         return stop.answer
 
 
 class _Reader:
-    def __init__(self, request: str, names: Names, synonyms: Mapping[str, Sequence[str]],
-                 spellings: Mapping[str, str]) -> None:
+    def __init__(self, request: str, names: Names, known: Known) -> None:
         self.request = request
         self.names = names
-        self.synonyms = {k.lower(): {p.lower() for p in v} for k, v in synonyms.items()
-                         if " " not in k}
+        self.known = known
+        self.synonyms = known.synonyms
+        self.things = THING_NOUNS | known.things
         text = request.replace("\u2019", "'")
         self.tokens = []
         for m in _TOKEN.finditer(text):
             low = m.group().lower()
-            spelled = spellings.get(low, low)
-            self.tokens.append(_Token(m.group(), spelled if " " not in spelled else low,
-                                      m.start(), m.end()))
+            self.tokens.append(_Token(m.group(), known.spellings.get(low, low), m.start(),
+                                      m.end()))
         usable = [h for h in names.hosts if not set(h) & _PATTERN_CHARACTERS]
         self.hosts = {h.lower(): h for h in usable}
         short: dict[str, list[str]] = {}
@@ -300,6 +353,7 @@ class _Reader:
         within: list[_Ref] = []
         left_out: list[_Ref] = []
         bare: list[str] = []
+        sure_out = False
         i = 0
         while i < len(tokens):
             word = tokens[i].low
@@ -311,9 +365,16 @@ class _Reader:
                 found = self._phrase(j, place="except")
                 if found.refs:
                     left_out += found.refs  # "except the web servers in prod": all of them
+                    # "but not the db" alone could be a database: "except on db", "except
+                    # db1", "except the db hosts" are surely hosts
+                    sure_out = sure_out or j > i + leaving or any(
+                        r.kind == "host" for r in found.refs) or any(
+                        self._noun(k) for k in range(j, found.end))
                     taken.append((i, found.end))
                     i = found.end
                     continue
+                if taken and taken[-1][1] == i:  # "block all hosts except 10.0.0.5"
+                    raise _Stop(self._leaves_out_what(i, j))
             if word in PLACE or word == "@":
                 found = self._phrase(i + 1, place=word)
                 if found.refs:
@@ -324,6 +385,8 @@ class _Reader:
                     i = found.end
                     continue
             found = self._phrase(i, place=None)
+            if found.refs and found.sure and i and tokens[i - 1].low in ABOUT:
+                raise _Stop(self._about_hosts(i - 1, found))
             if found.refs and (found.sure or self._said_as_host(i, found.end)):
                 wanted += found.refs
                 within += found.within
@@ -339,7 +402,7 @@ class _Reader:
                 i = found.end
                 continue
             i += 1
-        if not wanted and not left_out:
+        if not wanted and not (left_out and sure_out):
             return self._bare_question(bare) if bare else None
         return self._chosen(wanted, within, left_out, taken)
 
@@ -393,9 +456,10 @@ class _Reader:
 
     def _item(self, start: int, *, place: str | None) -> _Found | None:
         tokens = self.tokens
-        i, every = start, False
+        i, every, which = start, False, False
         while i < len(tokens) and tokens[i].low in _DETERMINERS:
             every = every or tokens[i].low in _EVERY
+            which = which or tokens[i].low in _WHICH
             i += 1
         if i >= len(tokens):
             return None
@@ -408,24 +472,34 @@ class _Reader:
                 return _Found(refs, i + 2, sure=True)
             return None
         noun = self._noun(i)
-        if noun is not None:  # "all hosts", "the servers", "every box"
-            return self._hosts_by_noun(i, noun, every=every, place=place)
+        if noun is not None:  # "all hosts", "the servers", "every box", "which hosts"
+            return self._hosts_by_noun(i, noun, every=every or which, place=place)
         end, refs = self._name(i, placed=place is not None)
         if not refs:
             return self._not_a_name(i, placed=place is not None)
-        if end < len(tokens) and tokens[end].low in THING_NOUNS and self._noun(end) is None:
+        if end < len(tokens) and tokens[end].low in self.things and self._noun(end) is None:
             return _Found([], end + 1)  # "the web1 container": a thing, not a host
         next_noun = self._noun(end)
         if next_noun is not None:
             kind, singular = next_noun
             if tokens[end].low in ("group", "groups") and place not in (None, "except") \
                     and place in WEAK_PLACE:
-                self._group_of_what(refs, tokens[i:end + 1], place)
+                self._group_of_what(refs, tokens[start:end + 1], place)
             if tokens[end].low in ("group", "groups") and place is None:
                 return _Found([], end + 1)  # "add alice to the docker group": its users
-            if kind == "host" and singular and not every:
+            if kind == "host" and singular and not (every or which):
+                if place is None:
+                    return _Found([], end + 1)  # "restart the web server": nginx, here
                 refs = self._one_of(refs, tokens[start:end + 1])
             return _Found(refs, end + 1, sure=True)
+        if place in WEAK_PLACE and any(r.kind == "group" and r.name.lower() == word
+                                       and word in self.known.words for r in refs):
+            raise _Stop(_ask(f"“{tokens[start - 1].text} {tokens[i].text}”: the hosts of the "
+                             f"group {refs[0].name} in {self.names.where}, or "
+                             f"{tokens[i].text} on this machine?",
+                             (f"the hosts: say “on the {tokens[i].text} hosts”",
+                              f"{tokens[i].text} on this machine: say it without "
+                              f"“{tokens[start - 1].text}”, or give --hosts"), ""))
         if place is not None or every:
             return _Found(refs, end, sure=True)
         hosts = [tokens[k].text for k in range(i, end) if refs and refs[0].kind == "host"]
@@ -452,15 +526,19 @@ class _Reader:
         "the server" alone is no host (it is this machine as much)."""
         kind, singular = noun
         said = self.tokens[i].text
-        if kind == "group":
-            return None
         after = i + 1
+        if kind == "group" or (after < len(self.tokens)
+                               and self.tokens[after].low in self.things):
+            return None  # "the hosts file"
         if after < len(self.tokens) and self.tokens[after].low in _WITHIN | {"from"}:
             within = self._phrase(after + 1, place=_OF_HOSTS)
             if within.refs and all(r.kind == "group" for r in within.refs):
                 return _Found(within.refs, within.end, sure=True)
         if singular and not every:
-            return None
+            return None  # "on the server": this machine's word as much as a host's
+        if i and self.tokens[i - 1].low not in (_DETERMINERS | PLACE | ABOUT | _SEPARATORS
+                                                 | _ASKING | EVERY_HOST):
+            return None  # "the dns servers", "name servers": servers of a kind
         if not every:
             plural = HOST_NOUNS[_PLURALS.get(said.lower(), said.lower())]
             called = sorted(g for low, g in self.groups.items()
@@ -488,7 +566,7 @@ class _Reader:
         return i + 1, self._names_of(word, noun="group" if noun else None, placed=placed)
 
     def _names_of(self, word: str, *, noun: str | None, placed: bool) -> list[_Ref]:
-        if "*" in word or "?" in word:
+        if ("*" in word or "?" in word) and any(c.isalnum() for c in word):
             return self._glob(word) if placed or noun else []
         host, group = self.hosts.get(word), self.groups.get(word)
         if host and group and set(self.names.groups[group]) == {host}:
@@ -599,7 +677,7 @@ class _Reader:
 
     # -- the answer -------------------------------------------------------------------------
     def _chosen(self, wanted: list[_Ref], within: list[_Ref], left_out: list[_Ref],
-                taken: list[tuple[int, int]]) -> Reading:
+                taken: list[tuple[int, int]]) -> Chosen:
         """Every host the wanted names hold, within each group named so, without those
         left out: as Ansible reads "web:db1:&prod:!web2"."""
         if not wanted or any(r.kind == "all" for r in wanted):
@@ -655,6 +733,31 @@ class _Reader:
         rest = _SPACE_BEFORE.sub(r"\1", rest)
         rest = _REPEATED.sub(r"\1", rest)
         return rest.strip(" ,;:")
+
+    def _about_hosts(self, start: int, found: _Found) -> Asked:
+        """Hosts after "from", "to", "for"…: where to run, or what the request is about?"""
+        end = self.tokens[found.end - 1].end
+        said = self.request[self.tokens[start].start:end]
+        phrase = self.request[self.tokens[start + 1].start:end]
+        hosts = ", ".join(self._chosen(found.refs, found.within, [], []).hosts)
+        return _ask(f"“{said}”: should this run on {hosts}, or are they what it is about "
+                    "(where traffic comes from or goes to, say)?",
+                    (f"on {hosts}: say it with “on {phrase}”",
+                     "about them: give --hosts PATTERN for where it runs"), "")
+
+    def _leaves_out_what(self, start: int, names: int) -> Asked:
+        """An exclusion right after hosts that names none: the hosts before it may not be
+        the inventory's at all ("block all hosts except 10.0.0.5" is a firewall's)."""
+        end = names
+        while end < len(self.tokens) - 1 and self.tokens[end].low in _DETERMINERS:
+            end += 1
+        end = min(len(self.tokens), end + 1)
+        said = self.request[self.tokens[start].start:self.tokens[end - 1].end]
+        return _ask(f"“{said}” names no host or group of {self.names.where}, so I am not "
+                    f"sure the hosts before it are its hosts.",
+                    (f"the hosts of {self.names.where}: name the ones to leave out "
+                     "(“except db1”)", "something else: give --hosts PATTERN to say where "
+                     "it runs"), "")
 
     def _bare_question(self, bare: list[str]) -> Asked:
         names = _unique_words(bare)
