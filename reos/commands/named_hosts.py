@@ -41,9 +41,7 @@ def hosts_named(request: str, source: Source) -> Reading | None:
     chosen = select(source)
     where = source.paths[0].name if len(source.paths) == 1 else source.names()
     names = hosts.Names(tuple(host.name for host in chosen.hosts), chosen.groups, where)
-    catalogue = load()
-    return hosts.read(request, names, synonyms=catalogue.aliases.get("service", {}),
-                      spellings=catalogue.vocabulary.contractions)
+    return hosts.read(request, names, hosts.from_catalogue(load()))
 
 
 def run(request: str, *, inventory: Path | None = None, limit: str | None = None,
