@@ -482,8 +482,7 @@ class _Reader:
         next_noun = self._noun(end)
         if next_noun is not None:
             kind, singular = next_noun
-            if tokens[end].low in ("group", "groups") and place not in (None, "except") \
-                    and place in WEAK_PLACE:
+            if tokens[end].low in ("group", "groups") and place in WEAK_PLACE:
                 self._group_of_what(refs, tokens[start:end + 1], place)
             if tokens[end].low in ("group", "groups") and place is None:
                 return _Found([], end + 1)  # "add alice to the docker group": its users
@@ -494,16 +493,16 @@ class _Reader:
             return _Found(refs, end + 1, sure=True)
         if place in WEAK_PLACE and any(r.kind == "group" and r.name.lower() == word
                                        and word in self.known.words for r in refs):
-            raise _Stop(_ask(f"“{tokens[start - 1].text} {tokens[i].text}”: the hosts of the "
-                             f"group {refs[0].name} in {self.names.where}, or "
-                             f"{tokens[i].text} on this machine?",
-                             (f"the hosts: say “on the {tokens[i].text} hosts”",
-                              f"{tokens[i].text} on this machine: say it without "
-                              f"“{tokens[start - 1].text}”, or give --hosts"), ""))
+            said = tokens[i].text
+            raise _Stop(_ask(f"“{place} {said}”: the hosts of the group {refs[0].name} in "
+                             f"{self.names.where}, or {said} on this machine?",
+                             (f"the hosts: say “on the {said} hosts”",
+                              f"{said} on this machine: say it without “{place}”, or give "
+                              "--hosts"), ""))
         if place is not None or every:
             return _Found(refs, end, sure=True)
-        hosts = [tokens[k].text for k in range(i, end) if refs and refs[0].kind == "host"]
-        return _Found(refs, end, bare=hosts)
+        said = self.request[tokens[i].start:tokens[end - 1].end]
+        return _Found(refs, end, bare=[said] if refs[0].kind == "host" else [])
 
     def _noun(self, i: int) -> tuple[str, bool] | None:
         """("host" or "group", singular?) when the token at `i` is a host or group noun
