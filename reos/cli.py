@@ -143,8 +143,10 @@ def _plan(p: argparse.ArgumentParser) -> Runner:
           "(and what the model thought, when one is asked); stdout is unchanged.")
     p.add_argument("--hosts", metavar="PATTERN",
                    help="Plan on the hosts of your Ansible inventory this pattern matches "
-                        "(web*, all:!db1), each read now, and run there through Ansible.")
-    _host_choice(p, "With --hosts: ")
+                        "(web*, all:!db1), each read now, and run there through Ansible. "
+                        "Without it, hosts and groups named in the request (\"on the web "
+                        "servers\", \"everywhere except db1\") choose them.")
+    _host_choice(p, "With --hosts, or hosts named in the request: ")
 
     def run(a: argparse.Namespace) -> int:
         if a.hosts is not None:
@@ -156,9 +158,17 @@ def _plan(p: argparse.ArgumentParser) -> Runner:
             return fleet_plan.run(a.request, pattern=a.hosts, inventory=a.inventory,
                                   limit=a.limit, yes=a.yes, dry_run=a.dry_run,
                                   as_json=a.as_json)
+        if a.context is None:  # hosts named in words ("on the web servers") go there too
+            from reos.commands import named_hosts
+
+            code = named_hosts.run(a.request, inventory=a.inventory, limit=a.limit,
+                                   yes=a.yes, dry_run=a.dry_run, as_json=a.as_json,
+                                   verbose=a.verbose)
+            if code is not None:
+                return code
         if a.inventory is not None or a.limit is not None:
-            raise UsageError("-i/--inventory and --limit choose hosts: give --hosts PATTERN "
-                             "with them.")
+            raise UsageError("-i/--inventory and --limit choose hosts: name them in the "
+                             "request (\"restart nginx on web1\"), or give --hosts PATTERN.")
         from reos.commands import plan
 
         return plan.run(a.request, yes=a.yes, dry_run=a.dry_run, as_json=a.as_json,

@@ -7,7 +7,8 @@ one operation into an `evidence.Reading`, weighed by `evidence.Weight`), in part
 `slots` checks the values a request gives; `matcher` (with `identity` and `facts`) finds
 which real things the words name in the snapshot; `names` says what a name must look
 like; `perception` reads whole utterances (undo, yes, no), `choice` the answer to a
-question, `followup` a revision of a waiting plan.
+question, `followup` a revision of a waiting plan; `hosts` the hosts and groups of an
+Ansible inventory a request names ("on the web servers"), from names handed in.
 
 Not responsible for the catalogue itself (reos.catalogue), for deciding which targets a
 plan acts on or building its steps (reos.planning), or for running anything. Imports

@@ -1,0 +1,847 @@
+"""Hosts and groups of the person's Ansible inventory named in a request's words: "restart
+nginx on the web servers", "… on web1", "… everywhere except db1", "which hosts have a
+failed unit?", "stop nginx on all hosts but the database hosts".
+
+`read(request, names)` finds the words that name hosts, takes them off the request, and
+gives the hosts they name as an Ansible pattern built from the inventory's own names
+(`Chosen`: pattern, hosts, the rest of the request, which is planned on each host), a
+question when the words fit more than one reading (`Asked`), or a plain answer for a
+name the inventory does not hold (`Unknown`). None: the words name no host, and the
+request is this machine's, as without an inventory.
+
+What is read as hosts:
+- a clause after a word of place (on, across, over, in, at, throughout, within: PLACE)
+  whose words are names: "on web1, web2 and db1", "in prod", "at db1";
+- words for every host wherever they stand: "everywhere", "the (whole) fleet", "all
+  hosts", "every server", "each box" (HOST_NOUNS), and a question's subject ("which
+  hosts …", "which web servers …");
+- what to leave out: "except", "but (not)", "other than", "apart from", "excluding"…
+  (EXCEPT) followed by names; said alone ("restart nginx except on db1") it leaves them
+  out of every host;
+- a group by its name ("web"), its plural ("the dbs"), its name before a host noun ("the
+  web servers", "the web tier"; a group called webservers is "web" too), or by a word
+  that is another name for it. Another name is either the catalogue's: a group whose name
+  the role table (templates/roles.toml, passed in as `synonyms`) gives to the same
+  software as the word ("db" and "database" name the same database servers); or a
+  truncation: the group's name of three letters or more begins the word, or the word
+  begins it ("prod" for "production"). Such a reading is said with the hosts ("group db,
+  for “database”"), never taken in silence, and two groups that fit make a question;
+- a host by its name ("web1", "WEB1", "web 1", "web1's disk", "web2: restart nginx"), or
+  a glob of names ("web*": the hosts it matches, else the groups);
+- hosts within a group: "the web servers in production" (Ansible's "web:&production").
+
+What is asked: a word that is both a host and a group (unless the group is that host);
+"the web server" when the group has several hosts; "the servers" when groups are called
+so (webservers, dbservers) and do not hold every host; a name one letter off from a host's
+("wbe1": did you mean web1?); a host's name standing alone ("reboot web2"), which could be
+the host or a thing of that name (a container called web1) — unless a resource noun says
+it is a thing ("the web1 container", "the hosts file": not hosts, never asked); hosts after
+"from", "to", "for" (ABOUT: "allow postgres from the web servers" names a source, not
+where to run); "in the web group", which could be a group of users, and "in docker" when
+a group is called so, which could be the program; an exclusion right
+after hosts that names none of them ("block all hosts except 10.0.0.5": a firewall's
+hosts, perhaps not the inventory's).
+What is answered plainly: a name after a word of place that looks like the inventory's
+names but is none of them ("on web9", "on the mail servers").
+
+Not responsible for reading the inventory (reos.fleet.inventory does, with Ansible; the
+caller passes the names in), for choosing hosts from a pattern (Ansible does, from the
+pattern made here), for what runs on the hosts (the fleet path plans the rest on each),
+nor for roles read from what runs on a host ("the hosts running postgres" needs their
+snapshots). The person's words never become a pattern: every name in one is the
+inventory's own, and a glob the person typed ("web*") is matched here against those
+names. `could_name_hosts` is the cheap first look, so that a request whose words hold
+nothing of the inventory never waits for Ansible to read it.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from msgspec import Struct, field
+
+from reos.patterns import regex
+
+if TYPE_CHECKING:
+    from reos.catalogue.templates import TemplateSet
+
+# Words for a machine of the fleet: "the web servers", "every host", "both web boxes".
+HOST_NOUNS = {"host": "hosts", "server": "servers", "machine": "machines", "box": "boxes",
+              "node": "nodes", "vm": "vms", "instance": "instances"}
+# Words for a group as a whole: "the web tier" is the group web, whatever its size.
+GROUP_NOUNS = {"tier": "tiers", "cluster": "clusters", "pool": "pools", "farm": "farms",
+               "group": "groups", "fleet": "fleets"}
+_PLURALS = {**{p: s for s, p in HOST_NOUNS.items()}, "boxen": "box",
+            **{p: s for s, p in GROUP_NOUNS.items()}}
+# Words of place before hosts.
+PLACE = {"on", "onto", "across", "over", "in", "at", "throughout", "within"}
+# After these, "the X group" could be a group of users as much as one of hosts, and a
+# group's name the catalogue reads ("in docker") the program as much: asked.
+WEAK_PLACE = {"in", "within"}
+# Hosts after these are what the request is about, perhaps not where it runs: "allow
+# postgres from the web servers" (a source), "add alice to db1": asked.
+ABOUT = {"from", "to", "for", "between", "against", "towards", "into"}
+EVERY_HOST = {"everywhere", "fleet-wide", "fleetwide"}
+# Ways to leave hosts out, longest first where one begins another.
+EXCEPT = ("except for", "except on", "excepting", "except", "excluding", "exclude",
+          "but not on", "but not", "but", "not on", "other than", "apart from", "aside from",
+          "save for", "minus", "skipping", "skip", "leaving out", "leave out", "without")
+_DETERMINERS = {"the", "my", "our", "all", "every", "each", "both", "any", "of", "whole",
+                "entire", "these", "those", "which", "what"}
+_WHICH = {"which", "what"}  # "which hosts": every host, asked about; "what router": a thing
+# "the whole fleet" is every host; "the whole box" is this one: whole and entire say "all"
+# only of the fleet.
+_EVERY = {"all", "every", "each", "both", "any"}
+_SEPARATORS = {",", "and", "&", "+", "plus", "or"}
+_ASKING = {"which", "what", "any", "do", "does", "are", "is", "have", "has"}
+_BEFORE_PLACE = {"only", "just"}
+_WITHIN = {"in", "of", "within"}  # "the web servers in production": both
+_OF_HOSTS = "of hosts"  # the place of a group said after hosts: surely the inventory's
+# Nouns after a name that make it a thing on a machine, not a host: "the web1 container",
+# "the hosts file".
+THING_NOUNS = {"entry", "entries", "line", "lines", "config", "configuration", "list",
+               "container", "containers", "service", "services", "unit", "units", "package",
+               "packages", "user", "users", "account", "image", "images", "volume",
+               "volumes", "network", "process", "processes", "timer", "timers", "file",
+               "files", "folder", "directory", "disk", "interface", "port", "site",
+               "website", "app", "stack", "project", "database", "db", "vhost"}
+# Characters that mean something in an Ansible pattern: a name holding one is never used.
+_PATTERN_CHARACTERS = set(",:!&*?[]~@{}")
+
+# A word (a glob's "*" and "?" inside it: "web*", "web?1"; a "?" at its end asks), a
+# possessive, or punctuation.
+_TOKEN = regex(r"(?:~|\.{1,2})?/[^\s,;]*|"  # a path ("/etc/hosts"): one token, never a name
+               r"[A-Za-z0-9_*](?:[A-Za-z0-9_*?.\-]*[A-Za-z0-9_*])?|'s\b|'|[,;:!?@&+]")
+_WORD = regex(r"[a-z0-9_.\-]+")
+_PARTS = regex(r"[._\-]+")
+_SPACE_BEFORE = regex(r"\s+([,.;:!?])")
+_REPEATED = regex(r"([,;:])(?:\s*[,;:])+")
+
+
+class Names(Struct, frozen=True):
+    """What an inventory holds, as reos.fleet.inventory read it: its hosts in order, the
+    hosts of each group ("all" left out), and the inventory's name for the person
+    ("hosts.ini")."""
+
+    hosts: tuple[str, ...]
+    groups: dict[str, tuple[str, ...]]
+    where: str = "the inventory"
+
+
+class Chosen(Struct, frozen=True):
+    """The hosts a request names: `pattern` (Ansible's, from the inventory's names),
+    `hosts` in the inventory's order, `named` what the words named ("group web", "all
+    hosts except db1"), `request` the rest, to plan on each, and `taken` the words read
+    as hosts, as typed."""
+
+    pattern: str
+    hosts: tuple[str, ...]
+    named: str
+    request: str
+    taken: tuple[str, ...] = ()
+
+    def heading(self) -> str:
+        """"On web1, web2 (group web):", the hosts first and what named them after."""
+        hosts = ", ".join(self.hosts)
+        return f"On {hosts}:" if self.named == hosts else f"On {hosts} ({self.named}):"
+
+
+class Asked(Struct, frozen=True):
+    """A question instead of hosts: its words, and the choices it offers."""
+
+    question: str
+    choices: tuple[str, ...] = ()
+
+
+class Unknown(Struct, frozen=True):
+    """A name in a host's place that the inventory does not hold, said plainly."""
+
+    word: str
+    message: str
+    hint: str
+
+
+Reading = Chosen | Asked | Unknown
+
+
+# -- the cheap first look -----------------------------------------------------------------
+# Ansible's own words in an inventory file, which name no host or group.
+_ANSIBLE_WORDS = {"all", "vars", "children", "hosts", "ungrouped", "yes", "no", "true", "false",
+                  "group_vars", "host_vars", "ini", "yml", "yaml", "json", "toml", "cfg"}
+FILES_READ = 32  # an inventory folder's files read for the first look, at most
+BYTES_READ = 256 * 1024  # of each
+NAMES_SEEN = 2000  # names of files and folders looked at in an inventory folder
+
+
+def inventory_words(paths: Iterable[Path]) -> frozenset[str]:
+    """The words of an inventory's files, and of the names of its files and folders
+    (host_vars/web1.yml), lowercased, with each name's parts and letters
+    ("web1.example.com": web1, example, com, web). A folder's group_vars and host_vars
+    files give only their names (they hold variables, not hosts); at most FILES_READ
+    files are read, BYTES_READ of each, and NAMES_SEEN names seen, since this runs before
+    every `reos plan` when an inventory is configured. Only for `could_name_hosts`:
+    nothing here reads the inventory's meaning, which is Ansible's."""
+    words: set[str] = set()
+    files: list[Path] = []
+    seen = 0
+    for path in paths:
+        if not path.is_dir():
+            files.append(path)
+            continue
+        for folder, folders, names in os.walk(path):
+            folders.sort()
+            seen += len(names) + len(folders)
+            words.update(_WORD.findall(" ".join([*names, *folders]).lower()))
+            if not {"group_vars", "host_vars"} & set(Path(folder).parts[-1:]):
+                files += [Path(folder) / name for name in sorted(names)]
+            if seen > NAMES_SEEN:
+                break
+    for file in files[:FILES_READ]:
+        words.update(_WORD.findall(file.stem.lower()))
+        try:
+            with file.open("rb") as handle:
+                text = handle.read(BYTES_READ).decode("utf-8", "replace")
+        except OSError:
+            continue
+        words.update(_WORD.findall(text.lower()))
+    words = {w for w in words if not w.startswith("ansible") and w not in _ANSIBLE_WORDS}
+    more = set()
+    for word in words:
+        parts = [p for p in _PARTS.split(word) if p]
+        more.update(parts)
+        more.update(_letters(p) for p in parts)
+    return frozenset(w for w in words | more if w and not w.isdigit()
+                     and w not in _ANSIBLE_WORDS)
+
+
+def could_name_hosts(request: str, known: frozenset[str]) -> bool:
+    """Whether the request's words could name hosts of an inventory whose words are
+    `known` (`inventory_words`): a word for every host ("everywhere", "all servers"), a
+    host or group noun after a word of place or a quantifier, or a word that is, or is
+    one letter off, a word of the inventory. False means `read` would find no host, so
+    the inventory need not be read."""
+    words = [t.lower() for t in _TOKEN.findall(request.replace("\u2019", "'"))]
+    placed = False
+    for index, word in enumerate(words):
+        if word in ("everywhere", "fleet") or word in _PLURALS:
+            return True
+        if word in HOST_NOUNS and placed:
+            return True
+        placed = placed or word in PLACE or word in _EVERY or word in _ASKING
+        candidates = {word, _letters(word), _PLURALS.get(word, word), word.rstrip("s")}
+        if index + 1 < len(words):
+            candidates.add(word + words[index + 1])
+        if candidates & known - {""}:
+            return True
+        if len(word) >= 3 and word.isalpha() and any(  # "prod" for production
+                len(k) >= 3 and (k.startswith(word) or word.startswith(k)) for k in known
+                if k.isalpha()):
+            return True
+        if len(word) >= 3 and any(c.isdigit() for c in word) and any(
+                _one_letter_off(word, k) for k in known if len(k) == len(word)):
+            return True
+    return False
+
+
+# -- reading ------------------------------------------------------------------------------
+class _Token(Struct, frozen=True):
+    text: str
+    low: str
+    start: int
+    end: int
+
+
+class _Ref(Struct, frozen=True):
+    """One thing the words named: every host, a host, or a group (`said` as the reading
+    says it: "group db, for “database”")."""
+
+    kind: str  # all | host | group
+    name: str = ""
+    said: str = ""
+
+
+class _Found(Struct):
+    """What `_phrase` read: the names, where the phrase ends, and whether it is surely
+    about hosts (a host noun, a word for every host, a plural of a group) or only a bare
+    name that could be a thing ("reboot web2")."""
+
+    refs: list[_Ref] = field(default_factory=list)
+    end: int = 0
+    sure: bool = False
+    bare: list[str] = field(default_factory=list)
+    within: list[_Ref] = field(default_factory=list)  # "… in production": only its hosts
+
+
+class _Stop(Exception):  # noqa: N818 - not an error: the reading ends in its answer
+    def __init__(self, answer: Asked | Unknown) -> None:
+        self.answer = answer
+
+
+class Known(Struct, frozen=True):
+    """What the catalogue (`from_catalogue`) tells the reader about words: its names for
+    software (a role word and the programs it names: "database" and "db" share them),
+    its spelled-out forms of single words ("teh" is "the"), the nouns it reads as kinds
+    of things ("stick", "disk": "the backup stick" is a thing, not the group backup), and
+    every word it reads ("docker": "in docker" may be the program, not a group)."""
+
+    synonyms: dict[str, frozenset[str]] = field(default_factory=dict)
+    spellings: dict[str, str] = field(default_factory=dict)
+    things: frozenset[str] = frozenset()
+    words: frozenset[str] = frozenset()
+
+
+def from_catalogue(templates: TemplateSet) -> Known:
+    from reos.catalogue.lexicon import lexicon
+
+    synonyms = {phrase.lower(): frozenset(p.lower() for p in programs)
+                for phrase, programs in templates.aliases.get("service", {}).items()
+                if " " not in phrase}
+    spellings = {word: spelled for word, spelled in templates.vocabulary.contractions.items()
+                 if " " not in spelled}
+    things = frozenset(noun for nouns in templates.vocabulary.resources.values()
+                       for noun in nouns if " " not in noun and noun not in GROUP_NOUNS
+                       and noun not in _PLURALS)
+    return Known(synonyms, spellings, things, frozenset(lexicon(templates).tables().known))
+
+
+def read(request: str, names: Names, known: Known | None = None) -> Reading | None:
+    """The hosts `request` names among `names` (see the module's docstring), or None when
+    it names none. `known` is what the catalogue says of words (`from_catalogue`)."""
+    try:
+        return _Reader(request, names, known or Known()).read()
+    except _Stop as stop:
+        return stop.answer
+
+
+class _Reader:
+    def __init__(self, request: str, names: Names, known: Known) -> None:
+        self.request = request
+        self.names = names
+        self.known = known
+        self.synonyms = known.synonyms
+        self.things = THING_NOUNS | known.things
+        text = request.replace("\u2019", "'")
+        self.tokens = []
+        for m in _TOKEN.finditer(text):
+            low = m.group().lower()
+            self.tokens.append(_Token(m.group(), known.spellings.get(low, low), m.start(),
+                                      m.end()))
+        usable = [h for h in names.hosts if not set(h) & _PATTERN_CHARACTERS]
+        self.hosts = {h.lower(): h for h in usable}
+        short: dict[str, list[str]] = {}
+        for host in usable:  # web1.example.com is web1 too, when no other host is
+            if "." in host:
+                short.setdefault(host.split(".", 1)[0].lower(), []).append(host)
+        for word, full in short.items():
+            if len(full) == 1 and word not in self.hosts:
+                self.hosts[word] = full[0]
+        self.groups = {g.lower(): g for g in names.groups
+                       if g not in ("all", "ungrouped") and not set(g) & _PATTERN_CHARACTERS}
+        self.stems: dict[str, set[str]] = {}  # "web" -> {"web", "webservers"}
+        for low, group in self.groups.items():
+            self.stems.setdefault(_stem(low), set()).add(group)
+
+    # -- the request, clause by clause -------------------------------------------------
+    def read(self) -> Reading | None:
+        tokens = self.tokens
+        taken: list[tuple[int, int]] = []  # token spans read as hosts
+        wanted: list[_Ref] = []
+        within: list[_Ref] = []
+        left_out: list[_Ref] = []
+        bare: list[str] = []
+        sure_out = False
+        i = 0
+        while i < len(tokens):
+            word = tokens[i].low
+            leaving = self._except_at(i)
+            if leaving:
+                j = i + leaving
+                if j < len(tokens) and tokens[j].low in PLACE:
+                    j += 1
+                found = self._phrase(j, place="except")
+                if found.refs:
+                    left_out += found.refs  # "except the web servers in prod": all of them
+                    # "but not the db" alone could be a database: "except on db", "except
+                    # db1", "except the db hosts" are surely hosts
+                    sure_out = sure_out or j > i + leaving or any(
+                        r.kind == "host" for r in found.refs) or any(
+                        self._noun(k) for k in range(j, found.end))
+                    taken.append((i, found.end))
+                    i = found.end
+                    continue
+                if taken and taken[-1][1] == i:  # "block all hosts except 10.0.0.5"
+                    raise _Stop(self._leaves_out_what(i, j))
+            if word in PLACE or word == "@":
+                found = self._phrase(i + 1, place=word)
+                if found.refs:
+                    start = i - 1 if i and tokens[i - 1].low in _BEFORE_PLACE else i
+                    wanted += found.refs
+                    within += found.within
+                    taken.append((start, found.end))
+                    i = found.end
+                    continue
+            found = self._phrase(i, place=None)
+            if found.refs and found.sure and i and tokens[i - 1].low in ABOUT:
+                raise _Stop(self._about_hosts(i - 1, found))
+            if found.refs and (found.sure or self._said_as_host(i, found.end)):
+                wanted += found.refs
+                within += found.within
+                end = found.end
+                after = tokens[end].low if end < len(tokens) else ""
+                if after in ("'s", "'") or (after == ":" and i == 0):
+                    end += 1  # "db1's disk", "web2: restart nginx": the host's word
+                taken.append((i, end))
+                i = end
+                continue
+            if found.bare:
+                bare += found.bare
+                i = found.end
+                continue
+            i += 1
+        if not wanted and not (left_out and sure_out):
+            return self._bare_question(bare) if bare else None
+        return self._chosen(wanted, within, left_out, taken)
+
+    def _said_as_host(self, start: int, end: int) -> bool:
+        """A bare name said as a host's: "web1's disk", "web2: restart nginx" (first)."""
+        after = self.tokens[end].low if end < len(self.tokens) else ""
+        return after in ("'s", "'") or (after == ":" and start == 0)
+
+    def _except_at(self, i: int) -> int:
+        """How many tokens a way of leaving out takes at `i` (0: none)."""
+        for phrase in EXCEPT:
+            words = phrase.split()
+            if [t.low for t in self.tokens[i:i + len(words)]] == words:
+                return len(words)
+        return 0
+
+    # -- a phrase of names ------------------------------------------------------------------
+    def _phrase(self, start: int, *, place: str | None) -> _Found:
+        """The names from `start`: items joined by "," "and" "or"…, each perhaps after a
+        word of place again ("on web1 and on db1"). `place` is the word before them
+        ("on", "except"), None when nothing places them."""
+        found = _Found(end=start)
+        i = start
+        while True:
+            item = self._item(i, place=place)
+            if item is None or not (item.refs or item.bare):
+                break
+            found.refs += item.refs
+            found.bare += item.bare
+            found.sure = found.sure or item.sure
+            found.within += item.within
+            found.end = i = item.end
+            if item.refs and i < len(self.tokens) and self.tokens[i].low in _WITHIN:
+                within = self._item(i + 1, place=_OF_HOSTS)  # "the web servers in prod"
+                if within is not None and within.refs and all(
+                        r.kind == "group" for r in within.refs):
+                    found.within += within.refs
+                    found.end = i = within.end
+            j = i
+            while j < len(self.tokens) and self.tokens[j].low in _SEPARATORS:
+                j += 1
+            if j == i:
+                break
+            if j < len(self.tokens) and self.tokens[j].low in PLACE - WEAK_PLACE:
+                j += 1
+            following = self._item(j, place=place)
+            if following is None or not (following.refs or following.bare):
+                break
+            i = j
+        return found
+
+    def _item(self, start: int, *, place: str | None) -> _Found | None:
+        tokens = self.tokens
+        i, every, which = start, False, False
+        while i < len(tokens) and tokens[i].low in _DETERMINERS:
+            every = every or tokens[i].low in _EVERY
+            which = which or tokens[i].low in _WHICH
+            i += 1
+        if i >= len(tokens):
+            return None
+        word = tokens[i].low
+        if word in EVERY_HOST or (word in ("fleet", "fleets") and (place or i > start)):
+            return _Found([_Ref("all", said="all hosts")], i + 1, sure=True)
+        if word in ("group", "groups") and i + 1 < len(tokens) and place:  # "in group web"
+            refs = self._names_of(tokens[i + 1].low, noun="group", placed=True)
+            if refs and all(r.kind == "group" for r in refs):
+                return _Found(refs, i + 2, sure=True)
+            return None
+        noun = self._noun(i)
+        if noun is not None:  # "all hosts", "the servers", "every box", "which hosts"
+            return self._hosts_by_noun(i, noun, every=every or which, place=place)
+        end, refs = self._name(i, placed=place is not None)
+        if not refs:
+            return self._not_a_name(i, placed=place is not None)
+        if end < len(tokens) and tokens[end].low in self.things and self._noun(end) is None:
+            return _Found([], end + 1)  # "the web1 container": a thing, not a host
+        next_noun = self._noun(end)
+        if next_noun is not None:
+            kind, singular = next_noun
+            if tokens[end].low in ("group", "groups") and place in WEAK_PLACE:
+                self._group_of_what(refs, tokens[start:end + 1], place)
+            if tokens[end].low in ("group", "groups") and place is None:
+                return _Found([], end + 1)  # "add alice to the docker group": its users
+            if kind == "host" and singular and not (every or which):
+                if place is None:
+                    return _Found([], end + 1)  # "restart the web server": nginx, here
+                refs = self._one_of(refs, tokens[start:end + 1])
+            return _Found(refs, end + 1, sure=True)
+        if place in WEAK_PLACE and any(r.kind == "group" and r.name.lower() == word
+                                       and word in self.known.words for r in refs):
+            said = tokens[i].text
+            raise _Stop(_ask(f"“{place} {said}”: the hosts of the group {refs[0].name} in "
+                             f"{self.names.where}, or {said} on this machine?",
+                             (f"the hosts: say “on the {said} hosts”",
+                              f"{said} on this machine: say it without “{place}”, or give "
+                              "--hosts"), ""))
+        if place is not None or every:
+            return _Found(refs, end, sure=True)
+        said = self.request[tokens[i].start:tokens[end - 1].end]
+        return _Found(refs, end, bare=[said] if refs[0].kind == "host" else [])
+
+    def _noun(self, i: int) -> tuple[str, bool] | None:
+        """("host" or "group", singular?) when the token at `i` is a host or group noun
+        ("servers", "box", "tier", "group")."""
+        if i >= len(self.tokens):
+            return None
+        word = self.tokens[i].low
+        singular = _PLURALS.get(word, word)
+        if singular in HOST_NOUNS:
+            return "host", singular == word
+        if singular in GROUP_NOUNS and singular != "fleet":
+            return "group", singular == word
+        return None
+
+    def _hosts_by_noun(self, i: int, noun: tuple[str, bool], *, every: bool,
+                       place: str | None) -> _Found | None:
+        """A host noun with no name before it: "all hosts" is every host, "the servers
+        of the web group" that group; "the servers" is every host too, unless groups are
+        called so (webservers, dbservers) and do not hold every host, which is asked;
+        "the server" alone is no host (it is this machine as much)."""
+        kind, singular = noun
+        said = self.tokens[i].text
+        after = i + 1
+        if kind == "group" or (after < len(self.tokens)
+                               and self.tokens[after].low in self.things):
+            return None  # "the hosts file"
+        if after < len(self.tokens) and self.tokens[after].low in _WITHIN | {"from"}:
+            within = self._phrase(after + 1, place=_OF_HOSTS)
+            if within.refs and all(r.kind == "group" for r in within.refs):
+                return _Found(within.refs, within.end, sure=True)
+        if singular and not every:
+            return None  # "on the server": this machine's word as much as a host's
+        if i and self.tokens[i - 1].low not in (_DETERMINERS | PLACE | ABOUT | _SEPARATORS
+                                                 | _ASKING | EVERY_HOST):
+            return None  # "the dns servers", "name servers": servers of a kind
+        if not every:
+            plural = HOST_NOUNS[_PLURALS.get(said.lower(), said.lower())]
+            called = sorted(g for low, g in self.groups.items()
+                            if low != plural and (low.endswith(plural)
+                                                  or low.endswith(plural[:-1])))
+            covered = {h for g in called for h in self.names.groups[g]}
+            if called and covered != set(self.names.hosts):
+                choices = (f"all hosts: {', '.join(self.names.hosts)}",
+                           *(self._group_words(g) for g in called))
+                raise _Stop(_ask(f"“the {said}” could be every host or the group"
+                                 f"{'s' * (len(called) > 1)} called so.", choices,
+                                 "Name the group (“on the webservers”), or say “all "
+                                 f"{said}”."))
+        return _Found([_Ref("all", said="all hosts")], i + 1, sure=True)
+
+    def _name(self, i: int, *, placed: bool) -> tuple[int, list[_Ref]]:
+        """The names the word at `i` says (and where they end): a host, a group, a glob
+        of them, "web 1" said apart."""
+        tokens = self.tokens
+        word = tokens[i].low
+        if i + 1 < len(tokens) and tokens[i + 1].low.isdigit() and tokens[i + 1].start \
+                == tokens[i].end + 1 and (word + tokens[i + 1].low) in self.hosts:
+            return i + 2, [_Ref("host", self.hosts[word + tokens[i + 1].low])]
+        noun = self._noun(i + 1)
+        return i + 1, self._names_of(word, noun="group" if noun else None, placed=placed)
+
+    def _names_of(self, word: str, *, noun: str | None, placed: bool) -> list[_Ref]:
+        if ("*" in word or "?" in word) and any(c.isalnum() for c in word):
+            return self._glob(word) if placed or noun else []
+        host, group = self.hosts.get(word), self.groups.get(word)
+        if host and group and set(self.names.groups[group]) == {host}:
+            group = None  # a group of that one host: both readings are the same host
+        if host and group:
+            members = ", ".join(self.names.groups[group])
+            raise _Stop(_ask(f"{word} is both a host and a group in {self.names.where}.",
+                             (f"the host {host}", f"the group {group}: {members}"),
+                             "Give --hosts with the one you mean."))
+        if host:
+            return [_Ref("host", host)]
+        if group:
+            return [_Ref("group", group, f"group {group}")]
+        if not (noun or placed):
+            return []
+        for plain in (word[:-1], word[:-2]) if word.endswith("s") else ():  # "the dbs"
+            if plain in self.groups:
+                group = self.groups[plain]
+                return [_Ref("group", group, f"group {group}, for “{word}”")]
+        by_stem = self.stems.get(word, set())
+        if by_stem:
+            return self._one_group(word, by_stem, "group {}")
+        fits = {g for low, g in self.groups.items() if self._another_name(word, _stem(low))
+                or self._another_name(word, low)}
+        if fits:
+            return self._one_group(word, fits, f"group {{}}, for “{word}”")
+        return []
+
+    def _one_group(self, word: str, groups: set[str], said: str) -> list[_Ref]:
+        if len(groups) == 1:
+            group = next(iter(groups))
+            return [_Ref("group", group, said.format(group))]
+        raise _Stop(_ask(f"“{word}” could be more than one group in {self.names.where}.",
+                         tuple(self._group_words(g) for g in sorted(groups)),
+                         "Name the group you mean, or give --hosts."))
+
+    def _another_name(self, word: str, name: str) -> bool:
+        """Whether `word` is another name for a group called `name`: both names of the
+        same software in the catalogue's role table, or, for words of letters only, a
+        truncation of three letters or more ("prod" and "production")."""
+        if word == name or not name:
+            return False
+        if word.isalpha() and name.isalpha() and min(len(word), len(name)) >= 3 and (
+                word.startswith(name) or name.startswith(word)):
+            return True
+        mine, theirs = self.synonyms.get(word), self.synonyms.get(name)
+        return bool(mine and theirs and mine & theirs)
+
+    def _glob(self, word: str) -> list[_Ref]:
+        """The hosts a glob matches ("web*"), else the groups it does."""
+        refs = [_Ref("host", h) for h in self.names.hosts
+                if h in self.hosts.values() and fnmatch.fnmatchcase(h.lower(), word)]
+        refs = refs or [_Ref("group", g, f"group {g}") for low, g in self.groups.items()
+                        if fnmatch.fnmatchcase(low, word)]
+        if not refs:
+            raise _Stop(self._unknown(word))
+        return refs
+
+    def _group_of_what(self, refs: list[_Ref], said: list[_Token], place: str) -> None:
+        """"from the web group", "in the web group": hosts of an inventory group, or the
+        members of a group of users called so? Asked, never guessed."""
+        groups = [r.name for r in refs if r.kind == "group"]
+        if not groups:
+            return
+        words = " ".join(t.text for t in said)
+        raise _Stop(_ask(f"“{place} {words}”: the hosts of the inventory's group "
+                         f"{groups[0]}, or a group of users called {groups[0]}?",
+                         (f"on the hosts of group {groups[0]}: say “on the {groups[0]} "
+                          "hosts”", "the users' group: give --hosts PATTERN for the hosts"),
+                         ""))
+
+    def _one_of(self, refs: list[_Ref], said: list[_Token]) -> list[_Ref]:
+        """"the web server": one host of a group that has several is asked about."""
+        words = " ".join(t.text for t in said)
+        plain = [t.text for t in said if t.low not in _DETERMINERS]
+        every = " ".join([*plain[:-1], HOST_NOUNS.get(plain[-1].lower(), plain[-1])])
+        for ref in refs:
+            if ref.kind == "group" and len(self.names.groups[ref.name]) > 1:
+                members = self.names.groups[ref.name]
+                raise _Stop(_ask(f"“{words}”: the group {ref.name} has "
+                                 f"{len(members)} hosts.",
+                                 (*members, f"all of them ({ref.said})"),
+                                 f"Name the host (“on {members[0]}”), or say “all the "
+                                 f"{every}”."))
+        return refs
+
+    def _not_a_name(self, i: int, *, placed: bool) -> _Found | None:
+        """A word in a host's place that names nothing: said plainly when it looks like
+        the inventory's names ("web9", "the mail servers"), asked when it is one letter
+        off a host ("wbe1"); else not a host at all."""
+        if not placed:
+            return None
+        tokens = self.tokens
+        word = tokens[i].low
+        noun = self._noun(i + 1)
+        close = [h for low, h in self.hosts.items() if _one_letter_off(word, low)]
+        if close:
+            raise _Stop(_ask(f"There is no host called {tokens[i].text} in "
+                             f"{self.names.where}. Did you mean {_either(close)}?",
+                             tuple(close), f"Say “on {close[0]}” if so."))
+        host_like = any(c.isdigit() for c in word) and _letters(word) in {
+            _letters(low) for low in self.hosts}
+        named_group = noun is not None and not noun[1] and word.isalpha() and \
+            word not in HOST_NOUNS and word not in _PLURALS
+        if host_like or named_group:
+            raise _Stop(self._unknown(tokens[i].text))
+        return None
+
+    # -- the answer -------------------------------------------------------------------------
+    def _chosen(self, wanted: list[_Ref], within: list[_Ref], left_out: list[_Ref],
+                taken: list[tuple[int, int]]) -> Chosen:
+        """Every host the wanted names hold, within each group named so, without those
+        left out: as Ansible reads "web:db1:&prod:!web2"."""
+        if not wanted or any(r.kind == "all" for r in wanted):
+            wanted = [_Ref("all", said="all hosts")]
+        chosen: set[str] = set()
+        for ref in wanted:
+            chosen |= self._members(ref)
+        for ref in within:
+            chosen &= self._members(ref)
+        for ref in left_out:
+            chosen -= self._members(ref)
+        hosts = tuple(h for h in self.names.hosts if h in chosen)
+        if all(r.kind == "host" for r in wanted) and not within and not left_out:
+            named = ", ".join(hosts)  # the hosts themselves: the heading says them once
+        else:
+            named = _join([r.said or r.name for r in _unique(wanted)])
+        if within:
+            named += " in " + _join([r.said or r.name for r in _unique(within)])
+        if left_out:
+            named += " except " + _join([r.said or r.name for r in _unique(left_out)])
+        if not hosts:
+            raise _Stop(Unknown("", f"{named[0].upper()}{named[1:]} leaves no host in "
+                                    f"{self.names.where}.", self._listing()))
+        names = [r.name if r.kind != "all" else "all" for r in _unique(wanted)]
+        names += [f"&{r.name}" for r in _unique(within)]
+        names += [f"!{r.name}" for r in _unique(left_out)]
+        separator = "," if any(":" in n for n in names) else ":"
+        rest = self._rest(taken)
+        said = tuple(self.request[self.tokens[a].start:self.tokens[b - 1].end]
+                     for a, b in taken)
+        if not _WORD.search(rest.lower()):
+            raise _Stop(_ask(f"What should I do on {', '.join(hosts)}?", (),
+                             "Say it with the hosts: “restart nginx on web1”."))
+        return Chosen(pattern=separator.join(names), hosts=hosts, named=named,
+                      request=rest, taken=said)
+
+    def _members(self, ref: _Ref) -> set[str]:
+        if ref.kind == "all":
+            return set(self.names.hosts)
+        if ref.kind == "group":
+            return set(self.names.groups.get(ref.name, ()))
+        return {ref.name}
+
+    def _rest(self, taken: list[tuple[int, int]]) -> str:
+        """The request without the words read as hosts, its punctuation tidied."""
+        text, cut = self.request, 0
+        pieces = []
+        for a, b in sorted(taken):
+            pieces.append(text[cut:self.tokens[a].start])
+            cut = self.tokens[b - 1].end
+        pieces.append(text[cut:])
+        rest = " ".join(" ".join(pieces).split())
+        rest = _SPACE_BEFORE.sub(r"\1", rest)
+        rest = _REPEATED.sub(r"\1", rest)
+        return rest.strip(" ,;:")
+
+    def _about_hosts(self, start: int, found: _Found) -> Asked:
+        """Hosts after "from", "to", "for"…: where to run, or what the request is about?"""
+        end = self.tokens[found.end - 1].end
+        said = self.request[self.tokens[start].start:end]
+        phrase = self.request[self.tokens[start + 1].start:end]
+        hosts = ", ".join(self._chosen(found.refs, found.within, [], []).hosts)
+        return _ask(f"“{said}”: should this run on {hosts}, or are they what it is about "
+                    "(where traffic comes from or goes to, say)?",
+                    (f"on {hosts}: say it with “on {phrase}”",
+                     "about them: give --hosts PATTERN for where it runs"), "")
+
+    def _leaves_out_what(self, start: int, names: int) -> Asked:
+        """An exclusion right after hosts that names none: the hosts before it may not be
+        the inventory's at all ("block all hosts except 10.0.0.5" is a firewall's)."""
+        end = names
+        while end < len(self.tokens) - 1 and self.tokens[end].low in _DETERMINERS:
+            end += 1
+        end = min(len(self.tokens), end + 1)
+        said = self.request[self.tokens[start].start:self.tokens[end - 1].end]
+        return _ask(f"“{said}” names no host or group of {self.names.where}, so I am not "
+                    f"sure the hosts before it are its hosts.",
+                    (f"the hosts of {self.names.where}: name the ones to leave out "
+                     "(“except db1”)", "something else: give --hosts PATTERN to say where "
+                     "it runs"), "")
+
+    def _bare_question(self, bare: list[str]) -> Asked:
+        names = _unique_words(bare)
+        one = len(names) == 1
+        return _ask(f"{_either(names, 'and')} {'is a host' if one else 'are hosts'} in "
+                    f"{self.names.where}: do you mean on {'that host' if one else 'those hosts'}"
+                    ", or something called so on this machine?",
+                    (f"on {', '.join(names)}: say “… on {', '.join(names)}”",
+                     f"on this machine: say what {names[0]} is (“the {names[0]} "
+                     "container”)"), "")
+
+    def _unknown(self, word: str) -> Unknown:
+        return Unknown(word, f"There is no host or group called {word} in "
+                             f"{self.names.where}.", self._listing())
+
+    def _listing(self) -> str:
+        hosts = _listed(list(self.names.hosts))
+        groups = _listed(sorted(self.groups.values()))
+        return (f"Its hosts: {hosts}" + (f"; its groups: {groups}." if groups else ".")
+                + " `reos hosts` lists them.")
+
+    def _group_words(self, group: str) -> str:
+        return f"the group {group}: {', '.join(self.names.groups[group])}"
+
+
+# -- words --------------------------------------------------------------------------------
+def _ask(question: str, choices: tuple[str, ...], hint: str) -> Asked:
+    lines = [question]
+    lines += [f"  {n}. {choice}" for n, choice in enumerate(choices, start=1)]
+    if hint:
+        lines.append(hint)
+    return Asked("\n".join(lines), choices)
+
+
+def _letters(word: str) -> str:
+    """A name without its digits and separators: web1, web-02 -> web."""
+    return "".join(c for c in word.split(".", 1)[0] if c.isalpha())
+
+
+def _stem(group: str) -> str:
+    """A group's name without a host or group noun at its end: webservers, web_servers,
+    web-hosts -> web; a name that is only such a noun stays itself."""
+    for noun in sorted({*_PLURALS, *HOST_NOUNS, *GROUP_NOUNS}, key=len, reverse=True):
+        if group.endswith(noun) and len(group) > len(noun):
+            return group[: -len(noun)].rstrip("_-.")
+    return group
+
+
+def _one_letter_off(word: str, name: str) -> bool:
+    """One letter added, dropped, changed or two swapped, the digits left as they are
+    (web9 is another host, not a slip for web1)."""
+    if word == name or len(name) < 3 or abs(len(word) - len(name)) > 1:
+        return False
+    if [c for c in word if c.isdigit()] != [c for c in name if c.isdigit()]:
+        return False
+    if len(word) == len(name):
+        diff = [k for k in range(len(word)) if word[k] != name[k]]
+        if len(diff) == 1:
+            return True
+        return len(diff) == 2 and diff[1] == diff[0] + 1 and \
+            word[diff[0]] == name[diff[1]] and word[diff[1]] == name[diff[0]]
+    short, long = sorted((word, name), key=len)
+    return any(long[:k] + long[k + 1:] == short for k in range(len(long)))
+
+
+def _unique(refs: list[_Ref]) -> list[_Ref]:
+    seen: dict[tuple[str, str], _Ref] = {}
+    for ref in refs:
+        seen.setdefault((ref.kind, ref.name), ref)
+    return list(seen.values())
+
+
+def _unique_words(words: list[str]) -> list[str]:
+    return list(dict.fromkeys(words))
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _either(items: list[str], word: str = "or") -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {word} {items[-1]}"
+
+
+def _listed(items: list[str], most: int = 12) -> str:
+    if len(items) > most:
+        return f"{', '.join(items[:most])} and {len(items) - most} more"
+    return ", ".join(items)
