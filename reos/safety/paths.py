@@ -305,10 +305,12 @@ def is_credential(path: str) -> bool:
 
 # secrets that must never leave the machine: password hashes, private keys, and the
 # folders that hold them whole (sending ~/.ssh sends its keys)
+_A_HOME = r"(?:/root|/home/[^/]+|~|\$HOME|\$\{HOME\})"  # a home folder, as a word names it
 SECRET_FILES = regex(r"^(?:/etc/g?shadow-?|/etc/ssh/ssh_host_[^/]*_key|"
-                          r"/etc/ssl/private(?:/.+)?|(?:/root|/home/[^/]+|~)/\.ssh/id_[^/.]+|"
-                          r"(?:/root|/home/[^/]+|~)/\.(?:aws/credentials|docker/config\.json|"
-                          r"netrc|pgpass|ssh|gnupg(?:/.+)?|aws(?:/.+)?|kube/config))$")
+                     r"/etc/ssl/private(?:/.+)?|" + _A_HOME + r"/\.ssh/id_[^/.]+|"
+                     + _A_HOME + r"/\.(?:aws/credentials|docker/config\.json|"
+                     r"netrc|pgpass|ssh|gnupg(?:/.+)?|aws(?:/.+)?|kube/config|"
+                     r"git-credentials|config/gh/hosts\.yml|pypirc|npmrc))$")
 
 
 def is_secret(path: str) -> bool:
