@@ -5,9 +5,11 @@ real modules: the one place reos reaches another machine.
 `ansible_runner.run` with the person's inventory limited to exactly the chosen hosts, and
 returns what happened on each host, task by task (`Result`), streaming each as it arrives
 to `on_result`. What reos decides about the run:
-- every text a task carries is tagged `!unsafe` in the playbook, so Ansible never renders
-  it as a template: a service or file name holding "{{ lookup('pipe', …) }}" is passed as
-  it is written, never run on this machine;
+- the playbook is one document tagged `!unsafe`, so Ansible never renders a text a task
+  carries as a template (a service or file name holding "{{ lookup('pipe', …) }}" is passed
+  as it is written, never run on this machine), and every text stays the text it is: the
+  tag on each string alone would make Ansible read `"0755"` as 493, `"yes"` as true and
+  `"!"` as no YAML at all;
 - hosts are named one by one in the limit, never by a pattern a person or a model wrote,
   and a name Ansible would read as more than a name (`!`, `&`, `:`, `,`, `*`, a template)
   is refused;
@@ -167,32 +169,32 @@ def run(source: Source, hosts: Iterable[str], tasks: list[Task], *,
 
 
 def playbook(tasks: list[Task]) -> str:
-    """The play as YAML text: every string tagged !unsafe (JSON's quoting is YAML's), so
-    no value is ever read as a template. Hosts come from the limit: the play is on all."""
+    """The play as YAML text: JSON (JSON is YAML) under one `!unsafe` tag, so no value
+    in it is ever read as a template, and each string is read as a string (quoted). Hosts
+    come from the limit: the play is on all."""
     play = {
         "name": "reos", "hosts": "all", "gather_facts": False,
         "tasks": [{"name": task.name, task.module: task.args, "become": task.become,
                    "ignore_errors": task.ignore_errors, "timeout": task.timeout,
                    **({"environment": task.environment} if task.environment else {})}
                   for task in tasks]}
-    return _yaml([play]) + "\n"
+    return "!unsafe " + json.dumps([_checked(play)], ensure_ascii=False) + "\n"
 
 
-def _yaml(value: Any) -> str:
-    """Flow-style YAML: JSON's spelling, each string prefixed by the !unsafe tag. Keys are
-    plain (they are module and keyword names reos chose)."""
+def _checked(value: Any) -> Any:
+    """`value` as it is, once every text in it is known to hold no control character."""
     if isinstance(value, str):
         if any(ord(ch) < 32 and ch not in "\t\n" or 0xD800 <= ord(ch) < 0xE000
                or ch in "\x7f\ufeff\ufffe\uffff" for ch in value):
             raise ReosError(f"reos will not hand Ansible the text {clean(value)!r}: it holds "
                             "control characters.")
-        return "!unsafe " + json.dumps(value, ensure_ascii=False)
+        return value
     if isinstance(value, bool) or value is None or isinstance(value, int | float):
-        return json.dumps(value)
+        return value
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{json.dumps(str(k))}: {_yaml(v)}" for k, v in value.items()) + "}"
+        return {str(_checked(str(k))): _checked(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return "[" + ", ".join(_yaml(v) for v in value) + "]"
+        return [_checked(v) for v in value]
     raise TypeError(f"cannot put a {type(value).__name__} in a playbook")
 
 
