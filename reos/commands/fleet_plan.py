@@ -6,10 +6,13 @@ not reached is said, never guessed), the request is planned against each host's 
 by the same engine as on this machine (nginx may be on web1 and not on web2: each says
 so), and `fleet.changing.prepare` decides what may run where. Hosts with the same steps
 are shown once ("on web1, web2"), the others each with theirs. A plan that only reads runs
-at once (the gate must find every step read-only); a change waits for yes (or --yes).
+at once (the gate must find every step read-only); a change waits for yes (or --yes),
+then runs in canary batches (`[fleet] max_fail_percent`; a host an earlier batch's
+failure kept from the change is said as not started).
 `--dry-run` shows and runs nothing; `--json` prints a reos.fleet-plan/1 document (it runs
 only with --yes). Exit 0 when every host that was planned for did its part, 1 when one
-failed or its outcome is unknown, 4 when no host has anything to run, 5 when declined.
+failed, was not started or its outcome is unknown, 4 when no host has anything to run, 5
+when declined.
 
 Not responsible for reaching hosts, reading them, running or journaling (reos.fleet), nor
 for planning (the engine).
@@ -89,7 +92,8 @@ def run(request: str, *, pattern: str, inventory: Path | None = None,
 
     applied = changing.apply(Journal(Database(paths.database_file())), source, request, parts,
                              on_result=None if as_json else _said_result,
-                             connect_timeout=settings.fleet.connect_timeout)
+                             connect_timeout=settings.fleet.connect_timeout,
+                             max_fail_percent=settings.fleet.max_fail_percent)
     if as_json:
         emit_json(document(request, parts, unreached, applied))
     else:
@@ -146,6 +150,9 @@ def outcome_lines(applied: Applied, changes: bool) -> list[str]:
     out = [""]
     for outcome in applied.outcomes:
         if outcome.status == "left out":
+            continue
+        if outcome.status == "not started":  # an earlier batch failed: nothing ran there
+            out.append(f"– {outcome.host} not started ({outcome.said})")
             continue
         mark = {"done": "✓", "failed": "✗"}.get(outcome.status, "?")
         said = f": {outcome.said}" if outcome.said and outcome.status != "done" else ""
