@@ -3,7 +3,10 @@ never a home-made SSH loop.
 
 So far: the person's Ansible inventory and the hosts Ansible's patterns choose from it
 (`inventory.py`, shown by `reos hosts`); running tasks on those hosts through
-ansible-runner (`running.py`); whether each answers and lets reos act as root
-(`reach.py`, `reos hosts --check`). Not responsible, yet, for snapshots of those hosts,
-plans for them, running recipes there, nor undo there.
+ansible-runner, a change in canary batches (`running.py`); whether each answers and lets
+reos act as root (`reach.py`, `reos hosts --check`); each host's snapshot
+(`snapshots.py`); a plan's steps run there, journaled and undone (`changing.py`); what
+they would do there, predicted read only (`predicting.py`, `reos plan --dry-run
+--hosts`). Not responsible for planning (the engine plans against each snapshot), nor
+for printing.
 """
