@@ -181,11 +181,18 @@ class FleetSettings(Struct):
 
     inventory: str = ""
     connect_timeout: int = 10
+    max_fail_percent: int = 0
 
     DOCS: ClassVar[dict[str, dict[str, Any]]] = {
         "connect_timeout": _doc(
             "Seconds ssh waits for a host to answer before reos says it is not reached "
             "(`reos hosts --check`).", 1, 300),
+        "max_fail_percent": _doc(
+            "A change on several hosts runs on one host first, then a quarter of them, then "
+            "the rest: the share of a batch's hosts (0-100, in percent) that may fail while "
+            "the later batches still start. 0: any failed host stops the change there. A "
+            "batch whose every host failed always stops it; a host that does not answer is "
+            "not counted.", 0, 100),
         "inventory": _doc(
             "The Ansible inventory (an INI, YAML or TOML file, or a folder of them) that "
             "`reos hosts` reads when -i/--inventory is not given; a relative path is taken "

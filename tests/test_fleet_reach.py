@@ -108,12 +108,16 @@ def test_a_host_without_that_python_and_a_host_with_no_route(fleet) -> None:  # 
 
 def test_text_handed_to_ansible_is_never_rendered_as_a_template(fleet) -> None:  # type: ignore[no-untyped-def]
     said = "{{ 7 * 6 }} {% if true %}x{% endif %} {{ lookup('env', 'HOME') }}"
+    # and each text stays a text: YAML would read these as 493, true, null, a time, a date
+    # or no YAML at all ("!")
+    words = ["0755", "yes", "true", "~", "null", "12:30:00", "2024-01-01", "!", "0x1F"]
     done = run(_source(fleet.inventory), ["web1"],
-               [Task("echo", "ansible.builtin.command", {"argv": ["echo", said]})])
+               [Task("echo", "ansible.builtin.command", {"argv": ["echo", said, *words],
+                                                      "expand_argument_vars": False})])
     assert done.status == "successful"
     [result] = done.of("web1")
     assert result.status == "changed"
-    assert result.returned["stdout"] == said
+    assert result.returned["stdout"] == " ".join([said, *words])
 
 
 def test_a_cancelled_run_stops_and_says_which_hosts_are_unknown(fleet) -> None:  # type: ignore[no-untyped-def]
@@ -147,21 +151,25 @@ def test_control_characters_are_never_handed_to_ansible() -> None:
         playbook([Task("echo", "ansible.builtin.command", {"argv": ["echo", "a\x1b[2Jb"]})])
 
 
-def test_every_string_in_the_playbook_is_unsafe_and_it_parses_as_the_task_said() -> None:
-    import yaml  # Ansible's own dependency
+def test_no_string_in_the_playbook_is_a_template_and_each_stays_a_string(
+        tmp_path: Path) -> None:
+    from ansible._internal._datatag._tags import TrustedAsTemplate  # what !unsafe takes away
+    from ansible.parsing.dataloader import DataLoader
 
     task = Task("restart", "ansible.builtin.systemd_service",
-                {"name": "ng'inx\"{{x}}\\ü", "state": "restarted"}, become=True, timeout=30)
-    text = playbook([task])
-    assert text.count("!unsafe") == 5  # the play's name and hosts, the task's, both values
-
-    class Loader(yaml.SafeLoader):
-        pass
-
-    Loader.add_constructor(
-        "!unsafe", lambda loader, node: ("unsafe", loader.construct_scalar(node)))
-    [play] = yaml.load(text, Loader=Loader)  # noqa: S506 - SafeLoader with one tag added
+                {"name": "ng'inx\"{{x}}\\ü", "state": "restarted", "mode": "0755",
+                 "flag": "yes", "bang": "!"}, become=True, timeout=30)
+    path = tmp_path / "main.yml"
+    path.write_text(playbook([task]))
+    # read as ansible-playbook reads a playbook: its strings trusted as templates unless
+    # tagged !unsafe
+    [play] = DataLoader().load_from_file(str(path), trusted_as_template=True)
     [read] = play["tasks"]
     assert read["ansible.builtin.systemd_service"] == {
-        "name": ("unsafe", "ng'inx\"{{x}}\\ü"), "state": ("unsafe", "restarted")}
+        "name": "ng'inx\"{{x}}\\ü", "state": "restarted", "mode": "0755", "flag": "yes",
+        "bang": "!"}
+    texts = [play["name"], play["hosts"], read["name"],
+             *read["ansible.builtin.systemd_service"].values()]
+    assert all(type(t).__mro__[1] is str or isinstance(t, str) for t in texts)
+    assert not any(TrustedAsTemplate.is_tagged_on(t) for t in texts)
     assert (read["become"], read["timeout"], play["gather_facts"]) == (True, 30, False)

@@ -6,10 +6,15 @@ not reached is said, never guessed), the request is planned against each host's 
 by the same engine as on this machine (nginx may be on web1 and not on web2: each says
 so), and `fleet.changing.prepare` decides what may run where. Hosts with the same steps
 are shown once ("on web1, web2"), the others each with theirs. A plan that only reads runs
-at once (the gate must find every step read-only); a change waits for yes (or --yes).
-`--dry-run` shows and runs nothing; `--json` prints a reos.fleet-plan/1 document (it runs
-only with --yes). Exit 0 when every host that was planned for did its part, 1 when one
-failed or its outcome is unknown, 4 when no host has anything to run, 5 when declined.
+at once (the gate must find every step read-only); a change waits for yes (or --yes),
+then runs in canary batches (`[fleet] max_fail_percent`; a host an earlier batch's
+failure kept from the change is said as not started).
+`--dry-run` runs none of the steps: it predicts, read only, what each would do on each
+host (`fleet.predicting`: the snapshot, apt-get -s, Ansible's check mode), labelled
+predicted, and needs no --yes. `--json` prints a reos.fleet-plan/1 document (it runs only
+with --yes; with --dry-run each host has its `predicted` part). Exit 0 when every host
+that was planned for did its part, 1 when one failed, was not started or its outcome is
+unknown, 4 when no host has anything to run, 5 when declined.
 
 Not responsible for reaching hosts, reading them, running or journaling (reos.fleet), nor
 for planning (the engine).
@@ -29,7 +34,10 @@ from reos.model.plan import Plan
 from reos.system.privilege import strip_sudo, through_sudo
 
 if TYPE_CHECKING:
+    from reos.catalogue.templates import TemplateSet
+    from reos.engine import ReasoningEngine
     from reos.fleet.changing import Applied, Prepared
+    from reos.fleet.predicting import Predicted
     from reos.fleet.running import Result
     from reos.settings import Settings
     from reos.system.snapshot import SystemSnapshot
@@ -58,20 +66,33 @@ def run(request: str, *, pattern: str, inventory: Path | None = None,
                            on_known=None if as_json else _said_known)
     read = {name: found.snapshot for name, found in known.items()
             if found.snapshot is not None}
-    parts = changing.prepare(plan_each(settings, request, read), read, request)
+    from reos.engine import ReasoningEngine
+
+    engine = ReasoningEngine(settings)
+    parts = changing.prepare(plan_each(settings, request, read, engine), read, request)
     unreached = {name: found.problem or "not read" for name, found in known.items()
                  if found.snapshot is None}
     runnable = [p for p in parts if p.plan is not None]
     changes = not all(p.read_only for p in runnable)
+    predicted = None
+    if dry_run and runnable:
+        from reos.fleet import predicting
+
+        if changes and not as_json:
+            note("Predicting what each step would do there (read only)…")
+        predicted = predicting.predict(source, parts, read,
+                                       modules_of(engine.templates, parts, read),
+                                       connect_timeout=settings.fleet.connect_timeout)
     if as_json and (dry_run or not yes or not runnable):
-        emit_json(document(request, parts, unreached))
+        emit_json(document(request, parts, unreached, predicted=predicted))
         return EXIT_OK if runnable else EXIT_NOTHING
     if not as_json:
         say("\n".join(lines(request, parts, unreached)))
     if not runnable:
         return EXIT_NOTHING
     if dry_run:
-        if changes:
+        if changes and predicted is not None:
+            say("\n".join(predicted_lines(parts, predicted)))
             say("(dry run: nothing was run)")
         return EXIT_OK
     if changes and not yes:
@@ -89,7 +110,8 @@ def run(request: str, *, pattern: str, inventory: Path | None = None,
 
     applied = changing.apply(Journal(Database(paths.database_file())), source, request, parts,
                              on_result=None if as_json else _said_result,
-                             connect_timeout=settings.fleet.connect_timeout)
+                             connect_timeout=settings.fleet.connect_timeout,
+                             max_fail_percent=settings.fleet.max_fail_percent)
     if as_json:
         emit_json(document(request, parts, unreached, applied))
     else:
@@ -97,14 +119,49 @@ def run(request: str, *, pattern: str, inventory: Path | None = None,
     return EXIT_OK if applied.ok else EXIT_FAILED
 
 
-def plan_each(settings: Settings, request: str,
-              read: dict[str, SystemSnapshot]) -> dict[str, Plan]:
+def plan_each(settings: Settings, request: str, read: dict[str, SystemSnapshot],
+              engine: ReasoningEngine | None = None) -> dict[str, Plan]:
     """The request planned against each host's snapshot by the engine that plans for
     this machine (one engine: the templates are read once, the indexes per snapshot)."""
-    from reos.engine import ReasoningEngine
+    if engine is None:
+        from reos.engine import ReasoningEngine
 
-    engine = ReasoningEngine(settings)
+        engine = ReasoningEngine(settings)
     return {name: engine.plan_on(snapshot, request) for name, snapshot in read.items()}
+
+
+def modules_of(templates: TemplateSet, parts: list[Prepared],
+               read: dict[str, SystemSnapshot]) -> dict[tuple[str, str], tuple[str, Any]]:
+    """(host, step id) -> the Ansible module and arguments the step's recipe names
+    (`ansible = {module, args}` in the templates), its slots filled from the step's
+    target and the request's values; a step whose slots cannot all be filled has none."""
+    import re
+
+    found: dict[tuple[str, str], tuple[str, Any]] = {}
+    for part in parts:
+        if part.plan is None:
+            continue
+        manager = read[part.host].host.get("package_manager")
+        params = dict(part.plan.intent.params) if part.plan.intent is not None else {}
+        for step in part.plan.steps:
+            if step.read_only or step.target is None or not step.action:
+                continue
+            recipe = templates.recipe(step.target.kind, step.action,
+                                      manager if isinstance(manager, str) else None)
+            if recipe is None or not recipe.ansible:
+                continue
+            values = {**params, "name": step.target.name}
+
+            def filled(slot: re.Match[str], values: dict[str, str] = values) -> str:
+                return values.get(slot.group(1)) or "\0"  # "\0": a slot not given
+
+            args: dict[str, Any] = {}
+            for key, value in dict(recipe.ansible.get("args") or {}).items():
+                args[key] = re.sub(r"\{([a-z_]+)\}", filled, value) if isinstance(
+                    value, str) else value
+            if not any("\0" in str(v) for v in args.values()):
+                found[(part.host, step.id)] = (str(recipe.ansible["module"]), args)
+    return found
 
 
 # -- words --------------------------------------------------------------------------------
@@ -142,10 +199,41 @@ def lines(request: str, parts: list[Prepared], unreached: dict[str, str]) -> lis
     return out
 
 
+_BY = {"snapshot": "from its snapshot", "simulation": "apt-get -s on the host",
+       "check mode": "Ansible check mode"}
+
+
+def predicted_lines(parts: list[Prepared], predicted: dict[str, list[Predicted]]
+                    ) -> list[str]:
+    """What each step would do on each host, labelled predicted: hosts with the same
+    predictions once."""
+    out = ["", "Predicted (a dry run: read-only checks on each host; a host can still "
+               "change before a run):"]
+    groups: dict[tuple[Any, ...], list[str]] = {}
+    titles: dict[str, list[str]] = {}
+    for part in parts:
+        if part.plan is None or part.host not in predicted:
+            continue
+        titles[part.host] = [step.title for step in part.plan.steps]
+        key = tuple((title, p.by, p.said, p.diff) for title, p in zip(
+            titles[part.host], predicted[part.host], strict=True))
+        groups.setdefault(key, []).append(part.host)
+    for key, hosts in groups.items():
+        out += ["", f"On {_names(hosts)}:"]
+        for number, (title, by, said, diff) in enumerate(key, start=1):
+            label = f" — {_BY[by]}" if by in _BY else ""
+            out.append(f"  {number}. {title}: {said}{label}")
+            out += [f"       | {line}" for line in diff.splitlines()]
+    return out
+
+
 def outcome_lines(applied: Applied, changes: bool) -> list[str]:
     out = [""]
     for outcome in applied.outcomes:
         if outcome.status == "left out":
+            continue
+        if outcome.status == "not started":  # an earlier batch failed: nothing ran there
+            out.append(f"– {outcome.host} not started ({outcome.said})")
             continue
         mark = {"done": "✓", "failed": "✗"}.get(outcome.status, "?")
         said = f": {outcome.said}" if outcome.said and outcome.status != "done" else ""
@@ -165,7 +253,8 @@ def outcome_lines(applied: Applied, changes: bool) -> list[str]:
 
 
 def document(request: str, parts: list[Prepared], unreached: dict[str, str],
-             applied: Applied | None = None) -> dict[str, Any]:
+             applied: Applied | None = None,
+             predicted: dict[str, list[Predicted]] | None = None) -> dict[str, Any]:
     hosts: list[dict[str, Any]] = []
     for part in parts:
         entry: dict[str, Any] = {"host": part.host, "plan": None, "left_out": part.left_out}
@@ -173,6 +262,9 @@ def document(request: str, parts: list[Prepared], unreached: dict[str, str],
             entry["plan"] = part.plan.to_dict()
             for step, undo in zip(entry["plan"]["steps"], part.undos, strict=True):
                 step["rollback"] = {"argv": undo} if undo else None
+        if predicted is not None:
+            found = predicted.get(part.host)
+            entry["predicted"] = [p.to_dict() for p in found] if found is not None else None
         hosts.append(entry)
     hosts += [{"host": host, "plan": None, "unreached": why} for host, why in unreached.items()]
     data: dict[str, Any] = {"schema": SCHEMA, "request": request, "hosts": hosts}

@@ -20,8 +20,12 @@ stopped, sudo or Python removed, root or the account reos logs in as (the snapsh
 step `ansible.builtin.command` with its argv, never a shell; `become` where the plan said
 `sudo -n`), in one journal transaction of kind "fleet" that records the inventory and,
 per host and step, the prior state, the undo, the outcome and the output. A host that
-fails stops there (Ansible's own rule); the others go on; a host with no result is said
-as unknown.
+fails stops there (Ansible's own rule); a host with no result is said as unknown. A
+change runs as a canary (`running.Canary`): one host first, then a quarter, then the
+rest; a failed batch (more than `max_fail_percent` of its hosts failed) ends it there, and
+the hosts after it, in this run and in the runs of other steps, are "not started" (their
+steps skipped, so undo leaves them alone). A host that does not answer is not a failure of
+the change: the others go on.
 
 `undo` reverts the newest fleet change on each host that changed (or on one host), newest
 step first: each recorded undo runs only when it is one reos derives again from the
@@ -41,7 +45,7 @@ from typing import Any
 from msgspec import Struct, field
 
 from reos.fleet.inventory import Source
-from reos.fleet.running import CONNECT_TIMEOUT, Result, Task, run
+from reos.fleet.running import CONNECT_TIMEOUT, Canary, Result, Run, Task, run
 from reos.model.plan import RESTARTS, Plan, Step
 from reos.model.request import Kind
 from reos.patterns import regex
@@ -88,8 +92,10 @@ class Prepared(Struct):
 
 
 class Outcome(Struct):
-    """What happened on one host: "done", "failed", "unknown" (no result came) or "left
-    out", with what each step did (status, output)."""
+    """What happened on one host: "done", "failed", "unknown" (no result came), "left
+    out", "not started" (an earlier batch failed: nothing ran there) or "stopped" (its
+    batch failed on other hosts after some of its steps), with what each step did
+    (status, output)."""
 
     host: str
     status: str
@@ -386,8 +392,9 @@ def _task(step: Step) -> Task:
 def apply(journal: Journal, source: Source, request: str, parts: list[Prepared], *,
           on_result: Callable[[Result], None] | None = None,
           cancelled: Callable[[], bool] | None = None,
-          connect_timeout: int = CONNECT_TIMEOUT) -> Applied:
-    """Run every prepared host's steps (the left-out ones are reported as such)."""
+          connect_timeout: int = CONNECT_TIMEOUT, max_fail_percent: int = 0) -> Applied:
+    """Run every prepared host's steps (the left-out ones are reported as such); a change
+    in canary batches (`max_fail_percent`: see the module's docstring)."""
     tx = journal.begin(request, kind=FLEET,
                        inventory=[os.path.abspath(p) for p in source.paths])
     outcomes: dict[str, Outcome] = {}
@@ -408,10 +415,15 @@ def apply(journal: Journal, source: Source, request: str, parts: list[Prepared],
             seq += 1
         key = tuple(tuple(s.argv) for s in part.plan.steps)
         groups.setdefault(key, []).append(part)
+    stopped: str | None = None  # why the hosts after a failed batch are not started
+    rows_run = False  # whether a run came before (the first run's first host: the canary)
     for members in groups.values():
         plan = members[0].plan
         assert plan is not None
         hosts = [m.host for m in members]
+        if stopped is not None:
+            _not_started(journal, rows, outcomes, hosts, plan, stopped)
+            continue
         for host in hosts:
             for step in plan.steps:
                 journal.mark_step(rows[(host, _task(step).name)], "running")
@@ -434,12 +446,27 @@ def apply(journal: Journal, source: Source, request: str, parts: list[Prepared],
             if on_result is not None:
                 on_result(result)
 
+        changes = not all(m.read_only for m in members)  # a query runs everywhere at once
         done = run(source, hosts, [_task(s) for s in plan.steps], on_result=heard,
                    cancelled=cancelled, connect_timeout=connect_timeout,
-                   job_timeout=STEP_TIMEOUT * (len(plan.steps) + 1))
+                   job_timeout=STEP_TIMEOUT * (len(plan.steps) + 1),
+                   canary=Canary(max_fail_percent) if changes else None)
+        stopped = _stopped(done, max_fail_percent, first=not rows_run) if changes else None
+        rows_run = True
+        if done.not_started:
+            _not_started(journal, rows, outcomes, done.not_started, plan,
+                         stopped or "the run ended before it reached them")
         for host in hosts:
+            if host in done.not_started:
+                continue
             outcome = outcomes.setdefault(host, Outcome(host, "done"))
             finished = {sid for sid, _, _ in outcome.steps}
+            if done.ended and outcome.status == "done" and len(finished) < len(plan.steps):
+                # the play ended by itself before this host's last step: its batch failed
+                # on other hosts (Ansible's max_fail_percentage); nothing is in flight
+                outcome.status = "stopped"
+                outcome.said = (f"stopped after {len(finished)} of {len(plan.steps)} steps: "
+                                f"{stopped or 'the run ended'}")
             in_flight = outcome.status == "done"  # no failure of its own: the run ended
             for step in plan.steps:
                 if step.id in finished:
@@ -458,6 +485,36 @@ def apply(journal: Journal, source: Source, request: str, parts: list[Prepared],
     journal.finish(tx, COMPLETED if all(o.status in ("done", "left out") for o in ordered)
                    else FAILED, summary=_summary(ordered))
     return Applied(tx, ordered)
+
+
+# -- canary batches -----------------------------------------------------------------------
+def _stopped(done: Run, max_fail_percent: int, *, first: bool) -> str | None:
+    """Why the hosts after this run are not started, or None when the change goes on: it
+    stops when the play ended before some of its hosts, or more than `max_fail_percent`
+    of the hosts it reached failed (a host that did not answer is not counted: it says
+    nothing about the change)."""
+    failed = done.failed()
+    if not failed:
+        return None
+    reached = {r.host for r in done.results if r.status != "unreachable"}
+    if not done.not_started and len(failed) * 100 <= max_fail_percent * len(reached):
+        return None
+    if first and done.canary in failed:
+        return f"the canary failed on {done.canary}"
+    names = done.stopped_by or failed
+    return f"an earlier batch failed on {', '.join(names)}"
+
+
+def _not_started(journal: Journal, rows: dict[tuple[str, str], int],
+                 outcomes: dict[str, Outcome], hosts: list[str], plan: Plan,
+                 why: str) -> None:
+    """Nothing ran on `hosts`: each step is skipped (undo leaves it alone), said why."""
+    for host in hosts:
+        for step in plan.steps:
+            journal.finish_step(rows[(host, _task(step).name)], "skipped", None,
+                                f"not started ({why})")
+        outcomes[host] = Outcome(host, "not started", why,
+                                 [(step.id, "skipped", "") for step in plan.steps])
 
 
 def _code(value: Any) -> int | None:

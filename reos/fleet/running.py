@@ -5,9 +5,11 @@ real modules: the one place reos reaches another machine.
 `ansible_runner.run` with the person's inventory limited to exactly the chosen hosts, and
 returns what happened on each host, task by task (`Result`), streaming each as it arrives
 to `on_result`. What reos decides about the run:
-- every text a task carries is tagged `!unsafe` in the playbook, so Ansible never renders
-  it as a template: a service or file name holding "{{ lookup('pipe', …) }}" is passed as
-  it is written, never run on this machine;
+- the playbook is one document tagged `!unsafe`, so Ansible never renders a text a task
+  carries as a template (a service or file name holding "{{ lookup('pipe', …) }}" is passed
+  as it is written, never run on this machine), and every text stays the text it is: the
+  tag on each string alone would make Ansible read `"0755"` as 493, `"yes"` as true and
+  `"!"` as no YAML at all;
 - hosts are named one by one in the limit, never by a pattern a person or a model wrote,
   and a name Ansible would read as more than a name (`!`, `&`, `:`, `,`, `*`, a template)
   is refused;
@@ -19,7 +21,14 @@ to `on_result`. What reos decides about the run:
   a run; ssh's control sockets and Ansible's temporary files live in the run's folder,
   which is removed afterwards;
 - Ctrl-C (or `cancelled()` turning true) cancels the run through ansible-runner's
-  cancel_callback; hosts with no result are reported as unknown, never as done.
+  cancel_callback; hosts with no result are reported as unknown, never as done;
+- with a `Canary`, the play runs in batches (`serial: [1, "25%", "100%"]`: one host, then
+  a quarter of them, then the rest) with `max_fail_percentage`, so a change that fails on
+  the first host never reaches the others. Hosts a normally ended play never reached are
+  `not_started` (Ansible's final stats came, so nothing is in flight), apart from the
+  unknown ones of a cancelled or timed-out run. A batch that stopped only because its
+  hosts did not answer says nothing about the change: the hosts after it get a run of
+  their own (Ansible would end the play there, as for a batch whose every host failed).
 
 Not responsible for choosing hosts (inventory.py), for what to run (the catalogue's
 recipes and planning), for judging risk (safety), nor for printing.
@@ -47,6 +56,9 @@ from reos.text import clean
 CONNECT_TIMEOUT = 10  # seconds ssh waits for a host to answer ([fleet] connect_timeout)
 TASK_TIMEOUT = 120  # seconds one task may take on one host
 MAX_RESULT_BYTES = 64 * 2**20  # of one task's result (a snapshot is bounded by as much)
+# the canary batches: one host, then a quarter of the hosts, then the rest (Ansible's
+# `serial`; a percentage is of all the play's hosts, at least one)
+SERIAL = (1, "25%", "100%")
 # the characters that make a limit entry more than one host's name (Ansible's pattern
 # syntax) or a template
 _NOT_A_NAME = set("!&:,*[]~@{}%# \t\n\r\"'")
@@ -62,6 +74,17 @@ class Task(Struct, frozen=True):
     ignore_errors: bool = False
     timeout: int = TASK_TIMEOUT
     environment: dict[str, str] = field(default_factory=dict)  # for the module, on the host
+    # Ansible's `check_mode` keyword: False runs the task even in a check-mode run (a
+    # command reos knows only reads); None follows the run
+    check_mode: bool | None = None
+
+
+class Canary(Struct, frozen=True):
+    """Run in batches (`SERIAL`): a batch in which more than `max_fail_percent` of the
+    hosts failed ends the run there (Ansible's `max_fail_percentage`), and so does one in
+    which every host failed, whatever the percentage (Ansible's own rule)."""
+
+    max_fail_percent: int = 0
 
 
 class Result(Struct, frozen=True):
@@ -78,19 +101,30 @@ class Result(Struct, frozen=True):
 
 class Run(Struct):
     """A whole run: each host's results in the order they came, and how the run ended
-    ("successful", "failed" when a host failed or was unreachable, "canceled", "timeout")."""
+    ("successful", "failed" when a host failed or was unreachable, "canceled", "timeout").
+    With a canary, `not_started` are the hosts of batches the play ended before (nothing
+    ran there), `stopped_by` the hosts whose failure ended it, `canary` the first host."""
 
     hosts: tuple[str, ...]
     results: list[Result] = field(default_factory=list)
     status: str = "unknown"
+    not_started: list[str] = field(default_factory=list)
+    stopped_by: list[str] = field(default_factory=list)
+    canary: str | None = None
+    ended: bool = False  # the play ended by itself (its final stats came): none in flight
 
     def of(self, host: str) -> list[Result]:
         return [r for r in self.results if r.host == host]
 
     def unknown(self) -> list[str]:
-        """Hosts with no result at all (the run stopped before reaching them)."""
+        """Hosts with no result at all that may have been reached (the run was cut short
+        before their results came); the hosts never started are not among them."""
         seen = {r.host for r in self.results}
-        return [h for h in self.hosts if h not in seen]
+        return [h for h in self.hosts if h not in seen and h not in self.not_started]
+
+    def failed(self) -> list[str]:
+        """Hosts where a task failed (not the ones that did not answer)."""
+        return list(dict.fromkeys(r.host for r in self.results if r.status == "failed"))
 
 
 def run(source: Source, hosts: Iterable[str], tasks: list[Task], *,
@@ -98,11 +132,11 @@ def run(source: Source, hosts: Iterable[str], tasks: list[Task], *,
         on_result: Callable[[Result], None] | None = None,
         cancelled: Callable[[], bool] | None = None,
         connect_timeout: int = CONNECT_TIMEOUT, job_timeout: int | None = None,
-        modules: Mapping[str, Path] | None = None) -> Run:
+        modules: Mapping[str, Path] | None = None, canary: Canary | None = None) -> Run:
     """Run `tasks` in order on `hosts` (names from `source`'s inventory); `modules` are
     reos's own Ansible modules the tasks use (name -> source file), put in the playbook's
-    library folder. Raises ReosError when Ansible cannot be started or a host's name
-    cannot be limited to safely."""
+    library folder; `canary`: in batches (see the module's docstring). Raises ReosError
+    when Ansible cannot be started or a host's name cannot be limited to safely."""
     names = tuple(hosts)
     for name in names:
         if not name or set(name) & _NOT_A_NAME or name.startswith("-"):
@@ -118,8 +152,11 @@ def run(source: Source, hosts: Iterable[str], tasks: list[Task], *,
     stop = threading.Event()
 
     raised: list[BaseException] = []  # by on_result: the run stops, then it is raised
+    ended: list[bool] = []  # the play's final stats came: it ended by itself
 
     def on_event(event: dict[str, Any]) -> bool:
+        if event.get("event") == "playbook_on_stats":
+            ended.append(True)
         result = _result(event)
         if result is not None:
             outcome.results.append(result)
@@ -137,22 +174,45 @@ def run(source: Source, hosts: Iterable[str], tasks: list[Task], *,
     previous = _on_interrupt(stop)
     try:
         (folder / "project" / "library").mkdir(parents=True)
-        (folder / "project" / "main.yml").write_text(playbook(tasks))
+        (folder / "project" / "main.yml").write_text(playbook(tasks, canary))
         for name, path in (modules or {}).items():
             shutil.copyfile(path, folder / "project" / "library" / f"{name}.py")
         args = ["--check"] * check + ["--diff"] * diff
-        done = runner.run(
-            private_data_dir=str(folder), playbook="main.yml",
-            inventory=[os.path.abspath(path) for path in source.paths],
-            limit=",".join(names),
-            envvars=environment(folder, connect_timeout), cmdline=" ".join(args) or None,
-            settings={"job_timeout": job_timeout or TASK_TIMEOUT * (len(tasks) + 1),
-                      "suppress_ansible_output": True, "suppress_output_file": True,
-                      # how often the runner asks cancel_callback (and checks the job
-                      # timeout) while Ansible is quiet: Ctrl-C is heard within a second
-                      "pexpect_timeout": 0.5},
-            quiet=True, event_handler=on_event, cancel_callback=cancel)
-        outcome.status = str(done.status)
+        pending, statuses = names, []
+        while True:
+            ended.clear()
+            before = len(outcome.results)
+            done = runner.run(
+                private_data_dir=str(folder), playbook="main.yml",
+                inventory=[os.path.abspath(path) for path in source.paths],
+                limit=",".join(pending),
+                envvars=environment(folder, connect_timeout), cmdline=" ".join(args) or None,
+                settings={"job_timeout": job_timeout or TASK_TIMEOUT * (len(tasks) + 1),
+                          "suppress_ansible_output": True, "suppress_output_file": True,
+                          # how often the runner asks cancel_callback (and checks the job
+                          # timeout) while Ansible is quiet: Ctrl-C is heard within a second
+                          "pexpect_timeout": 0.5},
+                quiet=True, event_handler=on_event, cancel_callback=cancel)
+            statuses.append(str(done.status))
+            outcome.ended = bool(ended)
+            if canary is None or not ended or cancel():
+                break
+            this = outcome.results[before:]
+            if outcome.canary is None and this:
+                outcome.canary = this[0].host
+            seen = {r.host for r in outcome.results}
+            left = [h for h in pending if h not in seen]
+            if not left:
+                break
+            stoppers = [r.host for r in this if r.status == "failed"]
+            if stoppers or not any(r.status == "unreachable" for r in this):
+                outcome.not_started = left
+                outcome.stopped_by = list(dict.fromkeys(stoppers))
+                break
+            pending = tuple(left)  # only hosts that did not answer stopped the play
+        last = statuses[-1]
+        outcome.status = last if last in ("canceled", "timeout") or "failed" not in statuses \
+            else "failed"
     except Exception as exc:  # noqa: BLE001 - ansible-runner's own failure, said in words
         if raised:
             raise raised[0] from None
@@ -166,33 +226,37 @@ def run(source: Source, hosts: Iterable[str], tasks: list[Task], *,
     return outcome
 
 
-def playbook(tasks: list[Task]) -> str:
-    """The play as YAML text: every string tagged !unsafe (JSON's quoting is YAML's), so
-    no value is ever read as a template. Hosts come from the limit: the play is on all."""
-    play = {
+def playbook(tasks: list[Task], canary: Canary | None = None) -> str:
+    """The play as YAML text: JSON (JSON is YAML) under one `!unsafe` tag, so no value
+    in it is ever read as a template, and each string is read as a string (quoted). Hosts
+    come from the limit: the play is on all."""
+    play: dict[str, Any] = {
         "name": "reos", "hosts": "all", "gather_facts": False,
+        **({"serial": list(SERIAL), "max_fail_percentage": canary.max_fail_percent}
+           if canary is not None else {}),
         "tasks": [{"name": task.name, task.module: task.args, "become": task.become,
                    "ignore_errors": task.ignore_errors, "timeout": task.timeout,
-                   **({"environment": task.environment} if task.environment else {})}
+                   **({"environment": task.environment} if task.environment else {}),
+                   **({"check_mode": task.check_mode} if task.check_mode is not None
+                      else {})}
                   for task in tasks]}
-    return _yaml([play]) + "\n"
+    return "!unsafe " + json.dumps([_checked(play)], ensure_ascii=False) + "\n"
 
 
-def _yaml(value: Any) -> str:
-    """Flow-style YAML: JSON's spelling, each string prefixed by the !unsafe tag. Keys are
-    plain (they are module and keyword names reos chose)."""
+def _checked(value: Any) -> Any:
+    """`value` as it is, once every text in it is known to hold no control character."""
     if isinstance(value, str):
         if any(ord(ch) < 32 and ch not in "\t\n" or 0xD800 <= ord(ch) < 0xE000
                or ch in "\x7f\ufeff\ufffe\uffff" for ch in value):
             raise ReosError(f"reos will not hand Ansible the text {clean(value)!r}: it holds "
                             "control characters.")
-        return "!unsafe " + json.dumps(value, ensure_ascii=False)
+        return value
     if isinstance(value, bool) or value is None or isinstance(value, int | float):
-        return json.dumps(value)
+        return value
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{json.dumps(str(k))}: {_yaml(v)}" for k, v in value.items()) + "}"
+        return {str(_checked(str(k))): _checked(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return "[" + ", ".join(_yaml(v) for v in value) + "]"
+        return [_checked(v) for v in value]
     raise TypeError(f"cannot put a {type(value).__name__} in a playbook")
 
 
