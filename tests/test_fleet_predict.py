@@ -9,6 +9,7 @@ journaled, and no --yes is needed. The unit tests at the end need no bed.
 from __future__ import annotations
 
 import json
+import uuid
 
 from reos import paths
 from reos.errors import EXIT_OK
@@ -82,21 +83,22 @@ def test_check_mode_predicts_a_step_whose_recipe_names_a_module(
                     ["sudo", "-n", "useradd", "-m", name], needs_root=True,
                     target=Target("user", name), action="create")
 
-    steps = [create(1, "dora"), create(2, "bob"),
+    fresh = f"pr{uuid.uuid4().hex[:8]}"  # no other test on this session's bed has it
+    steps = [create(1, fresh), create(2, "bob"),
              Step("s3", "Touch a file", ["touch", "/tmp/reos-predicted"])]
     parts = [Prepared("web1", plan=Plan("x", Kind.ACTION, steps=steps))]
     read = {"web1": SystemSnapshot(collected_at="", host={"package_manager": "apt"})}
     modules = modules_of(load(), parts, read)
     assert modules[("web1", "s1")] == ("ansible.builtin.user", {
-        "name": "dora", "create_home": True, "state": "present"})
+        "name": fresh, "create_home": True, "state": "present"})
     before = _state(fleet)
     found = predicting.predict(Source((fleet.inventory,), "--inventory"), parts, read,
                                modules)
-    dora, bob, touch = found["web1"]
-    assert (dora.by, dora.changes, dora.said) == ("check mode", True, "would change it")
+    new, bob, touch = found["web1"]
+    assert (new.by, new.changes, new.said) == ("check mode", True, "would change it")
     assert (bob.by, bob.changes, bob.said) == ("check mode", False, "no change")  # exists
     assert (touch.by, touch.changes) == ("none", None)  # check mode skips commands
-    assert fleet.run("web1", "getent", "passwd", "dora").returncode == 2  # not created
+    assert fleet.run("web1", "getent", "passwd", fresh).returncode == 2  # not created
     assert fleet.run("web1", "test", "-e", "/tmp/reos-predicted").returncode == 1
     assert _state(fleet) == before
 
