@@ -1,6 +1,6 @@
 """The fleet's speed, as ratios measured side by side (issue 23).
 
-1. Planning one request for 20 hosts from their kept snapshots (`fleet_plan.plan_each`,
+1. Planning one request for 20 hosts from their kept snapshots (`on_hosts.plan_each`,
    what `reos plan --hosts` does once the hosts are read): target <= 1 s. Needs no bed:
    the snapshots are copies of tests/fixtures/homelab.json, each with its own hostname.
 2. With `--bed` (the fleet bed: scripts/testbed-fleet.sh, three hosts started here):
@@ -38,7 +38,8 @@ OVERHEAD_TARGET = 1.15
 
 def planning(hosts: int = 20) -> float:
     from reos import settings as settings_module
-    from reos.commands.fleet_plan import plan_each
+    from reos.engine import ReasoningEngine
+    from reos.on_hosts import plan_each
     from reos.system.snapshot import SystemSnapshot
 
     data = json.loads((ROOT / "tests" / "fixtures" / "homelab.json").read_text())
@@ -49,7 +50,7 @@ def planning(hosts: int = 20) -> float:
         read[f"web{i + 1}"] = SystemSnapshot.from_dict(copy)
     settings = settings_module.load()
     started = time.perf_counter()
-    plans = plan_each(settings, "restart nginx", read)
+    plans = plan_each(ReasoningEngine(settings), "restart nginx", read)
     seconds = time.perf_counter() - started
     assert all(p.steps for p in plans.values()), "every host should have a restart step"
     return seconds
@@ -57,10 +58,11 @@ def planning(hosts: int = 20) -> float:
 
 def bed(rounds: int) -> tuple[list[float], list[float], list[float]]:
     from reos import settings as settings_module
-    from reos.commands.fleet_plan import plan_each
+    from reos.engine import ReasoningEngine
     from reos.fleet import changing, snapshots
     from reos.fleet.inventory import Source
     from reos.fleet.running import Canary, Task, run
+    from reos.on_hosts import plan_each
     from reos.store.db import Database
     from reos.store.journal import Journal
     from tests import fleet_bed
@@ -76,8 +78,8 @@ def bed(rounds: int) -> tuple[list[float], list[float], list[float]]:
         known = snapshots.read(source, hosts)
         read = {h: k.snapshot for h, k in known.items() if k.snapshot is not None}
         request = "restart nginx"
-        parts = changing.prepare(plan_each(settings_module.load(), request, read), read,
-                                 request)
+        engine = ReasoningEngine(settings_module.load())
+        parts = changing.prepare(plan_each(engine, request, read), read, request)
         plan = parts[0].plan
         assert plan is not None
         step = plan.steps[0]

@@ -12,7 +12,7 @@ Not responsible for asking (the surfaces), the words of the questions
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from reos.execution import ignore
 from reos.outcome import Outcome, Reply, outcome_of
@@ -61,6 +61,8 @@ class Approvable(Protocol):
 
     def resume(self, report: ExecutionReport) -> ExecutionReport: ...
 
+    def run_hosts(self, hosts: Any, on_event: EventSink = ignore) -> Reply: ...
+
 
 def approve(engine: Approvable, on_event: EventSink = ignore,
             approve_fix: ApproveFix | None = None,
@@ -73,6 +75,9 @@ def approve(engine: Approvable, on_event: EventSink = ignore,
 
     if engine.undo_waiting and engine.pending is None:
         return engine.meta(Meta("undo"), on_event=on_event)
+    hosts = engine.session.take_hosts()
+    if hosts is not None:  # plans on other machines: run there through Ansible
+        return engine.run_hosts(hosts, on_event)
     plan = engine.pending
     if plan is None:
         return Reply("There's nothing waiting for approval.", Outcome.SAID)

@@ -11,7 +11,7 @@ Re-exported by reos.engine, so `from reos.engine import Reply` keeps working.
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from msgspec import Struct
 
@@ -84,6 +84,8 @@ class Reply(Struct):
     # what is said before the plan (a query's answer its follow-up plan comes from); a
     # surface that shows the plan its own way says this first
     first: str = ""
+    hosts: Any = None  # plans on other machines (reos.on_hosts.HostsPlan), shown or run
+    hosts_applied: Any = None  # how they ran (reos.fleet.changing.Applied)
 
     def __post_init__(self) -> None:
         if self.awaiting_approval:

@@ -5,7 +5,8 @@ in one of these states, `Session.state`:
 
     idle                nothing waits
     asking              a question is open ("which redis?"); the answer picks an option
-    awaiting approval   a plan waits for yes or no
+    awaiting approval   a plan waits for yes or no (on this machine, or on hosts:
+                        `hosts`, a reos.on_hosts.HostsPlan)
     confirming          the waiting plan loses something for good: its second question
                         is open, and only a second yes runs it
     undo waiting        "undo" waits for a yes (`always_confirm`)
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from reos.model.plan import Plan
+    from reos.on_hosts import HostsPlan
 
 IDLE = "idle"
 ASKING = "asking"
@@ -38,7 +40,7 @@ RUNNING = "running"
 class Session:
     """One conversation's state (see the module's docstring)."""
 
-    __slots__ = ("_confirming", "_running", "_undo", "question", "waiting")
+    __slots__ = ("_confirming", "_running", "_undo", "hosts", "question", "waiting")
 
     def __init__(self) -> None:
         self.waiting: Plan | None = None  # the plan waiting for approval
@@ -46,6 +48,7 @@ class Session:
         self._confirming = False  # the waiting plan's second question is open
         self._undo: int | None = None  # "undo" waits for a yes: the transaction shown
         self._running: Plan | None = None  # the plan the executor holds (for resume)
+        self.hosts: HostsPlan | None = None  # plans on other machines waiting for a yes
 
     @property
     def state(self) -> str:
@@ -53,6 +56,8 @@ class Session:
             return RUNNING
         if self.waiting is not None:
             return CONFIRMING if self._confirming else AWAITING
+        if self.hosts is not None:
+            return AWAITING
         if self._undo is not None:
             return UNDO_WAITING
         return ASKING if self.question is not None else IDLE
@@ -78,7 +83,16 @@ class Session:
     # -- what happened ---------------------------------------------------------------
     def offer(self, plan: Plan) -> None:
         """`plan` waits for approval (instead of whatever waited, and of a waiting undo)."""
-        self.waiting, self._confirming, self._undo = plan, False, None
+        self.waiting, self._confirming, self._undo, self.hosts = plan, False, None, None
+
+    def offer_hosts(self, hosts: HostsPlan) -> None:
+        """Plans on other machines wait for approval (instead of whatever waited)."""
+        self.waiting, self._confirming, self._undo, self.hosts = None, False, None, hosts
+
+    def take_hosts(self) -> HostsPlan | None:
+        """Yes to the plans on other machines: they no longer wait (they are about to run)."""
+        hosts, self.hosts = self.hosts, None
+        return hosts
 
     def ask(self, plan: Plan) -> None:
         """`plan`'s question is open; a plan that waits keeps waiting."""
@@ -99,7 +113,7 @@ class Session:
 
     def wait_for_undo(self, tx_id: int) -> None:
         """The undo of transaction `tx_id` was shown and waits for a yes."""
-        self.waiting, self._confirming, self._undo = None, False, tx_id
+        self.waiting, self._confirming, self._undo, self.hosts = None, False, tx_id, None
 
     def undo_answered(self) -> None:
         self._undo = None
@@ -109,10 +123,11 @@ class Session:
         plan, self.waiting, self._confirming = self.waiting, None, False
         return plan
 
-    def decline(self) -> tuple[Plan | None, bool]:
-        """No: the waiting plan (or None) and whether an undo was what waited."""
-        plan, undo = self.waiting, self._undo is not None
-        self.waiting, self._confirming, self._undo = None, False, None
+    def decline(self) -> tuple[Plan | HostsPlan | None, bool]:
+        """No: the waiting plan (on this machine or on hosts, or None) and whether an undo
+        was what waited."""
+        plan, undo = self.waiting or self.hosts, self._undo is not None
+        self.waiting, self._confirming, self._undo, self.hosts = None, False, None, None
         return plan, undo
 
     def run(self, plan: Plan) -> None:

@@ -123,8 +123,8 @@ def test_max_fail_percent_is_a_whole_percentage(value: str, tmp_path: Path) -> N
 
 
 def test_the_words_of_a_host_never_started() -> None:
-    from reos.commands.fleet_plan import outcome_lines
     from reos.fleet.changing import Applied, Outcome
+    from reos.on_hosts import outcome_lines
 
     shown = outcome_lines(Applied(7, [
         Outcome("web1", "failed", "Job for nginx.service failed"),

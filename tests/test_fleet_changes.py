@@ -184,11 +184,13 @@ def test_a_step_cut_short_by_cancelling_is_kept_as_maybe_run_and_undo_puts_it_ba
     import time
 
     from reos import settings as settings_module
-    from reos.commands.fleet_plan import plan_each
+    from reos.engine import ReasoningEngine
+    from reos.on_hosts import plan_each
 
     source = Source((fleet.inventory,), "--inventory")
     read = {h: k.snapshot for h, k in snapshots.read(source, ["web2"]).items()}
-    parts = changing.prepare(plan_each(settings_module.load(), "stop reos-slow", read),
+    engine = ReasoningEngine(settings_module.load())
+    parts = changing.prepare(plan_each(engine, "stop reos-slow", read),  # type: ignore[arg-type]
                              read, "stop reos-slow")  # type: ignore[arg-type]
     started: list[float] = []
 
@@ -304,9 +306,9 @@ def test_a_change_needs_the_hosts_machine_id_and_a_version_is_pinned_only_if_it_
 
 
 def test_hosts_are_grouped_only_when_their_undos_are_the_same_too() -> None:
-    from reos.commands.fleet_plan import lines
     from reos.model.plan import Plan
     from reos.model.request import Kind
+    from reos.on_hosts import lines
 
     step = Step("s1", "Restart nginx.service",
                 ["sudo", "-n", "systemctl", "restart", "nginx.service"],
@@ -375,7 +377,8 @@ def test_a_kept_snapshot_file_is_named_safely(name: str, reos_home: Path) -> Non
 
 def test_each_host_is_planned_from_its_own_snapshot_and_the_plans_are_grouped() -> None:
     from reos import settings as settings_module
-    from reos.commands.fleet_plan import lines, plan_each
+    from reos.engine import ReasoningEngine
+    from reos.on_hosts import lines, plan_each
     from tests.conftest import FIXTURES
 
     data = json.loads((FIXTURES / "homelab.json").read_text())
@@ -385,7 +388,7 @@ def test_each_host_is_planned_from_its_own_snapshot_and_the_plans_are_grouped() 
     without["containers"] = [c for c in without["containers"] if "nginx" not in c["name"]]
     read = {name: SystemSnapshot.from_dict(d) for name, d in (
         ("web1", data), ("web2", data), ("web3", without))}
-    plans = plan_each(settings_module.load(), "restart nginx", read)
+    plans = plan_each(ReasoningEngine(settings_module.load()), "restart nginx", read)
     assert plans["web1"].steps and plans["web2"].steps
     assert not plans["web3"].steps  # no nginx there: said, not guessed
     parts = changing.prepare(plans, read, "restart nginx")

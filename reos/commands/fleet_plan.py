@@ -25,25 +25,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from reos import on_hosts
 from reos import settings as settings_module
 from reos.commands.output import emit_json, note, say, warn
 from reos.errors import EXIT_DECLINED, EXIT_FAILED, EXIT_NOTHING, EXIT_OK, UsageError
 from reos.fleet import changing, snapshots
 from reos.fleet.inventory import find_source, select
-from reos.model.plan import Plan
-from reos.system.privilege import strip_sudo, through_sudo
 
 if TYPE_CHECKING:
     from reos.catalogue.templates import TemplateSet
-    from reos.engine import ReasoningEngine
     from reos.fleet.changing import Applied, Prepared
     from reos.fleet.predicting import Predicted
     from reos.fleet.running import Result
-    from reos.settings import Settings
     from reos.system.snapshot import SystemSnapshot
 
 SCHEMA = "reos.fleet-plan/1"
-OUTPUT_LINES = 20  # of a read-only step's output, per host
 
 
 def run(request: str, *, pattern: str, inventory: Path | None = None,
@@ -69,7 +65,7 @@ def run(request: str, *, pattern: str, inventory: Path | None = None,
     from reos.engine import ReasoningEngine
 
     engine = ReasoningEngine(settings)
-    parts = changing.prepare(plan_each(settings, request, read, engine), read, request)
+    parts = changing.prepare(on_hosts.plan_each(engine, request, read), read, request)
     unreached = {name: found.problem or "not read" for name, found in known.items()
                  if found.snapshot is None}
     runnable = [p for p in parts if p.plan is not None]
@@ -87,7 +83,7 @@ def run(request: str, *, pattern: str, inventory: Path | None = None,
         emit_json(document(request, parts, unreached, predicted=predicted))
         return EXIT_OK if runnable else EXIT_NOTHING
     if not as_json:
-        say("\n".join(lines(request, parts, unreached)))
+        say("\n".join(on_hosts.lines(request, parts, unreached)))
     if not runnable:
         return EXIT_NOTHING
     if dry_run:
@@ -101,7 +97,7 @@ def run(request: str, *, pattern: str, inventory: Path | None = None,
             return EXIT_DECLINED
         from reos.commands.ask import confirm
 
-        if not confirm(f"Run it on {_count(len(runnable))}?"):
+        if not confirm(f"Run it on {on_hosts.count(len(runnable))}?"):
             say("Nothing was run.")
             return EXIT_DECLINED
     from reos import paths
@@ -115,19 +111,8 @@ def run(request: str, *, pattern: str, inventory: Path | None = None,
     if as_json:
         emit_json(document(request, parts, unreached, applied))
     else:
-        say("\n".join(outcome_lines(applied, changes)))
+        say("\n".join(on_hosts.outcome_lines(applied, changes)))
     return EXIT_OK if applied.ok else EXIT_FAILED
-
-
-def plan_each(settings: Settings, request: str, read: dict[str, SystemSnapshot],
-              engine: ReasoningEngine | None = None) -> dict[str, Plan]:
-    """The request planned against each host's snapshot by the engine that plans for
-    this machine (one engine: the templates are read once, the indexes per snapshot)."""
-    if engine is None:
-        from reos.engine import ReasoningEngine
-
-        engine = ReasoningEngine(settings)
-    return {name: engine.plan_on(snapshot, request) for name, snapshot in read.items()}
 
 
 def modules_of(templates: TemplateSet, parts: list[Prepared],
@@ -164,41 +149,6 @@ def modules_of(templates: TemplateSet, parts: list[Prepared],
     return found
 
 
-# -- words --------------------------------------------------------------------------------
-def lines(request: str, parts: list[Prepared], unreached: dict[str, str]) -> list[str]:
-    """The plans, grouped: hosts with the same steps and the same undos once, the rest
-    each on its own."""
-    total = len(parts) + len(unreached)
-    out = [f"Plan for {request!r} on {_count(total)}:"]
-    groups: dict[tuple[Any, ...], list[Prepared]] = {}
-    for part in parts:  # the same commands with the same undos (what each host was)
-        if part.plan is not None:
-            key = tuple((tuple(s.argv), tuple(u or ())) for s, u in zip(
-                part.plan.steps, part.undos, strict=True))
-            groups.setdefault(key, []).append(part)
-    for members in groups.values():
-        first = members[0]
-        assert first.plan is not None
-        out.append("")
-        out.append(f"On {_names([m.host for m in members])}:")
-        for number, (step, undo) in enumerate(zip(first.plan.steps, first.undos, strict=True),
-                                              start=1):
-            root = " (as root)" if through_sudo(step.argv) or step.needs_root else ""
-            out.append(f"  {number}. {step.title}   $ {_shown(step.argv)}{root}")
-            if not step.read_only:
-                out.append(f"     risk {step.risk.label}; undo: {_undo_words(step, undo)}")
-    left = [p for p in parts if p.plan is None]
-    if left:
-        out.append("")
-        out.append("Left out:")
-        out += [f"  {p.host}: {p.left_out}" for p in left]
-    if unreached:
-        out.append("")
-        out.append("Not reached:")
-        out += [f"  {host}: {why}" for host, why in unreached.items()]
-    return out
-
-
 _BY = {"snapshot": "from its snapshot", "simulation": "apt-get -s on the host",
        "check mode": "Ansible check mode"}
 
@@ -219,36 +169,11 @@ def predicted_lines(parts: list[Prepared], predicted: dict[str, list[Predicted]]
             titles[part.host], predicted[part.host], strict=True))
         groups.setdefault(key, []).append(part.host)
     for key, hosts in groups.items():
-        out += ["", f"On {_names(hosts)}:"]
+        out += ["", f"On {on_hosts.names(hosts)}:"]
         for number, (title, by, said, diff) in enumerate(key, start=1):
             label = f" — {_BY[by]}" if by in _BY else ""
             out.append(f"  {number}. {title}: {said}{label}")
             out += [f"       | {line}" for line in diff.splitlines()]
-    return out
-
-
-def outcome_lines(applied: Applied, changes: bool) -> list[str]:
-    out = [""]
-    for outcome in applied.outcomes:
-        if outcome.status == "left out":
-            continue
-        if outcome.status == "not started":  # an earlier batch failed: nothing ran there
-            out.append(f"– {outcome.host} not started ({outcome.said})")
-            continue
-        mark = {"done": "✓", "failed": "✗"}.get(outcome.status, "?")
-        said = f": {outcome.said}" if outcome.said and outcome.status != "done" else ""
-        out.append(f"{mark} {outcome.host} {outcome.status}{said}")
-        if not changes:
-            for _, _, output in outcome.steps:
-                shown = output.splitlines()
-                out += [f"    {line}" for line in shown[:OUTPUT_LINES]]
-                if len(shown) > OUTPUT_LINES:
-                    out.append(f"    … {len(shown) - OUTPUT_LINES} more lines")
-    if changes and applied.changed:
-        out.append(f"Recorded as change {applied.tx_id}: `reos undo` puts it back on every "
-                   "host that changed, `reos undo --host NAME` on one.")
-    elif changes:
-        out.append("Nothing was changed on any host.")
     return out
 
 
@@ -278,37 +203,9 @@ def document(request: str, parts: list[Prepared], unreached: dict[str, str],
     return data
 
 
-def _undo_words(step: Any, undo: list[str] | None) -> str:
-    if undo:
-        return f"$ {_shown(undo)}"
-    if step.nothing_to_restore:
-        return "nothing to restore (a restart of something running)"
-    return "none: it cannot be undone"
-
-
-def _shown(argv: list[str]) -> str:
-    import shlex
-
-    return shlex.join(strip_sudo(argv))
-
-
-def _names(hosts: list[str]) -> str:
-    if len(hosts) > 6:
-        return f"{len(hosts)} hosts ({', '.join(hosts[:5])} and {len(hosts) - 5} more)"
-    return ", ".join(hosts)
-
-
-def _count(n: int) -> str:
-    return f"{n} host{'s' * (n != 1)}"
-
-
 def _said_known(known: snapshots.Known) -> None:
-    if known.snapshot is None:
-        note(f"  ✗ {known.host}: {known.problem}")
-    else:
-        note(f"  ✓ {known.host} read")
+    note(on_hosts.known_line(known))
 
 
 def _said_result(result: Result) -> None:
-    mark = "✓" if result.status in ("ok", "changed") else "✗"
-    note(f"  {mark} {result.host}: {result.task.split(' ', 1)[-1]}")
+    note(on_hosts.result_line(result))

@@ -21,7 +21,6 @@ import pwd
 from typing import Any
 
 from reos.patterns import regex
-from reos.system.portable import home_base
 
 SHADOW = "/etc/shadow"
 
@@ -54,7 +53,10 @@ def _user(name: str) -> dict[str, Any]:
         entry = pwd.getpwnam(name)
     except KeyError:
         # whether the home a new account would get is free: only then may undo remove it
-        # (`userdel -r`); one left by an earlier account holds someone's files
+        # (`userdel -r`); one left by an earlier account holds someone's files (portable
+        # is loaded here only: planning reads no account's live state)
+        from reos.system.portable import home_base
+
         return {"state": "absent",
                 "home_free": not os.path.lexists(f"{home_base()}/{name}")}
     try:

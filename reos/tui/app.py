@@ -55,6 +55,7 @@ from reos.text import clean
 from reos.tui import fleet_panel
 from reos.tui.footer import ChatFooter
 from reos.tui.help import HelpScreen, keys_now
+from reos.tui.hosts_card import HostsCard
 from reos.tui.live import Activity, MachineLine, toasts
 from reos.tui.palette import ReosCommands
 from reos.tui.panels import HistoryPanel, SidePanels
@@ -198,6 +199,11 @@ class ReosApp(App[None]):
         """The plan waiting for approval, when there is one and nothing else is running."""
         return None if self.busy else self.engine.pending
 
+    @property
+    def hosts_waiting(self) -> object | None:
+        """Plans on other machines waiting for approval, when nothing else is running."""
+        return None if self.busy else self.engine.session.hosts
+
     # -- showing -------------------------------------------------------------------
     def say(self, text: str, who: str = "reos") -> None:
         # the transcript follows by itself (anchored) unless the person scrolled back
@@ -240,6 +246,10 @@ class ReosApp(App[None]):
         """Close every open card whose plan is no longer the one the engine holds."""
         if reply is not None:  # the card of a plan this reply ran, declined or undid
             self.card_outcomes.settle(reply, list(self.query(PlanCard)), self.engine.pending)
+        for hosts_card in self.query(HostsCard):
+            if not hosts_card.closed and hosts_card.hosts is not self.engine.session.hosts \
+                    and (reply is None or reply.hosts is not hosts_card.hosts):
+                hosts_card.close("Not run: this plan is no longer waiting.")
         pending = self.engine.pending
         for card in self.query(PlanCard):
             if card.closed or card.plan is pending:
@@ -343,8 +353,8 @@ class ReosApp(App[None]):
 
     # -- deciding ------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("approve", "deny"):
-            return self.waiting is not None  # shown in the footer only while a plan waits
+        if action in ("approve", "deny"):  # shown in the footer only while a plan waits
+            return self.waiting is not None or self.hosts_waiting is not None
         if action == "panel" and parameters == ("hosts",):
             return self.inventory is not None
         if action == "leave_panel":  # before Escape declines a plan, it leaves a panel
@@ -409,10 +419,26 @@ class ReosApp(App[None]):
         return self.focused is not None and widget in self.focused.ancestors_with_self
 
     def action_approve(self) -> None:
-        self._decide(self.waiting, True)
+        if self.hosts_waiting is not None:
+            self._decide_hosts(True)
+        else:
+            self._decide(self.waiting, True)
 
     def action_deny(self) -> None:
-        self._decide(self.waiting, False)
+        if self.hosts_waiting is not None:
+            self._decide_hosts(False)
+        else:
+            self._decide(self.waiting, False)
+
+    def _decide_hosts(self, approved: bool) -> None:
+        """Approve or decline the plans on other machines that wait."""
+        hosts = self.hosts_waiting
+        self.say("You approved the plan." if approved else "You declined the plan.", "you")
+        for card in self.query(HostsCard):
+            if card.hosts is hosts and not card.closed:
+                card.close("Approved: running it on the hosts\u2026" if approved
+                           else "Declined: nothing was changed.")
+        self.approve_pending(approved)
 
     def _decide(self, plan: Plan | None, approved: bool) -> None:
         """Approve or decline `plan`, if it is still the one waiting and nothing is running."""
@@ -469,7 +495,9 @@ class ReosApp(App[None]):
         for text, severity in toasts(reply):
             self.notify(text, markup=False, severity=severity)  # type: ignore[arg-type]
         self._sync_cards(reply)
-        if reply.awaiting_approval and reply.plan is not None \
+        if reply.hosts is not None:
+            self._show_hosts(reply)
+        elif reply.awaiting_approval and reply.plan is not None \
                 and reply.plan is self.engine.pending:
             shown = [c for c in self.query(PlanCard)
                      if c.plan is reply.plan and not c.closed]
@@ -488,6 +516,21 @@ class ReosApp(App[None]):
         self.refresh_bindings()
         if self.focused is None or self.focused.disabled:
             self.prompt.focus()
+
+    def _show_hosts(self, reply: Reply) -> None:
+        """Plans on other machines: a card with a host column (waiting for a yes, or
+        closed), and how they ran, on the card that showed them."""
+        cards = [c for c in self.query(HostsCard) if c.hosts is reply.hosts]
+        card = cards[-1] if cards else None
+        if card is None:
+            card = HostsCard(reply.hosts, waiting=reply.awaiting_approval)
+            self.query_one(Transcript).add(card)
+        if reply.hosts_applied is not None:
+            card.ran(reply.hosts_applied)
+            if reply.hosts.changes:  # how to undo it, or that nothing changed
+                self.say(reply.text.splitlines()[-1])
+        elif not reply.awaiting_approval and not reply.hosts.runnable:
+            card.close("Nothing to run on these hosts.")
 
     def on_reos_app_failed(self, message: Failed) -> None:
         self._done()

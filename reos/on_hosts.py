@@ -1,0 +1,226 @@
+"""A request on other machines, for every surface (the chat and `reos plan`): which hosts
+its words name, each host read and planned for, what may run where, and how that is said.
+
+- `reading_for(settings, request)`: the hosts and groups of the person's inventory the
+  request names in words (reos.understanding.hosts), a question, an unknown name, or
+  None: no inventory is configured, or no word of the request could name a host (then
+  nothing of Ansible is imported).
+- `read_and_plan(engine, source, hosts, request)`: each host read now
+  (fleet.snapshots: reos's own collectors there; a host not reached is said, never
+  guessed), the request planned against each snapshot by the one engine (`plan_each`),
+  and `fleet.changing.prepare`'s decision per host: a `HostsPlan`.
+- `lines`, `outcome_lines`, `known_line`, `result_line`: the words every surface shows
+  for a plan on hosts (hosts with the same steps and the same undos once), how it went,
+  and each host's progress.
+
+Not responsible for reaching hosts, running or journaling (reos.fleet), for reading the
+words (reos.understanding.hosts), nor for asking the person (the surfaces; the engine
+holds what waits, reos/session.py).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct, field
+
+if TYPE_CHECKING:
+    from reos.engine import ReasoningEngine
+    from reos.fleet.changing import Applied, Prepared
+    from reos.fleet.inventory import Source
+    from reos.fleet.running import Result
+    from reos.fleet.snapshots import Known
+    from reos.model.plan import Plan
+    from reos.settings import Settings
+    from reos.system.snapshot import SystemSnapshot
+    from reos.understanding.hosts import Reading
+
+OUTPUT_LINES = 20  # of a read-only step's output, per host
+
+
+class HostsPlan(Struct):
+    """One request's plans on hosts: each read host's part (its plan, or why it is left
+    out) and the hosts not reached, with why; `heading` says how the hosts were chosen."""
+
+    request: str
+    source: Source
+    parts: list[Prepared] = field(default_factory=list)
+    unreached: dict[str, str] = field(default_factory=dict)
+    heading: str = ""
+
+    @property
+    def runnable(self) -> list[Prepared]:
+        return [p for p in self.parts if p.plan is not None]
+
+    @property
+    def changes(self) -> bool:
+        """Whether a step changes something (it waits for a yes); else it only reads."""
+        return not all(p.read_only for p in self.runnable)
+
+
+def reading_for(settings: Settings, request: str,
+                environ: dict[str, str] | None = None) -> tuple[Source, Reading] | None:
+    """The inventory and what the request's words name in it, or None (see the module's
+    docstring)."""
+    env = os.environ if environ is None else environ
+    if not settings.fleet.inventory and not env.get("ANSIBLE_INVENTORY", "").strip(" ,"):
+        return None  # nothing names an inventory: nothing more is read
+    from reos.fleet.inventory import find_source
+
+    source = find_source(None, settings, env)
+    if source is None:
+        return None
+    reading = hosts_named(request, source)
+    return None if reading is None else (source, reading)
+
+
+def hosts_named(request: str, source: Source) -> Reading | None:
+    """The hosts and groups of the inventory at `source` that `request` names in words,
+    or None when it names none. Ansible reads the inventory only when a word of the
+    request is in its files or is a word for hosts (`could_name_hosts`)."""
+    from reos.understanding import hosts
+
+    if not hosts.could_name_hosts(request, hosts.inventory_words(source.paths)):
+        return None
+    from reos.catalogue.templates import load
+    from reos.fleet.inventory import select
+
+    chosen = select(source)
+    where = source.paths[0].name if len(source.paths) == 1 else source.names()
+    names = hosts.Names(tuple(host.name for host in chosen.hosts), chosen.groups, where)
+    return hosts.read(request, names, hosts.from_catalogue(load()))
+
+
+def read_and_plan(engine: ReasoningEngine, source: Source, hosts: list[str], request: str,
+                  *, on_known: Callable[[Known], None] | None = None,
+                  heading: str = "") -> HostsPlan:
+    """Each host read now, the request planned on each, and what may run where."""
+    from reos.fleet import changing, snapshots
+
+    known = snapshots.read(source, hosts,
+                           connect_timeout=engine.settings.fleet.connect_timeout,
+                           on_known=on_known)
+    read = {name: found.snapshot for name, found in known.items()
+            if found.snapshot is not None}
+    parts = changing.prepare(plan_each(engine, request, read), read, request)
+    unreached = {name: found.problem or "not read" for name, found in known.items()
+                 if found.snapshot is None}
+    return HostsPlan(request, source, parts, unreached, heading)
+
+
+def plan_each(engine: ReasoningEngine, request: str,
+              read: dict[str, SystemSnapshot]) -> dict[str, Plan]:
+    """The request planned against each host's snapshot by the engine that plans for
+    this machine (one engine: the templates are read once, the indexes per snapshot)."""
+    return {name: engine.plan_on(snapshot, request) for name, snapshot in read.items()}
+
+
+# -- words ---------------------------------------------------------------------------------
+def groups(parts: list[Prepared]) -> list[list[Prepared]]:
+    """The planned hosts, those with the same commands and the same undos (what each
+    host was) together, in the order first seen."""
+    found: dict[tuple[Any, ...], list[Prepared]] = {}
+    for part in parts:
+        if part.plan is not None:
+            key = tuple((tuple(s.argv), tuple(u or ())) for s, u in zip(
+                part.plan.steps, part.undos, strict=True))
+            found.setdefault(key, []).append(part)
+    return list(found.values())
+
+
+def lines(request: str, parts: list[Prepared], unreached: dict[str, str]) -> list[str]:
+    """The plans, grouped: hosts with the same steps and the same undos once, the rest
+    each on its own; then the hosts left out and not reached, with why."""
+    from reos.system.privilege import through_sudo
+
+    total = len(parts) + len(unreached)
+    out = [f"Plan for {request!r} on {count(total)}:"]
+    for members in groups(parts):
+        first = members[0]
+        assert first.plan is not None
+        out.append("")
+        out.append(f"On {names([m.host for m in members])}:")
+        for number, (step, undo) in enumerate(zip(first.plan.steps, first.undos, strict=True),
+                                              start=1):
+            root = " (as root)" if through_sudo(step.argv) or step.needs_root else ""
+            out.append(f"  {number}. {step.title}   $ {shown(step.argv)}{root}")
+            if not step.read_only:
+                out.append(f"     risk {step.risk.label}; undo: {undo_words(step, undo)}")
+    left = [p for p in parts if p.plan is None]
+    if left:
+        out.append("")
+        out.append("Left out:")
+        out += [f"  {p.host}: {p.left_out}" for p in left]
+    if unreached:
+        out.append("")
+        out.append("Not reached:")
+        out += [f"  {host}: {why}" for host, why in unreached.items()]
+    return out
+
+
+def outcome_lines(applied: Applied, changes: bool) -> list[str]:
+    """How it went on each host (✓ done, ✗ failed, ? not known, – not started), a
+    query's output, and how to undo a change."""
+    out = [""]
+    for outcome in applied.outcomes:
+        if outcome.status == "left out":
+            continue
+        if outcome.status == "not started":  # an earlier batch failed: nothing ran there
+            out.append(f"\u2013 {outcome.host} not started ({outcome.said})")
+            continue
+        mark = {"done": "\u2713", "failed": "\u2717"}.get(outcome.status, "?")
+        said = f": {outcome.said}" if outcome.said and outcome.status != "done" else ""
+        out.append(f"{mark} {outcome.host} {outcome.status}{said}")
+        if not changes:
+            for _, _, output in outcome.steps:
+                printed = output.splitlines()
+                out += [f"    {line}" for line in printed[:OUTPUT_LINES]]
+                if len(printed) > OUTPUT_LINES:
+                    out.append(f"    \u2026 {len(printed) - OUTPUT_LINES} more lines")
+    if changes and applied.changed:
+        out.append(f"Recorded as change {applied.tx_id}: `reos undo` puts it back on every "
+                   "host that changed, `reos undo --host NAME` on one.")
+    elif changes:
+        out.append("Nothing was changed on any host.")
+    return out
+
+
+def known_line(known: Known) -> str:
+    """A host read (✓) or not (✗, with why), as it is known."""
+    if known.snapshot is None:
+        return f"  \u2717 {known.host}: {known.problem}"
+    return f"  \u2713 {known.host} read"
+
+
+def result_line(result: Result) -> str:
+    """One step's result on one host, as it arrives."""
+    mark = "\u2713" if result.status in ("ok", "changed") else "\u2717"
+    return f"  {mark} {result.host}: {result.task.split(' ', 1)[-1]}"
+
+
+def undo_words(step: Any, undo: list[str] | None) -> str:
+    if undo:
+        return f"$ {shown(undo)}"
+    if step.nothing_to_restore:
+        return "nothing to restore (a restart of something running)"
+    return "none: it cannot be undone"
+
+
+def shown(argv: list[str]) -> str:
+    import shlex
+
+    from reos.system.privilege import strip_sudo
+
+    return shlex.join(strip_sudo(argv))
+
+
+def names(hosts: list[str]) -> str:
+    if len(hosts) > 6:
+        return f"{len(hosts)} hosts ({', '.join(hosts[:5])} and {len(hosts) - 5} more)"
+    return ", ".join(hosts)
+
+
+def count(n: int) -> str:
+    return f"{n} host{'s' * (n != 1)}"
