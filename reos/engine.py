@@ -525,7 +525,8 @@ class ReasoningEngine:
             self.journal, hosts.source, hosts.request, hosts.parts,
             on_result=lambda result: on_event(Said(on_hosts.result_line(result).strip())),
             connect_timeout=self.settings.fleet.connect_timeout,
-            max_fail_percent=self.settings.fleet.max_fail_percent)
+            max_fail_percent=self.settings.fleet.max_fail_percent,
+            roll_back=self.settings.safety.rollback_on_failure)
         said = "\n".join(line for line in [shown, *on_hosts.outcome_lines(
             applied, hosts.changes)] if line is not None).strip()
         if not hosts.changes:

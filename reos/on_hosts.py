@@ -173,6 +173,8 @@ def outcome_lines(applied: Applied, changes: bool) -> list[str]:
         mark = {"done": "\u2713", "failed": "\u2717"}.get(outcome.status, "?")
         said = f": {outcome.said}" if outcome.said and outcome.status != "done" else ""
         out.append(f"{mark} {outcome.host} {outcome.status}{said}")
+        if outcome.rolled_back:
+            out.append(f"    {outcome.rolled_back}")
         if not changes:
             for _, _, output in outcome.steps:
                 printed = output.splitlines()

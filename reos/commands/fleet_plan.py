@@ -107,7 +107,8 @@ def run(request: str, *, pattern: str, inventory: Path | None = None,
     applied = changing.apply(Journal(Database(paths.database_file())), source, request, parts,
                              on_result=None if as_json else _said_result,
                              connect_timeout=settings.fleet.connect_timeout,
-                             max_fail_percent=settings.fleet.max_fail_percent)
+                             max_fail_percent=settings.fleet.max_fail_percent,
+                             roll_back=settings.safety.rollback_on_failure)
     if as_json:
         emit_json(document(request, parts, unreached, applied))
     else:
@@ -197,6 +198,7 @@ def document(request: str, parts: list[Prepared], unreached: dict[str, str],
         data["execution"] = {
             "transaction": applied.tx_id, "ok": applied.ok,
             "hosts": [{"host": o.host, "status": o.status, "said": o.said,
+                       "rolled_back": o.rolled_back,
                        "steps": [{"id": sid, "status": st, "output": text}
                                  for sid, st, text in o.steps]}
                       for o in applied.outcomes]}

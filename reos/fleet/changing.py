@@ -101,6 +101,7 @@ class Outcome(Struct):
     status: str
     said: str = ""
     steps: list[tuple[str, str, str]] = field(default_factory=list)  # (step id, status, output)
+    rolled_back: str | None = None  # after a failure there: what rolling back did
 
 
 class Applied(Struct):
@@ -392,9 +393,12 @@ def _task(step: Step) -> Task:
 def apply(journal: Journal, source: Source, request: str, parts: list[Prepared], *,
           on_result: Callable[[Result], None] | None = None,
           cancelled: Callable[[], bool] | None = None,
-          connect_timeout: int = CONNECT_TIMEOUT, max_fail_percent: int = 0) -> Applied:
+          connect_timeout: int = CONNECT_TIMEOUT, max_fail_percent: int = 0,
+          roll_back: bool = False) -> Applied:
     """Run every prepared host's steps (the left-out ones are reported as such); a change
-    in canary batches (`max_fail_percent`: see the module's docstring)."""
+    in canary batches (`max_fail_percent`: see the module's docstring). With `roll_back`
+    (`[safety] rollback_on_failure`), a host that failed or was stopped part way has the
+    steps it completed undone there, as `reos undo --host` would."""
     tx = journal.begin(request, kind=FLEET,
                        inventory=[os.path.abspath(p) for p in source.paths])
     outcomes: dict[str, Outcome] = {}
@@ -484,7 +488,28 @@ def apply(journal: Journal, source: Source, request: str, parts: list[Prepared],
     ordered = [outcomes[p.host] for p in parts]
     journal.finish(tx, COMPLETED if all(o.status in ("done", "left out") for o in ordered)
                    else FAILED, summary=_summary(ordered))
+    if roll_back:
+        _roll_back(journal, tx, ordered, on_result)
     return Applied(tx, ordered)
+
+
+def _roll_back(journal: Journal, tx_id: int, outcomes: list[Outcome],
+               on_result: Callable[[Result], None] | None) -> None:
+    """Undo, on each host that failed or was stopped part way, the steps it completed
+    (a host whose outcome is unknown is not reached now: `reos undo --host` later)."""
+    for outcome in outcomes:
+        if outcome.status not in ("failed", "stopped") or not any(
+                status == "done" for _, status, _ in outcome.steps):
+            continue
+        record = journal.transaction(tx_id)
+        undone = undo(journal, record, host=outcome.host, on_result=on_result) if (
+            record is not None) else None
+        if undone is None:
+            outcome.rolled_back = "not rolled back: another undo holds the change"
+            continue
+        said = [f"{title}: {what}" for h in undone.hosts for title, what in h.steps]
+        outcome.rolled_back = ("rolled back" if undone.ok else "not fully rolled back") + (
+            f" ({'; '.join(said)})" if said else "")
 
 
 # -- canary batches -----------------------------------------------------------------------
