@@ -61,7 +61,7 @@ class Approvable(Protocol):
 
     def resume(self, report: ExecutionReport) -> ExecutionReport: ...
 
-    def run_hosts(self, hosts: Any, on_event: EventSink = ignore) -> Reply: ...
+    def approve_hosts(self, hosts: Any, on_event: EventSink = ignore) -> Reply: ...
 
 
 def approve(engine: Approvable, on_event: EventSink = ignore,
@@ -77,7 +77,7 @@ def approve(engine: Approvable, on_event: EventSink = ignore,
         return engine.meta(Meta("undo"), on_event=on_event)
     hosts = engine.session.take_hosts()
     if hosts is not None:  # plans on other machines: run there through Ansible
-        return engine.run_hosts(hosts, on_event)
+        return engine.approve_hosts(hosts, on_event)
     plan = engine.pending
     if plan is None:
         return Reply("There's nothing waiting for approval.", Outcome.SAID)

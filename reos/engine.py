@@ -59,6 +59,9 @@ def _manual_pages(text: str) -> list[Any]:
     return manual.related(text)
 
 
+STALE_HOSTS_SECONDS = 60.0  # plans on hosts approved later than this are read again
+
+
 class ReasoningEngine:
     def __init__(self, settings: Settings, snapshot: SystemSnapshot | None = None,
                  journal: Journal | None = None):
@@ -514,6 +517,31 @@ class ReasoningEngine:
             self.session.offer_hosts(hosts)
             return Reply(shown, Outcome.NEEDS_APPROVAL, hosts=hosts)
         return self.run_hosts(hosts, on_event, shown=shown)
+
+    def approve_hosts(self, hosts: Any, on_event: EventSink = ignore) -> Reply:
+        """Yes to plans on hosts. Hosts read more than STALE_HOSTS_SECONDS ago are read
+        again first: when what would run or its undo differs (a host changed meanwhile),
+        the new plan is shown and waits instead, since the yes was to the old one."""
+        import time
+
+        from reos import on_hosts
+        from reos.model.events import Stage
+
+        if time.time() - hosts.read_at > STALE_HOSTS_SECONDS:
+            on_event(Stage(f"reading {on_hosts.count(len(hosts.hosts))} again"))
+            again = on_hosts.read_and_plan(self, hosts.source, hosts.hosts, hosts.request,
+                                           heading=hosts.heading)
+            if not again.same_as(hosts):
+                shown = "\n".join([
+                    "The hosts changed since I read them, so nothing ran. The plan as "
+                    "they are now:", again.heading,
+                    *on_hosts.lines(again.request, again.parts, again.unreached)])
+                if again.runnable and again.changes:
+                    self.session.offer_hosts(again)
+                    return Reply(shown, Outcome.NEEDS_APPROVAL, hosts=again)
+                return Reply(shown, Outcome.SAID, hosts=again)
+            hosts = again  # the same steps, with prior states read just now
+        return self.run_hosts(hosts, on_event)
 
     def run_hosts(self, hosts: Any, on_event: EventSink = ignore, *, shown: str = "") -> Reply:
         """Run plans on hosts (approved, or only reading), journaled as one change."""

@@ -49,6 +49,22 @@ class HostsPlan(Struct):
     parts: list[Prepared] = field(default_factory=list)
     unreached: dict[str, str] = field(default_factory=dict)
     heading: str = ""
+    read_at: float = 0.0  # when the hosts were read (seconds since the epoch)
+
+    @property
+    def hosts(self) -> list[str]:
+        """Every host it was made for, read or not."""
+        return [p.host for p in self.parts] + list(self.unreached)
+
+    def same_as(self, other: HostsPlan) -> bool:
+        """Whether `other` (read again) would run the same steps with the same undos on
+        the same hosts, and leaves the same hosts out."""
+        def shape(plan: HostsPlan) -> list[Any]:
+            return [(p.host, p.left_out is not None,
+                     [(tuple(s.argv), tuple(u or ())) for s, u in zip(
+                         p.plan.steps, p.undos, strict=True)] if p.plan else None)
+                    for p in plan.parts] + sorted(plan.unreached)
+        return shape(self) == shape(other)
 
     @property
     def runnable(self) -> list[Prepared]:
@@ -97,7 +113,11 @@ def read_and_plan(engine: ReasoningEngine, source: Source, hosts: list[str], req
                   *, on_known: Callable[[Known], None] | None = None,
                   heading: str = "") -> HostsPlan:
     """Each host read now, the request planned on each, and what may run where."""
+    import time
+
     from reos.fleet import changing, snapshots
+
+    read_at = time.time()
 
     known = snapshots.read(source, hosts,
                            connect_timeout=engine.settings.fleet.connect_timeout,
@@ -107,7 +127,7 @@ def read_and_plan(engine: ReasoningEngine, source: Source, hosts: list[str], req
     parts = changing.prepare(plan_each(engine, request, read), read, request)
     unreached = {name: found.problem or "not read" for name, found in known.items()
                  if found.snapshot is None}
-    return HostsPlan(request, source, parts, unreached, heading)
+    return HostsPlan(request, source, parts, unreached, heading, read_at)
 
 
 def plan_each(engine: ReasoningEngine, request: str,
