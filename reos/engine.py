@@ -59,9 +59,6 @@ def _manual_pages(text: str) -> list[Any]:
     return manual.related(text)
 
 
-STALE_HOSTS_SECONDS = 60.0  # plans on hosts approved later than this are read again
-
-
 class ReasoningEngine:
     def __init__(self, settings: Settings, snapshot: SystemSnapshot | None = None,
                  journal: Journal | None = None):
@@ -477,90 +474,31 @@ class ReasoningEngine:
             return self.meta(_meta_of(plan, said), on_event=on_event)
         return self.offer(plan, on_event)
 
-    # -- other machines (reos/on_hosts.py) --------------------------------------------
+    # -- other machines: reos/on_hosts.py holds the flow --------------------------------
     def hosts_named(self, text: str) -> Any:
-        """The inventory and what `text` names in it (a reading of reos.understanding.
-        hosts), or None: no inventory, or no host words (nothing of Ansible loaded)."""
+        """The inventory and what `text` names in it, or None (see on_hosts.reading_for);
+        an engine planning against a given snapshot reads hosts only with an inventory in
+        its settings."""
         if self._fixed_snapshot is not None and not self.settings.fleet.inventory:
-            return None  # planning against a given snapshot, with no inventory of its own
+            return None
         from reos.on_hosts import reading_for
 
         return reading_for(self.settings, text)
 
     def offer_hosts(self, found: Any, on_event: EventSink = ignore) -> Reply:
-        """A request on the hosts its words name: each host read and planned for; a query
-        runs at once, a change waits for yes (`session.hosts`); a question or a name the
-        inventory lacks is said."""
         from reos import on_hosts
-        from reos.model.events import Said, Stage
-        from reos.understanding.hosts import Asked, Chosen
-        from reos.understanding.perception import perceive
 
-        source, reading = found
-        if isinstance(reading, Asked):
-            return Reply(reading.question, Outcome.SAID)
-        if not isinstance(reading, Chosen):
-            return Reply(f"{reading.message} {reading.hint}".strip(), Outcome.SAID)
-        if perceive(reading.request) is not None:
-            return Reply(f"\u201c{reading.request}\u201d is said to reos, not done on "
-                         "hosts: to undo on one host, `reos undo --host NAME`; on every host "
-                         "that changed, `reos undo`.", Outcome.SAID)
-        on_event(Stage(f"reading {on_hosts.count(len(reading.hosts))}"))
-        hosts = on_hosts.read_and_plan(
-            self, source, list(reading.hosts), reading.request, heading=reading.heading(),
-            on_known=lambda known: on_event(Said(on_hosts.known_line(known).strip())))
-        shown = "\n".join([hosts.heading, *on_hosts.lines(hosts.request, hosts.parts,
-                                                          hosts.unreached)])
-        if not hosts.runnable:
-            return Reply(shown, Outcome.SAID, hosts=hosts)
-        if hosts.changes:
-            self.session.offer_hosts(hosts)
-            return Reply(shown, Outcome.NEEDS_APPROVAL, hosts=hosts)
-        return self.run_hosts(hosts, on_event, shown=shown)
+        return on_hosts.offer(self, found, on_event)
 
     def approve_hosts(self, hosts: Any, on_event: EventSink = ignore) -> Reply:
-        """Yes to plans on hosts. Hosts read more than STALE_HOSTS_SECONDS ago are read
-        again first: when what would run or its undo differs (a host changed meanwhile),
-        the new plan is shown and waits instead, since the yes was to the old one."""
-        import time
-
         from reos import on_hosts
-        from reos.model.events import Stage
 
-        if time.time() - hosts.read_at > STALE_HOSTS_SECONDS:
-            on_event(Stage(f"reading {on_hosts.count(len(hosts.hosts))} again"))
-            again = on_hosts.read_and_plan(self, hosts.source, hosts.hosts, hosts.request,
-                                           heading=hosts.heading)
-            if not again.same_as(hosts):
-                shown = "\n".join([
-                    "The hosts changed since I read them, so nothing ran. The plan as "
-                    "they are now:", again.heading,
-                    *on_hosts.lines(again.request, again.parts, again.unreached)])
-                if again.runnable and again.changes:
-                    self.session.offer_hosts(again)
-                    return Reply(shown, Outcome.NEEDS_APPROVAL, hosts=again)
-                return Reply(shown, Outcome.SAID, hosts=again)
-            hosts = again  # the same steps, with prior states read just now
-        return self.run_hosts(hosts, on_event)
+        return on_hosts.approve(self, hosts, on_event)
 
     def run_hosts(self, hosts: Any, on_event: EventSink = ignore, *, shown: str = "") -> Reply:
-        """Run plans on hosts (approved, or only reading), journaled as one change."""
         from reos import on_hosts
-        from reos.fleet import changing
-        from reos.model.events import Said
 
-        applied = changing.apply(
-            self.journal, hosts.source, hosts.request, hosts.parts,
-            on_result=lambda result: on_event(Said(on_hosts.result_line(result).strip())),
-            connect_timeout=self.settings.fleet.connect_timeout,
-            max_fail_percent=self.settings.fleet.max_fail_percent,
-            roll_back=self.settings.safety.rollback_on_failure)
-        said = "\n".join(line for line in [shown, *on_hosts.outcome_lines(
-            applied, hosts.changes)] if line is not None).strip()
-        if not hosts.changes:
-            return Reply(said, Outcome.ANSWERED, hosts=hosts, hosts_applied=applied)
-        return Reply(said, Outcome.RAN if applied.ok else Outcome.FAILED, hosts=hosts,
-                     hosts_applied=applied)
+        return on_hosts.run(self, hosts, on_event, shown=shown)
 
     def meta(self, meta: Meta, *, perform: bool = True, on_event: EventSink = ignore) -> Reply:
         """A meta utterance ("undo", "what can you undo?", "be brief", "why did you …?",

@@ -9,6 +9,10 @@ its words name, each host read and planned for, what may run where, and how that
   (fleet.snapshots: reos's own collectors there; a host not reached is said, never
   guessed), the request planned against each snapshot by the one engine (`plan_each`),
   and `fleet.changing.prepare`'s decision per host: a `HostsPlan`.
+- `offer`, `approve`, `run`: the conversation's part, for the engine (which keeps what
+  waits, `session.hosts`): a query runs at once, a change waits for a yes; a yes given
+  more than a minute after reading reads the hosts again and shows a changed plan instead
+  of running it; the run rolls back a host that failed part way when the settings say so.
 - `lines`, `outcome_lines`, `known_line`, `result_line`: the words every surface shows
   for a plan on hosts (hosts with the same steps and the same undos once), how it went,
   and each host's progress.
@@ -26,13 +30,17 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import Struct, field
 
+from reos.execution import ignore
+
 if TYPE_CHECKING:
     from reos.engine import ReasoningEngine
     from reos.fleet.changing import Applied, Prepared
     from reos.fleet.inventory import Source
     from reos.fleet.running import Result
     from reos.fleet.snapshots import Known
+    from reos.model.events import EventSink
     from reos.model.plan import Plan
+    from reos.outcome import Reply
     from reos.settings import Settings
     from reos.system.snapshot import SystemSnapshot
     from reos.understanding.hosts import Reading
@@ -135,6 +143,91 @@ def plan_each(engine: ReasoningEngine, request: str,
     """The request planned against each host's snapshot by the engine that plans for
     this machine (one engine: the templates are read once, the indexes per snapshot)."""
     return {name: engine.plan_on(snapshot, request) for name, snapshot in read.items()}
+
+
+# -- the conversation: what the engine offers, approves and runs ---------------------------
+STALE_SECONDS = 60.0  # plans on hosts approved later than this after reading are read again
+
+
+def offer(engine: ReasoningEngine, found: tuple[Source, Reading],
+          on_event: EventSink = ignore) -> Reply:
+    """A request on the hosts its words name: each host read and planned for; a query
+    runs at once, a change waits for yes (`session.hosts`); a question or a name the
+    inventory lacks is said."""
+    from reos.model.events import Said, Stage
+    from reos.outcome import Outcome, Reply
+    from reos.understanding.hosts import Asked, Chosen
+    from reos.understanding.perception import perceive
+
+    source, reading = found
+    if isinstance(reading, Asked):
+        return Reply(reading.question, Outcome.SAID)
+    if not isinstance(reading, Chosen):
+        return Reply(f"{reading.message} {reading.hint}".strip(), Outcome.SAID)
+    if perceive(reading.request) is not None:
+        return Reply(f"\u201c{reading.request}\u201d is said to reos, not done on hosts: "
+                     "to undo on one host, `reos undo --host NAME`; on every host that "
+                     "changed, `reos undo`.", Outcome.SAID)
+    on_event(Stage(f"reading {count(len(reading.hosts))}"))
+    hosts = read_and_plan(engine, source, list(reading.hosts), reading.request,
+                          heading=reading.heading(),
+                          on_known=lambda known: on_event(Said(known_line(known).strip())))
+    shown = "\n".join([hosts.heading, *lines(hosts.request, hosts.parts, hosts.unreached)])
+    if not hosts.runnable:
+        return Reply(shown, Outcome.SAID, hosts=hosts)
+    if hosts.changes:
+        engine.session.offer_hosts(hosts)
+        return Reply(shown, Outcome.NEEDS_APPROVAL, hosts=hosts)
+    return run(engine, hosts, on_event, shown=shown)
+
+
+def approve(engine: ReasoningEngine, hosts: HostsPlan,
+            on_event: EventSink = ignore) -> Reply:
+    """Yes to plans on hosts. Hosts read more than STALE_SECONDS ago are read again
+    first: when what would run or its undo differs (a host changed meanwhile), the new
+    plan is shown and waits instead, since the yes was to the old one."""
+    import time
+
+    from reos.model.events import Stage
+    from reos.outcome import Outcome, Reply
+
+    if time.time() - hosts.read_at > STALE_SECONDS:
+        on_event(Stage(f"reading {count(len(hosts.hosts))} again"))
+        again = read_and_plan(engine, hosts.source, hosts.hosts, hosts.request,
+                              heading=hosts.heading)
+        if not again.same_as(hosts):
+            shown = "\n".join([
+                "The hosts changed since I read them, so nothing ran. The plan as they "
+                "are now:", again.heading, *lines(again.request, again.parts,
+                                                  again.unreached)])
+            if again.runnable and again.changes:
+                engine.session.offer_hosts(again)
+                return Reply(shown, Outcome.NEEDS_APPROVAL, hosts=again)
+            return Reply(shown, Outcome.SAID, hosts=again)
+        hosts = again  # the same steps, with prior states read just now
+    return run(engine, hosts, on_event)
+
+
+def run(engine: ReasoningEngine, hosts: HostsPlan, on_event: EventSink = ignore, *,
+        shown: str = "") -> Reply:
+    """Run plans on hosts (approved, or only reading), journaled as one change; a host
+    that fails part way is rolled back there with `[safety] rollback_on_failure`."""
+    from reos.fleet import changing
+    from reos.model.events import Said
+    from reos.outcome import Outcome, Reply
+
+    settings = engine.settings
+    applied = changing.apply(
+        engine.journal, hosts.source, hosts.request, hosts.parts,
+        on_result=lambda result: on_event(Said(result_line(result).strip())),
+        connect_timeout=settings.fleet.connect_timeout,
+        max_fail_percent=settings.fleet.max_fail_percent,
+        roll_back=settings.safety.rollback_on_failure)
+    said = "\n".join([shown, *outcome_lines(applied, hosts.changes)]).strip()
+    if not hosts.changes:
+        return Reply(said, Outcome.ANSWERED, hosts=hosts, hosts_applied=applied)
+    return Reply(said, Outcome.RAN if applied.ok else Outcome.FAILED, hosts=hosts,
+                 hosts_applied=applied)
 
 
 # -- words ---------------------------------------------------------------------------------
