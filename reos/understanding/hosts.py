@@ -178,13 +178,17 @@ NAMES_SEEN = 2000  # names of files and folders looked at in an inventory folder
 
 
 def inventory_words(paths: Iterable[Path]) -> frozenset[str]:
-    """The words of an inventory's files, and of the names of its files and folders
+    """The names of hosts and groups an inventory's files write (reos.understanding.
+    inventory_names: never its variables' names or values, so "/home/bob/.ssh/id" or
+    "/usr/bin/python3" gives no word), and the names of its files and folders
     (host_vars/web1.yml), lowercased, with each name's parts and letters
     ("web1.example.com": web1, example, com, web). A folder's group_vars and host_vars
     files give only their names (they hold variables, not hosts); at most FILES_READ
     files are read, BYTES_READ of each, and NAMES_SEEN names seen, since this runs before
     every `reos plan` when an inventory is configured. Only for `could_name_hosts`:
     nothing here reads the inventory's meaning, which is Ansible's."""
+    from reos.understanding.inventory_names import names_in
+
     words: set[str] = set()
     files: list[Path] = []
     seen = 0
@@ -207,7 +211,7 @@ def inventory_words(paths: Iterable[Path]) -> frozenset[str]:
                 text = handle.read(BYTES_READ).decode("utf-8", "replace")
         except OSError:
             continue
-        words.update(_WORD.findall(text.lower()))
+        words.update(w for name in names_in(text, file.suffix) for w in _WORD.findall(name))
     words = {w for w in words if not w.startswith("ansible") and w not in _ANSIBLE_WORDS}
     more = set()
     for word in words:
