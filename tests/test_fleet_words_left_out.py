@@ -105,6 +105,8 @@ def test_hosts_said_in_two_places_are_asked_never_merged(ini: Source) -> None:
                                "db1; “on the web servers”: web1, web2)")
     # "and on db1" after an exclusion is a place to run, never a second host left out
     asked("restart nginx on the web servers except web2 and on db1", ini)
+    # "but on db1" is a second place, not a host left out: cron is not stopped on web1
+    assert "2 places" in asked("restart nginx on web1 but on db1 stop cron", ini)
     # the same hosts said twice are one place: "the web tier … on the web servers"
     assert hosts_of("the web tier is down, restart nginx on the web servers", ini) == (
         "web1", "web2")
@@ -204,8 +206,10 @@ def test_a_group_named_like_a_thing_is_no_host_when_the_words_say_the_thing(
 
 def test_everyday_words_for_hosts_stay_on_this_machine(ini: Source) -> None:
     for request in ("remove all hosts from known_hosts", "restart all nodes of the k8s cluster",
-                    "which server is listening on port 80?", "check every host in /etc/hosts"):
+                    "which server is listening on port 80?", "check every host in /etc/hosts",
+                    "show all hosts in /etc/hosts"):
         assert hosts_named(request, ini) is None, request
+    assert hosts_of("show all servers with high load", ini) == ("web1", "web2", "db1")
 
 
 def test_the_rest_keeps_no_joining_word_its_hosts_were_cut_from(ini: Source) -> None:

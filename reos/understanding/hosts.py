@@ -148,6 +148,7 @@ _EVERY = {"all", "every", "each", "both", "any"}
 _SEPARATORS = {",", "and", "&", "+", "plus", "or", "also"}
 _ASKING = {"which", "what", "any", "do", "does", "are", "is", "have", "has"}
 _BEFORE_PLACE = {"only", "just"}
+_LISTING = {"list", "show", "find", "count", "display"}  # verbs that ask about hosts
 _WITHIN = {"in", "of", "within"}  # "the web servers in production": both
 _OF_HOSTS = "of hosts"  # the place of a group said after hosts: surely the inventory's
 # Nouns after a name that make it a thing on a machine, not a host: "the web1 container",
@@ -505,11 +506,14 @@ class _Reader:
         return after in ("'s", "'") or (after == ":" and start == 0)
 
     def _except_at(self, i: int) -> int:
-        """How many tokens a way of leaving out takes at `i` (0: none)."""
+        """How many tokens a way of leaving out takes at `i` (0: none). "but" before a
+        word of place is none: "restart nginx on web1 but on db1 stop cron" says a
+        second place, not one left out."""
         for phrase in EXCEPT:
             words = phrase.split()
             if [t.low for t in self.tokens[i:i + len(words)]] == words:
-                return len(words)
+                after = self.tokens[i + 1].low if i + 1 < len(self.tokens) else ""
+                return 0 if phrase == "but" and after in PLACE else len(words)
         return 0
 
     # -- a phrase of names ------------------------------------------------------------------
@@ -684,7 +688,12 @@ class _Reader:
         said = {t.low for t in self.tokens[start:i]}
         if said & _WHICH:
             return not singular
-        return "of" in said or start == 0 or self.tokens[start - 1].low in _ASKING
+        if "of" in said or start == 0 or self.tokens[start - 1].low in _ASKING:
+            return True
+        # "list the servers with failed units": hosts, but "show all hosts in /etc/hosts"
+        # and "list hosts from known_hosts" are lines of a file
+        return self.tokens[start - 1].low in _LISTING and not (
+            i + 1 < len(self.tokens) and self.tokens[i + 1].low in _WITHIN | ABOUT)
 
     def _name(self, i: int, *, placed: bool) -> tuple[int, list[_Ref]]:
         """The names the word at `i` says (and where they end): a host, a group, a glob
