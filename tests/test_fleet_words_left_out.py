@@ -155,8 +155,8 @@ def test_a_host_whose_name_a_pattern_would_split_is_refused(tmp_path: Path) -> N
     refused = hosts_named("restart nginx on db*", spaced)
     assert isinstance(refused, Unknown) and "“db9 web2”" in refused.message
     assert isinstance(hosts_named("restart nginx everywhere except web1", spaced), Unknown)
-    everywhere = hosts_named("restart nginx everywhere", spaced)  # "all" needs no names
-    assert isinstance(everywhere, Chosen) and everywhere.pattern == "all"
+    # every host too: the run names each host again (its limit, "web1,web2,…")
+    assert isinstance(hosts_named("restart nginx everywhere", spaced), Unknown)
     assert hosts_of("restart nginx on db1", spaced) == ("db1",)
 
 

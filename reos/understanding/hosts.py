@@ -878,10 +878,11 @@ class _Reader:
     def _pattern(self, hosts: tuple[str, ...]) -> str:
         """The hosts as an Ansible pattern that names each ("web1,db1"), or "all" for
         every host: never a group expression, whose reading would be Ansible's, not the
-        one shown. A host whose name Ansible would read as more than itself is refused."""
-        if set(hosts) == set(self.names.hosts):
-            return "all"
+        one shown. A host whose name Ansible would read as more than itself is refused,
+        for every host too: the run names the hosts again (reos.fleet.running's limit)."""
         odd = [h for h in hosts if not _PLAIN.fullmatch(h)]
+        if not odd and set(hosts) == set(self.names.hosts):
+            return "all"
         if odd:
             raise _Stop(Unknown(odd[0], f"The host “{odd[0]}” in {self.names.where} has a "
                                         "name Ansible would not read as one host in a "
