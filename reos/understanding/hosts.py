@@ -892,6 +892,9 @@ class _Reader:
                                 "plain name (letters, digits, . - _) in the inventory."))
         return ",".join(hosts)
 
+    def _in_order_names(self, names: set[str]) -> list[str]:
+        return [h for h in self.names.hosts if h in names]
+
     def _in_order(self, refs: Iterable[_Ref]) -> list[str]:
         chosen = self._hosts_of(refs)
         return [h for h in self.names.hosts if h in chosen]
@@ -966,7 +969,9 @@ class _Reader:
                 continue
             named = self._name_left(kept, n)
             if named is None or (named and named != chosen):
-                raise _Stop(self._not_read(taken, hosts, k, k + 1, "name other hosts"))
+                said = _either(self._in_order_names(named)) if named else "two of its names"
+                raise _Stop(self._not_read(taken, hosts, k, k + 1,
+                                           f"name {said} in {self.names.where}"))
 
     def _leaving_word_at(self, k: int) -> int:
         """How many tokens a word that leaves out takes at `k` (0: none): "except",
