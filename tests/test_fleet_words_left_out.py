@@ -187,6 +187,7 @@ def test_every_host_said_other_ways_and_a_host_said_apart(tmp_path: Path,
                                                           ini: Source) -> None:
     assert hosts_of("restart nginx on everything", ini) == ("web1", "web2", "db1")
     assert hosts_of("restart nginx on the all group", ini) == ("web1", "web2", "db1")
+    assert hosts_of("restart nginx on all but db1", ini) == ("web1", "web2")
     assert "which hosts of hosts.ini" in asked("restart nginx on all of them", ini)
     assert set(hosts_of("restart nginx on db1 and on the web servers in production",
                         source(tmp_path, INI + "\n[production:children]\nweb\n", "p.ini")

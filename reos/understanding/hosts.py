@@ -293,9 +293,9 @@ def could_name_hosts(request: str, known: frozenset[str]) -> bool:
         if word in ("them", "those", "these") and index >= 2 and (  # "on all of them"
                 words[index - 1] in PLACE or words[index - 2] in _EVERY):
             return True
-        if index and ((word == "everything" and words[index - 1] in PLACE) or (
+        if index and ((word in ("everything", "all") and words[index - 1] in PLACE) or (
                 word in ("group", "groups") and words[index - 1] == "all")):
-            return True  # "on everything", "on the all group"
+            return True  # "on everything", "on all but db1", "on the all group"
         placed = placed or word in PLACE or word in _EVERY or word in _ASKING
         candidates = {word, _letters(word), _PLURALS.get(word, word), word.rstrip("s")}
         if index + 1 < len(words):
@@ -570,10 +570,13 @@ class _Reader:
             every = every or tokens[i].low in _EVERY
             which = which or tokens[i].low in _WHICH
             i += 1
+        placed = place in PLACE or place == "@"
+        if placed and i > start and tokens[i - 1].low == "all" and (
+                i >= len(tokens) or tokens[i].low in _MARKS or self._except_at(i)):
+            return _Found([_Ref("all", said="all hosts")], i, sure=True)  # "on all but db1"
         if i >= len(tokens):
             return None
         word = tokens[i].low
-        placed = place in PLACE or place == "@"
         if word in EVERY_HOST or (word in ("fleet", "fleets") and (place or i > start)) or (
                 word == "everything" and placed):  # "on everything"
             return _Found([_Ref("all", said="all hosts")], i + 1, sure=True)
