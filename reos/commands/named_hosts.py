@@ -7,9 +7,15 @@ only when the request's words could name something of it (`could_name_hosts`, a 
 inventory's files that imports nothing of Ansible), is the inventory read with Ansible and
 the words read (reos/understanding/hosts.py). Otherwise `run` answers None and the request
 is this machine's, as without an inventory: `reos plan "restart nginx"` never loads Ansible.
+
+Two checks follow a reading, both failing closed. A request that asks for several things
+(reos.understanding.parts.asks: "reboot this machine and restart nginx on the web
+servers") is asked about, since hosts said once may be meant for one ask or all. And the
+hosts Ansible itself chooses for the reading's pattern (reos.fleet.inventory.select) must
+be exactly the hosts the words meant, else nothing runs and the difference is said.
 A question (which web server?) is printed like any plan's question (exit 4); a name the
-inventory lacks is an error that lists its hosts (exit 4); "undo that on web2" is `reos
-undo --host web2`.
+inventory lacks, or hosts Ansible would choose otherwise, is an error that says so (exit
+4); "undo that on web2" is `reos undo --host web2`.
 
 Not responsible for reading words (reos.understanding.hosts), reading the inventory
 (reos.fleet.inventory), nor planning or running on hosts (fleet_plan); `--hosts PATTERN`
@@ -24,7 +30,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from reos.fleet.inventory import Source
-    from reos.understanding.hosts import Reading
+    from reos.understanding.hosts import Chosen, Reading
 
 
 def hosts_named(request: str, source: Source) -> Reading | None:
@@ -38,10 +44,47 @@ def hosts_named(request: str, source: Source) -> Reading | None:
     from reos.catalogue.templates import load
     from reos.fleet.inventory import select
 
-    chosen = select(source)
+    templates = load()
+    # every host by a glob: Ansible reads the pattern "all" as a host called all, if one is
+    chosen = select(source, "*")
     where = source.paths[0].name if len(source.paths) == 1 else source.names()
     names = hosts.Names(tuple(host.name for host in chosen.hosts), chosen.groups, where)
-    return hosts.read(request, names, hosts.from_catalogue(load()))
+    reading = hosts.read(request, names, hosts.from_catalogue(templates))
+    if not isinstance(reading, hosts.Chosen):
+        return reading
+    from reos.understanding.parts import asks
+
+    several = asks(request, templates)
+    if len(several) > 1:
+        return hosts.several_asks(reading, several)
+    return as_ansible_chooses(reading, source)
+
+
+def as_ansible_chooses(reading: Chosen, source: Source) -> Reading:
+    """The reading, when Ansible's own choice for its pattern is exactly the hosts it
+    means; otherwise a refusal, said plainly. The pattern names each host, so this
+    fails only where Ansible reads a name as more than itself (a host called like a
+    group, "ungrouped", "all", "localhost"): fail closed, never run on hosts not meant."""
+    from reos.errors import ReosError
+    from reos.fleet.inventory import select
+    from reos.understanding.hosts import Unknown
+
+    hint = "Give the hosts with --hosts PATTERN (`reos hosts --hosts PATTERN` shows its hosts)."
+    try:
+        chosen = {host.name for host in select(source, reading.pattern).hosts}
+    except ReosError as exc:
+        return Unknown("", f"Ansible cannot choose {', '.join(reading.hosts)} by the pattern "
+                           f"{reading.pattern!r}: {exc.message}", hint)
+    if chosen != set(reading.hosts):
+        more = sorted(chosen - set(reading.hosts))
+        less = sorted(set(reading.hosts) - chosen)
+        said = "; ".join(part for part in (
+            f"it would add {', '.join(more)}" if more else "",
+            f"it would leave out {', '.join(less)}" if less else "") if part)
+        return Unknown("", f"Ansible reads the pattern {reading.pattern!r} for "
+                           f"{', '.join(reading.hosts)} otherwise: {said}. Nothing was run.",
+                       hint)
+    return reading
 
 
 def run(request: str, *, inventory: Path | None = None, limit: str | None = None,

@@ -3,66 +3,97 @@ nginx on the web servers", "… on web1", "… everywhere except db1", "which ho
 failed unit?", "stop nginx on all hosts but the database hosts".
 
 `read(request, names)` finds the words that name hosts, takes them off the request, and
-gives the hosts they name as an Ansible pattern built from the inventory's own names
-(`Chosen`: pattern, hosts, the rest of the request, which is planned on each host), a
-question when the words fit more than one reading (`Asked`), or a plain answer for a
-name the inventory does not hold (`Unknown`). None: the words name no host, and the
-request is this machine's, as without an inventory.
+gives the hosts they name (`Chosen`: the hosts, a pattern that lists them by the
+inventory's own names, what named them, and the rest of the request, which is planned on
+each host), a question when the words fit more than one reading or leave a word unread
+that could change where it runs (`Asked`), or a plain answer (`Unknown`): a name the
+inventory does not hold, or hosts reos will not put in a pattern. None: the words name no
+host, and the request is this machine's, as without an inventory.
+
+The hosts are resolved here, groups and exclusions included, and the pattern names each
+chosen host ("web1,web2"; "all" for every host): never a group expression such as
+"web:&prod:!web2", so what the heading says is what Ansible is asked for, and the caller
+checks that Ansible's own choice for the pattern is exactly these hosts
+(reos.commands.named_hosts). A name that is not plain (a space, or a character a pattern
+reads: , : ! & * ? [ ] ~ @) is never a word, and when a glob or a group chooses such a
+host the reading is refused.
 
 What is read as hosts:
 - a clause after a word of place (on, across, over, in, at, throughout, within: PLACE)
-  whose words are names: "on web1, web2 and db1", "in prod", "at db1";
-- words for every host wherever they stand: "everywhere", "the (whole) fleet", "all
-  hosts", "every server", "each box" (HOST_NOUNS), and a question's subject ("which
-  hosts …", "which web servers …");
-- what to leave out: "except", "but (not)", "other than", "apart from", "excluding"…
-  (EXCEPT) followed by names; said alone ("restart nginx except on db1") it leaves them
-  out of every host;
+  whose words are names: "on web1, web2 and db1", "in prod", "at db1", "on everything",
+  "on the all group";
+- words for every host: "everywhere", "the (whole) fleet", "all hosts", "every server",
+  "each box" (HOST_NOUNS). Without a word of place they are hosts only when asked about
+  ("which hosts …", "do all servers …"), said of ("the uptime of every server") or first;
+  otherwise they are what the request acts on ("remove all hosts from known_hosts",
+  "restart all nodes of the k8s cluster"), and "which server is listening" asks for a
+  program;
+- what to leave out of the hosts named: "except", "but (not)", "other than", "apart
+  from", "excluding"… (EXCEPT) followed by names, more after a comma ("except db1, not
+  web2");
 - a group by its name ("web"), its plural ("the dbs"), its name before a host noun ("the
   web servers", "the web tier"; a group called webservers is "web" too), or by a word
   that is another name for it. Another name is either the catalogue's: a group whose name
   the role table (templates/roles.toml, passed in as `synonyms`) gives to the same
   software as the word ("db" and "database" name the same database servers); or a
   truncation: the group's name of three letters or more begins the word, or the word
-  begins it ("prod" for "production"). Such a reading is said with the hosts ("group db,
-  for “database”"), never taken in silence, and two groups that fit make a question;
-- a host by its name ("web1", "WEB1", "web 1", "web1's disk", "web2: restart nginx"), or
-  a glob of names ("web*": the hosts it matches, else the groups);
-- hosts within a group: "the web servers in production" (Ansible's "web:&production").
+  (of letters) begins it ("prod" for "production" or "prod-eu"). Such a reading is said
+  with the hosts ("group db, for “database”"), never taken in silence, and two groups
+  that fit make a question;
+- a host by its name ("web1", "WEB1", "web 1" for web1 or web-1, "web1's disk", "web2:
+  restart nginx"), or a glob of names ("web*": the hosts it matches, else the groups);
+- hosts within a group: "the web servers in production", each name with its own ("on
+  db1 and on the web servers in production" is db1 too).
 
-What is asked: a word that is both a host and a group (unless the group is that host);
-"the web server" when the group has several hosts; "the servers" when groups are called
-so (webservers, dbservers) and do not hold every host; a name one letter off from a host's
-("wbe1": did you mean web1?); a host's name standing alone ("reboot web2"), which could be
-the host or a thing of that name (a container called web1) — unless a resource noun says
-it is a thing ("the web1 container", "the hosts file": not hosts, never asked); hosts after
+Every word is read, or it is asked. The rest is planned on each host as it stands, so
+once the hosts are taken off, a word left in it that could change where it runs makes a
+question saying what was read and what was not: a word that leaves out ("(not db1)",
+"never db1", "db1 is off limits", "leaving db1 out": LEAVING_OUT, and DENYING near words
+for hosts), a name of the inventory that names other hosts ("…, db1 not included"), hosts
+said in two places that are not the same hosts ("stop cron on the db server and restart
+nginx on the web servers", "on hosts not in production").
+
+What is asked besides: a word for two names that differ only in case ("WEB" and "web",
+"Web1" and "web1"); a word that is both a host and a group (unless the group is that
+host); hosts left out with no hosts named to run on ("restart nginx except on db1"),
+unless the names are software said of a set of things ("stop all containers except
+postgres": this machine's); a host left out by a bare name while the rest speaks of a set
+of things ("stop all containers everywhere except app1": the host, or the container?);
+"on all of them" with no hosts named; "the web server" when the group has several hosts;
+"the servers" when groups are called so (webservers, dbservers) and do not hold every
+host; a name one letter off from a host's ("wbe1": did you mean web1?); a host's name
+standing alone ("reboot web2"), which could be the host or a thing of that name (a
+container called web1) — unless a resource noun says it is a thing ("the web1
+container", "the hosts file", "all packages": not hosts, never asked); hosts after
 "from", "to", "for" (ABOUT: "allow postgres from the web servers" names a source, not
 where to run); "in the web group", which could be a group of users, and "in docker" when
-a group is called so, which could be the program; an exclusion right
-after hosts that names none of them ("block all hosts except 10.0.0.5": a firewall's
-hosts, perhaps not the inventory's).
+a group is called so, which could be the program; an exclusion right after hosts that
+names none of them ("restart nginx on all hosts except 10.0.0.5").
 What is answered plainly: a name after a word of place that looks like the inventory's
 names but is none of them ("on web9", "on the mail servers").
 
 Not responsible for reading the inventory (reos.fleet.inventory does, with Ansible; the
-caller passes the names in), for choosing hosts from a pattern (Ansible does, from the
-pattern made here), for what runs on the hosts (the fleet path plans the rest on each),
-nor for roles read from what runs on a host ("the hosts running postgres" needs their
-snapshots). The person's words never become a pattern: every name in one is the
-inventory's own, and a glob the person typed ("web*") is matched here against those
-names. `could_name_hosts` is the cheap first look, so that a request whose words hold
-nothing of the inventory never waits for Ansible to read it.
+caller passes the names in), for checking Ansible's choice or cutting a request into its
+asks (the caller, with reos.understanding.parts.asks: `several_asks` words the question),
+for what runs on the hosts (the fleet path plans the rest on each), nor for roles read
+from what runs on a host ("the hosts running postgres" needs their snapshots). The
+person's words never become a pattern: every name in one is the inventory's own, and a
+glob the person typed ("web*") is matched here against those names. `could_name_hosts`
+is the cheap first look, so that a request whose words hold nothing of the inventory's
+names never waits for Ansible to read it.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
+from msgspec.structs import replace
 
 from reos.patterns import regex
 
@@ -90,15 +121,34 @@ EVERY_HOST = {"everywhere", "fleet-wide", "fleetwide"}
 EXCEPT = ("except for", "except on", "excepting", "except", "excluding", "exclude",
           "but not on", "but not", "but", "not on", "other than", "apart from", "aside from",
           "save for", "minus", "skipping", "skip", "leaving out", "leave out", "without")
+# Words that leave out whatever they are said of: left in the rest, they may leave out
+# hosts, so the request is asked about. ("but", "skip", "without" and "not" are said of
+# other things far more often: `DENYING`, weighed by the words near them.)
+LEAVING_OUT = ("except", "excepting", "excluding", "exclude", "other than", "apart from",
+               "aside from", "save for", "besides", "not including", "off limits",
+               "off-limits", "leaving out", "leave out", "do not touch", "minus", "excepted",
+               "excluded", "exempt", "exempted")
+DENYING = {"not", "never", "no", "nor", "neither", "but", "without", "skip", "skipping",
+           "leave", "leaving", "left", "spare", "sparing", "ignore", "ignoring", "avoid",
+           "instead", "rather", "unless", "save", "bar", "alone", "untouched", "dont",
+           "cannot"}
+_NOT_VERBS = {"do", "does", "did", "is", "are", "was", "were", "has", "have", "had", "wo",
+              "ca", "should", "would", "could", "must", "need"}  # "isnt", "arent"…
+_POINTING = {"one", "ones", "them", "those", "these", "others", "other", "rest", "remaining",
+             "everything", "anything", "everyone"}
+NEAR_AFTER, NEAR_BEFORE = 4, 3  # words a denying word is weighed by, after and before it
+_MARKS = {",", ";", ":", "!", "?"}
+_BOUNDARY = regex(r"[.,;:!?()\[\]\u2014]|\s-\s")
 _DETERMINERS = {"the", "my", "our", "all", "every", "each", "both", "any", "of", "whole",
                 "entire", "these", "those", "which", "what"}
 _WHICH = {"which", "what"}  # "which hosts": every host, asked about; "what router": a thing
 # "the whole fleet" is every host; "the whole box" is this one: whole and entire say "all"
 # only of the fleet.
 _EVERY = {"all", "every", "each", "both", "any"}
-_SEPARATORS = {",", "and", "&", "+", "plus", "or"}
+_SEPARATORS = {",", "and", "&", "+", "plus", "or", "also"}
 _ASKING = {"which", "what", "any", "do", "does", "are", "is", "have", "has"}
 _BEFORE_PLACE = {"only", "just"}
+_LISTING = {"list", "show", "find", "count", "display"}  # verbs that ask about hosts
 _WITHIN = {"in", "of", "within"}  # "the web servers in production": both
 _OF_HOSTS = "of hosts"  # the place of a group said after hosts: surely the inventory's
 # Nouns after a name that make it a thing on a machine, not a host: "the web1 container",
@@ -109,8 +159,10 @@ THING_NOUNS = {"entry", "entries", "line", "lines", "config", "configuration", "
                "volumes", "network", "process", "processes", "timer", "timers", "file",
                "files", "folder", "directory", "disk", "interface", "port", "site",
                "website", "app", "stack", "project", "database", "db", "vhost"}
-# Characters that mean something in an Ansible pattern: a name holding one is never used.
-_PATTERN_CHARACTERS = set(",:!&*?[]~@{}")
+# A name Ansible reads in a pattern as itself and nothing more: letters, digits, dots,
+# dashes and underscores. Any other character can mean something there (",:!&*?[]~@"), and
+# whitespace splits a pattern: a host whose name holds one is never put in a pattern.
+_PLAIN = regex(r"[A-Za-z0-9._-]+")
 
 # A word (a glob's "*" and "?" inside it: "web*", "web?1"; a "?" at its end asks), a
 # possessive, or punctuation.
@@ -120,6 +172,9 @@ _WORD = regex(r"[a-z0-9_.\-]+")
 _PARTS = regex(r"[._\-]+")
 _SPACE_BEFORE = regex(r"\s+([,.;:!?])")
 _REPEATED = regex(r"([,;:])(?:\s*[,;:])+")
+# a joining word left with nothing to join: at the end, or before a mark
+_DANGLING = regex(r"(?:\s*,)?\s+(?:and|or|plus|&)(?=\s*(?:[,.;:!?]|$))(\s*[,.;:!?]|$)",
+                  re.IGNORECASE)
 
 
 class Names(Struct, frozen=True):
@@ -178,13 +233,17 @@ NAMES_SEEN = 2000  # names of files and folders looked at in an inventory folder
 
 
 def inventory_words(paths: Iterable[Path]) -> frozenset[str]:
-    """The words of an inventory's files, and of the names of its files and folders
+    """The names of hosts and groups an inventory's files write (reos.understanding.
+    inventory_names: never its variables' names or values, so "/home/bob/.ssh/id" or
+    "/usr/bin/python3" gives no word), and the names of its files and folders
     (host_vars/web1.yml), lowercased, with each name's parts and letters
     ("web1.example.com": web1, example, com, web). A folder's group_vars and host_vars
     files give only their names (they hold variables, not hosts); at most FILES_READ
     files are read, BYTES_READ of each, and NAMES_SEEN names seen, since this runs before
     every `reos plan` when an inventory is configured. Only for `could_name_hosts`:
     nothing here reads the inventory's meaning, which is Ansible's."""
+    from reos.understanding.inventory_names import names_in
+
     words: set[str] = set()
     files: list[Path] = []
     seen = 0
@@ -207,7 +266,7 @@ def inventory_words(paths: Iterable[Path]) -> frozenset[str]:
                 text = handle.read(BYTES_READ).decode("utf-8", "replace")
         except OSError:
             continue
-        words.update(_WORD.findall(text.lower()))
+        words.update(w for name in names_in(text, file.suffix) for w in _WORD.findall(name))
     words = {w for w in words if not w.startswith("ansible") and w not in _ANSIBLE_WORDS}
     more = set()
     for word in words:
@@ -231,6 +290,12 @@ def could_name_hosts(request: str, known: frozenset[str]) -> bool:
             return True
         if word in HOST_NOUNS and placed:
             return True
+        if word in ("them", "those", "these") and index >= 2 and (  # "on all of them"
+                words[index - 1] in PLACE or words[index - 2] in _EVERY):
+            return True
+        if index and ((word in ("everything", "all") and words[index - 1] in PLACE) or (
+                word in ("group", "groups") and words[index - 1] == "all")):
+            return True  # "on everything", "on all but db1", "on the all group"
         placed = placed or word in PLACE or word in _EVERY or word in _ASKING
         candidates = {word, _letters(word), _PLURALS.get(word, word), word.rstrip("s")}
         if index + 1 < len(words):
@@ -257,11 +322,13 @@ class _Token(Struct, frozen=True):
 
 class _Ref(Struct, frozen=True):
     """One thing the words named: every host, a host, or a group (`said` as the reading
-    says it: "group db, for “database”")."""
+    says it: "group db, for “database”"), and the groups it is said within ("the web
+    servers in production": only those of its hosts in each)."""
 
     kind: str  # all | host | group
     name: str = ""
     said: str = ""
+    within: tuple[_Ref, ...] = ()
 
 
 class _Found(Struct):
@@ -273,7 +340,19 @@ class _Found(Struct):
     end: int = 0
     sure: bool = False
     bare: list[str] = field(default_factory=list)
-    within: list[_Ref] = field(default_factory=list)  # "… in production": only its hosts
+    pointing: bool = False  # "all of them": hosts said before, or asked
+
+
+class _Clause(Struct, frozen=True):
+    """Hosts said in one place of the request, to run on ("on web1 and db1") or to leave
+    out ("except web2"): its names, the tokens it spans, and, for hosts left out, whether
+    the words surely mean hosts (a word of place or a host noun: "except on db1", "but
+    the db box") rather than a name a thing could have too ("except postgres")."""
+
+    refs: tuple[_Ref, ...]
+    start: int
+    end: int
+    sure: bool = True
 
 
 class _Stop(Exception):  # noqa: N818 - not an error: the reading ends in its answer
@@ -330,71 +409,78 @@ class _Reader:
             low = m.group().lower()
             self.tokens.append(_Token(m.group(), known.spellings.get(low, low), m.start(),
                                       m.end()))
-        usable = [h for h in names.hosts if not set(h) & _PATTERN_CHARACTERS]
-        self.hosts = {h.lower(): h for h in usable}
+        # Words are matched without case, so names that differ only in case ("WEB" and
+        # "web", "Web1" and "web1") are one word for two things: `clashes`, always asked.
+        # A name that is not plain is never a word (no token holds it), but a glob or a
+        # group can still choose it, and then `_chosen` refuses.
+        usable = [h for h in names.hosts if _PLAIN.fullmatch(h)]
+        self.hosts, self.clashes = _by_word(usable, "host")
         short: dict[str, list[str]] = {}
         for host in usable:  # web1.example.com is web1 too, when no other host is
             if "." in host:
                 short.setdefault(host.split(".", 1)[0].lower(), []).append(host)
         for word, full in short.items():
-            if len(full) == 1 and word not in self.hosts:
+            if len(full) == 1 and word not in self.hosts and word not in self.clashes:
                 self.hosts[word] = full[0]
-        self.groups = {g.lower(): g for g in names.groups
-                       if g not in ("all", "ungrouped") and not set(g) & _PATTERN_CHARACTERS}
+        groups = [g for g in names.groups
+                  if g not in ("all", "ungrouped") and _PLAIN.fullmatch(g)]
+        self.groups, clashes = _by_word(groups, "group")
+        self.clashes.update(clashes)
+        self.group_names = groups
         self.stems: dict[str, set[str]] = {}  # "web" -> {"web", "webservers"}
-        for low, group in self.groups.items():
-            self.stems.setdefault(_stem(low), set()).add(group)
+        for group in groups:
+            self.stems.setdefault(_stem(group.lower()), set()).add(group)
+        # names said as things ("the web1 container", "the docker group" of users, "the
+        # web server" said alone): not hosts, and not a host's name left unread either
+        self.as_things: set[int] = set()
 
     # -- the request, clause by clause -------------------------------------------------
     def read(self) -> Reading | None:
         tokens = self.tokens
-        taken: list[tuple[int, int]] = []  # token spans read as hosts
-        wanted: list[_Ref] = []
-        within: list[_Ref] = []
-        left_out: list[_Ref] = []
+        places: list[_Clause] = []  # hosts to run on
+        leaving: list[_Clause] = []  # hosts to leave out
         bare: list[str] = []
-        sure_out = False
+        pointing: list[tuple[int, int]] = []  # "on all of them": the hosts named elsewhere
         i = 0
         while i < len(tokens):
             word = tokens[i].low
-            leaving = self._except_at(i)
-            if leaving:
-                j = i + leaving
+            leaves = self._except_at(i)
+            if leaves:
+                j = i + leaves
+                placed = any(t.low in PLACE for t in tokens[i:j])  # "except on", "not on"
                 if j < len(tokens) and tokens[j].low in PLACE:
-                    j += 1
+                    j, placed = j + 1, True
                 found = self._phrase(j, place="except")
                 if found.refs:
-                    left_out += found.refs  # "except the web servers in prod": all of them
-                    # "but not the db" alone could be a database: "except on db", "except
-                    # db1", "except the db hosts" are surely hosts
-                    sure_out = sure_out or j > i + leaving or any(
-                        r.kind == "host" for r in found.refs) or any(
-                        self._noun(k) for k in range(j, found.end))
-                    taken.append((i, found.end))
+                    # "except the web servers in prod": all of them. "but not the db" or
+                    # "except postgres" could be a database or a container: "except on
+                    # db", "except the db hosts" are surely hosts
+                    sure = placed or any(self._noun(k) for k in range(j, found.end))
+                    leaving.append(_Clause(tuple(found.refs), i, found.end, sure))
                     i = found.end
                     continue
-                if taken and taken[-1][1] == i:  # "block all hosts except 10.0.0.5"
+                if places and places[-1].end == i:  # "block all hosts except 10.0.0.5"
                     raise _Stop(self._leaves_out_what(i, j))
             if word in PLACE or word == "@":
                 found = self._phrase(i + 1, place=word)
+                if found.pointing:
+                    pointing.append((i, found.end))
+                    i = found.end
+                    continue
                 if found.refs:
                     start = i - 1 if i and tokens[i - 1].low in _BEFORE_PLACE else i
-                    wanted += found.refs
-                    within += found.within
-                    taken.append((start, found.end))
+                    places.append(_Clause(tuple(found.refs), start, found.end))
                     i = found.end
                     continue
             found = self._phrase(i, place=None)
             if found.refs and found.sure and i and tokens[i - 1].low in ABOUT:
                 raise _Stop(self._about_hosts(i - 1, found))
             if found.refs and (found.sure or self._said_as_host(i, found.end)):
-                wanted += found.refs
-                within += found.within
                 end = found.end
                 after = tokens[end].low if end < len(tokens) else ""
                 if after in ("'s", "'") or (after == ":" and i == 0):
                     end += 1  # "db1's disk", "web2: restart nginx": the host's word
-                taken.append((i, end))
+                places.append(_Clause(tuple(found.refs), i, end))
                 i = end
                 continue
             if found.bare:
@@ -402,9 +488,17 @@ class _Reader:
                 i = found.end
                 continue
             i += 1
-        if not wanted and not (left_out and sure_out):
+        if not places:
+            if pointing:
+                said = self._said_at(*pointing[0])
+                return _ask(f"“{said}”: which hosts of {self.names.where} do you mean?",
+                            (f"say them: “… on all hosts”, “… on the "
+                             f"{(self.group_names or ['web'])[0]} hosts”",
+                             "or give them with --hosts PATTERN"), "")
+            if leaving:
+                return self._leaving_alone(leaving)
             return self._bare_question(bare) if bare else None
-        return self._chosen(wanted, within, left_out, taken)
+        return self._chosen(places, leaving, pointing)
 
     def _said_as_host(self, start: int, end: int) -> bool:
         """A bare name said as a host's: "web1's disk", "web2: restart nginx" (first)."""
@@ -412,11 +506,14 @@ class _Reader:
         return after in ("'s", "'") or (after == ":" and start == 0)
 
     def _except_at(self, i: int) -> int:
-        """How many tokens a way of leaving out takes at `i` (0: none)."""
+        """How many tokens a way of leaving out takes at `i` (0: none). "but" before a
+        word of place is none: "restart nginx on web1 but on db1 stop cron" says a
+        second place, not one left out."""
         for phrase in EXCEPT:
             words = phrase.split()
             if [t.low for t in self.tokens[i:i + len(words)]] == words:
-                return len(words)
+                after = self.tokens[i + 1].low if i + 1 < len(self.tokens) else ""
+                return 0 if phrase == "but" and after in PLACE else len(words)
         return 0
 
     # -- a phrase of names ------------------------------------------------------------------
@@ -428,29 +525,41 @@ class _Reader:
         i = start
         while True:
             item = self._item(i, place=place)
+            if item is not None and item.pointing and not found.refs:
+                return item
             if item is None or not (item.refs or item.bare):
                 break
-            found.refs += item.refs
+            refs = item.refs
             found.bare += item.bare
             found.sure = found.sure or item.sure
-            found.within += item.within
             found.end = i = item.end
             if item.refs and i < len(self.tokens) and self.tokens[i].low in _WITHIN:
                 within = self._item(i + 1, place=_OF_HOSTS)  # "the web servers in prod"
                 if within is not None and within.refs and all(
                         r.kind == "group" for r in within.refs):
-                    found.within += within.refs
+                    refs = [replace(r, within=(*r.within, *within.refs)) for r in refs]
                     found.end = i = within.end
+            found.refs += refs
             j = i
             while j < len(self.tokens) and self.tokens[j].low in _SEPARATORS:
                 j += 1
             if j == i:
                 break
-            if j < len(self.tokens) and self.tokens[j].low in PLACE - WEAK_PLACE:
+            if place == "except":  # "except db1, not web2": both left out; "except
+                # web2 and on db1": db1 is a place to run, not another host left out
+                if j < len(self.tokens) and self.tokens[j].low in PLACE:
+                    break
+                if j < len(self.tokens) and self.tokens[j].low in ("not", "nor"):
+                    j += 1
+                else:
+                    j += self._except_at(j)
+            elif j < len(self.tokens) and self.tokens[j].low in PLACE - WEAK_PLACE:
                 j += 1
             following = self._item(j, place=place)
             if following is None or not (following.refs or following.bare):
                 break
+            if any(r.kind == "all" for r in (*found.refs, *following.refs)):
+                break  # "everywhere, db1 …": every host and a host is not a list of hosts
             i = j
         return found
 
@@ -461,23 +570,35 @@ class _Reader:
             every = every or tokens[i].low in _EVERY
             which = which or tokens[i].low in _WHICH
             i += 1
+        placed = place in PLACE or place == "@"
+        if placed and i > start and tokens[i - 1].low == "all" and (
+                i >= len(tokens) or tokens[i].low in _MARKS or self._except_at(i)):
+            return _Found([_Ref("all", said="all hosts")], i, sure=True)  # "on all but db1"
         if i >= len(tokens):
             return None
         word = tokens[i].low
-        if word in EVERY_HOST or (word in ("fleet", "fleets") and (place or i > start)):
+        if word in EVERY_HOST or (word in ("fleet", "fleets") and (place or i > start)) or (
+                word == "everything" and placed):  # "on everything"
             return _Found([_Ref("all", said="all hosts")], i + 1, sure=True)
+        if word in ("group", "groups") and place and (  # "on the all group", "in group all"
+                tokens[i - 1].low == "all" if i > start else
+                i + 1 < len(tokens) and tokens[i + 1].low == "all"):
+            return _Found([_Ref("all", said="all hosts")], i + 1 + (i == start), sure=True)
         if word in ("group", "groups") and i + 1 < len(tokens) and place:  # "in group web"
             refs = self._names_of(tokens[i + 1].low, noun="group", placed=True)
             if refs and all(r.kind == "group" for r in refs):
                 return _Found(refs, i + 2, sure=True)
             return None
+        if word in ("them", "those", "these") and placed and i > start:
+            return _Found([], i + 1, pointing=True)  # "on all of them": which hosts?
         noun = self._noun(i)
         if noun is not None:  # "all hosts", "the servers", "every box", "which hosts"
-            return self._hosts_by_noun(i, noun, every=every or which, place=place)
+            return self._hosts_by_noun(start, i, noun, every=every or which, place=place)
         end, refs = self._name(i, placed=place is not None)
         if not refs:
             return self._not_a_name(i, placed=place is not None)
         if end < len(tokens) and tokens[end].low in self.things and self._noun(end) is None:
+            self.as_things.update(range(i, end + 1))
             return _Found([], end + 1)  # "the web1 container": a thing, not a host
         next_noun = self._noun(end)
         if next_noun is not None:
@@ -485,9 +606,11 @@ class _Reader:
             if tokens[end].low in ("group", "groups") and place in WEAK_PLACE:
                 self._group_of_what(refs, tokens[start:end + 1], place)
             if tokens[end].low in ("group", "groups") and place is None:
+                self.as_things.update(range(i, end + 1))
                 return _Found([], end + 1)  # "add alice to the docker group": its users
             if kind == "host" and singular and not (every or which):
                 if place is None:
+                    self.as_things.update(range(i, end + 1))
                     return _Found([], end + 1)  # "restart the web server": nginx, here
                 refs = self._one_of(refs, tokens[start:end + 1])
             return _Found(refs, end + 1, sure=True)
@@ -499,6 +622,9 @@ class _Reader:
                              (f"the hosts: say “on the {said} hosts”",
                               f"{said} on this machine: say it without “{place}”, or give "
                               "--hosts"), ""))
+        if place is None and every and (word in self.things or word in self.known.words):
+            self.as_things.update(range(i, end))
+            return _Found([], end)  # "update all packages": packages, a group's name too
         if place is not None or every:
             return _Found(refs, end, sure=True)
         said = self.request[tokens[i].start:tokens[end - 1].end]
@@ -517,7 +643,7 @@ class _Reader:
             return "group", singular == word
         return None
 
-    def _hosts_by_noun(self, i: int, noun: tuple[str, bool], *, every: bool,
+    def _hosts_by_noun(self, start: int, i: int, noun: tuple[str, bool], *, every: bool,
                        place: str | None) -> _Found | None:
         """A host noun with no name before it: "all hosts" is every host, "the servers
         of the web group" that group; "the servers" is every host too, unless groups are
@@ -533,6 +659,8 @@ class _Reader:
             within = self._phrase(after + 1, place=_OF_HOSTS)
             if within.refs and all(r.kind == "group" for r in within.refs):
                 return _Found(within.refs, within.end, sure=True)
+        if place is None and not self._hosts_said_of(start, i, singular):
+            return None  # "remove all hosts from known_hosts": what the request acts on
         if singular and not every:
             return None  # "on the server": this machine's word as much as a host's
         if i and self.tokens[i - 1].low not in (_DETERMINERS | PLACE | ABOUT | _SEPARATORS
@@ -553,20 +681,51 @@ class _Reader:
                                  f"{said}”."))
         return _Found([_Ref("all", said="all hosts")], i + 1, sure=True)
 
+    def _hosts_said_of(self, start: int, i: int, singular: bool) -> bool:
+        """Whether hosts said with no word of place are where the request runs: asked
+        about ("which hosts have…", "do all servers run…"), said of ("the uptime of
+        every server"), or first ("all servers: …"). Otherwise they are what it acts on
+        ("remove all hosts from known_hosts", "restart all nodes of the k8s cluster",
+        "check every host in /etc/hosts"), and "which server is listening" asks for a
+        program."""
+        said = {t.low for t in self.tokens[start:i]}
+        if said & _WHICH:
+            return not singular
+        if "of" in said or start == 0 or self.tokens[start - 1].low in _ASKING:
+            return True
+        # "list the servers with failed units": hosts, but "show all hosts in /etc/hosts"
+        # and "list hosts from known_hosts" are lines of a file
+        return self.tokens[start - 1].low in _LISTING and not (
+            i + 1 < len(self.tokens) and self.tokens[i + 1].low in _WITHIN | ABOUT)
+
     def _name(self, i: int, *, placed: bool) -> tuple[int, list[_Ref]]:
         """The names the word at `i` says (and where they end): a host, a group, a glob
         of them, "web 1" said apart."""
         tokens = self.tokens
         word = tokens[i].low
         if i + 1 < len(tokens) and tokens[i + 1].low.isdigit() and tokens[i + 1].start \
-                == tokens[i].end + 1 and (word + tokens[i + 1].low) in self.hosts:
-            return i + 2, [_Ref("host", self.hosts[word + tokens[i + 1].low])]
+                == tokens[i].end + 1:
+            host = self._host_said_apart(word, tokens[i + 1].low)
+            if host:
+                return i + 2, [_Ref("host", host)]
         noun = self._noun(i + 1)
         return i + 1, self._names_of(word, noun="group" if noun else None, placed=placed)
+
+    def _host_said_apart(self, word: str, number: str) -> str | None:
+        """"web 1": the host web1, or web-1 or web_1 when that is the only one."""
+        if word + number in self.hosts:
+            return self.hosts[word + number]
+        apart = [h for h in self.hosts.values() if _PARTS.sub("", h.lower()) == word + number]
+        return apart[0] if len(apart) == 1 else None
 
     def _names_of(self, word: str, *, noun: str | None, placed: bool) -> list[_Ref]:
         if ("*" in word or "?" in word) and any(c.isalnum() for c in word):
             return self._glob(word) if placed or noun else []
+        if word in self.clashes:
+            raise _Stop(_ask(f"“{word}” could be {_either(self.clashes[word])} in "
+                             f"{self.names.where}: their names differ only in case.",
+                             tuple(self.clashes[word]),
+                             "Give --hosts with the exact name you mean."))
         host, group = self.hosts.get(word), self.groups.get(word)
         if host and group and set(self.names.groups[group]) == {host}:
             group = None  # a group of that one host: both readings are the same host
@@ -588,8 +747,8 @@ class _Reader:
         by_stem = self.stems.get(word, set())
         if by_stem:
             return self._one_group(word, by_stem, "group {}")
-        fits = {g for low, g in self.groups.items() if self._another_name(word, _stem(low))
-                or self._another_name(word, low)}
+        fits = {g for g in self.group_names if self._another_name(word, _stem(g.lower()))
+                or self._another_name(word, g.lower())}
         if fits:
             return self._one_group(word, fits, f"group {{}}, for “{word}”")
         return []
@@ -608,18 +767,26 @@ class _Reader:
         truncation of three letters or more ("prod" and "production")."""
         if word == name or not name:
             return False
-        if word.isalpha() and name.isalpha() and min(len(word), len(name)) >= 3 and (
-                word.startswith(name) or name.startswith(word)):
+        if self._truncates(word, name):
             return True
         mine, theirs = self.synonyms.get(word), self.synonyms.get(name)
         return bool(mine and theirs and mine & theirs)
 
+    @staticmethod
+    def _truncates(word: str, name: str) -> bool:
+        """"prod" for production or prod-eu, "production" for prod: one begins the other,
+        both of three letters or more (the word of letters only)."""
+        if not (word.isalpha() and len(word) >= 3 and len(name) >= 3) or word == name:
+            return False
+        return name.startswith(word) or (name.isalpha() and word.startswith(name))
+
     def _glob(self, word: str) -> list[_Ref]:
         """The hosts a glob matches ("web*"), else the groups it does."""
         refs = [_Ref("host", h) for h in self.names.hosts
-                if h in self.hosts.values() and fnmatch.fnmatchcase(h.lower(), word)]
-        refs = refs or [_Ref("group", g, f"group {g}") for low, g in self.groups.items()
-                        if fnmatch.fnmatchcase(low, word)]
+                if fnmatch.fnmatchcase(h.lower(), word)]
+        refs = refs or [_Ref("group", g, f"group {g}") for g in self.names.groups
+                        if g not in ("all", "ungrouped") and fnmatch.fnmatchcase(g.lower(),
+                                                                                 word)]
         if not refs:
             raise _Stop(self._unknown(word))
         return refs
@@ -675,50 +842,270 @@ class _Reader:
         return None
 
     # -- the answer -------------------------------------------------------------------------
-    def _chosen(self, wanted: list[_Ref], within: list[_Ref], left_out: list[_Ref],
-                taken: list[tuple[int, int]]) -> Chosen:
-        """Every host the wanted names hold, within each group named so, without those
-        left out: as Ansible reads "web:db1:&prod:!web2"."""
-        if not wanted or any(r.kind == "all" for r in wanted):
-            wanted = [_Ref("all", said="all hosts")]
-        chosen: set[str] = set()
-        for ref in wanted:
-            chosen |= self._members(ref)
-        for ref in within:
-            chosen &= self._members(ref)
-        for ref in left_out:
-            chosen -= self._members(ref)
+    def _chosen(self, places: list[_Clause], leaving: list[_Clause],
+                pointing: list[tuple[int, int]]) -> Chosen:
+        """The hosts the places hold, without those left out, as one list of the
+        inventory's names. Hosts said in more than one place must be the same hosts ("the
+        web tier is down… restart nginx on the web servers"), else it is asked: which of
+        the request's words go with which hosts is not guessed."""
+        chosen = self._hosts_of(places[0].refs)
+        if any(self._hosts_of(c.refs) != chosen for c in places[1:]):
+            raise _Stop(self._several_places(places))
+        for clause in leaving:
+            chosen -= self._hosts_of(clause.refs)
+        wanted = list(places[0].refs)
+        left_out = [r for c in leaving for r in c.refs]
         hosts = tuple(h for h in self.names.hosts if h in chosen)
-        if all(r.kind == "host" for r in wanted) and not within and not left_out:
+        if all(r.kind == "host" and not r.within for r in wanted) and not left_out:
             named = ", ".join(hosts)  # the hosts themselves: the heading says them once
+        elif any(r.kind == "all" for r in wanted):
+            named = "all hosts"
         else:
-            named = _join([r.said or r.name for r in _unique(wanted)])
-        if within:
-            named += " in " + _join([r.said or r.name for r in _unique(within)])
+            named = _join([_said(r) for r in _unique(wanted)])
         if left_out:
-            named += " except " + _join([r.said or r.name for r in _unique(left_out)])
+            named += " except " + _join([_said(r) for r in _unique(left_out)])
         if not hosts:
             raise _Stop(Unknown("", f"{named[0].upper()}{named[1:]} leaves no host in "
                                     f"{self.names.where}.", self._listing()))
-        names = [r.name if r.kind != "all" else "all" for r in _unique(wanted)]
-        names += [f"&{r.name}" for r in _unique(within)]
-        names += [f"!{r.name}" for r in _unique(left_out)]
-        separator = "," if any(":" in n for n in names) else ":"
+        taken = [(c.start, c.end) for c in (*places, *leaving)] + pointing
         rest = self._rest(taken)
         said = tuple(self.request[self.tokens[a].start:self.tokens[b - 1].end]
-                     for a, b in taken)
+                     for a, b in sorted(taken))
         if not _WORD.search(rest.lower()):
             raise _Stop(_ask(f"What should I do on {', '.join(hosts)}?", (),
                              "Say it with the hosts: “restart nginx on web1”."))
-        return Chosen(pattern=separator.join(names), hosts=hosts, named=named,
+        self._every_word_read(taken, leaving, chosen, hosts)
+        return Chosen(pattern=self._pattern(hosts), hosts=hosts, named=named,
                       request=rest, taken=said)
+
+    def _pattern(self, hosts: tuple[str, ...]) -> str:
+        """The hosts as an Ansible pattern that names each ("web1,db1"), or "all" for
+        every host: never a group expression, whose reading would be Ansible's, not the
+        one shown. A host whose name Ansible would read as more than itself is refused,
+        for every host too: the run names the hosts again (reos.fleet.running's limit)."""
+        odd = [h for h in hosts if not _PLAIN.fullmatch(h)]
+        if not odd and set(hosts) == set(self.names.hosts):
+            return "all"
+        if odd:
+            raise _Stop(Unknown(odd[0], f"The host “{odd[0]}” in {self.names.where} has a "
+                                        "name Ansible would not read as one host in a "
+                                        "pattern (it holds a space or one of , : ! & * ? "
+                                        "[ ] ~ @), so I will not choose it from words.",
+                                "Give the hosts with --hosts PATTERN, or give the host a "
+                                "plain name (letters, digits, . - _) in the inventory."))
+        return ",".join(hosts)
+
+    def _in_order_names(self, names: set[str]) -> list[str]:
+        return [h for h in self.names.hosts if h in names]
+
+    def _in_order(self, refs: Iterable[_Ref]) -> list[str]:
+        chosen = self._hosts_of(refs)
+        return [h for h in self.names.hosts if h in chosen]
+
+    def _hosts_of(self, refs: Iterable[_Ref]) -> set[str]:
+        chosen: set[str] = set()
+        for ref in refs:
+            chosen |= self._members(ref)
+        return chosen
 
     def _members(self, ref: _Ref) -> set[str]:
         if ref.kind == "all":
-            return set(self.names.hosts)
-        if ref.kind == "group":
-            return set(self.names.groups.get(ref.name, ()))
-        return {ref.name}
+            found = set(self.names.hosts)
+        elif ref.kind == "group":
+            found = set(self.names.groups.get(ref.name, ()))
+        else:
+            found = {ref.name}
+        for group in ref.within:
+            found &= self._members(group)
+        return found
+
+    def _leaving_alone(self, leaving: list[_Clause]) -> Asked | None:
+        """Hosts left out with no hosts named to run on: "restart nginx except on db1".
+        Nothing says the request is for the fleet, so it is asked; or it is this
+        machine's when the names are the catalogue's words for software said of a set of
+        things ("stop all containers except postgres", a host being called postgres)."""
+        said = [self._said_at(c.start, c.end) for c in leaving]
+        names = _unique_words([r.name for c in leaving for r in c.refs if r.kind != "all"])
+        taken = [(c.start, c.end) for c in leaving]
+        if not any(c.sure for c in leaving) and self._holds_many(taken) and all(
+                name.lower() in self.known.words for name in names):
+            return None
+        what = _either(names, "and")
+        return _ask(f"“{'; '.join(said)}” names {what} of {self.names.where}, but no "
+                    "hosts to run on: do you mean every other host, or is "
+                    f"{what} something on this machine?",
+                    (f"every other host: say “… on all hosts {said[0]}”",
+                     f"this machine: say what {names[0]} is (“the {names[0]} container”), "
+                     "or give --hosts PATTERN for where it runs"), "")
+
+    # -- every word read ------------------------------------------------------------------
+    def _every_word_read(self, taken: list[tuple[int, int]], leaving: list[_Clause],
+                         chosen: set[str], hosts: tuple[str, ...]) -> None:
+        """Asks (raises) when a word not read as hosts could still say which hosts: a
+        word that leaves out ("except", "other than", "off limits"), a "not", "never",
+        "but" or "n't" next to words for hosts ("(not db1)", "never the db box"), or a
+        name of the inventory that names other hosts than the chosen ("restart nginx
+        everywhere, db1 not included"). The rest is planned on each host as it stands,
+        so a word that changes where it runs must never be left in it. A host left out
+        by a bare name ("except app1") while the rest speaks of a set of things ("stop all
+        containers") could be one of those things: asked too."""
+        for clause in leaving:
+            if not clause.sure and self._holds_many(taken):
+                words = self._said_at(clause.start, clause.end)
+                names = _unique_words([r.name for r in clause.refs])
+                raise _Stop(_ask(f"“{words}”: leave the host{'s' * (len(names) > 1)} "
+                                 f"{_either(names, 'and')} out, or is {names[0]} one of "
+                                 "the things the request names, on each host?",
+                                 (f"the hosts: say “{words.split()[0]} on {names[0]}”",
+                                  f"the thing: say what it is (“except the {names[0]} "
+                                  "container”) and give --hosts PATTERN"), ""))
+        kept = self._untaken(taken)
+        for n, k in enumerate(kept):
+            length = self._leaving_word_at(k)
+            if length:
+                raise _Stop(self._not_read(taken, hosts, k, k + length, "leave hosts out"))
+            if self._denies_at(k) and self._hosts_near(kept, n):
+                start, end = (k - 1, k + 2) if self.tokens[k].low == "'" and k else (k, k + 1)
+                raise _Stop(self._not_read(taken, hosts, start, end, "leave hosts out"))
+        for n, k in enumerate(kept):
+            if k in self.as_things:
+                continue
+            named = self._name_left(kept, n)
+            if named is None or (named and named != chosen):
+                said = _either(self._in_order_names(named)) if named else "two of its names"
+                raise _Stop(self._not_read(taken, hosts, k, k + 1,
+                                           f"name {said} in {self.names.where}"))
+
+    def _leaving_word_at(self, k: int) -> int:
+        """How many tokens a word that leaves out takes at `k` (0: none): "except",
+        "excluding", "other than", "off limits"… but not "but", "skip" or "without" alone,
+        which `_denies_at` weighs by the words around them."""
+        for phrase in LEAVING_OUT:
+            words = phrase.split()
+            if [t.low for t in self.tokens[k:k + len(words)]] == words:
+                return len(words)
+        return 0
+
+    def _denies_at(self, k: int) -> bool:
+        """A word that can deny or leave out, depending on what it is said of: "not",
+        "never", "no", "but", "n't" ("aren't": its "'" before "t")."""
+        word = self.tokens[k].low
+        if word == "'" and k + 1 < len(self.tokens) and self.tokens[k + 1].low == "t":
+            return True
+        return word in DENYING or (word.endswith("nt") and word[:-2] in _NOT_VERBS)
+
+    def _hosts_near(self, kept: list[int], n: int) -> bool:
+        """Whether a word that could mean hosts stands near the denying word at kept[n],
+        in its part of the sentence (up to a comma, a full stop or a bracket, or words
+        read as hosts): "(not db1)", "never the database box", "aren't in prod",
+        "leaving the others out". "not running", "if it's not too much trouble" are
+        not."""
+        near: list[int] = []
+        for step, reach in ((1, NEAR_AFTER), (-1, NEAR_BEFORE)):
+            m = n
+            while 0 <= m + step < len(kept) and abs(m + step - n) <= reach:
+                a, b = sorted((kept[m], kept[m + step]))
+                if b != a + 1 or self._breaks(a, b):
+                    break
+                m += step
+                near.append(kept[m])
+        return any(self._could_be_hosts(k) for k in near)
+
+    def _part_around(self, start: int, end: int) -> tuple[int, int]:
+        """The tokens of the part of the sentence around start..end: up to a comma, a
+        full stop or a bracket, at most six words each way."""
+        while start > 0 and end - start < 12 and not self._breaks(start - 1, start):
+            start -= 1
+        while end < len(self.tokens) and end - start < 12 and not self._breaks(end - 1, end):
+            end += 1
+        return start, end
+
+    def _breaks(self, a: int, b: int) -> bool:
+        """Whether the sentence breaks between the tokens a and b (b = a + 1): a comma,
+        a full stop, a bracket, a dash."""
+        return self.tokens[a].low in _MARKS or self.tokens[b].low in _MARKS or bool(
+            _BOUNDARY.search(self.request[self.tokens[a].end:self.tokens[b].start]))
+
+    def _could_be_hosts(self, k: int) -> bool:
+        """A word that names or points at hosts, read generously: a name, a group's
+        plural, stem or truncation ("prod"), a host-like name ("db2"), a glob, a host or
+        group noun, a word of place, "everything", or a word for some of them ("the
+        ones", "the others")."""
+        word = self.tokens[k].low
+        if word in self.hosts or word in self.groups or word in self.clashes:
+            return True
+        if word in PLACE or word in EVERY_HOST or word in _POINTING or self._noun(k):
+            return True
+        if ("*" in word or "?" in word) and any(c.isalnum() for c in word):
+            return True
+        if any(c.isdigit() for c in word) and _letters(word) in {
+                _letters(low) for low in self.hosts}:
+            return True
+        if word in self.stems or (word.endswith("s") and word[:-1] in self.groups):
+            return True
+        return word.isalpha() and len(word) >= 3 and any(
+            self._truncates(word, low) for low in self.groups)
+
+    def _name_left(self, kept: list[int], n: int) -> set[str] | None:
+        """The hosts a name not read as hosts names ("db1" in "…, db1 not included", "web
+        1" said apart, a host or a group), an empty set for a word that names none, None
+        for one that names more than one thing ("web" for a host and a group)."""
+        k = kept[n]
+        word = self.tokens[k].low
+        if word in self.clashes:
+            return None
+        following = self.tokens[k + 1].low if n + 1 < len(kept) and kept[n + 1] == k + 1 \
+            else ""
+        joined = self._host_said_apart(word, following) if following.isdigit() else None
+        if joined:
+            return {joined}
+        host, group = self.hosts.get(word), self.groups.get(word)
+        if host and group and set(self.names.groups[group]) != {host}:
+            return None
+        return {host} if host else self._members(_Ref("group", group)) if group else set()
+
+    def _not_read(self, taken: list[tuple[int, int]], hosts: tuple[str, ...], start: int,
+                  end: int, could: str) -> Asked:
+        """The question when words not read as hosts could still say which hosts."""
+        read = "; ".join(f"“{self._said_at(a, b)}”" for a, b in sorted(taken))
+        word = self._said_at(start, end)
+        around = self._said_at(*self._part_around(start, end))
+        within = f" (in “{around}”)" if around != word else ""
+        return _ask(f"I read {read} as {', '.join(hosts)}, but not “{word}”{within}, "
+                    f"which could {could}. I will not run it on hosts that may not be the "
+                    "ones you mean.",
+                    ("say the hosts once, in one place: “restart nginx on all hosts "
+                     "except db1”", "or give them with --hosts PATTERN"), "")
+
+    def _holds_many(self, taken: list[tuple[int, int]]) -> bool:
+        """Whether the words not read as hosts speak of a set of things ("all containers",
+        "every service", "the packages"), which a name left out could be one of."""
+        kept = self._untaken(taken)
+        for k in kept:
+            word = self.tokens[k].low
+            if word in _EVERY or word in ("everything", "anything"):
+                return True
+            if word in self.things and (word[:-1] in self.things or word[:-2] in self.things):
+                return True
+        return False
+
+    def _untaken(self, taken: list[tuple[int, int]]) -> list[int]:
+        """The tokens not read as hosts, in order."""
+        inside = {k for a, b in taken for k in range(a, b)}
+        return [k for k in range(len(self.tokens)) if k not in inside]
+
+    def _several_places(self, places: list[_Clause]) -> Asked:
+        """Hosts said in two places that are not the same hosts: "stop cron on the db
+        server and restart nginx on the web servers"."""
+        each = [f"“{self._said_at(c.start, c.end)}”: {', '.join(self._in_order(c.refs))}"
+                for c in places]
+        return _ask(f"The request names hosts in {len(places)} places ({'; '.join(each)}), "
+                    "and I will not guess which of its words go with which hosts.",
+                    ("ask for each on its own, with its hosts: “restart nginx on the web "
+                     "servers”", "or give the hosts with --hosts PATTERN"), "")
+
+    def _said_at(self, start: int, end: int) -> str:
+        return self.request[self.tokens[start].start:self.tokens[end - 1].end]
 
     def _rest(self, taken: list[tuple[int, int]]) -> str:
         """The request without the words read as hosts, its punctuation tidied."""
@@ -731,6 +1118,7 @@ class _Reader:
         rest = " ".join(" ".join(pieces).split())
         rest = _SPACE_BEFORE.sub(r"\1", rest)
         rest = _REPEATED.sub(r"\1", rest)
+        rest = _DANGLING.sub(r"\1", rest)  # "restart nginx and" once its hosts are cut
         return rest.strip(" ,;:")
 
     def _about_hosts(self, start: int, found: _Found) -> Asked:
@@ -738,7 +1126,7 @@ class _Reader:
         end = self.tokens[found.end - 1].end
         said = self.request[self.tokens[start].start:end]
         phrase = self.request[self.tokens[start + 1].start:end]
-        hosts = ", ".join(self._chosen(found.refs, found.within, [], []).hosts)
+        hosts = ", ".join(self._in_order(found.refs))
         return _ask(f"“{said}”: should this run on {hosts}, or are they what it is about "
                     "(where traffic comes from or goes to, say)?",
                     (f"on {hosts}: say it with “on {phrase}”",
@@ -782,6 +1170,19 @@ class _Reader:
         return f"the group {group}: {', '.join(self.names.groups[group])}"
 
 
+def several_asks(chosen: Chosen, asks: list[str]) -> Asked:
+    """The question for a request that names hosts and asks for several things ("reboot
+    this machine and restart nginx on the web servers"): hosts said once may be meant
+    for one ask or for all, and which is never guessed."""
+    said = "; ".join(f"“{ask}”" for ask in asks)
+    read = "; ".join(f"“{words}”" for words in chosen.taken)
+    return _ask(f"I read {read} as {', '.join(chosen.hosts)}, but the request asks for "
+                f"{len(asks)} things ({said}), and I will not guess which of them are for "
+                "those hosts.",
+                (f"ask for each on its own, with its hosts: “{asks[-1]}”",
+                 "or give the hosts with --hosts PATTERN"), "")
+
+
 # -- words --------------------------------------------------------------------------------
 def _ask(question: str, choices: tuple[str, ...], hint: str) -> Asked:
     lines = [question]
@@ -822,11 +1223,31 @@ def _one_letter_off(word: str, name: str) -> bool:
     return any(long[:k] + long[k + 1:] == short for k in range(len(long)))
 
 
+def _by_word(names: list[str], kind: str) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """Each name by its lowercase word, and the words two or more names share ("WEB" and
+    "web"), each with those names said ("the group WEB")."""
+    by_word: dict[str, list[str]] = {}
+    for name in names:
+        by_word.setdefault(name.lower(), []).append(name)
+    single = {word: found[0] for word, found in by_word.items() if len(found) == 1}
+    shared = {word: [f"the {kind} {name}" for name in found]
+              for word, found in by_word.items() if len(found) > 1}
+    return single, shared
+
+
 def _unique(refs: list[_Ref]) -> list[_Ref]:
-    seen: dict[tuple[str, str], _Ref] = {}
+    seen: dict[tuple[str, str, tuple[str, ...]], _Ref] = {}
     for ref in refs:
-        seen.setdefault((ref.kind, ref.name), ref)
+        seen.setdefault((ref.kind, ref.name, tuple(w.name for w in ref.within)), ref)
     return list(seen.values())
+
+
+def _said(ref: _Ref) -> str:
+    """A name as the heading says it: "group web in group production"."""
+    said = ref.said or ref.name
+    if ref.within:
+        said += " in " + _join([_said(w) for w in ref.within])
+    return said
 
 
 def _unique_words(words: list[str]) -> list[str]:

@@ -116,6 +116,15 @@ def split(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
                                      min(i.reading.confidence for i in intents)))
 
 
+def asks(text: str, templates: TemplateSet, matcher: Any = None) -> list[str]:
+    """The pieces of a request that begin an ask of their own, cut where `split` cuts it:
+    "stop cron on db1 and restart nginx" asks twice, "show the uptime and the load" and
+    "we had a deploy go wrong, just restart nginx" once. For a caller that must know
+    whether words said once apply to one ask or to all (hosts named in words)."""
+    pieces = _JOIN.split(text.strip().rstrip(".!?"))[::2]
+    return [p.strip() for p in pieces if p.strip() and _begins_ask(p, templates, matcher)]
+
+
 def _asks(text: str, templates: TemplateSet, matcher: Any) -> list[str]:
     """The request's asks, in order: a piece after a join begins a new one when it asks
     itself; otherwise it goes on the one before ("and vaultwarden")."""
