@@ -59,7 +59,7 @@ def planning(hosts: int = 20) -> float:
 def bed(rounds: int) -> tuple[list[float], list[float], list[float]]:
     from reos import settings as settings_module
     from reos.engine import ReasoningEngine
-    from reos.fleet import changing, snapshots
+    from reos.fleet import changing, deciding, snapshots
     from reos.fleet.inventory import Source
     from reos.fleet.running import Canary, Task, run
     from reos.on_hosts import plan_each
@@ -79,7 +79,7 @@ def bed(rounds: int) -> tuple[list[float], list[float], list[float]]:
         read = {h: k.snapshot for h, k in known.items() if k.snapshot is not None}
         request = "restart nginx"
         engine = ReasoningEngine(settings_module.load())
-        parts = changing.prepare(plan_each(engine, request, read), read, request)
+        parts = deciding.prepare(plan_each(engine, request, read), read, request)
         plan = parts[0].plan
         assert plan is not None
         step = plan.steps[0]

@@ -8,7 +8,7 @@ its words name, each host read and planned for, what may run where, and how that
 - `read_and_plan(engine, source, hosts, request)`: each host read now
   (fleet.snapshots: reos's own collectors there; a host not reached is said, never
   guessed), the request planned against each snapshot by the one engine (`plan_each`),
-  and `fleet.changing.prepare`'s decision per host: a `HostsPlan`.
+  and `fleet.deciding.prepare`'s decision per host: a `HostsPlan`.
 - `offer`, `approve`, `run`: the conversation's part, for the engine (which keeps what
   waits, `session.hosts`): a query runs at once, a change waits for a yes; a yes given
   more than a minute after reading reads the hosts again and shows a changed plan instead
@@ -26,26 +26,42 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from msgspec import Struct, field
 
 from reos.execution import ignore
 
 if TYPE_CHECKING:
-    from reos.engine import ReasoningEngine
-    from reos.fleet.changing import Applied, Prepared
+    from reos.fleet.changing import Applied
+    from reos.fleet.deciding import Prepared
     from reos.fleet.inventory import Source
     from reos.fleet.running import Result
     from reos.fleet.snapshots import Known
     from reos.model.events import EventSink
     from reos.model.plan import Plan
     from reos.outcome import Reply
+    from reos.session import Session
     from reos.settings import Settings
+    from reos.store.journal import Journal
     from reos.system.snapshot import SystemSnapshot
-    from reos.understanding.hosts import Reading
+    from reos.understanding.hosts import Chosen, Reading
 
 OUTPUT_LINES = 20  # of a read-only step's output, per host
+
+
+class ReasoningEngine(Protocol):
+    """What this module uses of the engine (reos.engine.ReasoningEngine, which calls it)."""
+
+    settings: Settings
+
+    @property
+    def journal(self) -> Journal: ...
+
+    @property
+    def session(self) -> Session: ...
+
+    def plan_on(self, snapshot: SystemSnapshot, text: str) -> Plan: ...
 
 
 class HostsPlan(Struct):
@@ -111,10 +127,47 @@ def hosts_named(request: str, source: Source) -> Reading | None:
     from reos.catalogue.templates import load
     from reos.fleet.inventory import select
 
-    chosen = select(source)
+    templates = load()
+    # every host by a glob: Ansible reads the pattern "all" as a host called all, if one is
+    chosen = select(source, "*")
     where = source.paths[0].name if len(source.paths) == 1 else source.names()
     names = hosts.Names(tuple(host.name for host in chosen.hosts), chosen.groups, where)
-    return hosts.read(request, names, hosts.from_catalogue(load()))
+    reading = hosts.read(request, names, hosts.from_catalogue(templates))
+    if not isinstance(reading, hosts.Chosen):
+        return reading
+    from reos.understanding.parts import asks
+
+    several = asks(request, templates)
+    if len(several) > 1:
+        return hosts.several_asks(reading, several)
+    return as_ansible_chooses(reading, source)
+
+
+def as_ansible_chooses(reading: Chosen, source: Source) -> Reading:
+    """The reading, when Ansible's own choice for its pattern is exactly the hosts it
+    means; otherwise a refusal, said plainly. The pattern names each host, so this
+    fails only where Ansible reads a name as more than itself (a host called like a
+    group, "ungrouped", "all", "localhost"): fail closed, never run on hosts not meant."""
+    from reos.errors import ReosError
+    from reos.fleet.inventory import select
+    from reos.understanding.hosts import Unknown
+
+    hint = "Give the hosts with --hosts PATTERN (`reos hosts --hosts PATTERN` shows its hosts)."
+    try:
+        chosen = {host.name for host in select(source, reading.pattern).hosts}
+    except ReosError as exc:
+        return Unknown("", f"Ansible cannot choose {', '.join(reading.hosts)} by the pattern "
+                           f"{reading.pattern!r}: {exc.message}", hint)
+    if chosen != set(reading.hosts):
+        more = sorted(chosen - set(reading.hosts))
+        less = sorted(set(reading.hosts) - chosen)
+        said = "; ".join(part for part in (
+            f"it would add {', '.join(more)}" if more else "",
+            f"it would leave out {', '.join(less)}" if less else "") if part)
+        return Unknown("", f"Ansible reads the pattern {reading.pattern!r} for "
+                           f"{', '.join(reading.hosts)} otherwise: {said}. Nothing was run.",
+                       hint)
+    return reading
 
 
 def read_and_plan(engine: ReasoningEngine, source: Source, hosts: list[str], request: str,
@@ -123,7 +176,7 @@ def read_and_plan(engine: ReasoningEngine, source: Source, hosts: list[str], req
     """Each host read now, the request planned on each, and what may run where."""
     import time
 
-    from reos.fleet import changing, snapshots
+    from reos.fleet import deciding, snapshots
 
     read_at = time.time()
 
@@ -132,7 +185,7 @@ def read_and_plan(engine: ReasoningEngine, source: Source, hosts: list[str], req
                            on_known=on_known)
     read = {name: found.snapshot for name, found in known.items()
             if found.snapshot is not None}
-    parts = changing.prepare(plan_each(engine, request, read), read, request)
+    parts = deciding.prepare(plan_each(engine, request, read), read, request)
     unreached = {name: found.problem or "not read" for name, found in known.items()
                  if found.snapshot is None}
     return HostsPlan(request, source, parts, unreached, heading, read_at)

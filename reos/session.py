@@ -23,11 +23,12 @@ surface asks (the chat's cards and modals, the CLI's prompts).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from reos.model.plan import Plan
-    from reos.on_hosts import HostsPlan
+
+HostsPlan = Any  # reos.on_hosts.HostsPlan (which reads the engine, and so this module)
 
 IDLE = "idle"
 ASKING = "asking"

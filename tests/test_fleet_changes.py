@@ -15,7 +15,7 @@ import pytest
 
 from reos import paths
 from reos.errors import EXIT_DECLINED, EXIT_NOTHING, EXIT_OK
-from reos.fleet import changing, snapshots
+from reos.fleet import changing, deciding, snapshots
 from reos.fleet.inventory import Source
 from reos.model.plan import Step
 from reos.model.target import Target
@@ -134,7 +134,7 @@ def test_a_host_that_stops_answering_mid_run_is_said_and_the_others_finish(
     settings = settings_module.load()
     plans = {h: ReasoningEngine(settings, snapshot=k.snapshot).plan("stop reos-slow")
              for h, k in known.items() if k.snapshot is not None}
-    parts = changing.prepare(plans, {h: k.snapshot for h, k in known.items()},  # type: ignore[misc]
+    parts = deciding.prepare(plans, {h: k.snapshot for h, k in known.items()},  # type: ignore[misc]
                              "stop reos-slow")
     fleet.pause("web2")  # read and planned, then gone before the change runs
     try:
@@ -190,7 +190,7 @@ def test_a_step_cut_short_by_cancelling_is_kept_as_maybe_run_and_undo_puts_it_ba
     source = Source((fleet.inventory,), "--inventory")
     read = {h: k.snapshot for h, k in snapshots.read(source, ["web2"]).items()}
     engine = ReasoningEngine(settings_module.load())
-    parts = changing.prepare(plan_each(engine, "stop reos-slow", read),  # type: ignore[arg-type]
+    parts = deciding.prepare(plan_each(engine, "stop reos-slow", read),  # type: ignore[arg-type]
                              read, "stop reos-slow")  # type: ignore[arg-type]
     started: list[float] = []
 
@@ -218,14 +218,14 @@ def test_prior_state_comes_from_the_hosts_snapshot() -> None:
     snap = SystemSnapshot(collected_at="", services=[
         Service("nginx.service", active="active", enabled="enabled", load="loaded")],
         packages=[Package("curl", "7.88")])
-    assert changing.prior_state(snap, "service", "nginx.service") == {
+    assert deciding.prior_state(snap, "service", "nginx.service") == {
         "active": "active", "enabled": "enabled", "load": "loaded"}
-    assert changing.prior_state(snap, "service", "gone.service")["load"] == "not-found"
-    assert changing.prior_state(snap, "package", "curl") == {"state": "installed",
+    assert deciding.prior_state(snap, "service", "gone.service")["load"] == "not-found"
+    assert deciding.prior_state(snap, "package", "curl") == {"state": "installed",
                                                             "version": "7.88"}
-    assert changing.prior_state(snap, "package", "vim") == {"state": "absent"}
-    assert changing.prior_state(SystemSnapshot(collected_at=""), "package", "vim") is None
-    assert changing.prior_state(snap, "user", "bob") is None
+    assert deciding.prior_state(snap, "package", "vim") == {"state": "absent"}
+    assert deciding.prior_state(SystemSnapshot(collected_at=""), "package", "vim") is None
+    assert deciding.prior_state(snap, "user", "bob") is None
 
 
 def test_a_step_on_a_host_has_its_undo_before_it_runs() -> None:
@@ -241,7 +241,7 @@ def test_a_step_on_a_host_has_its_undo_before_it_runs() -> None:
                 target=Target("service", "nginx.service"), action="stop")
     install = Step("s1", "Install vim", ["sudo", "-n", "apt-get", "install", "-y", "vim"],
                    target=Target("package", "vim"), action="install")
-    [a, b] = changing.prepare({"web1": Plan("x", Kind.ACTION, steps=[stop]),
+    [a, b] = deciding.prepare({"web1": Plan("x", Kind.ACTION, steps=[stop]),
                                "web2": Plan("x", Kind.ACTION, steps=[install])},
                               {"web1": snap, "web2": snap}, "x")
     assert a.undos == [["sudo", "-n", "systemctl", "start", "nginx.service"]]
@@ -249,11 +249,11 @@ def test_a_step_on_a_host_has_its_undo_before_it_runs() -> None:
     assert not a.read_only
 
 
-def _one(step: Step, snap: SystemSnapshot, request: str = "x") -> changing.Prepared:
+def _one(step: Step, snap: SystemSnapshot, request: str = "x") -> deciding.Prepared:
     from reos.model.plan import Plan
     from reos.model.request import Kind
 
-    [part] = changing.prepare({"web1": Plan(request, Kind.ACTION, steps=[step])},
+    [part] = deciding.prepare({"web1": Plan(request, Kind.ACTION, steps=[step])},
                               {"web1": snap}, request)
     return part
 
@@ -316,7 +316,7 @@ def test_hosts_are_grouped_only_when_their_undos_are_the_same_too() -> None:
     snaps = {name: SystemSnapshot(collected_at="", host={"machine_id": MACHINE}, services=[
         Service("nginx.service", active=active, enabled="enabled", load="loaded")])
         for name, active in (("web1", "active"), ("web2", "active"), ("db1", "inactive"))}
-    parts = changing.prepare({h: Plan("x", Kind.ACTION, steps=[step]) for h in snaps},
+    parts = deciding.prepare({h: Plan("x", Kind.ACTION, steps=[step]) for h in snaps},
                              snaps, "restart nginx")
     shown = "\n".join(lines("restart nginx", parts, {}))
     assert "On web1, web2:" in shown and "On db1:" in shown
@@ -391,7 +391,7 @@ def test_each_host_is_planned_from_its_own_snapshot_and_the_plans_are_grouped() 
     plans = plan_each(ReasoningEngine(settings_module.load()), "restart nginx", read)
     assert plans["web1"].steps and plans["web2"].steps
     assert not plans["web3"].steps  # no nginx there: said, not guessed
-    parts = changing.prepare(plans, read, "restart nginx")
+    parts = deciding.prepare(plans, read, "restart nginx")
     shown = "\n".join(lines("restart nginx", parts, {"db9": "there is no route to it"}))
     assert "On web1, web2:" in shown
     assert "Left out:\n  web3: " in shown

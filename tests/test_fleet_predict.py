@@ -14,7 +14,7 @@ import uuid
 from reos import paths
 from reos.errors import EXIT_OK
 from reos.fleet import predicting
-from reos.fleet.changing import Prepared
+from reos.fleet.deciding import Prepared
 from reos.fleet.inventory import Source
 from reos.model.plan import Plan, Step
 from reos.model.request import Kind

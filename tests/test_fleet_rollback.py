@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from reos import paths
-from reos.fleet import changing, snapshots
+from reos.fleet import changing, deciding, snapshots
 from reos.fleet.inventory import Source
 from reos.model.plan import Plan, Step
 from reos.model.request import Kind
@@ -34,7 +34,7 @@ def _apply(fleet, host: str, *, roll_back: bool) -> changing.Applied:  # type: i
     source = Source((fleet.inventory,), "--inventory")
     read = {h: k.snapshot for h, k in snapshots.read(source, [host]).items()}
     assert read[host] is not None
-    parts = changing.prepare({host: Plan("stop nginx then start reos-absent", Kind.ACTION,
+    parts = deciding.prepare({host: Plan("stop nginx then start reos-absent", Kind.ACTION,
                                          steps=_steps())}, read, "x")  # type: ignore[dict-item]
     assert parts[0].plan is not None, parts[0].left_out
     return changing.apply(Journal(Database(paths.database_file())), source, "x", parts,
@@ -79,7 +79,7 @@ def test_the_engine_rolls_back_as_the_setting_says(fleet, setting: bool) -> None
 
     source = Source((fleet.inventory,), "--inventory")
     read = {h: k.snapshot for h, k in snapshots.read(source, ["db1"]).items()}
-    parts = changing.prepare({"db1": Plan("x", Kind.ACTION, steps=_steps())}, read,  # type: ignore[arg-type]
+    parts = deciding.prepare({"db1": Plan("x", Kind.ACTION, steps=_steps())}, read,  # type: ignore[arg-type]
                              "x")
     engine = ReasoningEngine(Settings(safety=SafetySettings(rollback_on_failure=setting)))
     try:

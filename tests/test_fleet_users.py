@@ -12,7 +12,7 @@ import pytest
 
 from reos import paths
 from reos.errors import EXIT_NOTHING, EXIT_OK
-from reos.fleet import changing
+from reos.fleet import changing, deciding
 from reos.model.plan import Plan, Step
 from reos.model.request import Kind
 from reos.model.target import Target
@@ -147,15 +147,15 @@ def _step(action: str, argv: list[str], name: str, kind: str = "user", *,
                 action=action, needs_root=True, reversible=reversible)
 
 
-def _one(step: Step, snap: SystemSnapshot, request: str = "x") -> changing.Prepared:
-    [part] = changing.prepare({"web1": Plan(request, Kind.ACTION, steps=[step])},
+def _one(step: Step, snap: SystemSnapshot, request: str = "x") -> deciding.Prepared:
+    [part] = deciding.prepare({"web1": Plan(request, Kind.ACTION, steps=[step])},
                               {"web1": snap}, request)
     return part
 
 
 def test_an_accounts_prior_state_comes_from_the_hosts_snapshot() -> None:
     snap = _snapshot()
-    alice = changing.prior_state(snap, "user", "alice", ["sudo", "-n", "gpasswd", "-d",
+    alice = deciding.prior_state(snap, "user", "alice", ["sudo", "-n", "gpasswd", "-d",
                                                          "alice", "docker"])
     assert alice == {"state": "unknown", "account": "present",
                      "reason": "the host's snapshot does not tell a locked password from "
@@ -164,22 +164,22 @@ def test_an_accounts_prior_state_comes_from_the_hosts_snapshot() -> None:
                      "group": "alice", "private_group": True, "groups": ["adm", "docker"],
                      "shell": "/bin/zsh", "home": "/home/alice", "gecos": "Alice Martin,,,",
                      "changed_group": "docker"}
-    deploy = changing.prior_state(snap, "user", "deploy")
+    deploy = deciding.prior_state(snap, "user", "deploy")
     assert deploy is not None and deploy["private_group"] is False
     assert "changed_group" not in deploy
     # a new account's home is removed by undo only when the host's home folder had none
-    assert changing.prior_state(snap, "user", "carol") == {"state": "absent",
+    assert deciding.prior_state(snap, "user", "carol") == {"state": "absent",
                                                            "home_free": True}
-    assert changing.prior_state(snap, "user", "vera") == {"state": "absent",
+    assert deciding.prior_state(snap, "user", "vera") == {"state": "absent",
                                                           "home_free": False}
     # the snapshot counts "*" (no password) as locked too: the lock is never taken from it
-    assert changing.prior_state(_snapshot(is_root=True), "user", "alice")["state"] == "unknown"  # type: ignore[index]
-    assert changing.prior_state(snap, "group", "docker") == {"state": "present", "gid": 998,
+    assert deciding.prior_state(_snapshot(is_root=True), "user", "alice")["state"] == "unknown"  # type: ignore[index]
+    assert deciding.prior_state(snap, "group", "docker") == {"state": "present", "gid": 998,
                                                              "members": ["alice"]}
-    assert changing.prior_state(snap, "group", "ops") == {"state": "absent"}
+    assert deciding.prior_state(snap, "group", "ops") == {"state": "absent"}
     bare = SystemSnapshot(collected_at="")
-    assert changing.prior_state(bare, "user", "alice") is None
-    assert changing.prior_state(bare, "group", "ops") is None
+    assert deciding.prior_state(bare, "user", "alice") is None
+    assert deciding.prior_state(bare, "group", "ops") is None
 
 
 def test_an_accounts_or_groups_change_on_a_host_has_its_undo_and_undo_derives_it_again(

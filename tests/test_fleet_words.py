@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from reos.commands.named_hosts import hosts_named
 from reos.errors import EXIT_NOTHING, EXIT_OK, EXIT_USAGE
 from reos.fleet.inventory import Source
+from reos.on_hosts import hosts_named
 from reos.understanding.hosts import (
     Asked,
     Chosen,

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from reos.commands.named_hosts import as_ansible_chooses, hosts_named
 from reos.errors import EXIT_NOTHING, EXIT_OK
 from reos.fleet.inventory import Source
+from reos.on_hosts import as_ansible_chooses, hosts_named
 from reos.understanding.hosts import (
     Asked,
     Chosen,

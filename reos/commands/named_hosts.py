@@ -8,7 +8,8 @@ inventory's files that imports nothing of Ansible), is the inventory read with A
 the words read (reos/understanding/hosts.py). Otherwise `run` answers None and the request
 is this machine's, as without an inventory: `reos plan "restart nginx"` never loads Ansible.
 
-Two checks follow a reading, both failing closed. A request that asks for several things
+The reading (`reos.on_hosts.hosts_named`, which the chat uses too) is followed by two
+checks, both failing closed. A request that asks for several things
 (reos.understanding.parts.asks: "reboot this machine and restart nginx on the web
 servers") is asked about, since hosts said once may be meant for one ask or all. And the
 hosts Ansible itself chooses for the reading's pattern (reos.fleet.inventory.select) must
@@ -29,62 +30,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from reos.fleet.inventory import Source
-    from reos.understanding.hosts import Chosen, Reading
-
-
-def hosts_named(request: str, source: Source) -> Reading | None:
-    """The hosts and groups of the inventory at `source` that `request` names in words,
-    or None when it names none. Ansible reads the inventory only when a word of the
-    request is in its files or is a word for hosts (`could_name_hosts`)."""
-    from reos.understanding import hosts
-
-    if not hosts.could_name_hosts(request, hosts.inventory_words(source.paths)):
-        return None
-    from reos.catalogue.templates import load
-    from reos.fleet.inventory import select
-
-    templates = load()
-    # every host by a glob: Ansible reads the pattern "all" as a host called all, if one is
-    chosen = select(source, "*")
-    where = source.paths[0].name if len(source.paths) == 1 else source.names()
-    names = hosts.Names(tuple(host.name for host in chosen.hosts), chosen.groups, where)
-    reading = hosts.read(request, names, hosts.from_catalogue(templates))
-    if not isinstance(reading, hosts.Chosen):
-        return reading
-    from reos.understanding.parts import asks
-
-    several = asks(request, templates)
-    if len(several) > 1:
-        return hosts.several_asks(reading, several)
-    return as_ansible_chooses(reading, source)
-
-
-def as_ansible_chooses(reading: Chosen, source: Source) -> Reading:
-    """The reading, when Ansible's own choice for its pattern is exactly the hosts it
-    means; otherwise a refusal, said plainly. The pattern names each host, so this
-    fails only where Ansible reads a name as more than itself (a host called like a
-    group, "ungrouped", "all", "localhost"): fail closed, never run on hosts not meant."""
-    from reos.errors import ReosError
-    from reos.fleet.inventory import select
-    from reos.understanding.hosts import Unknown
-
-    hint = "Give the hosts with --hosts PATTERN (`reos hosts --hosts PATTERN` shows its hosts)."
-    try:
-        chosen = {host.name for host in select(source, reading.pattern).hosts}
-    except ReosError as exc:
-        return Unknown("", f"Ansible cannot choose {', '.join(reading.hosts)} by the pattern "
-                           f"{reading.pattern!r}: {exc.message}", hint)
-    if chosen != set(reading.hosts):
-        more = sorted(chosen - set(reading.hosts))
-        less = sorted(set(reading.hosts) - chosen)
-        said = "; ".join(part for part in (
-            f"it would add {', '.join(more)}" if more else "",
-            f"it would leave out {', '.join(less)}" if less else "") if part)
-        return Unknown("", f"Ansible reads the pattern {reading.pattern!r} for "
-                           f"{', '.join(reading.hosts)} otherwise: {said}. Nothing was run.",
-                       hint)
-    return reading
 
 
 def run(request: str, *, inventory: Path | None = None, limit: str | None = None,
@@ -105,6 +50,8 @@ def run(request: str, *, inventory: Path | None = None, limit: str | None = None
     source = find_source(inventory, settings)
     if source is None:
         return None
+    from reos.on_hosts import hosts_named
+
     reading = hosts_named(request, source)
     if reading is None:
         return None

@@ -1,20 +1,8 @@
 """A request's plans run on other machines through Ansible, journaled host by host, and
 undone there from what each host was before.
 
-`prepare(plans)` decides, host by host, what may run: a host whose plan asks a question,
-is blocked, or has nothing to run is left out with why; a step the one gate
-(`safety.gate.admit_argv`, with the remote lock-out rules, since every host is reached
-over SSH) does not admit stops that host's plan; so does a change whose prior state reos
-cannot read from the host's snapshot (`TRACKED`: services, timers, packages, accounts and
-groups), since it could not be undone. Each step's prior state comes from the host's
-snapshot, read just before (`snapshots.read`), and its undo is worked out from it as on
-this machine (`system.state.restore_argv`). An account's or a group's change runs only
-with an undo: creating one, deleting an account (made again with its ids, groups, shell
-and home), joining or leaving a group, its shell and full name; its lock only when the
-host was read as root, never /etc/shadow's dates (the snapshot does not read them).
-What reos needs to reach a host and undo there is never cut, even when asked for: SSH
-stopped, sudo or Python removed, root or the account reos logs in as (the snapshot's
-`user`) deleted, locked, expired, given another shell or taken out of a group.
+What may run where, with each change's prior state and undo, is decided before
+(deciding.py: `prepare`).
 
 `apply` runs the prepared hosts: hosts with the same steps share one Ansible run (each
 step `ansible.builtin.command` with its argv, never a shell; `become` where the plan said
@@ -44,13 +32,11 @@ from typing import Any
 
 from msgspec import Struct, field
 
+from reos.fleet.deciding import MACHINE_ID, Prepared
 from reos.fleet.inventory import Source
 from reos.fleet.running import CONNECT_TIMEOUT, Canary, Result, Run, Task, run
 from reos.model.plan import RESTARTS, Plan, Step
-from reos.model.request import Kind
-from reos.patterns import regex
 from reos.safety.gate import admit_argv
-from reos.safety.rules_network import SSH_UNITS
 from reos.store.journal import (
     COMPLETED,
     FAILED,
@@ -63,32 +49,10 @@ from reos.store.journal import (
     StepRecord,
     TransactionRecord,
 )
-from reos.system.privilege import as_root, strip_sudo, through_sudo
-from reos.system.snapshot import SystemSnapshot
-from reos.system.state import restore_argv
-from reos.system.state_users import changed_group
+from reos.system.privilege import strip_sudo, through_sudo
 
 STEP_TIMEOUT = 300  # seconds one step may take on one host
-# what reos can read a prior state of from a host's snapshot (so it can undo a change)
-TRACKED = {"service", "timer", "package", "user", "group"}
-# kinds whose change runs on a host only with an undo worked out from its snapshot (an
-# account's lock or password dates are not in it; deleting a home directory has none)
-UNDONE_OR_LEFT_OUT = {"user", "group"}
 ENVIRONMENT = {"LC_ALL": "C.UTF-8", "DEBIAN_FRONTEND": "noninteractive"}
-_MACHINE_ID = regex(r"[0-9a-f]{32}")
-_VERSION = regex(r"[A-Za-z0-9.+:~_-]{1,128}")
-
-
-class Prepared(Struct):
-    """One host's part: its plan, or why it is left out; each step's prior state and undo
-    (None where there is nothing to restore), in the plan's order."""
-
-    host: str
-    plan: Plan | None = None
-    left_out: str | None = None
-    priors: list[dict[str, Any] | None] = field(default_factory=list)
-    undos: list[list[str] | None] = field(default_factory=list)
-    read_only: bool = True  # the gate itself found every step only reads
 
 
 class Outcome(Struct):
@@ -119,223 +83,6 @@ class Applied(Struct):
                    for _, status, _ in o.steps)
 
 
-# -- deciding what may run ----------------------------------------------------------------
-def prior_state(snapshot: SystemSnapshot, kind: str, name: str,
-                argv: list[str] | None = None) -> dict[str, Any] | None:
-    """What `kind` `name` is on the host, in the shape `system.state` reads this machine
-    in, from its snapshot; None when the snapshot cannot say. `argv`: the step's command,
-    for the one group a membership step changes (undo changes back exactly that one)."""
-    if kind in ("service", "timer"):
-        if snapshot.services is None:
-            return None
-        unit = next((s for s in snapshot.services if s.name == name), None)
-        if unit is None:
-            return {"active": "inactive", "enabled": "not-found", "load": "not-found"}
-        return {"active": unit.active or "unknown", "enabled": unit.enabled or "unknown",
-                "load": unit.load}
-    if kind == "package":
-        if snapshot.packages is None:
-            return None
-        found = next((p for p in snapshot.packages if p.name == name), None)
-        return ({"state": "installed", "version": found.version} if found is not None
-                else {"state": "absent"})
-    if kind == "user":
-        return _account(snapshot, name, argv)
-    if kind == "group":
-        if snapshot.groups is None:
-            return None
-        group = next((g for g in snapshot.groups if g.name == name), None)
-        return ({"state": "present", "gid": group.gid, "members": sorted(group.members)}
-                if group is not None else {"state": "absent"})
-    return None
-
-
-def _account(snapshot: SystemSnapshot, name: str,
-             argv: list[str] | None) -> dict[str, Any] | None:
-    """An account as `system.state_users` records one here, from the host's snapshot: its
-    ids, groups, shell, home and full name; its lock only when the host was read as root
-    (the lock is in /etc/shadow); never /etc/shadow's dates, which the snapshot does not
-    read (so their changes have no undo there, and are left out)."""
-    if snapshot.users is None:
-        return None
-    account = next((u for u in snapshot.users if u.name == name), None)
-    if account is None:
-        # undo removes a new account's home only when the host's snapshot says it was
-        # free (an earlier account's home holds its files); not said: kept
-        base, taken = snapshot.host.get("home_base"), snapshot.host.get("homes")
-        free = (isinstance(base, str) and base.startswith("/") and isinstance(taken, str)
-                and name not in taken.split("/"))  # portable.homes: names joined by "/"
-        return {"state": "absent", "home_free": free}
-    primary = account.groups[0] if account.groups else ""
-    others = [g for g in snapshot.groups or [] if g.gid == account.gid]
-    # userdel takes a private group with the account: undo must make it again (useradd -U)
-    private = primary == name and not [u for u in snapshot.users if u.gid == account.gid
-                                       and u.name != name] and not [
-        m for g in others for m in g.members if m != name]
-    state: dict[str, Any] = {
-        "uid": account.uid, "gid": account.gid, "group": primary, "private_group": private,
-        "groups": list(account.groups[1:]),
-        "uid_shared": any(u.uid == account.uid and u.name != name for u in snapshot.users)}
-    # the host's own words, put back there by undo: never one useradd would refuse (a
-    # field holding ":"), nor a group name that would split in `usermod -G a,b`, nor more
-    # than one argument may hold; without them the account is `incomplete` and deleting
-    # it has no undo (it would come back as a lesser copy)
-    fields = (("shell", account.shell), ("home", account.home), ("gecos", account.gecos))
-    state.update({key: text for key, text in fields if _fits(text)})
-    groups_ok = all(_fits(g) and "," not in g for g in account.groups) and (
-        len(",".join(account.groups)) <= _MAX_FIELD)
-    if not groups_ok:
-        del state["groups"]
-    if not groups_ok or not all(_fits(text) for _, text in fields):
-        state["incomplete"] = True
-    # whether the account is locked is not known from the snapshot: it counts "*" (no
-    # password) as locked as well as "!" (locked), which undo would tell apart
-    state.update(state="unknown", account="present",
-                 reason="the host's snapshot does not tell a locked password from none")
-    if argv:
-        state["changed_group"] = changed_group(argv)
-    return state
-
-
-_MAX_FIELD = 32 * 1024  # characters of one field put back in one argument, at most
-
-
-def _fits(text: str) -> bool:
-    return text.isprintable() and ":" not in text and len(text) <= _MAX_FIELD
-
-
-def prepare(plans: dict[str, Plan], snapshots: dict[str, SystemSnapshot],
-            request: str) -> list[Prepared]:
-    """Each host's part, in the order given (see the module's docstring)."""
-    return [_prepare(host, plan, snapshots[host], request) for host, plan in plans.items()]
-
-
-def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str) -> Prepared:
-    if plan.blocked:
-        return Prepared(host, left_out=f"blocked: {plan.blocked_reason or 'not safe'}")
-    if plan.kind in (Kind.CLARIFY, Kind.META) or plan.question:
-        return Prepared(host, left_out="the request needs an answer first: "
-                                       f"{plan.question or plan.text()}")
-    if not plan.steps:
-        said = plan.text().strip()
-        return Prepared(host, left_out=said.splitlines()[0] if said else "nothing to do there")
-    manager = snapshot.host.get("package_manager")
-    machine = snapshot.host.get("machine_id")
-    if not isinstance(machine, str) or not _MACHINE_ID.fullmatch(machine):
-        if not all(step.read_only for step in plan.steps):
-            return Prepared(host, left_out="its snapshot gives no machine-id, so undo could "
-                                           "not make sure it is the same machine")
-        machine = None
-    prepared = Prepared(host, plan=plan)
-    logins = _logins(snapshot)
-    for step in plan.steps:
-        admission = admit_argv(step.argv, approved=True, requested=request, remote=True)
-        why = _unfit(step, admission.reason if not admission.allowed else None, logins)
-        if why:
-            return Prepared(host, left_out=f"{step.title}: {why}")
-        prepared.read_only = prepared.read_only and admission.read_only and step.read_only
-        prior, undo = None, None
-        if not step.read_only and step.target is not None:
-            prior = prior_state(snapshot, step.target.kind, step.target.name, step.argv)
-            if prior is None:
-                return Prepared(host, left_out=(
-                    f"{step.title}: reos cannot yet read what {step.target.kind} "
-                    f"{step.target.name} was before on another machine, so it would not "
-                    "know how to undo it"))
-            version = prior.get("version")
-            if isinstance(version, str) and not _VERSION.fullmatch(version):
-                prior = {**prior, "version": ""}  # a host's word, not a version: not pinned
-            undo = restore_argv(step.target.kind, step.target.name, prior, step.action,
-                                str(manager) if manager else None)
-            if undo is None and step.target.kind in UNDONE_OR_LEFT_OUT:
-                return Prepared(host, left_out=f"{step.title}: {_no_undo(step, prior)}")
-            if undo and through_sudo(step.argv):
-                undo = as_root(undo, is_root=False)
-            prior = {**prior, "manager": manager, "machine_id": machine,
-                     "logins": sorted(logins or ())}
-        prepared.priors.append(prior)
-        prepared.undos.append(undo)
-    return prepared
-
-
-# what reos needs on a host to reach it again, and to undo there: never stopped or removed
-# through the fleet, whatever the request's words (on this machine, a request that names
-# it exactly may stop SSH; a host reached over SSH would be lost for good)
-_LIFELINE_UNITS = {unit.removesuffix(".service").removesuffix(".socket")
-                   for unit in SSH_UNITS}
-_CUTS = {"stop", "disable", "disable_now", "mask", "kill"}
-_LIFELINE_PACKAGES = regex(r"(openssh-server|openssh|ssh|sudo|python3(\.[0-9]+)?"
-                           r"(-minimal)?|libpython3.*|systemd|libc6|bash)")
-# what would stop an account logging in over SSH and running Ansible's Python there (a key
-# login too: an expired password or account ends it, and so does a shell that is not one)
-_ACCOUNT_CUTS = {"delete", "delete_with_home", "lock", "set_shell", "no_shell",
-                 "set_expiry", "expire_password", "password_max_age"}
-# the groups sudo's own rules give root through on Debian, Ubuntu, Fedora, Arch, SUSE
-_ADMIN_GROUPS = {"sudo", "wheel", "admin"}
-_LEAVES = {"remove_from_group", "revoke_admin"}  # the recipes that take an account out
-
-
-def _logins(snapshot: SystemSnapshot) -> set[str] | None:
-    """The accounts reos needs on a host: root, and the one it logs in as (its snapshot
-    is read as that account, without become); None when the snapshot does not say."""
-    login = snapshot.host.get("user")
-    return {"root", login} if isinstance(login, str) and login else None
-
-
-def _unfit(step: Step, refused: str | None, logins: set[str] | None = None) -> str | None:
-    """Why this step may not run on another machine (`refused`: the gate's reason;
-    `logins`: root and the account reos logs in as there, None when not known), or None."""
-    if step.shell:
-        return "it is a shell command line, which reos runs only on this machine"
-    if refused is not None:
-        return f"blocked by the safety check: {refused}"
-    target = step.target
-    if target is not None and not step.read_only:
-        unit = target.name.removesuffix(".service").removesuffix(".socket")
-        if target.kind in ("service", "timer") and unit in _LIFELINE_UNITS and (
-                step.action in _CUTS):
-            return ("it would cut reos off from the host: reos reaches it over SSH, so it "
-                    "never stops SSH there, and could not undo it")
-        if target.kind == "package" and step.action in ("remove", "purge") and (
-                _LIFELINE_PACKAGES.fullmatch(target.name)):
-            return ("it removes what reos needs to reach the host and undo there (SSH, sudo, "
-                    "Python or the system itself)")
-        if target.kind == "user":
-            cut = _cuts_login(step, target.name, logins)
-            if cut:
-                return cut
-        if target.kind == "group" and step.action != "create" and (
-                target.name in _ADMIN_GROUPS):
-            return ("it changes a group sudo gives root through, which reos needs on the "
-                    "host to change anything and undo there")
-    if not step.read_only and (step.target is None or step.target.kind not in TRACKED):
-        what = f"a {step.target.kind}" if step.target is not None else "this"
-        return (f"reos cannot yet record what {what} was before on another machine, so it "
-                "does not change it there")
-    return None
-
-
-def _cuts_login(step: Step, name: str, logins: set[str] | None) -> str | None:
-    """Why a change of the account `name` would cut reos off from the host, or None: it
-    never deletes, locks, expires or changes the shell of root or of the account it logs
-    in as, nor takes that account out of a group (sudo's rules, which say which group
-    gives it root, are root's to read: the snapshot does not hold them)."""
-    leaves = step.action in _LEAVES
-    if step.action not in _ACCOUNT_CUTS and not leaves:
-        return None
-    if logins is None:
-        return ("the host's snapshot does not say which account reos logs in as there, so "
-                "reos cannot make sure this one is not it")
-    if name not in logins:
-        return None
-    whose = "root" if name == "root" else f"{name} (the account reos logs in as there)"
-    if leaves:
-        return (f"it takes {whose} out of a group, which could take away the sudo reos "
-                "needs to change anything and undo there")
-    return (f"it would cut reos off from the host: it needs {whose}, so it never deletes, "
-            "locks, expires or changes the shell of that account there")
-
-
 # what an undo may do to root or the account reos logs in as: give back a group, unlock,
 # put back the full name; anything else (delete, lock, a shell, a whole group list,
 # leaving a group, an expiry) could cut reos off, whatever the recorded state says
@@ -357,25 +104,6 @@ def _undo_cuts_login(step: StepRecord, rollback: list[str]) -> str | None:
         return None
     return (f"it would change {step.target_name}, an account reos needs on the host, in a "
             "way that could cut reos off there")
-
-
-def _no_undo(step: Step, prior: dict[str, Any]) -> str:
-    """Why an account's or a group's change has no undo on the host (reos changes them on
-    other machines only where it can undo)."""
-    assert step.target is not None
-    if prior.get("state") == "absent" and step.action != "create":
-        return f"there is no {step.target.kind} {step.target.name} there"
-    if not step.reversible:
-        return ("it cannot be undone, and reos changes accounts on other machines only where "
-                "it can undo the change")
-    if step.action in ("lock", "unlock"):
-        return ("a host's snapshot does not tell a locked password from an account with "
-                "none, so reos could not undo it there")
-    if step.action in ("set_expiry", "expire_password", "password_max_age"):
-        return ("what it was before is in /etc/shadow, which the host's snapshot does not "
-                "read, so reos could not undo it")
-    return ("reos cannot work out from the host's snapshot how to undo it, so it does not "
-            "change it there")
 
 
 # -- running ------------------------------------------------------------------------------
@@ -586,7 +314,7 @@ def _machine_of(steps: list[tuple[StepRecord, list[str]]]) -> str | None:
     if len(found) != 1:
         return None
     machine = found.pop()
-    return machine if isinstance(machine, str) and _MACHINE_ID.fullmatch(machine) else None
+    return machine if isinstance(machine, str) and MACHINE_ID.fullmatch(machine) else None
 
 
 def undo_hosts(tx: TransactionRecord, host: str | None = None) -> list[str]:

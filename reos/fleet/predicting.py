@@ -21,7 +21,7 @@ Hosts with the same simulations and checks share one Ansible run in check mode
 so one prediction's failure hides no other. A dry run with nothing to simulate or check
 reaches no host beyond the snapshot read.
 
-Not responsible for deciding what may run where (`changing.prepare`), for running or
+Not responsible for deciding what may run where (`deciding.prepare`), for running or
 journaling anything (`changing.apply`), for mapping a step to its module (the catalogue's
 recipes, read by the command), nor for printing. Nothing here is a promise: a host can
 change between the prediction and a run.
@@ -37,7 +37,8 @@ import msgspec
 from msgspec import Struct, field
 
 from reos.execution.package_sim import parse_apt
-from reos.fleet.changing import ENVIRONMENT, Prepared
+from reos.fleet.changing import ENVIRONMENT
+from reos.fleet.deciding import Prepared
 from reos.fleet.inventory import Source
 from reos.fleet.running import CONNECT_TIMEOUT, Result, Task, run
 from reos.model.plan import Step

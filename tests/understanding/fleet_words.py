@@ -68,7 +68,7 @@ class Scorer:
         return self.plans[request]
 
     def judge(self, case: dict[str, Any]) -> list[str]:
-        from reos.commands.named_hosts import hosts_named
+        from reos.on_hosts import hosts_named
         from reos.understanding.hosts import Asked, Chosen, Unknown
 
         got = hosts_named(case["request"], self.source)
