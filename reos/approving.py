@@ -75,8 +75,16 @@ def approve(engine: Approvable, on_event: EventSink = ignore,
 
     if engine.undo_waiting and engine.pending is None:
         return engine.meta(Meta("undo"), on_event=on_event)
-    hosts = engine.session.take_hosts()
+    hosts = engine.session.hosts
     if hosts is not None:  # plans on other machines: run there through Ansible
+        from reos.on_hosts import lost_for_good
+
+        question = lost_for_good(hosts)
+        if question and engine.session.hosts_confirming is None:
+            engine.session.confirm()  # the next yes is the answer to this question
+            return Reply(f"{question}\nSay yes again to go ahead, or no.",
+                         Outcome.NEEDS_APPROVAL, hosts=hosts)
+        engine.session.take_hosts()
         return engine.approve_hosts(hosts, on_event)
     plan = engine.pending
     if plan is None:

@@ -75,6 +75,7 @@ class ReasoningEngine:
         self._executor: Executor | None = None
         self._memory: Memory | None = None
         self._model: ModelSession | None = None
+        self.hosts_problem: str | None = None  # why the inventory could not be read
         self.approve_fix: ApproveFix | None = None  # the surface's questions while
         self.confirm_resume: ConfirmResume | None = None  # a plan runs (approving.py)
 
@@ -174,11 +175,16 @@ class ReasoningEngine:
             learning=self.settings.reasoning.enabled)
 
     def plan_on(self, snapshot: SystemSnapshot, text: str) -> Plan:
-        """The plan for `text` against another machine's snapshot (`reos plan --hosts`):
-        from now on this engine plans against it, as with a saved snapshot; the templates
-        stay loaded, the indexes are built again for it."""
+        """The plan for `text` against another machine's snapshot (a host's), as with a
+        saved snapshot: the templates stay loaded, the indexes are built for it. The
+        engine's own snapshot comes back afterwards, so the next request (in the chat) is
+        planned for this machine again, never for the last host read."""
+        before = self._fixed_snapshot
         self._fixed_snapshot = snapshot
-        return self.plan(text)
+        try:
+            return self.plan(text)
+        finally:
+            self._fixed_snapshot = before
 
     def plan(self, text: str, on_event: EventSink = ignore) -> Plan:
         """The plan for one request; chat words ("undo", "help") come back as kind meta."""
@@ -466,9 +472,15 @@ class ReasoningEngine:
             revised = follow_up(self.pending, said, self.builder())
             if revised is not None:
                 return self.offer(self._record_trace(revised), on_event)
+        self.hosts_problem = None
         on_hosts = self.hosts_named(said)
         if on_hosts is not None:
             return self.offer_hosts(on_hosts, on_event)
+        if self.hosts_problem:
+            from reos.model.events import Notice
+
+            on_event(Notice(f"{self.hosts_problem.rstrip('.')}; so this is taken as a "
+                            "request for this machine."))
         plan = self.plan(said, on_event)
         if plan.kind == Kind.META:
             return self.meta(_meta_of(plan, said), on_event=on_event)
@@ -481,9 +493,14 @@ class ReasoningEngine:
         its settings."""
         if self._fixed_snapshot is not None and not self.settings.fleet.inventory:
             return None
+        from reos.errors import ReosError, plainly
         from reos.on_hosts import reading_for
 
-        return reading_for(self.settings, text)
+        try:
+            return reading_for(self.settings, text)
+        except (ReosError, OSError) as exc:  # the inventory cannot be read: this machine's
+            self.hosts_problem = plainly(exc, "Reading the Ansible inventory")
+            return None
 
     def offer_hosts(self, found: Any, on_event: EventSink = ignore) -> Reply:
         from reos import on_hosts

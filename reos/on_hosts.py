@@ -213,10 +213,16 @@ def offer(engine: ReasoningEngine, found: tuple[Source, Reading],
     from reos.understanding.perception import perceive
 
     source, reading = found
-    if isinstance(reading, Asked):
-        return Reply(reading.question, Outcome.SAID)
     if not isinstance(reading, Chosen):
-        return Reply(f"{reading.message} {reading.hint}".strip(), Outcome.SAID)
+        # asked back, or a name the inventory lacks: a plan on hosts that waited is
+        # dropped, so a "yes" meant for this question never runs it
+        dropped = engine.session.take_hosts()
+        said = reading.question if isinstance(reading, Asked) else (
+            f"{reading.message} {reading.hint}".strip())
+        if dropped is not None:
+            said = (f"{said}\n(The plan that waited for {names(dropped.hosts)} is dropped: "
+                    "nothing ran there.)")
+        return Reply(said, Outcome.SAID)
     if perceive(reading.request) is not None:
         return Reply(f"\u201c{reading.request}\u201d is said to reos, not done on hosts: "
                      "to undo on one host, `reos undo --host NAME`; on every host that "
@@ -249,14 +255,14 @@ def approve(engine: ReasoningEngine, hosts: HostsPlan,
         again = read_and_plan(engine, hosts.source, hosts.hosts, hosts.request,
                               heading=hosts.heading)
         if not again.same_as(hosts):
-            shown = "\n".join([
-                "The hosts changed since I read them, so nothing ran. The plan as they "
-                "are now:", again.heading, *lines(again.request, again.parts,
-                                                  again.unreached)])
+            first = ("The hosts changed since I read them, so nothing ran. The plan as "
+                     "they are now:")
+            shown = "\n".join([first, again.heading, *lines(again.request, again.parts,
+                                                            again.unreached)])
             if again.runnable and again.changes:
                 engine.session.offer_hosts(again)
-                return Reply(shown, Outcome.NEEDS_APPROVAL, hosts=again)
-            return Reply(shown, Outcome.SAID, hosts=again)
+                return Reply(shown, Outcome.NEEDS_APPROVAL, hosts=again, first=first)
+            return Reply(shown, Outcome.SAID, hosts=again, first=first)
         hosts = again  # the same steps, with prior states read just now
     return run(engine, hosts, on_event)
 
@@ -281,6 +287,21 @@ def run(engine: ReasoningEngine, hosts: HostsPlan, on_event: EventSink = ignore,
         return Reply(said, Outcome.ANSWERED, hosts=hosts, hosts_applied=applied)
     return Reply(said, Outcome.RAN if applied.ok else Outcome.FAILED, hosts=hosts,
                  hosts_applied=applied)
+
+
+def lost_for_good(hosts: HostsPlan) -> str | None:
+    """The second question plans on hosts ask after the yes, when a step has no undo on
+    some host (as on this machine: what cannot be taken back is asked twice), or None."""
+    lost: dict[str, list[str]] = {}
+    for part in hosts.runnable:
+        assert part.plan is not None
+        for step, undo in zip(part.plan.steps, part.undos, strict=True):
+            if not step.read_only and not undo and not step.nothing_to_restore:
+                lost.setdefault(step.title, []).append(part.host)
+    if not lost:
+        return None
+    said = "; ".join(f"{title} on {names(where)}" for title, where in lost.items())
+    return f"This can't be taken back: {said}."
 
 
 # -- words ---------------------------------------------------------------------------------
@@ -347,7 +368,11 @@ def outcome_lines(applied: Applied, changes: bool) -> list[str]:
                 out += [f"    {line}" for line in printed[:OUTPUT_LINES]]
                 if len(printed) > OUTPUT_LINES:
                     out.append(f"    \u2026 {len(printed) - OUTPUT_LINES} more lines")
-    if changes and applied.changed:
+    kept = [o for o in applied.outcomes if not o.put_back and any(
+        status in ("done", "running") for _, status, _ in o.steps)]
+    if changes and applied.changed and not kept:
+        out.append("Rolled back where it failed: nothing is left changed.")
+    elif changes and applied.changed:
         out.append(f"Recorded as change {applied.tx_id}: `reos undo` puts it back on every "
                    "host that changed, `reos undo --host NAME` on one.")
     elif changes:

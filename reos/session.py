@@ -90,9 +90,15 @@ class Session:
         """Plans on other machines wait for approval (instead of whatever waited)."""
         self.waiting, self._confirming, self._undo, self.hosts = None, False, None, hosts
 
+    @property
+    def hosts_confirming(self) -> HostsPlan | None:
+        """The plans on hosts that wait, when their second question is open."""
+        return self.hosts if self._confirming and self.waiting is None else None
+
     def take_hosts(self) -> HostsPlan | None:
-        """Yes to the plans on other machines: they no longer wait (they are about to run)."""
-        hosts, self.hosts = self.hosts, None
+        """Yes to the plans on other machines (or they are dropped): they no longer
+        wait."""
+        hosts, self.hosts, self._confirming = self.hosts, None, False
         return hosts
 
     def ask(self, plan: Plan) -> None:
@@ -105,8 +111,9 @@ class Session:
         return asked
 
     def confirm(self) -> None:
-        """The waiting plan's second question was asked: the next yes answers it."""
-        self._confirming = self.waiting is not None
+        """The waiting plan's (or plans on hosts') second question was asked: the next
+        yes answers it."""
+        self._confirming = self.waiting is not None or self.hosts is not None
 
     def reconsider(self) -> None:
         """What the plan loses may have changed (an edited step): ask again on yes."""

@@ -101,6 +101,10 @@ def run(request: str, *, pattern: str, inventory: Path | None = None,
         if not confirm(f"Run it on {on_hosts.count(len(runnable))}?"):
             say("Nothing was run.")
             return EXIT_DECLINED
+        lost = on_hosts.lost_for_good(on_hosts.HostsPlan(request, source, parts))
+        if lost and not confirm(f"{lost} Go ahead anyway?"):  # asked twice, as here
+            say("Nothing was run.")
+            return EXIT_DECLINED
     from reos import paths
     from reos.store.db import Database
     from reos.store.journal import Journal

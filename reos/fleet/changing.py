@@ -66,6 +66,7 @@ class Outcome(Struct):
     said: str = ""
     steps: list[tuple[str, str, str]] = field(default_factory=list)  # (step id, status, output)
     rolled_back: str | None = None  # after a failure there: what rolling back did
+    put_back: bool = False  # rolling back undid every step it completed
 
 
 class Applied(Struct):
@@ -236,6 +237,7 @@ def _roll_back(journal: Journal, tx_id: int, outcomes: list[Outcome],
             outcome.rolled_back = "not rolled back: another undo holds the change"
             continue
         said = [f"{title}: {what}" for h in undone.hosts for title, what in h.steps]
+        outcome.put_back = undone.ok
         outcome.rolled_back = ("rolled back" if undone.ok else "not fully rolled back") + (
             f" ({'; '.join(said)})" if said else "")
 

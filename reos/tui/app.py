@@ -36,6 +36,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
+from typing import Any
 
 from textual import work
 from textual.app import App, ComposeResult
@@ -200,7 +201,7 @@ class ReosApp(App[None]):
         return None if self.busy else self.engine.pending
 
     @property
-    def hosts_waiting(self) -> object | None:
+    def hosts_waiting(self) -> Any:
         """Plans on other machines waiting for approval, when nothing else is running."""
         return None if self.busy else self.engine.session.hosts
 
@@ -431,13 +432,19 @@ class ReosApp(App[None]):
             self._decide(self.waiting, False)
 
     def _decide_hosts(self, approved: bool) -> None:
-        """Approve or decline the plans on other machines that wait."""
+        """Approve or decline the plans on other machines that wait; a yes to plans with
+        a step that has no undo somewhere is asked again first (the card stays open)."""
+        from reos.on_hosts import lost_for_good
+
         hosts = self.hosts_waiting
+        again = approved and hosts is not None and (
+            self.engine.session.hosts_confirming is None) and lost_for_good(hosts) is not None
         self.say("You approved the plan." if approved else "You declined the plan.", "you")
         for card in self.query(HostsCard):
-            if card.hosts is hosts and not card.closed:
+            if card.hosts is hosts and not card.closed and not again:
                 card.close("Approved: running it on the hosts\u2026" if approved
                            else "Declined: nothing was changed.")
+                card.running = approved
         self.approve_pending(approved)
 
     def _decide(self, plan: Plan | None, approved: bool) -> None:
@@ -520,11 +527,20 @@ class ReosApp(App[None]):
     def _show_hosts(self, reply: Reply) -> None:
         """Plans on other machines: a card with a host column (waiting for a yes, or
         closed), and how they ran, on the card that showed them."""
+        for stale in self.query(HostsCard):
+            if stale.running and stale.hosts is not reply.hosts:  # read again: it changed
+                stale.running = False
+                stale.close("Not run: the hosts changed since they were read; the plan "
+                            "as they are now is below.")
+        if reply.first:
+            self.say(reply.first)
         cards = [c for c in self.query(HostsCard) if c.hosts is reply.hosts]
         card = cards[-1] if cards else None
         if card is None:
             card = HostsCard(reply.hosts, waiting=reply.awaiting_approval)
             self.query_one(Transcript).add(card)
+        elif reply.awaiting_approval:  # approved once: what cannot be taken back is asked
+            card.ask_again(reply.text)
         if reply.hosts_applied is not None:
             card.ran(reply.hosts_applied)
             if reply.hosts.changes:  # how to undo it, or that nothing changed
@@ -534,6 +550,10 @@ class ReosApp(App[None]):
 
     def on_reos_app_failed(self, message: Failed) -> None:
         self._done()
+        for card in self.query(HostsCard):
+            if card.running:  # approved, and the run failed before it said how it went
+                card.running = False
+                card.close(f"Stopped: {message.error}")
         self._sync_cards()
         self.say(str(message.error), "problem")
         if self.focused is None or self.focused.disabled:

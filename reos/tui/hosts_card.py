@@ -71,6 +71,7 @@ class HostsCard(Vertical):
         super().__init__()
         self.hosts = hosts
         self.closed = not waiting
+        self.running = False  # approved; its outcome not known yet
         self.said = HINT if waiting else ""
         self.border_title = clean(hosts.heading or f"On {on_hosts.count(len(hosts.parts))}")
 
@@ -96,9 +97,16 @@ class HostsCard(Vertical):
         console.print(self.said)
         return out.getvalue()
 
+    def ask_again(self, question: str) -> None:
+        """Approved once, and a step has no undo on some host: the second question."""
+        self._say(question)
+
     def close(self, said: str) -> None:
         """Decided: approved (running), declined, or replaced by another plan."""
         self.closed = True
+        self._say(said)
+
+    def _say(self, said: str) -> None:
         self.said = clean(said)
         for status in self.query(".status").results(Static):  # none before it is composed
             status.update(Text(self.said))
@@ -106,4 +114,5 @@ class HostsCard(Vertical):
     def ran(self, applied: Any) -> None:
         """How it went on each host."""
         lines = on_hosts.outcome_lines(applied, self.hosts.changes)
+        self.running = False
         self.close("\n".join(line for line in lines if line).strip())

@@ -406,7 +406,8 @@ class SidePanels(Vertical):
             self.app.notify("Still working on the last request; undo when I'm done.",
                             markup=False, severity="warning")
             return
-        if self.engine.pending is not None or self.engine.undo_waiting:  # decided first
+        if self.engine.pending is not None or self.engine.undo_waiting or (
+                self.engine.session.hosts is not None):  # decided first
             self.app.notify("Something is waiting for your yes or no: answer it first, "
                             "then undo.", markup=False, severity="warning")
             return
