@@ -27,17 +27,9 @@ from reos.understanding.hosts import (
     read,
 )
 from tests.conftest import reos
+from tests.understanding.fleet_words import INVENTORY
 
-INI = """[web]
-web1 ansible_host=10.9.0.11
-web2 ansible_host=10.9.0.12
-
-[db]
-db1 ansible_host=10.9.0.21
-
-[all:vars]
-ansible_user=bob
-"""
+INI = INVENTORY  # the bed's shape: [web] web1 web2, [db] db1 (unreachable addresses)
 YAML = """all:
   hosts:
     backup1:
