@@ -317,6 +317,27 @@ async def test_undo_from_the_panel_waits_for_a_plan_to_be_decided(one_undoable: 
         assert one_undoable.read_text() == "port 9090\n" and engine.pending is not None
 
 
+async def test_undo_from_the_panel_waits_for_a_plan_on_hosts_to_be_decided(
+        one_undoable: Path) -> None:
+    from reos.fleet.inventory import Source
+    from reos.on_hosts import HostsPlan
+
+    engine = ReasoningEngine(Settings(), snapshot=SNAPSHOT)
+    waiting = HostsPlan("restart nginx", Source((Path("/nowhere/hosts.ini"),), "--inventory"))
+    app = chat(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f3")
+        await settle(app, pilot)
+        engine.session.offer_hosts(waiting)  # as a request naming hosts leaves it
+        app.query_one(HistoryPanel).options.focus()
+        await pilot.press("u")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ConfirmUndo)
+        assert app.toasts[-1].startswith("Something is waiting for your yes or no")
+        assert one_undoable.read_text() == "port 9090\n" and engine.session.hosts is waiting
+
+
 async def test_the_inspector_follows_the_focus_into_a_plan_card() -> None:
     from textual.widgets import Button
 
