@@ -281,7 +281,8 @@ def run(engine: ReasoningEngine, hosts: HostsPlan, on_event: EventSink = ignore,
         on_result=lambda result: on_event(Said(result_line(result).strip())),
         connect_timeout=settings.fleet.connect_timeout,
         max_fail_percent=settings.fleet.max_fail_percent,
-        roll_back=settings.safety.rollback_on_failure)
+        roll_back=settings.safety.rollback_on_failure,
+        max_seconds=settings.limits.max_seconds)
     said = "\n".join([shown, *outcome_lines(applied, hosts.changes)]).strip()
     if not hosts.changes:
         return Reply(said, Outcome.ANSWERED, hosts=hosts, hosts_applied=applied)

@@ -123,11 +123,17 @@ def apply(journal: Journal, source: Source, request: str, parts: list[Prepared],
           on_result: Callable[[Result], None] | None = None,
           cancelled: Callable[[], bool] | None = None,
           connect_timeout: int = CONNECT_TIMEOUT, max_fail_percent: int = 0,
-          roll_back: bool = False) -> Applied:
+          roll_back: bool = False, max_seconds: int | None = None) -> Applied:
     """Run every prepared host's steps (the left-out ones are reported as such); a change
     in canary batches (`max_fail_percent`: see the module's docstring). With `roll_back`
     (`[safety] rollback_on_failure`), a host that failed or was stopped part way has the
-    steps it completed undone there, as `reos undo --host` would."""
+    steps it completed undone there, as `reos undo --host` would. `max_seconds` (`[limits]
+    max_seconds`, the circuit breaker no plan lifts) bounds the whole change: a run is cut
+    off when it is spent (its step in flight kept as maybe-run, for undo), and the hosts
+    not reached by then are not started."""
+    import time
+
+    deadline = None if max_seconds is None else time.monotonic() + max_seconds
     tx = journal.begin(request, kind=FLEET,
                        inventory=[os.path.abspath(p) for p in source.paths])
     outcomes: dict[str, Outcome] = {}
@@ -154,6 +160,9 @@ def apply(journal: Journal, source: Source, request: str, parts: list[Prepared],
         plan = members[0].plan
         assert plan is not None
         hosts = [m.host for m in members]
+        left = None if deadline is None else int(deadline - time.monotonic())
+        if stopped is None and left is not None and left < 1:
+            stopped = f"reos's time limit for one change ({max_seconds} s) was spent"
         if stopped is not None:
             _not_started(journal, rows, outcomes, hosts, plan, stopped)
             continue
@@ -182,7 +191,8 @@ def apply(journal: Journal, source: Source, request: str, parts: list[Prepared],
         changes = not all(m.read_only for m in members)  # a query runs everywhere at once
         done = run(source, hosts, [_task(s) for s in plan.steps], on_result=heard,
                    cancelled=cancelled, connect_timeout=connect_timeout,
-                   job_timeout=STEP_TIMEOUT * (len(plan.steps) + 1),
+                   job_timeout=min(STEP_TIMEOUT * (len(plan.steps) + 1),
+                                   left if left is not None else STEP_TIMEOUT * 1000),
                    canary=Canary(max_fail_percent) if changes else None)
         stopped = _stopped(done, max_fail_percent, first=not rows_run) if changes else None
         rows_run = True
