@@ -6,9 +6,9 @@ our own.
 What is checked: a "not" right before hosts is never dropped; a request that says this
 machine ("here", "this computer", "my known_hosts") is never run on the hosts it names;
 "the servers" with no word for every host is asked; one host said for a group of several,
-or two names that share no host, is asked; "all hosts" said without "on", and "from"/
-"off" after a removal, are where to run, so what is left out after them is read; hosts
-listed with no "and" between them are a list.
+or two names that share no host, is asked; "all hosts" said without "on" before hosts
+left out, and "from"/"off" after a removal, are where to run, so what is left out after
+them is read; hosts listed with no "and" between them are a list.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ gate1 ansible_host=10.7.0.41
 qa1 ansible_host=10.8.0.11
 qa2 ansible_host=10.8.0.12
 
-[live:children]
+[corp:children]
 front
 sql
 queue
@@ -122,7 +122,7 @@ def test_a_word_for_every_host_is_still_every_host(inventory: Source) -> None:
 def test_a_singular_for_a_group_of_several_is_asked(inventory: Source) -> None:
     assert "the group front has 2 hosts" in asked("reload nginx in the server of front",
                                                   inventory)
-    assert "the group front has 2 hosts" in asked("reload nginx on the live front server",
+    assert "the group front has 2 hosts" in asked("reload nginx on the corp front server",
                                                   inventory)
     assert chosen("reload cron on the server of queue", inventory).hosts == ("mq1",)
 
@@ -130,5 +130,43 @@ def test_a_singular_for_a_group_of_several_is_asked(inventory: Source) -> None:
 def test_two_names_that_share_no_host_are_asked(inventory: Source) -> None:
     question = asked("reload nginx on the qa front servers", inventory)
     assert "no host of hosts.ini is in both group qa and group front" in question
-    assert chosen("reload nginx on the live front servers", inventory).hosts == ("fe1",
+    assert chosen("reload nginx on the corp front servers", inventory).hosts == ("fe1",
                                                                                  "fe2")
+
+
+# -- every host said without "on", and "from"/"off" after a removal ----------------------
+def test_every_host_said_without_on_then_hosts_left_out(inventory: Source) -> None:
+    found = chosen("update tmux every machine except gate1", inventory)
+    assert set(found.hosts) == EVERY - {"gate1"} and found.request == "update tmux"
+    assert set(chosen("install jq all servers but the qa nodes", inventory).hosts) == \
+        EVERY - {"qa1", "qa2"}
+    # hosts are what it acts on when nothing of the inventory is left out
+    assert hosts_named("block all hosts except 10.0.0.5", inventory) is None
+
+
+def test_from_or_off_after_a_removal_is_where_it_runs(inventory: Source) -> None:
+    found = chosen("uninstall ftp from corp", inventory)
+    assert set(found.hosts) == {"fe1", "fe2", "sql-a", "sql-b", "mq1"}
+    assert found.request == "uninstall ftp"
+    assert set(chosen("strip rsh off every box except the jump", inventory).hosts) == \
+        EVERY - {"gate1"}
+    assert set(chosen("purge ftp from corp, except the sql servers", inventory).hosts) == {
+        "fe1", "fe2", "mq1"}
+    assert set(chosen("delete ftp from corp but skip the queue", inventory).hosts) == {
+        "fe1", "fe2", "sql-a", "sql-b"}
+
+
+def test_from_after_a_removal_still_asks_what_it_could_be(inventory: Source) -> None:
+    # a group of users, as without "from"; a file of this machine's
+    assert hosts_named("remove carol from the front group", inventory) is None
+    assert not isinstance(hosts_named("remove every host but fe1 from known_hosts",
+                                      inventory), Chosen)
+    # "from" after no removal is still what the request is about
+    assert "should this run on" in asked("allow mysql from the front servers", inventory)
+
+
+# -- hosts listed with spaces only -------------------------------------------------------
+def test_hosts_listed_without_and_are_a_list(inventory: Source) -> None:
+    assert set(chosen("add user dave on fe1 qa2", inventory).hosts) == {"fe1", "qa2"}
+    assert set(chosen("restart cron on sql-a sql-b and mq1", inventory).hosts) == {
+        "sql-a", "sql-b", "mq1"}

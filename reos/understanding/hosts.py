@@ -19,12 +19,14 @@ reads: , : ! & * ? [ ] ~ @) is never a word, and when a glob or a group chooses 
 host the reading is refused.
 
 What is read as hosts:
-- a clause after a word of place (on, across, over, in, at, throughout, within: PLACE)
-  whose words are names: "on web1, web2 and db1", "in prod", "at db1", "on everything",
-  "on the all group";
+- a clause after a word of place (on, across, over, in, at, throughout, within: PLACE, or
+  "from"/"off" after a word that removes: "remove telnet from production") whose words
+  are names: "on web1, web2 and db1", "on web1 web3", "in prod", "at db1", "on
+  everything", "on the all group";
 - words for every host: "everywhere", "the (whole) fleet", "all hosts", "every server",
   "each box" (HOST_NOUNS). Without a word of place they are hosts only when asked about
-  ("which hosts …", "do all servers …"), said of ("the uptime of every server") or first;
+  ("which hosts …", "do all servers …"), said of ("the uptime of every server"), first,
+  or followed by hosts left out ("install htop all hosts except db1");
   otherwise they are what the request acts on ("remove all hosts from known_hosts",
   "restart all nodes of the k8s cluster"), and "which server is listening" asks for a
   program;
@@ -119,6 +121,11 @@ PLACE = {"on", "onto", "across", "over", "in", "at", "throughout", "within"}
 # After these, "the X group" could be a group of users as much as one of hosts, and a
 # group's name the catalogue reads ("in docker") the program as much: asked.
 WEAK_PLACE = {"in", "within"}
+# "from" and "off" after a word that removes are where it runs ("remove telnet from
+# production"); "from the web group" is a group of users, as without them.
+REMOVED_FROM = {"from", "off"}
+REMOVING = {"remove", "uninstall", "purge", "delete", "nuke", "yank", "drop", "strip",
+            "erase", "rip"}
 # Hosts after these are what the request is about, perhaps not where it runs: "allow
 # postgres from the web servers" (a source), "add alice to db1": asked.
 ABOUT = {"from", "to", "for", "between", "against", "towards", "into"}
@@ -153,6 +160,7 @@ _POINTING = {"one", "ones", "them", "those", "these", "others", "other", "rest",
              "everything", "anything", "everyone"}
 NEAR_AFTER, NEAR_BEFORE = 4, 3  # words a denying word is weighed by, after and before it
 _MARKS = {",", ";", ":", "!", "?"}
+_SENTENCE_END = regex(r"[.;!?]")
 _BOUNDARY = regex(r"[.,;:!?()\[\]\u2014]|\s-\s")
 _DETERMINERS = {"the", "my", "our", "all", "every", "each", "both", "any", "of", "whole",
                 "entire", "these", "those", "which", "what"}
@@ -482,7 +490,7 @@ class _Reader:
                     continue
                 if places and places[-1].end == i:  # "block all hosts except 10.0.0.5"
                     raise _Stop(self._leaves_out_what(i, j))
-            if word in PLACE or word == "@":
+            if word in PLACE or word == "@" or self._removed_from(i):
                 found = self._phrase(i + 1, place=word)
                 if found.pointing:
                     pointing.append((i, found.end))
@@ -553,6 +561,19 @@ class _Reader:
                       f"this machine: say it without {read}"), "")
         return replace(asked, read=chosen)
 
+    def _removed_from(self, i: int) -> bool:
+        """"from" or "off" after a word that removes, in the same sentence ("remove
+        telnet from production", "strip nano off every box"): the place it is removed
+        from, where it runs."""
+        if self.tokens[i].low not in REMOVED_FROM:
+            return False
+        for k in range(i - 1, -1, -1):
+            if _SENTENCE_END.search(self.request[self.tokens[k].end:self.tokens[k + 1].start]):
+                return False
+            if self.tokens[k].low in REMOVING:
+                return True
+        return False
+
     def _said_as_host(self, start: int, end: int) -> bool:
         """A bare name said as a host's: "web1's disk", "web2: restart nginx" (first)."""
         after = self.tokens[end].low if end < len(self.tokens) else ""
@@ -566,7 +587,9 @@ class _Reader:
             words = phrase.split()
             if [t.low for t in self.tokens[i:i + len(words)]] == words:
                 after = self.tokens[i + 1].low if i + 1 < len(self.tokens) else ""
-                return 0 if phrase == "but" and after in PLACE else len(words)
+                if phrase == "but":  # "but skip the k8s nodes": one way of leaving out
+                    return 0 if after in PLACE else 1 + self._except_at(i + 1)
+                return len(words)
         return 0
 
     # -- a phrase of names ------------------------------------------------------------------
@@ -596,8 +619,9 @@ class _Reader:
             j = i
             while j < len(self.tokens) and self.tokens[j].low in _SEPARATORS:
                 j += 1
-            if j == i:
-                break
+            if j == i and not (refs and all(r.kind == "host" for r in refs)
+                               and j < len(self.tokens) and self.tokens[j].low in self.hosts):
+                break  # "on web1 web3": hosts listed with spaces only, still a list
             if place == "except":  # "except db1, not web2": both left out; "except
                 # web2 and on db1": db1 is a place to run, not another host left out
                 if j < len(self.tokens) and self.tokens[j].low in PLACE:
@@ -623,7 +647,7 @@ class _Reader:
             every = every or tokens[i].low in _EVERY
             which = which or tokens[i].low in _WHICH
             i += 1
-        placed = place in PLACE or place == "@"
+        placed = place in PLACE or place == "@" or place in REMOVED_FROM
         if placed and i > start and tokens[i - 1].low == "all" and (
                 i >= len(tokens) or tokens[i].low in _MARKS or self._except_at(i)):
             return _Found([_Ref("all", said="all hosts")], i, sure=True)  # "on all but db1"
@@ -660,7 +684,8 @@ class _Reader:
             kind, singular = next_noun
             if tokens[end].low in ("group", "groups") and place in WEAK_PLACE:
                 self._group_of_what(refs, tokens[start:end + 1], place)
-            if tokens[end].low in ("group", "groups") and place is None:
+            if tokens[end].low in ("group", "groups") and (place is None
+                                                           or place in REMOVED_FROM):
                 self.as_things.update(range(i, end + 1))
                 return _Found([], end + 1)  # "add alice to the docker group": its users
             if kind == "host" and singular and not (every or which):
@@ -669,7 +694,8 @@ class _Reader:
                     return _Found([], end + 1)  # "restart the web server": nginx, here
                 refs = self._one_of(refs, tokens[start:end + 1])
             return _Found(refs, end + 1, sure=True)
-        if place in WEAK_PLACE and any(r.kind == "group" and r.name.lower() == word
+        if place in WEAK_PLACE | REMOVED_FROM and any(r.kind == "group"
+                                                       and r.name.lower() == word
                                        and word in self.known.words for r in refs):
             said = tokens[i].text
             raise _Stop(_ask(f"“{place} {said}”: the hosts of the group {refs[0].name} in "
@@ -716,7 +742,8 @@ class _Reader:
                 if singular and not every:  # "the server of web": one of them?
                     self._one_of(within.refs, self.tokens[start:within.end])
                 return _Found(within.refs, within.end, sure=True)
-        if place is None and not self._hosts_said_of(start, i, singular):
+        if place is None and not (self._hosts_said_of(start, i, singular) or (
+                every and self._hosts_left_out_at(i + 1))):
             return None  # "remove all hosts from known_hosts": what the request acts on
         if singular and not every:
             return None  # "on the server": this machine's word as much as a host's
@@ -747,6 +774,17 @@ class _Reader:
                     f"Name the group (“on the {self._a_group()} {said}”), or say “all "
                     f"{said}”."))
         return _Found([_Ref("all", said="all hosts")], i + 1, sure=True)
+
+    def _hosts_left_out_at(self, j: int) -> bool:
+        """Whether hosts of the inventory are left out at `j` ("install htop all hosts
+        except db1"): then the hosts before are where it runs, said without "on"."""
+        leaves = self._except_at(j)
+        if not leaves:
+            return False
+        k = j + leaves
+        if k < len(self.tokens) and self.tokens[k].low in PLACE:
+            k += 1
+        return bool(self._phrase(k, place="except").refs)
 
     def _hosts_said_of(self, start: int, i: int, singular: bool) -> bool:
         """Whether hosts said with no word of place are where the request runs: asked
