@@ -133,14 +133,17 @@ def hosts_named(request: str, source: Source) -> Reading | None:
     where = source.paths[0].name if len(source.paths) == 1 else source.names()
     names = hosts.Names(tuple(host.name for host in chosen.hosts), chosen.groups, where)
     reading = hosts.read(request, names, hosts.from_catalogue(templates))
-    if not isinstance(reading, hosts.Chosen):
+    read = reading if isinstance(reading, hosts.Chosen) else \
+        reading.read if isinstance(reading, hosts.Asked) else None
+    if read is None:
         return reading
     from reos.understanding.parts import asks
 
     several = asks(request, templates)
-    if len(several) > 1:
-        return hosts.several_asks(reading, several)
-    return as_ansible_chooses(reading, source)
+    if len(several) > 1:  # "reboot this machine and restart nginx on web1": which ask?
+        return hosts.several_asks(read, several)
+    return as_ansible_chooses(reading, source) if isinstance(reading, hosts.Chosen) \
+        else reading
 
 
 def as_ansible_chooses(reading: Chosen, source: Source) -> Reading:

@@ -113,7 +113,9 @@ def test_hosts_said_in_two_places_are_asked_never_merged(ini: Source) -> None:
 
 
 def test_a_name_left_in_the_rest_that_names_other_hosts_is_asked(ini: Source) -> None:
-    asked("restart nginx on web1 web2", ini)
+    asked("restart nginx on web1, then look at web2", ini)
+    # hosts listed with spaces only are one list, every name read (fleet-words-3)
+    assert hosts_of("restart nginx on web1 web2", ini) == ("web1", "web2")
     asked("restart nginx on db1 to fix the web", ini)
     assert hosts_of("db1 is acting up, can you check whether cron is running on db1?",
                     ini) == ("db1",)

@@ -19,12 +19,14 @@ reads: , : ! & * ? [ ] ~ @) is never a word, and when a glob or a group chooses 
 host the reading is refused.
 
 What is read as hosts:
-- a clause after a word of place (on, across, over, in, at, throughout, within: PLACE)
-  whose words are names: "on web1, web2 and db1", "in prod", "at db1", "on everything",
-  "on the all group";
+- a clause after a word of place (on, across, over, in, at, throughout, within: PLACE, or
+  "from"/"off" after a word that removes: "remove telnet from production") whose words
+  are names: "on web1, web2 and db1", "on web1 web3", "in prod", "at db1", "on
+  everything", "on the all group";
 - words for every host: "everywhere", "the (whole) fleet", "all hosts", "every server",
   "each box" (HOST_NOUNS). Without a word of place they are hosts only when asked about
-  ("which hosts …", "do all servers …"), said of ("the uptime of every server") or first;
+  ("which hosts …", "do all servers …"), said of ("the uptime of every server"), first,
+  or followed by hosts left out ("install htop all hosts except db1");
   otherwise they are what the request acts on ("remove all hosts from known_hosts",
   "restart all nodes of the k8s cluster"), and "which server is listening" asks for a
   program;
@@ -59,11 +61,17 @@ host); hosts left out with no hosts named to run on ("restart nginx except on db
 unless the names are software said of a set of things ("stop all containers except
 postgres": this machine's); a host left out by a bare name while the rest speaks of a set
 of things ("stop all containers everywhere except app1": the host, or the container?);
-"on all of them" with no hosts named; "the web server" when the group has several hosts;
-"the servers" when groups are called so (webservers, dbservers) and do not hold every
-host; a name one letter off from a host's ("wbe1": did you mean web1?); a host's name
-standing alone ("reboot web2"), which could be the host or a thing of that name (a
-container called web1) — unless a resource noun says it is a thing ("the web1
+"on all of them" with no hosts named; "the web server" (or "the server of web") when the
+group has several hosts; two names before a host noun that share no host ("the staging web
+servers": the hosts of both, when there are any); "the servers" with no word for every
+host ("all servers"): which of them is not said; a "not" right before words read as hosts
+("…, not of the web servers"); a request that says this machine ("here", "this computer",
+"locally", or a file of its ssh about hosts: "my known_hosts", "~/.ssh/config",
+"/etc/hosts") and also where to run ("restart nginx here and on web1") — and when it only
+names hosts ("install psql here to reach db1", "remove db1's line from my known_hosts"),
+it is this machine's (None); a name one letter off from a host's ("wbe1": did you mean
+web1?); a host's name standing alone ("reboot web2"), which could be the host or a thing
+of that name (a container called web1) — unless a resource noun says it is a thing ("the web1
 container", "the hosts file", "all packages": not hosts, never asked); hosts after
 "from", "to", "for" (ABOUT: "allow postgres from the web servers" names a source, not
 where to run); "in the web group", which could be a group of users, and "in docker" when
@@ -113,10 +121,24 @@ PLACE = {"on", "onto", "across", "over", "in", "at", "throughout", "within"}
 # After these, "the X group" could be a group of users as much as one of hosts, and a
 # group's name the catalogue reads ("in docker") the program as much: asked.
 WEAK_PLACE = {"in", "within"}
+# "from" and "off" after a word that removes are where it runs ("remove telnet from
+# production"); "from the web group" is a group of users, as without them.
+REMOVED_FROM = {"from", "off"}
+REMOVING = {"remove", "uninstall", "purge", "delete", "nuke", "yank", "drop", "strip",
+            "erase", "rip"}
 # Hosts after these are what the request is about, perhaps not where it runs: "allow
 # postgres from the web servers" (a source), "add alice to db1": asked.
 ABOUT = {"from", "to", "for", "between", "against", "towards", "into"}
 EVERY_HOST = {"everywhere", "fleet-wide", "fleetwide"}
+# Words that say this machine, and files of its ssh that are about hosts: said with names
+# of hosts, the request is this machine's, or asked, never the hosts'.
+HERE = {"here", "locally", "known_hosts"}
+HERE_PAIRS = {("this", noun) for noun in ("machine", "computer", "box", "host", "server",
+                                          "laptop", "workstation", "pc")} | {
+    ("my", noun) for noun in ("laptop", "machine", "computer", "workstation", "local",
+                              "desktop")} | {("known", "hosts"), ("ssh", "config"),
+                                             ("etc", "hosts")}
+SSH_FILES = (".ssh/config", "/etc/hosts", ".ssh/known_hosts")
 # Ways to leave hosts out, longest first where one begins another.
 EXCEPT = ("except for", "except on", "excepting", "except", "excluding", "exclude",
           "but not on", "but not", "but", "not on", "other than", "apart from", "aside from",
@@ -138,6 +160,7 @@ _POINTING = {"one", "ones", "them", "those", "these", "others", "other", "rest",
              "everything", "anything", "everyone"}
 NEAR_AFTER, NEAR_BEFORE = 4, 3  # words a denying word is weighed by, after and before it
 _MARKS = {",", ";", ":", "!", "?"}
+_SENTENCE_END = regex(r"[.;!?]")
 _BOUNDARY = regex(r"[.,;:!?()\[\]\u2014]|\s-\s")
 _DETERMINERS = {"the", "my", "our", "all", "every", "each", "both", "any", "of", "whole",
                 "entire", "these", "those", "which", "what"}
@@ -206,10 +229,14 @@ class Chosen(Struct, frozen=True):
 
 
 class Asked(Struct, frozen=True):
-    """A question instead of hosts: its words, and the choices it offers."""
+    """A question instead of hosts: its words, and the choices it offers. `read`: the
+    hosts the words would have chosen, when the question is only whether the request is
+    theirs or this machine's ("restart nginx here and on web1"), so that a caller that
+    finds a sharper question (several asks) can ask that one instead."""
 
     question: str
     choices: tuple[str, ...] = ()
+    read: Chosen | None = None
 
 
 class Unknown(Struct, frozen=True):
@@ -353,6 +380,7 @@ class _Clause(Struct, frozen=True):
     start: int
     end: int
     sure: bool = True
+    said_as_host: bool = False  # only a name said as a host's: "web1's disk", "web2: …"
 
 
 class _Stop(Exception):  # noqa: N818 - not an error: the reading ends in its answer
@@ -430,6 +458,7 @@ class _Reader:
         self.stems: dict[str, set[str]] = {}  # "web" -> {"web", "webservers"}
         for group in groups:
             self.stems.setdefault(_stem(group.lower()), set()).add(group)
+        self.here = self._here_said()
         # names said as things ("the web1 container", "the docker group" of users, "the
         # web server" said alone): not hosts, and not a host's name left unread either
         self.as_things: set[int] = set()
@@ -461,7 +490,7 @@ class _Reader:
                     continue
                 if places and places[-1].end == i:  # "block all hosts except 10.0.0.5"
                     raise _Stop(self._leaves_out_what(i, j))
-            if word in PLACE or word == "@":
+            if word in PLACE or word == "@" or self._removed_from(i):
                 found = self._phrase(i + 1, place=word)
                 if found.pointing:
                     pointing.append((i, found.end))
@@ -474,13 +503,17 @@ class _Reader:
                     continue
             found = self._phrase(i, place=None)
             if found.refs and found.sure and i and tokens[i - 1].low in ABOUT:
+                if self.here:  # "ssh to the k8s nodes… show my ~/.ssh/config"
+                    i = found.end
+                    continue
                 raise _Stop(self._about_hosts(i - 1, found))
             if found.refs and (found.sure or self._said_as_host(i, found.end)):
                 end = found.end
                 after = tokens[end].low if end < len(tokens) else ""
                 if after in ("'s", "'") or (after == ":" and i == 0):
                     end += 1  # "db1's disk", "web2: restart nginx": the host's word
-                places.append(_Clause(tuple(found.refs), i, end))
+                places.append(_Clause(tuple(found.refs), i, end,
+                                      said_as_host=not found.sure))
                 i = end
                 continue
             if found.bare:
@@ -488,6 +521,8 @@ class _Reader:
                 i = found.end
                 continue
             i += 1
+        if self.here and not any(not c.said_as_host for c in places):
+            return None  # "install psql here to reach db1": this machine's
         if not places:
             if pointing:
                 said = self._said_at(*pointing[0])
@@ -499,6 +534,45 @@ class _Reader:
                 return self._leaving_alone(leaving)
             return self._bare_question(bare) if bare else None
         return self._chosen(places, leaving, pointing)
+
+    def _here_said(self) -> str:
+        """The words that say this machine ("here", "this computer", "locally") or a file
+        of this machine's ssh that is about hosts ("my known_hosts", "~/.ssh/config",
+        "/etc/hosts"), as said; "" when none."""
+        tokens = self.tokens
+        for k, token in enumerate(tokens):
+            after = tokens[k + 1].low if k + 1 < len(tokens) else ""
+            if token.low in HERE or token.low.endswith(SSH_FILES) or (
+                    (token.low, after) in HERE_PAIRS):
+                end = k + 2 if (token.low, after) in HERE_PAIRS else k + 1
+                return self._said_at(k, end)
+        return ""
+
+    def _here_and_there(self, chosen: Chosen) -> Asked:
+        """A request that says this machine ("here", "my known_hosts") and where to run
+        ("restart nginx here and on web1"): asked, never the hosts. (Hosts only named in
+        it, "install psql here to reach db1", "remove db1's line from my known_hosts",
+        leave it this machine's: `read`.)"""
+        read = "; ".join(f"“{words}”" for words in chosen.taken)
+        hosts = ", ".join(chosen.hosts)
+        asked = _ask(f"I read {read} as {hosts}, but “{self.here}” speaks of this machine: "
+                     "which do you mean?",
+                     (f"on {hosts}: say it without “{self.here}”",
+                      f"this machine: say it without {read}"), "")
+        return replace(asked, read=chosen)
+
+    def _removed_from(self, i: int) -> bool:
+        """"from" or "off" after a word that removes, in the same sentence ("remove
+        telnet from production", "strip nano off every box"): the place it is removed
+        from, where it runs."""
+        if self.tokens[i].low not in REMOVED_FROM:
+            return False
+        for k in range(i - 1, -1, -1):
+            if _SENTENCE_END.search(self.request[self.tokens[k].end:self.tokens[k + 1].start]):
+                return False
+            if self.tokens[k].low in REMOVING:
+                return True
+        return False
 
     def _said_as_host(self, start: int, end: int) -> bool:
         """A bare name said as a host's: "web1's disk", "web2: restart nginx" (first)."""
@@ -513,7 +587,9 @@ class _Reader:
             words = phrase.split()
             if [t.low for t in self.tokens[i:i + len(words)]] == words:
                 after = self.tokens[i + 1].low if i + 1 < len(self.tokens) else ""
-                return 0 if phrase == "but" and after in PLACE else len(words)
+                if phrase == "but":  # "but skip the k8s nodes": one way of leaving out
+                    return 0 if after in PLACE else 1 + self._except_at(i + 1)
+                return len(words)
         return 0
 
     # -- a phrase of names ------------------------------------------------------------------
@@ -543,8 +619,9 @@ class _Reader:
             j = i
             while j < len(self.tokens) and self.tokens[j].low in _SEPARATORS:
                 j += 1
-            if j == i:
-                break
+            if j == i and not (refs and all(r.kind == "host" for r in refs)
+                               and j < len(self.tokens) and self.tokens[j].low in self.hosts):
+                break  # "on web1 web3": hosts listed with spaces only, still a list
             if place == "except":  # "except db1, not web2": both left out; "except
                 # web2 and on db1": db1 is a place to run, not another host left out
                 if j < len(self.tokens) and self.tokens[j].low in PLACE:
@@ -570,7 +647,7 @@ class _Reader:
             every = every or tokens[i].low in _EVERY
             which = which or tokens[i].low in _WHICH
             i += 1
-        placed = place in PLACE or place == "@"
+        placed = place in PLACE or place == "@" or place in REMOVED_FROM
         if placed and i > start and tokens[i - 1].low == "all" and (
                 i >= len(tokens) or tokens[i].low in _MARKS or self._except_at(i)):
             return _Found([_Ref("all", said="all hosts")], i, sure=True)  # "on all but db1"
@@ -600,12 +677,15 @@ class _Reader:
         if end < len(tokens) and tokens[end].low in self.things and self._noun(end) is None:
             self.as_things.update(range(i, end + 1))
             return _Found([], end + 1)  # "the web1 container": a thing, not a host
+        if place is not None and self._noun(end) is None and self._noun(end + 1):
+            end, refs = self._both_names(i, end, refs)  # "the staging web servers"
         next_noun = self._noun(end)
         if next_noun is not None:
             kind, singular = next_noun
             if tokens[end].low in ("group", "groups") and place in WEAK_PLACE:
                 self._group_of_what(refs, tokens[start:end + 1], place)
-            if tokens[end].low in ("group", "groups") and place is None:
+            if tokens[end].low in ("group", "groups") and (place is None
+                                                           or place in REMOVED_FROM):
                 self.as_things.update(range(i, end + 1))
                 return _Found([], end + 1)  # "add alice to the docker group": its users
             if kind == "host" and singular and not (every or which):
@@ -614,7 +694,8 @@ class _Reader:
                     return _Found([], end + 1)  # "restart the web server": nginx, here
                 refs = self._one_of(refs, tokens[start:end + 1])
             return _Found(refs, end + 1, sure=True)
-        if place in WEAK_PLACE and any(r.kind == "group" and r.name.lower() == word
+        if place in WEAK_PLACE | REMOVED_FROM and any(r.kind == "group"
+                                                       and r.name.lower() == word
                                        and word in self.known.words for r in refs):
             said = tokens[i].text
             raise _Stop(_ask(f"“{place} {said}”: the hosts of the group {refs[0].name} in "
@@ -658,8 +739,11 @@ class _Reader:
         if after < len(self.tokens) and self.tokens[after].low in _WITHIN | {"from"}:
             within = self._phrase(after + 1, place=_OF_HOSTS)
             if within.refs and all(r.kind == "group" for r in within.refs):
+                if singular and not every:  # "the server of web": one of them?
+                    self._one_of(within.refs, self.tokens[start:within.end])
                 return _Found(within.refs, within.end, sure=True)
-        if place is None and not self._hosts_said_of(start, i, singular):
+        if place is None and not (self._hosts_said_of(start, i, singular) or (
+                every and self._hosts_left_out_at(i + 1))):
             return None  # "remove all hosts from known_hosts": what the request acts on
         if singular and not every:
             return None  # "on the server": this machine's word as much as a host's
@@ -679,7 +763,28 @@ class _Reader:
                                  f"{'s' * (len(called) > 1)} called so.", choices,
                                  "Name the group (“on the webservers”), or say “all "
                                  f"{said}”."))
+            # "install vim on the servers": some servers, which ones the words do not
+            # say; every host only when a word says every ("all servers", "the fleet").
+            # "on hosts not in production", with no "the", is read as every host.
+            if i > start:
+                raise _Stop(_ask(
+                    f"“the {said}”: every host in {self.names.where}, or some of them?",
+                    (f"all hosts: say “… on all {said}”",
+                     *(self._group_words(g) for g in sorted(self.groups.values()))),
+                    f"Name the group (“on the {self._a_group()} {said}”), or say “all "
+                    f"{said}”."))
         return _Found([_Ref("all", said="all hosts")], i + 1, sure=True)
+
+    def _hosts_left_out_at(self, j: int) -> bool:
+        """Whether hosts of the inventory are left out at `j` ("install htop all hosts
+        except db1"): then the hosts before are where it runs, said without "on"."""
+        leaves = self._except_at(j)
+        if not leaves:
+            return False
+        k = j + leaves
+        if k < len(self.tokens) and self.tokens[k].low in PLACE:
+            k += 1
+        return bool(self._phrase(k, place="except").refs)
 
     def _hosts_said_of(self, start: int, i: int, singular: bool) -> bool:
         """Whether hosts said with no word of place are where the request runs: asked
@@ -804,14 +909,36 @@ class _Reader:
                           "hosts”", "the users' group: give --hosts PATTERN for the hosts"),
                          ""))
 
+    def _both_names(self, i: int, end: int, refs: list[_Ref]) -> tuple[int, list[_Ref]]:
+        """"the staging web servers": two names before a host noun are the hosts of
+        both (those of the second within the first); none in both is asked, never
+        read as either alone."""
+        second = self._names_of(self.tokens[end].low, noun="group", placed=True)
+        if not second:
+            return end, refs
+        both = [replace(r, within=(*r.within, *refs)) for r in second]
+        if not self._hosts_of(both):
+            words = self._said_at(i, end + 2)
+            firsts = _join([_said(r) for r in refs])
+            raise _Stop(_ask(f"“{words}”: no host of {self.names.where} is in both "
+                             f"{firsts} and {_join([_said(r) for r in second])}.",
+                             (f"the hosts of {firsts}: say “on the {self.tokens[i].text} "
+                              "hosts”", f"the hosts of {_join([_said(r) for r in second])}: "
+                              f"say “on the {self.tokens[end].text} hosts”"),
+                             "Or give them with --hosts PATTERN."))
+        return end + 1, both
+
     def _one_of(self, refs: list[_Ref], said: list[_Token]) -> list[_Ref]:
         """"the web server": one host of a group that has several is asked about."""
         words = " ".join(t.text for t in said)
         plain = [t.text for t in said if t.low not in _DETERMINERS]
         every = " ".join([*plain[:-1], HOST_NOUNS.get(plain[-1].lower(), plain[-1])])
+        if plain[-1].lower() not in HOST_NOUNS:  # "the server of web": "servers of web"
+            first = next(k for k, t in enumerate(said) if t.low not in _DETERMINERS)
+            every = " ".join(HOST_NOUNS.get(t.low, t.text) for t in said[first:])
         for ref in refs:
-            if ref.kind == "group" and len(self.names.groups[ref.name]) > 1:
-                members = self.names.groups[ref.name]
+            if ref.kind == "group" and len(self._members(ref)) > 1:
+                members = self._in_order_names(self._members(ref))
                 raise _Stop(_ask(f"“{words}”: the group {ref.name} has "
                                  f"{len(members)} hosts.",
                                  (*members, f"all of them ({ref.said})"),
@@ -875,8 +1002,11 @@ class _Reader:
             raise _Stop(_ask(f"What should I do on {', '.join(hosts)}?", (),
                              "Say it with the hosts: “restart nginx on web1”."))
         self._every_word_read(taken, leaving, chosen, hosts)
-        return Chosen(pattern=self._pattern(hosts), hosts=hosts, named=named,
-                      request=rest, taken=said)
+        reading = Chosen(pattern=self._pattern(hosts), hosts=hosts, named=named,
+                         request=rest, taken=said)
+        if self.here:
+            raise _Stop(self._here_and_there(reading))
+        return reading
 
     def _pattern(self, hosts: tuple[str, ...]) -> str:
         """The hosts as an Ansible pattern that names each ("web1,db1"), or "all" for
@@ -960,7 +1090,12 @@ class _Reader:
                                   f"the thing: say what it is (“except the {names[0]} "
                                   "container”) and give --hosts PATTERN"), ""))
         kept = self._untaken(taken)
+        starts = {a for a, _ in taken}
         for n, k in enumerate(kept):
+            if self._denies_at(k) and k + 1 in starts:
+                # "restart nginx here, not of the web servers": the words right after a
+                # "not" are hosts it leaves out, whatever the reading took them for
+                raise _Stop(self._not_read(taken, hosts, k, k + 1, "leave hosts out"))
             length = self._leaving_word_at(k)
             if length:
                 raise _Stop(self._not_read(taken, hosts, k, k + length, "leave hosts out"))
@@ -1165,6 +1300,9 @@ class _Reader:
         groups = _listed(sorted(self.groups.values()))
         return (f"Its hosts: {hosts}" + (f"; its groups: {groups}." if groups else ".")
                 + " `reos hosts` lists them.")
+
+    def _a_group(self) -> str:
+        return (self.group_names or ["web"])[0]
 
     def _group_words(self, group: str) -> str:
         return f"the group {group}: {', '.join(self.names.groups[group])}"
