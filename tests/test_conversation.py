@@ -275,3 +275,14 @@ def test_a_plan_keeps_no_text_of_its_own() -> None:
         assert plan.to_dict()["message"] == plan.text() == f"Okay, first this.\n{before}"
         if not (plan.steps and plan.read_only):  # a query would be answered by running it
             assert engine.offer(plan).text == plan.text()
+
+
+def test_a_missing_containers_answer_shows_the_running_names_most_like_it_first() -> None:
+    """With more containers running than are listed, the one most like the name said is
+    among those shown, whatever its place in the alphabet."""
+    from reos.words.conversation import no_match
+
+    running = [f"aaa-service-{n:02d}" for n in range(12)] + ["zz-nextcloud-web"]
+    text = no_match(["zz-nextclod"], "container", running, True)
+    assert text.startswith("No containers match \u2018zz-nextclod\u2019. Running: zz-nextcloud-web, ")
+    assert text.endswith(" and 5 more.")

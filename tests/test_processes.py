@@ -464,3 +464,27 @@ def test_a_program_the_snapshot_does_not_list_is_looked_up_live(tmp_path) -> Non
     done = subprocess.run([str(REOS_BIN), "plan", "is there a reosnothere process"],
                           capture_output=True, text=True, env=env, timeout=60, check=False)
     assert "nothing called reosnothere is running" in done.stdout, done.stdout
+
+
+def test_a_long_command_line_is_read_whole_when_columns_is_set(tmp_path) -> None:
+    """ps cuts its last column at COLUMNS when that is set (shells and test runners export
+    it): with COLUMNS=80 a program under a long path lost its own name ("Yes, t is
+    running"). The recipes ask ps for unlimited width."""
+    import shutil
+
+    from tests.conftest import REOS_BIN
+
+    folder = tmp_path / ("a-folder-with-a-rather-long-name-" * 3)
+    folder.mkdir()
+    copy = folder / "reoslongidler"
+    shutil.copy(shutil.which("sleep") or "/bin/sleep", copy)
+    idler = subprocess.Popen([str(copy), "60"])
+    env = dict(os.environ, REOS_HOME=str(tmp_path / "home"), REOS_LLM="off", COLUMNS="80")
+    try:
+        done = subprocess.run([str(REOS_BIN), "plan", "is there a reoslongidler process"],
+                              capture_output=True, text=True, env=env, timeout=60, check=False)
+        assert "Yes, reoslongidler is running" in done.stdout, done.stdout + done.stderr
+        assert f"pid {idler.pid}" in done.stdout
+    finally:
+        idler.kill()
+        idler.wait(timeout=10)

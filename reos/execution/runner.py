@@ -1,6 +1,7 @@
 """Running one argv: no shell, a timeout, output streamed line by line and captured, with
 the system's fixed PATH (`safety.programs.SYSTEM_PATH`: a bare name runs the program the
-risk engine judged, never one earlier on the caller's PATH).
+risk engine judged, never one earlier on the caller's PATH) and no terminal size in the
+environment (what a step prints is read whole, never cut to COLUMNS).
 
 Not responsible for deciding whether to run (safety and the executor do) or for
 recording anything (the journal does).
@@ -27,6 +28,10 @@ def run_argv(argv: list[str], *, timeout: float, on_line: LineSink | None = None
     # one that runs, whatever PATH reos itself was started with
     env = dict(os.environ, LC_ALL="C.UTF-8", DEBIAN_FRONTEND="noninteractive",
                PATH=":".join(SYSTEM_PATH))
+    # reos reads what steps print: a terminal's size said in the environment makes ps,
+    # dpkg -l or systemctl cut their lines to it (a program under a long path lost its name)
+    for name in ("COLUMNS", "LINES"):
+        env.pop(name, None)
     # A new session keeps Ctrl-C in the terminal from hitting the step half-way. But sudo
     # remembers the password per terminal, so a sudo step must keep the controlling
     # terminal or the password given once up front (`sudo -v`) would not count.

@@ -229,7 +229,15 @@ def no_match(phrases: list[str], resource: str | None, running: list[str] | None
         return f"I can't see any {noun} on this machine right now, so nothing matches {quoted}."
     text = f"No {noun} match {quoted}."
     if running is not None:
-        shown = running[:8]
+        # the names most like what was said come first: the one meant is among those shown
+        # however many others run
+        from difflib import SequenceMatcher
+
+        def likeness(name: str) -> float:
+            return max((SequenceMatcher(None, p.lower(), name.lower()).ratio()
+                        for p in phrases), default=0.0)
+
+        shown = sorted(running, key=likeness, reverse=True)[:8]
         extra = f" and {len(running) - 8} more" if len(running) > 8 else ""
         text += (f" Running: {', '.join(shown)}{extra}." if running
                  else " None are running right now.")
