@@ -284,5 +284,6 @@ def test_a_missing_containers_answer_shows_the_running_names_most_like_it_first(
 
     running = [f"aaa-service-{n:02d}" for n in range(12)] + ["zz-nextcloud-web"]
     text = no_match(["zz-nextclod"], "container", running, True)
-    assert text.startswith("No containers match \u2018zz-nextclod\u2019. Running: zz-nextcloud-web, ")
+    assert text.startswith(
+        "No containers match \u2018zz-nextclod\u2019. Running: zz-nextcloud-web, ")
     assert text.endswith(" and 5 more.")
