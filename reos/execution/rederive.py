@@ -38,30 +38,36 @@ def expected_rollbacks(step: StepRecord, manager: str | None) -> list[list[str]]
     if restore:
         found.append(restore)
     if kind == "package":
-        found += _package_changes(prior, manager)
+        found += package_changes(prior, manager)
     if kind == "firewall":
         found += _nft_handle(name, step.rollback)
     ran_as_root = strip_sudo(step.argv) != step.argv
     return found + [as_root(argv, is_root=False) for argv in found] if ran_as_root else found
 
 
-def _package_changes(prior: dict[str, Any], manager: str | None) -> list[list[str]]:
+def package_changes(prior: dict[str, Any], manager: str | None) -> list[list[str]]:
     """An install's undo removes what it brought in; a removal's undo reinstalls what it
-    took, at the versions it took (`execution.packages.after_step`)."""
-    pattern = SAFE_NAMES["package"]
+    took, at the versions it took (`execution.packages.changed`); none from a name the
+    planner's pattern would refuse or a version that is more than a version."""
     out: list[list[str]] = []
     taken = prior.get("removed_packages")
-    if isinstance(taken, dict) and taken and all(
-            isinstance(n, str) and pattern.match(n) and isinstance(v, str) and _version(v)
-            for n, v in taken.items()):
+    if isinstance(taken, dict) and taken and fit_packages(taken):
         argv = reinstall_argv(manager, taken)
         if argv:
             out.append(argv)
     new = prior.get("new_packages")
     if isinstance(new, list) and new and manager in PACKAGE_REMOVE and all(
-            isinstance(n, str) and pattern.match(n) for n in new):
+            isinstance(n, str) for n in new) and fit_packages(dict.fromkeys(new, "")):
         out.append([*PACKAGE_REMOVE[manager], *new])
     return out
+
+
+def fit_packages(packages: dict[Any, Any]) -> bool:
+    """Whether every name is one the planner's pattern passes and every version is only a
+    version (so a command pinning them cannot be split or read as an option)."""
+    pattern = SAFE_NAMES["package"]
+    return all(isinstance(n, str) and pattern.match(n) and isinstance(v, str) and _version(v)
+               for n, v in packages.items())
 
 
 def _version(text: str) -> bool:
