@@ -13,20 +13,23 @@ change runs as a canary (`running.Canary`): one host first, then a quarter, then
 rest; a failed batch (more than `max_fail_percent` of its hosts failed) ends it there, and
 the hosts after it, in this run and in the runs of other steps, are "not started" (their
 steps skipped, so undo leaves them alone). A host that does not answer is not a failure of
-the change: the others go on.
+the change: the others go on. Once the runs are over, the hosts where a package step ran
+are read again, all in one run, and each such step's row records what it really brought
+in or took there, with the undo that follows, as on this machine (`package_changes`:
+exactly when one package step ran on the host; otherwise the undo it had, said).
 
 `undo` reverts the newest fleet change on each host that changed (or on one host), newest
 step first: each recorded undo runs only when it is one reos derives again from the
 recorded prior state (`execution.rederive`) and the gate admits it. The change is then
 undone, or partly undone while a host keeps its change (undo it again later, or on that
-host). Not responsible for reading hosts or the inventory, nor for planning, nor for
-printing.
+host). Not responsible for reading hosts (snapshots.py) or the inventory, nor for
+planning, nor for printing.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +53,7 @@ from reos.store.journal import (
     TransactionRecord,
 )
 from reos.system.privilege import strip_sudo, through_sudo
+from reos.system.snapshot import SystemSnapshot
 
 STEP_TIMEOUT = 300  # seconds one step may take on one host
 ENVIRONMENT = {"LC_ALL": "C.UTF-8", "DEBIAN_FRONTEND": "noninteractive"}
@@ -67,6 +71,7 @@ class Outcome(Struct):
     steps: list[tuple[str, str, str]] = field(default_factory=list)  # (step id, status, output)
     rolled_back: str | None = None  # after a failure there: what rolling back did
     put_back: bool = False  # rolling back undid every step it completed
+    packages: str | None = None  # what undo does of its package steps' real change, said
 
 
 class Applied(Struct):
@@ -123,14 +128,17 @@ def apply(journal: Journal, source: Source, request: str, parts: list[Prepared],
           on_result: Callable[[Result], None] | None = None,
           cancelled: Callable[[], bool] | None = None,
           connect_timeout: int = CONNECT_TIMEOUT, max_fail_percent: int = 0,
-          roll_back: bool = False, max_seconds: int | None = None) -> Applied:
+          roll_back: bool = False, max_seconds: int | None = None,
+          read: Mapping[str, SystemSnapshot] | None = None) -> Applied:
     """Run every prepared host's steps (the left-out ones are reported as such); a change
     in canary batches (`max_fail_percent`: see the module's docstring). With `roll_back`
     (`[safety] rollback_on_failure`), a host that failed or was stopped part way has the
     steps it completed undone there, as `reos undo --host` would. `max_seconds` (`[limits]
     max_seconds`, the circuit breaker no plan lifts) bounds the whole change: a run is cut
     off when it is spent (its step in flight kept as maybe-run, for undo), and the hosts
-    not reached by then are not started."""
+    not reached by then are not started. `read`: the snapshots the plans were made from,
+    whose packages a host's package steps are compared with once they ran
+    (`package_changes`)."""
     import time
 
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
@@ -224,12 +232,38 @@ def apply(journal: Journal, source: Source, request: str, parts: list[Prepared],
                 else:  # after its host's failure, or after the step in flight
                     journal.mark_step(row, "skipped")
                     outcome.steps.append((step.id, "skipped", ""))
+    _record_packages(journal, source, parts, rows, outcomes, read,
+                     connect_timeout=connect_timeout, cancelled=cancelled)
     ordered = [outcomes[p.host] for p in parts]
     journal.finish(tx, COMPLETED if all(o.status in ("done", "left out") for o in ordered)
                    else FAILED, summary=_summary(ordered))
     if roll_back:
         _roll_back(journal, tx, ordered, on_result)
     return Applied(tx, ordered)
+
+
+def _record_packages(journal: Journal, source: Source, parts: list[Prepared],
+                     rows: dict[tuple[str, str], int], outcomes: dict[str, Outcome],
+                     read: Mapping[str, SystemSnapshot] | None, *, connect_timeout: int,
+                     cancelled: Callable[[], bool] | None) -> None:
+    """Each host's package steps that ran given what they really changed there (read
+    again, all hosts at once), or the undo they had, said (`package_changes`)."""
+    from reos.fleet import package_changes
+
+    ran: dict[str, list[package_changes.Ran]] = {}
+    for part in parts:
+        outcome = outcomes.get(part.host)
+        if part.plan is None or outcome is None:
+            continue
+        status = {sid: what for sid, what, _ in outcome.steps}
+        ran[part.host] = [
+            package_changes.Ran(step, rows[(part.host, _task(step).name)], prior, undo)
+            for step, prior, undo in zip(part.plan.steps, part.priors, part.undos, strict=True)
+            if status.get(step.id) in package_changes.RAN and package_changes.touches(step)]
+    said = package_changes.record(journal, source, ran, read,
+                                  connect_timeout=connect_timeout, cancelled=cancelled)
+    for host, text in said.items():
+        outcomes[host].packages = text
 
 
 def _roll_back(journal: Journal, tx_id: int, outcomes: list[Outcome],
