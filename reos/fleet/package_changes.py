@@ -78,8 +78,8 @@ def settle(ran: list[Ran], before: dict[str, str] | None, after: dict[str, str] 
     """What to record for a host's package steps `ran`, from its packages `before` the
     change and `after` it (None: not known; `problem` says why after is not), and what to
     say of it (None: nothing beyond the plan's own words)."""
-    if not ran:
-        return [], None
+    if not any(packages.watches(r.step) for r in ran):
+        return [], None  # no install or removal: nothing is watched, as on this machine
     named = [r.step.target.name for r in ran if r.step.target is not None]
     kept = f"undo does only what the plan said, for {packages.some_names(named)} alone"
     if before is None:
@@ -92,7 +92,7 @@ def settle(ran: list[Ran], before: dict[str, str] | None, after: dict[str, str] 
     if len(new) + len(taken) > MAX_CHANGED:
         return [], (f"{len(new) + len(taken)} packages changed there, more than reos puts in "
                     f"one undo, so {kept}")
-    if len(ran) > 1 or packages.watches(ran[0].step) is None:
+    if len(ran) > 1:
         also = [n for n in new if n not in named]
         gone = [n for n in taken if n not in named]
         said = ("reos reads a host's packages only after its whole plan, so it cannot tell "
@@ -146,7 +146,7 @@ def record(journal: Journal, source: Source, ran: Mapping[str, list[Ran]],
            cancelled: Callable[[], bool] | None = None) -> dict[str, str]:
     """Read the hosts of `ran` again (one Ansible run), record on each package step's row
     what it really changed there (`settle`), and return what to say per host."""
-    hosts = [h for h, steps in ran.items() if steps]
+    hosts = [h for h, steps in ran.items() if any(packages.watches(r.step) for r in steps)]
     if not hosts:
         return {}
     after: dict[str, dict[str, str] | None] = dict.fromkeys(hosts)
