@@ -74,7 +74,6 @@ class HostsPlan(Struct):
     unreached: dict[str, str] = field(default_factory=dict)
     heading: str = ""
     read_at: float = 0.0  # when the hosts were read (seconds since the epoch)
-    read: dict[str, SystemSnapshot] = field(default_factory=dict)  # what they were then
 
     @property
     def hosts(self) -> list[str]:
@@ -192,7 +191,7 @@ def read_and_plan(engine: ReasoningEngine, source: Source, hosts: list[str], req
     parts = deciding.prepare(plan_each(engine, request, read), read, request)
     unreached = {name: found.problem or "not read" for name, found in known.items()
                  if found.snapshot is None}
-    return HostsPlan(request, source, parts, unreached, heading, read_at, read)
+    return HostsPlan(request, source, parts, unreached, heading, read_at)
 
 
 def plan_each(engine: ReasoningEngine, request: str,
@@ -286,7 +285,7 @@ def run(engine: ReasoningEngine, hosts: HostsPlan, on_event: EventSink = ignore,
         connect_timeout=settings.fleet.connect_timeout,
         max_fail_percent=settings.fleet.max_fail_percent,
         roll_back=settings.safety.rollback_on_failure,
-        max_seconds=settings.limits.max_seconds, read=hosts.read)
+        max_seconds=settings.limits.max_seconds)
     said = "\n".join([shown, *outcome_lines(applied, hosts.changes)]).strip()
     if not hosts.changes:
         return Reply(said, Outcome.ANSWERED, hosts=hosts, hosts_applied=applied)

@@ -114,7 +114,7 @@ def run(request: str, *, pattern: str, inventory: Path | None = None,
                              connect_timeout=settings.fleet.connect_timeout,
                              max_fail_percent=settings.fleet.max_fail_percent,
                              roll_back=settings.safety.rollback_on_failure,
-                             max_seconds=settings.limits.max_seconds, read=read)
+                             max_seconds=settings.limits.max_seconds)
     if as_json:
         emit_json(document(request, parts, unreached, applied))
     else:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from reos.patterns import regex
 from reos.store.journal import StepRecord
 from reos.system.privilege import as_root, strip_sudo
 from reos.system.state import PACKAGE_REMOVE, reinstall_argv, restore_argv
@@ -56,18 +57,34 @@ def package_changes(prior: dict[str, Any], manager: str | None) -> list[list[str
         if argv:
             out.append(argv)
     new = prior.get("new_packages")
-    if isinstance(new, list) and new and manager in PACKAGE_REMOVE and all(
-            isinstance(n, str) for n in new) and fit_packages(dict.fromkeys(new, "")):
+    if isinstance(new, list) and new and manager in PACKAGE_REMOVE and fit_names(new):
         out.append([*PACKAGE_REMOVE[manager], *new])
     return out
 
 
 def fit_packages(packages: dict[Any, Any]) -> bool:
-    """Whether every name is one the planner's pattern passes and every version is only a
-    version (so a command pinning them cannot be split or read as an option)."""
+    """Whether every name is one `fit_names` passes and every version is only a version,
+    never empty (so a command pinning them cannot be split, read as an option, or
+    reinstall whatever version the sources offer instead of the one taken)."""
+    return fit_names(list(packages)) and all(
+        isinstance(v, str) and v and _version(v) for v in packages.values())
+
+
+def fit_names(names: list[Any]) -> bool:
+    """Whether every name is one the planner's pattern passes, or such a name with the
+    architecture dpkg qualifies it with (`lib:i386`)."""
     pattern = SAFE_NAMES["package"]
-    return all(isinstance(n, str) and pattern.match(n) and isinstance(v, str) and _version(v)
-               for n, v in packages.items())
+
+    def fit(name: Any) -> bool:
+        if not isinstance(name, str):
+            return False
+        base, colon, arch = name.partition(":")
+        return bool(pattern.match(base)) and (not colon or bool(_ARCH.fullmatch(arch)))
+
+    return all(fit(n) for n in names)
+
+
+_ARCH = regex(r"[a-z0-9][a-z0-9-]{0,31}")
 
 
 def _version(text: str) -> bool:

@@ -1,56 +1,77 @@
 """What a change's package steps really did on each host, recorded for undo as on this
 machine.
 
-After a change, the hosts where a package step ran (or may have) are read again, all in
-one Ansible run (`snapshots.read`), and their installed packages are compared with the
-snapshot the plan was made from by the comparison this machine makes around each step
-(`execution.packages.changed`). The step's journal row then holds what an install
-brought in (`new_packages`: undo removes them all) or what a removal took, with the
-versions it had (`removed_packages`: undo reinstalls them, pinned), and the undo worked
-out from that, which undo derives again from the row (`execution.rederive`).
+Each install or removal runs on the host between two reads of its package database, in
+the same play (`brackets`: a read-only task right before the step and right after it,
+which never fails the host nor counts as a change). What differs between those two reads
+is what the step did, and nothing else: not what changed on the host between the plan and
+the run (unattended upgrades, another admin, a wait at the confirm prompt, an earlier
+canary batch), nor what another package step of the same plan did (each is bracketed on
+its own). Both reads are made over the same connection, on the host the step ran on, so
+the machine cannot have changed between them (no machine-id check is needed), and they
+are bounded and cancelled with the run itself.
 
-A host is compared once, after its whole plan, not around each step: the difference is
-the step's only when one package step ran there (no other step of a plan on hosts
-changes packages: deciding.py leaves out what it cannot record). With several, which
-step brought in or took what is not known: each keeps the undo worked out from its own
-package's prior state, and what the plan also changed is said. A host not read again,
-whose packages before are not known, whose names or versions are not ones reos puts in a
-command (`rederive.fit_packages`, the check undo makes), or where more than MAX_CHANGED
-packages changed, keeps the undo it had, said. Never a guess.
+A package is there unless dpkg says it is not installed or only its configuration files
+are left (`present`): one half-installed, half-configured, unpacked, with triggers
+pending or held is there, so a package in transit at one read is never "new" nor
+"taken". dpkg names a package with its architecture where that tells it apart
+(`${binary:Package}`: `lib:i386`), and the packages are keyed so. The step's journal row
+then holds what an install brought in (`new_packages`: undo removes them all) or what a
+removal took, with the versions it had (`removed_packages`: undo reinstalls them, pinned),
+and the undo worked out from that, which undo derives again from the row
+(`execution.rederive`). Packages reos needs to reach the host and act there, and the ones
+it boots with (`deciding.lifeline_package`), are never credited to a step nor undone.
 
-Not responsible for running steps or undo (changing.py), for reading hosts
-(snapshots.py), nor for printing.
+A read that failed, that says nothing reos can parse, names or versions reos does not put
+in a command (`rederive.fit_names`, `fit_packages`), more than MAX_CHANGED packages
+changed, or a removal whose package is still there after it: the undo it had, said.
+Never a guess.
+
+Not responsible for running steps or undo (changing.py), nor for printing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from msgspec import Struct
 
-from reos.errors import ReosError
 from reos.execution import packages
-from reos.execution.rederive import fit_packages, package_changes
-from reos.fleet.inventory import Source
-from reos.fleet.running import CONNECT_TIMEOUT
+from reos.execution.rederive import fit_names, fit_packages, package_changes
+from reos.fleet.deciding import lifeline_package
+from reos.fleet.running import Task
 from reos.model.plan import Step
 from reos.store.journal import Journal
 from reos.system.privilege import strip_sudo, through_sudo
-from reos.system.snapshot import SystemSnapshot
 
 MAX_CHANGED = 5000  # packages one undo on a host may name, at most
+READ_TIMEOUT = 60  # seconds one read of a host's packages may take
 RAN = ("done", "running", "failed")  # a step with these may have changed packages
+BEFORE, AFTER = "reos reads packages before", "reos reads packages after"
+# how each package manager's database is read (a read only: no root, no lock)
+_READS: dict[str, list[str]] = {
+    "apt": ["dpkg-query", "-W", "-f", "${db:Status-Abbrev}\t${binary:Package}\t${Version}\n"],
+    "dnf": ["rpm", "-qa", "--qf", "ii \t%{NAME}\t%{VERSION}-%{RELEASE}\n"],
+    "zypper": ["rpm", "-qa", "--qf", "ii \t%{NAME}\t%{VERSION}-%{RELEASE}\n"],
+}
+# dpkg's second status letter for a package that is not there: not installed, or only
+# its configuration files left
+_ABSENT = set("nc")
 
 
 class Ran(Struct):
-    """One package step that ran (or may have) on a host: its journal row, and the prior
-    state and undo recorded before it ran."""
+    """One package step that ran (or may have) on a host: its journal row, the prior
+    state and undo recorded before it ran, and the host's packages read right before and
+    right after it (None: not read; `problem` says why)."""
 
     step: Step
     row: int
     prior: dict[str, Any] | None = None
     undo: list[str] | None = None
+    before: dict[str, str] | None = None
+    after: dict[str, str] | None = None
+    problem: str | None = None
 
 
 class Settled(Struct):
@@ -66,43 +87,68 @@ def touches(step: Step) -> bool:
     return not step.read_only and step.target is not None and step.target.kind == "package"
 
 
-def versions(snapshot: SystemSnapshot | None) -> dict[str, str] | None:
-    """A snapshot's installed packages, name -> version (None: not read)."""
-    if snapshot is None or snapshot.packages is None:
+def read_task(step: Step, manager: str | None, when: str) -> Task | None:
+    """The read of the host's packages right `when` (BEFORE or AFTER) `step`, or None
+    when the step is not an install or removal, or the manager is not one reos reads."""
+    argv = _READS.get(manager or "")
+    if argv is None or not touches(step) or not packages.watches(step):
         return None
-    return {p.name: p.version for p in snapshot.packages}
+    return Task(f"{when} {step.id}", "ansible.builtin.command",
+                {"argv": argv, "expand_argument_vars": False}, timeout=READ_TIMEOUT,
+                environment={"LC_ALL": "C.UTF-8"}, check_mode=False,
+                failed_when=False, changed_when=False)
 
 
-def settle(ran: list[Ran], before: dict[str, str] | None, after: dict[str, str] | None,
-           problem: str | None = None) -> tuple[list[Settled], str | None]:
-    """What to record for a host's package steps `ran`, from its packages `before` the
-    change and `after` it (None: not known; `problem` says why after is not), and what to
-    say of it (None: nothing beyond the plan's own words)."""
-    if not any(packages.watches(r.step) for r in ran):
-        return [], None  # no install or removal: nothing is watched, as on this machine
-    named = [r.step.target.name for r in ran if r.step.target is not None]
-    kept = f"undo does only what the plan said, for {packages.some_names(named)} alone"
-    if before is None:
-        return [], f"its packages before the change are not known, so {kept}"
-    if after is None:
-        return [], (f"reos could not read its packages again after the change "
-                    f"({problem or 'no answer'}), so {kept}")
+def present(status: str) -> bool:
+    """Whether a package with dpkg's status abbreviation `status` ("ii ", "iU ", "hi ",
+    "rc ", "un "…) is there: anything but not installed or config files only."""
+    return len(status) >= 2 and status[1] not in _ABSENT
+
+
+def parse(returned: Mapping[str, Any] | None) -> dict[str, str] | None:
+    """A read task's result → installed package (name or name:arch) → version; None
+    when it failed or holds a line reos cannot read."""
+    if not returned or returned.get("rc") != 0:
+        return None
+    text = returned.get("stdout")
+    if not isinstance(text, str) or not text.strip():
+        return None
+    found: dict[str, str] = {}
+    for line in text.splitlines():
+        fields = line.split("\t")
+        if len(fields) != 3:
+            return None
+        status, name, version = fields
+        if present(status):
+            found[name] = version
+    return found
+
+
+def _base(name: str) -> str:
+    return name.split(":", 1)[0]
+
+
+def settle(one: Ran) -> tuple[Settled | None, str | None]:
+    """What to record for the package step `one` from the host's packages right before
+    and right after it, and what to say of it (None: nothing beyond the plan's words)."""
+    if not packages.watches(one.step):
+        return None, None  # no install or removal: nothing is watched, as on this machine
+    name = one.step.target.name if one.step.target is not None else ""
+    kept = f"undo does only what the plan said, for {name}"
+    if one.before is None or one.after is None:
+        why = one.problem or "no answer"
+        return None, f"reos could not read its packages around {name} ({why}), so {kept}"
+    before = {n: v for n, v in one.before.items() if not lifeline_package(n)}
+    after = {n: v for n, v in one.after.items() if not lifeline_package(n)}
     new = sorted(set(after) - set(before))
-    taken = {n: before[n] for n in sorted(set(before) - set(after))}
+    taken = sorted(set(before) - set(after))
     if len(new) + len(taken) > MAX_CHANGED:
-        return [], (f"{len(new) + len(taken)} packages changed there, more than reos puts in "
-                    f"one undo, so {kept}")
-    if len(ran) > 1:
-        also = [n for n in new if n not in named]
-        gone = [n for n in taken if n not in named]
-        said = ("reos reads a host's packages only after its whole plan, so it cannot tell "
-                f"which step brought in or took what: {kept}")
-        if also and fit_packages(dict.fromkeys(also, "")):
-            said += f" (the plan also brought in {packages.some_names(also)})"
-        if gone and fit_packages(dict.fromkeys(gone, "")):
-            said += f" (the plan also took {packages.some_names(gone)})"
-        return [], said
-    one = ran[0]
+        return None, (f"{len(new) + len(taken)} packages changed there, more than reos puts "
+                      f"in one undo, so {kept}")
+    if packages.watches(one.step) == "removes" and one.undo and not any(
+            _base(n) == name for n in taken) and any(_base(n) == name for n in after):
+        # still there (under another architecture?): what it took is not known
+        return None, f"{name} is still installed there after its removal, so {kept}"
     manager = (one.prior or {}).get("manager")
     manager = manager if isinstance(manager, str) else None
     shaped = packages.before_from(one.step, before)
@@ -110,14 +156,16 @@ def settle(ran: list[Ran], before: dict[str, str] | None, after: dict[str, str] 
     change = packages.changed(one.step, one.prior, shaped, after, manager,
                               root=through_sudo(one.step.argv))
     if change is None:  # a package manager reos removes nothing with
-        return [], None
+        return None, None
     prior, undo = change
-    words = prior.get("removed_packages") or dict.fromkeys(prior.get("new_packages") or (), "")
-    if not fit_packages(words) or (undo is not None and strip_sudo(undo) not in [
+    removed = prior.get("removed_packages")
+    fits = fit_packages(removed) if isinstance(removed, dict) and removed else fit_names(
+        prior.get("new_packages") or [])
+    if not fits or (undo is not None and strip_sudo(undo) not in [
             strip_sudo(e) for e in package_changes(prior, manager)]):
-        return [], (f"what it said of its packages after the change holds names or versions "
-                    f"reos does not put in a command, so {kept}")
-    return [Settled(one.row, prior, undo)], _said(one.step, prior, undo)
+        return None, (f"what it said of its packages around the step holds names or "
+                      f"versions reos does not put in a command, so {kept}")
+    return Settled(one.row, prior, undo), _said(one.step, prior, undo)
 
 
 def _said(step: Step, prior: dict[str, Any], undo: list[str] | None) -> str | None:
@@ -127,7 +175,7 @@ def _said(step: Step, prior: dict[str, Any], undo: list[str] | None) -> str | No
     if isinstance(taken, dict):
         if not taken:
             return f"{title} took no package there: undo has nothing to reinstall"
-        if list(taken) == [name]:
+        if [_base(n) for n in taken] == [name]:
             return None
         pins = packages.some_names([f"{n} {v}".strip() for n, v in taken.items()])
         return (f"undo reinstalls what {title.lower()} took, at the versions it had: {pins}"
@@ -135,44 +183,23 @@ def _said(step: Step, prior: dict[str, Any], undo: list[str] | None) -> str | No
     new = prior.get("new_packages") or []
     if not new:
         return f"{title} brought in no package there: undo has nothing to remove"
-    if new == [name]:
+    if [_base(n) for n in new] == [name]:
         return None
     return f"undo removes what {title.lower()} brought in: {packages.some_names(new)}"
 
 
-def record(journal: Journal, source: Source, ran: Mapping[str, list[Ran]],
-           before: Mapping[str, SystemSnapshot] | None, *,
-           connect_timeout: int = CONNECT_TIMEOUT,
-           cancelled: Callable[[], bool] | None = None) -> dict[str, str]:
-    """Read the hosts of `ran` again (one Ansible run), record on each package step's row
-    what it really changed there (`settle`), and return what to say per host."""
-    hosts = [h for h, steps in ran.items() if any(packages.watches(r.step) for r in steps)]
-    if not hosts:
-        return {}
-    after: dict[str, dict[str, str] | None] = dict.fromkeys(hosts)
-    problems: dict[str, str] = {}
-    if cancelled is not None and cancelled():
-        problems = dict.fromkeys(hosts, "the run was cancelled")
-    else:
-        from reos.fleet import snapshots
-
-        try:
-            known = snapshots.read(source, hosts, connect_timeout=connect_timeout)
-        except ReosError as exc:
-            problems = dict.fromkeys(hosts, exc.message)
-        else:
-            for host in hosts:
-                found = known.get(host)
-                after[host] = versions(found.snapshot) if found is not None else None
-                if after[host] is None:
-                    problems[host] = (found.problem if found is not None and found.problem
-                                      else "its packages were not in what it sent")
+def record(journal: Journal, ran: Mapping[str, list[Ran]]) -> dict[str, str]:
+    """Record on each package step's row what it really changed on its host (`settle`),
+    and return what to say per host."""
     said: dict[str, str] = {}
-    for host in hosts:
-        settled, text = settle(ran[host], versions((before or {}).get(host)), after[host],
-                               problems.get(host))
-        for one in settled:
-            journal.set_undo(one.row, one.prior, one.undo)
-        if text:
-            said[host] = text
+    for host, steps in ran.items():
+        texts = []
+        for one in steps:
+            settled, text = settle(one)
+            if settled is not None:
+                journal.set_undo(settled.row, settled.prior, settled.undo)
+            if text:
+                texts.append(text)
+        if texts:
+            said[host] = "; ".join(texts)
     return said
