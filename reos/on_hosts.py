@@ -364,6 +364,8 @@ def outcome_lines(applied: Applied, changes: bool) -> list[str]:
         mark = {"done": "\u2713", "failed": "\u2717"}.get(outcome.status, "?")
         said = f": {outcome.said}" if outcome.said and outcome.status != "done" else ""
         out.append(f"{mark} {outcome.host} {outcome.status}{said}")
+        if outcome.packages:
+            out.append(f"    {outcome.packages}")
         if outcome.rolled_back:
             out.append(f"    {outcome.rolled_back}")
         if not changes:

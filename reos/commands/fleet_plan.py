@@ -204,7 +204,7 @@ def document(request: str, parts: list[Prepared], unreached: dict[str, str],
         data["execution"] = {
             "transaction": applied.tx_id, "ok": applied.ok,
             "hosts": [{"host": o.host, "status": o.status, "said": o.said,
-                       "rolled_back": o.rolled_back,
+                       "packages": o.packages, "rolled_back": o.rolled_back,
                        "steps": [{"id": sid, "status": st, "output": text}
                                  for sid, st, text in o.steps]}
                       for o in applied.outcomes]}

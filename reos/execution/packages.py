@@ -8,7 +8,8 @@ and is marked irreversible when a version it takes can no longer be installed fr
 source (then undo could not bring it back). During execution, `before_step` and
 `after_step` compare the installed packages before and after the step, so the journal
 records exactly what an install brought in (undo removes those) or what a removal took,
-with versions (undo reinstalls those, pinned).
+with versions (undo reinstalls those, pinned); `changed` is that comparison alone, also
+made for another machine's packages (reos.fleet.package_changes).
 Not responsible for running steps (the executor), for the dry runs' parsing
 (package_sim) or for knowing which packages are vital (package_guard).
 """
@@ -70,42 +71,69 @@ def _removes(step: Step) -> bool:
     return step.target.kind == "package"
 
 
+def watches(step: Step) -> str | None:
+    """"removes" (a package removal), "installs" (a package install) or None: a step
+    whose real change `before_step` and `after_step` do not watch."""
+    if _removes(step):
+        return "removes"
+    if step.target is None or step.target.kind != "package" or step.action != "install":
+        return None
+    return "installs"
+
+
 def before_step(step: Step) -> set[str] | dict[str, str] | None:
     """What to remember before a package step runs (None: nothing to watch): the installed
     names before an install, the installed names with versions before a removal."""
-    if _removes(step):
+    watched = watches(step)
+    if watched == "removes":
         return installed_versions()
-    if step.target is None or step.target.kind != "package" or step.action != "install":
-        return None
-    return installed_names()
+    return installed_names() if watched == "installs" else None
+
+
+def before_from(step: Step, versions: dict[str, str]) -> set[str] | dict[str, str] | None:
+    """`before_step`'s shape from installed packages read elsewhere (name → version)."""
+    watched = watches(step)
+    if watched == "removes":
+        return dict(versions)
+    return set(versions) if watched == "installs" else None
 
 
 def after_step(step: Step, prior: dict[str, Any] | None, before: set[str] | dict[str, str],
                manager: str | None) -> tuple[dict[str, Any], list[str] | None] | None:
-    """(prior state to record, undo argv) once the step ran: an install's undo removes
-    exactly what it brought in; a removal's undo reinstalls exactly what it took, at the
-    versions it took. None: keep what was recorded."""
+    """(prior state to record, undo argv) once the step ran here (`changed`, with this
+    machine's packages read now). None: keep what was recorded."""
+    now = installed_versions()
+    if now is None:
+        return None
+    return changed(step, prior, before, now, manager, root=step.needs_root)
+
+
+def changed(step: Step, prior: dict[str, Any] | None, before: set[str] | dict[str, str],
+            now: dict[str, str], manager: str | None, *,
+            root: bool) -> tuple[dict[str, Any], list[str] | None] | None:
+    """(prior state to record, undo argv) from the installed packages `before` the step
+    (`before_step`'s shape) and `now` (name → version): an install's undo removes exactly
+    what it brought in; a removal's undo reinstalls exactly what it took, at the versions
+    it took; `root`: the undo runs through sudo. None: keep what was recorded. The names
+    and versions are put in the argv as they are: read from elsewhere, they are checked
+    first (`rederive.package_changes`)."""
     from reos.system.state import PACKAGE_REMOVE, reinstall_argv
 
     if isinstance(before, dict):
-        now = installed_versions()
-        if now is None:
-            return None
         taken = {n: v for n, v in sorted(before.items()) if n not in now}
         recorded = dict(prior or {}, removed_packages=taken)
         # an irreversible removal (a purge, a version no source offers) keeps no undo:
         # the plan said so before approval
         rollback = reinstall_argv(manager, taken) if taken and step.reversible else None
-        if rollback and step.needs_root:
+        if rollback and root:
             rollback = as_root(rollback, is_root=False)
         return recorded, rollback
-    after = installed_names()
-    if after is None or manager not in PACKAGE_REMOVE:
+    if manager not in PACKAGE_REMOVE:
         return None
-    new = sorted(after - before)
+    new = sorted(set(now) - before)
     recorded = dict(prior or {}, new_packages=new)
     undo = [*PACKAGE_REMOVE[manager], *new] if new else None
-    if undo and step.needs_root:
+    if undo and root:
         undo = as_root(undo, is_root=False)
     return recorded, undo
 

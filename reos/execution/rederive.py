@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from reos.patterns import regex
 from reos.store.journal import StepRecord
 from reos.system.privilege import as_root, strip_sudo
 from reos.system.state import PACKAGE_REMOVE, reinstall_argv, restore_argv
@@ -38,30 +39,52 @@ def expected_rollbacks(step: StepRecord, manager: str | None) -> list[list[str]]
     if restore:
         found.append(restore)
     if kind == "package":
-        found += _package_changes(prior, manager)
+        found += package_changes(prior, manager)
     if kind == "firewall":
         found += _nft_handle(name, step.rollback)
     ran_as_root = strip_sudo(step.argv) != step.argv
     return found + [as_root(argv, is_root=False) for argv in found] if ran_as_root else found
 
 
-def _package_changes(prior: dict[str, Any], manager: str | None) -> list[list[str]]:
+def package_changes(prior: dict[str, Any], manager: str | None) -> list[list[str]]:
     """An install's undo removes what it brought in; a removal's undo reinstalls what it
-    took, at the versions it took (`execution.packages.after_step`)."""
-    pattern = SAFE_NAMES["package"]
+    took, at the versions it took (`execution.packages.changed`); none from a name the
+    planner's pattern would refuse or a version that is more than a version."""
     out: list[list[str]] = []
     taken = prior.get("removed_packages")
-    if isinstance(taken, dict) and taken and all(
-            isinstance(n, str) and pattern.match(n) and isinstance(v, str) and _version(v)
-            for n, v in taken.items()):
+    if isinstance(taken, dict) and taken and fit_packages(taken):
         argv = reinstall_argv(manager, taken)
         if argv:
             out.append(argv)
     new = prior.get("new_packages")
-    if isinstance(new, list) and new and manager in PACKAGE_REMOVE and all(
-            isinstance(n, str) and pattern.match(n) for n in new):
+    if isinstance(new, list) and new and manager in PACKAGE_REMOVE and fit_names(new):
         out.append([*PACKAGE_REMOVE[manager], *new])
     return out
+
+
+def fit_packages(packages: dict[Any, Any]) -> bool:
+    """Whether every name is one `fit_names` passes and every version is only a version,
+    never empty (so a command pinning them cannot be split, read as an option, or
+    reinstall whatever version the sources offer instead of the one taken)."""
+    return fit_names(list(packages)) and all(
+        isinstance(v, str) and v and _version(v) for v in packages.values())
+
+
+def fit_names(names: list[Any]) -> bool:
+    """Whether every name is one the planner's pattern passes, or such a name with the
+    architecture dpkg qualifies it with (`lib:i386`)."""
+    pattern = SAFE_NAMES["package"]
+
+    def fit(name: Any) -> bool:
+        if not isinstance(name, str):
+            return False
+        base, colon, arch = name.partition(":")
+        return bool(pattern.match(base)) and (not colon or bool(_ARCH.fullmatch(arch)))
+
+    return all(fit(n) for n in names)
+
+
+_ARCH = regex(r"[a-z0-9][a-z0-9-]{0,31}")
 
 
 def _version(text: str) -> bool:

@@ -13,14 +13,16 @@ change runs as a canary (`running.Canary`): one host first, then a quarter, then
 rest; a failed batch (more than `max_fail_percent` of its hosts failed) ends it there, and
 the hosts after it, in this run and in the runs of other steps, are "not started" (their
 steps skipped, so undo leaves them alone). A host that does not answer is not a failure of
-the change: the others go on.
+the change: the others go on. Each install or removal runs between two reads of the
+host's packages in the same play, and its row records what it really brought in or took
+there, with the undo that follows, as on this machine (`package_changes`).
 
 `undo` reverts the newest fleet change on each host that changed (or on one host), newest
 step first: each recorded undo runs only when it is one reos derives again from the
 recorded prior state (`execution.rederive`) and the gate admits it. The change is then
 undone, or partly undone while a host keeps its change (undo it again later, or on that
-host). Not responsible for reading hosts or the inventory, nor for planning, nor for
-printing.
+host). Not responsible for reading hosts (snapshots.py) or the inventory, nor for
+planning, nor for printing.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from typing import Any
 
 from msgspec import Struct, field
 
-from reos.fleet.deciding import MACHINE_ID, Prepared
+from reos.fleet import package_changes
+from reos.fleet.deciding import MACHINE_ID, Prepared, lifeline_package
 from reos.fleet.inventory import Source
 from reos.fleet.running import CONNECT_TIMEOUT, Canary, Result, Run, Task, run
 from reos.model.plan import RESTARTS, Plan, Step
@@ -67,6 +70,7 @@ class Outcome(Struct):
     steps: list[tuple[str, str, str]] = field(default_factory=list)  # (step id, status, output)
     rolled_back: str | None = None  # after a failure there: what rolling back did
     put_back: bool = False  # rolling back undid every step it completed
+    packages: str | None = None  # what undo does of its package steps' real change, said
 
 
 class Applied(Struct):
@@ -107,6 +111,21 @@ def _undo_cuts_login(step: StepRecord, rollback: list[str]) -> str | None:
             "way that could cut reos off there")
 
 
+def _undo_takes_lifeline(step: StepRecord, rollback: list[str]) -> str | None:
+    """Why running a package step's `rollback` could cut reos off from the host or leave
+    it unbootable, or None: it removes or reinstalls (at another version) a package reos
+    needs there or one the host boots with (`deciding.lifeline_package`), whatever the
+    journal row says it brought in or took."""
+    if step.target_kind != "package":
+        return None
+    named = [w for w in strip_sudo(rollback)[1:] if not w.startswith("-")]
+    hit = next((w for w in named if lifeline_package(w)), None)
+    if hit is None:
+        return None
+    return (f"it would change {hit.split('=', 1)[0]}, which reos needs to reach the host "
+            "and act there, or which the host boots with")
+
+
 # -- running ------------------------------------------------------------------------------
 def _command(argv: list[str]) -> dict[str, Any]:
     """The command module's arguments for `argv` as the gate judged it: no `sudo -n`
@@ -130,7 +149,8 @@ def apply(journal: Journal, source: Source, request: str, parts: list[Prepared],
     steps it completed undone there, as `reos undo --host` would. `max_seconds` (`[limits]
     max_seconds`, the circuit breaker no plan lifts) bounds the whole change: a run is cut
     off when it is spent (its step in flight kept as maybe-run, for undo), and the hosts
-    not reached by then are not started."""
+    not reached by then are not started. Each install or removal is bracketed by reads
+    of the host's packages (`package_changes`), and its row records what it really did."""
     import time
 
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
@@ -138,6 +158,7 @@ def apply(journal: Journal, source: Source, request: str, parts: list[Prepared],
                        inventory=[os.path.abspath(p) for p in source.paths])
     outcomes: dict[str, Outcome] = {}
     rows: dict[tuple[str, str], int] = {}  # (host, task name) -> journal row
+    reads: dict[tuple[str, str], Result] = {}  # (host, read task name) -> what it read
     groups: dict[tuple[tuple[str, ...], ...], list[Prepared]] = {}
     seq = 0
     for part in parts:
@@ -171,6 +192,12 @@ def apply(journal: Journal, source: Source, request: str, parts: list[Prepared],
                 journal.mark_step(rows[(host, _task(step).name)], "running")
 
         def heard(result: Result) -> None:
+            if result.task.startswith((package_changes.BEFORE, package_changes.AFTER)):
+                reads[(result.host, result.task)] = result
+                if result.status == "unreachable":  # the host stopped answering
+                    outcome = outcomes.setdefault(result.host, Outcome(result.host, "done"))
+                    outcome.status, outcome.said = "unknown", result.said
+                return  # reos's own read: not a step, nor a line to show
             row = rows.get((result.host, result.task))
             if row is not None:
                 # a host that stopped answering during a step may have run it: "running"
@@ -189,9 +216,10 @@ def apply(journal: Journal, source: Source, request: str, parts: list[Prepared],
                 on_result(result)
 
         changes = not all(m.read_only for m in members)  # a query runs everywhere at once
-        done = run(source, hosts, [_task(s) for s in plan.steps], on_result=heard,
+        tasks = _tasks(plan, members[0])
+        done = run(source, hosts, tasks, on_result=heard,
                    cancelled=cancelled, connect_timeout=connect_timeout,
-                   job_timeout=min(STEP_TIMEOUT * (len(plan.steps) + 1),
+                   job_timeout=min(STEP_TIMEOUT * (len(tasks) + 1),
                                    left if left is not None else STEP_TIMEOUT * 1000),
                    canary=Canary(max_fail_percent) if changes else None)
         stopped = _stopped(done, max_fail_percent, first=not rows_run) if changes else None
@@ -224,12 +252,63 @@ def apply(journal: Journal, source: Source, request: str, parts: list[Prepared],
                 else:  # after its host's failure, or after the step in flight
                     journal.mark_step(row, "skipped")
                     outcome.steps.append((step.id, "skipped", ""))
+    _record_packages(journal, parts, rows, reads, outcomes)
     ordered = [outcomes[p.host] for p in parts]
     journal.finish(tx, COMPLETED if all(o.status in ("done", "left out") for o in ordered)
                    else FAILED, summary=_summary(ordered))
     if roll_back:
         _roll_back(journal, tx, ordered, on_result)
     return Applied(tx, ordered)
+
+
+def _manager(prior: dict[str, Any] | None) -> str | None:
+    manager = (prior or {}).get("manager")
+    return manager if isinstance(manager, str) else None
+
+
+def _tasks(plan: Plan, part: Prepared) -> list[Task]:
+    """The play's tasks: each step's, an install or removal between two reads of the
+    host's packages (`package_changes.read_task`)."""
+    tasks: list[Task] = []
+    for step, prior in zip(plan.steps, part.priors, strict=True):
+        manager = _manager(prior)
+        before = package_changes.read_task(step, manager, package_changes.BEFORE)
+        after = package_changes.read_task(step, manager, package_changes.AFTER)
+        tasks += [t for t in (before, _task(step), after) if t is not None]
+    return tasks
+
+
+def _record_packages(journal: Journal, parts: list[Prepared],
+                     rows: dict[tuple[str, str], int],
+                     reads: dict[tuple[str, str], Result],
+                     outcomes: dict[str, Outcome]) -> None:
+    """Each host's package steps that ran given what they really changed there, from the
+    reads right before and right after each, or the undo they had, said
+    (`package_changes`). Before any rolling back, which undoes with what this records."""
+    ran: dict[str, list[package_changes.Ran]] = {}
+    for part in parts:
+        outcome = outcomes.get(part.host)
+        if part.plan is None or outcome is None:
+            continue
+        status = {sid: what for sid, what, _ in outcome.steps}
+        ran[part.host] = []
+        for step, prior, undo in zip(part.plan.steps, part.priors, part.undos, strict=True):
+            if status.get(step.id) not in package_changes.RAN or not (
+                    package_changes.touches(step)):
+                continue
+            got = [reads.get((part.host, f"{when} {step.id}"))
+                   for when in (package_changes.BEFORE, package_changes.AFTER)]
+            found = [package_changes.parse(r.returned) if r is not None else None
+                     for r in got]
+            problem = None if None not in found else (
+                "its package manager is not one reos reads"
+                if package_changes.read_task(step, _manager(prior), "") is None
+                else "the read did not answer" if None in got else "the read failed")
+            ran[part.host].append(package_changes.Ran(
+                step, rows[(part.host, _task(step).name)], prior, undo,
+                found[0], found[1], problem))
+    for host, text in package_changes.record(journal, ran).items():
+        outcomes[host].packages = text
 
 
 def _roll_back(journal: Journal, tx_id: int, outcomes: list[Outcome],
@@ -363,7 +442,7 @@ def undo(journal: Journal, tx: TransactionRecord, *, host: str | None = None,
                 undone.steps.append((step.title, "refused: its recorded undo is not one "
                                                  "reos derives from what it was before"))
                 continue
-            cut = _undo_cuts_login(step, rollback)
+            cut = _undo_cuts_login(step, rollback) or _undo_takes_lifeline(step, rollback)
             if cut:
                 undone.steps.append((step.title, f"refused: {cut}"))
                 continue

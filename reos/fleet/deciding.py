@@ -35,6 +35,7 @@ from reos.model.request import Kind
 from reos.patterns import regex
 from reos.safety.gate import admit_argv
 from reos.safety.rules_network import SSH_UNITS
+from reos.safety.rules_system import BOOT_PACKAGES
 from reos.system.privilege import as_root, through_sudo
 from reos.system.snapshot import SystemSnapshot
 from reos.system.state import restore_argv
@@ -207,6 +208,17 @@ _LIFELINE_UNITS = {unit.removesuffix(".service").removesuffix(".socket")
 _CUTS = {"stop", "disable", "disable_now", "mask", "kill"}
 _LIFELINE_PACKAGES = regex(r"(openssh-server|openssh|ssh|sudo|python3(\.[0-9]+)?"
                            r"(-minimal)?|libpython3.*|systemd|libc6|bash)")
+
+
+def lifeline_package(name: str) -> bool:
+    """Whether the package `name` (a `name:arch` or a `name=version` too) is one reos
+    needs to reach a host and act there, or one it boots with (the kernel, the boot
+    loader, init, the C library: `rules_system.BOOT_PACKAGES`, which the gate also
+    judges): never removed through the fleet, and never credited to a step nor undone
+    (package_changes, changing.undo), whatever a journal row says."""
+    base = name.split("=", 1)[0].split(":", 1)[0]
+    return bool(_LIFELINE_PACKAGES.fullmatch(base) or BOOT_PACKAGES.match(base))
+
 # what would stop an account logging in over SSH and running Ansible's Python there (a key
 # login too: an expired password or account ends it, and so does a shell that is not one)
 _ACCOUNT_CUTS = {"delete", "delete_with_home", "lock", "set_shell", "no_shell",
@@ -238,7 +250,7 @@ def _unfit(step: Step, refused: str | None, logins: set[str] | None = None) -> s
             return ("it would cut reos off from the host: reos reaches it over SSH, so it "
                     "never stops SSH there, and could not undo it")
         if target.kind == "package" and step.action in ("remove", "purge") and (
-                _LIFELINE_PACKAGES.fullmatch(target.name)):
+                lifeline_package(target.name)):
             return ("it removes what reos needs to reach the host and undo there (SSH, sudo, "
                     "Python or the system itself)")
         if target.kind == "user":

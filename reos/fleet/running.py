@@ -77,6 +77,10 @@ class Task(Struct, frozen=True):
     # Ansible's `check_mode` keyword: False runs the task even in a check-mode run (a
     # command reos knows only reads); None follows the run
     check_mode: bool | None = None
+    # Ansible's `failed_when` / `changed_when` as a constant (None: Ansible's own): a
+    # read reos makes for itself is never the host failing, nor a change
+    failed_when: bool | None = None
+    changed_when: bool | None = None
 
 
 class Canary(Struct, frozen=True):
@@ -238,6 +242,10 @@ def playbook(tasks: list[Task], canary: Canary | None = None) -> str:
                    "ignore_errors": task.ignore_errors, "timeout": task.timeout,
                    **({"environment": task.environment} if task.environment else {}),
                    **({"check_mode": task.check_mode} if task.check_mode is not None
+                      else {}),
+                   **({"failed_when": task.failed_when} if task.failed_when is not None
+                      else {}),
+                   **({"changed_when": task.changed_when} if task.changed_when is not None
                       else {})}
                   for task in tasks]}
     return "!unsafe " + json.dumps([_checked(play)], ensure_ascii=False) + "\n"

@@ -290,7 +290,10 @@ def _packages(argv: list[str], verdict: Verdict, ctx: Context) -> None:
                                            "uninstall"}) or (
         program == "pacman" and any(a.startswith("-R") for a in argv[1:])) or (
         program in ("dpkg", "rpm") and bool(fl & {"-r", "-P", "-e"}))
-    names = [o.split("=")[0] for o in ops if o not in verbs and "=" not in o.split("/")[0]]
+    # a pinned operand (`libc6=2.36-9`) and an architecture (`libc6:i386`) name the
+    # package too; an apt setting's value (`APT::Get::Foo=1`) does not
+    names = [o.split("=", 1)[0].split(":", 1)[0] for o in ops
+             if o not in verbs and "::" not in o.split("=", 1)[0]]
     core = [n for n in names if n.startswith(CORE_PACKAGES) or n.startswith("linux-image")]
     if core and removing and program not in ("pip", "pip3", "npm", "gem", "cargo"):
         verdict.raise_to(RiskLevel.HIGH, f"removes a core package, {core[0]}",

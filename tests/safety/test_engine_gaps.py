@@ -376,6 +376,26 @@ def test_other_package_installs_stay_below_high() -> None:
     assert verdict.risk < RiskLevel.HIGH, verdict.reasons
 
 
+@pytest.mark.parametrize("argv", [
+    # a pinned reinstall (a package undo) names its packages with their versions
+    ["apt-get", "install", "-y", "--allow-downgrades", "tool=1.0", "libc6=2.36-9"],
+    ["apt-get", "install", "-y", "--allow-downgrades", "linux-image-6.1.0-9-amd64=6.1.27-1"],
+    ["apt-get", "install", "-y", "libc6:i386"],
+])
+def test_a_core_package_is_seen_in_a_pinned_or_arch_operand(argv: list[str]) -> None:
+    verdict = assess_argv(argv)
+    assert verdict.risk >= RiskLevel.HIGH, (argv, verdict.reasons)
+
+
+def test_removing_ssh_pinned_is_still_a_lockout_on_a_remote_host() -> None:
+    from reos.safety.gate import admit_argv
+
+    argv = ["apt-get", "remove", "-y", "openssh-server=1:9.2p1-2"]
+    assert not admit_argv(argv, approved=True, remote=True).allowed
+    assert admit_argv(["apt-get", "install", "-y", "htop=3.2"], approved=True,
+                      remote=True).allowed
+
+
 # a second round of voices across the causes above (admin, attacker, script author)
 MORE_BLOCKED = [
     '( echo x ) 2> /etc/passwd',
