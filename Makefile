@@ -40,10 +40,13 @@ testbed: $(TSTAMP)
 	  || { [ "$$REOS_REQUIRE_TESTBED" != 1 ] || exit 1; }
 	@bash scripts/testbed-fleet.sh || { [ "$$REOS_REQUIRE_TESTBED" != 1 ] || exit 1; }
 
-## test: environment with the test extra, the test bed, then the whole suite
-#       (pytest's exit code 5, "no tests collected", is turned into a failure)
+## test: environment with the test extra, the test bed, then the whole suite, in
+#       PYTEST_WORKERS processes (pytest-xdist; a test file stays in one worker, and each
+#       worker starts its own beds); pytest's exit code 5, "no tests collected", is turned
+#       into a failure
+PYTEST_WORKERS ?= 2
 test: $(TSTAMP) testbed
-	@$(BIN)/python -m pytest -q -ra $(PYTEST_ARGS); status=$$?; \
+	@$(BIN)/python -m pytest -q -ra -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS); status=$$?; \
 	  if [ $$status = 5 ]; then echo "make test: no tests were collected" >&2; exit 1; fi; \
 	  exit $$status
 

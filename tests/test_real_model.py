@@ -162,6 +162,9 @@ def test_a_big_machines_prompt_leaves_the_answer_its_room_by_the_models_count(sh
     assert used + prompt.REPLY_TOKENS <= 8192, used
 
 
+# two whole prompts through a real model on CPU: about 140 s on a quiet machine, more while
+# the suite's other worker runs beside it
+@pytest.mark.timeout(900)
 def test_the_understander_plans_from_the_model_or_falls_back_cleanly(shim, llm_on) -> None:
     snapshot = SystemSnapshot.from_dict(HOMELAB)
     engine = ReasoningEngine(settings_for(shim, mode="first"), snapshot=snapshot)
