@@ -4,7 +4,13 @@ snapshot from outside, kept with its age, refreshed when older than asked.
 
 `read(source, hosts)` reaches the hosts through `running.run` (one Ansible run for all of
 them) and returns each host's `Known`: its snapshot, or why there is none (not reached,
-or what it sent is not a snapshot: the check's words, naming the field). Each snapshot is
+or what it sent is not a snapshot: the check's words, naming the field). The snapshot is
+read as the account reos logs in as (`READ`, no become: its `is_root` and `user` say how
+plans there run, through sudo); a second task (`SHADOW`) runs the module with become only
+to read each account's lock and /etc/shadow dates, merged into the snapshot's users
+before it is checked. Where become fails (sudo wants a password) that task's failure is
+ignored: the users then have no such fields, and the changes that need them are left out
+there (fleet/deciding.py). Each snapshot is
 kept as JSON under reos's data folder (`fleet/snapshots/<host>.json`), so `cached` can
 give it back without reaching the host, with its age. The sections the module does not
 read (containers, processes, mounts…) are marked unavailable, "not read on other
@@ -36,6 +42,10 @@ from reos.text import clean
 
 MODULE = "reos_snapshot"
 READ = Task("reos: read the host", MODULE, timeout=60)
+# as root: each account's lock and /etc/shadow dates (never a hash: portable.shadow)
+SHADOW = Task("reos: read the accounts' locks and password dates", MODULE,
+              {"read": "shadow"}, become=True, ignore_errors=True, timeout=30)
+SHADOW_FIELDS = ("password_locked", "last_change", "max_days", "expiry")
 NOT_READ = "not read on other machines yet"
 
 
@@ -71,17 +81,31 @@ def read(source: Source, hosts: Iterable[str], *, connect_timeout: int = CONNECT
     """Each host's snapshot, read now (one Ansible run), kept for `cached`."""
     names = list(hosts)
     found: dict[str, Known] = {}
+    waiting: dict[str, Result] = {}  # a host's snapshot, until its shadow rows come
 
-    def heard(result: Result) -> None:
-        known = _known(result, connect_timeout)
+    def done_with(result: Result, shadow: Result | None) -> None:
+        known = _known(result, connect_timeout, shadow)
         found[result.host] = known
         if known.snapshot is not None:
             _keep(known)
         if on_known is not None:
             on_known(known)
 
-    done = run(source, names, [READ], on_result=heard, connect_timeout=connect_timeout,
-               modules={MODULE: Path(portable.__file__)})
+    def heard(result: Result) -> None:
+        if result.task == SHADOW.name:
+            first = waiting.pop(result.host, None)
+            if first is not None and result.host not in found:
+                done_with(first, result)
+        elif result.status in ("failed", "unreachable"):
+            done_with(result, None)  # Ansible stops there: no second task comes
+        else:
+            waiting[result.host] = result
+
+    done = run(source, names, [READ, SHADOW], on_result=heard,
+               connect_timeout=connect_timeout, modules={MODULE: Path(portable.__file__)})
+    for name, first in list(waiting.items()):  # the run ended before the second task
+        if name not in found:
+            done_with(first, None)
     for name in names:
         if name not in found:
             found[name] = Known(name, problem=f"no answer came (the run ended: {done.status})")
@@ -109,12 +133,14 @@ def cached(host: str) -> Known | None:
         return Known(host, problem=clean(str(exc)))
 
 
-def _known(result: Result, seconds: int) -> Known:
+def _known(result: Result, seconds: int, shadow: Result | None = None) -> Known:
     if result.status in ("failed", "unreachable"):
         return Known(result.host, problem=why(result.said, seconds)[0])
     data = result.returned.get("snapshot")
     if not isinstance(data, dict):
         return Known(result.host, problem="it sent no snapshot")
+    if shadow is not None and shadow.status in ("ok", "changed"):
+        _with_shadow(data, shadow.returned.get("shadow"))
     try:
         if len(json.dumps(data)) > MAX_BYTES:
             raise UsageError("its snapshot is larger than reos reads")
@@ -127,6 +153,20 @@ def _known(result: Result, seconds: int) -> Known:
     except UsageError as exc:
         return Known(result.host, problem=clean(exc.message))
     return Known(result.host, snapshot, time.time())
+
+
+def _with_shadow(data: dict[str, object], rows: object) -> None:
+    """Each account's lock and dates read as root (`rows`: the SHADOW task's answer)
+    put on the snapshot's users, only its known fields (their types are checked with the
+    rest of the snapshot); nothing when the answer is not rows."""
+    users = data.get("users")
+    if not isinstance(rows, dict) or not isinstance(users, list):
+        return
+    for user in users:
+        name = user.get("name") if isinstance(user, dict) else None
+        row = rows.get(name) if isinstance(name, str) else None
+        if isinstance(user, dict) and isinstance(row, dict):
+            user.update({key: row[key] for key in SHADOW_FIELDS if key in row})
 
 
 def _path(host: str) -> Path:
