@@ -21,7 +21,10 @@ pytestmark = [pytest.mark.docker, pytest.mark.slow]
 
 FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "users": {"name": str, "uid": int, "gid": int, "home": str, "shell": str, "groups": list,
-              "locked": bool, "system": bool, "gecos": str},
+              "locked": bool, "system": bool, "gecos": str,
+              # /etc/shadow's, read as root only (null: not read)
+              "password_locked": (bool, type(None)), "last_change": (str, type(None)),
+              "max_days": (str, type(None)), "expiry": (str, type(None))},
     "groups": {"name": str, "gid": int, "members": list},
     "processes": {"pid": int, "ppid": int, "name": str, "user": str, "cmdline": str,
                   "cpu_percent": (int, float), "memory_rss": int},

@@ -25,7 +25,8 @@ from tests.conftest import FIXTURES, reos, reos_json
 
 # The contract, written out here on purpose (not imported from the code it checks).
 FIELDS = {
-    "users": {"name", "uid", "gid", "home", "shell", "groups", "locked", "system", "gecos"},
+    "users": {"name", "uid", "gid", "home", "shell", "groups", "locked", "system", "gecos",
+              "password_locked", "last_change", "max_days", "expiry"},
     "groups": {"name", "gid", "members"},
     "processes": {"pid", "ppid", "name", "user", "cmdline", "cpu_percent", "memory_rss"},
     "mounts": {"device", "mountpoint", "fstype", "options", "total", "used", "free", "label"},
@@ -44,6 +45,9 @@ TYPES: dict[str, Any] = {
     "mountpoints": list, "state": str, "mac": str, "addresses": list, "mtu": int,
     "proto": str, "address": str, "port": int, "process": str, "unit": str, "next": str,
     "last": str, "gecos": str, "label": str, "vendor": str, "kind": str,
+    # /etc/shadow's, read as root only (null: not read)
+    "password_locked": (bool, type(None)), "last_change": (str, type(None)),
+    "max_days": (str, type(None)), "expiry": (str, type(None)),
 }
 
 

@@ -6,22 +6,30 @@ out from it.
 question, is blocked, or has nothing to run is left out with why; a step the one gate
 (`safety.gate.admit_argv`, with the remote lock-out rules, since every host is reached
 over SSH) does not admit stops that host's plan; so does a change whose prior state reos
-cannot read from the host's snapshot (`TRACKED`: services, timers, packages, accounts and
-groups), since it could not be undone. Each step's prior state comes from the host's
-snapshot, read just before (`snapshots.read`), and its undo is worked out from it as on
-this machine (`system.state.restore_argv`). An account's or a group's change runs only
-with an undo: creating one (its home removed by undo only when the host's home folder
-had none of that name), deleting an account (made again with its ids, groups, shell and
-home; not when one of them could not be put back as it was), joining or leaving a group,
-its shell and full name; never its lock (the snapshot does not tell a locked password
-from none) nor /etc/shadow's dates (the snapshot does not read them). What reos needs to
+cannot read from the host's snapshot (`TRACKED`: services, timers, packages, accounts,
+groups, the hostname and the time zone), since it could not be undone. Each step's prior
+state comes from the host's snapshot, read just before (`snapshots.read`), in the shape
+`system.state` records on this machine, and its undo is worked out from it as here
+(`system.state.restore_argv`). An account's or a group's change, the hostname's and the
+time zone's run only with an undo (`UNDONE_OR_LEFT_OUT`): creating an account or group
+(its home removed by undo only when the host's home folder had none of that name),
+deleting an account (made again with its ids, groups, shell and home; not when one of
+them could not be put back as it was), joining or leaving a group, its shell and full
+name; its lock, expiry and password dates only when the snapshot holds /etc/shadow's
+(read as root there: the password field's "!" and the date fields, `User.password_locked`
+and the rest), else left out saying so; the static hostname and the time zone when the
+snapshot holds one the setting's tool takes (`state_settings.valid`). What reos needs to
 reach a host and undo there is never cut, even when asked for: SSH stopped, sudo or
 Python removed, root or the account reos logs in as (the snapshot's `user`) deleted,
-locked, expired, given another shell or taken out of a group.
+locked, expired, given another shell or taken out of a group. A hostname change cuts
+nothing: Ansible reaches a host by its inventory name or `ansible_host`, never by the
+name the host gives itself, and undo checks /etc/machine-id, which it leaves alone.
 
 A host's snapshot is untrusted: its words reach an undo's argv only as arguments, never
-when they hold what the command would refuse or split. Not responsible for running
-anything (changing.py), reading hosts (snapshots.py), nor planning (the engine).
+when they hold what the command would refuse or split; a date from /etc/shadow only as
+ASCII digits (or empty), a hostname or a zone only when `state_settings.valid` takes it.
+Not responsible for running anything (changing.py), reading hosts (snapshots.py), nor
+planning (the engine).
 """
 
 from __future__ import annotations
@@ -36,17 +44,22 @@ from reos.patterns import regex
 from reos.safety.gate import admit_argv
 from reos.safety.rules_network import SSH_UNITS
 from reos.system.privilege import as_root, through_sudo
-from reos.system.snapshot import SystemSnapshot
+from reos.system.snapshot import SystemSnapshot, User
 from reos.system.state import restore_argv
+from reos.system.state_settings import valid
 from reos.system.state_users import changed_group
 
 # what reos can read a prior state of from a host's snapshot (so it can undo a change)
-TRACKED = {"service", "timer", "package", "user", "group"}
+TRACKED = {"service", "timer", "package", "user", "group", "hostname", "timezone"}
 # kinds whose change runs on a host only with an undo worked out from its snapshot (an
-# account's lock or password dates are not in it; deleting a home directory has none)
-UNDONE_OR_LEFT_OUT = {"user", "group"}
+# account's lock or password dates only when read as root; deleting a home directory has
+# none)
+UNDONE_OR_LEFT_OUT = {"user", "group", "hostname", "timezone"}
 MACHINE_ID = regex(r"[0-9a-f]{32}")
 _VERSION = regex(r"[A-Za-z0-9.+:~_-]{1,128}")
+# an /etc/shadow date field as it may reach an argv: ASCII digits, or empty (none)
+_DAYS = regex(r"[0-9]{0,10}")
+_SETTING_WORDS = {"hostname": "its hostname", "timezone": "its time zone"}
 
 
 class Prepared(Struct):
@@ -88,15 +101,42 @@ def prior_state(snapshot: SystemSnapshot, kind: str, name: str,
         group = next((g for g in snapshot.groups if g.name == name), None)
         return ({"state": "present", "gid": group.gid, "members": sorted(group.members)}
                 if group is not None else {"state": "absent"})
+    if kind in ("hostname", "timezone"):
+        return _setting(snapshot, kind)
     return None
+
+
+def _setting(snapshot: SystemSnapshot, kind: str) -> dict[str, Any] | None:
+    """The hostname or time zone as `state_settings.current` records it here, from the
+    host's facts (portable.settings); None when the snapshot does not hold it (an older
+    module). A value the setting's tool would not take is not kept: the state is then
+    empty, with why, and there is no undo."""
+    host = snapshot.host
+    if kind == "hostname":
+        static, running = host.get("static_hostname"), host.get("hostname")
+        if not isinstance(static, str) or not static:
+            return None
+        state: dict[str, Any] = {"state": static, "static": static}
+        if valid(kind, running):
+            state["running"] = running
+    else:
+        zone = host.get("timezone")
+        if not isinstance(zone, str) or not zone:
+            return None
+        state = {"state": zone, "source": "the host's snapshot"}
+    if not valid(kind, state["state"]):
+        what = "hostname" if kind == "hostname" else "time zone"
+        return {"state": "", "reason": f"the {what} the host's snapshot gives is not one "
+                                       "reos could set again"}
+    return state
 
 
 def _account(snapshot: SystemSnapshot, name: str,
              argv: list[str] | None) -> dict[str, Any] | None:
     """An account as `system.state_users` records one here, from the host's snapshot: its
-    ids, groups, shell, home and full name; its lock only when the host was read as root
-    (the lock is in /etc/shadow); never /etc/shadow's dates, which the snapshot does not
-    read (so their changes have no undo there, and are left out)."""
+    ids, groups, shell, home and full name; its lock and /etc/shadow dates when the host's
+    /etc/shadow was read (as root), else its state is "unknown", said why, and the
+    changes of them have no undo there (so are left out)."""
     if snapshot.users is None:
         return None
     account = next((u for u in snapshot.users if u.name == name), None)
@@ -129,15 +169,29 @@ def _account(snapshot: SystemSnapshot, name: str,
         del state["groups"]
     if not groups_ok or not all(_fits(text) for _, text in fields):
         state["incomplete"] = True
-    # whether the account is locked is not known from the snapshot: it counts "*" (no
-    # password) as locked as well as "!" (locked), which undo would tell apart
-    state.update(state="unknown", account="present",
-                 reason="the host's snapshot does not tell a locked password from none")
+    state.update(_shadow(account))
     if argv:
         state["changed_group"] = changed_group(argv)
     return state
 
 
+def _shadow(account: User) -> dict[str, Any]:
+    """The lock ("locked": the password field starts with "!", as `usermod -L` marks it)
+    and the last change, maximum age and expiry, as `state_users._shadow` gives them
+    here; a date that is not ASCII digits (or empty) is left out, so its change has no
+    undo. Not read (the snapshot was not read as root): "unknown", with why."""
+    if account.password_locked is None:
+        return {"state": "unknown", "account": "present", "reason": NOT_AS_ROOT}
+    state: dict[str, Any] = {"state": "locked" if account.password_locked else "active"}
+    for key in ("expiry", "last_change", "max_days"):
+        value = getattr(account, key)
+        if isinstance(value, str) and _DAYS.fullmatch(value):
+            state[key] = value
+    return state
+
+
+NOT_AS_ROOT = ("the host's snapshot does not hold its /etc/shadow fields (reos reads them "
+               "there as root, through sudo without a password)")
 _MAX_FIELD = 32 * 1024  # characters of one field put back in one argument, at most
 
 
@@ -179,10 +233,11 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str) -> P
         if not step.read_only and step.target is not None:
             prior = prior_state(snapshot, step.target.kind, step.target.name, step.argv)
             if prior is None:
+                what = _SETTING_WORDS.get(step.target.kind) or (
+                    f"{step.target.kind} {step.target.name}")
                 return Prepared(host, left_out=(
-                    f"{step.title}: reos cannot yet read what {step.target.kind} "
-                    f"{step.target.name} was before on another machine, so it would not "
-                    "know how to undo it"))
+                    f"{step.title}: reos cannot read what {what} was before from the "
+                    "host's snapshot, so it would not know how to undo it"))
             version = prior.get("version")
             if isinstance(version, str) and not _VERSION.fullmatch(version):
                 prior = {**prior, "version": ""}  # a host's word, not a version: not pinned
@@ -286,11 +341,18 @@ def _no_undo(step: Step, prior: dict[str, Any]) -> str:
     if not step.reversible:
         return ("it cannot be undone, and reos changes accounts on other machines only where "
                 "it can undo the change")
-    if step.action in ("lock", "unlock"):
-        return ("a host's snapshot does not tell a locked password from an account with "
-                "none, so reos could not undo it there")
-    if step.action in ("set_expiry", "expire_password", "password_max_age"):
-        return ("what it was before is in /etc/shadow, which the host's snapshot does not "
-                "read, so reos could not undo it")
+    shadowed = ("lock", "unlock", "set_expiry", "expire_password", "password_max_age")
+    if step.action in shadowed and prior.get("state") == "unknown":
+        return (f"what it was before is in /etc/shadow, and {NOT_AS_ROOT}, so reos could "
+                "not undo it")
+    if step.action == "expire_password" and prior.get("last_change") == "":
+        return ("password ageing is off for it there (no date of its last password "
+                "change), so reos could not put that date back")
+    if step.action in shadowed[2:]:
+        return ("its /etc/shadow field there is not a number of days reos could put "
+                "back, so reos could not undo it")
+    if step.target.kind in _SETTING_WORDS:
+        return f"{prior.get('reason') or 'reos could not set it back'}, so it does not " \
+               "change it there"
     return ("reos cannot work out from the host's snapshot how to undo it, so it does not "
             "change it there")
