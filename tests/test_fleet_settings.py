@@ -170,6 +170,9 @@ def test_the_hostname_and_time_zone_are_recorded_as_here_and_undone_there() -> N
     ({"static_hostname": "db1 --pretty"}, _step("hostname", "db7"),
      "the hostname the host's snapshot gives is not one reos could set again"),
     ({"static_hostname": "-h"}, _step("hostname", "db7"), "set again"),
+    # a value ending in a newline is no value the tool takes (`$` would match before it)
+    ({"static_hostname": "db1\n"}, _step("hostname", "db7"), "set again"),
+    ({"timezone": "Europe/Berlin\n"}, _step("timezone", "Asia/Tokyo"), "set again"),
 ])
 def test_a_setting_reos_could_not_set_back_there_is_left_out_with_why(
         facts: dict[str, object], step: Step, said: str) -> None:
@@ -184,3 +187,16 @@ def test_a_running_name_that_is_no_hostname_is_not_kept() -> None:
     prior = deciding.prior_state(_snapshot(static_hostname="db1", hostname="\x1b[2J"),
                                  "hostname", "hostname")
     assert prior == {"state": "db1", "static": "db1"}
+
+
+def test_a_value_read_back_with_a_newline_is_no_value() -> None:
+    from reos.system.state_settings import restore, valid
+    from reos.system.state_users import changed_group
+
+    assert valid("hostname", "db1") and valid("timezone", "Europe/Berlin")
+    for kind, value in (("hostname", "db1\n"), ("timezone", "Europe/Berlin\n"),
+                        ("timezone", "CET\n")):
+        assert not valid(kind, value)
+        assert restore(kind, kind, {"state": value}) is None
+    assert changed_group(["usermod", "-aG", "sudo", "bob"]) == "sudo"
+    assert changed_group(["usermod", "-aG", "sudo\n", "bob"]) is None
