@@ -568,3 +568,34 @@ def test_with_the_shadow_fields_root_and_the_login_are_still_never_locked_or_exp
     part = _one(step, _shadowed(), f"{step.title} please")
     assert part.plan is None
     assert "cut reos off" in (part.left_out or "")
+
+
+def _locked(name: str) -> SystemSnapshot:
+    snap = _shadowed().to_dict()
+    for user in snap["users"]:
+        if user["name"] == name:
+            user["password_locked"] = True
+    return SystemSnapshot.from_dict(snap)
+
+
+@pytest.mark.parametrize(("name", "said"), [
+    ("root", "it would unlock root, which could let root log in with a password"),
+    ("bob", "its undo would change bob (the account reos logs in as there)"),
+])
+def test_unlocking_root_or_the_login_on_a_host_is_left_out_with_why(name: str,
+                                                                     said: str) -> None:
+    part = _one(_step("unlock", ["usermod", "-U", name], name), _locked(name),
+                f"unlock {name}")
+    assert part.plan is None, part.undos
+    assert said in (part.left_out or "")
+
+
+def test_unlocking_another_account_runs_with_the_undo_reos_undo_runs() -> None:
+    step = _step("unlock", ["usermod", "-U", "alice"], "alice")
+    part = _one(step, _locked("alice"), "unlock alice")
+    assert part.plan is not None, part.left_out
+    assert part.undos == [["sudo", "-n", "usermod", "-L", "alice"]]
+    # what the plan lets run on the login, undo runs too: the one test
+    assert deciding.login_safe_undo(["sudo", "-n", "usermod", "-U", "bob"])
+    assert not deciding.login_safe_undo(["sudo", "-n", "usermod", "-L", "bob"])
+    assert not deciding.login_safe_undo(["-U", "usermod", "bob"])

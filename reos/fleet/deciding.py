@@ -21,7 +21,10 @@ and the rest), else left out saying so; the static hostname and the time zone wh
 snapshot holds one the setting's tool takes (`state_settings.valid`). What reos needs to
 reach a host and undo there is never cut, even when asked for: SSH stopped, sudo or
 Python removed, root or the account reos logs in as (the snapshot's `user`) deleted,
-locked, expired, given another shell or taken out of a group. A hostname change cuts
+locked, expired, given another shell or taken out of a group, root unlocked; and a change
+of either account runs only when its undo is one `reos undo` runs on them
+(`login_safe_undo`, the one test both use: unlocking the login, say, is left out, as its
+undo would lock it). A hostname change cuts
 nothing: Ansible reaches a host by its inventory name or `ansible_host`, never by the
 name the host gives itself, and undo checks /etc/machine-id, which it leaves alone.
 
@@ -43,7 +46,7 @@ from reos.model.request import Kind
 from reos.patterns import regex
 from reos.safety.gate import admit_argv
 from reos.safety.rules_network import SSH_UNITS
-from reos.system.privilege import as_root, through_sudo
+from reos.system.privilege import as_root, strip_sudo, through_sudo
 from reos.system.snapshot import SystemSnapshot, User
 from reos.system.state import restore_argv
 from reos.system.state_settings import valid
@@ -247,6 +250,9 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str) -> P
                 return Prepared(host, left_out=f"{step.title}: {_no_undo(step, prior)}")
             if undo and through_sudo(step.argv):
                 undo = as_root(undo, is_root=False)
+            if step.target.kind == "user" and step.target.name in (logins or {"root"}) and (
+                    undo is not None and not login_safe_undo(undo)):
+                return Prepared(host, left_out=f"{step.title}: {_undo_cuts(step)}")
             prior = {**prior, "manager": manager, "machine_id": machine,
                      "logins": sorted(logins or ())}
         prepared.priors.append(prior)
@@ -311,11 +317,39 @@ def _unfit(step: Step, refused: str | None, logins: set[str] | None = None) -> s
     return None
 
 
+# what an undo may do to root or the account reos logs in as: give back a group, unlock,
+# put back the full name; anything else (delete, lock, a shell, a whole group list,
+# leaving a group, an expiry) could cut reos off, whatever the recorded state says
+_LOGIN_SAFE_UNDOS = (("usermod", "-aG"), ("usermod", "-U"), ("usermod", "-c"))
+
+
+def login_safe_undo(argv: list[str]) -> bool:
+    """Whether `argv` (with or without `sudo -n`) is an undo reos may run on root or the
+    account it logs in as on a host: the one test for the plan (`prepare`) and for `reos
+    undo` (changing.py), so a change runs there only when its undo would be run."""
+    words = strip_sudo(argv)
+    return len(words) >= 3 and tuple(words[:2]) in _LOGIN_SAFE_UNDOS
+
+
+def _undo_cuts(step: Step) -> str:
+    assert step.target is not None
+    name = step.target.name
+    whose = "root" if name == "root" else f"{name} (the account reos logs in as there)"
+    return (f"its undo would change {whose} in a way that could cut reos off from the "
+            "host, which reos never does, so it could not be undone there")
+
+
 def _cuts_login(step: Step, name: str, logins: set[str] | None) -> str | None:
     """Why a change of the account `name` would cut reos off from the host, or None: it
     never deletes, locks, expires or changes the shell of root or of the account it logs
     in as, nor takes that account out of a group (sudo's rules, which say which group
-    gives it root, are root's to read: the snapshot does not hold them)."""
+    gives it root, are root's to read: the snapshot does not hold them); nor unlocks root
+    (root's password would then let anyone who knows it in, with no question asked, and
+    its undo, locking root, is one reos never runs)."""
+    if name == "root" and step.action == "unlock":
+        return ("it would unlock root, which could let root log in with a password there; "
+                "reos never does that on a host, and its undo (locking root) is one reos "
+                "never runs")
     leaves = step.action in _LEAVES
     if step.action not in _ACCOUNT_CUTS and not leaves:
         return None
