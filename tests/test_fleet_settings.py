@@ -88,7 +88,7 @@ def _journal() -> Journal:
 
 def _snapshot(**facts: object) -> SystemSnapshot:
     host = {"machine_id": MACHINE, "package_manager": "apt", "user": "bob",
-            "hostname": "db1", **facts}
+            "hostname": "db1", "sudo_by_hostname": "", **facts}  # sudo's rules name no host
     return SystemSnapshot.from_dict({"schema": "reos.snapshot/2", "collected_at": "",
                                      "host": host})
 

@@ -15,6 +15,7 @@ import pytest
 from reos import paths
 from reos.errors import EXIT_NOTHING, EXIT_OK
 from reos.fleet import changing, deciding
+from reos.fleet.snapshots import Known
 from reos.model.plan import Plan, Step
 from reos.model.request import Kind
 from reos.model.target import Target
@@ -437,16 +438,19 @@ def test_the_host_module_reads_the_lock_and_dates_never_the_hash() -> None:
 
 
 def _read(users: list[dict[str, object]], rows: object, status: str = "ok"):  # type: ignore[no-untyped-def]
-    """What `snapshots.read` makes of a host's two answers: its snapshot (read as the
-    login) and the rows its module read as root."""
+    """What `on_hosts.decide` makes of a host's snapshot (read as the login) and what its
+    module read as root (`status`: how that task went)."""
     from reos.fleet import snapshots
     from reos.fleet.running import Result
 
     data = {"schema": "reos.snapshot/2", "collected_at": "", "users": users,
             "host": {"machine_id": MACHINE, "user": "bob"}}
     first = Result("web1", snapshots.READ.name, "ok", returned={"snapshot": data})
-    second = Result("web1", snapshots.SHADOW.name, status, returned={"shadow": rows})
-    return snapshots._known(first, 10, second)
+    known = snapshots._known(first, 10)
+    assert known.snapshot is not None
+    answer = ({"shadow": rows, "sudo_by_hostname": ""} if status == "ok" else
+              "sudo: a password is required")
+    return Known("web1", snapshots.with_root(known.snapshot, answer, "web1"))
 
 
 def test_the_rows_read_as_root_join_the_snapshot_checked_and_old_snapshots_still_load(
@@ -464,10 +468,18 @@ def test_the_rows_read_as_root_join_the_snapshot_checked_and_old_snapshots_still
     for failed in (_read([dict(lena)], None, "failed"), _read([dict(lena)], "rows")):
         [user] = failed.snapshot.users  # type: ignore[misc, union-attr]
         assert user.password_locked is None and user.expiry is None
-    # a field of the wrong type is the snapshot's problem, named
+    assert failed.snapshot.host.get("root_read")  # type: ignore[union-attr]
+    # a field of the wrong type: none of it is taken, and the snapshot says why
     wrong = _read([dict(lena)], {"lena": {"password_locked": "yes"}})
-    assert wrong.snapshot is None
-    assert "users[0].password_locked must be true, false or null" in (wrong.problem or "")
+    assert wrong.snapshot is not None
+    assert wrong.snapshot.users[0].password_locked is None  # type: ignore[index]
+    assert "users[0].password_locked must be true, false or null" in (
+        wrong.snapshot.host.get("root_read") or "")
+    # a row for an account the snapshot does not list is dropped, not made an account
+    extra = _read([dict(lena)], {"lena": {"password_locked": False},
+                                 "ghost": {"password_locked": True, "expiry": "1"}})
+    assert [u.name for u in extra.snapshot.users] == ["lena"]  # type: ignore[union-attr]
+    assert "ghost" not in json.dumps(extra.snapshot.to_dict())  # type: ignore[union-attr]
     # a snapshot kept before these fields loads; they are unknown
     old = SystemSnapshot.from_dict({"schema": "reos.snapshot/2", "collected_at": "",
                                     "users": [dict(lena, locked=True)]})

@@ -24,9 +24,15 @@ Python removed, root or the account reos logs in as (the snapshot's `user`) dele
 locked, expired, given another shell or taken out of a group, root unlocked; and a change
 of either account runs only when its undo is one `reos undo` runs on them
 (`login_safe_undo`, the one test both use: unlocking the login, say, is left out, as its
-undo would lock it). A hostname change cuts
-nothing: Ansible reaches a host by its inventory name or `ansible_host`, never by the
-name the host gives itself, and undo checks /etc/machine-id, which it leaves alone.
+undo would lock it). A hostname change does not cut how reos reaches a host (Ansible
+uses its inventory name or `ansible_host`; undo checks /etc/machine-id, which it leaves
+alone), but it could cut sudo, whose rules can name hosts: it runs only where the host
+module, as root, found they cannot depend on the name (`sudo_by_hostname`), and not
+where a pretty hostname is set (the change clears it; undo could not put it back).
+
+What is read as root there (/etc/shadow's fields, sudo's rules) is read only for the
+hosts whose plan needs it (`needs_root_read`), after planning; a host where that read
+failed has those steps left out, saying why (its snapshot's `root_read`).
 
 A host's snapshot is untrusted: its words reach an undo's argv only as arguments, never
 when they hold what the command would refuse or split; a date from /etc/shadow only as
@@ -63,6 +69,20 @@ _VERSION = regex(r"[A-Za-z0-9.+:~_-]{1,128}")
 # an /etc/shadow date field as it may reach an argv: ASCII digits, or empty (none)
 _DAYS = regex(r"[0-9]{0,10}")
 _SETTING_WORDS = {"hostname": "its hostname", "timezone": "its time zone"}
+# an account's changes whose prior state is in /etc/shadow, read as root (`ROOT_READ`)
+SHADOWED = ("lock", "unlock", "set_expiry", "expire_password", "password_max_age")
+
+
+def needs_root_read(plan: Plan) -> bool:
+    """Whether deciding `plan` needs what the host module reads there as root
+    (`snapshots.read_as_root`): an account's lock or /etc/shadow dates changed, or the
+    hostname (whether sudo's rules could depend on it). Other plans never run sudo to be
+    decided."""
+    if plan.blocked or plan.question or plan.kind in (Kind.CLARIFY, Kind.META):
+        return False
+    return any(not step.read_only and step.target is not None and (
+        (step.target.kind == "user" and step.action in SHADOWED)
+        or step.target.kind == "hostname") for step in plan.steps)
 
 
 class Prepared(Struct):
@@ -122,6 +142,9 @@ def _setting(snapshot: SystemSnapshot, kind: str) -> dict[str, Any] | None:
         state: dict[str, Any] = {"state": static, "static": static}
         if valid(kind, running):
             state["running"] = running
+        if host.get("pretty_hostname"):  # `hostnamectl set-hostname` clears it
+            return {"state": "", "reason": "it has a pretty hostname, which a new "
+                                           "hostname clears and undo could not put back"}
     else:
         zone = host.get("timezone")
         if not isinstance(zone, str) or not zone:
@@ -172,19 +195,22 @@ def _account(snapshot: SystemSnapshot, name: str,
         del state["groups"]
     if not groups_ok or not all(_fits(text) for _, text in fields):
         state["incomplete"] = True
-    state.update(_shadow(account))
+    state.update(_shadow(account, snapshot.host.get("root_read")))
     if argv:
         state["changed_group"] = changed_group(argv)
     return state
 
 
-def _shadow(account: User) -> dict[str, Any]:
+def _shadow(account: User, failed: object = None) -> dict[str, Any]:
     """The lock ("locked": the password field starts with "!", as `usermod -L` marks it)
     and the last change, maximum age and expiry, as `state_users._shadow` gives them
     here; a date that is not ASCII digits (or empty) is left out, so its change has no
-    undo. Not read (the snapshot was not read as root): "unknown", with why."""
+    undo. Not read (the snapshot was not read as root): "unknown", with why (`failed`:
+    why reading it as root failed there)."""
     if account.password_locked is None:
-        return {"state": "unknown", "account": "present", "reason": NOT_AS_ROOT}
+        reason = NOT_AS_ROOT + (f": reading it failed ({failed})"
+                                if isinstance(failed, str) and failed else "")
+        return {"state": "unknown", "account": "present", "reason": reason}
     state: dict[str, Any] = {"state": "locked" if account.password_locked else "active"}
     for key in ("expiry", "last_change", "max_days"):
         value = getattr(account, key)
@@ -234,6 +260,10 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str) -> P
         prepared.read_only = prepared.read_only and admission.read_only and step.read_only
         prior, undo = None, None
         if not step.read_only and step.target is not None:
+            if step.target.kind == "hostname":
+                cut = _hostname_cuts_sudo(snapshot)
+                if cut:
+                    return Prepared(host, left_out=f"{step.title}: {cut}")
             prior = prior_state(snapshot, step.target.kind, step.target.name, step.argv)
             if prior is None:
                 what = _SETTING_WORDS.get(step.target.kind) or (
@@ -331,6 +361,24 @@ def login_safe_undo(argv: list[str]) -> bool:
     return len(words) >= 3 and tuple(words[:2]) in _LOGIN_SAFE_UNDOS
 
 
+def _hostname_cuts_sudo(snapshot: SystemSnapshot) -> str | None:
+    """Why a new hostname could cut reos off from the host, or None: sudo's rules can
+    name hosts (a host list other than ALL, a Host_Alias, rules from LDAP or sssd), and
+    sudo matches them against the host's own name, so the login could lose the sudo it
+    needs, for undo too. The host module says whether they could (`sudo_by_hostname`,
+    read as root only where a plan changes the hostname); not known: left out."""
+    could = snapshot.host.get("sudo_by_hostname")
+    if could == "":
+        return None
+    if isinstance(could, str):
+        return (f"sudo's rules there could depend on the host's name ({could}), so a new "
+                "name could take away the sudo reos needs to change anything and undo")
+    failed = snapshot.host.get("root_read")
+    return ("reos could not read sudo's rules there as root"
+            f"{f' ({failed})' if isinstance(failed, str) and failed else ''}, so it "
+            "cannot make sure a new name keeps the sudo it needs to undo")
+
+
 def _undo_cuts(step: Step) -> str:
     assert step.target is not None
     name = step.target.name
@@ -375,10 +423,10 @@ def _no_undo(step: Step, prior: dict[str, Any]) -> str:
     if not step.reversible:
         return ("it cannot be undone, and reos changes accounts on other machines only where "
                 "it can undo the change")
-    shadowed = ("lock", "unlock", "set_expiry", "expire_password", "password_max_age")
+    shadowed = SHADOWED
     if step.action in shadowed and prior.get("state") == "unknown":
-        return (f"what it was before is in /etc/shadow, and {NOT_AS_ROOT}, so reos could "
-                "not undo it")
+        return (f"what it was before is in /etc/shadow, and {prior.get('reason')}, so "
+                "reos could not undo it")
     if step.action == "expire_password" and prior.get("last_change") == "":
         return ("password ageing is off for it there (no date of its last password "
                 "change), so reos could not put that date back")

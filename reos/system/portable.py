@@ -15,7 +15,8 @@ field starts with "!" (`password_locked`, as `state_users` reads the lock here; 
 counts "*" too, for the readers that want "cannot log in with a password") and the
 last-change, maximum-age and expiry fields when they are digits or empty; never the hash,
 nor anything else of the password field. For another machine's undo of a setting it reads
-the static hostname (/etc/hostname, else `hostnamectl --static`) and the time zone (the
+the static hostname (/etc/hostname, else `hostnamectl --static`), the pretty one
+(/etc/machine-info, which `hostnamectl set-hostname` clears) and the time zone (the
 /etc/localtime link under /usr/share/zoneinfo, else /etc/timezone): `settings`.
 
 Run as a program it is an Ansible module of the old "WANT_JSON" kind (it imports nothing
@@ -23,9 +24,11 @@ of Ansible's, nor of reos's): Ansible copies this file to the host and runs it w
 path of its arguments; it prints {"changed": false, "snapshot": {…}}, a reos.snapshot/2
 document of those sections (SHIPPED), the host and its settings, which the controller
 checks like any snapshot from outside (`fleet/snapshots.py`, which also marks the other
-sections as not read). Given {"read": "shadow"} (the controller runs it so with become,
-as the snapshot itself is read as the login account) it prints {"changed": false,
-"shadow": {account: {…}}} instead: `shadow`'s rows, or null when not run as root.
+sections as not read). Given {"read": "root"} (the controller runs it so with become,
+only for hosts whose plan needs it, as the snapshot itself is read as the login account)
+it prints {"changed": false, "shadow": {account: {…}}, "sudo_by_hostname": why} instead:
+`shadow`'s rows and `sudo_by_hostname`'s answer ("" when sudo's rules cannot depend on
+the host's name), each null when not run as root.
 
 Imports only the standard library, by design: a reos import here would break the module
 on a host without reos; and runs on Python 3.8 and later, as hosts have it (the shebang is
@@ -356,7 +359,8 @@ ZONEINFO = "/usr/share/zoneinfo/"
 
 def settings() -> dict[str, Any]:
     """The settings another machine's undo sets back, as host facts: `static_hostname`
-    (/etc/hostname's first name, else `hostnamectl --static`) and `timezone` (the zone
+    (/etc/hostname's first name, else `hostnamectl --static`), `pretty_hostname` (when
+    there is one: a hostname change clears it) and `timezone` (the zone
     /etc/localtime links to under /usr/share/zoneinfo, which timedatectl writes, else
     /etc/timezone's first line). Each only when it could be read; the controller checks
     it as it checks a value a request gives before it reaches an argv."""
@@ -369,6 +373,9 @@ def settings() -> dict[str, Any]:
             static = ""
     if static:
         found["static_hostname"] = static[:256]
+    pretty = _pretty_hostname()
+    if pretty:
+        found["pretty_hostname"] = pretty[:256]
     zone = _linked_zone() or _first_line(TIMEZONE_FILE)
     if zone:
         found["timezone"] = zone[:256]
@@ -397,6 +404,136 @@ def _linked_zone() -> str:
         return ""
     path = os.path.normpath(os.path.join(os.path.dirname(str(LOCALTIME)), target))
     return path[len(ZONEINFO):] if path.startswith(ZONEINFO) else ""
+
+
+MACHINE_INFO = Path("/etc/machine-info")
+
+
+def _pretty_hostname() -> str:
+    """PRETTY_HOSTNAME from /etc/machine-info (where hostnamed keeps it), unquoted; ""
+    when there is none. `hostnamectl set-hostname NAME` clears it when NAME is a plain
+    hostname, so another machine's undo could not put it back."""
+    try:
+        text = MACHINE_INFO.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    for line in text.splitlines():
+        key, _, value = line.strip().partition("=")
+        if key == "PRETTY_HOSTNAME":
+            return value.strip().strip("\"'")
+    return ""
+
+
+# -- whether sudo's rules could depend on the host's name (read as root) ------------------
+NSSWITCH = Path("/etc/nsswitch.conf")
+SUDO_CONF = Path("/etc/sudo.conf")
+SUDOERS = Path("/etc/sudoers")
+SUDOERS_D = "/etc/sudoers.d"
+_SKIPPED_ALIASES = ("User_Alias", "Runas_Alias", "Cmnd_Alias", "Cmd_Alias")
+
+
+def sudo_by_hostname() -> str:
+    """Why sudo's rules here could depend on the host's own name (so a new hostname
+    could take the login's sudo away), or "" when they cannot: they come from files only
+    (/etc/nsswitch.conf's `sudoers:` line, /etc/sudo.conf names no other sudoers file),
+    and every rule of /etc/sudoers and the /etc/sudoers.d it includes is for the host
+    list ALL, with no Host_Alias and no host's Defaults. Conservative: what it cannot
+    read or does not understand counts as "could"."""
+    why = _sudo_sources()
+    if why:
+        return why
+    return sudoers_by_hostname(_read(SUDOERS), str(SUDOERS), top=True)
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def _sudo_sources() -> str:
+    if NSSWITCH.exists():
+        text = _read(NSSWITCH)
+        if text is None:
+            return f"{NSSWITCH} could not be read"
+        for line in text.splitlines():
+            words = line.split("#", 1)[0].split()
+            if words and words[0] == "sudoers:" and words[1:] != ["files"]:
+                return (f"{NSSWITCH} has sudo's rules come from "
+                        f"{' '.join(words[1:])[:80] or 'nothing'}, not its files only")
+    if SUDO_CONF.exists():
+        text = _read(SUDO_CONF)
+        if text is None:
+            return f"{SUDO_CONF} could not be read"
+        for line in text.splitlines():
+            words = line.split("#", 1)[0].split()
+            if words[:1] == ["Plugin"] and any("=" in w for w in words):
+                return f"{SUDO_CONF} gives sudo's plugin settings (another sudoers file?)"
+    return ""
+
+
+def sudoers_by_hostname(text: str | None, name: str, top: bool = False) -> str:
+    """Why the sudoers file `name` (its `text`, None: unreadable) could make sudo's rules
+    depend on the host's name, or "". `top`: /etc/sudoers itself, whose `@includedir
+    /etc/sudoers.d` (or `#includedir`) is followed; any other include counts as
+    "could"."""
+    if text is None:
+        return f"{name} could not be read"
+    lines, held = [], ""
+    for raw in text.splitlines():  # a line ending in a backslash goes on
+        if raw.endswith("\\"):
+            held += raw[:-1] + " "
+            continue
+        lines.append(held + raw)
+        held = ""
+    if held:
+        lines.append(held)
+    for line in lines:
+        words = line.split()
+        if not words:
+            continue
+        if words[0] in ("@includedir", "#includedir", "@include", "#include"):
+            if top and words[0].endswith("includedir") and words[1:] == [SUDOERS_D]:
+                why = _sudoers_dir()
+                if why:
+                    return why
+                continue
+            return f"{name} includes {' '.join(words[1:])[:80]}"
+        if words[0].startswith("#") and not words[0][1:2].isdigit():
+            continue  # a comment ("#1000" is a user id)
+        if words[0].startswith("Defaults"):
+            if words[0].startswith("Defaults@"):
+                return f"{name} has Defaults for some hosts only"
+            continue
+        if words[0] == "Host_Alias":
+            return f"{name} defines a Host_Alias"
+        if words[0] in _SKIPPED_ALIASES:
+            continue
+        left, equals, right = line.partition("=")
+        spec = " ".join(left.replace(",", " , ").split()).replace(" , ", ",").split()
+        if not equals or len(spec) != 2 or spec[1] != "ALL" or "=" in right:
+            return f"{name} has a rule for some hosts only, or one reos does not read"
+    return ""
+
+
+def _sudoers_dir() -> str:
+    try:
+        names = sorted(os.listdir(SUDOERS_D))
+    except FileNotFoundError:
+        return ""
+    except OSError:
+        return f"{SUDOERS_D} could not be listed"
+    for entry in names:
+        if entry.endswith("~") or "." in entry:
+            continue  # sudo skips these
+        path = Path(SUDOERS_D) / entry
+        if path.is_dir():
+            continue
+        why = sudoers_by_hostname(_read(path), str(path))
+        if why:
+            return why
+    return ""
 
 
 HOMES_LISTED = 5000  # names in the home base folder a snapshot lists, at most
@@ -433,11 +570,13 @@ def homes() -> dict[str, Any]:
 def main() -> None:
     # WANT_JSON: this marker makes Ansible run this file as an old-style module that
     # takes the path of a JSON file of its arguments as its one argument ({"read":
-    # "shadow"}, or nothing of reos's: the snapshot).
+    # "root"}, or nothing of reos's: the snapshot).
     # stdout is the module's answer to Ansible (its protocol), not words for a person
-    if _arguments().get("read") == "shadow":
-        rows = shadow() if os.geteuid() == 0 else None
-        sys.stdout.write(json.dumps({"changed": False, "shadow": rows}) + "\n")
+    if _arguments().get("read") == "root":
+        root = os.geteuid() == 0
+        rows = shadow() if root else None
+        sys.stdout.write(json.dumps({"changed": False, "shadow": rows, "sudo_by_hostname":
+                                     sudo_by_hostname() if root else None}) + "\n")
     else:
         sys.stdout.write(json.dumps({"changed": False, "snapshot": shipped_snapshot()}) + "\n")
     sys.exit(0)
