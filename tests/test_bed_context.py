@@ -102,6 +102,9 @@ def test_the_values_are_the_beds_own(bed, context) -> None:  # noqa: ANN001
     assert (users["alice"]["uid"], users["alice"]["home"], users["alice"]["shell"]) == (
         int(alice[2]), alice[5], alice[6])
     assert users["root"]["system"] is False or users["root"]["uid"] == 0
+    shadow = bed.run("getent", "shadow", "alice", check=True).stdout.strip().split(":")
+    assert (users["alice"]["password_locked"], users["alice"]["last_change"]) == (
+        shadow[1].startswith("!"), shadow[2])  # read as root in the bed: filled
     sudo = {g["name"]: g for g in context["groups"]}
     assert "sudo" in sudo
     pids = {p["pid"] for p in context["processes"]}

@@ -338,6 +338,12 @@ def test_the_snapshot_inside_the_systemd_bed(bed) -> None:  # type: ignore[no-un
                                                   for line in passwd.splitlines()]
     # carol has a password (chpasswd); the others were created without one ("!")
     assert users["carol"]["locked"] is False and users["alice"]["locked"] is True
+    # as root, /etc/shadow's own fields: the "!" lock mark and the dates, as written
+    for name in ("alice", "carol"):
+        row = bed.run("getent", "shadow", name, check=True).stdout.strip().split(":")
+        assert (users[name]["password_locked"], users[name]["last_change"],
+                users[name]["max_days"], users[name]["expiry"]) == (
+            row[1].startswith("!"), row[2], row[4], row[7])
     sudo = {g["name"]: g for g in data["groups"]}
     assert "sudo" in sudo
     assert data["timers"] is not None, data["unavailable"].get("timers")
@@ -356,3 +362,5 @@ def test_the_snapshot_inside_the_systemd_bed(bed) -> None:  # type: ignore[no-un
     as_alice = bed.reos_json("context", user="alice", home="/home/alice/r")
     assert_follows_contract(as_alice)
     assert not any(u["locked"] for u in as_alice["users"])
+    assert all(u["password_locked"] is None and u["expiry"] is None  # not read: null
+               for u in as_alice["users"])
