@@ -8,7 +8,8 @@ its words name, each host read and planned for, what may run where, and how that
 - `read_and_plan(engine, source, hosts, request)`: each host read now
   (fleet.snapshots: reos's own collectors there; a host not reached is said, never
   guessed), the request planned against each snapshot by the one engine (`plan_each`),
-  and `fleet.deciding.prepare`'s decision per host: a `HostsPlan`.
+  and `fleet.deciding.prepare`'s decision per host (`decide`: only the hosts whose plan
+  needs it are read again as root, through sudo, first): a `HostsPlan`.
 - `offer`, `approve`, `run`: the conversation's part, for the engine (which keeps what
   waits, `session.hosts`): a query runs at once, a change waits for a yes; a yes given
   more than a minute after reading reads the hosts again and shows a changed plan instead
@@ -179,7 +180,7 @@ def read_and_plan(engine: ReasoningEngine, source: Source, hosts: list[str], req
     """Each host read now, the request planned on each, and what may run where."""
     import time
 
-    from reos.fleet import deciding, snapshots
+    from reos.fleet import snapshots
 
     read_at = time.time()
 
@@ -188,10 +189,28 @@ def read_and_plan(engine: ReasoningEngine, source: Source, hosts: list[str], req
                            on_known=on_known)
     read = {name: found.snapshot for name, found in known.items()
             if found.snapshot is not None}
-    parts = deciding.prepare(plan_each(engine, request, read), read, request)
+    parts = decide(engine, source, request, read)
     unreached = {name: found.problem or "not read" for name, found in known.items()
                  if found.snapshot is None}
     return HostsPlan(request, source, parts, unreached, heading, read_at)
+
+
+def decide(engine: ReasoningEngine, source: Source, request: str,
+           read: dict[str, SystemSnapshot]) -> list[Prepared]:
+    """The request planned on each host read, then what may run where. Only the hosts
+    whose plan needs what is read there as root (`deciding.needs_root_read`: an account's
+    lock or dates, the hostname) are read again, with sudo, in one Ansible run, before
+    deciding; `read` is given their snapshots with it. A read-only request runs no sudo."""
+    from reos.fleet import deciding, snapshots
+
+    plans = plan_each(engine, request, read)
+    wanting = [name for name, plan in plans.items() if deciding.needs_root_read(plan)]
+    if wanting:
+        answers = snapshots.read_as_root(
+            source, wanting, connect_timeout=engine.settings.fleet.connect_timeout)
+        for name in wanting:
+            read[name] = snapshots.with_root(read[name], answers[name], name)
+    return deciding.prepare(plans, read, request)
 
 
 def plan_each(engine: ReasoningEngine, request: str,

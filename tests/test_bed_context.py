@@ -21,7 +21,10 @@ pytestmark = [pytest.mark.docker, pytest.mark.slow]
 
 FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "users": {"name": str, "uid": int, "gid": int, "home": str, "shell": str, "groups": list,
-              "locked": bool, "system": bool, "gecos": str},
+              "locked": bool, "system": bool, "gecos": str,
+              # /etc/shadow's, read as root only (null: not read)
+              "password_locked": (bool, type(None)), "last_change": (str, type(None)),
+              "max_days": (str, type(None)), "expiry": (str, type(None))},
     "groups": {"name": str, "gid": int, "members": list},
     "processes": {"pid": int, "ppid": int, "name": str, "user": str, "cmdline": str,
                   "cpu_percent": (int, float), "memory_rss": int},
@@ -99,6 +102,9 @@ def test_the_values_are_the_beds_own(bed, context) -> None:  # noqa: ANN001
     assert (users["alice"]["uid"], users["alice"]["home"], users["alice"]["shell"]) == (
         int(alice[2]), alice[5], alice[6])
     assert users["root"]["system"] is False or users["root"]["uid"] == 0
+    shadow = bed.run("getent", "shadow", "alice", check=True).stdout.strip().split(":")
+    assert (users["alice"]["password_locked"], users["alice"]["last_change"]) == (
+        shadow[1].startswith("!"), shadow[2])  # read as root in the bed: filled
     sudo = {g["name"]: g for g in context["groups"]}
     assert "sudo" in sudo
     pids = {p["pid"] for p in context["processes"]}

@@ -103,9 +103,9 @@ def test_what_a_host_lacks_is_said_and_the_lock_out_rules_hold_on_every_host(
     assert ssh.returncode == EXIT_NOTHING
     assert "web1: Stop ssh.service: it would cut reos off from the host" in ssh.stdout
 
-    zone = _plan(fleet, "web1", "set the timezone to Europe/Paris", "--dry-run")
-    assert zone.returncode == EXIT_NOTHING
-    assert "cannot yet record what" in zone.stdout  # settings are not changed there yet
+    wall = _plan(fleet, "web1", "allow port 8080 in the firewall", "--dry-run")
+    assert wall.returncode == EXIT_NOTHING
+    assert "cannot yet record what a firewall" in wall.stdout  # not changed there yet
 
 
 def test_a_package_install_through_ansible_and_its_undo(fleet) -> None:  # type: ignore[no-untyped-def]

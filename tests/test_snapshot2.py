@@ -25,7 +25,8 @@ from tests.conftest import FIXTURES, reos, reos_json
 
 # The contract, written out here on purpose (not imported from the code it checks).
 FIELDS = {
-    "users": {"name", "uid", "gid", "home", "shell", "groups", "locked", "system", "gecos"},
+    "users": {"name", "uid", "gid", "home", "shell", "groups", "locked", "system", "gecos",
+              "password_locked", "last_change", "max_days", "expiry"},
     "groups": {"name", "gid", "members"},
     "processes": {"pid", "ppid", "name", "user", "cmdline", "cpu_percent", "memory_rss"},
     "mounts": {"device", "mountpoint", "fstype", "options", "total", "used", "free", "label"},
@@ -44,6 +45,9 @@ TYPES: dict[str, Any] = {
     "mountpoints": list, "state": str, "mac": str, "addresses": list, "mtu": int,
     "proto": str, "address": str, "port": int, "process": str, "unit": str, "next": str,
     "last": str, "gecos": str, "label": str, "vendor": str, "kind": str,
+    # /etc/shadow's, read as root only (null: not read)
+    "password_locked": (bool, type(None)), "last_change": (str, type(None)),
+    "max_days": (str, type(None)), "expiry": (str, type(None)),
 }
 
 
@@ -334,6 +338,12 @@ def test_the_snapshot_inside_the_systemd_bed(bed) -> None:  # type: ignore[no-un
                                                   for line in passwd.splitlines()]
     # carol has a password (chpasswd); the others were created without one ("!")
     assert users["carol"]["locked"] is False and users["alice"]["locked"] is True
+    # as root, /etc/shadow's own fields: the "!" lock mark and the dates, as written
+    for name in ("alice", "carol"):
+        row = bed.run("getent", "shadow", name, check=True).stdout.strip().split(":")
+        assert (users[name]["password_locked"], users[name]["last_change"],
+                users[name]["max_days"], users[name]["expiry"]) == (
+            row[1].startswith("!"), row[2], row[4], row[7])
     sudo = {g["name"]: g for g in data["groups"]}
     assert "sudo" in sudo
     assert data["timers"] is not None, data["unavailable"].get("timers")
@@ -352,3 +362,5 @@ def test_the_snapshot_inside_the_systemd_bed(bed) -> None:  # type: ignore[no-un
     as_alice = bed.reos_json("context", user="alice", home="/home/alice/r")
     assert_follows_contract(as_alice)
     assert not any(u["locked"] for u in as_alice["users"])
+    assert all(u["password_locked"] is None and u["expiry"] is None  # not read: null
+               for u in as_alice["users"])

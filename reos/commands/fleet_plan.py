@@ -4,7 +4,8 @@ chooses, shown grouped, approved once, run through Ansible, journaled host by ho
 Each host is read now (`fleet.snapshots.read`: reos's own collectors on the host; a host
 not reached is said, never guessed), the request is planned against each host's snapshot
 by the same engine as on this machine (nginx may be on web1 and not on web2: each says
-so), and `fleet.deciding.prepare` decides what may run where. Hosts with the same steps
+so), and `fleet.deciding.prepare` decides what may run where (`on_hosts.decide`: sudo
+runs on a host only when its plan needs what is read there as root). Hosts with the same steps
 are shown once ("on web1, web2"), the others each with theirs. A plan that only reads runs
 at once (the gate must find every step read-only); a change waits for yes (or --yes),
 then runs in canary batches (`[fleet] max_fail_percent`; a host an earlier batch's
@@ -29,7 +30,7 @@ from reos import on_hosts
 from reos import settings as settings_module
 from reos.commands.output import emit_json, note, say, warn
 from reos.errors import EXIT_DECLINED, EXIT_FAILED, EXIT_NOTHING, EXIT_OK, UsageError
-from reos.fleet import changing, deciding, snapshots
+from reos.fleet import changing, snapshots
 from reos.fleet.inventory import find_source, select
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def run(request: str, *, pattern: str, inventory: Path | None = None,
     from reos.engine import ReasoningEngine
 
     engine = ReasoningEngine(settings)
-    parts = deciding.prepare(on_hosts.plan_each(engine, request, read), read, request)
+    parts = on_hosts.decide(engine, source, request, read)
     unreached = {name: found.problem or "not read" for name, found in known.items()
                  if found.snapshot is None}
     runnable = [p for p in parts if p.plan is not None]

@@ -35,7 +35,7 @@ from typing import Any
 from msgspec import Struct, field
 
 from reos.fleet import package_changes
-from reos.fleet.deciding import MACHINE_ID, Prepared, lifeline_package
+from reos.fleet.deciding import MACHINE_ID, Prepared, lifeline_package, login_safe_undo
 from reos.fleet.inventory import Source
 from reos.fleet.running import CONNECT_TIMEOUT, Canary, Result, Run, Task, run
 from reos.model.plan import RESTARTS, Plan, Step
@@ -88,12 +88,6 @@ class Applied(Struct):
                    for _, status, _ in o.steps)
 
 
-# what an undo may do to root or the account reos logs in as: give back a group, unlock,
-# put back the full name; anything else (delete, lock, a shell, a whole group list,
-# leaving a group, an expiry) could cut reos off, whatever the recorded state says
-_LOGIN_SAFE_UNDOS = ({"usermod", "-aG"}, {"usermod", "-U"}, {"usermod", "-c"})
-
-
 def _undo_cuts_login(step: StepRecord, rollback: list[str]) -> str | None:
     """Why running `rollback` could cut reos off from the host, or None: the forward
     step's lifeline rule, kept for its undo too (a prior state gone stale, or a forged
@@ -104,8 +98,7 @@ def _undo_cuts_login(step: StepRecord, rollback: list[str]) -> str | None:
     logins = {"root", *(recorded if isinstance(recorded, list) else ())}
     if step.target_name not in logins:
         return None
-    words = strip_sudo(rollback)
-    if len(words) >= 3 and any(set(words[:2]) == safe for safe in _LOGIN_SAFE_UNDOS):
+    if login_safe_undo(rollback):  # the same test deciding makes at plan time
         return None
     return (f"it would change {step.target_name}, an account reos needs on the host, in a "
             "way that could cut reos off there")

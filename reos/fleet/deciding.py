@@ -6,22 +6,39 @@ out from it.
 question, is blocked, or has nothing to run is left out with why; a step the one gate
 (`safety.gate.admit_argv`, with the remote lock-out rules, since every host is reached
 over SSH) does not admit stops that host's plan; so does a change whose prior state reos
-cannot read from the host's snapshot (`TRACKED`: services, timers, packages, accounts and
-groups), since it could not be undone. Each step's prior state comes from the host's
-snapshot, read just before (`snapshots.read`), and its undo is worked out from it as on
-this machine (`system.state.restore_argv`). An account's or a group's change runs only
-with an undo: creating one (its home removed by undo only when the host's home folder
-had none of that name), deleting an account (made again with its ids, groups, shell and
-home; not when one of them could not be put back as it was), joining or leaving a group,
-its shell and full name; never its lock (the snapshot does not tell a locked password
-from none) nor /etc/shadow's dates (the snapshot does not read them). What reos needs to
+cannot read from the host's snapshot (`TRACKED`: services, timers, packages, accounts,
+groups, the hostname and the time zone), since it could not be undone. Each step's prior
+state comes from the host's snapshot, read just before (`snapshots.read`), in the shape
+`system.state` records on this machine, and its undo is worked out from it as here
+(`system.state.restore_argv`). An account's or a group's change, the hostname's and the
+time zone's run only with an undo (`UNDONE_OR_LEFT_OUT`): creating an account or group
+(its home removed by undo only when the host's home folder had none of that name),
+deleting an account (made again with its ids, groups, shell and home; not when one of
+them could not be put back as it was), joining or leaving a group, its shell and full
+name; its lock, expiry and password dates only when the snapshot holds /etc/shadow's
+(read as root there: the password field's "!" and the date fields, `User.password_locked`
+and the rest), else left out saying so; the static hostname and the time zone when the
+snapshot holds one the setting's tool takes (`state_settings.valid`). What reos needs to
 reach a host and undo there is never cut, even when asked for: SSH stopped, sudo or
 Python removed, root or the account reos logs in as (the snapshot's `user`) deleted,
-locked, expired, given another shell or taken out of a group.
+locked, expired, given another shell or taken out of a group, root unlocked; and a change
+of either account runs only when its undo is one `reos undo` runs on them
+(`login_safe_undo`, the one test both use: unlocking the login, say, is left out, as its
+undo would lock it). A hostname change does not cut how reos reaches a host (Ansible
+uses its inventory name or `ansible_host`; undo checks /etc/machine-id, which it leaves
+alone), but it could cut sudo, whose rules can name hosts: it runs only where the host
+module, as root, found they cannot depend on the name (`sudo_by_hostname`), and not
+where a pretty hostname is set (the change clears it; undo could not put it back).
+
+What is read as root there (/etc/shadow's fields, sudo's rules) is read only for the
+hosts whose plan needs it (`needs_root_read`), after planning; a host where that read
+failed has those steps left out, saying why (its snapshot's `root_read`).
 
 A host's snapshot is untrusted: its words reach an undo's argv only as arguments, never
-when they hold what the command would refuse or split. Not responsible for running
-anything (changing.py), reading hosts (snapshots.py), nor planning (the engine).
+when they hold what the command would refuse or split; a date from /etc/shadow only as
+ASCII digits (or empty), a hostname or a zone only when `state_settings.valid` takes it.
+Not responsible for running anything (changing.py), reading hosts (snapshots.py), nor
+planning (the engine).
 """
 
 from __future__ import annotations
@@ -36,18 +53,37 @@ from reos.patterns import regex
 from reos.safety.gate import admit_argv
 from reos.safety.rules_network import SSH_UNITS
 from reos.safety.rules_system import BOOT_PACKAGES
-from reos.system.privilege import as_root, through_sudo
-from reos.system.snapshot import SystemSnapshot
+from reos.system.privilege import as_root, strip_sudo, through_sudo
+from reos.system.snapshot import SystemSnapshot, User
 from reos.system.state import restore_argv
+from reos.system.state_settings import valid
 from reos.system.state_users import changed_group
 
 # what reos can read a prior state of from a host's snapshot (so it can undo a change)
-TRACKED = {"service", "timer", "package", "user", "group"}
+TRACKED = {"service", "timer", "package", "user", "group", "hostname", "timezone"}
 # kinds whose change runs on a host only with an undo worked out from its snapshot (an
-# account's lock or password dates are not in it; deleting a home directory has none)
-UNDONE_OR_LEFT_OUT = {"user", "group"}
+# account's lock or password dates only when read as root; deleting a home directory has
+# none)
+UNDONE_OR_LEFT_OUT = {"user", "group", "hostname", "timezone"}
 MACHINE_ID = regex(r"[0-9a-f]{32}")
 _VERSION = regex(r"[A-Za-z0-9.+:~_-]{1,128}")
+# an /etc/shadow date field as it may reach an argv: ASCII digits, or empty (none)
+_DAYS = regex(r"[0-9]{0,10}")
+_SETTING_WORDS = {"hostname": "its hostname", "timezone": "its time zone"}
+# an account's changes whose prior state is in /etc/shadow, read as root (`ROOT_READ`)
+SHADOWED = ("lock", "unlock", "set_expiry", "expire_password", "password_max_age")
+
+
+def needs_root_read(plan: Plan) -> bool:
+    """Whether deciding `plan` needs what the host module reads there as root
+    (`snapshots.read_as_root`): an account's lock or /etc/shadow dates changed, or the
+    hostname (whether sudo's rules could depend on it). Other plans never run sudo to be
+    decided."""
+    if plan.blocked or plan.question or plan.kind in (Kind.CLARIFY, Kind.META):
+        return False
+    return any(not step.read_only and step.target is not None and (
+        (step.target.kind == "user" and step.action in SHADOWED)
+        or step.target.kind == "hostname") for step in plan.steps)
 
 
 class Prepared(Struct):
@@ -89,15 +125,45 @@ def prior_state(snapshot: SystemSnapshot, kind: str, name: str,
         group = next((g for g in snapshot.groups if g.name == name), None)
         return ({"state": "present", "gid": group.gid, "members": sorted(group.members)}
                 if group is not None else {"state": "absent"})
+    if kind in ("hostname", "timezone"):
+        return _setting(snapshot, kind)
     return None
+
+
+def _setting(snapshot: SystemSnapshot, kind: str) -> dict[str, Any] | None:
+    """The hostname or time zone as `state_settings.current` records it here, from the
+    host's facts (portable.settings); None when the snapshot does not hold it (an older
+    module). A value the setting's tool would not take is not kept: the state is then
+    empty, with why, and there is no undo."""
+    host = snapshot.host
+    if kind == "hostname":
+        static, running = host.get("static_hostname"), host.get("hostname")
+        if not isinstance(static, str) or not static:
+            return None
+        state: dict[str, Any] = {"state": static, "static": static}
+        if valid(kind, running):
+            state["running"] = running
+        if host.get("pretty_hostname"):  # `hostnamectl set-hostname` clears it
+            return {"state": "", "reason": "it has a pretty hostname, which a new "
+                                           "hostname clears and undo could not put back"}
+    else:
+        zone = host.get("timezone")
+        if not isinstance(zone, str) or not zone:
+            return None
+        state = {"state": zone, "source": "the host's snapshot"}
+    if not valid(kind, state["state"]):
+        what = "hostname" if kind == "hostname" else "time zone"
+        return {"state": "", "reason": f"the {what} the host's snapshot gives is not one "
+                                       "reos could set again"}
+    return state
 
 
 def _account(snapshot: SystemSnapshot, name: str,
              argv: list[str] | None) -> dict[str, Any] | None:
     """An account as `system.state_users` records one here, from the host's snapshot: its
-    ids, groups, shell, home and full name; its lock only when the host was read as root
-    (the lock is in /etc/shadow); never /etc/shadow's dates, which the snapshot does not
-    read (so their changes have no undo there, and are left out)."""
+    ids, groups, shell, home and full name; its lock and /etc/shadow dates when the host's
+    /etc/shadow was read (as root), else its state is "unknown", said why, and the
+    changes of them have no undo there (so are left out)."""
     if snapshot.users is None:
         return None
     account = next((u for u in snapshot.users if u.name == name), None)
@@ -130,15 +196,32 @@ def _account(snapshot: SystemSnapshot, name: str,
         del state["groups"]
     if not groups_ok or not all(_fits(text) for _, text in fields):
         state["incomplete"] = True
-    # whether the account is locked is not known from the snapshot: it counts "*" (no
-    # password) as locked as well as "!" (locked), which undo would tell apart
-    state.update(state="unknown", account="present",
-                 reason="the host's snapshot does not tell a locked password from none")
+    state.update(_shadow(account, snapshot.host.get("root_read")))
     if argv:
         state["changed_group"] = changed_group(argv)
     return state
 
 
+def _shadow(account: User, failed: object = None) -> dict[str, Any]:
+    """The lock ("locked": the password field starts with "!", as `usermod -L` marks it)
+    and the last change, maximum age and expiry, as `state_users._shadow` gives them
+    here; a date that is not ASCII digits (or empty) is left out, so its change has no
+    undo. Not read (the snapshot was not read as root): "unknown", with why (`failed`:
+    why reading it as root failed there)."""
+    if account.password_locked is None:
+        reason = NOT_AS_ROOT + (f": reading it failed ({failed})"
+                                if isinstance(failed, str) and failed else "")
+        return {"state": "unknown", "account": "present", "reason": reason}
+    state: dict[str, Any] = {"state": "locked" if account.password_locked else "active"}
+    for key in ("expiry", "last_change", "max_days"):
+        value = getattr(account, key)
+        if isinstance(value, str) and _DAYS.fullmatch(value):
+            state[key] = value
+    return state
+
+
+NOT_AS_ROOT = ("the host's snapshot does not hold its /etc/shadow fields (reos reads them "
+               "there as root, through sudo without a password)")
 _MAX_FIELD = 32 * 1024  # characters of one field put back in one argument, at most
 
 
@@ -178,12 +261,17 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str) -> P
         prepared.read_only = prepared.read_only and admission.read_only and step.read_only
         prior, undo = None, None
         if not step.read_only and step.target is not None:
+            if step.target.kind == "hostname":
+                cut = _hostname_cuts_sudo(snapshot)
+                if cut:
+                    return Prepared(host, left_out=f"{step.title}: {cut}")
             prior = prior_state(snapshot, step.target.kind, step.target.name, step.argv)
             if prior is None:
+                what = _SETTING_WORDS.get(step.target.kind) or (
+                    f"{step.target.kind} {step.target.name}")
                 return Prepared(host, left_out=(
-                    f"{step.title}: reos cannot yet read what {step.target.kind} "
-                    f"{step.target.name} was before on another machine, so it would not "
-                    "know how to undo it"))
+                    f"{step.title}: reos cannot read what {what} was before from the "
+                    "host's snapshot, so it would not know how to undo it"))
             version = prior.get("version")
             if isinstance(version, str) and not _VERSION.fullmatch(version):
                 prior = {**prior, "version": ""}  # a host's word, not a version: not pinned
@@ -193,6 +281,9 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str) -> P
                 return Prepared(host, left_out=f"{step.title}: {_no_undo(step, prior)}")
             if undo and through_sudo(step.argv):
                 undo = as_root(undo, is_root=False)
+            if step.target.kind == "user" and step.target.name in (logins or {"root"}) and (
+                    undo is not None and not login_safe_undo(undo)):
+                return Prepared(host, left_out=f"{step.title}: {_undo_cuts(step)}")
             prior = {**prior, "manager": manager, "machine_id": machine,
                      "logins": sorted(logins or ())}
         prepared.priors.append(prior)
@@ -268,11 +359,57 @@ def _unfit(step: Step, refused: str | None, logins: set[str] | None = None) -> s
     return None
 
 
+# what an undo may do to root or the account reos logs in as: give back a group, unlock,
+# put back the full name; anything else (delete, lock, a shell, a whole group list,
+# leaving a group, an expiry) could cut reos off, whatever the recorded state says
+_LOGIN_SAFE_UNDOS = (("usermod", "-aG"), ("usermod", "-U"), ("usermod", "-c"))
+
+
+def login_safe_undo(argv: list[str]) -> bool:
+    """Whether `argv` (with or without `sudo -n`) is an undo reos may run on root or the
+    account it logs in as on a host: the one test for the plan (`prepare`) and for `reos
+    undo` (changing.py), so a change runs there only when its undo would be run."""
+    words = strip_sudo(argv)
+    return len(words) >= 3 and tuple(words[:2]) in _LOGIN_SAFE_UNDOS
+
+
+def _hostname_cuts_sudo(snapshot: SystemSnapshot) -> str | None:
+    """Why a new hostname could cut reos off from the host, or None: sudo's rules can
+    name hosts (a host list other than ALL, a Host_Alias, rules from LDAP or sssd), and
+    sudo matches them against the host's own name, so the login could lose the sudo it
+    needs, for undo too. The host module says whether they could (`sudo_by_hostname`,
+    read as root only where a plan changes the hostname); not known: left out."""
+    could = snapshot.host.get("sudo_by_hostname")
+    if could == "":
+        return None
+    if isinstance(could, str):
+        return (f"sudo's rules there could depend on the host's name ({could}), so a new "
+                "name could take away the sudo reos needs to change anything and undo")
+    failed = snapshot.host.get("root_read")
+    return ("reos could not read sudo's rules there as root"
+            f"{f' ({failed})' if isinstance(failed, str) and failed else ''}, so it "
+            "cannot make sure a new name keeps the sudo it needs to undo")
+
+
+def _undo_cuts(step: Step) -> str:
+    assert step.target is not None
+    name = step.target.name
+    whose = "root" if name == "root" else f"{name} (the account reos logs in as there)"
+    return (f"its undo would change {whose} in a way that could cut reos off from the "
+            "host, which reos never does, so it could not be undone there")
+
+
 def _cuts_login(step: Step, name: str, logins: set[str] | None) -> str | None:
     """Why a change of the account `name` would cut reos off from the host, or None: it
     never deletes, locks, expires or changes the shell of root or of the account it logs
     in as, nor takes that account out of a group (sudo's rules, which say which group
-    gives it root, are root's to read: the snapshot does not hold them)."""
+    gives it root, are root's to read: the snapshot does not hold them); nor unlocks root
+    (root's password would then let anyone who knows it in, with no question asked, and
+    its undo, locking root, is one reos never runs)."""
+    if name == "root" and step.action == "unlock":
+        return ("it would unlock root, which could let root log in with a password there; "
+                "reos never does that on a host, and its undo (locking root) is one reos "
+                "never runs")
     leaves = step.action in _LEAVES
     if step.action not in _ACCOUNT_CUTS and not leaves:
         return None
@@ -298,11 +435,18 @@ def _no_undo(step: Step, prior: dict[str, Any]) -> str:
     if not step.reversible:
         return ("it cannot be undone, and reos changes accounts on other machines only where "
                 "it can undo the change")
-    if step.action in ("lock", "unlock"):
-        return ("a host's snapshot does not tell a locked password from an account with "
-                "none, so reos could not undo it there")
-    if step.action in ("set_expiry", "expire_password", "password_max_age"):
-        return ("what it was before is in /etc/shadow, which the host's snapshot does not "
-                "read, so reos could not undo it")
+    shadowed = SHADOWED
+    if step.action in shadowed and prior.get("state") == "unknown":
+        return (f"what it was before is in /etc/shadow, and {prior.get('reason')}, so "
+                "reos could not undo it")
+    if step.action == "expire_password" and prior.get("last_change") == "":
+        return ("password ageing is off for it there (no date of its last password "
+                "change), so reos could not put that date back")
+    if step.action in shadowed[2:]:
+        return ("its /etc/shadow field there is not a number of days reos could put "
+                "back, so reos could not undo it")
+    if step.target.kind in _SETTING_WORDS:
+        return f"{prior.get('reason') or 'reos could not set it back'}, so it does not " \
+               "change it there"
     return ("reos cannot work out from the host's snapshot how to undo it, so it does not "
             "change it there")

@@ -4,7 +4,14 @@ snapshot from outside, kept with its age, refreshed when older than asked.
 
 `read(source, hosts)` reaches the hosts through `running.run` (one Ansible run for all of
 them) and returns each host's `Known`: its snapshot, or why there is none (not reached,
-or what it sent is not a snapshot: the check's words, naming the field). Each snapshot is
+or what it sent is not a snapshot: the check's words, naming the field). The snapshot is
+read as the account reos logs in as (`READ`, no become, no sudo: its `is_root` and
+`user` say how plans there run, through sudo). Only for the hosts whose plan needs it
+(`deciding.needs_root_read`), after planning, `read_as_root` runs the module once more
+with become (`ROOT`): each account's lock and /etc/shadow dates and whether sudo's rules
+could depend on the host's name; `with_root` puts them on the snapshot, checked again.
+Where that read fails (sudo wants a password) the snapshot says why (`root_read`), and
+the changes that need it are left out there (fleet/deciding.py). Each snapshot is
 kept as JSON under reos's data folder (`fleet/snapshots/<host>.json`), so `cached` can
 give it back without reaching the host, with its age. The sections the module does not
 read (containers, processes, mounts…) are marked unavailable, "not read on other
@@ -22,6 +29,7 @@ import os
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from msgspec import Struct
 
@@ -36,6 +44,11 @@ from reos.text import clean
 
 MODULE = "reos_snapshot"
 READ = Task("reos: read the host", MODULE, timeout=60)
+# as root, only where a plan needs it: each account's lock and /etc/shadow dates (never a
+# hash: portable.shadow) and whether sudo's rules could depend on the host's name
+ROOT = Task("reos: read as root the accounts' locks and dates, and sudo's rules", MODULE,
+            {"read": "root"}, become=True, ignore_errors=True, timeout=30)
+SHADOW_FIELDS = ("password_locked", "last_change", "max_days", "expiry")
 NOT_READ = "not read on other machines yet"
 
 
@@ -109,6 +122,50 @@ def cached(host: str) -> Known | None:
         return Known(host, problem=clean(str(exc)))
 
 
+def read_as_root(source: Source, hosts: Iterable[str], *,
+                 connect_timeout: int = CONNECT_TIMEOUT) -> dict[str, dict[str, Any] | str]:
+    """What the host module read as root on each host (one Ansible run, with become): its
+    answer, or why there is none (sudo refused, not reached…)."""
+    names = list(hosts)
+    found: dict[str, dict[str, Any] | str] = {}
+
+    def heard(result: Result) -> None:
+        if result.status not in ("ok", "changed"):
+            found[result.host] = why(result.said, connect_timeout)[0]
+        else:
+            found[result.host] = result.returned
+
+    done = run(source, names, [ROOT], on_result=heard, connect_timeout=connect_timeout,
+               modules={MODULE: Path(portable.__file__)})
+    return {name: found.get(name, f"no answer came (the run ended: {done.status})")
+            for name in names}
+
+
+def with_root(snapshot: SystemSnapshot, answer: dict[str, Any] | str,
+              host: str = "") -> SystemSnapshot:
+    """`snapshot` with what was read as root (`answer`, from `read_as_root`) on it, checked
+    again: the accounts' /etc/shadow fields and the host fact `sudo_by_hostname`; when
+    the read failed or sent nothing of the kind, the host fact `root_read` says why."""
+    data = snapshot.to_dict()
+    facts = data.setdefault("host", {})
+    problem = answer if isinstance(answer, str) else None
+    if isinstance(answer, dict):
+        rows, sudo = answer.get("shadow"), answer.get("sudo_by_hostname")
+        if isinstance(rows, dict) and isinstance(sudo, str):
+            _with_shadow(data, rows)
+            facts["sudo_by_hostname"] = clean(sudo)[:200]
+        else:
+            problem = "the host module did not run as root there"
+    if problem is None:
+        try:
+            return SystemSnapshot.from_dict(data, f"what {host or 'the host'} read as root")
+        except UsageError as exc:
+            problem = clean(exc.message)
+    kept = snapshot.to_dict()
+    kept.setdefault("host", {})["root_read"] = clean(problem)[:300]
+    return SystemSnapshot.from_dict(kept)
+
+
 def _known(result: Result, seconds: int) -> Known:
     if result.status in ("failed", "unreachable"):
         return Known(result.host, problem=why(result.said, seconds)[0])
@@ -127,6 +184,20 @@ def _known(result: Result, seconds: int) -> Known:
     except UsageError as exc:
         return Known(result.host, problem=clean(exc.message))
     return Known(result.host, snapshot, time.time())
+
+
+def _with_shadow(data: dict[str, object], rows: object) -> None:
+    """Each account's lock and dates read as root (`rows`: the ROOT task's answer)
+    put on the snapshot's users, only its known fields (their types are checked with the
+    rest of the snapshot); nothing when the answer is not rows."""
+    users = data.get("users")
+    if not isinstance(rows, dict) or not isinstance(users, list):
+        return
+    for user in users:
+        name = user.get("name") if isinstance(user, dict) else None
+        row = rows.get(name) if isinstance(name, str) else None
+        if isinstance(user, dict) and isinstance(row, dict):
+            user.update({key: row[key] for key in SHADOW_FIELDS if key in row})
 
 
 def _path(host: str) -> Path:

@@ -6,16 +6,29 @@ Here: the listing tool runner every collector reads through (`run_tool`: an argv
 timeout, no shell), whether systemd runs (`systemd_running`), the error a section that
 cannot be known raises (`Unavailable`, with a reason a person can read), and the rows of
 the sections a plan for another machine needs: services (systemctl's JSON), packages
-(dpkg-query, rpm, pacman, apk), users and groups (pwd, grp, /etc/shadow's lock marks),
-and the host's facts (os-release, machine-id, init, package manager, CPUs, memory, boot
-time). `collectors` and `facts` turn the rows into the snapshot's records.
+(dpkg-query, rpm, pacman, apk), users and groups (pwd, grp and, as root, /etc/shadow:
+`shadow`), and the host's facts (os-release, machine-id, init, package manager, CPUs,
+memory, boot time). `collectors` and `facts` turn the rows into the snapshot's records.
+
+From /etc/shadow (readable as root only) it takes, per account, whether the password
+field starts with "!" (`password_locked`, as `state_users` reads the lock here; `locked`
+counts "*" too, for the readers that want "cannot log in with a password") and the
+last-change, maximum-age and expiry fields when they are digits or empty; never the hash,
+nor anything else of the password field. For another machine's undo of a setting it reads
+the static hostname (/etc/hostname, else `hostnamectl --static`), the pretty one
+(/etc/machine-info, which `hostnamectl set-hostname` clears) and the time zone (the
+/etc/localtime link under /usr/share/zoneinfo, else /etc/timezone): `settings`.
 
 Run as a program it is an Ansible module of the old "WANT_JSON" kind (it imports nothing
 of Ansible's, nor of reos's): Ansible copies this file to the host and runs it with the
 path of its arguments; it prints {"changed": false, "snapshot": {…}}, a reos.snapshot/2
-document of those sections (SHIPPED) and the host, which the controller checks like any
-snapshot from outside (`fleet/snapshots.py`, which also marks the other sections as not
-read).
+document of those sections (SHIPPED), the host and its settings, which the controller
+checks like any snapshot from outside (`fleet/snapshots.py`, which also marks the other
+sections as not read). Given {"read": "root"} (the controller runs it so with become,
+only for hosts whose plan needs it, as the snapshot itself is read as the login account)
+it prints {"changed": false, "shadow": {account: {…}}, "sudo_by_hostname": why} instead:
+`shadow`'s rows and `sudo_by_hostname`'s answer ("" when sudo's rules cannot depend on
+the host's name), each null when not run as root.
 
 Imports only the standard library, by design: a reos import here would break the module
 on a host without reos; and runs on Python 3.8 and later, as hosts have it (the shebang is
@@ -144,19 +157,50 @@ def _split_apk(line: str) -> tuple[str, str]:
 
 
 # -- users and groups ---------------------------------------------------------------------
-def _locked_names() -> set[str]:
+SHADOW_DAYS = 10  # digits of one /etc/shadow date field sent, at most
+
+
+def _shadow_text() -> str | None:
+    try:
+        return SHADOW.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def _locked_names(text: str | None) -> set[str]:
     """Users whose password field starts with "!" or "*" (empty when /etc/shadow is
     not readable, i.e. when not root: `locked` is then false for everyone)."""
-    try:
-        text = SHADOW.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return set()
     locked = set()
-    for line in text.splitlines():
+    for line in (text or "").splitlines():
         name, _, rest = line.partition(":")
         if rest.startswith(("!", "*")):
             locked.add(name)
     return locked
+
+
+def _days(text: str) -> bool:
+    """A shadow date field as written: ASCII digits, or empty (none)."""
+    return len(text) <= SHADOW_DAYS and all(c in "0123456789" for c in text)
+
+
+def shadow(text: str | None = None) -> dict[str, dict[str, Any]]:
+    """Each account's lock and password dates from /etc/shadow, as `state_users` reads
+    them on this machine: `password_locked` (the password field starts with "!"), and
+    `last_change`, `max_days`, `expiry` (days; "" for none), each only when it is digits
+    or empty. The password field is looked at for its first character only; nothing
+    else of it is kept. Empty when /etc/shadow cannot be read (not root)."""
+    text = _shadow_text() if text is None else text
+    found: dict[str, dict[str, Any]] = {}
+    for line in (text or "").splitlines():
+        fields = line.split(":")
+        if len(fields) < 8 or not fields[0] or fields[0] in found:
+            continue  # the first line of a name counts, as for the tools
+        row: dict[str, Any] = {"password_locked": fields[1].startswith("!")}
+        for key, index in (("last_change", 2), ("max_days", 4), ("expiry", 7)):
+            if _days(fields[index]):
+                row[key] = fields[index]
+        found[fields[0]] = row
+    return found
 
 
 def users() -> list[dict[str, Any]]:
@@ -170,7 +214,8 @@ def users() -> list[dict[str, Any]]:
     for g in groups_:
         for name in g.gr_mem:
             member_of.setdefault(name, []).append(g.gr_name)
-    locked = _locked_names()
+    text = _shadow_text()
+    locked, dates = _locked_names(text), shadow(text)
     out = []
     for a in accounts:
         primary = by_gid.get(a.pw_gid, str(a.pw_gid))
@@ -181,7 +226,7 @@ def users() -> list[dict[str, Any]]:
             "shell": a.pw_shell, "groups": [primary, *extra],
             "locked": a.pw_name in locked,
             "system": a.pw_uid < FIRST_PERSON_UID or shell_name in NO_LOGIN,
-            "gecos": a.pw_gecos})
+            "gecos": a.pw_gecos, **dates.get(a.pw_name, {})})
     return out
 
 
@@ -299,10 +344,196 @@ def shipped_snapshot() -> dict[str, Any]:
     try:
         snapshot["host"] = host()
         snapshot["host"].update(homes())
+        snapshot["host"].update(settings())
     except Exception as exc:  # noqa: BLE001
         snapshot["host"] = {"hostname": socket.gethostname()}
         snapshot["unavailable"]["host"] = f"host facts incomplete ({type(exc).__name__})"
     return snapshot
+
+
+HOSTNAME_FILE = Path("/etc/hostname")
+TIMEZONE_FILE = Path("/etc/timezone")
+LOCALTIME = Path("/etc/localtime")
+ZONEINFO = "/usr/share/zoneinfo/"
+
+
+def settings() -> dict[str, Any]:
+    """The settings another machine's undo sets back, as host facts: `static_hostname`
+    (/etc/hostname's first name, else `hostnamectl --static`), `pretty_hostname` (when
+    there is one: a hostname change clears it) and `timezone` (the zone
+    /etc/localtime links to under /usr/share/zoneinfo, which timedatectl writes, else
+    /etc/timezone's first line). Each only when it could be read; the controller checks
+    it as it checks a value a request gives before it reaches an argv."""
+    found: dict[str, Any] = {}
+    static = _first_line(HOSTNAME_FILE)
+    if not static:
+        try:
+            static = run_tool(["hostnamectl", "--static"]).strip()
+        except Unavailable:
+            static = ""
+    if static:
+        found["static_hostname"] = static[:256]
+    pretty = _pretty_hostname()
+    if pretty:
+        found["pretty_hostname"] = pretty[:256]
+    zone = _linked_zone() or _first_line(TIMEZONE_FILE)
+    if zone:
+        found["timezone"] = zone[:256]
+    return found
+
+
+def _first_line(path: Path) -> str:
+    """The first line of `path` that is neither empty nor a comment, stripped."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                text = line.strip()
+                if text and not text.startswith("#"):
+                    return text
+    except OSError:
+        pass
+    return ""
+
+
+def _linked_zone() -> str:
+    """The zone /etc/localtime links to ("../usr/share/zoneinfo/Europe/Berlin" is
+    Europe/Berlin); "" when it is no link, or links anywhere else."""
+    try:
+        target = os.readlink(LOCALTIME)
+    except OSError:
+        return ""
+    path = os.path.normpath(os.path.join(os.path.dirname(str(LOCALTIME)), target))
+    return path[len(ZONEINFO):] if path.startswith(ZONEINFO) else ""
+
+
+MACHINE_INFO = Path("/etc/machine-info")
+
+
+def _pretty_hostname() -> str:
+    """PRETTY_HOSTNAME from /etc/machine-info (where hostnamed keeps it), unquoted; ""
+    when there is none. `hostnamectl set-hostname NAME` clears it when NAME is a plain
+    hostname, so another machine's undo could not put it back."""
+    try:
+        text = MACHINE_INFO.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    for line in text.splitlines():
+        key, _, value = line.strip().partition("=")
+        if key == "PRETTY_HOSTNAME":
+            return value.strip().strip("\"'")
+    return ""
+
+
+# -- whether sudo's rules could depend on the host's name (read as root) ------------------
+NSSWITCH = Path("/etc/nsswitch.conf")
+SUDO_CONF = Path("/etc/sudo.conf")
+SUDOERS = Path("/etc/sudoers")
+SUDOERS_D = "/etc/sudoers.d"
+_SKIPPED_ALIASES = ("User_Alias", "Runas_Alias", "Cmnd_Alias", "Cmd_Alias")
+
+
+def sudo_by_hostname() -> str:
+    """Why sudo's rules here could depend on the host's own name (so a new hostname
+    could take the login's sudo away), or "" when they cannot: they come from files only
+    (/etc/nsswitch.conf's `sudoers:` line, /etc/sudo.conf names no other sudoers file),
+    and every rule of /etc/sudoers and the /etc/sudoers.d it includes is for the host
+    list ALL, with no Host_Alias and no host's Defaults. Conservative: what it cannot
+    read or does not understand counts as "could"."""
+    why = _sudo_sources()
+    if why:
+        return why
+    return sudoers_by_hostname(_read(SUDOERS), str(SUDOERS), top=True)
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def _sudo_sources() -> str:
+    if NSSWITCH.exists():
+        text = _read(NSSWITCH)
+        if text is None:
+            return f"{NSSWITCH} could not be read"
+        for line in text.splitlines():
+            words = line.split("#", 1)[0].split()
+            if words and words[0] == "sudoers:" and words[1:] != ["files"]:
+                return (f"{NSSWITCH} has sudo's rules come from "
+                        f"{' '.join(words[1:])[:80] or 'nothing'}, not its files only")
+    if SUDO_CONF.exists():
+        text = _read(SUDO_CONF)
+        if text is None:
+            return f"{SUDO_CONF} could not be read"
+        for line in text.splitlines():
+            words = line.split("#", 1)[0].split()
+            if words[:1] == ["Plugin"] and any("=" in w for w in words):
+                return f"{SUDO_CONF} gives sudo's plugin settings (another sudoers file?)"
+    return ""
+
+
+def sudoers_by_hostname(text: str | None, name: str, top: bool = False) -> str:
+    """Why the sudoers file `name` (its `text`, None: unreadable) could make sudo's rules
+    depend on the host's name, or "". `top`: /etc/sudoers itself, whose `@includedir
+    /etc/sudoers.d` (or `#includedir`) is followed; any other include counts as
+    "could"."""
+    if text is None:
+        return f"{name} could not be read"
+    lines, held = [], ""
+    for raw in text.splitlines():  # a line ending in a backslash goes on
+        if raw.endswith("\\"):
+            held += raw[:-1] + " "
+            continue
+        lines.append(held + raw)
+        held = ""
+    if held:
+        lines.append(held)
+    for line in lines:
+        words = line.split()
+        if not words:
+            continue
+        if words[0] in ("@includedir", "#includedir", "@include", "#include"):
+            if top and words[0].endswith("includedir") and words[1:] == [SUDOERS_D]:
+                why = _sudoers_dir()
+                if why:
+                    return why
+                continue
+            return f"{name} includes {' '.join(words[1:])[:80]}"
+        if words[0].startswith("#") and not words[0][1:2].isdigit():
+            continue  # a comment ("#1000" is a user id)
+        if words[0].startswith("Defaults"):
+            if words[0].startswith("Defaults@"):
+                return f"{name} has Defaults for some hosts only"
+            continue
+        if words[0] == "Host_Alias":
+            return f"{name} defines a Host_Alias"
+        if words[0] in _SKIPPED_ALIASES:
+            continue
+        left, equals, right = line.partition("=")
+        spec = " ".join(left.replace(",", " , ").split()).replace(" , ", ",").split()
+        if not equals or len(spec) != 2 or spec[1] != "ALL" or "=" in right:
+            return f"{name} has a rule for some hosts only, or one reos does not read"
+    return ""
+
+
+def _sudoers_dir() -> str:
+    try:
+        names = sorted(os.listdir(SUDOERS_D))
+    except FileNotFoundError:
+        return ""
+    except OSError:
+        return f"{SUDOERS_D} could not be listed"
+    for entry in names:
+        if entry.endswith("~") or "." in entry:
+            continue  # sudo skips these
+        path = Path(SUDOERS_D) / entry
+        if path.is_dir():
+            continue
+        why = sudoers_by_hostname(_read(path), str(path))
+        if why:
+            return why
+    return ""
 
 
 HOMES_LISTED = 5000  # names in the home base folder a snapshot lists, at most
@@ -338,10 +569,26 @@ def homes() -> dict[str, Any]:
 
 def main() -> None:
     # WANT_JSON: this marker makes Ansible run this file as an old-style module that
-    # takes the path of a JSON file of its arguments (it takes none) as its one argument.
+    # takes the path of a JSON file of its arguments as its one argument ({"read":
+    # "root"}, or nothing of reos's: the snapshot).
     # stdout is the module's answer to Ansible (its protocol), not words for a person
-    sys.stdout.write(json.dumps({"changed": False, "snapshot": shipped_snapshot()}) + "\n")
+    if _arguments().get("read") == "root":
+        root = os.geteuid() == 0
+        rows = shadow() if root else None
+        sys.stdout.write(json.dumps({"changed": False, "shadow": rows, "sudo_by_hostname":
+                                     sudo_by_hostname() if root else None}) + "\n")
+    else:
+        sys.stdout.write(json.dumps({"changed": False, "snapshot": shipped_snapshot()}) + "\n")
     sys.exit(0)
+
+
+def _arguments() -> dict[str, Any]:
+    try:
+        with open(sys.argv[1], encoding="utf-8") as handle:
+            given = json.load(handle)
+    except (IndexError, OSError, ValueError):
+        return {}
+    return given if isinstance(given, dict) else {}
 
 
 if __name__ == "__main__":

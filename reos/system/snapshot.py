@@ -86,6 +86,15 @@ class User(Struct, frozen=True, eq=False):
     locked: bool = False  # password field starts with "!" or "*" (false when unreadable)
     system: bool = False  # uid below 1000, or a shell that refuses logins
     gecos: str = ""  # the comment field: usually the full name ("Maria Lopez,,,")
+    # from /etc/shadow, read as root only (None: not read): whether the password field
+    # starts with "!" (locked by `usermod -L`; "*", no password, is not), and the days of
+    # its last change, its maximum age and the account's expiry as written ("": none);
+    # never the password itself. Untrusted from another machine: a date reaches an argv
+    # only as digits (fleet/deciding.py)
+    password_locked: bool | None = None
+    last_change: str | None = None
+    max_days: str | None = None
+    expiry: str | None = None
 
 
 class Group(Struct, frozen=True, eq=False):
@@ -322,7 +331,9 @@ def _optional_text(items: Any, kind: type[Struct]) -> Any:
 # msgspec's words for what a value must be -> reos's
 _WANTED = {"int": "a whole number from 0 to 2^63", "int | null": "a whole number from 0 to "
            "2^63 or null", "float": "a number of 0 or more", "bool": "true or false",
-           "str": "a string", "array": "a list of strings", "array | null": "a list or null",
+           "str": "a string", "str | null": "a string or null",
+           "bool | null": "true, false or null", "array": "a list of strings",
+           "array | null": "a list or null",
            "object": "an object", "object | null": "an object or null",
            "bool | int | float | str | null": "a string, number, true/false or null"}
 _TEXT_OBJECTS = ("labels", "unavailable")  # the fields that are dict[str, str]

@@ -47,9 +47,9 @@ def valid(kind: str, value: object) -> bool:
     if not isinstance(value, str):
         return False
     if kind == "hostname":
-        return bool(_HOSTNAME.match(value))
+        return bool(_HOSTNAME.fullmatch(value))
     if kind == "timezone":
-        return bool(_TIMEZONE.match(value)) or value == "Etc/UTC"
+        return bool(_TIMEZONE.fullmatch(value)) or value == "Etc/UTC"
     return False
 
 

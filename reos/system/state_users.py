@@ -128,7 +128,7 @@ def changed_group(argv: list[str]) -> str | None:
         found = words[3]
     else:
         return None
-    return found if _GROUP_NAME.match(found) else None
+    return found if _GROUP_NAME.fullmatch(found) else None
 
 
 def restore(kind: str, name: str, prior: dict[str, Any] | None,
@@ -163,9 +163,9 @@ def restore(kind: str, name: str, prior: dict[str, Any] | None,
             return None
         changed = prior.get("changed_group")
         if "changed_group" in prior and not (isinstance(changed, str)
-                                             and _GROUP_NAME.match(changed)):
+                                             and _GROUP_NAME.fullmatch(changed)):
             return None  # the group is not one reos can name: never the whole list
-        if isinstance(changed, str) and _GROUP_NAME.match(changed):
+        if isinstance(changed, str) and _GROUP_NAME.fullmatch(changed):
             # exactly the one group the step changed: a group joined or left since by
             # other means stays as it is
             was_in = changed in groups
