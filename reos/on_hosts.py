@@ -75,6 +75,7 @@ class HostsPlan(Struct):
     unreached: dict[str, str] = field(default_factory=dict)
     heading: str = ""
     read_at: float = 0.0  # when the hosts were read (seconds since the epoch)
+    read: dict[str, SystemSnapshot] = field(default_factory=dict)  # what was planned on
 
     @property
     def hosts(self) -> list[str]:
@@ -192,7 +193,7 @@ def read_and_plan(engine: ReasoningEngine, source: Source, hosts: list[str], req
     parts = decide(engine, source, request, read)
     unreached = {name: found.problem or "not read" for name, found in known.items()
                  if found.snapshot is None}
-    return HostsPlan(request, source, parts, unreached, heading, read_at)
+    return HostsPlan(request, source, parts, unreached, heading, read_at, read)
 
 
 def decide(engine: ReasoningEngine, source: Source, request: str,

@@ -50,3 +50,35 @@ def test_a_late_yes_to_unchanged_hosts_runs(fleet) -> None:  # type: ignore[no-u
     ran = engine.approve()
     assert ran.outcome is Outcome.RAN, ran.text
     assert fleet.pid("web2", "nginx") != before
+
+
+@pytest.mark.usefixtures("reos_home")
+def test_a_late_yes_at_the_terminal_reads_the_hosts_again_and_runs_nothing_changed(
+        fleet, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    """`reos plan --hosts` asking on the terminal: a yes that comes after the hosts could
+    have changed reads them again, and a host that changed gets its new plan shown, not
+    run (the yes was to the old one)."""
+    from reos import on_hosts
+    from reos.commands import ask, fleet_plan
+    from reos.commands import plan as plan_command
+    from reos.errors import EXIT_DECLINED
+
+    asked: list[str] = []
+
+    def confirm(question: str) -> bool:  # the person takes their time; web1 changes
+        asked.append(question)
+        fleet.run("web1", "systemctl", "stop", "nginx")
+        return True
+
+    monkeypatch.setattr(plan_command, "interactive", lambda: True)
+    monkeypatch.setattr(ask, "confirm", confirm)
+    monkeypatch.setattr(on_hosts, "STALE_SECONDS", -1.0)  # every yes counts as late
+    try:
+        done = fleet_plan.run("restart nginx", pattern="web1", inventory=fleet.inventory)
+        said = capsys.readouterr().out
+        assert done == EXIT_DECLINED, said
+        assert asked and "The hosts changed since I read them, so nothing ran." in said
+        assert "systemctl stop nginx.service" in said.split("nothing ran.", 1)[1]
+        assert fleet.state("web1", "nginx") == "inactive"  # the old plan did not run
+    finally:
+        fleet.run("web1", "systemctl", "start", "nginx")

@@ -23,6 +23,7 @@ for planning (the engine).
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -60,16 +61,13 @@ def run(request: str, *, pattern: str, inventory: Path | None = None,
     chosen = select(source, pattern, limit)
     names = [host.name for host in chosen.hosts]
     note(f"Reading {len(names)} host{'s' * (len(names) != 1)} through Ansible…")
-    known = snapshots.read(source, names, connect_timeout=settings.fleet.connect_timeout,
-                           on_known=None if as_json else _said_known)
-    read = {name: found.snapshot for name, found in known.items()
-            if found.snapshot is not None}
     from reos.engine import ReasoningEngine
 
     engine = ReasoningEngine(settings)
-    parts = on_hosts.decide(engine, source, request, read)
-    unreached = {name: found.problem or "not read" for name, found in known.items()
-                 if found.snapshot is None}
+    hosts = on_hosts.read_and_plan(engine, source, names, request,
+                                   on_known=None if as_json else _said_known)
+    parts, unreached = hosts.parts, hosts.unreached
+    read = hosts.read
     runnable = [p for p in parts if p.plan is not None]
     changes = not all(p.read_only for p in runnable)
     predicted = None
@@ -102,10 +100,21 @@ def run(request: str, *, pattern: str, inventory: Path | None = None,
         if not confirm(f"Run it on {on_hosts.count(len(runnable))}?"):
             say("Nothing was run.")
             return EXIT_DECLINED
-        lost = on_hosts.lost_for_good(on_hosts.HostsPlan(request, source, parts))
+        lost = on_hosts.lost_for_good(hosts)
         if lost and not confirm(f"{lost} Go ahead anyway?"):  # asked twice, as here
             say("Nothing was run.")
             return EXIT_DECLINED
+        if time.time() - hosts.read_at > on_hosts.STALE_SECONDS:
+            # the yes came late: what it approved must still be what would run
+            note(f"Reading {on_hosts.count(len(hosts.hosts))} again (the yes came more "
+                 f"than {on_hosts.STALE_SECONDS:.0f} s after they were read)…")
+            again = on_hosts.read_and_plan(engine, source, names, request)
+            if not again.same_as(hosts):
+                say("\n".join(["The hosts changed since I read them, so nothing ran. The "
+                               "plan as they are now:",
+                               *on_hosts.lines(request, again.parts, again.unreached)]))
+                return EXIT_DECLINED
+            parts = again.parts  # the same steps, with prior states read just now
     from reos import paths
     from reos.store.db import Database
     from reos.store.journal import Journal
