@@ -44,6 +44,10 @@ What is read as hosts:
   that fit make a question;
 - a host by its name ("web1", "WEB1", "web 1" for web1 or web-1, "web1's disk", "web2:
   restart nginx"), or a glob of names ("web*": the hosts it matches, else the groups);
+- a name of several words said apart, the longest that fits ("the k8s workers" is the
+  group k8s_workers, never the group k8s with "workers" left in the rest; "k8s worker"
+  is one of its hosts, asked); a word of such a name left right after the hosts read
+  ("on k8s workrs") is asked, never passed on to the rest;
 - hosts within a group: "the web servers in production", each name with its own ("on
   db1 and on the web servers in production" is db1 too).
 
@@ -458,6 +462,18 @@ class _Reader:
         self.stems: dict[str, set[str]] = {}  # "web" -> {"web", "webservers"}
         for group in groups:
             self.stems.setdefault(_stem(group.lower()), set()).add(group)
+        # names of several words ("k8s_workers", "web-ams-03") said apart: "k8s workers"
+        self.joined: dict[tuple[str, ...], _Ref] = {}
+        self.parts: dict[str, set[str]] = {}  # "workers" -> {"k8s_workers"}
+        named = [*((h, _Ref("host", h)) for h in self.hosts.values()),
+                 *((g, _Ref("group", g, f"group {g}")) for g in self.groups.values())]
+        for name, ref in named:
+            parts = tuple(p for p in _PARTS.split(name.lower()) if p)
+            if len(parts) > 1:
+                self.joined[parts] = ref
+                for part in parts:
+                    if len(part) >= 2 and not part.isdigit():
+                        self.parts.setdefault(part, set()).add(name)
         self.here = self._here_said()
         # names said as things ("the web1 container", "the docker group" of users, "the
         # web server" said alone): not hosts, and not a host's name left unread either
@@ -680,6 +696,12 @@ class _Reader:
         if place is not None and self._noun(end) is None and self._noun(end + 1):
             end, refs = self._both_names(i, end, refs)  # "the staging web servers"
         next_noun = self._noun(end)
+        one = self._said_one(i, end)
+        if one and next_noun is None and not (every or which):
+            if place is None:  # "restart the webserver": nginx, here, as "the web server"
+                self.as_things.update(range(i, end))
+                return _Found([], end)
+            self._one_of(refs, tokens[start:end], every=one)  # "on the k8s worker"
         if next_noun is not None:
             kind, singular = next_noun
             if tokens[end].low in ("group", "groups") and place in WEAK_PLACE:
@@ -808,6 +830,9 @@ class _Reader:
         of them, "web 1" said apart."""
         tokens = self.tokens
         word = tokens[i].low
+        joined = self._joined_at(i)
+        if joined is not None:  # "k8s workers": the group k8s_workers, never k8s alone
+            return joined[0], [joined[1]]
         if i + 1 < len(tokens) and tokens[i + 1].low.isdigit() and tokens[i + 1].start \
                 == tokens[i].end + 1:
             host = self._host_said_apart(word, tokens[i + 1].low)
@@ -815,6 +840,35 @@ class _Reader:
                 return i + 2, [_Ref("host", host)]
         noun = self._noun(i + 1)
         return i + 1, self._names_of(word, noun="group" if noun else None, placed=placed)
+
+    def _joined_at(self, i: int) -> tuple[int, _Ref, str] | None:
+        """A name of several words said apart at `i` ("k8s workers" for k8s_workers, "web
+        ams 03" for web-ams-03), the longest that fits: where it ends, what it names, and
+        its last word in the plural when it was said in the singular ("k8s worker": one
+        of the group), else ""."""
+        tokens = self.tokens
+        for parts, ref in sorted(self.joined.items(), key=lambda item: -len(item[0])):
+            end = i + len(parts)
+            if end > len(tokens) or any(
+                    tokens[k].low != parts[k - i] or self.request[
+                        tokens[k].end:tokens[k + 1].start].strip()
+                    for k in range(i, end - 1)):
+                continue
+            last, wanted = tokens[end - 1].low, parts[-1]
+            if last == wanted or (last == wanted + "s" and ref.kind == "group"):
+                return end, ref, ""
+            if ref.kind == "group" and wanted in _plurals(last):
+                return end, ref, wanted
+        return None
+
+    def _said_one(self, i: int, end: int) -> str:
+        """The group's name in the plural when the words i..end say one of its hosts
+        ("the k8s worker" for k8s_workers), else ""."""
+        joined = self._joined_at(i)
+        if joined is not None and joined[0] == end:
+            return " ".join([*(t.text for t in self.tokens[i:end - 1]), joined[2]]).strip() \
+                if joined[2] else ""
+        return ""
 
     def _host_said_apart(self, word: str, number: str) -> str | None:
         """"web 1": the host web1, or web-1 or web_1 when that is the only one."""
@@ -928,12 +982,16 @@ class _Reader:
                              "Or give them with --hosts PATTERN."))
         return end + 1, both
 
-    def _one_of(self, refs: list[_Ref], said: list[_Token]) -> list[_Ref]:
-        """"the web server": one host of a group that has several is asked about."""
+    def _one_of(self, refs: list[_Ref], said: list[_Token], every: str = "") -> list[_Ref]:
+        """"the web server": one host of a group that has several is asked about (`every`:
+        the words for all of them, when not the said ones with a plural noun)."""
         words = " ".join(t.text for t in said)
         plain = [t.text for t in said if t.low not in _DETERMINERS]
-        every = " ".join([*plain[:-1], HOST_NOUNS.get(plain[-1].lower(), plain[-1])])
-        if plain[-1].lower() not in HOST_NOUNS:  # "the server of web": "servers of web"
+        if every:
+            pass
+        elif plain[-1].lower() in HOST_NOUNS:
+            every = " ".join([*plain[:-1], HOST_NOUNS[plain[-1].lower()]])
+        else:  # "the server of web": "servers of web"
             first = next(k for k, t in enumerate(said) if t.low not in _DETERMINERS)
             every = " ".join(HOST_NOUNS.get(t.low, t.text) for t in said[first:])
         for ref in refs:
@@ -1102,14 +1160,32 @@ class _Reader:
             if self._denies_at(k) and self._hosts_near(kept, n):
                 start, end = (k - 1, k + 2) if self.tokens[k].low == "'" and k else (k, k + 1)
                 raise _Stop(self._not_read(taken, hosts, start, end, "leave hosts out"))
+        ends = {b for _, b in taken}
         for n, k in enumerate(kept):
             if k in self.as_things:
                 continue
+            part = self._part_of_a_name(k) if k in ends else set()
+            if part:  # "on k8s workrs": "workrs" is of the name k8s_workers, not the rest's
+                said = _either(sorted(part))
+                raise _Stop(self._not_read(taken, hosts, k, k + 1,
+                                           f"be part of the name {said} in "
+                                           f"{self.names.where}"))
             named = self._name_left(kept, n)
             if named is None or (named and named != chosen):
                 said = _either(self._in_order_names(named)) if named else "two of its names"
                 raise _Stop(self._not_read(taken, hosts, k, k + 1,
                                            f"name {said} in {self.names.where}"))
+
+    def _part_of_a_name(self, k: int) -> set[str]:
+        """The names of several words ("k8s_workers") the word at `k` is a word of, said
+        as written, in the plural or singular, or one letter off ("workrs")."""
+        word = self.tokens[k].low
+        found: set[str] = set()
+        for part, names in self.parts.items():
+            if word == part or part in _plurals(word) or word in _plurals(part) or (
+                    len(word) >= 4 and _one_letter_off(word, part)):
+                found |= names
+        return found
 
     def _leaving_word_at(self, k: int) -> int:
         """How many tokens a word that leaves out takes at `k` (0: none): "except",
@@ -1342,6 +1418,15 @@ def _stem(group: str) -> str:
         if group.endswith(noun) and len(group) > len(noun):
             return group[: -len(noun)].rstrip("_-.")
     return group
+
+
+def _plurals(word: str) -> set[str]:
+    """The ways a plural of `word` is written: worker -> workers, box -> boxes, proxy ->
+    proxies."""
+    found = {word + "s", word + "es"}
+    if word.endswith("y") and len(word) > 2:
+        found.add(word[:-1] + "ies")
+    return found
 
 
 def _one_letter_off(word: str, name: str) -> bool:
