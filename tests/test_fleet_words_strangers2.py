@@ -5,7 +5,8 @@ general rule on sentences and names of our own.
 
 What is checked: a group named with several words ("ci_runners") said as words ("the ci
 runners") is that group, never the shorter group its first word names, and a word of such
-a name left right after the hosts read is asked.
+a name left right after the hosts read is asked; a number said with the hosts ("both",
+"the two", "all 3") that is not the number of the hosts named is asked.
 """
 
 from __future__ import annotations
@@ -96,3 +97,26 @@ def test_one_of_a_group_of_several_words_is_asked(inventory: Source) -> None:
 def test_a_word_of_a_longer_name_left_after_the_hosts_is_asked(inventory: Source,
                                                                 request_: str) -> None:
     assert "could be part of the name ci_runners" in asked(request_, inventory)
+
+
+# -- a number that is not the number of the hosts -----------------------------------------
+@pytest.mark.parametrize("request_", [
+    "reload postfix on both mail servers",  # three
+    "check memory on the two ci runners",
+    "Could you restart memcached on all three caches?",  # two
+    "restart postfix on one of the mail boxes",
+])
+def test_a_number_that_is_not_the_hosts_number_is_asked(inventory: Source,
+                                                        request_: str) -> None:
+    question = asked(request_, inventory)
+    assert "but names" in question and "Which do you mean?" in question
+
+
+def test_a_number_that_is_the_hosts_number_is_read(inventory: Source) -> None:
+    assert set(chosen("reload postfix on all three mail servers", inventory).hosts) == {
+        "mx-north-01", "mx-south-02", "imap_old"}
+    assert set(chosen("restart memcached on both caches", inventory).hosts) == {"memc1",
+                                                                               "memc2"}
+    assert set(chosen("check memory on the 3 ci runners", inventory).hosts) == RUNNERS
+    assert set(chosen("reboot both memc1 and lonely", inventory).hosts) == {"memc1",
+                                                                           "lonely"}

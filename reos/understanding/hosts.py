@@ -66,7 +66,9 @@ unless the names are software said of a set of things ("stop all containers exce
 postgres": this machine's); a host left out by a bare name while the rest speaks of a set
 of things ("stop all containers everywhere except app1": the host, or the container?);
 "on all of them" with no hosts named; "the web server" (or "the server of web") when the
-group has several hosts; two names before a host noun that share no host ("the staging web
+group has several hosts; a number said with the hosts that is not the number of the
+hosts named ("both db boxes", "the two database servers", "one of the web servers" for a
+group of three); two names before a host noun that share no host ("the staging web
 servers": the hosts of both, when there are any); "the servers" with no word for every
 host ("all servers"): which of them is not said; a "not" right before words read as hosts
 ("…, not of the web servers"); a request that says this machine ("here", "this computer",
@@ -403,6 +405,7 @@ class Known(Struct, frozen=True):
     spellings: dict[str, str] = field(default_factory=dict)
     things: frozenset[str] = frozenset()
     words: frozenset[str] = frozenset()
+    numbers: dict[str, int] = field(default_factory=dict)  # "three": 3
 
 
 def from_catalogue(templates: TemplateSet) -> Known:
@@ -416,7 +419,8 @@ def from_catalogue(templates: TemplateSet) -> Known:
     things = frozenset(noun for nouns in templates.vocabulary.resources.values()
                        for noun in nouns if " " not in noun and noun not in GROUP_NOUNS
                        and noun not in _PLURALS)
-    return Known(synonyms, spellings, things, frozenset(lexicon(templates).tables().known))
+    return Known(synonyms, spellings, things, frozenset(lexicon(templates).tables().known),
+                 dict(templates.vocabulary.numbers))
 
 
 def read(request: str, names: Names, known: Known | None = None) -> Reading | None:
@@ -612,7 +616,40 @@ class _Reader:
     def _phrase(self, start: int, *, place: str | None) -> _Found:
         """The names from `start`: items joined by "," "and" "or"…, each perhaps after a
         word of place again ("on web1 and on db1"). `place` is the word before them
-        ("on", "except"), None when nothing places them."""
+        ("on", "except"), None when nothing places them. A number said before them that
+        is not the number of their hosts ("both db boxes" for three) is asked."""
+        found = self._names_from(start, place=place)
+        counted = self._count_at(start)
+        if found.refs and counted is not None:
+            count, end = counted
+            hosts = self._in_order(found.refs)
+            if len(hosts) != count:
+                words = self._said_at(start, found.end)
+                raise _Stop(_ask(f"“{words}” says {count}, but names {len(hosts)} "
+                                 f"host{'s' * (len(hosts) != 1)} of {self.names.where}: "
+                                 f"{', '.join(hosts)}. Which do you mean?",
+                                 (f"all of them: say “… on all {self._said_at(end, found.end)}”",
+                                  f"some of them: name them (“on {hosts[0]}”)"), ""))
+        return found
+
+    def _count_at(self, start: int) -> tuple[int, int] | None:
+        """The number said among the words before names ("both", "the two", "all 3"), and
+        where the words after it begin; None when none is said."""
+        i = start
+        while i < len(self.tokens):
+            word = self.tokens[i].low
+            if word == "both":
+                return 2, i + 1
+            number = self.known.numbers.get(word) or (
+                int(word) if word.isdigit() and i > start and len(word) < 4 else None)
+            if number:
+                return number, i + 1
+            if word not in _DETERMINERS:
+                return None
+            i += 1
+        return None
+
+    def _names_from(self, start: int, *, place: str | None) -> _Found:
         found = _Found(end=start)
         i = start
         while True:
@@ -659,9 +696,14 @@ class _Reader:
     def _item(self, start: int, *, place: str | None) -> _Found | None:
         tokens = self.tokens
         i, every, which = start, False, False
-        while i < len(tokens) and tokens[i].low in _DETERMINERS:
+        while i < len(tokens) and (tokens[i].low in _DETERMINERS or (  # "the two db boxes"
+                tokens[i].low in self.known.numbers and self._count_at(start))):
             every = every or tokens[i].low in _EVERY
             which = which or tokens[i].low in _WHICH
+            i += 1
+        if i > start and i < len(tokens) and tokens[i].low.isdigit() and \
+                self._count_at(start) and self._noun(i + 1) is None and \
+                i + 1 < len(tokens):  # "all 3 web nodes", not "the 2" of a name "web 2"
             i += 1
         placed = place in PLACE or place == "@" or place in REMOVED_FROM
         if placed and i > start and tokens[i - 1].low == "all" and (
