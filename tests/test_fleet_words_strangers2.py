@@ -6,7 +6,9 @@ general rule on sentences and names of our own.
 What is checked: a group named with several words ("ci_runners") said as words ("the ci
 runners") is that group, never the shorter group its first word names, and a word of such
 a name left right after the hosts read is asked; a number said with the hosts ("both",
-"the two", "all 3") that is not the number of the hosts named is asked.
+"the two", "all 3") that is not the number of the hosts named is asked; one host said for
+a group of several, in the singular of its name ("the cache" for caches) or with a host
+noun in one word ("the mailserver"), is asked.
 """
 
 from __future__ import annotations
@@ -120,3 +122,25 @@ def test_a_number_that_is_the_hosts_number_is_read(inventory: Source) -> None:
     assert set(chosen("check memory on the 3 ci runners", inventory).hosts) == RUNNERS
     assert set(chosen("reboot both memc1 and lonely", inventory).hosts) == {"memc1",
                                                                            "lonely"}
+
+
+# -- one host said for a group of several -------------------------------------------------
+@pytest.mark.parametrize(("request_", "group"), [
+    ("restart postfix on the mailserver", "mail"),  # a host noun in one word
+    ("restart postfix on the mail-host", "mail"),
+    ("flush memcached on the cache", "caches"),  # the group's name said in the singular
+    ("flush memcached on cache", "caches"),
+])
+def test_a_singular_for_a_group_of_several_is_asked(inventory: Source, request_: str,
+                                                    group: str) -> None:
+    assert f"the group {group} has" in asked(request_, inventory)
+
+
+def test_the_plural_of_those_words_is_the_group(inventory: Source) -> None:
+    assert chosen("flush memcached on the cache servers", inventory).hosts == ("memc1",
+                                                                               "memc2")
+    assert chosen("flush memcached on every cache box", inventory).hosts == ("memc1",
+                                                                             "memc2")
+    assert len(chosen("restart postfix on the mailservers", inventory).hosts) == 3
+    # said with no word of place, "the mailserver" is this machine's, as "the web server"
+    assert hosts_named("restart the mailserver", inventory) is None

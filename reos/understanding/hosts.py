@@ -33,8 +33,9 @@ What is read as hosts:
 - what to leave out of the hosts named: "except", "but (not)", "other than", "apart
   from", "excluding"… (EXCEPT) followed by names, more after a comma ("except db1, not
   web2");
-- a group by its name ("web"), its plural ("the dbs"), its name before a host noun ("the
-  web servers", "the web tier"; a group called webservers is "web" too), or by a word
+- a group by its name ("web"), its plural ("the dbs"), its singular ("the proxy
+  servers" for a group proxies), its name before a host noun ("the web servers", "the
+  web tier", "the dbservers"; a group called webservers is "web" too), or by a word
   that is another name for it. Another name is either the catalogue's: a group whose name
   the role table (templates/roles.toml, passed in as `synonyms`) gives to the same
   software as the word ("db" and "database" name the same database servers); or a
@@ -65,8 +66,9 @@ host); hosts left out with no hosts named to run on ("restart nginx except on db
 unless the names are software said of a set of things ("stop all containers except
 postgres": this machine's); a host left out by a bare name while the rest speaks of a set
 of things ("stop all containers everywhere except app1": the host, or the container?);
-"on all of them" with no hosts named; "the web server" (or "the server of web") when the
-group has several hosts; a number said with the hosts that is not the number of the
+"on all of them" with no hosts named; "the web server" (or "the server of web", "the
+webserver", "the dbhost", "the proxy" for a group proxies) when the group has several
+hosts; a number said with the hosts that is not the number of the
 hosts named ("both db boxes", "the two database servers", "one of the web servers" for a
 group of three); two names before a host noun that share no host ("the staging web
 servers": the hosts of both, when there are any); "the servers" with no word for every
@@ -330,7 +332,8 @@ def could_name_hosts(request: str, known: frozenset[str]) -> bool:
                 word in ("group", "groups") and words[index - 1] == "all")):
             return True  # "on everything", "on all but db1", "on the all group"
         placed = placed or word in PLACE or word in _EVERY or word in _ASKING
-        candidates = {word, _letters(word), _PLURALS.get(word, word), word.rstrip("s")}
+        candidates = {word, _letters(word), _PLURALS.get(word, word), word.rstrip("s"),
+                      _stem(word), *_plurals(word)}  # "the dbserver", "the proxy"
         if index + 1 < len(words):
             candidates.add(word + words[index + 1])
         if candidates & known - {""}:
@@ -738,7 +741,7 @@ class _Reader:
         if place is not None and self._noun(end) is None and self._noun(end + 1):
             end, refs = self._both_names(i, end, refs)  # "the staging web servers"
         next_noun = self._noun(end)
-        one = self._said_one(i, end)
+        one = self._said_one(i, end, refs)
         if one and next_noun is None and not (every or which):
             if place is None:  # "restart the webserver": nginx, here, as "the web server"
                 self.as_things.update(range(i, end))
@@ -903,14 +906,24 @@ class _Reader:
                 return end, ref, wanted
         return None
 
-    def _said_one(self, i: int, end: int) -> str:
-        """The group's name in the plural when the words i..end say one of its hosts
-        ("the k8s worker" for k8s_workers), else ""."""
+    def _said_one(self, i: int, end: int, refs: list[_Ref]) -> str:
+        """The words for all of a group's hosts when the words i..end say one of them,
+        else "": a name said in the singular ("the k8s worker" for k8s_workers, "the
+        proxy" for proxies) or with a singular host noun in one word ("the webserver",
+        "the dbhost")."""
         joined = self._joined_at(i)
         if joined is not None and joined[0] == end:
             return " ".join([*(t.text for t in self.tokens[i:end - 1]), joined[2]]).strip() \
                 if joined[2] else ""
-        return ""
+        word = self.tokens[i].low
+        if end != i + 1 or word in self.groups or word in self.hosts or not all(
+                r.kind == "group" for r in refs):
+            return ""
+        for noun, plural in HOST_NOUNS.items():
+            if word.endswith(noun) and len(word) > len(noun):
+                return f"{word[:-len(noun)].rstrip('_-.')} {plural}"
+        plurals = _plurals(word)
+        return next((r.name for r in refs if r.name.lower() in plurals), "")
 
     def _host_said_apart(self, word: str, number: str) -> str | None:
         """"web 1": the host web1, or web-1 or web_1 when that is the only one."""
@@ -945,7 +958,11 @@ class _Reader:
             if plain in self.groups:
                 group = self.groups[plain]
                 return [_Ref("group", group, f"group {group}, for “{word}”")]
-        by_stem = self.stems.get(word, set())
+        plural = [g for low, g in self.groups.items() if low in _plurals(word)]
+        if len(plural) == 1:  # "the proxy servers", "the proxy": the group proxies
+            return [_Ref("group", plural[0], f"group {plural[0]}, for “{word}”")]
+        # "web", or a group's name and a host noun in one word: "dbserver", "web-hosts"
+        by_stem = self.stems.get(word, set()) or self.stems.get(_stem(word), set())
         if by_stem:
             return self._one_group(word, by_stem, "group {}")
         fits = {g for g in self.group_names if self._another_name(word, _stem(g.lower()))
