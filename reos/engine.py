@@ -497,7 +497,7 @@ class ReasoningEngine:
         from reos.on_hosts import reading_for
 
         try:
-            return reading_for(self.settings, text, snapshot=self.snapshot)
+            return reading_for(self.settings, text)
         except (ReosError, OSError) as exc:  # the inventory cannot be read: this machine's
             self.hosts_problem = plainly(exc, "Reading the Ansible inventory")
             return None

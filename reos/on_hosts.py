@@ -4,9 +4,7 @@ its words name, each host read and planned for, what may run where, and how that
 - `reading_for(settings, request)`: the hosts and groups of the person's inventory the
   request names in words (reos.understanding.hosts), a question, an unknown name, or
   None: no inventory is configured, or no word of the request could name a host (then
-  nothing of Ansible is imported). Given this machine's snapshot, a host's name said
-  alone ("reboot web2") is read as the host when nothing here bears it and the rest
-  needs no object (`this_machine`); without it, that is asked.
+  nothing of Ansible is imported).
 - `read_and_plan(engine, source, hosts, request)`: each host read now
   (fleet.snapshots: reos's own collectors there; a host not reached is said, never
   guessed), the request planned against each snapshot by the one engine (`plan_each`),
@@ -47,7 +45,7 @@ if TYPE_CHECKING:
     from reos.settings import Settings
     from reos.store.journal import Journal
     from reos.system.snapshot import SystemSnapshot
-    from reos.understanding.hosts import Chosen, Reading, ThisMachine
+    from reos.understanding.hosts import Chosen, Reading
 
 OUTPUT_LINES = 20  # of a read-only step's output, per host
 
@@ -103,11 +101,9 @@ class HostsPlan(Struct):
 
 
 def reading_for(settings: Settings, request: str,
-                environ: dict[str, str] | None = None,
-                snapshot: Callable[[], SystemSnapshot] | None = None,
-                ) -> tuple[Source, Reading] | None:
+                environ: dict[str, str] | None = None) -> tuple[Source, Reading] | None:
     """The inventory and what the request's words name in it, or None (see the module's
-    docstring); `snapshot`, this machine's, as `hosts_named` takes it."""
+    docstring)."""
     env = os.environ if environ is None else environ
     if not settings.fleet.inventory and not env.get("ANSIBLE_INVENTORY", "").strip(" ,"):
         return None  # nothing names an inventory: nothing more is read
@@ -116,17 +112,14 @@ def reading_for(settings: Settings, request: str,
     source = find_source(None, settings, env)
     if source is None:
         return None
-    reading = hosts_named(request, source, snapshot)
+    reading = hosts_named(request, source)
     return None if reading is None else (source, reading)
 
 
-def hosts_named(request: str, source: Source,
-                snapshot: Callable[[], SystemSnapshot] | None = None) -> Reading | None:
+def hosts_named(request: str, source: Source) -> Reading | None:
     """The hosts and groups of the inventory at `source` that `request` names in words,
     or None when it names none. Ansible reads the inventory only when a word of the
-    request is in its files or is a word for hosts (`could_name_hosts`). `snapshot`
-    gives this machine's, read only when a host's name is said alone ("reboot web2"):
-    without it, that is asked."""
+    request is in its files or is a word for hosts (`could_name_hosts`)."""
     from reos.understanding import hosts
 
     if not hosts.could_name_hosts(request, hosts.inventory_words(source.paths)):
@@ -139,8 +132,7 @@ def hosts_named(request: str, source: Source,
     chosen = select(source, "*")
     where = source.paths[0].name if len(source.paths) == 1 else source.names()
     names = hosts.Names(tuple(host.name for host in chosen.hosts), chosen.groups, where)
-    here = None if snapshot is None else this_machine(snapshot, templates)
-    reading = hosts.read(request, names, hosts.from_catalogue(templates), here)
+    reading = hosts.read(request, names, hosts.from_catalogue(templates))
     read = reading if isinstance(reading, hosts.Chosen) else \
         reading.read if isinstance(reading, hosts.Asked) else None
     if read is None:
@@ -152,43 +144,6 @@ def hosts_named(request: str, source: Source,
         return hosts.several_asks(read, several)
     return as_ansible_chooses(reading, source) if isinstance(reading, hosts.Chosen) \
         else reading
-
-
-def this_machine(snapshot: Callable[[], SystemSnapshot], templates: Any) -> ThisMachine:
-    """What the reader of host words may ask of this machine (hosts.ThisMachine): whether
-    its snapshot bears a name (a container, service, package, user, group, process,
-    mount… called so: reos.understanding.tagging), and whether words are a whole
-    request with no object of its own (read as this machine's reader reads them: a
-    query or an action on nothing: "reboot", "show uptime", never "stop" or "install",
-    whose object the name could be)."""
-    from reos.understanding.hosts import ThisMachine
-
-    matcher: list[Any] = []
-
-    def matching() -> Any:
-        if not matcher:
-            from reos.understanding.matcher import TargetMatcher
-
-            matcher.append(TargetMatcher(snapshot(), templates.aliases))
-        return matcher[0]
-
-    def bears(word: str) -> bool:
-        from reos.understanding.tagging import Names
-
-        return bool(Names(matching()).kinds(word, described=True))
-
-    def whole(words: str) -> bool:
-        from reos.model.request import Kind
-        from reos.understanding.reading import understand
-
-        intent = understand(words, templates, matching())
-        if intent is None or intent.kind not in (Kind.QUERY, Kind.ACTION) or \
-                intent.targets or intent.asking is not None or not intent.operation:
-            return False
-        operation = templates.operations.get(intent.operation)
-        return operation is not None and operation.target == "none"  # "stop": of what?
-
-    return ThisMachine(bears, whole)
 
 
 def as_ansible_chooses(reading: Chosen, source: Source) -> Reading:

@@ -8,9 +8,7 @@ runners") is that group, never the shorter group its first word names, and a wor
 a name left right after the hosts read is asked; a number said with the hosts ("both",
 "the two", "all 3") that is not the number of the hosts named is asked; one host said for
 a group of several, in the singular of its name ("the cache" for caches) or with a host
-noun in one word ("the mailserver"), is asked; a host's name said alone ("reboot
-lonely") is the host when nothing on this machine bears the name and the rest is a whole
-request with no object of its own, else asked.
+noun in one word ("the mailserver"), is asked.
 """
 
 from __future__ import annotations
@@ -146,52 +144,3 @@ def test_the_plural_of_those_words_is_the_group(inventory: Source) -> None:
     assert len(chosen("restart postfix on the mailservers", inventory).hosts) == 3
     # said with no word of place, "the mailserver" is this machine's, as "the web server"
     assert hosts_named("restart the mailserver", inventory) is None
-
-
-# -- a host's name said alone -------------------------------------------------------------
-FIXTURE = Path(__file__).parent / "fixtures" / "homelab.json"
-
-
-@pytest.fixture(scope="module")
-def here() -> object:
-    from reos.system.snapshot import SystemSnapshot
-
-    snapshot = SystemSnapshot.load(FIXTURE)  # it holds a container called portainer
-    return lambda: snapshot
-
-
-@pytest.fixture(scope="module")
-def with_portainer(tmp_path_factory: pytest.TempPathFactory) -> Source:
-    path: Path = tmp_path_factory.mktemp("inventory") / "hosts.ini"
-    path.write_text(INI + "\n[tools]\nportainer ansible_host=10.9.4.11\n")
-    return Source((path,), "--inventory")
-
-
-@pytest.mark.parametrize(("request_", "host", "rest"), [
-    ("reboot lonely", "lonely", "reboot"),
-    ("memc2 failed units", "memc2", "failed units"),
-    ("how long has imap_old been up", "imap_old", "how long has been up"),
-    ("disk usage mx-north-01 pls", "mx-north-01", "disk usage pls"),
-])
-def test_a_host_said_alone_with_a_whole_request_is_the_host(
-        with_portainer: Source, here: object, request_: str, host: str, rest: str) -> None:
-    found = hosts_named(request_, with_portainer, here)  # type: ignore[arg-type]
-    assert isinstance(found, Chosen), found
-    assert found.hosts == (host,) and found.request == rest
-
-
-@pytest.mark.parametrize("request_", [
-    "stop lonely",  # the name could be what it stops
-    "install memc2",
-    "remove user lonely",
-    "reboot portainer",  # a container of this machine bears the name
-])
-def test_a_host_said_alone_is_asked_when_it_could_be_a_thing(
-        with_portainer: Source, here: object, request_: str) -> None:
-    found = hosts_named(request_, with_portainer, here)  # type: ignore[arg-type]
-    assert isinstance(found, Asked) and "something called so on this machine" in \
-        found.question, found
-
-
-def test_without_this_machine_a_host_said_alone_is_asked(with_portainer: Source) -> None:
-    assert "something called so on this machine" in asked("reboot lonely", with_portainer)

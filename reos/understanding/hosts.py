@@ -80,10 +80,7 @@ names hosts ("install psql here to reach db1", "remove db1's line from my known_
 it is this machine's (None); a name one letter off from a host's ("wbe1": did you mean
 web1?); a host's name standing alone ("reboot web2"), which could be the host or a thing
 of that name (a container called web1) — unless a resource noun says it is a thing ("the web1
-container", "the hosts file", "all packages": not hosts, never asked), or the caller tells
-(`ThisMachine`) that nothing on this machine bears the name and the request without it is
-a whole one with no object of its own ("reboot web2", "web2 failed units": the host;
-"stop web2", "install web2" are still asked); hosts after
+container", "the hosts file", "all packages": not hosts, never asked); hosts after
 "from", "to", "for" (ABOUT: "allow postgres from the web servers" names a source, not
 where to run); "in the web group", which could be a group of users, and "in docker" when
 a group is called so, which could be the program; an exclusion right after hosts that
@@ -107,7 +104,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -429,33 +426,18 @@ def from_catalogue(templates: TemplateSet) -> Known:
                  dict(templates.vocabulary.numbers))
 
 
-class ThisMachine(Struct, frozen=True):
-    """What the caller can tell of this machine and of a request, for a host's name said
-    alone ("reboot web2"): whether something here bears a name (`bears`: a container,
-    service, package, user… of this machine's snapshot called so), and whether words are
-    a whole request that needs no object of its own (`whole`: "reboot", "show uptime",
-    not "stop" or "install")."""
-
-    bears: Callable[[str], bool]
-    whole: Callable[[str], bool]
-
-
-def read(request: str, names: Names, known: Known | None = None,
-         here: ThisMachine | None = None) -> Reading | None:
+def read(request: str, names: Names, known: Known | None = None) -> Reading | None:
     """The hosts `request` names among `names` (see the module's docstring), or None when
-    it names none. `known` is what the catalogue says of words (`from_catalogue`); `here`
-    what can be told of this machine, without which a host's name said alone is asked."""
+    it names none. `known` is what the catalogue says of words (`from_catalogue`)."""
     try:
-        return _Reader(request, names, known or Known(), here).read()
+        return _Reader(request, names, known or Known()).read()
     except _Stop as stop:
         return stop.answer
 
 
 class _Reader:
-    def __init__(self, request: str, names: Names, known: Known,
-                 this_machine: ThisMachine | None = None) -> None:
+    def __init__(self, request: str, names: Names, known: Known) -> None:
         self.request = request
-        self.this_machine = this_machine
         self.names = names
         self.known = known
         self.synonyms = known.synonyms
@@ -510,7 +492,6 @@ class _Reader:
         places: list[_Clause] = []  # hosts to run on
         leaving: list[_Clause] = []  # hosts to leave out
         bare: list[str] = []
-        alone: list[_Clause] = []  # hosts' names said alone: "reboot web2"
         pointing: list[tuple[int, int]] = []  # "on all of them": the hosts named elsewhere
         i = 0
         while i < len(tokens):
@@ -560,7 +541,6 @@ class _Reader:
                 continue
             if found.bare:
                 bare += found.bare
-                alone.append(_Clause(tuple(found.refs), i, found.end, said_as_host=True))
                 i = found.end
                 continue
             i += 1
@@ -575,25 +555,8 @@ class _Reader:
                              "or give them with --hosts PATTERN"), "")
             if leaving:
                 return self._leaving_alone(leaving)
-            if bare and self._hosts_alone(alone):
-                return self._chosen(alone, leaving, pointing)
             return self._bare_question(bare) if bare else None
         return self._chosen(places, leaving, pointing)
-
-    def _hosts_alone(self, alone: list[_Clause]) -> bool:
-        """Whether hosts' names said alone ("reboot web2", "web2 failed units") are the
-        hosts: nothing on this machine bears any of them, and the request without them
-        is a whole one that needs no object of its own, so no name could be its object
-        ("stop web2" could be a container's)."""
-        this = self.this_machine
-        if this is None or any(r.kind != "host" for c in alone for r in c.refs):
-            return False
-        said = {self._said_at(c.start, c.end).lower() for c in alone}
-        if any(this.bears(word) or any(this.bears(p) for p in _PARTS.split(word) if p)
-               for word in said | {r.name.lower() for c in alone for r in c.refs}):
-            return False
-        rest = self._rest([(c.start, c.end) for c in alone])
-        return bool(_WORD.search(rest.lower())) and this.whole(rest)
 
     def _here_said(self) -> str:
         """The words that say this machine ("here", "this computer", "locally") or a file

@@ -2,9 +2,8 @@
 beside this file, with the inventory it was written against): requests written by a
 helper who read none of reos, each labelled with what a competent admin would mean.
 
-Each case goes through what the chat does (reos.on_hosts.hosts_named: the cheap first
-look, Ansible's reading of the INI file, the reader, with the saved snapshot as this
-machine's) and is counted:
+Each case goes through what the chat and `reos plan` do (reos.on_hosts.hosts_named: the
+cheap first look, Ansible's reading of the INI file, the reader) and is counted:
 - right: the same decision ("hosts", "local", or "ask"; a name the inventory lacks counts
   as "ask", since nothing runs), and for "hosts" the same host set and a rest of the
   request that plans on the saved snapshot as the case's request does;
@@ -66,7 +65,7 @@ def main(argv: list[str]) -> int:
     counts = {"right": 0, "wrong hosts": 0, "fewer hosts": 0, "careful": 0,
               "rest differs": 0}
     for case in data["cases"]:
-        got = hosts_named(case["text"], source, engine.snapshot)
+        got = hosts_named(case["text"], source)
         decision = ("local" if got is None else "hosts" if isinstance(got, Chosen)
                     else "ask")
         chosen = sorted(got.hosts) if isinstance(got, Chosen) else []
