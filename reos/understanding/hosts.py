@@ -84,7 +84,9 @@ container", "the hosts file", "all packages": not hosts, never asked); hosts aft
 "from", "to", "for" (ABOUT: "allow postgres from the web servers" names a source, not
 where to run); "in the web group", which could be a group of users, and "in docker" when
 a group is called so, which could be the program; an exclusion right after hosts that
-names none of them ("restart nginx on all hosts except 10.0.0.5").
+names none of them ("restart nginx on all hosts except 10.0.0.5"); a name of several
+words said apart that reads another way too ("web 2" for the group web_2 and the host
+web2; "web prod" for the group web_prod and the hosts in both web and prod), naming both.
 What is answered plainly: a name after a word of place that looks like the inventory's
 names but is none of them ("on web9", "on the mail servers").
 
@@ -877,6 +879,7 @@ class _Reader:
         word = tokens[i].low
         joined = self._joined_at(i)
         if joined is not None:  # "k8s workers": the group k8s_workers, never k8s alone
+            self._joined_alone(i, joined[0], joined[1])
             return joined[0], [joined[1]]
         if i + 1 < len(tokens) and tokens[i + 1].low.isdigit() and tokens[i + 1].start \
                 == tokens[i].end + 1:
@@ -905,6 +908,48 @@ class _Reader:
             if ref.kind == "group" and wanted in _plurals(last):
                 return end, ref, wanted
         return None
+
+    def _joined_alone(self, i: int, end: int, ref: _Ref) -> None:
+        """Asks (raises) when the words i..end of a name said apart ("web 2" for the
+        group web_2, "web prod" for web_prod) could also be read otherwise, as other
+        hosts: a host said apart as a word and a number ("web 2": the host web2), or
+        each word a name of its own ("web prod": the hosts of both web and prod; "db1
+        db2": those two hosts). Which reading is meant is not guessed."""
+        tokens = self.tokens
+        joined = self._in_order([ref])
+        others: list[tuple[str, list[str]]] = []
+        if tokens[i + 1].low.isdigit():
+            host = self._host_said_apart(tokens[i].low, tokens[i + 1].low)
+            if host and host != ref.name:
+                others.append((f"the host {host}", [host]))
+        parts: list[list[_Ref]] = []
+        for k in range(i, end):
+            try:
+                parts.append(self._names_of(tokens[k].low, noun=None, placed=True))
+            except _Stop:
+                parts.append([])
+        if all(parts):
+            refs = [r for p in parts for r in p]
+            if all(r.kind == "host" for r in refs):
+                hosts = self._in_order(refs)  # hosts listed with spaces only
+                said = ", ".join(hosts)
+            else:
+                common = set.intersection(*(self._hosts_of(p) for p in parts))
+                hosts = self._in_order_names(common)
+                said = "the hosts in " + _join([_said(r) for r in refs])
+            if hosts and hosts != joined:
+                others.append((said, hosts))
+        if not others:
+            return
+        words = self._said_at(i, end)
+        choices = (f"{_said(ref)}: {', '.join(joined)}",
+                   *(f"{said}: {', '.join(hosts)}" if not said.startswith("the host ")
+                     else said for said, hosts in others))
+        raise _Stop(_ask(f"“{words}” could be {_said(ref)} or "
+                         f"{_either([said for said, _ in others])} in "
+                         f"{self.names.where}.", choices,
+                         "Name the hosts as the inventory writes them (“on "
+                         f"{ref.name}”), or give --hosts PATTERN."))
 
     def _said_one(self, i: int, end: int, refs: list[_Ref]) -> str:
         """The words for all of a group's hosts when the words i..end say one of them,

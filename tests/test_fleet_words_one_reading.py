@@ -1,0 +1,142 @@
+"""Host words that fit more than one reading are asked, never read one way (reos/understanding/
+hosts.py through reos.on_hosts.hosts_named, Ansible reading a real INI file): the cases an
+adversarial review of the fleet-words-4 branch found, each as a rule on names of our own.
+
+What is checked: a host's name said alone stays asked, in the chat too, whatever this
+machine holds ("reboot now" with a host called now, "set hostname kite", "ping relay7",
+"don't reboot kite"); a name of several words said apart ("tile 2", "edge canary") that
+could also be a host said as a word and a number, or the hosts of each word, is asked,
+naming both; hosts said with "or" between them, or a list whose last name begins a
+sentence of its own ("on tile1, relay7 is fine"), are asked; a request that says not to do
+it before the hosts ("do not restart nginx on tile1") is asked; an ordinal ("the first
+tile server", "the second db") is asked.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from reos.fleet.inventory import Source
+from reos.on_hosts import hosts_named
+from reos.understanding.hosts import Asked, Chosen
+
+INI = """now
+kite
+relay7
+portainer
+cam3
+cam-3
+
+[tiles]
+tile1
+tile2
+
+[tile_2]
+tile9
+
+[SW_5]
+swx
+
+[switches]
+sw5
+swx
+
+[edge]
+e1
+e2
+
+[canary]
+e2
+e3
+
+[edge_canary]
+e9
+
+[lab]
+g1
+g2
+
+[gpu]
+g2
+g3
+
+[lab_gpu]
+g2
+
+[db]
+sqla
+sqlb
+"""
+FIXTURE = Path(__file__).parent / "fixtures" / "homelab.json"
+
+
+@pytest.fixture(scope="module")
+def inventory(tmp_path_factory: pytest.TempPathFactory) -> Source:
+    path: Path = tmp_path_factory.mktemp("inventory") / "hosts.ini"
+    path.write_text(INI)
+    return Source((path,), "--inventory")
+
+
+def asked(request: str, inventory: Source) -> str:
+    found = hosts_named(request, inventory)
+    assert isinstance(found, Asked), (request, found)
+    return found.question
+
+
+def chosen(request: str, inventory: Source) -> Chosen:
+    found = hosts_named(request, inventory)
+    assert isinstance(found, Chosen), (request, found)
+    return found
+
+
+# -- a host's name said alone, in the chat ------------------------------------------------
+@pytest.mark.usefixtures("reos_home")
+@pytest.mark.parametrize("request_", [
+    "reboot now",  # a host called now
+    "set hostname kite",  # the name fills the request's own slot
+    "allow ssh from relay7",
+    "ping relay7",
+    "don't reboot kite",
+    "reboot, kite is fine",
+    "reboot portainer",  # this machine's containers could not be read
+])
+def test_a_host_said_alone_is_never_chosen_in_the_chat(inventory: Source,
+                                                       request_: str) -> None:
+    from reos.engine import ReasoningEngine
+    from reos.settings import FleetSettings, Settings
+    from reos.system.snapshot import SystemSnapshot
+
+    snapshot = msgspec.structs.replace(SystemSnapshot.load(FIXTURE), containers=None,
+                                       unavailable={"containers": "docker is not running"})
+    engine = ReasoningEngine(Settings(fleet=FleetSettings(inventory=str(inventory.paths[0]))),
+                             snapshot=snapshot)
+    found = engine.hosts_named(request_)
+    reading = None if found is None else found[1]
+    assert not isinstance(reading, Chosen), (request_, reading)
+
+
+# -- a name said apart that reads two ways ------------------------------------------------
+@pytest.mark.parametrize(("request_", "both"), [
+    ("restart nginx on tile 2", ("group tile_2", "the host tile2")),  # a group, a host
+    ("restart nginx on cam 3", ("cam-3", "the host cam3")),  # two hosts
+    ("restart lldpd on sw 5", ("group SW_5", "the host sw5")),  # in capitals
+])
+def test_a_joined_name_and_a_host_said_apart_are_asked(inventory: Source, request_: str,
+                                                       both: tuple[str, str]) -> None:
+    question = asked(request_, inventory)
+    assert all(said in question for said in both), question
+
+
+def test_a_joined_name_and_the_hosts_of_its_words_are_asked(inventory: Source) -> None:
+    for request_ in ("restart haproxy on edge canary", "restart haproxy on the edge canary "
+                     "servers"):
+        question = asked(request_, inventory)
+        assert "group edge_canary" in question and "group edge and group canary" in \
+            question, question
+    # the same hosts either way: nothing to ask
+    assert chosen("restart slurmd on lab gpu", inventory).hosts == ("g2",)
+    assert chosen("restart nginx on tile_2", inventory).hosts == ("tile9",)
+    assert chosen("restart nginx on tile2", inventory).hosts == ("tile2",)
