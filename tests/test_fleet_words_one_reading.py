@@ -140,3 +140,43 @@ def test_a_joined_name_and_the_hosts_of_its_words_are_asked(inventory: Source) -
     assert chosen("restart slurmd on lab gpu", inventory).hosts == ("g2",)
     assert chosen("restart nginx on tile_2", inventory).hosts == ("tile9",)
     assert chosen("restart nginx on tile2", inventory).hosts == ("tile2",)
+
+
+# -- "or", and a list whose last name begins a sentence -----------------------------------
+@pytest.mark.parametrize("request_", [
+    "reboot on tile1 or relay7",
+    "restart nginx on either tile1 or tile2",
+    "restart nginx on the edge servers or the canary servers",
+])
+def test_hosts_said_with_or_are_asked(inventory: Source, request_: str) -> None:
+    assert "which do you mean?" in asked(request_, inventory)
+
+
+@pytest.mark.parametrize("request_", [
+    "reboot on tile1, relay7 is fine",
+    "restart nginx on tile1, tile2 are down",
+    "restart nginx on tile1, relay7 is ok",
+])
+def test_a_list_whose_last_name_begins_a_sentence_is_asked(inventory: Source,
+                                                           request_: str) -> None:
+    assert "only, or on" in asked(request_, inventory)
+
+
+def test_a_list_with_and_is_still_read(inventory: Source) -> None:
+    assert chosen("reboot on tile1 and relay7", inventory).hosts == ("relay7", "tile1")
+
+
+# -- told not to do it ----------------------------------------------------------------------
+@pytest.mark.parametrize("request_", [
+    "do not restart nginx on tile1",
+    "don't reboot on relay7",
+    "please dont restart sshd on the db servers",
+    "never reboot the edge servers",
+])
+def test_a_request_that_says_not_to_is_asked(inventory: Source, request_: str) -> None:
+    assert "says not to" in asked(request_, inventory)
+
+
+def test_a_not_in_another_sentence_is_not_the_requests(inventory: Source) -> None:
+    assert chosen("haproxy never picked it up. Restart haproxy on the edge servers",
+                  inventory).hosts == ("e1", "e2")

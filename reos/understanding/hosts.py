@@ -86,7 +86,11 @@ where to run); "in the web group", which could be a group of users, and "in dock
 a group is called so, which could be the program; an exclusion right after hosts that
 names none of them ("restart nginx on all hosts except 10.0.0.5"); a name of several
 words said apart that reads another way too ("web 2" for the group web_2 and the host
-web2; "web prod" for the group web_prod and the hosts in both web and prod), naming both.
+web2; "web prod" for the group web_prod and the hosts in both web and prod), naming
+both; hosts said with "or" between them ("on web1 or web2": which?); a list whose last
+name begins a sentence of its own ("on web1, web2 is fine"); a request that says not
+to do it before the hosts ("do not restart nginx on web1", "never reboot the db
+servers").
 What is answered plainly: a name after a word of place that looks like the inventory's
 names but is none of them ("on web9", "on the mail servers").
 
@@ -179,6 +183,8 @@ _WHICH = {"which", "what"}  # "which hosts": every host, asked about; "what rout
 # only of the fleet.
 _EVERY = {"all", "every", "each", "both", "any"}
 _SEPARATORS = {",", "and", "&", "+", "plus", "or", "also"}
+# "web2 is fine" after a list of hosts: a sentence of its own about the last of them
+_BEING = {"is", "are", "was", "were", "seems", "seem", "looks", "look", "stays", "stay"}
 _ASKING = {"which", "what", "any", "do", "does", "are", "is", "have", "has"}
 _BEFORE_PLACE = {"only", "just"}
 _LISTING = {"list", "show", "find", "count", "display"}  # verbs that ask about hosts
@@ -548,6 +554,8 @@ class _Reader:
             i += 1
         if self.here and not any(not c.said_as_host for c in places):
             return None  # "install psql here to reach db1": this machine's
+        if places:
+            self._told_not_to(places[0].start)
         if not places:
             if pointing:
                 said = self._said_at(*pointing[0])
@@ -559,6 +567,32 @@ class _Reader:
                 return self._leaving_alone(leaving)
             return self._bare_question(bare) if bare else None
         return self._chosen(places, leaving, pointing)
+
+    def _told_not_to(self, place: int) -> None:
+        """Asks (raises) when the sentence that names hosts to run on says not to do it
+        before them ("don't reboot web2", "do not restart nginx on web1", "never
+        restart sshd on the db servers"): the rest would be planned and offered on those
+        hosts, which the words forbid. Said in another sentence ("nginx never picked it
+        up. Restart it on the web servers") or after the hosts ("… on db2 only, and don't
+        touch db1") it is not."""
+        k = place - 1
+        while k >= 0 and not _SENTENCE_END.search(
+                self.request[self.tokens[k].end:self.tokens[k + 1].start]) and \
+                self.tokens[k].low not in (";", "!", "?"):
+            low = self.tokens[k].low
+            after = self.tokens[k + 1].low if k + 1 < len(self.tokens) else ""
+            said = 1 if low in ("never", "dont") else 2 if low == "do" and after == "not" \
+                else 3 if low == "don" and after == "'" and k + 2 < len(self.tokens) and \
+                self.tokens[k + 2].low == "t" else 0
+            if said and any(t.low not in PLACE | ABOUT | _DETERMINERS
+                            for t in self.tokens[k + said:place]):  # "never of the db
+                # hosts" leaves them out: asked as such (`_every_word_read`)
+                words = self._said_at(k, place)
+                raise _Stop(_ask(f"“{words}” says not to: I will not run anything on the "
+                                 "hosts for it.",
+                                 ("say what to do, and where: “restart nginx on web1”",),
+                                 ""))
+            k -= 1
 
     def _here_said(self) -> str:
         """The words that say this machine ("here", "this computer", "locally") or a file
@@ -695,8 +729,41 @@ class _Reader:
                 break
             if any(r.kind == "all" for r in (*found.refs, *following.refs)):
                 break  # "everywhere, db1 …": every host and a host is not a list of hosts
+            if place != "except" and any(t.low == "or" for t in self.tokens[i:j]):
+                self._which_of(start, following.end)  # "on web1 or web2": not both
+            if place is not None and following.end < len(self.tokens) and \
+                    self.tokens[following.end].low in _BEING:
+                self._subject_at(start, j, following.end)  # "on web1, web2 is fine"
             i = j
         return found
+
+    def _which_of(self, start: int, end: int) -> None:
+        """Asks (raises): hosts said with "or" between them ("on web1 or web2") are one of
+        them or the other, never both; which is not guessed."""
+        words = self._said_at(start, end)
+        said: list[str] = []
+        run: list[int] = []
+        for k in [*range(start, end), end]:
+            if k == end or self.tokens[k].low in _SEPARATORS | {"either"}:
+                if run:
+                    said.append(self._said_at(run[0], run[-1] + 1))
+                run = []
+            else:
+                run.append(k)
+        raise _Stop(_ask(f"“{words}”: which do you mean?", tuple(said),
+                         f"Name the hosts to run on (“on {said[0]}”), or give --hosts "
+                         "PATTERN."))
+
+    def _subject_at(self, start: int, j: int, end: int) -> None:
+        """Asks (raises): the last names of a list said before "is"/"are" ("on web1, web2
+        is fine", "on db1, db2 are down") begin a sentence of their own about those
+        hosts, not a place to run; where to run is not guessed."""
+        first, last = self._said_at(start, j), self._said_at(j, end)
+        raise _Stop(_ask(f"“{self._said_at(start, end + 1)}”: run it on "
+                         f"{first.rstrip(' ,')} only, or on {last} too?",
+                         (f"{first.rstrip(' ,')} only: say “… on "
+                          f"{first.rstrip(' ,')}”",
+                          f"both: say “… on {first.rstrip(' ,')} and {last}”"), ""))
 
     def _item(self, start: int, *, place: str | None) -> _Found | None:
         tokens = self.tokens
