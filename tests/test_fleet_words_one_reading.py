@@ -180,3 +180,22 @@ def test_a_request_that_says_not_to_is_asked(inventory: Source, request_: str) -
 def test_a_not_in_another_sentence_is_not_the_requests(inventory: Source) -> None:
     assert chosen("haproxy never picked it up. Restart haproxy on the edge servers",
                   inventory).hosts == ("e1", "e2")
+
+
+# -- ordinals ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("request_", [
+    "reboot on the first tile server",
+    "restart postgres on the second db",
+    "reboot the second db",
+    "restart nginx on the 2nd tiles box",
+    "restart haproxy on the last edge host",
+])
+def test_an_ordinal_for_hosts_is_asked(inventory: Source, request_: str) -> None:
+    assert "The words do not name it" in asked(request_, inventory)
+
+
+def test_an_ordinal_of_other_things_is_not(inventory: Source) -> None:
+    assert chosen("show the last 50 lines of syslog on tile1", inventory).hosts == (
+        "tile1",)
+    assert chosen("show the first lines of syslog on relay7", inventory).hosts == (
+        "relay7",)

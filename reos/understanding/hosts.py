@@ -90,7 +90,9 @@ web2; "web prod" for the group web_prod and the hosts in both web and prod), nam
 both; hosts said with "or" between them ("on web1 or web2": which?); a list whose last
 name begins a sentence of its own ("on web1, web2 is fine"); a request that says not
 to do it before the hosts ("do not restart nginx on web1", "never reboot the db
-servers").
+servers"); an
+ordinal for hosts ("on the first web server", "the second db"): one host the words do
+not name.
 What is answered plainly: a name after a word of place that looks like the inventory's
 names but is none of them ("on web9", "on the mail servers").
 
@@ -183,6 +185,9 @@ _WHICH = {"which", "what"}  # "which hosts": every host, asked about; "what rout
 # only of the fleet.
 _EVERY = {"all", "every", "each", "both", "any"}
 _SEPARATORS = {",", "and", "&", "+", "plus", "or", "also"}
+# "the first web server", "the 2nd db": one host the words do not name
+_ORDINAL = regex(r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|"
+                 r"\d+(?:st|nd|rd|th)")
 # "web2 is fine" after a list of hosts: a sentence of its own about the last of them
 _BEING = {"is", "are", "was", "were", "seems", "seem", "looks", "look", "stays", "stay"}
 _ASKING = {"which", "what", "any", "do", "does", "are", "is", "have", "has"}
@@ -504,6 +509,7 @@ class _Reader:
         i = 0
         while i < len(tokens):
             word = tokens[i].low
+            self._ordinal_at(i)
             leaves = self._except_at(i)
             if leaves:
                 j = i + leaves
@@ -567,6 +573,34 @@ class _Reader:
                 return self._leaving_alone(leaving)
             return self._bare_question(bare) if bare else None
         return self._chosen(places, leaving, pointing)
+
+    def _ordinal_at(self, i: int) -> None:
+        """Asks (raises) when an ordinal after "the" says hosts ("on the first web server",
+        "the second db", "the last box"): it picks one host the words do not name, and
+        the inventory's order is not the person's. "the first 10 lines" is not."""
+        tokens = self.tokens
+        if not (i and tokens[i - 1].low == "the" and _ORDINAL.fullmatch(tokens[i].low)) \
+                or i + 1 >= len(tokens) or tokens[i + 1].low.isdigit():
+            return
+        j = i + 1
+        placed = (i > 1 and tokens[i - 2].low in PLACE) or self._noun(j + 1) is not None
+        refs: list[_Ref] = [_Ref("all")] if self._noun(j) else []
+        if not refs:
+            joined = self._joined_at(j)
+            try:
+                refs = [joined[1]] if joined else self._names_of(
+                    tokens[j].low, noun="group" if self._noun(j + 1) else None,
+                    placed=placed)
+            except _Stop:
+                refs = [_Ref("all")]
+        if not refs:
+            return
+        end = j + 1 + (self._noun(j + 1) is not None)
+        hosts = self._in_order(refs)
+        raise _Stop(_ask(f"“the {self._said_at(i, end)}”: which host of "
+                         f"{self.names.where}? The words do not name it.",
+                         tuple(hosts[:12]),
+                         f"Name the host (“on {hosts[0]}”), or give --hosts PATTERN."))
 
     def _told_not_to(self, place: int) -> None:
         """Asks (raises) when the sentence that names hosts to run on says not to do it
