@@ -33,8 +33,9 @@ What is read as hosts:
 - what to leave out of the hosts named: "except", "but (not)", "other than", "apart
   from", "excluding"… (EXCEPT) followed by names, more after a comma ("except db1, not
   web2");
-- a group by its name ("web"), its plural ("the dbs"), its name before a host noun ("the
-  web servers", "the web tier"; a group called webservers is "web" too), or by a word
+- a group by its name ("web"), its plural ("the dbs"), its singular ("the proxy
+  servers" for a group proxies), its name before a host noun ("the web servers", "the
+  web tier", "the dbservers"; a group called webservers is "web" too), or by a word
   that is another name for it. Another name is either the catalogue's: a group whose name
   the role table (templates/roles.toml, passed in as `synonyms`) gives to the same
   software as the word ("db" and "database" name the same database servers); or a
@@ -44,6 +45,10 @@ What is read as hosts:
   that fit make a question;
 - a host by its name ("web1", "WEB1", "web 1" for web1 or web-1, "web1's disk", "web2:
   restart nginx"), or a glob of names ("web*": the hosts it matches, else the groups);
+- a name of several words said apart, the longest that fits ("the k8s workers" is the
+  group k8s_workers, never the group k8s with "workers" left in the rest; "k8s worker"
+  is one of its hosts, asked); a word of such a name left right after the hosts read
+  ("on k8s workrs") is asked, never passed on to the rest;
 - hosts within a group: "the web servers in production", each name with its own ("on
   db1 and on the web servers in production" is db1 too).
 
@@ -61,8 +66,11 @@ host); hosts left out with no hosts named to run on ("restart nginx except on db
 unless the names are software said of a set of things ("stop all containers except
 postgres": this machine's); a host left out by a bare name while the rest speaks of a set
 of things ("stop all containers everywhere except app1": the host, or the container?);
-"on all of them" with no hosts named; "the web server" (or "the server of web") when the
-group has several hosts; two names before a host noun that share no host ("the staging web
+"on all of them" with no hosts named; "the web server" (or "the server of web", "the
+webserver", "the dbhost", "the proxy" for a group proxies) when the group has several
+hosts; a number said with the hosts that is not the number of the
+hosts named ("both db boxes", "the two database servers", "one of the web servers" for a
+group of three); two names before a host noun that share no host ("the staging web
 servers": the hosts of both, when there are any); "the servers" with no word for every
 host ("all servers"): which of them is not said; a "not" right before words read as hosts
 ("…, not of the web servers"); a request that says this machine ("here", "this computer",
@@ -76,7 +84,15 @@ container", "the hosts file", "all packages": not hosts, never asked); hosts aft
 "from", "to", "for" (ABOUT: "allow postgres from the web servers" names a source, not
 where to run); "in the web group", which could be a group of users, and "in docker" when
 a group is called so, which could be the program; an exclusion right after hosts that
-names none of them ("restart nginx on all hosts except 10.0.0.5").
+names none of them ("restart nginx on all hosts except 10.0.0.5"); a name of several
+words said apart that reads another way too ("web 2" for the group web_2 and the host
+web2; "web prod" for the group web_prod and the hosts in both web and prod), naming
+both; hosts said with "or" between them ("on web1 or web2": which?); a list whose last
+name begins a sentence of its own ("on web1, web2 is fine"); a request that says not
+to do it before the hosts ("do not restart nginx on web1", "never reboot the db
+servers"); an
+ordinal for hosts ("on the first web server", "the second db"): one host the words do
+not name.
 What is answered plainly: a name after a word of place that looks like the inventory's
 names but is none of them ("on web9", "on the mail servers").
 
@@ -169,6 +185,11 @@ _WHICH = {"which", "what"}  # "which hosts": every host, asked about; "what rout
 # only of the fleet.
 _EVERY = {"all", "every", "each", "both", "any"}
 _SEPARATORS = {",", "and", "&", "+", "plus", "or", "also"}
+# "the first web server", "the 2nd db": one host the words do not name
+_ORDINAL = regex(r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|"
+                 r"\d+(?:st|nd|rd|th)")
+# "web2 is fine" after a list of hosts: a sentence of its own about the last of them
+_BEING = {"is", "are", "was", "were", "seems", "seem", "looks", "look", "stays", "stay"}
 _ASKING = {"which", "what", "any", "do", "does", "are", "is", "have", "has"}
 _BEFORE_PLACE = {"only", "just"}
 _LISTING = {"list", "show", "find", "count", "display"}  # verbs that ask about hosts
@@ -324,7 +345,8 @@ def could_name_hosts(request: str, known: frozenset[str]) -> bool:
                 word in ("group", "groups") and words[index - 1] == "all")):
             return True  # "on everything", "on all but db1", "on the all group"
         placed = placed or word in PLACE or word in _EVERY or word in _ASKING
-        candidates = {word, _letters(word), _PLURALS.get(word, word), word.rstrip("s")}
+        candidates = {word, _letters(word), _PLURALS.get(word, word), word.rstrip("s"),
+                      _stem(word), *_plurals(word)}  # "the dbserver", "the proxy"
         if index + 1 < len(words):
             candidates.add(word + words[index + 1])
         if candidates & known - {""}:
@@ -399,6 +421,7 @@ class Known(Struct, frozen=True):
     spellings: dict[str, str] = field(default_factory=dict)
     things: frozenset[str] = frozenset()
     words: frozenset[str] = frozenset()
+    numbers: dict[str, int] = field(default_factory=dict)  # "three": 3
 
 
 def from_catalogue(templates: TemplateSet) -> Known:
@@ -412,7 +435,8 @@ def from_catalogue(templates: TemplateSet) -> Known:
     things = frozenset(noun for nouns in templates.vocabulary.resources.values()
                        for noun in nouns if " " not in noun and noun not in GROUP_NOUNS
                        and noun not in _PLURALS)
-    return Known(synonyms, spellings, things, frozenset(lexicon(templates).tables().known))
+    return Known(synonyms, spellings, things, frozenset(lexicon(templates).tables().known),
+                 dict(templates.vocabulary.numbers))
 
 
 def read(request: str, names: Names, known: Known | None = None) -> Reading | None:
@@ -458,6 +482,18 @@ class _Reader:
         self.stems: dict[str, set[str]] = {}  # "web" -> {"web", "webservers"}
         for group in groups:
             self.stems.setdefault(_stem(group.lower()), set()).add(group)
+        # names of several words ("k8s_workers", "web-ams-03") said apart: "k8s workers"
+        self.joined: dict[tuple[str, ...], _Ref] = {}
+        self.parts: dict[str, set[str]] = {}  # "workers" -> {"k8s_workers"}
+        named = [*((h, _Ref("host", h)) for h in self.hosts.values()),
+                 *((g, _Ref("group", g, f"group {g}")) for g in self.groups.values())]
+        for name, ref in named:
+            parts = tuple(p for p in _PARTS.split(name.lower()) if p)
+            if len(parts) > 1:
+                self.joined[parts] = ref
+                for part in parts:
+                    if len(part) >= 2 and not part.isdigit():
+                        self.parts.setdefault(part, set()).add(name)
         self.here = self._here_said()
         # names said as things ("the web1 container", "the docker group" of users, "the
         # web server" said alone): not hosts, and not a host's name left unread either
@@ -473,6 +509,7 @@ class _Reader:
         i = 0
         while i < len(tokens):
             word = tokens[i].low
+            self._ordinal_at(i)
             leaves = self._except_at(i)
             if leaves:
                 j = i + leaves
@@ -523,6 +560,8 @@ class _Reader:
             i += 1
         if self.here and not any(not c.said_as_host for c in places):
             return None  # "install psql here to reach db1": this machine's
+        if places:
+            self._told_not_to(places[0].start)
         if not places:
             if pointing:
                 said = self._said_at(*pointing[0])
@@ -534,6 +573,60 @@ class _Reader:
                 return self._leaving_alone(leaving)
             return self._bare_question(bare) if bare else None
         return self._chosen(places, leaving, pointing)
+
+    def _ordinal_at(self, i: int) -> None:
+        """Asks (raises) when an ordinal after "the" says hosts ("on the first web server",
+        "the second db", "the last box"): it picks one host the words do not name, and
+        the inventory's order is not the person's. "the first 10 lines" is not."""
+        tokens = self.tokens
+        if not (i and tokens[i - 1].low == "the" and _ORDINAL.fullmatch(tokens[i].low)) \
+                or i + 1 >= len(tokens) or tokens[i + 1].low.isdigit():
+            return
+        j = i + 1
+        placed = (i > 1 and tokens[i - 2].low in PLACE) or self._noun(j + 1) is not None
+        refs: list[_Ref] = [_Ref("all")] if self._noun(j) else []
+        if not refs:
+            joined = self._joined_at(j)
+            try:
+                refs = [joined[1]] if joined else self._names_of(
+                    tokens[j].low, noun="group" if self._noun(j + 1) else None,
+                    placed=placed)
+            except _Stop:
+                refs = [_Ref("all")]
+        if not refs:
+            return
+        end = j + 1 + (self._noun(j + 1) is not None)
+        hosts = self._in_order(refs)
+        raise _Stop(_ask(f"“the {self._said_at(i, end)}”: which host of "
+                         f"{self.names.where}? The words do not name it.",
+                         tuple(hosts[:12]),
+                         f"Name the host (“on {hosts[0]}”), or give --hosts PATTERN."))
+
+    def _told_not_to(self, place: int) -> None:
+        """Asks (raises) when the sentence that names hosts to run on says not to do it
+        before them ("don't reboot web2", "do not restart nginx on web1", "never
+        restart sshd on the db servers"): the rest would be planned and offered on those
+        hosts, which the words forbid. Said in another sentence ("nginx never picked it
+        up. Restart it on the web servers") or after the hosts ("… on db2 only, and don't
+        touch db1") it is not."""
+        k = place - 1
+        while k >= 0 and not _SENTENCE_END.search(
+                self.request[self.tokens[k].end:self.tokens[k + 1].start]) and \
+                self.tokens[k].low not in (";", "!", "?"):
+            low = self.tokens[k].low
+            after = self.tokens[k + 1].low if k + 1 < len(self.tokens) else ""
+            said = 1 if low in ("never", "dont") else 2 if low == "do" and after == "not" \
+                else 3 if low == "don" and after == "'" and k + 2 < len(self.tokens) and \
+                self.tokens[k + 2].low == "t" else 0
+            if said and any(t.low not in PLACE | ABOUT | _DETERMINERS
+                            for t in self.tokens[k + said:place]):  # "never of the db
+                # hosts" leaves them out: asked as such (`_every_word_read`)
+                words = self._said_at(k, place)
+                raise _Stop(_ask(f"“{words}” says not to: I will not run anything on the "
+                                 "hosts for it.",
+                                 ("say what to do, and where: “restart nginx on web1”",),
+                                 ""))
+            k -= 1
 
     def _here_said(self) -> str:
         """The words that say this machine ("here", "this computer", "locally") or a file
@@ -596,7 +689,40 @@ class _Reader:
     def _phrase(self, start: int, *, place: str | None) -> _Found:
         """The names from `start`: items joined by "," "and" "or"…, each perhaps after a
         word of place again ("on web1 and on db1"). `place` is the word before them
-        ("on", "except"), None when nothing places them."""
+        ("on", "except"), None when nothing places them. A number said before them that
+        is not the number of their hosts ("both db boxes" for three) is asked."""
+        found = self._names_from(start, place=place)
+        counted = self._count_at(start)
+        if found.refs and counted is not None:
+            count, end = counted
+            hosts = self._in_order(found.refs)
+            if len(hosts) != count:
+                words = self._said_at(start, found.end)
+                raise _Stop(_ask(f"“{words}” says {count}, but names {len(hosts)} "
+                                 f"host{'s' * (len(hosts) != 1)} of {self.names.where}: "
+                                 f"{', '.join(hosts)}. Which do you mean?",
+                                 (f"all of them: say “… on all {self._said_at(end, found.end)}”",
+                                  f"some of them: name them (“on {hosts[0]}”)"), ""))
+        return found
+
+    def _count_at(self, start: int) -> tuple[int, int] | None:
+        """The number said among the words before names ("both", "the two", "all 3"), and
+        where the words after it begin; None when none is said."""
+        i = start
+        while i < len(self.tokens):
+            word = self.tokens[i].low
+            if word == "both":
+                return 2, i + 1
+            number = self.known.numbers.get(word) or (
+                int(word) if word.isdigit() and i > start and len(word) < 4 else None)
+            if number:
+                return number, i + 1
+            if word not in _DETERMINERS:
+                return None
+            i += 1
+        return None
+
+    def _names_from(self, start: int, *, place: str | None) -> _Found:
         found = _Found(end=start)
         i = start
         while True:
@@ -637,15 +763,53 @@ class _Reader:
                 break
             if any(r.kind == "all" for r in (*found.refs, *following.refs)):
                 break  # "everywhere, db1 …": every host and a host is not a list of hosts
+            if place != "except" and any(t.low == "or" for t in self.tokens[i:j]):
+                self._which_of(start, following.end)  # "on web1 or web2": not both
+            if place is not None and following.end < len(self.tokens) and \
+                    self.tokens[following.end].low in _BEING:
+                self._subject_at(start, j, following.end)  # "on web1, web2 is fine"
             i = j
         return found
+
+    def _which_of(self, start: int, end: int) -> None:
+        """Asks (raises): hosts said with "or" between them ("on web1 or web2") are one of
+        them or the other, never both; which is not guessed."""
+        words = self._said_at(start, end)
+        said: list[str] = []
+        run: list[int] = []
+        for k in [*range(start, end), end]:
+            if k == end or self.tokens[k].low in _SEPARATORS | {"either"}:
+                if run:
+                    said.append(self._said_at(run[0], run[-1] + 1))
+                run = []
+            else:
+                run.append(k)
+        raise _Stop(_ask(f"“{words}”: which do you mean?", tuple(said),
+                         f"Name the hosts to run on (“on {said[0]}”), or give --hosts "
+                         "PATTERN."))
+
+    def _subject_at(self, start: int, j: int, end: int) -> None:
+        """Asks (raises): the last names of a list said before "is"/"are" ("on web1, web2
+        is fine", "on db1, db2 are down") begin a sentence of their own about those
+        hosts, not a place to run; where to run is not guessed."""
+        first, last = self._said_at(start, j), self._said_at(j, end)
+        raise _Stop(_ask(f"“{self._said_at(start, end + 1)}”: run it on "
+                         f"{first.rstrip(' ,')} only, or on {last} too?",
+                         (f"{first.rstrip(' ,')} only: say “… on "
+                          f"{first.rstrip(' ,')}”",
+                          f"both: say “… on {first.rstrip(' ,')} and {last}”"), ""))
 
     def _item(self, start: int, *, place: str | None) -> _Found | None:
         tokens = self.tokens
         i, every, which = start, False, False
-        while i < len(tokens) and tokens[i].low in _DETERMINERS:
+        while i < len(tokens) and (tokens[i].low in _DETERMINERS or (  # "the two db boxes"
+                tokens[i].low in self.known.numbers and self._count_at(start))):
             every = every or tokens[i].low in _EVERY
             which = which or tokens[i].low in _WHICH
+            i += 1
+        if i > start and i < len(tokens) and tokens[i].low.isdigit() and \
+                self._count_at(start) and self._noun(i + 1) is None and \
+                i + 1 < len(tokens):  # "all 3 web nodes", not "the 2" of a name "web 2"
             i += 1
         placed = place in PLACE or place == "@" or place in REMOVED_FROM
         if placed and i > start and tokens[i - 1].low == "all" and (
@@ -680,6 +844,12 @@ class _Reader:
         if place is not None and self._noun(end) is None and self._noun(end + 1):
             end, refs = self._both_names(i, end, refs)  # "the staging web servers"
         next_noun = self._noun(end)
+        one = self._said_one(i, end, refs)
+        if one and next_noun is None and not (every or which):
+            if place is None:  # "restart the webserver": nginx, here, as "the web server"
+                self.as_things.update(range(i, end))
+                return _Found([], end)
+            self._one_of(refs, tokens[start:end], every=one)  # "on the k8s worker"
         if next_noun is not None:
             kind, singular = next_noun
             if tokens[end].low in ("group", "groups") and place in WEAK_PLACE:
@@ -808,6 +978,10 @@ class _Reader:
         of them, "web 1" said apart."""
         tokens = self.tokens
         word = tokens[i].low
+        joined = self._joined_at(i)
+        if joined is not None:  # "k8s workers": the group k8s_workers, never k8s alone
+            self._joined_alone(i, joined[0], joined[1])
+            return joined[0], [joined[1]]
         if i + 1 < len(tokens) and tokens[i + 1].low.isdigit() and tokens[i + 1].start \
                 == tokens[i].end + 1:
             host = self._host_said_apart(word, tokens[i + 1].low)
@@ -815,6 +989,87 @@ class _Reader:
                 return i + 2, [_Ref("host", host)]
         noun = self._noun(i + 1)
         return i + 1, self._names_of(word, noun="group" if noun else None, placed=placed)
+
+    def _joined_at(self, i: int) -> tuple[int, _Ref, str] | None:
+        """A name of several words said apart at `i` ("k8s workers" for k8s_workers, "web
+        ams 03" for web-ams-03), the longest that fits: where it ends, what it names, and
+        its last word in the plural when it was said in the singular ("k8s worker": one
+        of the group), else ""."""
+        tokens = self.tokens
+        for parts, ref in sorted(self.joined.items(), key=lambda item: -len(item[0])):
+            end = i + len(parts)
+            if end > len(tokens) or any(
+                    tokens[k].low != parts[k - i] or self.request[
+                        tokens[k].end:tokens[k + 1].start].strip()
+                    for k in range(i, end - 1)):
+                continue
+            last, wanted = tokens[end - 1].low, parts[-1]
+            if last == wanted or (last == wanted + "s" and ref.kind == "group"):
+                return end, ref, ""
+            if ref.kind == "group" and wanted in _plurals(last):
+                return end, ref, wanted
+        return None
+
+    def _joined_alone(self, i: int, end: int, ref: _Ref) -> None:
+        """Asks (raises) when the words i..end of a name said apart ("web 2" for the
+        group web_2, "web prod" for web_prod) could also be read otherwise, as other
+        hosts: a host said apart as a word and a number ("web 2": the host web2), or
+        each word a name of its own ("web prod": the hosts of both web and prod; "db1
+        db2": those two hosts). Which reading is meant is not guessed."""
+        tokens = self.tokens
+        joined = self._in_order([ref])
+        others: list[tuple[str, list[str]]] = []
+        if tokens[i + 1].low.isdigit():
+            host = self._host_said_apart(tokens[i].low, tokens[i + 1].low)
+            if host and host != ref.name:
+                others.append((f"the host {host}", [host]))
+        parts: list[list[_Ref]] = []
+        for k in range(i, end):
+            try:
+                parts.append(self._names_of(tokens[k].low, noun=None, placed=True))
+            except _Stop:
+                parts.append([])
+        if all(parts):
+            refs = [r for p in parts for r in p]
+            if all(r.kind == "host" for r in refs):
+                hosts = self._in_order(refs)  # hosts listed with spaces only
+                said = ", ".join(hosts)
+            else:
+                common = set.intersection(*(self._hosts_of(p) for p in parts))
+                hosts = self._in_order_names(common)
+                said = "the hosts in " + _join([_said(r) for r in refs])
+            if hosts and hosts != joined:
+                others.append((said, hosts))
+        if not others:
+            return
+        words = self._said_at(i, end)
+        choices = (f"{_said(ref)}: {', '.join(joined)}",
+                   *(f"{said}: {', '.join(hosts)}" if not said.startswith("the host ")
+                     else said for said, hosts in others))
+        raise _Stop(_ask(f"“{words}” could be {_said(ref)} or "
+                         f"{_either([said for said, _ in others])} in "
+                         f"{self.names.where}.", choices,
+                         "Name the hosts as the inventory writes them (“on "
+                         f"{ref.name}”), or give --hosts PATTERN."))
+
+    def _said_one(self, i: int, end: int, refs: list[_Ref]) -> str:
+        """The words for all of a group's hosts when the words i..end say one of them,
+        else "": a name said in the singular ("the k8s worker" for k8s_workers, "the
+        proxy" for proxies) or with a singular host noun in one word ("the webserver",
+        "the dbhost")."""
+        joined = self._joined_at(i)
+        if joined is not None and joined[0] == end:
+            return " ".join([*(t.text for t in self.tokens[i:end - 1]), joined[2]]).strip() \
+                if joined[2] else ""
+        word = self.tokens[i].low
+        if end != i + 1 or word in self.groups or word in self.hosts or not all(
+                r.kind == "group" for r in refs):
+            return ""
+        for noun, plural in HOST_NOUNS.items():
+            if word.endswith(noun) and len(word) > len(noun):
+                return f"{word[:-len(noun)].rstrip('_-.')} {plural}"
+        plurals = _plurals(word)
+        return next((r.name for r in refs if r.name.lower() in plurals), "")
 
     def _host_said_apart(self, word: str, number: str) -> str | None:
         """"web 1": the host web1, or web-1 or web_1 when that is the only one."""
@@ -849,7 +1104,11 @@ class _Reader:
             if plain in self.groups:
                 group = self.groups[plain]
                 return [_Ref("group", group, f"group {group}, for “{word}”")]
-        by_stem = self.stems.get(word, set())
+        plural = [g for low, g in self.groups.items() if low in _plurals(word)]
+        if len(plural) == 1:  # "the proxy servers", "the proxy": the group proxies
+            return [_Ref("group", plural[0], f"group {plural[0]}, for “{word}”")]
+        # "web", or a group's name and a host noun in one word: "dbserver", "web-hosts"
+        by_stem = self.stems.get(word, set()) or self.stems.get(_stem(word), set())
         if by_stem:
             return self._one_group(word, by_stem, "group {}")
         fits = {g for g in self.group_names if self._another_name(word, _stem(g.lower()))
@@ -928,12 +1187,16 @@ class _Reader:
                              "Or give them with --hosts PATTERN."))
         return end + 1, both
 
-    def _one_of(self, refs: list[_Ref], said: list[_Token]) -> list[_Ref]:
-        """"the web server": one host of a group that has several is asked about."""
+    def _one_of(self, refs: list[_Ref], said: list[_Token], every: str = "") -> list[_Ref]:
+        """"the web server": one host of a group that has several is asked about (`every`:
+        the words for all of them, when not the said ones with a plural noun)."""
         words = " ".join(t.text for t in said)
         plain = [t.text for t in said if t.low not in _DETERMINERS]
-        every = " ".join([*plain[:-1], HOST_NOUNS.get(plain[-1].lower(), plain[-1])])
-        if plain[-1].lower() not in HOST_NOUNS:  # "the server of web": "servers of web"
+        if every:
+            pass
+        elif plain[-1].lower() in HOST_NOUNS:
+            every = " ".join([*plain[:-1], HOST_NOUNS[plain[-1].lower()]])
+        else:  # "the server of web": "servers of web"
             first = next(k for k, t in enumerate(said) if t.low not in _DETERMINERS)
             every = " ".join(HOST_NOUNS.get(t.low, t.text) for t in said[first:])
         for ref in refs:
@@ -1102,14 +1365,32 @@ class _Reader:
             if self._denies_at(k) and self._hosts_near(kept, n):
                 start, end = (k - 1, k + 2) if self.tokens[k].low == "'" and k else (k, k + 1)
                 raise _Stop(self._not_read(taken, hosts, start, end, "leave hosts out"))
+        ends = {b for _, b in taken}
         for n, k in enumerate(kept):
             if k in self.as_things:
                 continue
+            part = self._part_of_a_name(k) if k in ends else set()
+            if part:  # "on k8s workrs": "workrs" is of the name k8s_workers, not the rest's
+                said = _either(sorted(part))
+                raise _Stop(self._not_read(taken, hosts, k, k + 1,
+                                           f"be part of the name {said} in "
+                                           f"{self.names.where}"))
             named = self._name_left(kept, n)
             if named is None or (named and named != chosen):
                 said = _either(self._in_order_names(named)) if named else "two of its names"
                 raise _Stop(self._not_read(taken, hosts, k, k + 1,
                                            f"name {said} in {self.names.where}"))
+
+    def _part_of_a_name(self, k: int) -> set[str]:
+        """The names of several words ("k8s_workers") the word at `k` is a word of, said
+        as written, in the plural or singular, or one letter off ("workrs")."""
+        word = self.tokens[k].low
+        found: set[str] = set()
+        for part, names in self.parts.items():
+            if word == part or part in _plurals(word) or word in _plurals(part) or (
+                    len(word) >= 4 and _one_letter_off(word, part)):
+                found |= names
+        return found
 
     def _leaving_word_at(self, k: int) -> int:
         """How many tokens a word that leaves out takes at `k` (0: none): "except",
@@ -1342,6 +1623,15 @@ def _stem(group: str) -> str:
         if group.endswith(noun) and len(group) > len(noun):
             return group[: -len(noun)].rstrip("_-.")
     return group
+
+
+def _plurals(word: str) -> set[str]:
+    """The ways a plural of `word` is written: worker -> workers, box -> boxes, proxy ->
+    proxies."""
+    found = {word + "s", word + "es"}
+    if word.endswith("y") and len(word) > 2:
+        found.add(word[:-1] + "ies")
+    return found
 
 
 def _one_letter_off(word: str, name: str) -> bool:
