@@ -186,20 +186,53 @@ def _firewall(name: str) -> dict[str, Any]:
     text, why = _ufw_status()
     if text is None:
         return {"state": "unknown", "reason": why}
+    return ufw_state(name, text)
+
+
+def ufw_state(name: str, text: str, added: list[str] | None = None) -> dict[str, Any]:
+    """The rule `name`'s state from `ufw status`'s `text` (this machine's, or a host's,
+    read there as root: fleet/deciding.py). `ufw status` lists no rule while ufw is
+    inactive: `added`, the rules of `ufw show added` (as "ufw allow 8080/tcp"), says
+    which are there then; not given, an inactive ufw's rules read as absent."""
     active = "Status: active" in text
     if not valid("firewall", name):  # the firewall as a whole
         return {"state": "active" if active else "inactive",
                 "rules": [r["line"] for r in ufw_rows(text)][:200]}
     rows = ufw_rows(text)
-    present = has_rule(rows, name)
+
+    def there(rule: str) -> bool:
+        if added is not None and not active:
+            return f"ufw {rule}" in added
+        return has_rule(rows, rule)
+
+    present = there(name)
     state: dict[str, Any] = {"state": "present" if present else "absent", "rule": name,
                              "active": active}
     port = _PORT_RULE.match(name)
     if port and not present:  # ufw updates a rule with the same match in its place
         other = f"{'deny' if port[1] == 'allow' else 'allow'} {port[2]}"
-        if has_rule(rows, other):
+        if there(other):
             state["replaces"] = other
     return state
+
+
+def ufw_rule(name: str) -> tuple[str, list[tuple[int, int]] | None] | None:
+    """A ufw rule's action ("allow" or "deny") and the ports it is about, as (low, high)
+    ranges (None: every port, a rule "from" an address alone); None when `name` is not
+    a ufw rule this module names (see the module's docstring)."""
+    if "\n" in name or name != " ".join(name.split()):
+        return None
+    port = _PORT_RULE.fullmatch(name)
+    if port:
+        spans = []
+        for part in port[2].split("/", 1)[0].split(","):
+            low, _, high = part.partition(":")
+            spans.append((int(low), int(high or low)))
+        return port[1], spans
+    source = _FROM_RULE.fullmatch(name)
+    if source:
+        return source[1], [(int(source[3]), int(source[3]))] if source[3] else None
+    return None
 
 
 def _as_root(argv: list[str]) -> list[list[str]]:
