@@ -10,6 +10,7 @@ read as the account reos logs in as (`READ`, no become, no sudo: its `is_root` a
 (`deciding.needs_root_read`), after planning, `read_as_root` runs the module once more
 with become (`ROOT`): each account's lock and /etc/shadow dates and whether sudo's rules
 could depend on the host's name; `with_root` puts them on the snapshot, checked again.
+Where a plan changes a ufw rule, that read gives ufw's rules too (`ROOT_FIREWALL`).
 Where that read fails (sudo wants a password) the snapshot says why (`root_read`), and
 the changes that need it are left out there (fleet/deciding.py). Each snapshot is
 kept as JSON under reos's data folder (`fleet/snapshots/<host>.json`), so `cached` can
@@ -48,7 +49,12 @@ READ = Task("reos: read the host", MODULE, timeout=60)
 # hash: portable.shadow) and whether sudo's rules could depend on the host's name
 ROOT = Task("reos: read as root the accounts' locks and dates, and sudo's rules", MODULE,
             {"read": "root"}, become=True, ignore_errors=True, timeout=30)
+# the same, with ufw's rules too, where a plan changes a ufw rule (portable.ufw_rules)
+ROOT_FIREWALL = Task("reos: read as root the accounts' locks and dates, sudo's rules and "
+                     "ufw's rules", MODULE, {"read": "root", "firewall": True}, become=True,
+                     ignore_errors=True, timeout=30)
 SHADOW_FIELDS = ("password_locked", "last_change", "max_days", "expiry")
+UFW_LINE = 300  # characters of one line of ufw's rules kept, at most
 NOT_READ = "not read on other machines yet"
 
 
@@ -123,9 +129,11 @@ def cached(host: str) -> Known | None:
 
 
 def read_as_root(source: Source, hosts: Iterable[str], *,
-                 connect_timeout: int = CONNECT_TIMEOUT) -> dict[str, dict[str, Any] | str]:
+                 connect_timeout: int = CONNECT_TIMEOUT,
+                 firewall: bool = False) -> dict[str, dict[str, Any] | str]:
     """What the host module read as root on each host (one Ansible run, with become): its
-    answer, or why there is none (sudo refused, not reached…)."""
+    answer, or why there is none (sudo refused, not reached…). `firewall`: ufw's rules
+    too (`ROOT_FIREWALL`)."""
     names = list(hosts)
     found: dict[str, dict[str, Any] | str] = {}
 
@@ -135,7 +143,8 @@ def read_as_root(source: Source, hosts: Iterable[str], *,
         else:
             found[result.host] = result.returned
 
-    done = run(source, names, [ROOT], on_result=heard, connect_timeout=connect_timeout,
+    done = run(source, names, [ROOT_FIREWALL if firewall else ROOT], on_result=heard,
+               connect_timeout=connect_timeout,
                modules={MODULE: Path(portable.__file__)})
     return {name: found.get(name, f"no answer came (the run ended: {done.status})")
             for name in names}
@@ -154,6 +163,7 @@ def with_root(snapshot: SystemSnapshot, answer: dict[str, Any] | str,
         if isinstance(rows, dict) and isinstance(sudo, str):
             _with_shadow(data, rows)
             facts["sudo_by_hostname"] = clean(sudo)[:200]
+            facts.update(_ufw(answer))
         else:
             problem = "the host module did not run as root there"
     if problem is None:
@@ -164,6 +174,28 @@ def with_root(snapshot: SystemSnapshot, answer: dict[str, Any] | str,
     kept = snapshot.to_dict()
     kept.setdefault("host", {})["root_read"] = clean(problem)[:300]
     return SystemSnapshot.from_dict(kept)
+
+
+def _ufw(answer: dict[str, Any]) -> dict[str, str]:
+    """ufw's rules read as root (portable.ufw_rules) as host facts: `ufw_status` and
+    `ufw_added`, their lines joined, only when each is a list of at most UFW_LINES
+    printable lines; else `firewall_read`, why not (nothing when none was asked for).
+    A host's words: deciding reads them with state_net's parser, and only the rule a
+    plan names (never a line of theirs) reaches an argv."""
+    if not any(key in answer for key in ("ufw_status", "ufw_added", "ufw_error")):
+        return {}
+    error = answer.get("ufw_error")
+    if isinstance(error, str) and error:
+        return {"firewall_read": f"ufw's rules could not be read there ({clean(error)[:200]})"}
+    found = {}
+    for key in ("ufw_status", "ufw_added"):
+        lines = answer.get(key)
+        if not isinstance(lines, list) or len(lines) > portable.UFW_LINES or not all(
+                isinstance(line, str) and line.isprintable() and len(line) <= UFW_LINE
+                for line in lines):
+            return {"firewall_read": "what it sent as ufw's rules is not what ufw lists"}
+        found[key] = "\n".join(lines)
+    return found
 
 
 def _known(result: Result, seconds: int) -> Known:

@@ -28,7 +28,10 @@ sections as not read). Given {"read": "root"} (the controller runs it so with be
 only for hosts whose plan needs it, as the snapshot itself is read as the login account)
 it prints {"changed": false, "shadow": {account: {…}}, "sudo_by_hostname": why} instead:
 `shadow`'s rows and `sudo_by_hostname`'s answer ("" when sudo's rules cannot depend on
-the host's name), each null when not run as root.
+the host's name), each null when not run as root; with "firewall": true too (a plan
+changes a ufw rule there), ufw's rules (`ufw_rules`: the lines of `ufw status` and `ufw
+show added`, bounded, or why not). The host facts hold the port the host was reached on
+over SSH (`ssh_port`), which a firewall change there must never cut.
 
 Imports only the standard library, by design: a reos import here would break the module
 on a host without reos; and runs on Python 3.8 and later, as hosts have it (the shebang is
@@ -256,7 +259,17 @@ def host() -> dict[str, Any]:
         "cpu_count": os.cpu_count(),
         "memory_total_bytes": _memory_total(),
         "boot_time": _boot_time(),
+        "ssh_port": ssh_port(),
     }
+
+
+def ssh_port() -> int | None:
+    """The port this machine was reached on over SSH (the fourth word of SSH_CONNECTION,
+    which sshd sets for the session a module runs in), or None: not reached over SSH."""
+    words = os.environ.get("SSH_CONNECTION", "").split()
+    if len(words) == 4 and words[3].isdigit() and 0 < int(words[3]) < 65536:
+        return int(words[3])
+    return None
 
 
 def os_release() -> dict[str, str]:
@@ -567,16 +580,43 @@ def homes() -> dict[str, Any]:
             **({"homes": "/".join(names)} if len(names) <= HOMES_LISTED else {})}
 
 
+# -- ufw's rules (read as root, only where a plan changes one) -----------------------------
+UFW_LINES = 2000  # lines of `ufw status` (or `ufw show added`) sent, at most
+
+
+def ufw_rules() -> dict[str, Any]:
+    """ufw's rules as `state_net` reads them on this machine: `ufw_status`, the lines of
+    `ufw status`, and, as an inactive ufw lists none there, `ufw_added`, the lines of
+    `ufw show added` ("ufw allow 8080/tcp"); or `ufw_error`, why they could not be read
+    (not installed, failed, more than UFW_LINES lines)."""
+    found: dict[str, Any] = {}
+    for key, argv in (("ufw_status", ["ufw", "status"]),
+                      ("ufw_added", ["ufw", "show", "added"])):
+        try:
+            lines = run_tool(argv).splitlines()
+        except Unavailable as exc:
+            return {"ufw_error": str(exc)[:300]}
+        if len(lines) > UFW_LINES:
+            return {"ufw_error": f"{' '.join(argv)} gave more than {UFW_LINES} lines"}
+        found[key] = lines
+    return found
+
+
 def main() -> None:
     # WANT_JSON: this marker makes Ansible run this file as an old-style module that
     # takes the path of a JSON file of its arguments as its one argument ({"read":
-    # "root"}, or nothing of reos's: the snapshot).
+    # "root"} with "firewall": true where a plan changes a ufw rule, or nothing of
+    # reos's: the snapshot).
     # stdout is the module's answer to Ansible (its protocol), not words for a person
-    if _arguments().get("read") == "root":
+    given = _arguments()
+    if given.get("read") == "root":
         root = os.geteuid() == 0
         rows = shadow() if root else None
-        sys.stdout.write(json.dumps({"changed": False, "shadow": rows, "sudo_by_hostname":
-                                     sudo_by_hostname() if root else None}) + "\n")
+        answer: dict[str, Any] = {"changed": False, "shadow": rows, "sudo_by_hostname":
+                                  sudo_by_hostname() if root else None}
+        if root and given.get("firewall") is True:
+            answer.update(ufw_rules())
+        sys.stdout.write(json.dumps(answer) + "\n")
     else:
         sys.stdout.write(json.dumps({"changed": False, "snapshot": shipped_snapshot()}) + "\n")
     sys.exit(0)
