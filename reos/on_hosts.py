@@ -200,7 +200,8 @@ def decide(engine: ReasoningEngine, source: Source, request: str,
            read: dict[str, SystemSnapshot]) -> list[Prepared]:
     """The request planned on each host read, then what may run where. Only the hosts
     whose plan needs what is read there as root (`deciding.needs_root_read`: an account's
-    lock or dates, the hostname) are read again, with sudo, in one Ansible run, before
+    lock or dates, the hostname, a ufw rule) are read again, with sudo, in one Ansible
+    run (with ufw's rules where a plan changes one), before
     deciding; `read` is given their snapshots with it. A read-only request runs no sudo."""
     from reos.fleet import deciding, snapshots
 
@@ -208,7 +209,8 @@ def decide(engine: ReasoningEngine, source: Source, request: str,
     wanting = [name for name, plan in plans.items() if deciding.needs_root_read(plan)]
     if wanting:
         answers = snapshots.read_as_root(
-            source, wanting, connect_timeout=engine.settings.fleet.connect_timeout)
+            source, wanting, connect_timeout=engine.settings.fleet.connect_timeout,
+            firewall=any(deciding.changes_firewall(plans[name]) for name in wanting))
         for name in wanting:
             read[name] = snapshots.with_root(read[name], answers[name], name)
     return deciding.prepare(plans, read, request)

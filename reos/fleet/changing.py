@@ -35,7 +35,13 @@ from typing import Any
 from msgspec import Struct, field
 
 from reos.fleet import package_changes
-from reos.fleet.deciding import MACHINE_ID, Prepared, lifeline_package, login_safe_undo
+from reos.fleet.deciding import (
+    MACHINE_ID,
+    Prepared,
+    firewall_cuts_ssh,
+    lifeline_package,
+    login_safe_undo,
+)
 from reos.fleet.inventory import Source
 from reos.fleet.running import CONNECT_TIMEOUT, Canary, Result, Run, Task, run
 from reos.model.plan import RESTARTS, Plan, Step
@@ -102,6 +108,18 @@ def _undo_cuts_login(step: StepRecord, rollback: list[str]) -> str | None:
         return None
     return (f"it would change {step.target_name}, an account reos needs on the host, in a "
             "way that could cut reos off there")
+
+
+def _undo_cuts_ssh(step: StepRecord, rollback: list[str]) -> str | None:
+    """Why running a firewall step's `rollback` could cut reos's SSH to the host, or
+    None: the test deciding makes at plan time (`deciding.firewall_cuts_ssh`), with the
+    ports the step recorded (none recorded: no port is taken to be safe)."""
+    if step.target_kind != "firewall":
+        return None
+    recorded = (step.prior_state or {}).get("ssh_ports")
+    ports = {p for p in recorded if isinstance(p, int) and not isinstance(p, bool)} if (
+        isinstance(recorded, list) and recorded) else None
+    return firewall_cuts_ssh(rollback, ports | {22} if ports else None)
 
 
 def _undo_takes_lifeline(step: StepRecord, rollback: list[str]) -> str | None:
@@ -435,7 +453,8 @@ def undo(journal: Journal, tx: TransactionRecord, *, host: str | None = None,
                 undone.steps.append((step.title, "refused: its recorded undo is not one "
                                                  "reos derives from what it was before"))
                 continue
-            cut = _undo_cuts_login(step, rollback) or _undo_takes_lifeline(step, rollback)
+            cut = (_undo_cuts_login(step, rollback) or _undo_takes_lifeline(step, rollback)
+                   or _undo_cuts_ssh(step, rollback))
             if cut:
                 undone.steps.append((step.title, f"refused: {cut}"))
                 continue

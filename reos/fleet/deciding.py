@@ -7,12 +7,12 @@ question, is blocked, or has nothing to run is left out with why; a step the one
 (`safety.gate.admit_argv`, with the remote lock-out rules, since every host is reached
 over SSH) does not admit stops that host's plan; so does a change whose prior state reos
 cannot read from the host's snapshot (`TRACKED`: services, timers, packages, accounts,
-groups, the hostname and the time zone), since it could not be undone. Each step's prior
-state comes from the host's snapshot, read just before (`snapshots.read`), in the shape
-`system.state` records on this machine, and its undo is worked out from it as here
-(`system.state.restore_argv`). An account's or a group's change, the hostname's and the
-time zone's run only with an undo (`UNDONE_OR_LEFT_OUT`): creating an account or group
-(its home removed by undo only when the host's home folder had none of that name),
+groups, the hostname, the time zone and ufw's rules), since it could not be undone. Each
+step's prior state comes from the host's snapshot, read just before (`snapshots.read`),
+in the shape `system.state` records on this machine, and its undo is worked out from it
+as here (`system.state.restore_argv`). An account's or a group's change, the hostname's
+and the time zone's run only with an undo (`UNDONE_OR_LEFT_OUT`): creating an account or
+group (its home removed by undo only when the host's home folder had none of that name),
 deleting an account (made again with its ids, groups, shell and home; not when one of
 them could not be put back as it was), joining or leaving a group, its shell and full
 name; its lock, expiry and password dates only when the snapshot holds /etc/shadow's
@@ -24,14 +24,21 @@ Python removed, root or the account reos logs in as (the snapshot's `user`) dele
 locked, expired, given another shell or taken out of a group, root unlocked; and a change
 of either account runs only when its undo is one `reos undo` runs on them
 (`login_safe_undo`, the one test both use: unlocking the login, say, is left out, as its
-undo would lock it). A hostname change does not cut how reos reaches a host (Ansible
-uses its inventory name or `ansible_host`; undo checks /etc/machine-id, which it leaves
+undo would lock it). A hostname change does not cut how reos reaches a host (Ansible uses
+its inventory name or `ansible_host`; undo checks /etc/machine-id, which it leaves
 alone), but it could cut sudo, whose rules can name hosts: it runs only where the host
-module, as root, found they cannot depend on the name (`sudo_by_hostname`), and not
-where a pretty hostname is set (the change clears it; undo could not put it back).
+module, as root, found they cannot depend on the name (`sudo_by_hostname`), and not where
+a pretty hostname is set (the change clears it; undo could not put it back). A firewall
+rule runs only through ufw, only a rule that allows or denies ports added or deleted (as
+`state_net` names it), with its state from ufw's rules read there as root
+(`state_net.ufw_state`, the parser this machine uses) and its undo; never one that could
+cut reos's SSH to the host, nor one whose undo could (`firewall_cuts_ssh`, the one test
+`changing.undo` makes too): a deny of, or an allow deleted for, port 22 or the port reos
+reached the host on (`ssh_port`), every port from an address, ufw enabled, turned off,
+reset or given a default policy, limit and reject rules, nftables and firewalld.
 
-What is read as root there (/etc/shadow's fields, sudo's rules) is read only for the
-hosts whose plan needs it (`needs_root_read`), after planning; a host where that read
+What is read as root there (/etc/shadow's fields, sudo's rules, ufw's rules) is read
+only for the hosts whose plan needs it (`needs_root_read`), after planning; a host where that read
 failed has those steps left out, saying why (its snapshot's `root_read`).
 
 A host's snapshot is untrusted: its words reach an undo's argv only as arguments, never
@@ -56,15 +63,17 @@ from reos.safety.rules_system import BOOT_PACKAGES
 from reos.system.privilege import as_root, strip_sudo, through_sudo
 from reos.system.snapshot import SystemSnapshot, User
 from reos.system.state import restore_argv
+from reos.system.state_net import rule_name, ufw_rule, ufw_state
 from reos.system.state_settings import valid
 from reos.system.state_users import changed_group
 
 # what reos can read a prior state of from a host's snapshot (so it can undo a change)
-TRACKED = {"service", "timer", "package", "user", "group", "hostname", "timezone"}
+TRACKED = {"service", "timer", "package", "user", "group", "hostname", "timezone",
+           "firewall"}
 # kinds whose change runs on a host only with an undo worked out from its snapshot (an
 # account's lock or password dates only when read as root; deleting a home directory has
 # none)
-UNDONE_OR_LEFT_OUT = {"user", "group", "hostname", "timezone"}
+UNDONE_OR_LEFT_OUT = {"user", "group", "hostname", "timezone", "firewall"}
 MACHINE_ID = regex(r"[0-9a-f]{32}")
 _VERSION = regex(r"[A-Za-z0-9.+:~_-]{1,128}")
 # an /etc/shadow date field as it may reach an argv: ASCII digits, or empty (none)
@@ -76,14 +85,23 @@ SHADOWED = ("lock", "unlock", "set_expiry", "expire_password", "password_max_age
 
 def needs_root_read(plan: Plan) -> bool:
     """Whether deciding `plan` needs what the host module reads there as root
-    (`snapshots.read_as_root`): an account's lock or /etc/shadow dates changed, or the
-    hostname (whether sudo's rules could depend on it). Other plans never run sudo to be
-    decided."""
+    (`snapshots.read_as_root`): an account's lock or /etc/shadow dates changed, the
+    hostname (whether sudo's rules could depend on it), or a firewall rule (ufw's rules).
+    Other plans never run sudo to be decided."""
     if plan.blocked or plan.question or plan.kind in (Kind.CLARIFY, Kind.META):
         return False
-    return any(not step.read_only and step.target is not None and (
-        (step.target.kind == "user" and step.action in SHADOWED)
-        or step.target.kind == "hostname") for step in plan.steps)
+    return changes_firewall(plan) or any(
+        not step.read_only and step.target is not None and (
+            (step.target.kind == "user" and step.action in SHADOWED)
+            or step.target.kind == "hostname") for step in plan.steps)
+
+
+def changes_firewall(plan: Plan) -> bool:
+    """Whether `plan` changes a firewall rule: its prior state is ufw's rules, read there
+    as root (`snapshots.ROOT_FIREWALL`)."""
+    return not plan.blocked and not plan.question and any(
+        not step.read_only and step.target is not None and step.target.kind == "firewall"
+        for step in plan.steps)
 
 
 class Prepared(Struct):
@@ -127,7 +145,19 @@ def prior_state(snapshot: SystemSnapshot, kind: str, name: str,
                 if group is not None else {"state": "absent"})
     if kind in ("hostname", "timezone"):
         return _setting(snapshot, kind)
+    if kind == "firewall":
+        return _rule(snapshot, name)
     return None
+
+
+def _rule(snapshot: SystemSnapshot, name: str) -> dict[str, Any] | None:
+    """A ufw rule's state as `state_net` records it here (`state_net.ufw_state`, the same
+    parser), from ufw's rules read there as root (`ufw_status`, `ufw_added`); None when
+    the snapshot does not hold them, or `name` is no ufw rule reos names."""
+    status, added = snapshot.host.get("ufw_status"), snapshot.host.get("ufw_added")
+    if ufw_rule(name) is None or not isinstance(status, str) or not isinstance(added, str):
+        return None
+    return ufw_state(name, status, added.splitlines())
 
 
 def _setting(snapshot: SystemSnapshot, kind: str) -> dict[str, Any] | None:
@@ -253,9 +283,15 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str) -> P
         machine = None
     prepared = Prepared(host, plan=plan)
     logins = _logins(snapshot)
+    ssh = ssh_ports(snapshot.host.get("ssh_port"))
     for step in plan.steps:
         admission = admit_argv(step.argv, approved=True, requested=request, remote=True)
         why = _unfit(step, admission.reason if not admission.allowed else None, logins)
+        if not why and not step.read_only and step.target is not None and (
+                step.target.kind == "firewall"):
+            why = firewall_cuts_ssh(step.argv, ssh) or (
+                None if rule_name(step.argv) == step.target.name else
+                "the rule it names is not the one its command changes")
         if why:
             return Prepared(host, left_out=f"{step.title}: {why}")
         prepared.read_only = prepared.read_only and admission.read_only and step.read_only
@@ -266,6 +302,8 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str) -> P
                 if cut:
                     return Prepared(host, left_out=f"{step.title}: {cut}")
             prior = prior_state(snapshot, step.target.kind, step.target.name, step.argv)
+            if prior is None and step.target.kind == "firewall":
+                return Prepared(host, left_out=f"{step.title}: {_rule_unread(snapshot)}")
             if prior is None:
                 what = _SETTING_WORDS.get(step.target.kind) or (
                     f"{step.target.kind} {step.target.name}")
@@ -284,8 +322,15 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str) -> P
             if step.target.kind == "user" and step.target.name in (logins or {"root"}) and (
                     undo is not None and not login_safe_undo(undo)):
                 return Prepared(host, left_out=f"{step.title}: {_undo_cuts(step)}")
+            cut = firewall_cuts_ssh(undo, ssh) if undo and step.target.kind == "firewall" \
+                else None
+            if cut:
+                return Prepared(host, left_out=f"{step.title}: its undo could not be run "
+                                               f"there: {cut}")
             prior = {**prior, "manager": manager, "machine_id": machine,
                      "logins": sorted(logins or ())}
+            if step.target.kind == "firewall":
+                prior["ssh_ports"] = sorted(ssh or ())
         prepared.priors.append(prior)
         prepared.undos.append(undo)
     return prepared
@@ -373,6 +418,68 @@ def login_safe_undo(argv: list[str]) -> bool:
     return len(words) >= 3 and tuple(words[:2]) in _LOGIN_SAFE_UNDOS
 
 
+SSH_PORT = 22
+
+
+def ssh_ports(reached_on: object) -> set[int] | None:
+    """The ports a firewall change on a host must never cut: 22 and the one reos reached
+    it on over SSH (the host fact `ssh_port`, read from SSH_CONNECTION there); None when
+    the snapshot does not say (then no rule that denies or stops allowing a port runs)."""
+    if isinstance(reached_on, int) and not isinstance(reached_on, bool) and (
+            0 < reached_on < 65536):
+        return {SSH_PORT, reached_on}
+    return None
+
+
+def firewall_cuts_ssh(argv: list[str], ports: set[int] | None) -> str | None:
+    """Why running the firewall command `argv` on a host (a step, or an undo:
+    changing.undo asks the same) could cut reos's SSH to it, or None. Only adding or
+    deleting one ufw rule that allows or denies ports (as state_net names it) can run:
+    enabling or turning off ufw, its default policy, a reset, `limit`, `reject`, a rule
+    deleted by number, nftables and firewalld are never run there. A rule that denies
+    (or the deletion of one that allows) a port reos reaches SSH on (`ports`), or every
+    port from an address (which could be reos's), is never run either; nor any such
+    rule when the port is not known."""
+    words = strip_sudo(argv)
+    if words[:1] != ["ufw"]:
+        return ("reos changes firewall rules on other machines through ufw only, so it "
+                "can make sure reos's SSH to the host is never cut")
+    rest, deleting = words[1:], False
+    if rest[:1] == ["insert"] and len(rest) > 2 and rest[1].isdigit():
+        rest = rest[2:]
+    elif rest[:1] == ["prepend"]:
+        rest = rest[1:]
+    elif rest[:1] == ["delete"]:
+        rest, deleting = rest[1:], True
+    rule = ufw_rule(" ".join(rest)) if all(w and w.split() == [w] for w in rest) else None
+    if rule is None:
+        return ("reos changes ufw on other machines only by adding or deleting one rule "
+                "that allows or denies ports; enabling or turning off ufw, its default "
+                "policy, a reset, limit or reject rules could cut reos's SSH to the host")
+    action, spans = rule
+    if (action == "allow") != deleting:
+        return None  # a rule that allows, added, or one that denies, deleted
+    doing = "stop allowing" if deleting else "deny"
+    if ports is None:
+        return (f"it would {doing} a port, and the host's snapshot does not say which "
+                "port reos reaches its SSH on")
+    if spans is None:
+        return (f"it would {doing} every port from an address, which could be where reos "
+                "reaches the host's SSH from")
+    hit = sorted(p for p in ports if any(low <= p <= high for low, high in spans))
+    if hit:
+        return (f"it would {doing} port {hit[0]}, which reos reaches the host's SSH on, "
+                "and cut reos off from it")
+    return None
+
+
+def _rule_unread(snapshot: SystemSnapshot) -> str:
+    failed = snapshot.host.get("firewall_read") or snapshot.host.get("root_read")
+    said = f" ({failed})" if isinstance(failed, str) and failed else ""
+    return ("reos could not read ufw's rules there as root" + said + ", so it would not "
+            "know how to undo it")
+
+
 def _hostname_cuts_sudo(snapshot: SystemSnapshot) -> str | None:
     """Why a new hostname could cut reos off from the host, or None: sudo's rules can
     name hosts (a host list other than ALL, a Host_Alias, rules from LDAP or sssd), and
@@ -445,6 +552,12 @@ def _no_undo(step: Step, prior: dict[str, Any]) -> str:
     if step.action in shadowed[2:]:
         return ("its /etc/shadow field there is not a number of days reos could put "
                 "back, so reos could not undo it")
+    if step.target.kind == "firewall":
+        if prior.get("state") == "present" and step.action in ("allow", "deny"):
+            return "the rule is there already, so there is nothing to change or undo"
+        if prior.get("state") == "absent" and step.action == "delete_rule":
+            return "there is no such rule there"
+        return "reos could not work out how to put the rule back as it was"
     if step.target.kind in _SETTING_WORDS:
         return f"{prior.get('reason') or 'reos could not set it back'}, so it does not " \
                "change it there"

@@ -1,0 +1,274 @@
+"""Firewall rules changed on other machines, with undo (reos/fleet/deciding.py: a ufw
+rule's prior state from ufw's rules read there as root, reos/system/portable.py:
+`ufw_rules`, checked by reos/fleet/snapshots.py: `with_root`; `firewall_cuts_ssh`, the
+one lock-out test for a step and for its undo in reos/fleet/changing.py). No bed: the
+fleet bed's hosts lack CAP_NET_ADMIN, so `ufw status` cannot run there (iptables is
+refused); the runner is replaced and its answers faked, as in test_fleet_root_read.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reos.execution.rederive import expected_rollbacks
+from reos.fleet import changing, deciding, snapshots
+from reos.fleet.inventory import Source
+from reos.fleet.running import Result, Run, Task
+from reos.model.plan import Plan, Step
+from reos.model.request import Kind
+from reos.model.target import Target
+from reos.store.journal import StepRecord
+from reos.system import portable
+from reos.system.snapshot import SystemSnapshot
+
+MACHINE = "0123456789abcdef0123456789abcdef"
+ACTIVE = ["Status: active", "", "To                         Action      From",
+          "--                         ------      ----",
+          "22/tcp                     ALLOW       Anywhere",
+          "3306/tcp                   ALLOW       Anywhere",
+          "22/tcp (v6)                ALLOW       Anywhere (v6)"]
+ADDED = ["Added user rules (see 'ufw status' for running firewall):",
+         "ufw allow 22/tcp", "ufw allow 3306/tcp"]
+ROOT = {"shadow": {}, "sudo_by_hostname": "", "ufw_status": ACTIVE, "ufw_added": ADDED}
+
+
+def _snapshot(answer: dict[str, Any] | str | None = None, **facts: object) -> SystemSnapshot:
+    snap = SystemSnapshot.from_dict({
+        "schema": "reos.snapshot/2", "collected_at": "",
+        "host": {"machine_id": MACHINE, "package_manager": "apt", "user": "bob",
+                 "hostname": "web1", "ssh_port": 22, **facts}})
+    return snapshots.with_root(snap, ROOT if answer is None else answer, "web1")
+
+
+def _step(*words: str, name: str | None = None, action: str | None = None) -> Step:
+    rule = name if name is not None else " ".join(
+        words[1:] if words[0] == "delete" else words)
+    return Step("s1", f"Firewall: {' '.join(words)}", ["sudo", "-n", "ufw", *words],
+                target=Target("firewall", rule), action=action or (
+                    "delete_rule" if words[0] == "delete" else words[0]), needs_root=True)
+
+
+def _one(step: Step, snap: SystemSnapshot | None = None) -> deciding.Prepared:
+    [part] = deciding.prepare({"web1": Plan("x", Kind.ACTION, steps=[step])},
+                              {"web1": snap or _snapshot()}, "x")
+    return part
+
+
+def _record(step: Step, part: deciding.Prepared) -> StepRecord:
+    assert step.target is not None
+    return StepRecord(1, 0, "s1", step.title, step.argv, step.action, step.target.kind,
+                      step.target.name, part.priors[0], part.undos[0], True, "done", 0, "",
+                      host="web1")
+
+
+@pytest.mark.parametrize(("words", "prior", "undo"), [
+    (("allow", "8080/tcp"), "absent", ["delete", "allow", "8080/tcp"]),
+    (("deny", "3306/tcp"), "absent", ["allow", "3306/tcp"]),  # ufw updates it in place
+    (("delete", "allow", "3306/tcp"), "present", ["allow", "3306/tcp"]),
+    (("deny", "from", "203.0.113.7", "to", "any", "port", "8080", "proto", "tcp"), "absent",
+     ["delete", "deny", "from", "203.0.113.7", "to", "any", "port", "8080", "proto", "tcp"]),
+])
+def test_a_ufw_rule_runs_on_a_host_with_the_undo_this_machine_works_out(
+        words: tuple[str, ...], prior: str, undo: list[str]) -> None:
+    step = _step(*words)
+    part = _one(step)
+    assert part.plan is not None, part.left_out
+    assert part.undos == [["sudo", "-n", "ufw", *undo]]
+    recorded = part.priors[0]
+    assert recorded is not None and recorded["state"] == prior and recorded["active"]
+    assert recorded["ssh_ports"] == [22] and recorded["machine_id"] == MACHINE
+    # `reos undo` derives it again from the journal row, and would run it
+    row = _record(step, part)
+    assert part.undos[0] in expected_rollbacks(row, "apt")
+    assert changing._undo_cuts_ssh(row, part.undos[0]) is None
+
+
+def test_an_inactive_ufws_rules_are_read_from_what_it_has_added() -> None:
+    # `ufw status` lists no rule while ufw is off: a rule added before is there all the
+    # same, so adding it again changes nothing, and undo must not delete it
+    snap = _snapshot({**ROOT, "ufw_status": ["Status: inactive"],
+                      "ufw_added": [*ADDED, "ufw allow 8080/tcp"]})
+    part = _one(_step("allow", "8080/tcp"), snap)
+    assert part.plan is None
+    assert "the rule is there already" in (part.left_out or "")
+    done = _one(_step("allow", "9090/tcp"), snap)
+    assert done.undos == [["sudo", "-n", "ufw", "delete", "allow", "9090/tcp"]]
+
+
+@pytest.mark.parametrize(("words", "said"), [
+    (("deny", "22/tcp"), "deny port 22, which reos reaches the host's SSH on"),
+    (("deny", "20:30/tcp"), "deny port 22"),
+    (("deny", "80,22/tcp"), "deny port 22"),
+    (("insert", "1", "deny", "22/tcp"), "deny port 22"),
+    (("deny", "from", "203.0.113.7"), "every port from an address"),
+    (("deny", "from", "10.0.0.0/8", "to", "any", "port", "22", "proto", "tcp"),
+     "deny port 22"),
+    (("delete", "allow", "22/tcp"), "stop allowing port 22"),
+    (("allow", "20:30/tcp"), "its undo could not be run there: it would stop allowing "
+                               "port 22"),
+    (("enable",), "enabling or turning off ufw"),
+    (("--force", "enable"), "enabling or turning off ufw"),
+    (("default", "deny", "incoming"), "its default policy"),
+    (("reset",), "so this would lock you out"),  # the gate's own remote rule
+    (("limit", "22/tcp"), "limit or reject"),
+    (("reject", "3306/tcp"), "limit or reject"),
+    (("delete", "1"), "enabling or turning off ufw"),
+])
+def test_a_firewall_change_that_could_cut_ssh_is_left_out_with_why(
+        words: tuple[str, ...], said: str) -> None:
+    step = _step(*words, name=" ".join(words), action="allow")
+    part = _one(step)
+    assert part.plan is None, part.undos
+    assert said in (part.left_out or ""), part.left_out
+
+
+def test_the_port_reos_reached_the_host_on_counts_and_an_unknown_one_stops_any_deny() -> None:
+    part = _one(_step("deny", "2222/tcp"), _snapshot(ssh_port=2222))
+    assert "deny port 2222, which reos reaches the host's SSH on" in (part.left_out or "")
+    unknown = _one(_step("deny", "3306/tcp"), _snapshot(ssh_port=None))
+    assert "does not say which port reos reaches its SSH on" in (unknown.left_out or "")
+    # its undo deletes a rule that allows a port, which could be the one SSH is on
+    opened = _one(_step("allow", "8080/tcp"), _snapshot(ssh_port=None))
+    assert "its undo could not be run there" in (opened.left_out or "")
+
+
+def test_a_reset_or_ufw_turned_off_is_left_out_even_when_the_request_asks_for_it() -> None:
+    # the gate lets a request that names it turn the firewall off or reset it; on a host
+    # reos reaches over SSH, it never runs
+    for words in (("reset",), ("disable",), ("--force", "reset")):
+        step = _step(*words, name="firewall", action="reset")
+        [part] = deciding.prepare({"web1": Plan("x", Kind.ACTION, steps=[step])},
+                                  {"web1": _snapshot()}, f"{words[-1]} the firewall")
+        assert "enabling or turning off ufw" in (part.left_out or ""), part.left_out
+
+
+@pytest.mark.parametrize("argv", [
+    ["sudo", "-n", "nft", "add", "rule", "inet", "filter", "input", "tcp", "dport", "8080",
+     "accept"],
+    ["sudo", "-n", "firewall-cmd", "--add-port=8080/tcp"],
+])
+def test_nftables_and_firewalld_are_left_out_on_hosts(argv: list[str]) -> None:
+    step = Step("s1", "Open 8080", argv, target=Target("firewall", "allow 8080/tcp"),
+                action="allow", needs_root=True)
+    assert "through ufw only" in (_one(step).left_out or "")
+
+
+@pytest.mark.parametrize("name", [
+    "allow 8080/tcp\nallow 22/tcp",  # the target's name is not the command's rule
+    "allow 8080/tcp; ufw reset",
+    "allow 9090/tcp",
+])
+def test_a_rule_named_otherwise_than_its_command_is_left_out(name: str) -> None:
+    part = _one(_step("allow", "8080/tcp", name=name))
+    assert part.plan is None and "not the one its command changes" in (part.left_out or "")
+
+
+@pytest.mark.parametrize(("answer", "said"), [
+    ({**ROOT, "ufw_status": ["Status: active", "8080/tcp ALLOW Anywhere\nufw reset"]},
+     "not what ufw lists"),
+    ({**ROOT, "ufw_status": ["Status: active", "22/tcp ALLOW Anywhere\x1b[2J"]},
+     "not what ufw lists"),
+    ({**ROOT, "ufw_status": ["22/tcp ALLOW Anywhere"] * (portable.UFW_LINES + 1)},
+     "not what ufw lists"),
+    ({**ROOT, "ufw_status": ["x" * 5000]}, "not what ufw lists"),
+    ({**ROOT, "ufw_status": "Status: active"}, "not what ufw lists"),
+    ({**ROOT, "ufw_added": [1, 2]}, "not what ufw lists"),
+    ({"shadow": {}, "sudo_by_hostname": "", "ufw_error": "ufw is not installed"},
+     "ufw's rules could not be read there (ufw is not installed)"),
+    ({"shadow": {}, "sudo_by_hostname": ""}, "reos could not read ufw's rules there"),
+    ("sudo wants a password there", "(sudo wants a password there)"),
+])
+def test_a_hosts_answer_that_is_not_ufws_rules_leaves_the_change_out(
+        answer: dict[str, Any] | str, said: str) -> None:
+    part = _one(_step("allow", "8080/tcp"), _snapshot(answer))
+    assert part.plan is None, part.undos
+    assert said in (part.left_out or ""), part.left_out
+
+
+def test_a_forged_or_stale_undo_that_could_cut_ssh_is_refused_by_reos_undo() -> None:
+    step = _step("delete", "deny", "22/tcp")  # its undo puts a deny of SSH back
+    row = StepRecord(1, 0, "s1", step.title, step.argv, "delete_rule", "firewall",
+                     "deny 22/tcp", {"state": "present", "rule": "deny 22/tcp",
+                                     "ssh_ports": [22]},
+                     ["sudo", "-n", "ufw", "deny", "22/tcp"], True, "done", 0, "")
+    assert row.rollback in expected_rollbacks(row, "apt")  # derived, yet never run
+    assert "deny port 22" in (changing._undo_cuts_ssh(row, row.rollback or []) or "")
+    row.prior_state = {"state": "present", "rule": "deny 3306/tcp"}  # no ports recorded
+    assert "does not say which port" in (
+        changing._undo_cuts_ssh(row, ["ufw", "deny", "3306/tcp"]) or "")
+    assert changing._undo_cuts_ssh(row, ["ufw", "delete", "deny", "3306/tcp"]) is None
+
+
+def test_portables_root_part_reads_ufw_only_when_asked(monkeypatch: pytest.MonkeyPatch,
+                                                       tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    import json
+    import sys
+
+    asked: list[list[str]] = []
+
+    def tool(argv: list[str], timeout: float = 0) -> str:
+        asked.append(argv)
+        return "\n".join(ACTIVE if argv[1] == "status" else ADDED) + "\n"
+
+    monkeypatch.setattr(portable, "run_tool", tool)
+    assert portable.ufw_rules() == {"ufw_status": ACTIVE, "ufw_added": ADDED}
+    monkeypatch.setattr(portable, "run_tool", lambda argv, timeout=0: "x\n" * 5000)
+    assert "more than" in portable.ufw_rules()["ufw_error"]
+    monkeypatch.setattr(portable, "run_tool", tool)
+    monkeypatch.setattr(portable.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(portable, "shadow", lambda: {})
+    monkeypatch.setattr(portable, "sudo_by_hostname", lambda: "")
+    for args, wanted in (({"read": "root"}, False), ({"read": "root", "firewall": True}, True)):
+        path = tmp_path / "args.json"
+        path.write_text(json.dumps(args))
+        monkeypatch.setattr(sys, "argv", ["reos_snapshot", str(path)])
+        with pytest.raises(SystemExit):
+            portable.main()
+        assert ("ufw_status" in json.loads(capsys.readouterr().out)) is wanted
+    monkeypatch.setenv("SSH_CONNECTION", "203.0.113.9 51234 198.51.100.2 2222")
+    assert portable.ssh_port() == 2222
+    monkeypatch.setenv("SSH_CONNECTION", "203.0.113.9 51234 198.51.100.2 22x")
+    assert portable.ssh_port() is None
+
+
+class _Engine:
+    class settings:  # noqa: N801
+        class fleet:  # noqa: N801
+            connect_timeout = 10
+
+    def __init__(self, step: Step) -> None:
+        self.step = step
+
+    def plan_on(self, snapshot: SystemSnapshot, request: str) -> Plan:
+        return Plan(request, Kind.ACTION, steps=[self.step])
+
+
+def test_a_firewall_plan_reads_ufws_rules_as_root_on_its_hosts_then_decides(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from reos.on_hosts import decide
+
+    given: list[list[Task]] = []
+
+    def run(source: Source, hosts: Any, tasks: list[Task], *, on_result: Any = None,
+            **_: Any) -> Run:
+        given.append(tasks)
+        for name in hosts:
+            on_result(Result(name, tasks[0].name, "ok", returned=ROOT))
+        return Run(tuple(hosts), status="successful")
+
+    monkeypatch.setattr(snapshots, "run", run)
+    source = Source((Path("/nowhere/hosts.ini"),), "test")
+    bare = SystemSnapshot.from_dict({
+        "schema": "reos.snapshot/2", "collected_at": "",
+        "host": {"machine_id": MACHINE, "package_manager": "apt", "user": "bob",
+                 "ssh_port": 22}})
+    parts = decide(_Engine(_step("allow", "8080/tcp")), source,  # type: ignore[arg-type]
+                   "allow port 8080/tcp", {"web1": bare, "web2": bare})
+    [tasks] = given
+    assert [t.args for t in tasks] == [{"read": "root", "firewall": True}] and tasks[0].become
+    assert [p.undos for p in parts] == [[["sudo", "-n", "ufw", "delete", "allow",
+                                          "8080/tcp"]]] * 2
