@@ -31,7 +31,7 @@ ACTIVE = ["Status: active", "", "To                         Action      From",
           "22/tcp (v6)                ALLOW       Anywhere (v6)"]
 ADDED = ["Added user rules (see 'ufw status' for running firewall):",
          "ufw allow 22/tcp", "ufw allow 3306/tcp"]
-ROOT = {"shadow": {}, "sudo_by_hostname": "", "ufw_status": ACTIVE, "ufw_added": ADDED}
+ROOT = {"shadow": {}, "ufw_status": ACTIVE, "ufw_added": ADDED}
 
 
 def _snapshot(answer: dict[str, Any] | str | None = None, **facts: object) -> SystemSnapshot:
@@ -175,9 +175,9 @@ def test_a_rule_named_otherwise_than_its_command_is_left_out(name: str) -> None:
     ({**ROOT, "ufw_status": ["x" * 5000]}, "not what ufw lists"),
     ({**ROOT, "ufw_status": "Status: active"}, "not what ufw lists"),
     ({**ROOT, "ufw_added": [1, 2]}, "not what ufw lists"),
-    ({"shadow": {}, "sudo_by_hostname": "", "ufw_error": "ufw is not installed"},
+    ({"shadow": {}, "ufw_error": "ufw is not installed"},
      "ufw's rules could not be read there (ufw is not installed)"),
-    ({"shadow": {}, "sudo_by_hostname": ""}, "reos could not read ufw's rules there"),
+    ({"shadow": {}}, "reos could not read ufw's rules there"),
     ("sudo wants a password there", "(sudo wants a password there)"),
 ])
 def test_a_hosts_answer_that_is_not_ufws_rules_leaves_the_change_out(
@@ -221,7 +221,6 @@ def test_portables_root_part_reads_ufw_only_when_asked(monkeypatch: pytest.Monke
     monkeypatch.setattr(portable, "run_tool", tool)
     monkeypatch.setattr(portable.os, "geteuid", lambda: 0)
     monkeypatch.setattr(portable, "shadow", lambda: {})
-    monkeypatch.setattr(portable, "sudo_by_hostname", lambda: "")
     for args, wanted in (({"read": "root"}, False), ({"read": "root", "firewall": True}, True)):
         path = tmp_path / "args.json"
         path.write_text(json.dumps(args))

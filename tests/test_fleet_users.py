@@ -448,7 +448,7 @@ def _read(users: list[dict[str, object]], rows: object, status: str = "ok"):  # 
     first = Result("web1", snapshots.READ.name, "ok", returned={"snapshot": data})
     known = snapshots._known(first, 10)
     assert known.snapshot is not None
-    answer = ({"shadow": rows, "sudo_by_hostname": ""} if status == "ok" else
+    answer = ({"shadow": rows} if status == "ok" else
               "sudo: a password is required")
     return Known("web1", snapshots.with_root(known.snapshot, answer, "web1"))
 

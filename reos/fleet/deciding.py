@@ -7,28 +7,27 @@ question, is blocked, or has nothing to run is left out with why; a step the one
 (`safety.gate.admit_argv`, with the remote lock-out rules, since every host is reached
 over SSH) does not admit stops that host's plan; so does a change whose prior state reos
 cannot read from the host's snapshot (`TRACKED`: services, timers, packages, accounts,
-groups, the hostname, the time zone and ufw's rules), since it could not be undone. Each
+groups, the time zone and ufw's rules), since it could not be undone. Each
 step's prior state comes from the host's snapshot, read just before (`snapshots.read`),
 in the shape `system.state` records on this machine, and its undo is worked out from it
-as here (`system.state.restore_argv`). An account's or a group's change, the hostname's
-and the time zone's run only with an undo (`UNDONE_OR_LEFT_OUT`): creating an account or
+as here (`system.state.restore_argv`). An account's or a group's change, the time
+zone's and a ufw rule's run only with an undo (`UNDONE_OR_LEFT_OUT`): creating an account or
 group (its home removed by undo only when the host's home folder had none of that name),
 deleting an account (made again with its ids, groups, shell and home; not when one of
 them could not be put back as it was), joining or leaving a group, its shell and full
 name; its lock, expiry and password dates only when the snapshot holds /etc/shadow's
 (read as root there: the password field's "!" and the date fields, `User.password_locked`
-and the rest), else left out saying so; the static hostname and the time zone when the
-snapshot holds one the setting's tool takes (`state_settings.valid`). What reos needs to
+and the rest), else left out saying so; the time zone when the snapshot holds one
+`timedatectl` takes (`state_settings.valid`). What reos needs to
 reach a host and undo there is never cut, even when asked for: SSH stopped, sudo or
 Python removed, root or the account reos logs in as (the snapshot's `user`) deleted,
 locked, expired, given another shell or taken out of a group, root unlocked; and a change
 of either account runs only when its undo is one `reos undo` runs on them
 (`login_safe_undo`, the one test both use: unlocking the login, say, is left out, as its
-undo would lock it). A hostname change does not cut how reos reaches a host (Ansible uses
-its inventory name or `ansible_host`; undo checks /etc/machine-id, which it leaves
-alone), but it could cut sudo, whose rules can name hosts: it runs only where the host
-module, as root, found they cannot depend on the name (`sudo_by_hostname`), and not where
-a pretty hostname is set (the change clears it; undo could not put it back). A firewall
+undo would lock it). A hostname is never changed on a host: sudo's rules (a host list,
+a Host_Alias, rules from LDAP or sssd) and logins allowed by sssd's host-based access
+can depend on the host's own name, so a new one could cut the login and sudo reos needs
+to undo it. A firewall
 rule runs only through ufw, only a rule that allows or denies ports added or deleted (as
 `state_net` names it), with its state from ufw's rules read there as root
 (`state_net.ufw_state`, the parser this machine uses) and its undo; never one that could
@@ -37,13 +36,13 @@ cut reos's SSH to the host, nor one whose undo could (`firewall_cuts_ssh`, the o
 reached the host on (`ssh_port`), every port from an address, ufw enabled, turned off,
 reset or given a default policy, limit and reject rules, nftables and firewalld.
 
-What is read as root there (/etc/shadow's fields, sudo's rules, ufw's rules) is read
-only for the hosts whose plan needs it (`needs_root_read`), after planning; a host where that read
+What is read as root there (/etc/shadow's fields, ufw's rules) is read only for the
+hosts whose plan needs it (`needs_root_read`), after planning; a host where that read
 failed has those steps left out, saying why (its snapshot's `root_read`).
 
 A host's snapshot is untrusted: its words reach an undo's argv only as arguments, never
 when they hold what the command would refuse or split; a date from /etc/shadow only as
-ASCII digits (or empty), a hostname or a zone only when `state_settings.valid` takes it.
+ASCII digits (or empty), a zone only when `state_settings.valid` takes it.
 Not responsible for running anything (changing.py), reading hosts (snapshots.py), nor
 planning (the engine).
 """
@@ -68,32 +67,31 @@ from reos.system.state_settings import valid
 from reos.system.state_users import changed_group
 
 # what reos can read a prior state of from a host's snapshot (so it can undo a change)
-TRACKED = {"service", "timer", "package", "user", "group", "hostname", "timezone",
+TRACKED = {"service", "timer", "package", "user", "group", "timezone",
            "firewall"}
 # kinds whose change runs on a host only with an undo worked out from its snapshot (an
 # account's lock or password dates only when read as root; deleting a home directory has
 # none)
-UNDONE_OR_LEFT_OUT = {"user", "group", "hostname", "timezone", "firewall"}
+UNDONE_OR_LEFT_OUT = {"user", "group", "timezone", "firewall"}
 MACHINE_ID = regex(r"[0-9a-f]{32}")
 _VERSION = regex(r"[A-Za-z0-9.+:~_-]{1,128}")
 # an /etc/shadow date field as it may reach an argv: ASCII digits, or empty (none)
 _DAYS = regex(r"[0-9]{0,10}")
-_SETTING_WORDS = {"hostname": "its hostname", "timezone": "its time zone"}
+_SETTING_WORDS = {"timezone": "its time zone"}
 # an account's changes whose prior state is in /etc/shadow, read as root (`ROOT_READ`)
 SHADOWED = ("lock", "unlock", "set_expiry", "expire_password", "password_max_age")
 
 
 def needs_root_read(plan: Plan) -> bool:
     """Whether deciding `plan` needs what the host module reads there as root
-    (`snapshots.read_as_root`): an account's lock or /etc/shadow dates changed, the
-    hostname (whether sudo's rules could depend on it), or a firewall rule (ufw's rules).
+    (`snapshots.read_as_root`): an account's lock or /etc/shadow dates changed, or a
+    firewall rule (ufw's rules).
     Other plans never run sudo to be decided."""
     if plan.blocked or plan.question or plan.kind in (Kind.CLARIFY, Kind.META):
         return False
     return changes_firewall(plan) or any(
-        not step.read_only and step.target is not None and (
-            (step.target.kind == "user" and step.action in SHADOWED)
-            or step.target.kind == "hostname") for step in plan.steps)
+        not step.read_only and step.target is not None and step.target.kind == "user"
+        and step.action in SHADOWED for step in plan.steps)
 
 
 def changes_firewall(plan: Plan) -> bool:
@@ -143,8 +141,8 @@ def prior_state(snapshot: SystemSnapshot, kind: str, name: str,
         group = next((g for g in snapshot.groups if g.name == name), None)
         return ({"state": "present", "gid": group.gid, "members": sorted(group.members)}
                 if group is not None else {"state": "absent"})
-    if kind in ("hostname", "timezone"):
-        return _setting(snapshot, kind)
+    if kind == "timezone":
+        return _zone(snapshot)
     if kind == "firewall":
         return _rule(snapshot, name)
     return None
@@ -160,32 +158,18 @@ def _rule(snapshot: SystemSnapshot, name: str) -> dict[str, Any] | None:
     return ufw_state(name, status, added.splitlines())
 
 
-def _setting(snapshot: SystemSnapshot, kind: str) -> dict[str, Any] | None:
-    """The hostname or time zone as `state_settings.current` records it here, from the
-    host's facts (portable.settings); None when the snapshot does not hold it (an older
-    module). A value the setting's tool would not take is not kept: the state is then
-    empty, with why, and there is no undo."""
-    host = snapshot.host
-    if kind == "hostname":
-        static, running = host.get("static_hostname"), host.get("hostname")
-        if not isinstance(static, str) or not static:
-            return None
-        state: dict[str, Any] = {"state": static, "static": static}
-        if valid(kind, running):
-            state["running"] = running
-        if host.get("pretty_hostname"):  # `hostnamectl set-hostname` clears it
-            return {"state": "", "reason": "it has a pretty hostname, which a new "
-                                           "hostname clears and undo could not put back"}
-    else:
-        zone = host.get("timezone")
-        if not isinstance(zone, str) or not zone:
-            return None
-        state = {"state": zone, "source": "the host's snapshot"}
-    if not valid(kind, state["state"]):
-        what = "hostname" if kind == "hostname" else "time zone"
-        return {"state": "", "reason": f"the {what} the host's snapshot gives is not one "
+def _zone(snapshot: SystemSnapshot) -> dict[str, Any] | None:
+    """The time zone as `state_settings.current` records it here, from the host's facts
+    (portable.settings); None when the snapshot does not hold it (an older module). A
+    zone `timedatectl` would not take is not kept: the state is then empty, with why, and
+    there is no undo."""
+    zone = snapshot.host.get("timezone")
+    if not isinstance(zone, str) or not zone:
+        return None
+    if not valid("timezone", zone):
+        return {"state": "", "reason": "the time zone the host's snapshot gives is not one "
                                        "reos could set again"}
-    return state
+    return {"state": zone, "source": "the host's snapshot"}
 
 
 def _account(snapshot: SystemSnapshot, name: str,
@@ -297,10 +281,6 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str) -> P
         prepared.read_only = prepared.read_only and admission.read_only and step.read_only
         prior, undo = None, None
         if not step.read_only and step.target is not None:
-            if step.target.kind == "hostname":
-                cut = _hostname_cuts_sudo(snapshot)
-                if cut:
-                    return Prepared(host, left_out=f"{step.title}: {cut}")
             prior = prior_state(snapshot, step.target.kind, step.target.name, step.argv)
             if prior is None and step.target.kind == "firewall":
                 return Prepared(host, left_out=f"{step.title}: {_rule_unread(snapshot)}")
@@ -397,6 +377,10 @@ def _unfit(step: Step, refused: str | None, logins: set[str] | None = None) -> s
                 target.name in _ADMIN_GROUPS):
             return ("it changes a group sudo gives root through, which reos needs on the "
                     "host to change anything and undo there")
+    if not step.read_only and target is not None and target.kind == "hostname":
+        return ("a new name could cut reos off from the host: sudo's rules, and logins "
+                "allowed through sssd or LDAP, can depend on the host's own name; rename it "
+                "on the machine itself")
     if not step.read_only and (step.target is None or step.target.kind not in TRACKED):
         what = f"a {step.target.kind}" if step.target is not None else "this"
         return (f"reos cannot yet record what {what} was before on another machine, so it "
@@ -478,24 +462,6 @@ def _rule_unread(snapshot: SystemSnapshot) -> str:
     said = f" ({failed})" if isinstance(failed, str) and failed else ""
     return ("reos could not read ufw's rules there as root" + said + ", so it would not "
             "know how to undo it")
-
-
-def _hostname_cuts_sudo(snapshot: SystemSnapshot) -> str | None:
-    """Why a new hostname could cut reos off from the host, or None: sudo's rules can
-    name hosts (a host list other than ALL, a Host_Alias, rules from LDAP or sssd), and
-    sudo matches them against the host's own name, so the login could lose the sudo it
-    needs, for undo too. The host module says whether they could (`sudo_by_hostname`,
-    read as root only where a plan changes the hostname); not known: left out."""
-    could = snapshot.host.get("sudo_by_hostname")
-    if could == "":
-        return None
-    if isinstance(could, str):
-        return (f"sudo's rules there could depend on the host's name ({could}), so a new "
-                "name could take away the sudo reos needs to change anything and undo")
-    failed = snapshot.host.get("root_read")
-    return ("reos could not read sudo's rules there as root"
-            f"{f' ({failed})' if isinstance(failed, str) and failed else ''}, so it "
-            "cannot make sure a new name keeps the sudo it needs to undo")
 
 
 def _undo_cuts(step: Step) -> str:

@@ -153,16 +153,15 @@ def read_as_root(source: Source, hosts: Iterable[str], *,
 def with_root(snapshot: SystemSnapshot, answer: dict[str, Any] | str,
               host: str = "") -> SystemSnapshot:
     """`snapshot` with what was read as root (`answer`, from `read_as_root`) on it, checked
-    again: the accounts' /etc/shadow fields and the host fact `sudo_by_hostname`; when
-    the read failed or sent nothing of the kind, the host fact `root_read` says why."""
+    again: the accounts' /etc/shadow fields, and ufw's rules when asked for; when the
+    read failed or sent nothing of the kind, the host fact `root_read` says why."""
     data = snapshot.to_dict()
     facts = data.setdefault("host", {})
     problem = answer if isinstance(answer, str) else None
     if isinstance(answer, dict):
-        rows, sudo = answer.get("shadow"), answer.get("sudo_by_hostname")
-        if isinstance(rows, dict) and isinstance(sudo, str):
+        rows = answer.get("shadow")
+        if isinstance(rows, dict):
             _with_shadow(data, rows)
-            facts["sudo_by_hostname"] = clean(sudo)[:200]
             facts.update(_ufw(answer))
         else:
             problem = "the host module did not run as root there"

@@ -14,10 +14,9 @@ From /etc/shadow (readable as root only) it takes, per account, whether the pass
 field starts with "!" (`password_locked`, as `state_users` reads the lock here; `locked`
 counts "*" too, for the readers that want "cannot log in with a password") and the
 last-change, maximum-age and expiry fields when they are digits or empty; never the hash,
-nor anything else of the password field. For another machine's undo of a setting it reads
-the static hostname (/etc/hostname, else `hostnamectl --static`), the pretty one
-(/etc/machine-info, which `hostnamectl set-hostname` clears) and the time zone (the
-/etc/localtime link under /usr/share/zoneinfo, else /etc/timezone): `settings`.
+nor anything else of the password field. For another machine's undo of its time zone it
+reads the zone (the /etc/localtime link under /usr/share/zoneinfo, else /etc/timezone):
+`settings`.
 
 Run as a program it is an Ansible module of the old "WANT_JSON" kind (it imports nothing
 of Ansible's, nor of reos's): Ansible copies this file to the host and runs it with the
@@ -26,9 +25,8 @@ document of those sections (SHIPPED), the host and its settings, which the contr
 checks like any snapshot from outside (`fleet/snapshots.py`, which also marks the other
 sections as not read). Given {"read": "root"} (the controller runs it so with become,
 only for hosts whose plan needs it, as the snapshot itself is read as the login account)
-it prints {"changed": false, "shadow": {account: {…}}, "sudo_by_hostname": why} instead:
-`shadow`'s rows and `sudo_by_hostname`'s answer ("" when sudo's rules cannot depend on
-the host's name), each null when not run as root; with "firewall": true too (a plan
+it prints {"changed": false, "shadow": {account: {…}}} instead: `shadow`'s rows, null
+when not run as root; with "firewall": true too (a plan
 changes a ufw rule there), ufw's rules (`ufw_rules`: the lines of `ufw status` and `ufw
 show added`, bounded, or why not). The host facts hold the port the host was reached on
 over SSH (`ssh_port`), which a firewall change there must never cut.
@@ -364,35 +362,18 @@ def shipped_snapshot() -> dict[str, Any]:
     return snapshot
 
 
-HOSTNAME_FILE = Path("/etc/hostname")
 TIMEZONE_FILE = Path("/etc/timezone")
 LOCALTIME = Path("/etc/localtime")
 ZONEINFO = "/usr/share/zoneinfo/"
 
 
 def settings() -> dict[str, Any]:
-    """The settings another machine's undo sets back, as host facts: `static_hostname`
-    (/etc/hostname's first name, else `hostnamectl --static`), `pretty_hostname` (when
-    there is one: a hostname change clears it) and `timezone` (the zone
+    """The settings another machine's undo sets back, as host facts: `timezone` (the zone
     /etc/localtime links to under /usr/share/zoneinfo, which timedatectl writes, else
-    /etc/timezone's first line). Each only when it could be read; the controller checks
-    it as it checks a value a request gives before it reaches an argv."""
-    found: dict[str, Any] = {}
-    static = _first_line(HOSTNAME_FILE)
-    if not static:
-        try:
-            static = run_tool(["hostnamectl", "--static"]).strip()
-        except Unavailable:
-            static = ""
-    if static:
-        found["static_hostname"] = static[:256]
-    pretty = _pretty_hostname()
-    if pretty:
-        found["pretty_hostname"] = pretty[:256]
+    /etc/timezone's first line), only when it could be read; the controller checks it as
+    it checks a value a request gives before it reaches an argv."""
     zone = _linked_zone() or _first_line(TIMEZONE_FILE)
-    if zone:
-        found["timezone"] = zone[:256]
-    return found
+    return {"timezone": zone[:256]} if zone else {}
 
 
 def _first_line(path: Path) -> str:
@@ -417,136 +398,6 @@ def _linked_zone() -> str:
         return ""
     path = os.path.normpath(os.path.join(os.path.dirname(str(LOCALTIME)), target))
     return path[len(ZONEINFO):] if path.startswith(ZONEINFO) else ""
-
-
-MACHINE_INFO = Path("/etc/machine-info")
-
-
-def _pretty_hostname() -> str:
-    """PRETTY_HOSTNAME from /etc/machine-info (where hostnamed keeps it), unquoted; ""
-    when there is none. `hostnamectl set-hostname NAME` clears it when NAME is a plain
-    hostname, so another machine's undo could not put it back."""
-    try:
-        text = MACHINE_INFO.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return ""
-    for line in text.splitlines():
-        key, _, value = line.strip().partition("=")
-        if key == "PRETTY_HOSTNAME":
-            return value.strip().strip("\"'")
-    return ""
-
-
-# -- whether sudo's rules could depend on the host's name (read as root) ------------------
-NSSWITCH = Path("/etc/nsswitch.conf")
-SUDO_CONF = Path("/etc/sudo.conf")
-SUDOERS = Path("/etc/sudoers")
-SUDOERS_D = "/etc/sudoers.d"
-_SKIPPED_ALIASES = ("User_Alias", "Runas_Alias", "Cmnd_Alias", "Cmd_Alias")
-
-
-def sudo_by_hostname() -> str:
-    """Why sudo's rules here could depend on the host's own name (so a new hostname
-    could take the login's sudo away), or "" when they cannot: they come from files only
-    (/etc/nsswitch.conf's `sudoers:` line, /etc/sudo.conf names no other sudoers file),
-    and every rule of /etc/sudoers and the /etc/sudoers.d it includes is for the host
-    list ALL, with no Host_Alias and no host's Defaults. Conservative: what it cannot
-    read or does not understand counts as "could"."""
-    why = _sudo_sources()
-    if why:
-        return why
-    return sudoers_by_hostname(_read(SUDOERS), str(SUDOERS), top=True)
-
-
-def _read(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-
-
-def _sudo_sources() -> str:
-    if NSSWITCH.exists():
-        text = _read(NSSWITCH)
-        if text is None:
-            return f"{NSSWITCH} could not be read"
-        for line in text.splitlines():
-            words = line.split("#", 1)[0].split()
-            if words and words[0] == "sudoers:" and words[1:] != ["files"]:
-                return (f"{NSSWITCH} has sudo's rules come from "
-                        f"{' '.join(words[1:])[:80] or 'nothing'}, not its files only")
-    if SUDO_CONF.exists():
-        text = _read(SUDO_CONF)
-        if text is None:
-            return f"{SUDO_CONF} could not be read"
-        for line in text.splitlines():
-            words = line.split("#", 1)[0].split()
-            if words[:1] == ["Plugin"] and any("=" in w for w in words):
-                return f"{SUDO_CONF} gives sudo's plugin settings (another sudoers file?)"
-    return ""
-
-
-def sudoers_by_hostname(text: str | None, name: str, top: bool = False) -> str:
-    """Why the sudoers file `name` (its `text`, None: unreadable) could make sudo's rules
-    depend on the host's name, or "". `top`: /etc/sudoers itself, whose `@includedir
-    /etc/sudoers.d` (or `#includedir`) is followed; any other include counts as
-    "could"."""
-    if text is None:
-        return f"{name} could not be read"
-    lines, held = [], ""
-    for raw in text.splitlines():  # a line ending in a backslash goes on
-        if raw.endswith("\\"):
-            held += raw[:-1] + " "
-            continue
-        lines.append(held + raw)
-        held = ""
-    if held:
-        lines.append(held)
-    for line in lines:
-        words = line.split()
-        if not words:
-            continue
-        if words[0] in ("@includedir", "#includedir", "@include", "#include"):
-            if top and words[0].endswith("includedir") and words[1:] == [SUDOERS_D]:
-                why = _sudoers_dir()
-                if why:
-                    return why
-                continue
-            return f"{name} includes {' '.join(words[1:])[:80]}"
-        if words[0].startswith("#") and not words[0][1:2].isdigit():
-            continue  # a comment ("#1000" is a user id)
-        if words[0].startswith("Defaults"):
-            if words[0].startswith("Defaults@"):
-                return f"{name} has Defaults for some hosts only"
-            continue
-        if words[0] == "Host_Alias":
-            return f"{name} defines a Host_Alias"
-        if words[0] in _SKIPPED_ALIASES:
-            continue
-        left, equals, right = line.partition("=")
-        spec = " ".join(left.replace(",", " , ").split()).replace(" , ", ",").split()
-        if not equals or len(spec) != 2 or spec[1] != "ALL" or "=" in right:
-            return f"{name} has a rule for some hosts only, or one reos does not read"
-    return ""
-
-
-def _sudoers_dir() -> str:
-    try:
-        names = sorted(os.listdir(SUDOERS_D))
-    except FileNotFoundError:
-        return ""
-    except OSError:
-        return f"{SUDOERS_D} could not be listed"
-    for entry in names:
-        if entry.endswith("~") or "." in entry:
-            continue  # sudo skips these
-        path = Path(SUDOERS_D) / entry
-        if path.is_dir():
-            continue
-        why = sudoers_by_hostname(_read(path), str(path))
-        if why:
-            return why
-    return ""
 
 
 HOMES_LISTED = 5000  # names in the home base folder a snapshot lists, at most
@@ -612,8 +463,7 @@ def main() -> None:
     if given.get("read") == "root":
         root = os.geteuid() == 0
         rows = shadow() if root else None
-        answer: dict[str, Any] = {"changed": False, "shadow": rows, "sudo_by_hostname":
-                                  sudo_by_hostname() if root else None}
+        answer: dict[str, Any] = {"changed": False, "shadow": rows}
         if root and given.get("firewall") is True:
             answer.update(ufw_rules())
         sys.stdout.write(json.dumps(answer) + "\n")
