@@ -112,7 +112,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -146,6 +146,12 @@ REMOVING = {"remove", "uninstall", "purge", "delete", "nuke", "yank", "drop", "s
 # postgres from the web servers" (a source), "add alice to db1": asked.
 ABOUT = {"from", "to", "for", "between", "against", "towards", "into"}
 EVERY_HOST = {"everywhere", "fleet-wide", "fleetwide"}
+# Words for hosts a typo of which is read as the word ("evry box", "all hsts",
+# "everywher"), when the catalogue's corrector finds no other word as close, and only
+# where such a word is read as hosts: after a word of place or a quantifier, or (for
+# "everywhere") anywhere. A typo of a name of the inventory is never read so: it is asked.
+HOST_WORDS = frozenset({*HOST_NOUNS, *HOST_NOUNS.values(), "everywhere", "everything",
+                        "every", "each", "fleet"})
 # Words that say this machine, and files of its ssh that are about hosts: said with names
 # of hosts, the request is this machine's, or asked, never the hosts'.
 HERE = {"here", "locally", "known_hosts"}
@@ -328,9 +334,11 @@ def inventory_words(paths: Iterable[Path]) -> frozenset[str]:
 def could_name_hosts(request: str, known: frozenset[str]) -> bool:
     """Whether the request's words could name hosts of an inventory whose words are
     `known` (`inventory_words`): a word for every host ("everywhere", "all servers"), a
-    host or group noun after a word of place or a quantifier, or a word that is, or is
-    one letter off, a word of the inventory. False means `read` would find no host, so
-    the inventory need not be read."""
+    host or group noun after a word of place or a quantifier, a word that is, or is
+    one letter off, a word of the inventory (of letters only after a word of place or a
+    quantifier: "on the proxes"), or one letter off a word for hosts with its first
+    letter ("everywher"). False means `read` would find no host, so the inventory need
+    not be read."""
     words = [t.lower() for t in _TOKEN.findall(request.replace("\u2019", "'"))]
     placed = False
     for index, word in enumerate(words):
@@ -358,6 +366,13 @@ def could_name_hosts(request: str, known: frozenset[str]) -> bool:
         if len(word) >= 3 and any(c.isdigit() for c in word) and any(
                 _one_letter_off(word, k) for k in known if len(k) == len(word)):
             return True
+        if len(word) >= 4 and word.isalpha() and word not in HOST_WORDS and any(
+                k[0] == word[0] and _one_letter_off(word, k) for k in HOST_WORDS):
+            return True  # "everywher", "all hsts": read if the corrector reads them so
+        if placed and len(word) >= 4 and word.isalpha() and (
+                any(_one_letter_off(word, k) for k in known if k.isalpha())
+                or _plurals(word[:-1]) & known):
+            return True  # "on proxes", "on proxys": asked, did you mean proxies?
     return False
 
 
@@ -422,10 +437,13 @@ class Known(Struct, frozen=True):
     things: frozenset[str] = frozenset()
     words: frozenset[str] = frozenset()
     numbers: dict[str, int] = field(default_factory=dict)  # "three": 3
+    # the catalogue's spelling corrector, told the words for hosts too (`HOST_WORDS`):
+    # "evry" -> "every", "everywher" -> "everywhere"
+    correct: Callable[[str], str | None] | None = None
 
 
 def from_catalogue(templates: TemplateSet) -> Known:
-    from reos.catalogue.lexicon import lexicon
+    from reos.catalogue.lexicon import correct, lexicon
 
     synonyms = {phrase.lower(): frozenset(p.lower() for p in programs)
                 for phrase, programs in templates.aliases.get("service", {}).items()
@@ -435,8 +453,10 @@ def from_catalogue(templates: TemplateSet) -> Known:
     things = frozenset(noun for nouns in templates.vocabulary.resources.values()
                        for noun in nouns if " " not in noun and noun not in GROUP_NOUNS
                        and noun not in _PLURALS)
-    return Known(synonyms, spellings, things, frozenset(lexicon(templates).tables().known),
-                 dict(templates.vocabulary.numbers))
+    lex = lexicon(templates)
+    return Known(synonyms, spellings, things, frozenset(lex.tables().known),
+                 dict(templates.vocabulary.numbers),
+                 lambda word: correct(word, lex, HOST_WORDS))
 
 
 def read(request: str, names: Names, known: Known | None = None) -> Reading | None:
@@ -494,10 +514,33 @@ class _Reader:
                 for part in parts:
                     if len(part) >= 2 and not part.isdigit():
                         self.parts.setdefault(part, set()).add(name)
+        self._correct_host_words()
         self.here = self._here_said()
         # names said as things ("the web1 container", "the docker group" of users, "the
         # web server" said alone): not hosts, and not a host's name left unread either
         self.as_things: set[int] = set()
+
+    def _correct_host_words(self) -> None:
+        """Reads a typo of a word for hosts as that word (`HOST_WORDS`: "on evry box",
+        "all hsts", "everywher") where such a word is read as hosts: "everywhere"
+        anywhere, the others after a word of place or a quantifier (said right, or a typo
+        read so). A word that is a name of the inventory, or part of one, is never
+        corrected."""
+        correct = self.known.correct
+        if correct is None:
+            return
+        names = {*self.hosts, *self.groups, *self.parts, *self.clashes,
+                 *(p for parts in self.joined for p in parts)}
+        for k, token in enumerate(self.tokens):
+            word = token.low
+            if word in HOST_WORDS or word in names or not word.isalpha():
+                continue
+            fixed = correct(word)
+            if fixed is None or fixed not in HOST_WORDS:
+                continue
+            before = self.tokens[k - 1].low if k else ""
+            if fixed == "everywhere" or before in PLACE or before in _EVERY:
+                self.tokens[k] = replace(token, low=fixed)
 
     # -- the request, clause by clause -------------------------------------------------
     def read(self) -> Reading | None:
@@ -1212,7 +1255,8 @@ class _Reader:
     def _not_a_name(self, i: int, *, placed: bool) -> _Found | None:
         """A word in a host's place that names nothing: said plainly when it looks like
         the inventory's names ("web9", "the mail servers"), asked when it is one letter
-        off a host ("wbe1"); else not a host at all."""
+        off a host ("wbe1") or a group ("proxes"), or a plural of a group's singular said
+        wrong ("proxys" for proxies); else not a host at all."""
         if not placed:
             return None
         tokens = self.tokens
@@ -1223,6 +1267,13 @@ class _Reader:
             raise _Stop(_ask(f"There is no host called {tokens[i].text} in "
                              f"{self.names.where}. Did you mean {_either(close)}?",
                              tuple(close), f"Say “on {close[0]}” if so."))
+        close = [g for low, g in self.groups.items() if _one_letter_off(word, low) or (
+            word.endswith("s") and low in _plurals(word[:-1]))]  # "proxys" for proxies
+        if close and word.isalpha() and word not in HOST_WORDS | _PLURALS.keys():
+            raise _Stop(_ask(f"There is no group called {tokens[i].text} in "
+                             f"{self.names.where}. Did you mean {_either(close)}?",
+                             tuple(self._group_words(g) for g in close),
+                             f"Say “on the {close[0]}” if so."))
         host_like = any(c.isdigit() for c in word) and _letters(word) in {
             _letters(low) for low in self.hosts}
         named_group = noun is not None and not noun[1] and word.isalpha() and \
