@@ -24,7 +24,9 @@ What is read as hosts:
   are names: "on web1, web2 and db1", "on web1 web3", "in prod", "at db1", "on
   everything", "on the all group";
 - words for every host: "everywhere", "the (whole) fleet", "all hosts", "every server",
-  "each box" (HOST_NOUNS). Without a word of place they are hosts only when asked about
+  "each box" (HOST_NOUNS), and a typo of such a word where it reads as hosts, as the
+  catalogue's corrector reads it ("everywher", "on evry box", "all hsts": HOST_WORDS).
+  Without a word of place they are hosts only when asked about
   ("which hosts …", "do all servers …"), said of ("the uptime of every server"), first,
   or followed by hosts left out ("install htop all hosts except db1");
   otherwise they are what the request acts on ("remove all hosts from known_hosts",
@@ -78,8 +80,9 @@ host ("all servers"): which of them is not said; a "not" right before words read
 "/etc/hosts") and also where to run ("restart nginx here and on web1") — and when it only
 names hosts ("install psql here to reach db1", "remove db1's line from my known_hosts"),
 it is this machine's (None); a name one letter off from a host's ("wbe1": did you mean
-web1?); a host's name standing alone ("reboot web2"), which could be the host or a thing
-of that name (a container called web1) — unless a resource noun says it is a thing ("the web1
+web1?) or a group's after a word of place ("on relais", or "on proxys" for proxies);
+a host's name standing alone ("reboot web2"), which could be the host or a thing of that
+name (a container called web1) — unless a resource noun says it is a thing ("the web1
 container", "the hosts file", "all packages": not hosts, never asked); hosts after
 "from", "to", "for" (ABOUT: "allow postgres from the web servers" names a source, not
 where to run); "in the web group", which could be a group of users, and "in docker" when
