@@ -87,3 +87,34 @@ def test_a_misspelt_group_is_asked(inventory: Source, request_: str) -> None:
     assert "Did you mean" in question
     assert "relays" in question or "archives" in question
 
+
+
+# -- words next to the hosts: the rest's, or the hosts' ----------------------------------
+@pytest.mark.parametrize(("request_", "hosts", "rest"), [
+    ("who logged in keeper", {"keeper"}, "who logged in"),  # "logged in" is the rest's
+    ("list users signed in tape1", {"tape1"}, "list users signed in"),
+    ("show the memory in keeper", {"keeper"}, "show the memory"),  # a place: taken
+])
+def test_a_word_of_place_that_ends_a_phrase_stays_in_the_rest(
+        inventory: Source, request_: str, hosts: set[str], rest: str) -> None:
+    found = chosen(request_, inventory)
+    assert set(found.hosts) == hosts
+    assert found.request == rest
+
+
+@pytest.mark.parametrize(("request_", "hosts"), [
+    ("what kernel do we run on the relays and the vault lot",
+     {"relay-a", "relay-b", "keeper"}),
+    ("restart chrony on the archives crowd", {"tape1"}),
+    ("df -h on the relays bunch", {"relay-a", "relay-b"}),
+])
+def test_a_word_for_a_group_as_a_whole_is_the_hosts(inventory: Source, request_: str,
+                                                    hosts: set[str]) -> None:
+    found = chosen(request_, inventory)
+    assert set(found.hosts) == hosts
+    assert found.request.split()[-1] not in ("lot", "crowd", "bunch")
+
+
+def test_a_word_for_a_group_as_a_whole_is_not_one_alone(inventory: Source) -> None:
+    found = chosen("list a lot of files on keeper", inventory)
+    assert found.request == "list a lot of files"

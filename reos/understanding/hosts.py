@@ -51,6 +51,9 @@ What is read as hosts:
   group k8s_workers, never the group k8s with "workers" left in the rest; "k8s worker"
   is one of its hosts, asked); a word of such a name left right after the hosts read
   ("on k8s workrs") is asked, never passed on to the rest;
+- a group with a word for it as a whole after its name ("the db lot", "the web crowd");
+- hosts after "in" that ends a phrase of the catalogue ("who logged in db1"): the "in"
+  stays in the rest;
 - hosts within a group: "the web servers in production", each name with its own ("on
   db1 and on the web servers in production" is db1 too).
 
@@ -133,6 +136,9 @@ HOST_NOUNS = {"host": "hosts", "server": "servers", "machine": "machines", "box"
 # Words for a group as a whole: "the web tier" is the group web, whatever its size.
 GROUP_NOUNS = {"tier": "tiers", "cluster": "clusters", "pool": "pools", "farm": "farms",
                "group": "groups", "fleet": "fleets"}
+# Words for a group as a whole said only after its name, never part of a group's own name
+# (a group "pilot" is no "pi lot"): "the db lot", "the web crowd".
+_COLLECTIVE = {"lot", "lots", "bunch", "crowd", "gang", "crew", "mob", "squad", "brigade"}
 _PLURALS = {**{p: s for s, p in HOST_NOUNS.items()}, "boxen": "box",
             **{p: s for s, p in GROUP_NOUNS.items()}}
 # Words of place before hosts.
@@ -433,7 +439,9 @@ class Known(Struct, frozen=True):
     software (a role word and the programs it names: "database" and "db" share them),
     its spelled-out forms of single words ("teh" is "the"), the nouns it reads as kinds
     of things ("stick", "disk": "the backup stick" is a thing, not the group backup), and
-    every word it reads ("docker": "in docker" may be the program, not a group)."""
+    every word it reads ("docker": "in docker" may be the program, not a group), its
+    spelling corrector, and its phrases that end in a weak word of place ("logged in":
+    "who logged in db1" keeps its "in")."""
 
     synonyms: dict[str, frozenset[str]] = field(default_factory=dict)
     spellings: dict[str, str] = field(default_factory=dict)
@@ -443,6 +451,8 @@ class Known(Struct, frozen=True):
     # the catalogue's spelling corrector, told the words for hosts too (`HOST_WORDS`):
     # "evry" -> "every", "everywher" -> "everywhere"
     correct: Callable[[str], str | None] | None = None
+    # phrases of the catalogue that end in a weak word of place: ("logged", "in")
+    ending_in_place: frozenset[tuple[str, ...]] = frozenset()
 
 
 def from_catalogue(templates: TemplateSet) -> Known:
@@ -459,7 +469,10 @@ def from_catalogue(templates: TemplateSet) -> Known:
     lex = lexicon(templates)
     return Known(synonyms, spellings, things, frozenset(lex.tables().known),
                  dict(templates.vocabulary.numbers),
-                 lambda word: correct(word, lex, HOST_WORDS))
+                 lambda word: correct(word, lex, HOST_WORDS),
+                 frozenset(tuple(words) for entries in lex.phrases.values()
+                           for words, _, _ in entries
+                           if len(words) > 1 and words[-1] in WEAK_PLACE))
 
 
 def read(request: str, names: Names, known: Known | None = None) -> Reading | None:
@@ -580,7 +593,8 @@ class _Reader:
                     i = found.end
                     continue
                 if found.refs:
-                    start = i - 1 if i and tokens[i - 1].low in _BEFORE_PLACE else i
+                    start = i - 1 if i and tokens[i - 1].low in _BEFORE_PLACE else \
+                        i + 1 if self._ends_a_phrase(i) else i  # "who logged in db1"
                     places.append(_Clause(tuple(found.refs), start, found.end))
                     i = found.end
                     continue
@@ -619,6 +633,16 @@ class _Reader:
                 return self._leaving_alone(leaving)
             return self._bare_question(bare) if bare else None
         return self._chosen(places, leaving, pointing)
+
+    def _ends_a_phrase(self, i: int) -> bool:
+        """Whether the weak word of place at `i` ends a phrase of the catalogue with the
+        words before it ("who logged in db1", "who signed in web1"): then it is the
+        rest's word, left in it, though the hosts after it are still where it runs."""
+        if self.tokens[i].low not in WEAK_PLACE:
+            return False
+        said = tuple(t.low for t in self.tokens[:i + 1])
+        return any(said[-len(phrase):] == phrase for phrase in self.known.ending_in_place
+                   if len(phrase) <= len(said))
 
     def _ordinal_at(self, i: int) -> None:
         """Asks (raises) when an ordinal after "the" says hosts ("on the first web server",
@@ -938,6 +962,9 @@ class _Reader:
             return "host", singular == word
         if singular in GROUP_NOUNS and singular != "fleet":
             return "group", singular == word
+        if word in _COLLECTIVE and i and self.tokens[i - 1].low not in _DETERMINERS and \
+                _WORD.fullmatch(self.tokens[i - 1].low):
+            return "group", False  # "the db lot", "the web crowd": the group as a whole
         return None
 
     def _hosts_by_noun(self, start: int, i: int, noun: tuple[str, bool], *, every: bool,
