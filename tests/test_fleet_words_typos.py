@@ -118,3 +118,12 @@ def test_a_word_for_a_group_as_a_whole_is_the_hosts(inventory: Source, request_:
 def test_a_word_for_a_group_as_a_whole_is_not_one_alone(inventory: Source) -> None:
     found = chosen("list a lot of files on keeper", inventory)
     assert found.request == "list a lot of files"
+
+
+@pytest.mark.parametrize("request_text", ["list all noses", "stop all notes",
+                                          "show every nose"])
+def test_a_word_of_its_own_one_letter_from_a_word_for_hosts_is_not_read_as_hosts(
+        request_text: str, inventory: Source) -> None:
+    """A letter changed often makes another word ("noses" is no typo of "nodes"): only a
+    letter left out or two swapped is read as a word for hosts."""
+    assert not isinstance(hosts_named(request_text, inventory), Chosen)

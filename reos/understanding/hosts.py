@@ -541,7 +541,9 @@ class _Reader:
         "all hsts", "everywher") where such a word is read as hosts: "everywhere"
         anywhere, the others after a word of place or a quantifier (said right, or a typo
         read so). A word that is a name of the inventory, or part of one, is never
-        corrected."""
+        corrected; nor one that differs from the word for hosts by another letter
+        ("noses", "notes": words of their own, not "nodes"), only by a letter left out or
+        two swapped."""
         correct = self.known.correct
         if correct is None:
             return
@@ -552,7 +554,7 @@ class _Reader:
             if word in HOST_WORDS or word in names or not word.isalpha():
                 continue
             fixed = correct(word)
-            if fixed is None or fixed not in HOST_WORDS:
+            if fixed is None or fixed not in HOST_WORDS or not _slipped(word, fixed):
                 continue
             before = self.tokens[k - 1].low if k else ""
             if fixed == "everywhere" or before in PLACE or before in _EVERY:
@@ -1684,6 +1686,19 @@ def several_asks(chosen: Chosen, asks: list[str]) -> Asked:
 
 
 # -- words --------------------------------------------------------------------------------
+def _slipped(typed: str, meant: str) -> bool:
+    """Whether `typed` is `meant` with one letter left out or two neighbours swapped: the
+    slips that seldom make another English word (a letter changed often does: "nodes" and
+    "noses")."""
+    if len(typed) == len(meant) - 1:
+        return any(meant[:i] + meant[i + 1:] == typed for i in range(len(meant)))
+    if len(typed) == len(meant):
+        wrong = [i for i in range(len(meant)) if typed[i] != meant[i]]
+        return len(wrong) == 2 and wrong[1] == wrong[0] + 1 and (
+            typed[wrong[0]] == meant[wrong[1]] and typed[wrong[1]] == meant[wrong[0]])
+    return False
+
+
 def _ask(question: str, choices: tuple[str, ...], hint: str) -> Asked:
     lines = [question]
     lines += [f"  {n}. {choice}" for n, choice in enumerate(choices, start=1)]
