@@ -311,8 +311,10 @@ def _distance(a: str, b: str, limit: int) -> int:
     return previous[-1]
 
 
-def correct(word: str, lex: Lexicon) -> str | None:
-    """The one catalogue word a typo most likely meant, or None.
+def correct(word: str, lex: Lexicon, also: frozenset[str] = frozenset()) -> str | None:
+    """The one catalogue word a typo most likely meant, or None. `also` adds words of a
+    reader's own vocabulary a typo may mean besides the catalogue's ("everywhere", which
+    only the reader of hosts reads), weighed against the catalogue's words the same way.
 
     Only for words the catalogue itself never uses, of five letters or more with the
     same first letter (one edit; two from eight letters, never two letters missing or
@@ -325,8 +327,11 @@ def correct(word: str, lex: Lexicon) -> str | None:
     if len(word) < 3 or not word.isalpha():
         return None
     meaningful, meaningful_set, known = lex.typo_words()
-    if word in known:
+    if word in known or word in also:
         return None
+    if also:
+        meaningful = [*meaningful, *sorted(also - meaningful_set)]
+        meaningful_set = meaningful_set | also
     if len(word) == 3:  # only a doubled last letter said once ("kil" is kill)
         doubled = word + word[-1]
         return doubled if doubled in meaningful_set else None

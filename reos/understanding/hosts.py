@@ -24,7 +24,9 @@ What is read as hosts:
   are names: "on web1, web2 and db1", "on web1 web3", "in prod", "at db1", "on
   everything", "on the all group";
 - words for every host: "everywhere", "the (whole) fleet", "all hosts", "every server",
-  "each box" (HOST_NOUNS). Without a word of place they are hosts only when asked about
+  "each box" (HOST_NOUNS), and a typo of such a word where it reads as hosts, as the
+  catalogue's corrector reads it ("everywher", "on evry box", "all hsts": HOST_WORDS).
+  Without a word of place they are hosts only when asked about
   ("which hosts …", "do all servers …"), said of ("the uptime of every server"), first,
   or followed by hosts left out ("install htop all hosts except db1");
   otherwise they are what the request acts on ("remove all hosts from known_hosts",
@@ -49,6 +51,9 @@ What is read as hosts:
   group k8s_workers, never the group k8s with "workers" left in the rest; "k8s worker"
   is one of its hosts, asked); a word of such a name left right after the hosts read
   ("on k8s workrs") is asked, never passed on to the rest;
+- a group with a word for it as a whole after its name ("the db lot", "the web crowd");
+- hosts after "in" that ends a phrase of the catalogue ("who logged in db1"): the "in"
+  stays in the rest;
 - hosts within a group: "the web servers in production", each name with its own ("on
   db1 and on the web servers in production" is db1 too).
 
@@ -78,8 +83,9 @@ host ("all servers"): which of them is not said; a "not" right before words read
 "/etc/hosts") and also where to run ("restart nginx here and on web1") — and when it only
 names hosts ("install psql here to reach db1", "remove db1's line from my known_hosts"),
 it is this machine's (None); a name one letter off from a host's ("wbe1": did you mean
-web1?); a host's name standing alone ("reboot web2"), which could be the host or a thing
-of that name (a container called web1) — unless a resource noun says it is a thing ("the web1
+web1?) or a group's after a word of place ("on relais", or "on proxys" for proxies);
+a host's name standing alone ("reboot web2"), which could be the host or a thing of that
+name (a container called web1) — unless a resource noun says it is a thing ("the web1
 container", "the hosts file", "all packages": not hosts, never asked); hosts after
 "from", "to", "for" (ABOUT: "allow postgres from the web servers" names a source, not
 where to run); "in the web group", which could be a group of users, and "in docker" when
@@ -112,7 +118,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -130,6 +136,9 @@ HOST_NOUNS = {"host": "hosts", "server": "servers", "machine": "machines", "box"
 # Words for a group as a whole: "the web tier" is the group web, whatever its size.
 GROUP_NOUNS = {"tier": "tiers", "cluster": "clusters", "pool": "pools", "farm": "farms",
                "group": "groups", "fleet": "fleets"}
+# Words for a group as a whole said only after its name, never part of a group's own name
+# (a group "pilot" is no "pi lot"): "the db lot", "the web crowd".
+_COLLECTIVE = {"lot", "lots", "bunch", "crowd", "gang", "crew", "mob", "squad", "brigade"}
 _PLURALS = {**{p: s for s, p in HOST_NOUNS.items()}, "boxen": "box",
             **{p: s for s, p in GROUP_NOUNS.items()}}
 # Words of place before hosts.
@@ -146,6 +155,12 @@ REMOVING = {"remove", "uninstall", "purge", "delete", "nuke", "yank", "drop", "s
 # postgres from the web servers" (a source), "add alice to db1": asked.
 ABOUT = {"from", "to", "for", "between", "against", "towards", "into"}
 EVERY_HOST = {"everywhere", "fleet-wide", "fleetwide"}
+# Words for hosts a typo of which is read as the word ("evry box", "all hsts",
+# "everywher"), when the catalogue's corrector finds no other word as close, and only
+# where such a word is read as hosts: after a word of place or a quantifier, or (for
+# "everywhere") anywhere. A typo of a name of the inventory is never read so: it is asked.
+HOST_WORDS = frozenset({*HOST_NOUNS, *HOST_NOUNS.values(), "everywhere", "everything",
+                        "every", "each", "fleet"})
 # Words that say this machine, and files of its ssh that are about hosts: said with names
 # of hosts, the request is this machine's, or asked, never the hosts'.
 HERE = {"here", "locally", "known_hosts"}
@@ -328,9 +343,11 @@ def inventory_words(paths: Iterable[Path]) -> frozenset[str]:
 def could_name_hosts(request: str, known: frozenset[str]) -> bool:
     """Whether the request's words could name hosts of an inventory whose words are
     `known` (`inventory_words`): a word for every host ("everywhere", "all servers"), a
-    host or group noun after a word of place or a quantifier, or a word that is, or is
-    one letter off, a word of the inventory. False means `read` would find no host, so
-    the inventory need not be read."""
+    host or group noun after a word of place or a quantifier, a word that is, or is
+    one letter off, a word of the inventory (of letters only after a word of place or a
+    quantifier: "on the proxes"), or one letter off a word for hosts with its first
+    letter ("everywher"). False means `read` would find no host, so the inventory need
+    not be read."""
     words = [t.lower() for t in _TOKEN.findall(request.replace("\u2019", "'"))]
     placed = False
     for index, word in enumerate(words):
@@ -358,6 +375,13 @@ def could_name_hosts(request: str, known: frozenset[str]) -> bool:
         if len(word) >= 3 and any(c.isdigit() for c in word) and any(
                 _one_letter_off(word, k) for k in known if len(k) == len(word)):
             return True
+        if len(word) >= 4 and word.isalpha() and word not in HOST_WORDS and any(
+                k[0] == word[0] and _one_letter_off(word, k) for k in HOST_WORDS):
+            return True  # "everywher", "all hsts": read if the corrector reads them so
+        if placed and len(word) >= 4 and word.isalpha() and (
+                any(_one_letter_off(word, k) for k in known if k.isalpha())
+                or _plurals(word[:-1]) & known):
+            return True  # "on proxes", "on proxys": asked, did you mean proxies?
     return False
 
 
@@ -415,17 +439,24 @@ class Known(Struct, frozen=True):
     software (a role word and the programs it names: "database" and "db" share them),
     its spelled-out forms of single words ("teh" is "the"), the nouns it reads as kinds
     of things ("stick", "disk": "the backup stick" is a thing, not the group backup), and
-    every word it reads ("docker": "in docker" may be the program, not a group)."""
+    every word it reads ("docker": "in docker" may be the program, not a group), its
+    spelling corrector, and its phrases that end in a weak word of place ("logged in":
+    "who logged in db1" keeps its "in")."""
 
     synonyms: dict[str, frozenset[str]] = field(default_factory=dict)
     spellings: dict[str, str] = field(default_factory=dict)
     things: frozenset[str] = frozenset()
     words: frozenset[str] = frozenset()
     numbers: dict[str, int] = field(default_factory=dict)  # "three": 3
+    # the catalogue's spelling corrector, told the words for hosts too (`HOST_WORDS`):
+    # "evry" -> "every", "everywher" -> "everywhere"
+    correct: Callable[[str], str | None] | None = None
+    # phrases of the catalogue that end in a weak word of place: ("logged", "in")
+    ending_in_place: frozenset[tuple[str, ...]] = frozenset()
 
 
 def from_catalogue(templates: TemplateSet) -> Known:
-    from reos.catalogue.lexicon import lexicon
+    from reos.catalogue.lexicon import correct, lexicon
 
     synonyms = {phrase.lower(): frozenset(p.lower() for p in programs)
                 for phrase, programs in templates.aliases.get("service", {}).items()
@@ -435,8 +466,13 @@ def from_catalogue(templates: TemplateSet) -> Known:
     things = frozenset(noun for nouns in templates.vocabulary.resources.values()
                        for noun in nouns if " " not in noun and noun not in GROUP_NOUNS
                        and noun not in _PLURALS)
-    return Known(synonyms, spellings, things, frozenset(lexicon(templates).tables().known),
-                 dict(templates.vocabulary.numbers))
+    lex = lexicon(templates)
+    return Known(synonyms, spellings, things, frozenset(lex.tables().known),
+                 dict(templates.vocabulary.numbers),
+                 lambda word: correct(word, lex, HOST_WORDS),
+                 frozenset(tuple(words) for entries in lex.phrases.values()
+                           for words, _, _ in entries
+                           if len(words) > 1 and words[-1] in WEAK_PLACE))
 
 
 def read(request: str, names: Names, known: Known | None = None) -> Reading | None:
@@ -494,10 +530,35 @@ class _Reader:
                 for part in parts:
                     if len(part) >= 2 and not part.isdigit():
                         self.parts.setdefault(part, set()).add(name)
+        self._correct_host_words()
         self.here = self._here_said()
         # names said as things ("the web1 container", "the docker group" of users, "the
         # web server" said alone): not hosts, and not a host's name left unread either
         self.as_things: set[int] = set()
+
+    def _correct_host_words(self) -> None:
+        """Reads a typo of a word for hosts as that word (`HOST_WORDS`: "on evry box",
+        "all hsts", "everywher") where such a word is read as hosts: "everywhere"
+        anywhere, the others after a word of place or a quantifier (said right, or a typo
+        read so). A word that is a name of the inventory, or part of one, is never
+        corrected; nor one that differs from the word for hosts by another letter
+        ("noses", "notes": words of their own, not "nodes"), only by a letter left out or
+        two swapped."""
+        correct = self.known.correct
+        if correct is None:
+            return
+        names = {*self.hosts, *self.groups, *self.parts, *self.clashes,
+                 *(p for parts in self.joined for p in parts)}
+        for k, token in enumerate(self.tokens):
+            word = token.low
+            if word in HOST_WORDS or word in names or not word.isalpha():
+                continue
+            fixed = correct(word)
+            if fixed is None or fixed not in HOST_WORDS or not _slipped(word, fixed):
+                continue
+            before = self.tokens[k - 1].low if k else ""
+            if fixed == "everywhere" or before in PLACE or before in _EVERY:
+                self.tokens[k] = replace(token, low=fixed)
 
     # -- the request, clause by clause -------------------------------------------------
     def read(self) -> Reading | None:
@@ -534,7 +595,8 @@ class _Reader:
                     i = found.end
                     continue
                 if found.refs:
-                    start = i - 1 if i and tokens[i - 1].low in _BEFORE_PLACE else i
+                    start = i - 1 if i and tokens[i - 1].low in _BEFORE_PLACE else \
+                        i + 1 if self._ends_a_phrase(i) else i  # "who logged in db1"
                     places.append(_Clause(tuple(found.refs), start, found.end))
                     i = found.end
                     continue
@@ -573,6 +635,16 @@ class _Reader:
                 return self._leaving_alone(leaving)
             return self._bare_question(bare) if bare else None
         return self._chosen(places, leaving, pointing)
+
+    def _ends_a_phrase(self, i: int) -> bool:
+        """Whether the weak word of place at `i` ends a phrase of the catalogue with the
+        words before it ("who logged in db1", "who signed in web1"): then it is the
+        rest's word, left in it, though the hosts after it are still where it runs."""
+        if self.tokens[i].low not in WEAK_PLACE:
+            return False
+        said = tuple(t.low for t in self.tokens[:i + 1])
+        return any(said[-len(phrase):] == phrase for phrase in self.known.ending_in_place
+                   if len(phrase) <= len(said))
 
     def _ordinal_at(self, i: int) -> None:
         """Asks (raises) when an ordinal after "the" says hosts ("on the first web server",
@@ -892,6 +964,9 @@ class _Reader:
             return "host", singular == word
         if singular in GROUP_NOUNS and singular != "fleet":
             return "group", singular == word
+        if word in _COLLECTIVE and i and self.tokens[i - 1].low not in _DETERMINERS and \
+                _WORD.fullmatch(self.tokens[i - 1].low):
+            return "group", False  # "the db lot", "the web crowd": the group as a whole
         return None
 
     def _hosts_by_noun(self, start: int, i: int, noun: tuple[str, bool], *, every: bool,
@@ -1212,7 +1287,8 @@ class _Reader:
     def _not_a_name(self, i: int, *, placed: bool) -> _Found | None:
         """A word in a host's place that names nothing: said plainly when it looks like
         the inventory's names ("web9", "the mail servers"), asked when it is one letter
-        off a host ("wbe1"); else not a host at all."""
+        off a host ("wbe1") or a group ("proxes"), or a plural of a group's singular said
+        wrong ("proxys" for proxies); else not a host at all."""
         if not placed:
             return None
         tokens = self.tokens
@@ -1223,6 +1299,13 @@ class _Reader:
             raise _Stop(_ask(f"There is no host called {tokens[i].text} in "
                              f"{self.names.where}. Did you mean {_either(close)}?",
                              tuple(close), f"Say “on {close[0]}” if so."))
+        close = [g for low, g in self.groups.items() if _one_letter_off(word, low) or (
+            word.endswith("s") and low in _plurals(word[:-1]))]  # "proxys" for proxies
+        if close and word.isalpha() and word not in HOST_WORDS | _PLURALS.keys():
+            raise _Stop(_ask(f"There is no group called {tokens[i].text} in "
+                             f"{self.names.where}. Did you mean {_either(close)}?",
+                             tuple(self._group_words(g) for g in close),
+                             f"Say “on the {close[0]}” if so."))
         host_like = any(c.isdigit() for c in word) and _letters(word) in {
             _letters(low) for low in self.hosts}
         named_group = noun is not None and not noun[1] and word.isalpha() and \
@@ -1603,6 +1686,19 @@ def several_asks(chosen: Chosen, asks: list[str]) -> Asked:
 
 
 # -- words --------------------------------------------------------------------------------
+def _slipped(typed: str, meant: str) -> bool:
+    """Whether `typed` is `meant` with one letter left out or two neighbours swapped: the
+    slips that seldom make another English word (a letter changed often does: "nodes" and
+    "noses")."""
+    if len(typed) == len(meant) - 1:
+        return any(meant[:i] + meant[i + 1:] == typed for i in range(len(meant)))
+    if len(typed) == len(meant):
+        wrong = [i for i in range(len(meant)) if typed[i] != meant[i]]
+        return len(wrong) == 2 and wrong[1] == wrong[0] + 1 and (
+            typed[wrong[0]] == meant[wrong[1]] and typed[wrong[1]] == meant[wrong[0]])
+    return False
+
+
 def _ask(question: str, choices: tuple[str, ...], hint: str) -> Asked:
     lines = [question]
     lines += [f"  {n}. {choice}" for n, choice in enumerate(choices, start=1)]
