@@ -22,13 +22,15 @@ from reos.model.target import Target
 from reos.store.journal import StepRecord
 from reos.system import portable
 from reos.system.snapshot import SystemSnapshot
+from reos.system.state_net import ufw_rule, ufw_state
 
 MACHINE = "0123456789abcdef0123456789abcdef"
 ACTIVE = ["Status: active", "", "To                         Action      From",
           "--                         ------      ----",
           "22/tcp                     ALLOW       Anywhere",
           "3306/tcp                   ALLOW       Anywhere",
-          "22/tcp (v6)                ALLOW       Anywhere (v6)"]
+          "22/tcp (v6)                ALLOW       Anywhere (v6)",
+          "3306/tcp (v6)              ALLOW       Anywhere (v6)"]
 ADDED = ["Added user rules (see 'ufw status' for running firewall):",
          "ufw allow 22/tcp", "ufw allow 3306/tcp"]
 ROOT = {"shadow": {}, "ufw_status": ACTIVE, "ufw_added": ADDED}
@@ -271,3 +273,111 @@ def test_a_firewall_plan_reads_ufws_rules_as_root_on_its_hosts_then_decides(
     assert [t.args for t in tasks] == [{"read": "root", "firewall": True}] and tasks[0].become
     assert [p.undos for p in parts] == [[["sudo", "-n", "ufw", "delete", "allow",
                                           "8080/tcp"]]] * 2
+
+
+# -- what ufw's text says about a rule: direction, comments, address families, ports --------
+HEAD = ["Status: active", "", "To                         Action      From",
+        "--                         ------      ----",
+        "22/tcp                     ALLOW       Anywhere"]
+TAIL = ["22/tcp (v6)                ALLOW       Anywhere (v6)"]
+
+
+@pytest.mark.parametrize(("rows", "words"), [
+    # an outgoing rule is not an incoming one: denying 8080 in would not replace it, and
+    # undo must not open 8080 in
+    (["8080/tcp                   ALLOW OUT   Anywhere",
+      "8080/tcp (v6)              ALLOW OUT   Anywhere (v6)"], ("deny", "8080/tcp")),
+    (["5432/tcp                   DENY OUT    Anywhere",
+      "5432/tcp (v6)              DENY OUT    Anywhere (v6)"], ("allow", "5432/tcp")),
+    # a routed rule is no incoming one either: deleting "allow 8080/tcp" deletes nothing
+    (["8080/tcp                   ALLOW FWD   Anywhere",
+      "8080/tcp (v6)              ALLOW FWD   Anywhere (v6)"], ("delete", "allow", "8080/tcp")),
+])
+def test_an_outgoing_or_routed_rule_for_the_same_port_leaves_the_change_out(
+        rows: list[str], words: tuple[str, ...]) -> None:
+    part = _one(_step(*words), _snapshot({**ROOT, "ufw_status": HEAD + rows[:1] + TAIL
+                                          + rows[1:]}))
+    assert part.plan is None, part.undos
+    assert "ufw has another rule for the same match there" in (part.left_out or "")
+    rule = " ".join(words[1:] if words[0] == "delete" else words)
+    assert ufw_state(rule, "\n".join(HEAD + rows[:1] + TAIL + rows[1:]))["state"] == "unknown"
+
+
+def test_an_incoming_rule_in_verbose_status_reads_as_present() -> None:
+    text = "\n".join(["Status: active", "Logging: on (low)",
+                      "Default: deny (incoming), allow (outgoing), disabled (routed)", "",
+                      "To                         Action      From",
+                      "--                         ------      ----",
+                      "22/tcp                     ALLOW IN    Anywhere",
+                      "8080/tcp                   ALLOW IN    Anywhere                   # web",
+                      "22/tcp (v6)                ALLOW IN    Anywhere (v6)",
+                      "8080/tcp (v6)              ALLOW IN    Anywhere (v6)              # web"])
+    assert ufw_state("allow 8080/tcp", text)["state"] == "present"
+    assert ufw_state("deny 8080/tcp", text)["replaces"] == "allow 8080/tcp"
+
+
+INACTIVE = ["Status: inactive"]
+
+
+@pytest.mark.parametrize(("line", "state"), [
+    ("ufw allow 8080/tcp comment 'web'", "present"),
+    ("ufw allow 8080/tcp", "present"),
+    ("ufw allow out 8080/tcp", "unknown"),
+    ("ufw allow in on eth0 to any port 8080 proto tcp comment 'web'", "absent"),  # another
+    ("ufw limit 8080/tcp", "unknown"),
+    ("ufw allow 8080/tcp comment 'web' log", "unknown"),
+])
+def test_an_inactive_ufws_rule_with_a_comment_is_there_and_other_words_are_not_known(
+        line: str, state: str) -> None:
+    added = ["Added user rules (see 'ufw status' for running firewall):",
+             "ufw allow 22/tcp", line]
+    assert ufw_state("allow 8080/tcp", "\n".join(INACTIVE), added)["state"] == state
+
+
+def test_a_commented_rule_on_an_inactive_ufw_is_never_deleted_by_undo() -> None:
+    snap = _snapshot({**ROOT, "ufw_status": INACTIVE,
+                      "ufw_added": [*ADDED, "ufw allow 8080/tcp comment 'web'"]})
+    part = _one(_step("allow", "8080/tcp"), snap)
+    assert part.plan is None and "the rule is there already" in (part.left_out or "")
+    denied = _one(_step("deny", "8080/tcp"), snap)
+    assert denied.undos == [["sudo", "-n", "ufw", "allow", "8080/tcp"]]  # not deleted
+    other = _one(_step("deny", "8080/tcp"), _snapshot(
+        {**ROOT, "ufw_status": INACTIVE, "ufw_added": [*ADDED, "ufw allow out 8080/tcp"]}))
+    assert other.plan is None and "another rule for the same match" in (other.left_out or "")
+
+
+@pytest.mark.parametrize("words", [("allow", "8080/tcp"), ("deny", "8080/tcp"),
+                                   ("delete", "allow", "8080/tcp")])
+def test_a_rule_there_for_one_address_family_only_leaves_the_change_out(
+        words: tuple[str, ...]) -> None:
+    for row in ("8080/tcp (v6)              ALLOW       Anywhere (v6)",):
+        part = _one(_step(*words), _snapshot({**ROOT, "ufw_status": HEAD + TAIL + [row]}))
+        assert part.plan is None, part.undos
+        assert "IPv4 only or IPv6 only" in (part.left_out or "")
+    v4 = ["8080/tcp                   ALLOW       Anywhere"]
+    part = _one(_step(*words), _snapshot({**ROOT, "ufw_status": HEAD + v4 + TAIL}))
+    assert part.plan is None and "IPv4 only or IPv6 only" in (part.left_out or "")
+    # where ufw has no IPv6 rule at all (IPV6=no), IPv4's rows say it
+    assert ufw_state("allow 8080/tcp", "\n".join(HEAD + v4))["state"] == "present"
+
+
+@pytest.mark.parametrize("ports", ["20:30:40/tcp", "30:20/tcp", "20:20/tcp", "0/tcp",
+                                   "70000/tcp", "80,0/tcp", "\u0662\u0662/tcp", "8080:/tcp"])
+def test_ports_ufw_would_not_take_are_left_out_not_raised(ports: str) -> None:
+    assert ufw_rule(f"deny {ports}") is None and ufw_rule(f"allow {ports}") is None
+    for words in (("deny", ports), ("allow", ports), ("delete", "allow", ports)):
+        part = _one(_step(*words))
+        assert part.plan is None and part.left_out, part.undos
+
+
+def test_a_hosts_words_reos_fails_on_leave_that_host_out_not_the_decision(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def fails(*_: Any) -> None:
+        raise ValueError("not a number")
+
+    monkeypatch.setattr(deciding, "prior_state", fails)
+    parts = deciding.prepare({"web1": Plan("x", Kind.ACTION, steps=[_step("allow", "8080/tcp")]),
+                              "web2": Plan("x", Kind.ACTION, steps=[])},
+                             {"web1": _snapshot(), "web2": _snapshot()}, "x")
+    assert [p.host for p in parts] == ["web1", "web2"]
+    assert "reos could not work out its change there (ValueError)" in (parts[0].left_out or "")
