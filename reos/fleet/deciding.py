@@ -245,8 +245,17 @@ def _fits(text: str) -> bool:
 
 def prepare(plans: dict[str, Plan], snapshots: dict[str, SystemSnapshot],
             request: str) -> list[Prepared]:
-    """Each host's part, in the order given (see the module's docstring)."""
-    return [_prepare(host, plan, snapshots[host], request) for host, plan in plans.items()]
+    """Each host's part, in the order given (see the module's docstring). A host's words
+    that reos's own readers fail on leave its change out there, saying so, never the
+    whole decision."""
+    parts = []
+    for host, plan in plans.items():
+        try:
+            parts.append(_prepare(host, plan, snapshots[host], request))
+        except Exception as exc:  # noqa: BLE001 - one host's words, said, not raised
+            parts.append(Prepared(host, left_out="reos could not work out its change there "
+                                                  f"({type(exc).__name__})"))
+    return parts
 
 
 def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str) -> Prepared:
@@ -519,6 +528,8 @@ def _no_undo(step: Step, prior: dict[str, Any]) -> str:
         return ("its /etc/shadow field there is not a number of days reos could put "
                 "back, so reos could not undo it")
     if step.target.kind == "firewall":
+        if prior.get("state") == "unknown":
+            return f"{prior.get('reason') or 'ufw rule not understood'}, so reos leaves it alone"
         if prior.get("state") == "present" and step.action in ("allow", "deny"):
             return "the rule is there already, so there is nothing to change or undo"
         if prior.get("state") == "absent" and step.action == "delete_rule":
