@@ -40,7 +40,7 @@ def _snapshot(answer: dict[str, Any] | str | None = None, **facts: object) -> Sy
     snap = SystemSnapshot.from_dict({
         "schema": "reos.snapshot/2", "collected_at": "",
         "host": {"machine_id": MACHINE, "package_manager": "apt", "user": "bob",
-                 "hostname": "web1", "ssh_port": 22, **facts}})
+                 "hostname": "web1", "ssh_port": 22, "ssh_loopback": False, **facts}})
     return snapshots.with_root(snap, ROOT if answer is None else answer, "web1")
 
 
@@ -52,9 +52,11 @@ def _step(*words: str, name: str | None = None, action: str | None = None) -> St
                     "delete_rule" if words[0] == "delete" else words[0]), needs_root=True)
 
 
-def _one(step: Step, snap: SystemSnapshot | None = None) -> deciding.Prepared:
+def _one(step: Step, snap: SystemSnapshot | None = None,
+         port: int | None = 22) -> deciding.Prepared:
+    """`step` decided on web1, whose inventory gives Ansible `port` (None: not known)."""
     [part] = deciding.prepare({"web1": Plan("x", Kind.ACTION, steps=[step])},
-                              {"web1": snap or _snapshot()}, "x")
+                              {"web1": snap or _snapshot()}, "x", {"web1": port})
     return part
 
 
@@ -127,10 +129,10 @@ def test_a_firewall_change_that_could_cut_ssh_is_left_out_with_why(
 
 
 def test_the_port_reos_reached_the_host_on_counts_and_an_unknown_one_stops_any_deny() -> None:
-    part = _one(_step("deny", "2222/tcp"), _snapshot(ssh_port=2222))
+    part = _one(_step("deny", "2222/tcp"), _snapshot(ssh_port=2222), port=2222)
     assert "deny port 2222, which reos reaches the host's SSH on" in (part.left_out or "")
     unknown = _one(_step("deny", "3306/tcp"), _snapshot(ssh_port=None))
-    assert "does not say which port reos reaches its SSH on" in (unknown.left_out or "")
+    assert "does not know which port it reaches the host's SSH on" in (unknown.left_out or "")
     # its undo deletes a rule that allows a port, which could be the one SSH is on
     opened = _one(_step("allow", "8080/tcp"), _snapshot(ssh_port=None))
     assert "its undo could not be run there" in (opened.left_out or "")
@@ -249,7 +251,7 @@ class _Engine:
 
 
 def test_a_firewall_plan_reads_ufws_rules_as_root_on_its_hosts_then_decides(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from reos.on_hosts import decide
 
     given: list[list[Task]] = []
@@ -262,11 +264,13 @@ def test_a_firewall_plan_reads_ufws_rules_as_root_on_its_hosts_then_decides(
         return Run(tuple(hosts), status="successful")
 
     monkeypatch.setattr(snapshots, "run", run)
-    source = Source((Path("/nowhere/hosts.ini"),), "test")
+    hosts = tmp_path / "hosts.ini"
+    hosts.write_text("[web]\nweb1 ansible_host=192.0.2.10\nweb2 ansible_port=22\n")
+    source = Source((hosts,), "test")
     bare = SystemSnapshot.from_dict({
         "schema": "reos.snapshot/2", "collected_at": "",
         "host": {"machine_id": MACHINE, "package_manager": "apt", "user": "bob",
-                 "ssh_port": 22}})
+                 "ssh_port": 22, "ssh_loopback": False}})
     parts = decide(_Engine(_step("allow", "8080/tcp")), source,  # type: ignore[arg-type]
                    "allow port 8080/tcp", {"web1": bare, "web2": bare})
     [tasks] = given
@@ -381,3 +385,124 @@ def test_a_hosts_words_reos_fails_on_leave_that_host_out_not_the_decision(
                              {"web1": _snapshot(), "web2": _snapshot()}, "x")
     assert [p.host for p in parts] == ["web1", "web2"]
     assert "reos could not work out its change there (ValueError)" in (parts[0].left_out or "")
+
+
+# -- the port reos reaches SSH on: the inventory's, SSH_CONNECTION's, now and at undo -------
+def test_the_inventorys_port_is_kept_and_a_proxied_or_differing_one_stops_any_deny() -> None:
+    # sslh or haproxy on 443 passes SSH on to sshd on 22: SSH_CONNECTION says 22
+    proxied = _one(_step("deny", "443/tcp"), _snapshot(ssh_port=22), port=443)
+    assert proxied.plan is None
+    assert "reos connects to port 443 (the inventory's)" in (proxied.left_out or "")
+    # the same port both ways is kept, 22 too
+    both = _one(_step("deny", "443/tcp"), _snapshot(ssh_port=443), port=443)
+    assert "deny port 443, which reos reaches the host's SSH on" in (both.left_out or "")
+    assert _one(_step("deny", "22/tcp"), _snapshot(ssh_port=443), port=443).plan is None
+    # a session a proxy on the host passed on comes from loopback: the port is not known
+    looped = _one(_step("deny", "8080/tcp"), _snapshot(ssh_loopback=True))
+    assert "a loopback address" in (looped.left_out or "")
+    unread = _one(_step("deny", "8080/tcp"), _snapshot(ssh_loopback=None))
+    assert "whether a proxy passed the session on" in (unread.left_out or "")
+    untold = _one(_step("delete", "allow", "3306/tcp"), port=None)
+    assert "ansible_port" in (untold.left_out or "")
+    # adding an allow (its undo deletes only it, and only once the port is known) runs
+    opened = _one(_step("allow", "8080/tcp"), _snapshot(ssh_port=443), port=443)
+    assert opened.plan is not None and opened.priors[0]["ssh_ports"] == [22, 443]
+
+
+def test_ssh_connection_says_whether_a_proxy_on_the_host_passed_the_session_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    for said, loopback in (("203.0.113.9 51234 198.51.100.2 22", False),
+                           ("127.0.0.1 40000 127.0.0.1 22", True),
+                           ("::1 40000 ::1 22", True),
+                           ("::ffff:127.0.0.1 40000 ::ffff:127.0.0.1 22", True),
+                           ("", None)):
+        monkeypatch.setenv("SSH_CONNECTION", said)
+        assert portable.ssh_loopback() is loopback
+        assert deciding.ssh_connection(said)[1] is loopback
+    assert deciding.ssh_connection("203.0.113.9 51234 198.51.100.2 2222\n") == (2222, False)
+    assert deciding.ssh_connection("203.0.113.9 51234 198.51.100.2 \u0662\u0662") == (
+        None, None)
+
+
+def test_the_inventory_gives_each_hosts_ssh_port(tmp_path: Path) -> None:
+    from reos.fleet.inventory import ssh_ports
+
+    hosts = tmp_path / "hosts.ini"
+    hosts.write_text("[web]\nweb1\nweb2 ansible_port=2222\nweb3 ansible_port='{{ p }}'\n"
+                     "[db]\ndb1 ansible_ssh_port=2200\n")
+    assert ssh_ports(Source((hosts,), "test"), ["web1", "web2", "web3", "db1", "gone"]) == {
+        "web1": 22, "web2": 2222, "web3": None, "db1": 2200, "gone": None}
+    assert ssh_ports(Source((tmp_path / "none.ini",), "test"), ["web1"]) == {"web1": None}
+
+
+def _undo_allow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, port: str | None,
+                reached: str | None) -> tuple[list[tuple[str, str]], list[list[str]]]:
+    """"allow 2222/tcp" made on web1 while SSH was on 22, undone with the inventory
+    giving `port` and the host's SSH_CONNECTION saying `reached` (None: not read)."""
+    from reos import paths
+    from reos.store.db import Database
+    from reos.store.journal import COMPLETED, FLEET, Journal
+
+    hosts = tmp_path / "hosts.ini"
+    hosts.write_text("web1" + (f" ansible_port={port}" if port else "") + "\n")
+    step = _step("allow", "2222/tcp")
+    part = _one(step)
+    assert part.priors[0]["ssh_ports"] == [22] and part.undos[0]
+    journal = Journal(Database(paths.database_file()))
+    tx = journal.begin("allow 2222", kind=FLEET, inventory=[str(hosts)])
+    journal.begin_step(tx, 0, "s1", step.title, step.argv, action="allow",
+                       target_kind="firewall", target_name="allow 2222/tcp",
+                       prior_state=part.priors[0], rollback=part.undos[0], host="web1",
+                       status="done")
+    journal.finish(tx, COMPLETED)
+    ran: list[list[str]] = []
+
+    def run(source: Source, names: Any, tasks: list[Task], *, on_result: Any = None,
+            **_: Any) -> Run:
+        for task in tasks:
+            ran.append(task.args["argv"])
+            if task.args["argv"][:1] == ["printenv"] and reached is None:
+                result = Result("web1", task.name, "failed", "printenv: exit 1", {"rc": 1})
+            else:
+                result = Result("web1", task.name, "ok", "",
+                                {"rc": 0, "stdout": reached or ""})
+            on_result(result)
+        return Run(tuple(names), status="successful", ended=True)
+
+    monkeypatch.setattr(changing, "run", run)
+    record = journal.transaction(tx)
+    assert record is not None
+    undone = changing.undo(journal, record)
+    assert undone is not None
+    return undone.hosts[0].steps, ran
+
+
+def test_undo_keeps_the_port_ssh_is_on_now_not_only_the_one_recorded(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # sshd moved to 2222 after the change: deleting "allow 2222/tcp" would cut SSH
+    steps, ran = _undo_allow(tmp_path, monkeypatch, "2222",
+                             "203.0.113.9 51234 198.51.100.2 2222")
+    assert "refused: it would stop allowing port 2222" in steps[0][1], steps
+    assert ["ufw", "delete", "allow", "2222/tcp"] not in ran
+    assert ["printenv", "SSH_CONNECTION"] in ran
+
+
+@pytest.mark.parametrize(("port", "reached", "said"), [
+    (None, None, "does not know which port it reaches"),  # not read
+    ("2222", "203.0.113.9 51234 198.51.100.2 22", "reos connects to port 2222"),
+    (None, "127.0.0.1 40000 127.0.0.1 22", "a loopback address"),
+    ("'{{ p }}'", "203.0.113.9 51234 198.51.100.2 22", "ansible_port"),
+])
+def test_undo_refuses_a_deletion_of_an_allow_when_the_port_now_is_not_known(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, port: str | None,
+        reached: str | None, said: str) -> None:
+    steps, ran = _undo_allow(tmp_path, monkeypatch, port, reached)
+    assert steps[0][1].startswith("refused:") and said in steps[0][1], steps
+    assert ["ufw", "delete", "allow", "2222/tcp"] not in ran
+
+
+def test_undo_runs_when_the_port_now_is_known_and_kept(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    steps, ran = _undo_allow(tmp_path, monkeypatch, None, "203.0.113.9 51234 198.51.100.2 22")
+    assert steps == [("Firewall: allow 2222/tcp", "undone")]
+    assert ran[-1] == ["ufw", "delete", "allow", "2222/tcp"]
