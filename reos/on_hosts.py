@@ -201,9 +201,11 @@ def decide(engine: ReasoningEngine, source: Source, request: str,
     """The request planned on each host read, then what may run where. Only the hosts
     whose plan needs what is read there as root (`deciding.needs_root_read`: an account's
     lock or dates, the hostname, a ufw rule) are read again, with sudo, in one Ansible
-    run (with ufw's rules where a plan changes one), before
-    deciding; `read` is given their snapshots with it. A read-only request runs no sudo."""
-    from reos.fleet import deciding, snapshots
+    run (with ufw's rules where a plan changes one), before deciding (with the
+    inventory's port for each host whose plan changes a firewall rule:
+    inventory.ssh_ports); `read` is given their snapshots with it. A read-only request
+    runs no sudo."""
+    from reos.fleet import deciding, inventory, snapshots
 
     plans = plan_each(engine, request, read)
     wanting = [name for name, plan in plans.items() if deciding.needs_root_read(plan)]
@@ -213,7 +215,10 @@ def decide(engine: ReasoningEngine, source: Source, request: str,
             firewall=any(deciding.changes_firewall(plans[name]) for name in wanting))
         for name in wanting:
             read[name] = snapshots.with_root(read[name], answers[name], name)
-    return deciding.prepare(plans, read, request)
+    # the port Ansible connects to there, which a firewall change must never cut
+    firewall = [name for name, plan in plans.items() if deciding.changes_firewall(plan)]
+    ports = inventory.ssh_ports(source, firewall) if firewall else {}
+    return deciding.prepare(plans, read, request, ports)
 
 
 def plan_each(engine: ReasoningEngine, request: str,

@@ -19,9 +19,13 @@ there, with the undo that follows, as on this machine (`package_changes`).
 
 `undo` reverts the newest fleet change on each host that changed (or on one host), newest
 step first: each recorded undo runs only when it is one reos derives again from the
-recorded prior state (`execution.rederive`) and the gate admits it. The change is then
+recorded prior state (`execution.rederive`) and the gate admits it; a firewall undo that
+denies a port, or deletes an allow, runs only once one Ansible run has read the port the
+host is reached on now (`_keep_ssh`), keeping it, the inventory's and the recorded ones
+(else it is refused, saying why). The change is then
 undone, or partly undone while a host keeps its change (undo it again later, or on that
-host). Not responsible for reading hosts (snapshots.py) or the inventory, nor for
+host). Not responsible for reading hosts (snapshots.py) or the inventory (inventory.py
+gives a host's port), nor for
 planning, nor for printing.
 """
 
@@ -41,8 +45,11 @@ from reos.fleet.deciding import (
     firewall_cuts_ssh,
     lifeline_package,
     login_safe_undo,
+    ssh_connection,
+    ssh_ports,
 )
 from reos.fleet.inventory import Source
+from reos.fleet.inventory import ssh_ports as inventory_ports
 from reos.fleet.running import CONNECT_TIMEOUT, Canary, Result, Run, Task, run
 from reos.model.plan import RESTARTS, Plan, Step
 from reos.safety.gate import admit_argv
@@ -120,6 +127,28 @@ def _undo_cuts_ssh(step: StepRecord, rollback: list[str]) -> str | None:
     ports = {p for p in recorded if isinstance(p, int) and not isinstance(p, bool)} if (
         isinstance(recorded, list) and recorded) else None
     return firewall_cuts_ssh(rollback, ports | {22} if ports else None)
+
+
+def _needs_port_now(step: StepRecord, rollback: list[str]) -> bool:
+    """Whether `rollback` denies a port, or stops allowing one: it runs only once the
+    port reos reaches the host's SSH on now is known (`_cuts_ssh_now`)."""
+    return step.target_kind == "firewall" and firewall_cuts_ssh(rollback, None) is not None
+
+
+def _cuts_ssh_now(step: StepRecord, rollback: list[str], reached: Result | None,
+                  inventory_port: int | None) -> str | None:
+    """Why running a firewall step's `rollback` could cut reos's SSH to the host as it is
+    now, or None: the ports it recorded, 22, the one the host was reached on just now
+    (`reached`: SSH_CONNECTION there, REACHED's answer) and the inventory's port for it
+    are all kept; when the port it is reached on is not known, no deny and no deletion of
+    an allow runs (deciding.ssh_ports)."""
+    said = reached.returned.get("stdout") if reached is not None and (
+        reached.status in ("ok", "changed")) else None
+    port, loopback = ssh_connection(said) if isinstance(said, str) else (None, None)
+    recorded = (step.prior_state or {}).get("ssh_ports")
+    ports, unknown = ssh_ports(port, loopback, inventory_port,
+                               recorded if isinstance(recorded, list) else ())
+    return firewall_cuts_ssh(rollback, ports, unknown)
 
 
 def _undo_takes_lifeline(step: StepRecord, rollback: list[str]) -> str | None:
@@ -408,6 +437,9 @@ class UndoneChange(Struct):
 
 
 SAME_MACHINE = "reos: is this the machine the change was made on"
+# the port the host is reached on over SSH now, read before a firewall undo that denies
+# a port or stops allowing one (SSH_CONNECTION, as sshd set it for this session)
+REACHED = "reos: which port reaches this host's SSH"
 
 
 def _machine_of(steps: list[tuple[StepRecord, list[str]]]) -> str | None:
@@ -417,6 +449,44 @@ def _machine_of(steps: list[tuple[StepRecord, list[str]]]) -> str | None:
         return None
     machine = found.pop()
     return machine if isinstance(machine, str) and MACHINE_ID.fullmatch(machine) else None
+
+
+def _keep_ssh(source: Source, name: str, same: Task,
+              steps: list[tuple[StepRecord, list[str]]], undone: Undone,
+              on_result: Callable[[Result], None] | None,
+              ) -> list[tuple[StepRecord, list[str]]]:
+    """The steps of `name` whose undo cannot cut reos's SSH to it as it is now; the others
+    are refused on `undone`, saying why. One Ansible run reads, after the machine-id
+    check, the port the host is reached on (REACHED); the inventory gives its port."""
+    reached = Task(REACHED, "ansible.builtin.command",
+                   _command(["printenv", "SSH_CONNECTION"]), timeout=STEP_TIMEOUT,
+                   check_mode=False, failed_when=False, changed_when=False)
+    heard: dict[str, Result] = {}
+
+    def keep(result: Result) -> None:
+        heard[result.task] = result
+        if on_result is not None:
+            on_result(result)
+
+    run(source, [name], [same, reached], on_result=keep)
+    check = heard.get(SAME_MACHINE)
+    if check is None or check.status not in ("ok", "changed"):
+        said = (check.said if check is not None else "") or "no answer came"
+        why = ("the host named so now is another machine (its machine-id differs)"
+               if check is not None and check.status == "failed" else
+               f"reos could not check that it is the same machine ({said})")
+        undone.steps += [(s.title, f"refused: {why}") for s, _ in steps]
+        return []
+    inventory_port = inventory_ports(source, [name]).get(name)
+    kept = []
+    for step, argv in steps:
+        cut = _cuts_ssh_now(step, argv, heard.get(REACHED), inventory_port) if (
+            _needs_port_now(step, argv)) else None
+        if cut:
+            undone.steps.append((step.title, f"refused: {cut}"))
+        else:
+            kept.append((step, argv))
+    return kept
 
 
 def undo_hosts(tx: TransactionRecord, host: str | None = None) -> list[str]:
@@ -492,6 +562,14 @@ def undo(journal: Journal, tx: TransactionRecord, *, host: str | None = None,
             if on_result is not None:
                 on_result(result)
 
+        if any(_needs_port_now(s, argv) for s, argv in steps):
+            steps = _keep_ssh(source, name, same, steps, by_name[name], on_result)
+            if not steps:
+                continue
+            tasks = [same, *(Task(f"u{i} {s.title}", "ansible.builtin.command",
+                                  _command(argv), become=through_sudo(argv),
+                                  timeout=STEP_TIMEOUT, environment=ENVIRONMENT)
+                             for i, (s, argv) in enumerate(steps))]
         run(source, [name], tasks, on_result=keep)
         check = heard.get(SAME_MACHINE)
         if check is not None and check.status == "failed":

@@ -32,9 +32,12 @@ rule runs only through ufw, only a rule that allows or denies ports added or del
 `state_net` names it), with its state from ufw's rules read there as root
 (`state_net.ufw_state`, the parser this machine uses) and its undo; never one that could
 cut reos's SSH to the host, nor one whose undo could (`firewall_cuts_ssh`, the one test
-`changing.undo` makes too): a deny of, or an allow deleted for, port 22 or the port reos
-reached the host on (`ssh_port`), every port from an address, ufw enabled, turned off,
-reset or given a default policy, limit and reject rules, nftables and firewalld.
+`changing.undo` makes too, with the port the host is reached on then): a deny of, or an
+allow deleted for, port 22, the port reos reached the host on (`ssh_port`) or the
+inventory's port for it (`ssh_ports`; any such rule when that port is not known: a
+proxied session, the two differing), every port from an address, ufw enabled, turned
+off, reset or given a default policy, limit and reject rules, nftables and firewalld. A
+rule whose state ufw's rules leave unknown (state_net.ufw_state) is left out.
 
 What is read as root there (/etc/shadow's fields, ufw's rules) is read only for the
 hosts whose plan needs it (`needs_root_read`), after planning; a host where that read
@@ -49,6 +52,7 @@ planning (the engine).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from msgspec import Struct, field
@@ -244,12 +248,25 @@ def _fits(text: str) -> bool:
 
 
 def prepare(plans: dict[str, Plan], snapshots: dict[str, SystemSnapshot],
-            request: str) -> list[Prepared]:
-    """Each host's part, in the order given (see the module's docstring)."""
-    return [_prepare(host, plan, snapshots[host], request) for host, plan in plans.items()]
+            request: str, ports: dict[str, int | None] | None = None) -> list[Prepared]:
+    """Each host's part, in the order given (see the module's docstring). A host's words
+    that reos's own readers fail on leave its change out there, saying so, never the
+    whole decision. `ports`: the port the inventory gives Ansible for each host
+    (inventory.ssh_ports); a host not in it has none known, so no firewall change there
+    that denies a port, or stops allowing one, runs."""
+    parts = []
+    for host, plan in plans.items():
+        try:
+            parts.append(_prepare(host, plan, snapshots[host], request,
+                                  (ports or {}).get(host)))
+        except Exception as exc:  # noqa: BLE001 - one host's words, said, not raised
+            parts.append(Prepared(host, left_out="reos could not work out its change there "
+                                                  f"({type(exc).__name__})"))
+    return parts
 
 
-def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str) -> Prepared:
+def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str,
+             inventory_port: int | None = None) -> Prepared:
     if plan.blocked:
         return Prepared(host, left_out=f"blocked: {plan.blocked_reason or 'not safe'}")
     if plan.kind in (Kind.CLARIFY, Kind.META) or plan.question:
@@ -267,13 +284,14 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str) -> P
         machine = None
     prepared = Prepared(host, plan=plan)
     logins = _logins(snapshot)
-    ssh = ssh_ports(snapshot.host.get("ssh_port"))
+    ssh, unknown = ssh_ports(snapshot.host.get("ssh_port"),
+                             snapshot.host.get("ssh_loopback"), inventory_port)
     for step in plan.steps:
         admission = admit_argv(step.argv, approved=True, requested=request, remote=True)
         why = _unfit(step, admission.reason if not admission.allowed else None, logins)
         if not why and not step.read_only and step.target is not None and (
                 step.target.kind == "firewall"):
-            why = firewall_cuts_ssh(step.argv, ssh) or (
+            why = firewall_cuts_ssh(step.argv, ssh, unknown) or (
                 None if rule_name(step.argv) == step.target.name else
                 "the rule it names is not the one its command changes")
         if why:
@@ -302,8 +320,8 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str) -> P
             if step.target.kind == "user" and step.target.name in (logins or {"root"}) and (
                     undo is not None and not login_safe_undo(undo)):
                 return Prepared(host, left_out=f"{step.title}: {_undo_cuts(step)}")
-            cut = firewall_cuts_ssh(undo, ssh) if undo and step.target.kind == "firewall" \
-                else None
+            cut = firewall_cuts_ssh(undo, ssh, unknown) if undo and (
+                step.target.kind == "firewall") else None
             if cut:
                 return Prepared(host, left_out=f"{step.title}: its undo could not be run "
                                                f"there: {cut}")
@@ -405,17 +423,53 @@ def login_safe_undo(argv: list[str]) -> bool:
 SSH_PORT = 22
 
 
-def ssh_ports(reached_on: object) -> set[int] | None:
-    """The ports a firewall change on a host must never cut: 22 and the one reos reached
-    it on over SSH (the host fact `ssh_port`, read from SSH_CONNECTION there); None when
-    the snapshot does not say (then no rule that denies or stops allowing a port runs)."""
-    if isinstance(reached_on, int) and not isinstance(reached_on, bool) and (
-            0 < reached_on < 65536):
-        return {SSH_PORT, reached_on}
-    return None
+def ssh_ports(reached_on: object, loopback: object, inventory_port: int | None,
+              recorded: Iterable[object] = ()) -> tuple[set[int] | None, str]:
+    """The ports a firewall change on a host must never cut: 22, the one reos reached it
+    on over SSH (`reached_on`: SSH_CONNECTION's, the host fact `ssh_port` or what undo
+    read just before), the one the inventory gives Ansible (`inventory_port`:
+    inventory.ssh_ports) and, for an undo, those recorded when the change was made;
+    or None, and why, when the port reos reaches SSH on is not known: not read, the
+    session came through a proxy on the host (`loopback`: SSH_CONNECTION's own address
+    is loopback, as behind sslh or haproxy), the inventory's port is not known, or the
+    two differ (a proxy or port forwarding between). Then no rule that denies, or stops
+    allowing, a port runs there (firewall_cuts_ssh)."""
+    if not (isinstance(reached_on, int) and not isinstance(reached_on, bool)
+            and 0 < reached_on < 65536):
+        return None, "reos does not know which port it reaches the host's SSH on"
+    if loopback is not False:
+        return None, ("reos reached the host's SSH through something on the host that "
+                      "passed it on (a loopback address), so it does not know which port "
+                      "it reaches it on" if loopback is True else
+                      "reos does not know which port it reaches the host's SSH on (the "
+                      "host did not say whether a proxy passed the session on)")
+    if inventory_port is None:
+        return None, ("the inventory's port for the host (ansible_port) is not one reos "
+                      "can read, so reos does not know which port it reaches its SSH on")
+    if inventory_port != reached_on:
+        return None, (f"reos connects to port {inventory_port} (the inventory's) but the "
+                      f"host's SSH saw port {reached_on}, so something between passes it "
+                      "on and reos does not know which port that is")
+    kept = {p for p in recorded if isinstance(p, int) and not isinstance(p, bool)
+            and 0 < p < 65536}
+    return {SSH_PORT, reached_on, inventory_port, *kept}, ""
 
 
-def firewall_cuts_ssh(argv: list[str], ports: set[int] | None) -> str | None:
+def ssh_connection(text: str) -> tuple[int | None, bool | None]:
+    """The port and whether the address is loopback, from SSH_CONNECTION's value as a
+    host printed it ("client port server port"): (None, None) when it is not that."""
+    words = text.split()
+    if len(words) != 4 or not (words[3].isascii() and words[3].isdigit()):
+        return None, None
+    port = int(words[3])
+    address = words[2].lower()
+    address = address[7:] if address.startswith("::ffff:") else address
+    return (port if 0 < port < 65536 else None), (
+        address.startswith("127.") or address in ("::1", "localhost"))
+
+
+def firewall_cuts_ssh(argv: list[str], ports: set[int] | None,
+                      unknown: str = "") -> str | None:
     """Why running the firewall command `argv` on a host (a step, or an undo:
     changing.undo asks the same) could cut reos's SSH to it, or None. Only adding or
     deleting one ufw rule that allows or denies ports (as state_net names it) can run:
@@ -423,7 +477,7 @@ def firewall_cuts_ssh(argv: list[str], ports: set[int] | None) -> str | None:
     deleted by number, nftables and firewalld are never run there. A rule that denies
     (or the deletion of one that allows) a port reos reaches SSH on (`ports`), or every
     port from an address (which could be reos's), is never run either; nor any such
-    rule when the port is not known."""
+    rule when the port is not known (`unknown`: why not, from ssh_ports)."""
     words = strip_sudo(argv)
     if words[:1] != ["ufw"]:
         return ("reos changes firewall rules on other machines through ufw only, so it "
@@ -444,12 +498,12 @@ def firewall_cuts_ssh(argv: list[str], ports: set[int] | None) -> str | None:
     if (action == "allow") != deleting:
         return None  # a rule that allows, added, or one that denies, deleted
     doing = "stop allowing" if deleting else "deny"
-    if ports is None:
-        return (f"it would {doing} a port, and the host's snapshot does not say which "
-                "port reos reaches its SSH on")
     if spans is None:
         return (f"it would {doing} every port from an address, which could be where reos "
                 "reaches the host's SSH from")
+    if ports is None:
+        return (f"it would {doing} a port, and " + (unknown or "the host's snapshot does "
+                "not say which port reos reaches its SSH on"))
     hit = sorted(p for p in ports if any(low <= p <= high for low, high in spans))
     if hit:
         return (f"it would {doing} port {hit[0]}, which reos reaches the host's SSH on, "
@@ -519,6 +573,8 @@ def _no_undo(step: Step, prior: dict[str, Any]) -> str:
         return ("its /etc/shadow field there is not a number of days reos could put "
                 "back, so reos could not undo it")
     if step.target.kind == "firewall":
+        if prior.get("state") == "unknown":
+            return f"{prior.get('reason') or 'ufw rule not understood'}, so reos leaves it alone"
         if prior.get("state") == "present" and step.action in ("allow", "deny"):
             return "the rule is there already, so there is nothing to change or undo"
         if prior.get("state") == "absent" and step.action == "delete_rule":

@@ -161,6 +161,31 @@ def select(source: Source, pattern: str = "all", limit: str | None = None) -> In
                              if members})
 
 
+SSH_PORT = 22  # the port Ansible's ssh connects to when the inventory gives none
+
+
+def ssh_ports(source: Source, names: list[str]) -> dict[str, int | None]:
+    """The port Ansible connects to on each of `names` as the inventory says it
+    (ansible_port, read by `select`; 22 when it gives none), or None where that is not
+    known: the inventory cannot be read, the host is not in it, or the value is no port
+    (a template is never rendered). A firewall change there must never cut it."""
+    try:
+        hosts = {host.name: host for host in select(source, "all").hosts}
+    except ReosError:
+        return dict.fromkeys(names)
+    found: dict[str, int | None] = {}
+    for name in names:
+        host = hosts.get(name)
+        port = host.ansible_port if host is not None else "-"
+        if port is None:
+            found[name] = SSH_PORT
+        elif port.isascii() and port.isdigit() and 1 <= int(port) <= 65535:
+            found[name] = int(port)
+        else:
+            found[name] = None
+    return found
+
+
 # -- the hosts a pattern chooses ----------------------------------------------------------
 def _choose(ansible: SimpleNamespace, manager: Any, pattern: str, limit: str | None,
             source: Source) -> list[Any]:

@@ -29,7 +29,8 @@ it prints {"changed": false, "shadow": {account: {…}}} instead: `shadow`'s row
 when not run as root; with "firewall": true too (a plan
 changes a ufw rule there), ufw's rules (`ufw_rules`: the lines of `ufw status` and `ufw
 show added`, bounded, or why not). The host facts hold the port the host was reached on
-over SSH (`ssh_port`), which a firewall change there must never cut.
+over SSH (`ssh_port`), which a firewall change there must never cut, and whether that
+session came in on a loopback address (`ssh_loopback`: a proxy passed it on).
 
 Imports only the standard library, by design: a reos import here would break the module
 on a host without reos; and runs on Python 3.8 and later, as hosts have it (the shebang is
@@ -258,6 +259,7 @@ def host() -> dict[str, Any]:
         "memory_total_bytes": _memory_total(),
         "boot_time": _boot_time(),
         "ssh_port": ssh_port(),
+        "ssh_loopback": ssh_loopback(),
     }
 
 
@@ -268,6 +270,19 @@ def ssh_port() -> int | None:
     if len(words) == 4 and words[3].isdigit() and 0 < int(words[3]) < 65536:
         return int(words[3])
     return None
+
+
+def ssh_loopback() -> bool | None:
+    """Whether the SSH session this runs in reached this machine on a loopback address
+    (the third word of SSH_CONNECTION): a proxy or tunnel on the machine (sslh, haproxy)
+    passed it on, so the port it came in on is not the port it was reached on; None when
+    not reached over SSH."""
+    words = os.environ.get("SSH_CONNECTION", "").split()
+    if len(words) != 4:
+        return None
+    address = words[2].lower()
+    address = address[7:] if address.startswith("::ffff:") else address  # 3.8: no removeprefix
+    return address.startswith("127.") or address in ("::1", "localhost")
 
 
 def os_release() -> dict[str, str]:

@@ -38,11 +38,13 @@ from reos.system.state import read_file
 
 KINDS = ("interface", "firewall")
 _INTERFACE = regex(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,14}$")
-_PORTS = r"\d{1,5}(?:[,:]\d{1,5})*/(?:tcp|udp)"
+# ports as ufw takes them: "8080", "20:30", a list of either ("80,443,8000:8010")
+_PORT_SPAN = r"[0-9]{1,5}(?::[0-9]{1,5})?"
+_PORTS = rf"{_PORT_SPAN}(?:,{_PORT_SPAN})*/(?:tcp|udp)"
 _HOST = r"(?:\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?|[0-9a-fA-F:]{2,39}(?:/\d{1,3})?)"
 _PORT_RULE = regex(rf"^(allow|deny) ({_PORTS})$")
 _FROM_RULE = regex(rf"^(deny|allow) from ({_HOST})"
-                        r"(?: to any port (\d{1,5}) proto (tcp|udp))?$")
+                        r"(?: to any port ([0-9]{1,5}) proto (tcp|udp))?$")
 _NFT_WHERE = r"(?:inet|ip|ip6) [A-Za-z0-9_-]{1,32} [A-Za-z0-9_-]{1,32}"
 _NFT_EXPR = (rf"(?:ip6? saddr {_HOST} )?(?:(?:tcp|udp) dport \d{{1,5}}(?:-\d{{1,5}})? )?"
              r"(?:accept|drop|reject)")
@@ -52,10 +54,16 @@ _RICH = (r'rule(?: priority="-?\d{1,5}")?(?: family="ipv[46]")?'
          r'protocol="(?:tcp|udp)")? (?:accept|drop|reject)')
 _FIREWALLD_RULE = regex(rf"^firewalld:( --permanent)? --add-(port=\d{{1,5}}(?:-\d{{1,5}})?"
                              rf"/(?:tcp|udp)|rich-rule={_RICH})$")
-# a rule's row; `ufw status numbered` puts "[ 1] " before it
+# a rule's row; `ufw status numbered` puts "[ 1] " before it; IN, OUT or FWD after the
+# action says its direction (none: IN); a comment ("# web") may follow
 _STATUS_ROW = regex(r"^(?:\[\s*\d+\]\s*)?(?P<to>\S+(?: \(v6\))?)\s+"
                          r"(?P<action>ALLOW|DENY|REJECT|LIMIT)"
-                         r"(?: (?:IN|OUT|FWD))?\s+(?P<src>\S+(?: \(v6\))?)")
+                         r"(?: (?P<dir>IN|OUT|FWD))?\s+(?P<src>\S+(?: \(v6\))?)"
+                         r"(?P<rest>.*)$")
+# what may follow a row's source when the row is the rule alone: nothing, or its comment
+_ROW_END = regex(r"^(?:\s+#.*)?$")
+# a rule of `ufw show added` with its comment: "ufw allow 8080/tcp comment 'web'"
+_COMMENTED = regex(r"^(?P<rule>.*?) comment '[^']*'$")
 
 
 def valid(kind: str, name: object) -> bool:
@@ -135,30 +143,86 @@ def _interface(name: str) -> dict[str, Any]:
 
 
 def ufw_rows(text: str) -> list[dict[str, str]]:
-    """The rules of `ufw status` (or `ufw status verbose`): to, action, from per line."""
+    """The rules of `ufw status` (or `ufw status verbose`): to, action, direction ("IN",
+    "OUT", "FWD"; "" when ufw prints none, which is IN), from, and what follows (`rest`:
+    a comment, or words such as "on eth0" that make it another rule) per line."""
     rows = []
     for line in text.splitlines():
         found = _STATUS_ROW.match(line.strip())
         if found and found["to"] not in ("To", "--"):
             rows.append({"to": found["to"], "action": found["action"],
-                         "from": found["src"], "line": line.strip()})
+                         "dir": found["dir"] or "", "from": found["src"],
+                         "rest": found["rest"], "line": line.strip()})
     return rows
 
 
 def has_rule(rows: list[dict[str, str]], rule: str) -> bool:
-    """Whether the rule named like "allow 8080/tcp" or "deny from 1.2.3.4" is among `rows`."""
-    port = _PORT_RULE.match(rule)
+    """Whether the rule named like "allow 8080/tcp" or "deny from 1.2.3.4" is among `rows`
+    (for IPv4 or IPv6: `rule_in` says which, and what else there is about its match)."""
+    return rule_in(rows, rule)[0] != "absent"
+
+
+def rule_in(rows: list[dict[str, str]], rule: str) -> tuple[str, str]:
+    """The rule `rule` (as this module names it) among `rows`: ("present", "") when every
+    address family that has rules holds it as an incoming rule, ("absent", "") when none
+    does, else ("unknown", why): only IPv4 or only IPv6 holds it, or a row about the same
+    match is another rule (outgoing or routed, on an interface, limit or reject), so what
+    ufw would do with it, and what undo should put back, is not known."""
+    port, source = _PORT_RULE.match(rule), _FROM_RULE.match(rule)
     if port:
-        action, to = port[1].upper(), port[2]
-        return any(r["to"] == to and r["action"] == action and r["from"] == "Anywhere"
-                   for r in rows)
-    source = _FROM_RULE.match(rule)
-    if source:
-        action, host = source[1].upper(), source[2]
-        to = (f"{source[3]}/{source[4]}",) if source[3] else ("Anywhere", "Anywhere (v6)")
-        return any(r["to"] in to and r["action"] == action and r["from"] == host
-                   for r in rows)
-    return False
+        action, to, sources = port[1].upper(), (port[2],), ("Anywhere",)
+    elif source:
+        action, sources = source[1].upper(), (source[2],)
+        to = (f"{source[3]}/{source[4]}",) if source[3] else ("Anywhere",)
+    else:
+        return "absent", ""
+    v6_on = any(r["to"].endswith(" (v6)") or r["from"].endswith(" (v6)") for r in rows)
+    families = set()
+    for row in rows:
+        row_to = row["to"].removesuffix(" (v6)")
+        row_from = row["from"].removesuffix(" (v6)")
+        if row_to not in to or row_from not in sources:
+            continue
+        if row["dir"] not in ("", "IN") or not _ROW_END.match(row["rest"]):
+            return "unknown", (f"ufw has another rule for the same match there "
+                               f"(\u201c{row['line'][:120]}\u201d)")
+        if row["action"] not in ("ALLOW", "DENY"):
+            return "unknown", (f"ufw has a {row['action'].lower()} rule for the same match "
+                               "there")
+        if row["action"] == action:
+            families.add("v6" if row["to"].endswith(" (v6)") or row["from"].endswith(
+                " (v6)") else "v4")
+    if not families:
+        return "absent", ""
+    # a rule to any address is IPv4's and IPv6's (where ufw has IPv6 rules at all); one
+    # from an address is its family's alone
+    wanted = {"v4", "v6"} if port and v6_on else families
+    if families != wanted:
+        return "unknown", ("ufw holds the rule there for IPv4 only or IPv6 only, so "
+                           "reos could not put it back as it was")
+    return "present", ""
+
+
+def _added_state(added: list[str], rule: str) -> tuple[str, str]:
+    """The rule `rule` among the lines of `ufw show added` ("ufw allow 8080/tcp", perhaps
+    with "comment '…'"): present, absent, or unknown with why: a line is about the same
+    match with other words (outgoing, routed, on an interface, limit, reject…)."""
+    port, source = _PORT_RULE.match(rule), _FROM_RULE.match(rule)
+    key = port[2] if port else source[2] if source else None
+    found = "absent"
+    for line in added:
+        words = line.split()
+        if key is None or key not in words and not any(
+                w.startswith(key + "/") for w in words):
+            continue
+        commented = _COMMENTED.match(line.strip())
+        bare = " ".join((commented["rule"] if commented else line).split())
+        if bare == f"ufw {rule}":
+            found = "present"
+        elif not any(bare == f"ufw {a} {rule.split(' ', 1)[1]}" for a in ("allow", "deny")):
+            return "unknown", (f"ufw has another rule for the same match there "
+                               f"(\u201c{line.strip()[:120]}\u201d)")
+    return found, ""
 
 
 def _ufw_status() -> tuple[str | None, str]:
@@ -193,44 +257,55 @@ def ufw_state(name: str, text: str, added: list[str] | None = None) -> dict[str,
     """The rule `name`'s state from `ufw status`'s `text` (this machine's, or a host's,
     read there as root: fleet/deciding.py). `ufw status` lists no rule while ufw is
     inactive: `added`, the rules of `ufw show added` (as "ufw allow 8080/tcp"), says
-    which are there then; not given, an inactive ufw's rules read as absent."""
+    which are there then; not given, an inactive ufw's rules read as absent. "unknown",
+    with why, when another rule is about the same match (outgoing, routed, on an
+    interface, limit, reject, other words), or the rule is there for one address family
+    only: reos then does not guess what to put back."""
     active = "Status: active" in text
     if not valid("firewall", name):  # the firewall as a whole
         return {"state": "active" if active else "inactive",
                 "rules": [r["line"] for r in ufw_rows(text)][:200]}
     rows = ufw_rows(text)
 
-    def there(rule: str) -> bool:
+    def there(rule: str) -> tuple[str, str]:
         if added is not None and not active:
-            return f"ufw {rule}" in added
-        return has_rule(rows, rule)
+            return _added_state(added, rule)
+        return rule_in(rows, rule)
 
-    present = there(name)
-    state: dict[str, Any] = {"state": "present" if present else "absent", "rule": name,
-                             "active": active}
+    present, why = there(name)
     port = _PORT_RULE.match(name)
-    if port and not present:  # ufw updates a rule with the same match in its place
-        other = f"{'deny' if port[1] == 'allow' else 'allow'} {port[2]}"
-        if there(other):
-            state["replaces"] = other
+    other = f"{'deny' if port[1] == 'allow' else 'allow'} {port[2]}" if port else None
+    opposite, why_other = there(other) if other else ("absent", "")
+    if "unknown" in (present, opposite):
+        return {"state": "unknown", "rule": name, "active": active,
+                "reason": why or why_other}
+    state: dict[str, Any] = {"state": present, "rule": name, "active": active}
+    if present == "absent" and opposite == "present":
+        state["replaces"] = other  # ufw updates a rule with the same match in its place
     return state
 
 
 def ufw_rule(name: str) -> tuple[str, list[tuple[int, int]] | None] | None:
     """A ufw rule's action ("allow" or "deny") and the ports it is about, as (low, high)
     ranges (None: every port, a rule "from" an address alone); None when `name` is not
-    a ufw rule this module names (see the module's docstring)."""
+    a ufw rule this module names (see the module's docstring), or a port is not one
+    (0, above 65535, a range whose low end is not below its high end, as ufw has it)."""
     if "\n" in name or name != " ".join(name.split()):
         return None
     port = _PORT_RULE.fullmatch(name)
     if port:
         spans = []
         for part in port[2].split("/", 1)[0].split(","):
-            low, _, high = part.partition(":")
-            spans.append((int(low), int(high or low)))
+            low, colon, high = part.partition(":")
+            span = (int(low), int(high or low))
+            if not 1 <= span[0] <= span[1] <= 65535 or (colon and span[0] >= span[1]):
+                return None
+            spans.append(span)
         return port[1], spans
     source = _FROM_RULE.fullmatch(name)
     if source:
+        if not 1 <= int(source[3] or 1) <= 65535:
+            return None
         return source[1], [(int(source[3]), int(source[3]))] if source[3] else None
     return None
 
