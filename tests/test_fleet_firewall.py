@@ -506,3 +506,24 @@ def test_undo_runs_when_the_port_now_is_known_and_kept(
     steps, ran = _undo_allow(tmp_path, monkeypatch, None, "203.0.113.9 51234 198.51.100.2 22")
     assert steps == [("Firewall: allow 2222/tcp", "undone")]
     assert ran[-1] == ["ufw", "delete", "allow", "2222/tcp"]
+
+
+@pytest.mark.parametrize(("written", "kept"), [
+    ("10.0.0.5/32", "10.0.0.5"), ("10.0.0.7/24", "10.0.0.0/24"),
+    ("2001:DB8::1", "2001:db8::1")])
+def test_an_address_ufw_would_keep_in_another_form_is_never_read_as_absent(
+        written: str, kept: str) -> None:
+    """ufw keeps addresses in one form: a rule named otherwise is never matched against
+    its list, so reading it as absent would give an undo that deletes the rule the person
+    already had. Its state is unknown, saying the form ufw keeps."""
+    from reos.system.state_net import ufw_state
+
+    status = ("Status: active\n\nTo                         Action      From\n"
+              "--                         ------      ----\n"
+              f"8080/tcp                   ALLOW       {kept}\n")
+    name = f"allow from {written} to any port 8080 proto tcp"
+    state = ufw_state(name, status)
+    assert state["state"] == "unknown", state
+    assert kept in state["reason"]
+    same = ufw_state(f"allow from {kept} to any port 8080 proto tcp", status)
+    assert same["state"] == "present", same

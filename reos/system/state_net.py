@@ -253,6 +253,20 @@ def _firewall(name: str) -> dict[str, Any]:
     return ufw_state(name, text)
 
 
+def _as_ufw_keeps(address: str) -> str | None:
+    """An address as ufw keeps and lists it (a host without /32 or /128, a network by its
+    first address, IPv6 lower-case and shortened), or None when it is none."""
+    import ipaddress
+
+    try:
+        network = ipaddress.ip_network(address, strict=False)
+    except ValueError:
+        return None
+    if network.prefixlen == network.max_prefixlen:
+        return str(network.network_address)
+    return str(network)
+
+
 def ufw_state(name: str, text: str, added: list[str] | None = None) -> dict[str, Any]:
     """The rule `name`'s state from `ufw status`'s `text` (this machine's, or a host's,
     read there as root: fleet/deciding.py). `ufw status` lists no rule while ufw is
@@ -272,6 +286,13 @@ def ufw_state(name: str, text: str, added: list[str] | None = None) -> dict[str,
             return _added_state(added, rule)
         return rule_in(rows, rule)
 
+    source = _FROM_RULE.match(name)
+    kept = _as_ufw_keeps(source[2]) if source else None
+    if source and kept != source[2]:  # ufw would list it otherwise: never matched
+        return {"state": "unknown", "rule": name, "active": active,
+                "reason": ("ufw keeps that address as " + (f"\u201c{kept}\u201d" if kept
+                                                           else "another form")
+                           + ", so reos could not tell whether the rule is there")}
     present, why = there(name)
     port = _PORT_RULE.match(name)
     other = f"{'deny' if port[1] == 'allow' else 'allow'} {port[2]}" if port else None
