@@ -54,7 +54,7 @@ def commands(say: str) -> list[str]:
     ("set toms shell to zsh", "sudo -n usermod -s /bin/zsh tbrandt"),  # no apostrophe
     ("list the processes owned by christopher", "pgrep -a -u cwalsh"),  # a slot
     ("what is using the cpu under chris's account",
-     "ps -u cwalsh -o pid,user,pcpu,rss,args --sort=-pcpu --no-headers"),
+     "ps -ww -u cwalsh -o pid,user,pcpu,rss,args --sort=-pcpu --no-headers"),
     ("unmount OFFSITE", "sudo -n umount /mnt/usb"),  # the filesystem's label
     ("unmount the seagate", "sudo -n umount /mnt/usb"),  # the disk's vendor
     ("take the vpn down", "sudo -n ip link set staffnet down"),  # the link's kind

@@ -97,7 +97,7 @@ QUERIES = [
      [["chage", "-l", "alice"]], "apt"),
     # processes
     ("show the process tree", "process.tree",
-     [["ps", "-e", "--forest", "-o", "pid,ppid,user,args"]], "apt"),
+     [["ps", "-ww", "-e", "--forest", "-o", "pid,ppid,user,args"]], "apt"),
     # system
     ("does the machine need a reboot", "system.reboot_required",
      [["cat", "/run/reboot-required"], ["cat", "/run/reboot-required.pkgs"]], "apt"),

@@ -229,15 +229,17 @@ def no_match(phrases: list[str], resource: str | None, running: list[str] | None
         return f"I can't see any {noun} on this machine right now, so nothing matches {quoted}."
     text = f"No {noun} match {quoted}."
     if running is not None:
-        # the names most like what was said come first: the one meant is among those shown
-        # however many others run
+        # names like what was said come first (the one meant is among those shown however
+        # many others run), the rest as they were
         from difflib import SequenceMatcher
 
         def likeness(name: str) -> float:
             return max((SequenceMatcher(None, p.lower(), name.lower()).ratio()
                         for p in phrases), default=0.0)
 
-        shown = sorted(running, key=likeness, reverse=True)[:8]
+        alike = sorted((n for n in running if likeness(n) >= 0.6), key=likeness,
+                       reverse=True)
+        shown = (alike + [n for n in running if n not in alike])[:8]
         extra = f" and {len(running) - 8} more" if len(running) > 8 else ""
         text += (f" Running: {', '.join(shown)}{extra}." if running
                  else " None are running right now.")
