@@ -20,8 +20,8 @@ import msgspec
 import pytest
 
 from reos.fleet.inventory import Source
-from reos.on_hosts import hosts_named
-from reos.understanding.hosts import Asked, Chosen
+from reos.understanding.hosts import Chosen
+from tests.host_words import asked, chosen, inventory_of
 
 INI = """now
 kite
@@ -75,21 +75,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "homelab.json"
 
 @pytest.fixture(scope="module")
 def inventory(tmp_path_factory: pytest.TempPathFactory) -> Source:
-    path: Path = tmp_path_factory.mktemp("inventory") / "hosts.ini"
-    path.write_text(INI)
-    return Source((path,), "--inventory")
-
-
-def asked(request: str, inventory: Source) -> str:
-    found = hosts_named(request, inventory)
-    assert isinstance(found, Asked), (request, found)
-    return found.question
-
-
-def chosen(request: str, inventory: Source) -> Chosen:
-    found = hosts_named(request, inventory)
-    assert isinstance(found, Chosen), (request, found)
-    return found
+    return inventory_of(tmp_path_factory, INI)
 
 
 # -- a host's name said alone, in the chat ------------------------------------------------

@@ -13,13 +13,12 @@ them is read; hosts listed with no "and" between them are a list.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from reos.fleet.inventory import Source
 from reos.on_hosts import hosts_named
-from reos.understanding.hosts import Asked, Chosen
+from reos.understanding.hosts import Chosen
+from tests.host_words import asked, chosen, inventory_of
 
 INI = """[front]
 fe1 ansible_host=10.7.0.11
@@ -55,21 +54,7 @@ EVERY = {"fe1", "fe2", "sql-a", "sql-b", "mq1", "gate1", "qa1", "qa2"}
 
 @pytest.fixture(scope="module")
 def inventory(tmp_path_factory: pytest.TempPathFactory) -> Source:
-    path: Path = tmp_path_factory.mktemp("inventory") / "hosts.ini"
-    path.write_text(INI)
-    return Source((path,), "--inventory")
-
-
-def asked(request: str, inventory: Source) -> str:
-    found = hosts_named(request, inventory)
-    assert isinstance(found, Asked), (request, found)
-    return found.question
-
-
-def chosen(request: str, inventory: Source) -> Chosen:
-    found = hosts_named(request, inventory)
-    assert isinstance(found, Chosen), (request, found)
-    return found
+    return inventory_of(tmp_path_factory, INI)
 
 
 # -- a "not" right before hosts ---------------------------------------------------------

@@ -13,13 +13,11 @@ noun in one word ("the mailserver"), is asked.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from reos.fleet.inventory import Source
 from reos.on_hosts import hosts_named
-from reos.understanding.hosts import Asked, Chosen
+from tests.host_words import asked, chosen, inventory_of
 
 INI = """lonely ansible_host=10.9.0.5
 
@@ -52,21 +50,7 @@ RUNNERS = {"run-a", "run-b", "run-c"}
 
 @pytest.fixture(scope="module")
 def inventory(tmp_path_factory: pytest.TempPathFactory) -> Source:
-    path: Path = tmp_path_factory.mktemp("inventory") / "hosts.ini"
-    path.write_text(INI)
-    return Source((path,), "--inventory")
-
-
-def asked(request: str, inventory: Source) -> str:
-    found = hosts_named(request, inventory)
-    assert isinstance(found, Asked), (request, found)
-    return found.question
-
-
-def chosen(request: str, inventory: Source) -> Chosen:
-    found = hosts_named(request, inventory)
-    assert isinstance(found, Chosen), (request, found)
-    return found
+    return inventory_of(tmp_path_factory, INI)
 
 
 # -- a name of several words said as words ------------------------------------------------

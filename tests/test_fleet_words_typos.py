@@ -10,13 +10,12 @@ a word the corrector would read as a word for hosts is left alone where it is no
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from reos.fleet.inventory import Source
 from reos.on_hosts import hosts_named
-from reos.understanding.hosts import Asked, Chosen
+from reos.understanding.hosts import Chosen
+from tests.host_words import asked, chosen, inventory_of
 
 INI = """[relays]
 relay-a ansible_host=10.7.0.11
@@ -33,21 +32,7 @@ EVERY = {"relay-a", "relay-b", "keeper", "tape1"}
 
 @pytest.fixture(scope="module")
 def inventory(tmp_path_factory: pytest.TempPathFactory) -> Source:
-    path: Path = tmp_path_factory.mktemp("inventory") / "hosts.ini"
-    path.write_text(INI)
-    return Source((path,), "--inventory")
-
-
-def asked(request: str, inventory: Source) -> str:
-    found = hosts_named(request, inventory)
-    assert isinstance(found, Asked), (request, found)
-    return found.question
-
-
-def chosen(request: str, inventory: Source) -> Chosen:
-    found = hosts_named(request, inventory)
-    assert isinstance(found, Chosen), (request, found)
-    return found
+    return inventory_of(tmp_path_factory, INI)
 
 
 # -- a word for hosts misspelt ---------------------------------------------------------
