@@ -23,6 +23,7 @@ from reos.store.journal import StepRecord
 from reos.system import portable
 from reos.system.snapshot import SystemSnapshot
 from reos.system.state_net import ufw_rule, ufw_state
+from tests.fleet_fakes import OneStepEngine
 
 MACHINE = "0123456789abcdef0123456789abcdef"
 ACTIVE = ["Status: active", "", "To                         Action      From",
@@ -238,18 +239,6 @@ def test_portables_root_part_reads_ufw_only_when_asked(monkeypatch: pytest.Monke
     assert portable.ssh_port() is None
 
 
-class _Engine:
-    class settings:  # noqa: N801
-        class fleet:  # noqa: N801
-            connect_timeout = 10
-
-    def __init__(self, step: Step) -> None:
-        self.step = step
-
-    def plan_on(self, snapshot: SystemSnapshot, request: str) -> Plan:
-        return Plan(request, Kind.ACTION, steps=[self.step])
-
-
 def test_a_firewall_plan_reads_ufws_rules_as_root_on_its_hosts_then_decides(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from reos.on_hosts import decide
@@ -271,7 +260,7 @@ def test_a_firewall_plan_reads_ufws_rules_as_root_on_its_hosts_then_decides(
         "schema": "reos.snapshot/2", "collected_at": "",
         "host": {"machine_id": MACHINE, "package_manager": "apt", "user": "bob",
                  "ssh_port": 22, "ssh_loopback": False}})
-    parts = decide(_Engine(_step("allow", "8080/tcp")), source,  # type: ignore[arg-type]
+    parts = decide(OneStepEngine(_step("allow", "8080/tcp")), source,  # type: ignore[arg-type]
                    "allow port 8080/tcp", {"web1": bare, "web2": bare})
     [tasks] = given
     assert [t.args for t in tasks] == [{"read": "root", "firewall": True}] and tasks[0].become

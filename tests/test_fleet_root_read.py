@@ -18,6 +18,7 @@ from reos.model.plan import Plan, Step
 from reos.model.request import Kind
 from reos.model.target import Target
 from reos.system.snapshot import SystemSnapshot
+from tests.fleet_fakes import OneStepEngine
 
 MACHINE = "0123456789abcdef0123456789abcdef"
 def _snapshot(**facts: object) -> SystemSnapshot:
@@ -54,20 +55,6 @@ def test_a_hostname_is_never_changed_on_a_host(facts: dict[str, object]) -> None
     assert not deciding.needs_root_read(Plan("x", Kind.ACTION, steps=[HOSTNAME]))
 
 
-class _Engine:
-    """The one engine's part `decide` uses: a plan per snapshot, the settings."""
-
-    class settings:  # noqa: N801
-        class fleet:  # noqa: N801
-            connect_timeout = 10
-
-    def __init__(self, step: Step) -> None:
-        self.step = step
-
-    def plan_on(self, snapshot: SystemSnapshot, request: str) -> Plan:
-        return Plan(request, Kind.ACTION, steps=[self.step])
-
-
 def _runner(monkeypatch: pytest.MonkeyPatch, answer: dict[str, Any] | None
             ) -> list[tuple[list[str], list[Task]]]:
     given: list[tuple[list[str], list[Task]]] = []
@@ -97,10 +84,10 @@ def test_sudo_runs_on_a_host_only_when_its_plan_needs_what_root_reads(
     snapshots.read(source, ["web1"])
     assert given and not any(t.become for _, tasks in given for t in tasks)
     given.clear()
-    parts = decide(_Engine(DISK), source, "show disk usage", dict(read))  # type: ignore[arg-type]
+    parts = decide(OneStepEngine(DISK), source, "show disk usage", dict(read))  # type: ignore[arg-type]
     assert [p.plan is not None for p in parts] == [True, True]
     assert given == []  # no sudo for a request that only reads
-    parts = decide(_Engine(LOCK), source, "lock lena", read)  # type: ignore[arg-type]
+    parts = decide(OneStepEngine(LOCK), source, "lock lena", read)  # type: ignore[arg-type]
     [(hosts, tasks)] = given
     assert hosts == ["web1", "web2"] and [t.args for t in tasks] == [{"read": "root"}]
     assert tasks[0].become
@@ -114,6 +101,6 @@ def test_a_host_where_the_root_read_failed_has_those_steps_left_out_with_why(
     _runner(monkeypatch, None)
     source = Source((Path("/nowhere/hosts.ini"),), "test")
     for step in (LOCK,):
-        [part] = decide(_Engine(step), source, "x", {"db1": _snapshot()})  # type: ignore[arg-type]
+        [part] = decide(OneStepEngine(step), source, "x", {"db1": _snapshot()})  # type: ignore[arg-type]
         assert part.plan is None
         assert "(sudo wants a password there)" in (part.left_out or ""), part.left_out
