@@ -74,6 +74,29 @@ def test_removing_a_library_takes_its_app_and_undo_brings_both_back_pinned(bed) 
         bed.run("apt-get", "purge", "-y", "reos-demo-app", "reos-demo-base")
 
 
+def test_undoing_an_install_never_takes_what_was_installed_since_on_top_of_it(bed) -> None:
+    bed.run("apt-get", "purge", "-y", "reos-demo-app", "reos-demo-base")
+    try:
+        done = bed.reos("plan", "--yes", "install reos-demo-base")
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert bed.installed("reos-demo-base") is not None
+        # someone installs, by hand, an app that needs what reos installed
+        bed.run("apt-get", "install", "-y", "reos-demo-app", check=True)
+
+        undo = bed.reos("undo")
+        said = undo.stdout + undo.stderr
+        assert "would also remove reos-demo-app" in said
+        assert bed.installed("reos-demo-app") == "1.0"  # the person's work stays
+        assert bed.installed("reos-demo-base") is not None
+
+        assert "apt-get remove -y reos-demo-base" in said  # what to run by hand
+        again = bed.reos("undo")  # refused once, not tried again behind the person's back
+        assert "Nothing to undo" in again.stdout
+        assert bed.installed("reos-demo-app") == "1.0"
+    finally:
+        bed.run("apt-get", "purge", "-y", "reos-demo-app", "reos-demo-base")
+
+
 LOCAL_DEB = """set -e
 d=$(mktemp -d)
 mkdir -p "$d/DEBIAN" "$d/usr/share/reos-demo-local"

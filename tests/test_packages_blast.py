@@ -343,3 +343,52 @@ def test_the_interpreter_paths_include_the_real_file() -> None:
     paths = package_guard._interpreter_paths()
     assert os.path.realpath(sys.executable) in paths
     assert any(p.endswith("os.py") for p in paths)
+
+
+# -- an undo's removal, dry-run again before it runs (packages.takes_more) -----------------
+def _dry_run(removed: dict[str, str] | None, problem: str | None = None):
+    seen: list[tuple] = []
+
+    def run(manager, action, name, also=()):
+        seen.append((manager, action, name, also))
+        return None if removed is None else package_sim.Simulation(removed=removed,
+                                                                   problem=problem)
+    return run, seen
+
+
+def test_an_undo_removal_that_would_take_more_than_it_names_is_held() -> None:
+    run, seen = _dry_run({"tool": "1", "lib": "1", "app": "2"})
+    why = packages.takes_more(["sudo", "-n", "apt-get", "remove", "-y", "tool", "lib"],
+                              "apt", run)
+    assert why is not None and "would also remove app" in why
+    assert seen == [("apt", "remove", "tool", ("lib",))]  # one transaction, as it runs
+
+
+def test_an_undo_removal_taking_only_what_it_names_runs() -> None:
+    run, _ = _dry_run({"tool": "1", "lib:amd64": "1"})
+    assert packages.takes_more(["apt-get", "remove", "-y", "tool", "lib:amd64"], "apt",
+                               run) is None
+
+
+def test_an_unread_or_failing_dry_run_holds_the_undo() -> None:
+    assert "could not read" in packages.takes_more(
+        ["apt-get", "remove", "-y", "tool"], "apt", _dry_run(None)[0])
+    assert "apt refuses" in packages.takes_more(
+        ["apt-get", "remove", "-y", "tool"], "apt", _dry_run({}, "apt refuses: no")[0])
+
+
+def test_an_option_among_the_names_is_never_dry_run() -> None:
+    run, seen = _dry_run({})
+    why = packages.takes_more(["apt-get", "remove", "-y", "tool",
+                               "-oAPT::Get::Simulate=false"], "apt", run)
+    assert why is not None and seen == []
+
+
+def test_what_is_no_removal_or_has_no_dry_run_is_not_judged_here() -> None:
+    run, seen = _dry_run({"x": "1", "y": "1"})
+    assert packages.takes_more(["apt-get", "install", "-y", "--reinstall", "tool"], "apt",
+                               run) is None
+    assert packages.takes_more(["zypper", "--non-interactive", "remove", "tool"], "zypper",
+                               run) is None
+    assert packages.takes_more(["apt-get", "remove", "-y"], "apt", run) is None
+    assert seen == []

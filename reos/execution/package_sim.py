@@ -128,11 +128,14 @@ def _without_epoch(version: str) -> str:
     return version.split(":", 1)[1] if re.match(r"^\d+:", version) else version
 
 
-def simulation_argv(manager: str | None, action: str, name: str | None) -> list[str] | None:
-    """The read-only dry run matching a recipe's removal, or None when there is none."""
+def simulation_argv(manager: str | None, action: str, name: str | None,
+                    also: tuple[str, ...] = ()) -> list[str] | None:
+    """The read-only dry run matching a recipe's removal (of `name` and `also`, in one
+    transaction, as an undo removes what an install brought in), or None when there is
+    none."""
     if action not in REMOVING or (name is None and action != "autoremove"):
         return None
-    names = [name] if name else []
+    names = [name, *also] if name else []
     if manager == "apt":
         return ["apt-get", "-s", "-q", action, *names]
     if manager == "dnf":
@@ -152,9 +155,10 @@ def _run(argv: list[str], timeout: float = 60) -> subprocess.CompletedProcess[st
         return None
 
 
-def simulate(manager: str | None, action: str, name: str | None) -> Simulation | None:
+def simulate(manager: str | None, action: str, name: str | None,
+             also: tuple[str, ...] = ()) -> Simulation | None:
     """The dry run's answer, or None when this manager or action cannot be previewed."""
-    argv = simulation_argv(manager, action, name)
+    argv = simulation_argv(manager, action, name, also)
     if argv is None:
         return None
     done = _run(argv)

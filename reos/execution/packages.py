@@ -9,7 +9,9 @@ source (then undo could not bring it back). During execution, `before_step` and
 `after_step` compare the installed packages before and after the step, so the journal
 records exactly what an install brought in (undo removes those) or what a removal took,
 with versions (undo reinstalls those, pinned); `changed` is that comparison alone, also
-made for another machine's packages (reos.fleet.package_changes).
+made for another machine's packages (reos.fleet.package_changes). Before an undo removes
+what an install brought in, `takes_more` asks the dry run again: what was installed since
+and depends on it must not go with it.
 Not responsible for running steps (the executor), for the dry runs' parsing
 (package_sim) or for knowing which packages are vital (package_guard).
 """
@@ -136,6 +138,44 @@ def changed(step: Step, prior: dict[str, Any] | None, before: set[str] | dict[st
     if undo and root:
         undo = as_root(undo, is_root=False)
     return recorded, undo
+
+
+def takes_more(argv: list[str], manager: str | None,
+               run: Any = package_sim.simulate) -> str | None:
+    """Why a package removal that an undo recorded (`argv`: the package manager's remove
+    and the names an install brought in) may not run as it stands: its dry run now says
+    it would also remove packages it does not name (installed since, depending on what
+    it removes: a person's own work, which no undo may take), or the dry run could not
+    be read. None when it removes only what it names, or when `argv` is no removal this
+    manager has a dry run for (zypper, apk: they run as before). `run`: the dry run
+    (package_sim.simulate's shape), given for another machine's answers."""
+    from reos.system.privilege import strip_sudo
+    from reos.system.state import PACKAGE_REMOVE
+
+    remove = PACKAGE_REMOVE.get(manager or "")
+    words = strip_sudo(argv)
+    if remove is None or words[:len(remove)] != remove or len(words) == len(remove):
+        return None
+    names = words[len(remove):]
+    if package_sim.simulation_argv(manager, "remove", names[0]) is None:
+        return None
+    from reos.execution.rederive import fit_names
+
+    if not fit_names(names):  # an option among them could turn the dry run into a run
+        return "what it names are not all package names"
+    sim = run(manager, "remove", names[0], tuple(names[1:]))
+    if sim is None:
+        return ("reos could not read the package manager's dry run of it, so it could "
+                "not check what else it would remove")
+    if sim.problem:
+        return f"its dry run fails ({sim.problem})"
+    named = {name.split(":", 1)[0].split("=", 1)[0] for name in names}
+    others = sorted({name.split(":", 1)[0] for name in sim.removed} - named)
+    if not others:
+        return None
+    those = "it depends" if len(others) == 1 else "they depend"
+    return (f"it would also remove {some_names(others)}, installed since ({those} on what "
+            "the undo removes), and undo never takes what came after it")
 
 
 def some_names(names: list[str]) -> str:

@@ -11,8 +11,11 @@ already being undone instead of reverting it twice. A recorded undo command runs
 when it is one reos itself derives from that step's action, target and prior state
 (`rederive.expected_rollbacks`) and the one gate (`reos.safety.gate.admit_argv`) admits
 it right before it would run; anything else, or a damaged row, is reported and never
-run. File restores go through `BackupStore.restore`, which refuses to write through
-symbolic links or over a file someone else put in place.
+run. A recorded package removal (the undo of an install) runs only when the package
+manager's dry run says it removes no more than it names (`packages.takes_more`): a package
+installed since that depends on it is never taken with it. File restores go through
+`BackupStore.restore`, which refuses to write through symbolic links or over a file
+someone else put in place.
 
 A restart or reload (`reos.model.plan.RESTARTS`) has no prior state: undo says it cannot be
 undone and that there is nothing to restore, runs nothing for it (not even a command an
@@ -153,7 +156,10 @@ def nothing_to_restore(title: str) -> str:
 
 def _run_rollback(journal: Journal, undo_tx: int, seq: int, step: StepRecord,
                   run: Callable[..., StepResult], report: UndoReport) -> bool | None:
-    """Run the step's recorded undo if the gate admits it: True/False, or None (refused)."""
+    """Run the step's recorded undo if the gate admits it, and, for a package removal,
+    only when it takes no more than it names now (packages.takes_more): True/False, or
+    None (refused)."""
+    from reos.execution.packages import takes_more
     from reos.safety.gate import admit_argv
 
     argv = step.rollback or []
@@ -168,6 +174,8 @@ def _run_rollback(journal: Journal, undo_tx: int, seq: int, step: StepRecord,
     else:
         reason = None if admission.allowed else (admission.reason or
                                                  "the safety check refused it")
+    if reason is None:  # only once the argv is reos's own: its names are package names
+        reason = takes_more(argv, _manager())
     if reason is not None:
         output = (f"I didn't run the recorded undo `{render(argv)}` because "
                   f"{reason}; check it and run it by hand if it is right")
