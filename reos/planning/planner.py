@@ -168,6 +168,11 @@ class PlanBuilder:
             plan.kind = Kind.CLARIFY
             plan.said = [replies.place_not_found(lost)]
             return plan
+        away = _elsewhere(request, intent, self.templates, self.snapshot.host)
+        if away:  # "restart nginx on web01": never here instead of there
+            plan.kind = Kind.CLARIFY
+            plan.said = [replies.machine_not_found(away, self.snapshot.host.get("hostname"))]
+            return plan
         if intent.kind == Kind.QUERY:
             self._query(plan, intent)
         else:
@@ -469,6 +474,46 @@ def _lost_place(request: str, intent: Intent, templates: TemplateSet) -> str | N
             rf"(\S+)\s+(?:from|to|into)\s+(?:the\s+|user\s+|group\s+)?{re.escape(word)}"
             r"\s*(?:$|[,.;!?])", request, re.IGNORECASE)
         if found and found[1].lower() in named:
+            return word
+    return None
+
+
+# a machine's name after "on": "on the server web", "on web01", never before a noun that
+# describes it ("on the fedora box", "on this server")
+_NOUN = r"(?:server|host|machine|box|node|vm|computer)"
+_NAMED = r"\bon\s+(?:the\s+)?" + _NOUN + r"\s+{}(?!\s+" + _NOUN + r"\b)(?:$|[\s,.;!?])"
+_PLAIN = r"\bon\s+(?:the\s+)?{}(?!\s+" + _NOUN + r"\b)(?:$|[\s,.;!?])"
+_LAST = r"\bon\s+(?:the\s+)?{}\W*$"
+
+
+def _elsewhere(request: str, intent: Intent, templates: TemplateSet,
+               host: dict[str, Any]) -> str | None:
+    """The machine a request says it is for, left out of the reading because nothing here
+    is called so: a word no step placed, after "on", that is not this machine's name,
+    its distribution nor localhost, and that is said as a machine's name: after a noun
+    for one ("on the server web"), shaped like a host name ("on web01", "on db-east-1"),
+    or ending a change ("restart nginx on bastion"), when the catalogue gives it no
+    meaning. The request would be answered or done here instead of there, so it is not
+    planned."""
+    import re
+
+    from reos.catalogue.lexicon import lexicon
+
+    lex = lexicon(templates)
+    here = {"localhost"}
+    for fact in (host.get("hostname"), host.get("distro_id")):
+        if isinstance(fact, str) and fact:
+            here |= {fact.lower(), fact.split(".", 1)[0].lower()}
+    for word in intent.reading.unexplained:
+        if word.lower() in here or not re.fullmatch(r"[\w.-]+", word):
+            continue
+        name = re.escape(word)
+        known = word.lower() in lex.phrases
+        shaped = bool(re.search(r"[0-9_.-]", word))
+        if re.search(_NAMED.format(name), request, re.IGNORECASE) or not known and (
+                shaped and re.search(_PLAIN.format(name), request, re.IGNORECASE)
+                or intent.kind != Kind.QUERY and re.search(_LAST.format(name), request,
+                                                           re.IGNORECASE)):
             return word
     return None
 

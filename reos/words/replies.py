@@ -79,6 +79,17 @@ def place_not_found(word: str) -> str:
             "and the rest are listed when you ask for them).")
 
 
+def machine_not_found(word: str, hostname: object) -> str:
+    """A request for a machine that is not this one, which reos does not know."""
+    this = f" (this one is {clean(hostname)[:_SHOWN]})" if isinstance(hostname, str) and (
+        hostname) else ""
+    return (f"\u201c{clean(word)[:_SHOWN]}\u201d isn't this machine{this}, and no machine "
+            "I know of is called so, so I did nothing. To work on other machines, name them "
+            "in an Ansible inventory ([fleet] inventory in the settings, or --inventory) "
+            "and say which ones (\u201c\u2026 on web1\u201d); for this machine, say it "
+            "without that name.")
+
+
 def cannot_schedule(when: str) -> str:
     said = clean(when)[:12].rstrip("?")
     units = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
