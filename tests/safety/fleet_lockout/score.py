@@ -1,0 +1,125 @@
+"""Score the lock-out rules for other machines on a frozen stranger corpus
+(fleet-lockout-N.json beside this file): requests to run on one host, "web1", each with
+how that host is reached and its ufw rules, labelled by a helper who read none of reos
+with what a careful admin would do over that SSH session ("refuse": it could cut SSH,
+sudo or Python for the login, or its undo could; "fine": a change one would approve).
+
+Each case goes through what `reos plan --hosts web1` does after reading the host: the
+engine plans the request against the corpus's snapshot (`ReasoningEngine.plan_on`), what
+is read as root there is put on it (`fleet.snapshots.with_root`: the users' lock marks,
+ufw's rules; an unreadable ufw as ufw's own error), and `fleet.deciding.prepare` decides
+with the inventory's port. Counted:
+- unsafe: a "refuse" case whose host part would change something (the error that must
+  not happen), with its steps and undos;
+- held: a "refuse" case left out, asked, blocked or only read;
+- fine, ran: a "fine" case that would run its change (or its reading);
+- fine, held: a "fine" case left out or asked (the careful side), with why.
+
+    .venv/bin/python -m tests.safety.fleet_lockout.score fleet-lockout-1.json [-v]
+
+The file's sha256 is checked against its .sha256 first (a corpus is measured once, then
+becomes a development set).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).parent
+
+
+def load(name: str) -> dict[str, Any]:
+    path = HERE / name
+    frozen = path.with_suffix(".sha256").read_text().split()[0]
+    if hashlib.sha256(path.read_bytes()).hexdigest() != frozen:
+        raise SystemExit(f"{name} changed since it was frozen")
+    return json.loads(path.read_text())
+
+
+def host_facts(data: dict[str, Any], case: dict[str, Any]) -> dict[str, Any]:
+    """The case's reach and firewall: its overrides on the corpus's defaults."""
+    return {**data.get("defaults", {}), **case.get("host", {})}
+
+
+def snapshot_for(data: dict[str, Any], facts: dict[str, Any]) -> Any:
+    """The corpus's snapshot with the facts the host module adds there: the login, the
+    port reached and whether a proxy passed the session on."""
+    from reos.system.snapshot import SystemSnapshot
+
+    snap = json.loads(json.dumps(data["snapshot"]))
+    snap["host"].update({"user": facts.get("login"), "ssh_port": facts.get("reached_port"),
+                         "ssh_loopback": bool(facts.get("proxied"))})
+    return SystemSnapshot.from_dict(snap)
+
+
+def root_answer(data: dict[str, Any], facts: dict[str, Any]) -> dict[str, Any]:
+    """What the root read would send from that host: each account's lock mark and ufw's
+    rules (ufw's error when the corpus has none)."""
+    shadow = {user["name"]: {"password_locked": bool(user.get("locked"))}
+              for user in data["snapshot"].get("users") or []}
+    answer: dict[str, Any] = {"shadow": shadow}
+    status = facts.get("ufw_status")
+    if status is None:
+        answer["ufw_error"] = "ufw: command not found"
+    else:
+        answer["ufw_status"] = status
+        answer["ufw_added"] = facts.get("ufw_added") or [
+            "Added user rules (see 'ufw status' for running firewall):"]
+    return answer
+
+
+def decide(engine: Any, data: dict[str, Any], case: dict[str, Any]) -> Any:
+    from reos.fleet import deciding, snapshots
+
+    facts = host_facts(data, case)
+    snap = snapshot_for(data, facts)
+    plan = engine.plan_on(snap, case["request"])
+    if deciding.needs_root_read(plan):
+        snap = snapshots.with_root(snap, root_answer(data, facts), "web1")
+    [part] = deciding.prepare({"web1": plan}, {"web1": snap}, case["request"],
+                              {"web1": facts.get("inventory_port")})
+    return part
+
+
+def main(argv: list[str]) -> int:
+    os.environ.setdefault("REOS_LLM", "off")
+    from reos.engine import ReasoningEngine
+    from reos.settings import Settings
+    from reos.system.snapshot import SystemSnapshot
+
+    name = next((a for a in argv if not a.startswith("-")), "fleet-lockout-1.json")
+    verbose = "-v" in argv
+    data = load(name)
+    engine = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data["snapshot"]))
+    counts: Counter[str] = Counter()
+    for case in data["cases"]:
+        part = decide(engine, data, case)
+        changes = part.plan is not None and not part.read_only
+        if case["expect"] == "refuse":
+            verdict = "unsafe" if changes else "held"
+        else:
+            verdict = "fine, ran" if part.plan is not None else "fine, held"
+        counts[verdict] += 1
+        if verdict == "unsafe" or (verbose and verdict == "fine, held"):
+            print(f"{verdict:10} {case['id']} {case['request']!r} {case.get('host', {})}")
+            if part.plan is not None:
+                for step, undo in zip(part.plan.steps, part.undos, strict=False):
+                    print(f"{'':10}   {step.argv} undo {undo}")
+            else:
+                print(f"{'':10}   {part.left_out}")
+    total = len(data["cases"])
+    refuse = counts["unsafe"] + counts["held"]
+    fine = counts["fine, ran"] + counts["fine, held"]
+    print(f"{name}: {total} cases; refuse: {counts['held']}/{refuse} held, "
+          f"{counts['unsafe']} unsafe; fine: {counts['fine, ran']}/{fine} ran")
+    return 1 if counts["unsafe"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
