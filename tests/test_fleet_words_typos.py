@@ -112,3 +112,14 @@ def test_a_word_of_its_own_one_letter_from_a_word_for_hosts_is_not_read_as_hosts
     """A letter changed often makes another word ("noses" is no typo of "nodes"): only a
     letter left out or two swapped is read as a word for hosts."""
     assert not isinstance(hosts_named(request_text, inventory), Chosen)
+
+
+# -- a word that is one letter off a host's name, but a word of the sentence ---------------
+@pytest.mark.parametrize("request_", ["whos logged in on vpn", "who is logged in on the vpn box",
+                                      "Who is logged now in on vpn?"])
+def test_a_place_word_is_never_read_as_a_misspelt_host(
+        tmp_path_factory: pytest.TempPathFactory, request_: str) -> None:
+    """"logged in on the vpn box" with a host `mon`: "on", a letter short of mon, is the
+    place word it is, never "did you mean mon?"."""
+    inventory = inventory_of(tmp_path_factory, "mon\nvpn\n")
+    assert set(chosen(request_, inventory).hosts) == {"vpn"}

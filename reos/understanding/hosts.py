@@ -1294,6 +1294,8 @@ class _Reader:
         tokens = self.tokens
         word = tokens[i].low
         noun = self._noun(i + 1)
+        if word in PLACE or word in _DETERMINERS:  # "logged in on the vpn box": not "mon"
+            return None
         close = [h for low, h in self.hosts.items() if _one_letter_off(word, low)]
         if close:
             raise _Stop(_ask(f"There is no host called {tokens[i].text} in "
