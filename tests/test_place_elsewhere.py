@@ -1,7 +1,9 @@
-"""A request for another machine is never done here instead (reos/planning/planner.py:
-`_elsewhere`): "restart nginx on web01" with no web01 known used to restart this
-machine's nginx and say "I didn't use web01". Words that only describe this machine, or
-name it, still plan here."""
+"""Words a reading used to drop, never dropped (reos/planning/planner.py): a request for
+another machine is never done here instead (`_elsewhere`: "restart nginx on web01" with
+no web01 known used to restart this machine's nginx and say "I didn't use web01"; words
+that only describe this machine, or name it, still plan here); a group said with an
+account that exists asks for it to join (`_joining`: "add user bob to group docker" used
+to answer that bob exists, dropping the group)."""
 
 from __future__ import annotations
 
@@ -54,3 +56,21 @@ def test_a_phrase_with_on_that_names_no_machine_is_not_read_as_one(
         engine: ReasoningEngine) -> None:
     plan = engine.plan("touch says no space left on device, are the inodes used up?")
     assert "isn't this machine" not in plan.text()
+
+
+# -- "add user bob to group docker" with bob here: joining, never a no-op ------------------
+@pytest.mark.parametrize("request_text", [
+    "add user bob to group docker", "add user bob in group docker",
+    "Please add the user bob in the group docker.", "add bob into the docker group"])
+def test_an_account_here_said_with_a_group_joins_it(engine: ReasoningEngine,
+                                                    request_text: str) -> None:
+    plan = engine.plan(request_text)  # bob is already in docker in the fixture
+    assert plan.intent is not None and plan.intent.operation == "user.add_to_group"
+    assert "already in the docker group" in plan.text()
+
+
+def test_a_new_account_said_with_a_group_is_created_in_it(engine: ReasoningEngine) -> None:
+    plan = engine.plan("add user zed to group docker")
+    assert [s.argv[-3:] for s in plan.steps] == [["-G", "docker", "zed"]]
+    joined = engine.plan("add user carol to group docker")
+    assert [s.argv[-3:] for s in joined.steps] == [["-aG", "docker", "carol"]]

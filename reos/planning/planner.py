@@ -338,7 +338,26 @@ class PlanBuilder:
             plan.ask(replies.which_value(sorted(self.lacking), recipe))
 
     # -- actions -----------------------------------------------------------------------
+    def _joining(self, intent: Intent) -> Intent:
+        """"add user bob to group docker" with bob already here: a new account's group,
+        said of accounts that all exist, asks for them to join it (never a no-op that
+        drops the group)."""
+        group = intent.params.get("group")
+        op = self.templates.operations.get(intent.operation or "")
+        joins = self.templates.operations.get("user.add_to_group")
+        if not group or op is None or not op.creates or intent.resource != "user" or (
+                joins is None or not intent.targets):
+            return intent
+        index = self.matcher.index("user")
+        existing = {t.name.lower() for t in index.targets} if index is not None else set()
+        if not all(name.lower() in existing for name in intent.targets):
+            return intent
+        return replace(intent, operation=joins.id, action=joins.action, summary=joins.summary,
+                       note=joins.note, then=list(joins.then), value=joins.value)
+
     def _action(self, plan: Plan, intent: Intent) -> None:
+        intent = self._joining(intent)
+        plan.intent = intent
         op = self.templates.operations.get(intent.operation or "")
         if intent.resource == "package" and intent.action == "install":
             targets, present = named.to_install(plan, intent.targets, self.snapshot,
