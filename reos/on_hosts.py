@@ -218,7 +218,15 @@ def decide(engine: ReasoningEngine, source: Source, request: str,
     # the port Ansible connects to there, which a firewall change must never cut
     firewall = [name for name, plan in plans.items() if deciding.changes_firewall(plan)]
     ports = inventory.ssh_ports(source, firewall) if firewall else {}
-    return deciding.prepare(plans, read, request, ports)
+    # apt's dry run there of what a package step installs and removes
+    packages = {name: plan for name, plan in plans.items() if deciding.dry_run_wanted(plan)}
+    dry_runs = {}
+    if packages:
+        from reos.fleet.predicting import dry_run_packages
+
+        dry_runs = dry_run_packages(source, packages, read,
+                                    connect_timeout=engine.settings.fleet.connect_timeout)
+    return deciding.prepare(plans, read, request, ports, dry_runs)
 
 
 def plan_each(engine: ReasoningEngine, request: str,

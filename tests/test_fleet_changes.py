@@ -15,9 +15,11 @@ import pytest
 
 from reos import paths
 from reos.errors import EXIT_DECLINED, EXIT_NOTHING, EXIT_OK
+from reos.execution.package_sim import Simulation
 from reos.fleet import changing, deciding, snapshots
 from reos.fleet.inventory import Source
-from reos.model.plan import Step
+from reos.model.plan import Plan, Step
+from reos.model.request import Kind
 from reos.model.target import Target
 from reos.store.db import Database
 from reos.store.journal import FLEET, Journal
@@ -230,9 +232,6 @@ def test_prior_state_comes_from_the_hosts_snapshot() -> None:
 
 
 def test_a_step_on_a_host_has_its_undo_before_it_runs() -> None:
-    from reos.model.plan import Plan
-    from reos.model.request import Kind
-
     snap = SystemSnapshot(collected_at="", host={"package_manager": "apt",
                                                  "machine_id": MACHINE}, services=[
         Service("nginx.service", active="active", enabled="enabled", load="loaded")],
@@ -244,18 +243,24 @@ def test_a_step_on_a_host_has_its_undo_before_it_runs() -> None:
                    target=Target("package", "vim"), action="install")
     [a, b] = deciding.prepare({"web1": Plan("x", Kind.ACTION, steps=[stop]),
                                "web2": Plan("x", Kind.ACTION, steps=[install])},
-                              {"web1": snap, "web2": snap}, "x")
+                              {"web1": snap, "web2": snap}, "x",
+                              dry_runs={"web2": {"s1": Simulation(installed={"vim": "9"})}})
     assert a.undos == [["sudo", "-n", "systemctl", "start", "nginx.service"]]
     assert b.undos == [["sudo", "-n", "apt-get", "remove", "-y", "vim"]]
     assert not a.read_only
 
 
-def _one(step: Step, snap: SystemSnapshot, request: str = "x") -> deciding.Prepared:
-    from reos.model.plan import Plan
-    from reos.model.request import Kind
-
+def _one(step: Step, snap: SystemSnapshot, request: str = "x",
+         dry_run: Simulation | str | None = None) -> deciding.Prepared:
+    """`step` decided on web1; a package step with apt's dry run there (`dry_run`; by
+    default one that takes only the package named)."""
+    if dry_run is None and step.target is not None and step.target.kind == "package":
+        name = step.target.name
+        dry_run = Simulation(installed={name: "1"}) if step.action == "install" else (
+            Simulation(removed={name: "1"}))
     [part] = deciding.prepare({"web1": Plan(request, Kind.ACTION, steps=[step])},
-                              {"web1": snap}, request)
+                              {"web1": snap}, request,
+                              dry_runs={"web1": {step.id: dry_run}} if dry_run else None)
     return part
 
 
@@ -282,13 +287,95 @@ def test_what_reos_needs_to_reach_a_host_is_never_cut_even_when_asked(step: Step
     assert said in (asked.left_out or "")
 
 
-def test_a_step_that_would_lock_you_out_of_a_host_is_left_out_unless_asked_for() -> None:
+def test_a_step_that_would_lock_you_out_of_a_host_is_left_out_even_when_asked() -> None:
     snap = SystemSnapshot(collected_at="", host={"machine_id": MACHINE}, services=[
         Service("ufw.service", active="active", enabled="enabled", load="loaded")])
     stop = Step("s1", "Stop ufw.service", ["sudo", "-n", "systemctl", "stop", "ufw.service"],
                 target=Target("service", "ufw.service"), action="stop")
     assert "lock you out" in (_one(stop, snap, "free up some memory").left_out or "")
-    assert _one(stop, snap, "stop the ufw service").plan is not None
+    # asked for, it still loads or drops every rule at once (its undo too): a rule instead
+    asked = _one(stop, snap, "stop the ufw service")
+    assert asked.plan is None and "change a rule instead" in (asked.left_out or "")
+
+
+SSH_NEEDS = {"openssh-server": "1:9.2p1-2", "libwrap0": "7.6.q-32"}
+
+
+@pytest.mark.parametrize(("step", "dry_run", "said"), [
+    # libwrap0 takes the SSH server with it (Debian 12's openssh-server depends on it)
+    (Step("s1", "Remove libwrap0", ["sudo", "-n", "apt-get", "remove", "-y", "libwrap0"],
+          target=Target("package", "libwrap0"), action="remove"),
+     Simulation(removed=SSH_NEEDS), "would also remove openssh-server"),
+    (Step("s1", "Remove dash", ["sudo", "-n", "apt-get", "remove", "-y", "dash"],
+          target=Target("package", "dash"), action="remove"),
+     "apt refuses: Essential packages were removed", "would fail"),
+    (Step("s1", "Install sysvinit-core",
+          ["sudo", "-n", "apt-get", "install", "-y", "sysvinit-core"],
+          target=Target("package", "sysvinit-core"), action="install"),
+     Simulation(installed={"sysvinit-core": "3"}, removed={"systemd-sysv": "252"}),
+     "remove systemd-sysv"),
+    (Step("s1", "Remove curl", ["sudo", "-n", "apt-get", "remove", "-y", "curl"],
+          target=Target("package", "curl"), action="remove"),
+     "", "could not dry-run it there"),
+    (Step("s1", "Install exim4", ["sudo", "-n", "apt-get", "install", "-y", "exim4"],
+          target=Target("package", "exim4"), action="install"),
+     Simulation(installed={"exim4": "4.96"}, removed={"postfix": "3.7"}),
+     "installing it would remove postfix, which its undo could not bring back"),
+])
+def test_a_package_step_runs_on_a_host_only_as_apt_s_dry_run_there_allows(
+        step: Step, dry_run: Simulation | str, said: str) -> None:
+    snap = SystemSnapshot(collected_at="", host={"package_manager": "apt",
+                                                 "machine_id": MACHINE},
+                          packages=[Package("libwrap0", "7.6.q-32"), Package("dash", "0.5"),
+                                    Package("curl", "7.88")])
+    if dry_run:
+        part = _one(step, snap, step.title.lower(), dry_run)
+    else:  # no dry run came from the host
+        [part] = deciding.prepare({"web1": Plan(step.title, Kind.ACTION, steps=[step])},
+                                  {"web1": snap}, step.title)
+    assert part.plan is None and said in (part.left_out or "")
+
+
+def test_a_removal_on_a_host_without_apt_is_left_out_an_install_runs() -> None:
+    snap = SystemSnapshot(collected_at="", host={"package_manager": "dnf",
+                                                 "machine_id": MACHINE},
+                          packages=[Package("curl", "7.88")])
+    remove = Step("s1", "Remove curl", ["sudo", "-n", "dnf", "remove", "-y", "curl"],
+                  target=Target("package", "curl"), action="remove")
+    install = Step("s1", "Install vim", ["sudo", "-n", "dnf", "install", "-y", "vim"],
+                   target=Target("package", "vim"), action="install")
+    assert "only through apt's dry run" in (_one(remove, snap).left_out or "")
+    assert _one(install, snap).plan is not None
+
+
+@pytest.mark.parametrize(("unit", "action"), [
+    ("networking.service", "stop"), ("networking.service", "restart"),
+    ("NetworkManager.service", "disable"), ("systemd-networkd.service", "stop"),
+    ("nftables.service", "start"), ("firewalld.service", "restart"),
+    ("ufw.service", "enable_now"),
+])
+def test_what_brings_a_host_s_network_and_firewall_up_is_left_alone(unit: str,
+                                                                    action: str) -> None:
+    verb = {"enable_now": ["enable", "--now"]}.get(action, [action])
+    step = Step("s1", f"{action} {unit}", ["sudo", "-n", "systemctl", *verb, unit],
+                target=Target("service", unit), action=action)
+    snap = SystemSnapshot(collected_at="", host={"machine_id": MACHINE}, services=[
+        Service(unit, active="active", enabled="enabled", load="loaded")])
+    part = _one(step, snap, f"{action} {unit} please")
+    assert part.plan is None
+    assert "network" in (part.left_out or "") or "firewall" in (part.left_out or "")
+
+
+def test_the_account_the_ssh_server_runs_as_is_never_deleted_on_a_host() -> None:
+    from reos.system.snapshot import User
+
+    step = Step("s1", "Delete sshd", ["sudo", "-n", "userdel", "sshd"],
+                target=Target("user", "sshd"), action="delete")
+    snap = SystemSnapshot(collected_at="", host={"machine_id": MACHINE, "user": "deploy"},
+                          users=[User("sshd", 101, 65534, "/run/sshd", "/usr/sbin/nologin",
+                                      [], False, True)])
+    part = _one(step, snap, "delete the user sshd")
+    assert part.plan is None and "SSH server runs as that account" in (part.left_out or "")
 
 
 def test_a_change_needs_the_hosts_machine_id_and_a_version_is_pinned_only_if_it_is_one(

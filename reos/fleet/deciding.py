@@ -57,6 +57,7 @@ from typing import Any
 
 from msgspec import Struct, field
 
+from reos.execution.package_sim import Simulation
 from reos.model.plan import Plan, Step
 from reos.model.request import Kind
 from reos.patterns import regex
@@ -84,6 +85,9 @@ _DAYS = regex(r"[0-9]{0,10}")
 _SETTING_WORDS = {"timezone": "its time zone"}
 # an account's changes whose prior state is in /etc/shadow, read as root (`ROOT_READ`)
 SHADOWED = ("lock", "unlock", "set_expiry", "expire_password", "password_max_age")
+# package steps that run on a host only as apt's dry run there says (`dry_run_wanted`)
+DRY_RUN = ("install", "remove", "purge")
+DryRuns = dict[str, dict[str, Simulation | str]]  # host -> step id -> apt's dry run
 
 
 def needs_root_read(plan: Plan) -> bool:
@@ -104,6 +108,14 @@ def changes_firewall(plan: Plan) -> bool:
     return not plan.blocked and not plan.question and any(
         not step.read_only and step.target is not None and step.target.kind == "firewall"
         for step in plan.steps)
+
+
+def dry_run_wanted(plan: Plan) -> bool:
+    """Whether deciding `plan` needs apt's dry run of its package steps on the host
+    (`predicting.dry_run_packages`): it installs or removes a package."""
+    return not plan.blocked and not plan.question and any(
+        not step.read_only and step.target is not None and step.target.kind == "package"
+        and step.action in DRY_RUN for step in plan.steps)
 
 
 class Prepared(Struct):
@@ -248,17 +260,20 @@ def _fits(text: str) -> bool:
 
 
 def prepare(plans: dict[str, Plan], snapshots: dict[str, SystemSnapshot],
-            request: str, ports: dict[str, int | None] | None = None) -> list[Prepared]:
+            request: str, ports: dict[str, int | None] | None = None,
+            dry_runs: DryRuns | None = None) -> list[Prepared]:
     """Each host's part, in the order given (see the module's docstring). A host's words
     that reos's own readers fail on leave its change out there, saying so, never the
     whole decision. `ports`: the port the inventory gives Ansible for each host
     (inventory.ssh_ports); a host not in it has none known, so no firewall change there
-    that denies a port, or stops allowing one, runs."""
+    that denies a port, or stops allowing one, runs. `dry_runs`: apt's dry run of each
+    host's package steps, run there (`dry_run_wanted`); a package step without one is
+    left out."""
     parts = []
     for host, plan in plans.items():
         try:
             parts.append(_prepare(host, plan, snapshots[host], request,
-                                  (ports or {}).get(host)))
+                                  (ports or {}).get(host), (dry_runs or {}).get(host, {})))
         except Exception as exc:  # noqa: BLE001 - one host's words, said, not raised
             parts.append(Prepared(host, left_out="reos could not work out its change there "
                                                   f"({type(exc).__name__})"))
@@ -266,7 +281,8 @@ def prepare(plans: dict[str, Plan], snapshots: dict[str, SystemSnapshot],
 
 
 def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str,
-             inventory_port: int | None = None) -> Prepared:
+             inventory_port: int | None = None,
+             dry_runs: dict[str, Simulation | str] | None = None) -> Prepared:
     if plan.blocked:
         return Prepared(host, left_out=f"blocked: {plan.blocked_reason or 'not safe'}")
     if plan.kind in (Kind.CLARIFY, Kind.META) or plan.question:
@@ -294,6 +310,9 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str,
             why = firewall_cuts_ssh(step.argv, ssh, unknown) or (
                 None if rule_name(step.argv) == step.target.name else
                 "the rule it names is not the one its command changes")
+        if not why and not step.read_only and step.target is not None and (
+                step.target.kind == "package" and step.action in DRY_RUN):
+            why = _dry_run_says(step, manager, (dry_runs or {}).get(step.id))
         if why:
             return Prepared(host, left_out=f"{step.title}: {why}")
         prepared.read_only = prepared.read_only and admission.read_only and step.read_only
@@ -340,6 +359,17 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str,
 _LIFELINE_UNITS = {unit.removesuffix(".service").removesuffix(".socket")
                    for unit in SSH_UNITS}
 _CUTS = {"stop", "disable", "disable_now", "mask", "kill"}
+# what brings a host's network up: stopped or restarted, it can stay down (a config
+# changed since boot), and reos with it
+_NETWORK_UNITS = {"networking", "systemd-networkd", "NetworkManager", "network", "wicked",
+                  "connman", "netplan-ovs-cleanup"}
+# what loads a host's firewall rules: started, restarted or stopped, it changes them all
+# at once, which the ufw rules' own lock-out test never sees
+_FIREWALL_UNITS = {"ufw", "firewalld", "nftables", "iptables", "ip6tables",
+                   "netfilter-persistent", "shorewall", "shorewall6", "ferm"}
+# the accounts the SSH server itself runs as (its privilege separation): without one,
+# no new login
+_SSH_ACCOUNTS = {"sshd", "_sshd"}
 _LIFELINE_PACKAGES = regex(r"(openssh-server|openssh|ssh|sudo|python3(\.[0-9]+)?"
                            r"(-minimal)?|libpython3.*|systemd|libc6|bash)")
 
@@ -383,6 +413,18 @@ def _unfit(step: Step, refused: str | None, logins: set[str] | None = None) -> s
                 step.action in _CUTS):
             return ("it would cut reos off from the host: reos reaches it over SSH, so it "
                     "never stops SSH there, and could not undo it")
+        if target.kind == "service" and unit in _NETWORK_UNITS and (
+                step.action in (*_CUTS, "restart")):
+            return ("it could take the host's network down, and reos with it: reos reaches "
+                    "the host over that network, so it could not undo it")
+        if target.kind == "service" and unit in _FIREWALL_UNITS:
+            return ("it loads or drops all of the host's firewall rules at once, which "
+                    "could cut reos's SSH to it; change a rule instead (\u201callow "
+                    "8080/tcp\u201d)")
+        if target.kind == "user" and target.name in _SSH_ACCOUNTS and (
+                step.action in _ACCOUNT_CUTS):
+            return ("the SSH server runs as that account: without it, no one logs in over "
+                    "SSH, reos neither")
         if target.kind == "package" and step.action in ("remove", "purge") and (
                 lifeline_package(target.name)):
             return ("it removes what reos needs to reach the host and undo there (SSH, sudo, "
@@ -509,6 +551,39 @@ def firewall_cuts_ssh(argv: list[str], ports: set[int] | None,
         return (f"it would {doing} port {hit[0]}, which reos reaches the host's SSH on, "
                 "and cut reos off from it")
     return None
+
+
+def _dry_run_says(step: Step, manager: object, dry_run: Simulation | str | None,
+                  ) -> str | None:
+    """Why apt's dry run on the host (`dry_run`) keeps a package step from running there,
+    or None: it takes something reos needs to reach the host or boot it
+    (`lifeline_package`: libssl3 or libwrap0 take the SSH server with them, dash is
+    essential); an install would remove something, which its undo could not bring back;
+    there is no dry run. A removal on a host whose manager is not apt is left out: reos
+    has no dry run of it there."""
+    if manager != "apt":
+        return None if step.action == "install" else (
+            f"reos checks what a removal takes with it only through apt's dry run, and this "
+            f"host uses {manager or 'no package manager reos knows'}")
+    if dry_run is None:
+        return ("reos could not dry-run it there, so it could not check what it takes with "
+                "it")
+    if isinstance(dry_run, str):
+        return f"its dry run there says it would fail ({dry_run})"
+    taken = sorted(dry_run.removed)
+    needed = [name for name in taken if lifeline_package(name)]
+    if needed:
+        return (f"apt's dry run there says it would also remove {_names(needed)}, which reos "
+                "needs to reach the host and undo there (SSH, sudo, Python or the system "
+                "itself)")
+    if step.action == "install" and taken:
+        return (f"apt's dry run there says installing it would remove {_names(taken)}, "
+                "which its undo could not bring back")
+    return None
+
+
+def _names(names: list[str]) -> str:
+    return ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
 
 
 def _rule_unread(snapshot: SystemSnapshot) -> str:

@@ -36,12 +36,12 @@ from typing import Any
 import msgspec
 from msgspec import Struct, field
 
-from reos.execution.package_sim import parse_apt
+from reos.execution.package_sim import Simulation, parse_apt
 from reos.fleet.changing import ENVIRONMENT
 from reos.fleet.deciding import Prepared
 from reos.fleet.inventory import Source
 from reos.fleet.running import CONNECT_TIMEOUT, Result, Task, run
-from reos.model.plan import Step
+from reos.model.plan import Plan, Step
 from reos.safety.gate import admit_argv
 from reos.system.privilege import through_sudo
 from reos.system.snapshot import SystemSnapshot
@@ -118,21 +118,68 @@ def _ahead(step: Step, snapshot: SystemSnapshot, manager: Any, module: Module | 
     target = step.target
     if target is not None and target.kind in ("service", "timer"):
         return _unit(step, snapshot, earlier)
-    if target is not None and target.kind == "package" and manager == "apt" and (
-            step.action in _PACKAGE_ACTIONS):
-        argv = ["apt-get", "-s", "-q", str(step.action), target.name]
-        admission = admit_argv(argv, claimed_read_only=True, remote=True)
-        if admission.allowed and admission.read_only and not target.name.startswith("-"):
-            return Task(f"{step.id} {SIMULATION}", "ansible.builtin.command",
-                        {"argv": argv, "expand_argument_vars": False},
-                        timeout=PREDICT_TIMEOUT, environment=ENVIRONMENT,
-                        ignore_errors=True, check_mode=False)
+    simulation = _simulation(step, manager)
+    if simulation is not None:
+        return simulation
     if module is not None and module[0] in CHECKED:
         return Task(f"{step.id} {CHECK_MODE}", module[0], module[1],
                     become=through_sudo(step.argv) or step.needs_root,
                     timeout=PREDICT_TIMEOUT, ignore_errors=True)
     return Predicted(step.id, NONE, None, "no prediction: reos has no simulation for this "
                                           "step, and Ansible's check mode skips commands")
+
+
+def _simulation(step: Step, manager: Any) -> Task | None:
+    """apt's own dry run of a package step, as a task on the host (read-only, no root),
+    or None when there is none (another manager, another step, a name the gate does not
+    find read-only as an operand)."""
+    target = step.target
+    if step.read_only or target is None or target.kind != "package" or manager != "apt" or (
+            step.action not in _PACKAGE_ACTIONS) or target.name.startswith("-"):
+        return None
+    argv = ["apt-get", "-s", "-q", str(step.action), target.name]
+    admission = admit_argv(argv, claimed_read_only=True, remote=True)
+    if not admission.allowed or not admission.read_only:
+        return None
+    return Task(f"{step.id} {SIMULATION}", "ansible.builtin.command",
+                {"argv": argv, "expand_argument_vars": False}, timeout=PREDICT_TIMEOUT,
+                environment=ENVIRONMENT, ignore_errors=True, check_mode=False)
+
+
+def dry_run_packages(source: Source, plans: Mapping[str, Plan],
+                     snapshots: Mapping[str, SystemSnapshot], *,
+                     connect_timeout: int = CONNECT_TIMEOUT,
+                     ) -> dict[str, dict[str, Simulation | str]]:
+    """apt's dry run of each package step of each host's plan, run there before deciding
+    (`deciding.prepare` leaves out a step whose dry run takes what reos needs): host ->
+    step id -> what apt said it would install and remove, or why there is no answer
+    (apt refuses, the host did not answer). Hosts with the same steps share one run."""
+    found: dict[str, list[Predicted | Task]] = {}
+    for host, plan in plans.items():
+        manager = snapshots[host].host.get("package_manager")
+        tasks: list[Predicted | Task] = [
+            task for step in plan.steps if (task := _simulation(step, manager))]
+        if tasks:
+            found[host] = tasks
+    heard = _run_all(source, found, connect_timeout)
+    out: dict[str, dict[str, Simulation | str]] = {}
+    for host, ahead in found.items():
+        for task in (item for item in ahead if isinstance(item, Task)):
+            step = task.name.split(" ", 1)[0]
+            out.setdefault(host, {})[step] = _dry_run(heard.get((host, task.name)))
+    return out
+
+
+def _dry_run(result: Result | None) -> Simulation | str:
+    if result is None:
+        return "the host gave no answer"
+    if result.status == "unreachable":
+        return f"the host did not answer ({clean(result.said or 'unreachable')})"
+    if result.status == "failed":
+        errors = [line[3:] for line in str(result.returned.get("stderr") or "").splitlines()
+                  if line.startswith("E: ")]
+        return "apt refuses: " + clean(errors[0] if errors else result.said or "it failed")
+    return parse_apt(str(result.returned.get("stdout") or ""))
 
 
 _STARTS = {"start", "restart", "enable_now"}

@@ -7,8 +7,10 @@ sudo or Python for the login, or its undo could; "fine": a change one would appr
 Each case goes through what `reos plan --hosts web1` does after reading the host: the
 engine plans the request against the corpus's snapshot (`ReasoningEngine.plan_on`), what
 is read as root there is put on it (`fleet.snapshots.with_root`: the users' lock marks,
-ufw's rules; an unreadable ufw as ufw's own error), and `fleet.deciding.prepare` decides
-with the inventory's port. Counted:
+ufw's rules; an unreadable ufw as ufw's own error), apt's dry run of each package step
+is run in a container of the fleet bed's image (`reos-test/debian-ssh`, Debian 12 with
+the SSH server, sudo and Python: its packages, not the corpus's, answer; `make testbed`
+builds it), and `fleet.deciding.prepare` decides with the inventory's port. Counted:
 - unsafe: a "refuse" case whose host part would change something (the error that must
   not happen), with its steps and undos;
 - held: a "refuse" case left out, asked, blocked or only read;
@@ -61,7 +63,9 @@ def snapshot_for(data: dict[str, Any], facts: dict[str, Any]) -> Any:
 def root_answer(data: dict[str, Any], facts: dict[str, Any]) -> dict[str, Any]:
     """What the root read would send from that host: each account's lock mark and ufw's
     rules (ufw's error when the corpus has none)."""
-    shadow = {user["name"]: {"password_locked": bool(user.get("locked"))}
+    # no dates set: what /etc/shadow holds for accounts nobody gave any
+    shadow = {user["name"]: {"password_locked": bool(user.get("locked")), "last_change": "",
+                             "max_days": "", "expiry": ""}
               for user in data["snapshot"].get("users") or []}
     answer: dict[str, Any] = {"shadow": shadow}
     status = facts.get("ufw_status")
@@ -74,6 +78,31 @@ def root_answer(data: dict[str, Any], facts: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
+IMAGE = "reos-test/debian-ssh:2"
+
+
+def dry_runs(plan: Any, manager: Any) -> dict[str, Any]:
+    """apt's dry run of each package step, as the host would answer it
+    (`predicting.dry_run_packages`), run in a throwaway container of the fleet image."""
+    import subprocess
+
+    from reos.execution.package_sim import parse_apt
+    from reos.fleet.predicting import _simulation
+
+    found: dict[str, Any] = {}
+    for step in plan.steps:
+        task = _simulation(step, manager)
+        if task is None:
+            continue
+        done = subprocess.run(["docker", "run", "--rm", "--network", "none", "--entrypoint",
+                               task.args["argv"][0], IMAGE, *task.args["argv"][1:]],
+                              capture_output=True, text=True, timeout=120, check=False)
+        errors = [line[3:] for line in done.stderr.splitlines() if line.startswith("E: ")]
+        found[step.id] = parse_apt(done.stdout) if done.returncode == 0 else (
+            "apt refuses: " + (errors[0] if errors else "it failed"))
+    return found
+
+
 def decide(engine: Any, data: dict[str, Any], case: dict[str, Any]) -> Any:
     from reos.fleet import deciding, snapshots
 
@@ -82,8 +111,10 @@ def decide(engine: Any, data: dict[str, Any], case: dict[str, Any]) -> Any:
     plan = engine.plan_on(snap, case["request"])
     if deciding.needs_root_read(plan):
         snap = snapshots.with_root(snap, root_answer(data, facts), "web1")
+    runs = {"web1": dry_runs(plan, snap.host.get("package_manager"))} if (
+        deciding.dry_run_wanted(plan)) else {}
     [part] = deciding.prepare({"web1": plan}, {"web1": snap}, case["request"],
-                              {"web1": facts.get("inventory_port")})
+                              {"web1": facts.get("inventory_port")}, runs)
     return part
 
 
