@@ -321,10 +321,15 @@ def test_what_a_step_did_is_recorded_before_rolling_back(
 
     def run(source, hosts, tasks, **kw):  # type: ignore[no-untyped-def]
         if tasks and tasks[0].name == changing.SAME_MACHINE:
-            undo_runs.extend(t.args["argv"] for t in tasks[1:])
+            # the first run reads apt's dry run of the removal; the second undoes
+            first = any(t.name.startswith(changing.DRY_RUN) for t in tasks)
+            if not first:
+                undo_runs.extend(t.args["argv"] for t in tasks[1:])
             out = Run(hosts=tuple(hosts), status="successful", ended=True)
             for t in tasks:
-                result = Result(hosts[0], t.name, "changed", "", {"rc": 0})
+                said = "Remv dep [1]\nRemv tool [2]\n" if t.name.startswith(
+                    changing.DRY_RUN) else ""
+                result = Result(hosts[0], t.name, "changed", "", {"rc": 0, "stdout": said})
                 out.results.append(result)
                 if kw.get("on_result"):
                     kw["on_result"](result)
@@ -371,6 +376,62 @@ def test_a_journal_row_never_undoes_what_reos_needs_on_the_host(
     monkeypatch.setattr(changing, "run", lambda *a, **k: pytest.fail("nothing may run"))
     [(_, said)] = _undone(rollback, prior)
     assert said.startswith("refused: it would change " + named), said
+
+
+def _dry_run_answers(monkeypatch: pytest.MonkeyPatch, stdout: str, rc: int = 0,
+                     stderr: str = "") -> list[list[list[str]]]:
+    """The runner replaced: apt's dry run on the host answers `stdout`; every run's argvs
+    are kept."""
+    runs: list[list[list[str]]] = []
+
+    def run(source, hosts, tasks, **kw):  # type: ignore[no-untyped-def]
+        runs.append([t.args["argv"] for t in tasks])
+        out = Run(hosts=tuple(hosts), status="successful", ended=True)
+        for t in tasks:
+            dry = t.name.startswith(changing.DRY_RUN)
+            result = Result(hosts[0], t.name, "changed", "", {
+                "rc": rc if dry else 0, "stdout": stdout if dry else "",
+                "stderr": stderr if dry else ""})
+            out.results.append(result)
+            if kw.get("on_result"):
+                kw["on_result"](result)
+        return out
+
+    monkeypatch.setattr(changing, "run", run)
+    return runs
+
+
+def test_an_install_undo_on_a_host_runs_when_its_dry_run_takes_only_what_it_names(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    runs = _dry_run_answers(monkeypatch, "Remv dep [1]\nRemv tool [2]\n")
+    [(_, said)] = _undone(["sudo", "-n", "apt-get", "remove", "-y", "dep", "tool"],
+                          {"new_packages": ["dep", "tool"]})
+    assert said == "undone"
+    assert ["apt-get", "-s", "-q", "remove", "dep", "tool"] in runs[0]
+    assert runs[1][1:] == [["apt-get", "remove", "-y", "dep", "tool"]]
+
+
+@pytest.mark.parametrize(("stdout", "rc", "stderr", "why"), [
+    ("Remv app [1]\nRemv tool [2]\n", 0, "", "would also remove app"),
+    ("", 100, "E: Unable to lock the administration directory", "apt refuses"),
+])
+def test_an_install_undo_on_a_host_that_would_take_more_is_refused_and_runs_nothing(
+        monkeypatch: pytest.MonkeyPatch, stdout: str, rc: int, stderr: str,
+        why: str) -> None:
+    runs = _dry_run_answers(monkeypatch, stdout, rc, stderr)
+    [(_, said)] = _undone(["sudo", "-n", "apt-get", "remove", "-y", "tool"],
+                          {"new_packages": ["tool"]})
+    assert said.startswith("refused:") and why in said, said
+    assert len(runs) == 1  # the read; no undo ran
+
+
+def test_an_install_undo_on_a_host_without_apt_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    runs = _dry_run_answers(monkeypatch, "")
+    [(_, said)] = _undone(["sudo", "-n", "dnf", "remove", "-y", "tool"],
+                          {"new_packages": ["tool"], "manager": "dnf"})
+    assert said.startswith("refused:") and "only through apt's dry run" in said, said
+    assert all(argv[0] != "dnf" for run in runs for argv in run)
 
 
 # -- on the fleet bed ----------------------------------------------------------------------
@@ -423,3 +484,44 @@ def test_a_hosts_install_and_removal_are_undone_with_what_came_and_went_with_the
         fleet.run("web2", "apt-get", "purge", "-y", "-qq", "reos-demo-app", "reos-demo-base",
                   timeout=120)
     assert json.loads(json.dumps(step.prior_state))["machine_id"]  # recorded as before
+
+
+def test_a_removal_that_takes_the_ssh_server_with_it_is_left_out_by_apt_s_dry_run(
+        fleet) -> None:  # type: ignore[no-untyped-def]
+    """libwrap0 is not a name reos knows as vital, but Debian 12's openssh-server
+    depends on it: apt's dry run on the host says so, and nothing runs there."""
+    before = fleet.run("web2", "dpkg-query", "-W", "libwrap0", "openssh-server").stdout
+    assert "libwrap0" in before and "openssh-server" in before
+    done = reos("plan", "--hosts", "web2", "-i", str(fleet.inventory), "--yes",
+                "remove libwrap0", timeout=180)
+    said = done.stdout + done.stderr
+    assert "would also remove openssh-server" in said, said
+    assert fleet.run("web2", "dpkg-query", "-W", "libwrap0", "openssh-server").stdout == before
+
+
+def test_undoing_an_install_on_a_host_never_takes_what_was_installed_since_on_top(
+        fleet) -> None:  # type: ignore[no-untyped-def]
+    """As on this machine: apt's dry run on the host, read in the undo's first run, says
+    the removal would take reos-demo-app, installed by hand since; nothing is removed."""
+    def installed() -> set[str]:
+        done = fleet.run("web2", "dpkg-query", "-W", "-f", "${db:Status-Abbrev} ${Package}\n",
+                         "reos-demo-app", "reos-demo-base")
+        return {line.split()[1] for line in done.stdout.splitlines()
+                if line.startswith("ii")}
+
+    fleet.run("web2", "apt-get", "purge", "-y", "-qq", "reos-demo-app", "reos-demo-base",
+              timeout=120)
+    try:
+        done = reos("plan", "--hosts", "web2", "-i", str(fleet.inventory), "--yes",
+                    "install reos-demo-base", timeout=180)
+        assert done.returncode == EXIT_OK, done.stdout + done.stderr
+        put = fleet.run("web2", "apt-get", "install", "-y", "-qq", "reos-demo-app",
+                        timeout=120)
+        assert put.returncode == 0, put.stdout + put.stderr
+        undone = reos("undo", "--host", "web2", timeout=180)
+        said = undone.stdout + undone.stderr
+        assert "would also remove reos-demo-app" in said, said
+        assert installed() == {"reos-demo-app", "reos-demo-base"}
+    finally:
+        fleet.run("web2", "apt-get", "purge", "-y", "-qq", "reos-demo-app", "reos-demo-base",
+                  timeout=120)

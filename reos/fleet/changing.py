@@ -21,8 +21,10 @@ there, with the undo that follows, as on this machine (`package_changes`).
 step first: each recorded undo runs only when it is one reos derives again from the
 recorded prior state (`execution.rederive`) and the gate admits it; a firewall undo that
 denies a port, or deletes an allow, runs only once one Ansible run has read the port the
-host is reached on now (`_keep_ssh`), keeping it, the inventory's and the recorded ones
-(else it is refused, saying why). The change is then
+host is reached on now (`_read_first`), keeping it, the inventory's and the recorded
+ones (else it is refused, saying why); a package removal (an install's undo) runs only
+once apt's dry run there, in that same run, says it takes no more than it names (nothing
+installed since on top of it; on a host without apt, it is refused). The change is then
 undone, or partly undone while a host keeps its change (undo it again later, or on that
 host). Not responsible for reading hosts (snapshots.py) or the inventory (inventory.py
 gives a host's port), nor for
@@ -38,6 +40,7 @@ from typing import Any
 
 from msgspec import Struct, field
 
+from reos.execution.package_sim import parse_apt
 from reos.fleet import package_changes
 from reos.fleet.deciding import (
     MACHINE_ID,
@@ -66,6 +69,8 @@ from reos.store.journal import (
     TransactionRecord,
 )
 from reos.system.privilege import strip_sudo, through_sudo
+from reos.system.state import PACKAGE_REMOVE
+from reos.text import clean
 
 STEP_TIMEOUT = 300  # seconds one step may take on one host
 ENVIRONMENT = {"LC_ALL": "C.UTF-8", "DEBIAN_FRONTEND": "noninteractive"}
@@ -440,6 +445,7 @@ SAME_MACHINE = "reos: is this the machine the change was made on"
 # the port the host is reached on over SSH now, read before a firewall undo that denies
 # a port or stops allowing one (SSH_CONNECTION, as sshd set it for this session)
 REACHED = "reos: which port reaches this host's SSH"
+DRY_RUN = "reos: apt's dry run of the removal"
 
 
 def _machine_of(steps: list[tuple[StepRecord, list[str]]]) -> str | None:
@@ -451,16 +457,63 @@ def _machine_of(steps: list[tuple[StepRecord, list[str]]]) -> str | None:
     return machine if isinstance(machine, str) and MACHINE_ID.fullmatch(machine) else None
 
 
-def _keep_ssh(source: Source, name: str, same: Task,
-              steps: list[tuple[StepRecord, list[str]]], undone: Undone,
-              on_result: Callable[[Result], None] | None,
-              ) -> list[tuple[StepRecord, list[str]]]:
-    """The steps of `name` whose undo cannot cut reos's SSH to it as it is now; the others
-    are refused on `undone`, saying why. One Ansible run reads, after the machine-id
-    check, the port the host is reached on (REACHED); the inventory gives its port."""
+def _removal(step: StepRecord, rollback: list[str]) -> list[str] | None:
+    """The names a package step's `rollback` removes (the undo of an install), or None
+    when it removes none: it runs only as apt's dry run there allows (`_read_first`)."""
+    if step.target_kind != "package":
+        return None
+    apt = (step.prior_state or {}).get("manager") == "apt"
+    words = strip_sudo(rollback)
+    for manager, remove in PACKAGE_REMOVE.items():
+        if words[:len(remove)] == remove:  # another manager's: no dry run of it there
+            return words[len(remove):] if apt and manager == "apt" else []
+    return None
+
+
+def _dry_run_task(number: int, names: list[str]) -> Task:
+    return Task(f"{DRY_RUN} {number}", "ansible.builtin.command",
+                _command(["apt-get", "-s", "-q", "remove", *names]), timeout=STEP_TIMEOUT,
+                environment=ENVIRONMENT, check_mode=False, failed_when=False,
+                changed_when=False)
+
+
+def _taken(heard: Result | None, names: list[str]) -> str | None:
+    """Why apt's dry run there (`heard`) keeps a removal of `names` (this step's and the
+    earlier undo steps' of this run) from running, or None."""
+    from reos.execution.packages import takes_more
+
+    if heard is None or heard.status not in ("ok", "changed"):
+        return "reos could not dry-run it there, so it could not check what else it removes"
+    code = heard.returned.get("rc")
+    stdout, stderr = (str(heard.returned.get(key) or "") for key in ("stdout", "stderr"))
+    errors = [line[3:] for line in stderr.splitlines() if line.startswith("E: ")]
+    sim = parse_apt(stdout)
+    if code != 0:
+        sim.problem = "apt refuses: " + clean(errors[0] if errors else "the dry run failed")
+    return takes_more(["apt-get", "remove", "-y", *names], "apt", lambda *_: sim)
+
+
+def _read_first(source: Source, name: str, same: Task,
+                steps: list[tuple[StepRecord, list[str]]], undone: Undone,
+                on_result: Callable[[Result], None] | None,
+                ) -> list[tuple[StepRecord, list[str]]]:
+    """The steps of `name` whose undo may run there as it is now; the others are refused
+    on `undone`, saying why. One Ansible run reads, after the machine-id check, the port
+    the host is reached on (REACHED; the inventory gives its port), for an undo that
+    could cut SSH, and apt's dry run of each package removal, with the removals of the
+    undo steps before it in this run (`_removal`): one that takes more than they name
+    (what was installed since on top of it, or what reos needs) is refused, as on this
+    machine (`execution.packages.takes_more`)."""
     reached = Task(REACHED, "ansible.builtin.command",
                    _command(["printenv", "SSH_CONNECTION"]), timeout=STEP_TIMEOUT,
                    check_mode=False, failed_when=False, changed_when=False)
+    removing: list[str] = []
+    dry_runs: dict[int, tuple[Task, list[str]]] = {}
+    for number, (step, argv) in enumerate(steps):
+        names = _removal(step, argv)
+        if names:
+            removing += names
+            dry_runs[number] = (_dry_run_task(number, removing), list(removing))
     heard: dict[str, Result] = {}
 
     def keep(result: Result) -> None:
@@ -468,7 +521,8 @@ def _keep_ssh(source: Source, name: str, same: Task,
         if on_result is not None:
             on_result(result)
 
-    run(source, [name], [same, reached], on_result=keep)
+    run(source, [name], [same, reached, *(task for task, _ in dry_runs.values())],
+        on_result=keep)
     check = heard.get(SAME_MACHINE)
     if check is None or check.status not in ("ok", "changed"):
         said = (check.said if check is not None else "") or "no answer came"
@@ -479,9 +533,15 @@ def _keep_ssh(source: Source, name: str, same: Task,
         return []
     inventory_port = inventory_ports(source, [name]).get(name)
     kept = []
-    for step, argv in steps:
+    for number, (step, argv) in enumerate(steps):
         cut = _cuts_ssh_now(step, argv, heard.get(REACHED), inventory_port) if (
             _needs_port_now(step, argv)) else None
+        if _removal(step, argv) == []:
+            cut = ("reos checks what a removal takes with it only through apt's dry run, "
+                   "and this host uses another package manager")
+        elif number in dry_runs:
+            task, names = dry_runs[number]
+            cut = _taken(heard.get(task.name), names)
         if cut:
             undone.steps.append((step.title, f"refused: {cut}"))
         else:
@@ -562,8 +622,9 @@ def undo(journal: Journal, tx: TransactionRecord, *, host: str | None = None,
             if on_result is not None:
                 on_result(result)
 
-        if any(_needs_port_now(s, argv) for s, argv in steps):
-            steps = _keep_ssh(source, name, same, steps, by_name[name], on_result)
+        if any(_needs_port_now(s, argv) or _removal(s, argv) is not None
+               for s, argv in steps):
+            steps = _read_first(source, name, same, steps, by_name[name], on_result)
             if not steps:
                 continue
             tasks = [same, *(Task(f"u{i} {s.title}", "ansible.builtin.command",
