@@ -123,3 +123,15 @@ def test_a_place_word_is_never_read_as_a_misspelt_host(
     place word it is, never "did you mean mon?"."""
     inventory = inventory_of(tmp_path_factory, "mon\nvpn\n")
     assert set(chosen(request_, inventory).hosts) == {"vpn"}
+
+
+def test_a_host_named_like_a_short_form_the_catalogue_spells_out_is_that_host(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The catalogue reads "gw" as "gateway"; with a host called gw, "on gw" is the host
+    (it used to be no host at all, and the request planned here)."""
+    from reos.catalogue.templates import load
+
+    assert load().vocabulary.contractions.get("gw") == "gateway"  # what the test relies on
+    inventory = inventory_of(tmp_path_factory, "gw\nmon\n")
+    assert chosen("who is logged in on gw", inventory).hosts == ("gw",)
+    assert set(chosen("uptime on gw and mon", inventory).hosts) == {"gw", "mon"}

@@ -493,10 +493,12 @@ class _Reader:
         self.things = THING_NOUNS | known.things
         text = request.replace("\u2019", "'")
         self.tokens = []
+        # a word spelled out ("gw" is "gateway") unless it is a name of the inventory's
+        named = {n.lower() for n in (*names.hosts, *names.groups)}
         for m in _TOKEN.finditer(text):
             low = m.group().lower()
-            self.tokens.append(_Token(m.group(), known.spellings.get(low, low), m.start(),
-                                      m.end()))
+            spelled = low if low in named else known.spellings.get(low, low)
+            self.tokens.append(_Token(m.group(), spelled, m.start(), m.end()))
         # Words are matched without case, so names that differ only in case ("WEB" and
         # "web", "Web1" and "web1") are one word for two things: `clashes`, always asked.
         # A name that is not plain is never a word (no token holds it), but a glob or a
