@@ -135,3 +135,37 @@ def test_a_host_named_like_a_short_form_the_catalogue_spells_out_is_that_host(
     inventory = inventory_of(tmp_path_factory, "gw\nmon\n")
     assert chosen("who is logged in on gw", inventory).hosts == ("gw",)
     assert set(chosen("uptime on gw and mon", inventory).hosts) == {"gw", "mon"}
+
+
+# -- hosts named alike, said in the plural ------------------------------------------------
+FAMILY_INI = """mail
+main
+[edge]
+lb-1
+lb-2
+[ci]
+build-runner-1
+build-runner-2
+build-runner-3
+"""
+
+
+@pytest.mark.parametrize(("request_", "hosts"), [
+    ("kill haproxy on both lbs", {"lb-1", "lb-2"}),
+    ("install htop on all the runners", {"build-runner-1", "build-runner-2",
+                                         "build-runner-3"}),
+    ("uptime across the lbs", {"lb-1", "lb-2"}),
+])
+def test_a_plural_of_the_name_hosts_share_is_all_of_them(
+        tmp_path_factory: pytest.TempPathFactory, request_: str, hosts: set[str]) -> None:
+    inventory = inventory_of(tmp_path_factory, FAMILY_INI)
+    assert set(chosen(request_, inventory).hosts) == hosts
+
+
+def test_a_plural_of_a_shared_name_is_counted_and_needs_a_place(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    inventory = inventory_of(tmp_path_factory, FAMILY_INI)
+    assert "says 2, but names 3" in asked("restart nginx on both runners", inventory)
+    assert hosts_named("restart the runners", inventory) is None  # a thing here, or none
+    # mail and main share no name with a mark of its own: "mais" is asked, never both
+    assert "Did you mean mail or main?" in asked("restart nginx on the mais", inventory)

@@ -494,10 +494,10 @@ class _Reader:
         text = request.replace("\u2019", "'")
         self.tokens = []
         # a word spelled out ("gw" is "gateway") unless it is a name of the inventory's
-        named = {n.lower() for n in (*names.hosts, *names.groups)}
+        own = {n.lower() for n in (*names.hosts, *names.groups)}
         for m in _TOKEN.finditer(text):
             low = m.group().lower()
-            spelled = low if low in named else known.spellings.get(low, low)
+            spelled = low if low in own else known.spellings.get(low, low)
             self.tokens.append(_Token(m.group(), spelled, m.start(), m.end()))
         # Words are matched without case, so names that differ only in case ("WEB" and
         # "web", "Web1" and "web1") are one word for two things: `clashes`, always asked.
@@ -517,6 +517,16 @@ class _Reader:
         self.groups, clashes = _by_word(groups, "group")
         self.clashes.update(clashes)
         self.group_names = groups
+        # hosts named alike, by the name they share ("lb" for lb-1 and lb-2, "runner"
+        # and "buildrunner" for build-runner-1..3): "on both lbs", "on all the runners"
+        self.families: dict[str, set[str]] = {}
+        for host in usable:
+            shared = _FAMILY.fullmatch(host.split(".", 1)[0].lower())
+            if shared:
+                base = shared[1]
+                for key in {_letters(base), _letters(re.split(r"[-_]", base)[-1])}:
+                    if len(key) >= 2:
+                        self.families.setdefault(key, set()).add(host)
         self.stems: dict[str, set[str]] = {}  # "web" -> {"web", "webservers"}
         for group in groups:
             self.stems.setdefault(_stem(group.lower()), set()).add(group)
@@ -1192,6 +1202,19 @@ class _Reader:
                 or self._another_name(word, g.lower())}
         if fits:
             return self._one_group(word, fits, f"group {{}}, for “{word}”")
+        return self._family(word)
+
+    def _family(self, word: str) -> list[_Ref]:
+        """"lbs" for lb-1 and lb-2, "runners" for build-runner-1..3: a plural of the name
+        several hosts share, said where hosts go, is all of them (a count said with it
+        is checked by `_phrase`)."""
+        if not word.isalpha() or not word.endswith("s"):
+            return []
+        for plain in (word[:-1], word[:-2]):
+            family = self.families.get(plain, set())
+            if len(family) >= 2 and plain not in self.groups:
+                ordered = [h for h in self.names.hosts if h in family]
+                return [_Ref("host", host, f"{host}, for “{word}”") for host in ordered]
         return []
 
     def _one_group(self, word: str, groups: set[str], said: str) -> list[_Ref]:
@@ -1714,6 +1737,10 @@ def _ask(question: str, choices: tuple[str, ...], hint: str) -> Asked:
 def _letters(word: str) -> str:
     """A name without its digits and separators: web1, web-02 -> web."""
     return "".join(c for c in word.split(".", 1)[0] if c.isalpha())
+
+
+# a host's name as several hosts share it, and its own mark: lb-1, api01, cache_a, node-b
+_FAMILY = regex(r"([a-z][a-z0-9_-]*?[a-z])(?:[-_]?[0-9]+|[-_][a-z])")
 
 
 def _stem(group: str) -> str:
