@@ -30,6 +30,10 @@ def engine() -> ReasoningEngine:
     ("restart nginx on bastion", "bastion"),
     ("Please restart nginx on host web7.", "web7"),
     ("stop docker on db-east-1 please", "db-east-1"),
+    ("stop nginx on bastion now", "bastion"),  # a change: any name, anywhere
+    ("stop nginx on the staging box", "staging"),  # a machine described by a name
+    ("delete user carol at web01", "web01"),
+    ("web01: restart nginx", "web01"),
 ])
 def test_a_machine_named_that_is_not_this_one_is_said_and_nothing_planned(
         engine: ReasoningEngine, request_text: str, name: str) -> None:
@@ -45,6 +49,7 @@ def test_a_machine_named_that_is_not_this_one_is_said_and_nothing_planned(
     "restart nginx on localhost",
     "restart nginx on the web box",    # a word that describes a machine, not its name
     "restart nginx on this server",
+    "plan: restart nginx",  # the chat's own word first, not a machine
 ])
 def test_this_machine_named_or_described_still_plans_here(
         engine: ReasoningEngine, request_text: str) -> None:
@@ -74,3 +79,15 @@ def test_a_new_account_said_with_a_group_is_created_in_it(engine: ReasoningEngin
     assert [s.argv[-3:] for s in plan.steps] == [["-G", "docker", "zed"]]
     joined = engine.plan("add user carol to group docker")
     assert [s.argv[-3:] for s in joined.steps] == [["-aG", "docker", "carol"]]
+
+
+@pytest.mark.parametrize("request_text", [
+    "create a new user called postgres in the sudo group",  # asked to create, not to join
+    "add user www-data to group sudo",  # a system account
+    "add user bob with shell /bin/zsh to group docker",  # more than a group was said
+])
+def test_a_create_a_system_account_or_more_settings_never_become_joining(
+        engine: ReasoningEngine, request_text: str) -> None:
+    plan = engine.plan(request_text)
+    assert not plan.steps
+    assert plan.intent is not None and plan.intent.operation != "user.add_to_group"

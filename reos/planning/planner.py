@@ -338,25 +338,30 @@ class PlanBuilder:
             plan.ask(replies.which_value(sorted(self.lacking), recipe))
 
     # -- actions -----------------------------------------------------------------------
-    def _joining(self, intent: Intent) -> Intent:
-        """"add user bob to group docker" with bob already here: a new account's group,
-        said of accounts that all exist, asks for them to join it (never a no-op that
-        drops the group)."""
+    def _joining(self, request: str, intent: Intent) -> Intent:
+        """"add user bob to group docker" with bob already here: said with "add" or "put"
+        (never "create", "new"…), a group and nothing else, of people's accounts that all
+        exist (never a system account), it asks for them to join the group, never a
+        no-op that drops the group."""
+        import re
+
         group = intent.params.get("group")
         op = self.templates.operations.get(intent.operation or "")
         joins = self.templates.operations.get("user.add_to_group")
-        if not group or op is None or not op.creates or intent.resource != "user" or (
-                joins is None or not intent.targets):
+        if not group or set(intent.params) != {"group"} or op is None or not op.creates or (
+                intent.resource != "user" or joins is None or not intent.targets):
             return intent
-        index = self.matcher.index("user")
-        existing = {t.name.lower() for t in index.targets} if index is not None else set()
-        if not all(name.lower() in existing for name in intent.targets):
+        words = set(re.findall(r"[a-z]+", request.lower()))
+        if not words & {"add", "put"} or words & _CREATING:
+            return intent
+        people = {u.name.lower() for u in self.snapshot.users or [] if not u.system}
+        if not all(name.lower() in people for name in intent.targets):
             return intent
         return replace(intent, operation=joins.id, action=joins.action, summary=joins.summary,
                        note=joins.note, then=list(joins.then), value=joins.value)
 
     def _action(self, plan: Plan, intent: Intent) -> None:
-        intent = self._joining(intent)
+        intent = self._joining(plan.request, intent)
         plan.intent = intent
         op = self.templates.operations.get(intent.operation or "")
         if intent.resource == "package" and intent.action == "install":
@@ -369,6 +374,11 @@ class PlanBuilder:
             targets = named.to_create(plan, intent.resource, intent.targets, self.matcher)
             recipe = self.recipe(intent.resource, intent.action) if targets else None
             if not targets:
+                group = intent.params.get("group")
+                if group and plan.said and plan.said[0].startswith("There is already"):
+                    plan.said.append(f"I didn't add it to {group} either: say \u201cadd "
+                                     f"{intent.targets[0]} to the {group} group\u201d if "
+                                     "you mean that.")
                 return
         elif (not intent.targets and intent.resource == "process"
               and intent.params.get("port")):
@@ -497,23 +507,28 @@ def _lost_place(request: str, intent: Intent, templates: TemplateSet) -> str | N
     return None
 
 
-# a machine's name after "on": "on the server web", "on web01", never before a noun that
-# describes it ("on the fedora box", "on this server")
+# words that ask for a new account, which `_joining` never reads as joining a group
+_CREATING = frozenset({"create", "creating", "new", "make", "useradd", "adduser", "setup",
+                       "set", "open", "register"})
+# a machine's name after "on" or "at": "on the server web", "at web01"; "on the staging
+# box" describes one; "web01: restart nginx" names it first
 _NOUN = r"(?:server|host|machine|box|node|vm|computer)"
-_NAMED = r"\bon\s+(?:the\s+)?" + _NOUN + r"\s+{}(?!\s+" + _NOUN + r"\b)(?:$|[\s,.;!?])"
-_PLAIN = r"\bon\s+(?:the\s+)?{}(?!\s+" + _NOUN + r"\b)(?:$|[\s,.;!?])"
-_LAST = r"\bon\s+(?:the\s+)?{}\W*$"
+_NAMED = r"\b(?:on|at)\s+(?:the\s+)?" + _NOUN + r"\s+{}(?!\s+" + _NOUN + r"\b)(?:$|[\s,.;!?])"
+_PLAIN = r"\b(?:on|at)\s+(?:the\s+)?{}(?!\s+" + _NOUN + r"\b)(?:$|[\s,.;!?])"
+_DESCRIBED = r"\b(?:on|at)\s+the\s+{}\s+" + _NOUN + r"\b"
 
 
 def _elsewhere(request: str, intent: Intent, templates: TemplateSet,
                host: dict[str, Any]) -> str | None:
     """The machine a request says it is for, left out of the reading because nothing here
-    is called so: a word no step placed, after "on", that is not this machine's name,
-    its distribution nor localhost, and that is said as a machine's name: after a noun
-    for one ("on the server web"), shaped like a host name ("on web01", "on db-east-1"),
-    or ending a change ("restart nginx on bastion"), when the catalogue gives it no
-    meaning. The request would be answered or done here instead of there, so it is not
-    planned."""
+    is called so: a word no step placed, that is not this machine's name, its
+    distribution nor localhost, said as a machine's: after a noun for one ("on the server
+    web"), or after "on"/"at" when shaped like a host name ("on web01") or, for a change,
+    when the catalogue gives it no meaning ("restart nginx on bastion now"), or, for a
+    change, describing one ("on the staging box"), or shaped so and said first ("web01:
+    restart nginx"; never "plan: …"). The
+    request would be answered or done here instead of there, so it is not planned. (A
+    word the catalogue reads as something else, "on gateway", is not seen here.)"""
     import re
 
     from reos.catalogue.lexicon import lexicon
@@ -523,17 +538,25 @@ def _elsewhere(request: str, intent: Intent, templates: TemplateSet,
     for fact in (host.get("hostname"), host.get("distro_id")):
         if isinstance(fact, str) and fact:
             here |= {fact.lower(), fact.split(".", 1)[0].lower()}
+    change = intent.kind != Kind.QUERY
     for word in intent.reading.unexplained:
         if word.lower() in here or not re.fullmatch(r"[\w.-]+", word):
             continue
         name = re.escape(word)
         known = word.lower() in lex.phrases
         shaped = bool(re.search(r"[0-9_.-]", word))
-        if re.search(_NAMED.format(name), request, re.IGNORECASE) or not known and (
-                shaped and re.search(_PLAIN.format(name), request, re.IGNORECASE)
-                or intent.kind != Kind.QUERY and re.search(_LAST.format(name), request,
-                                                           re.IGNORECASE)):
+
+        def said(pattern: str, name: str = name) -> bool:
+            return bool(re.search(pattern.format(name), request, re.IGNORECASE))
+
+        if said(_NAMED) or not known and (
+                said(_PLAIN) and (shaped or change) or change and said(_DESCRIBED)):
             return word
+    first = re.match(r"\s*([\w.-]+)\s*:\s*\S", request)  # "web01: restart nginx"
+    if change and first and re.search(r"[0-9_.-]", first[1]) and (
+            first[1].lower() not in here | set(lex.phrases)) and (
+            first[1].lower() not in {t.lower() for t in intent.targets}):
+        return first[1]
     return None
 
 
