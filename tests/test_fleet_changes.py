@@ -336,6 +336,24 @@ def test_a_package_step_runs_on_a_host_only_as_apt_s_dry_run_there_allows(
     assert part.plan is None and said in (part.left_out or "")
 
 
+@pytest.mark.parametrize(("action", "name"), [
+    ("remove", "sudo-ldap"), ("remove", "dropbear"), ("remove", "sssd"),
+    ("remove", "libnss-sss"), ("remove", "libpam-ldapd"), ("remove", "network-manager"),
+    ("remove", "ifupdown"), ("install", "firewalld"), ("install", "iptables-persistent"),
+])
+def test_what_the_accounts_network_and_firewall_rest_on_is_never_changed_on_a_host(
+        action: str, name: str) -> None:
+    """apt's dry run shows no lifeline taken with these (nothing depends on them), yet
+    each can cut the login or the network, or start a firewall."""
+    step = Step("s1", f"{action} {name}", ["sudo", "-n", "apt-get", action, "-y", name],
+                target=Target("package", name), action=action)
+    snap = SystemSnapshot(collected_at="", host={"package_manager": "apt",
+                                                 "machine_id": MACHINE},
+                          packages=[Package(name, "1")] if action == "remove" else [])
+    part = _one(step, snap, f"{action} {name} please")
+    assert part.plan is None and part.left_out, part
+
+
 def test_a_removal_on_a_host_without_apt_is_left_out_an_install_runs() -> None:
     snap = SystemSnapshot(collected_at="", host={"package_manager": "dnf",
                                                  "machine_id": MACHINE},
@@ -351,6 +369,8 @@ def test_a_removal_on_a_host_without_apt_is_left_out_an_install_runs() -> None:
 @pytest.mark.parametrize(("unit", "action"), [
     ("networking.service", "stop"), ("networking.service", "restart"),
     ("NetworkManager.service", "disable"), ("systemd-networkd.service", "stop"),
+    ("network-manager.service", "stop"), ("ifup@eth0.service", "restart"),
+    ("wpa_supplicant.service", "stop"), ("openvswitch-switch.service", "restart"),
     ("nftables.service", "start"), ("firewalld.service", "restart"),
     ("ufw.service", "enable_now"),
 ])
@@ -389,7 +409,7 @@ def test_a_change_needs_the_hosts_machine_id_and_a_version_is_pinned_only_if_it_
                                                 "machine_id": MACHINE},
                          packages=[Package("curl", "../../tmp/x.deb")])
     part = _one(remove, odd)
-    assert part.undos == [["sudo", "-n", "apt-get", "install", "-y", "curl"]]
+    assert part.undos == [["sudo", "-n", "apt-get", "install", "-y", "--no-remove", "curl"]]
     assert part.priors[0]["machine_id"] == MACHINE
 
 

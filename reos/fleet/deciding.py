@@ -52,6 +52,7 @@ planning (the engine).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -361,17 +362,27 @@ _LIFELINE_UNITS = {unit.removesuffix(".service").removesuffix(".socket")
 _CUTS = {"stop", "disable", "disable_now", "mask", "kill"}
 # what brings a host's network up: stopped or restarted, it can stay down (a config
 # changed since boot), and reos with it
-_NETWORK_UNITS = {"networking", "systemd-networkd", "NetworkManager", "network", "wicked",
-                  "connman", "netplan-ovs-cleanup"}
+_NETWORK_UNITS = regex(r"(networking|systemd-networkd|network-?manager|network|wicked|"
+                       r"connman|netplan-.*|ifup@.*|wpa_supplicant.*|dhcpcd.*|dhclient.*|"
+                       r"openvswitch.*|ovs-.*|systemd-resolved)", re.IGNORECASE)
 # what loads a host's firewall rules: started, restarted or stopped, it changes them all
 # at once, which the ufw rules' own lock-out test never sees
-_FIREWALL_UNITS = {"ufw", "firewalld", "nftables", "iptables", "ip6tables",
-                   "netfilter-persistent", "shorewall", "shorewall6", "ferm"}
+_FIREWALL_UNITS = regex(r"(ufw|firewalld|nftables|ip6?tables|netfilter-persistent|"
+                        r"shorewall6?|ferm)")
 # the accounts the SSH server itself runs as (its privilege separation): without one,
 # no new login
 _SSH_ACCOUNTS = {"sshd", "_sshd"}
-_LIFELINE_PACKAGES = regex(r"(openssh-server|openssh|ssh|sudo|python3(\.[0-9]+)?"
-                           r"(-minimal)?|libpython3.*|systemd|libc6|bash)")
+_LIFELINE_PACKAGES = regex(
+    r"(openssh-server|openssh|ssh|dropbear.*|sudo|sudo-ldap|sudo-rs|python3(\.[0-9]+)?"
+    r"(-minimal)?|libpython3.*|systemd|libc6|bash"
+    # the accounts' own sources (a login from LDAP or sssd is gone with them)
+    r"|sssd.*|libnss-.*|libpam-.*"
+    # what brings the network up
+    r"|network-manager|ifupdown.*|netplan\.io|isc-dhcp-client|dhcpcd.*|systemd-resolved)")
+# a firewall that may start loading its rules as it is installed (firewalld does, with
+# its default zone): never installed through the fleet
+_FIREWALL_PACKAGES = regex(r"(ufw|firewalld|nftables|iptables-persistent|"
+                           r"netfilter-persistent|shorewall6?|ferm)")
 
 
 def lifeline_package(name: str) -> bool:
@@ -413,11 +424,11 @@ def _unfit(step: Step, refused: str | None, logins: set[str] | None = None) -> s
                 step.action in _CUTS):
             return ("it would cut reos off from the host: reos reaches it over SSH, so it "
                     "never stops SSH there, and could not undo it")
-        if target.kind == "service" and unit in _NETWORK_UNITS and (
+        if target.kind == "service" and _NETWORK_UNITS.fullmatch(unit) and (
                 step.action in (*_CUTS, "restart")):
             return ("it could take the host's network down, and reos with it: reos reaches "
                     "the host over that network, so it could not undo it")
-        if target.kind == "service" and unit in _FIREWALL_UNITS:
+        if target.kind == "service" and _FIREWALL_UNITS.fullmatch(unit):
             return ("it loads or drops all of the host's firewall rules at once, which "
                     "could cut reos's SSH to it; change a rule instead (\u201callow "
                     "8080/tcp\u201d)")
@@ -428,7 +439,11 @@ def _unfit(step: Step, refused: str | None, logins: set[str] | None = None) -> s
         if target.kind == "package" and step.action in ("remove", "purge") and (
                 lifeline_package(target.name)):
             return ("it removes what reos needs to reach the host and undo there (SSH, sudo, "
-                    "Python or the system itself)")
+                    "Python, the accounts, the network or the system itself)")
+        if target.kind == "package" and step.action == "install" and (
+                _FIREWALL_PACKAGES.fullmatch(target.name.split("=", 1)[0].split(":", 1)[0])):
+            return ("it brings in a firewall that may start loading its rules there as it "
+                    "is installed, which could cut reos's SSH to the host")
         if target.kind == "user":
             cut = _cuts_login(step, target.name, logins)
             if cut:
@@ -579,6 +594,9 @@ def _dry_run_says(step: Step, manager: object, dry_run: Simulation | str | None,
     if step.action == "install" and taken:
         return (f"apt's dry run there says installing it would remove {_names(taken)}, "
                 "which its undo could not bring back")
+    if step.action != "install" and dry_run.installed:
+        return (f"apt's dry run there says removing it would install "
+                f"{_names(sorted(dry_run.installed))}, which its undo would not take back")
     return None
 
 

@@ -175,10 +175,13 @@ def _dry_run(result: Result | None) -> Simulation | str:
         return "the host gave no answer"
     if result.status == "unreachable":
         return f"the host did not answer ({clean(result.said or 'unreachable')})"
-    if result.status == "failed":
+    if result.status == "failed" or (result.status in ("ok", "changed")
+                                     and result.returned.get("rc") != 0):
         errors = [line[3:] for line in str(result.returned.get("stderr") or "").splitlines()
                   if line.startswith("E: ")]
         return "apt refuses: " + clean(errors[0] if errors else result.said or "it failed")
+    if result.status not in ("ok", "changed"):
+        return f"the dry run did not run there ({clean(result.status)})"
     return parse_apt(str(result.returned.get("stdout") or ""))
 
 
