@@ -48,7 +48,8 @@ def test_removing_a_library_takes_its_app_and_undo_brings_both_back_pinned(bed) 
         step = plan["steps"][0]
         assert step["also_affects"] == ["reos-demo-app"]
         assert step["reversible"] is True
-        assert step["rollback"]["argv"] == ["apt-get", "install", "-y", "--allow-downgrades",
+        assert step["rollback"]["argv"] == ["apt-get", "install", "-y", "--no-remove",
+                                            "--allow-downgrades",
                                             "reos-demo-app=1.0", "reos-demo-base=1.0"]
         assert "also removes reos-demo-app" in plan["message"]
         as_bob = bed.reos_json("plan", "uninstall reos-demo-base", user="bob",

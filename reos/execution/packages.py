@@ -146,8 +146,8 @@ def takes_more(argv: list[str], manager: str | None,
     and the names an install brought in) may not run as it stands: its dry run now says
     it would also remove packages it does not name (installed since, depending on what
     it removes: a person's own work, which no undo may take), or the dry run could not
-    be read. None when it removes only what it names, or when `argv` is no removal this
-    manager has a dry run for (zypper, apk: they run as before). `run`: the dry run
+    be read, or this manager has none (zypper, apk), or it would install something. None
+    when it removes only what it names, or when `argv` is no removal. `run`: the dry run
     (package_sim.simulate's shape), given for another machine's answers."""
     from reos.system.privilege import strip_sudo
     from reos.system.state import PACKAGE_REMOVE
@@ -158,7 +158,8 @@ def takes_more(argv: list[str], manager: str | None,
         return None
     names = words[len(remove):]
     if package_sim.simulation_argv(manager, "remove", names[0]) is None:
-        return None
+        return (f"reos has no dry run of a removal with {manager}, so it could not check "
+                "what else it would remove")
     from reos.execution.rederive import fit_names
 
     if not fit_names(names):  # an option among them could turn the dry run into a run
@@ -171,6 +172,9 @@ def takes_more(argv: list[str], manager: str | None,
         return f"its dry run fails ({sim.problem})"
     named = {name.split(":", 1)[0].split("=", 1)[0] for name in names}
     others = sorted({name.split(":", 1)[0] for name in sim.removed} - named)
+    if not others and sim.installed:  # a removal that installs: not what was recorded
+        return (f"it would also install {some_names(sorted(sim.installed))}, which undo "
+                "never does")
     if not others:
         return None
     those = "it depends" if len(others) == 1 else "they depend"

@@ -41,8 +41,10 @@ HOLDING = ("hold", "upgrade_except")  # actions that hold their targets
 # docker's restart policies, as `docker update --restart=` takes them back
 _POLICY = regex(r"^(?:no|always|unless-stopped|on-failure(?::[0-9]{1,4})?)$")
 POLICY_ACTIONS = {"restart_policy": "unless-stopped", "restart_policy_off": "no"}
+# (apt: never removing anything to do it, which `-y` alone would accept: a package
+# installed since that conflicts, or needs the newer version, is the person's own)
 _PACKAGE_INSTALL = {
-    "apt": ["apt-get", "install", "-y"], "dnf": ["dnf", "install", "-y"],
+    "apt": ["apt-get", "install", "-y", "--no-remove"], "dnf": ["dnf", "install", "-y"],
     "pacman": ["pacman", "-S", "--noconfirm"],
     "zypper": ["zypper", "--non-interactive", "install"], "apk": ["apk", "add"],
 }
@@ -221,7 +223,7 @@ def reinstall_argv(manager: str | None, packages: dict[str, str]) -> list[str] |
     joiner = "-" if manager == "dnf" else "="  # dnf takes NAME-VERSION-RELEASE
     pins = [f"{n}{joiner}{v}" if v else n for n, v in packages.items()]
     if manager == "apt":  # something newer installed since: going back is a downgrade
-        return ["apt-get", "install", "-y", "--allow-downgrades", *pins]
+        return [*_PACKAGE_INSTALL[manager], "--allow-downgrades", *pins]
     if manager == "zypper":
         return [*_PACKAGE_INSTALL[manager], "--oldpackage", *pins]
     return [*_PACKAGE_INSTALL[manager], *pins]
