@@ -31,9 +31,9 @@ def engine() -> ReasoningEngine:
     ("Please restart nginx on host web7.", "web7"),
     ("stop docker on db-east-1 please", "db-east-1"),
     ("stop nginx on bastion now", "bastion"),  # a change: any name, anywhere
-    ("stop nginx on the staging box", "staging"),  # a machine described by a name
-    ("delete user carol at web01", "web01"),
-    ("web01: restart nginx", "web01"),
+    ("delete user carol at host web01", "web01"),
+    ("delete user carol on the remote machine", "the remote machine"),
+    ("stop docker on the other server", "the other server"),
 ])
 def test_a_machine_named_that_is_not_this_one_is_said_and_nothing_planned(
         engine: ReasoningEngine, request_text: str, name: str) -> None:
@@ -50,6 +50,10 @@ def test_a_machine_named_that_is_not_this_one_is_said_and_nothing_planned(
     "restart nginx on the web box",    # a word that describes a machine, not its name
     "restart nginx on this server",
     "plan: restart nginx",  # the chat's own word first, not a machine
+    "step1: restart nginx",
+    "restart nginx at night",  # "at" a time, not a machine
+    "restart nginx on homelab.local",  # this machine's name with its domain
+    "restart nginx on the main box",
 ])
 def test_this_machine_named_or_described_still_plans_here(
         engine: ReasoningEngine, request_text: str) -> None:

@@ -18,6 +18,7 @@ Not responsible for understanding words, running anything, or asking for approva
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
@@ -352,7 +353,7 @@ class PlanBuilder:
                 intent.resource != "user" or joins is None or not intent.targets):
             return intent
         words = set(re.findall(r"[a-z]+", request.lower()))
-        if not words & {"add", "put"} or words & _CREATING:
+        if not words & {"add", "put"} or words & _CREATING or intent.reading.unexplained:
             return intent
         people = {u.name.lower() for u in self.snapshot.users or [] if not u.system}
         if not all(name.lower() in people for name in intent.targets):
@@ -509,28 +510,29 @@ def _lost_place(request: str, intent: Intent, templates: TemplateSet) -> str | N
 
 # words that ask for a new account, which `_joining` never reads as joining a group
 _CREATING = frozenset({"create", "creating", "new", "make", "useradd", "adduser", "setup",
-                       "set", "open", "register"})
-# a machine's name after "on" or "at": "on the server web", "at web01"; "on the staging
-# box" describes one; "web01: restart nginx" names it first
+                       "set", "open", "register", "fresh", "another", "system", "login",
+                       "nologin", "shell", "home", "uid", "if", "unless", "exist", "exists"})
+# a machine's name after "on": "on the server web", "on web01" (after "at", only with a
+# noun for a machine: "at host web01"); "on the other server" says it is not this one
 _NOUN = r"(?:server|host|machine|box|node|vm|computer)"
-_NAMED = r"\b(?:on|at)\s+(?:the\s+)?" + _NOUN + r"\s+{}(?!\s+" + _NOUN + r"\b)(?:$|[\s,.;!?])"
-_PLAIN = r"\b(?:on|at)\s+(?:the\s+)?{}(?!\s+" + _NOUN + r"\b)(?:$|[\s,.;!?])"
-_DESCRIBED = r"\b(?:on|at)\s+the\s+{}\s+" + _NOUN + r"\b"
+_NAMED = (r"\b(?:on|at)\s+(?:the\s+)?" + _NOUN + r"\s+{}(?!\s+" + _NOUN
+          + r"\b)(?:$|[\s,.;!?])")
+_PLAIN = r"\bon\s+(?:the\s+)?{}(?!\s+" + _NOUN + r"\b)(?:$|[\s,.;!?])"
+_OTHER = re.compile(r"\b(?:on|at)\s+(?:the\s+|a\s+|an\s+)?(?:remote|other|another|"
+                    r"second|different|far)\s+(?:" + _NOUN[3:-1] + r")s?\b", re.IGNORECASE)
 
 
 def _elsewhere(request: str, intent: Intent, templates: TemplateSet,
                host: dict[str, Any]) -> str | None:
-    """The machine a request says it is for, left out of the reading because nothing here
-    is called so: a word no step placed, that is not this machine's name, its
+    """The machine a request says it is for, when it is not this one: a word no step
+    placed, that is not this machine's name (with or without its domain), its
     distribution nor localhost, said as a machine's: after a noun for one ("on the server
-    web"), or after "on"/"at" when shaped like a host name ("on web01") or, for a change,
-    when the catalogue gives it no meaning ("restart nginx on bastion now"), or, for a
-    change, describing one ("on the staging box"), or shaped so and said first ("web01:
-    restart nginx"; never "plan: …"). The
-    request would be answered or done here instead of there, so it is not planned. (A
-    word the catalogue reads as something else, "on gateway", is not seen here.)"""
-    import re
-
+    web", "at host web01"), or after "on" when shaped like a host name ("on web01") or, for
+    a change, when the catalogue gives it no meaning ("restart nginx on bastion now");
+    or, for a change, a machine said to be another ("on the remote server", "on the
+    other box"). The request would be answered or done here instead of there, so it is
+    not planned. (A word the catalogue reads as something else, "on gateway", and a
+    machine described by a word of its own, "on the staging box", are not seen here.)"""
     from reos.catalogue.lexicon import lexicon
 
     lex = lexicon(templates)
@@ -539,24 +541,23 @@ def _elsewhere(request: str, intent: Intent, templates: TemplateSet,
         if isinstance(fact, str) and fact:
             here |= {fact.lower(), fact.split(".", 1)[0].lower()}
     change = intent.kind != Kind.QUERY
+    if change:
+        other = _OTHER.search(request)
+        if other:
+            return other[0].split(None, 1)[1]
     for word in intent.reading.unexplained:
-        if word.lower() in here or not re.fullmatch(r"[\w.-]+", word):
+        if word.lower() in here or word.split(".", 1)[0].lower() in here or not re.fullmatch(
+                r"[\w.-]+", word):
             continue
         name = re.escape(word)
         known = word.lower() in lex.phrases
-        shaped = bool(re.search(r"[0-9_.-]", word))
+        shaped = bool(re.search(r"[0-9_.-]", word)) and bool(re.search(r"[a-z]", word, re.I))
 
         def said(pattern: str, name: str = name) -> bool:
             return bool(re.search(pattern.format(name), request, re.IGNORECASE))
 
-        if said(_NAMED) or not known and (
-                said(_PLAIN) and (shaped or change) or change and said(_DESCRIBED)):
+        if said(_NAMED) or not known and said(_PLAIN) and (shaped or change):
             return word
-    first = re.match(r"\s*([\w.-]+)\s*:\s*\S", request)  # "web01: restart nginx"
-    if change and first and re.search(r"[0-9_.-]", first[1]) and (
-            first[1].lower() not in here | set(lex.phrases)) and (
-            first[1].lower() not in {t.lower() for t in intent.targets}):
-        return first[1]
     return None
 
 
