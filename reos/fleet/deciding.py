@@ -363,8 +363,11 @@ _CUTS = {"stop", "disable", "disable_now", "mask", "kill"}
 # what brings a host's network up: stopped or restarted, it can stay down (a config
 # changed since boot), and reos with it
 _NETWORK_UNITS = regex(r"(networking|systemd-networkd|network-?manager|network|wicked|"
-                       r"connman|netplan-.*|ifup@.*|wpa_supplicant.*|dhcpcd.*|dhclient.*|"
-                       r"openvswitch.*|ovs-.*|systemd-resolved)", re.IGNORECASE)
+                       r"connman|netplan-.*|ifup@.*|wpa_supplicant.*|iwd|dhcpcd.*|"
+                       r"dhclient.*|openvswitch.*|ovs-.*|tailscaled|wg-quick@.*|"
+                       r"zerotier-one|openvpn.*|netbird)", re.IGNORECASE)
+# where the accounts come from (LDAP, sssd, AD): stopped, no one logs in, reos neither
+_LOGIN_UNITS = regex(r"(sssd.*|nslcd|winbind|nscd)")
 # what loads a host's firewall rules: started, restarted or stopped, it changes them all
 # at once, which the ufw rules' own lock-out test never sees
 _FIREWALL_UNITS = regex(r"(ufw|firewalld|nftables|ip6?tables|netfilter-persistent|"
@@ -375,14 +378,15 @@ _SSH_ACCOUNTS = {"sshd", "_sshd"}
 _LIFELINE_PACKAGES = regex(
     r"(openssh-server|openssh|ssh|dropbear.*|sudo|sudo-ldap|sudo-rs|python3(\.[0-9]+)?"
     r"(-minimal)?|libpython3.*|systemd|libc6|bash"
-    # the accounts' own sources (a login from LDAP or sssd is gone with them)
-    r"|sssd.*|libnss-.*|libpam-.*"
-    # what brings the network up
-    r"|network-manager|ifupdown.*|netplan\.io|isc-dhcp-client|dhcpcd.*|systemd-resolved)")
+    # the accounts' own sources (a login from LDAP, sssd or AD is gone with them)
+    r"|sssd.*|libnss-.*|libpam-.*|libpam0g|nslcd|winbind|samba-winbind.*|realmd"
+    # what brings the network up, and the VPN a host may be reached through
+    r"|network-manager|ifupdown.*|netplan\.io|isc-dhcp-client|dhcpcd.*|systemd-resolved"
+    r"|wpasupplicant|iwd|tailscale|wireguard.*|zerotier-one|openvpn|netbird)")
 # a firewall that may start loading its rules as it is installed (firewalld does, with
 # its default zone): never installed through the fleet
 _FIREWALL_PACKAGES = regex(r"(ufw|firewalld|nftables|iptables-persistent|"
-                           r"netfilter-persistent|shorewall6?|ferm)")
+                           r"iptables-services|netfilter-persistent|shorewall6?|ferm)")
 
 
 def lifeline_package(name: str) -> bool:
@@ -428,6 +432,10 @@ def _unfit(step: Step, refused: str | None, logins: set[str] | None = None) -> s
                 step.action in (*_CUTS, "restart")):
             return ("it could take the host's network down, and reos with it: reos reaches "
                     "the host over that network, so it could not undo it")
+        if target.kind == "service" and _LOGIN_UNITS.fullmatch(unit) and (
+                step.action in _CUTS):
+            return ("the accounts come from it there (LDAP, sssd, AD): stopped, no one logs "
+                    "in, reos neither, so it could not undo it")
         if target.kind == "service" and _FIREWALL_UNITS.fullmatch(unit):
             return ("it loads or drops all of the host's firewall rules at once, which "
                     "could cut reos's SSH to it; change a rule instead (\u201callow "
