@@ -401,3 +401,16 @@ def test_an_undo_removal_that_would_install_something_is_held() -> None:
 
     why = packages.takes_more(["apt-get", "remove", "-y", "mta-a"], "apt", run)
     assert why is not None and "install mta-b" in why
+
+
+# -- a journal row written before reinstalls gained --no-remove ---------------------------
+def test_an_older_reinstall_undo_runs_as_reos_derives_it_now() -> None:
+    from reos.execution.rederive import renewed
+
+    now = ["sudo", "-n", "apt-get", "install", "-y", "--no-remove", "--allow-downgrades",
+           "curl=7.88", "libcurl4=7.88"]
+    older = [w for w in now if w != "--no-remove"]
+    assert renewed(older, [now]) == now  # the same command, never removing anything
+    assert renewed(now, [now]) == now
+    assert renewed(older + ["extra=1"], [now]) is None  # anything else: not reos's
+    assert renewed(["apt-get", "remove", "-y", "curl"], [now]) is None

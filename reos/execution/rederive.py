@@ -46,6 +46,17 @@ def expected_rollbacks(step: StepRecord, manager: str | None) -> list[list[str]]
     return found + [as_root(argv, is_root=False) for argv in found] if ran_as_root else found
 
 
+def renewed(rollback: list[str], expected: list[list[str]]) -> list[str] | None:
+    """The undo to run for a recorded `rollback`: itself when reos derives it
+    (`expected_rollbacks`), or the one reos derives now when the row was written before a
+    reinstall gained apt's `--no-remove` (the same command, never removing anything);
+    None for anything else."""
+    if rollback in expected:
+        return rollback
+    return next((argv for argv in expected if "--no-remove" in argv
+                 and [w for w in argv if w != "--no-remove"] == rollback), None)
+
+
 def package_changes(prior: dict[str, Any], manager: str | None) -> list[list[str]]:
     """An install's undo removes what it brought in; a removal's undo reinstalls what it
     took, at the versions it took (`execution.packages.changed`); none from a name the

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from reos.execution.rederive import expected_rollbacks
+from reos.execution.rederive import expected_rollbacks, renewed
 from reos.execution.runner import run_argv
 from reos.model.plan import RESTARTS, render, restarts
 from reos.model.report import StepResult, UndoneStep, UndoReport
@@ -162,13 +162,14 @@ def _run_rollback(journal: Journal, undo_tx: int, seq: int, step: StepRecord,
     from reos.execution.packages import takes_more
     from reos.safety.gate import admit_argv
 
-    argv = step.rollback or []
+    expected = expected_rollbacks(step, _manager())
+    argv = renewed(step.rollback or [], expected) or step.rollback or []
     title = f"Undo \u201c{step.title}\u201d"
     row = journal.begin_step(undo_tx, seq, f"u{seq}", title, argv,
                              target_kind=step.target_kind, target_name=step.target_name)
     admission = admit_argv(argv, approved=True)
     reason: str | None
-    if admission.allowed and argv not in expected_rollbacks(step, _manager()):
+    if admission.allowed and argv not in expected:
         reason = ("it is not the undo reos works out from that step's action, target and "
                   "prior state (the journal may have been changed)")
     else:

@@ -558,7 +558,7 @@ def undo_hosts(tx: TransactionRecord, host: str | None = None) -> list[str]:
 def undo(journal: Journal, tx: TransactionRecord, *, host: str | None = None,
          on_result: Callable[[Result], None] | None = None) -> UndoneChange | None:
     """Revert `tx` on its hosts (or on `host`); None when another undo holds it."""
-    from reos.execution.rederive import expected_rollbacks
+    from reos.execution.rederive import expected_rollbacks, renewed
 
     if not journal.claim_undo(tx.id, kind=FLEET):
         return None
@@ -577,7 +577,7 @@ def undo(journal: Journal, tx: TransactionRecord, *, host: str | None = None,
                 continue
             manager = (step.prior_state or {}).get("manager")
             expected = expected_rollbacks(step, manager if isinstance(manager, str) else None)
-            rollback = step.rollback
+            rollback = renewed(step.rollback or [], expected) or step.rollback
             if step.problems or not rollback or (
                     strip_sudo(rollback) not in [strip_sudo(e) for e in expected]):
                 undone.steps.append((step.title, "refused: its recorded undo is not one "
