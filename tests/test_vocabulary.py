@@ -278,7 +278,8 @@ def test_package_restore() -> None:
     assert restore_argv("package", "htop", {"state": "absent"}, "install", "apt") == [
         "apt-get", "remove", "-y", "htop"]
     assert restore_argv("package", "vim", {"state": "installed", "version": "2:9.0"},
-                        "remove", "apt") == ["apt-get", "install", "-y", "vim=2:9.0"]
+                        "remove", "apt") == ["apt-get", "install", "-y", "--no-remove",
+                                             "vim=2:9.0"]
     assert restore_argv("package", "vim", {"state": "installed"}, "purge", "apt") is None
     assert restore_argv("package", "htop", {"state": "absent"}, "install", "pacman") == [
         "pacman", "-R", "--noconfirm", "htop"]

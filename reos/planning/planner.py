@@ -28,6 +28,7 @@ from reos.catalogue.templates import Recipe, TemplateSet
 from reos.model.plan import Plan, Traced, renumbered
 from reos.model.request import Intent, Kind, Option
 from reos.model.target import Target
+from reos.patterns import regex
 from reos.planning import conditions, filling, init_system, named, selection, targeting
 from reos.system.snapshot import SystemSnapshot
 from reos.understanding.matcher import ALL_KINDS, TargetMatcher
@@ -518,8 +519,9 @@ _NOUN = r"(?:server|host|machine|box|node|vm|computer)"
 _NAMED = (r"\b(?:on|at)\s+(?:the\s+)?" + _NOUN + r"\s+{}(?!\s+" + _NOUN
           + r"\b)(?:$|[\s,.;!?])")
 _PLAIN = r"\bon\s+(?:the\s+)?{}(?!\s+" + _NOUN + r"\b)(?:$|[\s,.;!?])"
-_OTHER = re.compile(r"\b(?:on|at)\s+(?:the\s+|a\s+|an\s+)?(?:remote|other|another|"
-                    r"second|different|far)\s+(?:" + _NOUN[3:-1] + r")s?\b", re.IGNORECASE)
+_OTHER = regex(r"\b(?:on|at)\s+(?:the\s+|a\s+|an\s+)?(?:remote|other|another|second|"
+               r"different|far)\s+(?:server|host|machine|box|node|vm|computer)s?\b",
+               re.IGNORECASE)
 
 
 def _elsewhere(request: str, intent: Intent, templates: TemplateSet,
