@@ -163,3 +163,43 @@ def test_the_json_gains_a_predicted_part_per_host_only_with_a_dry_run() -> None:
         "diff": None, "installs": [], "removes": []}]
     assert data["hosts"][1]["predicted"] is None
     assert "predicted" not in document("stop nginx", parts, {})["hosts"][0]
+
+
+# -- apt's dry runs that decide package steps (predicting.dry_run_packages) ---------------
+def _package_step(number: int, action: str, name: str) -> Step:
+    return Step(f"s{number}", f"{action} {name}", ["sudo", "-n", "apt-get", action, "-y", name],
+                target=Target("package", name), action=action)
+
+
+def test_each_package_step_is_dry_run_with_the_ones_before_it(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from reos.fleet.running import Result, Run
+
+    asked: list[list[str]] = []
+
+    def run(source, hosts, tasks, **kw):  # type: ignore[no-untyped-def]
+        out = Run(hosts=tuple(hosts), status="successful", ended=True)
+        for task in tasks:
+            asked.append(task.args["argv"])
+            names = task.args["argv"][4:]
+            result = Result(hosts[0], task.name, "ok", "", {
+                "rc": 0, "stdout": "".join(f"Remv {n} [1]\n" for n in names)})
+            out.results.append(result)
+            kw["on_result"](result)
+        return out
+
+    monkeypatch.setattr(predicting, "run", run)
+    snap = SystemSnapshot(collected_at="", host={"package_manager": "apt"})
+    plan = Plan("remove nginx and redis", Kind.ACTION, steps=[
+        _package_step(1, "remove", "nginx"), _package_step(2, "remove", "redis")])
+    found = predicting.dry_run_packages(Source((), "a test"), {"web1": plan},
+                                        {"web1": snap})
+    assert asked == [["apt-get", "-s", "-q", "remove", "nginx"],
+                     ["apt-get", "-s", "-q", "remove", "nginx", "redis"]]
+    assert sorted(found["web1"]["s2"].removed) == ["nginx", "redis"]
+
+    asked.clear()
+    mixed = Plan("install a, remove b", Kind.ACTION, steps=[
+        _package_step(1, "install", "a"), _package_step(2, "remove", "b")])
+    found = predicting.dry_run_packages(Source((), "a test"), {"web1": mixed},
+                                        {"web1": snap})
+    assert asked == [] and all("one way at a time" in str(v) for v in found["web1"].values())

@@ -129,15 +129,17 @@ def _ahead(step: Step, snapshot: SystemSnapshot, manager: Any, module: Module | 
                                           "step, and Ansible's check mode skips commands")
 
 
-def _simulation(step: Step, manager: Any) -> Task | None:
-    """apt's own dry run of a package step, as a task on the host (read-only, no root),
-    or None when there is none (another manager, another step, a name the gate does not
-    find read-only as an operand)."""
+def _simulation(step: Step, manager: Any, names: list[str] | None = None) -> Task | None:
+    """apt's own dry run of a package step (of `names`, when given: this step's and the
+    plan's earlier ones of the same action, in one transaction), as a task on the host
+    (read-only, no root), or None when there is none (another manager, another step, a
+    name the gate does not find read-only as an operand)."""
     target = step.target
     if step.read_only or target is None or target.kind != "package" or manager != "apt" or (
-            step.action not in _PACKAGE_ACTIONS) or target.name.startswith("-"):
+            step.action not in _PACKAGE_ACTIONS) or any(
+            name.startswith("-") for name in names or [target.name]):
         return None
-    argv = ["apt-get", "-s", "-q", str(step.action), target.name]
+    argv = ["apt-get", "-s", "-q", str(step.action), *(names or [target.name])]
     admission = admit_argv(argv, claimed_read_only=True, remote=True)
     if not admission.allowed or not admission.read_only:
         return None
@@ -151,22 +153,35 @@ def dry_run_packages(source: Source, plans: Mapping[str, Plan],
                      connect_timeout: int = CONNECT_TIMEOUT,
                      ) -> dict[str, dict[str, Simulation | str]]:
     """apt's dry run of each package step of each host's plan, run there before deciding
-    (`deciding.prepare` leaves out a step whose dry run takes what reos needs): host ->
-    step id -> what apt said it would install and remove, or why there is no answer
-    (apt refuses, the host did not answer). Hosts with the same steps share one run."""
+    (`deciding.prepare` leaves out a step whose dry run takes what reos needs), each with
+    the plan's package steps before it (a plan that both installs and removes is not
+    dry-run: said so): host -> step id -> what apt said it would install and remove, or
+    why there is no answer (apt refuses, the host did not answer). Hosts with the same
+    steps share one run."""
     found: dict[str, list[Predicted | Task]] = {}
+    out: dict[str, dict[str, Simulation | str]] = {}
     for host, plan in plans.items():
         manager = snapshots[host].host.get("package_manager")
-        tasks: list[Predicted | Task] = [
-            task for step in plan.steps if (task := _simulation(step, manager))]
+        steps = [step for step in plan.steps if _simulation(step, manager)]
+        if len({step.action for step in steps}) > 1:  # each would be dry-run apart
+            out[host] = {step.id: "the plan both installs and removes packages there, which "
+                                  "reos dry-runs only one way at a time" for step in steps}
+            continue
+        tasks: list[Predicted | Task] = []
+        names: list[str] = []
+        for step in steps:  # each with the steps before it: they run first
+            assert step.target is not None
+            names.append(step.target.name)
+            task = _simulation(step, manager, list(names))
+            if task is not None:
+                tasks.append(task)
         if tasks:
             found[host] = tasks
     heard = _run_all(source, found, connect_timeout)
-    out: dict[str, dict[str, Simulation | str]] = {}
     for host, ahead in found.items():
         for task in (item for item in ahead if isinstance(item, Task)):
-            step = task.name.split(" ", 1)[0]
-            out.setdefault(host, {})[step] = _dry_run(heard.get((host, task.name)))
+            step_id = task.name.split(" ", 1)[0]
+            out.setdefault(host, {})[step_id] = _dry_run(heard.get((host, task.name)))
     return out
 
 
