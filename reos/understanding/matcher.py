@@ -300,8 +300,10 @@ class _Index:
 
     def _fuzzy_lookup(self, phrase: str) -> list[Candidate]:
         """Names one typo away ("jelyfin", "nextclod"): whole names, and for containers and
-        services also compose projects and name tokens."""
-        if len(phrase) < 4:
+        services also compose projects and name tokens. Never for a name the catalogue
+        knows as software of its own ("chrony" is not a typo of cron)."""
+        if len(phrase) < 4 or phrase.lower() in {
+                name.lower() for names in self.aliases.values() for name in names}:
             return []
         if self._fuzzy is None:
             self._fuzzy = defaultdict(list)
