@@ -61,6 +61,17 @@ def test_this_machine_named_or_described_still_plans_here(
     assert [s.argv[-1] for s in plan.steps] == ["nginx.service"]
 
 
+@pytest.mark.parametrize("request_text", [
+    "stop the nginx thing on 8080 nobody uses it",  # a port, never a machine
+    "lock alice's account, she is on long leave",  # "on leave" says nothing of a machine
+])
+def test_on_before_what_is_no_machine_is_never_asked_as_one(
+        engine: ReasoningEngine, request_text: str) -> None:
+    assert "isn't this machine" not in engine.plan(request_text).text()
+
+
+
+
 def test_a_phrase_with_on_that_names_no_machine_is_not_read_as_one(
         engine: ReasoningEngine) -> None:
     plan = engine.plan("touch says no space left on device, are the inodes used up?")

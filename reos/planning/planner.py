@@ -519,6 +519,10 @@ _NOUN = r"(?:server|host|machine|box|node|vm|computer)"
 _NAMED = (r"\b(?:on|at)\s+(?:the\s+)?" + _NOUN + r"\s+{}(?!\s+" + _NOUN
           + r"\b)(?:$|[\s,.;!?])")
 _PLAIN = r"\bon\s+(?:the\s+)?{}(?!\s+" + _NOUN + r"\b)(?:$|[\s,.;!?])"
+# a name that ends what is said of the machine: "on bastion", "on bastion now, please"
+# (never "on long leave", "on call")
+_ENDS = (r"\bon\s+(?:the\s+)?{}\s*(?:[,.;!?]|$|\s+(?:now|please|pls|plz|asap|again|"
+         r"too|today|tonight|first|then|thanks)\b)")
 _OTHER = regex(r"\b(?:on|at)\s+(?:the\s+|a\s+|an\s+)?(?:remote|other|another|second|"
                r"different|far)\s+(?:server|host|machine|box|node|vm|computer)s?\b",
                re.IGNORECASE)
@@ -530,7 +534,8 @@ def _elsewhere(request: str, intent: Intent, templates: TemplateSet,
     placed, that is not this machine's name (with or without its domain), its
     distribution nor localhost, said as a machine's: after a noun for one ("on the server
     web", "at host web01"), or after "on" when shaped like a host name ("on web01") or, for
-    a change, when the catalogue gives it no meaning ("restart nginx on bastion now");
+    a change, when the catalogue gives it no meaning and it ends what is said of the
+    machine ("restart nginx on bastion now"; never "on long leave", nor a number);
     or, for a change, a machine said to be another ("on the remote server", "on the
     other box"). The request would be answered or done here instead of there, so it is
     not planned. (A word the catalogue reads as something else, "on gateway", and a
@@ -558,7 +563,9 @@ def _elsewhere(request: str, intent: Intent, templates: TemplateSet,
         def said(pattern: str, name: str = name) -> bool:
             return bool(re.search(pattern.format(name), request, re.IGNORECASE))
 
-        if said(_NAMED) or not known and said(_PLAIN) and (shaped or change):
+        if not re.search(r"[a-z]", word, re.IGNORECASE):  # "on 8888": a port, a value
+            continue
+        if said(_NAMED) or not known and (shaped and said(_PLAIN) or change and said(_ENDS)):
             return word
     return None
 
