@@ -59,6 +59,7 @@ from typing import Any
 from msgspec import Struct, field
 
 from reos.execution.package_sim import Simulation
+from reos.execution.packages import some_names
 from reos.model.plan import Plan, Step
 from reos.model.request import Kind
 from reos.patterns import regex
@@ -596,20 +597,16 @@ def _dry_run_says(step: Step, manager: object, dry_run: Simulation | str | None,
     taken = sorted(dry_run.removed)
     needed = [name for name in taken if lifeline_package(name)]
     if needed:
-        return (f"apt's dry run there says it would also remove {_names(needed)}, which reos "
+        return (f"apt's dry run there says it would also remove {some_names(needed)}, which reos "
                 "needs to reach the host and undo there (SSH, sudo, Python or the system "
                 "itself)")
     if step.action == "install" and taken:
-        return (f"apt's dry run there says installing it would remove {_names(taken)}, "
+        return (f"apt's dry run there says installing it would remove {some_names(taken)}, "
                 "which its undo could not bring back")
     if step.action != "install" and dry_run.installed:
         return (f"apt's dry run there says removing it would install "
-                f"{_names(sorted(dry_run.installed))}, which its undo would not take back")
+                f"{some_names(sorted(dry_run.installed))}, which its undo would not take back")
     return None
-
-
-def _names(names: list[str]) -> str:
-    return ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
 
 
 def _rule_unread(snapshot: SystemSnapshot) -> str:

@@ -345,8 +345,6 @@ class PlanBuilder:
         (never "create", "new"…), a group and nothing else, of people's accounts that all
         exist (never a system account), it asks for them to join the group, never a
         no-op that drops the group."""
-        import re
-
         group = intent.params.get("group")
         op = self.templates.operations.get(intent.operation or "")
         joins = self.templates.operations.get("user.add_to_group")
@@ -494,8 +492,6 @@ def _lost_place(request: str, intent: Intent, templates: TemplateSet) -> str | N
     alice"), left out of the reading because nothing here is called so and the catalogue
     gives it no meaning: the change would land somewhere else than asked, so it is not
     planned."""
-    import re
-
     from reos.catalogue.lexicon import lexicon
 
     lex = lexicon(templates)

@@ -25,7 +25,6 @@ becomes a development set).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
@@ -33,15 +32,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from tests.understanding.fleet_strangers.score import load
+
 HERE = Path(__file__).parent
-
-
-def load(name: str) -> dict[str, Any]:
-    path = HERE / name
-    frozen = path.with_suffix(".sha256").read_text().split()[0]
-    if hashlib.sha256(path.read_bytes()).hexdigest() != frozen:
-        raise SystemExit(f"{name} changed since it was frozen")
-    return json.loads(path.read_text())
 
 
 def host_facts(data: dict[str, Any], case: dict[str, Any]) -> dict[str, Any]:
@@ -126,7 +119,7 @@ def main(argv: list[str]) -> int:
 
     name = next((a for a in argv if not a.startswith("-")), "fleet-lockout-1.json")
     verbose = "-v" in argv
-    data = load(name)
+    data = load(name, HERE)
     engine = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data["snapshot"]))
     counts: Counter[str] = Counter()
     for case in data["cases"]:

@@ -32,8 +32,9 @@ HERE = Path(__file__).parent
 FIXTURE = HERE.parent.parent / "fixtures" / "homelab.json"
 
 
-def load(name: str) -> dict[str, Any]:
-    path = HERE / name
+def load(name: str, here: Path = HERE) -> dict[str, Any]:
+    """The frozen set `name` in `here`, once its sha256 is checked against its .sha256."""
+    path = here / name
     frozen = path.with_suffix(".sha256").read_text().split()[0]
     if hashlib.sha256(path.read_bytes()).hexdigest() != frozen:
         raise SystemExit(f"{name} changed since it was frozen")
