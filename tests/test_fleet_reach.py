@@ -173,3 +173,40 @@ def test_no_string_in_the_playbook_is_a_template_and_each_stays_a_string(
     assert all(type(t).__mro__[1] is str or isinstance(t, str) for t in texts)
     assert not any(TrustedAsTemplate.is_tagged_on(t) for t in texts)
     assert (read["become"], read["timeout"], play["gather_facts"]) == (True, 30, False)
+
+
+def test_a_host_that_hangs_up_while_the_module_is_sent_is_asked_again_without_pipelining(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With pipelining, a host without that Python may close the connection before ssh has
+    sent the module, and Ansible says only "Broken pipe" (it happened in CI on the bed
+    test above): such a host is asked once more, module copied first, which says why."""
+    from reos.fleet import reach
+    from reos.fleet.running import Result, Run
+
+    asked: list[tuple[list[str], bool]] = []
+    hung_up = ("Data could not be sent to remote host '10.0.0.2'. Make sure this host can "
+               "be reached over SSH: [Errno 32] Broken pipe")
+    no_python = "module interpreter '/usr/bin/python9' was not found"
+
+    def fake_run(source, hosts, tasks, *, on_result, connect_timeout,  # type: ignore[no-untyped-def]
+                 pipelining=True):
+        hosts = list(hosts)
+        asked.append((hosts, pipelining))
+        for host in hosts:
+            if host == "web2":
+                on_result(Result(host, reach.PING.name, "ok"))
+                on_result(Result(host, reach.AS_ROOT.name, "ok"))
+            else:
+                on_result(Result(host, reach.PING.name, "unreachable",
+                                 hung_up if pipelining else no_python))
+        return Run(hosts=tuple(hosts), status="failed")
+
+    monkeypatch.setattr(reach, "run", fake_run)
+    heard: list[str] = []
+    found = check(_source(Path("/nonexistent")), ["web1", "web2"],
+                  on_reach=lambda r: heard.append(r.host))
+    assert asked == [(["web1", "web2"], True), (["web1"], False)]
+    assert [(r.host, r.state, r.problem) for r in found] == [
+        ("web1", "unreached", "it has no Python where Ansible looks for one"),
+        ("web2", "ready", None)]
+    assert sorted(heard) == ["web1", "web2"]  # each said once

@@ -7,6 +7,10 @@ person can act on: a host key ssh does not know yet (never accepted for you), a 
 refused, no answer within the connect timeout, no route, a name that does not resolve,
 no python3 on the host. Ansible's own message is kept, cleaned, when none of those fits.
 
+With pipelining (running.py), a host without that Python may close the connection while
+Ansible still sends the module ("Broken pipe") before it says why; such a host is asked
+once more without pipelining, which says it plainly.
+
 Not responsible for choosing hosts (inventory.py) nor for printing (commands/hosts.py).
 """
 
@@ -86,9 +90,14 @@ def check(source: Source, hosts: Iterable[str], *, connect_timeout: int = CONNEC
     names = list(hosts)
     seen: dict[str, list[Result]] = {name: [] for name in names}
     said: dict[str, Reach] = {}
+    hung_up: list[str] = []  # asked again without pipelining
 
     def heard(result: Result) -> None:
         seen.setdefault(result.host, []).append(result)
+        if (result.task == PING.name and result.status == "unreachable"
+                and _HUNG_UP.fullmatch(result.said) and result.host not in hung_up):
+            hung_up.append(result.host)
+            return
         reach = _judge(result.host, seen[result.host], connect_timeout)
         if reach is not None and result.host not in said:
             said[result.host] = reach
@@ -97,6 +106,12 @@ def check(source: Source, hosts: Iterable[str], *, connect_timeout: int = CONNEC
 
     done = run(source, names, [PING, AS_ROOT], on_result=heard,
                connect_timeout=connect_timeout)
+    again = [name for name in hung_up if name not in said]
+    if again:
+        for name in again:
+            seen[name] = []
+        done = run(source, again, [PING, AS_ROOT], on_result=heard,
+                   connect_timeout=connect_timeout, pipelining=False)
     out = []
     for name in names:
         reach = said.get(name)
@@ -106,6 +121,10 @@ def check(source: Source, hosts: Iterable[str], *, connect_timeout: int = CONNEC
                 on_reach(reach)
         out.append(reach)
     return out
+
+
+# ssh's words when the host closed the connection while Ansible sent the module
+_HUNG_UP = regex(r"(?s).*Data could not be sent to remote host.*Broken pipe.*")
 
 
 def _judge(host: str, results: list[Result], seconds: int) -> Reach | None:

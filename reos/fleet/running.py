@@ -136,10 +136,13 @@ def run(source: Source, hosts: Iterable[str], tasks: list[Task], *,
         on_result: Callable[[Result], None] | None = None,
         cancelled: Callable[[], bool] | None = None,
         connect_timeout: int = CONNECT_TIMEOUT, job_timeout: int | None = None,
-        modules: Mapping[str, Path] | None = None, canary: Canary | None = None) -> Run:
+        modules: Mapping[str, Path] | None = None, canary: Canary | None = None,
+        pipelining: bool = True) -> Run:
     """Run `tasks` in order on `hosts` (names from `source`'s inventory); `modules` are
     reos's own Ansible modules the tasks use (name -> source file), put in the playbook's
-    library folder; `canary`: in batches (see the module's docstring). Raises ReosError
+    library folder; `canary`: in batches (see the module's docstring); `pipelining` off
+    copies each module over first (slower, but a missing interpreter is then said as such
+    rather than as a connection that broke while the module was sent). Raises ReosError
     when Ansible cannot be started or a host's name cannot be limited to safely."""
     names = tuple(hosts)
     for name in names:
@@ -190,7 +193,8 @@ def run(source: Source, hosts: Iterable[str], tasks: list[Task], *,
                 private_data_dir=str(folder), playbook="main.yml",
                 inventory=[os.path.abspath(path) for path in source.paths],
                 limit=",".join(pending),
-                envvars=environment(folder, connect_timeout), cmdline=" ".join(args) or None,
+                envvars=environment(folder, connect_timeout, pipelining=pipelining),
+                cmdline=" ".join(args) or None,
                 settings={"job_timeout": job_timeout or TASK_TIMEOUT * (len(tasks) + 1),
                           "suppress_ansible_output": True, "suppress_output_file": True,
                           # how often the runner asks cancel_callback (and checks the job
@@ -268,7 +272,8 @@ def _checked(value: Any) -> Any:
     raise TypeError(f"cannot put a {type(value).__name__} in a playbook")
 
 
-def environment(folder: Path, connect_timeout: int = CONNECT_TIMEOUT) -> dict[str, str]:
+def environment(folder: Path, connect_timeout: int = CONNECT_TIMEOUT, *,
+                pipelining: bool = True) -> dict[str, str]:
     """What Ansible is run with (see the module's docstring)."""
     bin_dir = str(Path(sys.executable).parent)  # ansible-playbook beside reos's python
     return {
@@ -279,7 +284,7 @@ def environment(folder: Path, connect_timeout: int = CONNECT_TIMEOUT) -> dict[st
         "ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED": "True",
         "ANSIBLE_HOST_KEY_CHECKING": "True",
         "ANSIBLE_GATHERING": "explicit",
-        "ANSIBLE_PIPELINING": "True",
+        "ANSIBLE_PIPELINING": str(pipelining),
         "ANSIBLE_TIMEOUT": str(connect_timeout),
         "ANSIBLE_RETRY_FILES_ENABLED": "False",
         "ANSIBLE_NOCOWS": "1",
