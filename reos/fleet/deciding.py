@@ -58,6 +58,7 @@ from typing import Any
 
 from msgspec import Struct, field
 
+from reos.errors import plainly
 from reos.execution.package_sim import Simulation
 from reos.execution.packages import some_names
 from reos.model.plan import Plan, Step
@@ -277,8 +278,7 @@ def prepare(plans: dict[str, Plan], snapshots: dict[str, SystemSnapshot],
             parts.append(_prepare(host, plan, snapshots[host], request,
                                   (ports or {}).get(host), (dry_runs or {}).get(host, {})))
         except Exception as exc:  # noqa: BLE001 - one host's words, said, not raised
-            parts.append(Prepared(host, left_out="reos could not work out its change there "
-                                                  f"({type(exc).__name__})"))
+            parts.append(Prepared(host, left_out=plainly(exc, "Working out its change")))
     return parts
 
 
