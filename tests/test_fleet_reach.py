@@ -210,3 +210,65 @@ def test_a_host_that_hangs_up_while_the_module_is_sent_is_asked_again_without_pi
         ("web1", "unreached", "it has no Python where Ansible looks for one"),
         ("web2", "ready", None)]
     assert sorted(heard) == ["web1", "web2"]  # each said once
+
+
+# -- vault-encrypted variables -----------------------------------------------------------
+def _vaulted(name: str, value: str, password_file: Path) -> str:
+    """`name: !vault |` and its ciphertext, as ansible-vault writes it for a vars file."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "ansible-vault"), "encrypt_string",
+         "--vault-password-file", str(password_file), value, "--name", name],
+        capture_output=True, text=True, timeout=60, check=True)
+    return done.stdout
+
+
+def test_a_vaulted_login_is_opened_with_ansibles_vault_password_file_and_said_without_it(
+        fleet, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    password = tmp_path / "vault-pass"
+    password.write_text("correct horse\n")
+    folder = fleet.folder / "vaulted"
+    (folder / "host_vars").mkdir(parents=True, exist_ok=True)
+    inventory = folder / "hosts.ini"
+    inventory.write_text(fleet.inventory.read_text().replace("ansible_user=bob\n", ""))
+    (folder / "host_vars" / "web1.yml").write_text(_vaulted("ansible_user", "bob", password))
+    given = {"ANSIBLE_VAULT_PASSWORD_FILE": str(password)}
+
+    listed = json.loads(reos("hosts", "-i", str(inventory), "web1", "--json", env=given).stdout)
+    assert [(h["ansible_user"], h["sealed"]) for h in listed["hosts"]] == [("bob", [])]
+    done = reos("hosts", "-i", str(inventory), "web1", "--check", env=given)
+    assert done.returncode == EXIT_OK, done.stdout + done.stderr
+    assert "1 of 1 ready." in done.stdout
+
+    # no password: the login is said to be sealed, and Ansible is never let to guess one
+    listed = json.loads(reos("hosts", "-i", str(inventory), "web1", "--json").stdout)
+    assert [(h["ansible_user"], h["sealed"]) for h in listed["hosts"]] == [
+        (None, ["ansible_user"])]
+    done = reos("hosts", "-i", str(inventory), "web1", "--check")
+    assert done.returncode == EXIT_FAILED
+    assert "(vault)@" in done.stdout
+    assert "a vault-encrypted variable of it cannot be decrypted here" in done.stdout
+    assert "ANSIBLE_VAULT_PASSWORD_FILE" in done.stdout
+
+    # a password file that is not there is an error naming it, before anything is read
+    done = reos("hosts", "-i", str(inventory), "--check",
+                env={"ANSIBLE_VAULT_PASSWORD_FILE": str(tmp_path / "nope")})
+    assert done.returncode == 2
+    assert f"vault password file {tmp_path / 'nope'} cannot be used" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_vaulted_port_is_no_port_known_so_no_firewall_change_relies_on_it(
+        tmp_path: Path) -> None:
+    from reos.fleet.inventory import ssh_ports
+
+    password = tmp_path / "vault-pass"
+    password.write_text("another secret\n")
+    (tmp_path / "host_vars").mkdir()
+    (tmp_path / "hosts.ini").write_text("web1 ansible_host=10.0.0.1\nweb2 ansible_port=2222\n")
+    (tmp_path / "host_vars" / "web1.yml").write_text(_vaulted("ansible_port", "2222", password))
+    # this process has no vault password: web1's port cannot be known, web2's is written
+    assert ssh_ports(_source(tmp_path / "hosts.ini"), ["web1", "web2"]) == {
+        "web1": None, "web2": 2222}

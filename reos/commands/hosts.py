@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from reos import settings as settings_module
 from reos.commands.output import emit_json, note, say, warn
 from reos.errors import EXIT_FAILED, EXIT_OK, UsageError
-from reos.fleet.inventory import Host, Inventory, find_source, select
+from reos.fleet.inventory import VAULT_HINT, Host, Inventory, find_source, select
 
 if TYPE_CHECKING:
     from reos.fleet.reach import Reach
@@ -30,6 +30,7 @@ SCHEMA = "reos.hosts/1"
 NOT_CHECKED = "Not checked whether these hosts answer: reos hosts --check reaches each."
 SNAPSHOTS = ("Snapshots are what reos last read of each host; reos plan --hosts reads "
              "them again before it plans.")
+SEALED = "(vault)"  # in an address: a value reos cannot decrypt
 MARK = {"ready": "✓", "answers": "!", "unreached": "✗"}
 
 
@@ -111,6 +112,9 @@ def lines(chosen: Inventory, given_by: str,
                 line = f"{line}  {MARK[reached[name].state]} {answer(reached[name])}"
             out.append(line)
     out.append("")
+    if any(host.sealed for host in chosen.hosts):
+        out.append(f"{SEALED}: vault-encrypted in the inventory, and Ansible has no vault "
+                   f"password here to open it. {VAULT_HINT}")
     if reached is None:
         out.append(NOT_CHECKED)
     else:
@@ -137,10 +141,13 @@ def _age(host: str) -> str:
 def address(host: Host) -> str:
     """How ssh would be told to reach the host: [user@]address[:port], the address being
     the inventory name when the inventory gives no ansible_host (an IPv6 address is
-    bracketed before a port)."""
-    text = host.ansible_host or host.name
-    if host.ansible_port:
-        text = f"[{text}]:{host.ansible_port}" if ":" in text else f"{text}:{host.ansible_port}"
-    if host.ansible_user:
-        text = f"{host.ansible_user}@{text}"
+    bracketed before a port); SEALED stands for a value reos cannot decrypt."""
+    def said(name: str) -> str | None:
+        return SEALED if name in host.sealed else getattr(host, name)
+
+    text = said("ansible_host") or host.name
+    if port := said("ansible_port"):
+        text = f"[{text}]:{port}" if ":" in text else f"{text}:{port}"
+    if user := said("ansible_user"):
+        text = f"{user}@{text}"
     return text

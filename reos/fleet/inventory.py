@@ -41,7 +41,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -64,7 +64,9 @@ CONNECTION = {"ansible_host": "remote_addr", "ansible_port": "port",
 HINT = ("reos reads INI, YAML and TOML inventories (a file or a folder of them), never "
         "inventory scripts or plugins; `ansible-inventory -i FILE --list` shows Ansible's "
         "own view.")
-VAULT_HINT = "reos cannot read vault-encrypted files yet: it has no vault password to ask for."
+VAULT_HINT = ("reos never asks for a vault password: give Ansible a vault password file "
+              "(vault_password_file in ansible.cfg, or ANSIBLE_VAULT_PASSWORD_FILE) and reos "
+              "uses it too.")
 GROUPS_SAID = 20  # the groups a "no host matches" error names, at most
 
 
@@ -89,6 +91,8 @@ class Host(Struct, frozen=True):
     ansible_host: str | None = None
     ansible_port: str | None = None
     ansible_user: str | None = None
+    # those of the three that are vault-encrypted with no vault password here to open them
+    sealed: tuple[str, ...] = ()
 
 
 class Inventory(Struct, frozen=True):
@@ -135,6 +139,7 @@ def select(source: Source, pattern: str = "all", limit: str | None = None) -> In
     with _quiet(ansible) as caught:
         try:
             loader = ansible.DataLoader()
+            loader.set_vault_secrets(ansible.vault_secrets)
             manager = ansible.InventoryManager(
                 loader=loader, sources=[str(path) for path in source.paths])
         except ansible.AnsibleError as exc:
@@ -145,7 +150,7 @@ def select(source: Source, pattern: str = "all", limit: str | None = None) -> In
         try:
             variables = ansible.VariableManager(loader=loader, inventory=manager)
             hosts = tuple(
-                _host(ansible.MAGIC_VARIABLE_MAPPING, host,
+                _host(ansible, host,
                       variables.get_vars(host=host, include_hostvars=False, stage="all"))
                 for host in chosen)
         except ansible.AnsibleError as exc:  # a group_vars or host_vars file
@@ -176,7 +181,7 @@ def ssh_ports(source: Source, names: list[str]) -> dict[str, int | None]:
     found: dict[str, int | None] = {}
     for name in names:
         host = hosts.get(name)
-        port = host.ansible_port if host is not None else "-"
+        port = host.ansible_port if host is not None and not host.sealed else "-"
         if port is None:
             found[name] = SSH_PORT
         elif port.isascii() and port.isdigit() and 1 <= int(port) <= 65535:
@@ -211,14 +216,21 @@ def _choose(ansible: SimpleNamespace, manager: Any, pattern: str, limit: str | N
                     exit_code=EXIT_NOTHING)
 
 
-def _host(mapping: Mapping[str, tuple[str, ...]], host: Any, variables: Mapping[str, Any],
-          ) -> Host:
+def _host(ansible: SimpleNamespace, host: Any, variables: Mapping[str, Any]) -> Host:
     said: dict[str, str | None] = {}
+    sealed = []
     for name, field in CONNECTION.items():
-        found = next((variables[v] for v in mapping[field] if v in variables), None)
+        found = next((variables[v] for v in ansible.MAGIC_VARIABLE_MAPPING[field]
+                      if v in variables), None)
+        if isinstance(found, ansible.EncryptedString):
+            try:
+                found = str(found)  # decrypted with the vault secrets Ansible was given
+            except ansible.AnsibleError:
+                sealed.append(name)
+                found = None
         said[name] = _plain(found)
     groups = tuple(sorted(str(g.name) for g in host.get_groups() if g.name != "all"))
-    return Host(name=str(host.name), groups=groups, **said)
+    return Host(name=str(host.name), groups=groups, sealed=tuple(sealed), **said)
 
 
 def _plain(value: Any) -> str | None:
@@ -374,10 +386,47 @@ def _ansible() -> SimpleNamespace:
     def event_of(exc: BaseException) -> Any:
         return ControllerEventFactory.from_exception(exc, False)
 
+    from ansible.parsing.vault import EncryptedString, VaultSecretsContext
+
+    secrets = _vault_secrets(constants, DataLoader(), AnsibleError, event_of)
+    if VaultSecretsContext.current(optional=True) is None:  # once per process, as Ansible
+        VaultSecretsContext.initialize(VaultSecretsContext(secrets))
     return SimpleNamespace(
         AnsibleError=AnsibleError, DataLoader=DataLoader, InventoryManager=InventoryManager,
         VariableManager=VariableManager, DeferredWarningContext=DeferredWarningContext,
-        MAGIC_VARIABLE_MAPPING=constants.MAGIC_VARIABLE_MAPPING, event_of=event_of)
+        MAGIC_VARIABLE_MAPPING=constants.MAGIC_VARIABLE_MAPPING, event_of=event_of,
+        EncryptedString=EncryptedString, vault_secrets=secrets)
+
+
+def _vault_secrets(constants: Any, loader: Any, error: type[Exception],
+                   event_of: Callable[[BaseException], Any]) -> list[tuple[str, Any]]:
+    """The vault passwords Ansible is configured with, as ansible-playbook loads them:
+    each of vault_identity_list ("id@file") and vault_password_file (a file, or a script
+    whose output is the password, which Ansible runs). One that asks ("prompt") is left
+    out: reos never asks for a vault password. A file that cannot be used is an error."""
+    from ansible.parsing.vault import get_file_vault_secret
+
+    slugs = [str(slug) for slug in constants.DEFAULT_VAULT_IDENTITY_LIST or []]
+    if constants.DEFAULT_VAULT_PASSWORD_FILE:
+        slugs.append(f"{constants.DEFAULT_VAULT_IDENTITY}@"
+                     f"{constants.DEFAULT_VAULT_PASSWORD_FILE}")
+    secrets = []
+    for slug in slugs:
+        name, _, where = slug.partition("@") if "@" in slug else ("", "", slug)
+        if where in ("prompt", "prompt_ask_vault_pass"):
+            continue
+        try:
+            secret = get_file_vault_secret(filename=where, loader=loader,
+                                           vault_id=name or constants.DEFAULT_VAULT_IDENTITY)
+            secret.load()
+        except error as exc:
+            raise UsageError(f"Ansible's vault password file {where} cannot be used: "
+                             f"{_failure(event_of(exc)).reason}",
+                             "Fix vault_password_file in ansible.cfg, or "
+                             "ANSIBLE_VAULT_PASSWORD_FILE / ANSIBLE_VAULT_IDENTITY_LIST.",
+                             ) from None
+        secrets.append((name or constants.DEFAULT_VAULT_IDENTITY, secret))
+    return secrets
 
 
 @contextlib.contextmanager

@@ -5,7 +5,8 @@ A host is "ready" when both pass; it "answers" when only the first does (sudo wa
 password, or the login has no sudo); otherwise it is not reached, with why in words a
 person can act on: a host key ssh does not know yet (never accepted for you), a login
 refused, no answer within the connect timeout, no route, a name that does not resolve,
-no python3 on the host. Ansible's own message is kept, cleaned, when none of those fits.
+no python3 on the host, a vault-encrypted variable with no vault password. Ansible's own
+message is kept, cleaned, when none of those fits.
 
 With pipelining (running.py), a host without that Python may close the connection while
 Ansible still sends the module ("Broken pipe") before it says why; such a host is asked
@@ -21,7 +22,7 @@ from collections.abc import Callable, Iterable
 
 from msgspec import Struct
 
-from reos.fleet.inventory import Source
+from reos.fleet.inventory import VAULT_HINT, Source
 from reos.fleet.running import CONNECT_TIMEOUT, Result, Task, run
 from reos.patterns import regex
 
@@ -46,6 +47,9 @@ AS_ROOT = Task("reos: can reos act as root", "ansible.builtin.ping", become=True
 # Ansible's words (ssh's, sudo's) for why a host was not reached, each with what reos says
 # and what to do; the first that matches wins.
 _WHY: list[tuple[re.Pattern[str], str, str]] = [
+    (regex(r"(?s).*(undecryptable variable|no vault secrets|Decryption failed).*"),
+     "a vault-encrypted variable of it cannot be decrypted here",
+     VAULT_HINT),
     (regex(r"(?s).*Host key verification failed.*"),
      "ssh does not know its host key yet",
      "Check the key's fingerprint with the host's owner, then add it to known_hosts "
