@@ -494,10 +494,16 @@ class ReasoningEngine:
         if self._fixed_snapshot is not None and not self.settings.fleet.inventory:
             return None
         from reos.errors import ReosError, plainly
-        from reos.on_hosts import reading_for
+        from reos.on_hosts import names_here, reading_for
+
+        def here() -> frozenset[str] | None:
+            try:
+                return names_here(self.snapshot())
+            except (ReosError, OSError):  # not known: a name said alone stays asked
+                return None
 
         try:
-            return reading_for(self.settings, text)
+            return reading_for(self.settings, text, here=here)
         except (ReosError, OSError) as exc:  # the inventory cannot be read: this machine's
             self.hosts_problem = plainly(exc, "Reading the Ansible inventory")
             return None

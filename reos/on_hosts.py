@@ -103,9 +103,11 @@ class HostsPlan(Struct):
 
 
 def reading_for(settings: Settings, request: str,
-                environ: dict[str, str] | None = None) -> tuple[Source, Reading] | None:
+                environ: dict[str, str] | None = None,
+                here: Callable[[], frozenset[str] | None] | None = None,
+                ) -> tuple[Source, Reading] | None:
     """The inventory and what the request's words name in it, or None (see the module's
-    docstring)."""
+    docstring); `here` as for `hosts_named`."""
     env = os.environ if environ is None else environ
     if not settings.fleet.inventory and not env.get("ANSIBLE_INVENTORY", "").strip(" ,"):
         return None  # nothing names an inventory: nothing more is read
@@ -114,14 +116,34 @@ def reading_for(settings: Settings, request: str,
     source = find_source(None, settings, env)
     if source is None:
         return None
-    reading = hosts_named(request, source)
+    reading = hosts_named(request, source, here)
     return None if reading is None else (source, reading)
 
 
-def hosts_named(request: str, source: Source) -> Reading | None:
+def names_here(snapshot: SystemSnapshot) -> frozenset[str]:
+    """The names of things on this machine a host's name said alone could mean instead
+    (lower case): containers, services (with and without their unit type), packages,
+    accounts, groups, processes, interfaces, timers."""
+    found: set[str] = set()
+    sections: list[list[Any] | None] = [snapshot.containers, snapshot.packages,
+                                        snapshot.users, snapshot.groups, snapshot.processes,
+                                        snapshot.interfaces]
+    for section in sections:
+        found.update(str(item.name).lower() for item in section or [])
+    units: list[Any] = [*(snapshot.services or []), *(snapshot.timers or [])]
+    for unit in units:
+        name = str(unit.name).lower()
+        found.update((name, name.rsplit(".", 1)[0]))
+    return frozenset(found)
+
+
+def hosts_named(request: str, source: Source,
+                here: Callable[[], frozenset[str] | None] | None = None) -> Reading | None:
     """The hosts and groups of the inventory at `source` that `request` names in words,
     or None when it names none. Ansible reads the inventory only when a word of the
-    request is in its files or is a word for hosts (`could_name_hosts`)."""
+    request is in its files or is a word for hosts (`could_name_hosts`). `here`: the
+    names of things on this machine (`names_here`), asked only when a host's name is
+    said alone; without it such a name is always asked about."""
     from reos.understanding import hosts
 
     if not hosts.could_name_hosts(request, hosts.inventory_words(source.paths)):
@@ -134,7 +156,7 @@ def hosts_named(request: str, source: Source) -> Reading | None:
     chosen = select(source, "*")
     where = source.paths[0].name if len(source.paths) == 1 else source.names()
     names = hosts.Names(tuple(host.name for host in chosen.hosts), chosen.groups, where)
-    reading = hosts.read(request, names, hosts.from_catalogue(templates))
+    reading = hosts.read(request, names, hosts.from_catalogue(templates), here)
     read = reading if isinstance(reading, hosts.Chosen) else \
         reading.read if isinstance(reading, hosts.Asked) else None
     if read is None:

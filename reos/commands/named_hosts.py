@@ -52,7 +52,7 @@ def run(request: str, *, inventory: Path | None = None, limit: str | None = None
         return None
     from reos.on_hosts import hosts_named
 
-    reading = hosts_named(request, source)
+    reading = hosts_named(request, source, _here)
     if reading is None:
         return None
     from reos.commands.output import emit_json, note, say
@@ -91,3 +91,17 @@ def run(request: str, *, inventory: Path | None = None, limit: str | None = None
         note("(--verbose says nothing more on hosts: each host's plan is shown.)")
     return fleet_plan.run(reading.request, pattern=reading.pattern, inventory=inventory,
                           limit=limit, yes=yes, dry_run=dry_run, as_json=as_json)
+
+
+def _here() -> frozenset[str] | None:
+    """What this machine has a host's name said alone could mean instead (read only
+    then); None when it cannot be read, so the name is asked about."""
+    from reos.errors import ReosError
+    from reos.on_hosts import names_here
+    from reos.system.cache import SnapshotCache
+    from reos.system.collectors import collect
+
+    try:
+        return names_here(SnapshotCache(collect).get())
+    except (ReosError, OSError):
+        return None

@@ -200,6 +200,13 @@ _WHICH = {"which", "what"}  # "which hosts": every host, asked about; "what rout
 # only of the fleet.
 _EVERY = {"all", "every", "each", "both", "any"}
 _SEPARATORS = {",", "and", "&", "+", "plus", "or", "also"}
+# programs whose object is another machine, beyond the catalogue's (`Known.to_machines`)
+_TO_MACHINES = {"ssh", "scp", "sftp", "rsync", "connect", "telnet", "curl", "wget", "nc",
+                "mtr", "dig", "host", "whois", "mount", "mosh"}
+_JOINERS = {",", "and", "&", "+", "plus"}  # names said alone, each of them meant ("or": which?)
+# a name only a machine has: letters with a digit, dot, dash or underscore ("store03",
+# "tape_lib", "nas.home.arpa"), never a word ("mail") or a number
+_MACHINE_SHAPED = regex(r"(?=[a-z0-9._-]*[a-z])(?=[a-z0-9._-]*[0-9._-])[a-z0-9][a-z0-9._-]*")
 # "the first web server", "the 2nd db": one host the words do not name
 _ORDINAL = regex(r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|"
                  r"\d+(?:st|nd|rd|th)")
@@ -453,6 +460,9 @@ class Known(Struct, frozen=True):
     correct: Callable[[str], str | None] | None = None
     # phrases of the catalogue that end in a weak word of place: ("logged", "in")
     ending_in_place: frozenset[tuple[str, ...]] = frozenset()
+    # the words of operations whose object is another machine ("ping", "trace", "block"):
+    # with one, a host's name said alone is that object, not where to run
+    to_machines: frozenset[str] = frozenset()
 
 
 def from_catalogue(templates: TemplateSet) -> Known:
@@ -472,23 +482,33 @@ def from_catalogue(templates: TemplateSet) -> Known:
                  lambda word: correct(word, lex, HOST_WORDS),
                  frozenset(tuple(words) for entries in lex.phrases.values()
                            for words, _, _ in entries
-                           if len(words) > 1 and words[-1] in WEAK_PLACE))
+                           if len(words) > 1 and words[-1] in WEAK_PLACE),
+                 frozenset(phrase.split()[0].lower()
+                           for operation in templates.operations.values()
+                           if "host" in operation.slots
+                           for phrase in (*operation.verbs, *(
+                               idiom for idiom in operation.idioms if " " not in idiom))))
 
 
-def read(request: str, names: Names, known: Known | None = None) -> Reading | None:
+def read(request: str, names: Names, known: Known | None = None,
+         here: Callable[[], frozenset[str] | None] | None = None) -> Reading | None:
     """The hosts `request` names among `names` (see the module's docstring), or None when
-    it names none. `known` is what the catalogue says of words (`from_catalogue`)."""
+    it names none. `known` is what the catalogue says of words (`from_catalogue`);
+    `here`, the names of things on this machine (lower case; None when not known), asked
+    only when a host's name is said alone (`_Reader.alone`)."""
     try:
-        return _Reader(request, names, known or Known()).read()
+        return _Reader(request, names, known or Known(), here).read()
     except _Stop as stop:
         return stop.answer
 
 
 class _Reader:
-    def __init__(self, request: str, names: Names, known: Known) -> None:
+    def __init__(self, request: str, names: Names, known: Known,
+                 here: Callable[[], frozenset[str] | None] | None = None) -> None:
         self.request = request
         self.names = names
         self.known = known
+        self.things_here = here
         self.synonyms = known.synonyms
         self.things = THING_NOUNS | known.things
         text = request.replace("\u2019", "'")
@@ -578,6 +598,7 @@ class _Reader:
         places: list[_Clause] = []  # hosts to run on
         leaving: list[_Clause] = []  # hosts to leave out
         bare: list[str] = []
+        alone: list[_Clause] = []  # hosts' names said alone, as they are written
         pointing: list[tuple[int, int]] = []  # "on all of them": the hosts named elsewhere
         i = 0
         while i < len(tokens):
@@ -629,9 +650,12 @@ class _Reader:
                 continue
             if found.bare:
                 bare += found.bare
+                alone.append(_Clause(tuple(found.refs), i, found.end, said_as_host=True))
                 i = found.end
                 continue
             i += 1
+        if not places and bare and self.alone(alone):
+            places = alone  # "reboot store03": nothing here is called so
         if self.here and not any(not c.said_as_host for c in places):
             return None  # "install psql here to reach db1": this machine's
         if places:
@@ -750,6 +774,35 @@ class _Reader:
             if self.tokens[k].low in REMOVING:
                 return True
         return False
+
+    def alone(self, clauses: list[_Clause]) -> bool:
+        """Whether hosts' names said alone, with no word of place ("reboot store03",
+        "disk usage nas.home.arpa"), are those hosts: each written as in the inventory,
+        shaped as only a machine's name is (a letter and a digit, dot, dash or underscore:
+        "git" or "mail" could be the software), and nothing on this machine (its
+        containers, services, packages, accounts, processes…) called so; never in a
+        request whose verb takes another machine as its object ("ping store03", "ssh to
+        store03", "block store03"), nor after "to", "from", "for"…. Otherwise the name is
+        asked about."""
+        if self.things_here is None or any(
+                t.low in self.known.to_machines or t.low in _TO_MACHINES for t in self.tokens):
+            return False  # "ping store03", "ssh to store03": the machine it is about
+        for clause in clauses:
+            before = self.tokens[clause.start - 1].low if clause.start else ""
+            if before in ABOUT or (before and before not in self.known.words
+                                   and before not in _DETERMINERS and before.isalpha()):
+                return False  # "to reach pg-primary"; "exept store03": a word not read
+            for k in range(clause.start, clause.end):
+                token = self.tokens[k]
+                if token.low not in _JOINERS | _DETERMINERS and not any(
+                        token.low == ref.name.lower() for ref in clause.refs):
+                    return False  # a name read another way ("web 1", a typo)
+            if not all(ref.kind == "host" and _MACHINE_SHAPED.fullmatch(ref.name.lower())
+                       for ref in clause.refs):
+                return False
+        here = self.things_here()
+        return here is not None and not any(
+            ref.name.lower() in here for clause in clauses for ref in clause.refs)
 
     def _said_as_host(self, start: int, end: int) -> bool:
         """A bare name said as a host's: "web1's disk", "web2: restart nginx" (first)."""

@@ -3,7 +3,8 @@ beside this file, with the inventory it was written against): requests written b
 helper who read none of reos, each labelled with what a competent admin would mean.
 
 Each case goes through what the chat and `reos plan` do (reos.on_hosts.hosts_named: the
-cheap first look, Ansible's reading of the INI file, the reader) and is counted:
+cheap first look, Ansible's reading of the INI file, the reader, with the names of things
+on this machine, the fixture snapshot the rest is planned on) and is counted:
 - right: the same decision ("hosts", "local", or "ask"; a name the inventory lacks counts
   as "ask", since nothing runs), and for "hosts" the same host set and a rest of the
   request that plans on the saved snapshot as the case's request does;
@@ -45,7 +46,7 @@ def main(argv: list[str]) -> int:
     os.environ.setdefault("REOS_LLM", "off")
     from reos.engine import ReasoningEngine
     from reos.fleet.inventory import Source
-    from reos.on_hosts import hosts_named
+    from reos.on_hosts import hosts_named, names_here
     from reos.settings import Settings
     from reos.system.snapshot import SystemSnapshot
     from reos.understanding.hosts import Asked, Chosen
@@ -55,6 +56,10 @@ def main(argv: list[str]) -> int:
     source = Source((HERE / data["inventory"],), "--inventory")
     engine = ReasoningEngine(Settings(), snapshot=SystemSnapshot.load(FIXTURE))
     plans: dict[str, Any] = {}
+    here_names = names_here(engine.snapshot())  # this machine: the fixture, as plans see it
+
+    def here() -> frozenset[str]:
+        return here_names
 
     def planned(request: str) -> Any:
         if request not in plans:
@@ -66,7 +71,7 @@ def main(argv: list[str]) -> int:
     counts = {"right": 0, "wrong hosts": 0, "fewer hosts": 0, "careful": 0,
               "rest differs": 0}
     for case in data["cases"]:
-        got = hosts_named(case["text"], source)
+        got = hosts_named(case["text"], source, here)
         decision = ("local" if got is None else "hosts" if isinstance(got, Chosen)
                     else "ask")
         chosen = sorted(got.hosts) if isinstance(got, Chosen) else []

@@ -1,0 +1,87 @@
+"""A host's name said alone, with no word of place ("reboot kiln-2", "disk usage
+vault.lab.example"), through `on_hosts.hosts_named` with what this machine has
+(`names_here`, from a snapshot) and Ansible reading a real INI file; sentences and
+names of our own.
+
+What is checked: such a name is the host when it is written as in the inventory, is
+shaped as only a machine's name is (a letter with a digit, dot, dash or underscore), and
+nothing on this machine is called so; otherwise it is asked about, as it is when what
+this machine has is not known. A request whose verb takes another machine as its object
+("ping kiln-2", "ssh to kiln-2", "block kiln-2"), a name after "to", "from"…, a word not
+read right before it ("exept"), "or" between names: each stays asked.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reos.fleet.inventory import Source
+from reos.on_hosts import hosts_named, names_here
+from reos.system.snapshot import SystemSnapshot
+from reos.understanding.hosts import Asked, Chosen
+from tests.host_words import inventory_of
+
+INI = """vault.lab.example ansible_host=10.8.0.2
+
+[kilns]
+kiln-1 ansible_host=10.8.1.1
+kiln-2 ansible_host=10.8.1.2
+
+[glaze]
+glaze_mixer ansible_host=10.8.2.1
+potter ansible_host=10.8.2.2
+"""
+HERE = SystemSnapshot.from_dict({
+    "schema": "reos.snapshot/2", "collected_at": "2026-11-28T10:00:00Z", "host": {},
+    "containers": [{"name": "glaze_mixer", "image": "mixer:1", "state": "running"}],
+    "services": [{"name": "potter.service", "active": "active", "sub": "running"}],
+})
+
+
+@pytest.fixture(scope="module")
+def inventory(tmp_path_factory: pytest.TempPathFactory) -> Source:
+    return inventory_of(tmp_path_factory, INI)
+
+
+def _read(request: str, inventory: Source, here: SystemSnapshot | None = HERE):
+    return hosts_named(request, inventory,
+                       None if here is None else (lambda: names_here(here)))
+
+
+@pytest.mark.parametrize(("request_", "hosts", "rest"), [
+    ("reboot kiln-2", ("kiln-2",), "reboot"),
+    ("disk usage vault.lab.example", ("vault.lab.example",), "disk usage"),
+    ("how busy is the kiln-1", ("kiln-1",), "how busy is"),
+    ("uptime of kiln-1 and kiln-2", ("kiln-1", "kiln-2"), "uptime"),
+])
+def test_a_machines_name_said_alone_is_that_host_when_nothing_here_is_called_so(
+        inventory: Source, request_: str, hosts: tuple[str, ...], rest: str) -> None:
+    found = _read(request_, inventory)
+    assert isinstance(found, Chosen), found
+    assert found.hosts == hosts
+    assert found.request == rest
+
+
+def test_the_same_name_is_asked_when_what_this_machine_has_is_not_known(
+        inventory: Source) -> None:
+    found = _read("reboot kiln-2", inventory, here=None)
+    assert isinstance(found, Asked)
+    assert "kiln-2 is a host in hosts.ini" in found.question
+
+
+@pytest.mark.parametrize("request_", [
+    "restart glaze_mixer",  # a container here is called so
+    "stop potter",  # a service here; and a word, not a machine's name
+    "ping kiln-2",  # the machine pinged, from here
+    "ssh to kiln-2 and show its uptime",
+    "block kiln-2 in the firewall",
+    "install the client to reach kiln-2",
+    "trace the route to vault.lab.example",
+    "reboot kiln-1 or kiln-2",  # which?
+    "restart everything exept kiln-1",  # a word not read, right before it
+    "reboot kiln 2",  # not written as in the inventory
+])
+def test_a_name_said_alone_stays_asked_where_it_may_be_something_else(
+        inventory: Source, request_: str) -> None:
+    found = _read(request_, inventory)
+    assert not isinstance(found, Chosen), found
