@@ -304,9 +304,11 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str,
     logins = _logins(snapshot)
     ssh, unknown = ssh_ports(snapshot.host.get("ssh_port"),
                              snapshot.host.get("ssh_loopback"), inventory_port)
+    passers = _passers(snapshot, inventory_port) if ssh is None else set()
     for step in plan.steps:
         admission = admit_argv(step.argv, approved=True, requested=request, remote=True)
-        why = _unfit(step, admission.reason if not admission.allowed else None, logins)
+        why = _unfit(step, admission.reason if not admission.allowed else None, logins) or (
+            _passes_reos_on(step, passers, inventory_port))
         if not why and not step.read_only and step.target is not None and (
                 step.target.kind == "firewall"):
             why = firewall_cuts_ssh(step.argv, ssh, unknown) or (
@@ -367,6 +369,9 @@ _NETWORK_UNITS = regex(r"(networking|systemd-networkd|network-?manager|network|w
                        r"connman|netplan-.*|ifup@.*|wpa_supplicant.*|iwd|dhcpcd.*|"
                        r"dhclient.*|openvswitch.*|ovs-.*|tailscaled|wg-quick@.*|"
                        r"zerotier-one|openvpn.*|netbird)", re.IGNORECASE)
+# the system bus: restarted or stopped, logind, networkd and every service on it lose
+# their connection (systemd does not support restarting it), new logins with them
+_BUS_UNITS = regex(r"(dbus|dbus-broker|messagebus)")
 # where the accounts come from (LDAP, sssd, AD): stopped, no one logs in, reos neither
 _LOGIN_UNITS = regex(r"(sssd.*|nslcd|winbind|nscd)")
 # what loads a host's firewall rules: started, restarted or stopped, it changes them all
@@ -383,11 +388,49 @@ _LIFELINE_PACKAGES = regex(
     r"|sssd.*|libnss-.*|libpam-.*|libpam0g|nslcd|winbind|samba-winbind.*|realmd"
     # what brings the network up, and the VPN a host may be reached through
     r"|network-manager|ifupdown.*|netplan\.io|isc-dhcp-client|dhcpcd.*|systemd-resolved"
+    r"|iproute2|iputils-.*|ifupdown2|systemd-networkd"
+    # the system bus: logind, networkd and sudo's session setup talk through it
+    r"|dbus|dbus-broker|dbus-daemon|dbus-bin|dbus-system-bus-common|libdbus-.*"
     r"|wpasupplicant|iwd|tailscale|wireguard.*|zerotier-one|openvpn|netbird)")
 # a firewall that may start loading its rules as it is installed (firewalld does, with
 # its default zone): never installed through the fleet
 _FIREWALL_PACKAGES = regex(r"(ufw|firewalld|nftables|iptables-persistent|"
                            r"iptables-services|netfilter-persistent|shorewall6?|ferm)")
+
+
+def _passers(snapshot: SystemSnapshot, inventory_port: int | None) -> set[str]:
+    """When reos's SSH session reaches a host through something else (`ssh_ports` knows
+    no port: a proxy passed it on, or the inventory's port is not the one SSH saw), the
+    programs it may come through: those listening on the inventory's port on an address
+    other than loopback (every such listener when that port is not known), lower case."""
+    passers = set()
+    for row in snapshot.listening or []:
+        if row.address.startswith("127.") or row.address in ("::1", "localhost"):
+            continue
+        if inventory_port is None or row.port == inventory_port:
+            passers.add(row.process.lower())
+    return passers - {"", "systemd"}
+
+
+def _passes_reos_on(step: Step, passers: set[str], inventory_port: int | None) -> str | None:
+    """Why a step that stops, restarts or removes a program reos's session may pass
+    through (`_passers`: an SSH multiplexer such as sslh, a proxy) may not run, or None."""
+    target = step.target
+    if step.read_only or target is None or not passers:
+        return None
+    name = target.name.removesuffix(".service").removesuffix(".socket").lower()
+    if target.kind == "package":
+        name = name.split("=", 1)[0].split(":", 1)[0]
+    cuts = (target.kind in ("service", "timer") and step.action in (*_CUTS, "restart")) or (
+        target.kind == "package" and step.action in ("remove", "purge"))
+    if not cuts or not any(name == p or (len(p) >= 15 and name.startswith(p))
+                           for p in passers):
+        return None
+    where = f"port {inventory_port}, the one reos connects to" if inventory_port else \
+        "a port reos may connect to"
+    return (f"reos's SSH session may reach the host through it (it listens on {where}, "
+            "and the session was passed on there): stopped, reos is cut off and could not "
+            "undo it")
 
 
 def lifeline_package(name: str) -> bool:
@@ -433,6 +476,10 @@ def _unfit(step: Step, refused: str | None, logins: set[str] | None = None) -> s
                 step.action in (*_CUTS, "restart")):
             return ("it could take the host's network down, and reos with it: reos reaches "
                     "the host over that network, so it could not undo it")
+        if target.kind == "service" and _BUS_UNITS.fullmatch(unit) and (
+                step.action in (*_CUTS, "restart")):
+            return ("it is the system bus: restarted or stopped, logind and the services "
+                    "on it lose it, and new logins with them, reos's too")
         if target.kind == "service" and _LOGIN_UNITS.fullmatch(unit) and (
                 step.action in _CUTS):
             return ("the accounts come from it there (LDAP, sssd, AD): stopped, no one logs "

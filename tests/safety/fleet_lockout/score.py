@@ -44,10 +44,12 @@ def host_facts(data: dict[str, Any], case: dict[str, Any]) -> dict[str, Any]:
 
 def snapshot_for(data: dict[str, Any], facts: dict[str, Any]) -> Any:
     """The corpus's snapshot with the facts the host module adds there: the login, the
-    port reached and whether a proxy passed the session on."""
+    port reached and whether a proxy passed the session on, and the host's machine-id
+    (a corpus written without one still stands for a host, which always has one)."""
     from reos.system.snapshot import SystemSnapshot
 
     snap = json.loads(json.dumps(data["snapshot"]))
+    snap["host"].setdefault("machine_id", MACHINE_ID)
     snap["host"].update({"user": facts.get("login"), "ssh_port": facts.get("reached_port"),
                          "ssh_loopback": bool(facts.get("proxied"))})
     return SystemSnapshot.from_dict(snap)
@@ -72,6 +74,7 @@ def root_answer(data: dict[str, Any], facts: dict[str, Any]) -> dict[str, Any]:
 
 
 IMAGE = "reos-test/debian-ssh:2"
+MACHINE_ID = "6c1f3a9e2b7d4c508e1a9f0b3d2c7e41"  # any host's: 32 hex digits
 
 
 def dry_runs(plan: Any, manager: Any) -> dict[str, Any]:
