@@ -201,6 +201,7 @@ class ReasoningEngine:
         if meta is not None:
             return self._record_trace(Plan(text, Kind.META, intent=Intent(
                 Kind.META, action=meta.action, value=meta.value)))
+        request = self._as_this_machine(request)
         builder = self.builder()
         started = time.monotonic()
         intent = understanding.understand(request, self.templates, builder.matcher,
@@ -485,6 +486,23 @@ class ReasoningEngine:
         if plan.kind == Kind.META:
             return self.meta(_meta_of(plan, said), on_event=on_event)
         return self.offer(plan, on_event)
+
+    def _as_this_machine(self, request: str) -> str:
+        """The request with this machine's own name said as "this machine"
+        (understanding/this_machine.py); the snapshot is read only when the name is in
+        it."""
+        from reos.errors import ReosError
+        from reos.understanding.this_machine import as_this_machine
+
+        def taken() -> frozenset[str] | None:
+            from reos.on_hosts import names_here
+
+            return names_here(self.snapshot())
+
+        try:
+            return as_this_machine(request, self.snapshot().host.get("hostname"), taken)
+        except (ReosError, OSError):  # no snapshot: the words stay as said
+            return request
 
     # -- other machines: reos/on_hosts.py holds the flow --------------------------------
     def hosts_named(self, text: str) -> Any:

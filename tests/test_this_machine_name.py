@@ -1,0 +1,64 @@
+"""This machine called by its own name (reos/understanding/this_machine.py, through the
+engine): "install htop on kiln" on the machine kiln is "install htop" there; the same
+words on a machine where something else is called kiln, or the name alone, are left as
+said. Names and sentences of our own."""
+
+from __future__ import annotations
+
+import pytest
+
+from reos.engine import ReasoningEngine
+from reos.settings import Settings
+from reos.system.snapshot import SystemSnapshot
+from reos.understanding.this_machine import as_this_machine
+
+NOTHING = frozenset({"nginx", "bob"})
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    ("install htop on kiln", "install htop"),
+    ("install htop on kiln.lab.example please", "install htop please"),
+    ("set the time zone on the server kiln to UTC", "set the time zone to UTC"),
+    ("show kiln's uptime", "show uptime"),
+    ("what is the disk usage of kiln?", "what is the disk usage?"),
+    ("restart nginx at KILN.", "restart nginx."),
+])
+def test_this_machines_own_name_said_as_a_place_is_taken_out(said: str, meant: str) -> None:
+    assert as_this_machine(said, "kiln.lab.example", lambda: NOTHING) == meant
+
+
+@pytest.mark.parametrize("said", [
+    "reboot kiln",  # the name alone: not a place
+    "set the hostname to kiln",
+    "install htop on kiln-2",  # another name
+    "copy /srv/kiln to /tmp",  # a path
+    "ping kiln.lab.example.org",
+])
+def test_the_name_alone_or_as_part_of_another_word_is_left_as_said(said: str) -> None:
+    assert as_this_machine(said, "kiln.lab.example", lambda: NOTHING) == said
+
+
+def test_nothing_is_taken_out_when_something_here_has_that_name_or_it_is_not_known(
+        ) -> None:
+    said = "restart nextcloud on nextcloud"
+    assert as_this_machine(said, "nextcloud", lambda: frozenset({"nextcloud"})) == said
+    assert as_this_machine("install htop on kiln", "kiln", lambda: None) == \
+        "install htop on kiln"
+    assert as_this_machine("install htop on localhost", "localhost", lambda: NOTHING) == \
+        "install htop on localhost"
+
+
+def test_a_plan_for_the_machine_named_so_is_made_for_it() -> None:
+    snapshot = SystemSnapshot.from_dict({
+        "schema": "reos.snapshot/2", "collected_at": "2026-11-28T10:00:00Z",
+        "host": {"hostname": "kiln", "package_manager": "apt", "is_root": True},
+        "packages": [], "services": [], "containers": [], "users": [], "groups": []})
+    engine = ReasoningEngine(Settings(), snapshot=snapshot)
+    plan = engine.plan("install htop on kiln")
+    assert [step.argv[-1] for step in plan.steps] == ["htop"], plan.text()
+    # a container called kiln here: "on kiln" may mean it, so the words are not changed
+    taken = SystemSnapshot.from_dict({
+        **snapshot.to_dict(),
+        "containers": [{"name": "kiln", "image": "kiln:1", "state": "running"}]})
+    plan = ReasoningEngine(Settings(), snapshot=taken).plan("install htop on kiln")
+    assert [step.argv[-1] for step in plan.steps] != ["htop"]
