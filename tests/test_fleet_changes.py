@@ -341,6 +341,7 @@ def test_a_package_step_runs_on_a_host_only_as_apt_s_dry_run_there_allows(
     ("remove", "libnss-sss"), ("remove", "libpam-ldapd"), ("remove", "network-manager"),
     ("remove", "ifupdown"), ("install", "firewalld"), ("install", "iptables-persistent"),
     ("remove", "tailscale"), ("remove", "wireguard-tools"), ("remove", "nslcd"),
+    ("remove", "iproute2"), ("purge", "dbus"), ("remove", "dbus-broker"),
 ])
 def test_what_the_accounts_network_and_firewall_rest_on_is_never_changed_on_a_host(
         action: str, name: str) -> None:
@@ -376,6 +377,7 @@ def test_a_removal_on_a_host_without_apt_is_left_out_an_install_runs() -> None:
     ("sssd.service", "stop"), ("nslcd.service", "mask"),
     ("nftables.service", "start"), ("firewalld.service", "restart"),
     ("ufw.service", "enable_now"),
+    ("dbus.service", "restart"), ("dbus-broker.service", "stop"),
 ])
 def test_what_brings_a_host_s_network_and_firewall_up_is_left_alone(unit: str,
                                                                     action: str) -> None:
@@ -386,7 +388,39 @@ def test_what_brings_a_host_s_network_and_firewall_up_is_left_alone(unit: str,
         Service(unit, active="active", enabled="enabled", load="loaded")])
     part = _one(step, snap, f"{action} {unit} please")
     assert part.plan is None
-    assert any(word in (part.left_out or "") for word in ("network", "firewall", "accounts"))
+    assert any(word in (part.left_out or "") for word in ("network", "firewall", "accounts",
+                                                           "system bus"))
+
+
+@pytest.mark.parametrize(("facts", "port", "left_out"), [
+    ({"ssh_port": 22, "ssh_loopback": True}, 443, True),  # sslh passed the session on
+    ({"ssh_port": 22, "ssh_loopback": True}, None, True),  # to a port not known
+    ({"ssh_port": 22, "ssh_loopback": False}, 443, True),  # 443 outside, 22 inside
+    ({"ssh_port": 22, "ssh_loopback": False}, 22, False),  # straight to sshd
+])
+def test_what_reos_s_session_passes_through_is_never_stopped_or_removed_on_a_host(
+        facts: dict[str, object], port: int | None, left_out: bool) -> None:
+    from reos.system.snapshot import Listening
+
+    snap = SystemSnapshot(
+        collected_at="", host={"machine_id": MACHINE, "package_manager": "apt", **facts},
+        services=[Service("sslh.service", active="active", enabled="enabled",
+                          load="loaded")],
+        packages=[Package("sslh", "2.0")],
+        listening=[Listening(443, "tcp", "203.0.113.11", 1242, "sslh"),
+                   Listening(22, "tcp", "127.0.0.1", 900, "sshd")])
+    steps = [Step("s1", "Stop sslh", ["sudo", "-n", "systemctl", "stop", "sslh.service"],
+                  target=Target("service", "sslh.service"), action="stop"),
+             Step("s1", "Restart sslh", ["sudo", "-n", "systemctl", "restart", "sslh"],
+                  target=Target("service", "sslh.service"), action="restart"),
+             Step("s1", "Remove sslh", ["sudo", "-n", "apt-get", "remove", "-y", "sslh"],
+                  target=Target("package", "sslh"), action="remove")]
+    for step in steps:
+        [part] = deciding.prepare({"web1": Plan(step.title, Kind.ACTION, steps=[step])},
+                                  {"web1": snap}, step.title, {"web1": port},
+                                  {"web1": {"s1": Simulation(removed={"sslh": "2.0"})}})
+        said = part.left_out or ""
+        assert ("session may reach the host through it" in said) is left_out, (step, said)
 
 
 def test_the_account_the_ssh_server_runs_as_is_never_deleted_on_a_host() -> None:

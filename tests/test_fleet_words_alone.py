@@ -85,3 +85,44 @@ def test_a_name_said_alone_stays_asked_where_it_may_be_something_else(
         inventory: Source, request_: str) -> None:
     found = _read(request_, inventory)
     assert not isinstance(found, Chosen), found
+
+
+# -- words around hosts ------------------------------------------------------------------
+TURNED = """[relays]
+relay.north ansible_host=10.9.0.1
+relay.south ansible_host=10.9.0.2
+
+[forge]
+git ansible_host=10.9.1.1
+"""
+
+
+@pytest.fixture(scope="module")
+def relays(tmp_path_factory: pytest.TempPathFactory) -> Source:
+    return inventory_of(tmp_path_factory, TURNED)
+
+
+def test_a_host_of_two_words_is_said_the_other_way_round_too(relays: Source) -> None:
+    found = _read("show the load on the north relay, please", relays)
+    assert isinstance(found, Chosen) and found.hosts == ("relay.north",)
+    assert found.request == "show the load, please"
+
+
+def test_hosts_said_last_after_a_comma_are_where_it_runs(relays: Source) -> None:
+    found = _read("kernel version, all hosts please", relays)
+    assert isinstance(found, Chosen) and set(found.hosts) == {
+        "relay.north", "relay.south", "git"}
+    assert found.request == "kernel version, please"
+    # not when more follows them: "…, all hosts in it" are the file's
+    assert not isinstance(_read("drop the stale lines, all hosts in known_hosts", relays),
+                          Chosen)
+
+
+@pytest.mark.parametrize("request_", [
+    "restart smbd in relay.north, it keeps failing",  # "it" is not "git" misspelt
+    "restart smbd on relay.south, as it keeps failing",
+])
+def test_a_word_of_the_sentences_frame_is_never_a_hosts_name_misspelt(
+        relays: Source, request_: str) -> None:
+    found = _read(request_, relays)
+    assert found is None or "Did you mean" not in getattr(found, "question", ""), found

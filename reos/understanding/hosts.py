@@ -192,6 +192,7 @@ _POINTING = {"one", "ones", "them", "those", "these", "others", "other", "rest",
 NEAR_AFTER, NEAR_BEFORE = 4, 3  # words a denying word is weighed by, after and before it
 _MARKS = {",", ";", ":", "!", "?"}
 _SENTENCE_END = regex(r"[.;!?]")
+_SENTENCE_ENDS = {".", "!", "?", ";", "please", "pls", "plz", "thanks", "now", "asap"}
 _BOUNDARY = regex(r"[.,;:!?()\[\]\u2014]|\s-\s")
 _DETERMINERS = {"the", "my", "our", "all", "every", "each", "both", "any", "of", "whole",
                 "entire", "these", "those", "which", "what"}
@@ -203,7 +204,14 @@ _SEPARATORS = {",", "and", "&", "+", "plus", "or", "also"}
 # programs whose object is another machine, beyond the catalogue's (`Known.to_machines`)
 _TO_MACHINES = {"ssh", "scp", "sftp", "rsync", "connect", "telnet", "curl", "wget", "nc",
                 "mtr", "dig", "host", "whois", "mount", "mosh"}
-_JOINERS = {",", "and", "&", "+", "plus"}  # names said alone, each of them meant ("or": which?)
+_JOINERS = {",", "and", "&", "+", "plus"}  # names said alone, each meant ("or": which?)
+# words of a sentence's frame, never read as a host's name misspelt ("it" is one letter
+# off "git", "is" off "iso")
+_FUNCTION_WORDS = {"it", "its", "this", "that", "these", "those", "them", "they", "me",
+                   "us", "we", "you", "he", "she", "him", "her", "is", "are", "was", "be",
+                   "as", "an", "a", "to", "so", "or", "and", "if", "up", "out", "off", "no",
+                   "not", "do", "does", "did", "has", "have", "had", "can", "will", "then",
+                   "than", "too", "now", "also", "just", "only"}
 # a name only a machine has: letters with a digit, dot, dash or underscore ("store03",
 # "tape_lib", "nas.home.arpa"), never a word ("mail") or a number
 _MACHINE_SHAPED = regex(r"(?=[a-z0-9._-]*[a-z])(?=[a-z0-9._-]*[0-9._-])[a-z0-9][a-z0-9._-]*")
@@ -562,6 +570,14 @@ class _Reader:
                 for part in parts:
                     if len(part) >= 2 and not part.isdigit():
                         self.parts.setdefault(part, set()).add(name)
+        # a host of two words named role first is said the other way round too: the
+        # host relay.us is "the US relay", db-east "the east db" (words, not numbers)
+        for name in self.hosts.values():
+            parts = tuple(p for p in _PARTS.split(name.lower()) if p)
+            turned = parts[::-1]
+            if len(parts) == 2 and all(p.isalpha() for p in parts) and (
+                    turned not in self.joined):
+                self.joined[turned] = _Ref("host", name)
         self._correct_host_words()
         self.here = self._here_said()
         # names said as things ("the web1 container", "the docker group" of users, "the
@@ -1099,7 +1115,8 @@ class _Reader:
     def _hosts_said_of(self, start: int, i: int, singular: bool) -> bool:
         """Whether hosts said with no word of place are where the request runs: asked
         about ("which hosts have…", "do all servers run…"), said of ("the uptime of
-        every server"), or first ("all servers: …"). Otherwise they are what it acts on
+        every server"), first ("all servers: …") or last after a comma ("uptime, all
+        hosts"). Otherwise they are what it acts on
         ("remove all hosts from known_hosts", "restart all nodes of the k8s cluster",
         "check every host in /etc/hosts"), and "which server is listening" asks for a
         program."""
@@ -1108,6 +1125,9 @@ class _Reader:
             return not singular
         if "of" in said or start == 0 or self.tokens[start - 1].low in _ASKING:
             return True
+        if self.tokens[start - 1].low in (",", ";", ":") and all(
+                t.low in _SENTENCE_ENDS for t in self.tokens[i + 1:]):
+            return True  # last, set off by a comma: "uptime, all hosts"
         # "list the servers with failed units": hosts, but "show all hosts in /etc/hosts"
         # and "list hosts from known_hosts" are lines of a file
         return self.tokens[start - 1].low in _LISTING and not (
@@ -1372,8 +1392,8 @@ class _Reader:
         tokens = self.tokens
         word = tokens[i].low
         noun = self._noun(i + 1)
-        if word in PLACE or word in _DETERMINERS:  # "logged in on the vpn box": not "mon"
-            return None
+        if word in PLACE or word in _DETERMINERS or word in _FUNCTION_WORDS:
+            return None  # "logged in on the vpn box": not "mon"; "in it": not "git"
         close = [h for low, h in self.hosts.items() if _one_letter_off(word, low)]
         if close:
             raise _Stop(_ask(f"There is no host called {tokens[i].text} in "
