@@ -126,3 +126,45 @@ def test_a_word_of_the_sentences_frame_is_never_a_hosts_name_misspelt(
         relays: Source, request_: str) -> None:
     found = _read(request_, relays)
     assert found is None or "Did you mean" not in getattr(found, "question", ""), found
+
+
+# -- names left out that are surely the inventory's ------------------------------------------
+LEFT_OUT = """[shelf]
+shelf-01 ansible_host=10.10.0.1
+shelf-02 ansible_host=10.10.0.2
+mail ansible_host=10.10.0.3
+
+[print_servers]
+prn.lab ansible_host=10.10.1.1
+
+[office:children]
+shelf
+print_servers
+"""
+
+
+@pytest.fixture(scope="module")
+def office(tmp_path_factory: pytest.TempPathFactory) -> Source:
+    return inventory_of(tmp_path_factory, LEFT_OUT)
+
+
+@pytest.mark.parametrize(("request_", "hosts"), [
+    ("upgrade all packages on the office except shelf-02",
+     {"shelf-01", "mail", "prn.lab"}),
+    ("which units failed across the office, minus the print servers",
+     {"shelf-01", "shelf-02", "mail"}),
+])
+def test_a_machines_name_or_a_group_left_out_of_a_set_of_things_is_the_inventorys(
+        office: Source, request_: str, hosts: set[str]) -> None:
+    found = _read(request_, office)
+    assert isinstance(found, Chosen) and set(found.hosts) == hosts, found
+
+
+@pytest.mark.parametrize("request_", [
+    "upgrade all packages on the office except mail",  # a word: the mail packages?
+    "stop all containers on the office except shelf-02",  # a container may be called so
+])
+def test_a_name_a_thing_could_have_left_out_of_a_set_of_things_stays_asked(
+        office: Source, request_: str) -> None:
+    found = _read(request_, office)
+    assert isinstance(found, Asked) and "one of the things" in found.question, found

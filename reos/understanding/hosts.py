@@ -201,6 +201,10 @@ _WHICH = {"which", "what"}  # "which hosts": every host, asked about; "what rout
 # only of the fleet.
 _EVERY = {"all", "every", "each", "both", "any"}
 _SEPARATORS = {",", "and", "&", "+", "plus", "or", "also"}
+# things whose names are free, often a machine's ("app1", "db-1"): a name left out of them
+# may be one of them
+_FREE_NAMED = {"container", "containers", "docker", "compose", "stack", "stacks", "pod",
+               "pods", "vm", "vms", "jail", "jails", "project", "projects"}
 # programs whose object is another machine, beyond the catalogue's (`Known.to_machines`)
 _TO_MACHINES = {"ssh", "scp", "sftp", "rsync", "connect", "telnet", "curl", "wget", "nc",
                 "mtr", "dig", "host", "whois", "mount", "mosh"}
@@ -631,7 +635,8 @@ class _Reader:
                     # "except the web servers in prod": all of them. "but not the db" or
                     # "except postgres" could be a database or a container: "except on
                     # db", "except the db hosts" are surely hosts
-                    sure = placed or any(self._noun(k) for k in range(j, found.end))
+                    sure = placed or any(self._noun(k) for k in range(j, found.end)) or (
+                        self._surely_hosts(found.refs))
                     leaving.append(_Clause(tuple(found.refs), i, found.end, sure))
                     i = found.end
                     continue
@@ -790,6 +795,22 @@ class _Reader:
             if self.tokens[k].low in REMOVING:
                 return True
         return False
+
+    def _surely_hosts(self, refs: list[_Ref]) -> bool:
+        """Whether names left out are surely the inventory's, not things on each host
+        ("update packages on infra except tape_lib"): each a group whose name the
+        catalogue gives no meaning ("except the build runners"), or a host whose name is
+        shaped as only a machine's is ("tape_lib", "nas.home.arpa"; never "mail") where
+        the request speaks of no containers (named freely: "app1" may be one)."""
+        containers = any(t.low in _FREE_NAMED for t in self.tokens)
+
+        def sure(ref: _Ref) -> bool:
+            low = ref.name.lower()
+            if ref.kind == "group":
+                return low not in self.known.words and low not in self.things
+            return ref.kind == "host" and not containers and bool(
+                _MACHINE_SHAPED.fullmatch(low))
+        return bool(refs) and all(sure(ref) for ref in refs)
 
     def alone(self, clauses: list[_Clause]) -> bool:
         """Whether hosts' names said alone, with no word of place ("reboot store03",
