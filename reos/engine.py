@@ -499,8 +499,14 @@ class ReasoningEngine:
 
             return names_here(self.snapshot())
 
+        def words() -> set[str]:
+            from reos.catalogue.lexicon import lexicon
+
+            return lexicon(self.templates).tables().known
+
         try:
-            return as_this_machine(request, self.snapshot().host.get("hostname"), taken)
+            return as_this_machine(request, self.snapshot().host.get("hostname"), taken,
+                                   words)
         except (ReosError, OSError):  # no snapshot: the words stay as said
             return request
 

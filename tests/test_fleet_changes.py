@@ -590,3 +590,37 @@ def test_reos_hosts_says_how_old_each_kept_snapshot_is(reos_home: Path) -> None:
     assert _age("web2") == "unreadable (read again by the next plan)"
     assert _age("db1") == "none yet"
     assert snapshots.cached("web1").age() > 3 * 3600  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("listening", "target", "action", "said"), [
+    # a host's listeners not read (the host module does not read them): any program
+    (None, Target("service", "nginx.service"), "restart", "does not know what"),
+    (None, Target("package", "haproxy"), "remove", "does not know what"),
+    # the program's parts: docker-proxy is docker's, nginx-core is nginx's
+    ([("docker-proxy", 443)], Target("service", "docker.service"), "restart",
+     "may reach the host through it"),
+    ([("nginx", 443)], Target("package", "nginx-core"), "remove",
+     "may reach the host through it"),
+    # a socket systemd holds for a unit: which one is not known
+    ([("systemd", 443)], Target("service", "cron.service"), "stop", "does not know what"),
+])
+def test_a_session_passed_on_by_something_not_known_stops_and_removes_nothing(
+        listening: list[tuple[str, int]] | None, target: Target, action: str,
+        said: str) -> None:
+    from reos.system.snapshot import Listening
+
+    snap = SystemSnapshot(
+        collected_at="", host={"machine_id": MACHINE, "package_manager": "apt",
+                               "ssh_port": 22, "ssh_loopback": True},
+        services=[Service(target.name, active="active", enabled="enabled", load="loaded")],
+        packages=[Package(target.name, "1")],
+        listening=None if listening is None else [
+            Listening(port, "tcp", "0.0.0.0", 10, name) for name, port in listening])
+    verb = ["systemctl", action, target.name] if target.kind == "service" else [
+        "apt-get", action, "-y", target.name]
+    step = Step("s1", f"{action} {target.name}", ["sudo", "-n", *verb], target=target,
+                action=action)
+    [part] = deciding.prepare({"web1": Plan(step.title, Kind.ACTION, steps=[step])},
+                              {"web1": snap}, step.title, {"web1": 443},
+                              {"web1": {"s1": Simulation(removed={target.name: "1"})}})
+    assert part.plan is None and said in (part.left_out or ""), part

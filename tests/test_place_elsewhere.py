@@ -34,6 +34,8 @@ def engine() -> ReasoningEngine:
     ("delete user carol at host web01", "web01"),
     ("delete user carol on the remote machine", "the remote machine"),
     ("stop docker on the other server", "the other server"),
+    # the reading takes "homelab-nas" for a service here, yet it names a machine
+    ("restart nginx on the server homelab-nas", "homelab-nas"),
 ])
 def test_a_machine_named_that_is_not_this_one_is_said_and_nothing_planned(
         engine: ReasoningEngine, request_text: str, name: str) -> None:
@@ -54,6 +56,8 @@ def test_a_machine_named_that_is_not_this_one_is_said_and_nothing_planned(
     "restart nginx at night",  # "at" a time, not a machine
     "restart nginx on homelab.local",  # this machine's name with its domain
     "restart nginx on the main box",
+    "restart nginx on the box itself",  # how, not which machine
+    "restart nginx on the server directly",
 ])
 def test_this_machine_named_or_described_still_plans_here(
         engine: ReasoningEngine, request_text: str) -> None:

@@ -1,6 +1,7 @@
 """This machine called by its own name (reos/understanding/this_machine.py, through the
-engine): "install htop on kiln" on the machine kiln is "install htop" there; the same
-words on a machine where something else is called kiln, or the name alone, are left as
+engine): "install htop on kiln" on the machine kiln is "install htop" there, "reboot
+kiln" is "reboot this machine"; the same words on a machine where something else is
+called kiln, the name as what is set or reached, or a name that is a word, are left as
 said. Names and sentences of our own."""
 
 from __future__ import annotations
@@ -27,9 +28,21 @@ def test_this_machines_own_name_said_as_a_place_is_taken_out(said: str, meant: s
     assert as_this_machine(said, "kiln.lab.example", lambda: NOTHING) == meant
 
 
+@pytest.mark.parametrize(("said", "meant"), [
+    ("reboot kiln", "reboot this machine"),
+    ("kiln uptime", "this machine uptime"),
+    ("reboot the server kiln tonight", "reboot this machine tonight"),
+    ("whats kilns ip", "whats ip"),
+])
+def test_this_machines_own_name_said_alone_is_this_machine(said: str, meant: str) -> None:
+    assert as_this_machine(said, "kiln.lab.example", lambda: NOTHING) == meant
+
+
 @pytest.mark.parametrize("said", [
-    "reboot kiln",  # the name alone: not a place
-    "set the hostname to kiln",
+    "set the hostname to kiln",  # what is set
+    "name this box kiln",
+    "ping kiln",  # what is reached from here
+    "ssh kiln and show the load",
     "install htop on kiln-2",  # another name
     "copy /srv/kiln to /tmp",  # a path
     "ping kiln.lab.example.org",
@@ -40,6 +53,10 @@ def test_the_name_alone_or_as_part_of_another_word_is_left_as_said(said: str) ->
 
 def test_nothing_is_taken_out_when_something_here_has_that_name_or_it_is_not_known(
         ) -> None:
+    # a name the catalogue reads as a word, and one too short to be sure of
+    assert as_this_machine("restart the web server", "web", lambda: NOTHING,
+                           lambda: {"web"}) == "restart the web server"
+    assert as_this_machine("restart the pi", "pi", lambda: NOTHING) == "restart the pi"
     said = "restart nextcloud on nextcloud"
     assert as_this_machine(said, "nextcloud", lambda: frozenset({"nextcloud"})) == said
     assert as_this_machine("install htop on kiln", "kiln", lambda: None) == \

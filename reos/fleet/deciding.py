@@ -304,7 +304,7 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str,
     logins = _logins(snapshot)
     ssh, unknown = ssh_ports(snapshot.host.get("ssh_port"),
                              snapshot.host.get("ssh_loopback"), inventory_port)
-    passers = _passers(snapshot, inventory_port) if ssh is None else set()
+    passers: set[str] | None = _passers(snapshot, inventory_port) if ssh is None else set()
     for step in plan.steps:
         admission = admit_argv(step.argv, approved=True, requested=request, remote=True)
         why = _unfit(step, admission.reason if not admission.allowed else None, logins) or (
@@ -398,39 +398,65 @@ _FIREWALL_PACKAGES = regex(r"(ufw|firewalld|nftables|iptables-persistent|"
                            r"iptables-services|netfilter-persistent|shorewall6?|ferm)")
 
 
-def _passers(snapshot: SystemSnapshot, inventory_port: int | None) -> set[str]:
+def _passers(snapshot: SystemSnapshot, inventory_port: int | None) -> set[str] | None:
     """When reos's SSH session reaches a host through something else (`ssh_ports` knows
     no port: a proxy passed it on, or the inventory's port is not the one SSH saw), the
     programs it may come through: those listening on the inventory's port on an address
-    other than loopback (every such listener when that port is not known), lower case."""
-    passers = set()
-    for row in snapshot.listening or []:
-        if row.address.startswith("127.") or row.address in ("::1", "localhost"):
-            continue
-        if inventory_port is None or row.port == inventory_port:
-            passers.add(row.process.lower())
-    return passers - {"", "systemd"}
+    other than loopback (every such listener when that port is not known), lower case;
+    none when SSH saw the session come from outside on that port, or on a port while the
+    inventory's is not known.
+    None when that is not known while the session came through something on the host
+    itself (SSH saw a loopback address): its listeners were not read (the host module
+    does not read them yet), or one of them is nameless or systemd (a socket it holds for
+    a unit)."""
+    on_host = snapshot.host.get("ssh_loopback") is True
+    if not on_host and (inventory_port is None
+                        or inventory_port == snapshot.host.get("ssh_port")):
+        return set()  # SSH saw the session come straight from outside
+    rows = [row for row in snapshot.listening or []
+            if not (row.address.startswith("127.") or row.address in ("::1", "localhost"))
+            and (inventory_port is None or row.port == inventory_port)]
+    names = {row.process.lower() for row in rows}
+    if on_host and (snapshot.listening is None or names & {"", "systemd"}):
+        return None
+    return names - {"", "systemd"}
 
 
-def _passes_reos_on(step: Step, passers: set[str], inventory_port: int | None) -> str | None:
+def _passes_reos_on(step: Step, passers: set[str] | None,
+                    inventory_port: int | None) -> str | None:
     """Why a step that stops, restarts or removes a program reos's session may pass
-    through (`_passers`: an SSH multiplexer such as sslh, a proxy) may not run, or None."""
+    through (`_passers`: an SSH multiplexer such as sslh, a proxy; any program when they
+    are not known) may not run, or None."""
     target = step.target
-    if step.read_only or target is None or not passers:
+    if step.read_only or target is None or passers == set():
         return None
     name = target.name.removesuffix(".service").removesuffix(".socket").lower()
     if target.kind == "package":
         name = name.split("=", 1)[0].split(":", 1)[0]
     cuts = (target.kind in ("service", "timer") and step.action in (*_CUTS, "restart")) or (
         target.kind == "package" and step.action in ("remove", "purge"))
-    if not cuts or not any(name == p or (len(p) >= 15 and name.startswith(p))
-                           for p in passers):
+    if not cuts:
+        return None
+    if passers is None:
+        return ("reos's SSH session was passed on by something on the host, and reos does "
+                "not know what (it does not read a host's listeners yet): stopping or "
+                "removing a program there could cut reos off, and it could not undo it")
+    if not any(_same_program(name, p) for p in passers):
         return None
     where = f"port {inventory_port}, the one reos connects to" if inventory_port else \
         "a port reos may connect to"
     return (f"reos's SSH session may reach the host through it (it listens on {where}, "
             "and the session was passed on there): stopped, reos is cut off and could not "
             "undo it")
+
+
+def _same_program(name: str, process: str) -> bool:
+    """Whether a unit's or package's `name` is the program `process` (a name the kernel
+    cuts at 15 characters), or one of its parts: nginx-core for nginx, docker for
+    docker-proxy."""
+    return (name == process or name.startswith(process + "-")
+            or process.startswith(name + "-")
+            or (len(process) >= 15 and name.startswith(process)))
 
 
 def lifeline_package(name: str) -> bool:

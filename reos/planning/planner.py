@@ -519,6 +519,10 @@ _PLAIN = r"\bon\s+(?:the\s+)?{}(?!\s+" + _NOUN + r"\b)(?:$|[\s,.;!?])"
 # (never "on long leave", "on call")
 _ENDS = (r"\bon\s+(?:the\s+)?{}\s*(?:[,.;!?]|$|\s+(?:now|please|pls|plz|asap|again|"
          r"too|today|tonight|first|then|thanks)\b)")
+# words after "on the box" that say how or where on it, never which machine
+_SAYS_HOW = frozenset({"itself", "directly", "locally", "here", "too", "also", "again",
+                       "instead", "first", "then", "only", "alone", "now", "please",
+                       "today", "tonight", "manually", "remotely", "yourself"})
 _OTHER = regex(r"\b(?:on|at)\s+(?:the\s+|a\s+|an\s+)?(?:remote|other|another|second|"
                r"different|far)\s+(?:server|host|machine|box|node|vm|computer)s?\b",
                re.IGNORECASE)
@@ -534,8 +538,10 @@ def _elsewhere(request: str, intent: Intent, templates: TemplateSet,
     machine ("restart nginx on bastion now"; never "on long leave", nor a number);
     or, for a change, a machine said to be another ("on the remote server", "on the
     other box"). The request would be answered or done here instead of there, so it is
-    not planned. (A word the catalogue reads as something else, "on gateway", and a
-    machine described by a word of its own, "on the staging box", are not seen here.)"""
+    not planned. A name shaped as only a machine's is ("mosswood-nas", "web01") after a
+    noun for a machine is that machine even when the reading took it for something here.
+    (A word the catalogue reads as something else, "on gateway", and a machine described
+    by a word of its own, "on the staging box", are not seen here.)"""
     from reos.catalogue.lexicon import lexicon
 
     lex = lexicon(templates)
@@ -548,9 +554,17 @@ def _elsewhere(request: str, intent: Intent, templates: TemplateSet,
         other = _OTHER.search(request)
         if other:
             return other[0].split(None, 1)[1]
+    # a machine's name said after a noun for one ("on the server mosswood-nas"), even when
+    # the reading took it for something here: shaped as only a machine's name is
+    for found in re.finditer(r"\b(?:on|at)\s+(?:the\s+)?" + _NOUN + r"\s+([\w.-]*[\w])",
+                             request, re.IGNORECASE):
+        word = found[1]
+        if word.lower() not in here and word.split(".", 1)[0].lower() not in here and (
+                re.search(r"[a-z]", word, re.I) and re.search(r"[0-9_.-]", word)):
+            return word
     for word in intent.reading.unexplained:
         if word.lower() in here or word.split(".", 1)[0].lower() in here or not re.fullmatch(
-                r"[\w.-]+", word):
+                r"[\w.-]+", word) or word.lower() in _SAYS_HOW:
             continue
         name = re.escape(word)
         known = word.lower() in lex.phrases

@@ -1,15 +1,19 @@
 """This machine called by its own name: "restart postgres on web1", "web1's time zone",
-"the disk of web1" on the machine web1 (on another machine, the host's snapshot it is
-planned on names it) say where, which is here: the name's words are taken out before the
-request is understood ("restart postgres", "time zone", "the disk"), as a request for
-this machine says nothing of where.
+"the disk of web1", "reboot web1", "web1 uptime" on the machine web1 (on another
+machine, the host's snapshot it is planned on names it) mean this machine. The name's
+placed forms (after "on", "at", "in" or "of", with "the server", "the host"… between or
+not; with "'s", or an "s" said for it: "web1s ip") say where, which is here: their words
+are taken out ("restart postgres", "time zone", "the disk"), as a request for this
+machine says nothing of where. The name said alone is said as "this machine" ("reboot
+this machine", "this machine uptime"), which the catalogue reads.
 
-Only the name's placed forms are read so: after "on", "at", "in" or "of" (with "the
-server", "the host"… between, or not), and with "'s". The name alone ("reboot web1",
-"set the hostname to web1") is left as said. Nothing is read so when something on this
-machine is called by that name too (a container, service, package, account…: `taken`),
-since "restart nextcloud on nextcloud" could mean either. The name is the hostname, with
-or without its domain, never "localhost".
+Left as said: the name as what is set or reached ("set the hostname to web1", "ping
+web1", "ssh web1"); a name that is part of another ("web1-nas", "/srv/web1"); and
+everything when something on this machine is called by that name too (a container,
+service, package, account…: `taken`), since "restart nextcloud on nextcloud" could mean
+either, or when the name is a word the catalogue reads ("server", "web", "laptop"). The
+name alone is read so only when it has four letters or more ("pi" could be anything).
+The name is the hostname, with or without its domain, never "localhost".
 
 Not responsible for machines that are not this one (planning/planner.py: `_elsewhere`,
 understanding/hosts.py for an inventory's).
@@ -18,31 +22,62 @@ understanding/hosts.py for an inventory's).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 _NOUN = r"(?:(?:the\s+)?(?:server|host|machine|box|node|vm|computer)\s+)?"
+_DETERMINER = r"(?:the|my|our|this|that)"
+# words before the name that make it what is set ("to web1", "called web1")
+_SET_TO = {"to", "as", "called", "named", "name", "hostname", "into", "from", "than"}
+# words of naming: the name may be what is set ("name the box web1")
+_NAMING = {"hostname", "rename", "name", "named", "call", "called", "hostnamectl"}
+# verbs whose object is a machine reached from here: the name stays the object
+_REACHED = {"ping", "ssh", "scp", "sftp", "rsync", "trace", "traceroute", "tracepath",
+            "mtr", "resolve", "lookup", "nslookup", "dig", "host", "curl", "wget",
+            "telnet", "nc", "reach", "connect", "mount", "mosh", "whois"}
 
 
 def as_this_machine(request: str, hostname: object,
-                    taken: Callable[[], frozenset[str] | None]) -> str:
-    """`request` without this machine's own name in a placed form (see the module's
-    docstring); unchanged when it holds none, or when `taken` (the
-    names of things here, lower case; None when not known) holds the name."""
+                    taken: Callable[[], frozenset[str] | None],
+                    words: Callable[[], Collection[str]] = frozenset) -> str:
+    """`request` with this machine's own name read as this machine (see the module's
+    docstring); unchanged when it holds none, when the name is one of `words()` (the
+    catalogue's: a machine called "server" or "web" is left to the reading), or when
+    `taken` (the names of things here, lower case; None when not known) holds it."""
     if not isinstance(hostname, str) or not hostname.strip():
         return request
     names = {hostname.strip().lower(), hostname.strip().split(".", 1)[0].lower()}
     names -= {"", "localhost"}
     said = [n for n in sorted(names, key=len, reverse=True)
-            if re.search(rf"(?<![\w./@:-]){re.escape(n)}(?![\w/@:-]|\.\w)", request,
+            if re.search(rf"(?<![\w./@:-]){re.escape(n)}s?(?![\w/@:-]|\.\w)", request,
                          re.IGNORECASE)]
+    if said:  # read only now: most requests do not name this machine
+        known = words()
+        said = [n for n in said if n not in known]
     if not said:
         return request
     here = taken()
-    if here is None or any(n in here for n in said):
+    if here is None or any(n in here or f"{n}s" in here for n in said):
         return request
     alternatives = "|".join(re.escape(n) for n in said)
-    name = rf"(?<![\w./@:-])(?:{alternatives})(?![\w/@:-]|\.\w)"
-    request = re.sub(rf"\s*\b(?:on|at|in|of)\s+{_NOUN}{name}(?!')", "", request,
+    name = rf"(?<![\w./@:-])(?:{alternatives})"
+    end = r"(?![\w/@:-]|\.\w)"
+    request = re.sub(rf"\s*\b(?:on|at|in|of)\s+{_NOUN}{name}{end}(?!')", "", request,
                      flags=re.IGNORECASE)
-    request = re.sub(rf"{name}'s\s*", "", request, flags=re.IGNORECASE)
+    request = re.sub(rf"{name}(?:'s|s){end}\s*", "", request, flags=re.IGNORECASE)
+    said_words = {w.lower() for w in re.findall(r"[\w-]+", request)}
+    alone = [n for n in said if len(n) >= 4]  # "pi", "nas": too short to be sure of
+    if alone and not said_words & (_REACHED | _NAMING):
+        once = rf"(?<![\w./@:-])(?:{'|'.join(re.escape(n) for n in alone)})"
+        request = re.sub(rf"(?:\b(?!{_DETERMINER}\b)(\w+)\s+)?(?:{_DETERMINER}\s+)?"
+                         rf"{_NOUN}{once}{end}", _alone, request, flags=re.IGNORECASE)
     return " ".join(request.split())
+
+
+def _alone(found: re.Match[str]) -> str:
+    """The name said alone as "this machine", unless the word before it sets it."""
+    before = found[1]
+    if before is None:
+        return "this machine"
+    if before.lower() in _SET_TO:
+        return found[0]
+    return f"{before} this machine"
