@@ -21,7 +21,7 @@ NOTHING = frozenset({"nginx", "bob"})
     ("install htop on kiln.lab.example please", "install htop please"),
     ("set the time zone on the server kiln to UTC", "set the time zone to UTC"),
     ("show kiln's uptime", "show uptime"),
-    ("what is the disk usage of kiln?", "what is the disk usage?"),
+    ("what is the disk usage of kiln?", "what is the disk usage of this machine?"),
     ("restart nginx at KILN.", "restart nginx."),
 ])
 def test_this_machines_own_name_said_as_a_place_is_taken_out(said: str, meant: str) -> None:
@@ -49,6 +49,19 @@ def test_this_machines_own_name_said_alone_is_this_machine(said: str, meant: str
 ])
 def test_the_name_alone_or_as_part_of_another_word_is_left_as_said(said: str) -> None:
     assert as_this_machine(said, "kiln.lab.example", lambda: NOTHING) == said
+
+
+@pytest.mark.parametrize(("said", "hostname"), [
+    ("stop nginx, but not on kiln", "kiln"),  # the name is what is left out
+    ("stop nginx everywhere except on kiln", "kiln"),
+    ("restart nginx on kiln and web2", "kiln"),  # more machines than this one
+    ("stop the services of redis", "redis"),  # redis-server is here: redis may be it
+    ("remove the containers of nextcloud", "nextcloud"),  # nextcloud-app-1 is here
+])
+def test_a_request_that_leaves_out_names_more_or_may_mean_a_thing_is_left_as_said(
+        said: str, hostname: str) -> None:
+    here = frozenset({"nginx", "redis-server", "nextcloud-app-1"})
+    assert as_this_machine(said, hostname, lambda: here) == said
 
 
 def test_nothing_is_taken_out_when_something_here_has_that_name_or_it_is_not_known(
