@@ -80,6 +80,11 @@ def test_the_same_name_is_asked_when_what_this_machine_has_is_not_known(
     "reboot kiln-1 or kiln-2",  # which?
     "restart everything exept kiln-1",  # a word not read, right before it
     "reboot kiln 2",  # not written as in the inventory
+    "stop kiln-2 in haproxy",  # what it acts on, not where
+    "create user kiln-1",  # the name of what is made
+    "docker run --name kiln-1 nginx",
+    "wake up kiln-2",  # another machine reached from here
+    "sync the files with kiln-2",
 ])
 def test_a_name_said_alone_stays_asked_where_it_may_be_something_else(
         inventory: Source, request_: str) -> None:
@@ -106,6 +111,12 @@ def test_a_host_of_two_words_is_said_the_other_way_round_too(relays: Source) -> 
     found = _read("show the load on the north relay, please", relays)
     assert isinstance(found, Chosen) and found.hosts == ("relay.north",)
     assert found.request == "show the load, please"
+
+
+def test_a_host_said_the_other_way_round_is_read_so_only_after_a_word_of_place(
+        relays: Source) -> None:
+    # "the north relay config" is a thing here, not the host relay.north
+    assert _read("show the north relay config", relays) is None
 
 
 def test_hosts_said_last_after_a_comma_are_where_it_runs(relays: Source) -> None:

@@ -207,7 +207,13 @@ _FREE_NAMED = {"container", "containers", "docker", "compose", "stack", "stacks"
                "pods", "vm", "vms", "jail", "jails", "project", "projects"}
 # programs whose object is another machine, beyond the catalogue's (`Known.to_machines`)
 _TO_MACHINES = {"ssh", "scp", "sftp", "rsync", "connect", "telnet", "curl", "wget", "nc",
-                "mtr", "dig", "host", "whois", "mount", "mosh"}
+                "mtr", "dig", "host", "whois", "mount", "mosh", "wake", "wol", "etherwake",
+                "ssh-copy-id", "ssh-keygen", "ping6", "iperf", "iperf3", "getent", "sync",
+                "peer", "nmap", "ftp", "smbclient", "showmount", "unmount", "umount",
+                "backup", "copy", "send", "upload", "download", "migrate", "replicate"}
+# words before a name that make it the name of what is made or set
+_NAMES_IT = {"name", "--name", "named", "called", "as", "with", "user", "group",
+             "account", "hostname", "alias", "label", "tag"}
 _JOINERS = {",", "and", "&", "+", "plus"}  # names said alone, each meant ("or": which?)
 # words of a sentence's frame, never read as a host's name misspelt ("it" is one letter
 # off "git", "is" off "iso")
@@ -574,14 +580,16 @@ class _Reader:
                 for part in parts:
                     if len(part) >= 2 and not part.isdigit():
                         self.parts.setdefault(part, set()).add(name)
-        # a host of two words named role first is said the other way round too: the
-        # host relay.us is "the US relay", db-east "the east db" (words, not numbers)
+        # a host of two words named role first is said the other way round too, after a
+        # word of place: the host relay.us is "on the US relay", db-east "on the east
+        # db" (words, not numbers); elsewhere "the redis cache" is no host cache-redis
+        self.turned: dict[tuple[str, ...], _Ref] = {}
         for name in self.hosts.values():
             parts = tuple(p for p in _PARTS.split(name.lower()) if p)
             turned = parts[::-1]
             if len(parts) == 2 and all(p.isalpha() for p in parts) and (
                     turned not in self.joined):
-                self.joined[turned] = _Ref("host", name)
+                self.turned[turned] = _Ref("host", name)
         self._correct_host_words()
         self.here = self._here_said()
         # names said as things ("the web1 container", "the docker group" of users, "the
@@ -816,19 +824,23 @@ class _Reader:
         """Whether hosts' names said alone, with no word of place ("reboot store03",
         "disk usage nas.home.arpa"), are those hosts: each written as in the inventory,
         shaped as only a machine's name is (a letter and a digit, dot, dash or underscore:
-        "git" or "mail" could be the software), and nothing on this machine (its
-        containers, services, packages, accounts, processes…) called so; never in a
-        request whose verb takes another machine as its object ("ping store03", "ssh to
-        store03", "block store03"), nor after "to", "from", "for"…. Otherwise the name is
-        asked about."""
-        if self.things_here is None or any(
+        "git" or "mail" could be the software), one name or list ending the request, and
+        nothing on this machine (its containers, services, packages, accounts,
+        processes…) called so; never in a request whose verb takes another machine as its
+        object ("ping store03", "ssh to store03", "block store03"), nor after "to",
+        "from", "for"…, a noun for a kind of thing ("create user store03") or a word
+        that names ("--name web-02"). Otherwise the name is asked about."""
+        if self.things_here is None or len(clauses) != 1 or any(
                 t.low in self.known.to_machines or t.low in _TO_MACHINES for t in self.tokens):
             return False  # "ping store03", "ssh to store03": the machine it is about
         for clause in clauses:
+            if not all(t.low in _SENTENCE_ENDS for t in self.tokens[clause.end:]):
+                return False  # "stop web-02 in haproxy": the name is what it acts on
             before = self.tokens[clause.start - 1].low if clause.start else ""
-            if before in ABOUT or (before and before not in self.known.words
-                                   and before not in _DETERMINERS and before.isalpha()):
-                return False  # "to reach pg-primary"; "exept store03": a word not read
+            if before in ABOUT or before in self.things or before in _NAMES_IT or (
+                    before and before not in self.known.words
+                    and before not in _DETERMINERS and before.isalpha()):
+                return False  # "to reach pg-primary", "create user store03"; "exept …"
             for k in range(clause.start, clause.end):
                 token = self.tokens[k]
                 if token.low not in _JOINERS | _DETERMINERS and not any(
@@ -1159,7 +1171,7 @@ class _Reader:
         of them, "web 1" said apart."""
         tokens = self.tokens
         word = tokens[i].low
-        joined = self._joined_at(i)
+        joined = self._joined_at(i, placed)
         if joined is not None:  # "k8s workers": the group k8s_workers, never k8s alone
             self._joined_alone(i, joined[0], joined[1])
             return joined[0], [joined[1]]
@@ -1171,13 +1183,15 @@ class _Reader:
         noun = self._noun(i + 1)
         return i + 1, self._names_of(word, noun="group" if noun else None, placed=placed)
 
-    def _joined_at(self, i: int) -> tuple[int, _Ref, str] | None:
+    def _joined_at(self, i: int, placed: bool = False) -> tuple[int, _Ref, str] | None:
         """A name of several words said apart at `i` ("k8s workers" for k8s_workers, "web
         ams 03" for web-ams-03), the longest that fits: where it ends, what it names, and
         its last word in the plural when it was said in the singular ("k8s worker": one
-        of the group), else ""."""
+        of the group), else "". `placed`: after a word of place, where a host of two
+        words may be said the other way round too (`turned`)."""
         tokens = self.tokens
-        for parts, ref in sorted(self.joined.items(), key=lambda item: -len(item[0])):
+        names = {**self.joined, **self.turned} if placed else self.joined
+        for parts, ref in sorted(names.items(), key=lambda item: -len(item[0])):
             end = i + len(parts)
             if end > len(tokens) or any(
                     tokens[k].low != parts[k - i] or self.request[
