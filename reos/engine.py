@@ -479,7 +479,12 @@ class ReasoningEngine:
             return self.offer_hosts(on_hosts, on_event)
         if self.hosts_problem:
             from reos.model.events import Notice
+            from reos.understanding.hosts import says_here
 
+            if not says_here(said):  # its words may name hosts: never done here instead
+                return Reply(f"{self.hosts_problem.rstrip('.')}, and the request may name "
+                             "its hosts, so I did nothing. Fix the inventory, or say "
+                             "“… on this machine” to do it here.", Outcome.SAID)
             on_event(Notice(f"{self.hosts_problem.rstrip('.')}; so this is taken as a "
                             "request for this machine."))
         plan = self.plan(said, on_event)

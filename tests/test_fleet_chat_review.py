@@ -81,6 +81,14 @@ def test_an_inventory_that_cannot_be_read_leaves_requests_on_this_machine(
     notices = [e.text for e in heard if isinstance(e, Notice)]
     assert notices and "taken as a request for this machine" in notices[0]
     assert "missing.ini" in notices[0]
+    # an inventory that names web-01 but cannot be read: without words for this machine,
+    # the request may name its hosts, and it is never done here instead
+    broken = tmp_path / "broken.ini"
+    broken.write_text("[web\nweb-01 ansible_host=10.0.0.1\n")
+    engine = _engine(broken)
+    reply = engine.respond("stop nginx, web-01")
+    assert reply.plan is None and "so I did nothing" in reply.text, reply.text
+    assert "broken.ini" in reply.text
 
 
 def _part(host: str, undo: list[str] | None) -> Prepared:

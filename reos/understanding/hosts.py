@@ -508,6 +508,14 @@ def from_catalogue(templates: TemplateSet) -> Known:
                                idiom for idiom in operation.idioms if " " not in idiom))))
 
 
+def says_here(request: str) -> bool:
+    """Whether the request says this machine ("here", "locally", "this machine", "my
+    laptop"): read without an inventory, for when none can be read."""
+    words = [m.group().lower() for m in _TOKEN.finditer(request.replace("\u2019", "'"))]
+    return any(w in HERE for w in words) or any(
+        pair in HERE_PAIRS for pair in zip(words, words[1:], strict=False))
+
+
 def read(request: str, names: Names, known: Known | None = None,
          here: Callable[[], frozenset[str] | None] | None = None) -> Reading | None:
     """The hosts `request` names among `names` (see the module's docstring), or None when
