@@ -331,10 +331,10 @@ def test_hosts_json_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         "limit": "web*",
         "hosts": [
             {"name": "web1", "groups": ["prod", "web"], "ansible_host": "10.0.0.11",
-             "ansible_port": "2222", "ansible_user": "deploy", "sealed": [],
+             "ansible_port": "2222", "ansible_user": "deploy", "sealed": [], "vaulted": [],
                  "snapshot_age_seconds": None},
             {"name": "web2", "groups": ["prod", "web"], "ansible_host": "10.0.0.12",
-             "ansible_port": None, "ansible_user": "deploy", "sealed": [],
+             "ansible_port": None, "ansible_user": "deploy", "sealed": [], "vaulted": [],
                  "snapshot_age_seconds": None},
         ],
         "groups": {"prod": ["web1", "web2"], "web": ["web1", "web2"]},

@@ -237,7 +237,10 @@ def test_a_vaulted_login_is_opened_with_ansibles_vault_password_file_and_said_wi
     given = {"ANSIBLE_VAULT_PASSWORD_FILE": str(password)}
 
     listed = json.loads(reos("hosts", "-i", str(inventory), "web1", "--json", env=given).stdout)
-    assert [(h["ansible_user"], h["sealed"]) for h in listed["hosts"]] == [("bob", [])]
+    # opened, yet never shown, as Ansible shows it
+    assert [(h["ansible_user"], h["sealed"], h["vaulted"]) for h in listed["hosts"]] == [
+        (None, [], ["ansible_user"])]
+    assert "(vault)@" in reos("hosts", "-i", str(inventory), "web1", env=given).stdout
     done = reos("hosts", "-i", str(inventory), "web1", "--check", env=given)
     assert done.returncode == EXIT_OK, done.stdout + done.stderr
     assert "1 of 1 ready." in done.stdout
@@ -246,6 +249,13 @@ def test_a_vaulted_login_is_opened_with_ansibles_vault_password_file_and_said_wi
     listed = json.loads(reos("hosts", "-i", str(inventory), "web1", "--json").stdout)
     assert [(h["ansible_user"], h["sealed"]) for h in listed["hosts"]] == [
         (None, ["ansible_user"])]
+    # a vault password script is never run inside reos (it may ask): the value stays sealed
+    script = tmp_path / "vault-pass.sh"
+    script.write_text(f"#!/bin/sh\ncat {password}\n")
+    script.chmod(0o700)
+    listed = json.loads(reos("hosts", "-i", str(inventory), "web1", "--json",
+                             env={"ANSIBLE_VAULT_PASSWORD_FILE": str(script)}).stdout)
+    assert [h["sealed"] for h in listed["hosts"]] == [["ansible_user"]]
     done = reos("hosts", "-i", str(inventory), "web1", "--check")
     assert done.returncode == EXIT_FAILED
     assert "(vault)@" in done.stdout

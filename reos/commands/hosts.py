@@ -63,6 +63,8 @@ def run(pattern: str = "all", *, inventory: Path | None = None, limit: str | Non
 
         document: dict[str, Any] = {"schema": SCHEMA, **chosen.to_dict()}
         for host in document["hosts"]:
+            for name in host["vaulted"]:  # never shown, as Ansible shows them
+                host[name] = None
             known = cached(host["name"])
             host["snapshot_age_seconds"] = (round(known.age() or 0.0) if known is not None
                                             and known.snapshot is not None else None)
@@ -113,8 +115,12 @@ def lines(chosen: Inventory, given_by: str,
             out.append(line)
     out.append("")
     if any(host.sealed for host in chosen.hosts):
-        out.append(f"{SEALED}: vault-encrypted in the inventory, and Ansible has no vault "
-                   f"password here to open it. {VAULT_HINT}")
+        out.append(f"{SEALED}: vault-encrypted in the inventory, and reos has no vault "
+                   f"password to open it (it never runs a vault password script, nor "
+                   f"asks). {VAULT_HINT}")
+    elif any(host.vaulted for host in chosen.hosts):
+        out.append(f"{SEALED}: vault-encrypted in the inventory (opened with Ansible's "
+                   "vault password file, never shown).")
     if reached is None:
         out.append(NOT_CHECKED)
     else:
@@ -141,9 +147,10 @@ def _age(host: str) -> str:
 def address(host: Host) -> str:
     """How ssh would be told to reach the host: [user@]address[:port], the address being
     the inventory name when the inventory gives no ansible_host (an IPv6 address is
-    bracketed before a port); SEALED stands for a value reos cannot decrypt."""
+    bracketed before a port); SEALED stands for a vault-encrypted value, opened or not,
+    which is never shown."""
     def said(name: str) -> str | None:
-        return SEALED if name in host.sealed else getattr(host, name)
+        return SEALED if name in host.vaulted or name in host.sealed else getattr(host, name)
 
     text = said("ansible_host") or host.name
     if port := said("ansible_port"):

@@ -93,6 +93,8 @@ class Host(Struct, frozen=True):
     ansible_user: str | None = None
     # those of the three that are vault-encrypted with no vault password here to open them
     sealed: tuple[str, ...] = ()
+    # those that are vault-encrypted (opened or not): never shown, as Ansible shows them
+    vaulted: tuple[str, ...] = ()
 
 
 class Inventory(Struct, frozen=True):
@@ -218,11 +220,12 @@ def _choose(ansible: SimpleNamespace, manager: Any, pattern: str, limit: str | N
 
 def _host(ansible: SimpleNamespace, host: Any, variables: Mapping[str, Any]) -> Host:
     said: dict[str, str | None] = {}
-    sealed = []
+    sealed, vaulted = [], []
     for name, field in CONNECTION.items():
         found = next((variables[v] for v in ansible.MAGIC_VARIABLE_MAPPING[field]
                       if v in variables), None)
         if isinstance(found, ansible.EncryptedString):
+            vaulted.append(name)
             try:
                 found = str(found)  # decrypted with the vault secrets Ansible was given
             except ansible.AnsibleError:
@@ -230,7 +233,8 @@ def _host(ansible: SimpleNamespace, host: Any, variables: Mapping[str, Any]) -> 
                 found = None
         said[name] = _plain(found)
     groups = tuple(sorted(str(g.name) for g in host.get_groups() if g.name != "all"))
-    return Host(name=str(host.name), groups=groups, sealed=tuple(sealed), **said)
+    return Host(name=str(host.name), groups=groups, sealed=tuple(sealed),
+                vaulted=tuple(vaulted), **said)
 
 
 def _plain(value: Any) -> str | None:
@@ -401,9 +405,11 @@ def _ansible() -> SimpleNamespace:
 def _vault_secrets(constants: Any, loader: Any, error: type[Exception],
                    event_of: Callable[[BaseException], Any]) -> list[tuple[str, Any]]:
     """The vault passwords Ansible is configured with, as ansible-playbook loads them:
-    each of vault_identity_list ("id@file") and vault_password_file (a file, or a script
-    whose output is the password, which Ansible runs). One that asks ("prompt") is left
-    out: reos never asks for a vault password. A file that cannot be used is an error."""
+    each of vault_identity_list ("id@file") and vault_password_file. One that asks
+    ("prompt") is left out, reos never asks for a vault password; so is a script whose
+    output is the password (it may ask on the terminal, or hang): Ansible's own runs run
+    it, and what it opens stays sealed for reos's reading. A file that cannot be used is
+    an error."""
     from ansible.parsing.vault import get_file_vault_secret
 
     slugs = [str(slug) for slug in constants.DEFAULT_VAULT_IDENTITY_LIST or []]
@@ -415,6 +421,9 @@ def _vault_secrets(constants: Any, loader: Any, error: type[Exception],
         name, _, where = slug.partition("@") if "@" in slug else ("", "", slug)
         if where in ("prompt", "prompt_ask_vault_pass"):
             continue
+        path = Path(where).expanduser()
+        if path.is_file() and os.access(path, os.X_OK):
+            continue  # a script: run by Ansible's own runs, never inside reos (it may ask)
         try:
             secret = get_file_vault_secret(filename=where, loader=loader,
                                            vault_id=name or constants.DEFAULT_VAULT_IDENTITY)

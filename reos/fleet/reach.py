@@ -110,17 +110,19 @@ def check(source: Source, hosts: Iterable[str], *, connect_timeout: int = CONNEC
 
     done = run(source, names, [PING, AS_ROOT], on_result=heard,
                connect_timeout=connect_timeout)
+    how = dict.fromkeys(names, done.status)  # how the run each host was in ended
     again = [name for name in hung_up if name not in said]
     if again:
         for name in again:
             seen[name] = []
-        done = run(source, again, [PING, AS_ROOT], on_result=heard,
-                   connect_timeout=connect_timeout, pipelining=False)
+        how.update(dict.fromkeys(again, run(
+            source, again, [PING, AS_ROOT], on_result=heard,
+            connect_timeout=connect_timeout, pipelining=False).status))
     out = []
     for name in names:
         reach = said.get(name)
         if reach is None:  # the run ended before this host settled
-            reach = _ended(name, seen.get(name, []), done.status)
+            reach = _ended(name, seen.get(name, []), how[name])
             if on_reach is not None:
                 on_reach(reach)
         out.append(reach)
