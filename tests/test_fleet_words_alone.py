@@ -179,3 +179,51 @@ def test_a_name_a_thing_could_have_left_out_of_a_set_of_things_stays_asked(
         office: Source, request_: str) -> None:
     found = _read(request_, office)
     assert isinstance(found, Asked) and "one of the things" in found.question, found
+
+
+# -- a word between the word of place and the hosts ------------------------------------------
+SITES = """[site_harbor]
+harbor-1 ansible_host=10.11.0.1
+harbor-2 ansible_host=10.11.0.2
+
+[site_hill]
+hill-1 ansible_host=10.11.1.1
+
+[sites:children]
+site_harbor
+site_hill
+
+[plotters]
+plot.harbor ansible_host=10.11.2.1
+plot.hill ansible_host=10.11.2.2
+"""
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory: pytest.TempPathFactory) -> Source:
+    return inventory_of(tmp_path_factory, SITES)
+
+
+def test_a_group_of_two_words_is_said_the_other_way_round_after_a_word_of_place(
+        sites: Source) -> None:
+    found = _read("show memory usage on the harbor site machines", sites)
+    assert isinstance(found, Chosen) and found.hosts == ("harbor-1", "harbor-2"), found
+
+
+def test_a_word_between_the_word_of_place_and_the_hosts_is_never_dropped(
+        sites: Source) -> None:
+    # "new" says which sites: never all of them with "on the new" left in the rest
+    found = _read("show memory usage on the new site machines", sites)
+    assert isinstance(found, Asked) and "but not “new”" in found.question, found
+
+
+def test_a_longer_word_the_catalogue_reads_is_no_other_name_of_a_group(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    named = inventory_of(tmp_path_factory, "[print]\np1 ansible_host=10.12.0.1\n"
+                                           "p2 ansible_host=10.12.0.2\n\n[prod]\n"
+                                           "p3 ansible_host=10.12.0.3\n")
+    # "the printer" is a device, not a longer spelling of the group print
+    assert not isinstance(_read("show the cups logs on the printer", named), Chosen)
+    # a longer spelling the catalogue does not read is one: "production" for prod
+    found = _read("show the cups logs on production", named)
+    assert isinstance(found, Chosen) and found.hosts == ("p3",), found

@@ -588,16 +588,17 @@ class _Reader:
                 for part in parts:
                     if len(part) >= 2 and not part.isdigit():
                         self.parts.setdefault(part, set()).add(name)
-        # a host of two words named role first is said the other way round too, after a
-        # word of place: the host relay.us is "on the US relay", db-east "on the east
-        # db" (words, not numbers); elsewhere "the redis cache" is no host cache-redis
+        # a host or group of two words named role first is said the other way round too,
+        # after a word of place: the host relay.us is "on the US relay", the group
+        # branch_north "on the north branch machines" (words, not numbers); elsewhere
+        # "the redis cache" is no host cache-redis
         self.turned: dict[tuple[str, ...], _Ref] = {}
-        for name in self.hosts.values():
+        for name, ref in named:
             parts = tuple(p for p in _PARTS.split(name.lower()) if p)
             turned = parts[::-1]
             if len(parts) == 2 and all(p.isalpha() for p in parts) and (
                     turned not in self.joined):
-                self.turned[turned] = _Ref("host", name)
+                self.turned[turned] = ref
         self._correct_host_words()
         self.here = self._here_said()
         # names said as things ("the web1 container", "the docker group" of users, "the
@@ -1344,11 +1345,14 @@ class _Reader:
     def _another_name(self, word: str, name: str) -> bool:
         """Whether `word` is another name for a group called `name`: both names of the
         same software in the catalogue's role table, or, for words of letters only, a
-        truncation of three letters or more ("prod" and "production")."""
+        truncation of three letters or more ("prod" and "production"; a longer word only
+        when the catalogue does not read it as a word of its own: "printer" is no
+        "print")."""
         if word == name or not name:
             return False
-        if self._truncates(word, name):
-            return True
+        if self._truncates(word, name) and (len(word) < len(name)
+                                            or word not in self.known.words):
+            return True  # "prod", "production"; never "printer" (a word) for "print"
         mine, theirs = self.synonyms.get(word), self.synonyms.get(name)
         return bool(mine and theirs and mine & theirs)
 
@@ -1580,6 +1584,20 @@ class _Reader:
                                   "container”) and give --hosts PATTERN"), ""))
         kept = self._untaken(taken)
         starts = {a for a, _ in taken}
+        tokens = self.tokens
+        for start in sorted(starts):
+            # "on the north branch machines": a word between a word of place and the
+            # hosts read after it says which of them
+            k = start - 1
+            before = [j for j in (k - 1, k - 2) if j >= 0]
+            if tokens[start].low in PLACE | ABOUT | _WITHIN:
+                continue  # the hosts' own word of place: "in the firewall on proxy"
+            if k in kept and tokens[k].low.isalpha() and tokens[k].low not in (
+                    _DETERMINERS | _SEPARATORS | PLACE) and before and (
+                    tokens[before[0]].low in PLACE or (
+                        tokens[before[0]].low in _DETERMINERS and len(before) > 1
+                        and tokens[before[1]].low in PLACE)):
+                raise _Stop(self._not_read(taken, hosts, k, k + 1, "say which hosts"))
         for n, k in enumerate(kept):
             if self._denies_at(k) and k + 1 in starts:
                 # "restart nginx here, not of the web servers": the words right after a
