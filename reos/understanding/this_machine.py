@@ -27,12 +27,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection
 
+from reos.patterns import regex
+
 _NOUN = r"(?:(?:the\s+)?(?:server|host|machine|box|node|vm|computer)\s+)?"
 _DETERMINER = r"(?:the|my|our|this|that)"
 # words that leave something out: the name may be what is left out ("but not on web1")
-_LEAVING = re.compile(r"\b(?:not|except|excluding|without|besides|never|skip|minus|but|"
-                      r"other\s+than|apart\s+from)\b|n't\b", re.IGNORECASE)
-_PART = re.compile(r"[-_.@:]")
+_LEAVING = regex(r"\b(?:not|except|excluding|without|besides|never|skip|minus|but|"
+                 r"other\s+than|apart\s+from)\b|n't\b", re.IGNORECASE)
+_PART = regex(r"[-_.@:]")
 # words before the name that make it what is set ("to web1", "called web1")
 _SET_TO = {"to", "as", "called", "named", "name", "hostname", "into", "from", "than"}
 # words of naming: the name may be what is set ("name the box web1")
