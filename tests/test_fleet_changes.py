@@ -592,6 +592,23 @@ def test_reos_hosts_says_how_old_each_kept_snapshot_is(reos_home: Path) -> None:
     assert snapshots.cached("web1").age() > 3 * 3600  # type: ignore[union-attr]
 
 
+def test_a_port_forwarded_to_a_host_whose_listeners_are_not_known_restarts_nothing(
+        ) -> None:
+    """The inventory's 443 reaches SSH on 22 without a loopback address: sslh
+    --transparent on the host, or a router outside; told apart only by the host's
+    listeners, which are not read there."""
+    snap = SystemSnapshot(
+        collected_at="", host={"machine_id": MACHINE, "package_manager": "apt",
+                               "ssh_port": 22, "ssh_loopback": False},
+        services=[Service("sslh.service", active="active", enabled="enabled",
+                          load="loaded")])
+    step = Step("s1", "Stop sslh", ["sudo", "-n", "systemctl", "stop", "sslh.service"],
+                target=Target("service", "sslh.service"), action="stop")
+    [part] = deciding.prepare({"web1": Plan(step.title, Kind.ACTION, steps=[step])},
+                              {"web1": snap}, step.title, {"web1": 443})
+    assert part.plan is None and "does not know what" in (part.left_out or "")
+
+
 @pytest.mark.parametrize(("listening", "target", "action", "said"), [
     # a host's listeners not read (the host module does not read them): any program
     (None, Target("service", "nginx.service"), "restart", "does not know what"),
@@ -603,6 +620,8 @@ def test_reos_hosts_says_how_old_each_kept_snapshot_is(reos_home: Path) -> None:
      "may reach the host through it"),
     # a socket systemd holds for a unit: which one is not known
     ([("systemd", 443)], Target("service", "cron.service"), "stop", "does not know what"),
+    # an upgrade restarts the program it replaces
+    ([("sslh", 443)], Target("package", "sslh"), "upgrade", "may reach the host through it"),
 ])
 def test_a_session_passed_on_by_something_not_known_stops_and_removes_nothing(
         listening: list[tuple[str, int]] | None, target: Target, action: str,

@@ -89,6 +89,9 @@ def test_an_inventory_that_cannot_be_read_leaves_requests_on_this_machine(
     reply = engine.respond("stop nginx, web-01")
     assert reply.plan is None and "so I did nothing" in reply.text, reply.text
     assert "broken.ini" in reply.text
+    # "here" left out is not this machine said
+    reply = engine.respond("restart nginx on the web-01 box, not here")
+    assert reply.plan is None and "so I did nothing" in reply.text, reply.text
 
 
 def _part(host: str, undo: list[str] | None) -> Prepared:

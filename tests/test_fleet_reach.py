@@ -256,6 +256,11 @@ def test_a_vaulted_login_is_opened_with_ansibles_vault_password_file_and_said_wi
     listed = json.loads(reos("hosts", "-i", str(inventory), "web1", "--json",
                              env={"ANSIBLE_VAULT_PASSWORD_FILE": str(script)}).stdout)
     assert [h["sealed"] for h in listed["hosts"]] == [["ansible_user"]]
+    # named through a variable, as Ansible resolves the path, it is still a script
+    listed = json.loads(reos("hosts", "-i", str(inventory), "web1", "--json", env={
+        "ANSIBLE_VAULT_PASSWORD_FILE": "$REOS_TEST_VAULT/vault-pass.sh",
+        "REOS_TEST_VAULT": str(tmp_path)}).stdout)
+    assert [h["sealed"] for h in listed["hosts"]] == [["ansible_user"]]
     done = reos("hosts", "-i", str(inventory), "web1", "--check")
     assert done.returncode == EXIT_FAILED
     assert "(vault)@" in done.stdout

@@ -227,3 +227,22 @@ def test_a_longer_word_the_catalogue_reads_is_no_other_name_of_a_group(
     # a longer spelling the catalogue does not read is one: "production" for prod
     found = _read("show the cups logs on production", named)
     assert isinstance(found, Chosen) and found.hosts == ("p3",), found
+
+
+def test_words_between_the_word_of_place_and_the_hosts_are_asked_however_many(
+        sites: Source) -> None:
+    found = _read("show memory usage on my two old site machines", sites)
+    assert isinstance(found, Asked) and "but not “two old”" in found.question, found
+
+
+def test_a_hosts_own_stem_is_never_read_as_a_longer_name_of_another_group(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    named = inventory_of(tmp_path_factory, "[mon]\ngraf1 ansible_host=10.13.0.1\n\n"
+                                           "[db]\nmongo1 ansible_host=10.13.1.1\n"
+                                           "mongo2 ansible_host=10.13.1.2\n")
+    assert not isinstance(_read("restart nginx on the mongo boxes", named), Chosen)
+
+
+def test_a_host_said_the_other_way_round_is_not_read_after_in(relays: Source) -> None:
+    # "in the north relay" may be a thing's place; only "on", "at"… say a machine
+    assert not isinstance(_read("restart tor in the north relay", relays), Chosen)

@@ -1,8 +1,8 @@
 """This machine called by its own name (reos/understanding/this_machine.py, through the
-engine): "install htop on kiln" on the machine kiln is "install htop" there, "reboot
-kiln" is "reboot this machine"; the same words on a machine where something else is
-called kiln, the name as what is set or reached, or a name that is a word, are left as
-said. Names and sentences of our own."""
+engine): "install htop on kiln" on the machine kiln is "install htop" there; the name
+anywhere else, the same words on a machine where something else is called kiln (or by
+it and more), a request that leaves something out, or a name that is a word, are left
+as said. Names and sentences of our own."""
 
 from __future__ import annotations
 
@@ -19,46 +19,37 @@ NOTHING = frozenset({"nginx", "bob"})
 @pytest.mark.parametrize(("said", "meant"), [
     ("install htop on kiln", "install htop"),
     ("install htop on kiln.lab.example please", "install htop please"),
-    ("set the time zone on the server kiln to UTC", "set the time zone to UTC"),
-    ("show kiln's uptime", "show uptime"),
-    ("what is the disk usage of kiln?", "what is the disk usage of this machine?"),
+    ("which services failed on the server kiln, please?", "which services failed, please?"),
     ("restart nginx at KILN.", "restart nginx."),
 ])
-def test_this_machines_own_name_said_as_a_place_is_taken_out(said: str, meant: str) -> None:
-    assert as_this_machine(said, "kiln.lab.example", lambda: NOTHING) == meant
-
-
-@pytest.mark.parametrize(("said", "meant"), [
-    ("reboot kiln", "reboot this machine"),
-    ("kiln uptime", "this machine uptime"),
-    ("reboot the server kiln tonight", "reboot this machine tonight"),
-    ("whats kilns ip", "whats ip"),
-])
-def test_this_machines_own_name_said_alone_is_this_machine(said: str, meant: str) -> None:
+def test_this_machines_own_name_ending_the_request_after_on_is_taken_out(
+        said: str, meant: str) -> None:
     assert as_this_machine(said, "kiln.lab.example", lambda: NOTHING) == meant
 
 
 @pytest.mark.parametrize("said", [
-    "set the hostname to kiln",  # what is set
-    "name this box kiln",
-    "ping kiln",  # what is reached from here
-    "ssh kiln and show the load",
+    "reboot kiln",  # the name elsewhere: a machine is often named after what it runs
+    "restart the kiln",
+    "kill all kilns",
+    "show kiln's uptime",
+    "set the time zone on kiln to UTC",  # not where the request ends
+    "set the hostname to kiln",
     "install htop on kiln-2",  # another name
     "copy /srv/kiln to /tmp",  # a path
+    "restart nginx on kiln as well as web2",
     "ping kiln.lab.example.org",
 ])
-def test_the_name_alone_or_as_part_of_another_word_is_left_as_said(said: str) -> None:
+def test_the_name_anywhere_else_is_left_as_said(said: str) -> None:
     assert as_this_machine(said, "kiln.lab.example", lambda: NOTHING) == said
 
 
 @pytest.mark.parametrize(("said", "hostname"), [
     ("stop nginx, but not on kiln", "kiln"),  # the name is what is left out
     ("stop nginx everywhere except on kiln", "kiln"),
-    ("restart nginx on kiln and web2", "kiln"),  # more machines than this one
-    ("stop the services of redis", "redis"),  # redis-server is here: redis may be it
-    ("remove the containers of nextcloud", "nextcloud"),  # nextcloud-app-1 is here
+    ("stop the services on redis", "redis"),  # redis-server is here: redis may be it
+    ("remove the containers on nextcloud", "nextcloud"),  # nextcloud-app-1 is here
 ])
-def test_a_request_that_leaves_out_names_more_or_may_mean_a_thing_is_left_as_said(
+def test_a_request_that_leaves_out_or_may_mean_a_thing_is_left_as_said(
         said: str, hostname: str) -> None:
     here = frozenset({"nginx", "redis-server", "nextcloud-app-1"})
     assert as_this_machine(said, hostname, lambda: here) == said
@@ -67,9 +58,8 @@ def test_a_request_that_leaves_out_names_more_or_may_mean_a_thing_is_left_as_sai
 def test_nothing_is_taken_out_when_something_here_has_that_name_or_it_is_not_known(
         ) -> None:
     # a name the catalogue reads as a word, and one too short to be sure of
-    assert as_this_machine("restart the web server", "web", lambda: NOTHING,
-                           lambda: {"web"}) == "restart the web server"
-    assert as_this_machine("restart the pi", "pi", lambda: NOTHING) == "restart the pi"
+    assert as_this_machine("restart nginx on web", "web", lambda: NOTHING,
+                           lambda: {"web"}) == "restart nginx on web"
     said = "restart nextcloud on nextcloud"
     assert as_this_machine(said, "nextcloud", lambda: frozenset({"nextcloud"})) == said
     assert as_this_machine("install htop on kiln", "kiln", lambda: None) == \

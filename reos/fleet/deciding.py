@@ -405,21 +405,23 @@ def _passers(snapshot: SystemSnapshot, inventory_port: int | None) -> set[str] |
     other than loopback (every such listener when that port is not known), lower case;
     none when SSH saw the session come from outside on that port, or on a port while the
     inventory's is not known.
-    None when that is not known while the session came through something on the host
-    itself (SSH saw a loopback address): its listeners were not read (the host module
-    does not read them yet), or one of them is nameless or systemd (a socket it holds for
-    a unit)."""
+    None when that is not known while the session was passed on: the host's listeners
+    were not read (the host module does not read them yet: a forwarder on the host, sslh
+    --transparent too, cannot be told from one outside), or one of them is nameless or
+    systemd (a socket it holds for a unit)."""
     on_host = snapshot.host.get("ssh_loopback") is True
     if not on_host and (inventory_port is None
                         or inventory_port == snapshot.host.get("ssh_port")):
         return set()  # SSH saw the session come straight from outside
-    rows = [row for row in snapshot.listening or []
+    if snapshot.listening is None:
+        return None  # a forwarder on the host (sslh --transparent too) is not told apart
+    rows = [row for row in snapshot.listening
             if not (row.address.startswith("127.") or row.address in ("::1", "localhost"))
             and (inventory_port is None or row.port == inventory_port)]
     names = {row.process.lower() for row in rows}
-    if on_host and (snapshot.listening is None or names & {"", "systemd"}):
+    if names & {"", "systemd"}:
         return None
-    return names - {"", "systemd"}
+    return names
 
 
 def _passes_reos_on(step: Step, passers: set[str] | None,
@@ -433,8 +435,10 @@ def _passes_reos_on(step: Step, passers: set[str] | None,
     name = target.name.removesuffix(".service").removesuffix(".socket").lower()
     if target.kind == "package":
         name = name.split("=", 1)[0].split(":", 1)[0]
+    # an upgrade or a reinstall restarts the program it replaces
     cuts = (target.kind in ("service", "timer") and step.action in (*_CUTS, "restart")) or (
-        target.kind == "package" and step.action in ("remove", "purge"))
+        target.kind == "package" and step.action in ("remove", "purge", "upgrade",
+                                                     "reinstall"))
     if not cuts:
         return None
     if passers is None:

@@ -421,7 +421,7 @@ def _vault_secrets(constants: Any, loader: Any, error: type[Exception],
         name, _, where = slug.partition("@") if "@" in slug else ("", "", slug)
         if where in ("prompt", "prompt_ask_vault_pass"):
             continue
-        path = Path(where).expanduser()
+        path = Path(os.path.expandvars(where)).expanduser()  # as Ansible resolves it
         if path.is_file() and os.access(path, os.X_OK):
             continue  # a script: run by Ansible's own runs, never inside reos (it may ask)
         try:

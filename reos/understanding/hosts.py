@@ -214,6 +214,8 @@ _TO_MACHINES = {"ssh", "scp", "sftp", "rsync", "connect", "telnet", "curl", "wge
 # words before a name that make it the name of what is made or set
 _NAMES_IT = {"name", "--name", "named", "called", "as", "with", "user", "group",
              "account", "hostname", "alias", "label", "tag"}
+_NEGATING = {"not", "except", "but", "without", "excluding", "besides", "never", "skip",
+             "minus", "other", "apart"}
 _JOINERS = {",", "and", "&", "+", "plus"}  # names said alone, each meant ("or": which?)
 # words of a sentence's frame, never read as a host's name misspelt ("it" is one letter
 # off "git", "is" off "iso")
@@ -510,8 +512,11 @@ def from_catalogue(templates: TemplateSet) -> Known:
 
 def says_here(request: str) -> bool:
     """Whether the request says this machine ("here", "locally", "this machine", "my
-    laptop"): read without an inventory, for when none can be read."""
+    laptop") and leaves nothing out ("not here" says the opposite): read without an
+    inventory, for when none can be read."""
     words = [m.group().lower() for m in _TOKEN.finditer(request.replace("\u2019", "'"))]
+    if any(w in _NEGATING or w.endswith("n't") for w in words):
+        return False  # "not here", "except here": this machine is what is left out
     return any(w in HERE for w in words) or any(
         pair in HERE_PAIRS for pair in zip(words, words[1:], strict=False))
 
@@ -1180,7 +1185,11 @@ class _Reader:
         of them, "web 1" said apart."""
         tokens = self.tokens
         word = tokens[i].low
-        joined = self._joined_at(i, placed)
+        back = i - 1
+        while back >= 0 and tokens[back].low in _DETERMINERS:
+            back -= 1
+        strong = placed and back >= 0 and tokens[back].low in PLACE - WEAK_PLACE
+        joined = self._joined_at(i, strong)  # "on the US relay"; "in the redis cache": no
         if joined is not None:  # "k8s workers": the group k8s_workers, never k8s alone
             self._joined_alone(i, joined[0], joined[1])
             return joined[0], [joined[1]]
@@ -1350,9 +1359,11 @@ class _Reader:
         "print")."""
         if word == name or not name:
             return False
-        if self._truncates(word, name) and (len(word) < len(name)
-                                            or word not in self.known.words):
-            return True  # "prod", "production"; never "printer" (a word) for "print"
+        if self._truncates(word, name) and (len(word) < len(name) or (
+                word not in self.known.words
+                and not any(host.startswith(word) for host in self.hosts))):
+            return True  # "prod", "production"; never "printer" (a word) for "print",
+            # nor "mongo" for the group mon while hosts mongo1, mongo2 are called so
         mine, theirs = self.synonyms.get(word), self.synonyms.get(name)
         return bool(mine and theirs and mine & theirs)
 
@@ -1588,16 +1599,19 @@ class _Reader:
         for start in sorted(starts):
             # "on the north branch machines": a word between a word of place and the
             # hosts read after it says which of them
-            k = start - 1
-            before = [j for j in (k - 1, k - 2) if j >= 0]
             if tokens[start].low in PLACE | ABOUT | _WITHIN:
                 continue  # the hosts' own word of place: "in the firewall on proxy"
-            if k in kept and tokens[k].low.isalpha() and tokens[k].low not in (
-                    _DETERMINERS | _SEPARATORS | PLACE) and before and (
-                    tokens[before[0]].low in PLACE or (
-                        tokens[before[0]].low in _DETERMINERS and len(before) > 1
-                        and tokens[before[1]].low in PLACE)):
-                raise _Stop(self._not_read(taken, hosts, k, k + 1, "say which hosts"))
+            # back from the hosts to a word of place, over at most four words
+            k, unread = start - 1, []
+            while k >= 0 and start - k <= 4 and tokens[k].low not in PLACE and (
+                    k in kept and (tokens[k].low.isalnum())):
+                if tokens[k].low not in _DETERMINERS | _EVERY:
+                    unread.append(k)
+                k -= 1
+            if unread and k >= 0 and tokens[k].low in PLACE:
+                first = min(unread)
+                raise _Stop(self._not_read(taken, hosts, first, max(unread) + 1,
+                                           "say which hosts"))
         for n, k in enumerate(kept):
             if self._denies_at(k) and k + 1 in starts:
                 # "restart nginx here, not of the web servers": the words right after a
