@@ -210,11 +210,15 @@ def test_a_group_of_two_words_is_said_the_other_way_round_after_a_word_of_place(
     assert isinstance(found, Chosen) and found.hosts == ("harbor-1", "harbor-2"), found
 
 
-def test_a_word_between_the_word_of_place_and_the_hosts_is_never_dropped(
-        sites: Source) -> None:
+@pytest.mark.parametrize(("request_", "unread"), [
     # "new" says which sites: never all of them with "on the new" left in the rest
-    found = _read("show memory usage on the new site machines", sites)
-    assert isinstance(found, Asked) and "but not “new”" in found.question, found
+    ("show memory usage on the new site machines", "new"),
+    ("show memory usage on my two old site machines", "two old"),  # however many
+])
+def test_words_between_the_word_of_place_and_the_hosts_are_never_dropped(
+        sites: Source, request_: str, unread: str) -> None:
+    found = _read(request_, sites)
+    assert isinstance(found, Asked) and f"but not “{unread}”" in found.question, found
 
 
 def test_a_longer_word_the_catalogue_reads_is_no_other_name_of_a_group(
@@ -227,12 +231,6 @@ def test_a_longer_word_the_catalogue_reads_is_no_other_name_of_a_group(
     # a longer spelling the catalogue does not read is one: "production" for prod
     found = _read("show the cups logs on production", named)
     assert isinstance(found, Chosen) and found.hosts == ("p3",), found
-
-
-def test_words_between_the_word_of_place_and_the_hosts_are_asked_however_many(
-        sites: Source) -> None:
-    found = _read("show memory usage on my two old site machines", sites)
-    assert isinstance(found, Asked) and "but not “two old”" in found.question, found
 
 
 def test_a_hosts_own_stem_is_never_read_as_a_longer_name_of_another_group(
