@@ -1,6 +1,6 @@
-"""Words a reading used to drop, never dropped (reos/planning/planner.py): a request for
-another machine is never done here instead (`_elsewhere`: "restart nginx on web01" with
-no web01 known used to restart this machine's nginx and say "I didn't use web01"; words
+"""Words a reading used to drop, never dropped (reos/planning/planner.py, places.py): a
+request for another machine is never done here instead (`elsewhere`: "restart nginx on
+web01" with no web01 known used to restart this machine's nginx and say "I didn't use web01"; words
 that only describe this machine, or name it, still plan here); a group said with an
 account that exists asks for it to join (`_joining`: "add user bob to group docker" used
 to answer that bob exists, dropping the group)."""

@@ -15,7 +15,7 @@ service, package, account…: `taken`; redis-server on a machine called redis), 
 the name is a word the catalogue reads ("server", "web", "laptop"). The name is the
 hostname, with or without its domain, never "localhost".
 
-Not responsible for machines that are not this one (planning/planner.py: `_elsewhere`,
+Not responsible for machines that are not this one (planning/places.py: `elsewhere`,
 understanding/hosts.py for an inventory's).
 """
 
