@@ -222,24 +222,28 @@ def decide(engine: ReasoningEngine, source: Source, request: str,
            read: dict[str, SystemSnapshot]) -> list[Prepared]:
     """The request planned on each host read, then what may run where. Only the hosts
     whose plan needs what is read there as root (`deciding.needs_root_read`: an account's
-    lock or dates, the hostname, a ufw rule) are read again, with sudo, in one Ansible
-    run (with ufw's rules where a plan changes one), before deciding (with the
-    inventory's port for each host whose plan changes a firewall rule:
+    lock or dates, a ufw rule, the owners of the sockets a passed-on session may come
+    through where a program is stopped) are read again, with sudo, in one Ansible run
+    (with ufw's rules where a plan changes one), before deciding (with the inventory's
+    port for each host whose plan changes a firewall rule or stops a program:
     inventory.ssh_ports); `read` is given their snapshots with it. A read-only request
     runs no sudo."""
     from reos.fleet import deciding, inventory, snapshots
 
     plans = plan_each(engine, request, read)
-    wanting = [name for name, plan in plans.items() if deciding.needs_root_read(plan)]
+    # the port Ansible connects to there, which a firewall change must never cut, and
+    # which tells whether the session was passed on where a program is stopped
+    touching = [name for name, plan in plans.items() if deciding.changes_firewall(plan)
+                or any(deciding.cuts_program(step) for step in plan.steps)]
+    ports = inventory.ssh_ports(source, touching) if touching else {}
+    wanting = [name for name, plan in plans.items()
+               if deciding.needs_root_read(plan, read[name], ports.get(name))]
     if wanting:
         answers = snapshots.read_as_root(
             source, wanting, connect_timeout=engine.settings.fleet.connect_timeout,
             firewall=any(deciding.changes_firewall(plans[name]) for name in wanting))
         for name in wanting:
             read[name] = snapshots.with_root(read[name], answers[name], name)
-    # the port Ansible connects to there, which a firewall change must never cut
-    firewall = [name for name, plan in plans.items() if deciding.changes_firewall(plan)]
-    ports = inventory.ssh_ports(source, firewall) if firewall else {}
     # apt's dry run there of what a package step installs and removes
     packages = {name: plan for name, plan in plans.items() if deciding.dry_run_wanted(plan)}
     dry_runs = {}

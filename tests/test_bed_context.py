@@ -36,7 +36,7 @@ FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "interfaces": {"name": str, "state": str, "mac": str, "addresses": list, "mtu": int,
                    "kind": str},
     "listening": {"proto": str, "address": str, "port": int, "pid": (int, type(None)),
-                  "process": str},
+                  "process": str, "unit": str},
     "timers": {"name": str, "unit": str, "next": str, "last": str},
 }
 OLDER = ("containers", "services", "packages")
@@ -118,6 +118,11 @@ def test_the_values_are_the_beds_own(bed, context) -> None:  # noqa: ANN001
     assert units and all(unit in listed for unit in units)
     ports = {(s["proto"], s["port"]) for s in context["listening"]}
     assert ("tcp", 80) in ports  # nginx-light
+    # each socket's systemd service, as systemd itself says which holds nginx's
+    web = {s["unit"] for s in context["listening"] if s["port"] == 80}
+    main = bed.run("systemctl", "show", "-p", "MainPID", "--value", "nginx.service",
+                   check=True).stdout.strip()
+    assert web == {"nginx.service"} and main not in ("", "0")
 
 
 def test_links_say_their_kind_from_ip_details(context) -> None:  # noqa: ANN001

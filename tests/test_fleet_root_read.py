@@ -17,6 +17,7 @@ from reos.fleet.running import Result, Run, Task
 from reos.model.plan import Plan, Step
 from reos.model.request import Kind
 from reos.model.target import Target
+from reos.system import portable
 from reos.system.snapshot import SystemSnapshot
 from tests.fleet_fakes import OneStepEngine
 
@@ -104,3 +105,70 @@ def test_a_host_where_the_root_read_failed_has_those_steps_left_out_with_why(
         [part] = decide(OneStepEngine(step), source, "x", {"db1": _snapshot()})  # type: ignore[arg-type]
         assert part.plan is None
         assert "(sudo wants a password there)" in (part.left_out or ""), part.left_out
+
+
+RESTART = Step("s1", "Restart cron", ["sudo", "-n", "systemctl", "restart", "cron.service"],
+               target=Target("service", "cron.service"), action="restart", needs_root=True)
+# web1 reached through something on it (SSH saw the session come from loopback), whose
+# socket the login account cannot see the owner of
+_RELAYED = {"ssh_port": 22, "ssh_loopback": True}
+_UNSEEN = [{"proto": "tcp", "address": "0.0.0.0", "port": 22, "pid": None, "process": ""}]
+_SEEN = [{"proto": "tcp", "address": "0.0.0.0", "port": 22, "pid": 401, "process": "sslh",
+          "unit": "sslh.service"}]
+
+
+def _relayed(**facts: object) -> SystemSnapshot:
+    data = _snapshot(**_RELAYED, **facts).to_dict()
+    data["listening"] = _UNSEEN
+    data["services"] = [{"name": name, "active": "active", "enabled": "enabled",
+                         "load": "loaded"} for name in ("cron.service", "sslh.service")]
+    return SystemSnapshot.from_dict(data)
+
+
+def test_the_listeners_are_read_as_root_only_where_a_passed_on_session_stops_a_program(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A program stopped or restarted where the session was passed on, and the owner of
+    a socket it may come through unseen: read again as root, with every owner, then
+    decided (cron is not the relay); never for a read, nor where SSH saw the session
+    come from outside, nor where reos logs in as root."""
+    from reos.on_hosts import decide
+
+    plan = Plan("x", Kind.ACTION, steps=[RESTART])
+    assert deciding.needs_root_read(plan, _relayed())
+    assert not deciding.needs_root_read(plan, _relayed(is_root=True))
+    assert not deciding.needs_root_read(plan, _snapshot(ssh_port=22, ssh_loopback=False))
+    assert not deciding.needs_root_read(Plan("x", Kind.QUERY, steps=[DISK]), _relayed())
+
+    source = Source((Path("/nowhere/hosts.ini"),), "test")
+    given = _runner(monkeypatch, {"shadow": {}, "listening": _SEEN})
+    [part] = decide(OneStepEngine(RESTART), source, "restart cron", {"web1": _relayed()})  # type: ignore[arg-type]
+    [(hosts, tasks)] = given
+    assert hosts == ["web1"] and tasks[0].become
+    assert part.plan is not None, part.left_out
+
+    relay = Step("s1", "Stop sslh", ["sudo", "-n", "systemctl", "stop", "sslh.service"],
+                 target=Target("service", "sslh.service"), action="stop", needs_root=True)
+    [part] = decide(OneStepEngine(relay), source, "stop sslh", {"web1": _relayed()})  # type: ignore[arg-type]
+    assert part.plan is None and "may reach the host through it" in (part.left_out or "")
+
+
+def test_where_the_listeners_cannot_be_read_as_root_no_program_is_stopped_saying_why(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from reos.on_hosts import decide
+
+    _runner(monkeypatch, None)  # sudo wants a password
+    source = Source((Path("/nowhere/hosts.ini"),), "test")
+    [part] = decide(OneStepEngine(RESTART), source, "restart cron", {"web1": _relayed()})  # type: ignore[arg-type]
+    assert part.plan is None
+    assert "does not know what" in (part.left_out or "")
+    assert "sudo wants a password there" in (part.left_out or ""), part.left_out
+
+
+def test_listeners_sent_as_root_replace_the_logins_only_when_they_are_rows() -> None:
+    snap = _relayed()
+    read = snapshots.with_root(snap, {"shadow": {}, "listening": _SEEN}, "web1")
+    assert [(r.process, r.unit) for r in read.listening or []] == [("sslh", "sslh.service")]
+    for bad in ("sslh", [{"port": "22"}], [{"port": 22}] * (portable.LISTEN_ROWS + 1)):
+        kept = snapshots.with_root(snap, {"shadow": {}, "listening": bad}, "web1")
+        assert [(r.pid, r.process) for r in kept.listening or []] in ([(None, "")], [])
+        assert kept.listening is not None

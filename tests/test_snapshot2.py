@@ -9,6 +9,7 @@ from __future__ import annotations
 import grp
 import json
 import pwd
+import re
 import shutil
 import socket
 import subprocess
@@ -33,7 +34,7 @@ FIELDS = {
     "block_devices": {"name", "path", "type", "size", "model", "removable", "fstype",
                       "mountpoints", "label", "vendor"},
     "interfaces": {"name", "state", "mac", "addresses", "mtu", "kind"},
-    "listening": {"proto", "address", "port", "pid", "process"},
+    "listening": {"proto", "address", "port", "pid", "process", "unit"},
     "timers": {"name", "unit", "next", "last"},
 }
 TYPES: dict[str, Any] = {
@@ -146,8 +147,13 @@ def test_a_process_listening_on_a_port_is_seen_with_its_pid() -> None:
         data = reos_json("context", "--json")
         assert_follows_contract(data)
         found = [s for s in data["listening"] if s["port"] == port]
+        # the systemd service it runs in, as its control group's path says ("" here
+        # outside systemd)
+        groups = Path(f"/proc/{server.pid}/cgroup").read_text()
+        unit = ([w for w in re.split(r"[/:\n]", groups) if w.endswith(".service")] or [""])[-1]
         assert found == [{"proto": "tcp", "address": "127.0.0.1", "port": port,
-                          "pid": server.pid, "process": psutil.Process(server.pid).name()}]
+                          "pid": server.pid, "process": psutil.Process(server.pid).name(),
+                          "unit": unit}]
         ours = [p for p in data["processes"] if p["pid"] == server.pid]
         assert len(ours) == 1 and f"s.bind(('127.0.0.1',{port}))" in ours[0]["cmdline"]
         assert ours[0]["ppid"] == psutil.Process().pid or ours[0]["ppid"] > 0

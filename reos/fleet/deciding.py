@@ -93,16 +93,23 @@ DRY_RUN = ("install", "remove", "purge")
 DryRuns = dict[str, dict[str, Simulation | str]]  # host -> step id -> apt's dry run
 
 
-def needs_root_read(plan: Plan) -> bool:
+def needs_root_read(plan: Plan, snapshot: SystemSnapshot | None = None,
+                    inventory_port: int | None = None) -> bool:
     """Whether deciding `plan` needs what the host module reads there as root
     (`snapshots.read_as_root`): an account's lock or /etc/shadow dates changed, or a
-    firewall rule (ufw's rules).
+    firewall rule (ufw's rules), or a program stopped or removed where reos's session
+    was passed on by something whose owner the login account could not see (the
+    listening sockets' owners, read on `snapshot` with the inventory's port,
+    `inventory_port`: `_passers`).
     Other plans never run sudo to be decided."""
     if plan.blocked or plan.question or plan.kind in (Kind.CLARIFY, Kind.META):
         return False
     return changes_firewall(plan) or any(
         not step.read_only and step.target is not None and step.target.kind == "user"
-        and step.action in SHADOWED for step in plan.steps)
+        and step.action in SHADOWED for step in plan.steps) or (
+        snapshot is not None and snapshot.host.get("is_root") is not True
+        and any(cuts_program(step) for step in plan.steps)
+        and _passers(snapshot, inventory_port)[0] is None)
 
 
 def changes_firewall(plan: Plan) -> bool:
@@ -304,7 +311,7 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str,
     logins = _logins(snapshot)
     ssh, unknown = ssh_ports(snapshot.host.get("ssh_port"),
                              snapshot.host.get("ssh_loopback"), inventory_port)
-    passers: set[str] | None = _passers(snapshot, inventory_port) if ssh is None else set()
+    passers = _passers(snapshot, inventory_port) if ssh is None else (set(), "")
     for step in plan.steps:
         admission = admit_argv(step.argv, approved=True, requested=request, remote=True)
         why = _unfit(step, admission.reason if not admission.allowed else None, logins) or (
@@ -398,54 +405,69 @@ _FIREWALL_PACKAGES = regex(r"(ufw|firewalld|nftables|iptables-persistent|"
                            r"iptables-services|netfilter-persistent|shorewall6?|ferm)")
 
 
-def _passers(snapshot: SystemSnapshot, inventory_port: int | None) -> set[str] | None:
+def _passers(snapshot: SystemSnapshot, inventory_port: int | None
+             ) -> tuple[set[str] | None, str]:
     """When reos's SSH session reaches a host through something else (`ssh_ports` knows
     no port: a proxy passed it on, or the inventory's port is not the one SSH saw), the
     programs it may come through: those listening on the inventory's port on an address
-    other than loopback (every such listener when that port is not known), lower case;
-    none when SSH saw the session come from outside on that port, or on a port while the
-    inventory's is not known.
-    None when that is not known while the session was passed on: the host's listeners
-    were not read (the host module does not read them yet: a forwarder on the host, sslh
-    --transparent too, cannot be told from one outside), or one of them is nameless or
-    systemd (a socket it holds for a unit)."""
+    other than loopback (every such listener when that port is not known), by process
+    name and by systemd unit, lower case; none when SSH saw the session come from outside
+    on that port, or on a port while the inventory's is not known.
+    None, and why, when that is not known while the session was passed on: the host's
+    listeners were not read, or one of them is nameless (another account's, read as the
+    login account: `needs_root_read` has them read as root) or systemd (a socket it holds
+    for a unit)."""
     on_host = snapshot.host.get("ssh_loopback") is True
     if not on_host and (inventory_port is None
                         or inventory_port == snapshot.host.get("ssh_port")):
-        return set()  # SSH saw the session come straight from outside
+        return set(), ""  # SSH saw the session come straight from outside
     if snapshot.listening is None:
-        return None  # a forwarder on the host (sslh --transparent too) is not told apart
+        why = snapshot.host.get("root_read") or snapshot.unavailable.get("listening")
+        return None, (f"its listening sockets could not be read ({why})" if why else
+                      "its listening sockets were not read")
     rows = [row for row in snapshot.listening
             if not (row.address.startswith("127.") or row.address in ("::1", "localhost"))
             and (inventory_port is None or row.port == inventory_port)]
     names = {row.process.lower() for row in rows}
-    if names & {"", "systemd"}:
-        return None
-    return names
+    if "" in names:
+        why = snapshot.host.get("root_read")
+        return None, ("the owner of a socket there could not be read" +
+                      (f" ({why})" if why else ""))
+    if "systemd" in names:
+        return None, "systemd holds a socket there for a unit, and reos does not read which"
+    return names | {row.unit.lower().removesuffix(".service") for row in rows
+                    if row.unit}, ""
 
 
-def _passes_reos_on(step: Step, passers: set[str] | None,
+def cuts_program(step: Step) -> bool:
+    """Whether `step` stops, restarts or removes a program (an upgrade or a reinstall
+    restarts the one it replaces): what must never be the one reos's session passes
+    through (`_passes_reos_on`)."""
+    target = step.target
+    if step.read_only or target is None:
+        return False
+    return (target.kind in ("service", "timer") and step.action in (*_CUTS, "restart")) or (
+        target.kind == "package" and step.action in ("remove", "purge", "upgrade",
+                                                     "reinstall"))
+
+
+def _passes_reos_on(step: Step, passers: tuple[set[str] | None, str],
                     inventory_port: int | None) -> str | None:
     """Why a step that stops, restarts or removes a program reos's session may pass
     through (`_passers`: an SSH multiplexer such as sslh, a proxy; any program when they
     are not known) may not run, or None."""
-    target = step.target
-    if step.read_only or target is None or passers == set():
+    known, unknown = passers
+    if known == set() or not cuts_program(step) or step.target is None:
         return None
+    target = step.target
     name = target.name.removesuffix(".service").removesuffix(".socket").lower()
     if target.kind == "package":
         name = name.split("=", 1)[0].split(":", 1)[0]
-    # an upgrade or a reinstall restarts the program it replaces
-    cuts = (target.kind in ("service", "timer") and step.action in (*_CUTS, "restart")) or (
-        target.kind == "package" and step.action in ("remove", "purge", "upgrade",
-                                                     "reinstall"))
-    if not cuts:
-        return None
-    if passers is None:
+    if known is None:
         return ("reos's SSH session was passed on by something on the host, and reos does "
-                "not know what (it does not read a host's listeners yet): stopping or "
-                "removing a program there could cut reos off, and it could not undo it")
-    if not any(_same_program(name, p) for p in passers):
+                f"not know what ({unknown}): stopping or removing a program there could "
+                "cut reos off, and it could not undo it")
+    if not any(_same_program(name, p) for p in known):
         return None
     where = f"port {inventory_port}, the one reos connects to" if inventory_port else \
         "a port reos may connect to"

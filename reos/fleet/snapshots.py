@@ -8,8 +8,9 @@ or what it sent is not a snapshot: the check's words, naming the field). The sna
 read as the account reos logs in as (`READ`, no become, no sudo: its `is_root` and
 `user` say how plans there run, through sudo). Only for the hosts whose plan needs it
 (`deciding.needs_root_read`), after planning, `read_as_root` runs the module once more
-with become (`ROOT`): each account's lock and /etc/shadow dates and whether sudo's rules
-could depend on the host's name; `with_root` puts them on the snapshot, checked again.
+with become (`ROOT`): each account's lock and /etc/shadow dates, and the listening
+sockets with every owner (the login account sees only its own); `with_root` puts them
+on the snapshot, checked again.
 Where a plan changes a ufw rule, that read gives ufw's rules too (`ROOT_FIREWALL`).
 Where that read fails (sudo wants a password) the snapshot says why (`root_read`), and
 the changes that need it are left out there (fleet/deciding.py). Each snapshot is
@@ -46,11 +47,11 @@ from reos.text import clean
 MODULE = "reos_snapshot"
 READ = Task("reos: read the host", MODULE, timeout=60)
 # as root, only where a plan needs it: each account's lock and /etc/shadow dates (never a
-# hash: portable.shadow) and whether sudo's rules could depend on the host's name
-ROOT = Task("reos: read as root the accounts' locks and dates, and sudo's rules", MODULE,
+# hash: portable.shadow) and the listening sockets with their owners (portable.listening)
+ROOT = Task("reos: read as root the accounts' locks and dates, and who listens", MODULE,
             {"read": "root"}, become=True, ignore_errors=True, timeout=30)
 # the same, with ufw's rules too, where a plan changes a ufw rule (portable.ufw_rules)
-ROOT_FIREWALL = Task("reos: read as root the accounts' locks and dates, sudo's rules and "
+ROOT_FIREWALL = Task("reos: read as root the accounts' locks and dates, who listens and "
                      "ufw's rules", MODULE, {"read": "root", "firewall": True}, become=True,
                      ignore_errors=True, timeout=30)
 SHADOW_FIELDS = ("password_locked", "last_change", "max_days", "expiry")
@@ -163,6 +164,7 @@ def with_root(snapshot: SystemSnapshot, answer: dict[str, Any] | str,
         if isinstance(rows, dict):
             _with_shadow(data, rows)
             facts.update(_ufw(answer))
+            _with_listening(data, answer.get("listening"))
         else:
             problem = "the host module did not run as root there"
     if problem is None:
@@ -229,6 +231,17 @@ def _with_shadow(data: dict[str, object], rows: object) -> None:
         row = rows.get(name) if isinstance(name, str) else None
         if isinstance(user, dict) and isinstance(row, dict):
             user.update({key: row[key] for key in SHADOW_FIELDS if key in row})
+
+
+def _with_listening(data: dict[str, Any], rows: object) -> None:
+    """The listening sockets read as root (`rows`, with every owner: portable.listening)
+    in place of those the login account read, when they are a list of at most
+    portable.LISTEN_ROWS (each row's fields are checked with the rest of the snapshot)."""
+    if isinstance(rows, list) and len(rows) <= portable.LISTEN_ROWS:
+        data["listening"] = rows
+        unavailable = data.get("unavailable")
+        if isinstance(unavailable, dict):
+            unavailable.pop("listening", None)
 
 
 def _path(host: str) -> Path:

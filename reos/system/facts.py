@@ -86,18 +86,18 @@ def listening() -> list[Listening]:
     import psutil
 
     out = []
-    names: dict[int, str] = {}
+    names: dict[int, tuple[str, str]] = {}
     for c in _listening_sockets():
-        name = ""
+        name, unit = "", ""
         if c.pid is not None:
             if c.pid not in names:
                 try:
-                    names[c.pid] = psutil.Process(c.pid).name()
+                    names[c.pid] = (psutil.Process(c.pid).name(), portable.unit_of(c.pid))
                 except psutil.Error:
-                    names[c.pid] = ""
-            name = names[c.pid]
+                    names[c.pid] = ("", "")
+            name, unit = names[c.pid]
         out.append(Listening(proto="udp" if c.type == _udp() else "tcp", address=c.laddr.ip,
-                             port=c.laddr.port, pid=c.pid, process=name))
+                             port=c.laddr.port, pid=c.pid, process=name, unit=unit))
     return sorted(set(out), key=lambda s: (s.port, s.proto, s.address, s.pid or 0))
 
 

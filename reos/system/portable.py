@@ -7,8 +7,11 @@ timeout, no shell), whether systemd runs (`systemd_running`), the error a sectio
 cannot be known raises (`Unavailable`, with a reason a person can read), and the rows of
 the sections a plan for another machine needs: services (systemctl's JSON), packages
 (dpkg-query, rpm, pacman, apk), users and groups (pwd, grp and, as root, /etc/shadow:
-`shadow`), and the host's facts (os-release, machine-id, init, package manager, CPUs,
-memory, boot time). `collectors` and `facts` turn the rows into the snapshot's records.
+`shadow`), the listening sockets (the kernel's tables under /proc/net, with each owner's
+process and systemd unit where this account may see it: `listening`; here facts.py
+reads them through psutil, which a host may not have), and the host's facts (os-release,
+machine-id, init, package manager, CPUs, memory, boot time). `collectors` and `facts`
+turn the rows into the snapshot's records.
 
 From /etc/shadow (readable as root only) it takes, per account, whether the password
 field starts with "!" (`password_locked`, as `state_users` reads the lock here; `locked`
@@ -25,8 +28,9 @@ document of those sections (SHIPPED), the host and its settings, which the contr
 checks like any snapshot from outside (`fleet/snapshots.py`, which also marks the other
 sections as not read). Given {"read": "root"} (the controller runs it so with become,
 only for hosts whose plan needs it, as the snapshot itself is read as the login account)
-it prints {"changed": false, "shadow": {account: {…}}} instead: `shadow`'s rows, null
-when not run as root; with "firewall": true too (a plan
+it prints {"changed": false, "shadow": {account: {…}}, "listening": […]} instead:
+`shadow`'s rows and the listening sockets with every owner, null when not run as root;
+with "firewall": true too (a plan
 changes a ufw rule there), ufw's rules (`ufw_rules`: the lines of `ufw status` and `ufw
 show added`, bounded, or why not). The host facts hold the port the host was reached on
 over SSH (`ssh_port`), which a firewall change there must never cut, and whether that
@@ -60,7 +64,7 @@ FIRST_PERSON_UID = 1000
 SHADOW = Path("/etc/shadow")
 _MACHINE_ID_FILES = (Path("/etc/machine-id"), Path("/var/lib/dbus/machine-id"))
 # what a snapshot made here for another machine holds (the module's sections)
-SHIPPED = ("services", "packages", "users", "groups")
+SHIPPED = ("services", "packages", "users", "groups", "listening")
 
 
 class Unavailable(Exception):
@@ -359,7 +363,7 @@ def shipped_snapshot() -> dict[str, Any]:
         "collected_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "unavailable": {}}
     readers = {"services": services, "packages": packages, "users": users,
-               "groups": groups}
+               "groups": groups, "listening": listening}
     for name in SHIPPED:
         try:
             snapshot[name] = readers[name]()
@@ -446,6 +450,109 @@ def homes() -> dict[str, Any]:
             **({"homes": "/".join(names)} if len(names) <= HOMES_LISTED else {})}
 
 
+# -- what listens (the kernel's tables; owners as far as this account may see) ------------
+LISTEN_ROWS = 4000  # listening sockets sent, at most
+_TCP_LISTEN, _UDP_UNCONNECTED = "0A", "07"  # st column of /proc/net/tcp*, udp*
+
+
+def listening(proc: Path = Path("/proc")) -> list[dict[str, Any]]:
+    """The TCP sockets that listen and the UDP ones bound but not connected, as psutil
+    lists them here (/proc/net/{tcp,tcp6,udp,udp6}): each one's protocol, address, port
+    and, where this account may read the owner's /proc/PID/fd (all of them as root),
+    its process id, its name (/proc/PID/comm) and the systemd unit it runs in
+    (/proc/PID/cgroup: the last `.service` there); else pid null and "" for those.
+    At most LISTEN_ROWS rows, the same socket once."""
+    owners = _socket_owners(proc)
+    found: dict[tuple[str, str, int, int | None], dict[str, Any]] = {}
+    for proto, table, state in (("tcp", "tcp", _TCP_LISTEN), ("tcp", "tcp6", _TCP_LISTEN),
+                                ("udp", "udp", _UDP_UNCONNECTED),
+                                ("udp", "udp6", _UDP_UNCONNECTED)):
+        try:
+            lines = (proc / "net" / table).read_text(encoding="ascii").splitlines()[1:]
+        except (OSError, UnicodeDecodeError):
+            continue  # no IPv6 here, say
+        for line in lines:
+            words = line.split()
+            if len(words) < 10 or words[3] != state:
+                continue
+            if proto == "udp" and words[2].rsplit(":", 1)[-1] != "0000":
+                continue  # a connected UDP socket: psutil does not list it as bound
+            address, port = _address(words[1])
+            if address is None or port == 0:
+                continue
+            owner = owners.get(words[9]) if words[9].isdigit() else None
+            pid = owner[0] if owner else None
+            row = {"proto": proto, "address": address, "port": port, "pid": pid,
+                   "process": owner[1] if owner else "", "unit": owner[2] if owner else ""}
+            found.setdefault((proto, address, port, pid), row)
+            if len(found) >= LISTEN_ROWS:
+                break
+    return sorted(found.values(), key=lambda r: (r["port"], r["proto"], r["address"],
+                                                 r["pid"] or 0))
+
+
+def _address(text: str) -> tuple[str | None, int]:
+    """"0100007F:0016" (as the kernel writes an address: each 32-bit word in the host's
+    byte order) as ("127.0.0.1", 22); (None, 0) when it is not one."""
+    host, _, port = text.partition(":")
+    try:
+        raw = bytes.fromhex(host)
+        number = int(port, 16)
+    except ValueError:
+        return None, 0
+    if len(raw) not in (4, 16):
+        return None, 0
+    words = b"".join(raw[i:i + 4][::-1] if sys.byteorder == "little" else raw[i:i + 4]
+                     for i in range(0, len(raw), 4))
+    family = socket.AF_INET if len(raw) == 4 else socket.AF_INET6
+    text = socket.inet_ntop(family, words)
+    return (text[7:] if text.startswith("::ffff:") and "." in text else text), number
+
+
+def _socket_owners(proc: Path) -> dict[str, tuple[int, str, str]]:
+    """Each socket inode this account may see the owner of: (pid, name, unit)."""
+    owners: dict[str, tuple[int, str, str]] = {}
+    try:
+        pids = [entry for entry in os.listdir(proc) if entry.isdigit()]
+    except OSError:
+        return owners
+    for pid in pids:
+        try:
+            fds = os.listdir(proc / pid / "fd")
+        except OSError:
+            continue  # another account's, or gone
+        inodes = []
+        for fd in fds:
+            try:
+                link = os.readlink(proc / pid / "fd" / fd)
+            except OSError:
+                continue
+            if link.startswith("socket:[") and link.endswith("]"):
+                inodes.append(link[8:-1])
+        if inodes:
+            who = (int(pid), _first_line(proc / pid / "comm"), unit_of(int(pid), proc))
+            for inode in inodes:
+                owners.setdefault(inode, who)
+    return owners
+
+
+def unit_of(pid: int, proc: Path = Path("/proc")) -> str:
+    """The systemd service process `pid` runs in: the last `.service` in its control
+    group's path ("" when none: a user's session, a kernel thread, no systemd, gone)."""
+    try:
+        lines = (proc / str(pid) / "cgroup").read_text(encoding="utf-8",
+                                                       errors="replace").splitlines()
+    except OSError:
+        return ""
+    for line in lines:
+        parts = line.split(":", 2)
+        if len(parts) == 3 and parts[1] in ("", "name=systemd"):
+            services = [p for p in parts[2].split("/") if p.endswith(".service")]
+            if services:
+                return services[-1]
+    return ""
+
+
 # -- ufw's rules (read as root, only where a plan changes one) -----------------------------
 UFW_LINES = 2000  # lines of `ufw status` (or `ufw show added`) sent, at most
 
@@ -478,7 +585,8 @@ def main() -> None:
     if given.get("read") == "root":
         root = os.geteuid() == 0
         rows = shadow() if root else None
-        answer: dict[str, Any] = {"changed": False, "shadow": rows}
+        answer: dict[str, Any] = {"changed": False, "shadow": rows,
+                                  "listening": listening() if root else None}
         if root and given.get("firewall") is True:
             answer.update(ufw_rules())
         sys.stdout.write(json.dumps(answer) + "\n")

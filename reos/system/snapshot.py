@@ -153,6 +153,9 @@ class Listening(Struct, frozen=True, eq=False):
     address: str = ""  # "0.0.0.0", "::", "127.0.0.1"
     pid: Count | None = None  # None when the socket's owner is not visible (not root)
     process: str = ""
+    # the systemd unit whose process holds it ("sslh.service"), "" when not known; only a
+    # host's module reads it (system/portable.py)
+    unit: str = ""
 
 
 class Timer(Struct, frozen=True, eq=False):

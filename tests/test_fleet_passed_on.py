@@ -1,0 +1,153 @@
+"""A host whose SSH reos reaches through something on the host that passes the session on
+(reos/system/portable.py: `listening`; reos/fleet/deciding.py: `_passers`,
+`needs_root_read`; reos/fleet/snapshots.py: `with_root`).
+
+On the fleet bed (tests/fleet_bed.py), web1 runs a relay, a transient systemd unit whose
+process is python3, listening on 2222 and passing each connection to sshd on 127.0.0.1:22;
+an inventory of its own sends Ansible there. The login account cannot see who owns that
+socket, so reos reads the listeners again as root: then it knows the relay, by its unit,
+and refuses to stop it, while it stops other programs as on any host (before it read the
+listeners, it refused every stop there). Looked at from outside with docker exec.
+
+The unit tests need no bed: the module's reader against this machine's own sockets.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from reos.errors import EXIT_NOTHING, EXIT_OK
+from reos.system import portable
+from tests.conftest import reos
+
+RELAY_PORT = 2222
+# the relay: plain Python, as the bed's hosts have it (no socat there)
+RELAY = """
+import socket, threading
+def pipe(a, b):
+    try:
+        while True:
+            data = a.recv(65536)
+            if not data:
+                break
+            b.sendall(data)
+    except OSError:
+        pass
+    finally:
+        for s in (a, b):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+server = socket.socket()
+server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+server.bind(("0.0.0.0", PORT))
+server.listen(16)
+while True:
+    client, _ = server.accept()
+    inner = socket.create_connection(("127.0.0.1", 22))
+    threading.Thread(target=pipe, args=(client, inner), daemon=True).start()
+    threading.Thread(target=pipe, args=(inner, client), daemon=True).start()
+""".replace("PORT", str(RELAY_PORT))
+
+
+@pytest.fixture
+def relayed(fleet, tmp_path: Path) -> Path:  # type: ignore[no-untyped-def]
+    """web1 behind its relay: the inventory that reaches it there."""
+    started = fleet.run("web1", "systemd-run", "--unit=reos-relay", "python3", "-c", RELAY)
+    assert started.returncode == 0, started.stderr
+    try:
+        for _ in range(50):
+            if fleet.run("web1", "python3", "-c",
+                         f"import socket; socket.create_connection(('127.0.0.1', "
+                         f"{RELAY_PORT}), 1)").returncode == 0:
+                break
+            time.sleep(0.2)
+        address = fleet.addresses["web1"]
+        known = tmp_path / "known_hosts"
+        keys = [line.split(None, 1)[1] for line in fleet.known_hosts.read_text().splitlines()
+                if line.startswith(address + " ")]
+        assert keys, "the bed's known_hosts has no key for web1"
+        known.write_text("".join(f"[{address}]:{RELAY_PORT} {key}\n" for key in keys))
+        inventory = tmp_path / "hosts.ini"
+        inventory.write_text("\n".join([
+            f"web1 ansible_host={address} ansible_port={RELAY_PORT}", "", "[all:vars]",
+            "ansible_user=bob", f"ansible_ssh_private_key_file={_key()}",
+            f"ansible_ssh_common_args='-o UserKnownHostsFile={known}'",
+            "ansible_python_interpreter=/usr/bin/python3", ""]))
+        yield inventory
+    finally:
+        fleet.run("web1", "systemctl", "stop", "reos-relay")
+
+
+def _key() -> Path:
+    from tests import fleet_bed
+
+    return fleet_bed.KEY
+
+
+def test_through_a_relay_on_the_host_reos_stops_others_but_never_the_relay(
+        fleet, relayed: Path) -> None:  # type: ignore[no-untyped-def]
+    def plan(request: str) -> subprocess.CompletedProcess[str]:
+        return reos("plan", "--hosts", "web1", "-i", str(relayed), "--dry-run", request,
+                    timeout=180)
+
+    other = plan("restart cron")
+    assert other.returncode == EXIT_OK, other.stdout + other.stderr
+    assert "On web1:" in other.stdout and "Left out" not in other.stdout
+
+    relay = plan("stop the reos-relay service")
+    assert relay.returncode == EXIT_NOTHING, relay.stdout + relay.stderr
+    assert "may reach the host through it" in relay.stdout
+    assert fleet.state("web1", "reos-relay") == "active"
+    assert fleet.state("web1", "cron") == "active"
+
+
+# -- the module's reader, on this machine ---------------------------------------------------
+def test_the_module_reads_each_listening_socket_and_its_owner_as_the_kernel_has_them(
+        ) -> None:
+    """A TCP socket listening on loopback, one on IPv6's, a bound UDP one and a connected
+    UDP one (not listed, as psutil does not), held by a child process: each read with its
+    address, port, process id and name."""
+    child = subprocess.Popen([sys.executable, "-c", (
+        "import socket, sys, time\n"
+        "t = socket.socket(); t.bind(('127.0.0.1', 0)); t.listen()\n"
+        "u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(('127.0.0.1', 0))\n"
+        "c = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); c.bind(('127.0.0.1', 0))\n"
+        "c.connect(('127.0.0.1', 9))\n"
+        "six = socket.socket(socket.AF_INET6); six.bind(('::1', 0)); six.listen()\n"
+        "print(t.getsockname()[1], u.getsockname()[1], c.getsockname()[1],"
+        " six.getsockname()[1], flush=True)\n"
+        "time.sleep(60)\n")], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        tcp, udp, connected, six = (int(word) for word in child.stdout.readline().split())
+        rows = {(row["proto"], row["address"], row["port"]): row
+                for row in portable.listening()}
+        name = Path(f"/proc/{child.pid}/comm").read_text().strip()
+        for key in (("tcp", "127.0.0.1", tcp), ("udp", "127.0.0.1", udp),
+                    ("tcp", "::1", six)):
+            assert key in rows, (key, sorted(rows))
+            assert (rows[key]["pid"], rows[key]["process"]) == (child.pid, name)
+        assert ("udp", "127.0.0.1", connected) not in rows
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_an_address_as_the_kernel_writes_it() -> None:
+    one = socket.inet_pton(socket.AF_INET, "10.1.2.3")
+    little = one[::-1].hex().upper() if sys.byteorder == "little" else one.hex().upper()
+    assert portable._address(f"{little}:01BB") == ("10.1.2.3", 443)
+    six = socket.inet_pton(socket.AF_INET6, "::ffff:192.0.2.7")
+    words = b"".join(six[i:i + 4][::-1] if sys.byteorder == "little" else six[i:i + 4]
+                     for i in range(0, 16, 4))
+    assert portable._address(f"{words.hex().upper()}:0016") == ("192.0.2.7", 22)
+    assert portable._address("nothex:0016") == (None, 0)
+    assert portable._address("0100007F0:0016") == (None, 0)
