@@ -7,7 +7,7 @@ sudo or Python for the login, or its undo could; "fine": a change one would appr
 Each case goes through what `reos plan --hosts web1` does after reading the host: the
 engine plans the request against the corpus's snapshot (`ReasoningEngine.plan_on`), what
 is read as root there is put on it (`fleet.snapshots.with_root`: the users' lock marks,
-ufw's rules; an unreadable ufw as ufw's own error), apt's dry run of each package step
+the listening sockets, ufw's rules; an unreadable ufw as ufw's own error), apt's dry run of each package step
 is run in a container of the fleet bed's image (`reos-test/debian-ssh`, Debian 12 with
 the SSH server, sudo and Python: its packages, not the corpus's, answer; `make testbed`
 builds it), and `fleet.deciding.prepare` decides with the inventory's port. Counted:
@@ -56,13 +56,15 @@ def snapshot_for(data: dict[str, Any], facts: dict[str, Any]) -> Any:
 
 
 def root_answer(data: dict[str, Any], facts: dict[str, Any]) -> dict[str, Any]:
-    """What the root read would send from that host: each account's lock mark and ufw's
-    rules (ufw's error when the corpus has none)."""
+    """What the root read would send from that host: each account's lock mark, the
+    listening sockets and ufw's rules (ufw's error when the corpus has none)."""
     # no dates set: what /etc/shadow holds for accounts nobody gave any
     shadow = {user["name"]: {"password_locked": bool(user.get("locked")), "last_change": "",
                              "max_days": "", "expiry": ""}
               for user in data["snapshot"].get("users") or []}
-    answer: dict[str, Any] = {"shadow": shadow}
+    # the listening sockets as root reads them: every owner (the corpus's, as written)
+    answer: dict[str, Any] = {"shadow": shadow,
+                              "listening": data["snapshot"].get("listening")}
     status = facts.get("ufw_status")
     if status is None:
         answer["ufw_error"] = "ufw: command not found"
@@ -105,7 +107,7 @@ def decide(engine: Any, data: dict[str, Any], case: dict[str, Any]) -> Any:
     facts = host_facts(data, case)
     snap = snapshot_for(data, facts)
     plan = engine.plan_on(snap, case["request"])
-    if deciding.needs_root_read(plan):
+    if deciding.needs_root_read(plan, snap, facts.get("inventory_port")):
         snap = snapshots.with_root(snap, root_answer(data, facts), "web1")
     runs = {"web1": dry_runs(plan, snap.host.get("package_manager"))} if (
         deciding.dry_run_wanted(plan)) else {}
