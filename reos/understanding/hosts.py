@@ -259,7 +259,8 @@ _PARTS = regex(r"[._\-]+")
 _SPACE_BEFORE = regex(r"\s+([,.;:!?])")
 _REPEATED = regex(r"([,;:])(?:\s*[,;:])+")
 # a joining word left with nothing to join: at the end, or before a mark
-_DANGLING = regex(r"(?:\s*,)?\s+(?:and|or|plus|&)(?=\s*(?:[,.;:!?]|$))(\s*[,.;:!?]|$)",
+_DANGLING = regex(r"(?:\s*,)?\s+(?:and|or|plus|&|as\s+well\s+as|along\s+with|together\s+with|"
+                  r"in\s+addition\s+to|but\s+also)(?=\s*(?:[,.;:!?]|$))(\s*[,.;:!?]|$)",
                   re.IGNORECASE)
 
 
@@ -548,8 +549,15 @@ class _Reader:
         own = {n.lower() for n in (*names.hosts, *names.groups)}
         for m in _TOKEN.finditer(text):
             low = m.group().lower()
+            if low.startswith("/") and low[1:] in own and self.tokens and (
+                    self.tokens[-1].end == m.start() and self.tokens[-1].low in own):
+                # "web1/web2": two names of the inventory, one after the other
+                self.tokens.append(_Token("/", ",", m.start(), m.start() + 1))
+                self.tokens.append(_Token(m.group()[1:], low[1:], m.start() + 1, m.end()))
+                continue
             spelled = low if low in own else known.spellings.get(low, low)
             self.tokens.append(_Token(m.group(), spelled, m.start(), m.end()))
+        self.tokens = _joined(self.tokens)
         # Words are matched without case, so names that differ only in case ("WEB" and
         # "web", "Web1" and "web1") are one word for two things: `clashes`, always asked.
         # A name that is not plain is never a word (no token holds it), but a glob or a
@@ -605,10 +613,33 @@ class _Reader:
                     turned not in self.joined):
                 self.turned[turned] = ref
         self._correct_host_words()
+        self._lead_dash()
         self.here = self._here_said()
         # names said as things ("the web1 container", "the docker group" of users, "the
         # web server" said alone): not hosts, and not a host's name left unread either
         self.as_things: set[int] = set()
+
+    def _lead_dash(self) -> None:
+        """Hosts said first, then a dash ("web1 — restart nginx", "the web servers -
+        disk usage"), read as they are before a colon: a ":" token in the dash's place,
+        when every word before it could name hosts."""
+        for k in range(1, len(self.tokens)):
+            gap = self.request[self.tokens[k - 1].end:self.tokens[k].start]
+            if _LEAD_DASH.fullmatch(gap.replace("\u2019", "'")):
+                if all(self._names_hosts(t.low) for t in self.tokens[:k]):
+                    self.tokens.insert(k, _Token(":", ":", self.tokens[k - 1].end,
+                                                 self.tokens[k].start))
+                return
+            if gap.strip():
+                return  # a mark before any dash: not a name said first
+
+    def _names_hosts(self, word: str) -> bool:
+        """Whether `word` could be a word of hosts named first: a host, a group (or its
+        stem, or a part of a name of several words), a word for hosts, a joiner or a
+        determiner."""
+        return (word in self.hosts or word in self.groups or _stem(word) in self.stems
+                or word in self.parts or word in HOST_WORDS or word in _JOINERS
+                or word in _DETERMINERS)
 
     def _correct_host_words(self) -> None:
         """Reads a typo of a word for hosts as that word (`HOST_WORDS`: "on evry box",
@@ -1888,6 +1919,31 @@ def _letters(word: str) -> str:
 
 
 # a host's name as several hosts share it, and its own mark: lb-1, api01, cache_a, node-b
+# several words that join names as "and" does: "on web1 as well as web2"
+_JOINING = (("as", "well", "as"), ("along", "with"), ("together", "with"),
+            ("in", "addition", "to"), ("but", "also"))
+# a dash between a name said first and the rest: "web1 - restart nginx", "web1 — …"
+_LEAD_DASH = regex(r"\s*[\u2013\u2014]\s*|\s+-{1,2}\s+")
+
+
+def _joined(tokens: list[_Token]) -> list[_Token]:
+    """`tokens` with each run of words that joins as "and" does (`_JOINING`) made one
+    token read as "and", which spans them all (so the rest loses them with the names)."""
+    out: list[_Token] = []
+    i = 0
+    while i < len(tokens):
+        for words in _JOINING:
+            if tuple(t.low for t in tokens[i:i + len(words)]) == words:
+                last = tokens[i + len(words) - 1]
+                out.append(_Token(" ".join(words), "and", tokens[i].start, last.end))
+                i += len(words)
+                break
+        else:
+            out.append(tokens[i])
+            i += 1
+    return out
+
+
 _FAMILY = regex(r"([a-z][a-z0-9_-]*?[a-z])(?:[-_]?[0-9]+|[-_][a-z])")
 
 
