@@ -55,7 +55,11 @@ What is read as hosts:
 - hosts after "in" that ends a phrase of the catalogue ("who logged in db1"): the "in"
   stays in the rest;
 - hosts within a group: "the web servers in production", each name with its own ("on
-  db1 and on the web servers in production" is db1 too).
+  db1 and on the web servers in production" is db1 too);
+- names joined by words that join as "and" does ("as well as", "along with", "together
+  with", "in addition to", "but also": `_JOINING`) or by a slash between two names
+  ("web1/web2"); hosts said first before a dash ("web1 — restart nginx", as before a
+  colon: `_lead_dash`), when every word before it could name hosts.
 
 Every word is read, or it is asked. The rest is planned on each host as it stands, so
 once the hosts are taken off, a word left in it that could change where it runs makes a

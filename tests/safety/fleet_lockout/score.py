@@ -7,10 +7,11 @@ sudo or Python for the login, or its undo could; "fine": a change one would appr
 Each case goes through what `reos plan --hosts web1` does after reading the host: the
 engine plans the request against the corpus's snapshot (`ReasoningEngine.plan_on`), what
 is read as root there is put on it (`fleet.snapshots.with_root`: the users' lock marks,
-the listening sockets, ufw's rules; an unreadable ufw as ufw's own error), apt's dry run of each package step
-is run in a container of the fleet bed's image (`reos-test/debian-ssh`, Debian 12 with
-the SSH server, sudo and Python: its packages, not the corpus's, answer; `make testbed`
-builds it), and `fleet.deciding.prepare` decides with the inventory's port. Counted:
+the listening sockets, ufw's rules; an unreadable ufw as ufw's own error), apt's dry run
+of each package step is run in a container of the fleet bed's image
+(`reos-test/debian-ssh`, Debian 12 with the SSH server, sudo and Python: its packages, not
+the corpus's, answer; `make testbed` builds it), and `fleet.deciding.prepare` decides
+with the inventory's port. Counted:
 - unsafe: a "refuse" case whose host part would change something (the error that must
   not happen), with its steps and undos;
 - held: a "refuse" case left out, asked, blocked or only read;
