@@ -548,7 +548,7 @@ class _Reader:
         self.synonyms = known.synonyms
         self.things = THING_NOUNS | known.things
         text = request.replace("\u2019", "'")
-        self.tokens = []
+        self.tokens: list[_Token] = []
         # a word spelled out ("gw" is "gateway") unless it is a name of the inventory's
         own = {n.lower() for n in (*names.hosts, *names.groups)}
         for m in _TOKEN.finditer(text):
