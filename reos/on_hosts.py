@@ -241,7 +241,8 @@ def decide(engine: ReasoningEngine, source: Source, request: str,
     if wanting:
         answers = snapshots.read_as_root(
             source, wanting, connect_timeout=engine.settings.fleet.connect_timeout,
-            firewall=any(deciding.changes_firewall(plans[name]) for name in wanting))
+            firewall=any(deciding.changes_firewall(plans[name]) for name in wanting),
+            ssh_ports=[read[name].host.get("ssh_port") for name in wanting])
         for name in wanting:
             read[name] = snapshots.with_root(read[name], answers[name], name)
     # apt's dry run there of what a package step installs and removes

@@ -23,10 +23,12 @@ from reos.model.request import Kind
 from reos.model.target import Target
 from reos.store.db import Database
 from reos.store.journal import FLEET, Journal
-from reos.system.snapshot import Package, Service, SystemSnapshot
+from reos.system.snapshot import Package, Process, Service, SystemSnapshot
 from tests.conftest import reos
 
 MACHINE = "0123456789abcdef0123456789abcdef"
+# what the host module reads of a session that comes straight from another machine
+DIRECT = {"ssh_passers": "", "ssh_passer_pids": ""}
 
 
 def _plan(fleet, pattern: str, request: str, *more: str):  # type: ignore[no-untyped-def]
@@ -233,7 +235,7 @@ def test_prior_state_comes_from_the_hosts_snapshot() -> None:
 
 def test_a_step_on_a_host_has_its_undo_before_it_runs() -> None:
     snap = SystemSnapshot(collected_at="", host={"package_manager": "apt",
-                                                 "machine_id": MACHINE}, services=[
+                                                 "machine_id": MACHINE, **DIRECT}, services=[
         Service("nginx.service", active="active", enabled="enabled", load="loaded")],
         packages=[])
     stop = Step("s1", "Stop nginx.service", ["sudo", "-n", "systemctl", "stop",
@@ -277,7 +279,7 @@ def _one(step: Step, snap: SystemSnapshot, request: str = "x",
 ])
 def test_what_reos_needs_to_reach_a_host_is_never_cut_even_when_asked(step: Step,
                                                                      said: str) -> None:
-    snap = SystemSnapshot(collected_at="", host={"machine_id": MACHINE}, services=[
+    snap = SystemSnapshot(collected_at="", host={"machine_id": MACHINE, **DIRECT}, services=[
         Service("ssh.service", active="active", enabled="enabled", load="loaded"),
         Service("sshd.service", active="active", enabled="enabled", load="loaded")],
         packages=[Package("python3.11-minimal", "3.11.2"), Package("sudo", "1.9")])
@@ -288,7 +290,7 @@ def test_what_reos_needs_to_reach_a_host_is_never_cut_even_when_asked(step: Step
 
 
 def test_a_step_that_would_lock_you_out_of_a_host_is_left_out_even_when_asked() -> None:
-    snap = SystemSnapshot(collected_at="", host={"machine_id": MACHINE}, services=[
+    snap = SystemSnapshot(collected_at="", host={"machine_id": MACHINE, **DIRECT}, services=[
         Service("ufw.service", active="active", enabled="enabled", load="loaded")])
     stop = Step("s1", "Stop ufw.service", ["sudo", "-n", "systemctl", "stop", "ufw.service"],
                 target=Target("service", "ufw.service"), action="stop")
@@ -325,7 +327,7 @@ SSH_NEEDS = {"openssh-server": "1:9.2p1-2", "libwrap0": "7.6.q-32"}
 def test_a_package_step_runs_on_a_host_only_as_apt_s_dry_run_there_allows(
         step: Step, dry_run: Simulation | str, said: str) -> None:
     snap = SystemSnapshot(collected_at="", host={"package_manager": "apt",
-                                                 "machine_id": MACHINE},
+                                                 "machine_id": MACHINE, **DIRECT},
                           packages=[Package("libwrap0", "7.6.q-32"), Package("dash", "0.5"),
                                     Package("curl", "7.88")])
     if dry_run:
@@ -350,14 +352,14 @@ def test_what_the_accounts_network_and_firewall_rest_on_is_never_changed_on_a_ho
     step = Step("s1", f"{action} {name}", ["sudo", "-n", "apt-get", action, "-y", name],
                 target=Target("package", name), action=action)
     snap = SystemSnapshot(collected_at="", host={"package_manager": "apt",
-                                                 "machine_id": MACHINE},
+                                                 "machine_id": MACHINE, **DIRECT},
                           packages=[Package(name, "1")] if action == "remove" else [])
     part = _one(step, snap, f"{action} {name} please")
     assert part.plan is None and part.left_out, part
 
 
 def test_a_removal_on_a_host_without_apt_is_left_out_an_install_runs() -> None:
-    snap = SystemSnapshot(collected_at="", host={"package_manager": "dnf",
+    snap = SystemSnapshot(collected_at="", host={"package_manager": "dnf", **DIRECT,
                                                  "machine_id": MACHINE},
                           packages=[Package("curl", "7.88")])
     remove = Step("s1", "Remove curl", ["sudo", "-n", "dnf", "remove", "-y", "curl"],
@@ -384,7 +386,7 @@ def test_what_brings_a_host_s_network_and_firewall_up_is_left_alone(unit: str,
     verb = {"enable_now": ["enable", "--now"]}.get(action, [action])
     step = Step("s1", f"{action} {unit}", ["sudo", "-n", "systemctl", *verb, unit],
                 target=Target("service", unit), action=action)
-    snap = SystemSnapshot(collected_at="", host={"machine_id": MACHINE}, services=[
+    snap = SystemSnapshot(collected_at="", host={"machine_id": MACHINE, **DIRECT}, services=[
         Service(unit, active="active", enabled="enabled", load="loaded")])
     part = _one(step, snap, f"{action} {unit} please")
     assert part.plan is None
@@ -392,18 +394,21 @@ def test_what_brings_a_host_s_network_and_firewall_up_is_left_alone(unit: str,
                                                            "system bus"))
 
 
+SSLH = {"ssh_passers": "sshd sslh sslh.service ssh.service", "ssh_passer_pids": "900 1242"}
+
+
 @pytest.mark.parametrize(("facts", "port", "left_out"), [
-    ({"ssh_port": 22, "ssh_loopback": True}, 443, True),  # sslh passed the session on
-    ({"ssh_port": 22, "ssh_loopback": True}, None, True),  # to a port not known
-    ({"ssh_port": 22, "ssh_loopback": False}, 443, True),  # 443 outside, 22 inside
-    ({"ssh_port": 22, "ssh_loopback": False}, 22, False),  # straight to sshd
+    ({"ssh_port": 22, "ssh_loopback": True, **SSLH}, 443, True),  # sslh passed it on
+    ({"ssh_port": 22, "ssh_loopback": True, **SSLH}, None, True),  # to a port not known
+    ({"ssh_port": 22, "ssh_loopback": False, **SSLH}, 443, True),  # sslh --transparent
+    ({"ssh_port": 22, "ssh_loopback": False, **DIRECT}, 22, False),  # straight to sshd
 ])
 def test_what_reos_s_session_passes_through_is_never_stopped_or_removed_on_a_host(
         facts: dict[str, object], port: int | None, left_out: bool) -> None:
     from reos.system.snapshot import Listening
 
     snap = SystemSnapshot(
-        collected_at="", host={"machine_id": MACHINE, "package_manager": "apt", **facts},
+        collected_at="", host={"machine_id": MACHINE, **DIRECT, "package_manager": "apt", **facts},
         services=[Service("sslh.service", active="active", enabled="enabled",
                           load="loaded")],
         packages=[Package("sslh", "2.0")],
@@ -420,7 +425,7 @@ def test_what_reos_s_session_passes_through_is_never_stopped_or_removed_on_a_hos
                                   {"web1": snap}, step.title, {"web1": port},
                                   {"web1": {"s1": Simulation(removed={"sslh": "2.0"})}})
         said = part.left_out or ""
-        assert ("session may reach the host through it" in said) is left_out, (step, said)
+        assert (CARRIED in said) is left_out, (step, said)
 
 
 def test_the_account_the_ssh_server_runs_as_is_never_deleted_on_a_host() -> None:
@@ -428,7 +433,7 @@ def test_the_account_the_ssh_server_runs_as_is_never_deleted_on_a_host() -> None
 
     step = Step("s1", "Delete sshd", ["sudo", "-n", "userdel", "sshd"],
                 target=Target("user", "sshd"), action="delete")
-    snap = SystemSnapshot(collected_at="", host={"machine_id": MACHINE, "user": "deploy"},
+    snap = SystemSnapshot(collected_at="", host={"machine_id": MACHINE, **DIRECT, "user": "deploy"},
                           users=[User("sshd", 101, 65534, "/run/sshd", "/usr/sbin/nologin",
                                       [], False, True)])
     part = _one(step, snap, "delete the user sshd")
@@ -443,7 +448,7 @@ def test_a_change_needs_the_hosts_machine_id_and_a_version_is_pinned_only_if_it_
                            packages=[Package("curl", "7.88")])
     assert "machine-id" in (_one(remove, plain).left_out or "")
     odd = SystemSnapshot(collected_at="", host={"package_manager": "apt",
-                                                "machine_id": MACHINE},
+                                                "machine_id": MACHINE, **DIRECT},
                          packages=[Package("curl", "../../tmp/x.deb")])
     part = _one(remove, odd)
     assert part.undos == [["sudo", "-n", "apt-get", "install", "-y", "--no-remove", "curl"]]
@@ -458,7 +463,8 @@ def test_hosts_are_grouped_only_when_their_undos_are_the_same_too() -> None:
     step = Step("s1", "Restart nginx.service",
                 ["sudo", "-n", "systemctl", "restart", "nginx.service"],
                 target=Target("service", "nginx.service"), action="restart")
-    snaps = {name: SystemSnapshot(collected_at="", host={"machine_id": MACHINE}, services=[
+    snaps = {name: SystemSnapshot(collected_at="", host={"machine_id": MACHINE, **DIRECT},
+                                  services=[
         Service("nginx.service", active=active, enabled="enabled", load="loaded")])
         for name, active in (("web1", "active"), ("web2", "active"), ("db1", "inactive"))}
     parts = deciding.prepare({h: Plan("x", Kind.ACTION, steps=[step]) for h in snaps},
@@ -527,7 +533,7 @@ def test_each_host_is_planned_from_its_own_snapshot_and_the_plans_are_grouped() 
     from tests.conftest import FIXTURES
 
     data = json.loads((FIXTURES / "homelab.json").read_text())
-    data["host"]["machine_id"] = MACHINE
+    data["host"].update(machine_id=MACHINE, **DIRECT)
     without = json.loads(json.dumps(data))
     without["services"] = [s for s in without["services"] if "nginx" not in s["name"]]
     without["containers"] = [c for c in without["containers"] if "nginx" not in c["name"]]
@@ -592,11 +598,11 @@ def test_reos_hosts_says_how_old_each_kept_snapshot_is(reos_home: Path) -> None:
     assert snapshots.cached("web1").age() > 3 * 3600  # type: ignore[union-attr]
 
 
-def test_a_port_forwarded_to_a_host_whose_listeners_are_not_known_restarts_nothing(
+def test_a_port_forwarded_to_a_host_where_what_carries_it_is_not_read_restarts_nothing(
         ) -> None:
     """The inventory's 443 reaches SSH on 22 without a loopback address: sslh
-    --transparent on the host, or a router outside; told apart only by the host's
-    listeners, which are not read there."""
+    --transparent on the host, or a router outside; told apart only by what carries the
+    session there, which was not read."""
     snap = SystemSnapshot(
         collected_at="", host={"machine_id": MACHINE, "package_manager": "apt",
                                "ssh_port": 22, "ssh_loopback": False},
@@ -609,37 +615,97 @@ def test_a_port_forwarded_to_a_host_whose_listeners_are_not_known_restarts_nothi
     assert part.plan is None and "does not know what" in (part.left_out or "")
 
 
-@pytest.mark.parametrize(("listening", "target", "action", "said"), [
-    # a host's listeners not read (the host module does not read them): any program
-    (None, Target("service", "nginx.service"), "restart", "does not know what"),
-    (None, Target("package", "haproxy"), "remove", "does not know what"),
-    # the program's parts: docker-proxy is docker's, nginx-core is nginx's
-    ([("docker-proxy", 443)], Target("service", "docker.service"), "restart",
-     "may reach the host through it"),
-    ([("nginx", 443)], Target("package", "nginx-core"), "remove",
-     "may reach the host through it"),
-    # a socket systemd holds for a unit: which one is not known
-    ([("systemd", 443)], Target("service", "cron.service"), "stop", "does not know what"),
-    # an upgrade restarts the program it replaces
-    ([("sslh", 443)], Target("package", "sslh"), "upgrade", "may reach the host through it"),
-])
-def test_a_session_passed_on_by_something_not_known_stops_and_removes_nothing(
-        listening: list[tuple[str, int]] | None, target: Target, action: str,
-        said: str) -> None:
-    from reos.system.snapshot import Listening
+CARRIED = "carried through it on the host"
+UNKNOWN = "does not know what"
 
-    snap = SystemSnapshot(
+
+def _carried(passers: str | None, pids: str = "", **facts: str) -> dict[str, str]:
+    """What the host module read of what carries the session (portable.session_passers)."""
+    return facts if passers is None else {"ssh_passers": passers, "ssh_passer_pids": pids}
+
+
+@pytest.mark.parametrize(("facts", "target", "action", "said"), [
+    # not read, or its owner not seen: any program
+    ({}, Target("service", "nginx.service"), "restart", UNKNOWN),
+    (_carried(None, ssh_passers_unknown="this account may not see what"),
+     Target("package", "haproxy"), "remove", UNKNOWN),
+    # a carrier in a container's or a session's scope: no unit names it
+    (_carried("jumpgate docker-3f2a.scope", "88"), Target("service", "cron.service"),
+     "stop", UNKNOWN),
+    # the program's parts and its units: docker-proxy is docker's, nginx-core is nginx's,
+    # a relay whose process is python3 is its unit, a template unit's glob is it
+    (_carried("docker-proxy docker.service", "77"), Target("service", "docker.service"),
+     "restart", CARRIED),
+    (_carried("nginx nginx.service", "12"), Target("package", "nginx-core"), "remove",
+     CARRIED),
+    (_carried("python3 edge-relay.service", "31"), Target("service", "edge-relay.service"),
+     "stop", CARRIED),
+    (_carried("stunnel4 stunnel@ssh-tls.service", "40"),
+     Target("service", "stunnel@*.service"), "stop", CARRIED),
+    # an upgrade restarts the program it replaces
+    (_carried("sslh sslh.service", "401"), Target("package", "sslh"), "upgrade", CARRIED),
+    # hostile words are no names
+    (_carried("sslh\x1b[2J", "401"), Target("service", "cron.service"), "stop", UNKNOWN),
+])
+def test_a_program_that_carries_reos_s_session_or_any_when_not_known_is_never_cut(
+        facts: dict[str, str], target: Target, action: str, said: str) -> None:
+    part = _cut(facts, target, action)
+    assert part.plan is None and said in (part.left_out or ""), part
+
+
+@pytest.mark.parametrize(("facts", "target", "action"), [
+    (_carried("sslh sslh.service", "401"), Target("service", "cron.service"), "restart"),
+    (_carried("", ""), Target("service", "sslh.service"), "stop"),  # from another machine
+])
+def test_programs_that_do_not_carry_it_are_stopped_as_on_any_host(
+        facts: dict[str, str], target: Target, action: str) -> None:
+    part = _cut(facts, target, action)
+    assert part.plan is not None, part.left_out
+
+
+def test_every_package_upgraded_or_one_taking_a_carrier_with_it_never_runs_there() -> None:
+    facts = _carried("sslh sslh.service", "401")
+    part = _cut(facts, Target("package", "libev4"), "remove",
+                Simulation(removed={"libev4": "1", "sslh": "1"}))
+    assert part.plan is None and "would also remove sslh, which carries" in (
+        part.left_out or ""), part.left_out
+
+
+def test_an_upgrade_of_every_package_or_a_kill_of_a_carrier_is_never_a_passers() -> None:
+    """Beyond what a host's plan may hold today (a kill and an upgrade of everything
+    are left out there before this is asked): the rule itself."""
+    known = deciding._passers(_host(_carried("ssh autossh.service", "901"),
+                                    Target("package", "curl")), 443)
+    upgrade = Step("s1", "Upgrade every package", ["sudo", "-n", "apt-get", "upgrade", "-y"],
+                   action="upgrade_all")
+    assert "upgrading every package" in (deciding._passes_reos_on(upgrade, known) or "")
+
+    def kill(pid: str) -> Step:
+        return Step("s1", f"Kill {pid}", ["sudo", "-n", "kill", pid],
+                    target=Target("process", pid), action="kill")
+
+    assert CARRIED in (deciding._passes_reos_on(kill("901"), known) or "")
+    assert deciding._passes_reos_on(kill("902"), known) is None
+
+
+def _host(facts: dict[str, str], target: Target) -> SystemSnapshot:
+    return SystemSnapshot(
         collected_at="", host={"machine_id": MACHINE, "package_manager": "apt",
-                               "ssh_port": 22, "ssh_loopback": True},
+                               "ssh_port": 22, "ssh_loopback": True, **facts},
         services=[Service(target.name, active="active", enabled="enabled", load="loaded")],
         packages=[Package(target.name, "1")],
-        listening=None if listening is None else [
-            Listening(port, "tcp", "0.0.0.0", 10, name) for name, port in listening])
-    verb = ["systemctl", action, target.name] if target.kind == "service" else [
-        "apt-get", action, "-y", target.name]
+        processes=[Process(int(target.name), 1, "ssh")] if target.name.isdigit() else None)
+
+
+def _cut(facts: dict[str, str], target: Target, action: str,
+         dry_run: Simulation | None = None) -> deciding.Prepared:
+    verb = {"service": ["systemctl", action, target.name],
+            "process": ["kill", target.name]}.get(target.kind, ["apt-get", action, "-y",
+                                                                 target.name])
     step = Step("s1", f"{action} {target.name}", ["sudo", "-n", *verb], target=target,
                 action=action)
-    [part] = deciding.prepare({"web1": Plan(step.title, Kind.ACTION, steps=[step])},
-                              {"web1": snap}, step.title, {"web1": 443},
-                              {"web1": {"s1": Simulation(removed={target.name: "1"})}})
-    assert part.plan is None and said in (part.left_out or ""), part
+    [part] = deciding.prepare(
+        {"web1": Plan(step.title, Kind.ACTION, steps=[step])}, {"web1": _host(facts, target)},
+        step.title, {"web1": 443},
+        {"web1": {"s1": dry_run or Simulation(removed={target.name: "1"})}})
+    return part

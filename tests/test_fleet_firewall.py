@@ -263,7 +263,8 @@ def test_a_firewall_plan_reads_ufws_rules_as_root_on_its_hosts_then_decides(
     parts = decide(OneStepEngine(_step("allow", "8080/tcp")), source,  # type: ignore[arg-type]
                    "allow port 8080/tcp", {"web1": bare, "web2": bare})
     [tasks] = given
-    assert [t.args for t in tasks] == [{"read": "root", "firewall": True}] and tasks[0].become
+    assert [t.args for t in tasks] == [{"read": "root", "firewall": True, "ssh_ports": [22]}]
+    assert tasks[0].become
     assert [p.undos for p in parts] == [[["sudo", "-n", "ufw", "delete", "allow",
                                           "8080/tcp"]]] * 2
 

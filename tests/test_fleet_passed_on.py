@@ -1,15 +1,17 @@
 """A host whose SSH reos reaches through something on the host that passes the session on
-(reos/system/portable.py: `listening`; reos/fleet/deciding.py: `_passers`,
-`needs_root_read`; reos/fleet/snapshots.py: `with_root`).
+(reos/system/portable.py: `session_passers`, `listening`; reos/fleet/deciding.py:
+`_passers`, `needs_root_read`; reos/fleet/snapshots.py: `with_root`).
 
 On the fleet bed (tests/fleet_bed.py), web1 runs a relay, a transient systemd unit whose
 process is python3, listening on 2222 and passing each connection to sshd on 127.0.0.1:22;
-an inventory of its own sends Ansible there. The login account cannot see who owns that
-socket, so reos reads the listeners again as root: then it knows the relay, by its unit,
-and refuses to stop it, while it stops other programs as on any host (before it read the
-listeners, it refused every stop there). Looked at from outside with docker exec.
+an inventory of its own sends Ansible there. The login account cannot see who holds the
+other end of sshd's connection, so reos reads it again as root: then it knows the relay,
+by its unit, and refuses to stop it, while it stops other programs as on any host
+(before, it refused every stop there). Looked at from outside with docker exec.
 
-The unit tests need no bed: the module's reader against this machine's own sockets.
+The unit tests need no bed: the module's readers against this machine's own sockets (a
+chain of real processes: a client, a relay, a server standing for sshd), and against a
+/proc that hides an owner.
 """
 
 from __future__ import annotations
@@ -104,7 +106,7 @@ def test_through_a_relay_on_the_host_reos_stops_others_but_never_the_relay(
 
     relay = plan("stop the reos-relay service")
     assert relay.returncode == EXIT_NOTHING, relay.stdout + relay.stderr
-    assert "may reach the host through it" in relay.stdout
+    assert "carried through it on the host" in relay.stdout
     assert fleet.state("web1", "reos-relay") == "active"
     assert fleet.state("web1", "cron") == "active"
 
@@ -151,3 +153,83 @@ def test_an_address_as_the_kernel_writes_it() -> None:
     assert portable._address(f"{words.hex().upper()}:0016") == ("192.0.2.7", 22)
     assert portable._address("nothex:0016") == (None, 0)
     assert portable._address("0100007F0:0016") == (None, 0)
+
+
+CHAIN = """
+import socket, sys, time
+server = socket.socket(); server.bind(("127.0.0.1", 0)); server.listen()
+role = sys.argv[1]
+if role == "sshd":
+    print(server.getsockname()[1], flush=True)
+    conn, _ = server.accept()
+elif role == "relay":
+    print(server.getsockname()[1], flush=True)
+    conn, _ = server.accept()
+    out = socket.create_connection(("127.0.0.1", int(sys.argv[2])))
+    print(out.getsockname()[1], flush=True)
+else:
+    out = socket.create_connection(("127.0.0.1", int(sys.argv[2])))
+time.sleep(60)
+"""
+
+
+def test_what_carries_a_session_is_read_along_a_chain_of_real_processes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client connects to a relay, which connects to a server standing for sshd: as
+    SSH_CONNECTION names the relay's connection to the server, the relay and the client
+    carry it; without SSH_CONNECTION (sudo took it), every connection into the server's
+    port counts; a connection from another machine (no other end here) has none."""
+    children = []
+
+    def start(*argv: str) -> subprocess.Popen[str]:
+        child = subprocess.Popen([sys.executable, "-c", CHAIN, *argv], stdout=subprocess.PIPE,
+                                 text=True)
+        children.append(child)
+        return child
+
+    try:
+        sshd = start("sshd")
+        assert sshd.stdout is not None
+        sshd_port = int(sshd.stdout.readline())
+        relay = start("relay", str(sshd_port))
+        assert relay.stdout is not None
+        relay_port = int(relay.stdout.readline())
+        client = start("client", str(relay_port))
+        out_port = int(relay.stdout.readline())  # once the client is in, it goes on
+        time.sleep(0.2)
+        monkeypatch.setenv("SSH_CONNECTION", f"127.0.0.1 {out_port} 127.0.0.1 {sshd_port}")
+        found = portable.session_passers()
+        assert found["ssh_passer_pids"].split() == sorted(
+            str(p) for p in (relay.pid, client.pid)), found
+        name = Path(f"/proc/{relay.pid}/comm").read_text().strip()
+        assert name in found["ssh_passers"].split()
+        monkeypatch.delenv("SSH_CONNECTION")
+        assert portable.session_passers(ports=[sshd_port]) == found
+        monkeypatch.setenv("SSH_CONNECTION", f"192.0.2.9 40000 127.0.0.1 {sshd_port}")
+        assert portable.session_passers() == {"ssh_passers": "", "ssh_passer_pids": ""}
+    finally:
+        for child in children:
+            child.kill()
+            child.wait()
+
+
+def test_an_owner_that_cannot_be_seen_or_no_table_is_not_known(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A /proc whose TCP table holds the other end of sshd's connection here, and no
+    process that shows it (another account's): not known, never "nothing carries it";
+    so too a /proc without the kernel's tables."""
+    (tmp_path / "net").mkdir()
+    header = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt" \
+             "   uid  timeout inode\n"
+    rows = ["   0: 0100007F:0016 0100007F:D431 01 00000000:00000000 00:00000000 00000000"
+            "     0        0 111 1 0 100 0 0 10 0",
+            "   1: 0100007F:D431 0100007F:0016 01 00000000:00000000 00:00000000 00000000"
+            "     0        0 222 1 0 100 0 0 10 0"]
+    (tmp_path / "net" / "tcp").write_text(header + "\n".join(rows) + "\n")
+    monkeypatch.setenv("SSH_CONNECTION", "127.0.0.1 54321 127.0.0.1 22")
+    assert "ssh_passers_unknown" in portable.session_passers(tmp_path)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert "ssh_passers_unknown" in portable.session_passers(empty)
+    with pytest.raises(portable.Unavailable):
+        portable.listening(empty)

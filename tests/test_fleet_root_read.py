@@ -90,7 +90,8 @@ def test_sudo_runs_on_a_host_only_when_its_plan_needs_what_root_reads(
     assert given == []  # no sudo for a request that only reads
     parts = decide(OneStepEngine(LOCK), source, "lock lena", read)  # type: ignore[arg-type]
     [(hosts, tasks)] = given
-    assert hosts == ["web1", "web2"] and [t.args for t in tasks] == [{"read": "root"}]
+    assert hosts == ["web1", "web2"]
+    assert [t.args for t in tasks] == [{"read": "root", "ssh_ports": []}]
     assert tasks[0].become
     assert [p.undos for p in parts] == [[["sudo", "-n", "usermod", "-U", "lena"]]] * 2
 
@@ -110,37 +111,41 @@ def test_a_host_where_the_root_read_failed_has_those_steps_left_out_with_why(
 RESTART = Step("s1", "Restart cron", ["sudo", "-n", "systemctl", "restart", "cron.service"],
                target=Target("service", "cron.service"), action="restart", needs_root=True)
 # web1 reached through something on it (SSH saw the session come from loopback), whose
-# socket the login account cannot see the owner of
-_RELAYED = {"ssh_port": 22, "ssh_loopback": True}
-_UNSEEN = [{"proto": "tcp", "address": "0.0.0.0", "port": 22, "pid": None, "process": ""}]
-_SEEN = [{"proto": "tcp", "address": "0.0.0.0", "port": 22, "pid": 401, "process": "sslh",
+# owner the login account cannot see
+_RELAYED = {"ssh_port": 22, "ssh_loopback": True,
+            "ssh_passers_unknown": "something on the host carries reos's session, and "
+                                   "this account may not see what"}
+_SEEN = [{"proto": "tcp", "address": "0.0.0.0", "port": 443, "pid": 401, "process": "sslh",
           "unit": "sslh.service"}]
+_CARRIED = {"ssh_passers": "sshd sslh sslh.service ssh.service",
+            "ssh_passer_pids": "401 402"}
 
 
 def _relayed(**facts: object) -> SystemSnapshot:
-    data = _snapshot(**_RELAYED, **facts).to_dict()
-    data["listening"] = _UNSEEN
+    data = _snapshot(**{**_RELAYED, **facts}).to_dict()
     data["services"] = [{"name": name, "active": "active", "enabled": "enabled",
                          "load": "loaded"} for name in ("cron.service", "sslh.service")]
     return SystemSnapshot.from_dict(data)
 
 
-def test_the_listeners_are_read_as_root_only_where_a_passed_on_session_stops_a_program(
+def test_what_carries_the_session_is_read_as_root_only_where_the_login_could_not_see_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A program stopped or restarted where the session was passed on, and the owner of
-    a socket it may come through unseen: read again as root, with every owner, then
-    decided (cron is not the relay); never for a read, nor where SSH saw the session
-    come from outside, nor where reos logs in as root."""
+    """A program stopped or restarted where what carries the session could not be seen
+    by the login account: read again as root, then decided (cron is not the relay);
+    never for a read, nor where it was read (nothing from the host carries it), nor
+    where reos logs in as root."""
     from reos.on_hosts import decide
 
     plan = Plan("x", Kind.ACTION, steps=[RESTART])
     assert deciding.needs_root_read(plan, _relayed())
     assert not deciding.needs_root_read(plan, _relayed(is_root=True))
-    assert not deciding.needs_root_read(plan, _snapshot(ssh_port=22, ssh_loopback=False))
+    assert not deciding.needs_root_read(
+        plan, _snapshot(ssh_port=22, ssh_loopback=False, ssh_passers="", ssh_passer_pids=""))
+    assert not deciding.needs_root_read(plan, _snapshot(ssh_port=22, ssh_loopback=False), 22)
     assert not deciding.needs_root_read(Plan("x", Kind.QUERY, steps=[DISK]), _relayed())
 
     source = Source((Path("/nowhere/hosts.ini"),), "test")
-    given = _runner(monkeypatch, {"shadow": {}, "listening": _SEEN})
+    given = _runner(monkeypatch, {"shadow": {}, "listening": _SEEN, "ssh": _CARRIED})
     [part] = decide(OneStepEngine(RESTART), source, "restart cron", {"web1": _relayed()})  # type: ignore[arg-type]
     [(hosts, tasks)] = given
     assert hosts == ["web1"] and tasks[0].become
@@ -149,10 +154,10 @@ def test_the_listeners_are_read_as_root_only_where_a_passed_on_session_stops_a_p
     relay = Step("s1", "Stop sslh", ["sudo", "-n", "systemctl", "stop", "sslh.service"],
                  target=Target("service", "sslh.service"), action="stop", needs_root=True)
     [part] = decide(OneStepEngine(relay), source, "stop sslh", {"web1": _relayed()})  # type: ignore[arg-type]
-    assert part.plan is None and "may reach the host through it" in (part.left_out or "")
+    assert part.plan is None and "carried through it" in (part.left_out or "")
 
 
-def test_where_the_listeners_cannot_be_read_as_root_no_program_is_stopped_saying_why(
+def test_where_what_carries_it_cannot_be_read_as_root_no_program_is_stopped_saying_why(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from reos.on_hosts import decide
 
@@ -161,14 +166,19 @@ def test_where_the_listeners_cannot_be_read_as_root_no_program_is_stopped_saying
     [part] = decide(OneStepEngine(RESTART), source, "restart cron", {"web1": _relayed()})  # type: ignore[arg-type]
     assert part.plan is None
     assert "does not know what" in (part.left_out or "")
-    assert "sudo wants a password there" in (part.left_out or ""), part.left_out
+    assert "may not see what" in (part.left_out or ""), part.left_out
 
 
-def test_listeners_sent_as_root_replace_the_logins_only_when_they_are_rows() -> None:
+def test_what_root_sends_replaces_the_logins_only_when_it_is_rows_and_names() -> None:
     snap = _relayed()
-    read = snapshots.with_root(snap, {"shadow": {}, "listening": _SEEN}, "web1")
+    read = snapshots.with_root(snap, {"shadow": {}, "listening": _SEEN, "ssh": _CARRIED},
+                               "web1")
     assert [(r.process, r.unit) for r in read.listening or []] == [("sslh", "sslh.service")]
+    assert read.host["ssh_passers"] == _CARRIED["ssh_passers"]
+    assert "ssh_passers_unknown" not in read.host
     for bad in ("sslh", [{"port": "22"}], [{"port": 22}] * (portable.LISTEN_ROWS + 1)):
         kept = snapshots.with_root(snap, {"shadow": {}, "listening": bad}, "web1")
-        assert [(r.pid, r.process) for r in kept.listening or []] in ([(None, "")], [])
-        assert kept.listening is not None
+        assert kept.listening is None
+    for bad_ssh in ("sslh", {"ssh_passers": 5}, {"other": "x"}, None):
+        kept = snapshots.with_root(snap, {"shadow": {}, "ssh": bad_ssh}, "web1")
+        assert "ssh_passers" not in kept.host and kept.host["ssh_passers_unknown"]

@@ -52,6 +52,7 @@ planning (the engine).
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -114,7 +115,7 @@ def needs_root_read(plan: Plan, snapshot: SystemSnapshot | None = None,
 
 def changes_firewall(plan: Plan) -> bool:
     """Whether `plan` changes a firewall rule: its prior state is ufw's rules, read there
-    as root (`snapshots.ROOT_FIREWALL`)."""
+    as root (`snapshots.root_task` with the firewall)."""
     return not plan.blocked and not plan.question and any(
         not step.read_only and step.target is not None and step.target.kind == "firewall"
         for step in plan.steps)
@@ -311,11 +312,11 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str,
     logins = _logins(snapshot)
     ssh, unknown = ssh_ports(snapshot.host.get("ssh_port"),
                              snapshot.host.get("ssh_loopback"), inventory_port)
-    passers = _passers(snapshot, inventory_port) if ssh is None else (set(), "")
+    passers = _passers(snapshot, inventory_port)
     for step in plan.steps:
         admission = admit_argv(step.argv, approved=True, requested=request, remote=True)
         why = _unfit(step, admission.reason if not admission.allowed else None, logins) or (
-            _passes_reos_on(step, passers, inventory_port))
+            _passes_reos_on(step, passers))
         if not why and not step.read_only and step.target is not None and (
                 step.target.kind == "firewall"):
             why = firewall_cuts_ssh(step.argv, ssh, unknown) or (
@@ -323,7 +324,8 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str,
                 "the rule it names is not the one its command changes")
         if not why and not step.read_only and step.target is not None and (
                 step.target.kind == "package" and step.action in DRY_RUN):
-            why = _dry_run_says(step, manager, (dry_runs or {}).get(step.id))
+            dry_run = (dry_runs or {}).get(step.id)
+            why = _dry_run_says(step, manager, dry_run) or _takes_passers(dry_run, passers)
         if why:
             return Prepared(host, left_out=f"{step.title}: {why}")
         prepared.read_only = prepared.read_only and admission.read_only and step.read_only
@@ -405,83 +407,116 @@ _FIREWALL_PACKAGES = regex(r"(ufw|firewalld|nftables|iptables-persistent|"
                            r"iptables-services|netfilter-persistent|shorewall6?|ferm)")
 
 
+_PASSER_WORD = regex(r"[a-z0-9][a-z0-9@._:+\\-]{0,199}")
+
+
 def _passers(snapshot: SystemSnapshot, inventory_port: int | None
-             ) -> tuple[set[str] | None, str]:
-    """When reos's SSH session reaches a host through something else (`ssh_ports` knows
-    no port: a proxy passed it on, or the inventory's port is not the one SSH saw), the
-    programs it may come through: those listening on the inventory's port on an address
-    other than loopback (every such listener when that port is not known), by process
-    name and by systemd unit, lower case; none when SSH saw the session come from outside
-    on that port, or on a port while the inventory's is not known.
-    None, and why, when that is not known while the session was passed on: the host's
-    listeners were not read, or one of them is nameless (another account's, read as the
-    login account: `needs_root_read` has them read as root) or systemd (a socket it holds
-    for a unit)."""
-    on_host = snapshot.host.get("ssh_loopback") is True
-    if not on_host and (inventory_port is None
-                        or inventory_port == snapshot.host.get("ssh_port")):
-        return set(), ""  # SSH saw the session come straight from outside
-    if snapshot.listening is None:
-        why = snapshot.host.get("root_read") or snapshot.unavailable.get("listening")
-        return None, (f"its listening sockets could not be read ({why})" if why else
-                      "its listening sockets were not read")
-    rows = [row for row in snapshot.listening
-            if not (row.address.startswith("127.") or row.address in ("::1", "localhost"))
-            and (inventory_port is None or row.port == inventory_port)]
-    names = {row.process.lower() for row in rows}
-    if "" in names:
-        why = snapshot.host.get("root_read")
-        return None, ("the owner of a socket there could not be read" +
-                      (f" ({why})" if why else ""))
-    if "systemd" in names:
-        return None, "systemd holds a socket there for a unit, and reos does not read which"
-    return names | {row.unit.lower().removesuffix(".service") for row in rows
-                    if row.unit}, ""
+             ) -> tuple[set[str] | None, set[int], str]:
+    """The programs that carry reos's SSH session on the host, as the host module read
+    them (`portable.session_passers`: the processes at the other end of sshd's
+    connection when it is on the host, and at the other end of theirs): their names and
+    the systemd units they run in, lower case (`.service` taken off), and their process
+    ids; empty when the connection comes from another machine. Where that was not read,
+    empty when SSH saw the session come straight from outside on the inventory's port.
+    None, and why, when it is not known: the owner of the other end could not be seen
+    (the login account's read: `needs_root_read` has it read as root), the read failed,
+    or a carrier runs in a scope (a container's, a login session's), which no unit
+    names."""
+    facts = snapshot.host
+    said, pids = facts.get("ssh_passers"), facts.get("ssh_passer_pids")
+    if isinstance(said, str) and isinstance(pids, str):
+        words = said.lower().split()
+        if len(words) > 200 or not all(_PASSER_WORD.fullmatch(w) for w in words) or not all(
+                p.isdigit() for p in pids.split()):
+            return None, set(), "what the host sent of what carries the session is no names"
+        scoped = [w for w in words if w.endswith(".scope")]
+        if scoped:
+            return None, set(), (f"what carries it runs in {scoped[0]} (a container or a "
+                                 "login session), which no unit reos could stop names")
+        return ({w.removesuffix(".service") for w in words},
+                {int(p) for p in pids.split()}, "")
+    if facts.get("ssh_loopback") is False and inventory_port is not None and (
+            inventory_port == facts.get("ssh_port")):
+        return set(), set(), ""  # SSH saw the session come straight from outside
+    why = facts.get("ssh_passers_unknown") or facts.get("root_read")
+    return None, set(), (str(why) if why else "what carries it was not read")
 
 
 def cuts_program(step: Step) -> bool:
-    """Whether `step` stops, restarts or removes a program (an upgrade or a reinstall
-    restarts the one it replaces): what must never be the one reos's session passes
-    through (`_passes_reos_on`)."""
+    """Whether `step` stops, restarts, kills or removes a program (an upgrade or a
+    reinstall restarts the one it replaces, and an upgrade of every package may replace
+    any): what must never be one that carries reos's session (`_passes_reos_on`)."""
     target = step.target
-    if step.read_only or target is None:
+    if step.read_only:
+        return False
+    if step.action in _UPGRADES_ALL:
+        return True
+    if target is None:
         return False
     return (target.kind in ("service", "timer") and step.action in (*_CUTS, "restart")) or (
         target.kind == "package" and step.action in ("remove", "purge", "upgrade",
-                                                     "reinstall"))
+                                                     "reinstall")) or (
+        target.kind == "process" and step.action in ("kill", "terminate"))
 
 
-def _passes_reos_on(step: Step, passers: tuple[set[str] | None, str],
-                    inventory_port: int | None) -> str | None:
-    """Why a step that stops, restarts or removes a program reos's session may pass
-    through (`_passers`: an SSH multiplexer such as sslh, a proxy; any program when they
-    are not known) may not run, or None."""
-    known, unknown = passers
-    if known == set() or not cuts_program(step) or step.target is None:
+# what upgrades every package (but those held): any program may be replaced, restarted
+_UPGRADES_ALL = {"upgrade_all", "upgrade_except", "full_upgrade", "dist_upgrade",
+                 "security_upgrade"}
+
+
+def _passes_reos_on(step: Step, passers: tuple[set[str] | None, set[int], str]
+                    ) -> str | None:
+    """Why a step that stops, restarts, kills or removes a program that carries reos's
+    session (`_passers`: an SSH multiplexer such as sslh, a proxy, a relay, a tunnel's
+    client; any program when they are not known) may not run, or None."""
+    known, pids, unknown = passers
+    if known == set() or not cuts_program(step):
         return None
-    target = step.target
-    name = target.name.removesuffix(".service").removesuffix(".socket").lower()
-    if target.kind == "package":
-        name = name.split("=", 1)[0].split(":", 1)[0]
     if known is None:
-        return ("reos's SSH session was passed on by something on the host, and reos does "
-                f"not know what ({unknown}): stopping or removing a program there could "
-                "cut reos off, and it could not undo it")
-    if not any(_same_program(name, p) for p in known):
+        return ("something on the host may carry reos's SSH session, and reos does not "
+                f"know what ({unknown}): stopping or removing a program there could cut "
+                "reos off, and it could not undo it")
+    target = step.target
+    if step.action in _UPGRADES_ALL or target is None:
+        return (f"reos's SSH session is carried there by {some_names(sorted(known))}, which "
+                "upgrading every package could restart: reos would be cut off")
+    if target.kind == "process":
+        if target.name.isdigit() and int(target.name) not in pids:
+            return None
+    else:
+        name = target.name.removesuffix(".service").removesuffix(".socket").lower()
+        if target.kind == "package":
+            name = name.split("=", 1)[0].split(":", 1)[0]
+        if not any(_same_program(name, p) for p in known):
+            return None
+    return ("reos's SSH session is carried through it on the host (something there passes "
+            "it on): stopped, reos is cut off and could not undo it")
+
+
+def _takes_passers(dry_run: Simulation | str | None,
+                   passers: tuple[set[str] | None, set[int], str]) -> str | None:
+    """Why a package step whose dry run removes a program that carries reos's session
+    (`_passers`) may not run, or None."""
+    known = passers[0]
+    if not known or dry_run is None or isinstance(dry_run, str):
         return None
-    where = f"port {inventory_port}, the one reos connects to" if inventory_port else \
-        "a port reos may connect to"
-    return (f"reos's SSH session may reach the host through it (it listens on {where}, "
-            "and the session was passed on there): stopped, reos is cut off and could not "
-            "undo it")
+    carried = sorted(name for name in dry_run.removed
+                     if any(_same_program(name.split(":", 1)[0].lower(), p) for p in known))
+    if not carried:
+        return None
+    return (f"apt's dry run there says it would also remove {some_names(carried)}, which "
+            "carries reos's SSH session there: reos would be cut off")
 
 
 def _same_program(name: str, process: str) -> bool:
-    """Whether a unit's or package's `name` is the program `process` (a name the kernel
-    cuts at 15 characters), or one of its parts: nginx-core for nginx, docker for
-    docker-proxy."""
-    return (name == process or name.startswith(process + "-")
-            or process.startswith(name + "-")
+    """Whether a unit's or package's `name` (a glob too: "stunnel@*") is the program
+    `process` (a name the kernel cuts at 15 characters, or a unit's), or one of its
+    parts: nginx-core for nginx, docker for docker-proxy, stunnel for stunnel@ssh."""
+    if any(mark in name for mark in "*?["):
+        return fnmatch.fnmatchcase(process, name) or fnmatch.fnmatchcase(
+            process.split("@", 1)[0] + "@", name.split("@", 1)[0] + "@")
+    return (name == process or name.startswith((process + "-", process + "@"))
+            or process.startswith((name + "-", name + "@"))
             or (len(process) >= 15 and name.startswith(process)))
 
 

@@ -8,10 +8,10 @@ or what it sent is not a snapshot: the check's words, naming the field). The sna
 read as the account reos logs in as (`READ`, no become, no sudo: its `is_root` and
 `user` say how plans there run, through sudo). Only for the hosts whose plan needs it
 (`deciding.needs_root_read`), after planning, `read_as_root` runs the module once more
-with become (`ROOT`): each account's lock and /etc/shadow dates, and the listening
-sockets with every owner (the login account sees only its own); `with_root` puts them
-on the snapshot, checked again.
-Where a plan changes a ufw rule, that read gives ufw's rules too (`ROOT_FIREWALL`).
+with become (`root_task`): each account's lock and /etc/shadow dates, the listening sockets
+with every owner, and what carries reos's SSH session there (the login account sees only
+its own processes); `with_root` puts them on the snapshot, checked again.
+Where a plan changes a ufw rule, that read gives ufw's rules too.
 Where that read fails (sudo wants a password) the snapshot says why (`root_read`), and
 the changes that need it are left out there (fleet/deciding.py). Each snapshot is
 kept as JSON under reos's data folder (`fleet/snapshots/<host>.json`), so `cached` can
@@ -47,13 +47,24 @@ from reos.text import clean
 MODULE = "reos_snapshot"
 READ = Task("reos: read the host", MODULE, timeout=60)
 # as root, only where a plan needs it: each account's lock and /etc/shadow dates (never a
-# hash: portable.shadow) and the listening sockets with their owners (portable.listening)
-ROOT = Task("reos: read as root the accounts' locks and dates, and who listens", MODULE,
-            {"read": "root"}, become=True, ignore_errors=True, timeout=30)
-# the same, with ufw's rules too, where a plan changes a ufw rule (portable.ufw_rules)
-ROOT_FIREWALL = Task("reos: read as root the accounts' locks and dates, who listens and "
-                     "ufw's rules", MODULE, {"read": "root", "firewall": True}, become=True,
-                     ignore_errors=True, timeout=30)
+# hash: portable.shadow), the listening sockets with their owners (portable.listening)
+# and what carries reos's session (portable.session_passers); with ufw's rules too,
+# where a plan changes a ufw rule (portable.ufw_rules)
+ROOT_READ = "reos: read as root the accounts' locks and dates, and what carries the session"
+
+
+def root_task(firewall: bool = False, ssh_ports: Iterable[object] = ()) -> Task:
+    """The root read's task; `ssh_ports`, the ports SSH saw the hosts' sessions come in
+    on (sudo takes SSH_CONNECTION away: the module reads every connection into them)."""
+    ports = sorted({p for p in ssh_ports if isinstance(p, int) and not isinstance(p, bool)
+                    and 0 < p < 65536})
+    args: dict[str, Any] = {"read": "root", "ssh_ports": ports}
+    if firewall:
+        args["firewall"] = True
+    return Task(ROOT_READ + (", and ufw's rules" if firewall else ""), MODULE, args,
+                become=True, ignore_errors=True, timeout=30)
+
+
 SHADOW_FIELDS = ("password_locked", "last_change", "max_days", "expiry")
 UFW_LINE = 300  # characters of one line of ufw's rules kept, at most
 NOT_READ = "not read on other machines yet"
@@ -130,11 +141,11 @@ def cached(host: str) -> Known | None:
 
 
 def read_as_root(source: Source, hosts: Iterable[str], *,
-                 connect_timeout: int = CONNECT_TIMEOUT,
-                 firewall: bool = False) -> dict[str, dict[str, Any] | str]:
+                 connect_timeout: int = CONNECT_TIMEOUT, firewall: bool = False,
+                 ssh_ports: Iterable[object] = ()) -> dict[str, dict[str, Any] | str]:
     """What the host module read as root on each host (one Ansible run, with become): its
     answer, or why there is none (sudo refused, not reached…). `firewall`: ufw's rules
-    too (`ROOT_FIREWALL`)."""
+    too; `ssh_ports`: `root_task`'s."""
     names = list(hosts)
     found: dict[str, dict[str, Any] | str] = {}
 
@@ -144,7 +155,7 @@ def read_as_root(source: Source, hosts: Iterable[str], *,
         else:
             found[result.host] = result.returned
 
-    done = run(source, names, [ROOT_FIREWALL if firewall else ROOT], on_result=heard,
+    done = run(source, names, [root_task(firewall, ssh_ports)], on_result=heard,
                connect_timeout=connect_timeout,
                modules={MODULE: Path(portable.__file__)})
     return {name: found.get(name, f"no answer came (the run ended: {done.status})")
@@ -165,6 +176,7 @@ def with_root(snapshot: SystemSnapshot, answer: dict[str, Any] | str,
             _with_shadow(data, rows)
             facts.update(_ufw(answer))
             _with_listening(data, answer.get("listening"))
+            _with_passers(facts, answer.get("ssh"))
         else:
             problem = "the host module did not run as root there"
     if problem is None:
@@ -220,7 +232,7 @@ def _known(result: Result, seconds: int) -> Known:
 
 
 def _with_shadow(data: dict[str, object], rows: object) -> None:
-    """Each account's lock and dates read as root (`rows`: the ROOT task's answer)
+    """Each account's lock and dates read as root (`rows`: the root read's answer)
     put on the snapshot's users, only its known fields (their types are checked with the
     rest of the snapshot); nothing when the answer is not rows."""
     users = data.get("users")
@@ -242,6 +254,24 @@ def _with_listening(data: dict[str, Any], rows: object) -> None:
         unavailable = data.get("unavailable")
         if isinstance(unavailable, dict):
             unavailable.pop("listening", None)
+
+
+PASSER_FACTS = ("ssh_passers", "ssh_passer_pids", "ssh_passers_unknown")
+
+
+def _with_passers(facts: dict[str, Any], answer: object) -> None:
+    """What carries reos's session there as root read it (`answer`:
+    portable.session_passers's facts) in place of what the login account read, when it
+    is strings of at most 2000 characters; otherwise why not (`deciding._passers` reads
+    the words, and refuses what is not a name)."""
+    for key in PASSER_FACTS:
+        facts.pop(key, None)
+    if isinstance(answer, dict) and answer and all(
+            key in PASSER_FACTS and isinstance(value, str) and len(value) <= 2000
+            for key, value in answer.items()):
+        facts.update(answer)
+    else:
+        facts["ssh_passers_unknown"] = "what it sent of what carries the session is not that"
 
 
 def _path(host: str) -> Path:

@@ -56,7 +56,7 @@ import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 COLLECT_TIMEOUT = 8.0
 NO_LOGIN = ("nologin", "false")  # shells (by base name) that refuse an interactive login
@@ -375,6 +375,7 @@ def shipped_snapshot() -> dict[str, Any]:
         snapshot["host"] = host()
         snapshot["host"].update(homes())
         snapshot["host"].update(settings())
+        snapshot["host"].update(session_passers())
     except Exception as exc:  # noqa: BLE001
         snapshot["host"] = {"hostname": socket.gethostname()}
         snapshot["unavailable"]["host"] = f"host facts incomplete ({type(exc).__name__})"
@@ -450,9 +451,12 @@ def homes() -> dict[str, Any]:
             **({"homes": "/".join(names)} if len(names) <= HOMES_LISTED else {})}
 
 
-# -- what listens (the kernel's tables; owners as far as this account may see) ------------
+# -- what listens, and what carries reos's session (the kernel's tables) -----------------
 LISTEN_ROWS = 4000  # listening sockets sent, at most
-_TCP_LISTEN, _UDP_UNCONNECTED = "0A", "07"  # st column of /proc/net/tcp*, udp*
+PASSERS = 32  # processes that carry the session, at most (more: not known)
+_TCP_LISTEN, _TCP_ESTABLISHED, _UDP_UNCONNECTED = "0A", "01", "07"  # st of /proc/net/*
+if TYPE_CHECKING:  # never at run time: Python 3.8 has no tuple[...]
+    Ends = tuple[tuple[str, int], tuple[str, int]]  # a TCP socket's (local, remote)
 
 
 def listening(proc: Path = Path("/proc")) -> list[dict[str, Any]]:
@@ -460,35 +464,121 @@ def listening(proc: Path = Path("/proc")) -> list[dict[str, Any]]:
     lists them here (/proc/net/{tcp,tcp6,udp,udp6}): each one's protocol, address, port
     and, where this account may read the owner's /proc/PID/fd (all of them as root),
     its process id, its name (/proc/PID/comm) and the systemd unit it runs in
-    (/proc/PID/cgroup: the last `.service` there); else pid null and "" for those.
-    At most LISTEN_ROWS rows, the same socket once."""
-    owners = _socket_owners(proc)
+    (`unit_of`); else pid null and "" for those. Unavailable when neither TCP table can
+    be read, or when they hold more than LISTEN_ROWS (never a part of them)."""
+    owners, _ = _socket_owners(proc)
     found: dict[tuple[str, str, int, int | None], dict[str, Any]] = {}
+    read = False
     for proto, table, state in (("tcp", "tcp", _TCP_LISTEN), ("tcp", "tcp6", _TCP_LISTEN),
                                 ("udp", "udp", _UDP_UNCONNECTED),
                                 ("udp", "udp6", _UDP_UNCONNECTED)):
-        try:
-            lines = (proc / "net" / table).read_text(encoding="ascii").splitlines()[1:]
-        except (OSError, UnicodeDecodeError):
-            continue  # no IPv6 here, say
-        for line in lines:
-            words = line.split()
-            if len(words) < 10 or words[3] != state:
-                continue
-            if proto == "udp" and words[2].rsplit(":", 1)[-1] != "0000":
+        rows = _table(proc, table)
+        read = read or (rows is not None and proto == "tcp")
+        for (local, remote), st, inode in rows or ():
+            if st != state or local[1] == 0 or (proto == "udp" and remote[1] != 0):
                 continue  # a connected UDP socket: psutil does not list it as bound
-            address, port = _address(words[1])
-            if address is None or port == 0:
-                continue
-            owner = owners.get(words[9]) if words[9].isdigit() else None
-            pid = owner[0] if owner else None
-            row = {"proto": proto, "address": address, "port": port, "pid": pid,
-                   "process": owner[1] if owner else "", "unit": owner[2] if owner else ""}
-            found.setdefault((proto, address, port, pid), row)
-            if len(found) >= LISTEN_ROWS:
-                break
+            pid, name = owners.get(inode, (None, ""))
+            found.setdefault((proto, local[0], local[1], pid), {
+                "proto": proto, "address": local[0], "port": local[1], "pid": pid,
+                "process": name, "unit": "" if pid is None else unit_of(pid, proc)})
+            if len(found) > LISTEN_ROWS:
+                raise Unavailable(f"more than {LISTEN_ROWS} sockets listen")
+    if not read:
+        raise Unavailable("the kernel's TCP tables (/proc/net/tcp) could not be read")
     return sorted(found.values(), key=lambda r: (r["port"], r["proto"], r["address"],
                                                  r["pid"] or 0))
+
+
+def session_passers(proc: Path = Path("/proc"), ports: Any = ()) -> dict[str, str]:
+    """What carries the SSH session this runs in on this machine, as host facts: the
+    processes at the other end of sshd's connection when that end is here (a proxy or
+    multiplexer such as sslh or haproxy, a relay, an SSH tunnel's client), and those at
+    the other end of theirs, and so on; `ssh_passers`, each one's name and the systemd
+    units and scopes of its control group ("sslh sslh.service", "" when the connection
+    comes from another machine), and `ssh_passer_pids`; or `ssh_passers_unknown`, why
+    that could not be read (an owner this account may not see: read as root then).
+    sshd's connection is SSH_CONNECTION's; where sudo took that away, every connection
+    into sshd (on `ports`, the ones SSH saw as the login, and those sshd or systemd's
+    socket listen on), so what carries any of them counts."""
+    rows = [(ends, inode) for table in ("tcp", "tcp6")
+            for ends, st, inode in _table(proc, table) or () if st == _TCP_ESTABLISHED]
+    if not rows and _table(proc, "tcp") is None:
+        return {"ssh_passers_unknown": "the kernel's TCP table could not be read"}
+    by_ends = {ends: inode for ends, inode in rows}
+    owners, held = _socket_owners(proc)
+    session = _session(proc, rows, owners, ports)
+    if isinstance(session, str):
+        return {"ssh_passers_unknown": session}
+    seen: set[Ends] = set(session)  # sshd's own ends: never its own carrier
+    todo = [(remote, local) for local, remote in session]  # the other end's
+    passers: dict[int, tuple[str, list[str]]] = {}
+    while todo:
+        ends = todo.pop()
+        if ends in seen:
+            continue
+        seen.add(ends)
+        peer = by_ends.get(ends)
+        if peer is None:
+            continue  # the other end is another machine's
+        owner = owners.get(peer)
+        if owner is None:
+            return {"ssh_passers_unknown": "something on the host carries reos's session, "
+                                           "and this account may not see what"}
+        if owner[0] in passers:
+            continue
+        passers[owner[0]] = (owner[1], units_of(owner[0], proc))
+        if len(passers) > PASSERS:
+            return {"ssh_passers_unknown": f"more than {PASSERS} processes carry it"}
+        # what connects to it here: the other end of each of its connections
+        todo += [(remote, local) for (local, remote), inode in rows
+                 if inode in held.get(owner[0], ())]
+    return {"ssh_passers": " ".join(sorted({word for name, units in passers.values()
+                                            for word in (name, *units)})),
+            "ssh_passer_pids": " ".join(str(pid) for pid in sorted(passers))}
+
+
+def _session(proc: Path, rows: list[tuple[Ends, str]], owners: dict[str, tuple[int, str]],
+             ports: Any) -> list[Ends] | str:
+    """sshd's end of the SSH connection this runs over: SSH_CONNECTION's ("client port
+    server port"); without it (sudo leaves it out), every connection into sshd: on
+    `ports` and on those sshd or systemd (its socket unit) listens on; why, when there
+    is none of these."""
+    words = os.environ.get("SSH_CONNECTION", "").split()
+    if len(words) == 4 and words[1].isdigit() and words[3].isdigit():
+        return [((_plain(words[2]), int(words[3])), (_plain(words[0]), int(words[1])))]
+    into = {p for p in ports if isinstance(p, int) and not isinstance(p, bool)} if (
+        isinstance(ports, list)) else set()
+    for table in ("tcp", "tcp6"):
+        for (local, _), st, inode in _table(proc, table) or ():
+            owner = owners.get(inode)
+            if st == _TCP_LISTEN and owner and (owner[1] == "sshd" or owner[0] == 1):
+                into.add(local[1])
+    ends = [e for e, _ in rows if e[0][1] in into]
+    return ends or "no SSH session could be found"
+
+
+def _plain(address: str) -> str:
+    address = address.lower()
+    return address[7:] if address.startswith("::ffff:") and "." in address else address
+
+
+def _table(proc: Path, table: str) -> list[tuple[Ends, str, str]] | None:
+    """The sockets of /proc/net/`table` (tcp, tcp6, udp, udp6): each one's (local,
+    remote) ends, state and inode; None when the table cannot be read (no IPv6 here)."""
+    try:
+        lines = (proc / "net" / table).read_text(encoding="ascii").splitlines()[1:]
+    except (OSError, UnicodeDecodeError):
+        return None
+    found = []
+    for line in lines:
+        words = line.split()
+        if len(words) < 10 or not words[9].isdigit():
+            continue
+        local, remote = _address(words[1]), _address(words[2])
+        if local[0] is not None and remote[0] is not None:
+            found.append((((local[0], local[1]), (remote[0], remote[1])), words[3],
+                          words[9]))
+    return found
 
 
 def _address(text: str) -> tuple[str | None, int]:
@@ -505,17 +595,18 @@ def _address(text: str) -> tuple[str | None, int]:
     words = b"".join(raw[i:i + 4][::-1] if sys.byteorder == "little" else raw[i:i + 4]
                      for i in range(0, len(raw), 4))
     family = socket.AF_INET if len(raw) == 4 else socket.AF_INET6
-    text = socket.inet_ntop(family, words)
-    return (text[7:] if text.startswith("::ffff:") and "." in text else text), number
+    return _plain(socket.inet_ntop(family, words)), number
 
 
-def _socket_owners(proc: Path) -> dict[str, tuple[int, str, str]]:
-    """Each socket inode this account may see the owner of: (pid, name, unit)."""
-    owners: dict[str, tuple[int, str, str]] = {}
+def _socket_owners(proc: Path) -> tuple[dict[str, tuple[int, str]], dict[int, list[str]]]:
+    """Each socket inode this account may see the owner of: (pid, name); and the socket
+    inodes each such process holds."""
+    owners: dict[str, tuple[int, str]] = {}
+    held: dict[int, list[str]] = {}
     try:
         pids = [entry for entry in os.listdir(proc) if entry.isdigit()]
     except OSError:
-        return owners
+        return owners, held
     for pid in pids:
         try:
             fds = os.listdir(proc / pid / "fd")
@@ -530,27 +621,34 @@ def _socket_owners(proc: Path) -> dict[str, tuple[int, str, str]]:
             if link.startswith("socket:[") and link.endswith("]"):
                 inodes.append(link[8:-1])
         if inodes:
-            who = (int(pid), _first_line(proc / pid / "comm"), unit_of(int(pid), proc))
+            held[int(pid)] = inodes
+            who = (int(pid), _first_line(proc / pid / "comm"))
             for inode in inodes:
                 owners.setdefault(inode, who)
-    return owners
+    return owners, held
 
 
-def unit_of(pid: int, proc: Path = Path("/proc")) -> str:
-    """The systemd service process `pid` runs in: the last `.service` in its control
-    group's path ("" when none: a user's session, a kernel thread, no systemd, gone)."""
+def units_of(pid: int, proc: Path = Path("/proc")) -> list[str]:
+    """The systemd services and scopes process `pid` runs in, outermost first, from its
+    control group's path ("user@1000.service", "relay.service"; "docker-….scope" for a
+    container's, "session-3.scope" for a login's); [] when none (a kernel thread, no
+    systemd, gone)."""
     try:
         lines = (proc / str(pid) / "cgroup").read_text(encoding="utf-8",
                                                        errors="replace").splitlines()
     except OSError:
-        return ""
+        return []
     for line in lines:
         parts = line.split(":", 2)
         if len(parts) == 3 and parts[1] in ("", "name=systemd"):
-            services = [p for p in parts[2].split("/") if p.endswith(".service")]
-            if services:
-                return services[-1]
-    return ""
+            return [p for p in parts[2].split("/") if p.endswith((".service", ".scope"))]
+    return []
+
+
+def unit_of(pid: int, proc: Path = Path("/proc")) -> str:
+    """The systemd service process `pid` runs in, the innermost ("" when none)."""
+    services = [u for u in units_of(pid, proc) if u.endswith(".service")]
+    return services[-1] if services else ""
 
 
 # -- ufw's rules (read as root, only where a plan changes one) -----------------------------
@@ -586,7 +684,12 @@ def main() -> None:
         root = os.geteuid() == 0
         rows = shadow() if root else None
         answer: dict[str, Any] = {"changed": False, "shadow": rows,
-                                  "listening": listening() if root else None}
+                                  "ssh": session_passers(ports=given.get("ssh_ports"))
+                                  if root else None}
+        try:
+            answer["listening"] = listening() if root else None
+        except Unavailable as exc:
+            answer["listening_error"] = str(exc)
         if root and given.get("firewall") is True:
             answer.update(ufw_rules())
         sys.stdout.write(json.dumps(answer) + "\n")

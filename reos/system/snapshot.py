@@ -153,8 +153,7 @@ class Listening(Struct, frozen=True, eq=False):
     address: str = ""  # "0.0.0.0", "::", "127.0.0.1"
     pid: Count | None = None  # None when the socket's owner is not visible (not root)
     process: str = ""
-    # the systemd unit whose process holds it ("sslh.service"), "" when not known; only a
-    # host's module reads it (system/portable.py)
+    # the systemd service whose process holds it ("sslh.service"), "" when not known
     unit: str = ""
 
 
@@ -310,7 +309,7 @@ def _key(key: str) -> str:
 OPTIONAL_TEXT = {kind: names for kind, names in (
     ("Process", ("user", "cmdline")), ("Mount", ("options", "label")),
     ("BlockDevice", ("path", "model", "fstype", "label", "vendor")),
-    ("Interface", ("mac", "kind")), ("Listening", ("process",)),
+    ("Interface", ("mac", "kind")), ("Listening", ("process", "unit")),
     ("Timer", ("next", "last", "unit")), ("Package", ("description",)), ("User", ("gecos",)))}
 
 

@@ -53,7 +53,38 @@ def snapshot_for(data: dict[str, Any], facts: dict[str, Any]) -> Any:
     snap["host"].setdefault("machine_id", MACHINE_ID)
     snap["host"].update({"user": facts.get("login"), "ssh_port": facts.get("reached_port"),
                          "ssh_loopback": bool(facts.get("proxied"))})
+    carriers = carried(data, facts)
+    if carriers == {"ssh_passers": "", "ssh_passer_pids": ""}:
+        snap["host"].update(carriers)  # nothing here carries it: the login sees that too
+    else:  # the login account does not see root's processes' sockets
+        snap["host"]["ssh_passers_unknown"] = "this account may not see what"
     return SystemSnapshot.from_dict(snap)
+
+
+def carried(data: dict[str, Any], facts: dict[str, Any]) -> dict[str, str]:
+    """What the host module would read as root of what carries the session (a corpus
+    says it by its reach and its listeners): nothing when SSH saw it come straight on
+    the inventory's port, or when nothing on the host listens on the inventory's port
+    while SSH saw no loopback address (a router outside); else what listens there
+    (process and unit), beyond loopback. Not known when SSH saw a loopback address and
+    nothing here listens on that port (a reverse tunnel's client), or the port is not
+    known: the corpus does not name what carries it then."""
+    port, proxied = facts.get("inventory_port"), bool(facts.get("proxied"))
+    if not proxied and port == facts.get("reached_port"):
+        return {"ssh_passers": "", "ssh_passer_pids": ""}
+    rows = [row for row in data["snapshot"].get("listening") or []
+            if row.get("port") == port and port is not None
+            and not str(row.get("address", "")).startswith("127.")
+            and row.get("address") != "::1"]
+    if not rows:
+        return {"ssh_passers": "", "ssh_passer_pids": ""} if not proxied and (
+            port is not None) else {"ssh_passers_unknown": "the corpus does not say"}
+    if any(not row.get("process") for row in rows):
+        return {"ssh_passers_unknown": "the corpus does not name who listens there"}
+    names = {str(row.get("process")).lower() for row in rows} | {
+        str(row.get("unit") or "").lower() for row in rows if row.get("unit")}
+    return {"ssh_passers": " ".join(sorted(names)),
+            "ssh_passer_pids": " ".join(sorted({str(row.get("pid") or 0) for row in rows}))}
 
 
 def root_answer(data: dict[str, Any], facts: dict[str, Any]) -> dict[str, Any]:
@@ -65,7 +96,8 @@ def root_answer(data: dict[str, Any], facts: dict[str, Any]) -> dict[str, Any]:
               for user in data["snapshot"].get("users") or []}
     # the listening sockets as root reads them: every owner (the corpus's, as written)
     answer: dict[str, Any] = {"shadow": shadow,
-                              "listening": data["snapshot"].get("listening")}
+                              "listening": data["snapshot"].get("listening"),
+                              "ssh": carried(data, facts)}
     status = facts.get("ufw_status")
     if status is None:
         answer["ufw_error"] = "ufw: command not found"
