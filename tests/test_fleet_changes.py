@@ -23,7 +23,7 @@ from reos.model.request import Kind
 from reos.model.target import Target
 from reos.store.db import Database
 from reos.store.journal import FLEET, Journal
-from reos.system.snapshot import Package, Process, Service, SystemSnapshot
+from reos.system.snapshot import Package, Process, Service, SystemSnapshot, User
 from tests.conftest import reos
 
 MACHINE = "0123456789abcdef0123456789abcdef"
@@ -642,8 +642,16 @@ def _carried(passers: str | None, pids: str = "", **facts: str) -> dict[str, str
      "stop", CARRIED),
     (_carried("stunnel4 stunnel@ssh-tls.service", "40"),
      Target("service", "stunnel@*.service"), "stop", CARRIED),
-    # an upgrade restarts the program it replaces
+    # an upgrade restarts the program it replaces; a reload may drop what it passes on
     (_carried("sslh sslh.service", "401"), Target("package", "sslh"), "upgrade", CARRIED),
+    (_carried("nginx nginx.service", "12"), Target("service", "nginx.service"), "reload",
+     CARRIED),
+    # a package by its program's name: docker.io is docker's
+    (_carried("docker-proxy docker.service", "77"), Target("package", "docker.io"),
+     "upgrade", CARRIED),
+    # the account a carrier runs as: gone, the carrier cannot start again
+    (_carried("python3 edge-relay.service user:relay", "31"), Target("user", "relay"),
+     "delete", "runs as this account"),
     # hostile words are no names
     (_carried("sslh\x1b[2J", "401"), Target("service", "cron.service"), "stop", UNKNOWN),
 ])
@@ -656,6 +664,8 @@ def test_a_program_that_carries_reos_s_session_or_any_when_not_known_is_never_cu
 @pytest.mark.parametrize(("facts", "target", "action"), [
     (_carried("sslh sslh.service", "401"), Target("service", "cron.service"), "restart"),
     (_carried("", ""), Target("service", "sslh.service"), "stop"),  # from another machine
+    (_carried("python3 edge-relay.service user:relay", "31"), Target("user", "olduser"),
+     "delete"),
 ])
 def test_programs_that_do_not_carry_it_are_stopped_as_on_any_host(
         facts: dict[str, str], target: Target, action: str) -> None:
@@ -691,7 +701,9 @@ def test_an_upgrade_of_every_package_or_a_kill_of_a_carrier_is_never_a_passers()
 def _host(facts: dict[str, str], target: Target) -> SystemSnapshot:
     return SystemSnapshot(
         collected_at="", host={"machine_id": MACHINE, "package_manager": "apt",
-                               "ssh_port": 22, "ssh_loopback": True, **facts},
+                               "ssh_port": 22, "ssh_loopback": True, "user": "deploy",
+                               **facts},
+        users=[User(target.name, 990, 990)] if target.kind == "user" else None,
         services=[Service(target.name, active="active", enabled="enabled", load="loaded")],
         packages=[Package(target.name, "1")],
         processes=[Process(int(target.name), 1, "ssh")] if target.name.isdigit() else None)
@@ -700,6 +712,7 @@ def _host(facts: dict[str, str], target: Target) -> SystemSnapshot:
 def _cut(facts: dict[str, str], target: Target, action: str,
          dry_run: Simulation | None = None) -> deciding.Prepared:
     verb = {"service": ["systemctl", action, target.name],
+            "user": ["userdel", target.name],
             "process": ["kill", target.name]}.get(target.kind, ["apt-get", action, "-y",
                                                                  target.name])
     step = Step("s1", f"{action} {target.name}", ["sudo", "-n", *verb], target=target,
@@ -709,3 +722,19 @@ def _cut(facts: dict[str, str], target: Target, action: str,
         step.title, {"web1": 443},
         {"web1": {"s1": dry_run or Simulation(removed={target.name: "1"})}})
     return part
+
+
+def test_ssh_s_socket_is_never_restarted_on_a_host_and_ssh_s_service_may_be() -> None:
+    """A socket unit restarted is stopped first, and may not bind again while sshd holds
+    the port: no new login, and reos's next run with it. sshd's service restarts with
+    the sessions it has."""
+    def restart(unit: str) -> deciding.Prepared:
+        snap = SystemSnapshot(collected_at="", host={"machine_id": MACHINE, **DIRECT},
+                              services=[Service(unit, active="active", enabled="enabled",
+                                                load="loaded")])
+        step = Step("s1", f"Restart {unit}", ["sudo", "-n", "systemctl", "restart", unit],
+                    target=Target("service", unit), action="restart")
+        return _one(step, snap)
+
+    assert "cut reos off" in (restart("ssh.socket").left_out or "")
+    assert restart("ssh.service").plan is not None

@@ -233,3 +233,39 @@ def test_an_owner_that_cannot_be_seen_or_no_table_is_not_known(
     assert "ssh_passers_unknown" in portable.session_passers(empty)
     with pytest.raises(portable.Unavailable):
         portable.listening(empty)
+
+
+def test_a_session_that_comes_from_a_container_here_is_carried_by_what_no_unit_names(
+        docker_client: object, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ARG001
+    """A container on this machine's docker0 connects to a server here standing for
+    sshd (docker's own proxy, or a container that passes SSH on, does so): its end is in
+    the container's network namespace, read through its process, and the process is a
+    container's, which no unit names; the address is on a bridge, so a login that
+    cannot see other namespaces does not take it for another machine."""
+    from tests import fleet_bed
+
+    if fleet_bed.available():
+        pytest.skip(fleet_bed.available())
+    server = socket.socket()
+    server.bind(("0.0.0.0", 0))
+    server.listen()
+    port = server.getsockname()[1]
+    name = f"reos-bed-carrier-{port}"
+    started = subprocess.run(
+        ["docker", "run", "-d", "--rm", "--name", name, "--label", "reos.test.bed=1",
+         "--entrypoint", "python3", fleet_bed.IMAGE, "-c",
+         f"import socket, time; s = socket.create_connection(('172.17.0.1', {port}));"
+         " time.sleep(60)"], capture_output=True, text=True)
+    assert started.returncode == 0, started.stderr
+    try:
+        server.settimeout(30)
+        conn, (address, client_port) = server.accept()
+        monkeypatch.setenv("SSH_CONNECTION", f"{address} {client_port} 172.17.0.1 {port}")
+        found = portable.session_passers()
+        assert "container.scope" in found.get("ssh_passers", "").split(), found
+        assert portable._bridged(Path("/proc"), address)
+        assert not portable._bridged(Path("/proc"), "203.0.113.9")
+        conn.close()
+    finally:
+        server.close()
+        subprocess.run(["docker", "rm", "-f", name], capture_output=True)

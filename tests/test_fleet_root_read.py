@@ -27,7 +27,8 @@ def _snapshot(**facts: object) -> SystemSnapshot:
     return SystemSnapshot.from_dict({
         "schema": "reos.snapshot/2", "collected_at": "", "users": [lena],
         "host": {"machine_id": MACHINE, "package_manager": "apt", "user": "bob",
-                 "hostname": "db1", "static_hostname": "db1", **facts}})
+                 "hostname": "db1", "static_hostname": "db1",
+                 "ssh_passers": "", "ssh_passer_pids": "", **facts}})
 
 
 HOSTNAME = Step("s1", "Set the new hostname", ["sudo", "-n", "hostnamectl", "set-hostname",
@@ -112,7 +113,7 @@ RESTART = Step("s1", "Restart cron", ["sudo", "-n", "systemctl", "restart", "cro
                target=Target("service", "cron.service"), action="restart", needs_root=True)
 # web1 reached through something on it (SSH saw the session come from loopback), whose
 # owner the login account cannot see
-_RELAYED = {"ssh_port": 22, "ssh_loopback": True,
+_RELAYED = {"ssh_port": 22, "ssh_loopback": True, "ssh_passers": None, "ssh_passer_pids": None,
             "ssh_passers_unknown": "something on the host carries reos's session, and "
                                    "this account may not see what"}
 _SEEN = [{"proto": "tcp", "address": "0.0.0.0", "port": 443, "pid": 401, "process": "sslh",

@@ -122,7 +122,9 @@ def _journal() -> Journal:
 def _snapshot(*, is_root: bool = False, user: str | None = "bob") -> SystemSnapshot:
     host: dict[str, object] = {"machine_id": MACHINE, "package_manager": "apt",
                                "is_root": is_root, "home_base": "/home",
-                               "homes": "alice/bob/vera"}
+                               "homes": "alice/bob/vera",
+                               # nothing on the host carries reos's session
+                               "ssh_passers": "", "ssh_passer_pids": ""}
     if user is not None:
         host["user"] = user
     return SystemSnapshot.from_dict({
@@ -444,7 +446,8 @@ def _read(users: list[dict[str, object]], rows: object, status: str = "ok"):  # 
     from reos.fleet.running import Result
 
     data = {"schema": "reos.snapshot/2", "collected_at": "", "users": users,
-            "host": {"machine_id": MACHINE, "user": "bob"}}
+            "host": {"machine_id": MACHINE, "user": "bob", "ssh_passers": "",
+                     "ssh_passer_pids": ""}}
     first = Result("web1", snapshots.READ.name, "ok", returned={"snapshot": data})
     known = snapshots._known(first, 10)
     assert known.snapshot is not None

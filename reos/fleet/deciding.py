@@ -453,10 +453,12 @@ def cuts_program(step: Step) -> bool:
         return True
     if target is None:
         return False
-    return (target.kind in ("service", "timer") and step.action in (*_CUTS, "restart")) or (
+    return (target.kind in ("service", "timer") and step.action in (
+        *_CUTS, "restart", "reload")) or (
         target.kind == "package" and step.action in ("remove", "purge", "upgrade",
                                                      "reinstall")) or (
-        target.kind == "process" and step.action in ("kill", "terminate"))
+        target.kind == "process" and step.action in ("kill", "terminate")) or (
+        target.kind == "user" and step.action in _ACCOUNT_CUTS)
 
 
 # what upgrades every package (but those held): any program may be replaced, restarted
@@ -483,11 +485,18 @@ def _passes_reos_on(step: Step, passers: tuple[set[str] | None, set[int], str]
     if target.kind == "process":
         if target.name.isdigit() and int(target.name) not in pids:
             return None
+    elif target.kind == "user":
+        if f"user:{target.name.lower()}" not in known:
+            return None
+        return ("a program that carries reos's SSH session on the host runs as this "
+                "account: without it, reos is cut off once that program restarts")
     else:
         name = target.name.removesuffix(".service").removesuffix(".socket").lower()
-        if target.kind == "package":
-            name = name.split("=", 1)[0].split(":", 1)[0]
-        if not any(_same_program(name, p) for p in known):
+        names = {name}
+        if target.kind == "package":  # docker.io is docker's
+            names = {name.split("=", 1)[0].split(":", 1)[0]}
+            names.add(next(iter(names)).split(".", 1)[0])
+        if not any(_same_program(n, p) for n in names for p in known):
             return None
     return ("reos's SSH session is carried through it on the host (something there passes "
             "it on): stopped, reos is cut off and could not undo it")
@@ -556,7 +565,8 @@ def _unfit(step: Step, refused: str | None, logins: set[str] | None = None) -> s
     if target is not None and not step.read_only:
         unit = target.name.removesuffix(".service").removesuffix(".socket")
         if target.kind in ("service", "timer") and unit in _LIFELINE_UNITS and (
-                step.action in _CUTS):
+                step.action in _CUTS or (step.action == "restart"
+                                         and target.name.endswith(".socket"))):
             return ("it would cut reos off from the host: reos reaches it over SSH, so it "
                     "never stops SSH there, and could not undo it")
         if target.kind == "service" and _NETWORK_UNITS.fullmatch(unit) and (

@@ -176,7 +176,8 @@ def with_root(snapshot: SystemSnapshot, answer: dict[str, Any] | str,
             _with_shadow(data, rows)
             facts.update(_ufw(answer))
             _with_listening(data, answer.get("listening"))
-            _with_passers(facts, answer.get("ssh"))
+            if "ssh" in answer:
+                _with_passers(facts, answer["ssh"])
         else:
             problem = "the host module did not run as root there"
     if problem is None:

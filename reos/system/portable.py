@@ -500,10 +500,9 @@ def session_passers(proc: Path = Path("/proc"), ports: Any = ()) -> dict[str, st
     sshd's connection is SSH_CONNECTION's; where sudo took that away, every connection
     into sshd (on `ports`, the ones SSH saw as the login, and those sshd or systemd's
     socket listen on), so what carries any of them counts."""
-    rows = [(ends, inode) for table in ("tcp", "tcp6")
-            for ends, st, inode in _table(proc, table) or () if st == _TCP_ESTABLISHED]
-    if not rows and _table(proc, "tcp") is None:
+    if _table(proc, "tcp") is None:
         return {"ssh_passers_unknown": "the kernel's TCP table could not be read"}
+    rows, hidden = _connections(proc)
     by_ends = {ends: inode for ends, inode in rows}
     owners, held = _socket_owners(proc)
     session = _session(proc, rows, owners, ports)
@@ -518,6 +517,9 @@ def session_passers(proc: Path = Path("/proc"), ports: Any = ()) -> dict[str, st
             continue
         seen.add(ends)
         peer = by_ends.get(ends)
+        if peer is None and hidden and _bridged(proc, ends[0][0]):
+            return {"ssh_passers_unknown": "the session comes from a container or a virtual "
+                                           "machine here, which this account may not see"}
         if peer is None:
             continue  # the other end is another machine's
         owner = owners.get(peer)
@@ -526,7 +528,8 @@ def session_passers(proc: Path = Path("/proc"), ports: Any = ()) -> dict[str, st
                                            "and this account may not see what"}
         if owner[0] in passers:
             continue
-        passers[owner[0]] = (owner[1], units_of(owner[0], proc))
+        passers[owner[0]] = (owner[1], [*units_of(owner[0], proc),
+                                        *_account(proc, owner[0])])
         if len(passers) > PASSERS:
             return {"ssh_passers_unknown": f"more than {PASSERS} processes carry it"}
         # what connects to it here: the other end of each of its connections
@@ -535,6 +538,78 @@ def session_passers(proc: Path = Path("/proc"), ports: Any = ()) -> dict[str, st
     return {"ssh_passers": " ".join(sorted({word for name, units in passers.values()
                                             for word in (name, *units)})),
             "ssh_passer_pids": " ".join(str(pid) for pid in sorted(passers))}
+
+
+def _connections(proc: Path) -> tuple[list[tuple[Ends, str]], bool]:
+    """The established TCP connections of every network namespace this account may see
+    (a container's are not in /proc/net/tcp: each namespace's table is read through one
+    of its processes), and whether some namespace could not be seen (another account's
+    processes, as the login)."""
+    rows: dict[str, Ends] = {}
+    spaces: set[str] = set()
+    hidden = False
+    places = [proc]
+    try:
+        pids = [entry for entry in os.listdir(proc) if entry.isdigit()]
+    except OSError:
+        pids = []
+    for pid in pids:
+        try:
+            space = os.readlink(proc / pid / "ns" / "net")
+        except OSError:
+            hidden = True
+            continue
+        if space not in spaces:
+            spaces.add(space)
+            places.append(proc / pid)
+    for place in places:
+        for table in ("tcp", "tcp6"):
+            for ends, st, inode in _table(place, table) or ():
+                if st == _TCP_ESTABLISHED:
+                    rows.setdefault(inode, ends)
+    return [(ends, inode) for inode, ends in rows.items()], hidden
+
+
+def _bridged(proc: Path, address: str) -> bool:
+    """Whether `address` is on a network this machine reaches through a bridge (docker0,
+    br-…, virbr0, lxdbr0): it may be a container's or a virtual machine's here, as
+    /proc/net/route and /sys/class/net say (an IPv6 address: always)."""
+    if ":" in address:
+        return True
+    try:
+        number = int.from_bytes(socket.inet_aton(address), sys.byteorder)
+        lines = (proc / "net" / "route").read_text(encoding="ascii").splitlines()[1:]
+    except (OSError, UnicodeDecodeError):
+        return True
+    for line in lines:
+        words = line.split()
+        try:
+            if len(words) >= 8 and int(words[2], 16) == 0 and (
+                    number & int(words[7], 16)) == int(words[1], 16):
+                if (Path("/sys/class/net") / words[0] / "bridge").is_dir():
+                    return True
+        except ValueError:
+            return True
+    return False
+
+
+def _account(proc: Path, pid: int) -> list[str]:
+    """"user:NAME" for the account process `pid` runs as (its real uid), [] when not
+    known."""
+    for line in _lines(proc / str(pid) / "status"):
+        if line.startswith("Uid:") and len(line.split()) > 1 and line.split()[1].isdigit():
+            try:
+                return ["user:" + pwd.getpwuid(int(line.split()[1])).pw_name]
+            except KeyError:
+                return []
+    return []
+
+
+def _lines(path: Path) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
 
 
 def _session(proc: Path, rows: list[tuple[Ends, str]], owners: dict[str, tuple[int, str]],
@@ -630,19 +705,30 @@ def _socket_owners(proc: Path) -> tuple[dict[str, tuple[int, str]], dict[int, li
 
 def units_of(pid: int, proc: Path = Path("/proc")) -> list[str]:
     """The systemd services and scopes process `pid` runs in, outermost first, from its
-    control group's path ("user@1000.service", "relay.service"; "docker-….scope" for a
-    container's, "session-3.scope" for a login's); [] when none (a kernel thread, no
-    systemd, gone)."""
-    try:
-        lines = (proc / str(pid) / "cgroup").read_text(encoding="utf-8",
-                                                       errors="replace").splitlines()
-    except OSError:
-        return []
-    for line in lines:
+    control group's path below this machine's own (init's: a machine that is itself a
+    container sees its processes under /docker/…): "user@1000.service", "relay.service";
+    "docker-….scope" for a container's, "session-3.scope" for a login's, and
+    "container.scope" for a container's without systemd (/docker/ID, /lxc/…, kubepods);
+    [] when none (a kernel thread, no systemd, gone)."""
+    path = _cgroup(proc / str(pid) / "cgroup")
+    own = _cgroup(proc / "1" / "cgroup").rsplit("/", 1)[0]  # "/init.scope" -> ""
+    if own and path.startswith(own + "/"):
+        path = path[len(own):]
+    parts = [p for p in path.split("/") if p]
+    found = [p for p in parts if p.endswith((".service", ".scope"))]
+    if any(p in ("docker", "lxc", "lxc.payload", "machine") or p.startswith(
+            ("kubepods", "libpod", "crio", "containerd")) for p in parts):
+        found.append("container.scope")
+    return found
+
+
+def _cgroup(path: Path) -> str:
+    """A process's control group path, systemd's hierarchy ("" when not known)."""
+    for line in _lines(path):
         parts = line.split(":", 2)
         if len(parts) == 3 and parts[1] in ("", "name=systemd"):
-            return [p for p in parts[2].split("/") if p.endswith((".service", ".scope"))]
-    return []
+            return parts[2].strip()
+    return ""
 
 
 def unit_of(pid: int, proc: Path = Path("/proc")) -> str:

@@ -83,6 +83,11 @@ def carried(data: dict[str, Any], facts: dict[str, Any]) -> dict[str, str]:
         return {"ssh_passers_unknown": "the corpus does not name who listens there"}
     names = {str(row.get("process")).lower() for row in rows} | {
         str(row.get("unit") or "").lower() for row in rows if row.get("unit")}
+    # the account each runs as, as the host module reads it (/proc/PID/status)
+    users = {p.get("pid"): p.get("user") for p in data["snapshot"].get("processes") or []}
+    names |= {f"user:{users[row.get('pid')]}" for row in rows if users.get(row.get("pid"))}
+    if names & FORWARDS_TO_CONTAINERS:  # the module finds the container's process next
+        names.add("docker-container.scope")
     return {"ssh_passers": " ".join(sorted(names)),
             "ssh_passer_pids": " ".join(sorted({str(row.get("pid") or 0) for row in rows}))}
 
@@ -108,6 +113,9 @@ def root_answer(data: dict[str, Any], facts: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
+# programs that pass a connection on to a container's address: the other end of sshd's
+# connection is a process in a container's network namespace and scope
+FORWARDS_TO_CONTAINERS = {"docker-proxy", "rootlessport", "slirp4netns", "conmon"}
 IMAGE = "reos-test/debian-ssh:2"
 MACHINE_ID = "6c1f3a9e2b7d4c508e1a9f0b3d2c7e41"  # any host's: 32 hex digits
 
