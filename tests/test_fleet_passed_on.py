@@ -263,9 +263,31 @@ def test_a_session_that_comes_from_a_container_here_is_carried_by_what_no_unit_n
         monkeypatch.setenv("SSH_CONNECTION", f"{address} {client_port} 172.17.0.1 {port}")
         found = portable.session_passers()
         assert "container.scope" in found.get("ssh_passers", "").split(), found
-        assert portable._bridged(Path("/proc"), address)
-        assert not portable._bridged(Path("/proc"), "203.0.113.9")
+        assert portable._guest(Path("/proc"), address)
+        assert not portable._guest(Path("/proc"), "203.0.113.9")
         conn.close()
     finally:
         server.close()
         subprocess.run(["docker", "rm", "-f", name], capture_output=True)
+
+
+def test_a_container_s_process_and_a_zoned_address_are_read_as_such(tmp_path: Path) -> None:
+    """LXC's payload groups and docker's without systemd (cgroup v1) are containers', as
+    systemd's scopes are; a machine that is itself a container (init under /docker/ID)
+    keeps its own services; an IPv6 address with its zone is the table's address."""
+    def group(pid: int, *lines: str) -> None:
+        (tmp_path / str(pid)).mkdir(exist_ok=True)
+        (tmp_path / str(pid) / "cgroup").write_text("".join(f"{line}\n" for line in lines))
+
+    group(1, "0::/init.scope")
+    group(70, "0::/lxc.payload.web/system.slice/sslh.service")
+    group(71, "4:memory:/docker/3f2a", "3:cpu:/docker/3f2a")
+    group(72, "0::/system.slice/sslh.service")
+    assert "container.scope" in portable.units_of(70, tmp_path)
+    assert portable.units_of(71, tmp_path) == ["container.scope"]
+    assert portable.units_of(72, tmp_path) == ["sslh.service"]
+    group(1, "0::/docker/dc1c/init.scope")
+    group(73, "0::/docker/dc1c/system.slice/reos-relay.service")
+    assert portable.units_of(73, tmp_path) == ["reos-relay.service"]
+    assert portable._plain("FE80::1%eth0") == "fe80::1"
+    assert portable._plain("::ffff:10.0.0.5") == "10.0.0.5"

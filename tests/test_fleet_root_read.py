@@ -180,6 +180,7 @@ def test_what_root_sends_replaces_the_logins_only_when_it_is_rows_and_names() ->
     for bad in ("sslh", [{"port": "22"}], [{"port": 22}] * (portable.LISTEN_ROWS + 1)):
         kept = snapshots.with_root(snap, {"shadow": {}, "listening": bad}, "web1")
         assert kept.listening is None
-    for bad_ssh in ("sslh", {"ssh_passers": 5}, {"other": "x"}, None):
+    for bad_ssh in ("sslh", {"ssh_passers": 5}, {"other": "x"}, None,
+                    {"ssh_passers": "sslh"}):  # without its pids: not the whole answer
         kept = snapshots.with_root(snap, {"shadow": {}, "ssh": bad_ssh}, "web1")
         assert "ssh_passers" not in kept.host and kept.host["ssh_passers_unknown"]

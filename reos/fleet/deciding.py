@@ -325,7 +325,8 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str,
         if not why and not step.read_only and step.target is not None and (
                 step.target.kind == "package" and step.action in DRY_RUN):
             dry_run = (dry_runs or {}).get(step.id)
-            why = _dry_run_says(step, manager, dry_run) or _takes_passers(dry_run, passers)
+            why = _dry_run_says(step, manager, dry_run) or _takes_passers(
+                dry_run, passers, {p.name for p in snapshot.packages or []})
         if why:
             return Prepared(host, left_out=f"{step.title}: {why}")
         prepared.read_only = prepared.read_only and admission.read_only and step.read_only
@@ -427,7 +428,7 @@ def _passers(snapshot: SystemSnapshot, inventory_port: int | None
     if isinstance(said, str) and isinstance(pids, str):
         words = said.lower().split()
         if len(words) > 200 or not all(_PASSER_WORD.fullmatch(w) for w in words) or not all(
-                p.isdigit() for p in pids.split()):
+                p.isdigit() for p in pids.split()) or (pids.split() and not words):
             return None, set(), "what the host sent of what carries the session is no names"
         scoped = [w for w in words if w.endswith(".scope")]
         if scoped:
@@ -483,8 +484,7 @@ def _passes_reos_on(step: Step, passers: tuple[set[str] | None, set[int], str]
         return (f"reos's SSH session is carried there by {some_names(sorted(known))}, which "
                 "upgrading every package could restart: reos would be cut off")
     if target.kind == "process":
-        if target.name.isdigit() and int(target.name) not in pids:
-            return None
+        pass  # any process: a carrier's parent (nginx's master) ends it too
     elif target.kind == "user":
         if f"user:{target.name.lower()}" not in known:
             return None
@@ -503,18 +503,30 @@ def _passes_reos_on(step: Step, passers: tuple[set[str] | None, set[int], str]
 
 
 def _takes_passers(dry_run: Simulation | str | None,
-                   passers: tuple[set[str] | None, set[int], str]) -> str | None:
-    """Why a package step whose dry run removes a program that carries reos's session
-    (`_passers`) may not run, or None."""
+                   passers: tuple[set[str] | None, set[int], str],
+                   installed: set[str]) -> str | None:
+    """Why a package step whose dry run removes or replaces (upgrades) a program that
+    carries reos's session (`_passers`) may not run, or None; where that is not known,
+    one whose dry run removes or replaces any package already `installed` there."""
     known = passers[0]
-    if not known or dry_run is None or isinstance(dry_run, str):
+    if known == set() or dry_run is None or isinstance(dry_run, str):
         return None
-    carried = sorted(name for name in dry_run.removed
+    # what it takes away or replaces (an upgrade restarts the program it replaces)
+    changed = [*dry_run.removed, *(name for name in dry_run.installed
+                                   if name.split(":", 1)[0] in installed)]
+    if not changed:
+        return None
+    if known is None:
+        return ("apt's dry run there says it would also remove or replace "
+                f"{some_names(sorted(changed))}, and reos does not know what carries its SSH "
+                "session there")
+    carried = sorted(name for name in changed
                      if any(_same_program(name.split(":", 1)[0].lower(), p) for p in known))
     if not carried:
         return None
-    return (f"apt's dry run there says it would also remove {some_names(carried)}, which "
-            "carries reos's SSH session there: reos would be cut off")
+    return (f"apt's dry run there says it would also remove or replace "
+            f"{some_names(carried)}, which carries reos's SSH session there: reos would be "
+            "cut off")
 
 
 def _same_program(name: str, process: str) -> bool:

@@ -269,7 +269,8 @@ def _with_passers(facts: dict[str, Any], answer: object) -> None:
         facts.pop(key, None)
     if isinstance(answer, dict) and answer and all(
             key in PASSER_FACTS and isinstance(value, str) and len(value) <= 2000
-            for key, value in answer.items()):
+            for key, value in answer.items()) and (
+            "ssh_passers_unknown" in answer or {"ssh_passers", "ssh_passer_pids"} <= set(answer)):
         facts.update(answer)
     else:
         facts["ssh_passers_unknown"] = "what it sent of what carries the session is not that"

@@ -502,7 +502,7 @@ def session_passers(proc: Path = Path("/proc"), ports: Any = ()) -> dict[str, st
     socket listen on), so what carries any of them counts."""
     if _table(proc, "tcp") is None:
         return {"ssh_passers_unknown": "the kernel's TCP table could not be read"}
-    rows, hidden = _connections(proc)
+    rows = _connections(proc)
     by_ends = {ends: inode for ends, inode in rows}
     owners, held = _socket_owners(proc)
     session = _session(proc, rows, owners, ports)
@@ -517,9 +517,9 @@ def session_passers(proc: Path = Path("/proc"), ports: Any = ()) -> dict[str, st
             continue
         seen.add(ends)
         peer = by_ends.get(ends)
-        if peer is None and hidden and _bridged(proc, ends[0][0]):
+        if peer is None and _guest(proc, ends[0][0]):
             return {"ssh_passers_unknown": "the session comes from a container or a virtual "
-                                           "machine here, which this account may not see"}
+                                           "machine here, which reos cannot look into"}
         if peer is None:
             continue  # the other end is another machine's
         owner = owners.get(peer)
@@ -528,6 +528,9 @@ def session_passers(proc: Path = Path("/proc"), ports: Any = ()) -> dict[str, st
                                            "and this account may not see what"}
         if owner[0] in passers:
             continue
+        if not owner[1] or any(c.isspace() for c in owner[1]):
+            return {"ssh_passers_unknown": "what carries reos's session has no name reos "
+                                           "can read"}
         passers[owner[0]] = (owner[1], [*units_of(owner[0], proc),
                                         *_account(proc, owner[0])])
         if len(passers) > PASSERS:
@@ -540,14 +543,21 @@ def session_passers(proc: Path = Path("/proc"), ports: Any = ()) -> dict[str, st
             "ssh_passer_pids": " ".join(str(pid) for pid in sorted(passers))}
 
 
-def _connections(proc: Path) -> tuple[list[tuple[Ends, str]], bool]:
+def _comm(path: Path) -> str:
+    """A process's name as the kernel keeps it (its last newline only taken off)."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    return text[:-1] if text.endswith("\n") else text
+
+
+def _connections(proc: Path) -> list[tuple[Ends, str]]:
     """The established TCP connections of every network namespace this account may see
     (a container's are not in /proc/net/tcp: each namespace's table is read through one
-    of its processes), and whether some namespace could not be seen (another account's
-    processes, as the login)."""
+    of its processes); one not seen is for `_guest` to tell."""
     rows: dict[str, Ends] = {}
     spaces: set[str] = set()
-    hidden = False
     places = [proc]
     try:
         pids = [entry for entry in os.listdir(proc) if entry.isdigit()]
@@ -557,7 +567,6 @@ def _connections(proc: Path) -> tuple[list[tuple[Ends, str]], bool]:
         try:
             space = os.readlink(proc / pid / "ns" / "net")
         except OSError:
-            hidden = True
             continue
         if space not in spaces:
             spaces.add(space)
@@ -567,28 +576,34 @@ def _connections(proc: Path) -> tuple[list[tuple[Ends, str]], bool]:
             for ends, st, inode in _table(place, table) or ():
                 if st == _TCP_ESTABLISHED:
                     rows.setdefault(inode, ends)
-    return [(ends, inode) for inode, ends in rows.items()], hidden
+    return [(ends, inode) for inode, ends in rows.items()]
 
 
-def _bridged(proc: Path, address: str) -> bool:
-    """Whether `address` is on a network this machine reaches through a bridge (docker0,
-    br-…, virbr0, lxdbr0): it may be a container's or a virtual machine's here, as
-    /proc/net/route and /sys/class/net say (an IPv6 address: always)."""
-    if ":" in address:
-        return True
+def _guest(proc: Path, address: str) -> bool:
+    """Whether `address` is on a network this machine reaches straight through a link
+    of its own that is no device and not the one its default route leaves by (a bridge
+    such as docker0 or virbr0, a veth, a tap, a pod's link): it may be a container's or
+    a virtual machine's here, as /proc/net/route (ipv6_route) and /sys/class/net say.
+    An address the tables cannot place is one."""
     try:
-        number = int.from_bytes(socket.inet_aton(address), sys.byteorder)
-        lines = (proc / "net" / "route").read_text(encoding="ascii").splitlines()[1:]
-    except (OSError, UnicodeDecodeError):
+        if ":" in address:
+            number = int.from_bytes(socket.inet_pton(socket.AF_INET6, address), "big")
+            routes = [(int(w[0], 16), int(w[1], 16), int(w[4], 16) == 0, w[9])
+                      for w in (line.split() for line in _lines(proc / "net" / "ipv6_route"))
+                      if len(w) >= 10]
+            routes = [(dest, (~0 << (128 - bits)) & ((1 << 128) - 1) if bits else 0, on,
+                       link) for dest, bits, on, link in routes]
+        else:
+            number = int.from_bytes(socket.inet_aton(address), sys.byteorder)
+            routes = [(int(w[1], 16), int(w[7], 16), int(w[2], 16) == 0, w[0])
+                      for w in (line.split() for line in _lines(proc / "net" / "route")[1:])
+                      if len(w) >= 8]
+    except (OSError, ValueError):
         return True
-    for line in lines:
-        words = line.split()
-        try:
-            if len(words) >= 8 and int(words[2], 16) == 0 and (
-                    number & int(words[7], 16)) == int(words[1], 16):
-                if (Path("/sys/class/net") / words[0] / "bridge").is_dir():
-                    return True
-        except ValueError:
+    uplinks = {link for dest, mask, _, link in routes if dest == 0 and mask == 0}
+    for dest, mask, on_link, link in routes:
+        if mask and on_link and number & mask == dest and link not in uplinks and (
+                link != "lo" and not (Path("/sys/class/net") / link / "device").exists()):
             return True
     return False
 
@@ -633,7 +648,7 @@ def _session(proc: Path, rows: list[tuple[Ends, str]], owners: dict[str, tuple[i
 
 
 def _plain(address: str) -> str:
-    address = address.lower()
+    address = address.lower().split("%", 1)[0]  # fe80::1%eth0: the table has no zone
     return address[7:] if address.startswith("::ffff:") and "." in address else address
 
 
@@ -697,7 +712,7 @@ def _socket_owners(proc: Path) -> tuple[dict[str, tuple[int, str]], dict[int, li
                 inodes.append(link[8:-1])
         if inodes:
             held[int(pid)] = inodes
-            who = (int(pid), _first_line(proc / pid / "comm"))
+            who = (int(pid), _comm(proc / pid / "comm"))
             for inode in inodes:
                 owners.setdefault(inode, who)
     return owners, held
@@ -716,19 +731,22 @@ def units_of(pid: int, proc: Path = Path("/proc")) -> list[str]:
         path = path[len(own):]
     parts = [p for p in path.split("/") if p]
     found = [p for p in parts if p.endswith((".service", ".scope"))]
-    if any(p in ("docker", "lxc", "lxc.payload", "machine") or p.startswith(
-            ("kubepods", "libpod", "crio", "containerd")) for p in parts):
+    if any(p in ("docker", "lxc", "machine") or p.startswith(
+            ("kubepods", "libpod", "crio", "containerd", "lxc.payload", "lxc.monitor"))
+            for p in parts):
         found.append("container.scope")
     return found
 
 
 def _cgroup(path: Path) -> str:
-    """A process's control group path, systemd's hierarchy ("" when not known)."""
-    for line in _lines(path):
-        parts = line.split(":", 2)
-        if len(parts) == 3 and parts[1] in ("", "name=systemd"):
+    """A process's control group path: systemd's hierarchy, else the longest of the
+    others (cgroup v1 without systemd); "" when not known."""
+    found = [line.split(":", 2) for line in _lines(path)]
+    found = [parts for parts in found if len(parts) == 3]
+    for parts in found:
+        if parts[1] in ("", "name=systemd"):
             return parts[2].strip()
-    return ""
+    return max((parts[2].strip() for parts in found), key=len, default="")
 
 
 def unit_of(pid: int, proc: Path = Path("/proc")) -> str:
