@@ -236,6 +236,14 @@ _ORDINAL = regex(r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|te
                  r"\d+(?:st|nd|rd|th)")
 # "web2 is fine" after a list of hosts: a sentence of its own about the last of them
 _BEING = {"is", "are", "was", "were", "seems", "seem", "looks", "look", "stays", "stay"}
+# words of how a thing is, after "'s" said for "is" ("web2's fine"); a noun after it is
+# the thing's ("db1's disk")
+_STATES = {"fine", "ok", "okay", "good", "alright", "done", "up", "down", "healthy",
+           "broken", "dead", "busy", "already", "been", "not", "still", "working", "offline",
+           "online", "ready", "safe", "free", "full", "gone", "new", "old", "idle", "off",
+           "on", "patched", "updated", "current", "behind", "serving", "live", "critical"}
+# slips for a word that leaves hosts out ("exept db1")
+_LEAVING_SLIPS = ("except", "excluding")
 _ASKING = {"which", "what", "any", "do", "does", "are", "is", "have", "has"}
 _BEFORE_PLACE = {"only", "just"}
 _LISTING = {"list", "show", "find", "count", "display"}  # verbs that ask about hosts
@@ -562,6 +570,10 @@ class _Reader:
             spelled = low if low in own else known.spellings.get(low, low)
             self.tokens.append(_Token(m.group(), spelled, m.start(), m.end()))
         self.tokens = _joined(self.tokens)
+        for k, token in enumerate(self.tokens):  # "exept db1" is "except db1"
+            slip = next((w for w in _LEAVING_SLIPS if _one_letter_off(token.low, w)), None)
+            if slip and token.low not in known.words and token.low not in own:
+                self.tokens[k] = _Token(token.text, slip, token.start, token.end)
         # Words are matched without case, so names that differ only in case ("WEB" and
         # "web", "Web1" and "web1") are one word for two things: `clashes`, always asked.
         # A name that is not plain is never a word (no token holds it), but a glob or a
@@ -747,8 +759,39 @@ class _Reader:
                              "or give them with --hosts PATTERN"), "")
             if leaving:
                 return self._leaving_alone(leaving)
-            return self._bare_question(bare) if bare else None
+            if bare:
+                return self._bare_question(bare)
+            return self._machines_unnamed()
         return self._chosen(places, leaving, pointing)
+
+    def _machines_unnamed(self) -> Asked | None:
+        """Machines said in the plural as what the request acts on, by words that name
+        none of the inventory's ("reboot the old servers", "update our flaky boxes"):
+        never this one machine, so asked; None when there are none, or they are said of
+        something ("the nodes of the cluster"), asked about ("which servers listen"), or
+        this machine is spoken of."""
+        if self.here:
+            return None
+        tokens = self.tokens
+        plurals = set(HOST_NOUNS.values())
+        for k, token in enumerate(tokens):
+            if token.low not in plurals or k in self.as_things:
+                continue
+            after = tokens[k + 1].low if k + 1 < len(tokens) else ""
+            j = k - 1
+            while j >= 0 and k - j <= 3 and tokens[j].low not in _DETERMINERS and (
+                    tokens[j].low.isalpha()):
+                j -= 1
+            if after in (*_WITHIN, "on", "from", "with", "that", "which", "where") or (
+                    j < 0 or tokens[j].low not in ("the", "my", "our", "these", "those")):
+                continue
+            said = self._said_at(j, k + 1)
+            return _ask(f"“{said}”: which hosts of {self.names.where} are they? The words "
+                        "name none of them.",
+                        ("say them: “… on web1 and web2”, “… on the "
+                         f"{(self.group_names or ['web'])[0]} hosts”",
+                         "or give them with --hosts PATTERN"), "")
+        return None
 
     def _ends_a_phrase(self, i: int) -> bool:
         """Whether the weak word of place at `i` ends a phrase of the catalogue with the
@@ -1000,11 +1043,17 @@ class _Reader:
                 break  # "everywhere, db1 …": every host and a host is not a list of hosts
             if place != "except" and any(t.low == "or" for t in self.tokens[i:j]):
                 self._which_of(start, following.end)  # "on web1 or web2": not both
-            if place is not None and following.end < len(self.tokens) and \
-                    self.tokens[following.end].low in _BEING:
+            if place is not None and following.end < len(self.tokens) and (
+                    self.tokens[following.end].low in _BEING or self._is_said(following.end)):
                 self._subject_at(start, j, following.end)  # "on web1, web2 is fine"
             i = j
         return found
+
+    def _is_said(self, k: int) -> bool:
+        """Whether the "'s" at `k` is "is" ("web2's fine", "db1's down"), not a
+        possessive ("db1's disk"): a word of how a thing is follows it."""
+        return self.tokens[k].low == "'s" and k + 1 < len(self.tokens) and (
+            self.tokens[k + 1].low in _STATES)
 
     def _which_of(self, start: int, end: int) -> None:
         """Asks (raises): hosts said with "or" between them ("on web1 or web2") are one of
@@ -1396,11 +1445,19 @@ class _Reader:
             return False
         if self._truncates(word, name) and (len(word) < len(name) or (
                 word not in self.known.words
-                and not any(host.startswith(word) for host in self.hosts))):
+                and not any(host.startswith(word) for host in self.hosts)
+                and not self._slip_for_a_name(word))):
             return True  # "prod", "production"; never "printer" (a word) for "print",
-            # nor "mongo" for the group mon while hosts mongo1, mongo2 are called so
+            # nor "mongo" for the group mon while hosts mongo1, mongo2 are called so,
+            # nor "shopfrnt" (a slip for the host shopfront) for the group shop
         mine, theirs = self.synonyms.get(word), self.synonyms.get(name)
         return bool(mine and theirs and mine & theirs)
+
+    def _slip_for_a_name(self, word: str) -> bool:
+        """Whether `word` is one letter off a host's or a group's name ("webmial" for
+        webmail, "shopfrnt" for shopfront): a slip for it, not a longer form of a
+        shorter name."""
+        return any(_one_letter_off(word, name) for name in (*self.hosts, *self.groups))
 
     @staticmethod
     def _truncates(word: str, name: str) -> bool:
@@ -1655,6 +1712,9 @@ class _Reader:
             length = self._leaving_word_at(k)
             if length:
                 raise _Stop(self._not_read(taken, hosts, k, k + length, "leave hosts out"))
+            if self._denies_at(k) and self._said_after_hosts(k, taken):
+                # "stop postgresql in db2, the db1 let it alone": said of the hosts before
+                raise _Stop(self._not_read(taken, hosts, k, k + 1, "leave hosts out"))
             if self._denies_at(k) and self._hosts_near(kept, n):
                 start, end = (k - 1, k + 2) if self.tokens[k].low == "'" and k else (k, k + 1)
                 raise _Stop(self._not_read(taken, hosts, start, end, "leave hosts out"))
@@ -1668,11 +1728,47 @@ class _Reader:
                 raise _Stop(self._not_read(taken, hosts, k, k + 1,
                                            f"be part of the name {said} in "
                                            f"{self.names.where}"))
+            by_part = self._hosts_by_a_word_of_theirs(k)
+            if by_part and by_part != chosen and self._in_a_sentence_of(k, taken):
+                # "reboot the computer of the CCTV in Galway": cctv is cctv_galway's
+                raise _Stop(self._not_read(
+                    taken, hosts, k, k + 1,
+                    f"name {_either(self._in_order_names(by_part))} in {self.names.where}"))
             named = self._name_left(kept, n)
             if named is None or (named and named != chosen):
                 said = _either(self._in_order_names(named)) if named else "two of its names"
                 raise _Stop(self._not_read(taken, hosts, k, k + 1,
                                            f"name {said} in {self.names.where}"))
+
+    def _in_a_sentence_of(self, k: int, taken: list[tuple[int, int]]) -> bool:
+        """Whether the word at `k` is in the sentence of words read as hosts (a story's
+        other sentences speak of other things)."""
+        for a, b in taken:
+            lo, hi = (k, a) if k < a else (b - 1, k)
+            if not any(_SENTENCE_END.search(self.request[self.tokens[m].end:
+                                                         self.tokens[m + 1].start])
+                       for m in range(lo, hi)):
+                return True
+        return False
+
+    def _hosts_by_a_word_of_theirs(self, k: int) -> set[str]:
+        """The hosts the word at `k` is a word of the name of (its first label's:
+        "cctv" of cctv_galway, "nas" of nas01 and nas02, in the singular or plural),
+        when the catalogue does not read the word; empty otherwise."""
+        word = self.tokens[k].low
+        if (len(word) < 3 or not word.isalpha() or word in self.known.words
+                or word in _FUNCTION_WORDS or word in _DETERMINERS):
+            return set()
+        said = {word, *_plurals(word)} | ({word[:-1], word[:-2]} if word.endswith("s") else
+                                          set())
+        found: set[str] = set()
+        for host in self.names.hosts:
+            label = host.split(".", 1)[0].lower()
+            words = {p for p in _PARTS.split(label) if p}
+            words |= {m[1] for m in [_FAMILY.fullmatch(label)] if m}
+            if said & words:
+                found.add(host)
+        return found
 
     def _part_of_a_name(self, k: int) -> set[str]:
         """The names of several words ("k8s_workers") the word at `k` is a word of, said
@@ -1728,6 +1824,12 @@ class _Reader:
         while end < len(self.tokens) and end - start < 12 and not self._breaks(end - 1, end):
             end += 1
         return start, end
+
+    def _said_after_hosts(self, k: int, taken: list[tuple[int, int]]) -> bool:
+        """Whether the word at `k` follows words read as hosts closely (at most
+        NEAR_BEFORE words after them, in the same part of the sentence)."""
+        return any(0 < k - (end - 1) <= NEAR_BEFORE and not any(
+            self._breaks(m, m + 1) for m in range(end - 1, k)) for _, end in taken)
 
     def _breaks(self, a: int, b: int) -> bool:
         """Whether the sentence breaks between the tokens a and b (b = a + 1): a comma,
