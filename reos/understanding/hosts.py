@@ -59,7 +59,16 @@ What is read as hosts:
 - names joined by words that join as "and" does ("as well as", "along with", "together
   with", "in addition to", "but also": `_JOINING`) or by a slash between two names
   ("web1/web2"); hosts said first before a dash ("web1 — restart nginx", as before a
-  colon: `_lead_dash`), when every word before it could name hosts.
+  colon: `_lead_dash`), when every word before it could name hosts;
+- a slip for "except" ("exept db1": `_LEAVING_SLIPS`) leaves out as "except" does.
+
+What is asked, never read as hosts nor left in the rest: a slip for a host's name (never
+a group whose name begins it: "shopfrnt" is no "shop"); "web2's fine" after a list (a
+sentence of its own); a word that leaves alone right after hosts ("db1, let it alone");
+a word of a host's name in the sentence of the hosts read ("the CCTV in Galway", where
+the camera is cctv_galway: `_hosts_by_a_word_of_theirs`); machines said in the plural by
+words that name none of the inventory's ("reboot the old servers": `_machines_unnamed`),
+which are never this one machine.
 
 Every word is read, or it is asked. The rest is planned on each host as it stands, so
 once the hosts are taken off, a word left in it that could change where it runs makes a
@@ -242,6 +251,10 @@ _STATES = {"fine", "ok", "okay", "good", "alright", "done", "up", "down", "healt
            "broken", "dead", "busy", "already", "been", "not", "still", "working", "offline",
            "online", "ready", "safe", "free", "full", "gone", "new", "old", "idle", "off",
            "on", "patched", "updated", "current", "behind", "serving", "live", "critical"}
+# words that leave what was just named out ("db1, leave it alone"), unlike "not" or
+# "n't", which may deny something of it ("which hosts don't have nginx")
+_LEAVING_ALONE = {"alone", "untouched", "leave", "leaving", "skip", "skipping", "spare",
+                  "sparing", "ignore", "ignoring", "avoid", "excluded", "excepted"}
 # slips for a word that leaves hosts out ("exept db1")
 _LEAVING_SLIPS = ("except", "excluding")
 _ASKING = {"which", "what", "any", "do", "does", "are", "is", "have", "has"}
@@ -778,6 +791,8 @@ class _Reader:
             if token.low not in plurals or k in self.as_things:
                 continue
             after = tokens[k + 1].low if k + 1 < len(tokens) else ""
+            if after in self.things or after in ("file", "files"):
+                continue  # "the hosts file": a thing of this machine
             j = k - 1
             while j >= 0 and k - j <= 3 and tokens[j].low not in _DETERMINERS and (
                     tokens[j].low.isalpha()):
@@ -1712,7 +1727,7 @@ class _Reader:
             length = self._leaving_word_at(k)
             if length:
                 raise _Stop(self._not_read(taken, hosts, k, k + length, "leave hosts out"))
-            if self._denies_at(k) and self._said_after_hosts(k, taken):
+            if self.tokens[k].low in _LEAVING_ALONE and self._said_after_hosts(k, taken):
                 # "stop postgresql in db2, the db1 let it alone": said of the hosts before
                 raise _Stop(self._not_read(taken, hosts, k, k + 1, "leave hosts out"))
             if self._denies_at(k) and self._hosts_near(kept, n):
