@@ -250,6 +250,15 @@ class _Host:
         self.tasks: list[list[Task]] = []
 
 
+def _carriers(task: Task) -> dict[str, object]:
+    """The root read's answer of a host reached straight from outside: nothing on it
+    carries reos's session (what undo reads before it removes a package)."""
+    from reos.fleet import snapshots
+
+    return {"ssh": {"ssh_passers": "", "ssh_passer_pids": ""}} if task.name.startswith(
+        snapshots.ROOT_READ) else {}
+
+
 def _fake_run(host: _Host, effects: dict[str, tuple[dict[str, str], str]]):  # type: ignore[no-untyped-def]
     """`running.run` on one host: each task's effect on its packages (by the step's id:
     what it installs, and "changed" or "failed"), reads answered from them."""
@@ -332,7 +341,8 @@ def test_what_a_step_did_is_recorded_before_rolling_back(
             for t in tasks:
                 said = "Remv dep [1]\nRemv tool [2]\n" if t.name.startswith(
                     changing.DRY_RUN) else ""
-                result = Result(hosts[0], t.name, "changed", "", {"rc": 0, "stdout": said})
+                result = Result(hosts[0], t.name, "changed", "", {"rc": 0, "stdout": said,
+                                                                   **_carriers(t)})
                 out.results.append(result)
                 if kw.get("on_result"):
                     kw["on_result"](result)
@@ -389,13 +399,13 @@ def _dry_run_answers(monkeypatch: pytest.MonkeyPatch, stdout: str, rc: int = 0,
     runs: list[list[list[str]]] = []
 
     def run(source, hosts, tasks, **kw):  # type: ignore[no-untyped-def]
-        runs.append([t.args["argv"] for t in tasks])
+        runs.append([t.args["argv"] for t in tasks if "argv" in t.args])
         out = Run(hosts=tuple(hosts), status="successful", ended=True)
         for t in tasks:
             dry = t.name.startswith(changing.DRY_RUN)
             result = Result(hosts[0], t.name, "changed", "", {
                 "rc": rc if dry else 0, "stdout": stdout if dry else "",
-                "stderr": stderr if dry else ""})
+                "stderr": stderr if dry else "", **_carriers(t)})
             out.results.append(result)
             if kw.get("on_result"):
                 kw["on_result"](result)

@@ -291,3 +291,29 @@ def test_a_container_s_process_and_a_zoned_address_are_read_as_such(tmp_path: Pa
     assert portable.units_of(73, tmp_path) == ["reos-relay.service"]
     assert portable._plain("FE80::1%eth0") == "fe80::1"
     assert portable._plain("::ffff:10.0.0.5") == "10.0.0.5"
+
+
+def test_an_undo_that_cuts_a_program_runs_only_when_it_carries_nothing_now() -> None:
+    """Undo reads what carries reos's session there just before (the module's root read
+    in `_read_first`'s run): an undo that stops, restarts, removes or kills what carries
+    it, or anything when that is not known, is refused; one that starts is not asked."""
+    from reos.fleet import changing
+    from reos.fleet.running import Result
+
+    def read(**ssh: str) -> Result:
+        return Result("web1", "root read", "ok", returned={"ssh": ssh})
+
+    relay = read(ssh_passers="python3 edge-relay.service", ssh_passer_pids="31")
+    stop = ["sudo", "-n", "systemctl", "stop", "edge-relay.service"]
+    assert changing._programs_cut(["sudo", "-n", "systemctl", "start", "cron"]) is None
+    assert changing._programs_cut(["sudo", "-n", "apt-get", "install", "-y",
+                                   "haproxy=2.6"]) == ["haproxy"]
+    assert "carried through it" in (changing._carried_now(relay, stop) or "")
+    assert changing._carried_now(relay, ["sudo", "-n", "systemctl", "stop", "cron"]) is None
+    assert "carried through it" in (changing._carried_now(
+        read(ssh_passers="haproxy haproxy.service", ssh_passer_pids="8"),
+        ["sudo", "-n", "apt-get", "remove", "-y", "haproxy"]) or "")
+    assert changing._carried_now(read(ssh_passers="", ssh_passer_pids=""), stop) is None
+    assert "could not read" in (changing._carried_now(None, stop) or "")
+    assert "could not read" in (changing._carried_now(
+        read(ssh_passers_unknown="this account may not see what"), stop) or "")

@@ -24,7 +24,10 @@ denies a port, or deletes an allow, runs only once one Ansible run has read the 
 host is reached on now (`_read_first`), keeping it, the inventory's and the recorded
 ones (else it is refused, saying why); a package removal (an install's undo) runs only
 once apt's dry run there, in that same run, says it takes no more than it names (nothing
-installed since on top of it; on a host without apt, it is refused). The change is then
+installed since on top of it; on a host without apt, it is refused); an undo that stops,
+restarts, kills, removes or sets back a program runs only once the host module, in that
+same run and as root, says what carries reos's session there now and it is not that
+(`_carried_now`; not known is refused). The change is then
 undone, or partly undone while a host keeps its change (undo it again later, or on that
 host). Not responsible for reading hosts (snapshots.py) or the inventory (inventory.py
 gives a host's port), nor for
@@ -138,6 +141,53 @@ def _needs_port_now(step: StepRecord, rollback: list[str]) -> bool:
     """Whether `rollback` denies a port, or stops allowing one: it runs only once the
     port reos reaches the host's SSH on now is known (`_cuts_ssh_now`)."""
     return step.target_kind == "firewall" and firewall_cuts_ssh(rollback, None) is not None
+
+
+# an undo that stops, restarts, reloads, kills, removes or puts back another version of
+# a program: it runs only once what carries reos's session there now is read
+_SYSTEMCTL_CUTS = {"stop", "disable", "mask", "restart", "reload", "try-restart",
+                   "reload-or-restart", "kill"}
+_APT_CUTS = {"remove", "purge", "install", "autoremove"}
+
+
+def _programs_cut(rollback: list[str]) -> list[str] | None:
+    """The names of the units, packages or processes `rollback` stops, restarts or
+    removes (or sets to another version), or None when it cuts none."""
+    words = strip_sudo(rollback)
+    names = [w for w in words[2:] if not w.startswith("-")]
+    if words[:1] == ["systemctl"] and len(words) > 1 and words[1] in _SYSTEMCTL_CUTS:
+        return names
+    if words[:1] in (["apt-get"], ["apt"], ["dnf"], ["yum"], ["zypper"], ["pacman"]) and (
+            len(words) > 1 and (words[1] in _APT_CUTS or words[1].startswith("-R"))):
+        return [n.split("=", 1)[0] for n in names]
+    if words[:1] in (["kill"], ["pkill"], ["killall"]):
+        return [w for w in words[1:] if not w.startswith("-")]
+    return None
+
+
+def _carried_now(heard: Result | None, rollback: list[str]) -> str | None:
+    """Why `rollback` may not run on the host as it is now: it cuts a program that
+    carries reos's SSH session there (`heard`: the root read's answer, just before), or
+    that is not known; None when it cuts none that does."""
+    from reos.fleet.deciding import _passers, _same_program
+    from reos.system.snapshot import SystemSnapshot
+
+    names = _programs_cut(rollback)
+    if not names:
+        return None
+    facts: dict[str, Any] = {}
+    if heard is not None and heard.status in ("ok", "changed") and isinstance(
+            heard.returned.get("ssh"), dict):
+        facts = {k: v for k, v in heard.returned["ssh"].items() if isinstance(v, str)}
+    known, pids, why = _passers(SystemSnapshot(collected_at="", host=facts), None)
+    if known is None:
+        return ("reos could not read what carries its SSH session there now "
+                f"({why or 'no answer came'}), and this could cut it")
+    if known and (strip_sudo(rollback)[:1] in (["kill"], ["pkill"], ["killall"]) or any(
+            _same_program(n.removesuffix(".service").removesuffix(".socket").lower(), p)
+            or _same_program(n.split(".", 1)[0].lower(), p) for n in names for p in known)):
+        return "it would cut reos's SSH session, which is carried through it on the host now"
+    return None
 
 
 def _cuts_ssh_now(step: StepRecord, rollback: list[str], reached: Result | None,
@@ -504,9 +554,13 @@ def _read_first(source: Source, name: str, same: Task,
     undo steps before it in this run (`_removal`): one that takes more than they name
     (what was installed since on top of it, or what reos needs) is refused, as on this
     machine (`execution.packages.takes_more`)."""
+    from reos.fleet.snapshots import MODULE, root_task
+    from reos.system import portable
+
     reached = Task(REACHED, "ansible.builtin.command",
                    _command(["printenv", "SSH_CONNECTION"]), timeout=STEP_TIMEOUT,
                    check_mode=False, failed_when=False, changed_when=False)
+    carriers = root_task() if any(_programs_cut(argv) for _, argv in steps) else None
     removing: list[str] = []
     dry_runs: dict[int, tuple[Task, list[str]]] = {}
     for number, (step, argv) in enumerate(steps):
@@ -521,8 +575,9 @@ def _read_first(source: Source, name: str, same: Task,
         if on_result is not None:
             on_result(result)
 
-    run(source, [name], [same, reached, *(task for task, _ in dry_runs.values())],
-        on_result=keep)
+    run(source, [name], [same, reached, *([carriers] if carriers else []),
+                         *(task for task, _ in dry_runs.values())],
+        on_result=keep, modules={MODULE: Path(portable.__file__)} if carriers else None)
     check = heard.get(SAME_MACHINE)
     if check is None or check.status not in ("ok", "changed"):
         said = (check.said if check is not None else "") or "no answer came"
@@ -542,6 +597,8 @@ def _read_first(source: Source, name: str, same: Task,
         elif number in dry_runs:
             task, names = dry_runs[number]
             cut = _taken(heard.get(task.name), names)
+        if not cut and carriers is not None:
+            cut = _carried_now(heard.get(carriers.name), argv)
         if cut:
             undone.steps.append((step.title, f"refused: {cut}"))
         else:
@@ -623,7 +680,7 @@ def undo(journal: Journal, tx: TransactionRecord, *, host: str | None = None,
                 on_result(result)
 
         if any(_needs_port_now(s, argv) or _removal(s, argv) is not None
-               for s, argv in steps):
+               or _programs_cut(argv) for s, argv in steps):
             steps = _read_first(source, name, same, steps, by_name[name], on_result)
             if not steps:
                 continue
