@@ -317,3 +317,30 @@ def test_an_undo_that_cuts_a_program_runs_only_when_it_carries_nothing_now() -> 
     assert "could not read" in (changing._carried_now(None, stop) or "")
     assert "could not read" in (changing._carried_now(
         read(ssh_passers_unknown="this account may not see what"), stop) or "")
+
+
+def test_a_peer_through_a_vpn_or_the_uplink_is_another_machine_and_a_guest_link_is_not(
+        tmp_path: Path) -> None:
+    """A session from a WireGuard or OpenVPN peer, a VLAN, or the default route's link
+    comes from another machine; one from a bridge, tap or veth here may be a guest's."""
+    (tmp_path / "net").mkdir()
+    header = "Iface\tDestination\tGateway\tFlags\tRefCnt\tUse\tMetric\tMask\tMTU\tWindow\tIRTT\n"
+    rows = [("eth0", "00000000", "0102A8C0", "00000000"),  # default, via 192.168.2.1
+            ("eth0", "0002A8C0", "00000000", "00FFFFFF"),  # 192.168.2.0/24
+            ("wg0", "0000080A", "00000000", "00FFFFFF"),   # 10.8.0.0/24
+            ("eth0.10", "000A0A0A", "00000000", "00FFFFFF"),  # 10.10.10.0/24
+            ("veth9", "000011AC", "00000000", "0000FFFF")]  # 172.17.0.0/16
+    (tmp_path / "net" / "route").write_text(header + "".join(
+        f"{link}\t{dest}\t{gw}\t0001\t0\t0\t0\t{mask}\t0\t0\t0\n"
+        for link, dest, gw, mask in rows))
+    for address in ("192.168.2.40", "10.8.0.2", "10.10.10.9", "203.0.113.5"):
+        assert not portable._guest(tmp_path, address), address
+    assert portable._guest(tmp_path, "172.17.0.3")
+
+
+def test_an_undo_reinstalling_a_package_stops_nothing_one_pinning_a_version_does() -> None:
+    from reos.fleet import changing
+
+    assert changing._programs_cut(["sudo", "-n", "apt-get", "install", "-y", "sslh"]) is None
+    assert changing._programs_cut(["sudo", "-n", "apt-get", "install", "-y",
+                                   "sslh=1.22"]) == ["sslh"]

@@ -91,3 +91,30 @@ def test_the_same_words_elsewhere_are_read_as_before(
 def test_a_request_with_no_machines_in_it_is_this_machines(inventory: Source) -> None:
     assert _read("restart nginx", inventory) is None
     assert _read("list the servers in my ssh config", inventory) is None
+
+
+@pytest.mark.parametrize(("request_", "hosts", "rest"), [
+    # a word one letter off "except" that is a word of its own
+    ("show the syslog excerpt on pg1", ["pg1"], "show the syslog excerpt"),
+    # leaving something else alone, after the hosts
+    ("install nginx on pg1 and leave apache alone", ["pg1"],
+     "install nginx and leave apache alone"),
+])
+def test_words_near_the_ways_of_leaving_out_are_left_to_the_request(
+        inventory: Source, request_: str, hosts: list[str], rest: str) -> None:
+    found = _read(request_, inventory)
+    assert isinstance(found, Chosen), found
+    assert (sorted(found.hosts), found.request) == (hosts, rest)
+
+
+@pytest.mark.parametrize("request_", [
+    "show the dns servers", "list the running vms", "restart the worker nodes",
+    "ping the name servers"])
+def test_machines_of_software_or_only_looked_at_are_this_machines_words(
+        inventory: Source, request_: str) -> None:
+    assert _read(request_, inventory) is None
+
+
+def test_every_host_left_out_and_none_to_run_on_is_asked(inventory: Source) -> None:
+    found = _read("except on all hosts", inventory)
+    assert isinstance(found, Asked) and "leaves every host" in found.question

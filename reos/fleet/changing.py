@@ -147,7 +147,7 @@ def _needs_port_now(step: StepRecord, rollback: list[str]) -> bool:
 # a program: it runs only once what carries reos's session there now is read
 _SYSTEMCTL_CUTS = {"stop", "disable", "mask", "restart", "reload", "try-restart",
                    "reload-or-restart", "kill"}
-_APT_CUTS = {"remove", "purge", "install", "autoremove"}
+_APT_CUTS = {"remove", "purge", "autoremove"}  # and an install that pins a version
 
 
 def _programs_cut(rollback: list[str]) -> list[str] | None:
@@ -158,7 +158,8 @@ def _programs_cut(rollback: list[str]) -> list[str] | None:
     if words[:1] == ["systemctl"] and len(words) > 1 and words[1] in _SYSTEMCTL_CUTS:
         return names
     if words[:1] in (["apt-get"], ["apt"], ["dnf"], ["yum"], ["zypper"], ["pacman"]) and (
-            len(words) > 1 and (words[1] in _APT_CUTS or words[1].startswith("-R"))):
+            len(words) > 1 and (words[1] in _APT_CUTS or words[1].startswith("-R") or (
+                words[1] in ("install", "downgrade") and any("=" in n for n in names)))):
         return [n.split("=", 1)[0] for n in names]
     if words[:1] in (["kill"], ["pkill"], ["killall"]):
         return [w for w in words[1:] if not w.startswith("-")]
@@ -560,7 +561,8 @@ def _read_first(source: Source, name: str, same: Task,
     reached = Task(REACHED, "ansible.builtin.command",
                    _command(["printenv", "SSH_CONNECTION"]), timeout=STEP_TIMEOUT,
                    check_mode=False, failed_when=False, changed_when=False)
-    carriers = root_task() if any(_programs_cut(argv) for _, argv in steps) else None
+    carriers = root_task(ssh_ports=[inventory_ports(source, [name]).get(name)]) if any(
+        _programs_cut(argv) for _, argv in steps) else None
     removing: list[str] = []
     dry_runs: dict[int, tuple[Task, list[str]]] = {}
     for number, (step, argv) in enumerate(steps):

@@ -592,7 +592,8 @@ def _guest(proc: Path, address: str) -> bool:
                       for w in (line.split() for line in _lines(proc / "net" / "ipv6_route"))
                       if len(w) >= 10]
             routes = [(dest, (~0 << (128 - bits)) & ((1 << 128) - 1) if bits else 0, on,
-                       link) for dest, bits, on, link in routes]
+                       link) for dest, bits, on, link in routes
+                      if dest >> 118 != 0x3FA and dest >> 120 != 0xFF]  # fe80::/10, ff::/8
         else:
             number = int.from_bytes(socket.inet_aton(address), sys.byteorder)
             routes = [(int(w[1], 16), int(w[7], 16), int(w[2], 16) == 0, w[0])
@@ -603,9 +604,20 @@ def _guest(proc: Path, address: str) -> bool:
     uplinks = {link for dest, mask, _, link in routes if dest == 0 and mask == 0}
     for dest, mask, on_link, link in routes:
         if mask and on_link and number & mask == dest and link not in uplinks and (
-                link != "lo" and not (Path("/sys/class/net") / link / "device").exists()):
+                _guest_link(link)):
             return True
     return False
+
+
+def _guest_link(link: str) -> bool:
+    """Whether the link is one a machine gives its guests: a bridge (docker0, virbr0),
+    a tap (a virtual machine's), a veth or a pod's (cali…, lxc…); never a VPN's tunnel,
+    a VLAN or a bond."""
+    place = Path("/sys/class/net") / link
+    flags = _first_line(place / "tun_flags")
+    return (place / "bridge").is_dir() or link.startswith(
+        ("veth", "vnet", "cali", "lxc", "tap", "virbr", "docker", "br-", "cni", "podman",
+         "flannel", "cilium")) or (flags.startswith("0x") and bool(int(flags, 16) & 0x2))
 
 
 def _account(proc: Path, pid: int) -> list[str]:

@@ -200,6 +200,12 @@ DENYING = {"not", "never", "no", "nor", "neither", "but", "without", "skip", "sk
            "cannot"}
 _NOT_VERBS = {"do", "does", "did", "is", "are", "was", "were", "has", "have", "had", "wo",
               "ca", "should", "would", "could", "must", "need"}  # "isnt", "arent"…
+# words before machines that make them software's or a program's ("the name servers")
+_OF_SOFTWARE = {"virtual", "name", "running", "configured", "upstream", "dns", "ntp",
+                "mail", "web", "worker", "kubernetes", "k8s", "docker", "build", "game"}
+# verbs whose object is a whole machine: "reboot the old servers" is never this one
+_ACTS_ON_MACHINES = {"reboot", "restart", "shutdown", "poweroff", "update", "upgrade",
+                     "patch", "kick", "bounce", "reinstall", "wipe", "decommission"}
 _POINTING = {"one", "ones", "them", "those", "these", "others", "other", "rest", "remaining",
              "everything", "anything", "everyone"}
 NEAR_AFTER, NEAR_BEFORE = 4, 3  # words a denying word is weighed by, after and before it
@@ -251,12 +257,16 @@ _STATES = {"fine", "ok", "okay", "good", "alright", "done", "up", "down", "healt
            "broken", "dead", "busy", "already", "been", "not", "still", "working", "offline",
            "online", "ready", "safe", "free", "full", "gone", "new", "old", "idle", "off",
            "on", "patched", "updated", "current", "behind", "serving", "live", "critical"}
+# the words between hosts and such a word that still speak of them: "db1 let it alone"
+_POINTING_BACK = {"let", "leave", "it", "them", "that", "this", "one", "alone", "please",
+                  "just", "be", "untouched", "skip", "spare", "ignore", "avoid"}
 # words that leave what was just named out ("db1, leave it alone"), unlike "not" or
 # "n't", which may deny something of it ("which hosts don't have nginx")
 _LEAVING_ALONE = {"alone", "untouched", "leave", "leaving", "skip", "skipping", "spare",
                   "sparing", "ignore", "ignoring", "avoid", "excluded", "excepted"}
-# slips for a word that leaves hosts out ("exept db1")
+# slips for a word that leaves hosts out ("exept db1"), before a name; never a word
 _LEAVING_SLIPS = ("except", "excluding")
+_WORDS_NOT_SLIPS = {"excerpt", "expect", "exempt", "accept", "excludin"}
 _ASKING = {"which", "what", "any", "do", "does", "are", "is", "have", "has"}
 _BEFORE_PLACE = {"only", "just"}
 _LISTING = {"list", "show", "find", "count", "display"}  # verbs that ask about hosts
@@ -585,7 +595,11 @@ class _Reader:
         self.tokens = _joined(self.tokens)
         for k, token in enumerate(self.tokens):  # "exept db1" is "except db1"
             slip = next((w for w in _LEAVING_SLIPS if _one_letter_off(token.low, w)), None)
-            if slip and token.low not in known.words and token.low not in own:
+            after = [t.low for t in self.tokens[k + 1:k + 3]]
+            if slip and token.low not in known.words and token.low not in own and (
+                    token.low not in _WORDS_NOT_SLIPS) and (
+                    after[:1] and (after[0] in own or after[1:2] and after[0] == "the"
+                                   and after[1] not in _FUNCTION_WORDS)):
                 self.tokens[k] = _Token(token.text, slip, token.start, token.end)
         # Words are matched without case, so names that differ only in case ("WEB" and
         # "web", "Web1" and "web1") are one word for two things: `clashes`, always asked.
@@ -783,7 +797,7 @@ class _Reader:
         never this one machine, so asked; None when there are none, or they are said of
         something ("the nodes of the cluster"), asked about ("which servers listen"), or
         this machine is spoken of."""
-        if self.here:
+        if self.here or not any(t.low in _ACTS_ON_MACHINES for t in self.tokens):
             return None
         tokens = self.tokens
         plurals = set(HOST_NOUNS.values())
@@ -798,14 +812,17 @@ class _Reader:
                     tokens[j].low.isalpha()):
                 j -= 1
             if after in (*_WITHIN, "on", "from", "with", "that", "which", "where") or (
-                    j < 0 or tokens[j].low not in ("the", "my", "our", "these", "those")):
-                continue
+                    j < 0 or tokens[j].low not in ("the", "my", "our", "these", "those")) or any(
+                    tokens[m].low in self.things or tokens[m].low in self.synonyms
+                    or tokens[m].low in _OF_SOFTWARE for m in range(j + 1, k)):
+                continue  # "the dns servers", "the running vms": things of this machine
             said = self._said_at(j, k + 1)
             return _ask(f"“{said}”: which hosts of {self.names.where} are they? The words "
                         "name none of them.",
                         ("say them: “… on web1 and web2”, “… on the "
                          f"{(self.group_names or ['web'])[0]} hosts”",
-                         "or give them with --hosts PATTERN"), "")
+                         "or give them with --hosts PATTERN",
+                         "or this machine: say “… here”"), "")
         return None
 
     def _ends_a_phrase(self, i: int) -> bool:
@@ -1667,6 +1684,10 @@ class _Reader:
         things ("stop all containers except postgres", a host being called postgres)."""
         said = [self._said_at(c.start, c.end) for c in leaving]
         names = _unique_words([r.name for c in leaving for r in c.refs if r.kind != "all"])
+        if not names:  # "except on all hosts": every host left out, none to run on
+            return _ask(f"“{'; '.join(said)}” leaves every host of {self.names.where} out: "
+                        "which should it run on?", ("name them: “… on web1”",
+                                                    "or give them with --hosts PATTERN"), "")
         taken = [(c.start, c.end) for c in leaving]
         if not any(c.sure for c in leaving) and self._holds_many(taken) and all(
                 name.lower() in self.known.words for name in names):
@@ -1841,10 +1862,14 @@ class _Reader:
         return start, end
 
     def _said_after_hosts(self, k: int, taken: list[tuple[int, int]]) -> bool:
-        """Whether the word at `k` follows words read as hosts closely (at most
-        NEAR_BEFORE words after them, in the same part of the sentence)."""
+        """Whether the word at `k` is said of the hosts read just before it: after them
+        in the same part of the sentence, with only words that point back at them
+        between ("db1 let it alone", "db2, leave that one be"), not another object
+        ("web1 and leave apache alone")."""
         return any(0 < k - (end - 1) <= NEAR_BEFORE and not any(
-            self._breaks(m, m + 1) for m in range(end - 1, k)) for _, end in taken)
+            self._breaks(m, m + 1) for m in range(end - 1, k)) and all(
+            self.tokens[m].low in _POINTING_BACK for m in range(end, k))
+            for _, end in taken)
 
     def _breaks(self, a: int, b: int) -> bool:
         """Whether the sentence breaks between the tokens a and b (b = a + 1): a comma,
