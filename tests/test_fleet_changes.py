@@ -704,8 +704,8 @@ def test_every_package_upgraded_or_one_taking_a_carrier_with_it_never_runs_there
 def test_an_upgrade_of_every_package_or_a_kill_of_a_carrier_is_never_a_passers() -> None:
     """Beyond what a host's plan may hold today (a kill and an upgrade of everything
     are left out there before this is asked): the rule itself."""
-    known = deciding._passers(_host(_carried("ssh autossh.service", "901"),
-                                    Target("package", "curl")), 443)
+    known = deciding.carriers(_host(_carried("ssh autossh.service", "901"),
+                                    Target("package", "curl")).host, 443)
     upgrade = Step("s1", "Upgrade every package", ["sudo", "-n", "apt-get", "upgrade", "-y"],
                    action="upgrade_all")
     assert "upgrading every package" in (deciding._passes_reos_on(upgrade, known) or "")

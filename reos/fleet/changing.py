@@ -170,8 +170,7 @@ def _carried_now(heard: Result | None, rollback: list[str]) -> str | None:
     """Why `rollback` may not run on the host as it is now: it cuts a program that
     carries reos's SSH session there (`heard`: the root read's answer, just before), or
     that is not known; None when it cuts none that does."""
-    from reos.fleet.deciding import _passers, _same_program
-    from reos.system.snapshot import SystemSnapshot
+    from reos.fleet.deciding import carried, carriers
 
     names = _programs_cut(rollback)
     if not names:
@@ -180,13 +179,12 @@ def _carried_now(heard: Result | None, rollback: list[str]) -> str | None:
     if heard is not None and heard.status in ("ok", "changed") and isinstance(
             heard.returned.get("ssh"), dict):
         facts = {k: v for k, v in heard.returned["ssh"].items() if isinstance(v, str)}
-    known, pids, why = _passers(SystemSnapshot(collected_at="", host=facts), None)
+    known, _, why = carriers(facts, None)
     if known is None:
         return ("reos could not read what carries its SSH session there now "
                 f"({why or 'no answer came'}), and this could cut it")
-    if known and (strip_sudo(rollback)[:1] in (["kill"], ["pkill"], ["killall"]) or any(
-            _same_program(n.removesuffix(".service").removesuffix(".socket").lower(), p)
-            or _same_program(n.split(".", 1)[0].lower(), p) for n in names for p in known)):
+    if known and (strip_sudo(rollback)[:1] in (["kill"], ["pkill"], ["killall"])
+                  or carried(names, known)):
         return "it would cut reos's SSH session, which is carried through it on the host now"
     return None
 

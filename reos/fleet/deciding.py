@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from msgspec import Struct, field
@@ -98,10 +98,9 @@ def needs_root_read(plan: Plan, snapshot: SystemSnapshot | None = None,
                     inventory_port: int | None = None) -> bool:
     """Whether deciding `plan` needs what the host module reads there as root
     (`snapshots.read_as_root`): an account's lock or /etc/shadow dates changed, or a
-    firewall rule (ufw's rules), or a program stopped or removed where reos's session
-    was passed on by something whose owner the login account could not see (the
-    listening sockets' owners, read on `snapshot` with the inventory's port,
-    `inventory_port`: `_passers`).
+    firewall rule (ufw's rules), or a program stopped or removed where the login account
+    could not see what carries reos's session (`carriers`, of `snapshot` with the
+    inventory's port, `inventory_port`).
     Other plans never run sudo to be decided."""
     if plan.blocked or plan.question or plan.kind in (Kind.CLARIFY, Kind.META):
         return False
@@ -110,7 +109,7 @@ def needs_root_read(plan: Plan, snapshot: SystemSnapshot | None = None,
         and step.action in SHADOWED for step in plan.steps) or (
         snapshot is not None and snapshot.host.get("is_root") is not True
         and any(cuts_program(step) for step in plan.steps)
-        and _passers(snapshot, inventory_port)[0] is None)
+        and carriers(snapshot.host, inventory_port)[0] is None)
 
 
 def changes_firewall(plan: Plan) -> bool:
@@ -312,7 +311,7 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str,
     logins = _logins(snapshot)
     ssh, unknown = ssh_ports(snapshot.host.get("ssh_port"),
                              snapshot.host.get("ssh_loopback"), inventory_port)
-    passers = _passers(snapshot, inventory_port)
+    passers = carriers(snapshot.host, inventory_port)
     for step in plan.steps:
         admission = admit_argv(step.argv, approved=True, requested=request, remote=True)
         why = _unfit(step, admission.reason if not admission.allowed else None, logins) or (
@@ -411,8 +410,10 @@ _FIREWALL_PACKAGES = regex(r"(ufw|firewalld|nftables|iptables-persistent|"
 _PASSER_WORD = regex(r"[a-z0-9][a-z0-9@._:+\\-]{0,199}")
 
 
-def _passers(snapshot: SystemSnapshot, inventory_port: int | None
-             ) -> tuple[set[str] | None, set[int], str]:
+Carriers = tuple[set[str] | None, set[int], str]  # names (None: not known), pids, why
+
+
+def carriers(facts: Mapping[str, object], inventory_port: int | None) -> Carriers:
     """The programs that carry reos's SSH session on the host, as the host module read
     them (`portable.session_passers`: the processes at the other end of sshd's
     connection when it is on the host, and at the other end of theirs): their names and
@@ -422,8 +423,7 @@ def _passers(snapshot: SystemSnapshot, inventory_port: int | None
     None, and why, when it is not known: the owner of the other end could not be seen
     (the login account's read: `needs_root_read` has it read as root), the read failed,
     or a carrier runs in a scope (a container's, a login session's), which no unit
-    names."""
-    facts = snapshot.host
+    names. `facts`: the host's facts (a snapshot's, or undo's read just before)."""
     said, pids = facts.get("ssh_passers"), facts.get("ssh_passer_pids")
     if isinstance(said, str) and isinstance(pids, str):
         words = said.lower().split()
@@ -467,10 +467,9 @@ _UPGRADES_ALL = {"upgrade_all", "upgrade_except", "full_upgrade", "dist_upgrade"
                  "security_upgrade"}
 
 
-def _passes_reos_on(step: Step, passers: tuple[set[str] | None, set[int], str]
-                    ) -> str | None:
+def _passes_reos_on(step: Step, passers: Carriers) -> str | None:
     """Why a step that stops, restarts, kills or removes a program that carries reos's
-    session (`_passers`: an SSH multiplexer such as sslh, a proxy, a relay, a tunnel's
+    session (`carriers`: an SSH multiplexer such as sslh, a proxy, a relay, a tunnel's
     client; any program when they are not known) may not run, or None."""
     known, pids, unknown = passers
     if known == set() or not cuts_program(step):
@@ -490,23 +489,16 @@ def _passes_reos_on(step: Step, passers: tuple[set[str] | None, set[int], str]
             return None
         return ("a program that carries reos's SSH session on the host runs as this "
                 "account: without it, reos is cut off once that program restarts")
-    else:
-        name = target.name.removesuffix(".service").removesuffix(".socket").lower()
-        names = {name}
-        if target.kind == "package":  # docker.io is docker's
-            names = {name.split("=", 1)[0].split(":", 1)[0]}
-            names.add(next(iter(names)).split(".", 1)[0])
-        if not any(_same_program(n, p) for n in names for p in known):
-            return None
+    elif not carried([target.name], known, package=target.kind == "package"):
+        return None
     return ("reos's SSH session is carried through it on the host (something there passes "
             "it on): stopped, reos is cut off and could not undo it")
 
 
-def _takes_passers(dry_run: Simulation | str | None,
-                   passers: tuple[set[str] | None, set[int], str],
+def _takes_passers(dry_run: Simulation | str | None, passers: Carriers,
                    installed: set[str]) -> str | None:
     """Why a package step whose dry run removes or replaces (upgrades) a program that
-    carries reos's session (`_passers`) may not run, or None; where that is not known,
+    carries reos's session (`carriers`) may not run, or None; where that is not known,
     one whose dry run removes or replaces any package already `installed` there."""
     known = passers[0]
     if known == set() or dry_run is None or isinstance(dry_run, str):
@@ -520,13 +512,28 @@ def _takes_passers(dry_run: Simulation | str | None,
         return ("apt's dry run there says it would also remove or replace "
                 f"{some_names(sorted(changed))}, and reos does not know what carries its SSH "
                 "session there")
-    carried = sorted(name for name in changed
-                     if any(_same_program(name.split(":", 1)[0].lower(), p) for p in known))
-    if not carried:
+    taken = sorted(name for name in changed if carried([name], known))
+    if not taken:
         return None
     return (f"apt's dry run there says it would also remove or replace "
-            f"{some_names(carried)}, which carries reos's SSH session there: reos would be "
+            f"{some_names(taken)}, which carries reos's SSH session there: reos would be "
             "cut off")
+
+
+def carried(names: Iterable[str], known: set[str], *, package: bool = True) -> bool:
+    """Whether any of `names` (units, packages: "sslh.service", "nginx-core=1.22",
+    "docker.io", "stunnel@*") is one of the programs `known` to carry reos's session
+    (`carriers`), or a part of one (`_same_program`); a package by its program's name
+    too (docker.io is docker's)."""
+    for name in names:
+        name = name.removesuffix(".service").removesuffix(".socket").lower()
+        said = {name}
+        if package:
+            said = {name.split("=", 1)[0].split(":", 1)[0]}
+            said.add(next(iter(said)).split(".", 1)[0])
+        if any(_same_program(n, p) for n in said for p in known):
+            return True
+    return False
 
 
 def _same_program(name: str, process: str) -> bool:

@@ -263,7 +263,7 @@ PASSER_FACTS = ("ssh_passers", "ssh_passer_pids", "ssh_passers_unknown")
 def _with_passers(facts: dict[str, Any], answer: object) -> None:
     """What carries reos's session there as root read it (`answer`:
     portable.session_passers's facts) in place of what the login account read, when it
-    is strings of at most 2000 characters; otherwise why not (`deciding._passers` reads
+    is strings of at most 2000 characters; otherwise why not (`deciding.carriers` reads
     the words, and refuses what is not a name)."""
     for key in PASSER_FACTS:
         facts.pop(key, None)
