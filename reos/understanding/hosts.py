@@ -266,7 +266,7 @@ _LEAVING_ALONE = {"alone", "untouched", "leave", "leaving", "skip", "skipping", 
                   "sparing", "ignore", "ignoring", "avoid", "excluded", "excepted"}
 # slips for a word that leaves hosts out ("exept db1"), before a name; never a word
 _LEAVING_SLIPS = ("except", "excluding")
-_WORDS_NOT_SLIPS = {"excerpt", "expect", "exempt", "accept", "excludin"}
+_WORDS_NOT_SLIPS = {"excerpt", "expect", "exempt", "accept"}
 _ASKING = {"which", "what", "any", "do", "does", "are", "is", "have", "has"}
 _BEFORE_PLACE = {"only", "just"}
 _LISTING = {"list", "show", "find", "count", "display"}  # verbs that ask about hosts
