@@ -57,6 +57,22 @@ def test_trimming_takes_its_size_or_age_from_the_request(engine, text: str, flag
     assert "cannot be undone" in plan.text()
 
 
+@pytest.mark.parametrize(("text", "flag"), [
+    ("keep the journal under 500 MB", "--vacuum-size=500M"),
+    ("cap the logs at 2 gigs", "--vacuum-size=2G"),
+])
+def test_a_size_stays_a_size_where_its_number_is_also_a_pid(text: str, flag: str) -> None:
+    """A number said with its unit is a size, even where a process happens to have that
+    number as its pid (the CI's bed once had a process 500 and read "-n 500")."""
+    from reos.engine import ReasoningEngine
+
+    data = json.loads((FIXTURES / "homelab.json").read_text())
+    shape = data["processes"][0]
+    data["processes"] += [{**shape, "pid": pid, "ppid": 1} for pid in (2, 500)]
+    plan = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data)).plan(text)
+    assert plan.steps and plan.steps[-1].argv[-2:] == ["journalctl", flag], plan.text()
+
+
 def test_a_size_is_a_checked_value_never_the_words() -> None:
     assert slots.values({"size": "500M"}, {})["vacuum_size"] == "500M"
     for bad in ("0M", "500", "5;rm", "-1G", "500MB"):

@@ -113,9 +113,10 @@ def _tag_sizes(units: list[Any], texts: list[str]) -> None:
         if unit is None and _NUMBER.match(texts[n]) and n + 1 < len(texts) and (
                 texts[n + 1] in _SIZE_WORDS):
             amount, unit, end = texts[n], _SIZE_WORDS[texts[n + 1]], n + 2
-        if amount is None or unit is None or float(amount) <= 0 or "name" in units[n].roles:
-            n += 1  # "the 2tb drive": a disk named by its size, not a size to keep
-            continue
+        if amount is None or unit is None or float(amount) <= 0 or (
+                end == n + 1 and "name" in units[n].roles):
+            n += 1  # "the 2tb drive": a disk named by its size, not a size to keep; a
+            continue  # number said with its unit ("500 MB") is a size, whatever pid is 500
         before = texts[max(0, n - 2):n]
         describes = bool(before) and (before[-1] in _IS_NOW or (  # now, not wanted
             before[-1] in ("at", "around", "about", "than") and before[0] in _IS_NOW))
