@@ -73,6 +73,19 @@ def test_a_size_stays_a_size_where_its_number_is_also_a_pid(text: str, flag: str
     assert plan.steps and plan.steps[-1].argv[-2:] == ["journalctl", flag], plan.text()
 
 
+@pytest.mark.parametrize(("text", "command"), [
+    ("show the last 500 lines of the journal", "journalctl --no-pager -n 500 --output=short-iso"),
+    ("show me the latest 20 log lines", "journalctl --no-pager -n 20 --output=short-iso"),
+    ("journal since 3 days ago", "journalctl --since -3d --no-pager -n 200 --output=short-iso"),
+    ("logs of nginx 2 days ago",
+     "journalctl -u nginx.service --since -2d -n 50 --no-pager --output=short-iso"),
+])
+def test_last_before_a_count_and_ago_after_a_time_are_read_with_them(
+        engine, text: str, command: str) -> None:  # noqa: ANN001
+    """"last" said before a count, "ago" after a time: never a service named "last"."""
+    assert _commands(engine, text) == [command]
+
+
 def test_a_size_is_a_checked_value_never_the_words() -> None:
     assert slots.values({"size": "500M"}, {})["vacuum_size"] == "500M"
     for bad in ("0M", "500", "5;rm", "-1G", "500MB"):

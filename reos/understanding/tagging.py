@@ -32,6 +32,7 @@ _TIME_UNITS = {"second": "s", "seconds": "s", "sec": "s", "secs": "s", "minute":
                "hr": "h", "hrs": "h", "day": "d", "days": "d", "week": "w", "weeks": "w"}
 _TIME_SINCE = {"yesterday": "yesterday", "today": "today", "tonight": "today",
                "boot": "boot", "reboot": "boot", "startup": "boot"}
+_NEWEST = {"last", "latest", "past", "previous", "recent", "final"}  # before a count
 _AFTER_SINCE = {"boot", "reboot", "startup"}  # times only after since / this / last
 _KEEP_TAILS = {"alone", "running", "untouched", "be", "up", "out", "as is", "in peace"}
 _NEEDS_TAIL = {"leave", "keep"}  # "leave X alone"; "spare X", "skip X" need none
@@ -389,6 +390,12 @@ def _times(units: list[Unit]) -> None:
             units[n - 1].roles = {"time": True}
             if n > 1 and units[n - 2].text in ("last", "past", "previous", "since"):
                 units[n - 2].roles = {"time": True}
+    for n, unit in enumerate(units):
+        if unit.text == "ago" and n and "time" in units[n - 1].roles and not unit.roles:
+            unit.roles = {"time": True}  # "since 3 days ago": said with the time before it
+        elif unit.text in _NEWEST and not unit.roles and n + 1 < len(units) and (
+                "number" in units[n + 1].roles):
+            unit.roles = {"filler": True}  # "the last 500 lines": the number is the count
 
 
 # -- exclusions and negations ----------------------------------------------------------
