@@ -291,6 +291,7 @@ _TOKEN = regex(r"(?:~|\.{1,2})?/[^\s,;]*|"  # a path ("/etc/hosts"): one token, 
                r"[A-Za-z0-9_*](?:[A-Za-z0-9_*?.\-]*[A-Za-z0-9_*])?|'s\b|'|[,;:!?@&+]")
 _WORD = regex(r"[a-z0-9_.\-]+")
 _PARTS = regex(r"[._\-]+")
+_RUNS = regex(r"[a-z]+|[0-9]+")
 _SPACE_BEFORE = regex(r"\s+([,.;:!?])")
 _REPEATED = regex(r"([,;:])(?:\s*[,;:])+")
 # a joining word left with nothing to join: at the end, or before a mark
@@ -429,6 +430,9 @@ def could_name_hosts(request: str, known: frozenset[str]) -> bool:
                       _stem(word), *_plurals(word)}  # "the dbserver", "the proxy"
         if index + 1 < len(words):
             candidates.add(word + words[index + 1])
+        if "/" not in word:  # "snowcam-peak", "booking-ap": a word of a name said so
+            candidates.update(p for p in _PARTS.split(word) if len(p) >= 3 and p != word
+                              and not p.isdigit())
         if candidates & known - {""}:
             return True
         if len(word) >= 3 and word.isalpha() and any(  # "prod" for production
@@ -655,6 +659,14 @@ class _Reader:
             if len(parts) == 2 and all(p.isalpha() for p in parts) and (
                     turned not in self.joined):
                 self.turned[turned] = ref
+        # a name said with other separators, or none between its letters and digits:
+        # snowcam-peak for snowcam_peak, guest-facing for guest_facing, kiosk2 for kiosk-2
+        self.respelled: dict[tuple[str, ...], set[tuple[str, str]]] = {}
+        for table, kind in ((self.hosts, "host"), (self.groups, "group")):
+            for word, name in table.items():
+                runs = _spelling(word)
+                if len(runs) > 1:
+                    self.respelled.setdefault(runs, set()).add((kind, name))
         self._correct_host_words()
         self._lead_dash()
         self.here = self._here_said()
@@ -1175,7 +1187,7 @@ class _Reader:
                 self.as_things.update(range(i, end + 1))
                 return _Found([], end + 1)  # "add alice to the docker group": its users
             if kind == "host" and singular and not (every or which):
-                if place is None:
+                if place is None and not self._one_machine(refs, tokens[end].low):
                     self.as_things.update(range(i, end + 1))
                     return _Found([], end + 1)  # "restart the web server": nginx, here
                 refs = self._one_of(refs, tokens[start:end + 1])
@@ -1427,6 +1439,16 @@ class _Reader:
             return [_Ref("host", host)]
         if group:
             return [_Ref("group", group, f"group {group}")]
+        respelled = self.respelled.get(_spelling(word), set()) if not (
+            host or group) else set()
+        if len(respelled) == 1:
+            [(kind, name)] = respelled
+            return [_Ref(kind, name, f"{kind} {name}, for “{word}”" if kind == "group" else
+                         f"{name}, for “{word}”")]
+        if respelled:
+            raise _Stop(_ask(f"“{word}” could be {_either(sorted(n for _, n in respelled))} "
+                             f"in {self.names.where}.", tuple(sorted(n for _, n in respelled)),
+                             "Give --hosts with the exact name you mean."))
         if not (noun or placed):
             return []
         for plain in (word[:-1], word[:-2]) if word.endswith("s") else ():  # "the dbs"
@@ -1541,6 +1563,14 @@ class _Reader:
                               f"say “on the {self.tokens[end].text} hosts”"),
                              "Or give them with --hosts PATTERN."))
         return end + 1, both
+
+    def _one_machine(self, refs: list[_Ref], noun: str) -> bool:
+        """Whether a name and a word for one machine, said without a word of place, are
+        that machine: "reboot the mirror box" of the host mirror, "the radius machine" of
+        a group of one host. A "server" may be the software ("the web server": nginx) and
+        a name the catalogue knows may be a thing here, so neither counts."""
+        return noun != "server" and len(refs) == 1 and len(self._members(refs[0])) == 1 \
+            and refs[0].name.lower() not in self.known.words
 
     def _one_of(self, refs: list[_Ref], said: list[_Token], every: str = "") -> list[_Ref]:
         """"the web server": one host of a group that has several is asked about (`every`:
@@ -1911,6 +1941,12 @@ class _Reader:
         if joined:
             return {joined}
         host, group = self.hosts.get(word), self.groups.get(word)
+        if not (host or group):
+            respelled = self.respelled.get(_spelling(word), set())
+            if len(respelled) > 1:
+                return None
+            for kind, name in respelled:  # "guest-facing" of the group guest_facing
+                host, group = (name, None) if kind == "host" else (None, name)
         if host and group and set(self.names.groups[group]) != {host}:
             return None
         return {host} if host else self._members(_Ref("group", group)) if group else set()
@@ -2057,6 +2093,12 @@ def _ask(question: str, choices: tuple[str, ...], hint: str) -> Asked:
     if hint:
         lines.append(hint)
     return Asked("\n".join(lines), choices)
+
+
+def _spelling(word: str) -> tuple[str, ...]:
+    """A name's runs of letters and of digits, whatever separates them: snowcam_peak and
+    snowcam-peak, kiosk-2 and kiosk2 are spelled alike (of a host's first label)."""
+    return tuple(_RUNS.findall(word.split(".", 1)[0].lower()))
 
 
 def _letters(word: str) -> str:

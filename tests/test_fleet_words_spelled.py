@@ -1,0 +1,98 @@
+"""Names said with other separators, and a name with a word for one machine said without
+a word of place (reos/understanding/hosts.py: `_spelling`, `respelled`, `_one_machine`,
+and the first look, `could_name_hosts`), through `on_hosts.hosts_named` with Ansible
+reading a real INI file; sentences and names of our own.
+
+What is checked: "press-cam" is the host press_cam, "front-gate" the group front_gate,
+"kiln2" the host kiln-2, each found by the first look too; two names spelled alike are
+asked about; such a name left after "everything" is a qualifier, asked, never dropped;
+"reboot the sauna box" is the host sauna, where "restart the web server" stays this
+machine's nginx and "the sauna server" is not read as the machine.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reos.fleet.inventory import Source
+from reos.on_hosts import hosts_named
+from reos.understanding.hosts import Asked, Chosen, could_name_hosts, inventory_words
+from tests.host_words import inventory_of
+
+INI = """[kilns]
+kiln-1 ansible_host=10.7.0.1
+kiln-2 ansible_host=10.7.0.2
+
+[cams]
+press_cam ansible_host=10.7.1.1
+yard_cam ansible_host=10.7.1.2
+
+[front_gate]
+gatehouse ansible_host=10.7.2.1
+
+[spa]
+sauna ansible_host=10.7.3.1
+
+[web]
+web1 ansible_host=10.7.4.1
+web2 ansible_host=10.7.4.2
+"""
+
+TWINS = """[shop]
+till-1 ansible_host=10.8.0.1
+till_1 ansible_host=10.8.0.2
+"""
+
+
+@pytest.fixture(scope="module")
+def inventory(tmp_path_factory: pytest.TempPathFactory) -> Source:
+    return inventory_of(tmp_path_factory, INI)
+
+
+def _read(request: str, inventory: Source):  # type: ignore[no-untyped-def]
+    return hosts_named(request, inventory, lambda: frozenset())
+
+
+@pytest.mark.parametrize(("request_", "hosts", "rest"), [
+    ("install htop on press-cam", ("press_cam",), "install htop"),
+    ("restart chrony on the front-gate hosts", ("gatehouse",), "restart chrony"),
+    ("show uptime on front-gate", ("gatehouse",), "show uptime"),
+    ("restart cups on kiln2", ("kiln-2",), "restart cups"),
+    ("reboot the sauna box", ("sauna",), "reboot"),
+    ("show memory usage on the sauna machine", ("sauna",), "show memory usage"),
+])
+def test_a_name_said_with_other_separators_or_with_a_word_for_a_machine_is_that_host(
+        inventory: Source, request_: str, hosts: tuple[str, ...], rest: str) -> None:
+    found = _read(request_, inventory)
+    assert isinstance(found, Chosen), found
+    assert (tuple(sorted(found.hosts)), found.request) == (hosts, rest)
+
+
+@pytest.mark.parametrize("request_", [
+    "install htop on press-cam", "whats the uptime on yard-cam", "restart cups on kiln2",
+])
+def test_the_first_look_sees_a_name_said_with_other_separators(
+        inventory: Source, request_: str) -> None:
+    assert could_name_hosts(request_, inventory_words(inventory.paths))
+
+
+def test_a_name_after_everything_is_asked_never_dropped(inventory: Source) -> None:
+    found = _read("deny port 23/tcp on everything front-gate", inventory)
+    assert isinstance(found, Asked), found
+    assert "front-gate" in found.question
+
+
+def test_two_names_spelled_alike_are_asked_about(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    found = _read("restart cups on till1", inventory_of(tmp_path_factory, TWINS))
+    assert isinstance(found, Asked), found
+    assert "till-1" in found.question and "till_1" in found.question
+
+
+@pytest.mark.parametrize("request_", [
+    "restart the web server",  # "server": the software here, nginx
+    "restart the sauna server",
+])
+def test_a_server_said_without_a_place_stays_this_machines(
+        inventory: Source, request_: str) -> None:
+    assert _read(request_, inventory) is None
