@@ -7,7 +7,10 @@ What is checked: "press-cam" is the host press_cam, "front-gate" the group front
 "kiln2" the host kiln-2, each found by the first look too; two names spelled alike are
 asked about; such a name left after "everything" is a qualifier, asked, never dropped;
 "reboot the sauna box" is the host sauna, where "restart the web server" stays this
-machine's nginx and "the sauna server" is not read as the machine.
+machine's nginx and "the sauna server" is not read as the machine; a host said by words
+of its name after a word of place ("on the north pump controller", `_described`) is that
+host when every word is read, one is a whole part of the name and one host fits, and is
+asked about otherwise.
 """
 
 from __future__ import annotations
@@ -36,6 +39,14 @@ sauna ansible_host=10.7.3.1
 [web]
 web1 ansible_host=10.7.4.1
 web2 ansible_host=10.7.4.2
+
+[pumps]
+pumpctl-north.water.lan ansible_host=10.7.5.1
+pumpctl-south.water.lan ansible_host=10.7.5.2
+
+[desks]
+desk_night_shift ansible_host=10.7.6.1
+desk-helpdesk ansible_host=10.7.6.2
 """
 
 TWINS = """[shop]
@@ -96,3 +107,29 @@ def test_two_names_spelled_alike_are_asked_about(
 def test_a_server_said_without_a_place_stays_this_machines(
         inventory: Source, request_: str) -> None:
     assert _read(request_, inventory) is None
+
+
+@pytest.mark.parametrize(("request_", "host", "rest"), [
+    ("restart chrony on the north pump controller", "pumpctl-north.water.lan",
+     "restart chrony"),
+    ("create user dana on the night shift desk", "desk_night_shift", "create user dana"),
+    ("restart cups on the help desk box", "desk-helpdesk", "restart cups"),
+])
+def test_a_host_said_by_words_of_its_name_after_a_place_is_that_host(
+        inventory: Source, request_: str, host: str, rest: str) -> None:
+    found = _read(request_, inventory)
+    assert isinstance(found, Chosen), found
+    assert (found.hosts, found.request) == ((host,), rest)
+
+
+@pytest.mark.parametrize(("request_", "choices"), [
+    ("restart chrony on the pump controller",  # two hosts fit
+     ("pumpctl-north.water.lan", "pumpctl-south.water.lan")),
+    ("restart chrony on the north pump thingy", ("pumpctl-north.water.lan",)),  # unread
+    ("restart chrony on the house box", ("gatehouse",)),  # only the end of a name
+])
+def test_a_description_that_does_not_settle_one_host_is_asked(
+        inventory: Source, request_: str, choices: tuple[str, ...]) -> None:
+    found = _read(request_, inventory)
+    assert isinstance(found, Asked), found
+    assert set(choices) <= set(found.choices), found

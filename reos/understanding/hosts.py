@@ -238,6 +238,16 @@ _NEGATING = {"not", "except", "but", "without", "excluding", "besides", "never",
 _JOINERS = {",", "and", "&", "+", "plus"}  # names said alone, each meant ("or": which?)
 # words of a sentence's frame, never read as a host's name misspelt ("it" is one letter
 # off "git", "is" off "iso")
+# what a short part of a host's name stands for: "the unifi controller" of unifi-ctl
+_SHORT_FOR = {"ctl": ("controller", "control"), "ctrl": ("controller", "control"),
+              "srv": ("server",), "cam": ("camera", "webcam"), "mon": ("monitoring",),
+              "gw": ("gateway",), "fw": ("firewall",), "db": ("database",),
+              "pbx": ("phone", "telephone"), "prn": ("printer",)}
+# words that end a host's description ("on the valley cam when you can")
+_NOT_DESCRIBING = {"when", "whenever", "if", "because", "since", "so", "please", "pls",
+                   "now", "today", "tonight", "asap", "and", "or", "but", "except",
+                   "first", "again", "too", "also", "then", "thanks", "for", "with",
+                   "to", "from", "of", "in", "on", "at", "by", "it", "is", "are", "was"}
 _FUNCTION_WORDS = {"it", "its", "this", "that", "these", "those", "them", "they", "me",
                    "us", "we", "you", "he", "she", "him", "her", "is", "are", "was", "be",
                    "as", "an", "a", "to", "so", "or", "and", "if", "up", "out", "off", "no",
@@ -1624,7 +1634,73 @@ class _Reader:
             word not in HOST_NOUNS and word not in _PLURALS
         if host_like or named_group:
             raise _Stop(self._unknown(tokens[i].text))
-        return None
+        return self._described(i)
+
+    def _described(self, i: int) -> _Found | None:
+        """A host said by words of its name after a word of place: "on the ski school
+        desk" for desk_ski_school, "on the summit lift controller" for
+        liftctl-summit.pinecrest.lan (a word may be a part of the name, its start or
+        end, its plural, or a word the part shortens: "controller" for ctl). The words
+        run to the end of their part of the sentence; when every one is read, one of them
+        is a whole part of the name and one host fits, it is that host; else the hosts
+        the words fit are asked about, never guessed. None when no word fits a host."""
+        tokens, end, fits, unread, whole = self.tokens, i, None, [], False
+        while end < len(tokens) and _PLAIN.fullmatch(tokens[end].low) and (
+                tokens[end].low not in _NOT_DESCRIBING) and not (
+                end > i and self.request[tokens[end - 1].end:tokens[end].start].strip()):
+            word = tokens[end].low
+            if word in HOST_NOUNS or word in _PLURALS:
+                end += 1
+                continue
+            hosts = self._hosts_by_part(word)
+            if not hosts and end + 1 < len(tokens):  # "front office" of frontoffice
+                hosts = self._hosts_by_part(word + tokens[end + 1].low)
+                if hosts:
+                    end += 1
+            for part in _PARTS.split(word) if not hosts and _PARTS.search(word) else ():
+                by_part = self._hosts_by_part(part)  # "mid-station": mid, station
+                hosts = by_part if not hosts else hosts & by_part if by_part else hosts
+                if not by_part:
+                    unread.append(part)
+            if hosts:
+                fits = hosts if fits is None else fits & hosts
+                whole = whole or bool(self._hosts_by_part(word, loose=False))
+            elif not _PARTS.search(word):
+                unread.append(tokens[end].text)
+            end += 1
+        if not fits:
+            return None
+        ordered = self._in_order_names(fits)
+        said = self._said_at(i, end)
+        if len(ordered) == 1 and not unread and whole:  # a whole part said: "valley"
+            return _Found([_Ref("host", ordered[0], f"{ordered[0]}, for “{said}”")], end,
+                          sure=True)
+        raise _Stop(_ask(f"“{said}” is no name in {self.names.where}; of its words, "
+                         f"the hosts {_join(ordered)} fit." if len(ordered) > 1 else
+                         f"“{said}” is no name in {self.names.where}. Did you mean "
+                         f"{ordered[0]}?", tuple(ordered),
+                         f"Say “on {ordered[0]}” if so."))
+
+    def _hosts_by_part(self, word: str, *, loose: bool = True) -> set[str]:
+        """The hosts a word describes by a part of their name (its first label's):
+        the part itself or its plural, and where `loose`, its start or end ("lift" of
+        liftctl, "cam" of snowcam), or a word a short part stands for ("controller" for
+        ctl)."""
+        if len(word) < 3 or word.isdigit() or word in _FUNCTION_WORDS:
+            return set()
+        found = set()
+        for host in self.names.hosts:
+            for part in _PARTS.split(host.split(".", 1)[0].lower()):
+                part = part.rstrip("0123456789")
+                if len(part) < 2:
+                    continue
+                if word == part or part in _plurals(word) or loose and any(
+                        part.endswith(short) and word in long
+                        for short, long in _SHORT_FOR.items()) or loose and (
+                            len(part) >= 5 and (part.startswith(word) and len(word) >= 4
+                                                or part.endswith(word))):
+                    found.add(host)
+        return found
 
     # -- the answer -------------------------------------------------------------------------
     def _chosen(self, places: list[_Clause], leaving: list[_Clause],
