@@ -4,7 +4,8 @@ scripts/testbed-fleet.sh (run by `make test`) builds the image and the key; `sta
 a user-defined docker network and one container per host on it, waits for systemd and
 sshd, and writes what a person would have: an INI inventory naming each host by its
 address, with the key, the login (bob: sudo without a password) and a known_hosts file
-holding the hosts' keys (`known=False` leaves it empty: a host key not yet known).
+holding the hosts' keys (`known=False` leaves it empty: a host key not yet known). A host
+in `engine` shares this machine's Docker engine, for containers on a host.
 
 Not a test of its own; the tests use `Fleet.run` (docker exec, as root) to look at a host
 from outside, never reos's code.
@@ -12,6 +13,8 @@ from outside, never reos's code.
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import time
 import uuid
@@ -22,6 +25,9 @@ IMAGE = "reos-test/debian-ssh:2"
 STATE_DIR = Path("/var/tmp/reos-testbed")
 KEY = STATE_DIR / "fleet" / "id_ed25519"
 GROUPS = {"web": ("web1", "web2"), "db": ("db1",)}
+DOCKER_SOCKET = "/var/run/docker.sock"
+_ENGINE = ("-v", f"{DOCKER_SOCKET}:{DOCKER_SOCKET}",
+           "-v", f"{shutil.which('docker') or '/usr/bin/docker'}:/usr/local/bin/docker:ro")
 
 
 @dataclass
@@ -58,7 +64,9 @@ class Fleet:
         subprocess.run(["docker", "unpause", self.containers[host]], capture_output=True)
 
     def write_inventory(self, *, user: str = "bob", extra: str = "") -> Path:
-        lines = []
+        grouped = {n for names in GROUPS.values() for n in names}
+        lines = [f"{name} ansible_host={address}" for name, address in self.addresses.items()
+                 if name not in grouped]  # a host of no group: ungrouped
         for group, names in GROUPS.items():
             lines.append(f"[{group}]")
             lines += [f"{name} ansible_host={self.addresses[name]}" for name in names
@@ -82,7 +90,10 @@ def available() -> str | None:
 
 
 def start(folder: Path, names: tuple[str, ...] = ("web1", "web2", "db1"), *,
-          known: bool = True) -> Fleet:
+          known: bool = True, engine: tuple[str, ...] = ()) -> Fleet:
+    """The hosts `names`, up and reachable; those in `engine` share this machine's Docker
+    engine (its socket, and its docker program, read-only), as a host running docker
+    would, with the login account bob in the group that owns the socket."""
     tag = uuid.uuid4().hex[:8]
     fleet = Fleet(network=f"reos-fleet-{tag}", folder=folder)
     subprocess.run(["docker", "network", "create", "--label", "reos.test.bed=1",
@@ -98,8 +109,13 @@ def start(folder: Path, names: tuple[str, ...] = ("web1", "web2", "db1"), *,
                  "--tmpfs", "/run", "--tmpfs", "/run/lock",
                  "-v", f"{STATE_DIR / 'repo'}:/srv/repo:ro",
                  "-v", f"{STATE_DIR / 'fleet' / 'keys'}:/etc/ssh/authorized_keys:ro",
+                 *(_ENGINE if name in engine else ()),
                  IMAGE, "/sbin/init"], check=True, capture_output=True)
             fleet.containers[name] = container
+            if name in engine:
+                gid = str(os.stat(DOCKER_SOCKET).st_gid)
+                fleet.run(name, "groupadd", "-g", gid, "hostdocker")
+                fleet.run(name, "usermod", "-aG", "hostdocker", "bob")
         for name, container in fleet.containers.items():
             fleet.addresses[name] = subprocess.run(
                 ["docker", "inspect", "-f",

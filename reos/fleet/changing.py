@@ -148,6 +148,7 @@ def _needs_port_now(step: StepRecord, rollback: list[str]) -> bool:
 _SYSTEMCTL_CUTS = {"stop", "disable", "mask", "restart", "reload", "try-restart",
                    "reload-or-restart", "kill"}
 _APT_CUTS = {"remove", "purge", "autoremove"}  # and an install that pins a version
+_DOCKER_CUTS = {"stop", "restart", "kill", "rm", "pause"}
 
 
 def _programs_cut(rollback: list[str]) -> list[str] | None:
@@ -163,6 +164,8 @@ def _programs_cut(rollback: list[str]) -> list[str] | None:
         return [n.split("=", 1)[0] for n in names]
     if words[:1] in (["kill"], ["pkill"], ["killall"]):
         return [w for w in words[1:] if not w.startswith("-")]
+    if words[:1] == ["docker"] and len(words) > 1 and words[1] in _DOCKER_CUTS:
+        return names  # a container: any carrier in one makes the carriers not known
     return None
 
 

@@ -77,7 +77,7 @@ from reos.system.state_users import changed_group
 
 # what reos can read a prior state of from a host's snapshot (so it can undo a change)
 TRACKED = {"service", "timer", "package", "user", "group", "timezone",
-           "firewall"}
+           "firewall", "container"}
 # kinds whose change runs on a host only with an undo worked out from its snapshot (an
 # account's lock or password dates only when read as root; deleting a home directory has
 # none)
@@ -167,6 +167,11 @@ def prior_state(snapshot: SystemSnapshot, kind: str, name: str,
         group = next((g for g in snapshot.groups if g.name == name), None)
         return ({"state": "present", "gid": group.gid, "members": sorted(group.members)}
                 if group is not None else {"state": "absent"})
+    if kind == "container":
+        if snapshot.containers is None:
+            return None
+        box = next((c for c in snapshot.containers if c.name == name), None)
+        return {"state": box.state, "id": box.id} if box is not None else {"state": "absent"}
     if kind == "timezone":
         return _zone(snapshot)
     if kind == "firewall":
@@ -459,7 +464,12 @@ def cuts_program(step: Step) -> bool:
         target.kind == "package" and step.action in ("remove", "purge", "upgrade",
                                                      "reinstall")) or (
         target.kind == "process" and step.action in ("kill", "terminate")) or (
+        target.kind == "container" and step.action in _CONTAINER_CUTS) or (
         target.kind == "user" and step.action in _ACCOUNT_CUTS)
+
+
+# what stops a container's programs, or restarts them: a carrier may run in one
+_CONTAINER_CUTS = {"stop", "restart", "kill", "remove", "pause", "down", "recreate"}
 
 
 # what upgrades every package (but those held): any program may be replaced, restarted

@@ -118,6 +118,8 @@ def _ahead(step: Step, snapshot: SystemSnapshot, manager: Any, module: Module | 
     target = step.target
     if target is not None and target.kind in ("service", "timer"):
         return _unit(step, snapshot, earlier)
+    if target is not None and target.kind == "container":
+        return _container(step, snapshot, earlier)
     simulation = _simulation(step, manager)
     if simulation is not None:
         return simulation
@@ -202,6 +204,36 @@ def _dry_run(result: Result | None) -> Simulation | str:
 
 _STARTS = {"start", "restart", "enable_now"}
 _STOPS = {"stop", "disable_now"}
+
+
+def _container(step: Step, snapshot: SystemSnapshot, earlier: bool) -> Predicted:
+    """A container's step, from the state the snapshot says it is in now."""
+    assert step.target is not None
+    action, name = step.action or "", step.target.name
+    if snapshot.containers is None:
+        return Predicted(step.id, NONE, None, "no prediction: the host's snapshot does not "
+                                              "list its containers")
+    box = next((c for c in snapshot.containers if c.name == name), None)
+    if box is None:
+        return Predicted(step.id, SNAPSHOT, None if earlier else False,
+                         "not on the host yet: an earlier step would bring it" if earlier
+                         else "not on the host: the step would fail")
+    now, running = box.state, box.running
+    if action in ("start", "unpause"):
+        said, changes = (("already running: no change", False) if running and (
+            action == "start" or now != "paused") else (f"would start it (now {now})", True))
+    elif action in ("stop", "kill", "pause"):
+        said, changes = ((f"would {action} it (now {now})", True) if running else
+                         (f"already stopped ({now}): no change", False))
+    elif action == "restart":
+        said, changes = ("would restart it: its processes are replaced" if running else
+                         f"would start it (now {now})", True)
+    elif action == "remove":
+        said, changes = (f"would remove it (now {now})", True)
+    else:
+        return Predicted(step.id, NONE, None, "no prediction: reos has no simulation for "
+                                              "this step")
+    return Predicted(step.id, SNAPSHOT, changes, said)
 
 
 def _unit(step: Step, snapshot: SystemSnapshot, earlier: bool) -> Predicted:

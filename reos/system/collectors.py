@@ -86,25 +86,10 @@ def containers() -> list[Container]:
                 state=attrs.get("State", "unknown"),
                 status=attrs.get("Status", ""),
                 labels=dict(attrs.get("Labels") or {}),
-                ports=_ports(attrs.get("Ports") or []),
+                ports=portable.published_ports(attrs.get("Ports") or []),
             )
         )
     return sorted(out, key=lambda c: c.name)
-
-
-def _ports(ports: list[Any]) -> list[str]:
-    """Published ports as `docker ps` prints them ("0.0.0.0:8080->80/tcp"); exposed-only
-    ones as "80/tcp"."""
-    out = []
-    for p in ports:
-        if not isinstance(p, dict) or not p.get("PrivatePort"):
-            continue
-        inside = f"{p['PrivatePort']}/{p.get('Type') or 'tcp'}"
-        public = p.get("PublicPort")
-        item = f"{p.get('IP') or '0.0.0.0'}:{public}->{inside}" if public else inside
-        if item not in out:
-            out.append(item)
-    return out
 
 
 def services() -> list[Service]:

@@ -45,6 +45,7 @@ lists.
 from __future__ import annotations
 
 import grp
+import http.client
 import json
 import os
 import platform
@@ -64,7 +65,11 @@ FIRST_PERSON_UID = 1000
 SHADOW = Path("/etc/shadow")
 _MACHINE_ID_FILES = (Path("/etc/machine-id"), Path("/var/lib/dbus/machine-id"))
 # what a snapshot made here for another machine holds (the module's sections)
-SHIPPED = ("services", "packages", "users", "groups", "listening")
+SHIPPED = ("services", "packages", "users", "groups", "listening", "containers")
+DOCKER_SOCKET = "/var/run/docker.sock"
+ENGINE_BYTES = 8 * 1024 * 1024  # of the engine's list of containers, at most
+ENGINE_ROWS = 2000  # containers listed, at most
+LABELS_KEPT = 64  # of each container's labels
 
 
 class Unavailable(Exception):
@@ -363,7 +368,7 @@ def shipped_snapshot() -> dict[str, Any]:
         "collected_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "unavailable": {}}
     readers = {"services": services, "packages": packages, "users": users,
-               "groups": groups, "listening": listening}
+               "groups": groups, "listening": listening, "containers": containers}
     for name in SHIPPED:
         try:
             snapshot[name] = readers[name]()
@@ -380,6 +385,97 @@ def shipped_snapshot() -> dict[str, Any]:
         snapshot["host"] = {"hostname": socket.gethostname()}
         snapshot["unavailable"]["host"] = f"host facts incomplete ({type(exc).__name__})"
     return snapshot
+
+
+# -- containers ---------------------------------------------------------------------------
+class _EngineConnection(http.client.HTTPConnection):
+    """HTTP to the Docker engine over its UNIX socket (the docker SDK, which reos uses
+    here, is not on another machine)."""
+
+    def __init__(self, path: str, timeout: float) -> None:
+        super().__init__("localhost", timeout=timeout)
+        self._path = path
+
+    def connect(self) -> None:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(self.timeout)
+        try:
+            sock.connect(self._path)
+        except OSError:
+            sock.close()
+            raise
+        self.sock = sock
+
+
+def containers(path: str = DOCKER_SOCKET) -> list[dict[str, Any]]:
+    """The Docker engine's containers, running or not, as rows of the snapshot's
+    containers (name, id, image, state, status, labels, ports as `docker ps` prints
+    them), read from its API on the UNIX socket `path`. None installed (no socket, no
+    docker program): no containers. Unavailable, with why, when an engine is there but
+    does not answer, the account may not use its socket, or what it sends is not a
+    list; a DOCKER_HOST that names another engine is not read."""
+    named = os.environ.get("DOCKER_HOST", "")
+    if named and not named.startswith("unix://"):
+        raise Unavailable("DOCKER_HOST names an engine that is not a local socket")
+    path = named[len("unix://"):] if named else path
+    if not os.path.exists(path):
+        if shutil.which("docker") or shutil.which("dockerd"):
+            raise Unavailable(f"Docker is installed but its engine is not running ({path} "
+                              "is missing)")
+        return []
+    connection = _EngineConnection(path, COLLECT_TIMEOUT)
+    try:
+        connection.request("GET", "/containers/json?all=1")
+        answer = connection.getresponse()
+        body = answer.read(ENGINE_BYTES + 1)
+    except PermissionError:
+        raise Unavailable("this account may not use the Docker engine's socket (it is not "
+                          "in the docker group)") from None
+    except (OSError, http.client.HTTPException) as exc:
+        raise Unavailable(f"the Docker engine did not answer ({type(exc).__name__})") from None
+    finally:
+        connection.close()
+    if answer.status != 200 or len(body) > ENGINE_BYTES:
+        raise Unavailable(f"the Docker engine's list of containers could not be read "
+                          f"(HTTP {answer.status})" if answer.status != 200 else
+                          "the Docker engine's list of containers is larger than reos reads")
+    try:
+        found = json.loads(body)
+    except ValueError:
+        raise Unavailable("the Docker engine sent no list of containers") from None
+    if not isinstance(found, list) or len(found) > ENGINE_ROWS:
+        raise Unavailable("the Docker engine sent no list of containers, or too many")
+    return sorted((_container_row(c) for c in found if isinstance(c, dict)),
+                  key=lambda row: row["name"])
+
+
+def _container_row(attrs: dict[str, Any]) -> dict[str, Any]:
+    names = attrs.get("Names")
+    first = names[0] if isinstance(names, list) and names and isinstance(names[0], str) \
+        else ""
+    given = attrs.get("Labels")
+    labels: dict[Any, Any] = given if isinstance(given, dict) else {}
+    return {"name": first.lstrip("/"), "id": str(attrs.get("Id") or "")[:12],
+            "image": str(attrs.get("Image") or ""),
+            "state": str(attrs.get("State") or "unknown"),
+            "status": str(attrs.get("Status") or ""),
+            "labels": {str(k): str(v) for k, v in list(labels.items())[:LABELS_KEPT]},
+            "ports": published_ports(attrs.get("Ports") or [])}
+
+
+def published_ports(ports: Any) -> list[str]:
+    """Published ports as `docker ps` prints them ("0.0.0.0:8080->80/tcp"); exposed-only
+    ones as "80/tcp"."""
+    out: list[str] = []
+    for p in ports if isinstance(ports, list) else ():
+        if not isinstance(p, dict) or not p.get("PrivatePort"):
+            continue
+        inside = f"{p['PrivatePort']}/{p.get('Type') or 'tcp'}"
+        public = p.get("PublicPort")
+        item = f"{p.get('IP') or '0.0.0.0'}:{public}->{inside}" if public else inside
+        if item not in out:
+            out.append(item)
+    return out
 
 
 TIMEZONE_FILE = Path("/etc/timezone")
