@@ -47,6 +47,9 @@ pumpctl-south.water.lan ansible_host=10.7.5.2
 [desks]
 desk_night_shift ansible_host=10.7.6.1
 desk-helpdesk ansible_host=10.7.6.2
+
+[node_exporter]
+web2
 """
 
 TWINS = """[shop]
@@ -126,10 +129,40 @@ def test_a_host_said_by_words_of_its_name_after_a_place_is_that_host(
     ("restart chrony on the pump controller",  # two hosts fit
      ("pumpctl-north.water.lan", "pumpctl-south.water.lan")),
     ("restart chrony on the north pump thingy", ("pumpctl-north.water.lan",)),  # unread
-    ("restart chrony on the house box", ("gatehouse",)),  # only the end of a name
+    ("restart chrony on the gate house box", ("gatehouse",)),  # only its start and end
 ])
 def test_a_description_that_does_not_settle_one_host_is_asked(
         inventory: Source, request_: str, choices: tuple[str, ...]) -> None:
     found = _read(request_, inventory)
     assert isinstance(found, Asked), found
     assert set(choices) <= set(found.choices), found
+
+
+@pytest.mark.parametrize("request_", [
+    "change the port in kiln1.conf",  # a file named after a host
+    "grep error in press_cam.log",
+    "restart chrony on kiln-1.stage",  # another domain than the host's
+])
+def test_a_word_with_a_dot_is_never_a_name_said_another_way(
+        inventory: Source, request_: str) -> None:
+    assert not isinstance(_read(request_, inventory), Chosen)
+
+
+@pytest.mark.parametrize("request_", [
+    "restart nginx on the north",  # one word of a name is no description
+    "search for TODO in the shift",
+    "restart nginx on the north's pump",  # the words go on past a possessive
+    "ping the sauna box",  # a verb whose object is the machine
+    "block the sauna box in the firewall",
+    "show disk usage in the night folder",
+])
+def test_words_that_may_be_about_a_machine_rather_than_where_to_run_stay_here(
+        inventory: Source, request_: str) -> None:
+    assert _read(request_, inventory) is None
+
+
+def test_a_package_spelled_like_a_group_before_the_hosts_stays_the_package(
+        inventory: Source) -> None:
+    found = _read("install node-exporter on web1", inventory)
+    assert isinstance(found, Chosen), found
+    assert (found.hosts, found.request) == (("web1",), "install node-exporter")

@@ -86,6 +86,14 @@ def test_last_before_a_count_and_ago_after_a_time_are_read_with_them(
     assert _commands(engine, text) == [command]
 
 
+@pytest.mark.parametrize("text", ["was there a reboot 10 minutes ago",
+                                  "was the machine shut down 2 hours ago"])
+def test_a_time_ago_is_never_a_delay_to_wait(engine, text: str) -> None:  # noqa: ANN001
+    """"ago" is read with a time only after "since": a reboot 10 minutes ago is no
+    reboot in 10 minutes."""
+    assert not any("shutdown" in c for c in _commands(engine, text))
+
+
 def test_a_size_is_a_checked_value_never_the_words() -> None:
     assert slots.values({"size": "500M"}, {})["vacuum_size"] == "500M"
     for bad in ("0M", "500", "5;rm", "-1G", "500MB"):

@@ -243,11 +243,15 @@ _SHORT_FOR = {"ctl": ("controller", "control"), "ctrl": ("controller", "control"
               "srv": ("server",), "cam": ("camera", "webcam"), "mon": ("monitoring",),
               "gw": ("gateway",), "fw": ("firewall",), "db": ("database",),
               "pbx": ("phone", "telephone"), "prn": ("printer",)}
+# verbs whose object is a machine, never where they run: "ping the radius box"
+_AT_A_MACHINE = {"ping", "scan", "block", "ban", "unban", "whitelist", "blacklist",
+                 "allow", "deny", "reject", "trace", "traceroute", "reach", "probe"}
 # words that end a host's description ("on the valley cam when you can")
 _NOT_DESCRIBING = {"when", "whenever", "if", "because", "since", "so", "please", "pls",
                    "now", "today", "tonight", "asap", "and", "or", "but", "except",
                    "first", "again", "too", "also", "then", "thanks", "for", "with",
-                   "to", "from", "of", "in", "on", "at", "by", "it", "is", "are", "was"}
+                   "to", "from", "of", "in", "on", "at", "by", "it", "is", "are", "was",
+                   "right"}
 _FUNCTION_WORDS = {"it", "its", "this", "that", "these", "those", "them", "they", "me",
                    "us", "we", "you", "he", "she", "him", "her", "is", "are", "was", "be",
                    "as", "an", "a", "to", "so", "or", "and", "if", "up", "out", "off", "no",
@@ -1449,8 +1453,7 @@ class _Reader:
             return [_Ref("host", host)]
         if group:
             return [_Ref("group", group, f"group {group}")]
-        respelled = self.respelled.get(_spelling(word), set()) if not (
-            host or group) else set()
+        respelled = self.respelled.get(_spelling(word), set()) if noun or placed else set()
         if len(respelled) == 1:
             [(kind, name)] = respelled
             return [_Ref(kind, name, f"{kind} {name}, for “{word}”" if kind == "group" else
@@ -1578,9 +1581,13 @@ class _Reader:
         """Whether a name and a word for one machine, said without a word of place, are
         that machine: "reboot the mirror box" of the host mirror, "the radius machine" of
         a group of one host. A "server" may be the software ("the web server": nginx) and
-        a name the catalogue knows may be a thing here, so neither counts."""
+        a name the catalogue knows may be a thing here, so neither counts; nor where a
+        verb takes a machine as its object ("ping the radius box", "block the radius
+        box")."""
         return noun != "server" and len(refs) == 1 and len(self._members(refs[0])) == 1 \
-            and refs[0].name.lower() not in self.known.words
+            and refs[0].name.lower() not in self.known.words and not any(
+                t.low in self.known.to_machines or t.low in _TO_MACHINES
+                or t.low in _AT_A_MACHINE for t in self.tokens)
 
     def _one_of(self, refs: list[_Ref], said: list[_Token], every: str = "") -> list[_Ref]:
         """"the web server": one host of a group that has several is asked about (`every`:
@@ -1641,10 +1648,11 @@ class _Reader:
         desk" for desk_ski_school, "on the summit lift controller" for
         liftctl-summit.pinecrest.lan (a word may be a part of the name, its start or
         end, its plural, or a word the part shortens: "controller" for ctl). The words
-        run to the end of their part of the sentence; when every one is read, one of them
-        is a whole part of the name and one host fits, it is that host; else the hosts
-        the words fit are asked about, never guessed. None when no word fits a host."""
-        tokens, end, fits, unread, whole = self.tokens, i, None, [], False
+        run to the end of their part of the sentence, and at least two of them must fit
+        a host; when every one is read, one of them is a whole part of the name and one
+        host fits, it is that host; else the hosts the words fit are asked about, never
+        guessed. None when fewer than two words fit a host, or none fits them all."""
+        tokens, end, fits, unread, whole, fitting = self.tokens, i, None, [], False, 0
         while end < len(tokens) and _PLAIN.fullmatch(tokens[end].low) and (
                 tokens[end].low not in _NOT_DESCRIBING) and not (
                 end > i and self.request[tokens[end - 1].end:tokens[end].start].strip()):
@@ -1665,11 +1673,13 @@ class _Reader:
             if hosts:
                 fits = hosts if fits is None else fits & hosts
                 whole = whole or bool(self._hosts_by_part(word, loose=False))
+                fitting += 1
             elif not _PARTS.search(word):
                 unread.append(tokens[end].text)
             end += 1
-        if not fits:
-            return None
+        if not fits or fitting < 2 or (end < len(tokens) and tokens[end].low in ("'", "\u2019")):
+            return None  # one word ("in the log", "at boot") is no host's description, nor
+            # words that go on past a possessive ("on the summit's camera")
         ordered = self._in_order_names(fits)
         said = self._said_at(i, end)
         if len(ordered) == 1 and not unread and whole:  # a whole part said: "valley"
@@ -1876,7 +1886,7 @@ class _Reader:
                 raise _Stop(self._not_read(
                     taken, hosts, k, k + 1,
                     f"name {_either(self._in_order_names(by_part))} in {self.names.where}"))
-            named = self._name_left(kept, n)
+            named = self._name_left(kept, n, after_hosts=k in ends)
             if named is None or (named and named != chosen):
                 said = _either(self._in_order_names(named)) if named else "two of its names"
                 raise _Stop(self._not_read(taken, hosts, k, k + 1,
@@ -2003,10 +2013,13 @@ class _Reader:
         return word.isalpha() and len(word) >= 3 and any(
             self._truncates(word, low) for low in self.groups)
 
-    def _name_left(self, kept: list[int], n: int) -> set[str] | None:
+    def _name_left(self, kept: list[int], n: int, *, after_hosts: bool = False) -> set[str] | None:
         """The hosts a name not read as hosts names ("db1" in "…, db1 not included", "web
         1" said apart, a host or a group), an empty set for a word that names none, None
-        for one that names more than one thing ("web" for a host and a group)."""
+        for one that names more than one thing ("web" for a host and a group). Right
+        after the hosts read (`after_hosts`), a name said with other separators too
+        ("on everything guest-facing"); elsewhere that is a package's or a file's name
+        ("install node-exporter on web1" beside a group node_exporter)."""
         k = kept[n]
         word = self.tokens[k].low
         if word in self.clashes:
@@ -2017,7 +2030,7 @@ class _Reader:
         if joined:
             return {joined}
         host, group = self.hosts.get(word), self.groups.get(word)
-        if not (host or group):
+        if not (host or group) and after_hosts:
             respelled = self.respelled.get(_spelling(word), set())
             if len(respelled) > 1:
                 return None
@@ -2173,8 +2186,9 @@ def _ask(question: str, choices: tuple[str, ...], hint: str) -> Asked:
 
 def _spelling(word: str) -> tuple[str, ...]:
     """A name's runs of letters and of digits, whatever separates them: snowcam_peak and
-    snowcam-peak, kiosk-2 and kiosk2 are spelled alike (of a host's first label)."""
-    return tuple(_RUNS.findall(word.split(".", 1)[0].lower()))
+    snowcam-peak, kiosk-2 and kiosk2 are spelled alike. All of the word: web1.stage is no
+    web-1, radius1.log no radius1."""
+    return tuple(_RUNS.findall(word.lower()))
 
 
 def _letters(word: str) -> str:

@@ -391,8 +391,10 @@ def _times(units: list[Unit]) -> None:
             if n > 1 and units[n - 2].text in ("last", "past", "previous", "since"):
                 units[n - 2].roles = {"time": True}
     for n, unit in enumerate(units):
-        if unit.text == "ago" and n and "time" in units[n - 1].roles and not unit.roles:
-            unit.roles = {"time": True}  # "since 3 days ago": said with the time before it
+        if unit.text == "ago" and n and "time" in units[n - 1].roles and not unit.roles and (
+                any(u.text == "since" for u in units[max(0, n - 4):n - 1])):
+            unit.roles = {"time": True}  # "since 3 days ago"; never "a reboot 10 minutes
+            # ago", which is no delay to wait, nor "from 3 days ago", no age to trim at
         elif unit.text in _NEWEST and not unit.roles and n + 1 < len(units) and (
                 "number" in units[n + 1].roles):
             unit.roles = {"filler": True}  # "the last 500 lines": the number is the count
