@@ -1,7 +1,7 @@
-"""Containers on another machine (reos/system/portable.py: `containers`; fleet/predicting.py: `_container`; fleet/deciding.py:
-"container" among the kinds whose prior state a host's snapshot records, and among what
-cuts a program; fleet/changing.py: an undo that stops a container re-checks what carries
-reos's session first).
+"""Containers on another machine (reos/system/portable.py: `containers`;
+fleet/predicting.py: `_container`; fleet/deciding.py: "container" among the kinds whose
+prior state a host's snapshot records, and among what cuts a program; fleet/changing.py:
+an undo that stops a container re-checks what carries reos's session first).
 
 On real parts: this machine's Docker engine read by the host module over its socket and
 by the docker SDK alike; a fleet host sharing that engine (tests/fleet_bed.py, `engine`)
