@@ -48,6 +48,17 @@ def test_machine_questions_are_answered_in_words(request_text: str, starts: str)
     assert reply.text.startswith(starts), reply.text
 
 
+@pytest.mark.parametrize("request_text", [
+    "which containers are running at the moment",
+    "I'd appreciate it if you could show me which containers are running at present.",
+])
+def test_polite_words_and_words_for_now_are_read_with_the_request(request_text: str) -> None:
+    plan = homelab().plan(request_text)
+    assert plan.kind == Kind.QUERY and plan.steps, plan.text()
+    assert plan.steps[0].argv[:2] == ["docker", "ps"]
+    assert plan.intent is not None and not plan.intent.reading.unexplained, plan.intent
+
+
 def test_memory_answer_matches_the_kernel() -> None:
     import psutil
 
