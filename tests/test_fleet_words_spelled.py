@@ -166,3 +166,13 @@ def test_a_package_spelled_like_a_group_before_the_hosts_stays_the_package(
     found = _read("install node-exporter on web1", inventory)
     assert isinstance(found, Chosen), found
     assert (found.hosts, found.request) == (("web1",), "install node-exporter")
+
+
+@pytest.mark.parametrize("request_", ["add alice in group spa on the spa hosts",
+                                      "remove bob from group spa on sauna"])
+def test_in_group_said_with_a_weak_place_is_asked_as_in_the_group_is(
+        inventory: Source, request_: str) -> None:
+    """"in group spa" may be the group of users spa, as "in the spa group" may."""
+    found = _read(request_, inventory)
+    assert isinstance(found, Asked), found
+    assert "group of users" in found.question

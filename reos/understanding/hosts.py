@@ -1170,6 +1170,8 @@ class _Reader:
         if word in ("group", "groups") and i + 1 < len(tokens) and place:  # "in group web"
             refs = self._names_of(tokens[i + 1].low, noun="group", placed=True)
             if refs and all(r.kind == "group" for r in refs):
+                if place in WEAK_PLACE | REMOVED_FROM:  # "add alice in group docker"
+                    self._group_of_what(refs, tokens[i:i + 2], place)
                 return _Found(refs, i + 2, sure=True)
             return None
         if word in ("them", "those", "these") and placed and i > start:
