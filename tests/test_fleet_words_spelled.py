@@ -50,6 +50,9 @@ desk-helpdesk ansible_host=10.7.6.2
 
 [node_exporter]
 web2
+
+[boiler_control]
+boiler1 ansible_host=10.7.7.1
 """
 
 TWINS = """[shop]
@@ -74,6 +77,7 @@ def _read(request: str, inventory: Source):  # type: ignore[no-untyped-def]
     ("restart cups on kiln2", ("kiln-2",), "restart cups"),
     ("reboot the sauna box", ("sauna",), "reboot"),
     ("show memory usage on the sauna machine", ("sauna",), "show memory usage"),
+    ("restart chrony on the boiler controllers", ("boiler1",), "restart chrony"),
 ])
 def test_a_name_said_with_other_separators_or_with_a_word_for_a_machine_is_that_host(
         inventory: Source, request_: str, hosts: tuple[str, ...], rest: str) -> None:

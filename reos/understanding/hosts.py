@@ -243,6 +243,9 @@ _SHORT_FOR = {"ctl": ("controller", "control"), "ctrl": ("controller", "control"
               "srv": ("server",), "cam": ("camera", "webcam"), "mon": ("monitoring",),
               "gw": ("gateway",), "fw": ("firewall",), "db": ("database",),
               "pbx": ("phone", "telephone"), "prn": ("printer",)}
+# what does the thing a group of two words is named for: "lift controllers" are the
+# group lift_control's, "ticket printers" ticket_print's
+_WHAT_DOES = {"er", "ers", "ler", "lers", "or", "ors"}
 # verbs whose object is a machine, never where they run: "ping the radius box"
 _AT_A_MACHINE = {"ping", "scan", "block", "ban", "unban", "whitelist", "blacklist",
                  "allow", "deny", "reject", "trace", "traceroute", "reach", "probe"}
@@ -1362,6 +1365,9 @@ class _Reader:
                 continue
             last, wanted = tokens[end - 1].low, parts[-1]
             if last == wanted or (last == wanted + "s" and ref.kind == "group"):
+                return end, ref, ""
+            if ref.kind == "group" and len(parts) > 1 and last.startswith(wanted) and (
+                    last[len(wanted):] in _WHAT_DOES):  # "lift controllers": lift_control
                 return end, ref, ""
             if ref.kind == "group" and wanted in _plurals(last):
                 return end, ref, wanted
