@@ -53,6 +53,10 @@ web2
 
 [boiler_control]
 boiler1 ansible_host=10.7.7.1
+
+[infra]
+logs ansible_host=10.7.8.1
+gateway ansible_host=10.7.8.2
 """
 
 TWINS = """[shop]
@@ -180,3 +184,16 @@ def test_in_group_said_with_a_weak_place_is_asked_as_in_the_group_is(
     found = _read(request_, inventory)
     assert isinstance(found, Asked), found
     assert "group of users" in found.question
+
+
+@pytest.mark.parametrize("request_", ["show the logs of sshd", "what's my gateway",
+                                      "default gateway?"])
+def test_a_hosts_name_said_as_the_catalogues_word_for_a_thing_here_stays_here(
+        inventory: Source, request_: str) -> None:
+    assert _read(request_, inventory) is None
+
+
+@pytest.mark.parametrize("request_", ["reboot gateway", "restart logs"])
+def test_a_hosts_name_that_is_a_word_is_still_asked_where_a_machine_is_acted_on(
+        inventory: Source, request_: str) -> None:
+    assert isinstance(_read(request_, inventory), Asked)

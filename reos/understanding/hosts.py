@@ -246,6 +246,7 @@ _SHORT_FOR = {"ctl": ("controller", "control"), "ctrl": ("controller", "control"
 # what does the thing a group of two words is named for: "lift controllers" are the
 # group lift_control's, "ticket printers" ticket_print's
 _WHAT_DOES = {"er", "ers", "ler", "lers", "or", "ors"}
+_OWNING = {"my", "our", "your", "default"}  # "my gateway": this machine's
 # verbs whose object is a machine, never where they run: "ping the radius box"
 _AT_A_MACHINE = {"ping", "scan", "block", "ban", "unban", "whitelist", "blacklist",
                  "allow", "deny", "reject", "trace", "traceroute", "reach", "probe"}
@@ -1226,6 +1227,9 @@ class _Reader:
         if place is not None or every:
             return _Found(refs, end, sure=True)
         said = self.request[tokens[i].start:tokens[end - 1].end]
+        if refs[0].kind == "host" and end == i + 1 and self._a_word_here(i):
+            self.as_things.add(i)  # "show the logs of sshd", "my gateway": the word
+            return _Found([], end)
         return _Found(refs, end, bare=[said] if refs[0].kind == "host" else [])
 
     def _noun(self, i: int) -> tuple[str, bool] | None:
@@ -1584,6 +1588,19 @@ class _Reader:
                               f"say “on the {self.tokens[end].text} hosts”"),
                              "Or give them with --hosts PATTERN."))
         return end + 1, both
+
+    def _a_word_here(self, i: int) -> bool:
+        """Whether a host's name said alone at `i` is the catalogue's word for something of
+        this machine, where no verb acts on a machine: a kind of thing ("the default
+        gateway"), a noun with what it is of ("the logs of sshd"), or one's own ("my
+        gateway"). A name of letters only: "nas02" is never a word."""
+        word = self.tokens[i].low
+        if not word.isalpha() or word not in self.known.words or any(
+                t.low in _ACTS_ON_MACHINES for t in self.tokens):
+            return False
+        after = self.tokens[i + 1].low if i + 1 < len(self.tokens) else ""
+        before = self.tokens[i - 1].low if i else ""
+        return word in self.things or after == "of" or before in _OWNING
 
     def _one_machine(self, refs: list[_Ref], noun: str) -> bool:
         """Whether a name and a word for one machine, said without a word of place, are
