@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import socket
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -26,7 +27,7 @@ from reos.model.plan import Plan, Step
 from reos.model.request import Kind
 from reos.model.target import Target
 from reos.system import collectors, portable
-from reos.system.snapshot import Container, SystemSnapshot
+from reos.system.snapshot import Container, Service, SystemSnapshot
 from tests.conftest import reos
 
 MACHINE = "0123456789abcdef0123456789abcdef"
@@ -39,14 +40,22 @@ DIRECT = {"ssh_passers": "", "ssh_passer_pids": ""}
 def test_the_module_reads_the_engines_containers_as_the_docker_sdk_does(containers) -> None:  # noqa: ANN001
     running = containers.run("up", project="shop")
     stopped = containers.run("down", running=False)
+    gone = f"{containers.prefix}-rm"
+    containers.created.append(containers.client.containers.run(
+        "reos-test/busybox:latest", ["sleep", "300"], name=gone, detach=True, remove=True,
+        restart_policy=None, labels={"reos.test.run": "x"}))
     read = {row["name"]: row for row in portable.containers()}
     for box in collectors.containers():
         if box.name in (running, stopped):
-            assert read[box.name] == {"name": box.name, "id": box.id, "image": box.image,
-                                      "state": box.state, "status": box.status,
-                                      "labels": dict(box.labels), "ports": list(box.ports)}
+            assert {k: read[box.name][k] for k in ("name", "id", "image", "state", "status",
+                                                   "labels", "ports")} == {
+                "name": box.name, "id": box.id, "image": box.image, "state": box.state,
+                "status": box.status, "labels": dict(box.labels), "ports": list(box.ports)}
     assert read[running]["state"] == "running" and read[stopped]["state"] == "exited"
     assert read[running]["labels"]["com.docker.compose.project"] == "shop"
+    # each one's inspect: what undo needs (docker run --rm removes it once it stops)
+    assert (read[running]["auto_remove"], read[gone]["auto_remove"]) == (False, True)
+    assert read[running]["restart"] == "no"
 
 
 def test_no_engine_socket_and_no_docker_is_no_containers(tmp_path: Path,
@@ -124,15 +133,17 @@ def _stop(name: str) -> Step:
 
 
 def test_a_containers_state_on_a_host_is_read_from_its_snapshot() -> None:
-    snap = _snapshot(DIRECT, [Container("shop-web", id="abc123", state="running")])
-    assert deciding.prior_state(snap, "container", "shop-web") == {"state": "running",
-                                                                   "id": "abc123"}
+    snap = _snapshot(DIRECT, [Container("shop-web", id="abc123", state="running",
+                                        restart="always", auto_remove=False)])
+    assert deciding.prior_state(snap, "container", "shop-web") == {
+        "state": "running", "id": "abc123", "auto_remove": False, "restart": "always"}
     assert deciding.prior_state(snap, "container", "gone") == {"state": "absent"}
     assert deciding.prior_state(_snapshot(DIRECT, None), "container", "shop-web") is None
 
 
 def test_a_container_stopped_on_a_host_has_its_start_as_undo() -> None:
-    snap = _snapshot(DIRECT, [Container("shop-web", id="abc123", state="running")])
+    snap = _snapshot(DIRECT, [Container("shop-web", id="abc123", state="running",
+                                        auto_remove=False)])
     [part] = deciding.prepare({"web1": Plan("stop shop-web", Kind.ACTION,
                                             steps=[_stop("shop-web")])},
                               {"web1": snap}, "stop shop-web")
@@ -146,11 +157,128 @@ def test_a_container_stopped_on_a_host_has_its_start_as_undo() -> None:
 ])
 def test_no_container_is_stopped_where_what_carries_the_session_may_be_one(
         passers: dict[str, str]) -> None:
-    snap = _snapshot(passers, [Container("shop-web", id="abc123", state="running")])
+    snap = _snapshot(passers, [Container("shop-web", id="abc123", state="running",
+                                         auto_remove=False)])
     [part] = deciding.prepare({"web1": Plan("stop shop-web", Kind.ACTION,
                                             steps=[_stop("shop-web")])},
                               {"web1": snap}, "stop shop-web")
     assert part.plan is None and "carr" in (part.left_out or ""), part.left_out
+
+
+def _decided(step: Step, snap: SystemSnapshot) -> deciding.Prepared:
+    [part] = deciding.prepare({"web1": Plan("x", Kind.ACTION, steps=[step])}, {"web1": snap},
+                              step.title.lower())
+    return part
+
+
+def _step(action: str, name: str = "shop-web", argv: list[str] | None = None,
+          kind: str = "container") -> Step:
+    return Step("s1", f"{action.title()} {name}",
+                argv or ["sudo", "-n", "docker", action.replace("remove", "rm"), name],
+                target=Target(kind, name), action=action)
+
+
+@pytest.mark.parametrize(("state", "action", "undo"), [
+    ("running", "pause", ["docker", "unpause", "shop-web"]),
+    ("paused", "unpause", ["docker", "pause", "shop-web"]),
+    ("paused", "restart", ["docker", "pause", "shop-web"]),
+    ("exited", "start", ["docker", "stop", "shop-web"]),
+])
+def test_a_containers_undo_puts_back_the_state_it_was_in(state: str, action: str,
+                                                         undo: list[str]) -> None:
+    snap = _snapshot(DIRECT, [Container("shop-web", id="abc123", state=state,
+                                        auto_remove=False)])
+    part = _decided(_step(action), snap)
+    assert part.plan is not None, part.left_out
+    assert part.undos == [["sudo", "-n", *undo]]
+
+
+@pytest.mark.parametrize(("state", "action", "auto", "said"), [
+    ("running", "remove", False, "undo"),  # a removed container cannot come back
+    ("paused", "stop", False, "undo"),  # started again, it would run, not be paused
+    ("running", "stop", True, "--rm"),  # Docker removes it once it stops
+    ("running", "kill", None, "--rm"),  # not read: it may be
+])
+def test_a_container_change_that_could_not_be_undone_is_left_out_on_a_host(
+        state: str, action: str, auto: bool | None, said: str) -> None:
+    snap = _snapshot(DIRECT, [Container("shop-web", id="abc123", state=state,
+                                        auto_remove=auto)])
+    part = _decided(_step(action), snap)
+    assert part.plan is None and said in (part.left_out or ""), part.left_out
+
+
+@pytest.mark.parametrize(("facts", "name", "refused"), [
+    ({"in_container": True, "container_id": "abc123abc123"}, "sshbox", True),  # its own
+    ({"in_container": True, "container_id": ""}, "shop-web", True),  # which one: not known
+    ({"in_container": True, "container_id": "abc123abc123"}, "shop-web", False),
+    ({"in_container": False, "container_id": ""}, "shop-web", False),
+])
+def test_the_container_reos_session_runs_in_is_never_stopped(
+        facts: dict[str, object], name: str, refused: bool) -> None:
+    snap = _snapshot({**DIRECT, **facts}, [
+        Container("sshbox", id="abc123abc123", state="running", auto_remove=False),
+        Container("shop-web", id="def456def456", state="running", auto_remove=False)])
+    snap.services = [Service("docker.service", active="active", enabled="enabled",
+                             load="loaded")]
+    part = _decided(_step("stop", name), snap)
+    assert (part.plan is None) == refused, part.left_out
+    assert not refused or "runs in a container" in (part.left_out or "")
+    engine = _decided(_step("stop", "docker.service", ["sudo", "-n", "systemctl", "stop",
+                                                       "docker.service"], "service"), snap)
+    assert (engine.plan is None) == (facts["in_container"] is True), engine.left_out
+
+
+def test_the_module_says_which_container_it_runs_in(tmp_path: Path) -> None:
+    ident = "0123456789ab" + "c" * 52
+    cgroup = tmp_path / "cgroup"
+    cgroup.write_text(f"0::/system.slice/docker-{ident}.scope\n")
+    assert portable.own_container(str(cgroup)) == {"in_container": True,
+                                                   "container_id": ident[:12]}
+    cgroup.write_text(f"12:pids:/docker/{ident}\n0::/docker/{ident}/init.scope\n")
+    assert portable.own_container(str(cgroup))["container_id"] == ident[:12]
+
+
+def test_an_engine_that_answers_a_byte_at_a_time_is_given_up_on_in_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DOCKER_HOST", raising=False)
+    monkeypatch.setattr(portable, "ENGINE_SECONDS", 1.0)
+    path = tmp_path / "slow.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(1)
+    stop = threading.Event()
+
+    def drip() -> None:
+        conn, _ = server.accept()
+        conn.recv(65536)
+        for byte in b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n":
+            if stop.wait(0.3):
+                break
+            conn.sendall(bytes([byte]))
+        conn.close()
+
+    threading.Thread(target=drip, daemon=True).start()
+    started = time.monotonic()
+    with pytest.raises(portable.Unavailable, match="did not answer within"):
+        portable.containers(str(path))
+    assert time.monotonic() - started < 5
+    stop.set()
+    server.close()
+
+
+def test_a_state_no_engine_gives_is_unknown_never_printed() -> None:
+    row = portable._container_row({"Names": ["/x"], "State": "exited)\n\nOn web1: fine"})
+    assert row["state"] == "unknown"
+
+
+def test_a_docker_context_other_than_the_default_is_not_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DOCKER_HOST", raising=False)
+    monkeypatch.delenv("DOCKER_CONTEXT", raising=False)
+    (tmp_path / "config.json").write_text(json.dumps({"currentContext": "rootless"}))
+    monkeypatch.setenv("DOCKER_CONFIG", str(tmp_path))
+    with pytest.raises(portable.Unavailable, match="rootless"):
+        portable.containers()
 
 
 def test_an_undo_that_stops_a_container_rechecks_the_carriers_first() -> None:

@@ -81,7 +81,7 @@ TRACKED = {"service", "timer", "package", "user", "group", "timezone",
 # kinds whose change runs on a host only with an undo worked out from its snapshot (an
 # account's lock or password dates only when read as root; deleting a home directory has
 # none)
-UNDONE_OR_LEFT_OUT = {"user", "group", "timezone", "firewall"}
+UNDONE_OR_LEFT_OUT = {"user", "group", "timezone", "firewall", "container"}
 MACHINE_ID = regex(r"[0-9a-f]{32}")
 _VERSION = regex(r"[A-Za-z0-9.+:~_-]{1,128}")
 # an /etc/shadow date field as it may reach an argv: ASCII digits, or empty (none)
@@ -171,7 +171,10 @@ def prior_state(snapshot: SystemSnapshot, kind: str, name: str,
         if snapshot.containers is None:
             return None
         box = next((c for c in snapshot.containers if c.name == name), None)
-        return {"state": box.state, "id": box.id} if box is not None else {"state": "absent"}
+        if box is None:
+            return {"state": "absent"}
+        return {"state": box.state, "id": box.id, "auto_remove": box.auto_remove,
+                **({"restart": box.restart} if box.restart else {})}
     if kind == "timezone":
         return _zone(snapshot)
     if kind == "firewall":
@@ -320,7 +323,7 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str,
     for step in plan.steps:
         admission = admit_argv(step.argv, approved=True, requested=request, remote=True)
         why = _unfit(step, admission.reason if not admission.allowed else None, logins) or (
-            _passes_reos_on(step, passers))
+            _passes_reos_on(step, passers)) or _in_reos_container(step, snapshot)
         if not why and not step.read_only and step.target is not None and (
                 step.target.kind == "firewall"):
             why = firewall_cuts_ssh(step.argv, ssh, unknown) or (
@@ -475,6 +478,42 @@ _CONTAINER_CUTS = {"stop", "restart", "kill", "remove", "pause", "down", "recrea
 # what upgrades every package (but those held): any program may be replaced, restarted
 _UPGRADES_ALL = {"upgrade_all", "upgrade_except", "full_upgrade", "dist_upgrade",
                  "security_upgrade"}
+
+
+_ENGINE_UNITS = regex(r"(docker|containerd|podman)(\.service|\.socket)?")
+# what takes a container away for good when it was started with --rm
+_ENDS = {"stop", "kill"}
+
+
+def _in_reos_container(step: Step, snapshot: SystemSnapshot) -> str | None:
+    """Why a container step may not run on the host: it stops or removes the container
+    reos's SSH session runs in (the host module's `in_container` and `container_id`),
+    or, when the session runs in a container whose id is not known, any container or
+    the engine; it ends a container Docker then removes for good (--rm), or one whose
+    auto-removal was not read. None otherwise."""
+    target = step.target
+    if step.read_only or target is None:
+        return None
+    facts = snapshot.host
+    inside, own = facts.get("in_container") is True, facts.get("container_id")
+    boxes = snapshot.containers or []
+    ours = inside and (not own or any(c.id[:12] == own for c in boxes))
+    if target.kind == "service" and ours and _ENGINE_UNITS.fullmatch(target.name) and (
+            cuts_program(step)):
+        return ("reos's SSH session there runs in a container of this engine: stopped, "
+                "reos is cut off and could not undo it")
+    if target.kind != "container" or not cuts_program(step):
+        return None
+    box = next((c for c in boxes if c.name == target.name), None)
+    if inside and (not own or (box is not None and box.id[:12] == own)):
+        return ("reos's SSH session there runs in a container" + (
+            ", this one" if own else " reos cannot name") + ": stopped, reos is cut off")
+    if step.action in _ENDS and (box is None or box.auto_remove is not False):
+        return ("Docker removes it for good once it stops (it was started with --rm)"
+                if box is not None and box.auto_remove else
+                "reos could not read whether Docker removes it once it stops (--rm), so "
+                "it could not be started again")
+    return None
 
 
 def _passes_reos_on(step: Step, passers: Carriers) -> str | None:

@@ -54,6 +54,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -69,7 +70,12 @@ SHIPPED = ("services", "packages", "users", "groups", "listening", "containers")
 DOCKER_SOCKET = "/var/run/docker.sock"
 ENGINE_BYTES = 8 * 1024 * 1024  # of the engine's list of containers, at most
 ENGINE_ROWS = 2000  # containers listed, at most
+ENGINE_SECONDS = 12.0  # for the whole read of the engine, however slowly it answers
+INSPECTED = 300  # containers whose restart policy and auto-removal are read, at most
 LABELS_KEPT = 64  # of each container's labels
+# the states Docker gives a container; any other word from an engine is "unknown"
+CONTAINER_STATES = ("created", "restarting", "running", "removing", "paused", "exited",
+                    "dead")
 
 
 class Unavailable(Exception):
@@ -381,6 +387,7 @@ def shipped_snapshot() -> dict[str, Any]:
         snapshot["host"].update(homes())
         snapshot["host"].update(settings())
         snapshot["host"].update(session_passers())
+        snapshot["host"].update(own_container())
     except Exception as exc:  # noqa: BLE001
         snapshot["host"] = {"hostname": socket.gethostname()}
         snapshot["unavailable"]["host"] = f"host facts incomplete ({type(exc).__name__})"
@@ -410,22 +417,105 @@ class _EngineConnection(http.client.HTTPConnection):
 def containers(path: str = DOCKER_SOCKET) -> list[dict[str, Any]]:
     """The Docker engine's containers, running or not, as rows of the snapshot's
     containers (name, id, image, state, status, labels, ports as `docker ps` prints
-    them), read from its API on the UNIX socket `path`. None installed (no socket, no
-    docker program): no containers. Unavailable, with why, when an engine is there but
-    does not answer, the account may not use its socket, or what it sends is not a
-    list; a DOCKER_HOST that names another engine is not read."""
+    them, and each one's restart policy and whether Docker removes it once it stops),
+    read from its API on the UNIX socket `path`, all within ENGINE_SECONDS. None
+    installed (no socket, no docker program): no containers. Unavailable, with why,
+    when an engine is there but does not answer in time, the account may not use its
+    socket, what it sends is not a list, or the docker program here talks to another
+    engine (DOCKER_HOST or a context other than the default), so that what is read is
+    the engine a step's `docker` changes."""
     named = os.environ.get("DOCKER_HOST", "")
     if named and not named.startswith("unix://"):
         raise Unavailable("DOCKER_HOST names an engine that is not a local socket")
+    context = _docker_context()
+    if context:
+        raise Unavailable(f"the docker program here uses the context {context!r}, not the "
+                          "engine on the local socket")
     path = named[len("unix://"):] if named else path
     if not os.path.exists(path):
         if shutil.which("docker") or shutil.which("dockerd"):
             raise Unavailable(f"Docker is installed but its engine is not running ({path} "
                               "is missing)")
         return []
+    outcome: list[Any] = []
+    reader = threading.Thread(target=_read_engine, args=(path, outcome), daemon=True)
+    reader.start()
+    reader.join(ENGINE_SECONDS)
+    if reader.is_alive() or not outcome:
+        raise Unavailable(f"the Docker engine did not answer within {ENGINE_SECONDS:.0f} s")
+    if isinstance(outcome[0], Unavailable):
+        raise outcome[0]
+    return outcome[0]
+
+
+def own_container(cgroup: str = "/proc/self/cgroup") -> dict[str, Any]:
+    """Whether this module, and so reos's SSH session, runs inside a container
+    (`in_container`), and that container's short id when its control group says it
+    (`container_id`, "" when not known): a container of the engine read there must not
+    be stopped, nor the engine itself, if it is the one reos's session runs in."""
+    ident = ""
+    try:
+        with open(cgroup, encoding="utf-8", errors="replace") as handle:
+            text = handle.read(65536)
+    except OSError:
+        text = ""
+    for line in text.splitlines():
+        for part in line.rsplit(":", 1)[-1].split("/"):
+            word = part
+            for prefix in ("docker-", "libpod-", "cri-containerd-", "crio-"):
+                if word.startswith(prefix):
+                    word = word[len(prefix):]
+            word = word[:-6] if word.endswith(".scope") else word
+            if len(word) == 64 and all(c in "0123456789abcdef" for c in word):
+                ident = word[:12]
+    inside = bool(ident) or any(os.path.exists(p) for p in ("/.dockerenv",
+                                                            "/run/.containerenv"))
+    return {"in_container": inside, "container_id": ident}
+
+
+def _docker_context() -> str:
+    """The docker program's context when it is not the default one ("" otherwise): from
+    DOCKER_CONTEXT, else the currentContext of its config.json."""
+    said = os.environ.get("DOCKER_CONTEXT", "")
+    if said:
+        return "" if said == "default" else said[:100]
+    folder = os.environ.get("DOCKER_CONFIG") or os.path.join(os.path.expanduser("~"),
+                                                             ".docker")
+    try:
+        with open(os.path.join(folder, "config.json"), encoding="utf-8") as handle:
+            config = json.loads(handle.read(1024 * 1024))
+    except (OSError, ValueError):
+        return ""
+    current = config.get("currentContext") if isinstance(config, dict) else None
+    return str(current)[:100] if current and current != "default" else ""
+
+
+def _read_engine(path: str, outcome: list[Any]) -> None:
+    """The rows (or the Unavailable) appended to `outcome`: run in a thread, so that an
+    engine answering a byte at a time cannot hold the module past its deadline."""
+    try:
+        found = _engine_get(path, "/containers/json?all=1")
+        if not isinstance(found, list) or len(found) > ENGINE_ROWS:
+            raise Unavailable("the Docker engine sent no list of containers, or too many")
+        rows = []
+        for n, attrs in enumerate(c for c in found if isinstance(c, dict)):
+            row = _container_row(attrs)
+            if n < INSPECTED and row["id"]:
+                row.update(_inspected(path, str(attrs.get("Id") or "")))
+            rows.append(row)
+        outcome.append(sorted(rows, key=lambda row: row["name"]))
+    except Unavailable as exc:
+        outcome.append(exc)
+    except Exception as exc:  # noqa: BLE001 - whatever an engine sends is said, not raised
+        outcome.append(Unavailable(f"the Docker engine's answer could not be read "
+                                   f"({type(exc).__name__})"))
+
+
+def _engine_get(path: str, url: str) -> Any:
+    """The JSON the engine answers to GET `url`, or Unavailable saying why not."""
     connection = _EngineConnection(path, COLLECT_TIMEOUT)
     try:
-        connection.request("GET", "/containers/json?all=1")
+        connection.request("GET", url)
         answer = connection.getresponse()
         body = answer.read(ENGINE_BYTES + 1)
     except PermissionError:
@@ -435,18 +525,39 @@ def containers(path: str = DOCKER_SOCKET) -> list[dict[str, Any]]:
         raise Unavailable(f"the Docker engine did not answer ({type(exc).__name__})") from None
     finally:
         connection.close()
-    if answer.status != 200 or len(body) > ENGINE_BYTES:
+    if answer.status != 200:
         raise Unavailable(f"the Docker engine's list of containers could not be read "
-                          f"(HTTP {answer.status})" if answer.status != 200 else
-                          "the Docker engine's list of containers is larger than reos reads")
+                          f"(HTTP {answer.status})")
+    if len(body) > ENGINE_BYTES:
+        raise Unavailable("the Docker engine's list of containers is larger than reos reads")
     try:
-        found = json.loads(body)
+        return json.loads(body)
     except ValueError:
         raise Unavailable("the Docker engine sent no list of containers") from None
-    if not isinstance(found, list) or len(found) > ENGINE_ROWS:
-        raise Unavailable("the Docker engine sent no list of containers, or too many")
-    return sorted((_container_row(c) for c in found if isinstance(c, dict)),
-                  key=lambda row: row["name"])
+
+
+def _inspected(path: str, ident: str) -> dict[str, Any]:
+    """A container's restart policy and whether Docker removes it once it stops (run with
+    --rm), from its inspect; empty when the engine does not say."""
+    if not ident or not all(c in "0123456789abcdef" for c in ident):
+        return {}
+    try:
+        found = _engine_get(path, f"/containers/{ident}/json")
+    except Unavailable:
+        return {}
+    config = found.get("HostConfig") if isinstance(found, dict) else None
+    if not isinstance(config, dict):
+        return {}
+    policy = config.get("RestartPolicy")
+    name = policy.get("Name") if isinstance(policy, dict) else None
+    auto = config.get("AutoRemove")
+    out: dict[str, Any] = {}
+    if isinstance(name, str) and name in ("", "no", "always", "unless-stopped",
+                                          "on-failure"):
+        out["restart"] = name or "no"
+    if isinstance(auto, bool):
+        out["auto_remove"] = auto
+    return out
 
 
 def _container_row(attrs: dict[str, Any]) -> dict[str, Any]:
@@ -455,10 +566,11 @@ def _container_row(attrs: dict[str, Any]) -> dict[str, Any]:
         else ""
     given = attrs.get("Labels")
     labels: dict[Any, Any] = given if isinstance(given, dict) else {}
+    state = str(attrs.get("State") or "")
     return {"name": first.lstrip("/"), "id": str(attrs.get("Id") or "")[:12],
             "image": str(attrs.get("Image") or ""),
-            "state": str(attrs.get("State") or "unknown"),
-            "status": str(attrs.get("Status") or ""),
+            "state": state if state in CONTAINER_STATES else "unknown",
+            "status": str(attrs.get("Status") or "")[:200],
             "labels": {str(k): str(v) for k, v in list(labels.items())[:LABELS_KEPT]},
             "ports": published_ports(attrs.get("Ports") or [])}
 

@@ -48,6 +48,9 @@ class Container(Keyed, frozen=True, eq=False):
     labels: dict[str, str] = {}  # not compared
     # published ports as docker prints them: "0.0.0.0:8080->80/tcp" (not compared)
     ports: Texts = []
+    # read on other machines (the host module's inspect), for their undo; not compared:
+    restart: str = ""  # its restart policy ("no", "always"…), "" when not read
+    auto_remove: bool | None = None  # Docker removes it once it stops (--rm); None: not read
 
     def key(self) -> tuple[str, str, str, str, str]:
         return (self.name, self.id, self.image, self.state, self.status)

@@ -187,6 +187,14 @@ def restore_argv(kind: str, name: str, prior: dict[str, Any] | None,
         return None if held else [*unhold, name]
     if kind == "container":
         state = prior.get("state")
+        if action in ("remove", "rm"):
+            return None  # a removed container cannot be started again
+        if action == "pause":
+            return ["docker", "unpause", name] if state in ("running", "restarting") else None
+        if action == "unpause":
+            return ["docker", "pause", name] if state == "paused" else None
+        if state == "paused":
+            return None  # stopped from paused: started again it would run, not be paused
         if state in RUNNING_STATES:
             return ["docker", "start", name]
         if state in ("exited", "created", "dead"):
@@ -234,6 +242,8 @@ def _stop_again(kind: str, name: str, prior: dict[str, Any]) -> list[str] | None
     stopped); for what was stopped, which the restart started, stop it again."""
     if kind == "container" and prior.get("state") in ("exited", "created", "dead"):
         return ["docker", "stop", name]
+    if kind == "container" and prior.get("state") == "paused":
+        return ["docker", "pause", name]  # a restart leaves it running, no longer paused
     if kind in ("service", "timer") and prior.get("active") in ("inactive", "failed"):
         return ["systemctl", "stop", name]
     return None
