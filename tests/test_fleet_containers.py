@@ -193,6 +193,19 @@ def test_a_containers_undo_puts_back_the_state_it_was_in(state: str, action: str
     assert part.undos == [["sudo", "-n", *undo]]
 
 
+def test_a_restart_policy_changed_on_a_host_is_undone_to_the_one_its_snapshot_read() -> None:
+    step = Step("s1", "Make shop-web start on boot",
+                ["sudo", "-n", "docker", "update", "--restart=unless-stopped", "shop-web"],
+                target=Target("container", "shop-web"), action="restart_policy")
+    read = _snapshot(DIRECT, [Container("shop-web", id="abc123", state="running",
+                                        restart="no", auto_remove=False)])
+    part = _decided(step, read)
+    assert part.undos == [["sudo", "-n", "docker", "update", "--restart=no", "shop-web"]]
+    unread = _snapshot(DIRECT, [Container("shop-web", id="abc123", state="running",
+                                          auto_remove=False)])
+    assert _decided(step, unread).plan is None  # no policy read: no undo, left out
+
+
 @pytest.mark.parametrize(("state", "action", "auto", "said"), [
     ("running", "remove", False, "undo"),  # a removed container cannot come back
     ("paused", "stop", False, "undo"),  # started again, it would run, not be paused
