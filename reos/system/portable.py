@@ -45,7 +45,6 @@ lists.
 from __future__ import annotations
 
 import grp
-import http.client
 import json
 import os
 import platform
@@ -54,7 +53,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -395,23 +393,33 @@ def shipped_snapshot() -> dict[str, Any]:
 
 
 # -- containers ---------------------------------------------------------------------------
-class _EngineConnection(http.client.HTTPConnection):
+_CONNECTION: list[Any] = []  # the engine's connection class, made once, when first needed
+
+
+def _engine_connection(path: str, timeout: float) -> Any:
     """HTTP to the Docker engine over its UNIX socket (the docker SDK, which reos uses
-    here, is not on another machine)."""
+    here, is not on another machine). http.client is imported only then: it costs a
+    plan's start on this machine, which reads containers through the SDK."""
+    if not _CONNECTION:
+        import http.client
 
-    def __init__(self, path: str, timeout: float) -> None:
-        super().__init__("localhost", timeout=timeout)
-        self._path = path
+        class EngineConnection(http.client.HTTPConnection):
+            def __init__(self, path: str, timeout: float) -> None:
+                super().__init__("localhost", timeout=timeout)
+                self._path = path
 
-    def connect(self) -> None:
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.settimeout(self.timeout)
-        try:
-            sock.connect(self._path)
-        except OSError:
-            sock.close()
-            raise
-        self.sock = sock
+            def connect(self) -> None:
+                sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                sock.settimeout(self.timeout)
+                try:
+                    sock.connect(self._path)
+                except OSError:
+                    sock.close()
+                    raise
+                self.sock = sock
+
+        _CONNECTION.append((EngineConnection, http.client.HTTPException))
+    return _CONNECTION[0][0](path, timeout)
 
 
 def containers(path: str = DOCKER_SOCKET) -> list[dict[str, Any]]:
@@ -437,6 +445,8 @@ def containers(path: str = DOCKER_SOCKET) -> list[dict[str, Any]]:
             raise Unavailable(f"Docker is installed but its engine is not running ({path} "
                               "is missing)")
         return []
+    import threading  # only here: a plan's start on this machine does without it
+
     outcome: list[Any] = []
     reader = threading.Thread(target=_read_engine, args=(path, outcome), daemon=True)
     reader.start()
@@ -513,7 +523,7 @@ def _read_engine(path: str, outcome: list[Any]) -> None:
 
 def _engine_get(path: str, url: str) -> Any:
     """The JSON the engine answers to GET `url`, or Unavailable saying why not."""
-    connection = _EngineConnection(path, COLLECT_TIMEOUT)
+    connection = _engine_connection(path, COLLECT_TIMEOUT)
     try:
         connection.request("GET", url)
         answer = connection.getresponse()
@@ -521,7 +531,7 @@ def _engine_get(path: str, url: str) -> Any:
     except PermissionError:
         raise Unavailable("this account may not use the Docker engine's socket (it is not "
                           "in the docker group)") from None
-    except (OSError, http.client.HTTPException) as exc:
+    except (OSError, _CONNECTION[0][1]) as exc:
         raise Unavailable(f"the Docker engine did not answer ({type(exc).__name__})") from None
     finally:
         connection.close()
