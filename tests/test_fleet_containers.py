@@ -229,8 +229,10 @@ def test_a_container_change_that_could_not_be_undone_is_left_out_on_a_host(
 def test_the_container_reos_session_runs_in_is_never_stopped(
         facts: dict[str, object], name: str, refused: bool) -> None:
     snap = _snapshot({**DIRECT, **facts}, [
-        Container("sshbox", id="abc123abc123", state="running", auto_remove=False),
-        Container("shop-web", id="def456def456", state="running", auto_remove=False)])
+        Container("sshbox", id="abc123abc123", state="running", auto_remove=False,
+                  restart="always"),
+        Container("shop-web", id="def456def456", state="running", auto_remove=False,
+                  restart="always")])
     snap.services = [Service("docker.service", active="active", enabled="enabled",
                              load="loaded")]
     part = _decided(_step("stop", name), snap)
@@ -239,6 +241,20 @@ def test_the_container_reos_session_runs_in_is_never_stopped(
     engine = _decided(_step("stop", "docker.service", ["sudo", "-n", "systemctl", "stop",
                                                        "docker.service"], "service"), snap)
     assert (engine.plan is None) == (facts["in_container"] is True), engine.left_out
+
+
+@pytest.mark.parametrize(("restart", "runs"), [("no", False), ("always", True), ("", False)])
+def test_the_engine_is_stopped_on_a_host_only_where_its_containers_come_back_with_it(
+        restart: str, runs: bool) -> None:
+    snap = _snapshot(DIRECT, [Container("shop-web", id="def456def456", state="running",
+                                        restart=restart, auto_remove=False)])
+    snap.services = [Service("docker.service", active="active", enabled="enabled",
+                             load="loaded")]
+    part = _decided(_step("restart", "docker.service", ["sudo", "-n", "systemctl",
+                                                        "restart", "docker.service"],
+                          "service"), snap)
+    assert (part.plan is not None) == runs, part.left_out
+    assert runs or "would not start again" in (part.left_out or "")
 
 
 def test_the_module_says_which_container_it_runs_in(tmp_path: Path) -> None:

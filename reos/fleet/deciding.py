@@ -498,10 +498,18 @@ def _in_reos_container(step: Step, snapshot: SystemSnapshot) -> str | None:
     inside, own = facts.get("in_container") is True, facts.get("container_id")
     boxes = snapshot.containers or []
     ours = inside and (not own or any(c.id[:12] == own for c in boxes))
-    if target.kind == "service" and ours and _ENGINE_UNITS.fullmatch(target.name) and (
+    if target.kind == "service" and _ENGINE_UNITS.fullmatch(target.name) and (
             cuts_program(step)):
-        return ("reos's SSH session there runs in a container of this engine: stopped, "
-                "reos is cut off and could not undo it")
+        if ours:
+            return ("reos's SSH session there runs in a container of this engine: stopped, "
+                    "reos is cut off and could not undo it")
+        stays = [c.name for c in boxes if c.running and c.restart not in (
+            "always", "unless-stopped")]
+        if snapshot.containers is None or stays:
+            return ("it stops the engine's containers, and " + (
+                f"{some_names(sorted(stays))} would not start again with it (their restart "
+                "policy), so undo could not put them back" if stays else
+                "reos could not read them there, so undo could not put them back"))
     if target.kind != "container" or not cuts_program(step):
         return None
     box = next((c for c in boxes if c.name == target.name), None)
