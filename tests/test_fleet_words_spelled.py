@@ -57,6 +57,10 @@ boiler1 ansible_host=10.7.7.1
 [infra]
 logs ansible_host=10.7.8.1
 gateway ansible_host=10.7.8.2
+
+[cellar]
+vat-1 ansible_host=10.7.9.1
+vat-2 ansible_host=10.7.9.2
 """
 
 TWINS = """[shop]
@@ -197,3 +201,14 @@ def test_a_hosts_name_said_as_the_catalogues_word_for_a_thing_here_stays_here(
 def test_a_hosts_name_that_is_a_word_is_still_asked_where_a_machine_is_acted_on(
         inventory: Source, request_: str) -> None:
     assert isinstance(_read(request_, inventory), Asked)
+
+
+@pytest.mark.parametrize(("request_", "hosts"), [
+    ("restart cups on the vat boxes", ("vat-1", "vat-2")),
+    ("show disk usage on the VAT machines", ("vat-1", "vat-2")),
+])
+def test_hosts_said_by_the_word_their_names_share_and_a_plural_noun_are_all_of_them(
+        inventory: Source, request_: str, hosts: tuple[str, ...]) -> None:
+    found = _read(request_, inventory)
+    assert isinstance(found, Chosen), found
+    assert tuple(sorted(found.hosts)) == hosts

@@ -1350,7 +1350,13 @@ class _Reader:
             if host:
                 return i + 2, [_Ref("host", host)]
         noun = self._noun(i + 1)
-        return i + 1, self._names_of(word, noun="group" if noun else None, placed=placed)
+        refs = self._names_of(word, noun="group" if noun else None, placed=placed)
+        family = self.families.get(word, set()) if not refs and noun is not None and (
+            not noun[1]) and word not in self.groups else set()
+        if len(family) >= 2:  # "the nas boxes" for nas01 and nas02: the word they share
+            ordered = [h for h in self.names.hosts if h in family]
+            return i + 1, [_Ref("host", h, f"{h}, for “{word}”") for h in ordered]
+        return i + 1, refs
 
     def _joined_at(self, i: int, placed: bool = False) -> tuple[int, _Ref, str] | None:
         """A name of several words said apart at `i` ("k8s workers" for k8s_workers, "web
