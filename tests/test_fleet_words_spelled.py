@@ -53,6 +53,7 @@ web2
 
 [boiler_control]
 boiler1 ansible_host=10.7.7.1
+boiler2 ansible_host=10.7.7.2
 
 [infra]
 logs ansible_host=10.7.8.1
@@ -61,6 +62,9 @@ gateway ansible_host=10.7.8.2
 [cellar]
 vat-1 ansible_host=10.7.9.1
 vat-2 ansible_host=10.7.9.2
+
+[shop_us]
+till9 ansible_host=10.7.10.1
 """
 
 TWINS = """[shop]
@@ -85,7 +89,7 @@ def _read(request: str, inventory: Source):  # type: ignore[no-untyped-def]
     ("restart cups on kiln2", ("kiln-2",), "restart cups"),
     ("reboot the sauna box", ("sauna",), "reboot"),
     ("show memory usage on the sauna machine", ("sauna",), "show memory usage"),
-    ("restart chrony on the boiler controllers", ("boiler1",), "restart chrony"),
+    ("restart chrony on the boiler controllers", ("boiler1", "boiler2"), "restart chrony"),
 ])
 def test_a_name_said_with_other_separators_or_with_a_word_for_a_machine_is_that_host(
         inventory: Source, request_: str, hosts: tuple[str, ...], rest: str) -> None:
@@ -212,3 +216,22 @@ def test_hosts_said_by_the_word_their_names_share_and_a_plural_noun_are_all_of_t
     found = _read(request_, inventory)
     assert isinstance(found, Chosen), found
     assert tuple(sorted(found.hosts)) == hosts
+
+
+@pytest.mark.parametrize("request_", ["gateway: stop nginx", "gateway's disk usage",
+                                      "stop dnsmasq gateway"])
+def test_a_hosts_name_that_is_a_word_said_to_or_of_the_host_is_never_this_machines(
+        inventory: Source, request_: str) -> None:
+    assert _read(request_, inventory) is not None
+
+
+def test_a_word_of_the_catalogue_is_no_group_said_by_what_does_its_thing(
+        inventory: Source) -> None:
+    """"the shop users" are no machines of the group shop_us."""
+    assert not isinstance(_read("remove bob from the shop users", inventory), Chosen)
+
+
+def test_one_of_a_group_said_by_what_does_its_thing_is_asked(inventory: Source) -> None:
+    found = _read("restart chrony on the boiler controller", inventory)
+    assert isinstance(found, Asked), found
+    assert {"boiler1", "boiler2"} <= set(found.choices)

@@ -1376,9 +1376,11 @@ class _Reader:
             last, wanted = tokens[end - 1].low, parts[-1]
             if last == wanted or (last == wanted + "s" and ref.kind == "group"):
                 return end, ref, ""
-            if ref.kind == "group" and len(parts) > 1 and last.startswith(wanted) and (
-                    last[len(wanted):] in _WHAT_DOES):  # "lift controllers": lift_control
-                return end, ref, ""
+            if ref.kind == "group" and len(parts) > 1 and len(wanted) >= 4 and (
+                    last.startswith(wanted) and last[len(wanted):] in _WHAT_DOES
+                    and last not in self.known.words and last not in self.things):
+                # "lift controllers": lift_control; "the lift controller", one of them
+                return end, ref, "" if last.endswith("s") else last + "s"
             if ref.kind == "group" and wanted in _plurals(last):
                 return end, ref, wanted
         return None
@@ -1597,16 +1599,18 @@ class _Reader:
 
     def _a_word_here(self, i: int) -> bool:
         """Whether a host's name said alone at `i` is the catalogue's word for something of
-        this machine, where no verb acts on a machine: a kind of thing ("the default
-        gateway"), a noun with what it is of ("the logs of sshd"), or one's own ("my
-        gateway"). A name of letters only: "nas02" is never a word."""
+        this machine, where no verb acts on a machine: a noun with what it is of ("the
+        logs of sshd"), or one's own or the default ("my gateway", "the default
+        gateway"); never the request's first word, nor one said with "'s" or ":" (said to
+        or of the host). A name of letters only: "nas02" is never a word."""
         word = self.tokens[i].low
-        if not word.isalpha() or word not in self.known.words or any(
+        if not word.isalpha() or word not in self.known.words or not i or any(
                 t.low in _ACTS_ON_MACHINES for t in self.tokens):
-            return False
+            return False  # "gateway: stop nginx" is said to the host
         after = self.tokens[i + 1].low if i + 1 < len(self.tokens) else ""
-        before = self.tokens[i - 1].low if i else ""
-        return word in self.things or after == "of" or before in _OWNING
+        if after in ("'s", "'", ":", "\u2019"):
+            return False  # "gateway's disk usage"
+        return after == "of" or self.tokens[i - 1].low in _OWNING
 
     def _one_machine(self, refs: list[_Ref], noun: str) -> bool:
         """Whether a name and a word for one machine, said without a word of place, are
