@@ -257,6 +257,81 @@ def test_the_engine_is_stopped_on_a_host_only_where_its_containers_come_back_wit
     assert runs or "would not start again" in (part.left_out or "")
 
 
+def test_a_running_container_restarted_on_a_host_runs_with_nothing_to_put_back() -> None:
+    snap = _snapshot(DIRECT, [Container("shop-web", id="abc123", state="running",
+                                        auto_remove=False)])
+    part = _decided(_step("restart"), snap)
+    assert part.plan is not None and part.undos == [None], part.left_out
+
+
+def _engine_snapshot(facts: dict[str, object], state: str = "running",
+                     restart: str = "no") -> SystemSnapshot:
+    snap = _snapshot({**DIRECT, "package_manager": "apt", **facts}, [
+        Container("shop-web", id="def456def456", state=state, auto_remove=False,
+                  restart=restart)])
+    snap.services = [Service(n, active="active", enabled="enabled", load="loaded")
+                     for n in ("docker.service", "snap.docker.dockerd.service")]
+    return snap
+
+
+@pytest.mark.parametrize("step", [
+    _step("stop", "snap.docker.dockerd.service",
+          ["sudo", "-n", "systemctl", "stop", "snap.docker.dockerd.service"], "service"),
+    _step("remove", "docker.io", ["sudo", "-n", "apt-get", "remove", "-y", "docker.io"],
+          "package"),
+    _step("upgrade", "docker-ce", ["sudo", "-n", "apt-get", "install", "-y",
+                                   "--only-upgrade", "docker-ce"], "package"),
+])
+def test_the_engine_by_any_unit_or_package_is_never_stopped_with_containers_that_stay_down(
+        step: Step) -> None:
+    part = _decided(step, _engine_snapshot({}))
+    assert part.plan is None and "engine" in (part.left_out or ""), part.left_out
+
+
+def test_every_package_is_never_upgraded_where_the_session_runs_in_a_container_there(
+        ) -> None:
+    step = Step("s1", "Upgrade every package", ["sudo", "-n", "apt-get", "upgrade", "-y"],
+                action="upgrade_all")
+    ours = _engine_snapshot({"in_container": True, "container_id": "def456def456"},
+                            restart="always")
+    assert _decided(step, ours).plan is None
+    apart = _engine_snapshot({"in_container": True, "container_id": "0123456789ab"},
+                             restart="always")
+    assert "container" not in (_decided(step, apart).left_out or "")
+
+
+@pytest.mark.parametrize(("action", "state", "runs"), [
+    ("reload", "running", True),  # a reload stops no container
+    ("restart", "paused", False),  # it would come back running, not paused
+])
+def test_the_engine_reloaded_or_restarted_with_its_containers_as_they_are(
+        action: str, state: str, runs: bool) -> None:
+    step = _step(action, "docker.service",
+                 ["sudo", "-n", "systemctl", action, "docker.service"], "service")
+    part = _decided(step, _engine_snapshot({}, state=state, restart="always"))
+    assert (part.plan is not None) == runs, part.left_out
+
+
+def test_containers_read_in_time_are_kept_without_what_was_not_inspected(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("DOCKER_HOST", raising=False)
+    monkeypatch.setattr(portable, "ENGINE_SECONDS", 1.0)
+    monkeypatch.setattr(portable, "_engine_get", lambda path, url: [
+        {"Names": [f"/c{n}"], "Id": f"{n:064x}", "State": "running"} for n in range(5)])
+
+    def slow(path: str, ident: str) -> dict[str, object]:
+        time.sleep(0.4)
+        return {"auto_remove": False, "restart": "no"}
+
+    monkeypatch.setattr(portable, "_inspected", slow)
+    path = tmp_path / "engine.sock"
+    path.write_text("")  # there: the engine's reads are the stand-ins above
+    rows = portable.containers(str(path))
+    assert [r["name"] for r in rows] == [f"c{n}" for n in range(5)]
+    read = [r for r in rows if "auto_remove" in r]
+    assert 0 < len(read) < 5  # those inspected in time, and only those
+
+
 def test_the_module_says_which_container_it_runs_in(tmp_path: Path) -> None:
     ident = "0123456789ab" + "c" * 52
     cgroup = tmp_path / "cgroup"

@@ -62,7 +62,7 @@ from msgspec import Struct, field
 from reos.errors import plainly
 from reos.execution.package_sim import Simulation
 from reos.execution.packages import some_names
-from reos.model.plan import Plan, Step
+from reos.model.plan import RESTARTS, Plan, Step
 from reos.model.request import Kind
 from reos.patterns import regex
 from reos.safety.gate import admit_argv
@@ -353,7 +353,9 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str,
                 prior = {**prior, "version": ""}  # a host's word, not a version: not pinned
             undo = restore_argv(step.target.kind, step.target.name, prior, step.action,
                                 str(manager) if manager else None)
-            if undo is None and step.target.kind in UNDONE_OR_LEFT_OUT:
+            if undo is None and step.target.kind in UNDONE_OR_LEFT_OUT and not (
+                    step.target.kind == "container" and step.action in RESTARTS
+                    and prior.get("state") in ("running", "restarting")):  # nothing to put back
                 return Prepared(host, left_out=f"{step.title}: {_no_undo(step, prior)}")
             if undo and through_sudo(step.argv):
                 undo = as_root(undo, is_root=False)
@@ -480,7 +482,10 @@ _UPGRADES_ALL = {"upgrade_all", "upgrade_except", "full_upgrade", "dist_upgrade"
                  "security_upgrade"}
 
 
-_ENGINE_UNITS = regex(r"(docker|containerd|podman)(\.service|\.socket)?")
+_ENGINE_UNITS = regex(r"(snap\.docker\.dockerd|docker|containerd|podman)"
+                      r"(\.service|\.socket)?")
+_ENGINE_PACKAGES = regex(r"(docker(\.io|-ce|-ee|-engine)?|moby-engine|containerd(\.io)?|"
+                         r"podman|runc)(:[a-z0-9]+)?")
 # what takes a container away for good when it was started with --rm
 _ENDS = {"stop", "kill"}
 
@@ -492,19 +497,29 @@ def _in_reos_container(step: Step, snapshot: SystemSnapshot) -> str | None:
     the engine; it ends a container Docker then removes for good (--rm), or one whose
     auto-removal was not read. None otherwise."""
     target = step.target
-    if step.read_only or target is None:
+    if step.read_only:
         return None
     facts = snapshot.host
     inside, own = facts.get("in_container") is True, facts.get("container_id")
     boxes = snapshot.containers or []
-    ours = inside and (not own or any(c.id[:12] == own for c in boxes))
-    if target.kind == "service" and _ENGINE_UNITS.fullmatch(target.name) and (
-            cuts_program(step)):
+    # the session may run in one of this engine's containers: none read (or no answer)
+    # cannot hold it; which one, when the module could not name its own, is not known
+    ours = inside and (snapshot.containers is None or (bool(boxes) and (
+        not own or any(c.id[:12] == own for c in boxes))))
+    if ours and step.action in _UPGRADES_ALL:
+        return ("reos's SSH session there runs in a container, and upgrading every package "
+                "may restart its engine: reos would be cut off")
+    if target is None:
+        return None
+    engine = (target.kind == "service" and _ENGINE_UNITS.fullmatch(target.name) and (
+        step.action != "reload")) or (target.kind == "package" and (
+            _ENGINE_PACKAGES.fullmatch(target.name.split("=", 1)[0])))
+    if engine and cuts_program(step):
         if ours:
             return ("reos's SSH session there runs in a container of this engine: stopped, "
                     "reos is cut off and could not undo it")
-        stays = [c.name for c in boxes if c.running and c.restart not in (
-            "always", "unless-stopped")]
+        stays = [c.name for c in boxes if c.running and (c.state == "paused" or (
+            c.restart not in ("always", "unless-stopped")))]  # paused: comes back running
         if snapshot.containers is None or stays:
             return ("it stops the engine's containers, and " + (
                 f"{some_names(sorted(stays))} would not start again with it (their restart "

@@ -451,11 +451,13 @@ def containers(path: str = DOCKER_SOCKET) -> list[dict[str, Any]]:
     reader = threading.Thread(target=_read_engine, args=(path, outcome), daemon=True)
     reader.start()
     reader.join(ENGINE_SECONDS)
-    if reader.is_alive() or not outcome:
+    if not outcome:
         raise Unavailable(f"the Docker engine did not answer within {ENGINE_SECONDS:.0f} s")
     if isinstance(outcome[0], Unavailable):
         raise outcome[0]
-    return outcome[0]
+    # the rows as they are now: those not inspected in time say nothing of their restart
+    # policy or auto-removal, so no change that needs them runs
+    return sorted((dict(row) for row in outcome[0]), key=lambda row: row["name"])
 
 
 def own_container(cgroup: str = "/proc/self/cgroup") -> dict[str, Any]:
@@ -501,19 +503,18 @@ def _docker_context() -> str:
 
 
 def _read_engine(path: str, outcome: list[Any]) -> None:
-    """The rows (or the Unavailable) appended to `outcome`: run in a thread, so that an
-    engine answering a byte at a time cannot hold the module past its deadline."""
+    """The rows (or the Unavailable) appended to `outcome`, then each row completed by
+    its inspect: run in a thread, so that an engine answering a byte at a time cannot
+    hold the module past its deadline, and the list read in time is kept."""
     try:
         found = _engine_get(path, "/containers/json?all=1")
         if not isinstance(found, list) or len(found) > ENGINE_ROWS:
             raise Unavailable("the Docker engine sent no list of containers, or too many")
-        rows = []
-        for n, attrs in enumerate(c for c in found if isinstance(c, dict)):
-            row = _container_row(attrs)
-            if n < INSPECTED and row["id"]:
-                row.update(_inspected(path, str(attrs.get("Id") or "")))
-            rows.append(row)
-        outcome.append(sorted(rows, key=lambda row: row["name"]))
+        listed = [c for c in found if isinstance(c, dict)]
+        rows = [_container_row(attrs) for attrs in listed]
+        outcome.append(rows)  # the list, whatever the inspects below come to in time
+        for n in range(min(len(rows), INSPECTED)):  # (no zip(strict=) on Python 3.8)
+            rows[n].update(_inspected(path, str(listed[n].get("Id") or "")))
     except Unavailable as exc:
         outcome.append(exc)
     except Exception as exc:  # noqa: BLE001 - whatever an engine sends is said, not raised
