@@ -114,7 +114,8 @@ def test_published_ports_read_as_docker_prints_them() -> None:
     ports = [{"IP": "0.0.0.0", "PrivatePort": 80, "PublicPort": 8080, "Type": "tcp"},
              {"IP": "::", "PrivatePort": 80, "PublicPort": 8080, "Type": "tcp"},
              {"PrivatePort": 5432, "Type": "tcp"}, "junk", {"PublicPort": 1}]
-    assert collectors._ports(ports) == ["0.0.0.0:8080->80/tcp", ":::8080->80/tcp", "5432/tcp"]
+    assert portable.published_ports(ports) == ["0.0.0.0:8080->80/tcp", ":::8080->80/tcp",
+                                               "5432/tcp"]
 
 
 @pytest.mark.parametrize(("link", "kind"), [
