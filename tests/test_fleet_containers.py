@@ -22,12 +22,13 @@ from pathlib import Path
 import pytest
 
 from reos.errors import EXIT_OK
+from reos.execution.package_sim import Simulation
 from reos.fleet import changing, deciding
 from reos.model.plan import Plan, Step
 from reos.model.request import Kind
 from reos.model.target import Target
 from reos.system import collectors, portable
-from reos.system.snapshot import Container, Service, SystemSnapshot
+from reos.system.snapshot import Container, Package, Service, SystemSnapshot
 from tests.conftest import reos
 
 MACHINE = "0123456789abcdef0123456789abcdef"
@@ -298,6 +299,33 @@ def test_every_package_is_never_upgraded_where_the_session_runs_in_a_container_t
     apart = _engine_snapshot({"in_container": True, "container_id": "0123456789ab"},
                              restart="always")
     assert "container" not in (_decided(step, apart).left_out or "")
+
+
+@pytest.mark.parametrize(("restart", "in_container", "runs"), [
+    ("no", False, False),  # shop-web would stay down once the engine is replaced
+    ("always", False, True),  # it comes back with the engine
+    ("always", True, False),  # the session's own container stops with it
+])
+def test_an_install_that_replaces_the_engine_is_judged_as_the_engines_own_upgrade(
+        restart: str, in_container: bool, runs: bool) -> None:
+    snap = _engine_snapshot({"in_container": in_container,
+                             "container_id": "def456def456" if in_container else ""},
+                            restart=restart)
+    snap.packages = [Package("docker-ce", version="26.1.0"), Package("vim", version="9")]
+    step = _step("install", "docker-buildx-plugin",
+                 ["sudo", "-n", "apt-get", "install", "-y", "docker-buildx-plugin"], "package")
+    dry_run = Simulation(installed={"docker-buildx-plugin": "0.14", "docker-ce:amd64": "27.0"})
+    [part] = deciding.prepare({"web1": Plan("x", Kind.ACTION, steps=[step])}, {"web1": snap},
+                              "install docker-buildx-plugin", {"web1": 22},
+                              {"web1": {"s1": dry_run}})
+    assert (part.plan is not None) == runs, part.left_out
+    assert runs or "would also remove or replace docker-ce" in (part.left_out or "")
+    # what replaces no engine package runs, whatever its containers
+    calm = Simulation(installed={"docker-buildx-plugin": "0.14", "vim": "9.1"})
+    [part] = deciding.prepare({"web1": Plan("x", Kind.ACTION, steps=[step])}, {"web1": snap},
+                              "install docker-buildx-plugin", {"web1": 22},
+                              {"web1": {"s1": calm}})
+    assert part.plan is not None, part.left_out
 
 
 @pytest.mark.parametrize(("action", "state", "runs"), [

@@ -333,7 +333,8 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str,
                 step.target.kind == "package" and step.action in DRY_RUN):
             dry_run = (dry_runs or {}).get(step.id)
             why = _dry_run_says(step, manager, dry_run) or _takes_passers(
-                dry_run, passers, {p.name for p in snapshot.packages or []})
+                dry_run, passers, {p.name for p in snapshot.packages or []}) or (
+                _takes_engine(dry_run, snapshot))
         if why:
             return Prepared(host, left_out=f"{step.title}: {why}")
         prepared.read_only = prepared.read_only and admission.read_only and step.read_only
@@ -499,13 +500,9 @@ def _in_reos_container(step: Step, snapshot: SystemSnapshot) -> str | None:
     target = step.target
     if step.read_only:
         return None
-    facts = snapshot.host
-    inside, own = facts.get("in_container") is True, facts.get("container_id")
+    inside, own = snapshot.host.get("in_container") is True, snapshot.host.get("container_id")
     boxes = snapshot.containers or []
-    # the session may run in one of this engine's containers: none read (or no answer)
-    # cannot hold it; which one, when the module could not name its own, is not known
-    ours = inside and (snapshot.containers is None or (bool(boxes) and (
-        not own or any(c.id[:12] == own for c in boxes))))
+    ours = _session_in_container(snapshot)
     if ours and step.action in _UPGRADES_ALL:
         return ("reos's SSH session there runs in a container, and upgrading every package "
                 "may restart its engine: reos would be cut off")
@@ -515,16 +512,7 @@ def _in_reos_container(step: Step, snapshot: SystemSnapshot) -> str | None:
         step.action != "reload")) or (target.kind == "package" and (
             _ENGINE_PACKAGES.fullmatch(target.name.split("=", 1)[0])))
     if engine and cuts_program(step):
-        if ours:
-            return ("reos's SSH session there runs in a container of this engine: stopped, "
-                    "reos is cut off and could not undo it")
-        stays = [c.name for c in boxes if c.running and (c.state == "paused" or (
-            c.restart not in ("always", "unless-stopped")))]  # paused: comes back running
-        if snapshot.containers is None or stays:
-            return ("it stops the engine's containers, and " + (
-                f"{some_names(sorted(stays))} would not start again with it (their restart "
-                "policy), so undo could not put them back" if stays else
-                "reos could not read them there, so undo could not put them back"))
+        return _engine_stops(snapshot, ours, "it stops")
     if target.kind != "container" or not cuts_program(step):
         return None
     box = next((c for c in boxes if c.name == target.name), None)
@@ -537,6 +525,52 @@ def _in_reos_container(step: Step, snapshot: SystemSnapshot) -> str | None:
                 "reos could not read whether Docker removes it once it stops (--rm), so "
                 "it could not be started again")
     return None
+
+
+def _session_in_container(snapshot: SystemSnapshot) -> bool:
+    """Whether reos's SSH session on the host may run in one of its engine's containers:
+    the module runs in a container, and the engine's list could not be read, or names
+    the module's own container, or the module could not name its own (any may be it)."""
+    inside, own = snapshot.host.get("in_container") is True, snapshot.host.get("container_id")
+    boxes = snapshot.containers or []
+    return inside and (snapshot.containers is None or (bool(boxes) and (
+        not own or any(c.id[:12] == own for c in boxes))))
+
+
+def _engine_stops(snapshot: SystemSnapshot, ours: bool, what: str) -> str | None:
+    """Why stopping or replacing the container engine on the host (`what` does it: "it
+    stops", "apt's dry run says it would replace docker.io, which stops") may not run:
+    reos's session runs in one of its containers (`ours`), or a running container would
+    not come back with it (a restart policy other than always or unless-stopped, or
+    paused), or the containers could not be read. None otherwise."""
+    if ours:
+        return (f"{what} the engine's containers, and reos's SSH session there runs in one "
+                "of them: reos is cut off and could not undo it")
+    stays = [c.name for c in snapshot.containers or [] if c.running and (
+        c.state == "paused" or c.restart not in ("always", "unless-stopped"))]
+    if snapshot.containers is not None and not stays:
+        return None
+    return (f"{what} the engine's containers, and " + (
+        f"{some_names(sorted(stays))} would not start again with it (their restart "
+        "policy), so undo could not put them back" if stays else
+        "reos could not read them there, so undo could not put them back"))
+
+
+def _takes_engine(dry_run: Simulation | str | None, snapshot: SystemSnapshot) -> str | None:
+    """Why a package step whose dry run removes or replaces the container engine's package
+    installed there (an install that upgrades docker-ce with it) may not run, as a step
+    on the engine itself would not (`_engine_stops`), or None."""
+    if dry_run is None or isinstance(dry_run, str):
+        return None
+    installed = {p.name for p in snapshot.packages or []}
+    taken = sorted({name.split(":", 1)[0] for name in [*dry_run.removed, *dry_run.installed]
+                    if name.split(":", 1)[0] in installed
+                    and _ENGINE_PACKAGES.fullmatch(name.split(":", 1)[0])})
+    if not taken:
+        return None
+    return _engine_stops(snapshot, _session_in_container(snapshot),
+                         f"apt's dry run there says it would also remove or replace "
+                         f"{some_names(taken)}, which stops")
 
 
 def _passes_reos_on(step: Step, passers: Carriers) -> str | None:

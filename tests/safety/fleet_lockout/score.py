@@ -45,7 +45,9 @@ def host_facts(data: dict[str, Any], case: dict[str, Any]) -> dict[str, Any]:
 
 def snapshot_for(data: dict[str, Any], facts: dict[str, Any]) -> Any:
     """The corpus's snapshot with the facts the host module adds there: the login, the
-    port reached and whether a proxy passed the session on, and the host's machine-id
+    port reached and whether a proxy passed the session on, whether the session runs in
+    a container and which (its short id, as `portable.own_container` gives it), and the
+    host's machine-id
     (a corpus written without one still stands for a host, which always has one)."""
     from reos.system.snapshot import SystemSnapshot
 
@@ -53,6 +55,10 @@ def snapshot_for(data: dict[str, Any], facts: dict[str, Any]) -> Any:
     snap["host"].setdefault("machine_id", MACHINE_ID)
     snap["host"].update({"user": facts.get("login"), "ssh_port": facts.get("reached_port"),
                          "ssh_loopback": bool(facts.get("proxied"))})
+    if "in_container" in facts:  # where the session runs, as the module reads its cgroup
+        ident = facts.get("container_id")
+        snap["host"].update({"in_container": facts["in_container"] is True,
+                             "container_id": str(ident or "")[:12]})
     carriers = carried(data, facts)
     if carriers == {"ssh_passers": "", "ssh_passer_pids": ""}:
         snap["host"].update(carriers)  # nothing here carries it: the login sees that too
