@@ -212,6 +212,25 @@ def test_a_changed_file_is_read_again_and_the_cache_rewritten(tmp_path: Path) ->
     assert b"mine.second" in cache.path.read_bytes()
 
 
+def test_a_change_to_the_code_that_builds_the_tables_reads_the_files_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lexicon's tables are kept with the set: a reos whose lexicon code changed (a
+    word a typo may mean, added) must not read the tables an older one built."""
+    code = tmp_path / "lexicon.py"
+    code.write_text("# the code that builds the tables\n", encoding="utf-8")
+    monkeypatch.setattr(templates, "_LEXICON_CODE", code)
+    cache = TemplateCache(tmp_path / "cache.msgpack")
+    expected = set(templates.load(cache=cache).operations)
+    files = [Path(row[0]) for row in _envelope(cache)[1]]
+    assert files[0] == code
+    found, tables = msgspec.msgpack.decode(cache.read(files) or b"", type=KEPT)
+    found.operations["stale.operation"] = found.operations.popitem()[1]
+    assert cache.write(files, msgspec.msgpack.encode((found, tables)))
+    assert "stale.operation" in templates.load(cache=cache).operations  # same code: kept
+    code.write_text("# the code that builds the tables, changed\n", encoding="utf-8")
+    assert set(templates.load(cache=cache).operations) == expected
+
+
 def test_a_damaged_or_older_cache_is_ignored_and_replaced(tmp_path: Path) -> None:
     clean = TemplateCache(tmp_path / "clean.msgpack")
     expected = set(templates.load(cache=clean).operations)

@@ -27,6 +27,7 @@ import msgspec
 from msgspec import Struct, field
 
 from reos import paths
+from reos.catalogue import lexicon as _lexicon
 from reos.catalogue import operations as catalogue
 from reos.catalogue import schema
 from reos.catalogue.lexicon import Lexicon, Tables, keep_on
@@ -237,6 +238,7 @@ def load_file(path: Path, into: TemplateSet) -> None:
                 into.aliases.setdefault(kind, {})[phrase.lower()] = list(names)
 
 
+_LEXICON_CODE = Path(_lexicon.__file__)  # what builds the tables the cache keeps
 ROLE_KINDS = ("container", "service")  # what [aliases.role] phrases may name
 
 
@@ -254,7 +256,9 @@ def load(extra_dirs: list[Path] | None = None, cache: TemplateCache | None = Non
                 if directory == builtin:
                     _BUILTIN.add(str(path))
                 files.append(path)
-    kept = cache.read(files)
+    # the tables are built by the lexicon's code: a change to it is a change of the set
+    stamped = [_LEXICON_CODE, *files]
+    kept = cache.read(stamped)
     if kept is not None:
         try:
             found, tables = msgspec.msgpack.decode(kept, type=tuple[TemplateSet, Tables])
@@ -269,7 +273,7 @@ def load(extra_dirs: list[Path] | None = None, cache: TemplateCache | None = Non
     _spell_out(found)
     lex = Lexicon(found)
     keep_on(found, lex)
-    cache.write(files, msgspec.msgpack.encode((found, lex.tables())))
+    cache.write(stamped, msgspec.msgpack.encode((found, lex.tables())))
     return found
 
 
