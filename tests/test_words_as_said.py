@@ -125,6 +125,18 @@ def test_a_real_word_two_letters_longer_is_no_typo() -> None:
     assert correct("restrat", lex) == "restart"
 
 
+def test_a_slip_for_except_leaves_out_as_except_does(snapshot) -> None:
+    """"exept" was read as a name: "stop evry container exept postgres" stopped the one
+    container it was to spare."""
+    lex = lexicon(ReasoningEngine(Settings()).templates)
+    assert correct("exept", lex) == "except" and correct("excludng", lex) == "excluding"
+    assert correct("expect", lex) is None  # a word of its own, two letters from except
+    assert correct("mins", lex) is None  # minutes, never "minus"
+    spared = argvs(snapshot, "stop every container except site-db")
+    assert spared and argvs(snapshot, "stop evry container exept site-db") == spared
+    assert ["docker", "stop", "site-db"] not in spared
+
+
 def test_a_superlative_said_of_named_processes_is_asked_never_guessed(snapshot) -> None:
     plan = ReasoningEngine(Settings(), snapshot=snapshot).plan("kill off that runaway clamscan")
     assert plan.kind == Kind.CLARIFY and not plan.steps, plan.text()
