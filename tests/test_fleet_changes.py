@@ -746,17 +746,22 @@ def _cut(facts: dict[str, str], target: Target, action: str,
     return part
 
 
-def test_ssh_s_socket_is_never_restarted_on_a_host_and_ssh_s_service_may_be() -> None:
+def test_ssh_is_never_restarted_on_a_host_and_its_service_may_be_reloaded() -> None:
     """A socket unit restarted is stopped first, and may not bind again while sshd holds
-    the port: no new login, and reos's next run with it. sshd's service restarts with
-    the sessions it has."""
-    def restart(unit: str) -> deciding.Prepared:
+    the port: no new login, and reos's next run with it. sshd's service restarted stops
+    its listener first, and a configuration that no longer loads leaves it down (found
+    by a stranger's lock-out corpus, fleet-lockout-4); a reload checks the configuration
+    first (Debian's unit runs `sshd -t`) and keeps the listener."""
+    def changed(unit: str, action: str = "restart") -> deciding.Prepared:
         snap = SystemSnapshot(collected_at="", host={"machine_id": MACHINE, **DIRECT},
                               services=[Service(unit, active="active", enabled="enabled",
                                                 load="loaded")])
-        step = Step("s1", f"Restart {unit}", ["sudo", "-n", "systemctl", "restart", unit],
-                    target=Target("service", unit), action="restart")
+        step = Step("s1", f"{action.title()} {unit}",
+                    ["sudo", "-n", "systemctl", action, unit],
+                    target=Target("service", unit), action=action)
         return _one(step, snap)
 
-    assert "cut reos off" in (restart("ssh.socket").left_out or "")
-    assert restart("ssh.service").plan is not None
+    assert "cut reos off" in (changed("ssh.socket").left_out or "")
+    for unit in ("ssh.service", "sshd.service"):
+        assert "reload it instead" in (changed(unit).left_out or "")
+        assert changed(unit, "reload").plan is not None

@@ -694,6 +694,13 @@ def _unfit(step: Step, refused: str | None, logins: set[str] | None = None) -> s
                                          and target.name.endswith(".socket"))):
             return ("it would cut reos off from the host: reos reaches it over SSH, so it "
                     "never stops SSH there, and could not undo it")
+        if target.kind == "service" and unit in _LIFELINE_UNITS and step.action == "restart":
+            # a restart stops the listener first: a configuration that no longer loads
+            # leaves no SSH server for reos's next connection, nor for anyone's
+            return ("a restart stops the SSH server before it starts again, and with a "
+                    "configuration that no longer loads it stays down, reos with it; "
+                    "reload it instead (“reload ssh”): the configuration is checked "
+                    "first and the server keeps listening")
         if target.kind == "service" and _NETWORK_UNITS.fullmatch(unit) and (
                 step.action in (*_CUTS, "restart")):
             return ("it could take the host's network down, and reos with it: reos reaches "
