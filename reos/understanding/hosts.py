@@ -206,6 +206,14 @@ _OF_SOFTWARE = {"virtual", "name", "running", "configured", "upstream", "dns", "
 # verbs whose object is a whole machine: "reboot the old servers" is never this one
 _ACTS_ON_MACHINES = {"reboot", "restart", "shutdown", "poweroff", "update", "upgrade",
                      "patch", "kick", "bounce", "reinstall", "wipe", "decommission"}
+# what says a range of numbered hosts after the first: "pump-gw01 through 03"
+_LEADING_ZEROS = regex(r"(?<![0-9])0+(?=[0-9])")
+_RANGE = {"through", "thru", "till", "until", "to", "-", "..", "upto"}
+# words of time a word of place may come before, after the hosts: "on web1 at noon"
+_TIMES = {"noon", "midnight", "night", "tonight", "morning", "evening", "afternoon",
+          "once", "boot", "startup", "weekend", "weekends", "home", "least", "most",
+          "first", "last", "all", "some", "times", "hours", "minutes", "background",
+          "parallel", "turn", "order", "sequence", "batches", "go", "now", "future"}
 _POINTING = {"one", "ones", "them", "those", "these", "others", "other", "rest", "remaining",
              "everything", "anything", "everyone"}
 NEAR_AFTER, NEAR_BEFORE = 4, 3  # words a denying word is weighed by, after and before it
@@ -735,8 +743,10 @@ class _Reader:
             if fixed is None or fixed not in HOST_WORDS or not _slipped(word, fixed):
                 continue
             before = self.tokens[k - 1].low if k else ""
-            if fixed == "everywhere" or before in PLACE or before in _EVERY:
-                self.tokens[k] = replace(token, low=fixed)
+            if fixed == "everywhere" or before in PLACE or before in _EVERY or any(
+                    t.low in PLACE for t in self.tokens[max(0, k - 4):k - 1]) and all(
+                    t.low.isalnum() for t in self.tokens[max(0, k - 3):k]):
+                self.tokens[k] = replace(token, low=fixed)  # "on teh billing web servres"
 
     # -- the request, clause by clause -------------------------------------------------
     def read(self) -> Reading | None:
@@ -763,8 +773,10 @@ class _Reader:
                     # db", "except the db hosts" are surely hosts
                     sure = placed or any(self._noun(k) for k in range(j, found.end)) or (
                         self._surely_hosts(found.refs))
-                    leaving.append(_Clause(tuple(found.refs), i, found.end, sure))
-                    i = found.end
+                    end = found.end + (found.end < len(tokens) and (
+                        tokens[found.end].low in ("one", "ones")))  # "the staging ones"
+                    leaving.append(_Clause(tuple(found.refs), i, end, sure))
+                    i = end
                     continue
                 if places and places[-1].end == i:  # "block all hosts except 10.0.0.5"
                     raise _Stop(self._leaves_out_what(i, j))
@@ -1891,6 +1903,8 @@ class _Reader:
                 first = min(unread)
                 raise _Stop(self._not_read(taken, hosts, first, max(unread) + 1,
                                            "say which hosts"))
+        for end in sorted({b for _, b in taken}):
+            self._after_hosts(end, set(kept), taken, hosts)
         for n, k in enumerate(kept):
             if self._denies_at(k) and k + 1 in starts:
                 # "restart nginx here, not of the web servers": the words right after a
@@ -1926,6 +1940,59 @@ class _Reader:
                 said = _either(self._in_order_names(named)) if named else "two of its names"
                 raise _Stop(self._not_read(taken, hosts, k, k + 1,
                                            f"name {said} in {self.names.where}"))
+
+    def _after_hosts(self, end: int, kept: set[int], taken: list[tuple[int, int]],
+                     hosts: tuple[str, ...]) -> None:
+        """Asks (raises) when the words right after hosts read at `end` could still say
+        which of them: words up to a host noun ("on the billing web servers": which
+        billing hosts), a host noun or "ones" left over ("the production ones"; not one
+        after a noun, "the k8s cluster nodes"), a number
+        or a range ("on pump gws 1 thru 3", "pump-gw01 through 03"), or a word of place
+        before a word the catalogue does not know ("every server at headquarters")."""
+        tokens = self.tokens
+        if end >= len(tokens) or end not in kept or self._breaks(end - 1, end):
+            return
+        k = end
+        while k in kept and k - end < 4 and (k == end or not self._breaks(k - 1, k)):
+            word = tokens[k].low
+            if self._noun(k) or word in ("one", "ones"):
+                if k == end and self._noun(end - 1):
+                    break  # "the k8s cluster nodes": the same hosts
+                raise _Stop(self._not_read(taken, hosts, end, k + 1, "say which hosts"))
+            some = self._hosts_by_label_part(word)
+            if some and some != set(hosts):  # "on pump gw4": a word of some of their names
+                raise _Stop(self._not_read(taken, hosts, end, k + 1, "say which hosts"))
+            after = tokens[k + 1].low if k + 1 < len(tokens) and k + 1 in kept else ""
+            if word.isdigit() or (word in _RANGE and any(c.isdigit() for c in after)):
+                # "on pump gws 1 thru 3", "pump-gw01 through 03": which of them
+                raise _Stop(self._not_read(taken, hosts, end, k + 1 + bool(after),
+                                           "say which hosts"))
+            if not word.isalnum() or word in self.known.words:
+                break
+            k += 1
+        word = tokens[end].low
+        if word in PLACE:
+            k = end + 1
+            while k < len(tokens) and k in kept and tokens[k].low in _DETERMINERS:
+                k += 1
+            if k < len(tokens) and k in kept and tokens[k].low.isalpha() and (
+                    tokens[k].low not in self.known.words | _FUNCTION_WORDS | _TIMES):
+                raise _Stop(self._not_read(taken, hosts, end, k + 1, "say which hosts"))
+
+    def _hosts_by_label_part(self, word: str) -> set[str]:
+        """The hosts a part of whose first label `word` is, between separators, with or
+        without its number, zeros or plural s: "gw4" and "gws" of pump-gw04, "web" of
+        bill-web01. Empty for a word of one letter or a number."""
+        if len(word) < 2 or word.isdigit() or not word.isalnum():
+            return set()
+        said = {_no_zeros(word), _no_zeros(word[:-1]) if word.endswith("s") else word}
+        found: set[str] = set()
+        for host in self.names.hosts:
+            for part in _PARTS.split(host.split(".", 1)[0].lower()):
+                if part and (_no_zeros(part) in said or (
+                        part.rstrip("0123456789") in said and part[-1:].isdigit())):
+                    found.add(host)
+        return found
 
     def _in_a_sentence_of(self, k: int, taken: list[tuple[int, int]]) -> bool:
         """Whether the word at `k` is in the sentence of words read as hosts (a story's
@@ -2065,6 +2132,9 @@ class _Reader:
         if joined:
             return {joined}
         host, group = self.hosts.get(word), self.groups.get(word)
+        if not (host or group) and after_hosts and word.isalpha() and len(word) >= 4:
+            group = next((self.groups[p] for p in sorted(_plurals(word))
+                          if p in self.groups), None)  # "the Millbrook historian"
         if not (host or group) and after_hosts:
             respelled = self.respelled.get(_spelling(word), set())
             if len(respelled) > 1:
@@ -2217,6 +2287,11 @@ def _ask(question: str, choices: tuple[str, ...], hint: str) -> Asked:
     if hint:
         lines.append(hint)
     return Asked("\n".join(lines), choices)
+
+
+def _no_zeros(word: str) -> str:
+    """`word` with the zeros that lead each of its numbers left out: gw04 -> gw4."""
+    return _LEADING_ZEROS.sub("", word)
 
 
 def _spelling(word: str) -> tuple[str, ...]:

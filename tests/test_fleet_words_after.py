@@ -1,0 +1,117 @@
+"""Words right after the hosts read that could still say which of them
+(reos/understanding/hosts.py: `_after_hosts`, `_hosts_by_label_part`, a group said in the
+singular in `_name_left`, a typo of a host noun after a word of place in
+`_correct_host_words`), through `on_hosts.hosts_named` with Ansible reading a real INI
+file; sentences and names of our own.
+
+What is checked: each request below used to run on every host of the group it read
+first, with the words that narrowed it dropped from the hosts and left in the request:
+"on the north shed" (the group north and the group sheds, one host of both), "on
+the accounts web boxes" (which accounts hosts), "on lock gw2" and "on lock gws 1 to 3"
+(some of the gateways), "on every host at the depot" (a place the inventory does not
+name), "on the spare boxs but not the gatways" (a typo of a noun and of a part of a
+name), "on the outer ones" (hosts said twice, different requests). Each is now asked.
+What says the same hosts again still runs: "the dock cluster nodes", "except the spare
+ones", "on lock-gw02" alone, "on web1 at noon".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reos.fleet.inventory import Source
+from reos.understanding.hosts import Asked, Chosen
+from tests.host_words import inventory_of
+from tests.test_fleet_words_spelled import _read
+
+INI = """[harbour]
+crane-harbour ansible_host=10.9.0.1
+office-harbour ansible_host=10.9.0.2
+
+[inland]
+crane-inland ansible_host=10.9.1.1
+
+[cranes]
+crane-harbour
+crane-inland
+
+[accounts]
+acc-web01 ansible_host=10.9.2.1
+acc-web02 ansible_host=10.9.2.2
+acc_db01 ansible_host=10.9.2.3
+
+[lock_gateways]
+lock-gw01 ansible_host=10.9.3.1
+lock-gw02 ansible_host=10.9.3.2
+lock-gw03 ansible_host=10.9.3.3
+lock-gw04 ansible_host=10.9.3.4
+
+[spare]
+spare1 ansible_host=10.9.4.1
+spare2 ansible_host=10.9.4.2
+
+[dock_cluster]
+dock1 ansible_host=10.9.5.1
+dock2 ansible_host=10.9.5.2
+
+[north]
+nx1 ansible_host=10.9.6.1
+nx2 ansible_host=10.9.6.2
+
+[sheds]
+nx2
+sx3 ansible_host=10.9.6.3
+
+[outer:children]
+harbour
+inland
+"""
+
+
+@pytest.fixture(scope="module")
+def inventory(tmp_path_factory: pytest.TempPathFactory) -> Source:
+    return inventory_of(tmp_path_factory, INI)
+
+
+@pytest.mark.parametrize(("request_", "unread"), [
+    ("restart chrony on the north shed", "shed"),  # a group in the singular
+    ("restart nginx on the accounts web boxes", "web boxes"),
+    ("restrat nginx on teh accounts web servres", "web servres"),
+    ("bounce chronyd on lock gw2", "gw2"),
+    ("kick rsyslog on lock gws 1 to 3", "“gws 1 to”"),
+    ("remove telnet on lock-gw01 through 03", "through 03"),
+    ("list the members of the sudo group on every host at the depot", "at the depot"),
+    ("stop nginx on the spare servers, and on the outer ones just restart it", "ones"),
+])
+def test_words_after_the_hosts_that_could_narrow_them_are_asked_never_dropped(
+        inventory: Source, request_: str, unread: str) -> None:
+    found = _read(request_, inventory)
+    assert isinstance(found, Asked), found
+    assert unread in found.question, found.question
+
+
+def test_a_typo_of_a_noun_before_a_denied_typo_of_a_name_is_asked(
+        inventory: Source) -> None:
+    found = _read("set timezone Europe/London on the spare boxs but not the gatways",
+                  inventory)
+    assert isinstance(found, Asked), found
+
+
+@pytest.mark.parametrize(("request_", "hosts", "rest"), [
+    ("enable chronyd in the dock cluster nodes", ("dock1", "dock2"), "enable chronyd"),
+    ("restart cron on all hosts except the spare ones",
+     ("acc-web01", "acc-web02", "acc_db01", "crane-harbour", "crane-inland", "dock1",
+      "dock2", "lock-gw01", "lock-gw02", "lock-gw03", "lock-gw04", "nx1", "nx2",
+      "office-harbour", "sx3"),
+     "restart cron"),
+    ("restart chrony on lock-gw02", ("lock-gw02",), "restart chrony"),
+    ("restart nginx on the accounts hosts", ("acc-web01", "acc-web02", "acc_db01"),
+     "restart nginx"),
+    ("restart chrony on the harbour crane", ("crane-harbour",), "restart chrony"),
+    ("restart nginx on dock1 at noon", ("dock1",), "restart nginx at noon"),
+])
+def test_words_after_the_hosts_that_say_them_again_still_run(
+        inventory: Source, request_: str, hosts: tuple[str, ...], rest: str) -> None:
+    found = _read(request_, inventory)
+    assert isinstance(found, Chosen), found
+    assert (tuple(sorted(found.hosts)), found.request) == (hosts, rest)
