@@ -92,8 +92,12 @@ def carried(data: dict[str, Any], facts: dict[str, Any]) -> dict[str, str]:
     # the account each runs as, as the host module reads it (/proc/PID/status)
     users = {p.get("pid"): p.get("user") for p in data["snapshot"].get("processes") or []}
     names |= {f"user:{users[row.get('pid')]}" for row in rows if users.get(row.get("pid"))}
-    if names & FORWARDS_TO_CONTAINERS:  # the module finds the container's process next
-        names.add("docker-container.scope")
+    if names & FORWARDS_TO_CONTAINERS:  # the module finds the container's process next:
+        # its scope names the container by id, the one that publishes the port
+        ids = [str(c.get("id") or "") for c in data["snapshot"].get("containers") or []
+               if any(f":{port}->" in str(p) for p in c.get("ports") or [])]
+        names.add(f"docker-{ids[0]}.scope" if len(ids) == 1 and len(ids[0]) == 64
+                  else "docker-container.scope")
     return {"ssh_passers": " ".join(sorted(names)),
             "ssh_passer_pids": " ".join(sorted({str(row.get("pid") or 0) for row in rows}))}
 
