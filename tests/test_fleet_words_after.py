@@ -13,6 +13,10 @@ name), "on the spare boxs but not the gatways" (a typo of a noun and of a part o
 name), "on the outer ones" (hosts said twice, different requests). Each is now asked.
 What says the same hosts again still runs: "the dock cluster nodes", "except the spare
 ones", "on lock-gw02" alone, "on web1 at noon".
+
+A host said with its number's zeros left out ("acc-web1" for acc-web01: `_spelling`), or
+by a whole part of its name with a word for one machine ("on the office host": the one
+word `_described` now reads), is that host; such a part of several names is asked.
 """
 
 from __future__ import annotations
@@ -115,3 +119,29 @@ def test_words_after_the_hosts_that_say_them_again_still_run(
     found = _read(request_, inventory)
     assert isinstance(found, Chosen), found
     assert (tuple(sorted(found.hosts)), found.request) == (hosts, rest)
+
+
+@pytest.mark.parametrize(("request_", "hosts", "rest"), [
+    # a number said without the zeros before it, or with other separators
+    ("open port 443 on acc-web1 and acc-web2", ("acc-web01", "acc-web02"), "open port 443"),
+    ("restart postgresql on acc_db1", ("acc_db01",), "restart postgresql"),
+    ("restart chronyd on lock-gw3", ("lock-gw03",), "restart chronyd"),
+    # a whole part of one host's name with a word for one machine
+    ("enable fail2ban on the office host", ("office-harbour",), "enable fail2ban"),
+])
+def test_a_host_said_without_its_zeros_or_by_a_part_of_its_name_is_that_host(
+        inventory: Source, request_: str, hosts: tuple[str, ...], rest: str) -> None:
+    found = _read(request_, inventory)
+    assert isinstance(found, Chosen), found
+    assert (tuple(sorted(found.hosts)), found.request) == (hosts, rest)
+
+
+@pytest.mark.parametrize(("request_", "among"), [
+    ("restart nginx on the dock box", ("dock1", "dock2")),  # two hosts fit: asked
+    ("bounce nginx on the acc server", ("acc-web01", "acc-web02", "acc_db01")),
+])
+def test_a_part_of_several_names_with_a_word_for_one_machine_is_asked(
+        inventory: Source, request_: str, among: tuple[str, ...]) -> None:
+    found = _read(request_, inventory)
+    assert isinstance(found, Asked), found
+    assert all(host in found.question for host in among), found.question

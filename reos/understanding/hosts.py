@@ -1700,11 +1700,13 @@ class _Reader:
         host fits, it is that host; else the hosts the words fit are asked about, never
         guessed. None when fewer than two words fit a host, or none fits them all."""
         tokens, end, fits, unread, whole, fitting = self.tokens, i, None, [], False, 0
+        nouns = 0
         while end < len(tokens) and _PLAIN.fullmatch(tokens[end].low) and (
                 tokens[end].low not in _NOT_DESCRIBING) and not (
                 end > i and self.request[tokens[end - 1].end:tokens[end].start].strip()):
             word = tokens[end].low
             if word in HOST_NOUNS or word in _PLURALS:
+                nouns += word in HOST_NOUNS
                 end += 1
                 continue
             hosts = self._hosts_by_part(word)
@@ -1724,9 +1726,14 @@ class _Reader:
             elif not _PARTS.search(word):
                 unread.append(tokens[end].text)
             end += 1
-        if not fits or fitting < 2 or (end < len(tokens) and tokens[end].low in ("'", "\u2019")):
-            return None  # one word ("in the log", "at boot") is no host's description, nor
-            # words that go on past a possessive ("on the summit's camera")
+        # one word ("in the log", "at boot") is no host's description, unless it is a
+        # whole part of a name said with a word for one machine ("on the jump host", "on
+        # the print server"); nor words that go on past a possessive ("the summit's cam")
+        one = fitting == 1 and nouns == 1 and not unread and whole and (
+            tokens[end - 1].low in HOST_NOUNS)
+        if not fits or (fitting < 2 and not one) or (
+                end < len(tokens) and tokens[end].low in ("'", "\u2019")):
+            return None
         ordered = self._in_order_names(fits)
         said = self._said_at(i, end)
         if len(ordered) == 1 and not unread and whole:  # a whole part said: "valley"
@@ -2295,10 +2302,12 @@ def _no_zeros(word: str) -> str:
 
 
 def _spelling(word: str) -> tuple[str, ...]:
-    """A name's runs of letters and of digits, whatever separates them: snowcam_peak and
-    snowcam-peak, kiosk-2 and kiosk2 are spelled alike. All of the word: web1.stage is no
-    web-1, radius1.log no radius1."""
-    return tuple(_RUNS.findall(word.lower()))
+    """A name's runs of letters and of digits, whatever separates them, and each number
+    without the zeros before it: snowcam_peak and snowcam-peak, kiosk-2 and kiosk2,
+    ofc-dc01 and ofc-dc1 are spelled alike. All of the word: web1.stage is no web-1,
+    radius1.log no radius1."""
+    return tuple(run.lstrip("0") or "0" if run.isdigit() else run
+                 for run in _RUNS.findall(word.lower()))
 
 
 def _letters(word: str) -> str:
