@@ -63,6 +63,8 @@ class Approvable(Protocol):
 
     def approve_hosts(self, hosts: Any, on_event: EventSink = ignore) -> Reply: ...
 
+    def run_query(self, plan: Plan, on_event: EventSink = ignore) -> Any: ...
+
 
 def approve(engine: Approvable, on_event: EventSink = ignore,
             approve_fix: ApproveFix | None = None,
@@ -106,11 +108,18 @@ def run_approved(engine: Approvable, plan: Plan, on_event: EventSink = ignore,
     so, and say how it went. Without `approve_fix` no fix that needs approval runs; without
     `confirm_resume` a pause stays a pause (`Outcome.PAUSED`)."""
     from reos.execution.gates import summary
+    from reos.words import replies
     from reos.words.conversation import execution_summary
 
     report = engine.execute(plan, on_event, approve=approve_fix)
     while report.resumable and confirm_resume is not None and confirm_resume(report):
         report = engine.resume(report)
     engine.session.done()  # a pause not continued is where the run ends
-    return Reply(execution_summary(report, plan, summary(report)), outcome_of(report),
-                 plan=plan, report=report)
+    said = execution_summary(report, plan, summary(report))
+    if plan.then:  # the questions asked beside it, answered now it has run
+        answers = [engine.run_query(question, on_event).text if report.ok else
+                   replies.question_not_run(question.intent.summary or "" if
+                                            question.intent else "")
+                   for question in plan.then]
+        said = "\n\n".join([said, *answers])
+    return Reply(said, outcome_of(report), plan=plan, report=report)

@@ -67,6 +67,7 @@ class ReasoningEngine:
                            explain=settings.reasoning.explain_steps
                            and settings.reasoning.enabled)
         self._fixed_snapshot = snapshot
+        self._on_host = False  # planning for another machine (plan_on)
         self._cache: SnapshotCache | None = None
         self._journal = journal
         self._templates: TemplateSet | None = None
@@ -149,6 +150,8 @@ class ReasoningEngine:
         builder.assess = self.settings.reasoning.enabled
         builder.max_steps = self.settings.limits.max_operations
         builder.verify = self.settings.safety.verify_each_step
+        # a question beside a change is answered after it here; on a host it waits
+        builder.answers_after = not self._on_host
         builder.manual = _manual_pages  # when nothing fits: what this machine's manual has
         # what the pre-flight gate would refuse is said before approval
         builder.preflight = partial(refusal, max_operations=self.settings.limits.max_operations)
@@ -180,11 +183,11 @@ class ReasoningEngine:
         engine's own snapshot comes back afterwards, so the next request (in the chat) is
         planned for this machine again, never for the last host read."""
         before = self._fixed_snapshot
-        self._fixed_snapshot = snapshot
+        self._fixed_snapshot, self._on_host = snapshot, True
         try:
             return self.plan(text)
         finally:
-            self._fixed_snapshot = before
+            self._fixed_snapshot, self._on_host = before, False
 
     def plan(self, text: str, on_event: EventSink = ignore) -> Plan:
         """The plan for one request; chat words ("undo", "help") come back as kind meta."""

@@ -97,6 +97,24 @@ def test_an_approved_plan_ran(tmp_path: Path) -> None:
     assert (tmp_path / "m2").exists()
 
 
+def test_a_question_asked_beside_a_change_is_answered_after_it_ran(tmp_path: Path) -> None:
+    """"… and show me the uptime": answered with what is true once the change has run;
+    not answered when the change failed (it would not say how things are after it)."""
+    eng = engine()
+    question = eng.plan("show me the uptime")
+    assert question.read_only and question.steps
+    plan = marks(tmp_path, 1)
+    plan.then = [question]
+    reply = waiting(eng, plan).approve()
+    assert reply.outcome is Outcome.RAN and (tmp_path / "m1").exists()
+    answer = eng.run_query(question).text
+    assert answer.split()[0] in reply.text.split("\n\n", 1)[1], reply.text
+    failing = marks(tmp_path / "gone", 1)  # its folder is missing: touch fails
+    failing.then = [question]
+    reply = waiting(engine(), failing).approve()
+    assert reply.outcome is Outcome.FAILED and "I did not answer" in reply.text
+
+
 def test_a_failed_step_with_nothing_to_roll_back_failed(tmp_path: Path) -> None:
     plan = marks(tmp_path, 1)
     plan.steps.append(Step(id="s2", title="Fail", argv=["false"]))

@@ -122,11 +122,31 @@ def test_a_part_with_nothing_to_do_is_said_before_the_steps(engine: ReasoningEng
     assert plan.text().index("No containers match") < plan.text().index("1. Stop")
 
 
-def test_a_question_beside_an_action_waits_and_is_said_so(engine: ReasoningEngine) -> None:
+def test_a_question_beside_an_action_is_answered_once_it_has_run(
+        engine: ReasoningEngine) -> None:
     plan = engine.plan("stop portainer, then show me the disk usage")
     assert [s.command for s in plan.steps] == ["docker stop portainer"]
-    assert "show disk space used and free" in plan.text()
-    assert "ask me again" in plan.text()
+    assert "Once it has run, I answer: “show disk space used and free”" in plan.text()
+    [question] = plan.then
+    assert question.read_only and question.steps and not question.needs_approval
+
+
+@pytest.mark.parametrize("say", ["restart nginx and what is the load",
+                                 "restart nginx and show me its status"])
+def test_a_question_after_a_change_is_never_read_into_the_change(
+        engine: ReasoningEngine, say: str) -> None:
+    """"… and what is the load" was read with the restart: it restarted
+    systemd-modules-load.service too, a change nobody asked for."""
+    plan = engine.plan(say)
+    assert [s.command for s in plan.steps] == ["sudo -n systemctl restart nginx.service"] \
+        or all("nginx" in s.command for s in plan.steps), [s.command for s in plan.steps]
+    assert len(plan.then) == 1
+
+
+def test_a_question_beside_a_change_on_another_machine_waits(
+        engine: ReasoningEngine) -> None:
+    plan = engine.plan_on(engine.snapshot(), "stop portainer, then show me the disk usage")
+    assert not plan.then and "ask me again" in plan.text()
 
 
 def test_a_part_that_asks_back_asks_and_says_so(engine: ReasoningEngine) -> None:

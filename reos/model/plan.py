@@ -181,6 +181,9 @@ class Plan(Struct):
     trace_id: int | None = None  # the audit trail's record of how this plan was decided
     # a request that asks several questions: each one's plan, answered in turn
     parts: list[Plan] = field(default_factory=list)
+    # questions asked beside a change ("restart nginx and show me its status"): each
+    # one's read-only plan, answered once the change has run
+    then: list[Plan] = field(default_factory=list)
     # a plan with steps to approve: its words as rendered around the list of steps
     # (`words.conversation.render`), None for any other plan
     shown: Shown | None = None

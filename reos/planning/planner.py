@@ -57,6 +57,9 @@ class PlanBuilder:
         self.assess = True  # assess the plan's quality ([reasoning] enabled)
         self.max_steps = 25  # the scope the quality assessment accepts ([limits])
         self.verify = True  # execution verifies each step ([safety] verify_each_step)
+        # a question asked beside a change is answered once it has run (`Plan.then`);
+        # False where the change runs elsewhere (another machine, through Ansible)
+        self.answers_after = True
         # the manual pages this machine has on a request's words (the engine's; None: none)
         self.manual: Callable[[str], list[Any]] | None = None
         # why execution's pre-flight gate would refuse a plan, or None (the engine's)
@@ -225,8 +228,17 @@ class PlanBuilder:
         merged.verb = acting[0].verb if len({p.verb for p in acting}) == 1 else None
         merged.confirm_reason = next((p.confirm_reason for p in acting if p.confirm_reason),
                                      None)
+        # a question beside the change is answered once it has run, with what it finds
+        # then; one that needs no reading of this machine waits to be asked again
+        merged.then = [p for p in plans if p not in acting and p.steps and p.read_only
+                       and not p.blocked and not p.needs_approval] if (
+            merged.steps and self.answers_after) else []
+        after = [p.intent.summary or p.intent.operation or "" for p in merged.then
+                 if p.intent is not None]
+        if after:
+            merged.notes.append(replies.question_after(after))
         waiting = [p.intent.summary or p.intent.operation or "" for p in plans
-                   if p not in acting and p.intent is not None]
+                   if p not in acting and p not in merged.then and p.intent is not None]
         if waiting:
             merged.notes.append(replies.question_waits(waiting))
         if not merged.steps:  # nothing to do for any part

@@ -69,10 +69,12 @@ def split(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
         return None
     read_whole = whole.reading
     if whole.kind in (Kind.QUERY, Kind.ACTION, Kind.COMBINED) and not (
-            read_whole.unexplained or (read_whole.unhonoured and not whole.params.get("clock"))):
+            read_whole.unexplained or (read_whole.unhonoured and not whole.params.get("clock"))
+    ) and not (whole.kind != Kind.QUERY and _asks_after(text)):
         return None  # "install nginx and enable it": one operation says it all (a
         # qualifier it cannot apply, "start it and make sure it starts at boot", is not;
-        # a time it cannot keep is asked about, never split off to run the rest now)
+        # a time it cannot keep is asked about, never split off to run the rest now; a
+        # question after a change, "restart nginx and show me its status", is its own)
     groups = _asks(text.strip().rstrip(".!?"), templates, matcher)
     if not 2 <= len(groups) <= MAX_PARTS or not all(
             _begins_ask(g, templates, matcher) for g in groups):
@@ -114,6 +116,14 @@ def split(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
                   summary="; ".join(i.summary or i.operation or "" for i in intents),
                   reading=Understood(intents[0].reading.source,
                                      min(i.reading.confidence for i in intents)))
+
+
+def _asks_after(text: str) -> bool:
+    """Whether a piece after the first, cut where a new ask may begin, is a question
+    ("… and show me its status", "…, then what is the load"): a change's reading may
+    take its words for its own and leave the question unanswered."""
+    pieces = _JOIN.split(text.strip().rstrip(".!?"))[2::2]
+    return any(_QUESTION.match(_POLITE.sub("", piece).strip()) for piece in pieces)
 
 
 def asks(text: str, templates: TemplateSet, matcher: Any = None) -> list[str]:

@@ -166,6 +166,16 @@ def one_part_first(parts: int) -> str:
             "(ask me for the others once it is settled).")
 
 
+def question_after(questions: list[str]) -> str:
+    return ("Once it has run, I answer: "
+            + "; ".join(f"\u201c{q}\u201d" for q in questions))
+
+
+def question_not_run(question: str) -> str:
+    return (f"I did not answer \u201c{question}\u201d: the change did not finish, so "
+            "it would not say how things are after it")
+
+
 def question_waits(questions: list[str]) -> str:
     return ("I answer questions on their own, so this waits: "
             + "; ".join(f"\u201c{q}\u201d" for q in questions)
