@@ -259,3 +259,21 @@ def test_who_an_account_is_shows_it(snapshot) -> None:
     plan = ReasoningEngine(Settings(), snapshot=snapshot).plan("who is fay?")
     assert plan.intent is not None and plan.intent.operation == "user.info", plan.text()
     assert plan.targets and plan.targets[0].name == "fay"
+
+
+def test_a_word_left_over_says_which_of_several_a_name_fits() -> None:
+    """"restart the UPS monitoring service": "ups" fits every NUT unit, and "monitoring"
+    names one of them by a part of its name (a stranger's set, F16, was asked which)."""
+    ups = SystemSnapshot.from_dict({
+        "schema": "reos.snapshot/2",
+        "host": {"hostname": "drafting", "distro_id": "debian", "distro_version": "12",
+                 "init": "systemd", "package_manager": "apt", "is_root": True},
+        "services": [_service("nut-server", True, True, "Network UPS Tools - server"),
+                     _service("nut-monitor", True, True, "Network UPS Tools - monitor"),
+                     _service("nut-driver-enumerator", True, True,
+                              "Network UPS Tools - enumeration of devices")],
+    })
+    assert argvs(ups, "restart the UPS monitoring service") == [
+        ["systemctl", "restart", "nut-monitor.service"]]
+    asked = ReasoningEngine(Settings(), snapshot=ups).plan("restart the ups")
+    assert asked.kind == Kind.CLARIFY and not asked.steps  # nothing says which: asked

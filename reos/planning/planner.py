@@ -181,7 +181,7 @@ class PlanBuilder:
             self._query(plan, intent)
         else:
             self._action(plan, intent)
-        read = intent.reading
+        read = (plan.intent or intent).reading  # targeting may have used a word of it
         if read.ignored:
             plan.notes.append(replies.ignored_shell(read.ignored))
         if read.unexplained:

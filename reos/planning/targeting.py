@@ -154,6 +154,15 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
             plan.intent, result = intent, running
             plan.notes.append("no container or service is called that: the program "
                               "running here is asked to end (SIGTERM)")
+    said = _said_of_one(result.choices, intent.reading.unexplained) if (
+        result.question and not intent.plural) else None
+    if said is not None:  # "restart the UPS monitoring service": nut-monitor, of the ups
+        word, one = said
+        result = MatchResult(targets=[one], strategies={one.name: "words together"})
+        intent = replace(intent, reading=replace(intent.reading, unexplained=[
+            w for w in intent.reading.unexplained if w != word]))
+        plan.intent = intent
+        plan.notes.append(f"\u201c{word}\u201d says which: {one.name}")
     if result.question:
         plan.kind = Kind.CLARIFY
         plan.options = [(f"the {t.kind} {t.name}", replace(
@@ -282,6 +291,29 @@ def _families(found: list[Any], snapshot: SystemSnapshot) -> dict[Any, list[Any]
     for p in found:
         families.setdefault(eldest.get(p.pid) or p, []).append(p)
     return families
+
+
+def _said_of_one(choices: list[Target], words: list[str]) -> tuple[str, Target] | None:
+    """The one of several things a name fits that a word the reading left over names by a
+    part of its own name ("monitoring" of nut-monitor, among nut-server, nut-driver…),
+    with that word; None when no word, or more than one thing, fits so."""
+    found: list[tuple[str, Target]] = []
+    for word in words:
+        if len(word) < 4 or not word.isalpha() or word in _NOT_WHICH:
+            continue
+        stems = {word, *(word[:-len(end)] for end in ("ing", "ed", "er", "s")
+                         if word.endswith(end) and len(word) - len(end) >= 4)}
+        fit = [t for t in choices if stems & {p for p in re.split(r"[-_.@:/]+", t.name.lower())
+                                               if len(p) >= 4}]
+        if len(fit) == 1:
+            found.append((word, fit[0]))
+    return found[0] if len({t.name for _, t in found}) == 1 else None
+
+
+# words said of a thing's kind or state, never which of several it is
+_NOT_WHICH = frozenset({"service", "services", "container", "containers", "server",
+                        "daemon", "process", "unit", "units", "running", "stopped",
+                        "failed", "please", "again", "now", "thing", "stuff"})
 
 
 def _owned(owner: str, phrases: list[str], kinds: list[str], plural: bool,
