@@ -12,6 +12,9 @@ built here.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from reos.catalogue.lexicon import correct, lexicon
@@ -263,17 +266,12 @@ def test_who_an_account_is_shows_it(snapshot) -> None:
 
 def test_a_word_left_over_says_which_of_several_a_name_fits() -> None:
     """"restart the UPS monitoring service": "ups" fits every NUT unit, and "monitoring"
-    names one of them by a part of its name (a stranger's set, F16, was asked which)."""
-    ups = SystemSnapshot.from_dict({
-        "schema": "reos.snapshot/2",
-        "host": {"hostname": "drafting", "distro_id": "debian", "distro_version": "12",
-                 "init": "systemd", "package_manager": "apt", "is_root": True},
-        "services": [_service("nut-server", True, True, "Network UPS Tools - server"),
-                     _service("nut-monitor", True, True, "Network UPS Tools - monitor"),
-                     _service("nut-driver-enumerator", True, True,
-                              "Network UPS Tools - enumeration of devices")],
-    })
-    assert argvs(ups, "restart the UPS monitoring service") == [
-        ["systemctl", "restart", "nut-monitor.service"]]
-    asked = ReasoningEngine(Settings(), snapshot=ups).plan("restart the ups")
+    names one of them by a part of its name. On the machine of a stranger's set (F16,
+    a development set since its first run), which asked which."""
+    drafting = SystemSnapshot.from_dict(json.loads(
+        (Path(__file__).parent / "understanding" / "strangers" / "set-f16.json").read_text(
+        ))["snapshot"])
+    assert argvs(drafting, "restart the UPS monitoring service") == [
+        ["sudo", "-n", "systemctl", "restart", "nut-monitor.service"]]
+    asked = ReasoningEngine(Settings(), snapshot=drafting).plan("restart the ups")
     assert asked.kind == Kind.CLARIFY and not asked.steps  # nothing says which: asked
