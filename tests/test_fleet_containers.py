@@ -154,6 +154,9 @@ def test_a_container_stopped_on_a_host_has_its_start_as_undo() -> None:
 
 @pytest.mark.parametrize("passers", [
     {"ssh_passers": "container.scope", "ssh_passer_pids": "4242"},  # a container carries it
+    # one named by its id, another than shop-web: shop-web may still hold its network
+    # (`--network container:shop-web`), which no snapshot says (a review found it)
+    {"ssh_passers": f"docker-proxy docker-{'a' * 64}.scope", "ssh_passer_pids": "4242"},
     {"ssh_passers_unknown": "the owner could not be seen"},  # not known
 ])
 def test_no_container_is_stopped_where_what_carries_the_session_may_be_one(
@@ -164,39 +167,6 @@ def test_no_container_is_stopped_where_what_carries_the_session_may_be_one(
                                             steps=[_stop("shop-web")])},
                               {"web1": snap}, "stop shop-web")
     assert part.plan is None and "carr" in (part.left_out or ""), part.left_out
-
-
-JUMP_ID, OTHER_ID = "a" * 64, "b" * 64
-
-
-@pytest.mark.parametrize(("step", "runs"), [
-    (_stop("shop-web"), True),  # another container: its processes are its own
-    (Step("s1", "Restart shop-web", ["sudo", "-n", "docker", "restart", "shop-web"],
-          target=Target("container", "shop-web"), action="restart"), True),
-    (_stop("jump"), False),  # the one that carries the session
-    (Step("s1", "Restart docker.service", ["sudo", "-n", "systemctl", "restart",
-                                            "docker.service"],
-          target=Target("service", "docker.service"), action="restart"), False),
-    (Step("s1", "Stop edge.service", ["sudo", "-n", "systemctl", "stop", "edge.service"],
-          target=Target("service", "edge.service"), action="stop"), False),  # may own it
-])
-def test_where_a_container_carries_the_session_only_another_container_is_stopped(
-        step: Step, runs: bool) -> None:
-    """The session comes through docker-proxy into the container jump (the host module
-    names its scope by the container's id): a step on one other container runs, and
-    anything else that stops a program is still refused, as what carries it is."""
-    boxes = [Container("jump", id=JUMP_ID, state="running", auto_remove=False,
-                       restart="always"),
-             Container("shop-web", id=OTHER_ID, state="running", auto_remove=False,
-                       restart="always")]
-    carried = {"ssh_passers": f"docker-proxy docker docker-{JUMP_ID}.scope",
-               "ssh_passer_pids": "812"}
-    part = _decided(step, _snapshot(carried, boxes))
-    assert (part.plan is not None) == runs, part.left_out
-    # a scope no listed container has, or none named by an id: nothing runs
-    for scope in (f"docker-{'c' * 64}.scope", "container.scope"):
-        other = _snapshot({**carried, "ssh_passers": f"docker-proxy {scope}"}, boxes)
-        assert _decided(step, other).plan is None
 
 
 def _decided(step: Step, snap: SystemSnapshot) -> deciding.Prepared:

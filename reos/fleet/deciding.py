@@ -320,11 +320,10 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str,
     ssh, unknown = ssh_ports(snapshot.host.get("ssh_port"),
                              snapshot.host.get("ssh_loopback"), inventory_port)
     passers = carriers(snapshot.host, inventory_port)
-    boxes = _carrier_containers(snapshot)
     for step in plan.steps:
         admission = admit_argv(step.argv, approved=True, requested=request, remote=True)
         why = _unfit(step, admission.reason if not admission.allowed else None, logins) or (
-            _passes_reos_on(step, passers, boxes)) or _in_reos_container(step, snapshot)
+            _passes_reos_on(step, passers)) or _in_reos_container(step, snapshot)
         if not why and not step.read_only and step.target is not None and (
                 step.target.kind == "firewall"):
             why = firewall_cuts_ssh(step.argv, ssh, unknown) or (
@@ -574,43 +573,16 @@ def _takes_engine(dry_run: Simulation | str | None, snapshot: SystemSnapshot) ->
                          f"{some_names(taken)}, which stops")
 
 
-def _carrier_containers(snapshot: SystemSnapshot) -> set[str] | None:
-    """The containers what carries reos's session runs in, when every scope the host
-    module named for it is a container's named by its id ("docker-<id>.scope") and
-    each is a container the engine listed there; None otherwise."""
-    said = snapshot.host.get("ssh_passers")
-    scoped = [w for w in said.lower().split() if w.endswith(".scope")] if isinstance(
-        said, str) else []
-    boxes = {c.id: c.name for c in snapshot.containers or [] if len(c.id) == 64}
-    found: set[str] = set()
-    for word in scoped:
-        match = _CONTAINER_SCOPE.fullmatch(word)
-        if match is None or match[1] not in boxes:
-            return None
-        found.add(boxes[match[1]])
-    return found or None
-
-
-# a container's scope, by the engine's id of it
-_CONTAINER_SCOPE = regex(r"(?:docker|libpod|cri-containerd|crio)-([0-9a-f]{64})\.scope")
-# what acts on one container alone: never on the programs of another
-_ONE_CONTAINER = {"stop", "restart", "kill", "pause", "remove"}
-
-
-def _passes_reos_on(step: Step, passers: Carriers,
-                    boxes: set[str] | None = None) -> str | None:
+def _passes_reos_on(step: Step, passers: Carriers) -> str | None:
     """Why a step that stops, restarts, kills or removes a program that carries reos's
     session (`carriers`: an SSH multiplexer such as sslh, a proxy, a relay, a tunnel's
-    client; any program when they are not known) may not run, or None. Where what
-    carries it runs in containers (`boxes`, `_carrier_containers`), a step on one other
-    container alone stops none of it: that container's processes are its own."""
+    client; any program when they are not known) may not run, or None. A carrier in a
+    container's scope is not known: another container may share its network or its
+    processes' namespace (`--network container:…`), which the snapshot does not say."""
     known, pids, unknown = passers
     if known == set() or not cuts_program(step):
         return None
     target = step.target
-    if known is None and boxes and target is not None and target.kind == "container" and (
-            step.action in _ONE_CONTAINER and target.name not in boxes):
-        return None
     if known is None:
         return ("something on the host may carry reos's SSH session, and reos does not "
                 f"know what ({unknown}): stopping or removing a program there could cut "
