@@ -119,11 +119,8 @@ class Lexicon:
         """(words a typo may be corrected to, the same as a set, words never corrected),
         built on the first unknown word: most requests have none."""
         if self._typos is None:
-            # a word that leaves out, from six letters ("exept" is except; "mins" is
-            # no "minus")
             single = {key for key, entries in self.phrases.items() if len(key) >= 4 and any(
-                len(words) == 1 and (role in ("verb", "noun", "qualifier", "resource", "ask")
-                                     or role == "exclude" and len(key) >= 6)
+                len(words) == 1 and role in ("verb", "noun", "qualifier", "resource", "ask")
                 for words, role, _ in entries)}
             refusing = {w for r in self.refusals for p in (*r.verbs, *r.objects)
                         for w in p.split() if len(w) >= 4 and w.isalpha()}
