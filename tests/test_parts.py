@@ -163,3 +163,18 @@ def test_a_second_address_is_the_same_ask_again_never_dropped(engine: ReasoningE
         "sudo -n ufw allow from 10.0.0.2 to any port 22 proto tcp"]
     assert commands(engine, "block 203.0.113.7 and 203.0.113.8") == [
         "sudo -n ufw prepend deny from 203.0.113.7", "sudo -n ufw prepend deny from 203.0.113.8"]
+
+
+@pytest.mark.parametrize(("say", "commands_"), [
+    # "which …" after a comma says which services; it was read as a question of its own,
+    # and the restart lost its state: every service restarted (a review found it)
+    ("restart the services, which have failed",
+     ["sudo -n systemctl restart fail2ban.service"]),
+    ("restart the services, which are failing",
+     ["sudo -n systemctl restart fail2ban.service"]),
+    ("stop the containers, which use the most memory", []),
+])
+def test_words_that_say_which_after_a_comma_are_never_split_off(
+        engine: ReasoningEngine, say: str, commands_: list[str]) -> None:
+    plan = engine.plan(say)
+    assert [s.command for s in plan.steps] == commands_ and not plan.then, plan.text()

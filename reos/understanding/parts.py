@@ -109,6 +109,8 @@ def split(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
     if len({(i.operation, tuple(i.targets), tuple(sorted(i.params.items())))
             for i in intents}) < len(intents):
         return None  # the same ask twice: the whole reading holds it
+    if whole.kind != Kind.QUERY and _widens(whole, intents):
+        return None  # a state or an exclusion the whole reading kept is never dropped
     acting = any(i.kind == Kind.ACTION for i in intents)
     return Intent(Kind.ACTION if acting else Kind.QUERY, action="several",
                   operation="several", targets=[t for i in intents for t in i.targets],
@@ -118,12 +120,32 @@ def split(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
                                      min(i.reading.confidence for i in intents)))
 
 
+def _widens(whole: Intent, parts: list[Intent]) -> bool:
+    """Whether the parts would act on more than the whole reading: a qualifier or an
+    exclusion it kept is in no part that acts ("restart the services, which failed" is
+    the failed ones, never every service)."""
+    acting = [i for i in parts if i.kind == Kind.ACTION]
+    kept = {*whole.qualifiers, *(f"not {w}" for w in whole.exclude)}
+    said = {q for i in acting for q in (*i.qualifiers, *(f"not {w}" for w in i.exclude))}
+    return bool(kept - said)
+
+
 def _asks_after(text: str) -> bool:
-    """Whether a piece after the first, cut where a new ask may begin, is a question
-    ("… and show me its status", "…, then what is the load"): a change's reading may
-    take its words for its own and leave the question unanswered."""
-    pieces = _JOIN.split(text.strip().rstrip(".!?"))[2::2]
-    return any(_QUESTION.match(_POLITE.sub("", piece).strip()) for piece in pieces)
+    """Whether a piece after the first, joined by "and", "then" or the end of a
+    sentence (never a bare comma: "the services, which failed" says which), is a
+    question ("… and show me its status", "… and what is the load"): a change's reading
+    may take its words for its own and leave the question unanswered."""
+    pieces = _ASKED_AFTER.split(text.strip().rstrip(".!?"))[1:]
+    return any(_QUESTION_AFTER.match(_POLITE.sub("", piece).strip()) for piece in pieces)
+
+
+# what joins a question said after a change: "and", "then", a new sentence
+_ASKED_AFTER = regex(r"\s*(?:,\s*)?(?:\band\s+then|\band|\bthen|\bplus|\bafter\s+that)\s+"
+                     r"|\s*[;.!?]\s+", re.IGNORECASE)
+# a question or a request to show, never a word that goes on saying which ("which",
+# "who", "that" after a name) nor one that leaves out ("do not touch redis")
+_QUESTION_AFTER = regex(r"^(?:what|what's|whats|how|when|why|show|list|tell|give|display|"
+                        r"check)\b", re.IGNORECASE)
 
 
 def asks(text: str, templates: TemplateSet, matcher: Any = None) -> list[str]:
