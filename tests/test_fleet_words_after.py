@@ -15,8 +15,11 @@ What says the same hosts again still runs: "the dock cluster nodes", "except the
 ones", "on lock-gw02" alone, "on web1 at noon".
 
 A host said with its number's zeros left out ("acc-web1" for acc-web01: `_spelling`), or
-by a whole part of its name with a word for one machine ("on the office host": the one
-word `_described` now reads), is that host; such a part of several names is asked.
+by a whole part of its name with a word for one machine ("on the jump host": the one
+word `_described` now reads), is that host; such a part of several names, or a word the
+catalogue knows ("the mail server"), is asked; a word that says which machine ("the
+local machine") is no part of a name. Numbers, "to", "on friday", "one at a time" after
+the hosts that are no host's stay the request's.
 """
 
 from __future__ import annotations
@@ -126,8 +129,6 @@ def test_words_after_the_hosts_that_say_them_again_still_run(
     ("open port 443 on acc-web1 and acc-web2", ("acc-web01", "acc-web02"), "open port 443"),
     ("restart postgresql on acc_db1", ("acc_db01",), "restart postgresql"),
     ("restart chronyd on lock-gw3", ("lock-gw03",), "restart chronyd"),
-    # a whole part of one host's name with a word for one machine
-    ("enable fail2ban on the office host", ("office-harbour",), "enable fail2ban"),
 ])
 def test_a_host_said_without_its_zeros_or_by_a_part_of_its_name_is_that_host(
         inventory: Source, request_: str, hosts: tuple[str, ...], rest: str) -> None:
@@ -145,3 +146,47 @@ def test_a_part_of_several_names_with_a_word_for_one_machine_is_asked(
     found = _read(request_, inventory)
     assert isinstance(found, Asked), found
     assert all(host in found.question for host in among), found.question
+
+
+@pytest.mark.parametrize(("request_", "rest"), [
+    # a number that is no host's, a value of the request (a review found them asked)
+    ("set swappiness on lock-gw02 to 10", "set swappiness to 10"),
+    ("open port 443 on lock-gw02 to 10.0.0.0/8", "open port 443 to 10.0.0.0/8"),
+    ("restart nginx on lock-gw02 one at a time", "restart nginx one at a time"),
+    ("restart nginx on lock-gw02 on friday", "restart nginx on friday"),
+])
+def test_words_after_the_hosts_that_are_the_requests_own_still_run(
+        inventory: Source, request_: str, rest: str) -> None:
+    found = _read(request_, inventory)
+    assert isinstance(found, Chosen), found
+    assert (found.hosts, found.request) == (("lock-gw02",), rest)
+
+
+SAYING = """[dns]
+local-dns ansible_host=10.9.9.1
+
+[misc]
+same-origin ansible_host=10.9.9.2
+main-db ansible_host=10.9.9.3
+mail01 ansible_host=10.9.9.4
+jump01 ansible_host=10.9.9.5
+"""
+
+
+def test_a_whole_part_of_one_hosts_name_with_a_word_for_one_machine_is_that_host(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    found = _read("enable fail2ban on the jump host", inventory_of(tmp_path_factory, SAYING))
+    assert isinstance(found, Chosen), found
+    assert (found.hosts, found.request) == (("jump01",), "enable fail2ban")
+
+
+@pytest.mark.parametrize(("request_", "asked"), [
+    ("restart nginx on the local machine", False),  # words that say which machine
+    ("restart nginx on the same machine", False),
+    ("restart postgres on the main server", False),
+    ("restart postfix on the mail server", True),  # a word the catalogue knows: asked
+])
+def test_one_word_that_says_which_machine_is_no_part_of_a_hosts_name(
+        tmp_path_factory: pytest.TempPathFactory, request_: str, asked: bool) -> None:
+    found = _read(request_, inventory_of(tmp_path_factory, SAYING))
+    assert (isinstance(found, Asked) if asked else found is None), found

@@ -207,13 +207,23 @@ _OF_SOFTWARE = {"virtual", "name", "running", "configured", "upstream", "dns", "
 _ACTS_ON_MACHINES = {"reboot", "restart", "shutdown", "poweroff", "update", "upgrade",
                      "patch", "kick", "bounce", "reinstall", "wipe", "decommission"}
 # what says a range of numbered hosts after the first: "pump-gw01 through 03"
+# words that say which machine, never a part of a host's name said: "on the local
+# machine", "the same server", "the main box" (a host local-dns is not meant)
+_SAYS_WHICH_MACHINE = frozenset({
+    "local", "same", "current", "this", "that", "main", "other", "new", "old", "remote",
+    "whole", "entire", "first", "last", "next", "primary", "secondary", "own", "default",
+    "real", "actual", "physical", "virtual", "right", "wrong", "good", "bad", "big",
+    "small", "home", "my", "our", "your", "their", "its", "every", "each", "any"})
+_TRAILING_NUMBER = regex(r"[0-9]+$")
 _LEADING_ZEROS = regex(r"(?<![0-9])0+(?=[0-9])")
 _RANGE = {"through", "thru", "till", "until", "to", "-", "..", "upto"}
 # words of time a word of place may come before, after the hosts: "on web1 at noon"
 _TIMES = {"noon", "midnight", "night", "tonight", "morning", "evening", "afternoon",
           "once", "boot", "startup", "weekend", "weekends", "home", "least", "most",
           "first", "last", "all", "some", "times", "hours", "minutes", "background",
-          "parallel", "turn", "order", "sequence", "batches", "go", "now", "future"}
+          "parallel", "turn", "order", "sequence", "batches", "go", "now", "future",
+          "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+          "dawn", "dusk", "lunch", "lunchtime", "closing", "opening", "shutdown"}
 _POINTING = {"one", "ones", "them", "those", "these", "others", "other", "rest", "remaining",
              "everything", "anything", "everyone"}
 NEAR_AFTER, NEAR_BEFORE = 4, 3  # words a denying word is weighed by, after and before it
@@ -563,7 +573,11 @@ def from_catalogue(templates: TemplateSet) -> Known:
                        for noun in nouns if " " not in noun and noun not in GROUP_NOUNS
                        and noun not in _PLURALS)
     lex = lexicon(templates)
-    return Known(synonyms, spellings, things, frozenset(lex.tables().known),
+    # the vocabulary's own slips for "except" ("exept") are read here as slips, which
+    # leave hosts out only before a name (`_LEAVING_SLIPS`)
+    slips = {w for w in templates.vocabulary.exclusions
+             if any(_one_letter_off(w, said) for said in _LEAVING_SLIPS)}
+    return Known(synonyms, spellings, things, frozenset(lex.tables().known) - slips,
                  dict(templates.vocabulary.numbers),
                  lambda word: correct(word, lex, HOST_WORDS),
                  frozenset(tuple(words) for entries in lex.phrases.values()
@@ -1700,7 +1714,7 @@ class _Reader:
         host fits, it is that host; else the hosts the words fit are asked about, never
         guessed. None when fewer than two words fit a host, or none fits them all."""
         tokens, end, fits, unread, whole, fitting = self.tokens, i, None, [], False, 0
-        nouns = 0
+        nouns, fitted = 0, ""
         while end < len(tokens) and _PLAIN.fullmatch(tokens[end].low) and (
                 tokens[end].low not in _NOT_DESCRIBING) and not (
                 end > i and self.request[tokens[end - 1].end:tokens[end].start].strip()):
@@ -1722,7 +1736,7 @@ class _Reader:
             if hosts:
                 fits = hosts if fits is None else fits & hosts
                 whole = whole or bool(self._hosts_by_part(word, loose=False))
-                fitting += 1
+                fitting, fitted = fitting + 1, word
             elif not _PARTS.search(word):
                 unread.append(tokens[end].text)
             end += 1
@@ -1730,13 +1744,15 @@ class _Reader:
         # whole part of a name said with a word for one machine ("on the jump host", "on
         # the print server"); nor words that go on past a possessive ("the summit's cam")
         one = fitting == 1 and nouns == 1 and not unread and whole and (
-            tokens[end - 1].low in HOST_NOUNS)
+            tokens[end - 1].low in HOST_NOUNS) and fitted not in _SAYS_WHICH_MACHINE
         if not fits or (fitting < 2 and not one) or (
                 end < len(tokens) and tokens[end].low in ("'", "\u2019")):
             return None
         ordered = self._in_order_names(fits)
         said = self._said_at(i, end)
-        if len(ordered) == 1 and not unread and whole:  # a whole part said: "valley"
+        if len(ordered) == 1 and not unread and whole and not (
+                one and fitted in self.known.words):  # a whole part said: "valley"
+            # (one word the catalogue knows, "the web server", is asked: maybe the role)
             return _Found([_Ref("host", ordered[0], f"{ordered[0]}, for “{said}”")], end,
                           sure=True)
         raise _Stop(_ask(f"“{said}” is no name in {self.names.where}; of its words, "
@@ -1962,7 +1978,7 @@ class _Reader:
         k = end
         while k in kept and k - end < 4 and (k == end or not self._breaks(k - 1, k)):
             word = tokens[k].low
-            if self._noun(k) or word in ("one", "ones"):
+            if self._noun(k) or word == "ones":
                 if k == end and self._noun(end - 1):
                     break  # "the k8s cluster nodes": the same hosts
                 raise _Stop(self._not_read(taken, hosts, end, k + 1, "say which hosts"))
@@ -1970,7 +1986,8 @@ class _Reader:
             if some and some != set(hosts):  # "on pump gw4": a word of some of their names
                 raise _Stop(self._not_read(taken, hosts, end, k + 1, "say which hosts"))
             after = tokens[k + 1].low if k + 1 < len(tokens) and k + 1 in kept else ""
-            if word.isdigit() or (word in _RANGE and any(c.isdigit() for c in after)):
+            if self._numbered_like(word, hosts) or (
+                    word in _RANGE and self._numbered_like(after, hosts)):
                 # "on pump gws 1 thru 3", "pump-gw01 through 03": which of them
                 raise _Stop(self._not_read(taken, hosts, end, k + 1 + bool(after),
                                            "say which hosts"))
@@ -1978,13 +1995,25 @@ class _Reader:
                 break
             k += 1
         word = tokens[end].low
-        if word in PLACE:
+        if word == "at":
             k = end + 1
             while k < len(tokens) and k in kept and tokens[k].low in _DETERMINERS:
                 k += 1
             if k < len(tokens) and k in kept and tokens[k].low.isalpha() and (
                     tokens[k].low not in self.known.words | _FUNCTION_WORDS | _TIMES):
                 raise _Stop(self._not_read(taken, hosts, end, k + 1, "say which hosts"))
+
+    def _numbered_like(self, word: str, hosts: tuple[str, ...]) -> bool:
+        """Whether `word` is a number some host is named with, beside the letters of one
+        of `hosts` ("03" or "3" of pump-gw03 after pump-gw01): "to 10" of a setting, "2
+        times", "to 65536" are not."""
+        number = _no_zeros(word) if word.isdigit() else ""
+        if not number:
+            return False
+        said = {_letters(h) for h in hosts}
+        return any(_letters(h) in said and _no_zeros(_TRAILING_NUMBER.search(
+            h.split(".", 1)[0]).group(0)) == number for h in self.names.hosts
+            if _TRAILING_NUMBER.search(h.split(".", 1)[0]))
 
     def _hosts_by_label_part(self, word: str) -> set[str]:
         """The hosts a part of whose first label `word` is, between separators, with or
