@@ -116,10 +116,10 @@ def run_approved(engine: Approvable, plan: Plan, on_event: EventSink = ignore,
         report = engine.resume(report)
     engine.session.done()  # a pause not continued is where the run ends
     said = execution_summary(report, plan, summary(report))
-    if plan.then:  # the questions asked beside it, answered now it has run
-        answers = [engine.run_query(question, on_event).text if report.ok else
-                   replies.question_not_run(question.intent.summary or "" if
-                                            question.intent else "")
-                   for question in plan.then]
-        said = "\n\n".join([said, *answers])
-    return Reply(said, outcome_of(report), plan=plan, report=report)
+    # the questions asked beside it, answered now it has run (not when it failed)
+    answers = [engine.run_query(question, on_event).text if report.ok else
+               replies.question_not_run(question.intent.summary or "" if
+                                        question.intent else "")
+               for question in plan.then]
+    return Reply("\n\n".join([said, *answers]), outcome_of(report), plan=plan,
+                 report=report, answers=answers if report.ok else [])

@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 from typing import TYPE_CHECKING, Any
 
-from msgspec import Struct
+from msgspec import Struct, field
 
 if TYPE_CHECKING:
     from reos.model.plan import Plan
@@ -86,6 +86,8 @@ class Reply(Struct):
     first: str = ""
     hosts: Any = None  # plans on other machines (reos.on_hosts.HostsPlan), shown or run
     hosts_applied: Any = None  # how they ran (reos.fleet.changing.Applied)
+    # the answers to the questions asked beside a change (`Plan.then`), once it ran
+    answers: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.awaiting_approval:

@@ -109,6 +109,8 @@ def test_a_question_asked_beside_a_change_is_answered_after_it_ran(tmp_path: Pat
     assert reply.outcome is Outcome.RAN and (tmp_path / "m1").exists()
     answer = eng.run_query(question).text
     assert answer.split()[0] in reply.text.split("\n\n", 1)[1], reply.text
+    assert len(reply.answers) == 1 and reply.answers[0].split()[0] == answer.split()[0]
+    assert plan.to_dict()["then"][0]["steps"]  # `reos plan --json` shows what it runs
     failing = marks(tmp_path / "gone", 1)  # its folder is missing: touch fails
     failing.then = [question]
     reply = waiting(engine(), failing).approve()

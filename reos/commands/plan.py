@@ -241,6 +241,8 @@ def run(request: str, *, yes: bool = False, dry_run: bool = False, as_json: bool
             "rolled_back": report.rolled_back.to_dict() if report.rolled_back else None,
             "seconds": round(report.seconds, 3),
         }
+        if plan.then:  # the questions answered after it, in words
+            data["execution"]["answers"] = ran.answers
         emit_json(data)
     else:
         say(ran.text)

@@ -246,6 +246,10 @@ class Plan(Struct):
             "choices": [label for label, _ in self.options],
             "trace": [{"stage": t.stage, "said": t.said} for t in self.trace],
             **({"quality": self.quality} if self.quality is not None else {}),
+            # the questions answered once the change has run: their read-only steps
+            **({"then": [{"summary": p.intent.summary if p.intent else None,
+                          "steps": [s.to_dict() for s in p.steps]} for p in self.then]}
+               if self.then else {}),
         }
 
 

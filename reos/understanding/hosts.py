@@ -2011,9 +2011,11 @@ class _Reader:
         if not number:
             return False
         said = {_letters(h) for h in hosts}
-        return any(_letters(h) in said and _no_zeros(_TRAILING_NUMBER.search(
-            h.split(".", 1)[0]).group(0)) == number for h in self.names.hosts
-            if _TRAILING_NUMBER.search(h.split(".", 1)[0]))
+        for host in self.names.hosts:
+            found = _TRAILING_NUMBER.search(host.split(".", 1)[0])
+            if found and _letters(host) in said and _no_zeros(found.group(0)) == number:
+                return True
+        return False
 
     def _hosts_by_label_part(self, word: str) -> set[str]:
         """The hosts a part of whose first label `word` is, between separators, with or
