@@ -134,8 +134,11 @@ def test_a_slip_for_except_leaves_out_as_except_does(snapshot) -> None:
     lex = lexicon(ReasoningEngine(Settings()).templates)
     for word in ("exceeding", "exploding", "excerpt", "beside", "expect", "mins"):
         assert correct(word, lex) is None, word  # words of their own (a review found them)
+    assert [correct(w, lex) for w in ("exceot", "escept", "exlcuding")] == [
+        "except", "except", "excluding"]  # one letter off: the slip (a second review)
     spared = argvs(snapshot, "stop every container except site-db")
     assert spared and argvs(snapshot, "stop evry container exept site-db") == spared
+    assert argvs(snapshot, "stop every container escept site-db") == spared
     assert ["docker", "stop", "site-db"] not in spared
 
 
@@ -272,5 +275,7 @@ def test_a_word_left_over_says_which_of_several_a_name_fits() -> None:
         ))["snapshot"])
     assert argvs(drafting, "restart the UPS monitoring service") == [
         ["sudo", "-n", "systemctl", "restart", "nut-monitor.service"]]
-    asked = ReasoningEngine(Settings(), snapshot=drafting).plan("restart the ups")
-    assert asked.kind == Kind.CLARIFY and not asked.steps  # nothing says which: asked
+    for say in ("restart the ups", "restart the nut service, not the monitoring one",
+                "restart the nut service, the monitoring is fine"):  # nothing says which
+        asked = ReasoningEngine(Settings(), snapshot=drafting).plan(say)
+        assert asked.kind == Kind.CLARIFY and not asked.steps, say

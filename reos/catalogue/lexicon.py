@@ -119,8 +119,11 @@ class Lexicon:
         """(words a typo may be corrected to, the same as a set, words never corrected),
         built on the first unknown word: most requests have none."""
         if self._typos is None:
+            # a word that leaves out too, from six letters ("excpt" is except; `correct`
+            # takes only one edit towards it, never from a word of its own)
             single = {key for key, entries in self.phrases.items() if len(key) >= 4 and any(
-                len(words) == 1 and role in ("verb", "noun", "qualifier", "resource", "ask")
+                len(words) == 1 and (role in ("verb", "noun", "qualifier", "resource", "ask")
+                                     or role == "exclude" and len(key) >= 6)
                 for words, role, _ in entries)}
             refusing = {w for r in self.refusals for p in (*r.verbs, *r.objects)
                         for w in p.split() if len(w) >= 4 and w.isalpha()}
@@ -311,6 +314,17 @@ def _distance(a: str, b: str, limit: int) -> int:
     return previous[-1]
 
 
+def _leaves_out(word: str, lex: Lexicon) -> bool:
+    """Whether `word` is one the vocabulary leaves things out with ("except")."""
+    return any(role == "exclude" and len(words) == 1
+               for words, role, _ in lex.phrases.get(word, ()))
+
+
+# words one letter from a word that leaves out, meant as themselves
+_NOT_LEAVING_OUT = frozenset({"excerpt", "beside", "exempt", "expect", "accept", "exceed",
+                              "escape", "excess"})
+
+
 def correct(word: str, lex: Lexicon, also: frozenset[str] = frozenset()) -> str | None:
     """The one catalogue word a typo most likely meant, or None. `also` adds words of a
     reader's own vocabulary a typo may mean besides the catalogue's ("everywhere", which
@@ -347,6 +361,8 @@ def correct(word: str, lex: Lexicon, also: frozenset[str] = frozenset()) -> str 
     if not found:
         return None
     found.sort()
+    if _leaves_out(found[0][1], lex) and (found[0][0] > 1 or word in _NOT_LEAVING_OUT):
+        return None  # "exceeding", "excerpt", "beside" are words of their own
     if len(found) > 1 and found[0][0] == found[1][0]:
         # two words equally close: only two letters swapped ("statsu" is "status", not
         # "stats") is a guess worth making
