@@ -89,6 +89,8 @@ def inventory(tmp_path_factory: pytest.TempPathFactory) -> Source:
     ("remove telnet on lock-gw01 through 03", "through 03"),
     ("list the members of the sudo group on every host at the depot", "at the depot"),
     ("stop nginx on the spare servers, and on the outer ones just restart it", "ones"),
+    ("restart nginx on the accounts hosts in the dmz", "dmz"),  # a second review
+    ("restart nginx on the dock one", "one"),
 ])
 def test_words_after_the_hosts_that_could_narrow_them_are_asked_never_dropped(
         inventory: Source, request_: str, unread: str) -> None:

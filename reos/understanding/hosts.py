@@ -573,11 +573,7 @@ def from_catalogue(templates: TemplateSet) -> Known:
                        for noun in nouns if " " not in noun and noun not in GROUP_NOUNS
                        and noun not in _PLURALS)
     lex = lexicon(templates)
-    # the vocabulary's own slips for "except" ("exept") are read here as slips, which
-    # leave hosts out only before a name (`_LEAVING_SLIPS`)
-    slips = {w for w in templates.vocabulary.exclusions
-             if any(_one_letter_off(w, said) for said in _LEAVING_SLIPS)}
-    return Known(synonyms, spellings, things, frozenset(lex.tables().known) - slips,
+    return Known(synonyms, spellings, things, frozenset(lex.tables().known),
                  dict(templates.vocabulary.numbers),
                  lambda word: correct(word, lex, HOST_WORDS),
                  frozenset(tuple(words) for entries in lex.phrases.values()
@@ -1978,14 +1974,15 @@ class _Reader:
         k = end
         while k in kept and k - end < 4 and (k == end or not self._breaks(k - 1, k)):
             word = tokens[k].low
-            if self._noun(k) or word == "ones":
+            after = tokens[k + 1].low if k + 1 < len(tokens) and k + 1 in kept else ""
+            if self._noun(k) or word == "ones" or (word == "one" and after not in (
+                    "at", "by", "after")):  # "the web one"; "one at a time" is how
                 if k == end and self._noun(end - 1):
                     break  # "the k8s cluster nodes": the same hosts
                 raise _Stop(self._not_read(taken, hosts, end, k + 1, "say which hosts"))
             some = self._hosts_by_label_part(word)
             if some and some != set(hosts):  # "on pump gw4": a word of some of their names
                 raise _Stop(self._not_read(taken, hosts, end, k + 1, "say which hosts"))
-            after = tokens[k + 1].low if k + 1 < len(tokens) and k + 1 in kept else ""
             if self._numbered_like(word, hosts) or (
                     word in _RANGE and self._numbered_like(after, hosts)):
                 # "on pump gws 1 thru 3", "pump-gw01 through 03": which of them
@@ -1995,7 +1992,7 @@ class _Reader:
                 break
             k += 1
         word = tokens[end].low
-        if word == "at":
+        if word in PLACE:
             k = end + 1
             while k < len(tokens) and k in kept and tokens[k].low in _DETERMINERS:
                 k += 1
