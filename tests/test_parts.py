@@ -178,3 +178,22 @@ def test_words_that_say_which_after_a_comma_are_never_split_off(
         engine: ReasoningEngine, say: str, commands_: list[str]) -> None:
     plan = engine.plan(say)
     assert [s.command for s in plan.steps] == commands_ and not plan.then, plan.text()
+
+
+@pytest.mark.parametrize(("say", "commands_", "after"), [
+    # a second review: the state said after a comma, with a question after it
+    ("restart the services, which failed, and show me the load",
+     ["sudo -n systemctl restart fail2ban.service"], 1),
+    # the exclusion is the change's, never the question's: nothing wider runs
+    ("restart the containers and show me the load, but not portainer", [], 0),
+    # a state of the question is no state of a change that names what it acts on
+    ("restart nginx and show me the failed services",
+     ["sudo -n systemctl restart nginx.service"], 1),
+    # a question asked before the change is not answered after it: it waits
+    ("check nginx status and then restart it", ["sudo -n systemctl restart nginx.service"], 0),
+])
+def test_a_split_never_widens_a_change_nor_moves_a_question_after_it(
+        engine: ReasoningEngine, say: str, commands_: list[str], after: int) -> None:
+    plan = engine.plan(say)
+    assert [s.command for s in plan.steps] == commands_, plan.text()
+    assert len(plan.then) == after, plan.text()

@@ -230,8 +230,10 @@ class PlanBuilder:
                                      None)
         # a question beside the change is answered once it has run, with what it finds
         # then; one that needs no reading of this machine waits to be asked again
-        merged.then = [p for p in plans if p not in acting and p.steps and p.read_only
-                       and not p.blocked and not p.needs_approval] if (
+        # (only one asked after the change: "check nginx and then restart it" waits)
+        first = plans.index(acting[0])
+        merged.then = [p for p in plans[first + 1:] if p not in acting and p.steps
+                       and p.read_only and not p.blocked and not p.needs_approval] if (
             merged.steps and self.answers_after) else []
         after = [p.intent.summary or p.intent.operation or "" for p in merged.then
                  if p.intent is not None]

@@ -121,13 +121,19 @@ def split(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
 
 
 def _widens(whole: Intent, parts: list[Intent]) -> bool:
-    """Whether the parts would act on more than the whole reading: a qualifier or an
-    exclusion it kept is in no part that acts ("restart the services, which failed" is
-    the failed ones, never every service)."""
-    acting = [i for i in parts if i.kind == Kind.ACTION]
-    kept = {*whole.qualifiers, *(f"not {w}" for w in whole.exclude)}
-    said = {q for i in acting for q in (*i.qualifiers, *(f"not {w}" for w in i.exclude))}
-    return bool(kept - said)
+    """Whether the parts would act on more than the whole reading: a part acts on a set
+    ("the services", "all containers") and a qualifier or an exclusion the whole reading
+    kept, or any reading it asks between, is in no such part ("restart the services,
+    which failed, and show me the load" is the failed ones, never every service). A part
+    that names what it acts on ("restart nginx") is no wider for a word of the
+    question beside it ("… and show me the failed services")."""
+    readings = [whole, *(option.intent for option in (
+        whole.asking.options if whole.asking else ()))]
+    kept = {w for i in readings for w in (*i.qualifiers, *(f"not {x}" for x in i.exclude))}
+    sets = [i for i in parts if i.kind == Kind.ACTION and (i.plural or not i.targets or (
+        "all" in i.targets))]
+    said = {w for i in sets for w in (*i.qualifiers, *(f"not {x}" for x in i.exclude))}
+    return bool(sets) and bool(kept - said)
 
 
 def _asks_after(text: str) -> bool:
@@ -167,7 +173,10 @@ def _asks(text: str, templates: TemplateSet, matcher: Any) -> list[str]:
     verb = _verb_of(pieces[0], templates, matcher)
     for join, piece in zip(pieces[1::2], pieces[2::2], strict=True):
         form = next((f for f in _VALUES if f.fullmatch(piece.strip())), None)
-        if piece.strip() and _begins_ask(piece, templates, matcher):
+        # "the services, which failed": words after a bare comma that say which
+        relative = join.strip() == "," and piece.strip().split(" ", 1)[0].lower() in (
+            "which", "who", "whose", "that", "where")
+        if piece.strip() and not relative and _begins_ask(piece, templates, matcher):
             groups.append(piece)
         elif form is not None and len(form.findall(groups[-1])) == 1:
             # "allow 22 from 10.0.0.1 and 10.0.0.2": the same ask again for the other value
