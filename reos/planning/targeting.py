@@ -22,6 +22,7 @@ from msgspec.structs import replace
 from reos.model.plan import Plan
 from reos.model.request import Intent, Kind
 from reos.model.target import Target
+from reos.patterns import regex
 from reos.planning import guards, named, selection
 from reos.system.snapshot import SystemSnapshot
 from reos.text import clean
@@ -154,8 +155,8 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
             plan.intent, result = intent, running
             plan.notes.append("no container or service is called that: the program "
                               "running here is asked to end (SIGTERM)")
-    said = _said_of_one(result.choices, intent.reading.unexplained) if (
-        result.question and not intent.plural) else None
+    said = _said_of_one(result.choices, intent.reading.unexplained, plan.request,
+                        intent.targets) if result.question and not intent.plural else None
     if said is not None:  # "restart the UPS monitoring service": nut-monitor, of the ups
         word, one = said
         result = MatchResult(targets=[one], strategies={one.name: "words together"})
@@ -293,13 +294,22 @@ def _families(found: list[Any], snapshot: SystemSnapshot) -> dict[Any, list[Any]
     return families
 
 
-def _said_of_one(choices: list[Target], words: list[str]) -> tuple[str, Target] | None:
+def _said_of_one(choices: list[Target], words: list[str], request: str,
+                 names: list[str]) -> tuple[str, Target] | None:
     """The one of several things a name fits that a word the reading left over names by a
     part of its own name ("monitoring" of nut-monitor, among nut-server, nut-driver…),
-    with that word; None when no word, or more than one thing, fits so."""
+    with that word, when it is said right beside the name (within two words, no comma
+    between) and nothing before it denies it ("not the monitoring one"); None when no
+    word, or more than one thing, fits so."""
+    said = _WORDS.findall(request.lower())
+    where = {w for name in names for w in name.lower().split()}
     found: list[tuple[str, Target]] = []
     for word in words:
-        if len(word) < 4 or not word.isalpha() or word in _NOT_WHICH:
+        if len(word) < 4 or not word.isalpha() or word in _NOT_WHICH or word not in said:
+            continue
+        k = said.index(word)
+        near = said[max(0, k - 2):k + 3]
+        if not where & set(near) or _DENYING & set(said[max(0, k - 3):k]):
             continue
         stems = {word, *(word[:-len(end)] for end in ("ing", "ed", "er", "s")
                          if word.endswith(end) and len(word) - len(end) >= 4)}
@@ -310,6 +320,8 @@ def _said_of_one(choices: list[Target], words: list[str]) -> tuple[str, Target] 
     return found[0] if len({t.name for _, t in found}) == 1 else None
 
 
+_WORDS = regex(r"[a-z0-9@._-]+|[,;.!?]")
+_DENYING = frozenset({"not", "never", "no", "except", "but", "without", "nor", ",", ";"})
 # words said of a thing's kind or state, never which of several it is
 _NOT_WHICH = frozenset({"service", "services", "container", "containers", "server",
                         "daemon", "process", "unit", "units", "running", "stopped",
