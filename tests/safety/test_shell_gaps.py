@@ -221,14 +221,15 @@ def test_a_coprocess_keeps_its_cd_and_its_functions() -> None:
 
 
 def _seconds(*texts: str) -> list[float]:
-    """The best of three timings of each text, taken in turn, so that a busy moment of
-    a shared machine (another test run beside this one) falls on each alike."""
+    """The best of three timings of each text, taken in turn, in this process's own CPU
+    time: what another process of a shared machine takes (the other test worker, the
+    beds' containers) is not counted, and a busy moment falls on each alike."""
     best = [float("inf")] * len(texts)
     for _ in range(3):
         for n, text in enumerate(texts):
-            start = time.perf_counter()
+            start = time.process_time()
             assess(text)
-            best[n] = min(best[n], time.perf_counter() - start)
+            best[n] = min(best[n], time.process_time() - start)
     return best
 
 
@@ -244,6 +245,15 @@ def _seconds(*texts: str) -> list[float]:
     ("n=$((n+1)); ", 8_500),
 ])
 def test_repetitions_take_linear_time(unit: str, times: int) -> None:
-    small, large = _seconds(unit * (times // 8), unit * times)
-    # linear is 8 times as long, quadratic 64: the bound is generous for a shared machine
-    assert large < 24 * max(small, 0.002), (unit, small, large)
+    # linear is 8 times as long, quadratic 64: the bound is generous for a shared machine,
+    # and a round that misses it is measured again (CI's two test workers and the beds'
+    # containers share two cores: twice a round saw 27 and 33 times): quadratic work
+    # misses it every round, a busy moment only some
+    rounds = []
+    for _ in range(3):
+        small, large = _seconds(unit * (times // 8), unit * times)
+        rounds.append((small, large))
+        if large < 24 * max(small, 0.002):
+            break
+    else:
+        pytest.fail(f"{unit!r} takes more than linear time: {rounds}")
