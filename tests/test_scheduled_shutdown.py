@@ -95,6 +95,31 @@ def test_a_change_for_later_that_cannot_be_scheduled_is_not_done_now(engine, sai
     assert "won't do it now" in plan.text(), (said, plan.text())
 
 
+@pytest.mark.parametrize(("said", "when"), [
+    ("restart nginx tonight", "tonight"), ("restart nginx tomorrow", "tomorrow"),
+    ("restart nginx tomorrow morning", "tomorrow morning"),
+    ("restart nginx tomorrow at 3am", "tomorrow at 3am"), ("restart nginx later", "later"),
+    ("install htop next week", "next week"), ("restart nginx on friday", "on friday"),
+    ("stop portainer over the weekend", "over the weekend"),
+    ("restart nginx in the morning", "in the morning"), ("reboot tomorrow", "tomorrow"),
+    # a question after it does not make the change run now
+    ("restart nginx tonight and what is the load", "tonight"),
+    ("restart nginx tomorrow morning and then show the load", "tomorrow morning")])
+def test_a_change_said_for_a_day_or_part_of_one_still_to_come_waits(engine, said: str,  # noqa: ANN001
+                                                                   when: str) -> None:
+    plan = engine.plan(said)
+    assert plan.kind == Kind.CLARIFY and not plan.steps, (said, plan.text())
+    assert f"schedule that {when}, and I won't do it now" in plan.text(), (said, plan.text())
+
+
+@pytest.mark.parametrize("said", ["logs of nginx since yesterday", "restart nginx",
+                                  "what failed last night", "show me the nginx logs from "
+                                  "friday", "is anything scheduled for tomorrow"])
+def test_a_time_in_the_past_or_a_question_is_no_change_for_later(engine, said: str  # noqa: ANN001
+                                                               ) -> None:
+    assert "won't do it now" not in engine.plan(said).text(), said
+
+
 @pytest.mark.parametrize("said", ["shut down postgres in 10 min",
                                   "restart the plex server in 10 minutes",
                                   "reboot 192.168.1.20 at 3am"])

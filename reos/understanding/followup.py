@@ -191,9 +191,12 @@ def _when(units: list[Any], texts: list[str]) -> str | None:
     ahead = _IN_A_WHILE.search(" ".join(texts))  # "in an hour": said whole, "in" with it
     if ahead:
         return ahead[0]
-    for unit in units:
+    for n, unit in enumerate(units):
         if "time" in unit.roles and unit.roles["time"] is not True:
-            return unit.said
+            start = n  # the words said with it: "tomorrow morning", "next week"
+            while start and units[start - 1].roles.get("time") is True:
+                start -= 1
+            return " ".join(u.said for u in units[start:n + 1])
     for n, word in enumerate(texts):
         clock = moments.clock_at(texts, n, bare=n > 0 and texts[n - 1] in ("at", "by"))
         if clock is not None:

@@ -62,6 +62,9 @@ def zones() -> dict[str, tuple[str, ...]]:
     return _ZONES
 
 
+# the value of a moment still to come ("tomorrow", "next week"): the words as said after
+# it. A change said for then is asked about, never done now; nothing reads logs from it
+AHEAD = ">"
 _ZONE_WORDS = {"timezone", "time zone", "tz", "zone", "clock", "time", "timedatectl",
                "local time", "system time"}
 _CLOCK = regex(r"^(\d{1,2})(?::([0-5]\d))?(am|pm|a\.m|p\.m)?$")
@@ -262,6 +265,9 @@ def _tag_times(units: list[Any], texts: list[str]) -> None:
 def _time_at(texts: list[str], n: int) -> tuple[int, int, str] | None:
     word = texts[n]
     following = texts[n + 1] if n + 1 < len(texts) else ""
+    ahead = _ahead_at(texts, n)
+    if ahead is not None:
+        return n, ahead, AHEAD + " ".join(texts[n:ahead])
     if word in ("previous", "prior", "earlier") and following in ("boot", "reboot"):
         return n, n + 2, "boot-1"
     if word in ("boot", "reboot") and following == "before" and n and (
@@ -316,6 +322,35 @@ def _time_at(texts: list[str], n: int) -> tuple[int, int, str] | None:
         return n, said[1], _part_range(said[0], said[2])
     if said is not None and (word == "on" or word in _FULL_DAYS) and said[0] != "today":
         return n, said[1], "=" + said[0]
+    return None
+
+
+def _ahead_at(texts: list[str], n: int) -> int | None:
+    """The index after a moment still to come said at `n`, for when something should be
+    done: "tomorrow", "tomorrow morning", "tomorrow at 3am", "later", "later on", "next
+    week", "next friday", "this weekend", "over the weekend", "overnight", "in the
+    morning". None where nothing is ahead ("later than 3pm", "the next boot")."""
+    word = texts[n]
+    following = texts[n + 1] if n + 1 < len(texts) else ""
+    if word == "tomorrow":
+        end = n + 2 if following in ("morning", "afternoon", "evening", "night") else n + 1
+        at = end + 1 if end < len(texts) and texts[end] == "at" else end
+        clock = clock_at(texts, at, bare=True)
+        return clock[1] if clock is not None else end
+    if word == "later" and following not in ("than", "then"):
+        return n + 2 if following in ("today", "tonight", "on") else n + 1
+    if word == "next" and (following in _FULL_DAYS or following in (
+            "week", "month", "weekend", "weekday")):
+        return n + 2
+    if word == "overnight":
+        return n + 1
+    if word in ("this", "the") and following == "weekend":
+        return n + 2
+    if word in ("over", "at", "on") and texts[n + 1:n + 3] == ["the", "weekend"]:
+        return n + 3
+    if word == "in" and texts[n + 1:n + 2] == ["the"] and n + 2 < len(texts) and (
+            texts[n + 2] in ("morning", "evening", "afternoon", "night")):
+        return n + 3
     return None
 
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from reos.catalogue.operations import Operation
 from reos.patterns import regex
 from reos.understanding.evidence import Reading, Weight, unplaced
+from reos.understanding.moments import AHEAD
 from reos.understanding.tagging import Unit
 
 if TYPE_CHECKING:
@@ -240,6 +241,18 @@ def place_time(reading: Reading, units: list[Unit], n: int, unit: Unit) -> None:
         if later:  # "at 3am in 10 minutes": two times, neither dropped
             unplaced(reading, n, unit, Weight.SECOND_VALUE)
             return
+    if op.kind == "action" and _still_to_come(unit, moment):
+        _not_now(reading, n, unit, _phrase(units, n))  # "restart nginx tomorrow"
+        return
+    if moment is True and _phrase_ahead(units, n):
+        if op.kind == "action":  # "tomorrow" of "tomorrow morning": asked with it
+            reading.explained[n] = "qualifier"
+        else:
+            unplaced(reading, n, unit, Weight.STRAY_WORD)
+        return
+    if isinstance(moment, str) and moment.startswith(AHEAD):
+        unplaced(reading, n, unit, Weight.STRAY_WORD)  # nothing reads logs from tomorrow
+        return
     if op.kind == "action" and "since" not in op.slots and "days" not in op.slots:
         if later and _said_ahead(units, n):
             _not_now(reading, n, unit, "in " + later[0])  # "restart nginx in an hour"
@@ -270,6 +283,34 @@ def place_time(reading: Reading, units: list[Unit], n: int, unit: Unit) -> None:
             reading.params["since"] = moment
         return
     unplaced(reading, n, unit, Weight.STRAY_WORD)
+
+
+def _still_to_come(unit: Unit, moment: object) -> bool:
+    """Whether a time said with a change is a moment still to come, when it should be
+    done rather than what it is about: "tomorrow", "next week", "tonight", "on friday"
+    (a weekday, never "last friday"). A past one ("yesterday", "since boot") is not."""
+    if not isinstance(moment, str):
+        return False
+    return moment.startswith(AHEAD) or unit.text == "tonight" or (
+        moment[:1] == "=" and moment[1:] in _WEEKDAYS)
+
+
+def _phrase_ahead(units: list[Unit], n: int) -> bool:
+    """Whether the time word at `n` begins a moment still to come said after it."""
+    ahead = next((u for u in units[n + 1:] if u.roles.get("time") is not True), None)
+    return ahead is not None and str(ahead.roles.get("time", "")).startswith(AHEAD)
+
+
+def _phrase(units: list[Unit], n: int) -> str:
+    """The words of the time phrase ending at `n`, as said ("on friday", "tomorrow at
+    3am")."""
+    start = n
+    while start > 0 and units[start - 1].roles.get("time") is True:
+        start -= 1
+    return " ".join(u.said for u in units[start:n + 1])
+
+
+_WEEKDAYS = {"mon", "tue", "wed", "thu", "fri", "sat", "sun"}
 
 
 def weigh_service_port(reading: Reading, n: int, unit: Unit) -> bool:

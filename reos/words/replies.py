@@ -91,7 +91,7 @@ def machine_not_found(word: str, hostname: object) -> str:
 
 
 def cannot_schedule(when: str) -> str:
-    said = clean(when)[:12].rstrip("?")
+    said = clean(when)[:40].rstrip("?")
     units = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
     if said.startswith("in ") and said[-1:] in units:  # "in 10m": in 10 minutes
         said = f"{said[:-1]} {units[said[-1]]}".replace(" 1 hours", " an hour").replace(
