@@ -21,6 +21,12 @@ NOTHING = frozenset({"nginx", "bob"})
     ("install htop on kiln.lab.example please", "install htop please"),
     ("which services failed on the server kiln, please?", "which services failed, please?"),
     ("restart nginx at KILN.", "restart nginx."),
+    # or where a new clause begins after it, and "from" where nothing lets a source in
+    ("lock the ansible account on kiln, awx is gone", "lock the ansible account, awx is gone"),
+    ("remove sssd from kiln; the directory logins are going away",
+     "remove sssd; the directory logins are going away"),
+    ("install mosh on kiln so we can use it", "install mosh so we can use it"),
+    ("restart nginx on kiln. It hangs.", "restart nginx. It hangs."),
 ])
 def test_this_machines_own_name_ending_the_request_after_on_is_taken_out(
         said: str, meant: str) -> None:
@@ -38,6 +44,10 @@ def test_this_machines_own_name_ending_the_request_after_on_is_taken_out(
     "copy /srv/kiln to /tmp",  # a path
     "restart nginx on kiln as well as web2",
     "ping kiln.lab.example.org",
+    "restart nginx on kiln, web2 and web3",  # more names after it
+    "restart nginx on kiln, web2",
+    "allow 5432 from kiln",  # a source, not where
+    "copy the backups from kiln, they are needed",
 ])
 def test_the_name_anywhere_else_is_left_as_said(said: str) -> None:
     assert as_this_machine(said, "kiln.lab.example", lambda: NOTHING) == said

@@ -191,6 +191,22 @@ def test_everything_asks_which_kind_unless_an_exclusion_says(engine) -> None:
     assert "portainer" not in {s.argv[-1] for s in plan.steps}
 
 
+@pytest.mark.parametrize("said", [
+    "set the shell of every user except alice to /usr/sbin/nologin",
+    "change the shell of all users but bob to zsh"])
+def test_an_idiom_never_takes_the_words_set_apart_for_its_target(engine, said) -> None:
+    # the idiom "set the shell of {target} to" once spanned "every user except alice"
+    # and changed alice alone, the one account to spare
+    intent = _understand(engine, said)
+    assert intent.operation == "user.set_shell" and intent.targets == [], intent
+    plan = engine.plan(said)
+    assert plan.steps == [] and plan.kind == Kind.REFUSE, plan.text()
+    assert "login shell for every one of the users" in plan.text()
+    # an idiom whose own words set apart still takes them ("upgrade everything except X")
+    intent = _understand(engine, "upgrade everything except docker")
+    assert intent.operation == "package.upgrade_except" and intent.targets == ["docker"]
+
+
 def test_a_process_word_is_never_a_container_name_and_never_all_processes(engine) -> None:
     plan = engine.plan("kill the biggest process")  # the one using the most memory
     assert [t.kind for t in plan.targets] == ["process"] and "container" not in plan.text()

@@ -317,13 +317,15 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str,
         machine = None
     prepared = Prepared(host, plan=plan)
     logins = _logins(snapshot)
+    shells = login_shells(snapshot, logins)
     ssh, unknown = ssh_ports(snapshot.host.get("ssh_port"),
                              snapshot.host.get("ssh_loopback"), inventory_port)
     passers = carriers(snapshot.host, inventory_port)
     for step in plan.steps:
         admission = admit_argv(step.argv, approved=True, requested=request, remote=True)
         why = _unfit(step, admission.reason if not admission.allowed else None, logins) or (
-            _passes_reos_on(step, passers)) or _in_reos_container(step, snapshot)
+            _takes_shell(step, shells)) or _passes_reos_on(step, passers) or (
+            _in_reos_container(step, snapshot))
         if not why and not step.read_only and step.target is not None and (
                 step.target.kind == "firewall"):
             why = firewall_cuts_ssh(step.argv, ssh, unknown) or (
@@ -332,7 +334,8 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str,
         if not why and not step.read_only and step.target is not None and (
                 step.target.kind == "package" and step.action in DRY_RUN):
             dry_run = (dry_runs or {}).get(step.id)
-            why = _dry_run_says(step, manager, dry_run) or _takes_passers(
+            why = _dry_run_says(step, manager, dry_run) or _dry_run_takes_shell(
+                dry_run, shells) or _takes_passers(
                 dry_run, passers, {p.name for p in snapshot.packages or []}) or (
                 _takes_engine(dry_run, snapshot))
         if why:
@@ -748,6 +751,54 @@ def _unfit(step: Step, refused: str | None, logins: set[str] | None = None) -> s
         return (f"reos cannot yet record what {what} was before on another machine, so it "
                 "does not change it there")
     return None
+
+
+def login_shells(snapshot: SystemSnapshot, logins: set[str] | None) -> dict[str, str]:
+    """The packages that hold the login shells of root and the account reos logs in as
+    there (its snapshot's passwd): package -> "account (shell)". sshd runs a command
+    through the account's shell, so without it no login runs anything, reos's neither.
+    A shell's package is named after it (zsh, fish, tcsh), or in `_SHELL_PACKAGES`."""
+    found: dict[str, str] = {}
+    for user in snapshot.users or []:
+        if user.name not in (logins or ()) or not user.shell.startswith("/"):
+            continue
+        base = user.shell.rstrip("/").rsplit("/", 1)[-1]
+        for package in (base, *_SHELL_PACKAGES.get(base, ())):
+            found.setdefault(package, f"{user.name} ({user.shell})")
+    return found
+
+
+def _takes_shell(step: Step, shells: dict[str, str]) -> str | None:
+    """Why removing this package would cut reos off: it holds a login's shell."""
+    target = step.target
+    if target is None or step.read_only or target.kind != "package" or step.action not in (
+            "remove", "purge"):
+        return None
+    base = target.name.split("=", 1)[0].split(":", 1)[0]
+    return _shell_gone(shells[base]) if base in shells else None
+
+
+def _dry_run_takes_shell(dry_run: Simulation | str | None, shells: dict[str, str]
+                         ) -> str | None:
+    """Why a package step whose apt dry run removes a login's shell may not run."""
+    if dry_run is None or isinstance(dry_run, str):
+        return None
+    taken = sorted(name.split(":", 1)[0] for name in dry_run.removed
+                   if name.split(":", 1)[0] in shells)
+    return (f"apt's dry run there says it would also remove {taken[0]}: "
+            f"{_shell_gone(shells[taken[0]])}") if taken else None
+
+
+def _shell_gone(whose: str) -> str:
+    return (f"it holds the login shell of {whose}, the account reos logs in as or root; "
+            "without it that login runs nothing, reos neither, so it could not undo it")
+
+
+# shells whose package is not named after them (Debian, Ubuntu, Fedora)
+_SHELL_PACKAGES = {"rbash": ("bash",), "sh": ("dash", "bash"), "csh": ("tcsh", "csh"),
+                   "ksh": ("ksh", "ksh93u+m", "mksh"), "ksh93": ("ksh93u+m", "ksh"),
+                   "nu": ("nushell",), "pwsh": ("powershell",), "zsh5": ("zsh",),
+                   "bsd-csh": ("csh",), "fish": ("fish",), "zsh-static": ("zsh-static",)}
 
 
 # what an undo may do to root or the account reos logs in as: give back a group, unlock,

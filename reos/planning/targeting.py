@@ -83,8 +83,7 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
         things = " or ".join(conversation.PLURALS.get(k, k) for k in kinds)
         plan.kind = Kind.REFUSE  # as asked, never done; naming them is another request
         plan.said = [
-            f"I won't {intent.action or 'act on'} every one of the {things}. "
-            "Name the ones you mean."]
+            f"I won't {_verb(intent)} every one of the {things}. Name the ones you mean."]
         return []
     if not intent.targets and (intent.qualifiers or intent.plural):
         if intent.resource is None and len(kinds) > 1 and intent.exclude:
@@ -380,3 +379,12 @@ def no_match(phrases: list[str], resource: str | None, kinds: list[str],
                             for k in unknown)
         text += f" ({reasons})"
     return text
+
+
+def _verb(intent: Intent) -> str:
+    """What the request asks done, said as a verb ("kill", "lock"); an operation whose
+    name is no verb on its own ("set_shell") is said by its summary."""
+    action = intent.action or ""
+    if action and "_" not in action:
+        return action
+    return f"{intent.summary} for" if intent.summary else "act on"

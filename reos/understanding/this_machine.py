@@ -31,6 +31,16 @@ _NOUN = r"(?:(?:the\s+)?(?:server|host|machine|box|node|vm|computer)\s+)?"
 _AFTER = (r"\s*(?:[.!?,;]\s*)*(?:(?:please|pls|plz|now|thanks|thank\s+you|asap|too)"
           r"\s*[.!?,;]*\s*)*$")
 # words that leave something out: the name may be what is left out ("but not on web1")
+# or where a new clause begins after it: "lock the ansible account on web1, awx is
+# gone", "install mosh on web1 so we can use it" (never a list of more names after a
+# comma: "restart nginx on kiln, web2 and web3")
+_CLAUSE = (r"(?=\s*[;:]\s|\s*[.!?]\s+\S|\s*,\s+(?![\w.-]+\s*(?:,|\band\b|\bor\b|&|$))"
+           r"|\s+(?:so|because|since|for|then|once|while|before|after)\s)")
+# "from" says where only when nothing in the request lets a source in ("allow 5432 from
+# web1" is the address web1, never this machine)
+_FROM_A_SOURCE = regex(r"\b(?:allow|deny|reject|block|permit|open|close|connect|port|"
+                       r"access|ssh|traffic|rule|copy|sync|rsync|pull|fetch|download|scp|"
+                       r"backup|restore|migrate|move)", re.IGNORECASE)
 _LEAVING = regex(r"\b(?:not|except|excluding|without|besides|never|skip|minus|but|"
                  r"other\s+than|apart\s+from)\b|n't\b", re.IGNORECASE)
 _PART = regex(r"[-_.@:]")
@@ -50,8 +60,10 @@ def as_this_machine(request: str, hostname: object,
     alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     if not alternatives:
         return request
-    placed = re.search(rf"\s*\b(?:on|at)\s+{_NOUN}(?<![\w./@:-])({alternatives})"
-                       rf"(?![\w/@:'-]|\.\w){_AFTER}", request, re.IGNORECASE)
+    places = "on|at|from" if not _FROM_A_SOURCE.search(request) else "on|at"
+    placed = re.search(rf"\s*\b(?:{places})\s+{_NOUN}(?<![\w./@:-])({alternatives})"
+                       rf"(?![\w/@:'-]|\.\w)(?:{_AFTER}|{_CLAUSE})", request,
+                       re.IGNORECASE)
     if placed is None or _LEAVING.search(request):
         return request  # "stop nginx, but not on web1": never turned into "stop nginx"
     name = placed[1].lower()
