@@ -192,3 +192,53 @@ def test_one_word_that_says_which_machine_is_no_part_of_a_hosts_name(
         tmp_path_factory: pytest.TempPathFactory, request_: str, asked: bool) -> None:
     found = _read(request_, inventory_of(tmp_path_factory, SAYING))
     assert (isinstance(found, Asked) if asked else found is None), found
+
+
+@pytest.mark.parametrize(("request_", "unread"), [
+    # a noun of a place within a site ending the sentence after the hosts
+    ("restart cron on all hosts in the harbour control room.", "control room"),
+    # a place said right before the hosts' own word of place
+    ("restart nginx on the loading screens in the harbour", "loading screens"),
+])
+def test_a_place_said_beside_the_hosts_is_asked_never_dropped(
+        inventory: Source, request_: str, unread: str) -> None:
+    found = _read(request_, inventory)
+    assert isinstance(found, Asked), found
+    assert unread in found.question, found.question
+
+
+@pytest.mark.parametrize(("request_", "hosts", "rest"), [
+    # hosts of a kind in each of several groups: those in either, never all of the second
+    ("install htop on the sheds of north and the harbour", ("nx2",), "install htop"),
+    # words after the hosts that are the request's own, not a place
+    ("restart nginx on dock1 pronto", ("dock1",), "restart nginx pronto"),
+    ("allow 80 in the firewall on dock1", ("dock1",), "allow 80 in the firewall"),
+])
+def test_hosts_within_several_groups_and_the_requests_own_words(
+        inventory: Source, request_: str, hosts: tuple[str, ...], rest: str) -> None:
+    found = _read(request_, inventory)
+    assert isinstance(found, Chosen), found
+    assert (tuple(sorted(found.hosts)), found.request) == (hosts, rest)
+
+
+@pytest.mark.parametrize(("request_", "hosts"), [
+    # a name in a sentence of the story told before the ask, the hosts placed in it
+    ("The accounts team saw the booking page time out. Please restart nginx on dock1.",
+     ("dock1",)),
+    ("The north shed lost power. Restart chrony on sx3 please.", ("sx3",)),
+])
+def test_a_name_in_the_story_before_the_ask_is_no_host_choice(
+        inventory: Source, request_: str, hosts: tuple[str, ...]) -> None:
+    found = _read(request_, inventory)
+    assert isinstance(found, Chosen), found
+    assert found.hosts == hosts
+
+
+@pytest.mark.parametrize("request_", [
+    "Leave nx2 alone. Restart chrony on the north hosts.",
+    "Our nx2 must stay up. Restart chrony on the north hosts.",
+    "nx2 was rebooted. Restart chrony on the north hosts.",  # said first: it may matter
+])
+def test_a_name_in_the_story_that_may_keep_a_host_is_still_asked(
+        inventory: Source, request_: str) -> None:
+    assert isinstance(_read(request_, inventory), Asked)

@@ -228,6 +228,15 @@ _POINTING = {"one", "ones", "them", "those", "these", "others", "other", "rest",
              "everything", "anything", "everyone"}
 NEAR_AFTER, NEAR_BEFORE = 4, 3  # words a denying word is weighed by, after and before it
 _MARKS = {",", ";", ":", "!", "?"}
+# nouns of a place within a site or a network: said after hosts, they say which of them
+# ("in the Kelmouth data room", "at the Brisk terminal building")
+_PLACE_NOUNS = {"room", "office", "building", "floor", "rack", "cabinet", "closet", "lab",
+                "datacenter", "datacentre", "site", "branch", "campus", "wing", "hall",
+                "terminal", "depot", "warehouse", "plant", "station", "store", "shop",
+                "yard", "basement", "attic", "annex", "annexe", "dc", "colo", "cage",
+                "segment", "vlan", "subnet", "zone", "dmz", "area", "suite", "ward",
+                "clinic", "school", "library", "factory", "mill", "harbour", "harbor",
+                "dock", "pier", "hangar", "tower", "outpost"}
 _SENTENCE_END = regex(r"[.;!?]")
 _SENTENCE_ENDS = {".", "!", "?", ";", "please", "pls", "plz", "thanks", "now", "asap"}
 _BOUNDARY = regex(r"[.,;:!?()\[\]\u2014]|\s-\s")
@@ -300,6 +309,10 @@ _POINTING_BACK = {"let", "leave", "it", "them", "that", "this", "one", "alone", 
 # "n't", which may deny something of it ("which hosts don't have nginx")
 _LEAVING_ALONE = {"alone", "untouched", "leave", "leaving", "skip", "skipping", "spare",
                   "sparing", "ignore", "ignoring", "avoid", "excluded", "excepted"}
+# words that may ask for hosts to be kept as they are ("web2 must stay up")
+_KEEPING = {"keep", "keeps", "keeping", "kept", "stay", "stays", "staying", "remain",
+            "remains", "must", "critical", "careful", "touch", "important", "sensitive",
+            "live", "running", "untouched", "hands", "freeze", "frozen", "hold", "off"}
 # slips for a word that leaves hosts out ("exept db1"), before a name; never a word
 _LEAVING_SLIPS = ("except", "excluding")
 _WORDS_NOT_SLIPS = {"excerpt", "expect", "exempt", "accept"}
@@ -1101,8 +1114,16 @@ class _Reader:
                 within = self._item(i + 1, place=_OF_HOSTS)  # "the web servers in prod"
                 if within is not None and within.refs and all(
                         r.kind == "group" for r in within.refs):
-                    refs = [replace(r, within=(*r.within, *within.refs)) for r in refs]
-                    found.end = i = within.end
+                    # "the gateways of Arnholm and Brisk": those in each of the groups
+                    listed = self._names_from(i + 1, place=_OF_HOSTS)
+                    if len(listed.refs) > len(within.refs) and all(
+                            r.kind == "group" and not r.within for r in listed.refs):
+                        refs = [replace(r, within=(*r.within, w)) for r in refs
+                                for w in listed.refs]
+                        found.end = i = listed.end
+                    else:
+                        refs = [replace(r, within=(*r.within, *within.refs)) for r in refs]
+                        found.end = i = within.end
             found.refs += refs
             j = i
             while j < len(self.tokens) and self.tokens[j].low in _SEPARATORS:
@@ -1910,7 +1931,13 @@ class _Reader:
             # "on the north branch machines": a word between a word of place and the
             # hosts read after it says which of them
             if tokens[start].low in PLACE | ABOUT | _WITHIN:
-                continue  # the hosts' own word of place: "in the firewall on proxy"
+                # the hosts' own word of place: "in the firewall on proxy" is where the
+                # rule is, but "on the two screens in Kelmouth" says which hosts there
+                before = self._place_before(start, set(kept))
+                if before is not None:
+                    raise _Stop(self._not_read(taken, hosts, before[0], before[1],
+                                               "say which hosts"))
+                continue
             # back from the hosts to a word of place, over at most four words
             k, unread = start - 1, []
             while k >= 0 and start - k <= 4 and tokens[k].low not in PLACE and (
@@ -1954,6 +1981,8 @@ class _Reader:
                 raise _Stop(self._not_read(
                     taken, hosts, k, k + 1,
                     f"name {_either(self._in_order_names(by_part))} in {self.names.where}"))
+            if self._told_of_before(k, taken):
+                continue  # "The Gannet came back from dry dock. … on gannet-bridge."
             named = self._name_left(kept, n, after_hosts=k in ends)
             if named is None or (named and named != chosen):
                 said = _either(self._in_order_names(named)) if named else "two of its names"
@@ -1991,6 +2020,9 @@ class _Reader:
             if not word.isalnum() or word in self.known.words:
                 break
             k += 1
+        tail = self._trailing_phrase(end, kept)
+        if tail:  # "in the Kelmouth data room.": which of the Kelmouth hosts
+            raise _Stop(self._not_read(taken, hosts, end, tail, "say which hosts"))
         word = tokens[end].low
         if word in PLACE:
             k = end + 1
@@ -1999,6 +2031,69 @@ class _Reader:
             if k < len(tokens) and k in kept and tokens[k].low.isalpha() and (
                     tokens[k].low not in self.known.words | _FUNCTION_WORDS | _TIMES):
                 raise _Stop(self._not_read(taken, hosts, end, k + 1, "say which hosts"))
+
+    def _told_of_before(self, k: int, taken: list[tuple[int, int]]) -> bool:
+        """Whether the word at `k` is in a sentence of the story told before the ask:
+        another sentence than any hosts read, before each of them, each of them placed by
+        a word of place ("… on web1 and web2"), and nothing in its sentence leaves out,
+        denies or spares ("We had a complaint about the booking page. … Can you restart
+        nginx on web1?"; never "Leave db1 alone. Restart nginx everywhere.")."""
+        if self._in_a_sentence_of(k, taken) or not all(
+                k < a and self.tokens[a].low in PLACE for a, _ in taken):
+            return False
+        lo, hi = k, k
+        while lo > 0 and not _SENTENCE_END.search(
+                self.request[self.tokens[lo - 1].end:self.tokens[lo].start]):
+            lo -= 1
+        while hi + 1 < len(self.tokens) and not _SENTENCE_END.search(
+                self.request[self.tokens[hi].end:self.tokens[hi + 1].start]):
+            hi += 1
+        return k > lo and self.tokens[k - 1].low not in PLACE and not any(
+            self._denies_at(m) or self._leaving_word_at(m)
+            or self.tokens[m].low in _LEAVING_ALONE | _NEGATING | _KEEPING
+            for m in range(lo, hi + 1))
+
+    def _place_before(self, start: int, kept: set[int]) -> tuple[int, int] | None:
+        """The words of a place said right before the hosts' own word of place at
+        `start` ("on the two screens in Kelmouth"), when one of them is a host noun or
+        no word of the catalogue (not "in the firewall on proxy", "on port 80 on web1"),
+        as (first, end); None otherwise."""
+        tokens, k, words = self.tokens, start - 1, []
+        while k >= 0 and start - k <= 5 and k in kept and not self._breaks(k, k + 1) and (
+                tokens[k].low not in PLACE):
+            if not tokens[k].low.isalnum():
+                return None
+            if tokens[k].low not in _DETERMINERS | _EVERY and not tokens[k].low.isdigit() and (
+                    tokens[k].low not in self.known.numbers):
+                words.append(k)
+            k -= 1
+        if k < 0 or tokens[k].low not in PLACE - WEAK_PLACE or not words:
+            return None
+        if any(self._noun(m) or (tokens[m].low not in self.known.words
+                                 and tokens[m].low not in self.things) for m in words):
+            return min(words), max(words) + 1
+        return None
+
+    def _trailing_phrase(self, end: int, kept: set[int]) -> int:
+        """The end of the words that end the sentence right after the hosts read at
+        `end`, when they are at most three words of letters and the last is a noun of a
+        place within a site (`_PLACE_NOUNS`: "Kelmouth data room", "Brisk terminal
+        building"); 0 when there are none, when a word could begin something else (a
+        word of place, "please", a time), or they go on past a pause ("on web1 ufw" and
+        "on web1 pronto" are the request's)."""
+        tokens, k = self.tokens, end
+        while k < len(tokens) and k in kept and k - end < 4 and (
+                k == end or not self._breaks(k - 1, k)):
+            word = tokens[k].low
+            if not word.isalpha() or word in _SENTENCE_ENDS or word in _FUNCTION_WORDS or (
+                    word in _DETERMINERS or word in PLACE or word in ABOUT or word in _TIMES
+                    or word in _SEPARATORS or word.endswith("ly")):
+                return 0
+            k += 1
+        if k == end or k - end > 3 or (k < len(tokens) and not self._breaks(k - 1, k)):
+            return 0
+        last = tokens[k - 1].low
+        return k if last in _PLACE_NOUNS or last.removesuffix("s") in _PLACE_NOUNS else 0
 
     def _numbered_like(self, word: str, hosts: tuple[str, ...]) -> bool:
         """Whether `word` is a number some host is named with, beside the letters of one
