@@ -207,6 +207,27 @@ def test_an_idiom_never_takes_the_words_set_apart_for_its_target(engine, said) -
     assert intent.operation == "package.upgrade_except" and intent.targets == ["docker"]
 
 
+@pytest.mark.parametrize("said", [
+    # no verb asks for an account: "it" became "home" of the story, and the unknown
+    # words "explain" and "simply" were taken for the names of two new accounts
+    "I've used Linux for a year because of this home server setup. I'm not sure what the "
+    "difference is between a container and a service. Could you explain it simply, no "
+    "commands needed?",
+    "could you explain home simply",
+])
+def test_nothing_is_created_or_installed_without_a_verb_asking_for_it(engine, said) -> None:
+    plan = engine.plan(said)
+    assert not [s for s in plan.steps if not s.read_only], plan.text()
+
+
+@pytest.mark.parametrize("said", ["give bob printer admin rights", "make bob a printer admin"])
+def test_a_word_said_before_the_operations_noun_is_asked_never_dropped(engine, said) -> None:
+    # "printer admin" was read as sudo, the widest rights there are
+    plan = engine.plan(said)
+    assert plan.kind == Kind.CLARIFY and not plan.steps, plan.text()
+    assert "printer" in plan.text()
+
+
 def test_a_process_word_is_never_a_container_name_and_never_all_processes(engine) -> None:
     plan = engine.plan("kill the biggest process")  # the one using the most memory
     assert [t.kind for t in plan.targets] == ["process"] and "container" not in plan.text()

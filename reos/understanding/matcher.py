@@ -22,6 +22,7 @@ from collections import defaultdict
 from msgspec import Struct, field
 
 from reos.model.target import Target
+from reos.patterns import regex
 from reos.system.snapshot import SystemSnapshot
 from reos.understanding.facts import FACTS
 from reos.understanding.identity import (
@@ -73,11 +74,17 @@ class MatchResult(Struct):
 _SEPARATORS = ("-", "_", "", ".")
 
 
+_MARKED = regex(r"(?<=[a-z])[-_](?=[a-z])")
+
+
 def spellings(phrase: str) -> list[str]:
     """'nextcloud redis' may be written nextcloud-redis, nextcloud_redis, nextcloudredis;
     a name of up to four words with a different mark between each ("php 8.1 fpm" is
     php8.1-fpm), the same mark everywhere first."""
     if " " not in phrase:
+        parts = _MARKED.split(phrase)  # "pi-hole" may be pihole, "home_assistant" home-assistant
+        if 1 < len(parts) <= 4 and all(parts):
+            return [phrase, *(s for s in spellings(" ".join(parts)) if s != phrase)]
         return [phrase]
     same = [phrase.replace(" ", sep) for sep in _SEPARATORS]
     words = phrase.split()
@@ -409,6 +416,11 @@ class TargetMatcher:
             candidates = [c for index in indexes for c in index.lookup(phrase, plural)]
             best = max((c.score for c in candidates), default=0)
             tops[phrase] = _unique([c for c in candidates if c.score == best])
+            exact = [c for c in tops[phrase] if c.strategy == "exact name"]
+            if plural and len(phrases) > 1 and len(exact) == 1:
+                # "restart pihole and unbound": each name its own thing, never pihole-test
+                # beside pihole; "the pihole containers" alone are every one so called
+                tops[phrase] = exact
         _within_named(tops)
         _whose(tops)
         for phrase, top in tops.items() if not plural else ():

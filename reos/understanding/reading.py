@@ -274,13 +274,27 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
     # the apt source for docker" is no removal of the docker package)
     unsure = intent.kind == Kind.ACTION and intent.reading.unexplained and (
         best.confidence < ASK_BELOW or not best.named_kinds or named_left
-        or best.op.action in _DELETIONS and _object_left(found, best))
+        or best.op.action in _DELETIONS and _object_left(found, best)
+        or _said_within(found, best))
     if rivals or unsure:
         return Intent(Kind.CLARIFY, asking=Asking(
                           [Option(i) for i in [intent, *(intent_of(r, found) for r in rivals)]]),
                       reading=Understood("catalogue", best.confidence, ignored=found.shell,
                                          unexplained=list(best.unexplained)))
     return intent
+
+
+def _said_within(found: Parse, reading: Reading) -> bool:
+    """Whether a word the reading could not place is said right before the noun that
+    asks for the operation, after its verb ("give marco *printer* admin rights" is no
+    sudo): it may say which kind of it, and is asked about, never dropped."""
+    units = found.units
+    verbs = [n for n in reading.explained if reading.explained[n] in ("verb", "idiom")]
+    return bool(verbs) and any(
+        min(verbs) < n and n + 1 < len(units) and units[n].text.isalpha()
+        and reading.explained.get(n + 1) in ("noun", "idiom") and "noun" in units[n + 1].roles
+        and not units[n].roles.keys() - {"alias", "name"}
+        for n in reading.unplaced if n < len(units))
 
 
 def _object_left(found: Parse, reading: Reading) -> bool:
@@ -313,9 +327,13 @@ _PARTS = frozenset({"volume", "volumes", "repository", "repositories", "repo", "
 def _acts_unasked(reading: Reading, found: Parse, templates: TemplateSet) -> bool:
     """An action no verb or idiom of the request asked for, while the request's asking
     word or a verb only questions use ("check", "show") is left unused: "check the
-    filesystem on sdc1" is not "format sdc1", nor "check the ssh config" "purge ssh"."""
+    filesystem on sdc1" is not "format sdc1", nor "check the ssh config" "purge ssh";
+    or one that creates or installs, asked by no verb or idiom at all."""
     if reading.op.kind != "action" or reading.evidence & {"verb", "idiom"}:
         return False
+    if reading.op.action in _BRINGS_NEW:
+        return True  # "could you explain home simply": no verb asked for an account, and
+        # what it would create is named by words nothing here is called
     ops = templates.operations
     # a question word inside the request read only as glue is unused too ("explain what a
     # systemd timer is"); one that opens it makes it a question, answered as one by `read`
@@ -344,6 +362,9 @@ _POLITE = {"could", "can", "would", "will", "you", "please", "kindly", "me", "us
 
 
 _REMOVALS = {"remove", "purge", "delete", "uninstall", "kill", "prune"}
+# operations that bring in something new, named by the request's words alone (nothing on
+# the machine checks them): only a verb or an idiom of theirs asks for one
+_BRINGS_NEW = {"create", "install"}
 _DELETIONS = _REMOVALS - {"kill"}  # what is gone afterwards, not only stopped
 
 

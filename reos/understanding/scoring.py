@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from reos.catalogue.operations import Operation
 from reos.catalogue.refusing import contains
-from reos.understanding import slot_words, target_words
+from reos.understanding import slot_words, tagging, target_words
 from reos.understanding.evidence import Reading, Weight, unplaced
 from reos.understanding.idioms import Flat, could_name, idiom_spans, idioms_of
 from reos.understanding.tagging import Unit
@@ -194,6 +194,10 @@ def _place_units(reading: Reading, units: list[Unit], skip: set[int], negated: s
                 # after it names nothing and is said back
                 unplaced(reading, n, unit, Weight.NOT_A_NAME)
             continue
+        if n + 2 < len(units) and "qualifier" in units[n + 2].roles and tagging.told_of(
+                units, n + 2):
+            reading.explained[n] = "background"  # "dns" of "… container dns is down"
+            continue
         own_noun = "resource" in roles and (op.target in roles["resource"]
                                             or op.resource in roles["resource"])
         if n in idiom_units and _in_idiom(reading, n, unit, held, fixed, own_noun):
@@ -241,7 +245,7 @@ def _place_units(reading: Reading, units: list[Unit], skip: set[int], negated: s
             _weigh_resource_noun(reading, n, unit, target_units)
             continue
         if "qualifier" in roles:
-            _weigh_qualifier(reading, n, unit)
+            _weigh_qualifier(reading, units, n, unit)
             continue
         if "clock" in roles:
             slot_words.place_clock(reading, n, unit)
@@ -364,7 +368,7 @@ def _weigh_resource_noun(reading: Reading, n: int, unit: Unit,
         reading.score += Weight.OTHER_RESOURCE
 
 
-def _weigh_qualifier(reading: Reading, n: int, unit: Unit) -> None:
+def _weigh_qualifier(reading: Reading, units: list[Unit], n: int, unit: Unit) -> None:
     """A qualifier ("running", "all", "only", "at boot"): QUALIFIER when the operation
     applies it; glue when it cannot filter anything here (when an enable acts, a state
     an action leaves behind, an operation with no target); otherwise UNHONOURED: it is
@@ -375,6 +379,9 @@ def _weigh_qualifier(reading: Reading, n: int, unit: Unit) -> None:
     if unit.text in _AT_BOOT and (op.action or "").startswith(("enable", "disable")):
         reading.explained[n] = "filler"  # "enable it at boot", "disable it at boot":
         return  # when it acts, never which ones
+    if tagging.told_of(units, n):
+        reading.explained[n] = "background"  # "… pihole container dns is down"
+        return
     names = roles["qualifier"]
     # every operation on named things takes "all" and "only", except packages:
     # "all packages" is never a list of ten thousand steps

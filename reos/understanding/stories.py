@@ -105,6 +105,9 @@ def read_asking(sentence: str, templates: TemplateSet, matcher: Any, read: Reade
         telling = [t or not (_ASKING.match(c) or imperative(c, templates, matcher)
                              or listing(c, templates, matcher) or _COMPLEMENT.match(c))
                    for t, c in zip(telling, clauses, strict=True)]
+    # "…, but leave the old test one alone": a clause that leaves things out is the ask's
+    telling = [t and not _leaves_out(c, templates, matcher)
+               for t, c in zip(telling, clauses, strict=True)]
     if not any(telling) or all(telling):
         return whole
     reasons = [c for c, t in zip(clauses, telling, strict=True) if t]
@@ -122,6 +125,17 @@ def read_asking(sentence: str, templates: TemplateSet, matcher: Any, read: Reade
             [*intent.reading.unexplained, *(u.text for u in words if u.unknown)])))
         return intent
     return whole
+
+
+def _leaves_out(clause: str, templates: TemplateSet, matcher: Any) -> bool:
+    """Whether a clause begins by leaving something out of the ask ("but leave the test
+    one alone", "except portainer"; not "carol runs docker without sudo", a reason)."""
+    from reos.understanding import tagging
+
+    units = parser.parse(clause, templates, matcher).units
+    first = next((u for u in units if u.text not in LEADING and u.text != "but"), None)
+    return first is not None and bool({"exclude", "keep"} & set(first.roles)) and bool(
+        tagging.exclusions(units)[1])
 
 
 _SENTENCE_END = regex(r"(?<=[.!?;:])\s+(?=\S)")
@@ -393,7 +407,8 @@ def _to_thing(sentence: str, before: list[str], own: list[Any], templates: Templ
         units, named = _named(earlier, templates, matcher)
         full = _full_names(named, matcher)  # "Jan Kowalski" is a person, not group jan
         named = [u for u in named if u not in full and ("alias" in u.roles or (
-            u.roles.get("name", set()) - {"user"}))]  # "nobody" is an account too
+            u.roles.get("name", set()) - {"user"}) or u.unknown)]  # "nobody" is an account
+        # too; an unknown word is here only when said after "called"
         at, port = _port_named(units)
         if port and (not named or at > named[-1].start) and _about_ports(own):
             return _THINGS.sub(port, sentence)  # "…reach port 3001. Close it in the
@@ -434,7 +449,9 @@ def _finds_none(phrase: str, intent: Intent, matcher: Any) -> bool:
 def _named(sentence: str, templates: TemplateSet, matcher: Any) -> tuple[list[Any], list[Any]]:
     """A sentence's units, and those that name something."""
     units = parser.parse(sentence, templates, matcher).units
-    return units, [u for u in units if "name" in u.roles or "alias" in u.roles]
+    return units, [u for n, u in enumerate(units) if "name" in u.roles or "alias" in u.roles
+                   or (u.unknown and n and units[n - 1].text in ("called", "named"))]
+    # "a terminal tool called ncdu": a thing said by its name, though nothing here has it
 
 
 _WHERE = {"in", "on", "at", "through", "via", "inside", "within"}

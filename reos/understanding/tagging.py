@@ -433,6 +433,7 @@ def exclusions(units: list[Unit]) -> tuple[set[int], list[str]]:
         if taken:
             marked.add(n)
             marked.update(taken)
+            marked.update(m for m in range(n + 1, taken[0]) if "qualifier" in units[m].roles)
             names += phrases([units[m] for m in taken])
             if tail:
                 marked.update(range(max(taken) + 1, after + 1))
@@ -447,6 +448,9 @@ def _names_after(units: list[Unit], start: int) -> list[int]:
             break  # "leave X alone": the tail ends the names
         if "name" in roles or "alias" in roles or units[m].unknown:
             taken.append(m)
+        elif "qualifier" in roles and not taken and "all" not in roles["qualifier"] and any(
+                "name" in u.roles for u in units[m + 1:m + 3]):
+            continue  # "leave the old test one alone": said of the name after it
         elif "verb" in roles or "resource" in roles or "qualifier" in roles:
             break
         elif "conj" in roles and taken or "filler" in roles and not (
@@ -524,6 +528,27 @@ def negated(units: list[Unit]) -> tuple[set[str], set[int]]:
 
 
 _CLAUSE_ENDS = {",", "because", "cause", "so", "since"}
+
+
+def told_of(units: list[Unit], n: int) -> bool:
+    """Whether the word at `n` is a state said of a subject of its own after a verb and
+    what it acts on, with no comma between ("restart the pihole container dns *is down*",
+    "restart pihole it is down"): a sentence run on, which describes and never says which
+    ones ("the containers that are down" does)."""
+    if n < 2 or units[n - 1].text not in _BEING:
+        return False
+    subject = units[n - 2]
+    if not ("name" in subject.roles or "noun" in subject.roles or "resource" in subject.roles
+            or subject.unknown or subject.text in _SUBJECTS):
+        return False
+    verb = next((m for m in range(n - 2) if "verb" in units[m].roles), None)
+    return verb is not None and any(
+        "name" in units[m].roles or "resource" in units[m].roles for m in range(verb + 1, n - 2))
+
+
+_BEING = {"is", "are", "was", "were", "seems", "seem", "looks", "look", "keeps", "keep"}
+_SUBJECTS = {"it", "they", "everything", "something", "site", "page", "internet", "dns",
+             "network", "wifi", "server"}
 
 
 def clauses(units: list[Unit]) -> list[int]:

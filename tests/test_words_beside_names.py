@@ -1,0 +1,76 @@
+"""Words said beside the names of a request, read for what they say of them (found by the
+F17 stranger set, on a family desktop; the machine and sentences here are our own):
+
+- a name in a list is its own thing: "restart pihole and unbound" is the container pihole,
+  never pihole-test beside it (`matcher.resolve`); "the pihole containers" alone are
+  every one so called;
+- a clause that leaves out ("…, but leave the old test one alone") belongs to the ask,
+  never to its reasons (`stories.read_asking`), and a state said of the excluded name
+  ("the old test one") stays with it (`tagging.exclusions`);
+- a sentence run on after the ask ("restart the pihole container dns is down") describes:
+  its subject is no target and its state no filter (`tagging.told_of`);
+- "pi-hole" is the container pihole (`matcher.spellings`);
+- "it" after "a tool called ncdu" is ncdu, though nothing here has it
+  (`stories._to_thing`).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reos.engine import ReasoningEngine
+from reos.settings import Settings
+from reos.system.snapshot import SystemSnapshot
+
+
+def _container(name: str, project: str, state: str) -> dict:
+    return {"name": name, "id": (name * 3)[:12], "image": f"{name}:1", "state": state,
+            "status": "Up 2 days" if state == "running" else "Exited (0) 9 days ago",
+            "ports": [], "labels": {"com.docker.compose.project": project,
+                                    "com.docker.compose.project.working_dir":
+                                        f"/srv/{project}"}}
+
+
+@pytest.fixture(scope="module")
+def engine() -> ReasoningEngine:
+    snapshot = SystemSnapshot.from_dict({
+        "schema": "reos.snapshot/2",
+        "host": {"hostname": "wren", "distro_id": "debian", "distro_version": "12",
+                 "init": "systemd", "package_manager": "apt", "is_root": True},
+        "containers": [_container("pihole", "dns", "running"),
+                       _container("unbound", "dns", "running"),
+                       _container("pihole-test", "dnstest", "exited"),
+                       _container("mealie", "kitchen", "running")],
+        "services": [], "packages": [], "users": [], "groups": [], "processes": []})
+    return ReasoningEngine(Settings(), snapshot=snapshot)
+
+
+@pytest.fixture(autouse=True)
+def _no_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REOS_LLM", "off")
+
+
+def acted_on(engine: ReasoningEngine, said: str) -> list[str]:
+    return [s.argv[-1] for s in engine.plan(said).steps if not s.read_only]
+
+
+@pytest.mark.parametrize(("said", "names"), [
+    ("restart pihole and unbound", ["pihole", "unbound"]),
+    ("restart both pihole and unbound", ["pihole", "unbound"]),
+    ("restart the pihole containers", ["pihole", "pihole-test"]),  # every one so called
+    ("Please restart both the pihole and unbound containers, but leave the old test one "
+     "alone.", ["pihole", "unbound"]),
+    ("restart the pihole container dns is down", ["pihole"]),
+    ("restart the pihole container it is down", ["pihole"]),
+    ("restart the containers that are down", ["pihole-test"]),  # a filter, said of them
+    ("restart pi-hole", ["pihole"]),
+])
+def test_words_beside_the_names_say_which(engine: ReasoningEngine, said: str,
+                                         names: list[str]) -> None:
+    assert sorted(acted_on(engine, said)) == names, engine.plan(said).text()
+
+
+def test_it_after_a_thing_said_by_its_name_is_that_thing(engine: ReasoningEngine) -> None:
+    said = ("My home folder is almost full. A friend recommended a tool called ncdu. "
+            "Please install it.")
+    assert acted_on(engine, said) == ["ncdu"], engine.plan(said).text()
