@@ -114,7 +114,10 @@ def test_a_change_said_for_a_day_or_part_of_one_still_to_come_waits(engine, said
 
 @pytest.mark.parametrize("said", ["logs of nginx since yesterday", "restart nginx",
                                   "what failed last night", "show me the nginx logs from "
-                                  "friday", "is anything scheduled for tomorrow"])
+                                  "friday", "is anything scheduled for tomorrow",
+                                  # how long it lasts, done now
+                                  "stop portainer for tonight",
+                                  "stop portainer until tomorrow"])
 def test_a_time_in_the_past_or_a_question_is_no_change_for_later(engine, said: str  # noqa: ANN001
                                                                ) -> None:
     assert "won't do it now" not in engine.plan(said).text(), said

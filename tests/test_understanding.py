@@ -228,6 +228,14 @@ def test_a_word_said_before_the_operations_noun_is_asked_never_dropped(engine, s
     assert "printer" in plan.text()
 
 
+@pytest.mark.parametrize("said", ["is nginx enabled", "does nginx start at boot",
+                                  "systemctl is-enabled nginx"])
+def test_whether_a_service_starts_at_boot_is_answered(engine, said) -> None:
+    plan = engine.plan(said)
+    assert plan.kind == Kind.QUERY and plan.steps, plan.text()
+    assert any("UnitFileState" in " ".join(s.argv) for s in plan.steps), plan.text()
+
+
 def test_a_process_word_is_never_a_container_name_and_never_all_processes(engine) -> None:
     plan = engine.plan("kill the biggest process")  # the one using the most memory
     assert [t.kind for t in plan.targets] == ["process"] and "container" not in plan.text()

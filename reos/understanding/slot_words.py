@@ -242,6 +242,9 @@ def place_time(reading: Reading, units: list[Unit], n: int, unit: Unit) -> None:
             unplaced(reading, n, unit, Weight.SECOND_VALUE)
             return
     if op.kind == "action" and _still_to_come(unit, moment):
+        if _for_a_while(units, n):  # "stop it for tonight": now, and for that long
+            reading.explained[n] = "filler"
+            return
         _not_now(reading, n, unit, _phrase(units, n))  # "restart nginx tomorrow"
         return
     if moment is True and _phrase_ahead(units, n):
@@ -293,6 +296,15 @@ def _still_to_come(unit: Unit, moment: object) -> bool:
         return False
     return moment.startswith(AHEAD) or unit.text == "tonight" or (
         moment[:1] == "=" and moment[1:] in _WEEKDAYS)
+
+
+def _for_a_while(units: list[Unit], n: int) -> bool:
+    """Whether the time phrase ending at `n` says how long a change lasts, not when it is
+    done ("for tonight", "until tomorrow", "till next week")."""
+    start = n
+    while start > 0 and units[start - 1].roles.get("time") is True:
+        start -= 1
+    return start > 0 and units[start - 1].text in ("for", "until", "till", "til", "through")
 
 
 def _phrase_ahead(units: list[Unit], n: int) -> bool:
