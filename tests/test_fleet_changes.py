@@ -300,6 +300,37 @@ def test_a_step_that_would_lock_you_out_of_a_host_is_left_out_even_when_asked() 
     assert asked.plan is None and "change a rule instead" in (asked.left_out or "")
 
 
+def _shells_snapshot(user: str | None) -> SystemSnapshot:
+    return SystemSnapshot(
+        collected_at="", host={"package_manager": "apt", "machine_id": MACHINE,
+                               **({"user": user} if user else {}), **DIRECT},
+        users=[User("root", shell="/bin/bash"), User("deploy", uid=1001, shell="/usr/bin/zsh"),
+               User("anna", uid=1002, shell="/usr/bin/fish")],
+        packages=[Package("zsh", "5.9"), Package("zsh-common", "5.9"), Package("fish", "3.6")])
+
+
+def _removal(name: str) -> Step:
+    return Step("s1", f"Remove {name}", ["sudo", "-n", "apt-get", "remove", "-y", name],
+                target=Target("package", name), action="remove")
+
+
+def test_the_login_shell_of_the_account_reos_logs_in_as_is_never_removed() -> None:
+    # a stranger's lock-out corpus (fleet-lockout-5): "apt remove zsh" ran where zsh is
+    # the login's shell, and sshd runs every command through it
+    snap = _shells_snapshot("deploy")
+    part = _one(_removal("zsh"), snap, "apt remove zsh")
+    assert part.plan is None and "login shell of deploy" in (part.left_out or "")
+    # a dry run that takes it along ("zsh-common" takes zsh) is refused too
+    part = _one(_removal("zsh-common"), snap, "remove zsh-common",
+                Simulation(removed={"zsh-common": "5.9", "zsh": "5.9"}))
+    assert part.plan is None and "would also remove zsh" in (part.left_out or "")
+    # another account's shell is an ordinary package
+    assert _one(_removal("fish"), snap, "remove fish").plan is not None
+    # with the login not known, root's shell is still kept
+    part = _one(_removal("bash"), _shells_snapshot(None), "remove bash")
+    assert part.plan is None
+
+
 SSH_NEEDS = {"openssh-server": "1:9.2p1-2", "libwrap0": "7.6.q-32"}
 
 

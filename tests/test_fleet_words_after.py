@@ -210,6 +210,9 @@ def test_a_place_said_beside_the_hosts_is_asked_never_dropped(
 @pytest.mark.parametrize(("request_", "hosts", "rest"), [
     # hosts of a kind in each of several groups: those in either, never all of the second
     ("install htop on the sheds of north and the harbour", ("nx2",), "install htop"),
+    # a group said with its own host noun is hosts of its own, not one the first is in
+    ("restart chrony on the cranes of harbour and the spare hosts",
+     ("crane-harbour", "spare1", "spare2"), "restart chrony"),
     # words after the hosts that are the request's own, not a place
     ("restart nginx on dock1 pronto", ("dock1",), "restart nginx pronto"),
     ("allow 80 in the firewall on dock1", ("dock1",), "allow 80 in the firewall"),
@@ -223,9 +226,8 @@ def test_hosts_within_several_groups_and_the_requests_own_words(
 
 @pytest.mark.parametrize(("request_", "hosts"), [
     # a name in a sentence of the story told before the ask, the hosts placed in it
-    ("The accounts team saw the booking page time out. Please restart nginx on dock1.",
-     ("dock1",)),
-    ("The north shed lost power. Restart chrony on sx3 please.", ("sx3",)),
+    ("The dock cluster was slow last night. Please restart nginx on dock1.", ("dock1",)),
+    ("The north site lost power. Restart chrony on nx2 please.", ("nx2",)),
 ])
 def test_a_name_in_the_story_before_the_ask_is_no_host_choice(
         inventory: Source, request_: str, hosts: tuple[str, ...]) -> None:
@@ -238,6 +240,10 @@ def test_a_name_in_the_story_before_the_ask_is_no_host_choice(
     "Leave nx2 alone. Restart chrony on the north hosts.",
     "Our nx2 must stay up. Restart chrony on the north hosts.",
     "nx2 was rebooted. Restart chrony on the north hosts.",  # said first: it may matter
+    # the story speaks of some of the hosts, or of others (a review found them run)
+    "We are upgrading dock2 right now. Restart nginx on the dock cluster.",
+    "Include dock2. Restart nginx on dock1.",
+    "The accounts team saw the booking page time out. Please restart nginx on dock1.",
 ])
 def test_a_name_in_the_story_that_may_keep_a_host_is_still_asked(
         inventory: Source, request_: str) -> None:

@@ -78,6 +78,11 @@ def test_cancelling_asks_and_the_state_reads_systemds_schedule(tmp_path, monkeyp
     assert state_settings.problem("shutdown", "cancel_shutdown", now) == "is still scheduled"
 
 
+def test_tonight_beside_a_clock_is_the_scheduled_time(engine) -> None:  # noqa: ANN001
+    plan = engine.plan("reboot at 2am tonight")
+    assert [s.argv[2:] for s in plan.steps] == [["shutdown", "-r", "02:00"]], plan.text()
+
+
 def test_times_add_up_conflict_or_stay_unsaid(engine) -> None:  # noqa: ANN001
     plan = engine.plan("reboot in 1 hour 30 minutes")
     assert [s.argv[2:] for s in plan.steps] == [["shutdown", "-r", "+90"]]
@@ -98,7 +103,8 @@ def test_a_change_for_later_that_cannot_be_scheduled_is_not_done_now(engine, sai
 @pytest.mark.parametrize(("said", "when"), [
     ("restart nginx tonight", "tonight"), ("restart nginx tomorrow", "tomorrow"),
     ("restart nginx tomorrow morning", "tomorrow morning"),
-    ("restart nginx tomorrow at 3am", "tomorrow at 3am"), ("restart nginx later", "later"),
+    ("restart nginx tomorrow at 3am", "tomorrow at 3am"),
+    ("restart nginx later today", "later today"),
     ("install htop next week", "next week"), ("restart nginx on friday", "on friday"),
     ("stop portainer over the weekend", "over the weekend"),
     ("restart nginx in the morning", "in the morning"), ("reboot tomorrow", "tomorrow"),
@@ -117,7 +123,12 @@ def test_a_change_said_for_a_day_or_part_of_one_still_to_come_waits(engine, said
                                   "friday", "is anything scheduled for tomorrow",
                                   # how long it lasts, done now
                                   "stop portainer for tonight",
-                                  "stop portainer until tomorrow"])
+                                  "stop portainer until tomorrow",
+                                  # when something happened, or words that are no time
+                                  "restart nginx which crashed overnight",
+                                  "restart the nginx that failed over the weekend",
+                                  "restart nginx and tell me later",
+                                  "list timers next week"])
 def test_a_time_in_the_past_or_a_question_is_no_change_for_later(engine, said: str  # noqa: ANN001
                                                                ) -> None:
     assert "won't do it now" not in engine.plan(said).text(), said

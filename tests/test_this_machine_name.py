@@ -48,6 +48,7 @@ def test_this_machines_own_name_ending_the_request_after_on_is_taken_out(
     "restart nginx on kiln, web2",
     "allow 5432 from kiln",  # a source, not where
     "copy the backups from kiln, they are needed",
+    "drop packets from kiln, they flood us",
 ])
 def test_the_name_anywhere_else_is_left_as_said(said: str) -> None:
     assert as_this_machine(said, "kiln.lab.example", lambda: NOTHING) == said

@@ -755,12 +755,13 @@ def _unfit(step: Step, refused: str | None, logins: set[str] | None = None) -> s
 
 def login_shells(snapshot: SystemSnapshot, logins: set[str] | None) -> dict[str, str]:
     """The packages that hold the login shells of root and the account reos logs in as
-    there (its snapshot's passwd): package -> "account (shell)". sshd runs a command
+    there (its snapshot's passwd; root's alone when the login is not known): package ->
+    "account (shell)". sshd runs a command
     through the account's shell, so without it no login runs anything, reos's neither.
     A shell's package is named after it (zsh, fish, tcsh), or in `_SHELL_PACKAGES`."""
     found: dict[str, str] = {}
     for user in snapshot.users or []:
-        if user.name not in (logins or ()) or not user.shell.startswith("/"):
+        if user.name not in (logins or {"root"}) or not user.shell.startswith("/"):
             continue
         base = user.shell.rstrip("/").rsplit("/", 1)[-1]
         for package in (base, *_SHELL_PACKAGES.get(base, ())):
@@ -798,7 +799,8 @@ def _shell_gone(whose: str) -> str:
 _SHELL_PACKAGES = {"rbash": ("bash",), "sh": ("dash", "bash"), "csh": ("tcsh", "csh"),
                    "ksh": ("ksh", "ksh93u+m", "mksh"), "ksh93": ("ksh93u+m", "ksh"),
                    "nu": ("nushell",), "pwsh": ("powershell",), "zsh5": ("zsh",),
-                   "bsd-csh": ("csh",), "fish": ("fish",), "zsh-static": ("zsh-static",)}
+                   "bsd-csh": ("csh",), "fish": ("fish",), "zsh-static": ("zsh-static",),
+                   "lksh": ("mksh",), "ash": ("busybox",), "yash": ("yash",)}
 
 
 # what an undo may do to root or the account reos logs in as: give back a group, unlock,

@@ -311,8 +311,8 @@ _LEAVING_ALONE = {"alone", "untouched", "leave", "leaving", "skip", "skipping", 
                   "sparing", "ignore", "ignoring", "avoid", "excluded", "excepted"}
 # words that may ask for hosts to be kept as they are ("web2 must stay up")
 _KEEPING = {"keep", "keeps", "keeping", "kept", "stay", "stays", "staying", "remain",
-            "remains", "must", "critical", "careful", "touch", "important", "sensitive",
-            "live", "running", "untouched", "hands", "freeze", "frozen", "hold", "off"}
+            "remains", "must", "critical", "careful", "touch", "untouched", "freeze",
+            "frozen", "hold"}
 # slips for a word that leaves hosts out ("exept db1"), before a name; never a word
 _LEAVING_SLIPS = ("except", "excluding")
 _WORDS_NOT_SLIPS = {"excerpt", "expect", "exempt", "accept"}
@@ -1117,7 +1117,9 @@ class _Reader:
                     # "the gateways of Arnholm and Brisk": those in each of the groups
                     listed = self._names_from(i + 1, place=_OF_HOSTS)
                     if len(listed.refs) > len(within.refs) and all(
-                            r.kind == "group" and not r.within for r in listed.refs):
+                            r.kind == "group" and not r.within for r in listed.refs) and not any(
+                            self._noun(k) for k in range(within.end, listed.end)):
+                        # (never "… of harbour and the spare hosts": hosts of their own)
                         refs = [replace(r, within=(*r.within, w)) for r in refs
                                 for w in listed.refs]
                         found.end = i = listed.end
@@ -1981,9 +1983,11 @@ class _Reader:
                 raise _Stop(self._not_read(
                     taken, hosts, k, k + 1,
                     f"name {_either(self._in_order_names(by_part))} in {self.names.where}"))
-            if self._told_of_before(k, taken):
-                continue  # "The Gannet came back from dry dock. … on gannet-bridge."
             named = self._name_left(kept, n, after_hosts=k in ends)
+            if named and named >= chosen and self._told_of_before(k, taken):
+                continue  # "The Gannet came back from dry dock. … on gannet-bridge.": the
+                # story speaks of more hosts than the ask; never of some of them only
+                # ("We are upgrading dock2. Restart nginx on the dock cluster.")
             if named is None or (named and named != chosen):
                 said = _either(self._in_order_names(named)) if named else "two of its names"
                 raise _Stop(self._not_read(taken, hosts, k, k + 1,

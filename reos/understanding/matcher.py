@@ -416,11 +416,6 @@ class TargetMatcher:
             candidates = [c for index in indexes for c in index.lookup(phrase, plural)]
             best = max((c.score for c in candidates), default=0)
             tops[phrase] = _unique([c for c in candidates if c.score == best])
-            exact = [c for c in tops[phrase] if c.strategy == "exact name"]
-            if plural and len(phrases) > 1 and len(exact) == 1:
-                # "restart pihole and unbound": each name its own thing, never pihole-test
-                # beside pihole; "the pihole containers" alone are every one so called
-                tops[phrase] = exact
         _within_named(tops)
         _whose(tops)
         for phrase, top in tops.items() if not plural else ():

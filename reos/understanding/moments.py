@@ -327,7 +327,7 @@ def _time_at(texts: list[str], n: int) -> tuple[int, int, str] | None:
 
 def _ahead_at(texts: list[str], n: int) -> int | None:
     """The index after a moment still to come said at `n`, for when something should be
-    done: "tomorrow", "tomorrow morning", "tomorrow at 3am", "later", "later on", "next
+    done: "tomorrow", "tomorrow morning", "tomorrow at 3am", "later today", "next
     week", "next friday", "this weekend", "over the weekend", "overnight", "in the
     morning". None where nothing is ahead ("later than 3pm", "the next boot")."""
     word = texts[n]
@@ -337,8 +337,8 @@ def _ahead_at(texts: list[str], n: int) -> int | None:
         at = end + 1 if end < len(texts) and texts[end] == "at" else end
         clock = clock_at(texts, at, bare=True)
         return clock[1] if clock is not None else end
-    if word == "later" and following not in ("than", "then"):
-        return n + 2 if following in ("today", "tonight", "on") else n + 1
+    if word == "later" and following in ("today", "tonight", "on"):
+        return n + 2  # never "later" alone: "tell me later", "the later ones"
     if word == "next" and (following in _FULL_DAYS or following in (
             "week", "month", "weekend", "weekday")):
         return n + 2

@@ -242,19 +242,25 @@ def place_time(reading: Reading, units: list[Unit], n: int, unit: Unit) -> None:
             unplaced(reading, n, unit, Weight.SECOND_VALUE)
             return
     if op.kind == "action" and _still_to_come(unit, moment):
-        if _for_a_while(units, n):  # "stop it for tonight": now, and for that long
+        if _for_a_while(units, n) or _of_the_past(units, n):
+            # "stop it for tonight": now, and for that long; "nginx, which crashed
+            # overnight": when something happened
             reading.explained[n] = "filler"
+            return
+        if "when" in op.slots and unit.text == "tonight" and any(
+                "clock" in u.roles for u in units):
+            reading.explained[n] = "slot"  # "reboot at 2am tonight": the clock says when
             return
         _not_now(reading, n, unit, _phrase(units, n))  # "restart nginx tomorrow"
         return
     if moment is True and _phrase_ahead(units, n):
-        if op.kind == "action":  # "tomorrow" of "tomorrow morning": asked with it
-            reading.explained[n] = "qualifier"
-        else:
-            unplaced(reading, n, unit, Weight.STRAY_WORD)
+        # "tomorrow" of "tomorrow morning": asked with it, or said back with it
+        reading.explained[n] = "qualifier" if op.kind == "action" else "filler"
         return
     if isinstance(moment, str) and moment.startswith(AHEAD):
-        unplaced(reading, n, unit, Weight.STRAY_WORD)  # nothing reads logs from tomorrow
+        # nothing reads logs from tomorrow: a question about then ("which timers run
+        # next week") is answered from now, as a listing of what is set up
+        reading.explained[n] = "filler"
         return
     if op.kind == "action" and "since" not in op.slots and "days" not in op.slots:
         if later and _said_ahead(units, n):
@@ -305,6 +311,18 @@ def _for_a_while(units: list[Unit], n: int) -> bool:
     while start > 0 and units[start - 1].roles.get("time") is True:
         start -= 1
     return start > 0 and units[start - 1].text in ("for", "until", "till", "til", "through")
+
+
+def _of_the_past(units: list[Unit], n: int) -> bool:
+    """Whether the time phrase ending at `n` says when something happened: after "which",
+    "that" or "who" a few words before it, or right after a word in the past ("crashed
+    overnight", "failed over the weekend")."""
+    start = n
+    while start > 0 and units[start - 1].roles.get("time") is True:
+        start -= 1
+    before = [u.text for u in units[max(0, start - 4):start]]
+    return any(w in ("which", "that", "who", "since") for w in before) or bool(
+        before and before[-1].endswith("ed") and before[-1] not in ("need", "seed"))
 
 
 def _phrase_ahead(units: list[Unit], n: int) -> bool:

@@ -538,17 +538,18 @@ def told_of(units: list[Unit], n: int) -> bool:
     if n < 2 or units[n - 1].text not in _BEING:
         return False
     subject = units[n - 2]
-    if not ("name" in subject.roles or "noun" in subject.roles or "resource" in subject.roles
-            or subject.unknown or subject.text in _SUBJECTS):
+    if not ("name" in subject.roles or "noun" in subject.roles or subject.unknown):
         return False
     verb = next((m for m in range(n - 2) if "verb" in units[m].roles), None)
+    # what it acts on is named (never only "the services", which the state would narrow),
+    # with a word for its kind after the name ("the pihole container"), so the subject
+    # begins a sentence of its own
     return verb is not None and any(
-        "name" in units[m].roles or "resource" in units[m].roles for m in range(verb + 1, n - 2))
+        "name" in units[m].roles and "resource" in units[m + 1].roles
+        for m in range(verb + 1, n - 3))
 
 
 _BEING = {"is", "are", "was", "were", "seems", "seem", "looks", "look", "keeps", "keep"}
-_SUBJECTS = {"it", "they", "everything", "something", "site", "page", "internet", "dns",
-             "network", "wifi", "server"}
 
 
 def clauses(units: list[Unit]) -> list[int]:

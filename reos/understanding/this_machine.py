@@ -36,11 +36,12 @@ _AFTER = (r"\s*(?:[.!?,;]\s*)*(?:(?:please|pls|plz|now|thanks|thank\s+you|asap|t
 # comma: "restart nginx on kiln, web2 and web3")
 _CLAUSE = (r"(?=\s*[;:]\s|\s*[.!?]\s+\S|\s*,\s+(?![\w.-]+\s*(?:,|\band\b|\bor\b|&|$))"
            r"|\s+(?:so|because|since|for|then|once|while|before|after)\s)")
-# "from" says where only when nothing in the request lets a source in ("allow 5432 from
-# web1" is the address web1, never this machine)
-_FROM_A_SOURCE = regex(r"\b(?:allow|deny|reject|block|permit|open|close|connect|port|"
-                       r"access|ssh|traffic|rule|copy|sync|rsync|pull|fetch|download|scp|"
-                       r"backup|restore|migrate|move)", re.IGNORECASE)
+# "from" says where only after a word that takes something away ("remove sssd from
+# web1"); elsewhere it says a source ("allow 5432 from web1", "copy the backups from web1",
+# "drop packets from web1"), which is never this machine
+_TAKEN_FROM = regex(r"^(?:(?:please|pls|kindly|could\s+you|can\s+you|would\s+you)\s+)*"
+                    r"(?:remove|uninstall|purge|delete|erase)\b(?!.*\b(?:allow|deny|reject|"
+                    r"block|rule|port|traffic|access|connections?)\b)", re.IGNORECASE)
 _LEAVING = regex(r"\b(?:not|except|excluding|without|besides|never|skip|minus|but|"
                  r"other\s+than|apart\s+from)\b|n't\b", re.IGNORECASE)
 _PART = regex(r"[-_.@:]")
@@ -60,7 +61,7 @@ def as_this_machine(request: str, hostname: object,
     alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     if not alternatives:
         return request
-    places = "on|at|from" if not _FROM_A_SOURCE.search(request) else "on|at"
+    places = "on|at|from" if _TAKEN_FROM.search(request) else "on|at"
     placed = re.search(rf"\s*\b(?:{places})\s+{_NOUN}(?<![\w./@:-])({alternatives})"
                        rf"(?![\w/@:'-]|\.\w)(?:{_AFTER}|{_CLAUSE})", request,
                        re.IGNORECASE)
