@@ -152,7 +152,7 @@ def _weigh_idiom(reading: Reading, units: list[Unit], skip: set[int],
             continue  # a word of it was never said: most idioms of most operations
         spans = idiom_spans(idiom, units, flat)
         if spans and spans[0] & skip and not any(
-                units[n].text in literal for n in spans[0] & skip):
+                set(units[n].text.split()) & literal for n in spans[0] & skip):
             # "set the shell of every user except alice to": the gap would span the
             # words set apart; they stay an exclusion, never the idiom's target
             gap = [h for h in spans[1] if h not in skip]
