@@ -11,7 +11,9 @@ F17 stranger set, on a family desktop; the machine and sentences here are our ow
   mealie;
 - "pi-hole" is the container pihole (`matcher.spellings`);
 - "it" after "a tool called ncdu" is ncdu, though nothing here has it
-  (`stories._to_thing`).
+  (`stories._to_thing`);
+- "remove mealie", a container and an installed package, asks which
+  (`targeting.match`).
 """
 
 from __future__ import annotations
@@ -41,7 +43,8 @@ def engine() -> ReasoningEngine:
                        _container("unbound", "dns", "running"),
                        _container("pihole-test", "dnstest", "exited"),
                        _container("mealie", "kitchen", "running")],
-        "services": [], "packages": [], "users": [], "groups": [], "processes": []})
+        "services": [], "packages": [{"name": "mealie", "version": "1.0"}], "users": [],
+        "groups": [], "processes": []})
     return ReasoningEngine(Settings(), snapshot=snapshot)
 
 
@@ -74,3 +77,12 @@ def test_it_after_a_thing_said_by_its_name_is_that_thing(engine: ReasoningEngine
     said = ("My home folder is almost full. A friend recommended a tool called ncdu. "
             "Please install it.")
     assert acted_on(engine, said) == ["ncdu"], engine.plan(said).text()
+
+
+def test_a_removal_of_a_name_that_is_a_container_and_a_package_asks_which(
+        engine: ReasoningEngine) -> None:
+    plan = engine.plan("remove mealie")  # the container was removed, never asked
+    assert not plan.steps and [label for label, _ in plan.options] == [
+        "the container mealie", "the package mealie"], plan.text()
+    assert acted_on(engine, "remove the mealie container") == ["mealie", "mealie"]
+    assert acted_on(engine, "uninstall the mealie package") == ["mealie"]

@@ -141,6 +141,16 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
             result.targets += packages.targets
             result.strategies.update(packages.strategies)
             result.missing = []
+    if intent.resource is None and len(intent.targets) == 1 and not intent.plural and (
+            intent.action in ("remove", "purge")) and recipe("package", intent.action) and (
+            len(result.targets) == 1 and not result.question and not result.missing):
+        # "remove jellyfin" where jellyfin is a container and an installed package too:
+        # which one is asked, never the container taken for it
+        packages = matcher.resolve(intent.targets, ["package"], False)
+        if packages.targets and packages.strategies.get(packages.targets[0].name) == (
+                "exact name") and result.strategies.get(result.targets[0].name) == "exact name":
+            result = MatchResult(question="x", choices=[*result.targets, packages.targets[0]],
+                                 phrase=intent.targets[0])
     if intent.resource is None and intent.action == "stop" and result.missing and not (
             result.targets or result.question):
         # "stop the http.server yuna left up": no container or service, but a program
