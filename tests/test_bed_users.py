@@ -79,19 +79,6 @@ def test_add_to_a_group_then_undo_restores_the_groups(bed) -> None:
     assert _lines(bed, "reosdan") == before
 
 
-def test_delete_a_group_then_undo_brings_it_back_with_its_id_and_members(bed) -> None:
-    _account(bed, "reosflo", "reosqa")
-    _account(bed, "reosgus", "reosqa")
-    before = [line for line in bed.read("/etc/group").decode().splitlines()
-              if line.startswith("reosqa:")]
-    out = bed.approved("delete the group reosqa")
-    assert "groupdel reosqa" in out
-    assert _lines(bed, "reosqa")["/etc/group"] == []
-    bed.undone()
-    assert [line for line in bed.read("/etc/group").decode().splitlines()
-            if line.startswith("reosqa:")] == before
-
-
 def test_remove_from_a_group_then_undo_puts_it_back(bed) -> None:
     _account(bed, "reoseve", "reosops", "reosdev")
     before = _lines(bed, "reoseve")

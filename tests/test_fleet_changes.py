@@ -23,7 +23,7 @@ from reos.model.request import Kind
 from reos.model.target import Target
 from reos.store.db import Database
 from reos.store.journal import FLEET, Journal
-from reos.system.snapshot import Group, Package, Process, Service, SystemSnapshot, User
+from reos.system.snapshot import Package, Process, Service, SystemSnapshot, User
 from tests.conftest import reos
 
 MACHINE = "0123456789abcdef0123456789abcdef"
@@ -329,26 +329,6 @@ def test_the_login_shell_of_the_account_reos_logs_in_as_is_never_removed() -> No
     # with the login not known, root's shell is still kept
     part = _one(_removal("bash"), _shells_snapshot(None), "remove bash")
     assert part.plan is None
-
-
-def test_a_group_the_login_is_in_is_never_deleted_on_a_host() -> None:
-    # sudo's "%ops" or sshd's "AllowGroups sshusers" may let the login in through it
-    snap = SystemSnapshot(
-        collected_at="", host={"machine_id": MACHINE, "user": "deploy", **DIRECT},
-        users=[User("deploy", uid=1001, groups=["deploy", "ops"])],
-        groups=[Group("ops", 1101, ["deploy", "alice"]), Group("sshusers", 1102, ["deploy"]),
-                Group("ops-ro", 1103, ["bob"])])
-
-    def delete(name: str) -> Step:
-        return Step("s1", f"Delete the group {name}", ["sudo", "-n", "groupdel", name],
-                    target=Target("group", name), action="delete")
-
-    for name in ("ops", "sshusers"):
-        part = _one(delete(name), snap, f"delete the group {name}")
-        assert part.plan is None and "deploy is in it" in (part.left_out or ""), name
-    part = _one(delete("ops-ro"), snap, "delete the group ops-ro")
-    assert part.plan is not None
-    assert part.undos == [["sudo", "-n", "groupadd", "-g", "1103", "-U", "bob", "ops-ro"]]
 
 
 SSH_NEEDS = {"openssh-server": "1:9.2p1-2", "libwrap0": "7.6.q-32"}

@@ -549,19 +549,3 @@ def test_a_directorys_size_and_each_containers_disk_are_read_whatever_comes_back
     assert "None" not in said and "\x1b" not in said, said
     one = _say("container_sizes", [_ok(json.dumps(rows[0]))])
     assert one.startswith("1 container has written"), one
-
-
-def test_a_deleted_group_comes_back_with_its_id_and_members_as_recorded() -> None:
-    from reos.system import state_users
-
-    prior = {"state": "present", "gid": 1103, "members": ["bob", "carol"]}
-    assert state_users.restore("group", "qa", prior, "delete") == [
-        "groupadd", "-g", "1103", "-U", "bob,carol", "qa"]
-    assert state_users.restore("group", "qa", {**prior, "members": []}, "delete") == [
-        "groupadd", "-g", "1103", "qa"]
-    # a record that could not come from /etc/group gives no undo, never a guessed one
-    for bad in ({**prior, "members": ["bob,root"]}, {**prior, "members": ["-o"]},
-                {**prior, "gid": "1103"}, {**prior, "gid": True}):
-        assert state_users.restore("group", "qa", bad, "delete") is None, bad
-    assert state_users.problem("group", "delete", {"state": "present"}) == "still exists"
-    assert state_users.problem("group", "delete", {"state": "absent"}) is None

@@ -324,8 +324,8 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str,
     for step in plan.steps:
         admission = admit_argv(step.argv, approved=True, requested=request, remote=True)
         why = _unfit(step, admission.reason if not admission.allowed else None, logins) or (
-            _takes_shell(step, shells)) or _takes_logins_group(step, snapshot, logins) or (
-            _passes_reos_on(step, passers)) or _in_reos_container(step, snapshot)
+            _takes_shell(step, shells)) or _passes_reos_on(step, passers) or (
+            _in_reos_container(step, snapshot))
         if not why and not step.read_only and step.target is not None and (
                 step.target.kind == "firewall"):
             why = firewall_cuts_ssh(step.argv, ssh, unknown) or (
@@ -788,29 +788,6 @@ def _dry_run_takes_shell(dry_run: Simulation | str | None, shells: dict[str, str
                    if name.split(":", 1)[0] in shells)
     return (f"apt's dry run there says it would also remove {taken[0]}: "
             f"{_shell_gone(shells[taken[0]])}") if taken else None
-
-
-def _takes_logins_group(step: Step, snapshot: SystemSnapshot,
-                        logins: set[str] | None) -> str | None:
-    """Why deleting this group would cut reos off: root or the account reos logs in as is
-    in it (sudo's rules, sshd's AllowGroups or PAM may let it in through that group), or
-    the snapshot cannot say who is."""
-    target = step.target
-    if target is None or target.kind != "group" or step.action != "delete":
-        return None
-    group = next((g for g in snapshot.groups or [] if g.name == target.name), None)
-    inside = set(group.members) if group is not None else set()
-    inside |= {u.name for u in snapshot.users or [] if target.name in u.groups}
-    if logins is None or snapshot.groups is None or logins & inside:
-        whose = _either_name(sorted((logins or set()) & inside)) or "the account reos logs in as"
-        return (f"{whose} is in it, and sudo's rules, sshd's AllowGroups or PAM may let that "
-                "login in through the group; deleted, reos could be cut off from the host "
-                "and could not undo it")
-    return None
-
-
-def _either_name(names: list[str]) -> str:
-    return " and ".join(names)
 
 
 def _shell_gone(whose: str) -> str:

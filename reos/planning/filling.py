@@ -373,10 +373,6 @@ def _prior(target: Target, snapshot: SystemSnapshot, argv: list[str]) -> dict[st
             return {"state": target.state, "groups": list(account.groups[1:]),
                     "shell": account.shell, "gecos": account.gecos,
                     "changed_group": changed_group(argv)}
-    if target.kind == "group":  # its id and members, which a deleted group comes back with
-        group = next((g for g in snapshot.groups or [] if g.name == target.name), None)
-        if group is not None:
-            return {"state": "present", "gid": group.gid, "members": sorted(group.members)}
     if target.kind == "service":
         return {"active": target.state, "enabled": target.enabled}
     if target.kind == "package":

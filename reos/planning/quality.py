@@ -73,7 +73,7 @@ CHECKABLE: dict[str, frozenset[str] | None] = {
     "package": frozenset({"install", "upgrade", "remove", "purge", "hold", "upgrade_except",
                           "unhold"}),
     "user": frozenset({"create", "delete", "delete_with_home", "lock", "unlock"}),
-    "group": frozenset({"create", "delete"}),
+    "group": frozenset({"create"}),
     "process": frozenset({"terminate", "kill", "renice", "lower_priority",
                           "lowest_priority"}),
     "mount": frozenset({"unmount", "remount_ro"}),

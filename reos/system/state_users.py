@@ -141,8 +141,6 @@ def restore(kind: str, name: str, prior: dict[str, Any] | None,
     if kind == "group":
         if action == "create" and state == "absent":
             return ["groupdel", name]
-        if action == "delete" and state == "present":
-            return _group_again(name, prior)
         return None
     if kind != "user":
         return None
@@ -237,25 +235,12 @@ def _recreate(name: str, prior: dict[str, Any]) -> list[str] | None:
     return [*argv, name]
 
 
-def _group_again(name: str, prior: dict[str, Any]) -> list[str] | None:
-    """`groupadd` of a deleted group with its id and its members as recorded; None when
-    the record does not say them as /etc/group could hold them."""
-    gid, members = prior.get("gid"), prior.get("members") or []
-    if not isinstance(gid, int) or isinstance(gid, bool) or gid < 0 or not isinstance(
-            members, list) or not all(isinstance(m, str) and _GROUP_NAME.fullmatch(m)
-                                      for m in members):
-        return None
-    return ["groupadd", "-g", str(gid), *(["-U", ",".join(members)] if members else []), name]
-
-
 def problem(kind: str, action: str | None, state: dict[str, Any]) -> str | None:
     """What is wrong with the state a step left, or None when it is what was meant."""
     now = state.get("state")
     if kind == "group":
         if action == "create" and now != "present":
             return "was not created"
-        if action == "delete" and now != "absent":
-            return "still exists"
         return None
     if kind != "user":
         return None
