@@ -92,7 +92,11 @@ def test_times_add_up_conflict_or_stay_unsaid(engine) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("said", ["restart nginx in an hour", "restart nginx in 10 minutes",
-                                  "restart nginx at 5", "shutdown in 10 minutes and reboot"])
+                                  "restart nginx at 5", "shutdown in 10 minutes and reboot",
+                                  # "applied tonight" is still to come, never the past
+                                  # (a lock-out corpus saw a kernel upgrade planned)
+                                  "Ops lead wants the kernel update applied tonight, so "
+                                  "just reboot at 02:00."])
 def test_a_change_for_later_that_cannot_be_scheduled_is_not_done_now(engine, said: str  # noqa: ANN001
                                                                    ) -> None:
     plan = engine.plan(said)

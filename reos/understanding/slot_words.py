@@ -315,14 +315,13 @@ def _for_a_while(units: list[Unit], n: int) -> bool:
 
 def _of_the_past(units: list[Unit], n: int) -> bool:
     """Whether the time phrase ending at `n` says when something happened: after "which",
-    "that" or "who" a few words before it, or right after a word in the past ("crashed
-    overnight", "failed over the weekend")."""
+    "that" or "who" a few words before it ("nginx, which crashed overnight"; never a word
+    in -ed alone: "the update applied tonight" is still to come)."""
     start = n
     while start > 0 and units[start - 1].roles.get("time") is True:
         start -= 1
     before = [u.text for u in units[max(0, start - 4):start]]
-    return any(w in ("which", "that", "who", "since") for w in before) or bool(
-        before and before[-1].endswith("ed") and before[-1] not in ("need", "seed"))
+    return any(w in ("which", "that", "who", "since") for w in before)
 
 
 def _phrase_ahead(units: list[Unit], n: int) -> bool:
