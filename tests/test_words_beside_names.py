@@ -86,3 +86,18 @@ def test_a_removal_of_a_name_that_is_a_container_and_a_package_asks_which(
         "the container mealie", "the package mealie"], plan.text()
     assert acted_on(engine, "remove the mealie container") == ["mealie", "mealie"]
     assert acted_on(engine, "uninstall the mealie package") == ["mealie"]
+
+
+def test_a_state_after_a_bare_but_is_no_exclusion() -> None:
+    # "…, but the old socat forward on 6022 should go. Stop and disable legacy-fwd."
+    # (fleet-lockout-3): "but" begins another sentence here; the state word before a
+    # name is part of an exclusion only after one that sets apart ("but leave")
+    import json
+    from pathlib import Path
+
+    data = json.loads((Path(__file__).parent / "safety" / "fleet_lockout" /
+                       "fleet-lockout-3.json").read_text())
+    engine = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data["snapshot"]))
+    plan = engine.plan("The relay on 2222 is what we use, but the old socat forward on 6022 "
+                       "should go. Stop and disable legacy-fwd.")
+    assert [s.argv[-1] for s in plan.steps] == ["legacy-fwd.service"], plan.text()

@@ -411,7 +411,10 @@ def exclusions(units: list[Unit]) -> tuple[set[int], list[str]]:
             "negation" in unit.roles and n > 0)
         if not marker:
             continue
-        taken = _names_after(units, n + 1)
+        # a state before the name ("leave the old test one alone") is said of it, but
+        # never after a bare "but", which may start another sentence ("but the old
+        # socat forward should go")
+        taken = _names_after(units, n + 1, described=unit.text != "but")
         after = max(taken) + 1 if taken else len(units)
         while after < len(units) and "filler" in units[after].roles and (
                 units[after].text not in _KEEP_TAILS):
@@ -440,7 +443,7 @@ def exclusions(units: list[Unit]) -> tuple[set[int], list[str]]:
     return marked, names
 
 
-def _names_after(units: list[Unit], start: int) -> list[int]:
+def _names_after(units: list[Unit], start: int, *, described: bool = True) -> list[int]:
     taken: list[int] = []
     for m in range(start, len(units)):
         roles = units[m].roles
@@ -448,7 +451,8 @@ def _names_after(units: list[Unit], start: int) -> list[int]:
             break  # "leave X alone": the tail ends the names
         if "name" in roles or "alias" in roles or units[m].unknown:
             taken.append(m)
-        elif "qualifier" in roles and not taken and "all" not in roles["qualifier"] and any(
+        elif described and "qualifier" in roles and not taken and (
+                "all" not in roles["qualifier"]) and any(
                 "name" in u.roles for u in units[m + 1:m + 3]):
             continue  # "leave the old test one alone": said of the name after it
         elif "verb" in roles or "resource" in roles or "qualifier" in roles:
