@@ -57,11 +57,17 @@ def _hour_from(clock: str) -> str:
     return f"{day}@{clock}~{day}@{end}"
 
 
-def _said_ahead(units: list[Unit], n: int) -> bool:
-    """Whether the time span ending at unit `n` is said as from now ("in 10 minutes")."""
+def _phrase_start(units: list[Unit], n: int) -> int:
+    """The first unit of the time phrase ending at unit `n` (its words before the value)."""
     start = n
     while start > 0 and units[start - 1].roles.get("time") is True:
         start -= 1
+    return start
+
+
+def _said_ahead(units: list[Unit], n: int) -> bool:
+    """Whether the time span ending at unit `n` is said as from now ("in 10 minutes")."""
+    start = _phrase_start(units, n)
     return start > 0 and units[start - 1].text in ("in", "within", "after")
 
 
@@ -307,9 +313,7 @@ def _still_to_come(unit: Unit, moment: object) -> bool:
 def _for_a_while(units: list[Unit], n: int) -> bool:
     """Whether the time phrase ending at `n` says how long a change lasts, not when it is
     done ("for tonight", "until tomorrow", "till next week")."""
-    start = n
-    while start > 0 and units[start - 1].roles.get("time") is True:
-        start -= 1
+    start = _phrase_start(units, n)
     return start > 0 and units[start - 1].text in ("for", "until", "till", "til", "through")
 
 
@@ -317,9 +321,7 @@ def _of_the_past(units: list[Unit], n: int) -> bool:
     """Whether the time phrase ending at `n` says when something happened: after "which",
     "that" or "who" a few words before it ("nginx, which crashed overnight"; never a word
     in -ed alone: "the update applied tonight" is still to come)."""
-    start = n
-    while start > 0 and units[start - 1].roles.get("time") is True:
-        start -= 1
+    start = _phrase_start(units, n)
     before = [u.text for u in units[max(0, start - 4):start]]
     return any(w in ("which", "that", "who", "since") for w in before)
 
@@ -333,9 +335,7 @@ def _phrase_ahead(units: list[Unit], n: int) -> bool:
 def _phrase(units: list[Unit], n: int) -> str:
     """The words of the time phrase ending at `n`, as said ("on friday", "tomorrow at
     3am")."""
-    start = n
-    while start > 0 and units[start - 1].roles.get("time") is True:
-        start -= 1
+    start = _phrase_start(units, n)
     return " ".join(u.said for u in units[start:n + 1])
 
 

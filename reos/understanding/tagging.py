@@ -536,9 +536,9 @@ _CLAUSE_ENDS = {",", "because", "cause", "so", "since"}
 
 def told_of(units: list[Unit], n: int) -> bool:
     """Whether the word at `n` is a state said of a subject of its own after a verb and
-    what it acts on, with no comma between ("restart the pihole container dns *is down*",
-    "restart pihole it is down"): a sentence run on, which describes and never says which
-    ones ("the containers that are down" does)."""
+    what it acts on, with no comma between ("restart the pihole container dns *is down*"):
+    a sentence run on, which describes and never says which ones ("the containers that
+    are down" does)."""
     if n < 2 or units[n - 1].text not in _BEING:
         return False
     subject = units[n - 2]
