@@ -482,7 +482,7 @@ class ReasoningEngine:
             return self.offer_hosts(on_hosts, on_event)
         if self.hosts_problem:
             from reos.model.events import Notice
-            from reos.understanding.hosts import says_here
+            from reos.understanding.host_words import says_here
 
             if not says_here(said):  # its words may name hosts: never done here instead
                 return Reply(f"{self.hosts_problem.rstrip('.')}, and the request may name "

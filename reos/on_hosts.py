@@ -144,10 +144,11 @@ def hosts_named(request: str, source: Source,
     request is in its files or is a word for hosts (`could_name_hosts`). `here`: the
     names of things on this machine (`names_here`), asked only when a host's name is
     said alone; without it such a name is always asked about."""
-    from reos.understanding import hosts
+    from reos.understanding.host_words import could_name_hosts, inventory_words
 
-    if not hosts.could_name_hosts(request, hosts.inventory_words(source.paths)):
+    if not could_name_hosts(request, inventory_words(source.paths)):
         return None
+    from reos.understanding import hosts
     from reos.catalogue.templates import load
     from reos.fleet.inventory import select
 

@@ -22,10 +22,9 @@ from reos.understanding.hosts import (
     Chosen,
     Names,
     Unknown,
-    could_name_hosts,
-    inventory_words,
     read,
 )
+from reos.understanding.host_words import could_name_hosts, inventory_words
 from tests.conftest import reos
 from tests.understanding.fleet_words import INVENTORY
 

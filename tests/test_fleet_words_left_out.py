@@ -26,9 +26,8 @@ from reos.understanding.hosts import (
     Asked,
     Chosen,
     Unknown,
-    could_name_hosts,
-    inventory_words,
 )
+from reos.understanding.host_words import could_name_hosts, inventory_words
 from tests.conftest import reos
 from tests.test_fleet_words import INI
 

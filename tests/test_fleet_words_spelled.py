@@ -19,7 +19,8 @@ import pytest
 
 from reos.fleet.inventory import Source
 from reos.on_hosts import hosts_named
-from reos.understanding.hosts import Asked, Chosen, could_name_hosts, inventory_words
+from reos.understanding.host_words import could_name_hosts, inventory_words
+from reos.understanding.hosts import Asked, Chosen
 from tests.host_words import inventory_of
 
 INI = """[kilns]

@@ -121,41 +121,49 @@ asks (the caller, with reos.understanding.parts.asks: `several_asks` words the q
 for what runs on the hosts (the fleet path plans the rest on each), nor for roles read
 from what runs on a host ("the hosts running postgres" needs their snapshots). The
 person's words never become a pattern: every name in one is the inventory's own, and a
-glob the person typed ("web*") is matched here against those names. `could_name_hosts`
-is the cheap first look, so that a request whose words hold nothing of the inventory's
-names never waits for Ansible to read it.
+glob the person typed ("web*") is matched here against those names. The cheap first
+look, whether a request's words could name any host at all, and the words for hosts both
+use are reos.understanding.host_words, so that a request whose words hold nothing of the
+inventory's names loads neither Ansible nor this reader.
 """
 
 from __future__ import annotations
 
 import fnmatch
-import os
 import re
 from collections.abc import Callable, Iterable
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 from msgspec.structs import replace
 
 from reos.patterns import regex
+from reos.understanding.host_words import (
+    ASKING,
+    EVERY,
+    GROUP_NOUNS,
+    HERE,
+    HERE_PAIRS,
+    HOST_NOUNS,
+    HOST_WORDS,
+    NEGATING,
+    PARTS,
+    PLACE,
+    PLURALS,
+    TOKEN,
+    WORD,
+    letters,
+    one_letter_off,
+    plurals,
+    stem,
+)
 
 if TYPE_CHECKING:
     from reos.catalogue.templates import TemplateSet
 
-# Words for a machine of the fleet: "the web servers", "every host", "both web boxes".
-HOST_NOUNS = {"host": "hosts", "server": "servers", "machine": "machines", "box": "boxes",
-              "node": "nodes", "vm": "vms", "instance": "instances"}
-# Words for a group as a whole: "the web tier" is the group web, whatever its size.
-GROUP_NOUNS = {"tier": "tiers", "cluster": "clusters", "pool": "pools", "farm": "farms",
-               "group": "groups", "fleet": "fleets"}
 # Words for a group as a whole said only after its name, never part of a group's own name
 # (a group "pilot" is no "pi lot"): "the db lot", "the web crowd".
 _COLLECTIVE = {"lot", "lots", "bunch", "crowd", "gang", "crew", "mob", "squad", "brigade"}
-_PLURALS = {**{p: s for s, p in HOST_NOUNS.items()}, "boxen": "box",
-            **{p: s for s, p in GROUP_NOUNS.items()}}
-# Words of place before hosts.
-PLACE = {"on", "onto", "across", "over", "in", "at", "throughout", "within"}
 # After these, "the X group" could be a group of users as much as one of hosts, and a
 # group's name the catalogue reads ("in docker") the program as much: asked.
 WEAK_PLACE = {"in", "within"}
@@ -168,20 +176,6 @@ REMOVING = {"remove", "uninstall", "purge", "delete", "nuke", "yank", "drop", "s
 # postgres from the web servers" (a source), "add alice to db1": asked.
 ABOUT = {"from", "to", "for", "between", "against", "towards", "into"}
 EVERY_HOST = {"everywhere", "fleet-wide", "fleetwide"}
-# Words for hosts a typo of which is read as the word ("evry box", "all hsts",
-# "everywher"), when the catalogue's corrector finds no other word as close, and only
-# where such a word is read as hosts: after a word of place or a quantifier, or (for
-# "everywhere") anywhere. A typo of a name of the inventory is never read so: it is asked.
-HOST_WORDS = frozenset({*HOST_NOUNS, *HOST_NOUNS.values(), "everywhere", "everything",
-                        "every", "each", "fleet"})
-# Words that say this machine, and files of its ssh that are about hosts: said with names
-# of hosts, the request is this machine's, or asked, never the hosts'.
-HERE = {"here", "locally", "known_hosts"}
-HERE_PAIRS = {("this", noun) for noun in ("machine", "computer", "box", "host", "server",
-                                          "laptop", "workstation", "pc")} | {
-    ("my", noun) for noun in ("laptop", "machine", "computer", "workstation", "local",
-                              "desktop")} | {("known", "hosts"), ("ssh", "config"),
-                                             ("etc", "hosts")}
 SSH_FILES = (".ssh/config", "/etc/hosts", ".ssh/known_hosts")
 # Ways to leave hosts out, longest first where one begins another.
 EXCEPT = ("except for", "except on", "excepting", "except", "excluding", "exclude",
@@ -243,9 +237,6 @@ _BOUNDARY = regex(r"[.,;:!?()\[\]\u2014]|\s-\s")
 _DETERMINERS = {"the", "my", "our", "all", "every", "each", "both", "any", "of", "whole",
                 "entire", "these", "those", "which", "what"}
 _WHICH = {"which", "what"}  # "which hosts": every host, asked about; "what router": a thing
-# "the whole fleet" is every host; "the whole box" is this one: whole and entire say "all"
-# only of the fleet.
-_EVERY = {"all", "every", "each", "both", "any"}
 _SEPARATORS = {",", "and", "&", "+", "plus", "or", "also"}
 # things whose names are free, often a machine's ("app1", "db-1"): a name left out of them
 # may be one of them
@@ -260,8 +251,6 @@ _TO_MACHINES = {"ssh", "scp", "sftp", "rsync", "connect", "telnet", "curl", "wge
 # words before a name that make it the name of what is made or set
 _NAMES_IT = {"name", "--name", "named", "called", "as", "with", "user", "group",
              "account", "hostname", "alias", "label", "tag"}
-_NEGATING = {"not", "except", "but", "without", "excluding", "besides", "never", "skip",
-             "minus", "other", "apart"}
 _JOINERS = {",", "and", "&", "+", "plus"}  # names said alone, each meant ("or": which?)
 # words of a sentence's frame, never read as a host's name misspelt ("it" is one letter
 # off "git", "is" off "iso")
@@ -316,7 +305,6 @@ _KEEPING = {"keep", "keeps", "keeping", "kept", "stay", "stays", "staying", "rem
 # slips for a word that leaves hosts out ("exept db1"), before a name; never a word
 _LEAVING_SLIPS = ("except", "excluding")
 _WORDS_NOT_SLIPS = {"excerpt", "expect", "exempt", "accept"}
-_ASKING = {"which", "what", "any", "do", "does", "are", "is", "have", "has"}
 _BEFORE_PLACE = {"only", "just"}
 _LISTING = {"list", "show", "find", "count", "display"}  # verbs that ask about hosts
 _WITHIN = {"in", "of", "within"}  # "the web servers in production": both
@@ -334,12 +322,6 @@ THING_NOUNS = {"entry", "entries", "line", "lines", "config", "configuration", "
 # whitespace splits a pattern: a host whose name holds one is never put in a pattern.
 _PLAIN = regex(r"[A-Za-z0-9._-]+")
 
-# A word (a glob's "*" and "?" inside it: "web*", "web?1"; a "?" at its end asks), a
-# possessive, or punctuation.
-_TOKEN = regex(r"(?:~|\.{1,2})?/[^\s,;]*|"  # a path ("/etc/hosts"): one token, never a name
-               r"[A-Za-z0-9_*](?:[A-Za-z0-9_*?.\-]*[A-Za-z0-9_*])?|'s\b|'|[,;:!?@&+]")
-_WORD = regex(r"[a-z0-9_.\-]+")
-_PARTS = regex(r"[._\-]+")
 _RUNS = regex(r"[a-z]+|[0-9]+")
 _SPACE_BEFORE = regex(r"\s+([,.;:!?])")
 _REPEATED = regex(r"([,;:])(?:\s*[,;:])+")
@@ -400,105 +382,10 @@ Reading = Chosen | Asked | Unknown
 
 
 # -- the cheap first look -----------------------------------------------------------------
-# Ansible's own words in an inventory file, which name no host or group.
-_ANSIBLE_WORDS = {"all", "vars", "children", "hosts", "ungrouped", "yes", "no", "true", "false",
-                  "group_vars", "host_vars", "ini", "yml", "yaml", "json", "toml", "cfg"}
-FILES_READ = 32  # an inventory folder's files read for the first look, at most
-BYTES_READ = 256 * 1024  # of each
-NAMES_SEEN = 2000  # names of files and folders looked at in an inventory folder
 
 
-def inventory_words(paths: Iterable[Path]) -> frozenset[str]:
-    """The names of hosts and groups an inventory's files write (reos.understanding.
-    inventory_names: never its variables' names or values, so "/home/bob/.ssh/id" or
-    "/usr/bin/python3" gives no word), and the names of its files and folders
-    (host_vars/web1.yml), lowercased, with each name's parts and letters
-    ("web1.example.com": web1, example, com, web). A folder's group_vars and host_vars
-    files give only their names (they hold variables, not hosts); at most FILES_READ
-    files are read, BYTES_READ of each, and NAMES_SEEN names seen, since this runs before
-    every `reos plan` when an inventory is configured. Only for `could_name_hosts`:
-    nothing here reads the inventory's meaning, which is Ansible's."""
-    from reos.understanding.inventory_names import names_in
-
-    words: set[str] = set()
-    files: list[Path] = []
-    seen = 0
-    for path in paths:
-        if not path.is_dir():
-            files.append(path)
-            continue
-        for folder, folders, names in os.walk(path):
-            folders.sort()
-            seen += len(names) + len(folders)
-            words.update(_WORD.findall(" ".join([*names, *folders]).lower()))
-            if not {"group_vars", "host_vars"} & set(Path(folder).parts[-1:]):
-                files += [Path(folder) / name for name in sorted(names)]
-            if seen > NAMES_SEEN:
-                break
-    for file in files[:FILES_READ]:
-        words.update(_WORD.findall(file.stem.lower()))
-        try:
-            with file.open("rb") as handle:
-                text = handle.read(BYTES_READ).decode("utf-8", "replace")
-        except OSError:
-            continue
-        words.update(w for name in names_in(text, file.suffix) for w in _WORD.findall(name))
-    words = {w for w in words if not w.startswith("ansible") and w not in _ANSIBLE_WORDS}
-    more = set()
-    for word in words:
-        parts = [p for p in _PARTS.split(word) if p]
-        more.update(parts)
-        more.update(_letters(p) for p in parts)
-    return frozenset(w for w in words | more if w and not w.isdigit()
-                     and w not in _ANSIBLE_WORDS)
 
 
-def could_name_hosts(request: str, known: frozenset[str]) -> bool:
-    """Whether the request's words could name hosts of an inventory whose words are
-    `known` (`inventory_words`): a word for every host ("everywhere", "all servers"), a
-    host or group noun after a word of place or a quantifier, a word that is, or is
-    one letter off, a word of the inventory (of letters only after a word of place or a
-    quantifier: "on the proxes"), or one letter off a word for hosts with its first
-    letter ("everywher"). False means `read` would find no host, so the inventory need
-    not be read."""
-    words = [t.lower() for t in _TOKEN.findall(request.replace("\u2019", "'"))]
-    placed = False
-    for index, word in enumerate(words):
-        if word in ("everywhere", "fleet") or word in _PLURALS:
-            return True
-        if word in HOST_NOUNS and placed:
-            return True
-        if word in ("them", "those", "these") and index >= 2 and (  # "on all of them"
-                words[index - 1] in PLACE or words[index - 2] in _EVERY):
-            return True
-        if index and ((word in ("everything", "all") and words[index - 1] in PLACE) or (
-                word in ("group", "groups") and words[index - 1] == "all")):
-            return True  # "on everything", "on all but db1", "on the all group"
-        placed = placed or word in PLACE or word in _EVERY or word in _ASKING
-        candidates = {word, _letters(word), _PLURALS.get(word, word), word.rstrip("s"),
-                      _stem(word), *_plurals(word)}  # "the dbserver", "the proxy"
-        if index + 1 < len(words):
-            candidates.add(word + words[index + 1])
-        if "/" not in word:  # "snowcam-peak", "booking-ap": a word of a name said so
-            candidates.update(p for p in _PARTS.split(word) if len(p) >= 3 and p != word
-                              and not p.isdigit())
-        if candidates & known - {""}:
-            return True
-        if len(word) >= 3 and word.isalpha() and any(  # "prod" for production
-                len(k) >= 3 and (k.startswith(word) or word.startswith(k)) for k in known
-                if k.isalpha()):
-            return True
-        if len(word) >= 3 and any(c.isdigit() for c in word) and any(
-                _one_letter_off(word, k) for k in known if len(k) == len(word)):
-            return True
-        if len(word) >= 4 and word.isalpha() and word not in HOST_WORDS and any(
-                k[0] == word[0] and _one_letter_off(word, k) for k in HOST_WORDS):
-            return True  # "everywher", "all hsts": read if the corrector reads them so
-        if placed and len(word) >= 4 and word.isalpha() and (
-                any(_one_letter_off(word, k) for k in known if k.isalpha())
-                or _plurals(word[:-1]) & known):
-            return True  # "on proxes", "on proxys": asked, did you mean proxies?
-    return False
 
 
 # -- reading ------------------------------------------------------------------------------
@@ -584,7 +471,7 @@ def from_catalogue(templates: TemplateSet) -> Known:
                  if " " not in spelled}
     things = frozenset(noun for nouns in templates.vocabulary.resources.values()
                        for noun in nouns if " " not in noun and noun not in GROUP_NOUNS
-                       and noun not in _PLURALS)
+                       and noun not in PLURALS)
     lex = lexicon(templates)
     return Known(synonyms, spellings, things, frozenset(lex.tables().known),
                  dict(templates.vocabulary.numbers),
@@ -599,15 +486,6 @@ def from_catalogue(templates: TemplateSet) -> Known:
                                idiom for idiom in operation.idioms if " " not in idiom))))
 
 
-def says_here(request: str) -> bool:
-    """Whether the request says this machine ("here", "locally", "this machine", "my
-    laptop") and leaves nothing out ("not here" says the opposite): read without an
-    inventory, for when none can be read."""
-    words = [m.group().lower() for m in _TOKEN.finditer(request.replace("\u2019", "'"))]
-    if any(w in _NEGATING or w.endswith("n't") for w in words):
-        return False  # "not here", "except here": this machine is what is left out
-    return any(w in HERE for w in words) or any(
-        pair in HERE_PAIRS for pair in zip(words, words[1:], strict=False))
 
 
 def read(request: str, names: Names, known: Known | None = None,
@@ -635,7 +513,7 @@ class _Reader:
         self.tokens: list[_Token] = []
         # a word spelled out ("gw" is "gateway") unless it is a name of the inventory's
         own = {n.lower() for n in (*names.hosts, *names.groups)}
-        for m in _TOKEN.finditer(text):
+        for m in TOKEN.finditer(text):
             low = m.group().lower()
             if low.startswith("/") and low[1:] in own and self.tokens and (
                     self.tokens[-1].end == m.start() and self.tokens[-1].low in own):
@@ -647,7 +525,7 @@ class _Reader:
             self.tokens.append(_Token(m.group(), spelled, m.start(), m.end()))
         self.tokens = _joined(self.tokens)
         for k, token in enumerate(self.tokens):  # "exept db1" is "except db1"
-            slip = next((w for w in _LEAVING_SLIPS if _one_letter_off(token.low, w)), None)
+            slip = next((w for w in _LEAVING_SLIPS if one_letter_off(token.low, w)), None)
             after = [t.low for t in self.tokens[k + 1:k + 3]]
             if slip and token.low not in known.words and token.low not in own and (
                     token.low not in _WORDS_NOT_SLIPS) and (
@@ -679,19 +557,19 @@ class _Reader:
             shared = _FAMILY.fullmatch(host.split(".", 1)[0].lower())
             if shared:
                 base = shared[1]
-                for key in {_letters(base), _letters(re.split(r"[-_]", base)[-1])}:
+                for key in {letters(base), letters(re.split(r"[-_]", base)[-1])}:
                     if len(key) >= 2:
                         self.families.setdefault(key, set()).add(host)
         self.stems: dict[str, set[str]] = {}  # "web" -> {"web", "webservers"}
         for group in groups:
-            self.stems.setdefault(_stem(group.lower()), set()).add(group)
+            self.stems.setdefault(stem(group.lower()), set()).add(group)
         # names of several words ("k8s_workers", "web-ams-03") said apart: "k8s workers"
         self.joined: dict[tuple[str, ...], _Ref] = {}
         self.parts: dict[str, set[str]] = {}  # "workers" -> {"k8s_workers"}
         named = [*((h, _Ref("host", h)) for h in self.hosts.values()),
                  *((g, _Ref("group", g, f"group {g}")) for g in self.groups.values())]
         for name, ref in named:
-            parts = tuple(p for p in _PARTS.split(name.lower()) if p)
+            parts = tuple(p for p in PARTS.split(name.lower()) if p)
             if len(parts) > 1:
                 self.joined[parts] = ref
                 for part in parts:
@@ -703,7 +581,7 @@ class _Reader:
         # "the redis cache" is no host cache-redis
         self.turned: dict[tuple[str, ...], _Ref] = {}
         for name, ref in named:
-            parts = tuple(p for p in _PARTS.split(name.lower()) if p)
+            parts = tuple(p for p in PARTS.split(name.lower()) if p)
             turned = parts[::-1]
             if len(parts) == 2 and all(p.isalpha() for p in parts) and (
                     turned not in self.joined):
@@ -741,7 +619,7 @@ class _Reader:
         """Whether `word` could be a word of hosts named first: a host, a group (or its
         stem, or a part of a name of several words), a word for hosts, a joiner or a
         determiner."""
-        return (word in self.hosts or word in self.groups or _stem(word) in self.stems
+        return (word in self.hosts or word in self.groups or stem(word) in self.stems
                 or word in self.parts or word in HOST_WORDS or word in _JOINERS
                 or word in _DETERMINERS)
 
@@ -766,7 +644,7 @@ class _Reader:
             if fixed is None or fixed not in HOST_WORDS or not _slipped(word, fixed):
                 continue
             before = self.tokens[k - 1].low if k else ""
-            if fixed == "everywhere" or before in PLACE or before in _EVERY or any(
+            if fixed == "everywhere" or before in PLACE or before in EVERY or any(
                     t.low in PLACE for t in self.tokens[max(0, k - 4):k - 1]) and all(
                     t.low.isalnum() for t in self.tokens[max(0, k - 3):k]):
                 self.tokens[k] = replace(token, low=fixed)  # "on teh billing web servres"
@@ -1195,7 +1073,7 @@ class _Reader:
         i, every, which = start, False, False
         while i < len(tokens) and (tokens[i].low in _DETERMINERS or (  # "the two db boxes"
                 tokens[i].low in self.known.numbers and self._count_at(start))):
-            every = every or tokens[i].low in _EVERY
+            every = every or tokens[i].low in EVERY
             which = which or tokens[i].low in _WHICH
             i += 1
         if i > start and i < len(tokens) and tokens[i].low.isdigit() and \
@@ -1283,13 +1161,13 @@ class _Reader:
         if i >= len(self.tokens):
             return None
         word = self.tokens[i].low
-        singular = _PLURALS.get(word, word)
+        singular = PLURALS.get(word, word)
         if singular in HOST_NOUNS:
             return "host", singular == word
         if singular in GROUP_NOUNS and singular != "fleet":
             return "group", singular == word
         if word in _COLLECTIVE and i and self.tokens[i - 1].low not in _DETERMINERS and \
-                _WORD.fullmatch(self.tokens[i - 1].low):
+                WORD.fullmatch(self.tokens[i - 1].low):
             return "group", False  # "the db lot", "the web crowd": the group as a whole
         return None
 
@@ -1317,10 +1195,10 @@ class _Reader:
         if singular and not every:
             return None  # "on the server": this machine's word as much as a host's
         if i and self.tokens[i - 1].low not in (_DETERMINERS | PLACE | ABOUT | _SEPARATORS
-                                                 | _ASKING | EVERY_HOST):
+                                                 | ASKING | EVERY_HOST):
             return None  # "the dns servers", "name servers": servers of a kind
         if not every:
-            plural = HOST_NOUNS[_PLURALS.get(said.lower(), said.lower())]
+            plural = HOST_NOUNS[PLURALS.get(said.lower(), said.lower())]
             called = sorted(g for low, g in self.groups.items()
                             if low != plural and (low.endswith(plural)
                                                   or low.endswith(plural[:-1])))
@@ -1366,7 +1244,7 @@ class _Reader:
         said = {t.low for t in self.tokens[start:i]}
         if said & _WHICH:
             return not singular
-        if "of" in said or start == 0 or self.tokens[start - 1].low in _ASKING:
+        if "of" in said or start == 0 or self.tokens[start - 1].low in ASKING:
             return True
         if self.tokens[start - 1].low in (",", ";", ":") and all(
                 t.low in _SENTENCE_ENDS for t in self.tokens[i + 1:]):
@@ -1426,7 +1304,7 @@ class _Reader:
                     and last not in self.known.words and last not in self.things):
                 # "lift controllers": lift_control; "the lift controller", one of them
                 return end, ref, "" if last.endswith("s") else last + "s"
-            if ref.kind == "group" and wanted in _plurals(last):
+            if ref.kind == "group" and wanted in plurals(last):
                 return end, ref, wanted
         return None
 
@@ -1488,14 +1366,14 @@ class _Reader:
         for noun, plural in HOST_NOUNS.items():
             if word.endswith(noun) and len(word) > len(noun):
                 return f"{word[:-len(noun)].rstrip('_-.')} {plural}"
-        plurals = _plurals(word)
-        return next((r.name for r in refs if r.name.lower() in plurals), "")
+        forms = plurals(word)
+        return next((r.name for r in refs if r.name.lower() in forms), "")
 
     def _host_said_apart(self, word: str, number: str) -> str | None:
         """"web 1": the host web1, or web-1 or web_1 when that is the only one."""
         if word + number in self.hosts:
             return self.hosts[word + number]
-        apart = [h for h in self.hosts.values() if _PARTS.sub("", h.lower()) == word + number]
+        apart = [h for h in self.hosts.values() if PARTS.sub("", h.lower()) == word + number]
         return apart[0] if len(apart) == 1 else None
 
     def _names_of(self, word: str, *, noun: str | None, placed: bool) -> list[_Ref]:
@@ -1533,14 +1411,14 @@ class _Reader:
             if plain in self.groups:
                 group = self.groups[plain]
                 return [_Ref("group", group, f"group {group}, for “{word}”")]
-        plural = [g for low, g in self.groups.items() if low in _plurals(word)]
+        plural = [g for low, g in self.groups.items() if low in plurals(word)]
         if len(plural) == 1:  # "the proxy servers", "the proxy": the group proxies
             return [_Ref("group", plural[0], f"group {plural[0]}, for “{word}”")]
         # "web", or a group's name and a host noun in one word: "dbserver", "web-hosts"
-        by_stem = self.stems.get(word, set()) or self.stems.get(_stem(word), set())
+        by_stem = self.stems.get(word, set()) or self.stems.get(stem(word), set())
         if by_stem:
             return self._one_group(word, by_stem, "group {}")
-        fits = {g for g in self.group_names if self._another_name(word, _stem(g.lower()))
+        fits = {g for g in self.group_names if self._another_name(word, stem(g.lower()))
                 or self._another_name(word, g.lower())}
         if fits:
             return self._one_group(word, fits, f"group {{}}, for “{word}”")
@@ -1589,7 +1467,7 @@ class _Reader:
         """Whether `word` is one letter off a host's or a group's name ("webmial" for
         webmail, "shopfrnt" for shopfront): a slip for it, not a longer form of a
         shorter name."""
-        return any(_one_letter_off(word, name) for name in (*self.hosts, *self.groups))
+        return any(one_letter_off(word, name) for name in (*self.hosts, *self.groups))
 
     @staticmethod
     def _truncates(word: str, name: str) -> bool:
@@ -1703,22 +1581,22 @@ class _Reader:
         noun = self._noun(i + 1)
         if word in PLACE or word in _DETERMINERS or word in _FUNCTION_WORDS:
             return None  # "logged in on the vpn box": not "mon"; "in it": not "git"
-        close = [h for low, h in self.hosts.items() if _one_letter_off(word, low)]
+        close = [h for low, h in self.hosts.items() if one_letter_off(word, low)]
         if close:
             raise _Stop(_ask(f"There is no host called {tokens[i].text} in "
                              f"{self.names.where}. Did you mean {_either(close)}?",
                              tuple(close), f"Say “on {close[0]}” if so."))
-        close = [g for low, g in self.groups.items() if _one_letter_off(word, low) or (
-            word.endswith("s") and low in _plurals(word[:-1]))]  # "proxys" for proxies
-        if close and word.isalpha() and word not in HOST_WORDS | _PLURALS.keys():
+        close = [g for low, g in self.groups.items() if one_letter_off(word, low) or (
+            word.endswith("s") and low in plurals(word[:-1]))]  # "proxys" for proxies
+        if close and word.isalpha() and word not in HOST_WORDS | PLURALS.keys():
             raise _Stop(_ask(f"There is no group called {tokens[i].text} in "
                              f"{self.names.where}. Did you mean {_either(close)}?",
                              tuple(self._group_words(g) for g in close),
                              f"Say “on the {close[0]}” if so."))
-        host_like = any(c.isdigit() for c in word) and _letters(word) in {
-            _letters(low) for low in self.hosts}
+        host_like = any(c.isdigit() for c in word) and letters(word) in {
+            letters(low) for low in self.hosts}
         named_group = noun is not None and not noun[1] and word.isalpha() and \
-            word not in HOST_NOUNS and word not in _PLURALS
+            word not in HOST_NOUNS and word not in PLURALS
         if host_like or named_group:
             raise _Stop(self._unknown(tokens[i].text))
         return self._described(i)
@@ -1738,7 +1616,7 @@ class _Reader:
                 tokens[end].low not in _NOT_DESCRIBING) and not (
                 end > i and self.request[tokens[end - 1].end:tokens[end].start].strip()):
             word = tokens[end].low
-            if word in HOST_NOUNS or word in _PLURALS:
+            if word in HOST_NOUNS or word in PLURALS:
                 nouns += word in HOST_NOUNS
                 end += 1
                 continue
@@ -1747,7 +1625,7 @@ class _Reader:
                 hosts = self._hosts_by_part(word + tokens[end + 1].low)
                 if hosts:
                     end += 1
-            for part in _PARTS.split(word) if not hosts and _PARTS.search(word) else ():
+            for part in PARTS.split(word) if not hosts and PARTS.search(word) else ():
                 by_part = self._hosts_by_part(part)  # "mid-station": mid, station
                 hosts = by_part if not hosts else hosts & by_part if by_part else hosts
                 if not by_part:
@@ -1756,7 +1634,7 @@ class _Reader:
                 fits = hosts if fits is None else fits & hosts
                 whole = whole or bool(self._hosts_by_part(word, loose=False))
                 fitting, fitted = fitting + 1, word
-            elif not _PARTS.search(word):
+            elif not PARTS.search(word):
                 unread.append(tokens[end].text)
             end += 1
         # one word ("in the log", "at boot") is no host's description, unless it is a
@@ -1789,11 +1667,11 @@ class _Reader:
             return set()
         found = set()
         for host in self.names.hosts:
-            for part in _PARTS.split(host.split(".", 1)[0].lower()):
+            for part in PARTS.split(host.split(".", 1)[0].lower()):
                 part = part.rstrip("0123456789")
                 if len(part) < 2:
                     continue
-                if word == part or part in _plurals(word) or loose and any(
+                if word == part or part in plurals(word) or loose and any(
                         part.endswith(short) and word in long
                         for short, long in _SHORT_FOR.items()) or loose and (
                             len(part) >= 5 and (part.startswith(word) and len(word) >= 4
@@ -1831,7 +1709,7 @@ class _Reader:
         rest = self._rest(taken)
         said = tuple(self.request[self.tokens[a].start:self.tokens[b - 1].end]
                      for a, b in sorted(taken))
-        if not _WORD.search(rest.lower()):
+        if not WORD.search(rest.lower()):
             raise _Stop(_ask(f"What should I do on {', '.join(hosts)}?", (),
                              "Say it with the hosts: “restart nginx on web1”."))
         self._every_word_read(taken, leaving, chosen, hosts)
@@ -1944,7 +1822,7 @@ class _Reader:
             k, unread = start - 1, []
             while k >= 0 and start - k <= 4 and tokens[k].low not in PLACE and (
                     k in kept and (tokens[k].low.isalnum())):
-                if tokens[k].low not in _DETERMINERS | _EVERY:
+                if tokens[k].low not in _DETERMINERS | EVERY:
                     unread.append(k)
                 k -= 1
             if unread and k >= 0 and tokens[k].low in PLACE:
@@ -2054,7 +1932,7 @@ class _Reader:
             hi += 1
         return k > lo and self.tokens[k - 1].low not in PLACE and not any(
             self._denies_at(m) or self._leaving_word_at(m)
-            or self.tokens[m].low in _LEAVING_ALONE | _NEGATING | _KEEPING
+            or self.tokens[m].low in _LEAVING_ALONE | NEGATING | _KEEPING
             for m in range(lo, hi + 1))
 
     def _place_before(self, start: int, kept: set[int]) -> tuple[int, int] | None:
@@ -2067,7 +1945,7 @@ class _Reader:
                 tokens[k].low not in PLACE):
             if not tokens[k].low.isalnum():
                 return None
-            if tokens[k].low not in _DETERMINERS | _EVERY and not tokens[k].low.isdigit() and (
+            if tokens[k].low not in _DETERMINERS | EVERY and not tokens[k].low.isdigit() and (
                     tokens[k].low not in self.known.numbers):
                 words.append(k)
             k -= 1
@@ -2106,10 +1984,10 @@ class _Reader:
         number = _no_zeros(word) if word.isdigit() else ""
         if not number:
             return False
-        said = {_letters(h) for h in hosts}
+        said = {letters(h) for h in hosts}
         for host in self.names.hosts:
             found = _TRAILING_NUMBER.search(host.split(".", 1)[0])
-            if found and _letters(host) in said and _no_zeros(found.group(0)) == number:
+            if found and letters(host) in said and _no_zeros(found.group(0)) == number:
                 return True
         return False
 
@@ -2122,7 +2000,7 @@ class _Reader:
         said = {_no_zeros(word), _no_zeros(word[:-1]) if word.endswith("s") else word}
         found: set[str] = set()
         for host in self.names.hosts:
-            for part in _PARTS.split(host.split(".", 1)[0].lower()):
+            for part in PARTS.split(host.split(".", 1)[0].lower()):
                 if part and (_no_zeros(part) in said or (
                         part.rstrip("0123456789") in said and part[-1:].isdigit())):
                     found.add(host)
@@ -2147,12 +2025,12 @@ class _Reader:
         if (len(word) < 3 or not word.isalpha() or word in self.known.words
                 or word in _FUNCTION_WORDS or word in _DETERMINERS):
             return set()
-        said = {word, *_plurals(word)} | ({word[:-1], word[:-2]} if word.endswith("s") else
+        said = {word, *plurals(word)} | ({word[:-1], word[:-2]} if word.endswith("s") else
                                           set())
         found: set[str] = set()
         for host in self.names.hosts:
             label = host.split(".", 1)[0].lower()
-            words = {p for p in _PARTS.split(label) if p}
+            words = {p for p in PARTS.split(label) if p}
             words |= {m[1] for m in [_FAMILY.fullmatch(label)] if m}
             if said & words:
                 found.add(host)
@@ -2164,8 +2042,8 @@ class _Reader:
         word = self.tokens[k].low
         found: set[str] = set()
         for part, names in self.parts.items():
-            if word == part or part in _plurals(word) or word in _plurals(part) or (
-                    len(word) >= 4 and _one_letter_off(word, part)):
+            if word == part or part in plurals(word) or word in plurals(part) or (
+                    len(word) >= 4 and one_letter_off(word, part)):
                 found |= names
         return found
 
@@ -2241,8 +2119,8 @@ class _Reader:
             return True
         if ("*" in word or "?" in word) and any(c.isalnum() for c in word):
             return True
-        if any(c.isdigit() for c in word) and _letters(word) in {
-                _letters(low) for low in self.hosts}:
+        if any(c.isdigit() for c in word) and letters(word) in {
+                letters(low) for low in self.hosts}:
             return True
         if word in self.stems or (word.endswith("s") and word[:-1] in self.groups):
             return True
@@ -2267,7 +2145,7 @@ class _Reader:
             return {joined}
         host, group = self.hosts.get(word), self.groups.get(word)
         if not (host or group) and after_hosts and word.isalpha() and len(word) >= 4:
-            group = next((self.groups[p] for p in sorted(_plurals(word))
+            group = next((self.groups[p] for p in sorted(plurals(word))
                           if p in self.groups), None)  # "the Millbrook historian"
         if not (host or group) and after_hosts:
             respelled = self.respelled.get(_spelling(word), set())
@@ -2298,7 +2176,7 @@ class _Reader:
         kept = self._untaken(taken)
         for k in kept:
             word = self.tokens[k].low
-            if word in _EVERY or word in ("everything", "anything"):
+            if word in EVERY or word in ("everything", "anything"):
                 return True
             if word in self.things and (word[:-1] in self.things or word[:-2] in self.things):
                 return True
@@ -2437,12 +2315,8 @@ def _spelling(word: str) -> tuple[str, ...]:
                  for run in _RUNS.findall(word.lower()))
 
 
-def _letters(word: str) -> str:
-    """A name without its digits and separators: web1, web-02 -> web."""
-    return "".join(c for c in word.split(".", 1)[0] if c.isalpha())
 
 
-# a host's name as several hosts share it, and its own mark: lb-1, api01, cache_a, node-b
 # several words that join names as "and" does: "on web1 as well as web2"
 _JOINING = (("as", "well", "as"), ("along", "with"), ("together", "with"),
             ("in", "addition", "to"), ("but", "also"))
@@ -2468,42 +2342,12 @@ def _joined(tokens: list[_Token]) -> list[_Token]:
     return out
 
 
-_FAMILY = regex(r"([a-z][a-z0-9_-]*?[a-z])(?:[-_]?[0-9]+|[-_][a-z])")
 
 
-def _stem(group: str) -> str:
-    """A group's name without a host or group noun at its end: webservers, web_servers,
-    web-hosts -> web; a name that is only such a noun stays itself."""
-    for noun in sorted({*_PLURALS, *HOST_NOUNS, *GROUP_NOUNS}, key=len, reverse=True):
-        if group.endswith(noun) and len(group) > len(noun):
-            return group[: -len(noun)].rstrip("_-.")
-    return group
 
 
-def _plurals(word: str) -> set[str]:
-    """The ways a plural of `word` is written: worker -> workers, box -> boxes, proxy ->
-    proxies."""
-    found = {word + "s", word + "es"}
-    if word.endswith("y") and len(word) > 2:
-        found.add(word[:-1] + "ies")
-    return found
 
 
-def _one_letter_off(word: str, name: str) -> bool:
-    """One letter added, dropped, changed or two swapped, the digits left as they are
-    (web9 is another host, not a slip for web1)."""
-    if word == name or len(name) < 3 or abs(len(word) - len(name)) > 1:
-        return False
-    if [c for c in word if c.isdigit()] != [c for c in name if c.isdigit()]:
-        return False
-    if len(word) == len(name):
-        diff = [k for k in range(len(word)) if word[k] != name[k]]
-        if len(diff) == 1:
-            return True
-        return len(diff) == 2 and diff[1] == diff[0] + 1 and \
-            word[diff[0]] == name[diff[1]] and word[diff[1]] == name[diff[0]]
-    short, long = sorted((word, name), key=len)
-    return any(long[:k] + long[k + 1:] == short for k in range(len(long)))
 
 
 def _by_word(names: list[str], kind: str) -> tuple[dict[str, str], dict[str, list[str]]]:
@@ -2549,3 +2393,7 @@ def _listed(items: list[str], most: int = 12) -> str:
     if len(items) > most:
         return f"{', '.join(items[:most])} and {len(items) - most} more"
     return ", ".join(items)
+
+
+# a host's name as several hosts share it, and its own mark: lb-1, api01, cache_a, node-b
+_FAMILY = regex(r"([a-z][a-z0-9_-]*?[a-z])(?:[-_]?[0-9]+|[-_][a-z])")

@@ -1,5 +1,5 @@
 """The names of hosts and groups an Ansible inventory file writes, read without Ansible, for
-the first look of reos.understanding.hosts (`could_name_hosts`): whether a request's words
+the first look of reos.understanding.host_words (`could_name_hosts`): whether a request's words
 could name something of the inventory, before Ansible is imported to read it.
 
 Only names, never variables: "web1 ansible_host=… ansible_ssh_private_key_file=/home/bob/
@@ -12,7 +12,7 @@ kind this cannot tell, or that does not parse, gives every word it holds, as bef
 first look may say "could" more often, never less.
 
 Not responsible for what the inventory means (reos.fleet.inventory reads it with Ansible,
-which alone decides), nor for files beyond one inventory file (hosts.inventory_words walks
+which alone decides), nor for files beyond one inventory file (host_words.inventory_words walks
 folders and bounds what is read).
 """
 
