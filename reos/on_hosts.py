@@ -148,15 +148,17 @@ def hosts_named(request: str, source: Source,
 
     if not could_name_hosts(request, inventory_words(source.paths)):
         return None
-    from reos.understanding import hosts
     from reos.catalogue.templates import load
     from reos.fleet.inventory import select
+    from reos.understanding import hosts
 
     templates = load()
     # every host by a glob: Ansible reads the pattern "all" as a host called all, if one is
     chosen = select(source, "*")
     where = source.paths[0].name if len(source.paths) == 1 else source.names()
-    names = hosts.Names(tuple(host.name for host in chosen.hosts), chosen.groups, where)
+    names = hosts.Names(tuple(host.name for host in chosen.hosts), chosen.groups, where,
+                        {host.name: host.ansible_host for host in chosen.hosts
+                         if host.ansible_host and "{" not in host.ansible_host})
     reading = hosts.read(request, names, hosts.from_catalogue(templates), here)
     read = reading if isinstance(reading, hosts.Chosen) else \
         reading.read if isinstance(reading, hosts.Asked) else None

@@ -17,6 +17,7 @@ import pytest
 from reos.errors import EXIT_NOTHING, EXIT_OK, EXIT_USAGE
 from reos.fleet.inventory import Source
 from reos.on_hosts import hosts_named
+from reos.understanding.host_words import could_name_hosts, inventory_words
 from reos.understanding.hosts import (
     Asked,
     Chosen,
@@ -24,7 +25,6 @@ from reos.understanding.hosts import (
     Unknown,
     read,
 )
-from reos.understanding.host_words import could_name_hosts, inventory_words
 from tests.conftest import reos
 from tests.understanding.fleet_words import INVENTORY
 

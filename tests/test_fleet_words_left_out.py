@@ -22,12 +22,12 @@ import pytest
 from reos.errors import EXIT_NOTHING, EXIT_OK
 from reos.fleet.inventory import Source
 from reos.on_hosts import as_ansible_chooses, hosts_named
+from reos.understanding.host_words import could_name_hosts, inventory_words
 from reos.understanding.hosts import (
     Asked,
     Chosen,
     Unknown,
 )
-from reos.understanding.host_words import could_name_hosts, inventory_words
 from tests.conftest import reos
 from tests.test_fleet_words import INI
 

@@ -4,9 +4,10 @@ with the pattern those words make, said first ("On web1, web2 (group web):").
 
 Only when an inventory is configured (`-i`, `[fleet] inventory`, ANSIBLE_INVENTORY), and
 only when the request's words could name something of it (`host_words.could_name_hosts`, a
-look at the inventory's files that imports nothing of Ansible nor the reader), is the inventory read with Ansible and
-the words read (reos/understanding/hosts.py). Otherwise `run` answers None and the request
-is this machine's, as without an inventory: `reos plan "restart nginx"` never loads Ansible.
+look at the inventory's files that imports nothing of Ansible nor the reader), is the
+inventory read with Ansible and the words read (reos/understanding/hosts.py). Otherwise
+`run` answers None and the request is this machine's, as without an inventory: `reos plan
+"restart nginx"` never loads Ansible.
 
 The reading (`reos.on_hosts.hosts_named`, which the chat uses too) is followed by two
 checks, both failing closed. A request that asks for several things

@@ -64,6 +64,10 @@ TOKEN = regex(r"(?:~|\.{1,2})?/[^\s,;]*|"  # a path ("/etc/hosts"): one token, n
               r"[A-Za-z0-9_*](?:[A-Za-z0-9_*?.\-]*[A-Za-z0-9_*])?|'s\b|'|[,;:!?@&+]")
 
 WORD = regex(r"[a-z0-9_.\-]+")
+_LEADING_ZEROS = regex(r"(?<![0-9])0+(?=[0-9])")
+# an IPv4 address, which an inventory may give a host as the address it is reached at
+# (ansible_host, a variable the first look does not read)
+_ADDRESS = regex(r"(?:[0-9]{1,3}\.){3}[0-9]{1,3}")
 
 PARTS = regex(r"[._\-]+")
 
@@ -119,6 +123,7 @@ def inventory_words(paths: Iterable[Path]) -> frozenset[str]:
         parts = [p for p in PARTS.split(word) if p]
         more.update(parts)
         more.update(letters(p) for p in parts)
+        more.add(_LEADING_ZEROS.sub("", word))  # kr-gw5 for kr-gw05
     return frozenset(w for w in words | more if w and not w.isdigit()
                      and w not in _ANSIBLE_WORDS)
 
@@ -128,13 +133,13 @@ def could_name_hosts(request: str, known: frozenset[str]) -> bool:
     `known` (`inventory_words`): a word for every host ("everywhere", "all servers"), a
     host or group noun after a word of place or a quantifier, a word that is, or is
     one letter off, a word of the inventory (of letters only after a word of place or a
-    quantifier: "on the proxes"), or one letter off a word for hosts with its first
-    letter ("everywher"). False means `read` would find no host, so the inventory need
-    not be read."""
+    quantifier: "on the proxes"), one letter off a word for hosts with its first
+    letter ("everywher"), or an IPv4 address (a host's ansible_host). False means `read`
+    would find no host, so the inventory need not be read."""
     words = [t.lower() for t in TOKEN.findall(request.replace("\u2019", "'"))]
     placed = False
     for index, word in enumerate(words):
-        if word in ("everywhere", "fleet") or word in PLURALS:
+        if word in ("everywhere", "fleet") or word in PLURALS or _ADDRESS.fullmatch(word):
             return True
         if word in HOST_NOUNS and placed:
             return True

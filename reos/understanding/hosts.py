@@ -339,6 +339,8 @@ class Names(Struct, frozen=True):
     hosts: tuple[str, ...]
     groups: dict[str, tuple[str, ...]]
     where: str = "the inventory"
+    # the address each host is reached at, where the inventory gives one (ansible_host)
+    addresses: dict[str, str] = field(default_factory=dict)
 
 
 class Chosen(Struct, frozen=True):
@@ -459,6 +461,9 @@ class Known(Struct, frozen=True):
     # the words of operations whose object is another machine ("ping", "trace", "block"):
     # with one, a host's name said alone is that object, not where to run
     to_machines: frozenset[str] = frozenset()
+    # the catalogue's verbs of one word ("restart", "install"): a name right after one is
+    # what it acts on ("restart mosquitto"), never a group's hosts said alone
+    verbs: frozenset[str] = frozenset()
 
 
 def from_catalogue(templates: TemplateSet) -> Known:
@@ -483,7 +488,9 @@ def from_catalogue(templates: TemplateSet) -> Known:
                            for operation in templates.operations.values()
                            if "host" in operation.slots
                            for phrase in (*operation.verbs, *(
-                               idiom for idiom in operation.idioms if " " not in idiom))))
+                               idiom for idiom in operation.idioms if " " not in idiom))),
+                 frozenset(verb.lower() for operation in templates.operations.values()
+                           for verb in operation.verbs if " " not in verb))
 
 
 
@@ -560,6 +567,10 @@ class _Reader:
                 for key in {letters(base), letters(re.split(r"[-_]", base)[-1])}:
                     if len(key) >= 2:
                         self.families.setdefault(key, set()).add(host)
+        self.reached: dict[str, set[str]] = {}  # "10.30.0.30" -> {"sm-scada1"}
+        for host, address in names.addresses.items():
+            if address.lower() not in own:
+                self.reached.setdefault(address.lower(), set()).add(host)
         self.stems: dict[str, set[str]] = {}  # "web" -> {"web", "webservers"}
         for group in groups:
             self.stems.setdefault(stem(group.lower()), set()).add(group)
@@ -575,6 +586,13 @@ class _Reader:
                 for part in parts:
                     if len(part) >= 2 and not part.isdigit():
                         self.parts.setdefault(part, set()).add(name)
+        # a group named by two words written together, said apart: "the met masts" for
+        # metmasts, "the test bench" for testbench (each word of three letters or more)
+        for name, ref in named:
+            low = name.lower()
+            if ref.kind == "group" and low.isalpha():
+                for cut in range(3, len(low) - 2):
+                    self.joined.setdefault((low[:cut], low[cut:]), ref)
         # a host or group of two words named role first is said the other way round too,
         # after a word of place: the host relay.us is "on the US relay", the group
         # branch_north "on the north branch machines" (words, not numbers); elsewhere
@@ -708,13 +726,13 @@ class _Reader:
                                       said_as_host=not found.sure))
                 i = end
                 continue
-            if found.bare:
-                bare += found.bare
+            if found.bare:  # a group's name alone is asked about never, only read
+                bare += found.bare if found.refs[0].kind == "host" else []
                 alone.append(_Clause(tuple(found.refs), i, found.end, said_as_host=True))
                 i = found.end
                 continue
             i += 1
-        if not places and bare and self.alone(alone):
+        if not places and alone and self.alone(alone):
             places = alone  # "reboot store03": nothing here is called so
         if self.here and not any(not c.said_as_host for c in places):
             return None  # "install psql here to reach db1": this machine's
@@ -913,9 +931,9 @@ class _Reader:
                 if token.low not in _JOINERS | _DETERMINERS and not any(
                         token.low == ref.name.lower() for ref in clause.refs):
                     return False  # a name read another way ("web 1", a typo)
-            if not all(ref.kind == "host" and _MACHINE_SHAPED.fullmatch(ref.name.lower())
+            if not all(ref.kind == "group" or _MACHINE_SHAPED.fullmatch(ref.name.lower())
                        for ref in clause.refs):
-                return False
+                return False  # a group's name said alone only as `_group_alone` allows
         here = self.things_here()
         return here is not None and not any(
             ref.name.lower() in here for clause in clauses for ref in clause.refs)
@@ -1153,7 +1171,22 @@ class _Reader:
         if refs[0].kind == "host" and end == i + 1 and self._a_word_here(i):
             self.as_things.add(i)  # "show the logs of sshd", "my gateway": the word
             return _Found([], end)
-        return _Found(refs, end, bare=[said] if refs[0].kind == "host" else [])
+        if refs[0].kind == "group" and not self._group_alone(refs, i, end):
+            return _Found(refs, end)
+        return _Found(refs, end, bare=[said])
+
+    def _group_alone(self, refs: list[_Ref], i: int, end: int) -> bool:
+        """Whether the words i..end are a group's own name said alone ("uptime offshore",
+        "chrony status, metmasts"), a name no word of the catalogue or noun of things
+        reads ("backup", "docker", "sites" could be what the request acts on), in any
+        of its forms, and not right after a verb (what it acts on)."""
+        if len(refs) != 1 or refs[0].kind != "group" or end != i + 1 or (
+                i and self.tokens[i - 1].low in self.known.verbs):
+            return False  # "restart mosquitto": the program, with a group of that name
+        word = self.tokens[i].low
+        forms = {word, *plurals(word), word[:-1] if word.endswith("s") else word}
+        return word == refs[0].name.lower() and not forms & (
+            self.known.words | self.things | set(self.known.synonyms))
 
     def _noun(self, i: int) -> tuple[str, bool] | None:
         """("host" or "group", singular?) when the token at `i` is a host or group noun
@@ -1396,6 +1429,13 @@ class _Reader:
             return [_Ref("host", host)]
         if group:
             return [_Ref("group", group, f"group {group}")]
+        reached = self.reached.get(word, set()) if noun or placed else set()
+        if len(reached) == 1:  # "on 10.30.0.30": the one host reached at that address
+            return [_Ref("host", min(reached), f"{min(reached)}, for “{word}”")]
+        if reached:
+            raise _Stop(_ask(f"{word} is the address of {_either(sorted(reached), 'and')} "
+                             f"in {self.names.where}.", tuple(sorted(reached)),
+                             "Name the host you mean, or give --hosts."))
         respelled = self.respelled.get(_spelling(word), set()) if noun or placed else set()
         if len(respelled) == 1:
             [(kind, name)] = respelled
@@ -1839,6 +1879,9 @@ class _Reader:
             length = self._leaving_word_at(k)
             if length:
                 raise _Stop(self._not_read(taken, hosts, k, k + length, "leave hosts out"))
+            if self.tokens[k].low == "else" and k in {b for _, b in taken}:
+                # "on everything else", "everywhere else": but what was said before
+                raise _Stop(self._not_read(taken, hosts, k, k + 1, "leave hosts out"))
             if self.tokens[k].low in _LEAVING_ALONE and self._said_after_hosts(k, taken):
                 # "stop postgresql in db2, the db1 let it alone": said of the hosts before
                 raise _Stop(self._not_read(taken, hosts, k, k + 1, "leave hosts out"))
@@ -1855,6 +1898,12 @@ class _Reader:
                 raise _Stop(self._not_read(taken, hosts, k, k + 1,
                                            f"be part of the name {said} in "
                                            f"{self.names.where}"))
+            groups = self._groups_by_a_word_of_theirs(k, chosen)
+            if groups and self._in_a_sentence_of(k, taken):
+                # "reboot the gateways at saltmarsh": gateways is turbine_gateways's
+                raise _Stop(self._not_read(
+                    taken, hosts, k, k + 1,
+                    f"be part of the name {_either(sorted(groups))} in {self.names.where}"))
             by_part = self._hosts_by_a_word_of_theirs(k)
             if by_part and by_part != chosen and self._in_a_sentence_of(k, taken):
                 # "reboot the computer of the CCTV in Galway": cctv is cctv_galway's
@@ -2035,6 +2084,20 @@ class _Reader:
             if said & words:
                 found.add(host)
         return found
+
+    def _groups_by_a_word_of_theirs(self, k: int, chosen: set[str]) -> set[str]:
+        """The groups of names of several words ("turbine_gateways") the word at `k` is a
+        word of (of four letters or more, as written or in the plural or singular, never
+        a verb), whose hosts are not the ones read: "the gateways at saltmarsh" may mean
+        the turbine gateways there."""
+        word = self.tokens[k].low
+        if len(word) < 4 or not word.isalpha() or word in self.known.verbs or (
+                word in THING_NOUNS or word.rstrip("s") in THING_NOUNS):
+            return set()  # "the chrony service on …" with a group core_services
+        return {name for part, names in self.parts.items()
+                if word == part or part in plurals(word) or word in plurals(part)
+                for name in names if name.lower() in self.groups
+                and set(self.names.groups[name]) != chosen}
 
     def _part_of_a_name(self, k: int) -> set[str]:
         """The names of several words ("k8s_workers") the word at `k` is a word of, said

@@ -28,6 +28,9 @@ _WORD = regex(r"[a-z0-9_.\-]+")
 # "key:" or "key: value", after an optional "- ", the key perhaps quoted
 _YAML_KEY = regex(r"(?:-\s+)?(\"[^\"]*\"|'[^']*'|[^\s:#'\"][^:#]*?)\s*:(?:\s+(.*))?")
 _COMMENT = regex(r"\s+#.*$")
+# a range in a host's name, as Ansible writes it: kr-gw[01:06], node[a:f], web[1:9:2]
+_RANGE = regex(r"\[([0-9]+|[a-z]):([0-9]+|[a-z])(?::([0-9]+))?\]")
+RANGE_NAMES = 512  # names a range gives, at most (the first look needs no more)
 _UNDER = {"hosts", "children"}  # the keys whose keys are names
 
 
@@ -96,8 +99,30 @@ def _ini(text: str) -> set[str]:
             section = kind or "hosts"
             continue
         if section != "vars":
-            names.add(line.split()[0].lower())
+            names.update(expanded(line.split()[0].lower()))
     return names
+
+
+def expanded(name: str) -> list[str]:
+    """The names a range in `name` stands for (kr-gw[01:06]: kr-gw01 … kr-gw06, zeros kept
+    as written; node[a:c]: nodea … nodec), at most RANGE_NAMES; `name` itself when it
+    holds no range, or one this cannot read."""
+    found = _RANGE.search(name)
+    if found is None:
+        return [name]
+    first, last, step = found[1], found[2], int(found[3] or 1)
+    head, tail = name[:found.start()], name[found.end():]
+    if first.isdigit() and last.isdigit() and step > 0:
+        width = len(first) if first.startswith("0") else 0
+        values = [str(n).zfill(width) for n in range(int(first), int(last) + 1, step)]
+    elif first.isalpha() and last.isalpha() and step > 0:
+        values = [chr(c) for c in range(ord(first), ord(last) + 1, step)]
+    else:
+        return [name]
+    names: list[str] = []
+    for value in values[:RANGE_NAMES]:
+        names += expanded(head + value + tail)[:RANGE_NAMES - len(names)]
+    return names or [name]
 
 
 def _yaml(text: str) -> set[str]:
@@ -109,16 +134,18 @@ def _yaml(text: str) -> set[str]:
         stripped = raw.strip()
         if not stripped or stripped.startswith("#") or stripped in ("---", "..."):
             continue
-        found = _YAML_KEY.fullmatch(_COMMENT.sub("", stripped))
+        # a range's colon is no key's end: "kr-gw[01:06]:" is the key kr-gw[01:06]
+        found = _YAML_KEY.fullmatch(_RANGE.sub(lambda m: m[0].replace(":", "\0"),
+                                               _COMMENT.sub("", stripped)))
         if found is None:
             continue
         indent = len(raw) - len(raw.lstrip())
-        key = found[1].strip("'\"").lower()
+        key = found[1].strip("'\"").lower().replace("\0", ":")
         while parents and parents[-1][0] >= indent:
             parents.pop()
         parent = parents[-1][1] if parents else None
         if parent is None or parent in _UNDER:
-            names.add(key)
+            names.update(expanded(key))
         value = (found[2] or "").strip()
         if value[:1] in ("{", "[") and (key in _UNDER or parent is None):
             names.update(_WORD.findall(value.lower()))
