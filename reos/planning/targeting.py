@@ -180,6 +180,19 @@ def match(plan: Plan, intent: Intent, matcher: TargetMatcher, snapshot: SystemSn
             for t in result.choices]
         plan.ask(replies.which_target(result.phrase or "that", plan.options))
         return []
+    if result.missing and intent.kind in (Kind.ACTION, Kind.COMBINED) and "user" in kinds and (
+            len(intent.targets) == 1):
+        people = people_named(intent.targets[0], getattr(snapshot, "users", None) or [])
+        if people:  # "delete the user Müller": the person's account, asked, never guessed
+            full = {u.name: _full_name(u)
+                    for u in getattr(snapshot, "users", None) or []}
+            plan.kind = Kind.CLARIFY
+            plan.options = [(f"the account {name}" + (f" ({full[name]})" if full.get(name)
+                                                      else ""),
+                             replace(intent, targets=[name], resource="user", plural=False))
+                            for name in people]
+            plan.ask(replies.which_target(intent.targets[0], plan.options))
+            return []
     if result.missing:
         if intent.resource is None and recipe("package", intent.action):
             kinds = [*kinds, "package"]  # it was looked for among installed packages too
@@ -252,17 +265,21 @@ def _namesakes(plan: Plan, intent: Intent, result: MatchResult,
     if intent.kind not in (Kind.ACTION, Kind.COMBINED):
         return False
     users = getattr(snapshot, "users", None) or []
+    logins = {u.name for u in users}
     for phrase in intent.targets:
         said = phrase.strip().lower()
-        if re.search(rf"\b(?:user|account|login|username)\s+{re.escape(said)}\b",
-                     plan.request.lower()):
+        if said in logins and re.search(
+                rf"\b(?:user|account|login|username)\s+{re.escape(said)}\b",
+                plan.request.lower()):
             continue  # "lock user ewan": the login, said as one
-        login = next((t for t in result.targets if t.kind == "user" and t.name == said), None)
-        others = [u.name for u in users if u.name != said and (
-            (u.gecos or "").split(",")[0].split() or [""])[0].lower() == said]
+        found = [t for t in result.targets if t.kind == "user"]
+        login = next((t for t in found if t.name == said), None) or (
+            found[0] if len(found) == 1 and len(result.targets) == 1 else None)
+        others = [name for name in people_named(said, users)
+                  if login is None or name != login.name]
         if login is None or not others:
             continue
-        full = {u.name: clean((u.gecos or "").split(",")[0])[:60] for u in users}
+        full = {u.name: _full_name(u) for u in users}
         plan.kind = Kind.CLARIFY
         plan.options = [(f"the account {name}" + (f" ({full[name]})" if full.get(name) else ""),
                          replace(intent, targets=[name if t == phrase else t
@@ -272,6 +289,35 @@ def _namesakes(plan: Plan, intent: Intent, result: MatchResult,
         plan.ask(replies.which_target(phrase, plan.options))
         return True
     return False
+
+
+def people_named(said: str, users: list[Any]) -> list[str]:
+    """The accounts whose person has `said` as a first or a last name (the full name their
+    account gives, before any remark in brackets), spelled as people write it without the
+    letters of another language: Müller, Mueller and Muller alike."""
+    want = _folded(said)
+    found = []
+    for user in users:
+        words = _full_name(user).split()
+        if want and words and want in {_folded(words[0]), _folded(words[-1])}:
+            found.append(user.name)
+    return found
+
+
+def _full_name(user: Any) -> str:
+    """The person's name an account gives ("Jana Mueller" of "Jana Mueller (German),,,")."""
+    return clean((user.gecos or "").split(",")[0].split("(")[0]).strip()[:60]
+
+
+_FOLDS = (("ü", "u"), ("ö", "o"), ("ä", "a"), ("ß", "ss"), ("ue", "u"), ("oe", "o"),
+          ("ae", "a"), ("é", "e"), ("è", "e"), ("á", "a"), ("í", "i"), ("ó", "o"), ("ñ", "n"))
+
+
+def _folded(word: str) -> str:
+    word = word.lower().strip(".'’")
+    for letter, plain in _FOLDS:
+        word = word.replace(letter, plain)
+    return word
 
 
 def _twins(families: dict[Any, list[Any]]) -> bool:

@@ -73,6 +73,68 @@ def _particle_typos(words: list[str]) -> list[str]:
             for n, w in enumerate(words)]
 
 
+# verbs that hand something over, said to the person ("drop me the list of …", "shoot me
+# the logs", "hit me with the failed units"): a way to say "show me", never what they act on
+_HANDING = {"drop", "send", "shoot", "toss", "throw", "slide", "pass", "hit", "fetch", "bring"}
+_HANDED = {"the", "a", "an", "some", "all", "every", "with", "your", "that", "those", "this"}
+
+
+def _handing(words: list[str]) -> list[str]:
+    """"drop me the list of compose projects" as "show me the list …" ("hit me with the
+    logs": "show me the logs"); never "drop me from the docker group", where the person
+    is what the verb acts on."""
+    out: list[str] = []
+    for n, word in enumerate(words):
+        if n and out[-1:] == ["me"] and len(out) > 1 and out[-2] == "show" and word == "with":
+            continue
+        out.append("show" if word in _HANDING and words[n + 1:n + 2] in (["me"], ["us"])
+                   and words[n + 2:n + 3] and words[n + 2] in _HANDED else word)
+    return out
+
+
+# nouns for one of several copies of a thing: "the staging copy of kursplan" is kursplan's
+# staging one, said as its name would be ("kursplan staging")
+_COPIES = {"copy", "instance", "deployment", "environment", "variant", "clone", "stack"}
+_ARTICLES = {"the", "a", "an", "my", "our", "that", "this"}
+# words before such a noun that say which copy by no name of its own ("which instance of",
+# "the latest copy of", "every instance of")
+_NOT_A_NAME = {"which", "what", "whose", "latest", "newest", "current", "other", "another",
+               "every", "each", "any", "some", "one", "first", "last", "second", "same"}
+
+
+def _copy_of(words: list[str]) -> list[str]:
+    """"stop the staging copy of kursplan" as "stop the kursplan staging": the word before
+    the copy's noun said after the name (one word each, the name not a filler)."""
+    for n in range(1, len(words) - 2):
+        if words[n] in _COPIES and words[n + 1] == "of" and words[n - 1] not in (
+                _ARTICLES | _NOT_A_NAME):
+            rest = n + 2 + (words[n + 2] in _ARTICLES)
+            if rest < len(words) and words[rest] not in _ARTICLES:
+                return [*words[:n - 1], words[rest], words[n - 1], *words[rest + 1:]]
+    return words
+
+
+# verbs that put an account in or out of a group, and the words after the account: "me"
+# there is the person's own account ("remove me from the docker group")
+_MOVING = {"add", "put", "remove", "take", "kick", "drop", "yank", "pull", "boot", "throw",
+           "get", "move", "delete", "strip", "stick", "chuck", "shove", "toss"}
+_INTO_OR_OUT = {"from", "to", "into", "in", "out", "off", "outta", "onto"}
+
+
+def _me_named(words: list[str], matcher: Any) -> list[str]:
+    """"remove me from the docker group" as "remove alice from the docker group", when the
+    snapshot says the person is alice: "me" there is the account the verb moves, which a
+    filler word cannot be ("show me the logs" stays)."""
+    from reos.understanding.names import SAFE_NAMES
+
+    host = getattr(getattr(matcher, "snapshot", None), "host", None) or {}
+    me = host.get("user") if isinstance(host, dict) else None
+    if not isinstance(me, str) or not SAFE_NAMES["user"].match(me):
+        return words
+    return [me if w in ("me", "myself") and 0 < n < len(words) - 1 and words[n - 1] in _MOVING
+            and words[n + 1] in _INTO_OR_OUT else w for n, w in enumerate(words)]
+
+
 # kinds the snapshot lists completely (packages are not: any package can be installed)
 _LISTED = ("user", "group", "mount", "device", "interface", "timer")
 
@@ -108,7 +170,7 @@ def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
     fullname = slot_words.full_name(before)
     if fullname is not None:  # "… full name to 'Daniel J. Tremblay'": one value, as said
         before = before[:fullname[1]] + " " + before[fullname[2]:]
-    words = _particle_typos(words_of(before, lex))
+    words = _me_named(_copy_of(_handing(_particle_typos(words_of(before, lex)))), matcher)
     names = Names(matcher)
     # a typo of a word that only ever follows another ("dns setings"): the tagger corrects
     # words that start a phrase, so these are corrected before it reads the phrase

@@ -209,8 +209,11 @@ def focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
             asking.operation == whole.operation or len(whole.targets) > len(  # of hers;
                 asking.targets) + 1)  # "restart them" is every one the story named)
         return asking if clean else whole
+    question: Intent | None = None
     for n in order:
         sentence, intent = reading(n)
+        if question is None and asks[n] and intent.kind == Kind.CLARIFY:
+            question = intent  # "… Please remove both.": the ask itself needs a question
         if settled and intent.operation == whole.operation and whole.targets and any(
                 t in whole.reading.unexplained and _finds_none(t, intent, matcher)
                 for t in intent.targets):
@@ -226,6 +229,9 @@ def focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
         if intent.kind == Kind.QUERY and whole.kind in (Kind.ACTION, Kind.COMBINED) and (
                 asks[n]):
             return intent  # "… I would like to know when that job last ran": it asks
+    if question is not None and whole.kind in (Kind.ACTION, Kind.COMBINED) and len(
+            whole.reading.unexplained) >= 3:
+        return question  # a change read from the story's words, never done in silence
     return whole
 
 

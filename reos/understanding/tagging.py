@@ -427,12 +427,19 @@ def exclusions(units: list[Unit]) -> tuple[set[int], list[str]]:
             # after the name that name nothing ("not the wiki app itself") stay unused
             named = [m for m in taken if "name" in units[m].roles or "alias" in units[m].roles]
             aside = "conj" in units[n - 1].roles  # ", not X …" / "and not X …"
-            if not named or named[0] != taken[0] or (
+            kind = after < len(units) and "resource" in units[after].roles
+            if aside and kind and not named and all(units[m].unknown for m in taken):
+                # ", not the monitoring containers": things left out by words that name
+                # nothing here; said back as what to leave out (never dropped, so the
+                # request is asked about), the kind's noun with them
+                marked.add(after)
+            elif not named or named[0] != taken[0] or (
                     len(named) < len(taken) and not aside) or (
                     after < len(units) and "verb" in units[after].roles):
                 continue
-            taken = named[:next((k for k in range(1, len(named))
-                                 if named[k] != named[k - 1] + 1), len(named))]
+            else:
+                taken = named[:next((k for k in range(1, len(named))
+                                     if named[k] != named[k - 1] + 1), len(named))]
         if taken:
             marked.add(n)
             marked.update(taken)
