@@ -411,6 +411,9 @@ def test_a_removal_on_a_host_without_apt_is_left_out_an_install_runs() -> None:
     ("nftables.service", "start"), ("firewalld.service", "restart"),
     ("ufw.service", "enable_now"),
     ("dbus.service", "restart"), ("dbus-broker.service", "stop"),
+    # another manager started takes over the interfaces the running one set up
+    ("NetworkManager.service", "start"), ("NetworkManager.service", "enable_now"),
+    ("systemd-networkd.service", "enable"), ("dhcpcd.service", "start"),
 ])
 def test_what_brings_a_host_s_network_and_firewall_up_is_left_alone(unit: str,
                                                                     action: str) -> None:

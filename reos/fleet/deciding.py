@@ -392,6 +392,12 @@ _NETWORK_UNITS = regex(r"(networking|systemd-networkd|network-?manager|network|w
                        r"connman|netplan-.*|ifup@.*|wpa_supplicant.*|iwd|dhcpcd.*|"
                        r"dhclient.*|openvswitch.*|ovs-.*|tailscaled|wg-quick@.*|"
                        r"zerotier-one|openvpn.*|netbird)", re.IGNORECASE)
+# what sets up a host's interfaces and addresses: another one started or enabled takes
+# over the interfaces the running one set up (NetworkManager beside networkd), and the
+# session that runs it can go with them
+_MANAGERS = regex(r"(networking|systemd-networkd|network-?manager|network|wicked|connman|"
+                  r"dhcpcd.*|dhclient.*|ifup@.*)", re.IGNORECASE)
+_STARTS = {"start", "enable", "enable_now", "unmask"}
 # the system bus: restarted or stopped, logind, networkd and every service on it lose
 # their connection (systemd does not support restarting it), new logins with them
 _BUS_UNITS = regex(r"(dbus|dbus-broker|messagebus)")
@@ -710,6 +716,10 @@ def _unfit(step: Step, refused: str | None, logins: set[str] | None = None) -> s
                 step.action in (*_CUTS, "restart")):
             return ("it could take the host's network down, and reos with it: reos reaches "
                     "the host over that network, so it could not undo it")
+        if target.kind == "service" and _MANAGERS.fullmatch(unit) and step.action in _STARTS:
+            return ("it would start another program that sets up the host's network, which "
+                    "takes over the interfaces the running one set up, and could cut reos "
+                    "off from the host with no way to undo it")
         if target.kind == "service" and _BUS_UNITS.fullmatch(unit) and (
                 step.action in (*_CUTS, "restart")):
             return ("it is the system bus: restarted or stopped, logind and the services "

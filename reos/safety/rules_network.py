@@ -23,6 +23,9 @@ from reos.safety.verdict import Verdict
 
 FIREWALLS = ("ufw", "firewalld", "nftables", "iptables", "netfilter-persistent", "ip6tables",
              "ebtables", "shorewall", "csf")
+# the programs that configure the network's interfaces and addresses
+NETWORK_MANAGERS = ("systemd-networkd", "NetworkManager", "networking", "network", "wicd",
+                    "connman", "netplan", "ifup", "systemd-networkd.socket")
 SSH_UNITS = ("ssh", "sshd", "openssh", "openssh-server", "ssh.socket", "sshd.socket",
              "dropbear")
 
@@ -164,11 +167,15 @@ def judge_systemctl(argv: list[str], verdict: Verdict, ctx: Context) -> None:
     elif stopping and any(u in FIREWALLS for u in units):
         unit = next(u for u in units if u in FIREWALLS)
         lockout(verdict, ctx, "turns off the firewall", verb, unit)
-    elif stopping and any(u in ("systemd-networkd", "NetworkManager", "networking", "network")
-                          for u in units):
-        unit = next(u for u in units if u in ("systemd-networkd", "NetworkManager",
-                                              "networking", "network"))
+    elif stopping and any(u in NETWORK_MANAGERS for u in units):
+        unit = next(u for u in units if u in NETWORK_MANAGERS)
         lockout(verdict, ctx, "stops the network", verb, unit)
+    elif verb in ("start", "enable", "reenable", "unmask", "restart", "reload-or-restart",
+                  "try-restart") and ctx.remote and any(u in NETWORK_MANAGERS for u in units):
+        # a second manager started takes over the interfaces the first one set up, and a
+        # restart drops and re-adds the addresses: either can cut the session it runs in
+        unit = next(u for u in units if u in NETWORK_MANAGERS)
+        lockout(verdict, ctx, "changes what manages the network's interfaces", verb, unit)
     elif stopping and any(u in ("systemd-journald", "dbus", "systemd-logind", "systemd-udevd",
                                 "dbus-broker", "systemd-resolved") for u in units):
         verdict.raise_to(RiskLevel.HIGH, "stops a core system service", root=True)

@@ -24,6 +24,19 @@ def test_locking_yourself_out_over_ssh_is_blocked(command: str) -> None:
     assert not local.blocked and local.risk >= RiskLevel.HIGH, local.to_dict()
 
 
+@pytest.mark.parametrize("command", [
+    "systemctl start NetworkManager", "systemctl enable --now NetworkManager.service",
+    "systemctl restart systemd-networkd", "systemctl restart networking",
+])
+def test_changing_what_manages_the_network_over_ssh_is_blocked(command: str) -> None:
+    # a second manager takes over the interfaces the first set up; a restart drops the
+    # addresses: the session that runs it can go with them
+    remote = assess(command, remote=True)
+    assert remote.blocked and remote.risk == RiskLevel.CRITICAL, remote.to_dict()
+    assert not assess(command, remote=False).blocked
+    assert not assess("systemctl start nginx", remote=True).blocked
+
+
 def test_asking_for_exactly_that_lifts_the_block() -> None:
     verdict = assess("systemctl stop ssh", requested="stop the ssh service", remote=True)
     assert not verdict.blocked and verdict.risk >= RiskLevel.HIGH
