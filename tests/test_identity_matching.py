@@ -215,3 +215,17 @@ def test_a_container_is_found_by_the_person_it_is_named_after() -> None:
     assert plan.kind.value == "clarify" and not plan.steps
     assert {label.rsplit(" ", 1)[-1] for label, _ in plan.options} == {
         "jupyter-mlopez", "jupyter-mkeller"}
+
+
+def test_a_unit_is_found_without_the_version_inside_its_name() -> None:
+    # F18: "reload php-fpm" found no php8.2-fpm.service; two such units are still a question
+    data = json.loads((FIXTURES / "identities.json").read_text())
+    data["services"].append({"name": "php8.2-fpm.service", "load": "loaded",
+                             "active": "active", "sub": "running", "enabled": "enabled"})
+    engine = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+    assert [s.command for s in engine.plan("reload php-fpm").steps] == [
+        "sudo -n systemctl reload php8.2-fpm.service"]
+    data["services"].append({"name": "php8.3-fpm.service", "load": "loaded",
+                             "active": "active", "sub": "running", "enabled": "enabled"})
+    engine = ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+    assert not engine.plan("reload php-fpm").steps

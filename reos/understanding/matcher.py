@@ -108,6 +108,10 @@ def stem(name: str) -> str:
 WHOSE = "whose it is"  # a container found by the person it is named after
 
 
+# a version between a name's letters and its next word: php8.2-fpm, postgresql-15-main
+_VERSION_INSIDE = regex(r"(?<=[a-z])-?[0-9][0-9.]*(?=[-_@])")
+
+
 class _Index:
     """Name, token, project, alias and description lookups for one kind of resource."""
 
@@ -133,10 +137,15 @@ class _Index:
             self.by_name.setdefault(stem(t.name).lower(), t)
             self.by_name.setdefault(t.name.lower(), t)
         if kind == "service":  # "icecast" is icecast2.service, "apache" apache2.service,
-            for t in targets:  # when no other unit is called so
-                plain = stem(t.name).lower().rstrip("0123456789.")
-                if len(plain) >= 4 and plain[-1].isalpha():
-                    self.by_name.setdefault(plain, t)
+            plain: dict[str, set[Target]] = defaultdict(set)  # "php-fpm" php8.2-fpm.service
+            for t in targets:
+                name = stem(t.name).lower()
+                for said in (name.rstrip("0123456789."), _VERSION_INSIDE.sub("", name)):
+                    if said != name and len(said) >= 4 and said[-1].isalpha():
+                        plain[said].add(t)
+            for said, units in plain.items():
+                if len(units) == 1:  # never when another unit is so called too
+                    self.by_name.setdefault(said, next(iter(units)))
         self._by_token: dict[str, list[Target]] | None = None
         self._fuzzy: dict[str, list[str]] | None = None
         self._described: dict[str, list[Target]] | None = None

@@ -212,8 +212,10 @@ def focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
     question: Intent | None = None
     for n in order:
         sentence, intent = reading(n)
-        if question is None and asks[n] and intent.kind == Kind.CLARIFY:
-            question = intent  # "… Please remove both.": the ask itself needs a question
+        if question is None and asks[n] and intent.kind == Kind.CLARIFY and any(
+                t.lower() not in sentence.lower() for t in whole.targets):
+            question = intent  # "… Please remove both.": the ask itself needs a question,
+            # and what the whole story would act on is named only in its telling part
         if settled and intent.operation == whole.operation and whole.targets and any(
                 t in whole.reading.unexplained and _finds_none(t, intent, matcher)
                 for t in intent.targets):
