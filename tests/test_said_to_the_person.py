@@ -16,6 +16,9 @@ own):
 - "delete mueller", "lock Müller's account": a last name two people share, as people
   write it (Müller, Mueller, Muller), is asked about for a change to an account, never
   the one account whose login it is part of (`targeting.people_named`);
+- "could you list which users belong to the teachers group": the request's first word, a
+  verb, is never a target beside another, though Debian has a group called list
+  (`target_words.its_own_verb`);
 - a story whose asking sentence needs a question ("… Please remove both.") is asked, never
   acted on by the story's own names (`stories.focus`).
 """
@@ -49,8 +52,10 @@ def engine() -> ReasoningEngine:
                        _container("wiki-staging-db-1", "wiki-staging"),
                        _container("monitor-exporter-1", "monitor"),
                        _container("wiki-web-old", "wiki", "exited")],
-        "services": [{"name": "node-exporter.service", "state": "running",
-                      "sub_state": "running", "enabled": "enabled"}],
+        "services": [{"name": "node-exporter.service", "load": "loaded", "active": "active",
+                      "sub": "running", "enabled": "enabled"},
+                     {"name": "smbd.service", "load": "loaded", "active": "failed",
+                      "sub": "failed", "enabled": "enabled"}],
         "packages": [{"name": "docker.io", "version": "24.0"}],
         "users": [{"name": "ines", "uid": 1000, "gid": 1000, "home": "/home/ines",
                    "shell": "/bin/bash", "groups": ["ines", "docker", "sudo"]},
@@ -63,7 +68,8 @@ def engine() -> ReasoningEngine:
                    "shell": "/bin/bash", "groups": ["amuller"], "gecos": "Anton Muller,,,"}],
         "groups": [{"name": "docker", "gid": 120, "members": ["ines"]},
                    {"name": "sudo", "gid": 27, "members": ["ines"]},
-                   {"name": "list", "gid": 38, "members": []}],
+                   {"name": "list", "gid": 38, "members": []},
+                   {"name": "teachers", "gid": 1100, "members": ["amueller", "amuller"]}],
         "processes": []})
     return ReasoningEngine(Settings(), snapshot=snapshot)
 
@@ -135,3 +141,24 @@ def test_a_last_name_two_people_share_is_asked(engine: ReasoningEngine, said: st
 
 def test_a_login_said_whole_is_that_account(engine: ReasoningEngine) -> None:
     assert changes(engine, "lock amuller") == [["sudo", "-n", "usermod", "-L", "amuller"]]
+
+
+@pytest.mark.parametrize("said", ["Could you list which users belong to the teachers group?",
+                                  "list the members of the teachers group"])
+def test_the_first_word_is_the_verb_not_a_group(engine: ReasoningEngine, said: str) -> None:
+    commands = [s.argv for s in engine.plan(said).steps]
+    assert ["getent", "group", "teachers"] in commands
+    assert ["getent", "group", "list"] not in commands
+
+
+def test_a_group_called_like_the_verb_is_still_found_alone(engine: ReasoningEngine) -> None:
+    assert ["getent", "group", "list"] in [s.argv for s in engine.plan(
+        "show the members of list").steps]
+
+
+@pytest.mark.parametrize("said", ["why smbd failed", "smbd why failed",
+                                  "why the smbd service is not running"])
+def test_why_a_unit_failed_in_any_order(engine: ReasoningEngine, said: str) -> None:
+    plan = engine.plan(said)
+    assert any(s.argv[:2] == ["journalctl", "-u"] and "smbd.service" in s.argv
+               for s in plan.steps), said

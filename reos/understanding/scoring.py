@@ -99,7 +99,8 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
     3. `_place_units`: what part each unit plays (a verb, a noun, a resource noun, a slot,
        a qualifier, a time, a number, a target…), each part weighed by a step of its own;
     4. `_names_the_operation`: a verb, idiom or noun of its own was said, or no reading;
-    5. the targets (`target_words`): real names over guesses (`real_names_only`), the new
+    5. the targets (`target_words`): the request's first word, a verb, never one of them
+       beside another (`its_own_verb`), real names over guesses (`real_names_only`), the new
        name of a thing created (`the_new_name`), an account and a group said either way
        round (`account_and_group`), then weighed (`weigh_targets`);
     6. `_background`: words outside the clause that names the operation cost a quarter.
@@ -112,6 +113,7 @@ def score(op: Operation, units: list[Unit], skip: set[int], negated: set[str],
                                              idiom_units, held, fixed)
     if not _names_the_operation(reading, shared_verb):
         return None
+    target_units = target_words.its_own_verb(reading, units, target_units)
     target_units = target_words.real_names_only(reading, units, target_units)
     if op.creates:
         target_units = target_words.the_new_name(reading, units, target_units)

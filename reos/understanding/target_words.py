@@ -72,6 +72,22 @@ def weigh_as_target(reading: Reading, n: int, unit: Unit, target_units: list[Uni
     return True
 
 
+def its_own_verb(reading: Reading, units: list[Unit],
+                 target_units: list[Unit]) -> list[Unit]:
+    """"list the members of the teachers group", "could you list which users …": the
+    request's first word (after fillers) that asks or acts is its verb, even where a thing
+    here has that name too (Debian's group and account "list"), when another target is
+    said; alone, it may still be the name ("list" in "show list")."""
+    if len(target_units) < 2:
+        return target_units
+    first = next((u for u in units if u.roles.keys() - {"filler"}), None)
+    if first is None or first not in target_units or not (
+            {"ask", "verb"} & first.roles.keys()):
+        return target_units
+    reading.explained[units.index(first)] = "ask"
+    return [u for u in target_units if u is not first]
+
+
 def real_names_only(reading: Reading, units: list[Unit],
                     target_units: list[Unit]) -> list[Unit]:
     """When real names of the target's kind were said, the other target words are not
