@@ -105,6 +105,7 @@ def start(folder: Path, names: tuple[str, ...] = ("web1", "web2", "db1"), *,
                 ["docker", "run", "-d", "--name", container, "--label", "reos.test.bed=1",
                  "--hostname", name, "--network", fleet.network,
                  "--security-opt", "seccomp=unconfined",
+                 "--cap-add", "SYS_ADMIN",  # mounts, as a host's root has (test_fleet_mounts)
                  "--cgroupns=host", "-v", "/sys/fs/cgroup:/sys/fs/cgroup:rw",
                  "--tmpfs", "/run", "--tmpfs", "/run/lock",
                  "-v", f"{STATE_DIR / 'repo'}:/srv/repo:ro",

@@ -799,3 +799,58 @@ def test_ssh_is_never_restarted_on_a_host_and_its_service_may_be_reloaded() -> N
     for unit in ("ssh.service", "sshd.service"):
         assert "reload it instead" in (changed(unit).left_out or "")
         assert changed(unit, "reload").plan is not None
+
+
+# -- mounts: unmounted or made read-only only with the undo the snapshot gives ------------
+def _mounts_snapshot(login: str = "deploy", home: str = "/home/deploy") -> SystemSnapshot:
+    from reos.system.snapshot import Mount
+
+    return SystemSnapshot(
+        collected_at="", host={"machine_id": MACHINE, "user": login, **DIRECT},
+        users=[User(login, uid=1000, gid=1000, home=home, shell="/bin/bash"),
+               User("root", uid=0, gid=0, home="/root", shell="/bin/bash")],
+        mounts=[Mount("/", "/dev/vda1", "ext4", "rw,relatime"),
+                Mount("/home", "/dev/mapper/vg0-home", "ext4", "rw,relatime"),
+                Mount("/mnt/backup", "/dev/sdb1", "ext4", "rw,nosuid,relatime"),
+                Mount("/srv", "/dev/md0", "xfs", "rw,noatime")])
+
+
+def _mount_step(action: str, mountpoint: str) -> Step:
+    argv = (["sudo", "-n", "umount", mountpoint] if action == "unmount" else
+            ["sudo", "-n", "mount", "-o", "remount,ro", mountpoint])
+    return Step("s1", f"{action} {mountpoint}", argv, target=Target("mount", mountpoint),
+                action=action)
+
+
+def test_a_mount_is_unmounted_on_a_host_with_its_undo_from_the_snapshot() -> None:
+    part = _one(_mount_step("unmount", "/mnt/backup"), _mounts_snapshot())
+    assert part.plan is not None, part.left_out
+    assert part.priors[0]["device"] == "/dev/sdb1" and part.priors[0]["mounted"] is True
+    assert part.undos[0] == ["sudo", "-n", "mount", "-t", "ext4", "-o", "rw,nosuid,relatime",
+                             "/dev/sdb1", "/mnt/backup"]
+    part = _one(_mount_step("remount_ro", "/srv"), _mounts_snapshot())
+    assert part.plan is not None and part.undos[0][-3:] == ["-o", "remount,rw,noatime", "/srv"]
+
+
+@pytest.mark.parametrize(("mountpoint", "login", "home"), [
+    ("/", "deploy", "/home/deploy"), ("/usr", "deploy", "/home/deploy"),
+    ("/var", "deploy", "/home/deploy"), ("/tmp", "deploy", "/home/deploy"),
+    ("/home", "deploy", "/home/deploy"),  # the login's home is on it
+    ("/srv", "svc", "/srv/svc"),
+])
+def test_what_the_session_needs_mounted_is_never_unmounted_on_a_host(
+        mountpoint: str, login: str, home: str) -> None:
+    for action in ("unmount", "remount_ro"):
+        part = _one(_mount_step(action, mountpoint), _mounts_snapshot(login, home))
+        assert part.plan is None and "could not undo it" in (part.left_out or "")
+
+
+def test_home_with_the_login_elsewhere_may_be_unmounted() -> None:
+    part = _one(_mount_step("unmount", "/home"), _mounts_snapshot("svc", "/var/lib/svc"))
+    assert part.plan is not None, part.left_out
+
+
+def test_a_mount_with_no_mounts_in_the_snapshot_is_left_out() -> None:
+    snap = SystemSnapshot(collected_at="", host={"machine_id": MACHINE, **DIRECT})
+    part = _one(_mount_step("unmount", "/mnt/backup"), snap)
+    assert part.plan is None

@@ -7,11 +7,14 @@ question, is blocked, or has nothing to run is left out with why; a step the one
 (`safety.gate.admit_argv`, with the remote lock-out rules, since every host is reached
 over SSH) does not admit stops that host's plan; so does a change whose prior state reos
 cannot read from the host's snapshot (`TRACKED`: services, timers, packages, accounts,
-groups, the time zone and ufw's rules), since it could not be undone. Each
+groups, the time zone, ufw's rules and mounts), since it could not be undone. Each
 step's prior state comes from the host's snapshot, read just before (`snapshots.read`),
 in the shape `system.state` records on this machine, and its undo is worked out from it
 as here (`system.state.restore_argv`). An account's or a group's change, the time
-zone's and a ufw rule's run only with an undo (`UNDONE_OR_LEFT_OUT`): creating an account or
+zone's, a ufw rule's and a mount's run only with an undo (`UNDONE_OR_LEFT_OUT`; a filesystem
+unmounted or made read-only is mounted again with the device, type and options its
+snapshot lists, never one the session needs: the system's own folders or one holding
+the login's home, `needed_mount`): creating an account or
 group (its home removed by undo only when the host's home folder had none of that name),
 deleting an account (made again with its ids, groups, shell and home; not when one of
 them could not be put back as it was), joining or leaving a group, its shell and full
@@ -77,11 +80,11 @@ from reos.system.state_users import changed_group
 
 # what reos can read a prior state of from a host's snapshot (so it can undo a change)
 TRACKED = {"service", "timer", "package", "user", "group", "timezone",
-           "firewall", "container"}
+           "firewall", "container", "mount"}
 # kinds whose change runs on a host only with an undo worked out from its snapshot (an
 # account's lock or password dates only when read as root; deleting a home directory has
 # none)
-UNDONE_OR_LEFT_OUT = {"user", "group", "timezone", "firewall", "container"}
+UNDONE_OR_LEFT_OUT = {"user", "group", "timezone", "firewall", "container", "mount"}
 MACHINE_ID = regex(r"[0-9a-f]{32}")
 _VERSION = regex(r"[A-Za-z0-9.+:~_-]{1,128}")
 # an /etc/shadow date field as it may reach an argv: ASCII digits, or empty (none)
@@ -179,7 +182,23 @@ def prior_state(snapshot: SystemSnapshot, kind: str, name: str,
         return _zone(snapshot)
     if kind == "firewall":
         return _rule(snapshot, name)
+    if kind == "mount":
+        return _mounted(snapshot, name)
     return None
+
+
+def _mounted(snapshot: SystemSnapshot, mountpoint: str) -> dict[str, Any] | None:
+    """A mountpoint's state as `state_disks` records it here (the mount on top, its
+    device, type and options), from the host's snapshot; None when it lists no mounts."""
+    if snapshot.mounts is None:
+        return None
+    at = mountpoint.rstrip("/") or "/"
+    found = [m for m in snapshot.mounts if (m.mountpoint.rstrip("/") or "/") == at]
+    if not found:
+        return {"state": "unmounted", "mounted": False}
+    top = found[-1]
+    return {"state": "mounted", "mounted": True, "device": top.device, "fstype": top.fstype,
+            "options": top.options, "read_only": "ro" in top.options.split(",")}
 
 
 def _rule(snapshot: SystemSnapshot, name: str) -> dict[str, Any] | None:
@@ -321,9 +340,12 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str,
     ssh, unknown = ssh_ports(snapshot.host.get("ssh_port"),
                              snapshot.host.get("ssh_loopback"), inventory_port)
     passers = carriers(snapshot.host, inventory_port)
+    homes = frozenset(u.home for u in snapshot.users or [] if u.home and (
+        u.name in logins if logins is not None else (u.name == "root" or u.uid >= 1000)))
     for step in plan.steps:
         admission = admit_argv(step.argv, approved=True, requested=request, remote=True)
-        why = _unfit(step, admission.reason if not admission.allowed else None, logins) or (
+        why = _unfit(step, admission.reason if not admission.allowed else None, logins,
+                     homes) or (
             _takes_shell(step, shells)) or _passes_reos_on(step, passers) or (
             _in_reos_container(step, snapshot))
         if not why and not step.read_only and step.target is not None and (
@@ -690,9 +712,11 @@ def _logins(snapshot: SystemSnapshot) -> set[str] | None:
     return {"root", login} if isinstance(login, str) and login else None
 
 
-def _unfit(step: Step, refused: str | None, logins: set[str] | None = None) -> str | None:
+def _unfit(step: Step, refused: str | None, logins: set[str] | None = None,
+           homes: frozenset[str] = frozenset()) -> str | None:
     """Why this step may not run on another machine (`refused`: the gate's reason;
-    `logins`: root and the account reos logs in as there, None when not known), or None."""
+    `logins`: root and the account reos logs in as there, None when not known; `homes`:
+    their home folders there, every person's when the login is not known), or None."""
     if step.shell:
         return "it is a shell command line, which reos runs only on this machine"
     if refused is not None:
@@ -752,6 +776,11 @@ def _unfit(step: Step, refused: str | None, logins: set[str] | None = None) -> s
                 target.name in _ADMIN_GROUPS):
             return ("it changes a group sudo gives root through, which reos needs on the "
                     "host to change anything and undo there")
+    if not step.read_only and target is not None and target.kind == "mount":
+        needed = needed_mount(target.name, homes)
+        if needed:
+            return (f"{needed}: unmounted or made read-only there, reos's session, sudo or "
+                    "Python could stop working, and reos could not undo it")
     if not step.read_only and target is not None and target.kind == "hostname":
         return ("a new name could cut reos off from the host: sudo's rules, and logins "
                 "allowed through sssd or LDAP, can depend on the host's own name; rename it "
@@ -760,6 +789,28 @@ def _unfit(step: Step, refused: str | None, logins: set[str] | None = None) -> s
         what = f"a {step.target.kind}" if step.target is not None else "this"
         return (f"reos cannot yet record what {what} was before on another machine, so it "
                 "does not change it there")
+    return None
+
+
+# what a session over SSH, sudo and Python need mounted and writable: the system's own
+# folders (sshd, sudo and python3 live under /usr; sudo's and systemd's state under /var
+# and /run; Ansible's temporary files under the home or /tmp)
+_NEEDED_MOUNTS = ("/", "/usr", "/var", "/etc", "/boot", "/tmp", "/var/tmp", "/run", "/proc",
+                  "/sys", "/dev", "/root", "/bin", "/sbin", "/lib", "/lib64",
+                  "/var/lib", "/var/log", "/usr/local", "/opt", "/snap")
+
+
+def needed_mount(mountpoint: str, homes: frozenset[str]) -> str | None:
+    """What reos's session needs at `mountpoint`, said for a person, or None: one of the
+    system's own folders, or a folder holding the home of the account reos logs in as
+    (or root's) there."""
+    at = mountpoint.rstrip("/") or "/"
+    if at in _NEEDED_MOUNTS:
+        return f"{at} is one of the system's own folders"
+    for home in sorted(homes):
+        home = home.rstrip("/") or "/"
+        if home == at or home.startswith(at.rstrip("/") + "/"):
+            return f"{at} holds the home folder {home} of an account reos logs in as"
     return None
 
 

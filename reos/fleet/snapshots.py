@@ -16,7 +16,7 @@ Where that read fails (sudo wants a password) the snapshot says why (`root_read`
 the changes that need it are left out there (fleet/deciding.py). Each snapshot is
 kept as JSON under reos's data folder (`fleet/snapshots/<host>.json`), so `cached` can
 give it back without reaching the host, with its age. The sections the module does not
-read (containers, processes, mounts…) are marked unavailable, "not read on other
+read (processes, interfaces, timers…) are marked unavailable, "not read on other
 machines yet", so a plan never takes their absence for emptiness.
 
 A host's snapshot is untrusted input: `SystemSnapshot.from_dict` checks every field's

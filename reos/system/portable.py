@@ -6,7 +6,8 @@ Here: the listing tool runner every collector reads through (`run_tool`: an argv
 timeout, no shell), whether systemd runs (`systemd_running`), the error a section that
 cannot be known raises (`Unavailable`, with a reason a person can read), and the rows of
 the sections a plan for another machine needs: services (systemctl's JSON), packages
-(dpkg-query, rpm, pacman, apk), users and groups (pwd, grp and, as root, /etc/shadow:
+(dpkg-query, rpm, pacman, apk), the mounted filesystems (the kernel's table: `mounts`),
+users and groups (pwd, grp and, as root, /etc/shadow:
 `shadow`), the listening sockets (the kernel's tables under /proc/net, with each owner's
 process and systemd unit where this account may see it: `listening`; here facts.py
 reads them through psutil, which a host may not have), and the host's facts (os-release,
@@ -64,7 +65,17 @@ FIRST_PERSON_UID = 1000
 SHADOW = Path("/etc/shadow")
 _MACHINE_ID_FILES = (Path("/etc/machine-id"), Path("/var/lib/dbus/machine-id"))
 # what a snapshot made here for another machine holds (the module's sections)
-SHIPPED = ("services", "packages", "users", "groups", "listening", "containers")
+SHIPPED = ("services", "packages", "users", "groups", "listening", "containers", "mounts")
+MOUNTS = "/proc/self/mounts"
+MOUNT_ROWS = 1000  # mounts listed, at most
+# the kernel's own views, never a filesystem a person mounts or unmounts
+_PSEUDO_FS = frozenset({
+    "proc", "sysfs", "cgroup", "cgroup2", "devpts", "mqueue", "debugfs", "tracefs",
+    "securityfs", "pstore", "bpf", "autofs", "configfs", "fusectl", "hugetlbfs",
+    "binfmt_misc", "nsfs", "devtmpfs", "rpc_pipefs", "efivarfs", "selinuxfs", "ramfs"})
+# filesystems over the network, whose size a hung server would never answer for
+_NETWORK_FS = frozenset({"nfs", "nfs4", "cifs", "smb3", "smbfs", "fuse.sshfs", "sshfs",
+                         "glusterfs", "fuse.glusterfs", "ceph", "9p", "afs"})
 DOCKER_SOCKET = "/var/run/docker.sock"
 ENGINE_BYTES = 8 * 1024 * 1024  # of the engine's list of containers, at most
 ENGINE_ROWS = 2000  # containers listed, at most
@@ -372,7 +383,8 @@ def shipped_snapshot() -> dict[str, Any]:
         "collected_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "unavailable": {}}
     readers = {"services": services, "packages": packages, "users": users,
-               "groups": groups, "listening": listening, "containers": containers}
+               "groups": groups, "listening": listening, "containers": containers,
+               "mounts": mounts}
     for name in SHIPPED:
         try:
             snapshot[name] = readers[name]()
@@ -390,6 +402,55 @@ def shipped_snapshot() -> dict[str, Any]:
         snapshot["host"] = {"hostname": socket.gethostname()}
         snapshot["unavailable"]["host"] = f"host facts incomplete ({type(exc).__name__})"
     return snapshot
+
+
+# -- mounts -------------------------------------------------------------------------------
+def _unescaped(field: str) -> str:
+    """A field of the kernel's mount table, its octal escapes ("\\040" for a space) read."""
+    out, i = [], 0
+    while i < len(field):
+        code = field[i + 1:i + 4]
+        if field[i] == "\\" and len(code) == 3 and all(c in "01234567" for c in code):
+            out.append(chr(int(code, 8)))
+            i += 4
+        else:
+            out.append(field[i])
+            i += 1
+    return "".join(out)
+
+
+def mounts(path: str = MOUNTS) -> list[dict[str, Any]]:
+    """The filesystems mounted here (the kernel's table, not fstab), with their device,
+    type and options, as `state_disks` reads a mount before changing it; and their size,
+    free and used bytes where statvfs answers (never for a filesystem over the network,
+    which a hung server would leave unanswered). The kernel's own views (proc, sysfs,
+    cgroups…) are left out; at most MOUNT_ROWS."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as table:
+            lines = table.read(4 * 1024 * 1024).splitlines()
+    except OSError as exc:
+        raise Unavailable(f"{path} could not be read ({exc.strerror})") from None
+    rows: list[dict[str, Any]] = []
+    for line in lines:
+        fields = line.split()
+        if len(fields) < 4 or fields[2] in _PSEUDO_FS:
+            continue
+        point = _unescaped(fields[1])
+        row: dict[str, Any] = {"device": _unescaped(fields[0]), "mountpoint": point,
+                               "fstype": fields[2], "options": fields[3],
+                               "total": 0, "used": 0, "free": 0}
+        if fields[2] not in _NETWORK_FS:
+            try:
+                stat = os.statvfs(point)
+                row["total"] = stat.f_blocks * stat.f_frsize
+                row["free"] = stat.f_bavail * stat.f_frsize
+                row["used"] = (stat.f_blocks - stat.f_bfree) * stat.f_frsize
+            except OSError:
+                pass  # not ours to read, or gone: known mounted, size unknown
+        rows.append(row)
+        if len(rows) >= MOUNT_ROWS:
+            break
+    return rows
 
 
 # -- containers ---------------------------------------------------------------------------
