@@ -127,3 +127,22 @@ def test_a_trailing_why_asks_unless_it_is_told_not_to(engine: ReasoningEngine) -
 def test_a_bare_number_is_read_once(engine: ReasoningEngine, say: str) -> None:
     plan = engine.plan(say)  # never read again and again ("08080" is 8080 as a number)
     assert plan.kind in (Kind.QUERY, Kind.UNKNOWN), (say, plan.kind)
+
+
+@pytest.mark.parametrize("say", [
+    "Since we don't use voice chat any more, could you please stop mumble?",
+    "since nobody uses it, can you stop mumble?",
+])
+def test_a_polite_ask_after_a_reason_is_an_ask(engine: ReasoningEngine, say: str) -> None:
+    # F18: "Since we don't use NetBIOS names, could you please stop and disable nmbd?"
+    # only looked at nmbd: the polite ask was no ask after the reason's clause
+    plan = engine.plan(say)
+    assert [s.argv for s in plan.steps] == [["systemctl", "stop", "mumble-server.service"]]
+
+
+@pytest.mark.parametrize("say", ["mumble keeps crashing, tell me why",
+                                 "mumble keeps crashing, could you find out why?"])
+def test_why_after_what_was_told_is_why_of_it(engine: ReasoningEngine, say: str) -> None:
+    plan = engine.plan(say)  # it read "tell me why" alone: why the disk is full
+    assert plan.kind == Kind.QUERY
+    assert any("mumble-server.service" in s.argv for s in plan.steps), plan.text()

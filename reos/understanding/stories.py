@@ -115,6 +115,8 @@ def read_asking(sentence: str, templates: TemplateSet, matcher: Any, read: Reade
     first = telling.index(False)  # "it" is what was told before the ask, else after it
     told = [c for c, t in zip(clauses[:first], telling[:first], strict=True) if t] or reasons
     asking = referents(asking, told, templates, matcher)
+    if _only_why(asking, templates, matcher):
+        return whole  # "nginx keeps crashing, tell me why": why of what was told
     intent = read(asking, templates, matcher, remote=remote, asked=asked)
     if not intent.targets and whole.targets and intent.operation == whole.operation:
         return whole  # "i don't want portainer removed, just restarted": the name was told
@@ -125,6 +127,15 @@ def read_asking(sentence: str, templates: TemplateSet, matcher: Any, read: Reade
             [*intent.reading.unexplained, *(u.text for u in words if u.unknown)])))
         return intent
     return whole
+
+
+def _only_why(clause: str, templates: TemplateSet, matcher: Any) -> bool:
+    """Whether a clause only asks why ("tell me why", "could you find out why?"): its
+    words, but for the ones that only ask or are filler, are "why" alone."""
+    units = parser.parse(clause, templates, matcher).units
+    said = [u.text for u in units if u.text != "," and not (
+        u.roles.keys() <= {"filler", "ask"} and u.roles)]
+    return said == ["why"] or (not said and any(u.text == "why" for u in units))
 
 
 def _leaves_out(clause: str, templates: TemplateSet, matcher: Any) -> bool:
@@ -262,7 +273,10 @@ def _from_ask(sentence: str, templates: TemplateSet, matcher: Any) -> str | None
     return None
 
 
-_CONDITIONAL = regex(r"^(?:if|unless|when|whenever|once|since|after|until|in\s+case|"
+# "since" with a subject gives a reason ("since we don't use NetBIOS, please stop nmbd");
+# with a time it is one ("since Monday, restart loops hit …")
+_CONDITIONAL = regex(r"^(?:if|unless|when|whenever|once|since(?!\s+(?:we|we're|i|i'm|you|they|"
+                     r"it|it's|he|she|nobody|no\s+one|everyone|there)\b)|after|until|in\s+case|"
                           r"should|otherwise|else|later)\b", re.IGNORECASE)
 
 
@@ -503,6 +517,8 @@ _LEARNER_ASK = regex(r"^\s*you\s+can\s+(?!see|tell|check|show|\w+\s+it\b)\w+\b(?
 def marked(text: str) -> bool:
     """Put as a question by its question mark ("the server need a restart after the
     updates?"), unless it is a polite request ("can you restart nginx?", and as a learner
-    puts it, "you can restart nginx?")."""
-    return text.rstrip().endswith("?") and not (
-        _POLITE_ASK.match(text) or _LEARNER_ASK.match(text))
+    puts it, "you can restart nginx?"), also after a clause that gives the reason ("Since
+    we don't use NetBIOS, could you please stop nmbd?")."""
+    last = _CLAUSE_BREAK.split(text.strip())[-1]
+    return text.rstrip().endswith("?") and not any(
+        _POLITE_ASK.match(said) or _LEARNER_ASK.match(said) for said in (text, last))
