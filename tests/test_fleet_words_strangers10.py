@@ -170,3 +170,18 @@ def test_a_noun_of_things_is_no_word_of_a_group(inventory: Source) -> None:
 ])
 def test_everything_else_is_asked(inventory: Source, request_: str) -> None:
     assert "else" in asked(request_, inventory)
+
+
+# -- a slip in a name of several words -----------------------------------------------------
+@pytest.mark.parametrize(("request_", "meant"), [
+    ("restart chrony on the coer services", "core_services"),
+    ("restart chrony on the core servces", "core_services"),
+    ("restart chrony on the labb freezers", None),  # "lab" is too short to be a slip
+])
+def test_a_slip_in_a_name_of_two_words_is_asked(inventory: Source, request_: str,
+                                               meant: str | None) -> None:
+    found = hosts_named(request_, inventory, lambda: frozenset())
+    if meant is None:
+        assert not isinstance(found, Chosen)
+    else:
+        assert meant in asked(request_, inventory)

@@ -1609,6 +1609,22 @@ class _Reader:
                                  f"{every}”."))
         return refs
 
+    def _slip_in_words(self, i: int) -> tuple[list[str], int]:
+        """The names of several words said apart from i on with one word of four letters
+        or more one letter off ("skery bank" for skerry_bank), the others as written, and
+        how many words the longest takes."""
+        found: set[str] = set()
+        size = 0
+        for parts, ref in self.joined.items():
+            said = [t.low for t in self.tokens[i:i + len(parts)]]
+            if len(said) == len(parts) and sum(w != p for w, p in zip(said, parts,
+                                                                      strict=True)) == 1 \
+                    and all(w == p or (len(p) >= 4 and one_letter_off(w, p))
+                            for w, p in zip(said, parts, strict=True)):
+                found.add(ref.name)
+                size = max(size, len(parts))
+        return sorted(found), size
+
     def _not_a_name(self, i: int, *, placed: bool) -> _Found | None:
         """A word in a host's place that names nothing: said plainly when it looks like
         the inventory's names ("web9", "the mail servers"), asked when it is one letter
@@ -1621,6 +1637,12 @@ class _Reader:
         noun = self._noun(i + 1)
         if word in PLACE or word in _DETERMINERS or word in _FUNCTION_WORDS:
             return None  # "logged in on the vpn box": not "mon"; "in it": not "git"
+        close, size = self._slip_in_words(i)
+        if close:  # "on skery bank" for skerry_bank, "on kestral ridge" for kestrel_ridge
+            said = self._said_at(i, i + size)
+            raise _Stop(_ask(f"“{said}” is no name in {self.names.where}. Did you mean "
+                             f"{_either(close)}?", tuple(close),
+                             f"Say “on {close[0]}” if so."))
         close = [h for low, h in self.hosts.items() if one_letter_off(word, low)]
         if close:
             raise _Stop(_ask(f"There is no host called {tokens[i].text} in "
