@@ -19,11 +19,15 @@ own):
 - "could you list which users belong to the teachers group": the request's first word, a
   verb, is never a target beside another, though Debian has a group called list
   (`target_words.its_own_verb`);
+- "which containers are restarting", "… keep crashing": a container Docker keeps starting
+  again is a failed one (`selection`, the containers' answer);
 - a story whose asking sentence needs a question ("… Please remove both.") is asked, never
   acted on by the story's own names (`stories.focus`).
 """
 
 from __future__ import annotations
+
+import json
 
 import pytest
 
@@ -51,7 +55,8 @@ def engine() -> ReasoningEngine:
                        _container("wiki-staging-web-1", "wiki-staging"),
                        _container("wiki-staging-db-1", "wiki-staging"),
                        _container("monitor-exporter-1", "monitor"),
-                       _container("wiki-web-old", "wiki", "exited")],
+                       _container("wiki-web-old", "wiki", "exited"),
+                       _container("wiki-mailer", "wiki", "restarting")],
         "services": [{"name": "node-exporter.service", "load": "loaded", "active": "active",
                       "sub": "running", "enabled": "enabled"},
                      {"name": "smbd.service", "load": "loaded", "active": "failed",
@@ -162,3 +167,22 @@ def test_why_a_unit_failed_in_any_order(engine: ReasoningEngine, said: str) -> N
     plan = engine.plan(said)
     assert any(s.argv[:2] == ["journalctl", "-u"] and "smbd.service" in s.argv
                for s in plan.steps), said
+
+
+@pytest.mark.parametrize("said", ["which containers are restarting",
+                                  "which contianers are restarting",
+                                  "which containers keep crashing", "list the failed containers"])
+def test_a_container_in_a_restart_loop_is_a_failed_one(engine: ReasoningEngine,
+                                                      said: str) -> None:
+    from reos.model.report import StepResult
+    from reos.words.conversation import Voice, answer_containers
+
+    plan = engine.plan(said)
+    assert plan.steps and all(s.read_only for s in plan.steps), said
+    assert plan.intent is not None and plan.intent.params.get("filter") == "failed"
+    rows = "\n".join(json.dumps({"Names": name, "State": state, "Status": state})
+                     for name, state in (("wiki-web", "running"), ("wiki-mailer", "restarting"),
+                                         ("wiki-web-old", "exited")))
+    said_back = answer_containers([StepResult("s1", "docker ps", 0, rows, "")],
+                                  plan.intent.params, Voice())
+    assert "wiki-mailer" in said_back and "wiki-web-old" not in said_back

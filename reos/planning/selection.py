@@ -46,7 +46,8 @@ FILTERS: dict[str, dict[str, Test]] = {
                 "service": lambda t: t.state in ("inactive", "failed", "deactivating"),
                 "interface": lambda t: t.state == "down"},
     "failed": {"service": lambda t: t.state == "failed",
-               "container": lambda t: t.state == "dead"},
+               # dead, or restarting: Docker starting it again after it died, in a loop
+               "container": lambda t: t.state in ("dead", "restarting")},
     "paused": {"container": lambda t: t.state == "paused"},
     "enabled": {"service": lambda t: (t.enabled or "") in ("enabled", "enabled-runtime")},
     "disabled": {"service": lambda t: (t.enabled or "") == "disabled"},

@@ -253,7 +253,7 @@ def not_installed(phrases: list[str]) -> str:
 
 
 _WANTED = {"running": {"running"}, "stopped": {"exited", "created", "dead"},
-           "paused": {"paused"}}
+           "paused": {"paused"}, "failed": {"dead", "restarting"}}
 
 
 def answer_containers(results: list, params: dict[str, str], voice: Voice) -> str:
