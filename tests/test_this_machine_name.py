@@ -27,6 +27,9 @@ NOTHING = frozenset({"nginx", "bob"})
      "remove sssd; the directory logins are going away"),
     ("install mosh on kiln so we can use it", "install mosh so we can use it"),
     ("restart nginx on kiln. It hangs.", "restart nginx. It hangs."),
+    ("remount /srv read-only on kiln during the content freeze",
+     "remount /srv read-only during the content freeze"),
+    ("stop cron on kiln until the migration is done", "stop cron until the migration is done"),
 ])
 def test_this_machines_own_name_ending_the_request_after_on_is_taken_out(
         said: str, meant: str) -> None:

@@ -35,7 +35,8 @@ _AFTER = (r"\s*(?:[.!?,;]\s*)*(?:(?:please|pls|plz|now|thanks|thank\s+you|asap|t
 # gone", "install mosh on web1 so we can use it" (never a list of more names after a
 # comma: "restart nginx on kiln, web2 and web3")
 _CLAUSE = (r"(?=\s*[;:]\s|\s*[.!?]\s+\S|\s*,\s+(?![\w.-]+\s*(?:,|\band\b|\bor\b|&|$))"
-           r"|\s+(?:so|because|since|for|then|once|while|before|after)\s)")
+           r"|\s+(?:so|because|since|for|then|once|while|before|after|during|until|till|"
+           r"when|whenever|if)\s)")
 # "from" says where only after a word that takes something away ("remove sssd from
 # web1"); elsewhere it says a source ("allow 5432 from web1", "copy the backups from web1",
 # "drop packets from web1"), which is never this machine
