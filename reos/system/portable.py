@@ -285,6 +285,17 @@ def ssh_port() -> int | None:
     return None
 
 
+def ssh_client() -> str | None:
+    """The address the SSH session this runs in comes from, as this machine's firewall
+    sees it (the first word of SSH_CONNECTION; an IPv4 address sshd writes as IPv6,
+    ::ffff:…, as IPv4), or None: not reached over SSH."""
+    words = os.environ.get("SSH_CONNECTION", "").split()
+    if len(words) != 4:
+        return None
+    address = words[0].lower()
+    return address[7:] if address.startswith("::ffff:") else address
+
+
 def ssh_loopback() -> bool | None:
     """Whether the SSH session this runs in reached this machine on a loopback address
     (the third word of SSH_CONNECTION): a proxy or tunnel on the machine (sslh, haproxy)
