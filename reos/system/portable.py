@@ -1003,11 +1003,13 @@ UFW_LINES = 2000  # lines of `ufw status` (or `ufw show added`) sent, at most
 
 def ufw_rules() -> dict[str, Any]:
     """ufw's rules as `state_net` reads them on this machine: `ufw_status`, the lines of
-    `ufw status`, and, as an inactive ufw lists none there, `ufw_added`, the lines of
-    `ufw show added` ("ufw allow 8080/tcp"); or `ufw_error`, why they could not be read
-    (not installed, failed, more than UFW_LINES lines)."""
+    `ufw status verbose` (with its default policies while it is on), and, as an inactive
+    ufw lists none there, `ufw_added`, the lines of `ufw show added` ("ufw allow
+    8080/tcp") and `ufw_defaults`, the lines of its file /etc/default/ufw that set a
+    default policy (DEFAULT_INPUT_POLICY="DROP"); or `ufw_error`, why they could not be
+    read (not installed, failed, more than UFW_LINES lines)."""
     found: dict[str, Any] = {}
-    for key, argv in (("ufw_status", ["ufw", "status"]),
+    for key, argv in (("ufw_status", ["ufw", "status", "verbose"]),
                       ("ufw_added", ["ufw", "show", "added"])):
         try:
             lines = run_tool(argv).splitlines()
@@ -1016,6 +1018,12 @@ def ufw_rules() -> dict[str, Any]:
         if len(lines) > UFW_LINES:
             return {"ufw_error": f"{' '.join(argv)} gave more than {UFW_LINES} lines"}
         found[key] = lines
+    try:
+        with open("/etc/default/ufw", encoding="utf-8", errors="replace") as file:
+            found["ufw_defaults"] = [line.strip() for line in file.read(64 * 1024).splitlines()
+                                     if line.strip().startswith("DEFAULT_")][:20]
+    except OSError:
+        pass  # no file: the policy is read from `ufw status verbose` alone
     return found
 
 
