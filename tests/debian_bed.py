@@ -13,6 +13,7 @@ for the mount tests (tests/test_bed_processes_mounts.py attaches one and detache
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import time
 import uuid
@@ -20,7 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 IMAGE = "reos-test/debian-systemd:5"
-STATE_DIR = Path("/var/tmp/reos-testbed")
+# where scripts/testbed-debian.sh put the apt repository and the wheels (its
+# REOS_TESTBED_DIR too: a working tree's own wheels beside the shared ones)
+STATE_DIR = Path(os.environ.get("REOS_TESTBED_DIR") or "/var/tmp/reos-testbed")
 
 
 @dataclass

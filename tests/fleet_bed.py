@@ -90,10 +90,13 @@ def available() -> str | None:
 
 
 def start(folder: Path, names: tuple[str, ...] = ("web1", "web2", "db1"), *,
-          known: bool = True, engine: tuple[str, ...] = ()) -> Fleet:
+          known: bool = True, engine: tuple[str, ...] = (),
+          net_admin: tuple[str, ...] = ()) -> Fleet:
     """The hosts `names`, up and reachable; those in `engine` share this machine's Docker
     engine (its socket, and its docker program, read-only), as a host running docker
-    would, with the login account bob in the group that owns the socket."""
+    would, with the login account bob in the group that owns the socket; those in
+    `net_admin` may change their own firewall (CAP_NET_ADMIN, in their own network
+    namespace: ufw runs there)."""
     tag = uuid.uuid4().hex[:8]
     fleet = Fleet(network=f"reos-fleet-{tag}", folder=folder)
     subprocess.run(["docker", "network", "create", "--label", "reos.test.bed=1",
@@ -111,6 +114,7 @@ def start(folder: Path, names: tuple[str, ...] = ("web1", "web2", "db1"), *,
                  "-v", f"{STATE_DIR / 'repo'}:/srv/repo:ro",
                  "-v", f"{STATE_DIR / 'fleet' / 'keys'}:/etc/ssh/authorized_keys:ro",
                  *(_ENGINE if name in engine else ()),
+                 *(("--cap-add", "NET_ADMIN") if name in net_admin else ()),
                  IMAGE, "/sbin/init"], check=True, capture_output=True)
             fleet.containers[name] = container
             if name in engine:

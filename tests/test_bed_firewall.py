@@ -158,6 +158,115 @@ def test_an_allow_for_a_denied_port_replaces_it_in_place_and_undo_puts_it_back(b
     assert _numbered(bed) == ["[ 1] 22/tcp DENY IN Anywhere", "[ 2] 80/tcp ALLOW IN Anywhere"]
 
 
+# -- ufw as a whole: on, its default for incoming connections, rate limits, reload ----------------
+
+def _ufw_off(bed, *rules: str, policy: str = "deny") -> None:  # noqa: ANN001
+    """ufw off, with these rules added (listed by `ufw show added`, filtering nothing yet)
+    and this default for incoming connections."""
+    bed.run("ufw", "--force", "reset", check=True)
+    bed.run("nft", "flush", "ruleset", check=True)
+    bed.run("ufw", "default", policy, "incoming", check=True)
+    for rule in rules:
+        bed.run("ufw", *rule.split(), check=True)
+    assert _status(bed).startswith("Status: inactive")
+
+
+def _status(bed) -> str:  # noqa: ANN001
+    return bed.run("ufw", "status", "verbose", check=True).stdout
+
+
+def _input_policy(bed) -> str:  # noqa: ANN001
+    """DEFAULT_INPUT_POLICY of /etc/default/ufw (what ufw loads when it is turned on)."""
+    return next(line.split("=", 1)[1].strip('"') for line in bed.read(
+        "/etc/default/ufw").decode().splitlines() if line.startswith("DEFAULT_INPUT_POLICY="))
+
+
+# reos's session as sshd describes it: from 198.51.100.7, to this machine's port 22
+OVER_SSH = {"REOS_HOME": "/tmp/reos-home", "REOS_LLM": "off",
+            "SSH_CONNECTION": "198.51.100.7 50022 192.0.2.10 22"}
+
+
+def _over_ssh(bed, *args: str):  # noqa: ANN001, ANN202
+    return bed.run("/opt/reos/bin/reos", *args, env=OVER_SSH)
+
+
+def test_turn_the_firewall_on_then_undo_turns_it_off_again(bed) -> None:  # noqa: ANN001
+    _ufw_off(bed, "allow 2222/tcp")
+    out = bed.approved("turn on the firewall")
+    assert "$ ufw --force enable" in out, out
+    assert _status(bed).startswith("Status: active")
+    assert "[ 1] 2222/tcp ALLOW IN Anywhere" in _numbered(bed)
+    said = bed.reos("plan", "turn on the firewall")  # on already: nothing to do
+    assert "The firewall (ufw) is on already" in said.stdout, said.stdout
+    undo = bed.undone()
+    assert "(ran: ufw disable)" in undo, undo
+    assert _status(bed).startswith("Status: inactive")
+    assert "ufw allow 2222/tcp" in bed.run("ufw", "show", "added", check=True).stdout
+
+
+def test_over_ssh_the_firewall_goes_on_only_when_its_rules_let_ssh_in(bed) -> None:  # noqa: ANN001
+    _ufw_off(bed, "allow 80/tcp")
+    refused = _over_ssh(bed, "plan", "--yes", "turn on the firewall")
+    assert refused.returncode != 0, refused.stdout
+    assert "no rule of ufw's allows port 22 from anywhere" in refused.stdout, refused.stdout
+    assert _status(bed).startswith("Status: inactive")  # nothing ran
+    limit = _over_ssh(bed, "plan", "--yes", "rate limit ssh")
+    assert "which your SSH session came in on" in limit.stdout, limit.stdout
+    assert "LIMIT" not in bed.run("ufw", "show", "added", check=True).stdout
+    bed.run("ufw", "allow", "22/tcp", check=True)
+    done = _over_ssh(bed, "plan", "--yes", "turn on the firewall")
+    assert done.returncode == 0 and "$ ufw --force enable" in done.stdout, done.stdout
+    assert _status(bed).startswith("Status: active")
+    undone = _over_ssh(bed, "undo")  # turning it off again is the undo of turning it on
+    assert undone.returncode == 0 and "(ran: ufw disable)" in undone.stdout, undone.stdout
+    assert _status(bed).startswith("Status: inactive")
+    off = _over_ssh(bed, "plan", "--yes", "ufw disable")  # asked: still refused over SSH
+    assert off.returncode != 0 and _status(bed).startswith("Status: inactive"), off.stdout
+
+
+def test_deny_incoming_by_default_then_undo_sets_the_default_before(bed) -> None:  # noqa: ANN001
+    _ufw_off(bed, "allow 22/tcp", policy="allow")
+    bed.run("ufw", "--force", "enable", check=True)
+    assert "Default: allow (incoming)" in _status(bed)
+    out = bed.approved("deny all incoming connections by default")
+    assert "$ ufw default deny incoming" in out, out
+    assert "Default: deny (incoming)" in _status(bed)
+    undo = bed.undone()
+    assert "(ran: ufw default allow incoming)" in undo, undo
+    assert "Default: allow (incoming)" in _status(bed)
+    # while ufw is off it lists no default: the one before is read from its own file
+    bed.run("ufw", "disable", check=True)
+    bed.run("nft", "flush", "ruleset", check=True)  # else ufw's empty chains read as nftables
+    out = bed.approved("reject incoming connections by default")
+    assert "$ ufw default reject incoming" in out and _input_policy(bed) == "REJECT", out
+    assert "(ran: ufw default allow incoming)" in bed.undone()
+    assert _input_policy(bed) == "ACCEPT"
+
+
+def test_rate_limit_a_port_then_undo(bed) -> None:  # noqa: ANN001
+    _ufw(bed, "allow 80/tcp")
+    out = bed.approved("limit connections to port 2222")
+    assert "$ ufw limit 2222/tcp" in out, out
+    assert _numbered(bed) == ["[ 1] 80/tcp ALLOW IN Anywhere",
+                              "[ 2] 2222/tcp LIMIT IN Anywhere"]
+    assert "(ran: ufw delete limit 2222/tcp)" in bed.undone()
+    assert _numbered(bed) == ["[ 1] 80/tcp ALLOW IN Anywhere"]
+    # a limit takes the place of the allow for its port; undo puts the allow back there
+    out = bed.approved("rate limit port 80")
+    assert "in place of its rule \u201callow 80/tcp\u201d" in out, out
+    assert _numbered(bed) == ["[ 1] 80/tcp LIMIT IN Anywhere"]
+    assert "(ran: ufw allow 80/tcp)" in bed.undone()
+    assert _numbered(bed) == ["[ 1] 80/tcp ALLOW IN Anywhere"]
+
+
+def test_reload_the_firewall_has_nothing_to_undo(bed) -> None:  # noqa: ANN001
+    _ufw(bed, "allow 80/tcp")
+    out = bed.approved("reload the firewall")
+    assert "$ ufw reload" in out and "Firewall reloaded" in out, out
+    assert "cannot be undone: there is nothing to restore" in out, out
+    assert _numbered(bed) == ["[ 1] 80/tcp ALLOW IN Anywhere"]
+
+
 # -- nftables ----------------------------------------------------------------------------------
 
 def _nft(bed, *rules: str) -> None:  # noqa: ANN001

@@ -113,13 +113,15 @@ def test_an_inactive_ufws_rules_are_read_from_what_it_has_added() -> None:
     (("delete", "allow", "22/tcp"), "stop allowing port 22"),
     (("allow", "20:30/tcp"), "its undo could not be run there: it would stop allowing "
                                "port 22"),
-    (("enable",), "enabling or turning off ufw"),
-    (("--force", "enable"), "enabling or turning off ufw"),
-    (("default", "deny", "incoming"), "its default policy"),
-    (("reset",), "so this would lock you out"),  # the gate's own remote rule
-    (("limit", "22/tcp"), "limit or reject"),
-    (("reject", "3306/tcp"), "limit or reject"),
-    (("delete", "1"), "enabling or turning off ufw"),
+    (("enable",), "only as `ufw --force enable`"),  # plain, it gives up under SSH
+    (("default", "deny", "outgoing"), "other defaults"),
+    (("reset",), "a reset"),
+    (("--force", "reset"), "a reset"),
+    (("disable",), "turning it off"),
+    (("limit", "22/tcp"), "rate-limit port 22, which reos reaches the host's SSH on"),
+    (("limit", "20:30/tcp"), "rate-limit port 22"),
+    (("reject", "3306/tcp"), "reject rules"),
+    (("delete", "1"), "a rule by number"),
 ])
 def test_a_firewall_change_that_could_cut_ssh_is_left_out_with_why(
         words: tuple[str, ...], said: str) -> None:
@@ -146,7 +148,7 @@ def test_a_reset_or_ufw_turned_off_is_left_out_even_when_the_request_asks_for_it
         step = _step(*words, name="firewall", action="reset")
         [part] = deciding.prepare({"web1": Plan("x", Kind.ACTION, steps=[step])},
                                   {"web1": _snapshot()}, f"{words[-1]} the firewall")
-        assert "enabling or turning off ufw" in (part.left_out or ""), part.left_out
+        assert "turning it off, a reset" in (part.left_out or ""), part.left_out
 
 
 @pytest.mark.parametrize("argv", [

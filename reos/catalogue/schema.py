@@ -29,7 +29,8 @@ SLOT = "{name}"  # a validated target name from the snapshot
 SLOTS = ("lines", "since", "until", "journal_since", "journal_until", "unit_state",
          "file_state", "docker_status", "user", "group", "shell", "hostname", "timezone",
          "date", "priority", "port", "interface", "host", "path", "device", "vacuum_size",
-         "vacuum_time", "proto", "program", "source", "days", "when", "timer", "fullname")
+         "vacuum_time", "proto", "program", "source", "days", "when", "timer", "fullname",
+         "policy")
 # values the parser reads from the request and the plan builder checks and renders itself
 # (never request text): a count of lines, a time as docker and as journalctl take it, …
 VALUE_SLOTS = tuple(f"{{{name}}}" for name in SLOTS)
@@ -42,7 +43,7 @@ MAX_ARG_CHARS = 4_096
 _STR, _BOOL, _INT, _STRS, _NONEMPTY_STRS = "str", "bool", "int", "strs", "nonempty strs"
 RECIPE_KEYS: dict[str, str] = {
     "steps": "steps", "answer": _STR, "verb": _STR, "state": _STR, "affects": _STR,
-    "defaults": "defaults", "tracks": _STR, "ansible": "ansible",
+    "defaults": "defaults", "tracks": _STR, "ansible": "ansible", "unsupported": _STR,
 }
 STEP_KEYS: dict[str, str] = {
     "title": _STR, "argv": _NONEMPTY_STRS, "risk": _STR, "read_only": _BOOL,
@@ -137,6 +138,11 @@ def check_recipe(raw: Any, table: tuple[str, ...]) -> dict[str, Any]:
     label = "recipe " + ".".join(table[1:])
     if not isinstance(raw, dict):
         raise TemplateError(f"{label} must be a table", where)
+    if "unsupported" in raw:  # said instead of a plan: nothing else to hold
+        check_keys(raw, {"unsupported": _STR}, ("unsupported",), label, where)
+        if not raw["unsupported"].strip():
+            raise TemplateError(f"{label}: unsupported must say why", _at(where, "unsupported"))
+        return raw
     check_keys(raw, RECIPE_KEYS, ("steps",), label, where)
     _check_ansible(raw.get("ansible"), label, where)
     defaults = raw.get("defaults", {})

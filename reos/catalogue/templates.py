@@ -73,6 +73,9 @@ class Recipe(Struct):
     # the Ansible module and arguments that do the same on many hosts (a later fleet
     # mode); read and checked, never run
     ansible: dict[str, Any] | None = None
+    # what reos says instead of a plan where this variant has no way to do it (a
+    # firewall backend with no clear equivalent: "firewalld has no default policy…")
+    unsupported: str | None = None
 
 
 class TemplateSet(Struct, dict=True):  # dict: the lexicon is kept on it (lexicon.py)
@@ -115,11 +118,11 @@ def _recipe(resource: str, action: str, raw: Any, origin: str, table: tuple[str,
             variant: str | None = None) -> Recipe:
     raw = schema.check_recipe(raw, table)
     return Recipe(resource=resource, action=action,
-                  steps=[RecipeStep(**item) for item in raw["steps"]],
+                  steps=[RecipeStep(**item) for item in raw.get("steps", [])],
                   answer=raw.get("answer"), verb=raw.get("verb"), origin=origin,
                   variant=variant, state=raw.get("state"), affects=raw.get("affects"),
                   defaults=dict(raw.get("defaults", {})), tracks=raw.get("tracks"),
-                  ansible=raw.get("ansible"))
+                  ansible=raw.get("ansible"), unsupported=raw.get("unsupported"))
 
 
 def _read(path: Path) -> str:

@@ -167,7 +167,7 @@ def _run_rollback(journal: Journal, undo_tx: int, seq: int, step: StepRecord,
     title = f"Undo \u201c{step.title}\u201d"
     row = journal.begin_step(undo_tx, seq, f"u{seq}", title, argv,
                              target_kind=step.target_kind, target_name=step.target_name)
-    admission = admit_argv(argv, approved=True)
+    admission = admit_argv(argv, approved=True, undoing=True)
     reason: str | None
     if admission.allowed and argv not in expected:
         reason = ("it is not the undo reos works out from that step's action, target and "

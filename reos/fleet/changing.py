@@ -134,13 +134,14 @@ def _undo_cuts_ssh(step: StepRecord, rollback: list[str]) -> str | None:
     recorded = (step.prior_state or {}).get("ssh_ports")
     ports = {p for p in recorded if isinstance(p, int) and not isinstance(p, bool)} if (
         isinstance(recorded, list) and recorded) else None
-    return firewall_cuts_ssh(rollback, ports | {22} if ports else None)
+    return firewall_cuts_ssh(rollback, ports | {22} if ports else None, undoing=True)
 
 
 def _needs_port_now(step: StepRecord, rollback: list[str]) -> bool:
     """Whether `rollback` denies a port, or stops allowing one: it runs only once the
     port reos reaches the host's SSH on now is known (`_cuts_ssh_now`)."""
-    return step.target_kind == "firewall" and firewall_cuts_ssh(rollback, None) is not None
+    return step.target_kind == "firewall" and firewall_cuts_ssh(
+        rollback, None, undoing=True) is not None
 
 
 # an undo that stops, restarts, reloads, kills, removes or puts back another version of
@@ -205,7 +206,7 @@ def _cuts_ssh_now(step: StepRecord, rollback: list[str], reached: Result | None,
     recorded = (step.prior_state or {}).get("ssh_ports")
     ports, unknown = ssh_ports(port, loopback, inventory_port,
                                recorded if isinstance(recorded, list) else ())
-    return firewall_cuts_ssh(rollback, ports, unknown)
+    return firewall_cuts_ssh(rollback, ports, unknown, undoing=True)
 
 
 def _undo_takes_lifeline(step: StepRecord, rollback: list[str]) -> str | None:
@@ -648,7 +649,9 @@ def undo(journal: Journal, tx: TransactionRecord, *, host: str | None = None,
             if cut:
                 undone.steps.append((step.title, f"refused: {cut}"))
                 continue
-            admission = admit_argv(rollback, approved=True, remote=True)
+            # a firewall undo passed the lock-out test with the host's ports just above
+            admission = admit_argv(rollback, approved=True, remote=True, undoing=True,
+                                   ssh_checked=step.target_kind == "firewall")
             if not admission.allowed:
                 undone.steps.append((step.title, f"refused: {admission.reason}"))
                 continue

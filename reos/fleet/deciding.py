@@ -31,16 +31,19 @@ undo would lock it). A hostname is never changed on a host: sudo's rules (a host
 a Host_Alias, rules from LDAP or sssd) and logins allowed by sssd's host-based access
 can depend on the host's own name, so a new one could cut the login and sudo reos needs
 to undo it. A firewall
-rule runs only through ufw, only a rule that allows or denies ports added or deleted (as
-`state_net` names it), with its state from ufw's rules read there as root
-(`state_net.ufw_state`, the parser this machine uses) and its undo; never one that could
-cut reos's SSH to the host, nor one whose undo could (`firewall_cuts_ssh`, the one test
-`changing.undo` makes too, with the port the host is reached on then): a deny of, or an
-allow deleted for, port 22, the port reos reached the host on (`ssh_port`) or the
-inventory's port for it (`ssh_ports`; any such rule when that port is not known: a
-proxied session, the two differing), every port from an address, ufw enabled, turned
-off, reset or given a default policy, limit and reject rules, nftables and firewalld. A
-rule whose state ufw's rules leave unknown (state_net.ufw_state) is left out.
+change runs only through ufw: a rule that allows, denies or rate-limits ports added or
+deleted (as `state_net` names it), ufw turned on, its default for incoming connections;
+with its state from ufw's rules read there as root (`state_net.ufw_state`, the parser
+this machine uses) and its undo; never one that could cut reos's SSH to the host, nor
+one whose undo could (`firewall_cuts_ssh`, the one test `changing.undo` makes too, with
+the port the host is reached on then): a deny of, an allow deleted for, or a rate limit
+of port 22, the port reos reached the host on (`ssh_port`) or the inventory's port for
+it (`ssh_ports`; any such rule when that port is not known: a proxied session, the two
+differing), every port from an address, ufw turned on or set to deny or reject by
+default unless its rules let each of those ports in from anywhere (`state_net.lets_in`),
+ufw turned off (but as the undo of turning it on), reset, a default for other traffic,
+reject rules, nftables and firewalld. A rule whose state ufw's rules leave unknown
+(state_net.ufw_state) is left out.
 
 What is read as root there (/etc/shadow's fields, ufw's rules) is read only for the
 hosts whose plan needs it (`needs_root_read`), after planning; a host where that read
@@ -74,7 +77,14 @@ from reos.safety.rules_system import BOOT_PACKAGES
 from reos.system.privilege import as_root, strip_sudo, through_sudo
 from reos.system.snapshot import SystemSnapshot, User
 from reos.system.state import restore_argv
-from reos.system.state_net import rule_name, ufw_rule, ufw_state
+from reos.system.state_net import (
+    POLICIES,
+    lets_in,
+    rule_name,
+    ufw_rule,
+    ufw_setting,
+    ufw_state,
+)
 from reos.system.state_settings import valid
 from reos.system.state_users import changed_group
 
@@ -203,12 +213,18 @@ def _mounted(snapshot: SystemSnapshot, mountpoint: str) -> dict[str, Any] | None
 
 def _rule(snapshot: SystemSnapshot, name: str) -> dict[str, Any] | None:
     """A ufw rule's state as `state_net` records it here (`state_net.ufw_state`, the same
-    parser), from ufw's rules read there as root (`ufw_status`, `ufw_added`); None when
-    the snapshot does not hold them, or `name` is no ufw rule reos names."""
-    status, added = snapshot.host.get("ufw_status"), snapshot.host.get("ufw_added")
-    if ufw_rule(name) is None or not isinstance(status, str) or not isinstance(added, str):
+    parser), from ufw's rules read there as root (`ufw_status`, `ufw_added`), or ufw's
+    own (on or off, its default policy for incoming traffic; `ufw_defaults`, the policy
+    lines of its file, while it is off); None when the snapshot does not hold them, or
+    `name` is no ufw rule or setting reos names."""
+    host = snapshot.host
+    status, added = host.get("ufw_status"), host.get("ufw_added")
+    defaults = host.get("ufw_defaults")
+    if (ufw_rule(name) is None and not ufw_setting(name)) or not isinstance(
+            status, str) or not isinstance(added, str):
         return None
-    return ufw_state(name, status, added.splitlines())
+    return ufw_state(name, status, added.splitlines(),
+                     defaults=defaults if isinstance(defaults, str) else None)
 
 
 def _zone(snapshot: SystemSnapshot) -> dict[str, Any] | None:
@@ -342,16 +358,24 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str,
     passers = carriers(snapshot.host, inventory_port)
     homes = frozenset(u.home for u in snapshot.users or [] if u.home and (
         u.name in logins if logins is not None else (u.name == "root" or u.uid >= 1000)))
+    added = snapshot.host.get("ufw_added")
     for step in plan.steps:
-        admission = admit_argv(step.argv, approved=True, requested=request, remote=True)
-        why = _unfit(step, admission.reason if not admission.allowed else None, logins,
-                     homes) or (
+        walled = not step.read_only and step.target is not None and (
+            step.target.kind == "firewall")
+        cut = firewall_cuts_ssh(step.argv, ssh, unknown, added=added if isinstance(
+            added, str) else None) if walled else None
+        # the host's own rules were read and keep reos's SSH in: the gate does not judge
+        # turning ufw on there by this machine's rules
+        admission = admit_argv(step.argv, approved=True, requested=request, remote=True,
+                               ssh_checked=walled and cut is None)
+        # a firewall step's own lock-out test, read from the host's rules, says why first
+        why = cut or _unfit(step, admission.reason if not admission.allowed else None,
+                            logins, homes) or (
             _takes_shell(step, shells)) or _passes_reos_on(step, passers) or (
             _in_reos_container(step, snapshot))
-        if not why and not step.read_only and step.target is not None and (
-                step.target.kind == "firewall"):
-            why = firewall_cuts_ssh(step.argv, ssh, unknown) or (
-                None if rule_name(step.argv) == step.target.name else
+        if not why and walled:
+            assert step.target is not None
+            why = None if rule_name(step.argv) == step.target.name else (
                 "the rule it names is not the one its command changes")
         if not why and not step.read_only and step.target is not None and (
                 step.target.kind == "package" and step.action in DRY_RUN):
@@ -388,7 +412,7 @@ def _prepare(host: str, plan: Plan, snapshot: SystemSnapshot, request: str,
             if step.target.kind == "user" and step.target.name in (logins or {"root"}) and (
                     undo is not None and not login_safe_undo(undo)):
                 return Prepared(host, left_out=f"{step.title}: {_undo_cuts(step)}")
-            cut = firewall_cuts_ssh(undo, ssh, unknown) if undo and (
+            cut = firewall_cuts_ssh(undo, ssh, unknown, undoing=True) if undo and (
                 step.target.kind == "firewall") else None
             if cut:
                 return Prepared(host, left_out=f"{step.title}: its undo could not be run "
@@ -926,21 +950,46 @@ def ssh_connection(text: str) -> tuple[int | None, bool | None]:
         address.startswith("127.") or address in ("::1", "localhost"))
 
 
-def firewall_cuts_ssh(argv: list[str], ports: set[int] | None,
-                      unknown: str = "") -> str | None:
+def firewall_cuts_ssh(argv: list[str], ports: set[int] | None, unknown: str = "", *,
+                      undoing: bool = False, added: str | None = None) -> str | None:
     """Why running the firewall command `argv` on a host (a step, or an undo:
-    changing.undo asks the same) could cut reos's SSH to it, or None. Only adding or
-    deleting one ufw rule that allows or denies ports (as state_net names it) can run:
-    enabling or turning off ufw, its default policy, a reset, `limit`, `reject`, a rule
-    deleted by number, nftables and firewalld are never run there. A rule that denies
-    (or the deletion of one that allows) a port reos reaches SSH on (`ports`), or every
-    port from an address (which could be reos's), is never run either; nor any such
-    rule when the port is not known (`unknown`: why not, from ssh_ports)."""
+    changing.undo asks the same with `undoing`) could cut reos's SSH to it, or None.
+    Through ufw only: adding or deleting one rule that allows, denies or rate-limits
+    ports (as state_net names it), turning ufw on (`ufw --force enable`, the form that
+    asks nothing under SSH), and its default for incoming traffic. A reset, ufw turned
+    off (but as the undo of turning it on), a default for other traffic, `reject` rules,
+    a rule deleted by number, nftables and firewalld are never run there. A rule that
+    denies (or the deletion of one that allows) a port reos reaches SSH on (`ports`), or
+    every port from an address (which could be reos's), never runs; nor a rate limit of
+    such a port; nor any of these when the port is not known (`unknown`: why not, from
+    ssh_ports). ufw is turned on, or set to deny or reject incoming traffic by default,
+    only when its rules there (`added`: the lines of `ufw show added`, read as root)
+    allow every port of `ports` from anywhere with nothing before that could stop it
+    (`state_net.lets_in`); an undo that sets such a default again is never run, as ufw's
+    rules are not read again before an undo. Setting the default back to allow, as an
+    undo or asked, opens and cuts nothing."""
     words = strip_sudo(argv)
     if words[:1] != ["ufw"]:
         return ("reos changes firewall rules on other machines through ufw only, so it "
                 "can make sure reos's SSH to the host is never cut")
     rest, deleting = words[1:], False
+    if rest == ["--force", "enable"]:
+        return _closes(ports, unknown, added, "turn ufw on")
+    if "enable" in rest:
+        return ("reos turns ufw on on other machines only as `ufw --force enable`: run over "
+                "SSH, plain `ufw enable` asks whether to go on, hears no answer and gives up")
+    if rest == ["disable"] and undoing:
+        return None  # turned off again, as it was before reos turned it on: opens, cuts none
+    if len(rest) == 3 and rest[0] == "default" and rest[1] in POLICIES and (
+            rest[2] == "incoming"):
+        if rest[1] == "allow":
+            return None  # lets everything in that no rule denies
+        if undoing:
+            return (f"it would set ufw's default for incoming traffic back to {rest[1]}, and "
+                    "reos does not read ufw's rules there again before an undo to make sure "
+                    "they still let its SSH in")
+        return _closes(ports, unknown, added,
+                       f"set ufw's default for incoming traffic to {rest[1]}")
     if rest[:1] == ["insert"] and len(rest) > 2 and rest[1].isdigit():
         rest = rest[2:]
     elif rest[:1] == ["prepend"]:
@@ -950,12 +999,16 @@ def firewall_cuts_ssh(argv: list[str], ports: set[int] | None,
     rule = ufw_rule(" ".join(rest)) if all(w and w.split() == [w] for w in rest) else None
     if rule is None:
         return ("reos changes ufw on other machines only by adding or deleting one rule "
-                "that allows or denies ports; enabling or turning off ufw, its default "
-                "policy, a reset, limit or reject rules could cut reos's SSH to the host")
+                "that allows, denies or rate-limits ports, turning it on or setting its "
+                "default for incoming traffic; turning it off, a reset, reject rules, a rule "
+                "by number or other defaults could cut reos's SSH to the host")
     action, spans = rule
-    if (action == "allow") != deleting:
+    if action == "limit":
+        doing = "stop rate-limiting" if deleting else "rate-limit"
+    elif (action == "allow") != deleting:
         return None  # a rule that allows, added, or one that denies, deleted
-    doing = "stop allowing" if deleting else "deny"
+    else:
+        doing = "stop allowing" if deleting else "deny"
     if spans is None:
         return (f"it would {doing} every port from an address, which could be where reos "
                 "reaches the host's SSH from")
@@ -963,9 +1016,32 @@ def firewall_cuts_ssh(argv: list[str], ports: set[int] | None,
         return (f"it would {doing} a port, and " + (unknown or "the host's snapshot does "
                 "not say which port reos reaches its SSH on"))
     hit = sorted(p for p in ports if any(low <= p <= high for low, high in spans))
+    if hit and action == "limit":
+        return (f"it would {doing} port {hit[0]}, which reos reaches the host's SSH on: a "
+                "burst of new connections, Ansible's among them, would be cut")
     if hit:
         return (f"it would {doing} port {hit[0]}, which reos reaches the host's SSH on, "
                 "and cut reos off from it")
+    return None
+
+
+def _closes(ports: set[int] | None, unknown: str, added: str | None,
+            doing: str) -> str | None:
+    """Why a change after which ufw lets in only what its rules allow (`doing`: turned
+    on, a default of deny or reject) could cut reos's SSH to the host: the ports reos
+    reaches it on are not known, ufw's rules there were not read as root, or they may not
+    let each of those ports in from anywhere (`state_net.lets_in`)."""
+    if ports is None:
+        return (f"it would {doing}, and " + (unknown or "the host's snapshot does not say "
+                "which port reos reaches its SSH on"))
+    if added is None:
+        return (f"it would {doing}, and reos could not read ufw's rules there as root to "
+                "make sure they let its SSH in")
+    why = lets_in(added.splitlines(), ports)
+    if why:
+        return (f"it would {doing}, and {why}: once on, ufw could cut reos's SSH to the "
+                "host (allow the ports reos reaches it on first, \u201callow "
+                f"{min(ports)}/tcp\u201d)")
     return None
 
 
@@ -1065,8 +1141,13 @@ def _no_undo(step: Step, prior: dict[str, Any]) -> str:
     if step.target.kind == "firewall":
         if prior.get("state") == "unknown":
             return f"{prior.get('reason') or 'ufw rule not understood'}, so reos leaves it alone"
-        if prior.get("state") == "present" and step.action in ("allow", "deny"):
+        if prior.get("state") == "present" and step.action in ("allow", "deny", "limit"):
             return "the rule is there already, so there is nothing to change or undo"
+        if prior.get("state") == "active" and step.action == "enable":
+            return "ufw is on there already, so there is nothing to change or undo"
+        if step.action == "default_policy" and prior.get("state") == prior.get("asked"):
+            return (f"ufw's default for incoming traffic there is {prior.get('state')} "
+                    "already, so there is nothing to change or undo")
         if prior.get("state") == "absent" and step.action == "delete_rule":
             return "there is no such rule there"
         return "reos could not work out how to put the rule back as it was"

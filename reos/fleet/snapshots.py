@@ -191,9 +191,10 @@ def with_root(snapshot: SystemSnapshot, answer: dict[str, Any] | str,
 
 
 def _ufw(answer: dict[str, Any]) -> dict[str, str]:
-    """ufw's rules read as root (portable.ufw_rules) as host facts: `ufw_status` and
-    `ufw_added`, their lines joined, only when each is a list of at most UFW_LINES
-    printable lines; else `firewall_read`, why not (nothing when none was asked for).
+    """ufw's rules read as root (portable.ufw_rules) as host facts: `ufw_status`,
+    `ufw_added` and `ufw_defaults` (when sent), their lines joined, only when each is a
+    list of at most UFW_LINES printable lines; else `firewall_read`, why not (nothing when
+    none was asked for).
     A host's words: deciding reads them with state_net's parser, and only the rule a
     plan names (never a line of theirs) reaches an argv."""
     if not any(key in answer for key in ("ufw_status", "ufw_added", "ufw_error")):
@@ -202,8 +203,10 @@ def _ufw(answer: dict[str, Any]) -> dict[str, str]:
     if isinstance(error, str) and error:
         return {"firewall_read": f"ufw's rules could not be read there ({clean(error)[:200]})"}
     found = {}
-    for key in ("ufw_status", "ufw_added"):
+    for key in ("ufw_status", "ufw_added", "ufw_defaults"):
         lines = answer.get(key)
+        if key == "ufw_defaults" and lines is None:
+            continue  # no file of defaults there: the policy only from `ufw status verbose`
         if not isinstance(lines, list) or len(lines) > portable.UFW_LINES or not all(
                 isinstance(line, str) and line.isprintable() and len(line) <= UFW_LINE
                 for line in lines):

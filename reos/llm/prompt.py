@@ -6,8 +6,10 @@ prompt cache reuses it. The user message starts with what changes slowly (the ho
 containers and services in name order, what reos learned here) and ends with what is
 particular to this request: the packages, users, processes, mounts, ports, interfaces,
 devices and timers whose names are closest to its words, the last few turns, and the
-request itself. Everything is cut to a budget derived from `num_ctx` (three characters
-a token, on the safe side), each cut said ("and 40 more").
+request itself. Everything fits a budget derived from `num_ctx` (three characters a
+token, on the safe side): the system message, the request, its turns, the parser's
+reading and a repair's messages are counted first, and the machine's facts get what they
+leave, whatever the catalogue's size, each cut said ("and 40 more").
 
 Everything taken from the machine is untrusted: names are cleaned of control
 sequences, shortened and written as JSON strings, and the rules say that facts and
@@ -137,18 +139,22 @@ def _first_named(items: list[Any], key: Any, words: set[str], room: float) -> li
     return named + [i for i in items if id(i) not in seen]
 
 
+_SEPARATOR = "\n\n"  # between the parts of the user message
+
+
 class _Budget:
     def __init__(self, chars: int):
         self.left = chars
         self.parts: list[str] = []
 
     def section(self, title: str, lines: list[str], share: float = 1.0) -> None:
-        """Add what fits of `lines`, using at most `share` of what is left."""
+        """Add what fits of `lines`, using at most `share` of what is left (the part's
+        title and the separator before the next part counted too)."""
         room = int(self.left * share)
         if not lines or room <= len(title) + 40:
             return
         kept: list[str] = []
-        used = len(title) + 1
+        used = len(title) + 1 + len(_SEPARATOR)
         for line in lines:
             if used + len(line) + 1 > room - 30:
                 break
@@ -188,11 +194,19 @@ def _learned(learned: list[Any]) -> list[str]:
 def facts(request: str, snapshot: SystemSnapshot, budget_chars: int, *,
           turns: list[Turn] | None = None, learned: list[Any] | None = None,
           hint: str | None = None) -> str:
-    """The user message: the machine as far as it fits, the last turns, the request."""
+    """The user message: the machine as far as it fits in `budget_chars` characters,
+    then the last turns, the parser's reading (`hint`) and the request, which are always
+    said: the machine's facts get what they leave."""
     words = words_of(request)
     said_turns = [f"person: {_name(t.request)} -> reos: {_name(t.outcome)}"
                   for t in (turns or [])[-TURNS:]]
-    budget = _Budget(max(budget_chars - len(request) - 40 - sum(map(len, said_turns)), 0))
+    tail = []
+    if said_turns:
+        tail.append("Conversation so far (oldest first):\n" + "\n".join(said_turns))
+    if hint:
+        tail.append("reos's own parser read it as (it may be wrong): " + clean(hint))
+    tail.append("Request: " + json.dumps(clean(request)))
+    budget = _Budget(max(budget_chars - len(_SEPARATOR.join(tail)), 0))
     budget.section("Host:", _host(snapshot))
     if snapshot.containers is not None:
         # in name order while they fit (a stable prefix); else the ones the request names first
@@ -238,11 +252,7 @@ def facts(request: str, snapshot: SystemSnapshot, budget_chars: int, *,
     ]
     for title, lines in relevant:
         budget.section(title, lines)
-    if said_turns:
-        budget.parts.append("Conversation so far (oldest first):\n" + "\n".join(said_turns))
-    if hint:
-        budget.parts.append("reos's own parser read it as (it may be wrong): " + clean(hint))
-    return "\n\n".join([*budget.parts, "Request: " + json.dumps(clean(request))])
+    return _SEPARATOR.join([*budget.parts, *tail])
 
 
 def messages(request: str, templates: TemplateSet, snapshot: SystemSnapshot, num_ctx: int, *,
@@ -251,17 +261,33 @@ def messages(request: str, templates: TemplateSet, snapshot: SystemSnapshot, num
              hint: str | None = None) -> list[dict[str, str]]:
     """The chat messages of one call. `repair`: (the invalid answer, what was wrong)."""
     system = system_message(templates)
-    budget = (num_ctx - REPLY_TOKENS) * CHARS_PER_TOKEN - len(system)
-    said = [{"role": "system", "content": system},
-            {"role": "user", "content": facts(request, snapshot, budget, turns=turns,
-                                              learned=learned, hint=hint)}]
+    # what the context holds once the answer's room and the system message (it grows with
+    # the catalogue) are taken; a repair's messages and then the facts share the rest
+    room = (num_ctx - REPLY_TOKENS) * CHARS_PER_TOKEN - len(system)
+    after: list[dict[str, str]] = []
     if repair is not None:
         answer, errors = repair
-        said.append({"role": "assistant", "content": answer[:4_000]})
-        said.append({"role": "user", "content": (
-            "That answer cannot be used:\n" + "\n".join(f"- {e}" for e in errors[:12])
-            + "\nAnswer the same request again, correctly, with one JSON object.")})
-    return said
+        # the request, the turns and the parser's reading are always said; what was wrong
+        # gets what they leave (its first lines), the answer being repaired the rest
+        left = room - len(facts(request, snapshot, 0, turns=turns, hint=hint))
+        lines: list[str] = []
+        for error in errors[:12]:
+            if len(_repair_words(lines + [error])) > left:
+                break
+            lines.append(error)
+        wrong = _repair_words(lines)
+        kept = max(0, min(4_000, left - len(wrong)))
+        after.append({"role": "assistant", "content": answer[:kept]})
+        after.append({"role": "user", "content": wrong})
+    budget = room - sum(len(m["content"]) for m in after)
+    return [{"role": "system", "content": system},
+            {"role": "user", "content": facts(request, snapshot, budget, turns=turns,
+                                              learned=learned, hint=hint)}, *after]
+
+
+def _repair_words(errors: list[str]) -> str:
+    return ("That answer cannot be used:\n" + "\n".join(f"- {e}" for e in errors)
+            + "\nAnswer the same request again, correctly, with one JSON object.")
 
 
 def tokens(messages_: list[dict[str, str]]) -> int:

@@ -44,6 +44,7 @@ SLOT_FORMS = {
     "date": "YYYY-MM-DD", "host": "a host name or IPv4 address",
     "path": "an absolute path", "device": "a block device name such as \"sdb1\"",
     "interface": "a network interface name", "program": "a program name",
+    "policy": "\"deny\", \"allow\" or \"reject\"",
 }
 
 _CACHE: dict[int, tuple[TemplateSet, dict[str, Any], str]] = {}

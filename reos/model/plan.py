@@ -36,7 +36,11 @@ if TYPE_CHECKING:
 RESTARTS = frozenset({"restart", "reload", "daemon_reload"})
 _RESTART_WORDS = {"docker": {"restart"}, "podman": {"restart"},
                   "systemctl": {"restart", "reload", "try-restart", "reload-or-restart",
-                                "try-reload-or-restart", "daemon-reload"}}
+                                "try-reload-or-restart", "daemon-reload"},
+                  "ufw": {"reload"}}
+# a program whose reload is an option alone: `firewall-cmd --reload` (its rules, loaded
+# again from the permanent configuration)
+_RESTART_OPTIONS = {"firewall-cmd": ["--reload"]}
 
 
 def restarts(argv: list[str]) -> bool:
@@ -46,7 +50,10 @@ def restarts(argv: list[str]) -> bool:
         words = words[1:]  # the privilege prefix (reos.system.privilege) and its options
     if not words:
         return False
-    verbs = _RESTART_WORDS.get(words[0].rsplit("/", 1)[-1], set())
+    program = words[0].rsplit("/", 1)[-1]
+    if program in _RESTART_OPTIONS:
+        return words[1:] == _RESTART_OPTIONS[program]
+    verbs = _RESTART_WORDS.get(program, set())
     said = [w for w in words[1:] if not w.startswith("-")]
     return bool(said) and said[0] in verbs
 

@@ -16,6 +16,9 @@ nothing), and earlier rules that decide part of its traffic (said, never moved p
 on one address stays ahead of a new allow). `adjust` applies that to a plan's firewall
 steps: it rewrites the step to insert the rule where it takes effect (ufw `insert N`, nft
 `insert rule … position H`, a firewalld rich rule with a lower priority) and says why.
+ufw turned on while the snapshot says it is on, or a port rate-limited that ufw limits
+already, is said and left out (`_as_ufw_is`); a limit that takes the place of an allow
+for its port says so.
 
 Not responsible for reading the firewall (system/facts.py, system/state_net.py), for
 running anything, or for undo (state_net computes it from the recorded prior state).
@@ -24,11 +27,15 @@ running anything, or for undo (state_net computes it from the recorded prior sta
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 from msgspec.structs import replace
 
 from reos.patterns import regex
+
+if TYPE_CHECKING:
+    from reos.model.plan import Step
 
 ALLOW, DENY = "allow", "deny"
 _VERDICT = {"allow": ALLOW, "accept": ALLOW, "limit": ALLOW,
@@ -382,6 +389,10 @@ def adjust(plan: object, firewall: dict[str, object] | None) -> None:
     notes: list[str] = getattr(plan, "notes", [])
     for step in list(steps):
         target = step.target
+        if target is not None and target.kind == "firewall" and backend == "ufw" and (
+                step.action in ("enable", "limit")):
+            _as_ufw_is(step, steps, notes, firewall or {}, rows)
+            continue
         if target is None or target.kind != "firewall" or step.action not in (
                 "allow", "deny", "delete_rule"):
             continue
@@ -417,6 +428,40 @@ def adjust(plan: object, firewall: dict[str, object] | None) -> None:
         step.target = Target("firewall", name, "")
         rollback = state_net.restore("firewall", name, {"state": ""}, step.action)
         step.rollback = as_root(rollback, is_root=not sudo) if rollback else rollback
+
+
+def _as_ufw_is(step: Step, steps: list[Step], notes: list[str],
+               firewall: dict[str, object], rows: list[str]) -> None:
+    """ufw turned on, or a port rate-limited, against what the snapshot says of ufw: on
+    already, or the limit there already, the step is left out and said (nothing to do
+    or undo); else its undo is the one that state gives (off again; the limit deleted, or
+    the rule it replaces in place put back), and a rule it replaces is said."""
+    from reos.system import state_net
+    from reos.system.privilege import as_root, through_sudo
+
+    active = firewall.get("active")
+    if not isinstance(active, bool) or step.target is None:
+        return  # not read: undo works from the state recorded just before the step
+    name = step.target.name
+    if name == "enable":
+        prior: dict[str, object] = {"state": "active" if active else "inactive"}
+    elif active:  # ufw lists its rules only while it is on
+        prior = state_net.ufw_state(name, "Status: active\n" + "\n".join(rows))
+    else:
+        return
+    if prior.get("state") in ("active", "present"):
+        steps.remove(step)
+        notes.append("The firewall (ufw) is on already, so there is nothing to do"
+                     if name == "enable" else
+                     f"ufw rate-limits {name.split()[-1]} already, so there is nothing to do")
+        return
+    if prior.get("state") == "unknown":
+        return
+    if isinstance(prior.get("replaces"), str):
+        notes.append(f"ufw puts the limit in place of its rule \u201c{prior['replaces']}\u201d"
+                     "; undo puts that one back")
+    rollback = state_net.restore("firewall", name, prior, step.action)
+    step.rollback = as_root(rollback, is_root=not through_sudo(step.argv)) if rollback else None
 
 
 def _inserted(backend: str, argv: list[str], placement: Placement) -> list[str]:

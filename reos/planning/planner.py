@@ -303,6 +303,9 @@ class PlanBuilder:
         if recipe is None:
             self._unknown(plan, f"{not_known} {HELP}")
             return None
+        if recipe.unsupported:  # this machine's backend has no way to do it: said plainly
+            plan.said = [recipe.unsupported]
+            return recipe
         self._fill(plan, recipe, [None])
         return recipe
 

@@ -77,7 +77,8 @@ CHECKABLE: dict[str, frozenset[str] | None] = {
     "process": frozenset({"terminate", "kill", "renice", "lower_priority",
                           "lowest_priority"}),
     "mount": frozenset({"unmount", "remount_ro"}),
-    "firewall": frozenset({"allow", "deny", "delete_rule"}),
+    "firewall": frozenset({"allow", "deny", "delete_rule", "limit", "enable",
+                           "default_policy"}),
     "timer": frozenset({"enable_now", "disable_now"}),
     "interface": None, "hostname": None, "timezone": None, "system": None, "shutdown": None,
 }

@@ -183,6 +183,10 @@ def _command_findings(argv: list[str], add: Any, reos_checked: bool) -> bool:
     if prog in ("docker", "podman") and words[:1] in (["run"], ["exec"]) and (
             {"-it", "-ti", "--interactive", "--tty"} & opts):
         add("interactive", shown)
+    if prog == "ufw" and words[:1] in (["enable"], ["reset"]) and not (
+            {"-f", "--force"} & opts):
+        add("interactive", shown)  # under SSH it asks "Proceed (y|n)?", hears no answer
+        # and gives up, exiting 0: the change silently never happens
     if prog == "adduser" and len(words) == 1 and not any(
             a.startswith(("--gecos", "--comment")) for a in args):
         add("interactive", shown)  # Debian's adduser asks for a name and a password

@@ -34,7 +34,7 @@ class Admission(Struct):
 def admit_argv(argv: list[str], *, claimed_read_only: bool = False,
                approved: bool = False, requested: str | None = None,
                formats: frozenset[str] = frozenset(), remote: bool | None = None,
-               ) -> Admission:
+               undoing: bool = False, ssh_checked: bool = False) -> Admission:
     """Judge `argv` as it is about to run.
 
     `claimed_read_only`: the caller is about to run it without approval because someone
@@ -47,13 +47,18 @@ def admit_argv(argv: list[str], *, claimed_read_only: bool = False,
     if the running kernel shows that device is not on the disk holding / (`blockdev`).
     `remote`: the step runs on a machine reached over SSH, so the remote lock-out rules
     apply (every fleet step); None: as reos itself runs, over SSH or not.
+    `undoing`: it is an undo, derived from the state a change recorded (undo and the
+    fleet's undo): turning ufw off again after reos turned it on is then allowed.
+    `ssh_checked`: the caller read the firewall rules of the machine the step runs on and
+    found they keep reos's SSH in (the fleet, from a host's ufw rules); otherwise turning
+    ufw on or denying by default over SSH is judged on this machine's own rules.
     """
     if not argv or not all(isinstance(a, str) for a in argv):
         verdict = Verdict(command=repr(argv))
         verdict.raise_to(verdict.risk.CRITICAL, "not a command reos can judge", block=True)
         return Admission(False, verdict, False, "it is not a list of words reos can judge")
     verdict = assess_argv(argv, requested=requested, formats=formats, live=True,
-                          remote=remote)
+                          remote=remote, undoing=undoing, ssh_checked=ssh_checked)
     # what may run unasked is decided by the read-only grammar itself, even if the rest
     # of the risk engine were wrong: both must agree
     proof = reads_only(argv)

@@ -84,17 +84,20 @@ def formats_for(action: str | None, target: Target | None) -> frozenset[str]:
 
 def assess_argv(argv: list[str], *, requested: str | None = None,
                 remote: bool | None = None, formats: frozenset[str] = frozenset(),
-                live: bool = False) -> Verdict:
+                live: bool = False, undoing: bool = False,
+                ssh_checked: bool = False) -> Verdict:
     """Judge one argv that would be run without a shell (a plan step).
 
     `formats`: devices reos planned to format (a formatter aimed at exactly one of them is
     HIGH instead of blocked); with `live` each is checked against the running kernel first
-    (`safety.blockdev`), as the gate does right before the step runs."""
+    (`safety.blockdev`), as the gate does right before the step runs. `undoing`: it is an
+    undo putting back a recorded state; `ssh_checked`: the caller found the firewall rules
+    of the machine it runs on keep reos's SSH in (`rules.Context`)."""
     def judge() -> Verdict:
         reset_budget()
         engine = Judge(Verdict(command=shlex.join(argv)))
         ctx = Context(root=False, remote=_remote(remote), requested=requested,
-                      formats=formats, live=live)
+                      formats=formats, live=live, undoing=undoing, ssh_checked=ssh_checked)
         engine.argv(list(argv), ctx, 0, None, {}, {})
         return _finish(engine)
 

@@ -50,6 +50,13 @@ class Context(Struct):
     # size and model); `live`: check them against the running kernel (the gate does)
     formats: frozenset[str] = frozenset()
     live: bool = False
+    # the command puts back what a change recorded before it ran (undo): turning ufw off
+    # again is then no lock-out, since reos turned it on (rules_network.judge_firewall)
+    undoing: bool = False
+    # the caller read the rules of the machine the command runs on and found that they
+    # keep reos's SSH in (fleet/deciding.py, with a host's ufw rules): the judge then
+    # does not read this machine's own instead
+    ssh_checked: bool = False
 
 
 def flags(argv: list[str]) -> set[str]:

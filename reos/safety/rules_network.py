@@ -5,7 +5,14 @@ carries the default route (read with `ip -j route show default`, only when such 
 command is judged), or turning off or flushing the firewall is blocked unless the
 person's request asks for exactly that (`requested`: the thing named by its kind or any
 of its names, close to a stop verb; questions and other actions do not count); locally
-these are HIGH (approval).
+these are HIGH (approval). Turning ufw on, or setting its default for incoming traffic
+to deny or reject, is blocked over SSH whatever the request says, unless ufw's rules
+(`ufw show added`, read when such a command is judged) let in the port the session came
+in on (SSH_CONNECTION) from anywhere (`_keeps_ssh`; not known, not read, or a session
+passed on through loopback: blocked); a rate limit (`ufw limit`) of that port is
+blocked. Turning ufw off again as an undo of reos turning it on is no lock-out
+(`Context.undoing`); on other machines the fleet checks a host's own rules first
+(`Context.ssh_checked`).
 Not responsible for disks, processes or packages (`rules_system`).
 """
 
@@ -207,8 +214,17 @@ def judge_firewall(argv: list[str], verdict: Verdict, ctx: Context) -> None:
     program, ops, fl = argv[0].rsplit("/", 1)[-1], operands(argv), flags(argv)
     if is_read_only(argv):
         return
-    if program == "ufw" and ops[:1] in (["disable"], ["reset"]):
+    if program == "ufw" and ops == ["disable"] and ctx.undoing:
+        verdict.raise_to(RiskLevel.HIGH, "turns the firewall off again, as it was before "
+                         "the change being undone", root=True)
+    elif program == "ufw" and ops[:1] in (["disable"], ["reset"]):
         lockout(verdict, ctx, "turns off the firewall", ops[0], "ufw")
+    elif program == "ufw" and ops[:1] == ["enable"]:
+        _closes_in(verdict, ctx, "turns the firewall on")
+    elif program == "ufw" and ops[:1] == ["default"]:
+        _default_policy(ops, verdict, ctx)
+    elif program == "ufw" and ops[:1] == ["limit"]:
+        _limits(ops, verdict, ctx)
     elif program in ("iptables", "ip6tables", "iptables-legacy", "iptables-nft") and (
             fl & {"-F", "--flush", "-X", "--delete-chain"}):
         lockout(verdict, ctx, "removes firewall rules", "flush", "firewall")
@@ -227,6 +243,82 @@ def judge_firewall(argv: list[str], verdict: Verdict, ctx: Context) -> None:
         verdict.raise_to(RiskLevel.HIGH, "changes the firewall", root=True)
     else:
         verdict.raise_to(RiskLevel.MEDIUM, "changes the firewall", root=True)
+
+
+def _default_policy(ops: list[str], verdict: Verdict, ctx: Context) -> None:
+    """`ufw default POLICY [DIRECTION]`: deny or reject of incoming traffic (no direction
+    is incoming) closes what no rule lets in; allow opens everything; other directions
+    (outgoing, routed) are judged as closing, since reos does not read what they keep."""
+    policy = ops[1] if len(ops) > 1 else ""
+    direction = ops[2] if len(ops) > 2 else "incoming"
+    if policy == "allow" and direction == "incoming" and len(ops) <= 3:
+        verdict.raise_to(RiskLevel.HIGH, "lets every incoming connection in that no rule "
+                         "denies", root=True)
+    elif policy in ("deny", "reject") and direction == "incoming" and len(ops) <= 3:
+        _closes_in(verdict, ctx, f"{'denies' if policy == 'deny' else 'rejects'} incoming "
+                   "connections by default")
+    else:
+        _closes_in(verdict, ctx, "changes a default policy of the firewall", rules=False)
+
+
+def _closes_in(verdict: Verdict, ctx: Context, what: str, *, rules: bool = True) -> None:
+    """A ufw change after which only what its rules let in gets in (turned on, a default
+    of deny or reject): over SSH, blocked unless ufw's rules let the session's port in
+    from anywhere (`_keeps_ssh`; `rules=False`: a change whose effect reos does not read,
+    always blocked over SSH); locally MEDIUM."""
+    if not ctx.remote or ctx.ssh_checked:
+        verdict.raise_to(RiskLevel.MEDIUM, what, root=True)
+        return
+    why = _keeps_ssh() if rules else "reos does not read what that default keeps out"
+    if why:  # the lock-out first: a reason is cut at 200 characters
+        verdict.raise_to(RiskLevel.CRITICAL, f"{what} while reos runs over SSH, which could "
+                         f"lock you out: {why}", block=True, root=True)
+    else:
+        verdict.raise_to(RiskLevel.MEDIUM, f"{what}; ufw's rules let in the port your SSH "
+                         "session came in on", root=True)
+
+
+def _keeps_ssh() -> str | None:
+    """Why ufw's rules here may not let in the SSH session reos runs in (its port from
+    SSH_CONNECTION, from anywhere: `state_net.lets_in`), or None when they do. Read only
+    when such a command is judged over SSH."""
+    from reos.system import portable, state_net
+
+    port, client = portable.ssh_port(), portable.ssh_client()
+    if port is None:
+        return "reos does not know which port your SSH session came in on"
+    if portable.ssh_loopback() is not False:
+        return ("your SSH session was passed on through a loopback address, so reos does "
+                "not know which port it came in on")
+    added, why = state_net.added_now()
+    if added is None:
+        return f"reos could not read ufw's rules ({why})"
+    return state_net.lets_in(added, {port}, client)
+
+
+def _limits(ops: list[str], verdict: Verdict, ctx: Context) -> None:
+    """`ufw limit PORT[/PROTO]`: a burst of new connections to the port is cut; over SSH,
+    blocked for the port the session came in on, and when that port is not known."""
+    if not ctx.remote or ctx.ssh_checked:
+        verdict.raise_to(RiskLevel.MEDIUM, "rate-limits new connections to a port", root=True)
+        return
+    from reos.system import portable
+    from reos.system.state_net import ufw_rule
+
+    port = portable.ssh_port()
+    rule = ufw_rule(" ".join(ops[:2])) if len(ops) == 2 else None
+    if port is None or portable.ssh_loopback() is not False:
+        why = "reos does not know which port your SSH session came in on"
+    elif rule is None:
+        why = "reos does not read which ports it limits"
+    elif rule[1] is None or any(low <= port <= high for low, high in rule[1]):
+        why = (f"it limits port {port}, which your SSH session came in on (a burst of new "
+               "connections is cut)")
+    else:
+        verdict.raise_to(RiskLevel.MEDIUM, "rate-limits new connections to a port", root=True)
+        return
+    verdict.raise_to(RiskLevel.CRITICAL, "rate-limits new connections while reos runs over "
+                     f"SSH, which could lock you out: {why}", block=True, root=True)
 
 
 def default_route_interfaces() -> set[str]:

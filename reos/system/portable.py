@@ -296,6 +296,17 @@ def ssh_port() -> int | None:
     return None
 
 
+def ssh_client() -> str | None:
+    """The address the SSH session this runs in comes from, as this machine's firewall
+    sees it (the first word of SSH_CONNECTION; an IPv4 address sshd writes as IPv6,
+    ::ffff:…, as IPv4), or None: not reached over SSH."""
+    words = os.environ.get("SSH_CONNECTION", "").split()
+    if len(words) != 4:
+        return None
+    address = words[0].lower()
+    return address[7:] if address.startswith("::ffff:") else address
+
+
 def ssh_loopback() -> bool | None:
     """Whether the SSH session this runs in reached this machine on a loopback address
     (the third word of SSH_CONNECTION): a proxy or tunnel on the machine (sslh, haproxy)
@@ -1053,11 +1064,13 @@ UFW_LINES = 2000  # lines of `ufw status` (or `ufw show added`) sent, at most
 
 def ufw_rules() -> dict[str, Any]:
     """ufw's rules as `state_net` reads them on this machine: `ufw_status`, the lines of
-    `ufw status`, and, as an inactive ufw lists none there, `ufw_added`, the lines of
-    `ufw show added` ("ufw allow 8080/tcp"); or `ufw_error`, why they could not be read
-    (not installed, failed, more than UFW_LINES lines)."""
+    `ufw status verbose` (with its default policies while it is on), and, as an inactive
+    ufw lists none there, `ufw_added`, the lines of `ufw show added` ("ufw allow
+    8080/tcp") and `ufw_defaults`, the lines of its file /etc/default/ufw that set a
+    default policy (DEFAULT_INPUT_POLICY="DROP"); or `ufw_error`, why they could not be
+    read (not installed, failed, more than UFW_LINES lines)."""
     found: dict[str, Any] = {}
-    for key, argv in (("ufw_status", ["ufw", "status"]),
+    for key, argv in (("ufw_status", ["ufw", "status", "verbose"]),
                       ("ufw_added", ["ufw", "show", "added"])):
         try:
             lines = run_tool(argv).splitlines()
@@ -1066,6 +1079,12 @@ def ufw_rules() -> dict[str, Any]:
         if len(lines) > UFW_LINES:
             return {"ufw_error": f"{' '.join(argv)} gave more than {UFW_LINES} lines"}
         found[key] = lines
+    try:
+        with open("/etc/default/ufw", encoding="utf-8", errors="replace") as file:
+            found["ufw_defaults"] = [line.strip() for line in file.read(64 * 1024).splitlines()
+                                     if line.strip().startswith("DEFAULT_")][:20]
+    except OSError:
+        pass  # no file: the policy is read from `ufw status verbose` alone
     return found
 
 

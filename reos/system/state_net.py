@@ -18,6 +18,12 @@ A firewall rule is named by `rule_name` from the command that changes it:
 - firewalld, "firewalld: [--permanent] --add-…" in the form that adds it:
   "firewalld: --permanent --add-port=8080/tcp", "firewalld: --add-rich-rule=rule
   priority=\"-1\" family=\"ipv4\" port port=\"22\" protocol=\"tcp\" accept".
+ufw itself, named the same way: "enable" (ufw turned on: its state is "active" or
+"inactive", and undo turns it off again only when it was off), "default deny incoming"
+(the default policy of incoming traffic set to deny, allow or reject: its state is the
+policy before, and undo sets that one again), "limit 22/tcp" (a rate-limiting rule, like
+an allow). `lets_in` says whether ufw's rules let a port in from anywhere whatever the
+default policy, which the lock-out rules ask before ufw is turned on or set to deny.
 A name that does not look like one of these (such as the bare "firewall" a recipe tracks)
 has no restore command: reos never guesses which rule to delete.
 
@@ -42,7 +48,11 @@ _INTERFACE = regex(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,14}$")
 _PORT_SPAN = r"[0-9]{1,5}(?::[0-9]{1,5})?"
 _PORTS = rf"{_PORT_SPAN}(?:,{_PORT_SPAN})*/(?:tcp|udp)"
 _HOST = r"(?:\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?|[0-9a-fA-F:]{2,39}(?:/\d{1,3})?)"
-_PORT_RULE = regex(rf"^(allow|deny) ({_PORTS})$")
+_PORT_RULE = regex(rf"^(allow|deny|limit) ({_PORTS})$")
+# ufw as a whole: turned on; its default policy for incoming traffic
+_ENABLE = "enable"
+_DEFAULT = regex(r"^default (allow|deny|reject) incoming$")
+POLICIES = ("allow", "deny", "reject")
 _FROM_RULE = regex(rf"^(deny|allow) from ({_HOST})"
                         r"(?: to any port ([0-9]{1,5}) proto (tcp|udp))?$")
 _NFT_WHERE = r"(?:inet|ip|ip6) [A-Za-z0-9_-]{1,32} [A-Za-z0-9_-]{1,32}"
@@ -74,7 +84,8 @@ def valid(kind: str, name: object) -> bool:
         return bool(_INTERFACE.match(name))
     if kind == "firewall":
         return bool(_PORT_RULE.match(name) or _FROM_RULE.match(name)
-                    or _NFT_RULE.match(name) or _FIREWALLD_RULE.match(name))
+                    or _NFT_RULE.match(name) or _FIREWALLD_RULE.match(name)
+                    or name == _ENABLE or _DEFAULT.match(name))
     return False
 
 
@@ -84,6 +95,11 @@ def rule_name(argv: list[str]) -> str:
     words = strip_sudo(argv)
     tool, rest = (words[0], words[1:]) if words else ("", [])
     if tool == "ufw":
+        if rest == ["--force", "enable"]:
+            return _ENABLE  # the form reos runs: plain `enable` asks first under SSH
+        if rest[:1] == ["default"] and len(rest) in (2, 3) and rest[1] in POLICIES and (
+                rest[2:] in ([], ["incoming"])):
+            return f"default {rest[1]} incoming"  # no direction: incoming, as ufw reads it
         if rest[:1] == ["insert"]:
             rest = rest[2:]  # "insert 1 deny …": the rule is "deny …"
         elif rest[:1] in (["delete"], ["prepend"]):
@@ -101,6 +117,11 @@ def rule_name(argv: list[str]) -> str:
         if len(changes) == 1:
             return " ".join(["firewalld:", *flags, changes[0]])
     return "firewall"
+
+
+def ufw_setting(name: str) -> bool:
+    """Whether `name` is ufw as a whole ("enable", "default deny incoming"), not a rule."""
+    return name == _ENABLE or bool(_DEFAULT.match(name))
 
 
 def rule_chain(name: str) -> list[str] | None:
@@ -186,7 +207,8 @@ def rule_in(rows: list[dict[str, str]], rule: str) -> tuple[str, str]:
         if row["dir"] not in ("", "IN") or not _ROW_END.match(row["rest"]):
             return "unknown", (f"ufw has another rule for the same match there "
                                f"(\u201c{row['line'][:120]}\u201d)")
-        if row["action"] not in ("ALLOW", "DENY"):
+        # a limit is an allow with a rate: only a limit rule reads the two as one match
+        if row["action"] not in ("ALLOW", "DENY", *(("LIMIT",) if action == "LIMIT" else ())):
             return "unknown", (f"ufw has a {row['action'].lower()} rule for the same match "
                                "there")
         if row["action"] == action:
@@ -217,20 +239,33 @@ def _added_state(added: list[str], rule: str) -> tuple[str, str]:
             continue
         commented = _COMMENTED.match(line.strip())
         bare = " ".join((commented["rule"] if commented else line).split())
+        actions = ("allow", "deny", *(("limit",) if rule.startswith("limit ") else ()))
         if bare == f"ufw {rule}":
             found = "present"
-        elif not any(bare == f"ufw {a} {rule.split(' ', 1)[1]}" for a in ("allow", "deny")):
+        elif not any(bare == f"ufw {a} {rule.split(' ', 1)[1]}" for a in actions):
             return "unknown", (f"ufw has another rule for the same match there "
                                f"(\u201c{line.strip()[:120]}\u201d)")
     return found, ""
 
 
-def _ufw_status() -> tuple[str | None, str]:
-    """`ufw status`'s text, or None and why not; as root, or through `sudo -n` (the step
-    that changes the firewall runs so too) when reos is not root."""
-    tries = [["ufw", "status"]]
+def _ufw_status(verbose: bool = False) -> tuple[str | None, str]:
+    """`ufw status`'s text (`verbose`: with its "Default: …" line), or None and why not;
+    as root, or through `sudo -n` (the step that changes the firewall runs so too) when
+    reos is not root."""
+    return _as_ufw_reads(["ufw", "status", *(["verbose"] if verbose else [])])
+
+
+def added_now() -> tuple[list[str] | None, str]:
+    """The lines of `ufw show added` on this machine now (its rules in ufw's order,
+    whether ufw is on or not), or None and why not; read as `_ufw_status` reads."""
+    text, why = _as_ufw_reads(["ufw", "show", "added"])
+    return (text.splitlines(), "") if text is not None else (None, why)
+
+
+def _as_ufw_reads(command: list[str]) -> tuple[str | None, str]:
+    tries = [command]
     if os.geteuid() != 0:
-        tries.append(as_root(["ufw", "status"], is_root=False))
+        tries.append(as_root(command, is_root=False))
     why = "ufw could not be run"
     for argv in tries:
         done = read_file(argv)
@@ -247,10 +282,17 @@ def _firewall(name: str) -> dict[str, Any]:
         return _nft_state(name)
     if backend == "firewalld":
         return _firewalld_state(name)
-    text, why = _ufw_status()
+    text, why = _ufw_status(verbose=bool(_DEFAULT.match(name)))
     if text is None:
         return {"state": "unknown", "reason": why}
-    return ufw_state(name, text)
+    defaults = None
+    if _DEFAULT.match(name) and "Status: active" not in text:
+        try:  # ufw lists no policy while it is off: its own file, what it loads when on
+            with open(UFW_DEFAULTS, encoding="utf-8", errors="replace") as file:
+                defaults = file.read(64 * 1024)
+        except OSError:
+            defaults = None
+    return ufw_state(name, text, defaults=defaults)
 
 
 def _as_ufw_keeps(address: str) -> str | None:
@@ -267,15 +309,29 @@ def _as_ufw_keeps(address: str) -> str | None:
     return str(network)
 
 
-def ufw_state(name: str, text: str, added: list[str] | None = None) -> dict[str, Any]:
+def ufw_state(name: str, text: str, added: list[str] | None = None,
+              defaults: str | None = None) -> dict[str, Any]:
     """The rule `name`'s state from `ufw status`'s `text` (this machine's, or a host's,
     read there as root: fleet/deciding.py). `ufw status` lists no rule while ufw is
     inactive: `added`, the rules of `ufw show added` (as "ufw allow 8080/tcp"), says
     which are there then; not given, an inactive ufw's rules read as absent. "unknown",
     with why, when another rule is about the same match (outgoing, routed, on an
     interface, limit, reject, other words), or the rule is there for one address family
-    only: reos then does not guess what to put back."""
+    only: reos then does not guess what to put back. "enable": whether ufw is on. A
+    default policy ("default deny incoming"): the incoming policy as `ufw status
+    verbose` says it ("Default: deny (incoming), …"), or, as ufw lists none while it is
+    off, as its file `defaults` (/etc/default/ufw) sets it."""
     active = "Status: active" in text
+    if name == _ENABLE:
+        known = active or any(line.strip() == "Status: inactive" for line in text.splitlines())
+        return ({"state": "active" if active else "inactive"} if known else
+                {"state": "unknown", "reason": "ufw's status did not say whether it is on"})
+    asked = _DEFAULT.match(name)
+    if asked:
+        policy = incoming_policy(text, defaults)
+        return ({"state": policy, "active": active, "asked": asked[1]} if policy else
+                {"state": "unknown", "active": active,
+                 "reason": "reos could not read ufw's default policy for incoming traffic"})
     if not valid("firewall", name):  # the firewall as a whole
         return {"state": "active" if active else "inactive",
                 "rules": [r["line"] for r in ufw_rows(text)][:200]}
@@ -295,15 +351,39 @@ def ufw_state(name: str, text: str, added: list[str] | None = None) -> dict[str,
                            + ", so reos could not tell whether the rule is there")}
     present, why = there(name)
     port = _PORT_RULE.match(name)
-    other = f"{'deny' if port[1] == 'allow' else 'allow'} {port[2]}" if port else None
-    opposite, why_other = there(other) if other else ("absent", "")
-    if "unknown" in (present, opposite):
+    # the rules with the same match and another action, which ufw updates in place
+    others = [f"{a} {port[2]}" for a in ("allow", "deny") if a != port[1]] if port else []
+    found = [(other, *there(other)) for other in others] if present == "absent" else []
+    unknown = [said for _, there_, said in found if there_ == "unknown"]
+    if present == "unknown" or unknown:
         return {"state": "unknown", "rule": name, "active": active,
-                "reason": why or why_other}
+                "reason": why or unknown[0]}
     state: dict[str, Any] = {"state": present, "rule": name, "active": active}
-    if present == "absent" and opposite == "present":
-        state["replaces"] = other  # ufw updates a rule with the same match in its place
+    replaced = [other for other, there_, _ in found if there_ == "present"]
+    if present == "absent" and replaced:
+        state["replaces"] = replaced[0]  # ufw updates a rule with the same match in its place
     return state
+
+
+UFW_DEFAULTS = "/etc/default/ufw"
+_DEFAULT_LINE = regex(r"^Default: (allow|deny|reject) \(incoming\)")
+_INPUT_POLICY = regex(r'^DEFAULT_INPUT_POLICY="?(ACCEPT|DROP|REJECT)"?\s*$')
+_AS_UFW_SAYS = {"ACCEPT": "allow", "DROP": "deny", "REJECT": "reject"}
+
+
+def incoming_policy(status: str, defaults: str | None = None) -> str | None:
+    """ufw's default policy for incoming traffic ("allow", "deny" or "reject"): from `ufw
+    status verbose` (`status`) while ufw is on, else from its file (`defaults`, the text
+    of /etc/default/ufw: DEFAULT_INPUT_POLICY); None when neither says."""
+    for line in status.splitlines():
+        found = _DEFAULT_LINE.match(line.strip())
+        if found:
+            return found[1]
+    if "Status: active" in status or defaults is None:
+        return None  # on, yet no policy said: never taken from the file instead
+    said = [found[1] for line in defaults.splitlines()
+            if (found := _INPUT_POLICY.match(line.strip()))]
+    return _AS_UFW_SAYS[said[-1]] if said else None
 
 
 def ufw_rule(name: str) -> tuple[str, list[tuple[int, int]] | None] | None:
@@ -329,6 +409,79 @@ def ufw_rule(name: str) -> tuple[str, list[tuple[int, int]] | None] | None:
             return None
         return source[1], [(int(source[3]), int(source[3]))] if source[3] else None
     return None
+
+
+# a line of `ufw show added` reos reads for `lets_in`: an action and ports ("ufw allow
+# 22/tcp", "ufw limit 80,443"), or an address with or without one port ("ufw deny from
+# 203.0.113.7", "ufw allow from 10.0.0.0/8 to any port 22 proto tcp"); a comment may end it
+_ADDED = regex(rf"^ufw (allow|deny|reject|limit) (?:({_PORT_SPAN}(?:,{_PORT_SPAN})*)"
+               r"(?:/(tcp|udp))?|from (\S+)(?: to any port ([0-9]{1,5})"
+               r"(?: proto (tcp|udp))?)?)$")
+
+
+def lets_in(added: list[str], ports: set[int], client: str | None = None) -> str | None:
+    """Why ufw's rules (`added`: the lines of `ufw show added`, in ufw's order) do not show
+    that every port of `ports` is let in over TCP from anywhere, whatever the default
+    policy; None when each is. A port is let in by a rule that allows it (TCP or every
+    protocol) from Anywhere on every interface, with no rule before it that could decide
+    its traffic otherwise: one that denies, rejects or limits that port, or every port,
+    from anywhere or from an address `client` (where the session comes from; not known:
+    any address) may be in. A line reos does not read before it (an application's name,
+    an interface, a direction, a route) could be anything, so it is in the way too."""
+    rules = []
+    for line in added:
+        bare = line.strip()
+        commented = _COMMENTED.match(bare)
+        bare = " ".join((commented["rule"] if commented else bare).split())
+        if not bare or bare == "(None)" or bare.startswith("Added user rules"):
+            continue
+        rules.append((bare, _ADDED.match(bare)))
+    for port in sorted(ports):
+        why = _first_for(port, rules, client)
+        if why:
+            return why
+    return None
+
+
+def _first_for(port: int, rules: list[tuple[str, Any]], client: str | None) -> str | None:
+    """Why the first of `rules` that decides TCP traffic to `port` is no allow from
+    anywhere (see `lets_in`), or None."""
+    for line, found in rules:
+        text = line.removeprefix("ufw ")
+        if found is None:
+            return (f"ufw has a rule reos does not read ahead of any that allows port {port} "
+                    f"(\u201c{text[:120]}\u201d)")
+        action, spans, proto, source, one = found[1], found[2], found[3], found[4], found[5]
+        if (found[6] or proto) == "udp":
+            continue
+        if source is None or one is not None:
+            covered = [(int(one), int(one))] if one is not None else [
+                (int(low), int(high or low)) for low, _, high in
+                (part.partition(":") for part in (spans or "").split(","))]
+            if not any(low <= port <= high for low, high in covered):
+                continue
+        if source is not None:
+            if action == "allow" or (client is not None and _outside(client, source)):
+                continue  # lets some in, or is about other addresses than the session's
+            return (f"ufw's rule \u201c{text[:120]}\u201d comes first and may "
+                    f"{'rate-limit' if action == 'limit' else action} port {port} for "
+                    "the address reos's session comes from")
+        if action == "allow":
+            return None
+        does = {"limit": "rate-limits", "deny": "denies", "reject": "rejects"}[action]
+        return f"ufw's rule \u201c{text[:120]}\u201d comes first and {does} port {port}"
+    return f"no rule of ufw's allows port {port} from anywhere"
+
+
+def _outside(client: str, source: str) -> bool:
+    """Whether the address `client` is surely not in `source` (an address or a network);
+    False when either is not one."""
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(client) not in ipaddress.ip_network(source, strict=False)
+    except ValueError:
+        return False
 
 
 def _as_root(argv: list[str]) -> list[list[str]]:
@@ -419,7 +572,15 @@ def restore(kind: str, name: str, prior: dict[str, Any] | None,
 def _restore_rule(name: str, prior: dict[str, Any], action: str | None) -> list[str] | None:
     state = prior.get("state")
     backend = backend_of(name)
-    added = action in ("allow", "deny") and state in ("absent", "", None)
+    if name == _ENABLE:
+        # turned on from off: off again; on already, nothing changed, nothing to undo
+        return ["ufw", "disable"] if action == "enable" and state == "inactive" else None
+    policy = _DEFAULT.match(name)
+    if policy:
+        # the policy before, set again; the same as asked, nothing changed
+        return ["ufw", "default", state, "incoming"] if (
+            action == "default_policy" and state in POLICIES and state != policy[1]) else None
+    added = action in ("allow", "deny", "limit") and state in ("absent", "", None)
     put_back = action == "delete_rule" and state in ("present", "", None)
     if backend == "firewalld":
         found = _FIREWALLD_RULE.match(name)
@@ -438,7 +599,7 @@ def _restore_rule(name: str, prior: dict[str, Any], action: str | None) -> list[
             return ["nft", "add", "rule", *where, "position",
                     str(order[order.index(gone) - 1]), *expr]
         return ["nft", "insert", "rule", *where, *expr]  # it was first (or not read)
-    if action in ("allow", "deny"):
+    if action in ("allow", "deny", "limit"):
         replaced = prior.get("replaces")
         if isinstance(replaced, str) and valid("firewall", replaced) and added:
             return ["ufw", *replaced.split()]  # ufw updates it back in its place
@@ -479,9 +640,17 @@ def problem(kind: str, action: str | None, state: dict[str, Any] | None) -> str 
         if action == "down" and value != "down":
             return "is still up"
         return None
+    if action == "enable" and value != "active":
+        return "is still off"
+    if action == "default_policy" and value not in POLICIES:
+        return None
+    if action == "default_policy":
+        asked = state.get("asked")
+        return (f"still has the default policy {value} for incoming traffic"
+                if asked and value != asked else None)
     if "rule" not in state:
         return None
-    if action in ("allow", "deny") and value != "present":
+    if action in ("allow", "deny", "limit") and value != "present":
         return f"has no rule \u201c{state['rule']}\u201d"
     if action == "delete_rule" and value == "present":
         return f"still has the rule \u201c{state['rule']}\u201d"

@@ -9,6 +9,7 @@ before a slot's noun or after "to"/"from", even one that could be the target
 when to act, where logs start, a number of days, a date; a change said for later that the
 operation cannot schedule is asked about, never done now); a number for a numeric slot
 (`weigh_number`); a network service's name as a rule's port (`weigh_service_port`); a
+firewall's default ("deny", "block", "allow", "reject": `_POLICY_WORDS`); a
 person's full name, read from the text before it is tagged (`full_name`). A second value
 for a slot one value fills takes the place of the first, which is said back
 (`second_value`); a second port, address or time is said back itself.
@@ -138,6 +139,8 @@ def slot(op: Operation, units: list[Unit], n: int) -> tuple[str, str | None] | N
     if ("hostname" in op.slots and n and units[n - 1].text in _NAMING
             and (unit.unknown or "name" in roles)):
         return "hostname", unit.text
+    if "policy" in op.slots and unit.text in _POLICY_WORDS:
+        return "policy", _POLICY_WORDS[unit.text]  # "deny all incoming by default"
     if "host" in op.slots and unit.text in _LAN_WORDS:
         return "host", "lan"  # "allow 8080 from the lan": this machine's own network
     if "host" in op.slots and ("ip" in roles or (unit.unknown and "." in unit.text)):
@@ -393,5 +396,11 @@ def _service_port(word: str) -> str | None:
         return None
 
 
+# a firewall's default for what no rule decides, as said and as ufw takes it
+_POLICY_WORDS = {"deny": "deny", "denied": "deny", "denying": "deny", "block": "deny",
+                 "blocked": "deny", "blocking": "deny", "drop": "deny", "dropped": "deny",
+                 "allow": "allow", "allowed": "allow", "allowing": "allow", "accept": "allow",
+                 "accepted": "allow", "permit": "allow", "reject": "reject",
+                 "rejected": "reject", "refuse": "reject", "refused": "reject"}
 _LAN_WORDS = {"lan", "local network", "home network", "local net", "internal network",
               "my network", "office network", "home lan", "local lan"}

@@ -112,6 +112,8 @@ def values(params: dict[str, str], defaults: dict[str, int],
     days = params.get("days", "")
     if days.isdigit() and 1 <= int(days) <= 99999:
         out["days"] = str(int(days))
+    if params.get("policy") in ("deny", "allow", "reject"):
+        out["policy"] = params["policy"]  # a firewall's default, as ufw takes it
     port = params.get("port", "")
     if port.isdigit() and 1 <= int(port) <= 65535:
         out["port"] = str(int(port))

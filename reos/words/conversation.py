@@ -144,6 +144,14 @@ def undo_words(step: Step) -> str:
 
     if files_changed(step.argv):
         return "restores the files backed up just before the step runs"
+    if step.target is not None and step.target.kind == "firewall" and (
+            step.target.name == "enable"):
+        return ("turns the firewall off again if it was off just before the step (read "
+                "then); nothing to undo if it was on")
+    if step.target is not None and step.target.kind == "firewall" and (
+            step.target.name.startswith("default ")):
+        return ("sets the default for incoming connections back to the one read just "
+                "before the step runs")
     if step.target is not None:
         return (f"puts {step.target.kind} {step.target.name} back as it was: its state is "
                 "recorded just before the step runs")
