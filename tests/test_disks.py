@@ -274,22 +274,3 @@ def test_mount_status_answer_matches_the_mount_table() -> None:
     gone = StepResult("s1", False, 1, "", "", 0.0)
     assert ANSWERS["mount_status"]([gone], {"target:s1": "/nowhere"}, Voice()) == \
         "/nowhere is not mounted."
-
-
-def test_a_disk_on_usb_and_its_partitions_are_removable(monkeypatch: pytest.MonkeyPatch) -> None:
-    # F18: "unmount the usb backup drive" found no removable mount: a USB hard disk
-    # reports no removable-media bit (RM 0); lsblk's transport says usb
-    from reos.system import facts
-
-    tree = {"blockdevices": [
-        {"name": "sda", "path": "/dev/sda", "type": "disk", "rm": False, "tran": "sata",
-         "children": [{"name": "sda1", "path": "/dev/sda1", "type": "part", "rm": False,
-                       "tran": None, "mountpoints": ["/"]}]},
-        {"name": "sdc", "path": "/dev/sdc", "type": "disk", "rm": False, "tran": "usb",
-         "children": [{"name": "sdc1", "path": "/dev/sdc1", "type": "part", "rm": False,
-                       "tran": None, "mountpoints": ["/mnt/backup"]}]},
-        {"name": "mmcblk0", "path": "/dev/mmcblk0", "type": "disk", "rm": True, "tran": None}]}
-    monkeypatch.setattr(facts, "run_tool", lambda argv, timeout=3: json.dumps(tree))
-    assert {d.name: d.removable for d in facts.block_devices()} == {
-        "sda": False, "sda1": False, "sdc": True, "sdc1": True, "mmcblk0": True}
-    assert "TRAN" in facts.LSBLK[-1]

@@ -165,7 +165,7 @@ def mounts() -> list[Mount]:
 
 
 LSBLK = ["lsblk", "-J", "-b", "-o",
-         "NAME,PATH,TYPE,SIZE,MODEL,VENDOR,LABEL,RM,TRAN,FSTYPE,MOUNTPOINTS"]
+         "NAME,PATH,TYPE,SIZE,MODEL,VENDOR,LABEL,RM,FSTYPE,MOUNTPOINTS"]
 
 
 def block_devices() -> list[BlockDevice]:
@@ -182,26 +182,22 @@ def block_devices() -> list[BlockDevice]:
         raise Unavailable("lsblk printed something that is not its JSON") from None
     out: list[BlockDevice] = []
 
-    def walk(devices: list[dict[str, Any]], unplugged: bool = False) -> None:
-        # a disk on USB is one a person unplugs, whatever its removable-media bit says (a
-        # USB hard disk reports none), and so is each of its partitions
+    def walk(devices: list[dict[str, Any]]) -> None:
         for d in devices:
             points = d.get("mountpoints")
             if points is None:
                 points = [d.get("mountpoint")]
-            removable = unplugged or d.get("rm") in (True, 1, "1", "true") or (
-                str(d.get("tran") or "").lower() == "usb")
             out.append(BlockDevice(
                 name=str(d.get("name") or ""), path=str(d.get("path") or ""),
                 type=str(d.get("type") or ""), size=_int(d.get("size")),
                 model=str(d.get("model") or "").strip(),
-                removable=removable,
+                removable=d.get("rm") in (True, 1, "1", "true"),
                 fstype=str(d.get("fstype") or ""),
                 mountpoints=[str(p) for p in points if p],
                 label=str(d.get("label") or "").strip(),
                 vendor=str(d.get("vendor") or "").strip(),
             ))
-            walk(d.get("children") or [], removable)
+            walk(d.get("children") or [])
 
     walk(tree)
     return out
