@@ -820,7 +820,8 @@ def _unfit(step: Step, refused: str | None, logins: set[str] | None = None,
 # folders (sshd, sudo and python3 live under /usr; sudo's and systemd's state under /var
 # and /run; Ansible's temporary files under the home or /tmp)
 _NEEDED_MOUNTS = ("/", "/usr", "/var", "/etc", "/boot", "/tmp", "/var/tmp", "/run", "/proc",
-                  "/sys", "/dev", "/root", "/bin", "/sbin", "/lib", "/lib64",
+                  "/sys", "/dev", "/dev/shm", "/run/user", "/root", "/bin", "/sbin", "/lib",
+                  "/lib64",
                   "/var/lib", "/var/log", "/usr/local", "/opt", "/snap")
 
 

@@ -31,8 +31,8 @@ from reos.safety.verdict import Verdict
 FIREWALLS = ("ufw", "firewalld", "nftables", "iptables", "netfilter-persistent", "ip6tables",
              "ebtables", "shorewall", "csf")
 # the programs that configure the network's interfaces and addresses
-NETWORK_MANAGERS = ("systemd-networkd", "NetworkManager", "networking", "network", "wicd",
-                    "connman", "netplan", "ifup", "systemd-networkd.socket")
+NETWORK_MANAGERS = ("systemd-networkd", "NetworkManager", "network-manager", "networking",
+                    "network", "wicd", "wicked", "connman", "netplan", "ifup", "dhcpcd")
 SSH_UNITS = ("ssh", "sshd", "openssh", "openssh-server", "ssh.socket", "sshd.socket",
              "dropbear")
 
@@ -225,6 +225,9 @@ def judge_firewall(argv: list[str], verdict: Verdict, ctx: Context) -> None:
         _default_policy(ops, verdict, ctx)
     elif program == "ufw" and ops[:1] == ["limit"]:
         _limits(ops, verdict, ctx)
+    elif program == "ufw" and ctx.remote and not ctx.ssh_checked and not ctx.undoing and (
+            _cuts_session_port(ops)):
+        lockout(verdict, ctx, _cuts_session_port(ops) or "", "deny", "ufw")
     elif program in ("iptables", "ip6tables", "iptables-legacy", "iptables-nft") and (
             fl & {"-F", "--flush", "-X", "--delete-chain"}):
         lockout(verdict, ctx, "removes firewall rules", "flush", "firewall")
@@ -294,6 +297,56 @@ def _keeps_ssh() -> str | None:
     if added is None:
         return f"reos could not read ufw's rules ({why})"
     return state_net.lets_in(added, {port}, client)
+
+
+def _cuts_session_port(ops: list[str]) -> str | None:
+    """Why a ufw rule added or deleted here (`ufw [insert N|prepend] deny|reject …`,
+    `ufw delete allow …`) could cut the SSH session reos runs in: it denies, or stops
+    allowing, the port that session came in on (SSH_CONNECTION), or every port from an
+    address; not known (the port, or what the rule is about) counts as cutting. None for
+    a rule that allows, or one deleted that denies."""
+    from reos.system import portable
+    from reos.system.state_net import ufw_rule
+
+    rest, deleting = list(ops), False
+    if rest[:1] == ["insert"] and len(rest) > 2 and rest[1].isdigit():
+        rest = rest[2:]
+    elif rest[:1] == ["prepend"]:
+        rest = rest[1:]
+    elif rest[:1] == ["delete"]:
+        rest, deleting = rest[1:], True
+    if not rest or rest[0] not in ("allow", "deny", "reject"):
+        return None  # status, reload, show…, and a rule deleted by its number: judged so
+    if (rest[0] == "allow") != deleting:
+        return None  # a rule that allows, added, or one that denies, deleted
+    doing = "stops allowing" if deleting else "denies"
+    rule = ufw_rule(" ".join(["deny" if rest[0] == "reject" else rest[0], *rest[1:]]))
+    port = portable.ssh_port()
+    if rule is None:
+        return f"{doing} something reos does not read while your SSH session runs"
+    if rule[1] is None:
+        source = rest[rest.index("from") + 1] if "from" in rest[:-1] else ""
+        if not _holds(source, portable.ssh_client()):
+            return None  # "ban 203.0.113.5": not where your SSH comes from
+        return f"{doing} every port from {source}, where your SSH session comes from"
+    if port is None or portable.ssh_loopback() is not False:
+        return f"{doing} a port, and reos does not know which port your SSH session came in on"
+    if any(low <= port <= high for low, high in rule[1]):
+        return f"{doing} port {port}, which your SSH session came in on"
+    return None
+
+
+def _holds(source: str, client: str | None) -> bool:
+    """Whether the address or network `source` holds `client` (the address the SSH session
+    comes from); True when either is not known or not read."""
+    import ipaddress
+
+    if not client or not source or source == "any":
+        return True
+    try:
+        return ipaddress.ip_address(client) in ipaddress.ip_network(source, strict=False)
+    except ValueError:
+        return True
 
 
 def _limits(ops: list[str], verdict: Verdict, ctx: Context) -> None:

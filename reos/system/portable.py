@@ -433,9 +433,9 @@ def _unescaped(field: str) -> str:
 def mounts(path: str = MOUNTS) -> list[dict[str, Any]]:
     """The filesystems mounted here (the kernel's table, not fstab), with their device,
     type and options, as `state_disks` reads a mount before changing it; and their size,
-    free and used bytes where statvfs answers (never for a filesystem over the network,
-    which a hung server would leave unanswered). The kernel's own views (proc, sysfs,
-    cgroups…) are left out; at most MOUNT_ROWS."""
+    free and used bytes where statvfs answers (never for a filesystem over the network or
+    in user space, FUSE, which a hung server would leave unanswered). The kernel's own
+    views (proc, sysfs, cgroups…) are left out; at most MOUNT_ROWS."""
     try:
         with open(path, encoding="utf-8", errors="replace") as table:
             lines = table.read(4 * 1024 * 1024).splitlines()
@@ -450,7 +450,7 @@ def mounts(path: str = MOUNTS) -> list[dict[str, Any]]:
         row: dict[str, Any] = {"device": _unescaped(fields[0]), "mountpoint": point,
                                "fstype": fields[2], "options": fields[3],
                                "total": 0, "used": 0, "free": 0}
-        if fields[2] not in _NETWORK_FS:
+        if fields[2] not in _NETWORK_FS and not fields[2].startswith("fuse"):
             try:
                 stat = os.statvfs(point)
                 row["total"] = stat.f_blocks * stat.f_frsize

@@ -222,6 +222,10 @@ _POINTING = {"one", "ones", "them", "those", "these", "others", "other", "rest",
              "everything", "anything", "everyone"}
 NEAR_AFTER, NEAR_BEFORE = 4, 3  # words a denying word is weighed by, after and before it
 _MARKS = {",", ";", ":", "!", "?"}
+# words of a program that listens at an address: "listen on 10.0.0.21" is the address
+_BINDING = {"listen", "listens", "listening", "bind", "binds", "bound", "serve", "serves"}
+# addresses of this machine itself, or of every address: never a host's said by its address
+_LOOPBACK = regex(r"127\.|0\.0\.0\.0$|::1?$|localhost$", re.IGNORECASE)
 # nouns of a place within a site or a network: said after hosts, they say which of them
 # ("in the Kelmouth data room", "at the Brisk terminal building")
 _PLACE_NOUNS = {"room", "office", "building", "floor", "rack", "cabinet", "closet", "lab",
@@ -569,8 +573,12 @@ class _Reader:
                         self.families.setdefault(key, set()).add(host)
         self.reached: dict[str, set[str]] = {}  # "10.30.0.30" -> {"sm-scada1"}
         for host, address in names.addresses.items():
-            if address.lower() not in own:
+            if address.lower() not in own and not _LOOPBACK.match(address):
                 self.reached.setdefault(address.lower(), set()).add(host)
+        # an address said to a verb that takes one ("allow 5432 on 10.0.0.21", "listen on
+        # 10.0.0.21") is what the request is about, never where it runs
+        self.addressed = any(t.low in known.to_machines or t.low in _TO_MACHINES
+                             or t.low in _BINDING for t in self.tokens)
         self.stems: dict[str, set[str]] = {}  # "web" -> {"web", "webservers"}
         for group in groups:
             self.stems.setdefault(stem(group.lower()), set()).add(group)
@@ -592,7 +600,9 @@ class _Reader:
             low = name.lower()
             if ref.kind == "group" and low.isalpha():
                 for cut in range(3, len(low) - 2):
-                    self.joined.setdefault((low[:cut], low[cut:]), ref)
+                    if low[cut:] not in THING_NOUNS and low[cut:] not in known.words:
+                        # never "the web app" for a group webapp: an app is a thing here
+                        self.joined.setdefault((low[:cut], low[cut:]), ref)
         # a host or group of two words named role first is said the other way round too,
         # after a word of place: the host relay.us is "on the US relay", the group
         # branch_north "on the north branch machines" (words, not numbers); elsewhere
@@ -1180,9 +1190,15 @@ class _Reader:
         "chrony status, metmasts"), a name no word of the catalogue or noun of things
         reads ("backup", "docker", "sites" could be what the request acts on), in any
         of its forms, and not right after a verb (what it acts on)."""
-        if len(refs) != 1 or refs[0].kind != "group" or end != i + 1 or (
-                i and self.tokens[i - 1].low in self.known.verbs):
-            return False  # "restart mosquitto": the program, with a group of that name
+        if len(refs) != 1 or refs[0].kind != "group" or end != i + 1:
+            return False
+        k = i - 1  # back over "the", "my", and names joined by "and" ("jenkins and gitlab")
+        while k >= 0 and (self.tokens[k].low in _DETERMINERS | _OWNING | _JOINERS - {","}
+                          or self.tokens[k].low in self.groups or self.tokens[k].low
+                          in self.hosts):
+            k -= 1
+        if k >= 0 and self.tokens[k].low in self.known.verbs:
+            return False  # "restart mosquitto", "upgrade the jenkins": what the verb acts on
         word = self.tokens[i].low
         forms = {word, *plurals(word), word[:-1] if word.endswith("s") else word}
         return word == refs[0].name.lower() and not forms & (
@@ -1429,7 +1445,8 @@ class _Reader:
             return [_Ref("host", host)]
         if group:
             return [_Ref("group", group, f"group {group}")]
-        reached = self.reached.get(word, set()) if noun or placed else set()
+        reached = self.reached.get(word, set()) if (noun or placed) and not (
+            self.addressed) else set()
         if len(reached) == 1:  # "on 10.30.0.30": the one host reached at that address
             return [_Ref("host", min(reached), f"{min(reached)}, for “{word}”")]
         if reached:
@@ -2116,9 +2133,12 @@ class _Reader:
         if len(word) < 4 or not word.isalpha() or word in self.known.verbs or (
                 word in THING_NOUNS or word.rstrip("s") in THING_NOUNS):
             return set()  # "the chrony service on …" with a group core_services
-        return {name for part, names in self.parts.items()
-                if word == part or part in plurals(word) or word in plurals(part)
-                for name in names if name.lower() in self.groups
+        # the last word of the group's name, as written ("gateways" of turbine_gateways),
+        # the noun it is a group of; never another word of it ("restart nginx on web1"
+        # beside a group nginx_proxies, "show the worker logs" beside gpu_workers)
+        return {name for name in self.groups.values()
+                if [p for p in PARTS.split(name.lower()) if p][-1:] == [word]
+                and len([p for p in PARTS.split(name.lower()) if p]) > 1
                 and set(self.names.groups[name]) != chosen}
 
     def _part_of_a_name(self, k: int) -> set[str]:

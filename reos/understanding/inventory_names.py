@@ -19,7 +19,7 @@ folders and bounds what is read).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from reos.patterns import regex
@@ -103,25 +103,29 @@ def _ini(text: str) -> set[str]:
     return names
 
 
-def expanded(name: str) -> list[str]:
+def expanded(name: str, most: int = RANGE_NAMES) -> list[str]:
     """The names a range in `name` stands for (kr-gw[01:06]: kr-gw01 … kr-gw06, zeros kept
-    as written; node[a:c]: nodea … nodec), at most RANGE_NAMES; `name` itself when it
-    holds no range, or one this cannot read."""
+    as written; node[a:c]: nodea … nodec), at most `most`, made one by one so a huge range
+    ("[0:2000000]", or ranges nested three deep) costs no more than that; `name` itself
+    when it holds no range, or one this cannot read."""
     found = _RANGE.search(name)
     if found is None:
         return [name]
     first, last, step = found[1], found[2], int(found[3] or 1)
     head, tail = name[:found.start()], name[found.end():]
+    values: Iterator[str]
     if first.isdigit() and last.isdigit() and step > 0:
         width = len(first) if first.startswith("0") else 0
-        values = [str(n).zfill(width) for n in range(int(first), int(last) + 1, step)]
+        values = (str(n).zfill(width) for n in range(int(first), int(last) + 1, step))
     elif first.isalpha() and last.isalpha() and step > 0:
-        values = [chr(c) for c in range(ord(first), ord(last) + 1, step)]
+        values = (chr(c) for c in range(ord(first), ord(last) + 1, step))
     else:
         return [name]
     names: list[str] = []
-    for value in values[:RANGE_NAMES]:
-        names += expanded(head + value + tail)[:RANGE_NAMES - len(names)]
+    for value in values:
+        if len(names) >= most:
+            break
+        names += expanded(head + value + tail, most - len(names))
     return names or [name]
 
 

@@ -102,12 +102,14 @@ _NOT_A_NAME = {"which", "what", "whose", "latest", "newest", "current", "other",
                "every", "each", "any", "some", "one", "first", "last", "second", "same"}
 
 
-def _copy_of(words: list[str]) -> list[str]:
+def _copy_of(words: list[str], names: Names) -> list[str]:
     """"stop the staging copy of kursplan" as "stop the kursplan staging": the word before
-    the copy's noun said after the name (one word each, the name not a filler)."""
+    the copy's noun said after the name (one word each, the name not a filler), only when
+    that word is a word of a name here (kursplan-staging-web-1): a word that names nothing
+    ("the spare copy of moodle") stays, and with it the question."""
     for n in range(1, len(words) - 2):
         if words[n] in _COPIES and words[n + 1] == "of" and words[n - 1] not in (
-                _ARTICLES | _NOT_A_NAME):
+                _ARTICLES | _NOT_A_NAME) and names.kinds(words[n - 1]):
             rest = n + 2 + (words[n + 2] in _ARTICLES)
             if rest < len(words) and words[rest] not in _ARTICLES:
                 return [*words[:n - 1], words[rest], words[n - 1], *words[rest + 1:]]
@@ -121,10 +123,11 @@ _MOVING = {"add", "put", "remove", "take", "kick", "drop", "yank", "pull", "boot
 _INTO_OR_OUT = {"from", "to", "into", "in", "out", "off", "outta", "onto"}
 
 
-def _me_named(words: list[str], matcher: Any) -> list[str]:
+def _me_named(words: list[str], matcher: Any, names: Names) -> list[str]:
     """"remove me from the docker group" as "remove alice from the docker group", when the
-    snapshot says the person is alice: "me" there is the account the verb moves, which a
-    filler word cannot be ("show me the logs" stays)."""
+    snapshot says the person is alice: "me" there is the account the verb moves into or
+    out of a group, which a filler word cannot be ("show me the logs" stays); only where a
+    group is said after it ("delete me from the system" stays as said)."""
     from reos.understanding.names import SAFE_NAMES
 
     host = getattr(getattr(matcher, "snapshot", None), "host", None) or {}
@@ -132,7 +135,12 @@ def _me_named(words: list[str], matcher: Any) -> list[str]:
     if not isinstance(me, str) or not SAFE_NAMES["user"].match(me):
         return words
     return [me if w in ("me", "myself") and 0 < n < len(words) - 1 and words[n - 1] in _MOVING
-            and words[n + 1] in _INTO_OR_OUT else w for n, w in enumerate(words)]
+            and words[n + 1] in _INTO_OR_OUT and any(
+                later in _GROUP_WORDS or "group" in names.kinds(later, tokens=False)
+                for later in words[n + 2:]) else w for n, w in enumerate(words)]
+
+
+_GROUP_WORDS = {"group", "groups", "sudoers", "sudo", "wheel", "admins"}
 
 
 # kinds the snapshot lists completely (packages are not: any package can be installed)
@@ -170,8 +178,9 @@ def parse(text: str, templates: TemplateSet, matcher: Any = None, *,
     fullname = slot_words.full_name(before)
     if fullname is not None:  # "… full name to 'Daniel J. Tremblay'": one value, as said
         before = before[:fullname[1]] + " " + before[fullname[2]:]
-    words = _me_named(_copy_of(_handing(_particle_typos(words_of(before, lex)))), matcher)
     names = Names(matcher)
+    words = _me_named(_copy_of(_handing(_particle_typos(words_of(before, lex))), names),
+                      matcher, names)
     # a typo of a word that only ever follows another ("dns setings"): the tagger corrects
     # words that start a phrase, so these are corrected before it reads the phrase
     words = [w if (mended := _inner_fix(w, lex, names)) == w or _joins_a_name(words, n, names)

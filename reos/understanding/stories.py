@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from msgspec.structs import replace
 
 from reos.catalogue.templates import TemplateSet
-from reos.model.request import Intent, Kind
+from reos.model.request import Asking, Intent, Kind, Understood
 from reos.patterns import regex
 from reos.understanding import parser
 
@@ -115,8 +115,9 @@ def read_asking(sentence: str, templates: TemplateSet, matcher: Any, read: Reade
     first = telling.index(False)  # "it" is what was told before the ask, else after it
     told = [c for c, t in zip(clauses[:first], telling[:first], strict=True) if t] or reasons
     asking = referents(asking, told, templates, matcher)
-    if _only_why(asking, templates, matcher):
-        return whole  # "nginx keeps crashing, tell me why": why of what was told
+    if _only_why(asking, templates, matcher) and whole.kind == Kind.QUERY:
+        return whole  # "nginx keeps crashing, tell me why": why of what was told (never a
+        # change told in the past: "I purged docker …, tell me why")
     intent = read(asking, templates, matcher, remote=remote, asked=asked)
     if not intent.targets and whole.targets and intent.operation == whole.operation:
         return whole  # "i don't want portainer removed, just restarted": the name was told
@@ -133,6 +134,8 @@ def _only_why(clause: str, templates: TemplateSet, matcher: Any) -> bool:
     """Whether a clause only asks why ("tell me why", "could you find out why?"): its
     words, but for the ones that only ask or are filler, are "why" alone."""
     units = parser.parse(clause, templates, matcher).units
+    if any(u.text in ("you", "your", "reos") for u in units):
+        return False  # "why did you do that?": about what reos did
     said = [u.text for u in units if u.text != "," and not (
         u.roles.keys() <= {"filler", "ask"} and u.roles)]
     return said == ["why"] or (not said and any(u.text == "why" for u in units))
@@ -175,6 +178,7 @@ _THINGS = regex(r"\b(?:it|them|its|their|that one|this one|"
 # "them", "those", "both": several things, which "it" resolution never narrows to one
 _SEVERAL = regex(r"\b(?:them|they|their|those|these|both)\b", re.IGNORECASE)
 _SETTLED = (Kind.QUERY, Kind.ACTION, Kind.COMBINED, Kind.REFUSE)
+_BOTH = regex(r"\bboth\b", re.IGNORECASE)
 
 
 def focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: Reader, *,
@@ -223,10 +227,16 @@ def focus(text: str, whole: Intent, templates: TemplateSet, matcher: Any, read: 
     question: Intent | None = None
     for n in order:
         sentence, intent = reading(n)
-        if question is None and asks[n] and intent.kind == Kind.CLARIFY and any(
-                t.lower() not in sentence.lower() for t in whole.targets):
-            question = intent  # "… Please remove both.": the ask itself needs a question,
-            # and what the whole story would act on is named only in its telling part
+        if question is None and asks[n] and _BOTH.search(sentence) and len(
+                whole.targets) != 2 and not any(t.lower() in sentence.lower()
+                                               for t in whole.targets):
+            # "… the old container … and its image. Please remove both.": "both" is two
+            # things the story told, which its reading does not name two of ("moodle":
+            # every Moodle container); asked, with no reading to say yes to
+            question = Intent(Kind.CLARIFY, asking=Asking(question=(
+                "“both”: which two do you mean? Name them, and I'll plan it.")),
+                reading=Understood("catalogue", unexplained=list(
+                    whole.reading.unexplained)))
         if settled and intent.operation == whole.operation and whole.targets and any(
                 t in whole.reading.unexplained and _finds_none(t, intent, matcher)
                 for t in intent.targets):
@@ -514,11 +524,19 @@ _LEARNER_ASK = regex(r"^\s*you\s+can\s+(?!see|tell|check|show|\w+\s+it\b)\w+\b(?
                           r"(?:,\s*right|isn't it|no|yes)\?\s*$)", re.IGNORECASE)
 
 
+# a clause that gives the reason for the ask after it, with its subject ("since we don't
+# use NetBIOS names", "because nobody needs it"); never a condition, a time or a question
+_REASON = regex(r"^\s*(?:since|because|as|cause|coz|cuz|cos)\s+(?:we|we're|i|i'm|you|they|"
+                r"it|it's|nobody|no\s+one|everyone|there)\b", re.IGNORECASE)
+
+
 def marked(text: str) -> bool:
     """Put as a question by its question mark ("the server need a restart after the
     updates?"), unless it is a polite request ("can you restart nginx?", and as a learner
     puts it, "you can restart nginx?"), also after a clause that gives the reason ("Since
     we don't use NetBIOS, could you please stop nmbd?")."""
-    last = _CLAUSE_BREAK.split(text.strip())[-1]
+    clauses = _CLAUSE_BREAK.split(text.strip())
+    after_reason = len(clauses) > 1 and all(_REASON.match(c) for c in clauses[:-1])
     return text.rstrip().endswith("?") and not any(
-        _POLITE_ASK.match(said) or _LEARNER_ASK.match(said) for said in (text, last))
+        _POLITE_ASK.match(said) or _LEARNER_ASK.match(said)
+        for said in (text, clauses[-1] if after_reason else text))

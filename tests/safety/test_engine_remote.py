@@ -80,3 +80,22 @@ def test_remote_commands_are_judged() -> None:
     assert assess("systemctl -H web1 stop ssh").blocked
     assert assess("ssh web1 'systemctl stop ssh'").blocked
     assert not assess("ssh web1 uptime").blocked
+
+
+@pytest.mark.parametrize(("argv", "blocked"), [
+    (["ufw", "delete", "allow", "22/tcp"], True),  # stops allowing the session's port
+    (["ufw", "deny", "22/tcp"], True),
+    (["ufw", "insert", "1", "reject", "22"], True),
+    (["ufw", "prepend", "deny", "from", "10.0.0.2"], True),  # where the session comes from
+    (["ufw", "prepend", "deny", "from", "10.0.0.0/24"], True),
+    (["ufw", "prepend", "deny", "from", "203.0.113.5"], False),  # someone else
+    (["ufw", "deny", "3306/tcp"], False),
+    (["ufw", "delete", "allow", "80/tcp"], False),
+    (["ufw", "allow", "22/tcp"], False),
+])
+def test_a_ufw_rule_that_cuts_the_session_s_port_or_address_is_blocked_over_ssh(
+        monkeypatch: pytest.MonkeyPatch, argv: list[str], blocked: bool) -> None:
+    monkeypatch.setenv("SSH_CONNECTION", "10.0.0.2 50000 10.0.0.1 22")
+    assert assess_argv(argv, requested="close the hole", remote=True).blocked is blocked
+    monkeypatch.delenv("SSH_CONNECTION")
+    assert not assess_argv(argv, remote=False).blocked
