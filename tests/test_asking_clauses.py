@@ -146,3 +146,12 @@ def test_why_after_what_was_told_is_why_of_it(engine: ReasoningEngine, say: str)
     plan = engine.plan(say)  # it read "tell me why" alone: why the disk is full
     assert plan.kind == Kind.QUERY
     assert any("mumble-server.service" in s.argv for s in plan.steps), plan.text()
+
+
+@pytest.mark.parametrize("say", ["Once the backup finishes, can you stop mumble?",
+                                 "Tomorrow, could you stop mumble?",
+                                 "Should I stop mumble, can you advise?"])
+def test_a_polite_ask_after_a_condition_or_a_time_stays_a_question(
+        engine: ReasoningEngine, say: str) -> None:
+    plan = engine.plan(say)  # review: these stopped mumble at once
+    assert all(s.read_only for s in plan.steps), (say, plan.text())

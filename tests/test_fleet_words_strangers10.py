@@ -185,3 +185,16 @@ def test_a_slip_in_a_name_of_two_words_is_asked(inventory: Source, request_: str
         assert not isinstance(found, Chosen)
     else:
         assert meant in asked(request_, inventory)
+
+
+@pytest.mark.parametrize("request_", ["upgrade the coldrooms", "update my coldrooms",
+                                      "upgrade coldrooms and mosquitto"])
+def test_a_group_after_a_verb_over_the_or_a_list_is_what_it_acts_on(
+        inventory: Source, request_: str) -> None:
+    assert hosts_named(request_, inventory, lambda: frozenset()) is None
+
+
+@pytest.mark.parametrize("request_", ["allow 5432 on 10.44.0.7",
+                                      "make postgres listen on 10.44.0.7 only"])
+def test_an_address_a_verb_takes_is_no_host(inventory: Source, request_: str) -> None:
+    assert not isinstance(hosts_named(request_, inventory, lambda: frozenset()), Chosen)

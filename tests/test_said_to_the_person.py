@@ -186,3 +186,15 @@ def test_a_container_in_a_restart_loop_is_a_failed_one(engine: ReasoningEngine,
     said_back = answer_containers([StepResult("s1", "docker ps", 0, rows, "")],
                                   plan.intent.params, Voice())
     assert "wiki-mailer" in said_back and "wiki-web-old" not in said_back
+
+
+@pytest.mark.parametrize("said", ["delete the extra copy of wiki",
+                                  "remove the spare instance of wiki"])
+def test_a_copy_said_by_a_word_that_names_nothing_is_asked(engine: ReasoningEngine,
+                                                          said: str) -> None:
+    assert not changes(engine, said)  # review: every wiki container was removed
+
+
+@pytest.mark.parametrize("said", ["delete me from the system", "remove me off the machine"])
+def test_me_is_my_account_only_before_a_group(engine: ReasoningEngine, said: str) -> None:
+    assert not any("userdel" in argv for argv in changes(engine, said))
