@@ -82,6 +82,7 @@ from reos.system.state_net import (
     lets_in,
     rule_name,
     ufw_rule,
+    ufw_rule_words,
     ufw_setting,
     ufw_state,
 )
@@ -973,7 +974,7 @@ def firewall_cuts_ssh(argv: list[str], ports: set[int] | None, unknown: str = ""
     if words[:1] != ["ufw"]:
         return ("reos changes firewall rules on other machines through ufw only, so it "
                 "can make sure reos's SSH to the host is never cut")
-    rest, deleting = words[1:], False
+    rest = words[1:]
     if rest == ["--force", "enable"]:
         return _closes(ports, unknown, added, "turn ufw on")
     if "enable" in rest:
@@ -991,12 +992,7 @@ def firewall_cuts_ssh(argv: list[str], ports: set[int] | None, unknown: str = ""
                     "they still let its SSH in")
         return _closes(ports, unknown, added,
                        f"set ufw's default for incoming traffic to {rest[1]}")
-    if rest[:1] == ["insert"] and len(rest) > 2 and rest[1].isdigit():
-        rest = rest[2:]
-    elif rest[:1] == ["prepend"]:
-        rest = rest[1:]
-    elif rest[:1] == ["delete"]:
-        rest, deleting = rest[1:], True
+    rest, deleting = ufw_rule_words(rest)
     rule = ufw_rule(" ".join(rest)) if all(w and w.split() == [w] for w in rest) else None
     if rule is None:
         return ("reos changes ufw on other machines only by adding or deleting one rule "

@@ -306,15 +306,9 @@ def _cuts_session_port(ops: list[str]) -> str | None:
     address; not known (the port, or what the rule is about) counts as cutting. None for
     a rule that allows, or one deleted that denies."""
     from reos.system import portable
-    from reos.system.state_net import ufw_rule
+    from reos.system.state_net import ufw_rule, ufw_rule_words
 
-    rest, deleting = list(ops), False
-    if rest[:1] == ["insert"] and len(rest) > 2 and rest[1].isdigit():
-        rest = rest[2:]
-    elif rest[:1] == ["prepend"]:
-        rest = rest[1:]
-    elif rest[:1] == ["delete"]:
-        rest, deleting = rest[1:], True
+    rest, deleting = ufw_rule_words(ops)
     if not rest or rest[0] not in ("allow", "deny", "reject"):
         return None  # status, reload, show…, and a rule deleted by its number: judged so
     if (rest[0] == "allow") != deleting:

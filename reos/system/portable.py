@@ -430,6 +430,16 @@ def _unescaped(field: str) -> str:
     return "".join(out)
 
 
+def mount_table(path: str = MOUNTS) -> list[dict[str, str]]:
+    """Every line of the kernel's mount table as {device, mountpoint, fstype, options},
+    the mount on top last (raises OSError when it cannot be read)."""
+    with open(path, encoding="utf-8", errors="replace") as table:
+        lines = table.read(4 * 1024 * 1024).splitlines()
+    return [{"device": _unescaped(fields[0]), "mountpoint": _unescaped(fields[1]),
+             "fstype": fields[2], "options": fields[3]}
+            for fields in (line.split() for line in lines) if len(fields) >= 4]
+
+
 def mounts(path: str = MOUNTS) -> list[dict[str, Any]]:
     """The filesystems mounted here (the kernel's table, not fstab), with their device,
     type and options, as `state_disks` reads a mount before changing it; and their size,
@@ -437,22 +447,17 @@ def mounts(path: str = MOUNTS) -> list[dict[str, Any]]:
     in user space, FUSE, which a hung server would leave unanswered). The kernel's own
     views (proc, sysfs, cgroups…) are left out; at most MOUNT_ROWS."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as table:
-            lines = table.read(4 * 1024 * 1024).splitlines()
+        table = mount_table(path)
     except OSError as exc:
         raise Unavailable(f"{path} could not be read ({exc.strerror})") from None
     rows: list[dict[str, Any]] = []
-    for line in lines:
-        fields = line.split()
-        if len(fields) < 4 or fields[2] in _PSEUDO_FS:
+    for mount in table:
+        if mount["fstype"] in _PSEUDO_FS:
             continue
-        point = _unescaped(fields[1])
-        row: dict[str, Any] = {"device": _unescaped(fields[0]), "mountpoint": point,
-                               "fstype": fields[2], "options": fields[3],
-                               "total": 0, "used": 0, "free": 0}
-        if fields[2] not in _NETWORK_FS and not fields[2].startswith("fuse"):
+        row: dict[str, Any] = {**mount, "total": 0, "used": 0, "free": 0}
+        if mount["fstype"] not in _NETWORK_FS and not mount["fstype"].startswith("fuse"):
             try:
-                stat = os.statvfs(point)
+                stat = os.statvfs(mount["mountpoint"])
                 row["total"] = stat.f_blocks * stat.f_frsize
                 row["free"] = stat.f_bavail * stat.f_frsize
                 row["used"] = (stat.f_blocks - stat.f_bfree) * stat.f_frsize

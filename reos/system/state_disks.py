@@ -24,37 +24,16 @@ _SAFE_FIELD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
                         "/._+-=,:@")
 
 
-def _unescape(field: str) -> str:
-    """/proc/self/mounts writes a space as \\040, a tab as \\011, a backslash as \\134."""
-    if "\\" not in field:
-        return field
-    out, i = [], 0
-    while i < len(field):
-        chunk = field[i + 1:i + 4]
-        if field[i] == "\\" and len(chunk) == 3 and all(c in "01234567" for c in chunk):
-            out.append(chr(int(chunk, 8)))
-            i += 4
-        else:
-            out.append(field[i])
-            i += 1
-    return "".join(out)
-
-
 def mount_table(path: str = MOUNTS) -> list[dict[str, str]] | None:
-    """Every line of the mount table as {device, mountpoint, fstype, options}; None when
-    it cannot be read."""
+    """Every line of the mount table as {device, mountpoint, fstype, options}
+    (`portable.mount_table`, which the host module reads too); None when it cannot be
+    read."""
+    from reos.system.portable import mount_table as read
+
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            lines = handle.read(4_000_000).splitlines()
+        return read(path)
     except OSError:
         return None
-    table = []
-    for line in lines:
-        fields = line.split()
-        if len(fields) >= 4:
-            table.append({"device": _unescape(fields[0]), "mountpoint": _unescape(fields[1]),
-                          "fstype": fields[2], "options": fields[3]})
-    return table
 
 
 def _norm(mountpoint: str) -> str:

@@ -386,6 +386,18 @@ def incoming_policy(status: str, defaults: str | None = None) -> str | None:
     return _AS_UFW_SAYS[said[-1]] if said else None
 
 
+def ufw_rule_words(words: list[str]) -> tuple[list[str], bool]:
+    """The words of the rule a ufw command adds or deletes (after `ufw`: "insert N",
+    "prepend" and "delete" taken off) and whether it deletes it."""
+    if words[:1] == ["insert"] and len(words) > 2 and words[1].isdigit():
+        return words[2:], False
+    if words[:1] == ["prepend"]:
+        return words[1:], False
+    if words[:1] == ["delete"]:
+        return words[1:], True
+    return list(words), False
+
+
 def ufw_rule(name: str) -> tuple[str, list[tuple[int, int]] | None] | None:
     """A ufw rule's action ("allow" or "deny") and the ports it is about, as (low, high)
     ranges (None: every port, a rule "from" an address alone); None when `name` is not
