@@ -77,21 +77,25 @@ def test_removing_a_library_takes_its_app_and_undo_brings_both_back_pinned(bed) 
 
 def test_undoing_an_install_never_takes_what_was_installed_since_on_top_of_it(bed) -> None:
     bed.run("apt-get", "purge", "-y", "reos-demo-app", "reos-demo-base")
+    # a journal of its own: the bed is shared, and what other tests did before this one
+    # would otherwise be the next thing "undo" finds once the install's undo is refused
+    home = "/tmp/reos-home-install-undo"
+    bed.run("rm", "-rf", home, check=True)
     try:
-        done = bed.reos("plan", "--yes", "install reos-demo-base")
+        done = bed.reos("plan", "--yes", "install reos-demo-base", home=home)
         assert done.returncode == 0, done.stdout + done.stderr
         assert bed.installed("reos-demo-base") is not None
         # someone installs, by hand, an app that needs what reos installed
         bed.run("apt-get", "install", "-y", "reos-demo-app", check=True)
 
-        undo = bed.reos("undo")
+        undo = bed.reos("undo", home=home)
         said = undo.stdout + undo.stderr
         assert "would also remove reos-demo-app" in said
         assert bed.installed("reos-demo-app") == "1.0"  # the person's work stays
         assert bed.installed("reos-demo-base") is not None
 
         assert "apt-get remove -y reos-demo-base" in said  # what to run by hand
-        again = bed.reos("undo")  # refused once, not tried again behind the person's back
+        again = bed.reos("undo", home=home)  # refused once, not tried again behind the person's back
         assert "Nothing to undo" in again.stdout
         assert bed.installed("reos-demo-app") == "1.0"
     finally:
