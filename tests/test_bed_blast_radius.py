@@ -95,7 +95,8 @@ def test_undoing_an_install_never_takes_what_was_installed_since_on_top_of_it(be
         assert bed.installed("reos-demo-base") is not None
 
         assert "apt-get remove -y reos-demo-base" in said  # what to run by hand
-        again = bed.reos("undo", home=home)  # refused once, not tried again behind the person's back
+        # refused once, not tried again behind the person's back
+        again = bed.reos("undo", home=home)
         assert "Nothing to undo" in again.stdout
         assert bed.installed("reos-demo-app") == "1.0"
     finally:
