@@ -47,7 +47,8 @@ def _plan(request: str, firewall: dict[str, object] | None = None):  # noqa: ANN
 # -- what ordinary phrasings plan to ----------------------------------------------------------
 @pytest.mark.parametrize("request_", [
     "turn on the firewall", "enable ufw", "activate the firewall", "switch the firewall on",
-    "start the firewall", "turn the firewall back on"])
+    "start the firewall", "turn the firewall back on", "turn ufw on", "switch ufw on",
+    "start ufw"])
 def test_turning_the_firewall_on_is_ufw_force_enable_undone_by_turning_it_off(
         request_: str) -> None:
     plan = _plan(request_, UFW_OFF)
@@ -300,6 +301,39 @@ def test_over_ssh_asking_for_it_in_so_many_words_does_not_lift_the_block(
         monkeypatch: pytest.MonkeyPatch) -> None:
     _over_ssh(monkeypatch, [])
     assert assess_argv(["ufw", "--force", "enable"], requested="enable ufw").blocked
+
+
+SERVICE_LOADS = [["systemctl", "start", "ufw"], ["systemctl", "restart", "ufw.service"],
+                 ["systemctl", "enable", "--now", "ufw"], ["service", "ufw", "start"]]
+
+
+@pytest.mark.parametrize("argv", SERVICE_LOADS)
+def test_over_ssh_ufws_service_started_loads_its_rules_so_is_judged_as_turning_it_on(
+        argv: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # with ENABLED=yes in ufw.conf, starting the unit loads every rule, as `ufw enable` does
+    _over_ssh(monkeypatch, ["ufw allow 80/tcp"])
+    refused = assess_argv(argv)
+    assert refused.blocked and "no rule of ufw's allows port 22" in refused.reasons[0]
+    assert "loads its rules" in refused.reasons[0]
+    _over_ssh(monkeypatch, ["ufw allow 22/tcp"])
+    assert not assess_argv(argv).blocked
+    monkeypatch.delenv("SSH_CONNECTION")
+    assert not assess_argv(argv).blocked  # locally: an ordinary change
+
+
+@pytest.mark.parametrize("argv", [
+    ["systemctl", "start", "firewalld"], ["systemctl", "restart", "nftables.service"],
+    ["systemctl", "reload", "nftables"], ["systemctl", "enable", "netfilter-persistent"],
+    ["service", "iptables", "restart"], ["systemctl", "start", "shorewall"]])
+def test_over_ssh_another_firewalls_service_loading_rules_reos_does_not_read_is_blocked(
+        argv: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    _over_ssh(monkeypatch, ["ufw allow 22/tcp"])  # ufw's rules say nothing of these
+    refused = assess_argv(argv, requested=" ".join(argv[1:]))
+    assert refused.blocked and "does not read what those rules let in" in refused.reasons[0]
+    # as the undo of reos stopping it, it runs: it was running before
+    assert admit_argv(["sudo", "-n", *argv], approved=True, undoing=True).allowed
+    monkeypatch.delenv("SSH_CONNECTION")
+    assert not assess_argv(argv).blocked
 
 
 def test_over_ssh_a_rate_limit_of_the_sessions_port_is_refused(

@@ -12,7 +12,9 @@ in on (SSH_CONNECTION) from anywhere (`_keeps_ssh`; not known, not read, or a se
 passed on through loopback: blocked); a rate limit (`ufw limit`) of that port is
 blocked. Turning ufw off again as an undo of reos turning it on is no lock-out
 (`Context.undoing`); on other machines the fleet checks a host's own rules first
-(`Context.ssh_checked`).
+(`Context.ssh_checked`). A firewall's service started, restarted, reloaded or enabled over
+SSH loads all its rules at once: ufw's are read as for `ufw enable`, any other firewall's
+blocked (`_loads_rules`).
 Not responsible for disks, processes or packages (`rules_system`).
 """
 
@@ -183,6 +185,8 @@ def judge_systemctl(argv: list[str], verdict: Verdict, ctx: Context) -> None:
         # restart drops and re-adds the addresses: either can cut the session it runs in
         unit = next(u for u in units if u in NETWORK_MANAGERS)
         lockout(verdict, ctx, "changes what manages the network's interfaces", verb, unit)
+    elif verb in _LOADS and ctx.remote and any(u in FIREWALLS for u in units):
+        _loads_rules(next(u for u in units if u in FIREWALLS), verb, verdict, ctx)
     elif stopping and any(u in ("systemd-journald", "dbus", "systemd-logind", "systemd-udevd",
                                 "dbus-broker", "systemd-resolved") for u in units):
         verdict.raise_to(RiskLevel.HIGH, "stops a core system service", root=True)
@@ -192,6 +196,29 @@ def judge_systemctl(argv: list[str], verdict: Verdict, ctx: Context) -> None:
     else:
         verdict.raise_to(RiskLevel.MEDIUM, f"changes a service ({verb or 'systemctl'})",
                          root=True)
+
+
+# what makes a firewall's service load its rules, now or at boot
+_LOADS = {"start": "starts", "enable": "enables", "reenable": "enables",
+          "restart": "restarts", "try-restart": "restarts", "reload-or-restart": "restarts",
+          "try-reload-or-restart": "restarts", "reload": "reloads"}
+
+
+def _loads_rules(unit: str, verb: str, verdict: Verdict, ctx: Context) -> None:
+    """A firewall's service started, restarted, reloaded or enabled over SSH: it loads all
+    of that firewall's rules at once (now, or at the next boot). ufw's are read, as for
+    `ufw enable` (`_closes_in`); the others' (firewalld's zones, nftables.conf, saved
+    iptables rules) reos does not read, so blocked, except as an undo of reos stopping it."""
+    what = f"{_LOADS[verb]} the firewall ({unit}), which loads its rules"
+    if unit == "ufw":
+        _closes_in(verdict, ctx, what)
+    elif ctx.undoing:
+        verdict.raise_to(RiskLevel.HIGH, f"{what} again, as before the change being undone",
+                         root=True)
+    else:
+        verdict.raise_to(RiskLevel.CRITICAL, f"{what} while reos runs over SSH, which could "
+                         "lock you out: reos does not read what those rules let in",
+                         block=True, root=True)
 
 
 def judge_service(argv: list[str], verdict: Verdict, ctx: Context) -> None:
