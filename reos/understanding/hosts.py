@@ -240,6 +240,9 @@ _SENTENCE_ENDS = {".", "!", "?", ";", "please", "pls", "plz", "thanks", "now", "
 _BOUNDARY = regex(r"[.,;:!?()\[\]\u2014]|\s-\s")
 _DETERMINERS = {"the", "my", "our", "all", "every", "each", "both", "any", "of", "whole",
                 "entire", "these", "those", "which", "what"}
+# words for an unsaid part of a set of hosts ("a few of the tills", "the rest of them")
+_SOME = {"few", "some", "several", "couple", "handful", "half", "most", "many", "rest",
+         "part", "certain"}
 _WHICH = {"which", "what"}  # "which hosts": every host, asked about; "what router": a thing
 _SEPARATORS = {",", "and", "&", "+", "plus", "or", "also"}
 # things whose names are free, often a machine's ("app1", "db-1"): a name left out of them
@@ -973,6 +976,19 @@ class _Reader:
         ("on", "except"), None when nothing places them. A number said before them that
         is not the number of their hosts ("both db boxes" for three) is asked."""
         found = self._names_from(start, place=place)
+        after = self.tokens[found.end].low if found.end < len(self.tokens) else "."
+        if found.refs and start and self.tokens[start].low == "of" and (
+                self.tokens[start - 1].low in _SOME) and (
+                not after.isalnum() or after in PLACE | _SENTENCE_ENDS | _SEPARATORS):
+            # "on a few of the tills", "the rest of the servers": some of them, not which
+            # ("some of the Bristol office people" goes on: people, not hosts)
+            words = self._said_at(start - 1 - (start > 1 and self.tokens[start - 2].low in (
+                "a", "the")), found.end)
+            hosts = self._in_order(found.refs)
+            raise _Stop(_ask(f"“{words}”: which of {', '.join(hosts)} do you mean?",
+                             (f"some of them: name them (“on {hosts[0]}”)",
+                              f"all of them: say “… on all {self._said_at(start + 1, found.end)}”"),
+                             ""))
         counted = self._count_at(start)
         if found.refs and counted is not None:
             count, end = counted
@@ -1246,8 +1262,11 @@ class _Reader:
         if i and self.tokens[i - 1].low not in (_DETERMINERS | PLACE | ABOUT | _SEPARATORS
                                                  | ASKING | EVERY_HOST):
             return None  # "the dns servers", "name servers": servers of a kind
+        read = self.tokens[i].low  # the word read, a typo's too ("all hsts")
+        plural = HOST_NOUNS.get(PLURALS.get(read, read), read)
+        if plural in self.groups:  # "all servers" beside a group called servers: it
+            return _Found(self._names_of(plural, noun="group", placed=True), i + 1, sure=True)
         if not every:
-            plural = HOST_NOUNS[PLURALS.get(said.lower(), said.lower())]
             called = sorted(g for low, g in self.groups.items()
                             if low != plural and (low.endswith(plural)
                                                   or low.endswith(plural[:-1])))
@@ -2252,6 +2271,11 @@ class _Reader:
         if not (host or group) and after_hosts and word.isalpha() and len(word) >= 4:
             group = next((self.groups[p] for p in sorted(plurals(word))
                           if p in self.groups), None)  # "the Millbrook historian"
+        if not (host or group) and after_hosts and "-" in word:
+            # "on everything public-facing" beside a group public: its hosts, maybe
+            parts = [self.hosts.get(w) or self.groups.get(w) for w in word.split("-")]
+            host, group = next(((name, None) if name in self.names.hosts else (None, name)
+                                for name in parts if name), (None, None))
         if not (host or group) and after_hosts:
             respelled = self.respelled.get(_spelling(word), set())
             if len(respelled) > 1:
