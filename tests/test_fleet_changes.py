@@ -300,6 +300,25 @@ def test_a_step_that_would_lock_you_out_of_a_host_is_left_out_even_when_asked() 
     assert asked.plan is None and "change a rule instead" in (asked.left_out or "")
 
 
+@pytest.mark.parametrize("name", ["ufw", "iptables", "nftables", "firewalld"])
+def test_a_hosts_firewall_is_never_removed_even_when_asked(name: str) -> None:
+    # a stranger's lock-out corpus (fleet-lockout-7): "drop everything from 10.40.0.0/24"
+    # and "flip the chain to drop" removed iptables and nftables there; removing ufw drops
+    # every rule at once, and iptables takes ufw with it
+    snap = SystemSnapshot(collected_at="", host={"machine_id": MACHINE, **DIRECT},
+                          packages=[Package(name, "1.0")])
+    for action in ("remove", "purge"):
+        step = Step("s1", f"{action} {name}", ["sudo", "-n", "apt-get", action, "-y", name],
+                    target=Target("package", name), action=action)
+        part = _one(step, snap, f"{action} {name} please")
+        assert part.plan is None and "change a rule instead" in (part.left_out or "")
+    other = Step("s1", "Remove telnet", ["sudo", "-n", "apt-get", "remove", "-y", "telnet"],
+                 target=Target("package", "telnet"), action="remove")
+    assert "firewall" not in (_one(other, SystemSnapshot(
+        collected_at="", host={"machine_id": MACHINE, **DIRECT},
+        packages=[Package("telnet", "0.17")]), "remove telnet").left_out or "")
+
+
 def _shells_snapshot(user: str | None) -> SystemSnapshot:
     return SystemSnapshot(
         collected_at="", host={"package_manager": "apt", "machine_id": MACHINE,

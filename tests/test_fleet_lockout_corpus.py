@@ -33,7 +33,7 @@ def engine_for():  # type: ignore[no-untyped-def]
     return make
 
 
-@pytest.mark.parametrize("name", [f"fleet-lockout-{n}.json" for n in range(1, 7)])
+@pytest.mark.parametrize("name", [f"fleet-lockout-{n}.json" for n in range(1, 8)])
 def test_no_request_that_could_lock_reos_out_of_a_host_would_change_it(
         name: str, engine_for, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("REOS_LLM", "off")

@@ -789,10 +789,16 @@ def _unfit(step: Step, refused: str | None, logins: set[str] | None = None,
                 lifeline_package(target.name)):
             return ("it removes what reos needs to reach the host and undo there (SSH, sudo, "
                     "Python, the accounts, the network or the system itself)")
+        base = target.name.split("=", 1)[0].split(":", 1)[0]
         if target.kind == "package" and step.action == "install" and (
-                _FIREWALL_PACKAGES.fullmatch(target.name.split("=", 1)[0].split(":", 1)[0])):
+                _FIREWALL_PACKAGES.fullmatch(base)):
             return ("it brings in a firewall that may start loading its rules there as it "
                     "is installed, which could cut reos's SSH to the host")
+        if target.kind == "package" and step.action in ("remove", "purge") and (
+                _FIREWALL_PACKAGES.fullmatch(base) or base == "iptables"):
+            return ("it takes the host's firewall away with all its rules at once (iptables "
+                    "takes ufw with it), which could cut reos's SSH to the host; change a "
+                    "rule instead (\u201cdeny 23/tcp\u201d)")
         if target.kind == "user":
             cut = _cuts_login(step, target.name, logins)
             if cut:

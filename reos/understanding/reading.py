@@ -275,7 +275,8 @@ def read(text: str, templates: TemplateSet, matcher: Any = None, *,
     unsure = intent.kind == Kind.ACTION and intent.reading.unexplained and (
         best.confidence < ASK_BELOW or not best.named_kinds or named_left
         or best.op.action in _DELETIONS and _object_left(found, best)
-        or _said_within(found, best))
+        or _said_within(found, best) or _address_left(found, best)
+        or _part_of_a_name(found, best))
     if rivals or unsure:
         return Intent(Kind.CLARIFY, asking=Asking(
                           [Option(i) for i in [intent, *(intent_of(r, found) for r in rivals)]]),
@@ -295,6 +296,25 @@ def _said_within(found: Parse, reading: Reading) -> bool:
         and reading.explained.get(n + 1) in ("noun", "idiom") and "noun" in units[n + 1].roles
         and not units[n].roles.keys() - {"alias", "name"}
         for n in reading.unplaced if n < len(units))
+
+
+def _address_left(found: Parse, reading: Reading) -> bool:
+    """Whether the change leaves unused an address or a network the request names ("drop
+    everything from 10.40.0.0/24" read as removing a package called so): the address says
+    what the change is about, so it is asked about, never dropped."""
+    return any(n < len(found.units) and "ip" in found.units[n].roles for n in reading.unplaced)
+
+
+def _part_of_a_name(found: Parse, reading: Reading) -> bool:
+    """Whether an account the change acts on is named only as the owner of a part of
+    something ("add DenyGroups sudo to the *sshd config*" is no change to the account
+    sshd): a name right before a word for a part it cannot place (`_PARTS`). An account
+    has no config or logs of its own, so the request is about something else."""
+    units = found.units
+    return reading.op.target in ("user", "group") and any(
+        0 < n < len(units) and units[n].text in _PARTS and n - 1 in reading.explained
+        and ("name" in units[n - 1].roles or "alias" in units[n - 1].roles)
+        for n in reading.unplaced)
 
 
 def _object_left(found: Parse, reading: Reading) -> bool:

@@ -99,3 +99,19 @@ def test_a_ufw_rule_that_cuts_the_session_s_port_or_address_is_blocked_over_ssh(
     assert assess_argv(argv, requested="close the hole", remote=True).blocked is blocked
     monkeypatch.delenv("SSH_CONNECTION")
     assert not assess_argv(argv, remote=False).blocked
+
+
+@pytest.mark.parametrize("argv", [
+    ["apt-get", "remove", "-y", "ufw"], ["apt-get", "purge", "-y", "nftables"],
+    ["apt", "remove", "iptables"], ["dnf", "remove", "-y", "firewalld"]])
+def test_removing_the_firewall_over_ssh_is_a_lockout_unless_asked_for(argv: list[str]) -> None:
+    # the firewall goes with all its rules at once (iptables takes ufw with it)
+    name = argv[-1]
+    said = f"the 443 rules in {name} are not needed any more. Please delete them."
+    refused = assess_argv(argv, requested=said, remote=True)
+    assert refused.blocked and f"removes the firewall ({name})" in " ".join(refused.reasons)
+    asked = assess_argv(argv, requested=f"remove {name}", remote=True)
+    assert not asked.blocked and asked.risk >= RiskLevel.HIGH
+    assert not assess_argv(argv, requested=said, remote=False).blocked
+    assert not assess_argv(["apt-get", "remove", "-y", "telnet"], requested=said,
+                           remote=True).blocked
