@@ -42,8 +42,8 @@ class Weight:
     IDIOM_HELD: Final = -1  # each unit of its {target} gap: a name says which thing, not op
     IDIOM_BORROWED: Final = -2  # a gap word with a meaning of its own: the idiom took it
     NEGATED_IDIOM: Final = -6  # "does *not* start at boot": beats the idiom (4 and up)
-    IDIOM_NAMES: Final = 2.5  # a word of it names a thing here ("turn *ufw* on"): it says
-    # which thing too, as a target would (TARGET_KNOWN) in another op's gap
+    IDIOM_NAMES: Final = 2.5  # a noun of its own in it names a thing here ("turn *ufw* on"):
+    # it says which thing too, as a target would (TARGET_KNOWN) in another op's gap
 
     # -- the words that name the operation: `_weigh_verb`, `_weigh_noun`, … --
     VERB: Final = 3  # its first verb ("restart"): alone twice MIN_SCORE; a second adds 0

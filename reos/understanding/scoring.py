@@ -170,11 +170,12 @@ def _weigh_idiom(reading: Reading, units: list[Unit], skip: set[int],
                        if units[h].roles and not target_words.names(units[h], op.target))
         reading.score += (Weight.IDIOM + Weight.IDIOM_WORD * len(idiom_units)
                           + Weight.IDIOM_HELD * len(held) + Weight.IDIOM_BORROWED * borrowed)
-        if any("name" in units[n].roles and "resource" not in units[n].roles
+        if any("name" in units[n].roles and op.id in units[n].roles.get("noun", ())
                and units[n].text in fixed for n in idiom_units if n not in held):
-            # "turn ufw on" names the firewall in its own words: no less sure of which
-            # thing than "turn {target} on" with ufw in its gap ("add the *user* …" says
-            # a kind of thing, whatever else is called so here)
+            # "turn ufw on": ufw is the firewall's own noun and a name here, so the idiom
+            # is no less sure of which thing than "turn {target} on" with ufw in its gap
+            # (a name that is no noun of the operation, "who is in the *sudo* group" for
+            # who has sudo, says nothing of it)
             reading.score += Weight.IDIOM_NAMES
         if _negates_idiom(units, idiom_units, skip, fixed):
             # "make sure nginx does not start at boot" is no enable
