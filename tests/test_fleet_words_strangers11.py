@@ -3,7 +3,9 @@ through reos.on_hosts.hosts_named, Ansible reading a real inventory): the causes
 eleventh stranger set (tests/understanding/fleet_strangers/fleet-strangers-11.json) showed,
 each as a general rule on sentences and names of our own.
 
-What is checked: where a group is called by a word for hosts ("servers", "nodes"), "all
+What is checked: a host numbered with zeros or by a long name ("pos 3" for pos03, "cam 2"
+for cam02.site.example) and a range of them ("pos 1 through 3", "kiosks 2-4") are those
+hosts; where a group is called by a word for hosts ("servers", "nodes"), "all
 servers", "every node" and "the servers" are that group, not every host; "a few of",
 "some of", "the rest of" the hosts of a group says only part of them, so it is asked;
 a word written with a hyphen right after the hosts read ("everything dmz-side") that
@@ -39,9 +41,16 @@ edge
 
 [lab]
 scratch
+
+[tills]
+pos[01:04]
+
+[cameras]
+cam[01:03].site.example
 """
 EVERY_HOST = {"gw1", "gw2", "db1", "db2", "kiosk1", "kiosk2", "kiosk3", "kiosk4", "kiosk5",
-              "scratch"}
+              "scratch", "pos01", "pos02", "pos03", "pos04", "cam01.site.example",
+              "cam02.site.example", "cam03.site.example"}
 NODES = {"gw1", "gw2", "db1", "db2"}
 
 
@@ -91,6 +100,27 @@ def test_some_of_a_group_s_name_going_on_as_other_words_is_no_part_of_its_hosts(
 
 def test_all_of_a_group_is_the_group(inventory: Source) -> None:
     assert len(chosen("reboot all of the kiosks", inventory).hosts) == 5
+
+
+# -- numbered hosts said with their number apart, and ranges of them -------------------------
+@pytest.mark.parametrize(("request_", "hosts"), [
+    ("restart chrony on pos 3", ("pos03",)), ("reboot on pos 4", ("pos04",)),
+    ("show disk usage on cam 2", ("cam02.site.example",)),
+    ("restart chrony on kiosks 2-4", ("kiosk2", "kiosk3", "kiosk4")),
+    ("install htop on pos 1 through 3", ("pos01", "pos02", "pos03")),
+    ("install htop on pos1 thru pos3", ("pos01", "pos02", "pos03")),
+    ("uptime on cam 1 to cam 2", ("cam01.site.example", "cam02.site.example")),
+])
+def test_a_number_said_apart_or_a_range_of_numbers_names_those_hosts(
+        inventory: Source, request_: str, hosts: tuple[str, ...]) -> None:
+    found = chosen(request_, inventory)
+    assert found.hosts == hosts
+
+
+def test_a_range_reaching_past_the_hosts_there_are_is_not_read_as_some_of_them(
+        inventory: Source) -> None:
+    question = asked("restart chrony on pos 3 to 6", inventory)
+    assert "has only pos03, pos04 of those" in question
 
 
 # -- a group's name inside a hyphenated word after the hosts -------------------------------

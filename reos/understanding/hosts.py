@@ -211,6 +211,8 @@ _SAYS_WHICH_MACHINE = frozenset({
 _TRAILING_NUMBER = regex(r"[0-9]+$")
 _LEADING_ZEROS = regex(r"(?<![0-9])0+(?=[0-9])")
 _RANGE = {"through", "thru", "till", "until", "to", "-", "..", "upto"}
+_NUMBERED = regex(r"([a-z][a-z]*?)(\d+)")  # "till07", "web2": a word and a number
+_SPAN = regex(r"\d{1,4}-\d{1,4}")  # "3-5"
 # words of time a word of place may come before, after the hosts: "on web1 at noon"
 _TIMES = {"noon", "midnight", "night", "tonight", "morning", "evening", "afternoon",
           "once", "boot", "startup", "weekend", "weekends", "home", "least", "most",
@@ -1335,6 +1337,9 @@ class _Reader:
         if joined is not None:  # "k8s workers": the group k8s_workers, never k8s alone
             self._joined_alone(i, joined[0], joined[1])
             return joined[0], [joined[1]]
+        numbered = self._range_at(i)
+        if numbered is not None:  # "tills 3-5", "web 1 to 3", "ferm2 through ferm4"
+            return numbered[0], [_Ref("host", h) for h in numbered[1]]
         if i + 1 < len(tokens) and tokens[i + 1].low.isdigit() and tokens[i + 1].start \
                 == tokens[i].end + 1:
             host = self._host_said_apart(word, tokens[i + 1].low)
@@ -1438,11 +1443,57 @@ class _Reader:
         return next((r.name for r in refs if r.name.lower() in forms), "")
 
     def _host_said_apart(self, word: str, number: str) -> str | None:
-        """"web 1": the host web1, or web-1 or web_1 when that is the only one."""
+        """"web 1": the host web1, or web-1, web_1, web01 or web01.example.net when that
+        is the only one."""
         if word + number in self.hosts:
             return self.hosts[word + number]
-        apart = [h for h in self.hosts.values() if PARTS.sub("", h.lower()) == word + number]
-        return apart[0] if len(apart) == 1 else None
+        apart = {h for h in self.hosts.values() if PARTS.sub("", h.lower()) == word + number}
+        if not apart and number.isdigit():  # "till 7" for till07, "ferm 3" for ferm03.plant…
+            apart = {h for h in self.hosts.values() if (found := _NUMBERED.fullmatch(
+                PARTS.sub("", h.lower().split(".")[0]))) and found[1] == word
+                and int(found[2]) == int(number)}
+        return next(iter(apart)) if len(apart) == 1 else None
+
+    def _range_at(self, i: int) -> tuple[int, list[str]] | None:
+        """Hosts numbered from one number to another, said at `i` ("tills 3-5", "web 1 to
+        3", "node 2 through node 4", "ferm2 thru ferm4"), and where the words end: each
+        number must name exactly one host (`_host_said_apart`); asked (raises) when only
+        some do, None when none does."""
+        tokens = self.tokens
+        low = [t.low for t in tokens[i:i + 5]]
+        if not low or not low[0][:1].isalpha():
+            return None
+        joined = _NUMBERED.fullmatch(low[0])
+        if joined and len(low) > 2 and low[1] in _RANGE:  # "ferm2 thru ferm4", "ferm2 to 4"
+            prefix, first, rest, end = joined[1], joined[2], low[2:], i + 3
+            other = _NUMBERED.fullmatch(rest[0])
+            last = rest[0] if rest[0].isdigit() else other[2] if other and (
+                other[1] == prefix) else ""
+        elif len(low) > 1 and low[0].isalpha() and _SPAN.fullmatch(low[1]):  # "tills 3-5"
+            prefix, (first, last), end = low[0], low[1].split("-"), i + 2
+        elif len(low) > 3 and low[0].isalpha() and low[1].isdigit() and low[2] in _RANGE:
+            prefix, first, end = low[0], low[1], i + 4  # "web 1 to 3", "node 2 to node 4"
+            last = low[3]
+            if last == low[0] and len(low) > 4:
+                last, end = low[4], i + 5
+        else:
+            return None
+        if not (first.isdigit() and last.isdigit()) or not 0 < int(last) - int(first) < 64:
+            return None
+        some: list[str] = []
+        for word in dict.fromkeys((prefix, prefix.removesuffix("s"), prefix.removesuffix("es"))):
+            hosts = [self._host_said_apart(word, str(n))
+                     for n in range(int(first), int(last) + 1)]
+            if all(hosts):
+                return end, [h for h in hosts if h]
+            some = some or [h for h in hosts if h]
+        if some:  # "pos 3 to 6" where pos05 and pos06 are not: never some of them
+            said = self._said_at(i, end)
+            raise _Stop(_ask(f"“{said}”: {self.names.where} has only {', '.join(some)} of "
+                             "those. Which do you mean?",
+                             (f"those: say “… on {', '.join(some)}”",
+                              "others: give --hosts PATTERN"), ""))
+        return None
 
     def _names_of(self, word: str, *, noun: str | None, placed: bool) -> list[_Ref]:
         if ("*" in word or "?" in word) and any(c.isalnum() for c in word):
@@ -2370,7 +2421,8 @@ class _Reader:
 
     def _bare_question(self, bare: list[str]) -> Asked:
         names = _unique_words(bare)
-        one = len(names) == 1
+        one = len(names) == 1 and not _SPAN.search(names[0]) and not (
+            set(names[0].lower().split()) & _RANGE)  # "tills 3-5" names three
         return _ask(f"{_either(names, 'and')} {'is a host' if one else 'are hosts'} in "
                     f"{self.names.where}: do you mean on {'that host' if one else 'those hosts'}"
                     ", or something called so on this machine?",
