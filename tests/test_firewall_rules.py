@@ -73,6 +73,21 @@ def test_a_ban_on_one_address_is_said_and_stays_ahead() -> None:
     assert "still decides part of this traffic" in fr.explain(placed, "it", "ufw")[0]
 
 
+def test_a_row_of_several_ports_is_said_once() -> None:
+    rules = fr.from_ufw(["80,443/tcp ALLOW Anywhere"])
+    placed = fr.place(rules, fr.Rule("deny", None, None, "203.0.113.9"))
+    assert len(placed.partial) == 2  # one rule read for each of its ports
+    assert len(fr.explain(placed, "it", "ufw")) == 1
+
+
+def test_a_ban_put_ahead_of_every_rule_says_nothing_of_earlier_rules() -> None:
+    plan = _engine({"backend": "ufw", "active": True, "rules": [
+        "22/tcp LIMIT IN Anywhere", "80,443/tcp ALLOW IN Anywhere"]}).plan("ban 203.0.113.9")
+    [step] = plan.steps
+    assert step.argv[-4:] == ["prepend", "deny", "from", "203.0.113.9"]
+    assert "comes earlier" not in plan.text()
+
+
 def test_rules_with_matches_not_understood_never_cover() -> None:
     rules = fr.from_nft(["inet filter input handle 4: ct state established,related accept",
                          "inet filter input handle 5: iifname lo accept",

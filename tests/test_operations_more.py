@@ -207,6 +207,8 @@ ACTIONS = [
      [["journalctl", "--rotate"], ["logrotate", "-f", "/etc/logrotate.conf"]], "apt"),
     ("unban 203.0.113.5 in fail2ban", "security.unban",
      [["fail2ban-client", "unban", "203.0.113.5"]], "apt"),
+    ("remove the ban for 203.0.113.5", "security.unban",
+     [["fail2ban-client", "unban", "203.0.113.5"]], "apt"),
 ]
 
 
@@ -219,6 +221,16 @@ def test_an_action_is_planned_with_the_exact_commands_and_waits_for_approval(
     assert _argvs(plan) == argvs
     assert not plan.read_only and plan.needs_approval
     assert any(not s.read_only for s in plan.steps)
+
+
+@pytest.mark.parametrize("said", ["ban 203.0.113.5 in the sshd jail",
+                                  "ban 203.0.113.5, it is in no jail yet"])
+def test_a_ban_is_never_read_as_lifting_one(engines, said) -> None:
+    # "ban" and "jail" were nouns of security.unban: a ban asked for was offered as lifted
+    plan = engines["apt"].plan(said)
+    offered = [plan.intent, *((o.intent for o in plan.intent.asking.options)
+                              if plan.intent is not None and plan.intent.asking else ())]
+    assert all(i is None or i.operation != "security.unban" for i in offered), plan.text()
 
 
 def test_a_reinstall_never_removes_or_purges(engines) -> None:

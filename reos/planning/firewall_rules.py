@@ -339,7 +339,8 @@ def explain(p: Placement, new_words: str, backend: str | None) -> list[str]:
     if p.same is not None:
         notes.append(f"Rule {p.same.number} ({_shown(p.same)}) already decides this traffic "
                      f"the same way, so {new_words} changes nothing while that one stays")
-    for rule in p.partial[:3]:
+    # a row of several ports is read as one rule each, under the row's one number
+    for rule in list({r.number: r for r in p.partial}.values())[:3]:
         notes.append(f"Rule {rule.number} ({_shown(rule)}) comes earlier and still decides "
                      "part of this traffic the other way; I'm leaving it ahead")
     return notes
@@ -416,6 +417,8 @@ def adjust(plan: object, firewall: dict[str, object] | None) -> None:
                     continue
                 argv = ["nft", "delete", "rule", *match.where.split(), "handle",
                         str(match.handle)]
+        elif argv[:1] == ["ufw"] and "prepend" in argv[1:3]:
+            pass  # ahead of every rule already (a ban): nothing earlier decides it
         else:
             placement = place(rules, new)
             said = name.split(": ", 1)[-1] if backend == "nftables" else name.removeprefix(
