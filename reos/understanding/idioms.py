@@ -79,6 +79,8 @@ def idiom_spans(op_words: tuple[str, ...], units: list[Unit],
             held = sorted({flat.unit[k] for k in range(start, end)})
             if any("verb" in units[h].roles and "name" not in units[h].roles for h in held):
                 break  # a verb in the gap: the idiom does not span it
+            if units[held[0]].text == "to" and len(held) > 1:
+                break  # "I need to know the version of …": an infinitive, not the object
             named = [h for h in held if could_name(units[h])]
             if not named:
                 continue  # only glue words in the gap: it names nothing

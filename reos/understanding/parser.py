@@ -77,18 +77,25 @@ def _particle_typos(words: list[str]) -> list[str]:
 # the logs", "hit me with the failed units"): a way to say "show me", never what they act on
 _HANDING = {"drop", "send", "shoot", "toss", "throw", "slide", "pass", "hit", "fetch", "bring"}
 _HANDED = {"the", "a", "an", "some", "all", "every", "with", "your", "that", "those", "this"}
+# what "give me the …" grants rather than hands over ("give me the sudo rights")
+_GRANTED = {"access", "rights", "right", "permission", "permissions", "privileges", "sudo",
+            "root", "admin", "administrator", "group", "shell", "password", "key", "keys",
+            "ownership", "login", "account"}
 
 
 def _handing(words: list[str]) -> list[str]:
     """"drop me the list of compose projects" as "show me the list …" ("hit me with the
-    logs": "show me the logs"); never "drop me from the docker group", where the person
-    is what the verb acts on."""
+    logs": "show me the logs", "give me the ram situation"); never "drop me from the
+    docker group", where the person is what the verb acts on, nor "give me the sudo
+    rights", which grants."""
     out: list[str] = []
     for n, word in enumerate(words):
         if n and out[-1:] == ["me"] and len(out) > 1 and out[-2] == "show" and word == "with":
             continue
-        out.append("show" if word in _HANDING and words[n + 1:n + 2] in (["me"], ["us"])
-                   and words[n + 2:n + 3] and words[n + 2] in _HANDED else word)
+        handed = words[n + 1:n + 2] in (["me"], ["us"]) and bool(words[n + 2:n + 3]) and (
+            words[n + 2] in _HANDED)
+        out.append("show" if handed and (word in _HANDING or word == "give" and not set(
+            words[n + 3:n + 6]) & _GRANTED) else word)
     return out
 
 
