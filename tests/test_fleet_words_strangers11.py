@@ -18,7 +18,7 @@ import pytest
 
 from reos.fleet.inventory import Source
 from reos.on_hosts import hosts_named
-from reos.understanding.hosts import Asked
+from reos.understanding.hosts import Asked, Chosen
 from tests.host_words import asked, chosen, inventory_of
 
 INI = """[nodes:children]
@@ -117,9 +117,18 @@ def test_a_number_said_apart_or_a_range_of_numbers_names_those_hosts(
     assert found.hosts == hosts
 
 
+def test_to_and_a_number_after_a_host_is_a_value_unless_said_as_a_range(
+        inventory: Source) -> None:
+    # "to 3" sets something to 3 as often as it ends a range: never more hosts from it
+    found = hosts_named("set swappiness on pos1 to 3", inventory)
+    assert not (isinstance(found, Chosen) and len(found.hosts) > 1), found
+    assert chosen("set swappiness on pos2 to 60", inventory).hosts == ("pos02",)
+    assert chosen("uptime on pos1 to pos3", inventory).hosts == ("pos01", "pos02", "pos03")
+
+
 def test_a_range_reaching_past_the_hosts_there_are_is_not_read_as_some_of_them(
         inventory: Source) -> None:
-    question = asked("restart chrony on pos 3 to 6", inventory)
+    question = asked("restart chrony on pos 3 through 6", inventory)
     assert "has only pos03, pos04 of those" in question
 
 

@@ -1480,6 +1480,10 @@ class _Reader:
             return None
         if not (first.isdigit() and last.isdigit()) or not 0 < int(last) - int(first) < 64:
             return None
+        if "to" in low[1:4] and not (_NUMBERED.fullmatch(low[2]) or (
+                len(low) > 3 and low[3] == low[0]) or (i and tokens[i - 1].low == "from")):
+            return None  # "set swappiness on web2 to 10": a value, unless said as a range
+            # ("web1 to web3", "pos 1 to pos 3", "from pos 1 to 3")
         some: list[str] = []
         for word in dict.fromkeys((prefix, prefix.removesuffix("s"), prefix.removesuffix("es"))):
             hosts = [self._host_said_apart(word, str(n))
