@@ -7,7 +7,9 @@ homelab fixture.
 What is checked: "I need to know the … of the installed X" installs nothing (it read as
 "need {target} installed" with "to know the size of the" in the gap, and installed
 packages called "size" and "newer"); "give me the …" shows what it names, as "drop me
-the …" does, and plans no account change; "give me the sudo rights" still grants.
+the …" does, and plans no account change; "give me the sudo rights" still grants; "just"
+before a verb ("just tell me which units are in a failed state") is of the verb, never
+a filter of which things (reos/understanding/scoring.py `_weigh_qualifier`).
 """
 
 from __future__ import annotations
@@ -63,3 +65,12 @@ def test_give_me_the_rights_still_grants(engine: ReasoningEngine) -> None:
     plan = engine.plan("give me the sudo rights")
     assert plan.intent is not None and plan.intent.operation == "user.add_to_group"
     assert [s.argv[-3:] for s in plan.steps] == [["-aG", "sudo", "carol"]]
+
+
+@pytest.mark.parametrize("request_", ["just tell me which units are in a failed state",
+                                      "just show me which units are in a failed state"])
+def test_just_before_a_verb_is_of_the_verb_never_a_filter(engine: ReasoningEngine,
+                                                          request_: str) -> None:
+    # "just" is a word for "only", a filter, except where it says how to ask
+    plan = engine.plan(request_)
+    assert plan.intent is not None and plan.intent.operation == "service.failed", plan.text()

@@ -392,6 +392,10 @@ def _weigh_qualifier(reading: Reading, units: list[Unit], n: int, unit: Unit) ->
         reading.explained[n] = "background"  # "… pihole container dns is down"
         return
     names = roles["qualifier"]
+    if names == {"only"} and "filler" in roles and n + 1 < len(units) and (
+            units[n + 1].roles.keys() & {"verb", "ask"}):
+        reading.explained[n] = "filler"  # "just tell me which …", "just restart it": of
+        return  # the verb, never which things
     # every operation on named things takes "all" and "only", except packages:
     # "all packages" is never a list of ten thousand steps
     accepted = [q for q in names if q in op.qualifiers or (
