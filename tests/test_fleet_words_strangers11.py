@@ -109,7 +109,7 @@ def test_all_of_a_group_is_the_group(inventory: Source) -> None:
     ("restart chrony on kiosks 2-4", ("kiosk2", "kiosk3", "kiosk4")),
     ("install htop on pos 1 through 3", ("pos01", "pos02", "pos03")),
     ("install htop on pos1 thru pos3", ("pos01", "pos02", "pos03")),
-    ("uptime on cam 1 to cam 2", ("cam01.site.example", "cam02.site.example")),
+    ("uptime on cam 1 through cam 2", ("cam01.site.example", "cam02.site.example")),
 ])
 def test_a_number_said_apart_or_a_range_of_numbers_names_those_hosts(
         inventory: Source, request_: str, hosts: tuple[str, ...]) -> None:
@@ -117,13 +117,27 @@ def test_a_number_said_apart_or_a_range_of_numbers_names_those_hosts(
     assert found.hosts == hosts
 
 
-def test_to_and_a_number_after_a_host_is_a_value_unless_said_as_a_range(
-        inventory: Source) -> None:
-    # "to 3" sets something to 3 as often as it ends a range: never more hosts from it
-    found = hosts_named("set swappiness on pos1 to 3", inventory)
+@pytest.mark.parametrize("request_", [
+    "set swappiness on pos1 to 3",  # a value
+    "fail over pos1 to pos2",  # a direction
+    "stop nginx on pos01 until 3",  # a time
+    "stop nginx on pos01 till 4",
+    "deny ssh on pos 1 through 3 pm",
+    "restart chrony on pos 1 and 2",  # more numbers, which hosts they add not read
+    "restart chrony on pos 1, 2",
+    "restart chrony on pos#1",  # no number said apart
+    "check disk on pos[1:2]",
+])
+def test_no_more_hosts_than_named_from_numbers_that_are_no_range(
+        inventory: Source, request_: str) -> None:
+    found = hosts_named(request_, inventory)
     assert not (isinstance(found, Chosen) and len(found.hosts) > 1), found
+    assert not (isinstance(found, Chosen) and found.request.rstrip(" .").endswith(
+        ("and 2", ", 2", "pm", "[1:2]"))), found
+
+
+def test_to_and_a_number_after_a_host_stays_the_requests(inventory: Source) -> None:
     assert chosen("set swappiness on pos2 to 60", inventory).hosts == ("pos02",)
-    assert chosen("uptime on pos1 to pos3", inventory).hosts == ("pos01", "pos02", "pos03")
 
 
 def test_a_range_reaching_past_the_hosts_there_are_is_not_read_as_some_of_them(

@@ -31,7 +31,7 @@ from reos.safety.rules import Context, flags, operands
 from reos.safety.verdict import Verdict
 
 FIREWALLS = ("ufw", "firewalld", "nftables", "iptables", "netfilter-persistent", "ip6tables",
-             "ebtables", "shorewall", "csf")
+             "ebtables", "shorewall", "shorewall6", "ferm", "csf")
 # the programs that configure the network's interfaces and addresses
 NETWORK_MANAGERS = ("systemd-networkd", "NetworkManager", "network-manager", "networking",
                     "network", "wicd", "wicked", "connman", "netplan", "ifup", "dhcpcd")
@@ -56,6 +56,10 @@ _STOP_VERBS = {"stop", "disable", "mask", "kill", "down", "off", "flush", "reset
                "purge", "delete", "drop", "panic", "deactivate", "del", "shutdown", "halt",
                "-f", "-x", "-z", "--flush"}
 _NEAR = 3  # a stop word at most this many words from the thing's name
+# what a firewall has that a request may remove without removing the firewall
+_PARTS_OF = {"rule", "rules", "config", "configuration", "profile", "profiles", "chain",
+             "chains", "table", "tables", "jail", "jails", "zone", "zones", "log", "logs",
+             "entry", "entries", "exception", "exceptions", "setting", "settings"}
 
 
 def _names(thing: str) -> tuple[str, ...]:
@@ -94,7 +98,7 @@ def _named_at(words: list[str], names: tuple[str, ...]) -> list[int]:
     return out
 
 
-def requested(ctx: Context, verb: str, thing: str) -> bool:
+def requested(ctx: Context, verb: str, thing: str, *, exact: bool = False) -> bool:
     """The request asks for exactly this: it names the thing (by its kind, e.g. "the
     firewall", or any of its names, e.g. "ufw") and, close to that name, asks to stop it
     ("turn off", "shut down", "disable", "bring … down", …). A request about something
@@ -104,11 +108,13 @@ def requested(ctx: Context, verb: str, thing: str) -> bool:
     text = re.sub(r"[^a-z0-9_.@:-]+", " ", ctx.requested.lower()) + " "
     text = re.sub(r"[.:]+ ", " ", text)  # "the firewall." and "ssh:" name them too
     words = text.replace(".service ", " ").replace(".socket ", " ").split()[:400]
-    names = _names(thing)
+    names = (thing.lower(),) if exact else _names(thing)
     verb = verb.lower()
     if not names:  # nothing to name: the request must use this very verb
         return any(w.startswith(verb) for w in words)
-    named = _named_at(words, names)
+    # `exact`: "remove ufw", never "remove the ufw rule for 8080" (a part of it)
+    named = [j for j in _named_at(words, names)
+             if not (exact and j + 1 < len(words) and words[j + 1] in _PARTS_OF)]
     if not named or words[0] in ("why", "what", "how", "where", "when", "who"):
         return False  # a question about it is not a request to stop it
     if verb in _STOP_VERBS or verb.removesuffix("ed") in _STOP_VERBS:
@@ -119,8 +125,11 @@ def requested(ctx: Context, verb: str, thing: str) -> bool:
     return verb in words
 
 
-def lockout(verdict: Verdict, ctx: Context, reason: str, verb: str, thing: str) -> None:
-    if ctx.remote and not requested(ctx, verb, thing):
+def lockout(verdict: Verdict, ctx: Context, reason: str, verb: str, thing: str, *,
+            exact: bool = False) -> None:
+    """Blocked over SSH (CRITICAL) unless the request asks for exactly this (`requested`;
+    `exact`: by this very name, as the object of the verb), else HIGH."""
+    if ctx.remote and not requested(ctx, verb, thing, exact=exact):
         verdict.raise_to(RiskLevel.CRITICAL, f"{reason}; reos runs over SSH, so this would "
                          "lock you out", block=True, root=True)
     else:
@@ -199,7 +208,7 @@ def judge_systemctl(argv: list[str], verdict: Verdict, ctx: Context) -> None:
 
 
 # what makes a firewall's service load its rules, now or at boot
-_LOADS = {"start": "starts", "enable": "enables", "reenable": "enables",
+_LOADS = {"start": "starts", "enable": "enables", "reenable": "enables", "preset": "enables",
           "restart": "restarts", "try-restart": "restarts", "reload-or-restart": "restarts",
           "try-reload-or-restart": "restarts", "reload": "reloads"}
 
@@ -252,6 +261,17 @@ def judge_firewall(argv: list[str], verdict: Verdict, ctx: Context) -> None:
         _default_policy(ops, verdict, ctx)
     elif program == "ufw" and ops[:1] == ["limit"]:
         _limits(ops, verdict, ctx)
+    elif program == "ufw" and ops == ["reload"]:
+        _closes_in(verdict, ctx, "loads ufw's rules again")  # as saved, maybe not as running
+    elif ctx.remote and not ctx.undoing and (
+            program == "firewall-cmd" and any(a in ("--reload", "--complete-reload")
+                                              for a in argv)
+            or program == "nft" and ("-f" in fl or "--file" in fl) and "-c" not in fl
+            and "--check" not in fl):
+        verdict.raise_to(RiskLevel.CRITICAL, "loads the firewall's saved rules in place of "
+                         "the running ones while reos runs over SSH, which could lock you "
+                         "out: reos does not read what those rules let in",
+                         block=True, root=True)
     elif program == "ufw" and ctx.remote and not ctx.ssh_checked and not ctx.undoing and (
             _cuts_session_port(ops)):
         lockout(verdict, ctx, _cuts_session_port(ops) or "", "deny", "ufw")

@@ -8,6 +8,7 @@ Not responsible for file-level rules (`rules`) or for walking a command line (`r
 
 from __future__ import annotations
 
+import fnmatch
 import re
 
 from reos.model.risk import RiskLevel
@@ -37,9 +38,9 @@ BOOT_PACKAGES = regex(r"^(?:linux-image|linux-signed|linux(?:-lts|-zen|-hardened
                            r"kernel(?:-core|-default|-modules)?$|grub|shim|systemd(?:-sysv)?$|"
                            r"init$|sysvinit|libc6|glibc|musl$|dracut|initramfs-tools)")
 # what loads a machine's firewall rules (iptables: ufw and firewalld are built on it)
-FIREWALL_PACKAGES = {"ufw", "firewalld", "nftables", "iptables", "iptables-persistent",
-                     "iptables-services", "netfilter-persistent", "shorewall", "shorewall6",
-                     "ferm"}
+FIREWALL_PACKAGES = {"ufw", "firewalld", "nftables", "iptables", "iptables-nft",
+                     "iptables-legacy", "iptables-persistent", "iptables-services",
+                     "netfilter-persistent", "shorewall", "shorewall6", "ferm"}
 PACKAGE_TOOLS = {"apt", "apt-get", "aptitude", "dnf", "yum", "pacman", "zypper", "apk",
                  "dpkg", "rpm", "snap", "flatpak", "pip", "pip3", "npm", "gem", "cargo"}
 FORMATTERS = {"mke2fs", "mkdosfs", "mkexfatfs", "mkntfs", "mkswap", "mkisofs", "mkudffs",
@@ -312,12 +313,16 @@ def _packages(argv: list[str], verdict: Verdict, ctx: Context) -> None:
         else:
             verdict.raise_to(RiskLevel.HIGH if removing else RiskLevel.MEDIUM,
                              f"changes a core package, {core[0]}")
-    walls = [n for n in names if n in FIREWALL_PACKAGES]
-    if walls and removing and program not in ("pip", "pip3", "npm", "gem", "cargo"):
-        # the firewall goes with its rules at once (iptables takes ufw with it); over SSH
-        # a lock-out unless the request asks for exactly that
-        lockout(verdict, ctx, f"removes the firewall ({walls[0]}) with all its rules",
-                "remove", walls[0])
+    # the firewall goes with its rules at once (iptables takes ufw with it); over SSH a
+    # lock-out unless the request asks for exactly that, by that name. Spelled any way a
+    # package tool takes ("dnf rm", "dpkg --remove", "rpm --erase", "ufw*")
+    walls = [n for n in names if any(fnmatch.fnmatchcase(w, n) for w in FIREWALL_PACKAGES)]
+    if walls and program not in ("pip", "pip3", "npm", "gem", "cargo") and (
+            removing or "rm" in ops or fl & {"--remove", "--purge", "--erase"}):
+        wall = next((w for w in sorted(FIREWALL_PACKAGES) if fnmatch.fnmatchcase(w, walls[0])),
+                    walls[0])
+        lockout(verdict, ctx, f"removes the firewall ({wall}) with all its rules",
+                "remove", wall, exact=True)
     if fl & {"--force-all", "--force-remove-essential", "--nodeps", "-dd"}:
         verdict.raise_to(RiskLevel.HIGH, "forces past the package manager's safety checks",
                          reversible=False)

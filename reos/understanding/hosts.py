@@ -211,6 +211,9 @@ _SAYS_WHICH_MACHINE = frozenset({
 _TRAILING_NUMBER = regex(r"[0-9]+$")
 _LEADING_ZEROS = regex(r"(?<![0-9])0+(?=[0-9])")
 _RANGE = {"through", "thru", "till", "until", "to", "-", "..", "upto"}
+# what joins the ends of a range of hosts: never "to" (a value's, a direction's) nor
+# "until" (a time's)
+_SPANNING = {"through", "thru", "-", ".."}
 _NUMBERED = regex(r"([a-z][a-z]*?)(\d+)")  # "till07", "web2": a word and a number
 _SPAN = regex(r"\d{1,4}-\d{1,4}")  # "3-5"
 # words of time a word of place may come before, after the hosts: "on web1 at noon"
@@ -1340,9 +1343,13 @@ class _Reader:
         numbered = self._range_at(i)
         if numbered is not None:  # "tills 3-5", "web 1 to 3", "ferm2 through ferm4"
             return numbered[0], [_Ref("host", h) for h in numbered[1]]
-        if i + 1 < len(tokens) and tokens[i + 1].low.isdigit() and tokens[i + 1].start \
-                == tokens[i].end + 1:
+        if i + 1 < len(tokens) and tokens[i + 1].low.isdigit() and self._apart(i):
             host = self._host_said_apart(word, tokens[i + 1].low)
+            if host and self._more_numbers_at(i + 2):
+                said = self._said_at(i, min(i + 5, len(tokens)))
+                raise _Stop(_ask(f"“{said}”: which hosts do you mean?",
+                                 (f"name each: “on {host}, …”",
+                                  "or give them with --hosts PATTERN"), ""))
             if host:
                 return i + 2, [_Ref("host", host)]
         noun = self._noun(i + 1)
@@ -1455,24 +1462,28 @@ class _Reader:
         return next(iter(apart)) if len(apart) == 1 else None
 
     def _range_at(self, i: int) -> tuple[int, list[str]] | None:
-        """Hosts numbered from one number to another, said at `i` ("tills 3-5", "web 1 to
-        3", "node 2 through node 4", "ferm2 thru ferm4"), and where the words end: each
-        number must name exactly one host (`_host_said_apart`); asked (raises) when only
-        some do, None when none does."""
+        """Hosts numbered from one number to another, said at `i` ("tills 3-5", "pos 1
+        through 3", "node 2 thru node 4", "ferm2 thru ferm4"), and where the words end:
+        each number must name exactly one host (`_host_said_apart`); asked (raises) when
+        only some do, None when none does. Only "through", "thru" and a dash join a range:
+        "web1 to web2" is a direction (fail over, copy), "until 8" and "till 9" a time;
+        and a range followed by a word ("thru 5 pm", "3-5 minutes") is none."""
         tokens = self.tokens
         low = [t.low for t in tokens[i:i + 5]]
         if not low or not low[0][:1].isalpha():
             return None
         joined = _NUMBERED.fullmatch(low[0])
-        if joined and len(low) > 2 and low[1] in _RANGE:  # "ferm2 thru ferm4", "ferm2 to 4"
-            prefix, first, rest, end = joined[1], joined[2], low[2:], i + 3
-            other = _NUMBERED.fullmatch(rest[0])
-            last = rest[0] if rest[0].isdigit() else other[2] if other and (
+        if joined and len(low) > 2 and low[1] in _SPANNING:  # "ferm2 thru ferm4", "… thru 4"
+            prefix, first, end = joined[1], joined[2], i + 3
+            other = _NUMBERED.fullmatch(low[2])
+            last = low[2] if low[2].isdigit() else other[2] if other and (
                 other[1] == prefix) else ""
-        elif len(low) > 1 and low[0].isalpha() and _SPAN.fullmatch(low[1]):  # "tills 3-5"
+        elif len(low) > 1 and low[0].isalpha() and _SPAN.fullmatch(low[1]) and (
+                self._apart(i)):  # "tills 3-5"
             prefix, (first, last), end = low[0], low[1].split("-"), i + 2
-        elif len(low) > 3 and low[0].isalpha() and low[1].isdigit() and low[2] in _RANGE:
-            prefix, first, end = low[0], low[1], i + 4  # "web 1 to 3", "node 2 to node 4"
+        elif len(low) > 3 and low[0].isalpha() and low[1].isdigit() and self._apart(i) and (
+                low[2] in _SPANNING):  # "pos 1 through 3", "node 2 thru node 4"
+            prefix, first, end = low[0], low[1], i + 4
             last = low[3]
             if last == low[0] and len(low) > 4:
                 last, end = low[4], i + 5
@@ -1480,10 +1491,9 @@ class _Reader:
             return None
         if not (first.isdigit() and last.isdigit()) or not 0 < int(last) - int(first) < 64:
             return None
-        if "to" in low[1:4] and not (_NUMBERED.fullmatch(low[2]) or (
-                len(low) > 3 and low[3] == low[0]) or (i and tokens[i - 1].low == "from")):
-            return None  # "set swappiness on web2 to 10": a value, unless said as a range
-            # ("web1 to web3", "pos 1 to pos 3", "from pos 1 to 3")
+        after = tokens[end].low if end < len(tokens) else "."
+        if after.isalnum() and after not in PLACE | _SENTENCE_ENDS | _SEPARATORS:
+            return None  # "through 5 pm", "3-5 minutes": a time or an amount
         some: list[str] = []
         for word in dict.fromkeys((prefix, prefix.removesuffix("s"), prefix.removesuffix("es"))):
             hosts = [self._host_said_apart(word, str(n))
@@ -1491,13 +1501,29 @@ class _Reader:
             if all(hosts):
                 return end, [h for h in hosts if h]
             some = some or [h for h in hosts if h]
-        if some:  # "pos 3 to 6" where pos05 and pos06 are not: never some of them
+        if some:  # "pos 3 through 6" where pos05 and pos06 are not: never some of them
             said = self._said_at(i, end)
             raise _Stop(_ask(f"“{said}”: {self.names.where} has only {', '.join(some)} of "
                              "those. Which do you mean?",
                              (f"those: say “… on {', '.join(some)}”",
                               "others: give --hosts PATTERN"), ""))
         return None
+
+    def _apart(self, i: int) -> bool:
+        """Whether the token at `i` and the next are two words with a space between ("pos
+        3"), not one written with a sign between ("kiosk#1", "till[1")."""
+        return i + 1 < len(self.tokens) and self.request[
+            self.tokens[i].end:self.tokens[i + 1].start] == " "
+
+    def _more_numbers_at(self, k: int) -> bool:
+        """Whether more numbers follow at `k` ("kiosk 1 and 2", "kiosk 1, 2", "kiosk 1 - 4",
+        "till 1 up to 2"): which hosts they add is not read, so it is asked."""
+        for j in range(k, min(k + 3, len(self.tokens))):
+            if self.tokens[j].low.isdigit():
+                return True  # ("kiosk 1 - 4": the dash is no token of its own)
+            if self.tokens[j].low not in _SEPARATORS | _RANGE | {"-", "up"}:
+                return False
+        return False
 
     def _names_of(self, word: str, *, noun: str | None, placed: bool) -> list[_Ref]:
         if ("*" in word or "?" in word) and any(c.isalnum() for c in word):
@@ -2426,7 +2452,7 @@ class _Reader:
     def _bare_question(self, bare: list[str]) -> Asked:
         names = _unique_words(bare)
         one = len(names) == 1 and not _SPAN.search(names[0]) and not (
-            set(names[0].lower().split()) & _RANGE)  # "tills 3-5" names three
+            set(names[0].lower().split()) & _SPANNING)  # "tills 3-5" names three
         return _ask(f"{_either(names, 'and')} {'is a host' if one else 'are hosts'} in "
                     f"{self.names.where}: do you mean on {'that host' if one else 'those hosts'}"
                     ", or something called so on this machine?",

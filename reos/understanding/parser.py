@@ -79,8 +79,8 @@ _HANDING = {"drop", "send", "shoot", "toss", "throw", "slide", "pass", "hit", "f
 _HANDED = {"the", "a", "an", "some", "all", "every", "with", "your", "that", "those", "this"}
 # what "give me the …" grants rather than hands over ("give me the sudo rights")
 _GRANTED = {"access", "rights", "right", "permission", "permissions", "privileges", "sudo",
-            "root", "admin", "administrator", "group", "shell", "password", "key", "keys",
-            "ownership", "login", "account"}
+            "group", "groups", "shell", "password", "key", "keys", "ownership", "ability",
+            "power", "powers", "same", "role"}
 
 
 def _handing(words: list[str]) -> list[str]:

@@ -103,7 +103,9 @@ def test_a_ufw_rule_that_cuts_the_session_s_port_or_address_is_blocked_over_ssh(
 
 @pytest.mark.parametrize("argv", [
     ["apt-get", "remove", "-y", "ufw"], ["apt-get", "purge", "-y", "nftables"],
-    ["apt", "remove", "iptables"], ["dnf", "remove", "-y", "firewalld"]])
+    ["apt", "remove", "iptables"], ["dnf", "remove", "-y", "firewalld"],
+    ["dnf", "rm", "firewalld"], ["zypper", "rm", "firewalld"], ["dpkg", "--remove", "ufw"],
+    ["rpm", "--erase", "firewalld"], ["apt-get", "remove", "-y", "iptables-nft"]])
 def test_removing_the_firewall_over_ssh_is_a_lockout_unless_asked_for(argv: list[str]) -> None:
     # the firewall goes with all its rules at once (iptables takes ufw with it)
     name = argv[-1]
@@ -115,3 +117,13 @@ def test_removing_the_firewall_over_ssh_is_a_lockout_unless_asked_for(argv: list
     assert not assess_argv(argv, requested=said, remote=False).blocked
     assert not assess_argv(["apt-get", "remove", "-y", "telnet"], requested=said,
                            remote=True).blocked
+
+
+def test_removing_a_firewall_is_asked_for_only_by_its_own_name_as_the_object() -> None:
+    # "remove ufw" does not ask to remove iptables (which takes ufw with it), and "remove
+    # the ufw rule for 8080" asks to remove a rule, not ufw
+    assert assess_argv(["apt-get", "remove", "-y", "iptables"], requested="remove ufw",
+                       remote=True).blocked
+    assert assess_argv(["apt-get", "remove", "-y", "ufw"],
+                       requested="remove the ufw rule for port 8080", remote=True).blocked
+    assert assess_argv(["apt-get", "remove", "-y", "ufw*"], requested="x", remote=True).blocked
