@@ -12,13 +12,14 @@ from __future__ import annotations
 import re
 
 from reos.model.report import StepResult
+from reos.patterns import regex
 from reos.text import clean
 from reos.words.conversation import Voice
 
 # certbot renews a certificate within 30 days of its expiry (its default renew_before_expiry)
 DUE_DAYS = 30
-_FIELD = re.compile(r"^\s*(Certificate Name|Domains|Expiry Date):\s*(.*?)\s*$")
-_VALID = re.compile(r"\(VALID:\s*(\d+)\s*days?", re.IGNORECASE)
+_FIELD = regex(r"^\s*(Certificate Name|Domains|Expiry Date):\s*(.*?)\s*$")
+_VALID = regex(r"\(VALID:\s*(\d+)\s*days?", re.IGNORECASE)
 
 
 def _blocks(text: str) -> list[dict[str, str]]:
