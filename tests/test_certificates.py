@@ -1,4 +1,4 @@
-"""TLS certificates that certbot manages (templates/certificates.toml: cert.list,
+"""TLS certificates that certbot manages (templates/security_certificates.toml: cert.list,
 cert.renew, cert.force_renew): the phrasings people use and the exact commands they plan
 to, a named certificate, forcing only one named certificate, no undo, certbot missing
 from the snapshot's packages (a recipe's `needs`), and what the risk engine and the

@@ -217,7 +217,8 @@ def no_recipe(pages: list[Any], intent: Intent) -> str:
 
 
 AREAS = {"container": "Containers", "service": "Services", "package": "Packages",
-         "system": "The machine", "machine": "The machine", "logs": "Logs", "user": "Users"}
+         "system": "The machine", "machine": "The machine", "logs": "Logs", "user": "Users",
+         "cert": "Certificates"}
 
 
 def tour(operations: list[Operation], brief: bool = False) -> str:
