@@ -44,6 +44,7 @@ _STR, _BOOL, _INT, _STRS, _NONEMPTY_STRS = "str", "bool", "int", "strs", "nonemp
 RECIPE_KEYS: dict[str, str] = {
     "steps": "steps", "answer": _STR, "verb": _STR, "state": _STR, "affects": _STR,
     "defaults": "defaults", "tracks": _STR, "ansible": "ansible", "unsupported": _STR,
+    "needs": _NONEMPTY_STRS, "asks": _STR,
 }
 STEP_KEYS: dict[str, str] = {
     "title": _STR, "argv": _NONEMPTY_STRS, "risk": _STR, "read_only": _BOOL,

@@ -76,6 +76,13 @@ class Recipe(Struct):
     # what reos says instead of a plan where this variant has no way to do it (a
     # firewall backend with no clear equivalent: "firewalld has no default policy…")
     unsupported: str | None = None
+    # the packages of which one must be installed for its steps to run (certbot): where
+    # the snapshot lists the packages and none of these is there, reos says so instead
+    # of a plan (`planning.named.missing_program`)
+    needs: list[str] = field(default_factory=list)
+    # how reos names the value a step lacks when it asks for it ("which certificate…"),
+    # where the slot's own words ("which host") would not say what is meant
+    asks: str | None = None
 
 
 class TemplateSet(Struct, dict=True):  # dict: the lexicon is kept on it (lexicon.py)
@@ -122,7 +129,8 @@ def _recipe(resource: str, action: str, raw: Any, origin: str, table: tuple[str,
                   answer=raw.get("answer"), verb=raw.get("verb"), origin=origin,
                   variant=variant, state=raw.get("state"), affects=raw.get("affects"),
                   defaults=dict(raw.get("defaults", {})), tracks=raw.get("tracks"),
-                  ansible=raw.get("ansible"), unsupported=raw.get("unsupported"))
+                  ansible=raw.get("ansible"), unsupported=raw.get("unsupported"),
+                  needs=list(raw.get("needs", [])), asks=raw.get("asks"))
 
 
 def _read(path: Path) -> str:

@@ -215,3 +215,20 @@ def program(intent: Intent, targets: list[Target], plan: Plan) -> str | None:
 
 
 _PROGRAM = regex(r"[a-z0-9][a-z0-9_.+-]{0,14}")  # a process name as the kernel keeps it
+
+
+def missing_program(needs: list[str], snapshot: SystemSnapshot,
+                    summary: str | None) -> str | None:
+    """What reos says instead of a plan whose program is not installed here: `needs` are
+    the packages of which one provides it (a recipe's `needs`: certbot), `summary` what the
+    operation would have done. None when one of them is installed, when the recipe needs
+    none, or when the snapshot could not list the packages (then the steps are planned,
+    and their own error says it)."""
+    if not needs or snapshot.packages is None:
+        return None
+    installed = {p.name for p in snapshot.packages}
+    if installed & set(needs):
+        return None
+    cannot = f", so I can't {summary}" if summary else ""
+    return (f"{needs[0]} is not installed here (no {needs[0]} package is listed){cannot}: "
+            f"I have planned nothing. Say \u201cinstall {needs[0]}\u201d to install it.")

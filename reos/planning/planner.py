@@ -306,6 +306,10 @@ class PlanBuilder:
         if recipe.unsupported:  # this machine's backend has no way to do it: said plainly
             plan.said = [recipe.unsupported]
             return recipe
+        missing = named.missing_program(recipe.needs, self.snapshot, intent.summary)
+        if missing:  # "renew the certificates" with no certbot here: said, never tried
+            plan.said = [missing]
+            return recipe
         self._fill(plan, recipe, [None])
         return recipe
 

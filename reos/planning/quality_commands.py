@@ -154,6 +154,11 @@ def _is_ipv6(text: str) -> bool:
     return len(groups) == 8 or ("::" in text and len(groups) < 8)
 
 
+# certbot's subcommands that ask at a prompt unless told not to (no subcommand is `run`)
+_CERTBOT_ASKS = frozenset({"run", "certonly", "install", "delete", "revoke", "register",
+                           "unregister", "enhance"})
+
+
 def _command_findings(argv: list[str], add: Any, reos_checked: bool) -> bool:
     """Interactive and non-idempotent forms of one simple command; True when it states
     a non-interactive flag a package manager needs."""
@@ -187,6 +192,10 @@ def _command_findings(argv: list[str], add: Any, reos_checked: bool) -> bool:
             {"-f", "--force"} & opts):
         add("interactive", shown)  # under SSH it asks "Proceed (y|n)?", hears no answer
         # and gives up, exiting 0: the change silently never happens
+    if prog == "certbot" and (not words or words[0] in _CERTBOT_ASKS) and not (
+            {"-n", "--non-interactive", "--noninteractive"} & opts):
+        add("interactive", shown)  # it asks for an e-mail, the terms, which names, or
+        # "are you sure" (delete, revoke); `renew` and `certificates` ask nothing
     if prog == "adduser" and len(words) == 1 and not any(
             a.startswith(("--gecos", "--comment")) for a in args):
         add("interactive", shown)  # Debian's adduser asks for a name and a password

@@ -485,6 +485,33 @@ def _debugfs(argv: list[str], verdict: Verdict, ctx: Context) -> None:
                          root=True)
 
 
+def _certbot(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    """certbot: `certificates` only reads. `renew` asks Let's Encrypt for new certificates
+    and runs their deploy hooks (often a web server's reload); a renewed certificate is
+    not put back. `delete`, `revoke` and `unregister` throw away a certificate or the
+    account for good. Anything else (`run`, no subcommand, `certonly`, `install`…)
+    obtains a certificate or changes the web server's configuration."""
+    from reos.safety.grammar import is_read_only
+
+    if is_read_only(argv):
+        return
+    ops = operands(argv)  # an option's value may come first: any word that destroys counts
+    sub = ops[0] if ops else "run"
+    gone = next((o for o in ops if o in ("delete", "revoke", "unregister")), None)
+    if gone:
+        verdict.raise_to(RiskLevel.HIGH, f"certbot {gone} throws away a certificate or the "
+                         "account for good", reversible=False, root=True)
+    elif sub == "certificates":  # an option not known to only read (another config)
+        verdict.raise_to(RiskLevel.MEDIUM, "certbot certificates with options not known to "
+                         "only read", root=True)
+    elif sub == "renew":
+        verdict.raise_to(RiskLevel.MEDIUM, "renews certificates and runs their deploy hooks "
+                         "(often a reload of the web server)", reversible=False, root=True)
+    else:
+        verdict.raise_to(RiskLevel.MEDIUM, f"certbot {sub} obtains a certificate or changes "
+                         "the web server's configuration", reversible=False, root=True)
+
+
 def _boot(argv: list[str], verdict: Verdict, ctx: Context) -> None:
     program = argv[0].rsplit("/", 1)[-1]
     if program == "efibootmgr" and not set(flags(argv)) & {"-B", "--delete-bootnum", "-o",
@@ -559,7 +586,7 @@ SYSTEM_HANDLERS = {
     "mount": _mount, "umount": _mount, "swapoff": _mount, "swapon": _mount,
     "grub-install": _boot, "grub2-install": _boot, "update-grub": _boot, "grub-mkconfig": _boot,
     "grub2-mkconfig": _boot, "efibootmgr": _boot, "update-initramfs": _boot, "dracut": _boot,
-    "mkinitcpio": _boot, "bootctl": _boot, "kernelstub": _boot,
+    "mkinitcpio": _boot, "bootctl": _boot, "kernelstub": _boot, "certbot": _certbot,
     **{tool: _packages for tool in PACKAGE_TOOLS},
 }
 

@@ -151,8 +151,9 @@ _VALUE_WORDS = {
 
 def which_value(lacking: list[str], recipe: object) -> str:
     """A recipe needs a value the request did not give (or gave in a form reos won't pass
-    to a command)."""
-    wanted = " and ".join(_VALUE_WORDS.get(s, f"the {s}") for s in lacking)
+    to a command): in the recipe's own words where it has them (`asks`)."""
+    wanted = getattr(recipe, "asks", None) or " and ".join(
+        _VALUE_WORDS.get(s, f"the {s}") for s in lacking)
     return f"Tell me {wanted}, please: say it again with that in it."
 
 
@@ -216,7 +217,8 @@ def no_recipe(pages: list[Any], intent: Intent) -> str:
 
 
 AREAS = {"container": "Containers", "service": "Services", "package": "Packages",
-         "system": "The machine", "machine": "The machine", "logs": "Logs", "user": "Users"}
+         "system": "The machine", "machine": "The machine", "logs": "Logs", "user": "Users",
+         "cert": "Certificates"}
 
 
 def tour(operations: list[Operation], brief: bool = False) -> str:

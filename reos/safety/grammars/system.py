@@ -274,6 +274,15 @@ TABLE: dict[str, dict] = {
                         "verbs": {"status ping version banned": "names",
                                   "get": "names"},
                         "actions": "start stop reload restart set unban add reload"},
+    # certbot (Let's Encrypt): only `certificates` reads (the certificates it manages,
+    # their domains and expiry dates); with no subcommand it is `run`, which obtains a
+    # certificate and rewrites the web server's configuration, and every other
+    # subcommand (renew, certonly, delete, revoke…) changes certificates
+    "certbot": {"abbrev": False, "flags": "--help --version -h",
+                "sub": {"certificates": {"abbrev": False, "short": "qv", "short_values": "d",
+                                         "flags": "--quiet --verbose",
+                                         "values": "--cert-name --domains --domain",
+                                         "operands": "none"}}},
     "supervisorctl": {"abbrev": False, "verbs": {"status avail version pid": "names"},
                       "actions": "start stop restart reload reread update add remove "
                                  "clear shutdown signal fg"},
