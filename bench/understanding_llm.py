@@ -196,6 +196,8 @@ def evaluate_all(cases: list[dict], host: str, model: str, mode: str,
     from tests.understanding import evaluate
 
     engines = evaluate.engines()
+    for case in cases:  # a case's own packages (`installed`) make an engine of its own
+        evaluate.engine_for(case, engines)
     for engine in engines.values():
         prepare(engine, host, model, mode, timeout)
     # as the chat does: the model loaded and the system message read before the first
@@ -206,7 +208,7 @@ def evaluate_all(cases: list[dict], host: str, model: str, mode: str,
     results = []
     try:
         for n, case in enumerate(cases, 1):
-            engine = engines[case.get("manager", "apt")]
+            engine = evaluate.engine_for(case, engines)
             outcome = evaluate.check(case, engine)
             plan = engine.plan(case["say"])
             results.append((outcome, plan))
@@ -229,8 +231,8 @@ def parser_alone(cases: list[dict]) -> list[Any]:
     os.environ["REOS_LLM"] = "off"
     try:
         engines = evaluate.engines()
-        return [(evaluate.check(c, engines[c.get("manager", "apt")]),
-                 engines[c.get("manager", "apt")].plan(c["say"])) for c in cases]
+        return [(evaluate.check(c, evaluate.engine_for(c, engines)),
+                 evaluate.engine_for(c, engines).plan(c["say"])) for c in cases]
     finally:
         if before is None:
             os.environ.pop("REOS_LLM", None)

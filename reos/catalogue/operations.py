@@ -27,7 +27,7 @@ QUALIFIERS = frozenset({"running", "stopped", "failed", "enabled", "disabled", "
 # *docker* group"), and settings ("set the timezone to Europe/Berlin")
 SLOTS = frozenset({"since", "lines", "count", "port", "user", "group", "shell", "hostname",
                    "timezone", "date", "priority", "path", "interface", "host", "device",
-                   "size", "days", "when", "timer", "fullname", "policy"})
+                   "size", "days", "when", "timer", "fullname", "policy", "queue_id"})
 MAX_PHRASES = 500  # in one list
 MAX_PHRASE_CHARS = 200
 

@@ -30,7 +30,7 @@ SLOTS = ("lines", "since", "until", "journal_since", "journal_until", "unit_stat
          "file_state", "docker_status", "user", "group", "shell", "hostname", "timezone",
          "date", "priority", "port", "interface", "host", "path", "device", "vacuum_size",
          "vacuum_time", "proto", "program", "source", "days", "when", "timer", "fullname",
-         "policy")
+         "policy", "queue_id")
 # values the parser reads from the request and the plan builder checks and renders itself
 # (never request text): a count of lines, a time as docker and as journalctl take it, …
 VALUE_SLOTS = tuple(f"{{{name}}}" for name in SLOTS)

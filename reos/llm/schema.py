@@ -45,6 +45,7 @@ SLOT_FORMS = {
     "path": "an absolute path", "device": "a block device name such as \"sdb1\"",
     "interface": "a network interface name", "program": "a program name",
     "policy": "\"deny\", \"allow\" or \"reject\"",
+    "queue_id": "a Postfix queue id as written, e.g. \"4XkQ2R1vZzN0\"",
 }
 
 _CACHE: dict[int, tuple[TemplateSet, dict[str, Any], str]] = {}

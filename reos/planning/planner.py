@@ -28,7 +28,16 @@ from reos.catalogue.templates import Recipe, TemplateSet
 from reos.model.plan import Plan, Traced, renumbered
 from reos.model.request import Intent, Kind, Option
 from reos.model.target import Target
-from reos.planning import conditions, filling, init_system, named, places, selection, targeting
+from reos.planning import (
+    conditions,
+    filling,
+    init_system,
+    mail,
+    named,
+    places,
+    selection,
+    targeting,
+)
 from reos.system.snapshot import SystemSnapshot
 from reos.understanding.matcher import ALL_KINDS, TargetMatcher
 from reos.understanding.names import SAFE_NAMES
@@ -78,6 +87,8 @@ class PlanBuilder:
         if resource == "firewall":  # recipes per firewall backend; ufw when none is known
             wall = self.snapshot.firewall or {}
             return self.templates.recipe(resource, action, wall.get("backend") or "ufw")
+        if resource == "mail":  # recipes per mail system: Postfix's, or "not installed"
+            return self.templates.recipe(resource, action, mail.system(self.snapshot))
         return self.templates.recipe(resource, action, self.manager)
 
     def build(self, request: str, intent: Intent | None, lead: list[str] | None = None,
@@ -177,6 +188,13 @@ class PlanBuilder:
             plan.kind = Kind.CLARIFY
             plan.said = [replies.machine_not_found(away, self.snapshot.host.get("hostname"))]
             return plan
+        queue_id = intent.params.get("queue_id")
+        if queue_id is not None:  # as the request wrote it: Postfix's ids are told by case
+            spelled = mail.spelled(queue_id, request)
+            if spelled is None:
+                del intent.params["queue_id"]  # not in the request: asked for, never made up
+            else:
+                intent.params["queue_id"] = spelled
         if intent.kind == Kind.QUERY:
             self._query(plan, intent)
         else:

@@ -1,5 +1,6 @@
 """Rules for programs that change the system: disks, processes, power, packages,
-containers, users, scheduled jobs, kernel modules, mounts and boot loaders.
+containers, users, scheduled jobs, kernel modules, mounts, boot loaders and the mail
+queue.
 
 Services, the firewall, network interfaces and the remote lock-out live in
 `rules_network`; its handlers are registered here too.
@@ -566,6 +567,54 @@ def _exports(argv: list[str], verdict: Verdict, ctx: Context) -> None:
                          root=True)
 
 
+# postsuper's options that take a value (getopt: "-d ID" or "-dID"): -d deletes, -h holds,
+# -H releases, -r requeues the messages named (a queue id, ALL, or "-": ids read from its
+# input); -c names another configuration folder
+_POSTSUPER_VALUES = frozenset("dhHrc")
+_POSTSUPER_DOES = {"d": "deletes", "h": "puts on hold", "H": "releases from hold",
+                   "r": "requeues"}
+
+
+def _postsuper(argv: list[str], verdict: Verdict, ctx: Context) -> None:
+    """postsuper (Postfix's queue, as root): deleting queued mail cannot be undone, and
+    deleting every message at once (`-d ALL`), or whichever ids its input holds (`-d -`),
+    is high risk; holding, releasing or requeueing changes where mail waits (medium);
+    anything else it does (-s checks the queue's structure, -p purges temporary files) is
+    a change too."""
+    given: list[tuple[str, str]] = []
+    words = argv[1:]
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word == "--" or not word.startswith("-") or word == "-":
+            break
+        for k, letter in enumerate(word[1:], start=1):
+            if letter in _POSTSUPER_VALUES:
+                value = word[k + 1:] or (words[i + 1] if i + 1 < len(words) else "")
+                i += 0 if word[k + 1:] else 1
+                given.append((letter, value))
+                break
+        i += 1
+    for letter, value in given:
+        if letter == "d" and value in ("ALL", "-"):
+            said = ("all the queued mail (ALL: every message of the queues named, or of "
+                    "every queue)" if value == "ALL" else "the messages its input names")
+            verdict.raise_to(RiskLevel.HIGH, f"postsuper deletes {said}",
+                             reversible=False, root=True)
+        elif letter == "d":
+            verdict.raise_to(RiskLevel.MEDIUM, "postsuper deletes mail from the queue",
+                             reversible=False, root=True)
+        elif letter == "c":
+            verdict.raise_to(RiskLevel.MEDIUM, "postsuper reads another configuration",
+                             root=True)
+        else:
+            what = "all the queued mail (ALL)" if value == "ALL" else "queued mail"
+            verdict.raise_to(RiskLevel.MEDIUM, f"postsuper {_POSTSUPER_DOES[letter]} {what}",
+                             root=True)
+    if not given:
+        verdict.raise_to(RiskLevel.MEDIUM, "postsuper changes the mail queue", root=True)
+
+
 SYSTEM_HANDLERS = {
     **{tool: _disk for tool in DISK_TOOLS}, **{tool: _format for tool in FORMATTERS},
     "kill": _kill, "pkill": _kill, "killall": _kill, "killall5": _kill, "skill": _kill,
@@ -584,6 +633,7 @@ SYSTEM_HANDLERS = {
     "ethtool": _ethtool, "ipmitool": _ipmitool, "flashrom": _raw_writers,
     "xfs_db": _raw_writers, "exportfs": _exports, "qemu-img": _qemu_img,
     "mount": _mount, "umount": _mount, "swapoff": _mount, "swapon": _mount,
+    "postsuper": _postsuper,
     "grub-install": _boot, "grub2-install": _boot, "update-grub": _boot, "grub-mkconfig": _boot,
     "grub2-mkconfig": _boot, "efibootmgr": _boot, "update-initramfs": _boot, "dracut": _boot,
     "mkinitcpio": _boot, "bootctl": _boot, "kernelstub": _boot, "certbot": _certbot,

@@ -9,7 +9,8 @@ before a slot's noun or after "to"/"from", even one that could be the target
 when to act, where logs start, a number of days, a date; a change said for later that the
 operation cannot schedule is asked about, never done now); a number for a numeric slot
 (`weigh_number`); a network service's name as a rule's port (`weigh_service_port`); a
-firewall's default ("deny", "block", "allow", "reject": `_POLICY_WORDS`); a
+firewall's default ("deny", "block", "allow", "reject": `_POLICY_WORDS`); a Postfix
+queue id (`_QUEUE_ID`: the planner gives it back the case the request wrote); a
 person's full name, read from the text before it is tagged (`full_name`). A second value
 for a slot one value fills takes the place of the first, which is said back
 (`second_value`); a second port, address or time is said back itself.
@@ -45,6 +46,9 @@ _NAMING = {"to", "as", "called", "named", "into", "become", "becomes"}  # "…ho
 _SLOT_PREPOSITIONS = {"to", "into", "from", "in"}  # "add bob *to* www-data"
 _SPAN = regex(r"(\d{1,5})([dw])")  # a time span as the tagger writes it: 90d, 12w
 _LATER = regex(r"(\d{1,4})([mh])")  # "in 10 minutes", "in 2 hours": from now
+# a Postfix queue id as the parse reads it (lowercased): hex, or a long id's letters and
+# digits without vowels; with a digit, so no English word is one ("defaced")
+_QUEUE_ID = regex(r"(?=[a-z]*\d)(?:[0-9a-f]{6,16}|[0-9b-df-hj-np-tv-z]{10,20})")
 
 
 def _hour_from(clock: str) -> str:
@@ -141,6 +145,9 @@ def slot(op: Operation, units: list[Unit], n: int) -> tuple[str, str | None] | N
         return "hostname", unit.text
     if "policy" in op.slots and unit.text in _POLICY_WORDS:
         return "policy", _POLICY_WORDS[unit.text]  # "deny all incoming by default"
+    if "queue_id" in op.slots and (unit.unknown or "number" in roles) and _QUEUE_ID.fullmatch(
+            unit.text):
+        return "queue_id", unit.text  # "delete 4XkQ2R1vZzN0": its case comes back later
     if "host" in op.slots and unit.text in _LAN_WORDS:
         return "host", "lan"  # "allow 8080 from the lan": this machine's own network
     if "host" in op.slots and ("ip" in roles or (unit.unknown and "." in unit.text)):

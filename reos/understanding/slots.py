@@ -58,6 +58,9 @@ _CHECKS = LazyPatterns({
     # when a shutdown is due, as shutdown(8) takes it: minutes from now (+10, at most a
     # week) or a time of day (23:30)
     "when": (r"^(?:\+(?:[1-9]\d{0,3}|10080)|(?:[01]\d|2[0-3]):[0-5]\d)$"),
+    # a Postfix queue id, as written: a short one is upper-case hex (A1B2C3D4E5), a long
+    # one letters and digits without vowels (4XkQ2R1vZzN0); never ALL, never an option
+    "queue_id": (r"^(?:[0-9A-F]{6,16}|[0-9B-DF-HJ-NP-TV-Zb-df-hj-np-tv-z]{10,20})$"),
 })
 # a qualifier as each tool filters by it (systemctl active state, unit-file state, docker)
 _UNIT_STATE = {"running": "running", "stopped": "inactive", "failed": "failed"}

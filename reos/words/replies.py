@@ -146,7 +146,9 @@ _VALUE_WORDS = {
     "when": "when (in 10 minutes, at 23:30)", "timer": "which timer",
     "source": "which address or network (like 10.8.0.5 or 10.8.0.0/24, no wider than /8)",
     "path": "which path (starting with /)",
-    "device": "which disk or partition (sdb1, /dev/sdb1)"}
+    "device": "which disk or partition (sdb1, /dev/sdb1)",
+    "queue_id": "which message, by its queue id exactly as mailq shows it (A1B2C3D4E5, "
+                "4XkQ2R1vZzN0; I delete one message at a time, never the whole queue)"}
 
 
 def which_value(lacking: list[str], recipe: object) -> str:

@@ -8,6 +8,9 @@ Three sets of cases, one format:
 - `held_back/*.toml`: a quarter of those, kept back and run only at the end of the work
   (`--held-back`).
 
+A case is planned against tests/fixtures/homelab.json, with its `manager` as the package
+manager and its `installed` packages added to the snapshot's list when it names them.
+
 `python -m tests.understanding.evaluate` prints each failure of cases.toml, the pass
 rate per domain of the catalogue cases, and a last line with every rate;
 `--held-back` adds the held-back cases; `--quiet` prints only the rates.
@@ -63,6 +66,15 @@ def engines() -> dict[str, ReasoningEngine]:
     return out
 
 
+def engine_with(installed: list[str], manager: str = "apt") -> ReasoningEngine:
+    """An engine whose snapshot lists these packages too (a case's `installed`: "the mail
+    queue" needs Postfix, which the homelab fixture lacks)."""
+    data = json.loads(FIXTURE.read_text())
+    data["host"]["package_manager"] = manager
+    data["packages"] += [{"name": name, "version": "1.0"} for name in installed]
+    return ReasoningEngine(Settings(), snapshot=SystemSnapshot.from_dict(data))
+
+
 def check(case: dict, engine: ReasoningEngine) -> Outcome:
     meta = engine.meta_plan(case["say"], perform=False)  # as `reos plan --json` reads it
     plan = meta[0] if meta is not None else engine.plan(case["say"])
@@ -83,9 +95,22 @@ def check(case: dict, engine: ReasoningEngine) -> Outcome:
     return Outcome(case, problems)
 
 
+def engine_for(case: dict, made: dict[str, ReasoningEngine]) -> ReasoningEngine:
+    """The engine a case is planned with: its manager's (`made`, from `engines`), or one
+    with its `installed` packages added, made once and kept in `made` ("apt+postfix")."""
+    manager = case.get("manager", "apt")
+    installed = case.get("installed") or []
+    if not installed:
+        return made[manager]
+    key = "+".join([manager, *installed])
+    if key not in made:
+        made[key] = engine_with(installed, manager)
+    return made[key]
+
+
 def run(selected: list[dict] | None = None) -> list[Outcome]:
-    by_manager = engines()
-    return [check(c, by_manager[c.get("manager", "apt")])
+    made = engines()
+    return [check(c, engine_for(c, made))
             for c in (cases() if selected is None else selected)]
 
 

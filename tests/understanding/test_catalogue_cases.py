@@ -33,7 +33,8 @@ def test_every_case_is_well_formed() -> None:
         for key in ("argv", "forbid"):
             assert all(isinstance(f, str) and f for f in case.get(key, [])), where
         assert set(case) <= {"say", "kind", "voice", "domain", "op", "argv", "forbid", "says",
-                             "manager", "file"}, where
+                             "manager", "installed", "file"}, where
+        assert all(isinstance(p, str) and p for p in case.get("installed", [])), where
 
 
 def test_at_least_five_phrasings_per_operation_in_several_voices() -> None:

@@ -368,7 +368,7 @@ def _more() -> None:
     ANSWERS["services"] = listings.services
     ANSWERS["accounts"] = listings.accounts
     for name in ("users", "processes", "settings", "net", "disks", "packages", "gpu",
-                 "desktop", "certs"):
+                 "desktop", "certs", "mail"):
         try:
             module = importlib.import_module(f"reos.words.answers.{name}")
         except ImportError:  # a domain not written yet
